@@ -1,0 +1,1 @@
+//! SVG badges and embedding snippets (issue #5).

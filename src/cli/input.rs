@@ -1,0 +1,178 @@
+//! The metadata inputs shared by `pith number`, `pith record`, `pith inject` and others:
+//! a record file, an arXiv Atom entry, or explicit fields.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use pith::record::{atom, Paper, Record};
+use pith::PithNumber;
+
+/// Where a record comes from. Exactly one of `--record`, `--arxiv-atom` or the explicit fields.
+#[derive(Debug, Clone, Args, Default)]
+pub struct RecordInput {
+    /// A canonical record as JSON ("-" reads standard input).
+    #[arg(long, value_name = "FILE", help_heading = "Record input")]
+    pub record: Option<PathBuf>,
+    /// An arXiv API Atom entry or feed (the XML the export API returns).
+    #[arg(long, value_name = "FILE", help_heading = "Record input")]
+    pub arxiv_atom: Option<PathBuf>,
+    /// arXiv id (2402.03791 or 2402.03791v3); with --arxiv-atom, picks that entry of a feed.
+    #[arg(long, help_heading = "Record input")]
+    pub id: Option<String>,
+    /// Latest version number (unless the id carries it).
+    #[arg(long = "version", value_name = "N", help_heading = "Record input")]
+    pub paper_version: Option<u32>,
+    /// Title as arXiv publishes it.
+    #[arg(long, conflicts_with = "title_file", help_heading = "Record input")]
+    pub title: Option<String>,
+    /// Read the title from a file.
+    #[arg(long, value_name = "FILE", help_heading = "Record input")]
+    pub title_file: Option<PathBuf>,
+    /// Abstract of the latest version, as arXiv publishes it.
+    #[arg(long = "abstract", conflicts_with = "abstract_file", help_heading = "Record input")]
+    pub abstract_text: Option<String>,
+    /// Read the abstract from a file.
+    #[arg(long, value_name = "FILE", help_heading = "Record input")]
+    pub abstract_file: Option<PathBuf>,
+    /// v1 submission time (RFC 3339, e.g. 2024-02-06T08:14:56Z).
+    #[arg(long, value_name = "TIME", help_heading = "Record input")]
+    pub submitted: Option<String>,
+    /// Primary category (cs.DC).
+    #[arg(long, value_name = "CAT", help_heading = "Record input")]
+    pub primary: Option<String>,
+    /// Cross-list category; repeat or separate with commas.
+    #[arg(long, value_name = "CAT", value_delimiter = ',', help_heading = "Record input")]
+    pub cross: Vec<String>,
+    /// License URL (omit when arXiv shows none).
+    #[arg(long, value_name = "URL", help_heading = "Record input")]
+    pub license: Option<String>,
+}
+
+/// Reads a file as UTF-8 text ("-" is standard input), naming the file in every error.
+pub fn read_text(path: &Path) -> Result<String> {
+    let bytes = if path.as_os_str() == "-" {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut v).context("reading standard input")?;
+        v
+    } else {
+        std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?
+    };
+    String::from_utf8(bytes).map_err(|e| anyhow::anyhow!("{}: not valid UTF-8 (byte {})", path.display(), e.utf8_error().valid_up_to()))
+}
+
+impl RecordInput {
+    fn has_fields(&self) -> bool {
+        self.title.is_some()
+            || self.title_file.is_some()
+            || self.abstract_text.is_some()
+            || self.abstract_file.is_some()
+            || self.submitted.is_some()
+            || self.primary.is_some()
+            || !self.cross.is_empty()
+            || self.license.is_some()
+            || self.paper_version.is_some()
+    }
+
+    /// Whether any input was given at all.
+    pub fn is_given(&self) -> bool {
+        self.record.is_some() || self.arxiv_atom.is_some() || self.id.is_some() || self.has_fields()
+    }
+
+    /// Builds every record the input describes (one per Atom entry for a multi-entry feed).
+    pub fn records(&self) -> Result<Vec<Record>> {
+        let sources = [self.record.is_some(), self.arxiv_atom.is_some(), self.has_fields()];
+        if sources.iter().filter(|b| **b).count() > 1 {
+            bail!("give one of --record, --arxiv-atom, or the explicit fields (--id --title …), not several");
+        }
+        if let Some(path) = &self.record {
+            if self.id.is_some() {
+                bail!("--id cannot be combined with --record");
+            }
+            let text = read_text(path)?;
+            let r = Record::from_json(&text).with_context(|| path.display().to_string())?;
+            return Ok(vec![r]);
+        }
+        if let Some(path) = &self.arxiv_atom {
+            let text = read_text(path)?;
+            let papers = atom::parse(&text).with_context(|| path.display().to_string())?;
+            let papers: Vec<Paper> = match &self.id {
+                None => papers,
+                Some(want) => {
+                    let (want_id, want_v) = pith::record::split_versioned_id(want.trim());
+                    let picked: Vec<Paper> = papers
+                        .into_iter()
+                        .filter(|p| p.id == want_id && want_v.is_none_or(|v| v == p.version))
+                        .collect();
+                    if picked.is_empty() {
+                        bail!("{}: no entry with id {want}", path.display());
+                    }
+                    picked
+                }
+            };
+            return papers
+                .iter()
+                .map(|p| p.to_record().with_context(|| format!("{}: entry {}", path.display(), p.id)))
+                .collect();
+        }
+        if self.id.is_none() {
+            bail!("no record input: give --record FILE, --arxiv-atom FILE, or --id with --title, --abstract, --submitted, --primary");
+        }
+        let title = match (&self.title, &self.title_file) {
+            (Some(t), _) => t.clone(),
+            (None, Some(p)) => read_text(p)?,
+            (None, None) => bail!("--title or --title-file is required with --id"),
+        };
+        let abstract_text = match (&self.abstract_text, &self.abstract_file) {
+            (Some(t), _) => t.clone(),
+            (None, Some(p)) => read_text(p)?,
+            (None, None) => bail!("--abstract or --abstract-file is required with --id"),
+        };
+        let paper = Paper {
+            id: self.id.clone().unwrap_or_default(),
+            version: self.paper_version.unwrap_or(0),
+            title,
+            abstract_text,
+            submitted: self.submitted.clone().context("--submitted is required with --id")?,
+            primary: self.primary.clone().context("--primary is required with --id")?,
+            categories: self.cross.clone(),
+            license: self.license.clone(),
+        };
+        Ok(vec![paper.to_record()?])
+    }
+
+    /// The single record the input describes.
+    pub fn record(&self) -> Result<Record> {
+        let mut v = self.records()?;
+        if v.len() != 1 {
+            bail!(
+                "{}: the feed has {} entries; pick one with --id",
+                self.arxiv_atom.as_deref().unwrap_or(Path::new("-")).display(),
+                v.len()
+            );
+        }
+        Ok(v.remove(0))
+    }
+}
+
+/// A number given directly (`--number`) or computed from any [`RecordInput`].
+#[derive(Debug, Clone, Args, Default)]
+pub struct NumberInput {
+    /// The Pith Number (pith:YYYY:<26> or <26>).
+    #[arg(long, value_name = "PITH")]
+    pub number: Option<String>,
+    #[command(flatten)]
+    pub input: RecordInput,
+}
+
+impl NumberInput {
+    /// The number, computed from the record when one is given, never typed twice.
+    pub fn number(&self) -> Result<PithNumber> {
+        match (&self.number, self.input.is_given()) {
+            (Some(_), true) => bail!("give either --number or a record input, not both"),
+            (Some(n), false) => Ok(PithNumber::parse(n)?),
+            (None, true) => Ok(self.input.record()?.number()),
+            (None, false) => bail!("no number: give --number PITH, --record FILE, --arxiv-atom FILE or the paper's fields"),
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! Command-line interface: clap parsing, file paths, atomic writes and exit codes.
+//! No domain logic lives here (STYLE.md, "pith layout"); every subcommand calls the library.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod badge;
+mod fsutil;
+mod inject;
+mod input;
+mod inspect;
+mod number;
+mod record;
+mod sty;
+mod verify;
+
+/// What a subcommand concluded; errors travel as `anyhow::Error` instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Everything checked holds (exit 0).
+    Ok,
+    /// A verification found a mismatch (exit 1).
+    Mismatch,
+}
+
+/// Pith Numbers for scientific papers: compute, verify, embed.
+#[derive(Debug, Parser)]
+#[command(name = "pith", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print the Pith Number of a record or of a paper's metadata.
+    Number(number::Args),
+    /// Build the canonical record from a paper's metadata.
+    Record(record::Args),
+    /// Check a record, a text or a bundle against a number; exit 1 on a mismatch.
+    Verify(verify::Args),
+    /// Write the LaTeX package pith.sty.
+    Sty(sty::Args),
+    /// Write the number and its link into a PDF's XMP and Info (incremental update).
+    Inject(inject::Args),
+    /// Show the Pith Number and link found in a PDF.
+    Inspect(inspect::Args),
+    /// Write an SVG badge for a number.
+    Badge(badge::BadgeArgs),
+    /// Print the code that embeds a badge (Markdown, HTML, reStructuredText, AsciiDoc, LaTeX).
+    Snippet(badge::SnippetArgs),
+}
+
+/// Runs the CLI and maps the result to an exit code: 0 ok, 1 mismatch, 2 error.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Command::Number(a) => number::run(a),
+        Command::Record(a) => record::run(a),
+        Command::Verify(a) => verify::run(a),
+        Command::Sty(a) => sty::run(a),
+        Command::Inject(a) => inject::run(a),
+        Command::Inspect(a) => inspect::run(a),
+        Command::Badge(a) => badge::run_badge(a),
+        Command::Snippet(a) => badge::run_snippet(a),
+    };
+    match result {
+        Ok(Outcome::Ok) => ExitCode::SUCCESS,
+        Ok(Outcome::Mismatch) => ExitCode::from(1),
+        Err(e) => {
+            if is_broken_pipe(&e) {
+                return ExitCode::SUCCESS;
+            }
+            let _ = std::io::stdout().flush();
+            eprintln!("pith: {}", one_line(&format!("{e:#}")));
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Errors are printed on one line: newlines inside messages become spaces.
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_is_well_formed() {
+        super::Cli::command().debug_assert();
+    }
+}

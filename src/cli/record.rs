@@ -1,0 +1,36 @@
+//! `pith record`: build the canonical record from a paper's metadata and print it.
+
+use std::io::Write;
+
+use anyhow::Result;
+
+use super::input::RecordInput;
+use super::Outcome;
+
+/// Arguments of `pith record`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    input: RecordInput,
+    /// Print the exact canonical bytes that are hashed (no trailing newline).
+    #[arg(long)]
+    canonical: bool,
+}
+
+/// Prints each record: pretty JSON, or the canonical bytes with `--canonical`.
+pub fn run(args: Args) -> Result<Outcome> {
+    let records = args.input.records()?;
+    let mut out = std::io::stdout().lock();
+    for (i, record) in records.iter().enumerate() {
+        if args.canonical {
+            if i > 0 {
+                out.write_all(b"\n")?;
+            }
+            out.write_all(&record.canonical_bytes())?;
+        } else {
+            writeln!(out, "{}", serde_json::to_string_pretty(&record.to_value())?)?;
+        }
+    }
+    out.flush()?;
+    Ok(Outcome::Ok)
+}

@@ -1,0 +1,138 @@
+//! `pith verify`: check a record, texts or a bundle; exit 0 when all holds, 1 on a mismatch.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use pith::verify::{self, Check, Key, Report, Status, TextField};
+use pith::NumberRef;
+
+use super::input::{read_text, RecordInput};
+use super::Outcome;
+
+/// Arguments of `pith verify`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    pith verify --record rec.json pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\n  \
+    pith verify --record rec.json --title 'ZeroPP: …' --abstract-file abstract.txt\n  \
+    pith verify --bundle bundle.json")]
+pub struct Args {
+    /// The number to check against (pith:YYYY:<26>, <26>, or pith:<8|12|16>).
+    number: Option<String>,
+    /// A bundle JSON (pith_open_graph_bundle): checks its record, number and receipts.
+    #[arg(long, value_name = "FILE")]
+    bundle: Option<PathBuf>,
+    /// An Ed25519 public key (base64 or hex, or a file holding it) to accept besides the
+    /// built-in registry key pith-v1-2026-05.
+    #[arg(long, value_name = "KEY")]
+    key: Vec<String>,
+    /// A base64 receipt signature over the record's canonical hash, checked against the keys.
+    #[arg(long, value_name = "B64")]
+    signature: Option<String>,
+    /// With --signature and no record: the canonical sha256 (hex) that was signed.
+    #[arg(long, value_name = "HEX")]
+    sha256: Option<String>,
+    /// Print the checks as JSON.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    input: RecordInput,
+}
+
+fn load_keys(given: &[String]) -> Result<Vec<Key>> {
+    let mut keys = vec![Key::registry()];
+    for k in given {
+        let text = if std::path::Path::new(k).is_file() {
+            read_text(std::path::Path::new(k))?
+        } else {
+            k.clone()
+        };
+        keys.push(Key::parse(&text).with_context(|| format!("--key {k}"))?);
+    }
+    Ok(keys)
+}
+
+/// Runs every check the arguments ask for and prints them.
+pub fn run(mut args: Args) -> Result<Outcome> {
+    let keys = load_keys(&args.key)?;
+    let mut report = Report::default();
+    // With a record source, --title/--abstract are texts to check, not fields to build from.
+    let mut texts = Vec::new();
+    if args.input.record.is_some() || args.input.arxiv_atom.is_some() || args.bundle.is_some() {
+        if let Some(t) = args.input.title.take() {
+            texts.push((TextField::Title, t));
+        }
+        if let Some(p) = args.input.title_file.take() {
+            texts.push((TextField::Title, read_text(&p)?));
+        }
+        if let Some(t) = args.input.abstract_text.take() {
+            texts.push((TextField::Abstract, t));
+        }
+        if let Some(p) = args.input.abstract_file.take() {
+            texts.push((TextField::Abstract, read_text(&p)?));
+        }
+    }
+    let record = if let Some(path) = &args.bundle {
+        if args.input.is_given() {
+            bail!("--bundle carries its own record; do not also give --record or paper fields");
+        }
+        let text = read_text(path)?;
+        let value: serde_json::Value =
+            serde_json::from_str(&text).with_context(|| format!("{}: not valid JSON", path.display()))?;
+        let r = verify::bundle(&value, &keys).with_context(|| path.display().to_string())?;
+        report.checks.extend(r.checks);
+        let rec = value
+            .get("canonical_record")
+            .and_then(|v| pith::Record::from_value(v).ok());
+        rec
+    } else if args.input.is_given() {
+        let r = args.input.record()?;
+        report.push(Check {
+            subject: "canonical_record".into(),
+            status: Status::Ok,
+            detail: format!("canonical sha256 {}, number {}", r.canonical_sha256(), r.number()),
+        });
+        Some(r)
+    } else {
+        None
+    };
+    if let Some(n) = &args.number {
+        let claimed = NumberRef::parse(n)?;
+        match &record {
+            Some(r) => report.push(verify::record_against_number(r, &claimed)),
+            None => bail!("a number alone cannot be verified: give --record, --arxiv-atom, --bundle or the paper's fields"),
+        }
+    }
+    for (field, text) in &texts {
+        let r = record.as_ref().context("--title/--abstract need a record to check against")?;
+        report.push(verify::text_against_record(*field, text, r));
+    }
+    if let Some(sig) = &args.signature {
+        let digest = match (&record, &args.sha256) {
+            (_, Some(h)) => pith::number::digest_from_hex(h).with_context(|| format!("--sha256 {h:?} is not 64 hex digits"))?,
+            (Some(r), None) => r.digest(),
+            (None, None) => bail!("--signature needs a record or --sha256"),
+        };
+        let ok = keys.iter().find(|k| k.verify_digest(&digest, sig));
+        report.push(Check {
+            subject: "signature".into(),
+            status: if ok.is_some() { Status::Ok } else { Status::Mismatch },
+            detail: match ok {
+                Some(k) => format!("Ed25519 signature valid for key {}", k.key_id.clone().unwrap_or_else(|| k.fingerprint())),
+                None => "Ed25519 signature does not verify with any known key".into(),
+            },
+        });
+    }
+    if report.checks.is_empty() {
+        bail!("nothing to verify: give --record, --arxiv-atom, --bundle or --signature (see pith verify --help)");
+    }
+    if args.json {
+        let v = serde_json::json!({"holds": report.holds(), "checks": report.checks});
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        for c in &report.checks {
+            println!("{:<10} {:<28} {}", c.status.to_string(), c.subject, c.detail);
+        }
+        println!("{}", if report.holds() { "verified" } else { "MISMATCH" });
+    }
+    Ok(if report.holds() { Outcome::Ok } else { Outcome::Mismatch })
+}

@@ -1,0 +1,469 @@
+//! Pith Numbers: bytes → SHA-256 → base32, and parsing of the textual forms.
+//!
+//! This module owns the number itself (`SPEC.md`, "Canonical bytes, hash and number"): the
+//! 26-character code taken from the RFC 4648 base32 encoding of the full 32-byte SHA-256 digest,
+//! its full form `pith:YYYY:CODE`, its short aliases (`pith:` + 8, 12 or 16 characters) and its
+//! verification URL. It is pure: no I/O, and it depends on no other pith module.
+
+use std::fmt;
+use std::str::FromStr;
+
+use sha2::{Digest, Sha256};
+
+/// Number of base32 characters in a Pith Number.
+pub const CODE_LEN: usize = 26;
+
+/// Prefix lengths accepted as short aliases (`pith:7BMK4ZKT` and its 12/16-character kin).
+pub const ALIAS_LENS: [usize; 3] = [8, 12, 16];
+
+/// Base URL of record pages; the verification link is this followed by the 26-character code.
+pub const RECORD_URL_BASE: &str = "https://pith.science/pith/";
+
+/// Error returned when a Pith Number (or alias) cannot be parsed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    input: String,
+    kind: ErrorKind,
+}
+
+/// What was wrong with a Pith Number string.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// Occurs when the code has a length other than 26 (or 8/12/16 for an alias).
+    WrongLength {
+        /// The length found.
+        found: usize,
+        /// A human description of the accepted lengths.
+        expected: &'static str,
+    },
+    /// Occurs when the code holds a character outside the base32 alphabet `A-Z2-7`.
+    BadCharacter {
+        /// The offending character.
+        found: char,
+        /// Its 1-based position in the code.
+        position: usize,
+    },
+    /// Occurs when the year part of `pith:YYYY:CODE` is not four digits.
+    BadYear {
+        /// The year text found.
+        found: String,
+    },
+    /// Occurs when the text is not shaped like any accepted form.
+    BadForm,
+}
+
+impl Error {
+    fn new(input: &str, kind: ErrorKind) -> Self {
+        Error {
+            input: input.to_owned(),
+            kind,
+        }
+    }
+
+    /// The kind of error.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+
+    /// The text that failed to parse.
+    pub fn input(&self) -> &str {
+        &self.input
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let shown: String = self.input.chars().take(80).collect();
+        write!(f, "invalid Pith Number {shown:?}: ")?;
+        match &self.kind {
+            ErrorKind::WrongLength { found, expected } => write!(
+                f,
+                "the code has {found} characters, expected {expected}"
+            ),
+            ErrorKind::BadCharacter { found, position } => write!(
+                f,
+                "character {found:?} at position {position} is not in the base32 alphabet A-Z2-7"
+            ),
+            ErrorKind::BadYear { found } => write!(
+                f,
+                "year {found:?} is not four digits (expected pith:YYYY:<26 characters>)"
+            ),
+            ErrorKind::BadForm => write!(
+                f,
+                "expected pith:YYYY:<26 characters>, <26 characters>, or pith:<8|12|16 characters>"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// SHA-256 of `bytes`.
+///
+/// # Examples
+/// ```
+/// let d = pith::number::sha256(b"");
+/// assert_eq!(pith::number::hex(&d)[..8], *"e3b0c442");
+/// ```
+pub fn sha256(bytes: &[u8]) -> [u8; 32] {
+    Sha256::digest(bytes).into()
+}
+
+/// Lowercase hexadecimal of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
+    data_encoding::HEXLOWER.encode(bytes)
+}
+
+/// Decodes a 64-character hex SHA-256 digest (either case); `None` when it is not one.
+pub fn digest_from_hex(text: &str) -> Option<[u8; 32]> {
+    let v = data_encoding::HEXLOWER_PERMISSIVE
+        .decode(text.as_bytes())
+        .ok()?;
+    v.try_into().ok()
+}
+
+/// The 26-character code of a digest: the first 26 characters of the RFC 4648 base32 encoding
+/// of all 32 bytes (not of the first 16 bytes, which differs in the last character).
+///
+/// # Examples
+/// ```
+/// let digest = pith::number::digest_from_hex(
+///     "f858ae65537d274c6d2ab040d6bdc58f56e405d9a90f6fe1018ac133bbda80a2").unwrap();
+/// assert_eq!(pith::number::code_of_digest(&digest), "7BMK4ZKTPUTUY3JKWBANNPOFR5");
+/// ```
+pub fn code_of_digest(digest: &[u8; 32]) -> String {
+    let mut s = data_encoding::BASE32_NOPAD.encode(digest);
+    s.truncate(CODE_LEN);
+    s
+}
+
+fn check_code(input: &str, code: &str, lens: &[usize], expected: &'static str) -> Result<String, Error> {
+    let n = code.chars().count();
+    if !lens.contains(&n) {
+        return Err(Error::new(input, ErrorKind::WrongLength { found: n, expected }));
+    }
+    let mut out = String::with_capacity(n);
+    for (i, c) in code.chars().enumerate() {
+        let u = c.to_ascii_uppercase();
+        if !(u.is_ascii_uppercase() || ('2'..='7').contains(&u)) {
+            return Err(Error::new(
+                input,
+                ErrorKind::BadCharacter {
+                    found: c,
+                    position: i + 1,
+                },
+            ));
+        }
+        out.push(u);
+    }
+    Ok(out)
+}
+
+fn check_year(input: &str, year: &str) -> Result<u16, Error> {
+    if year.len() == 4 && year.bytes().all(|b| b.is_ascii_digit()) {
+        Ok(year.parse().expect("four ASCII digits"))
+    } else {
+        Err(Error::new(input, ErrorKind::BadYear { found: year.to_owned() }))
+    }
+}
+
+/// A complete Pith Number: the 26-character code, with the submission year when known.
+///
+/// Parsing accepts `pith:YYYY:<26>` and a bare `<26>`, in any case (normalised to upper case).
+///
+/// # Examples
+/// ```
+/// let n: pith::PithNumber = "pith:2024:7bmk4zktputuy3jkwbannpofr5".parse()?;
+/// assert_eq!(n.to_string(), "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5");
+/// assert_eq!(n.short(), "pith:7BMK4ZKT");
+/// assert_eq!(n.url(), "https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5");
+/// # Ok::<(), pith::number::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PithNumber {
+    code: String,
+    year: Option<u16>,
+}
+
+impl PithNumber {
+    /// Builds the number of a SHA-256 digest, with an optional year.
+    pub fn from_digest(digest: &[u8; 32], year: Option<u16>) -> Self {
+        PithNumber {
+            code: code_of_digest(digest),
+            year,
+        }
+    }
+
+    /// Parses `pith:YYYY:<26>` or a bare `<26>` code.
+    ///
+    /// # Errors
+    /// Returns an [`Error`] naming what was expected when the text is neither.
+    pub fn parse(text: &str) -> Result<Self, Error> {
+        let t = text.trim();
+        let lower = t.to_ascii_lowercase();
+        if lower.starts_with("pith:") {
+            // "pith:" is ASCII, so byte 5 is a character boundary of `t` too.
+            let parts: Vec<&str> = t[5..].split(':').collect();
+            return match parts.as_slice() {
+                [year, code] => {
+                    let year = check_year(text, year)?;
+                    let code = check_code(text, code, &[CODE_LEN], "26 (pith:YYYY:<26 characters>)")?;
+                    Ok(PithNumber { code, year: Some(year) })
+                }
+                [code] if code.chars().count() != CODE_LEN => {
+                    // pith:<8|12|16> is an alias, not a full number.
+                    Err(Error::new(
+                        text,
+                        if ALIAS_LENS.contains(&code.chars().count()) {
+                            ErrorKind::WrongLength {
+                                found: code.chars().count(),
+                                expected: "26 here (a short alias pith:<8|12|16> does not identify a record by itself)",
+                            }
+                        } else {
+                            ErrorKind::BadForm
+                        },
+                    ))
+                }
+                [code] => {
+                    let code = check_code(text, code, &[CODE_LEN], "26")?;
+                    Ok(PithNumber { code, year: None })
+                }
+                _ => Err(Error::new(text, ErrorKind::BadForm)),
+            };
+        }
+        if t.contains(':') {
+            return Err(Error::new(text, ErrorKind::BadForm));
+        }
+        let code = check_code(text, t, &[CODE_LEN], "26 (or pith:YYYY:<26 characters>)")?;
+        Ok(PithNumber { code, year: None })
+    }
+
+    /// The 26-character code.
+    pub fn code(&self) -> &str {
+        &self.code
+    }
+
+    /// The submission year, when known.
+    pub fn year(&self) -> Option<u16> {
+        self.year
+    }
+
+    /// The same number with the year set.
+    pub fn with_year(mut self, year: u16) -> Self {
+        self.year = Some(year);
+        self
+    }
+
+    /// The full form: `pith:YYYY:CODE` when the year is known, else the bare 26 characters.
+    pub fn full(&self) -> String {
+        match self.year {
+            Some(y) => format!("pith:{y:04}:{}", self.code),
+            None => self.code.clone(),
+        }
+    }
+
+    /// The short form `pith:` + first 8 characters.
+    pub fn short(&self) -> String {
+        self.alias(8)
+    }
+
+    /// The alias `pith:` + first `len` characters (`len` is 8, 12 or 16 in use).
+    pub fn alias(&self, len: usize) -> String {
+        format!("pith:{}", &self.code[..len.min(CODE_LEN)])
+    }
+
+    /// The verification link `https://pith.science/pith/<26>`.
+    pub fn url(&self) -> String {
+        format!("{RECORD_URL_BASE}{}", self.code)
+    }
+
+    /// Whether `other` names this number (same code; years must agree when both are known).
+    pub fn matches(&self, other: &NumberRef) -> bool {
+        match other {
+            NumberRef::Full(n) => {
+                n.code == self.code && (n.year.is_none() || self.year.is_none() || n.year == self.year)
+            }
+            NumberRef::Alias(a) => self.code.starts_with(a.prefix()),
+        }
+    }
+}
+
+impl fmt::Display for PithNumber {
+    /// Writes [`PithNumber::full`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.full())
+    }
+}
+
+impl FromStr for PithNumber {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
+        PithNumber::parse(s)
+    }
+}
+
+/// A short alias `pith:<8|12|16 characters>`: a prefix of a code, not a full number.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Alias {
+    prefix: String,
+}
+
+impl Alias {
+    /// The upper-case prefix (8, 12 or 16 characters).
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+}
+
+impl fmt::Display for Alias {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "pith:{}", self.prefix)
+    }
+}
+
+/// Any textual reference to a record: a full number or a short alias.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum NumberRef {
+    /// `pith:YYYY:<26>` or `<26>`.
+    Full(PithNumber),
+    /// `pith:<8|12|16>`.
+    Alias(Alias),
+}
+
+impl NumberRef {
+    /// Parses every accepted form: `pith:YYYY:<26>`, `<26>`, `pith:<8|12|16>`, any case.
+    ///
+    /// # Errors
+    /// Returns an [`Error`] saying what was expected (wrong length, bad character, bad year).
+    ///
+    /// # Examples
+    /// ```
+    /// use pith::number::NumberRef;
+    /// assert!(matches!(NumberRef::parse("pith:7bmk4zkt")?, NumberRef::Alias(_)));
+    /// assert!(NumberRef::parse("pith:7BMK4ZK").is_err());
+    /// # Ok::<(), pith::number::Error>(())
+    /// ```
+    pub fn parse(text: &str) -> Result<Self, Error> {
+        let t = text.trim();
+        if t.len() > 5 && t[..5].eq_ignore_ascii_case("pith:") && !t[5..].contains(':') {
+            let body = &t[5..];
+            let n = body.chars().count();
+            if n != CODE_LEN {
+                let prefix = check_code(
+                    text,
+                    body,
+                    &ALIAS_LENS,
+                    "8, 12 or 16 for a short alias, or 26 for a full number",
+                )?;
+                return Ok(NumberRef::Alias(Alias { prefix }));
+            }
+        }
+        PithNumber::parse(text).map(NumberRef::Full)
+    }
+
+    /// The year, when the reference carries one.
+    pub fn year(&self) -> Option<u16> {
+        match self {
+            NumberRef::Full(n) => n.year(),
+            NumberRef::Alias(_) => None,
+        }
+    }
+
+    /// The verification URL, available only for full numbers.
+    pub fn url(&self) -> Option<String> {
+        match self {
+            NumberRef::Full(n) => Some(n.url()),
+            NumberRef::Alias(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for NumberRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NumberRef::Full(n) => n.fmt(f),
+            NumberRef::Alias(a) => a.fmt(f),
+        }
+    }
+}
+
+impl FromStr for NumberRef {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
+        NumberRef::parse(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SEED_HASH: &str = "f858ae65537d274c6d2ab040d6bdc58f56e405d9a90f6fe1018ac133bbda80a2";
+
+    #[test]
+    fn seed_digest_gives_seed_code() {
+        let d = digest_from_hex(SEED_HASH).unwrap();
+        assert_eq!(code_of_digest(&d), "7BMK4ZKTPUTUY3JKWBANNPOFR5");
+    }
+
+    #[test]
+    fn code_uses_all_32_bytes_not_first_16() {
+        let d = digest_from_hex(SEED_HASH).unwrap();
+        let half = data_encoding::BASE32_NOPAD.encode(&d[..16]);
+        assert_eq!(half.len(), 26);
+        assert_ne!(half, code_of_digest(&d), "last character must differ");
+        assert_eq!(half[..25], code_of_digest(&d)[..25]);
+    }
+
+    #[test]
+    fn sha256_known_answer() {
+        assert_eq!(
+            hex(&sha256(b"abc")),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+
+    #[test]
+    fn parses_all_forms() {
+        let n = PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
+        assert_eq!(n.year(), Some(2024));
+        let bare = PithNumber::parse(" 7bmk4zktputuy3jkwbannpofr5 ").unwrap();
+        assert_eq!(bare.year(), None);
+        assert_eq!(bare.full(), "7BMK4ZKTPUTUY3JKWBANNPOFR5");
+        assert_eq!(bare.url(), n.url());
+        for len in ALIAS_LENS {
+            let r = NumberRef::parse(&format!("PITH:{}", &n.code()[..len].to_lowercase())).unwrap();
+            assert!(n.matches(&r));
+            assert_eq!(r.url(), None);
+        }
+        assert!(matches!(NumberRef::parse("pith:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap(), NumberRef::Full(_)));
+    }
+
+    #[test]
+    fn rejects_with_reason() {
+        let e = PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR").unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::WrongLength { found: 25, .. }), "{e}");
+        let e = PithNumber::parse("7BMK4ZKTPUTUY3JKWBANNPOFR1").unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::BadCharacter { found: '1', position: 26 }), "{e}");
+        let e = PithNumber::parse("pith:24:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::BadYear { .. }), "{e}");
+        let e = NumberRef::parse("pith:7BMK4ZKTP").unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::WrongLength { found: 9, .. }), "{e}");
+        assert!(e.to_string().contains("8, 12 or 16"));
+        assert!(NumberRef::parse("doi:10.1/x").is_err());
+        assert!(NumberRef::parse("").is_err());
+        assert!(NumberRef::parse("pith:2024:7BMK:4ZKT").is_err());
+        assert!(PithNumber::parse("pith:7BMK4ZKT").is_err());
+        // Non-ASCII never panics on slicing.
+        assert!(NumberRef::parse("pith:é7BMK4ZKTPUTUY3JKWBANNPOFR").is_err());
+        assert!(PithNumber::parse("ééééé:2024").is_err());
+    }
+
+    #[test]
+    fn year_mismatch_is_not_a_match() {
+        let n = PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
+        let other = NumberRef::parse("pith:2023:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
+        assert!(!n.matches(&other));
+    }
+}

@@ -1,0 +1,1 @@
+//! Reading and injecting Pith Numbers in compiled PDFs (issue #4).

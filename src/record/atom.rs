@@ -1,0 +1,138 @@
+//! arXiv API Atom feeds → [`Paper`]s.
+//!
+//! Parses what `export.arxiv.org/api/query` returns: an Atom `<feed>` of `<entry>` elements, or a
+//! lone `<entry>`. Each entry gives the versioned id (`<id>http://arxiv.org/abs/2402.03791v3</id>`),
+//! the v1 date (`<published>`), `<title>`, `<summary>`, `<arxiv:primary_category term=…>`,
+//! `<category term=…>` and, when present, the license (`<arxiv:license>` or a
+//! `<link rel="license" href=…>`). roxmltree is a real XML parser; it never fetches external
+//! entities, and DTDs are refused (arXiv feeds have none).
+
+use roxmltree::{Document, Node, ParsingOptions};
+
+use super::{Error, Paper};
+
+const ATOM_NS: &str = "http://www.w3.org/2005/Atom";
+const ARXIV_NS: &str = "http://arxiv.org/schemas/atom";
+
+fn is(node: &Node, ns: &str, name: &str) -> bool {
+    node.is_element() && node.tag_name().name() == name && node.tag_name().namespace() == Some(ns)
+}
+
+fn child<'a>(entry: &Node<'a, 'a>, ns: &str, name: &str) -> Option<Node<'a, 'a>> {
+    entry.children().find(|c| is(c, ns, name))
+}
+
+fn text_of(entry: &Node, ns: &str, name: &str) -> Option<String> {
+    child(entry, ns, name).map(|n| n.descendants().filter(|d| d.is_text()).map(|d| d.text().unwrap_or("")).collect())
+}
+
+/// Parses every entry of an Atom feed (or a single `<entry>` document).
+///
+/// # Errors
+/// [`super::ErrorKind::Atom`] when the XML is malformed, holds a DTD, has no entries, or an
+/// entry lacks its id, title, summary, published date or primary category.
+///
+/// # Examples
+/// ```
+/// let xml = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/2402.03791v3.atom.xml"))?;
+/// let papers = pith::record::atom::parse(&xml)?;
+/// assert_eq!(papers[0].id, "2402.03791");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn parse(xml: &str) -> Result<Vec<Paper>, Error> {
+    let opts = ParsingOptions {
+        allow_dtd: false,
+        nodes_limit: 5_000_000,
+    };
+    let doc = Document::parse_with_options(xml, opts).map_err(|e| Error::atom(format!("not well-formed XML: {e}")))?;
+    let root = doc.root_element();
+    let entries: Vec<Node> = if is(&root, ATOM_NS, "entry") {
+        vec![root]
+    } else if is(&root, ATOM_NS, "feed") {
+        root.children().filter(|c| is(c, ATOM_NS, "entry")).collect()
+    } else {
+        return Err(Error::atom(format!(
+            "root element <{}> is not an Atom <feed> or <entry>",
+            root.tag_name().name()
+        )));
+    };
+    if entries.is_empty() {
+        return Err(Error::atom("the feed has no <entry> (is the arXiv id right?)"));
+    }
+    entries.iter().enumerate().map(|(i, e)| parse_entry(e).map_err(|m| Error::atom(format!("entry {}: {m}", i + 1)))).collect()
+}
+
+fn parse_entry(entry: &Node) -> Result<Paper, String> {
+    let id_url = text_of(entry, ATOM_NS, "id").ok_or("no <id>")?;
+    let id_url = id_url.trim();
+    // arXiv's API reports a missing paper as an entry titled "Error".
+    if id_url.contains("api/errors") {
+        let msg = text_of(entry, ATOM_NS, "summary").unwrap_or_default();
+        return Err(format!("arXiv API error: {}", msg.trim()));
+    }
+    let tail = id_url
+        .split_once("/abs/")
+        .map(|(_, t)| t)
+        .ok_or_else(|| format!("<id> {id_url:?} is not an arXiv abstract URL"))?;
+    let (id, version) = super::split_versioned_id(tail);
+    let version = version.ok_or_else(|| format!("<id> {id_url:?} has no version (vN)"))?;
+    let title = text_of(entry, ATOM_NS, "title").ok_or("no <title>")?;
+    let abstract_text = text_of(entry, ATOM_NS, "summary").ok_or("no <summary>")?;
+    let submitted = text_of(entry, ATOM_NS, "published").ok_or("no <published>")?;
+    let primary = child(entry, ARXIV_NS, "primary_category")
+        .and_then(|n| n.attribute("term").map(str::to_owned))
+        .ok_or("no <arxiv:primary_category term=…>")?;
+    let categories = entry
+        .children()
+        .filter(|c| is(c, ATOM_NS, "category"))
+        .filter_map(|c| c.attribute("term").map(str::to_owned))
+        .collect();
+    let license = text_of(entry, ARXIV_NS, "license")
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+        .or_else(|| {
+            entry
+                .children()
+                .find(|c| is(c, ATOM_NS, "link") && c.attribute("rel") == Some("license"))
+                .and_then(|c| c.attribute("href").map(str::to_owned))
+        });
+    Ok(Paper {
+        id,
+        version,
+        title,
+        abstract_text,
+        submitted: submitted.trim().to_owned(),
+        primary,
+        categories,
+        license,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ENTRY: &str = r#"<entry xmlns="http://www.w3.org/2005/Atom" xmlns:arxiv="http://arxiv.org/schemas/atom">
+      <id>http://arxiv.org/abs/math/0406128v2</id><published>2004-06-07T12:00:00Z</published>
+      <title>A  Title</title><summary> An abstract. </summary>
+      <arxiv:primary_category term="math.DS"/><category term="math.DS"/><category term="math-ph"/>
+      <link rel="license" href="http://creativecommons.org/licenses/by/4.0/"/></entry>"#;
+
+    #[test]
+    fn single_entry() {
+        let p = &parse(ENTRY).unwrap()[0];
+        assert_eq!((p.id.as_str(), p.version), ("math/0406128", 2));
+        assert_eq!(p.license.as_deref(), Some("http://creativecommons.org/licenses/by/4.0/"));
+        let r = p.to_record().unwrap();
+        assert_eq!(r.metadata.cross_cats_sorted, ["math-ph"]);
+    }
+
+    #[test]
+    fn refuses_dtd_and_garbage() {
+        let evil = format!("<!DOCTYPE x [<!ENTITY a \"aaaa\">]>{ENTRY}");
+        assert!(parse(&evil).is_err());
+        assert!(parse("<feed xmlns=\"http://www.w3.org/2005/Atom\"/>").is_err());
+        assert!(parse("not xml").is_err());
+        assert!(parse(&ENTRY.replace("v2</id>", "</id>")).is_err());
+    }
+}

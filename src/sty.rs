@@ -1,0 +1,1 @@
+//! Renders the LaTeX package `pith.sty` from `templates/` (issue #3).
