@@ -77,10 +77,9 @@ impl fmt::Display for Error {
         let shown: String = self.input.chars().take(80).collect();
         write!(f, "invalid Pith Number {shown:?}: ")?;
         match &self.kind {
-            ErrorKind::WrongLength { found, expected } => write!(
-                f,
-                "the code has {found} characters, expected {expected}"
-            ),
+            ErrorKind::WrongLength { found, expected } => {
+                write!(f, "the code has {found} characters, expected {expected}")
+            }
             ErrorKind::BadCharacter { found, position } => write!(
                 f,
                 "character {found:?} at position {position} is not in the base32 alphabet A-Z2-7"
@@ -138,10 +137,18 @@ pub fn code_of_digest(digest: &[u8; 32]) -> String {
     s
 }
 
-fn check_code(input: &str, code: &str, lens: &[usize], expected: &'static str) -> Result<String, Error> {
+fn check_code(
+    input: &str,
+    code: &str,
+    lens: &[usize],
+    expected: &'static str,
+) -> Result<String, Error> {
     let n = code.chars().count();
     if !lens.contains(&n) {
-        return Err(Error::new(input, ErrorKind::WrongLength { found: n, expected }));
+        return Err(Error::new(
+            input,
+            ErrorKind::WrongLength { found: n, expected },
+        ));
     }
     let mut out = String::with_capacity(n);
     for (i, c) in code.chars().enumerate() {
@@ -164,7 +171,12 @@ fn check_year(input: &str, year: &str) -> Result<u16, Error> {
     if year.len() == 4 && year.bytes().all(|b| b.is_ascii_digit()) {
         Ok(year.parse().expect("four ASCII digits"))
     } else {
-        Err(Error::new(input, ErrorKind::BadYear { found: year.to_owned() }))
+        Err(Error::new(
+            input,
+            ErrorKind::BadYear {
+                found: year.to_owned(),
+            },
+        ))
     }
 }
 
@@ -208,8 +220,12 @@ impl PithNumber {
             return match parts.as_slice() {
                 [year, code] => {
                     let year = check_year(text, year)?;
-                    let code = check_code(text, code, &[CODE_LEN], "26 (pith:YYYY:<26 characters>)")?;
-                    Ok(PithNumber { code, year: Some(year) })
+                    let code =
+                        check_code(text, code, &[CODE_LEN], "26 (pith:YYYY:<26 characters>)")?;
+                    Ok(PithNumber {
+                        code,
+                        year: Some(year),
+                    })
                 }
                 [code] if code.chars().count() != CODE_LEN => {
                     // pith:<8|12|16> is an alias, not a full number.
@@ -282,7 +298,8 @@ impl PithNumber {
     pub fn matches(&self, other: &NumberRef) -> bool {
         match other {
             NumberRef::Full(n) => {
-                n.code == self.code && (n.year.is_none() || self.year.is_none() || n.year == self.year)
+                n.code == self.code
+                    && (n.year.is_none() || self.year.is_none() || n.year == self.year)
             }
             NumberRef::Alias(a) => self.code.starts_with(a.prefix()),
         }
@@ -437,19 +454,37 @@ mod tests {
             assert!(n.matches(&r));
             assert_eq!(r.url(), None);
         }
-        assert!(matches!(NumberRef::parse("pith:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap(), NumberRef::Full(_)));
+        assert!(matches!(
+            NumberRef::parse("pith:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap(),
+            NumberRef::Full(_)
+        ));
     }
 
     #[test]
     fn rejects_with_reason() {
         let e = PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR").unwrap_err();
-        assert!(matches!(e.kind(), ErrorKind::WrongLength { found: 25, .. }), "{e}");
+        assert!(
+            matches!(e.kind(), ErrorKind::WrongLength { found: 25, .. }),
+            "{e}"
+        );
         let e = PithNumber::parse("7BMK4ZKTPUTUY3JKWBANNPOFR1").unwrap_err();
-        assert!(matches!(e.kind(), ErrorKind::BadCharacter { found: '1', position: 26 }), "{e}");
+        assert!(
+            matches!(
+                e.kind(),
+                ErrorKind::BadCharacter {
+                    found: '1',
+                    position: 26
+                }
+            ),
+            "{e}"
+        );
         let e = PithNumber::parse("pith:24:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap_err();
         assert!(matches!(e.kind(), ErrorKind::BadYear { .. }), "{e}");
         let e = NumberRef::parse("pith:7BMK4ZKTP").unwrap_err();
-        assert!(matches!(e.kind(), ErrorKind::WrongLength { found: 9, .. }), "{e}");
+        assert!(
+            matches!(e.kind(), ErrorKind::WrongLength { found: 9, .. }),
+            "{e}"
+        );
         assert!(e.to_string().contains("8, 12 or 16"));
         assert!(NumberRef::parse("doi:10.1/x").is_err());
         assert!(NumberRef::parse("").is_err());

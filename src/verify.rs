@@ -233,17 +233,24 @@ pub fn bundle(bundle: &Value, keys: &[Key]) -> Result<Report, Error> {
     let bad = |m: String| Error {
         kind: ErrorKind::BadBundle(m),
     };
-    let obj = bundle.as_object().ok_or_else(|| bad("not a JSON object".into()))?;
+    let obj = bundle
+        .as_object()
+        .ok_or_else(|| bad("not a JSON object".into()))?;
     let rec_value = obj
         .get("canonical_record")
         .or_else(|| first_event_payload(bundle).and_then(|p| p.get("canonical_record")))
         .ok_or_else(|| bad("no canonical_record".into()))?;
-    let record = Record::from_value(rec_value).map_err(|e| bad(format!("canonical_record: {e}")))?;
+    let record =
+        Record::from_value(rec_value).map_err(|e| bad(format!("canonical_record: {e}")))?;
     let digest = record.digest();
     let hash = number::hex(&digest);
     let n = record.number();
     let mut report = Report::default();
-    report.push(Check::new("canonical_record", Status::Ok, format!("canonical sha256 {hash}")));
+    report.push(Check::new(
+        "canonical_record",
+        Status::Ok,
+        format!("canonical sha256 {hash}"),
+    ));
     // Every place the bundle states the hash, number or record must agree with it.
     walk(bundle, "", &mut |path, v| {
         check_claim(path, v, &record, &hash, &n, &mut report);
@@ -252,7 +259,9 @@ pub fn bundle(bundle: &Value, keys: &[Key]) -> Result<Report, Error> {
     let mut receipts = 0;
     walk(bundle, "", &mut |path, v| {
         if let Some(o) = v.as_object() {
-            let sig = SIGNATURE_FIELDS.iter().find_map(|f| o.get(*f).and_then(Value::as_str));
+            let sig = SIGNATURE_FIELDS
+                .iter()
+                .find_map(|f| o.get(*f).and_then(Value::as_str));
             let is_receipt = o.get("kind").and_then(Value::as_str) == Some("pith_receipt");
             if sig.is_none() && !is_receipt {
                 return;
@@ -275,7 +284,14 @@ fn first_event_payload(bundle: &Value) -> Option<&Value> {
     bundle.get("events")?.as_array()?.first()?.get("payload")
 }
 
-fn check_claim(path: &str, v: &Value, record: &Record, hash: &str, n: &PithNumber, report: &mut Report) {
+fn check_claim(
+    path: &str,
+    v: &Value,
+    record: &Record,
+    hash: &str,
+    n: &PithNumber,
+    report: &mut Report,
+) {
     let key = path.rsplit('.').next().unwrap_or("");
     match (key, v) {
         ("canonical_sha256", Value::String(s)) => report.push(Check::compare(
@@ -288,7 +304,8 @@ fn check_claim(path: &str, v: &Value, record: &Record, hash: &str, n: &PithNumbe
             let check = match PithNumber::parse(s) {
                 Ok(claimed) => Check::compare(
                     path,
-                    claimed.code() == n.code() && claimed.year().is_none_or(|y| Some(y) == n.year()),
+                    claimed.code() == n.code()
+                        && claimed.year().is_none_or(|y| Some(y) == n.year()),
                     format!("{s} matches"),
                     format!("{s} stated, record's number is {n}"),
                 ),
@@ -297,7 +314,8 @@ fn check_claim(path: &str, v: &Value, record: &Record, hash: &str, n: &PithNumbe
             report.push(check);
         }
         ("short_pith_number", Value::String(s)) => {
-            let ok = NumberRef::parse(s).is_ok_and(|r| matches!(r, NumberRef::Alias(_)) && n.matches(&r));
+            let ok = NumberRef::parse(s)
+                .is_ok_and(|r| matches!(r, NumberRef::Alias(_)) && n.matches(&r));
             report.push(Check::compare(
                 path,
                 ok,
@@ -325,26 +343,44 @@ fn check_receipt(
     digest: &[u8; 32],
     keys: &[Key],
 ) -> Check {
-    let subject = if path.is_empty() { "receipt".to_owned() } else { format!("{path} signature") };
+    let subject = if path.is_empty() {
+        "receipt".to_owned()
+    } else {
+        format!("{path} signature")
+    };
     let key_id = o.get("key_id").and_then(Value::as_str);
     let Some(sig) = sig else {
-        return Check::new(subject, Status::Unverified, "receipt has no signature field");
+        return Check::new(
+            subject,
+            Status::Unverified,
+            "receipt has no signature field",
+        );
     };
     let candidates: Vec<&Key> = match key_id {
-        Some(id) => keys.iter().filter(|k| k.is_named(id) || k.key_id.is_none()).collect(),
+        Some(id) => keys
+            .iter()
+            .filter(|k| k.is_named(id) || k.key_id.is_none())
+            .collect(),
         None => keys.iter().collect(),
     };
     if candidates.is_empty() {
         return Check::new(
             subject,
             Status::Unverified,
-            format!("signed with key {:?}, which is not known (give it with --key)", key_id.unwrap_or("?")),
+            format!(
+                "signed with key {:?}, which is not known (give it with --key)",
+                key_id.unwrap_or("?")
+            ),
         );
     }
     // A receipt that states which hash it signs must state this record's hash.
     if let Some(h) = o.get("canonical_sha256").and_then(Value::as_str) {
         if number::digest_from_hex(h).as_ref() != Some(digest) {
-            return Check::new(subject, Status::Mismatch, format!("receipt is for hash {h}, not this record"));
+            return Check::new(
+                subject,
+                Status::Mismatch,
+                format!("receipt is for hash {h}, not this record"),
+            );
         }
     }
     match candidates.iter().find(|k| k.verify_digest(digest, sig)) {
@@ -356,17 +392,30 @@ fn check_receipt(
                 k.key_id.clone().unwrap_or_else(|| k.fingerprint())
             ),
         ),
-        None => Check::new(subject, Status::Mismatch, "Ed25519 signature does not verify"),
+        None => Check::new(
+            subject,
+            Status::Mismatch,
+            "Ed25519 signature does not verify",
+        ),
     }
 }
 
 /// Calls `f` on every value of the tree with its dotted path (`events.0.payload.receipt`).
 fn walk(v: &Value, path: &str, f: &mut dyn FnMut(&str, &Value)) {
     f(path, v);
-    let join = |k: &str| if path.is_empty() { k.to_owned() } else { format!("{path}.{k}") };
+    let join = |k: &str| {
+        if path.is_empty() {
+            k.to_owned()
+        } else {
+            format!("{path}.{k}")
+        }
+    };
     match v {
         Value::Object(m) => m.iter().for_each(|(k, c)| walk(c, &join(k), f)),
-        Value::Array(a) => a.iter().enumerate().for_each(|(i, c)| walk(c, &join(&i.to_string()), f)),
+        Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .for_each(|(i, c)| walk(c, &join(&i.to_string()), f)),
         _ => {}
     }
 }
@@ -381,7 +430,8 @@ mod tests {
         assert_eq!(k.fingerprint(), "8d4b5ee74e4693bcd1df2446408b0d54");
         assert!(k.is_named("pith-v1-2026-05"));
         assert!(k.is_named("8D4B5EE74E4693BCD1DF2446408B0D54"));
-        let hex = Key::parse("b2d552b68890857171a78b36a5dccf368a953413288c353f7c9d9d6f94b709b3").unwrap();
+        let hex =
+            Key::parse("b2d552b68890857171a78b36a5dccf368a953413288c353f7c9d9d6f94b709b3").unwrap();
         assert_eq!(hex.fingerprint(), k.fingerprint());
         assert!(Key::parse("AAAA").is_err());
         assert!(Key::parse("not a key").is_err());

@@ -21,7 +21,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let mut tmp = tempfile::Builder::new()
         .prefix(".pith-tmp-")
         .tempfile_in(dir)
-        .with_context(|| format!("{}: cannot create a temporary file in {}", path.display(), dir.display()))?;
+        .with_context(|| {
+            format!(
+                "{}: cannot create a temporary file in {}",
+                path.display(),
+                dir.display()
+            )
+        })?;
     tmp.write_all(bytes)
         .and_then(|_| tmp.as_file().sync_all())
         .with_context(|| format!("{}: cannot write", path.display()))?;

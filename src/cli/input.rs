@@ -30,7 +30,11 @@ pub struct RecordInput {
     #[arg(long, value_name = "FILE", help_heading = "Record input")]
     pub title_file: Option<PathBuf>,
     /// Abstract of the latest version, as arXiv publishes it.
-    #[arg(long = "abstract", conflicts_with = "abstract_file", help_heading = "Record input")]
+    #[arg(
+        long = "abstract",
+        conflicts_with = "abstract_file",
+        help_heading = "Record input"
+    )]
     pub abstract_text: Option<String>,
     /// Read the abstract from a file.
     #[arg(long, value_name = "FILE", help_heading = "Record input")]
@@ -42,7 +46,12 @@ pub struct RecordInput {
     #[arg(long, value_name = "CAT", help_heading = "Record input")]
     pub primary: Option<String>,
     /// Cross-list category; repeat or separate with commas.
-    #[arg(long, value_name = "CAT", value_delimiter = ',', help_heading = "Record input")]
+    #[arg(
+        long,
+        value_name = "CAT",
+        value_delimiter = ',',
+        help_heading = "Record input"
+    )]
     pub cross: Vec<String>,
     /// License URL (omit when arXiv shows none).
     #[arg(long, value_name = "URL", help_heading = "Record input")]
@@ -53,12 +62,19 @@ pub struct RecordInput {
 pub fn read_text(path: &Path) -> Result<String> {
     let bytes = if path.as_os_str() == "-" {
         let mut v = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut v).context("reading standard input")?;
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut v)
+            .context("reading standard input")?;
         v
     } else {
         std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?
     };
-    String::from_utf8(bytes).map_err(|e| anyhow::anyhow!("{}: not valid UTF-8 (byte {})", path.display(), e.utf8_error().valid_up_to()))
+    String::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "{}: not valid UTF-8 (byte {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
 }
 
 impl RecordInput {
@@ -81,7 +97,11 @@ impl RecordInput {
 
     /// Builds every record the input describes (one per Atom entry for a multi-entry feed).
     pub fn records(&self) -> Result<Vec<Record>> {
-        let sources = [self.record.is_some(), self.arxiv_atom.is_some(), self.has_fields()];
+        let sources = [
+            self.record.is_some(),
+            self.arxiv_atom.is_some(),
+            self.has_fields(),
+        ];
         if sources.iter().filter(|b| **b).count() > 1 {
             bail!("give one of --record, --arxiv-atom, or the explicit fields (--id --title …), not several");
         }
@@ -112,7 +132,10 @@ impl RecordInput {
             };
             return papers
                 .iter()
-                .map(|p| p.to_record().with_context(|| format!("{}: entry {}", path.display(), p.id)))
+                .map(|p| {
+                    p.to_record()
+                        .with_context(|| format!("{}: entry {}", path.display(), p.id))
+                })
                 .collect();
         }
         if self.id.is_none() {
@@ -133,8 +156,14 @@ impl RecordInput {
             version: self.paper_version.unwrap_or(0),
             title,
             abstract_text,
-            submitted: self.submitted.clone().context("--submitted is required with --id")?,
-            primary: self.primary.clone().context("--primary is required with --id")?,
+            submitted: self
+                .submitted
+                .clone()
+                .context("--submitted is required with --id")?,
+            primary: self
+                .primary
+                .clone()
+                .context("--primary is required with --id")?,
             categories: self.cross.clone(),
             license: self.license.clone(),
         };
@@ -147,7 +176,10 @@ impl RecordInput {
         if v.len() != 1 {
             bail!(
                 "{}: the feed has {} entries; pick one with --id",
-                self.arxiv_atom.as_deref().unwrap_or(Path::new("-")).display(),
+                self.arxiv_atom
+                    .as_deref()
+                    .unwrap_or(Path::new("-"))
+                    .display(),
                 v.len()
             );
         }

@@ -76,8 +76,8 @@ pub fn run(mut args: Args) -> Result<Outcome> {
             bail!("--bundle carries its own record; do not also give --record or paper fields");
         }
         let text = read_text(path)?;
-        let value: serde_json::Value =
-            serde_json::from_str(&text).with_context(|| format!("{}: not valid JSON", path.display()))?;
+        let value: serde_json::Value = serde_json::from_str(&text)
+            .with_context(|| format!("{}: not valid JSON", path.display()))?;
         let r = verify::bundle(&value, &keys).with_context(|| path.display().to_string())?;
         report.checks.extend(r.checks);
         let rec = value
@@ -89,7 +89,11 @@ pub fn run(mut args: Args) -> Result<Outcome> {
         report.push(Check {
             subject: "canonical_record".into(),
             status: Status::Ok,
-            detail: format!("canonical sha256 {}, number {}", r.canonical_sha256(), r.number()),
+            detail: format!(
+                "canonical sha256 {}, number {}",
+                r.canonical_sha256(),
+                r.number()
+            ),
         });
         Some(r)
     } else {
@@ -103,21 +107,31 @@ pub fn run(mut args: Args) -> Result<Outcome> {
         }
     }
     for (field, text) in &texts {
-        let r = record.as_ref().context("--title/--abstract need a record to check against")?;
+        let r = record
+            .as_ref()
+            .context("--title/--abstract need a record to check against")?;
         report.push(verify::text_against_record(*field, text, r));
     }
     if let Some(sig) = &args.signature {
         let digest = match (&record, &args.sha256) {
-            (_, Some(h)) => pith::number::digest_from_hex(h).with_context(|| format!("--sha256 {h:?} is not 64 hex digits"))?,
+            (_, Some(h)) => pith::number::digest_from_hex(h)
+                .with_context(|| format!("--sha256 {h:?} is not 64 hex digits"))?,
             (Some(r), None) => r.digest(),
             (None, None) => bail!("--signature needs a record or --sha256"),
         };
         let ok = keys.iter().find(|k| k.verify_digest(&digest, sig));
         report.push(Check {
             subject: "signature".into(),
-            status: if ok.is_some() { Status::Ok } else { Status::Mismatch },
+            status: if ok.is_some() {
+                Status::Ok
+            } else {
+                Status::Mismatch
+            },
             detail: match ok {
-                Some(k) => format!("Ed25519 signature valid for key {}", k.key_id.clone().unwrap_or_else(|| k.fingerprint())),
+                Some(k) => format!(
+                    "Ed25519 signature valid for key {}",
+                    k.key_id.clone().unwrap_or_else(|| k.fingerprint())
+                ),
                 None => "Ed25519 signature does not verify with any known key".into(),
             },
         });
@@ -130,9 +144,25 @@ pub fn run(mut args: Args) -> Result<Outcome> {
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         for c in &report.checks {
-            println!("{:<10} {:<28} {}", c.status.to_string(), c.subject, c.detail);
+            println!(
+                "{:<10} {:<28} {}",
+                c.status.to_string(),
+                c.subject,
+                c.detail
+            );
         }
-        println!("{}", if report.holds() { "verified" } else { "MISMATCH" });
+        println!(
+            "{}",
+            if report.holds() {
+                "verified"
+            } else {
+                "MISMATCH"
+            }
+        );
     }
-    Ok(if report.holds() { Outcome::Ok } else { Outcome::Mismatch })
+    Ok(if report.holds() {
+        Outcome::Ok
+    } else {
+        Outcome::Mismatch
+    })
 }

@@ -23,7 +23,12 @@ fn child<'a>(entry: &Node<'a, 'a>, ns: &str, name: &str) -> Option<Node<'a, 'a>>
 }
 
 fn text_of(entry: &Node, ns: &str, name: &str) -> Option<String> {
-    child(entry, ns, name).map(|n| n.descendants().filter(|d| d.is_text()).map(|d| d.text().unwrap_or("")).collect())
+    child(entry, ns, name).map(|n| {
+        n.descendants()
+            .filter(|d| d.is_text())
+            .map(|d| d.text().unwrap_or(""))
+            .collect()
+    })
 }
 
 /// Parses every entry of an Atom feed (or a single `<entry>` document).
@@ -44,12 +49,15 @@ pub fn parse(xml: &str) -> Result<Vec<Paper>, Error> {
         allow_dtd: false,
         nodes_limit: 5_000_000,
     };
-    let doc = Document::parse_with_options(xml, opts).map_err(|e| Error::atom(format!("not well-formed XML: {e}")))?;
+    let doc = Document::parse_with_options(xml, opts)
+        .map_err(|e| Error::atom(format!("not well-formed XML: {e}")))?;
     let root = doc.root_element();
     let entries: Vec<Node> = if is(&root, ATOM_NS, "entry") {
         vec![root]
     } else if is(&root, ATOM_NS, "feed") {
-        root.children().filter(|c| is(c, ATOM_NS, "entry")).collect()
+        root.children()
+            .filter(|c| is(c, ATOM_NS, "entry"))
+            .collect()
     } else {
         return Err(Error::atom(format!(
             "root element <{}> is not an Atom <feed> or <entry>",
@@ -57,9 +65,15 @@ pub fn parse(xml: &str) -> Result<Vec<Paper>, Error> {
         )));
     };
     if entries.is_empty() {
-        return Err(Error::atom("the feed has no <entry> (is the arXiv id right?)"));
+        return Err(Error::atom(
+            "the feed has no <entry> (is the arXiv id right?)",
+        ));
     }
-    entries.iter().enumerate().map(|(i, e)| parse_entry(e).map_err(|m| Error::atom(format!("entry {}: {m}", i + 1)))).collect()
+    entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| parse_entry(e).map_err(|m| Error::atom(format!("entry {}: {m}", i + 1))))
+        .collect()
 }
 
 fn parse_entry(entry: &Node) -> Result<Paper, String> {
@@ -122,7 +136,10 @@ mod tests {
     fn single_entry() {
         let p = &parse(ENTRY).unwrap()[0];
         assert_eq!((p.id.as_str(), p.version), ("math/0406128", 2));
-        assert_eq!(p.license.as_deref(), Some("http://creativecommons.org/licenses/by/4.0/"));
+        assert_eq!(
+            p.license.as_deref(),
+            Some("http://creativecommons.org/licenses/by/4.0/")
+        );
         let r = p.to_record().unwrap();
         assert_eq!(r.metadata.cross_cats_sorted, ["math-ph"]);
     }

@@ -80,7 +80,7 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
-            ErrorKind::Json(e) => write!(f, "not a valid canonical record: {e}"),
+            ErrorKind::Json(_) => write!(f, "not a valid canonical record"),
             ErrorKind::Field { field, reason } => write!(f, "{field}: {reason}"),
             ErrorKind::Atom(reason) => write!(f, "arXiv Atom: {reason}"),
         }
@@ -176,10 +176,16 @@ pub struct Record {
 }
 
 fn check_hex64(field: &'static str, v: &str) -> Result<(), Error> {
-    if v.len() == 64 && v.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
+    if v.len() == 64
+        && v.bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    {
         Ok(())
     } else {
-        Err(Error::field(field, format!("{v:?} is not 64 lowercase hex digits")))
+        Err(Error::field(
+            field,
+            format!("{v:?} is not 64 lowercase hex digits"),
+        ))
     }
 }
 
@@ -189,7 +195,9 @@ fn parse_submitted(v: &str) -> Option<DateTime<Utc>> {
     if b.len() != 20 || b[19] != b'Z' || b[10] != b'T' {
         return None;
     }
-    DateTime::parse_from_rfc3339(v).ok().map(|d| d.with_timezone(&Utc))
+    DateTime::parse_from_rfc3339(v)
+        .ok()
+        .map(|d| d.with_timezone(&Utc))
 }
 
 impl Record {
@@ -200,9 +208,7 @@ impl Record {
     /// schema 1.0 record has exactly the SPEC's fields), [`ErrorKind::Field`] for values the SPEC
     /// forbids (hashes not lowercase hex, a malformed `submitted_at`, unsorted cross-lists).
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        let r: Record = serde_json::from_str(text)?;
-        r.validate()?;
-        Ok(r)
+        Record::from_value(&serde_json::from_str(text)?)
     }
 
     /// Parses and validates a record from a JSON value.
@@ -210,6 +216,12 @@ impl Record {
     /// # Errors
     /// As [`Record::from_json`].
     pub fn from_value(value: &Value) -> Result<Self, Error> {
+        if !value.is_object() {
+            return Err(Error::field(
+                "record",
+                "expected a JSON object with metadata, schema_version and source",
+            ));
+        }
         let r = Record::deserialize(value)?;
         r.validate()?;
         Ok(r)
@@ -226,10 +238,17 @@ impl Record {
         if parse_submitted(&m.submitted_at).is_none() {
             return Err(Error::field(
                 "metadata.submitted_at",
-                format!("{:?} is not a UTC time of the form YYYY-MM-DDTHH:MM:SSZ", m.submitted_at),
+                format!(
+                    "{:?} is not a UTC time of the form YYYY-MM-DDTHH:MM:SSZ",
+                    m.submitted_at
+                ),
             ));
         }
-        if !m.cross_cats_sorted.windows(2).all(|w| w[0].as_bytes() < w[1].as_bytes()) {
+        if !m
+            .cross_cats_sorted
+            .windows(2)
+            .all(|w| w[0].as_bytes() < w[1].as_bytes())
+        {
             return Err(Error::field(
                 "metadata.cross_cats_sorted",
                 "categories are not unique and in byte order",
@@ -318,9 +337,9 @@ pub fn split_versioned_id(text: &str) -> (String, Option<u32>) {
 pub fn is_arxiv_id(id: &str) -> bool {
     if let Some((archive, num)) = id.split_once('/') {
         let arch_ok = !archive.is_empty()
-            && archive
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b == b'-' || b == b'.' || b.is_ascii_uppercase());
+            && archive.bytes().all(|b| {
+                b.is_ascii_lowercase() || b == b'-' || b == b'.' || b.is_ascii_uppercase()
+            });
         return arch_ok && num.len() == 7 && num.bytes().all(|b| b.is_ascii_digit());
     }
     match id.split_once('.') {
@@ -345,11 +364,19 @@ impl Paper {
         if !is_arxiv_id(&id) {
             return Err(Error::field(
                 "source.id",
-                format!("{:?} is not an arXiv id (YYMM.NNNNN or archive/YYMMNNN)", self.id),
+                format!(
+                    "{:?} is not an arXiv id (YYMM.NNNNN or archive/YYMMNNN)",
+                    self.id
+                ),
             ));
         }
         let version = if self.version == 0 {
-            embedded.ok_or_else(|| Error::field("source.version", "missing (give --version or an id like 2402.03791v3)"))?
+            embedded.ok_or_else(|| {
+                Error::field(
+                    "source.version",
+                    "missing (give --version or an id like 2402.03791v3)",
+                )
+            })?
         } else {
             self.version
         };
@@ -400,16 +427,28 @@ mod tests {
     fn canon_collapses_and_lowercases() {
         assert_eq!(canon("\u{a0}A\u{2003}\u{1f}B\r\n c "), "a b c");
         // Final sigma, as Python's str.lower() does it.
-        assert_eq!(canon("ΟΔΟΣ ΣΑ"), "\u{3bf}\u{3b4}\u{3bf}\u{3c2} \u{3c3}\u{3b1}");
+        assert_eq!(
+            canon("ΟΔΟΣ ΣΑ"),
+            "\u{3bf}\u{3b4}\u{3bf}\u{3c2} \u{3c3}\u{3b1}"
+        );
         assert_eq!(canon("Straße"), "straße");
         assert_eq!(canon(""), "");
     }
 
     #[test]
     fn versioned_ids() {
-        assert_eq!(split_versioned_id("2402.03791v3"), ("2402.03791".into(), Some(3)));
-        assert_eq!(split_versioned_id("math/0406128v12"), ("math/0406128".into(), Some(12)));
-        assert_eq!(split_versioned_id("2402.03791"), ("2402.03791".into(), None));
+        assert_eq!(
+            split_versioned_id("2402.03791v3"),
+            ("2402.03791".into(), Some(3))
+        );
+        assert_eq!(
+            split_versioned_id("math/0406128v12"),
+            ("math/0406128".into(), Some(12))
+        );
+        assert_eq!(
+            split_versioned_id("2402.03791"),
+            ("2402.03791".into(), None)
+        );
         assert!(is_arxiv_id("nlin/0208048"));
         assert!(is_arxiv_id("0902.2274"));
         assert!(!is_arxiv_id("2402.037"));
@@ -425,7 +464,12 @@ mod tests {
             abstract_text: "A".into(),
             submitted: "2024-02-06T09:14:56+01:00".into(),
             primary: "cs.DC".into(),
-            categories: vec!["math.DS".into(), "cs.DC".into(), "math-ph".into(), "math.DS".into()],
+            categories: vec![
+                "math.DS".into(),
+                "cs.DC".into(),
+                "math-ph".into(),
+                "math.DS".into(),
+            ],
             license: None,
         };
         let r = p.to_record().unwrap();
@@ -443,7 +487,10 @@ mod tests {
         for (from, to) in [
             ("08:14:56Z", "08:14:56"),
             ("\"version\":3", "\"version\":\"3\""),
-            ("\"cross_cats_sorted\":[]", "\"cross_cats_sorted\":[\"b\",\"a\"]"),
+            (
+                "\"cross_cats_sorted\":[]",
+                "\"cross_cats_sorted\":[\"b\",\"a\"]",
+            ),
             ("a12d03de", "A12D03DE"),
             ("\"kind\":\"arxiv\"", "\"kind\":\"arxiv\",\"x\":1"),
         ] {

@@ -59,7 +59,10 @@ pub fn corpus(test: &str) -> Option<PathBuf> {
         return Some(dir);
     }
     if tools_required() {
-        panic!("{test}: corpus {} is missing (PITH_REQUIRE_TOOLS=1)", dir.display());
+        panic!(
+            "{test}: corpus {} is missing (PITH_REQUIRE_TOOLS=1)",
+            dir.display()
+        );
     }
     eprintln!("SKIP {test}: corpus {} not present", dir.display());
     None
@@ -93,7 +96,9 @@ pub fn run(program: &str, args: &[&str], dir: Option<&Path>) -> (bool, String, S
     if let Some(d) = dir {
         c.current_dir(d);
     }
-    let o = c.output().unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
+    let o = c
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
     (
         o.status.success(),
         String::from_utf8_lossy(&o.stdout).into_owned(),

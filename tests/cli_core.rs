@@ -1,0 +1,310 @@
+//! CLI tests for `pith number`, `pith record` and `pith verify`, running the real binary.
+
+mod common;
+
+use common::{data, example, pith};
+use predicates::prelude::*;
+use serde_json::Value;
+
+const SEED: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
+const SEED_HASH: &str = "f858ae65537d274c6d2ab040d6bdc58f56e405d9a90f6fe1018ac133bbda80a2";
+
+fn seed_vector() -> Value {
+    let all: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(data("records.json")).unwrap()).unwrap();
+    all.into_iter()
+        .find(|v| v["pith_number"] == SEED && v.get("variant_of").is_none())
+        .unwrap()
+}
+
+fn stdout_of(cmd: &mut assert_cmd::Command) -> String {
+    let out = cmd.assert().success().get_output().stdout.clone();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn number_from_record_atom_and_fields_agree() {
+    let from_record = stdout_of(
+        pith()
+            .args(["number", "--record"])
+            .arg(example("2402.03791v3.record.json")),
+    );
+    assert_eq!(from_record, format!("{SEED}\n"));
+    let from_atom = stdout_of(
+        pith()
+            .args(["number", "--arxiv-atom"])
+            .arg(example("2402.03791v3.atom.xml")),
+    );
+    assert_eq!(from_atom, from_record);
+    let v = seed_vector();
+    let from_fields = stdout_of(pith().args([
+        "number",
+        "--id",
+        "2402.03791",
+        "--version",
+        "3",
+        "--title",
+        v["title"].as_str().unwrap(),
+        "--abstract",
+        v["abstract"].as_str().unwrap(),
+        "--submitted",
+        "2024-02-06T08:14:56Z",
+        "--primary",
+        "cs.DC",
+        "--license",
+        "http://arxiv.org/licenses/nonexclusive-distrib/1.0/",
+    ]));
+    assert_eq!(from_fields, from_record);
+}
+
+#[test]
+fn number_json_has_all_fields() {
+    let out = stdout_of(
+        pith()
+            .args(["number", "--json", "--record"])
+            .arg(example("2402.03791v3.record.json")),
+    );
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["pith_number"], SEED);
+    assert_eq!(v["short_pith_number"], "pith:7BMK4ZKT");
+    assert_eq!(v["canonical_sha256"], SEED_HASH);
+    assert_eq!(
+        v["url"],
+        "https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5"
+    );
+}
+
+#[test]
+fn feed_gives_one_number_per_entry_and_id_picks_one() {
+    let out = stdout_of(
+        pith()
+            .args(["number", "--arxiv-atom"])
+            .arg(example("feed.atom.xml")),
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.len() >= 10);
+    assert!(lines.contains(&SEED));
+    let one = stdout_of(
+        pith()
+            .args(["number", "--id", "2402.03791v3", "--arxiv-atom"])
+            .arg(example("feed.atom.xml")),
+    );
+    assert_eq!(one, format!("{SEED}\n"));
+    pith()
+        .args(["number", "--id", "9999.99999", "--arxiv-atom"])
+        .arg(example("feed.atom.xml"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no entry with id 9999.99999"));
+}
+
+#[test]
+fn record_canonical_bytes_hash_to_the_published_hash() {
+    let out = pith()
+        .args(["record", "--canonical", "--arxiv-atom"])
+        .arg(example("2402.03791v3.atom.xml"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(pith::number::hex(&pith::number::sha256(&out)), SEED_HASH);
+    let pretty = stdout_of(
+        pith()
+            .args(["record", "--arxiv-atom"])
+            .arg(example("2402.03791v3.atom.xml")),
+    );
+    let v: Value = serde_json::from_str(&pretty).unwrap();
+    assert_eq!(v, seed_vector()["canonical_record"]);
+}
+
+#[test]
+fn verify_record_against_number() {
+    let rec = example("2402.03791v3.record.json");
+    pith()
+        .args(["verify", "--record"])
+        .arg(&rec)
+        .arg(SEED)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("verified"));
+    pith()
+        .args(["verify", "--record"])
+        .arg(&rec)
+        .arg("pith:7bmk4zkt")
+        .assert()
+        .success();
+    // Wrong year: a mismatch, exit 1.
+    pith()
+        .args(["verify", "--record"])
+        .arg(&rec)
+        .arg("pith:2023:7BMK4ZKTPUTUY3JKWBANNPOFR5")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("MISMATCH"));
+    pith()
+        .args(["verify", "--record"])
+        .arg(&rec)
+        .arg("pith:2024:ZWRUDBOANTQFBE2ITHQCKK5EHL")
+        .assert()
+        .code(1);
+    // Malformed number: an error, exit 2, one line saying what was expected.
+    pith()
+        .args(["verify", "--record"])
+        .arg(&rec)
+        .arg("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::starts_with("pith: ").and(predicate::str::contains("26")));
+}
+
+#[test]
+fn verify_texts_against_record() {
+    let v = seed_vector();
+    let rec = example("2402.03791v3.record.json");
+    let title = v["title"].as_str().unwrap();
+    pith()
+        .args(["verify", "--record"])
+        .arg(&rec)
+        .args(["--title", &format!("  {}\n", title.to_uppercase())])
+        .args(["--abstract", v["abstract"].as_str().unwrap()])
+        .assert()
+        .success();
+    pith()
+        .args(["verify", "--record"])
+        .arg(&rec)
+        .args(["--title", &title.replace(':', " -")])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("MISMATCH"));
+}
+
+#[test]
+fn verify_signature_vectors() {
+    let sigs: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(data("signatures.json")).unwrap()).unwrap();
+    for s in sigs {
+        let hash = s["canonical_sha256"].as_str().unwrap();
+        let sig = s["signature_b64"].as_str().unwrap();
+        pith()
+            .args(["verify", "--sha256", hash, "--signature", sig])
+            .assert()
+            .success();
+        let mut other = hash.to_owned();
+        other.replace_range(0..1, if hash.starts_with('0') { "1" } else { "0" });
+        pith()
+            .args(["verify", "--sha256", &other, "--signature", sig])
+            .assert()
+            .code(1);
+    }
+}
+
+/// A bundle shaped as SPEC describes, signed by a test key given with --key.
+fn signed_bundle(dir: &std::path::Path) -> (std::path::PathBuf, String) {
+    use ed25519_dalek::{Signer, SigningKey};
+    let key = SigningKey::from_bytes(&[7u8; 32]);
+    let v = seed_vector();
+    let record = v["canonical_record"].clone();
+    let digest = pith::number::digest_from_hex(SEED_HASH).unwrap();
+    let sig = data_encoding::BASE64.encode(&key.sign(&digest).to_bytes());
+    let bundle = serde_json::json!({
+        "bundle_type": "pith_open_graph_bundle", "bundle_version": "1.0",
+        "pith_number": SEED, "short_pith_number": "pith:7BMK4ZKT",
+        "canonical_record": record, "canonical_sha256": SEED_HASH,
+        "source": {"kind": "arxiv", "id": "2402.03791"},
+        "source_aliases": [{"alias_kind": "arxiv", "alias_value": "2402.03791", "created_at": "2026-05-01T00:00:00Z"}],
+        "events": [{"event_type": "record_created", "subject_pith_number": SEED, "target": "record",
+            "payload": {"canonical_record": record, "canonical_sha256": SEED_HASH,
+                "receipt": {"kind": "pith_receipt", "key_id": "test-key", "signature": sig, "future_field": 1}}}],
+        "unknown_top_level": {"x": 1}
+    });
+    let path = dir.join("bundle.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&bundle).unwrap()).unwrap();
+    let pk = data_encoding::BASE64.encode(key.verifying_key().as_bytes());
+    (path, pk)
+}
+
+#[test]
+fn verify_bundle_with_key_and_unknown_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, pk) = signed_bundle(dir.path());
+    // With the signer's key: everything verifies.
+    pith()
+        .args(["verify", "--bundle"])
+        .arg(&path)
+        .args(["--key", &pk])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Ed25519 signature valid"));
+    // Without it: the receipt is reported as unverified, never as passed.
+    pith()
+        .args(["verify", "--bundle"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("UNVERIFIED")
+                .and(predicate::str::contains("Ed25519 signature valid").not()),
+        );
+    // A tampered record: mismatch.
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replacen("cs.DC", "cs.LG", 1);
+    std::fs::write(&path, text).unwrap();
+    pith()
+        .args(["verify", "--bundle"])
+        .arg(&path)
+        .args(["--key", &pk])
+        .assert()
+        .code(1);
+}
+
+#[test]
+fn bad_inputs_give_one_line_errors_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{\"metadata\": 1}").unwrap();
+    for args in [
+        vec!["number", "--record", bad.to_str().unwrap()],
+        vec!["number", "--record", "/nonexistent/rec.json"],
+        vec!["number", "--arxiv-atom", bad.to_str().unwrap()],
+        vec!["number"],
+        vec!["number", "--id", "2402.03791", "--title", "x"],
+        vec![
+            "number",
+            "--id",
+            "not-an-id",
+            "--version",
+            "1",
+            "--title",
+            "t",
+            "--abstract",
+            "a",
+            "--submitted",
+            "2024-01-01T00:00:00Z",
+            "--primary",
+            "cs.DC",
+        ],
+        vec!["verify", "--bundle", bad.to_str().unwrap()],
+        vec![
+            "verify",
+            "--key",
+            "AAAA",
+            "--sha256",
+            SEED_HASH,
+            "--signature",
+            "AAAA",
+        ],
+    ] {
+        let out = pith().args(&args).assert().code(2).get_output().clone();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.starts_with("pith: "), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    pith()
+        .args(["number", "--record"])
+        .arg(&bad)
+        .assert()
+        .stderr(predicate::str::contains("bad.json"));
+}
