@@ -14,6 +14,7 @@
 //! - [`sty`]: renders the LaTeX package `pith.sty`.
 //! - [`pdf`]: reads and injects the number into compiled PDFs (XMP and Info).
 //! - [`badge`]: SVG badges and embedding snippets.
+//! - [`batch`]: manifests, shards and the worker pool for archive-scale runs.
 //!
 //! ```
 //! let record = pith::Record::from_json(&std::fs::read_to_string(
@@ -25,6 +26,7 @@
 #![deny(missing_docs)]
 
 pub mod badge;
+pub mod batch;
 pub mod number;
 pub mod pdf;
 pub mod record;

@@ -1,0 +1,567 @@
+//! Archive-scale batch post-processing (issue #6): manifests, shards, and a bounded worker pool.
+//!
+//! This module owns what a batch is: the list of jobs (from a JSON Lines manifest or from a
+//! directory tree with sidecar files), the deterministic `--shard K/N` slice, the parallel run
+//! over a fixed number of workers, and the per-file report line. It does not know how a PDF is
+//! updated: the caller passes the function that processes one job, so the same pool serves
+//! `inject` and any later per-file operation.
+//!
+//! Memory is bounded by the number of workers: each worker holds one file's job at a time, and
+//! the injector reads only what it needs of a file, so one huge PDF occupies one worker and
+//! never starves the others of memory.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::number::PithNumber;
+use crate::record::{atom, Record};
+
+/// Error reading a manifest or a directory, or resolving a job's number.
+#[derive(Debug)]
+pub struct Error {
+    path: PathBuf,
+    line: Option<usize>,
+    kind: ErrorKind,
+}
+
+/// What went wrong.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// Occurs when a file cannot be read.
+    Io(std::io::Error),
+    /// Occurs when a manifest line is not a JSON object with `pdf` and exactly one of `number`,
+    /// `record`, `arxiv_atom`.
+    Manifest(String),
+    /// Occurs when a job's number cannot be obtained (bad number, bad record, bad Atom).
+    Number(String),
+    /// Occurs when a `--shard` specification is not `K/N` with `0 <= K < N`.
+    Shard(String),
+}
+
+impl Error {
+    fn new(path: &Path, line: Option<usize>, kind: ErrorKind) -> Self {
+        Error {
+            path: path.to_owned(),
+            line,
+            kind,
+        }
+    }
+
+    /// The kind of error.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path.display())?;
+        if let Some(l) = self.line {
+            write!(f, ":{l}")?;
+        }
+        match &self.kind {
+            ErrorKind::Io(e) => write!(f, ": {e}"),
+            ErrorKind::Manifest(m) | ErrorKind::Number(m) | ErrorKind::Shard(m) => {
+                write!(f, ": {m}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            ErrorKind::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// Where a job's number comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NumberSource {
+    /// A number given as text.
+    Number(String),
+    /// A canonical record JSON file.
+    RecordFile(PathBuf),
+    /// A canonical record given inline in the manifest.
+    RecordInline(Value),
+    /// An arXiv Atom entry file.
+    ArxivAtom(PathBuf),
+}
+
+impl NumberSource {
+    /// Resolves the number: parsed, or computed from the record (never typed twice).
+    ///
+    /// # Errors
+    /// [`ErrorKind::Number`] or [`ErrorKind::Io`], naming the file.
+    pub fn resolve(&self, pdf: &Path) -> Result<PithNumber, Error> {
+        let num_err = |p: &Path, m: String| Error::new(p, None, ErrorKind::Number(m));
+        match self {
+            NumberSource::Number(n) => {
+                PithNumber::parse(n).map_err(|e| num_err(pdf, e.to_string()))
+            }
+            NumberSource::RecordInline(v) => Record::from_value(v)
+                .map(|r| r.number())
+                .map_err(|e| num_err(pdf, format!("inline record: {e}"))),
+            NumberSource::RecordFile(p) => {
+                let text = read(p)?;
+                Record::from_json(&text)
+                    .map(|r| r.number())
+                    .map_err(|e| num_err(p, e.to_string()))
+            }
+            NumberSource::ArxivAtom(p) => {
+                let text = read(p)?;
+                let papers = atom::parse(&text).map_err(|e| num_err(p, e.to_string()))?;
+                if papers.len() != 1 {
+                    return Err(num_err(
+                        p,
+                        format!("{} entries; a batch job needs exactly one", papers.len()),
+                    ));
+                }
+                papers[0]
+                    .to_record()
+                    .map(|r| r.number())
+                    .map_err(|e| num_err(p, e.to_string()))
+            }
+        }
+    }
+}
+
+fn read(p: &Path) -> Result<String, Error> {
+    std::fs::read_to_string(p).map_err(|e| Error::new(p, None, ErrorKind::Io(e)))
+}
+
+/// One file to process.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Job {
+    /// Position in the full manifest (before sharding), 0-based.
+    pub index: usize,
+    /// The input PDF.
+    pub pdf: PathBuf,
+    /// The input PDF's path relative to the batch root, used to mirror the tree.
+    pub relative: PathBuf,
+    /// Where the number comes from.
+    pub source: NumberSource,
+    /// An explicit output path from the manifest.
+    pub out: Option<PathBuf>,
+}
+
+fn resolve_path(base: &Path, p: &str) -> PathBuf {
+    let p = Path::new(p);
+    if p.is_absolute() {
+        p.to_owned()
+    } else {
+        base.join(p)
+    }
+}
+
+/// Reads a JSON Lines manifest: one object per PDF with `pdf` and exactly one of `number`,
+/// `record` (a path or an inline object) or `arxiv_atom` (a path); optional `out`. Relative
+/// paths are taken from `base`. Blank lines and lines starting with `#` are skipped.
+///
+/// # Errors
+/// [`ErrorKind::Manifest`] naming the manifest and line.
+pub fn read_manifest(manifest: &Path, text: &str, base: &Path) -> Result<Vec<Job>, Error> {
+    let mut jobs = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let bad = |m: String| Error::new(manifest, Some(i + 1), ErrorKind::Manifest(m));
+        let v: Value = serde_json::from_str(t).map_err(|e| bad(format!("not JSON: {e}")))?;
+        let o = v
+            .as_object()
+            .ok_or_else(|| bad("expected a JSON object".into()))?;
+        let pdf = o
+            .get("pdf")
+            .and_then(Value::as_str)
+            .ok_or_else(|| bad("missing \"pdf\" (a path)".into()))?;
+        let mut sources = Vec::new();
+        if let Some(n) = o.get("number") {
+            sources.push(NumberSource::Number(
+                n.as_str()
+                    .ok_or_else(|| bad("\"number\" must be a string".into()))?
+                    .to_owned(),
+            ));
+        }
+        if let Some(r) = o.get("record") {
+            sources.push(match r {
+                Value::String(p) => NumberSource::RecordFile(resolve_path(base, p)),
+                Value::Object(_) => NumberSource::RecordInline(r.clone()),
+                _ => return Err(bad("\"record\" must be a path or an object".into())),
+            });
+        }
+        if let Some(a) = o.get("arxiv_atom") {
+            sources.push(NumberSource::ArxivAtom(resolve_path(
+                base,
+                a.as_str()
+                    .ok_or_else(|| bad("\"arxiv_atom\" must be a path".into()))?,
+            )));
+        }
+        if sources.len() != 1 {
+            return Err(bad(
+                "give exactly one of \"number\", \"record\", \"arxiv_atom\"".into(),
+            ));
+        }
+        let out = match o.get("out") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(p)) => Some(resolve_path(base, p)),
+            Some(_) => return Err(bad("\"out\" must be a path".into())),
+        };
+        let rel = Path::new(pdf);
+        let relative = if rel.is_absolute() {
+            rel.file_name().map(PathBuf::from).unwrap_or_default()
+        } else {
+            rel.to_owned()
+        };
+        jobs.push(Job {
+            index: jobs.len(),
+            pdf: resolve_path(base, pdf),
+            relative,
+            source: sources.remove(0),
+            out,
+        });
+    }
+    Ok(jobs)
+}
+
+/// Sidecar suffixes looked up beside `NAME.pdf`, in order.
+pub const SIDECARS: [&str; 3] = [".pith", ".record.json", ".atom.xml"];
+
+/// Walks a directory tree for `*.pdf` files (sorted, symlinks not followed) and pairs each
+/// with its sidecar: `NAME.pith` (a number as text), `NAME.record.json` or `NAME.atom.xml`.
+/// PDFs without a sidecar are returned in the second list.
+///
+/// # Errors
+/// [`ErrorKind::Io`] when a directory cannot be read.
+pub fn discover(root: &Path) -> Result<(Vec<Job>, Vec<PathBuf>), Error> {
+    let mut pdfs = Vec::new();
+    let mut stack = vec![root.to_owned()];
+    while let Some(dir) = stack.pop() {
+        let entries =
+            std::fs::read_dir(&dir).map_err(|e| Error::new(&dir, None, ErrorKind::Io(e)))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| Error::new(&dir, None, ErrorKind::Io(e)))?;
+            let ft = entry
+                .file_type()
+                .map_err(|e| Error::new(&entry.path(), None, ErrorKind::Io(e)))?;
+            let path = entry.path();
+            if ft.is_dir() {
+                stack.push(path);
+            } else if ft.is_file()
+                && path
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("pdf"))
+            {
+                pdfs.push(path);
+            }
+        }
+    }
+    pdfs.sort();
+    let mut jobs = Vec::new();
+    let mut orphans = Vec::new();
+    for pdf in pdfs {
+        let stem = pdf.with_extension("");
+        let side = SIDECARS
+            .iter()
+            .map(|s| PathBuf::from(format!("{}{s}", stem.display())))
+            .find(|p| p.is_file());
+        let source = match side {
+            Some(p) if p.to_string_lossy().ends_with(".pith") => {
+                NumberSource::Number(read(&p)?.trim().to_owned())
+            }
+            Some(p) if p.to_string_lossy().ends_with(".record.json") => NumberSource::RecordFile(p),
+            Some(p) => NumberSource::ArxivAtom(p),
+            None => {
+                orphans.push(pdf);
+                continue;
+            }
+        };
+        let relative = pdf.strip_prefix(root).unwrap_or(&pdf).to_owned();
+        jobs.push(Job {
+            index: jobs.len(),
+            pdf,
+            relative,
+            source,
+            out: None,
+        });
+    }
+    Ok((jobs, orphans))
+}
+
+/// A deterministic slice `K/N` of a manifest: job `i` belongs to shard `i mod N`.
+///
+/// `K` is 0-based (`0/4` … `3/4`), like Kubernetes' `JOB_COMPLETION_INDEX` and a Slurm array
+/// `--array=0-3`. Every job lands in exactly one shard, whatever the machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// This worker's index, `0 <= k < n`.
+    pub k: usize,
+    /// Number of workers.
+    pub n: usize,
+}
+
+impl Shard {
+    /// Parses `K/N`.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Shard`] unless `0 <= K < N`.
+    ///
+    /// # Examples
+    /// ```
+    /// let s = pith::batch::Shard::parse("1/4")?;
+    /// assert!(s.contains(5) && !s.contains(4));
+    /// # Ok::<(), pith::batch::Error>(())
+    /// ```
+    pub fn parse(text: &str) -> Result<Self, Error> {
+        let bad = || {
+            Error::new(
+                Path::new("--shard"),
+                None,
+                ErrorKind::Shard(format!(
+                    "{text:?} is not K/N with 0 <= K < N (K is 0-based)"
+                )),
+            )
+        };
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let (k, n): (usize, usize) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if n == 0 || k >= n {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
+    }
+
+    /// Whether job `index` belongs to this shard.
+    pub fn contains(&self, index: usize) -> bool {
+        index % self.n == self.k
+    }
+}
+
+/// What happened to one file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// The number was written.
+    Injected,
+    /// The file already carried this number; nothing was written.
+    Unchanged,
+    /// The file cannot be updated safely (encrypted, damaged, certified…); left untouched.
+    Refused,
+    /// An error (unreadable input, bad number, unwritable output); left untouched.
+    Failed,
+    /// Not attempted because the run was interrupted.
+    Skipped,
+}
+
+/// One line of the JSON Lines report.
+#[derive(Debug, Clone, Serialize)]
+pub struct Outcome {
+    /// The input PDF.
+    pub pdf: PathBuf,
+    /// Where the result was written (the input itself when in place).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub out: Option<PathBuf>,
+    /// What happened.
+    pub status: Status,
+    /// Why (for unchanged, refused, failed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The number written or found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub number: Option<String>,
+    /// Size of the input in bytes.
+    pub bytes_before: u64,
+    /// Size of the output in bytes (equal to `bytes_before` when nothing was written).
+    pub bytes_after: u64,
+    /// Wall time spent on this file.
+    pub ms: u64,
+}
+
+/// Totals of a run, printed as the report's final line.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Summary {
+    /// Always `"summary"`, so a reader can tell this line from file lines.
+    pub summary: &'static str,
+    /// Files considered (after sharding).
+    pub total: usize,
+    /// Files updated.
+    pub injected: usize,
+    /// Files that already had the number.
+    pub unchanged: usize,
+    /// Files refused.
+    pub refused: usize,
+    /// Files that failed.
+    pub failed: usize,
+    /// Files not attempted because of an interruption.
+    pub skipped: usize,
+    /// Whether the run was interrupted.
+    pub interrupted: bool,
+    /// Wall time of the run.
+    pub ms: u64,
+}
+
+impl Summary {
+    /// Counts one outcome.
+    pub fn add(&mut self, o: &Outcome) {
+        match o.status {
+            Status::Injected => self.injected += 1,
+            Status::Unchanged => self.unchanged += 1,
+            Status::Refused => self.refused += 1,
+            Status::Failed => self.failed += 1,
+            Status::Skipped => self.skipped += 1,
+        }
+    }
+}
+
+/// Runs `work` over `jobs` on `threads` workers and hands every outcome to `done` on the
+/// calling thread, in completion order. When `stop` becomes true, no new job starts; jobs in
+/// flight finish and the rest are reported [`Status::Skipped`].
+pub fn run<W, D>(jobs: &[Job], threads: usize, stop: &AtomicBool, work: W, mut done: D) -> Summary
+where
+    W: Fn(&Job) -> Outcome + Sync,
+    D: FnMut(&Outcome),
+{
+    let started = Instant::now();
+    let next = AtomicUsize::new(0);
+    let mut summary = Summary {
+        summary: "summary",
+        total: jobs.len(),
+        ..Summary::default()
+    };
+    let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
+    let mut attempted = vec![false; jobs.len()];
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1).min(jobs.len().max(1)) {
+            let tx = tx.clone();
+            let (next, work) = (&next, &work);
+            s.spawn(move || loop {
+                if stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(job) = jobs.get(i) else { break };
+                let t = Instant::now();
+                let mut o = work(job);
+                o.ms = t.elapsed().as_millis() as u64;
+                if tx.send((i, o)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        for (i, o) in rx {
+            attempted[i] = true;
+            summary.add(&o);
+            done(&o);
+        }
+    });
+    for (job, seen) in jobs.iter().zip(&attempted) {
+        if !seen {
+            let size = std::fs::metadata(&job.pdf).map(|m| m.len()).unwrap_or(0);
+            let o = Outcome {
+                pdf: job.pdf.clone(),
+                out: None,
+                status: Status::Skipped,
+                reason: Some("interrupted before this file was started".into()),
+                number: None,
+                bytes_before: size,
+                bytes_after: size,
+                ms: 0,
+            };
+            summary.add(&o);
+            done(&o);
+        }
+    }
+    summary.interrupted = stop.load(Ordering::SeqCst);
+    summary.ms = started.elapsed().as_millis() as u64;
+    summary
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn manifest_lines_and_errors() {
+        let m = Path::new("m.jsonl");
+        let text = "{\"pdf\":\"a/x.pdf\",\"number\":\"7BMK4ZKTPUTUY3JKWBANNPOFR5\"}\n\n# comment\n{\"pdf\":\"/abs/y.pdf\",\"record\":\"r.json\",\"out\":\"o.pdf\"}\n";
+        let jobs = read_manifest(m, text, Path::new("/base")).unwrap();
+        assert_eq!(jobs.len(), 2);
+        assert_eq!(jobs[0].pdf, Path::new("/base/a/x.pdf"));
+        assert_eq!(
+            jobs[1].source,
+            NumberSource::RecordFile("/base/r.json".into())
+        );
+        assert_eq!(jobs[1].out.as_deref(), Some(Path::new("/base/o.pdf")));
+        for bad in [
+            "{\"pdf\":\"x\"}",
+            "[1]",
+            "{\"pdf\":\"x\",\"number\":\"N\",\"arxiv_atom\":\"a\"}",
+            "nope",
+        ] {
+            let e = read_manifest(m, bad, Path::new("/")).unwrap_err();
+            assert!(e.to_string().starts_with("m.jsonl:1: "), "{e}");
+        }
+    }
+
+    #[test]
+    fn shards_partition_the_manifest() {
+        let shards: Vec<Shard> = (0..3)
+            .map(|k| Shard::parse(&format!("{k}/3")).unwrap())
+            .collect();
+        for i in 0..100 {
+            assert_eq!(shards.iter().filter(|s| s.contains(i)).count(), 1);
+        }
+        for bad in ["3/3", "1", "a/b", "0/0", "-1/3"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn run_reports_every_job_once_and_stops() {
+        let jobs: Vec<Job> = (0..50)
+            .map(|i| Job {
+                index: i,
+                pdf: format!("/nonexistent/{i}.pdf").into(),
+                relative: format!("{i}.pdf").into(),
+                source: NumberSource::Number("x".into()),
+                out: None,
+            })
+            .collect();
+        let stop = AtomicBool::new(false);
+        let mut seen = Vec::new();
+        let work = |j: &Job| {
+            if j.index == 10 {
+                stop.store(true, Ordering::SeqCst);
+            }
+            Outcome {
+                pdf: j.pdf.clone(),
+                out: None,
+                status: Status::Injected,
+                reason: None,
+                number: None,
+                bytes_before: 0,
+                bytes_after: 0,
+                ms: 0,
+            }
+        };
+        let s = run(&jobs, 4, &stop, work, |o| seen.push(o.pdf.clone()));
+        assert_eq!(seen.len(), 50);
+        assert!(s.interrupted && s.skipped > 0 && s.injected + s.skipped == 50);
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), 50);
+    }
+}
