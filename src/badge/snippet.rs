@@ -1,0 +1,307 @@
+//! Snippets that embed a badge in Markdown, HTML, reStructuredText, AsciiDoc and LaTeX.
+//!
+//! Each snippet links the badge image to the verification URL `https://pith.science/pith/<26>`
+//! and carries the badge's accessible name (full number and status) as alt text. The templates
+//! are `templates/snippet.<format>.tera`, rendered with Tera with auto-escaping off: every value
+//! is escaped here for its target format and its place (text, URL, attribute) before it reaches
+//! a template.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::number::PithNumber;
+
+use super::{accessible_name, check_text, dimensions, Error, ErrorKind, Options};
+
+/// Target format of a snippet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Markdown (CommonMark): `[![alt](src)](url)`.
+    Markdown,
+    /// HTML: `<a href><img alt></a>`, with a `<picture>` when a dark-scheme image is given.
+    Html,
+    /// reStructuredText: an `image` directive with `:alt:` and `:target:`.
+    Rst,
+    /// AsciiDoc: an inline `image:` macro with `alt` and `link`.
+    AsciiDoc,
+    /// LaTeX: `\href` around `\includegraphics` (graphicx and hyperref).
+    Latex,
+}
+
+impl Format {
+    /// Every format.
+    pub const ALL: [Format; 5] = [
+        Format::Markdown,
+        Format::Html,
+        Format::Rst,
+        Format::AsciiDoc,
+        Format::Latex,
+    ];
+
+    /// The format's short name (`md`, `html`, `rst`, `adoc`, `tex`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Markdown => "md",
+            Format::Html => "html",
+            Format::Rst => "rst",
+            Format::AsciiDoc => "adoc",
+            Format::Latex => "tex",
+        }
+    }
+
+    fn template(self) -> &'static str {
+        match self {
+            Format::Markdown => include_str!("../../templates/snippet.md.tera"),
+            Format::Html => include_str!("../../templates/snippet.html.tera"),
+            Format::Rst => include_str!("../../templates/snippet.rst.tera"),
+            Format::AsciiDoc => include_str!("../../templates/snippet.adoc.tera"),
+            Format::Latex => include_str!("../../templates/snippet.tex.tera"),
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Format {
+    type Err = Error;
+
+    /// Parses `md`, `html`, `rst`, `adoc` or `tex`.
+    fn from_str(s: &str) -> Result<Self, Error> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| Error::new(ErrorKind::UnknownFormat(s.to_owned())))
+    }
+}
+
+/// What a snippet embeds: the badge's options (for its alt text and size) and where the image is.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SnippetOptions {
+    /// The badge the snippet shows; its label, status and size go into the snippet.
+    pub badge: Options,
+    /// URL or path of the badge image; `None` means `pith-<8 characters>.svg` (`.pdf` for
+    /// LaTeX, which cannot include SVG), the name `pith badge -o` is suggested to write.
+    pub src: Option<String>,
+    /// HTML only: a badge image for the dark colour scheme, wrapped in `<picture>`.
+    pub dark_src: Option<String>,
+}
+
+/// The default image name for `number` in `format`.
+pub fn default_src(number: &PithNumber, format: Format) -> String {
+    let ext = if format == Format::Latex {
+        "pdf"
+    } else {
+        "svg"
+    };
+    format!("pith-{}.{ext}", &number.code()[..8])
+}
+
+/// Renders the snippet that embeds the badge of `number` in `format`.
+///
+/// # Errors
+/// The badge's errors (see [`super::svg`]); [`ErrorKind::ControlCharacter`] or
+/// [`ErrorKind::EmptySource`] for a bad `src`/`dark_src`; [`ErrorKind::UnsupportedCharacter`]
+/// for a LaTeX image path holding `%`, `#`, `{`, `}` or `\`; [`ErrorKind::Template`] if a
+/// template fails (a bug).
+///
+/// # Examples
+/// ```
+/// use pith::badge::{snippet, Format, SnippetOptions};
+/// let n = pith::PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5")?;
+/// let md = snippet(&n, Format::Markdown, &SnippetOptions::default())?;
+/// assert_eq!(md, "[![pith: pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5](pith-7BMK4ZKT.svg)]\
+///                 (https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5)\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn snippet(
+    number: &PithNumber,
+    format: Format,
+    opts: &SnippetOptions,
+) -> Result<String, Error> {
+    let (width, height) = dimensions(number, &opts.badge)?;
+    let src = match &opts.src {
+        Some(s) => checked_src("src", s)?.to_owned(),
+        None => default_src(number, format),
+    };
+    let dark_src = match (&opts.dark_src, format) {
+        (Some(s), Format::Html) => Some(checked_src("dark_src", s)?.to_owned()),
+        _ => None,
+    };
+    let alt = accessible_name(number, &opts.badge);
+    let url = number.url();
+    let mut ctx = tera::Context::new();
+    ctx.insert("width", &width);
+    ctx.insert("height", &height);
+    ctx.insert("number", &number.full());
+    match format {
+        Format::Markdown => {
+            ctx.insert("alt", &md_text(&alt));
+            ctx.insert("src", &md_url(&src));
+            ctx.insert("url", &md_url(&url));
+        }
+        Format::Html => {
+            ctx.insert("alt", &html_attr(&alt));
+            ctx.insert("src", &html_attr(&encode_url(&src, b"")));
+            ctx.insert("url", &html_attr(&url));
+            // In srcset a comma or space would start another candidate.
+            ctx.insert(
+                "dark_src",
+                &dark_src.map(|d| html_attr(&encode_url(&d, b","))),
+            );
+        }
+        Format::Rst => {
+            // Option values are plain text to the end of the line; control characters (line
+            // breaks) were rejected. Whitespace in a URI would be dropped by docutils.
+            ctx.insert("alt", &alt);
+            ctx.insert("src", &encode_url(&src, b""));
+            ctx.insert("url", &url);
+        }
+        Format::AsciiDoc => {
+            ctx.insert("alt", &adoc_quoted(&alt));
+            ctx.insert("src", &encode_url(&src, b"[]"));
+            ctx.insert("url", &adoc_quoted(&url));
+        }
+        Format::Latex => {
+            ctx.insert("alt", &tex_text(&alt));
+            ctx.insert("src", &tex_path(&src)?);
+            ctx.insert("url", &tex_url(&url));
+        }
+    }
+    tera::Tera::one_off(format.template(), &ctx, false)
+        .map_err(|e| Error::new(ErrorKind::Template(e.to_string())))
+}
+
+fn checked_src<'a>(field: &'static str, s: &'a str) -> Result<&'a str, Error> {
+    check_text(field, s)?;
+    if s.trim().is_empty() {
+        return Err(Error::new(ErrorKind::EmptySource));
+    }
+    Ok(s.trim())
+}
+
+/// Percent-encodes spaces, the characters RFC 3986 never allows (`"<>\^`{|}`) and `extra`.
+fn encode_url(s: &str, extra: &[u8]) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        let bad = c == ' '
+            || (c.is_ascii()
+                && (b"\"<>\\^`{|}".contains(&(c as u8)) || extra.contains(&(c as u8))));
+        if bad {
+            out.push_str(&format!("%{:02X}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Markdown link text: a backslash before every ASCII punctuation character that CommonMark
+/// could read as markup (`]` would end the alt text).
+fn md_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if "\\`*_{}[]()<>#+-!|~&".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Markdown link destination: parentheses and whitespace percent-encoded.
+fn md_url(s: &str) -> String {
+    encode_url(s, b"()")
+}
+
+/// HTML attribute value (double-quoted).
+fn html_attr(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// AsciiDoc double-quoted attribute value: `"` and `]` (which would end the macro) escaped.
+fn adoc_quoted(s: &str) -> String {
+    s.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace(']', "\\]")
+}
+
+/// LaTeX text: the ten special characters as commands that print them.
+fn tex_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\textbackslash{}"),
+            '{' => out.push_str("\\{"),
+            '}' => out.push_str("\\}"),
+            '#' => out.push_str("\\#"),
+            '$' => out.push_str("\\$"),
+            '%' => out.push_str("\\%"),
+            '&' => out.push_str("\\&"),
+            '_' => out.push_str("\\_"),
+            '~' => out.push_str("\\textasciitilde{}"),
+            '^' => out.push_str("\\textasciicircum{}"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// URL argument of hyperref's `\href`: `#`, `%` and `\` escaped as hyperref documents, braces
+/// and spaces percent-encoded.
+fn tex_url(s: &str) -> String {
+    encode_url(s, b"").replace('#', "\\#").replace('%', "\\%")
+}
+
+/// File argument of `\includegraphics`: TeX reads it as tokens, so `%` would start a comment,
+/// `#` and braces would break the argument and `\` would start a command; such names are
+/// refused (rename the file) rather than escaped into something TeX would not find.
+fn tex_path(s: &str) -> Result<String, Error> {
+    match s.chars().find(|c| "%#{}\\".contains(*c)) {
+        Some(c) => Err(Error::new(ErrorKind::UnsupportedCharacter {
+            field: "src",
+            character: c,
+        })),
+        None => Ok(s.to_owned()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes() {
+        assert_eq!(md_text("a]b[c"), "a\\]b\\[c");
+        assert_eq!(html_attr("a&b\"<"), "a&amp;b&quot;&lt;");
+        assert_eq!(tex_text("a_b#c%d"), "a\\_b\\#c\\%d");
+        assert_eq!(tex_url("https://x/a#b%20"), "https://x/a\\#b\\%20");
+        assert_eq!(adoc_quoted("a]\"b"), "a\\]\\\"b");
+        assert_eq!(md_url("a b(c)"), "a%20b%28c%29");
+    }
+
+    #[test]
+    fn format_names_round_trip() {
+        for f in Format::ALL {
+            assert_eq!(f.name().parse::<Format>().unwrap(), f);
+        }
+        assert!(matches!(
+            "docx".parse::<Format>().unwrap_err().kind(),
+            ErrorKind::UnknownFormat(_)
+        ));
+    }
+}
