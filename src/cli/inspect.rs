@@ -1,14 +1,116 @@
-//! `pith inspect` (being built; see its issue).
+//! `pith inspect`: prints what `pith::pdf::inspect` finds; exit 1 when the places that hold a
+//! number disagree with each other or with the expected number.
 
-use anyhow::{bail, Result};
+use std::fs::File;
+use std::path::PathBuf;
 
+use anyhow::{Context, Result};
+
+use super::input::NumberInput;
 use super::Outcome;
 
 /// Arguments of `pith inspect`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The PDF to read.
+    #[arg(value_name = "FILE.pdf")]
+    pub file: PathBuf,
+    /// Print a JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// The number the file should carry (--number, or a record input such as --record).
+    #[command(flatten)]
+    pub expect: NumberInput,
+}
 
 /// Runs `pith inspect`.
-pub fn run(_args: Args) -> Result<Outcome> {
-    bail!("pith inspect is not available in this build yet")
+pub fn run(args: Args) -> Result<Outcome> {
+    let path = &args.file;
+    let expected = if args.expect.number.is_some() || args.expect.input.is_given() {
+        Some(args.expect.number()?)
+    } else {
+        None
+    };
+    let file = File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
+    let ins = pith::pdf::inspect(&file).with_context(|| path.display().to_string())?;
+    let found = ins.found();
+    let consistent = ins.consistent();
+    let matches_expected = match (&expected, &found) {
+        (None, _) => None,
+        (Some(e), Some(f)) => Some(pith::PithNumber::parse(f).is_ok_and(|f| f.code() == e.code())),
+        (Some(_), None) => Some(false),
+    };
+    let ok = consistent && matches_expected != Some(false);
+    let x = ins.xmp.clone().unwrap_or_default();
+    if args.json {
+        let v = serde_json::json!({
+            "file": path.display().to_string(),
+            "version": ins.version,
+            "xref": if ins.xref_stream { "stream" } else { "table" },
+            "sections": ins.sections,
+            "encrypted": ins.encrypted,
+            "number": found,
+            "info": { "PithNumber": ins.info_number, "PithURL": ins.info_url },
+            "xmp": ins.xmp.as_ref().map(|_| serde_json::json!({
+                "pith:number": x.number, "pith:shortNumber": x.short, "pith:url": x.url,
+                "xmp:Identifier": x.identifiers, "dc:relation": x.relations,
+                "pith_schema_declared": x.pith_schema_declared,
+            })),
+            "xmp_error": ins.xmp_error,
+            "pdfa": ins.pdfa(),
+            "signatures": ins.signatures,
+            "docmdp": ins.docmdp,
+            "consistent": consistent,
+            "matches_expected": matches_expected,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        let or_none = |o: &Option<String>| o.clone().unwrap_or_else(|| "-".into());
+        println!("file: {}", path.display());
+        println!(
+            "pdf: {}, xref {}, {} xref section(s){}",
+            ins.version,
+            if ins.xref_stream { "stream" } else { "table" },
+            ins.sections,
+            if ins.encrypted { ", encrypted" } else { "" }
+        );
+        println!("number: {}", or_none(&found));
+        println!(
+            "info: /PithNumber {} /PithURL {}",
+            or_none(&ins.info_number),
+            or_none(&ins.info_url)
+        );
+        match (&ins.xmp, &ins.xmp_error) {
+            (Some(_), _) => println!(
+                "xmp: pith:number {} pith:shortNumber {} pith:url {} xmp:Identifier [{}] dc:relation [{}]",
+                or_none(&x.number),
+                or_none(&x.short),
+                or_none(&x.url),
+                x.identifiers.join(", "),
+                x.relations.join(", ")
+            ),
+            (None, Some(e)) => println!("xmp: unreadable ({e})"),
+            (None, None) => println!("xmp: none"),
+        }
+        match ins.pdfa() {
+            Some(p) => println!(
+                "pdfa: {p} (pith extension schema declared: {})",
+                if x.pith_schema_declared { "yes" } else { "no" }
+            ),
+            None => println!("pdfa: none"),
+        }
+        match ins.docmdp {
+            Some(p) => println!("signatures: {} (certified, DocMDP P={p})", ins.signatures),
+            None => println!("signatures: {}", ins.signatures),
+        }
+        println!("consistent: {}", if consistent { "yes" } else { "no" });
+        if let Some(m) = matches_expected {
+            println!(
+                "expected {}: {}",
+                expected.as_ref().map(|e| e.full()).unwrap_or_default(),
+                if m { "yes" } else { "no" }
+            );
+        }
+    }
+    Ok(if ok { Outcome::Ok } else { Outcome::Mismatch })
 }
