@@ -427,20 +427,23 @@ fn attr(s: &str, name: &str) -> Option<f64> {
     s[i..].split('"').next()?.parse().ok()
 }
 
-/// Words and page height of page 1, from `pdftotext -bbox` (origin top left).
-fn page1_words(pdf: &Path) -> (Vec<Word>, f64) {
+/// Words and page (width, height) of page 1, from `pdftotext -bbox` (origin top left).
+fn page1_words(pdf: &Path) -> (Vec<Word>, (f64, f64)) {
     let (ok, out, err) = common::run(
         "pdftotext",
         &["-f", "1", "-l", "1", "-bbox", pdf.to_str().unwrap(), "-"],
         None,
     );
     assert!(ok, "pdftotext: {err}");
-    let mut height = 0.0;
+    let mut size = (0.0, 0.0);
     let mut words = vec![];
     for line in out.lines() {
         let line = line.trim();
         if line.starts_with("<page ") {
-            height = attr(line, "height").unwrap_or(0.0);
+            size = (
+                attr(line, "width").unwrap_or(0.0),
+                attr(line, "height").unwrap_or(0.0),
+            );
         } else if let Some(rest) = line.strip_prefix("<word ") {
             let text = rest
                 .split('>')
@@ -466,7 +469,7 @@ fn page1_words(pdf: &Path) -> (Vec<Word>, f64) {
             }
         }
     }
-    (words, height)
+    (words, size)
 }
 
 /// Compiles one cell and checks its PDF; returns the problems found.
@@ -597,7 +600,7 @@ fn run_cell(c: &Cell) -> Vec<String> {
                     p.page1_links()
                 ));
             }
-            let (words, height) = page1_words(&pdf);
+            let (words, (width, height)) = page1_words(&pdf);
             let badges: Vec<&Word> = words.iter().filter(|w| w.text == SHORT).collect();
             let title = words
                 .iter()
@@ -613,6 +616,15 @@ fn run_cell(c: &Cell) -> Vec<String> {
                     errs.push(format!(
                         "badge (y {:.1}) is not below the title (y {:.1})",
                         b.y_min, t.y_max
+                    ));
+                }
+                // Centred on the page: full width under the title in two-column layouts,
+                // not at the top of the first column.
+                let centre = (b.x_min + b.x_max) / 2.0;
+                if (centre - width / 2.0).abs() > 15.0 {
+                    errs.push(format!(
+                        "badge centre x {centre:.1} is not the page centre {:.1}",
+                        width / 2.0
                     ));
                 }
                 if let Some((_, border, rect)) = links.first() {
@@ -686,6 +698,19 @@ fn check_xmp(bytes: &[u8], c: &Cell, number: &str, errs: &mut Vec<String>) {
     };
     if c.meta == Meta::InfoOnly {
         return;
+    }
+    // One extension-schema bag: ours joins the host packet's instead of adding a second.
+    let bags = doc
+        .descendants()
+        .filter(|n| {
+            n.tag_name().name() == "schemas"
+                && n.tag_name().namespace() == Some("http://www.aiim.org/pdfa/ns/extension/")
+        })
+        .count();
+    if bags != 1 {
+        errs.push(format!(
+            "{bags} pdfaExtension:schemas properties, expected 1"
+        ));
     }
     for (name, want) in [("number", number), ("shortNumber", SHORT), ("url", URL)] {
         if prop(name).as_deref() != Some(want) {
