@@ -854,10 +854,15 @@ fn snippet_goldens_per_format() {
             &format!("badge-snippet.{}", f.name()),
             &snip(f, &SnippetOptions::default()),
         );
-        check_golden(
-            &format!("badge-snippet-escaped.{}", f.name()),
-            &snip(f, &tricky()),
-        );
+        // LaTeX refuses that file name (see latex_snippet_compiles_and_links).
+        let t = match f {
+            Format::Latex => SnippetOptions {
+                src: Some("badge_1.pdf".into()),
+                ..tricky()
+            },
+            _ => tricky(),
+        };
+        check_golden(&format!("badge-snippet-escaped.{}", f.name()), &snip(f, &t));
         common::pith()
             .args(["snippet", SEED, "--format", f.name()])
             .assert()
@@ -1016,6 +1021,11 @@ fn latex_snippet_compiles_and_links() {
         e.kind(),
         badge::ErrorKind::UnsupportedCharacter { character: '%', .. }
     ));
+    let e = badge::snippet(&seed(), Format::Latex, &tricky()).unwrap_err();
+    assert!(matches!(
+        e.kind(),
+        badge::ErrorKind::UnsupportedCharacter { character: '&', .. }
+    ));
     if !common::have_tool("pdflatex", "latex_snippet_compiles_and_links")
         || !common::have_tool("pdftotext", "latex_snippet_compiles_and_links")
     {
@@ -1042,6 +1052,32 @@ fn latex_snippet_compiles_and_links() {
         Some(dir.path()),
     );
     assert!(ok, "{out}");
+    // The pith.sty alternative, uncommented, with the package `pith sty` writes.
+    let lines: Vec<&str> = t.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| *l == "% \\usepackage{pith}")
+        .unwrap();
+    assert_eq!(lines[at + 1], format!("% \\pithnumber{{{SEED}}}"));
+    let preamble = format!("{}\n{}", &lines[at][2..], &lines[at + 1][2..]);
+    common::pith()
+        .args(["sty", "-o"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let tex = format!("\\pdfobjcompresslevel=0\n\\documentclass{{article}}\n{preamble}\n\\begin{{document}}\n\\pithbadge\n\\end{{document}}\n");
+    std::fs::write(dir.path().join("s.tex"), tex).unwrap();
+    let (ok, out, _) = common::run(
+        "pdflatex",
+        &["-interaction=nonstopmode", "-halt-on-error", "s.tex"],
+        Some(dir.path()),
+    );
+    assert!(ok, "{out}");
+    let pdf = std::fs::read(dir.path().join("s.pdf")).unwrap();
+    assert!(
+        pdf.windows(URL.len()).any(|w| w == URL.as_bytes()),
+        "pith.sty links {URL}"
+    );
     let (ok, text, _) = common::run("pdftotext", &["t.pdf", "-"], Some(dir.path()));
     assert!(ok);
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");

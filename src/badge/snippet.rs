@@ -105,7 +105,7 @@ pub fn default_src(number: &PithNumber, format: Format) -> String {
 /// # Errors
 /// The badge's errors (see [`super::svg`]); [`ErrorKind::ControlCharacter`] or
 /// [`ErrorKind::EmptySource`] for a bad `src`/`dark_src`; [`ErrorKind::UnsupportedCharacter`]
-/// for a LaTeX image path holding `%`, `#`, `{`, `}` or `\`; [`ErrorKind::Template`] if a
+/// for a LaTeX image path holding `%`, `#`, `&`, `$`, `^`, `~`, `{`, `}` or `\`; [`ErrorKind::Template`] if a
 /// template fails (a bug).
 ///
 /// # Examples
@@ -268,10 +268,11 @@ fn tex_url(s: &str) -> String {
 }
 
 /// File argument of `\includegraphics`: TeX reads it as tokens, so `%` would start a comment,
-/// `#` and braces would break the argument and `\` would start a command; such names are
-/// refused (rename the file) rather than escaped into something TeX would not find.
+/// `#`, `&`, `$`, `^`, `~` and braces would break the argument or the file lookup and `\` would
+/// start a command; such names are refused (rename the file) rather than escaped into something
+/// TeX would not find.
 fn tex_path(s: &str) -> Result<String, Error> {
-    match s.chars().find(|c| "%#{}\\".contains(*c)) {
+    match s.chars().find(|c| "%#{}\\&$^~".contains(*c)) {
         Some(c) => Err(Error::new(ErrorKind::UnsupportedCharacter {
             field: "src",
             character: c,
