@@ -6,7 +6,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod apply;
 mod badge;
+mod batch;
 mod fsutil;
 mod inject;
 mod input;
@@ -49,6 +51,8 @@ enum Command {
     Inspect(inspect::Args),
     /// Write an SVG badge for a number.
     Badge(badge::BadgeArgs),
+    /// Inject numbers into many PDFs in parallel (manifest or directory), with a JSON Lines report.
+    Batch(batch::Args),
     /// Print the code that embeds a badge (Markdown, HTML, reStructuredText, AsciiDoc, LaTeX).
     Snippet(badge::SnippetArgs),
 }
@@ -71,6 +75,7 @@ pub fn main() -> ExitCode {
         Command::Inject(a) => inject::run(a),
         Command::Inspect(a) => inspect::run(a),
         Command::Badge(a) => badge::run_badge(a),
+        Command::Batch(a) => batch::run(a),
         Command::Snippet(a) => badge::run_snippet(a),
     };
     match result {
@@ -95,7 +100,7 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 }
 
 /// Errors are printed on one line: newlines inside messages become spaces.
-fn one_line(s: &str) -> String {
+pub(crate) fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

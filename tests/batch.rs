@@ -1,0 +1,372 @@
+//! `pith batch` (issue #6) and crash-safety of in-place updates (issues #6, #7): manifests,
+//! directory mode, shards, reruns, interrupted runs and killed processes. Results are checked
+//! with qpdf and exiftool, not only with pith.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+
+const SEED: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
+const OTHER: &str = "pith:2024:ZWRUDBOANTQFBE2ITHQCKK5EHL";
+
+fn fixture(name: &str) -> PathBuf {
+    common::root().join("tests/fixtures").join(name)
+}
+
+/// Sources for test files: a classic xref table and an xref stream with object streams.
+fn sources() -> Vec<PathBuf> {
+    ["minimal.pdf", "qpdf-object-stream.pdf"]
+        .iter()
+        .map(|n| fixture(n))
+        .collect()
+}
+
+fn copy_to(src: &Path, dst: &Path) {
+    std::fs::create_dir_all(dst.parent().unwrap()).unwrap();
+    std::fs::copy(src, dst).unwrap();
+    let mut p = std::fs::metadata(dst).unwrap().permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    p.set_readonly(false);
+    std::fs::set_permissions(dst, p).unwrap();
+}
+
+fn report_lines(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("report line {l:?}: {e}")))
+        .collect()
+}
+
+/// qpdf's verdict on a file: no errors and no warnings.
+fn qpdf_clean(path: &Path) -> bool {
+    let o = Command::new("qpdf")
+        .arg("--check")
+        .arg(path)
+        .output()
+        .unwrap();
+    o.status.code() == Some(0) && !String::from_utf8_lossy(&o.stdout).contains("WARNING")
+}
+
+fn exif_number(path: &Path) -> String {
+    let (_, out, _) = common::run(
+        "exiftool",
+        &["-s3", "-PithNumber", path.to_str().unwrap()],
+        None,
+    );
+    out.trim().to_owned()
+}
+
+#[test]
+fn manifest_run_mirrors_the_tree_and_reruns_as_unchanged() {
+    if !common::have_tool("qpdf", "manifest_run") || !common::have_tool("exiftool", "manifest_run")
+    {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let inp = dir.path().join("in");
+    let srcs = sources();
+    copy_to(&srcs[0], &inp.join("2402/a.pdf"));
+    copy_to(&srcs[1], &inp.join("2402/b.pdf"));
+    copy_to(&srcs[0], &inp.join("2412/c.pdf"));
+    std::fs::write(
+        inp.join("broken.pdf"),
+        b"%PDF-1.7\nthis is not a PDF body\n",
+    )
+    .unwrap();
+    std::fs::copy(
+        common::example("2412.14374v1.record.json"),
+        inp.join("c.record.json"),
+    )
+    .unwrap();
+    std::fs::copy(
+        common::example("2402.03791v3.atom.xml"),
+        inp.join("a.atom.xml"),
+    )
+    .unwrap();
+    let manifest = inp.join("manifest.jsonl");
+    std::fs::write(
+        &manifest,
+        format!(
+            "{{\"pdf\":\"2402/a.pdf\",\"arxiv_atom\":\"a.atom.xml\"}}\n\
+             {{\"pdf\":\"2402/b.pdf\",\"number\":\"{OTHER}\",\"out\":\"custom/b-out.pdf\"}}\n\
+             {{\"pdf\":\"2412/c.pdf\",\"record\":\"c.record.json\"}}\n\
+             {{\"pdf\":\"broken.pdf\",\"number\":\"{SEED}\"}}\n"
+        ),
+    )
+    .unwrap();
+    let before: Vec<Vec<u8>> = ["2402/a.pdf", "2402/b.pdf", "2412/c.pdf"]
+        .iter()
+        .map(|p| std::fs::read(inp.join(p)).unwrap())
+        .collect();
+    let out = dir.path().join("out");
+    let o = common::pith()
+        .args(["batch", "--manifest"])
+        .arg(&manifest)
+        .arg("--out-dir")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let lines = report_lines(&o.stdout);
+    assert_eq!(lines.len(), 5, "four files and a summary");
+    let summary = lines.last().unwrap();
+    assert_eq!(
+        (summary["injected"].as_u64(), summary["refused"].as_u64()),
+        (Some(3), Some(1)),
+        "{summary}"
+    );
+    let refused = lines.iter().find(|l| l["status"] == "refused").unwrap();
+    assert!(refused["reason"].as_str().unwrap().contains("broken.pdf"));
+    // Inputs untouched; outputs valid for qpdf and read back by exiftool.
+    for (p, b) in ["2402/a.pdf", "2402/b.pdf", "2412/c.pdf"]
+        .iter()
+        .zip(&before)
+    {
+        assert_eq!(&std::fs::read(inp.join(p)).unwrap(), b, "{p} modified");
+    }
+    for (p, want) in [
+        ("out/2402/a.pdf", SEED),
+        ("in/custom/b-out.pdf", OTHER),
+        ("out/2412/c.pdf", OTHER),
+    ] {
+        let f = dir.path().join(p);
+        assert!(qpdf_clean(&f), "{p} fails qpdf --check");
+        assert_eq!(exif_number(&f), want, "{p}");
+    }
+    assert!(
+        !out.join("broken.pdf").exists(),
+        "no output for a refused file"
+    );
+    // A rerun finds everything done.
+    let o = common::pith()
+        .args(["batch", "--manifest"])
+        .arg(&manifest)
+        .arg("--out-dir")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let lines = report_lines(&o.stdout);
+    assert_eq!(
+        lines.last().unwrap()["unchanged"].as_u64(),
+        Some(3),
+        "{lines:?}"
+    );
+    // --strict turns the refusal into a non-zero exit.
+    common::pith()
+        .args(["batch", "--strict", "--manifest"])
+        .arg(&manifest)
+        .arg("--out-dir")
+        .arg(&out)
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn shards_split_the_manifest_without_overlap() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut manifest = String::new();
+    for i in 0..7 {
+        copy_to(&sources()[0], &dir.path().join(format!("f{i}.pdf")));
+        manifest.push_str(&format!("{{\"pdf\":\"f{i}.pdf\",\"number\":\"{SEED}\"}}\n"));
+    }
+    let m = dir.path().join("m.jsonl");
+    std::fs::write(&m, manifest).unwrap();
+    let mut seen = Vec::new();
+    for k in 0..3 {
+        let o = common::pith()
+            .args([
+                "batch",
+                "--in-place",
+                "--shard",
+                &format!("{k}/3"),
+                "--manifest",
+            ])
+            .arg(&m)
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        for l in report_lines(&o.stdout)
+            .iter()
+            .filter(|l| l.get("pdf").is_some())
+        {
+            assert_eq!(l["status"], "injected");
+            seen.push(l["pdf"].as_str().unwrap().to_owned());
+        }
+    }
+    seen.sort();
+    let n = seen.len();
+    seen.dedup();
+    assert_eq!((n, seen.len()), (7, 7), "each file in exactly one shard");
+    common::pith()
+        .args(["batch", "--in-place", "--shard", "3/3", "--manifest"])
+        .arg(&m)
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn directory_mode_uses_sidecars_and_in_place_appends_only() {
+    if !common::have_tool("qpdf", "directory_mode") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let srcs = sources();
+    for (i, s) in srcs.iter().enumerate() {
+        let f = dir.path().join(format!("sub/p{i}.pdf"));
+        copy_to(s, &f);
+        std::fs::write(f.with_extension("pith"), format!("{SEED}\n")).unwrap();
+    }
+    copy_to(&srcs[0], &dir.path().join("orphan.pdf"));
+    let o = common::pith()
+        .args(["batch", "--in-place", "--dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("orphan.pdf"),
+        "orphans are named"
+    );
+    for (i, s) in srcs.iter().enumerate() {
+        let f = dir.path().join(format!("sub/p{i}.pdf"));
+        let (orig, now) = (std::fs::read(s).unwrap(), std::fs::read(&f).unwrap());
+        assert!(
+            now.len() > orig.len() && now.starts_with(&orig),
+            "append-only"
+        );
+        assert!(
+            now.len() - orig.len() < 16 * 1024,
+            "an in-place update appends a few KB"
+        );
+        assert!(qpdf_clean(&f));
+    }
+    assert_eq!(
+        std::fs::read(dir.path().join("orphan.pdf")).unwrap(),
+        std::fs::read(&srcs[0]).unwrap()
+    );
+}
+
+/// A file is whole: either the original bytes, or the original followed by an update that
+/// qpdf accepts without warnings and that carries the number.
+fn assert_whole(path: &Path, original: &[u8]) -> bool {
+    let now = std::fs::read(path).unwrap();
+    if now == original {
+        return false;
+    }
+    assert!(
+        now.starts_with(original),
+        "{}: original bytes changed",
+        path.display()
+    );
+    assert!(
+        qpdf_clean(path),
+        "{}: torn update (qpdf --check)",
+        path.display()
+    );
+    let o = common::pith().arg("inspect").arg(path).output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains(SEED),
+        "{}: update without the number",
+        path.display()
+    );
+    true
+}
+
+#[test]
+fn interrupted_batch_leaves_files_whole_and_a_rerun_finishes() {
+    if !common::have_tool("qpdf", "interrupted_batch")
+        || !common::have_tool("kill", "interrupted_batch")
+    {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = &sources()[1];
+    let original = std::fs::read(src).unwrap();
+    let n = 300;
+    for i in 0..n {
+        let f = dir.path().join(format!("d{}/f{i}.pdf", i % 10));
+        copy_to(src, &f);
+        std::fs::write(f.with_extension("pith"), SEED).unwrap();
+    }
+    let child = Command::new(assert_cmd::cargo::cargo_bin("pith"))
+        .args(["batch", "--in-place", "-j", "2", "--dir"])
+        .arg(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(60));
+    let _ = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    let o = child.wait_with_output().unwrap();
+    let lines = report_lines(&o.stdout);
+    let summary = lines.last().unwrap();
+    let mut updated = 0;
+    for i in 0..n {
+        if assert_whole(&dir.path().join(format!("d{}/f{i}.pdf", i % 10)), &original) {
+            updated += 1;
+        }
+    }
+    assert_eq!(
+        summary["injected"].as_u64(),
+        Some(updated),
+        "report agrees with the files: {summary}"
+    );
+    if summary["interrupted"] == true {
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("interrupted"));
+    }
+    // The rerun completes the rest and leaves the done files alone.
+    let o = common::pith()
+        .args(["batch", "--in-place", "--dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let s = report_lines(&o.stdout).pop().unwrap();
+    assert_eq!(s["unchanged"].as_u64(), Some(updated));
+    assert_eq!(s["injected"].as_u64(), Some(n - updated));
+}
+
+#[test]
+fn killed_in_place_inject_never_tears_a_file() {
+    if !common::have_tool("qpdf", "killed_in_place") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("pith");
+    let mut updated = 0;
+    let rounds = 40;
+    for (round, src) in sources().iter().cycle().take(rounds).enumerate() {
+        let original = std::fs::read(src).unwrap();
+        let f = dir.path().join(format!("k{round}.pdf"));
+        copy_to(src, &f);
+        let mut child = Command::new(&bin)
+            .args(["inject", "--in-place", "--number", SEED])
+            .arg(&f)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Spread the kill over the process's whole life (start-up, parse, append, commit).
+        std::thread::sleep(Duration::from_micros((round as u64 * 397) % 6000));
+        let _ = child.kill();
+        let _ = child.wait();
+        if assert_whole(&f, &original) {
+            updated += 1;
+        }
+    }
+    eprintln!(
+        "killed_in_place: {updated} of {rounds} files were updated before the kill, none torn"
+    );
+}
