@@ -1166,3 +1166,59 @@ fn example_pngs_are_current() {
         }
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    /// Any label either makes a well-formed badge that shows it exactly, in a segment wide
+    /// enough for the table's width, or is refused with a typed error; nothing panics.
+    #[test]
+    fn any_label_is_escaped_or_refused(label in "\\PC{0,70}|[<>&\"'\\]\\x00-\\x1f]{0,8}") {
+        match badge::svg(&seed(), &Options::default().label(label.clone())) {
+            Ok(svg) => {
+                let doc = roxmltree::Document::parse(&svg).unwrap();
+                let t = doc.descendants().find(|n| n.has_tag_name("text")).unwrap();
+                proptest::prop_assert_eq!(t.text().unwrap_or(""), label.as_str());
+                let segs = segments(&svg);
+                proptest::prop_assert!(segs[0].x1 - segs[0].x0 >= badge::text_width(&label) + 10.0);
+            }
+            Err(e) => proptest::prop_assert!(matches!(
+                e.kind(),
+                badge::ErrorKind::ControlCharacter { .. }
+                    | badge::ErrorKind::EmptyLabel
+                    | badge::ErrorKind::LabelTooLong { .. }
+            ), "{e}"),
+        }
+    }
+}
+
+#[test]
+fn snippet_sizes_follow_the_badge_options() {
+    let (w, h) = badge::dimensions(
+        &seed(),
+        &Options::default()
+            .full(true)
+            .status(Some(Status::Computed))
+            .qr(Some(3)),
+    )
+    .unwrap();
+    assert!(h > 100);
+    common::pith()
+        .args([
+            "snippet",
+            SEED,
+            "--format",
+            "html",
+            "--full",
+            "--status",
+            "computed",
+            "--qr",
+            "--qr-module",
+            "3",
+        ])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(format!(
+            "width=\"{w}\" height=\"{h}\""
+        )));
+}

@@ -35,6 +35,13 @@ pub struct BadgeLook {
     /// Text of the first segment.
     #[arg(long, default_value = "pith")]
     label: String,
+    /// Draw a QR code of the record URL below the badge (error correction M, 4-module quiet
+    /// zone).
+    #[arg(long)]
+    qr: bool,
+    /// Size of a QR module in px (2–16).
+    #[arg(long, value_name = "PX", default_value_t = 2, requires = "qr")]
+    qr_module: u32,
 }
 
 /// Arguments of `pith badge`.
@@ -46,13 +53,6 @@ pub struct BadgeLook {
 pub struct BadgeArgs {
     #[command(flatten)]
     look: BadgeLook,
-    /// Draw a QR code of the record URL below the badge (error correction M, 4-module quiet
-    /// zone).
-    #[arg(long)]
-    qr: bool,
-    /// Size of a QR module in px (2–16).
-    #[arg(long, value_name = "PX", default_value_t = 2, requires = "qr")]
-    qr_module: u32,
     /// Write the SVG to FILE (atomically) instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -92,7 +92,8 @@ impl BadgeLook {
             .label(self.label.clone())
             .full(self.full)
             .status(status)
-            .style(self.style.parse::<Style>()?);
+            .style(self.style.parse::<Style>()?)
+            .qr(self.qr.then_some(self.qr_module));
         Ok((number, opts))
     }
 }
@@ -149,7 +150,6 @@ fn judge_bundle(
 /// Runs `pith badge`.
 pub fn run_badge(args: BadgeArgs) -> Result<Outcome> {
     let (number, opts) = args.look.resolve()?;
-    let opts = opts.qr(args.qr.then_some(args.qr_module));
     let svg = badge::svg(&number, &opts)?;
     match &args.output {
         Some(path) => write_atomic(path, svg.as_bytes())?,
