@@ -186,6 +186,11 @@ fn cells() -> Vec<Cell> {
         Cell { pre: "\\DocumentMetadata{}", meta: Meta::Shared, ..cell("docmeta-pdf", "article", "", Pdf, "PITH") },
         Cell { pre: "\\DocumentMetadata{}", meta: Meta::Shared, ..cell("docmeta-xe-hrafter", "article", "", Xe, HR_AFTER) },
         Cell {
+            pre: "\\DocumentMetadata{}",
+            meta: Meta::Shared,
+            ..cell("docmeta-dvips", "article", "", Dvips, "PITH")
+        },
+        Cell {
             pre: "\\DocumentMetadata{pdfstandard=A-2b}",
             meta: Meta::Shared,
             ..cell("docmeta-a2b-pdf-hrbefore", "article", "", Pdf, HR_BEFORE)
@@ -966,4 +971,30 @@ fn nobadge_option_keeps_metadata() {
         None,
     );
     assert!(ex.contains(URL), "{ex}");
+}
+
+/// The manual `latex/pith.tex` compiles (with the committed package) to a PDF that carries its
+/// own badge and metadata.
+#[test]
+fn manual_compiles() {
+    if !have_tools("manual_compiles") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::copy(sty_path(), d.join("pith.sty")).unwrap();
+    std::fs::copy(common::root().join("latex/pith.tex"), d.join("doc.tex")).unwrap();
+    let mut args: Vec<&str> = TEX_FLAGS.to_vec();
+    args.push("doc.tex");
+    let (ok, _) = sh(d, "pdflatex", &args);
+    assert!(ok, "latex/pith.tex does not compile:\n{}", log_tail(d));
+    let pdf = d.join("doc.pdf");
+    let (words, _) = page1_words(&pdf);
+    assert_eq!(words.iter().filter(|w| w.text == SHORT).count(), 1);
+    let (_, info, _) = common::run("pdfinfo", &["-custom", pdf.to_str().unwrap()], None);
+    assert!(info.contains(FULL), "{info}");
+    assert!(
+        common::root().join("latex/pith.pdf").is_file(),
+        "latex/pith.pdf (linked from the README) is missing"
+    );
 }
