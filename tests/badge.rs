@@ -152,33 +152,36 @@ fn segments(svg: &str) -> Vec<Seg> {
     let doc = roxmltree::Document::parse(svg).unwrap();
     let root = doc.root_element();
     let width: f64 = root.attribute("width").unwrap().parse().unwrap();
-    let mut shapes: Vec<(String, f64, String)> = Vec::new();
+    // (class, x0, x1 as drawn, fill); a segment ends where the next one starts.
+    let mut shapes: Vec<(String, f64, f64, String)> = Vec::new();
     for n in root.children().filter(|n| n.is_element()) {
         let Some(class) = n.attribute("class") else {
             continue;
         };
-        let x = match n.tag_name().name() {
-            "rect" => n.attribute("x").map_or(0.0, |x| x.parse().unwrap()),
+        let (x0, x1) = match n.tag_name().name() {
+            "rect" => {
+                let x: f64 = n.attribute("x").map_or(0.0, |x| x.parse().unwrap());
+                let w: f64 = n.attribute("width").unwrap().parse().unwrap();
+                (x, x + w)
+            }
             "path" => {
+                // M{x} 0h{n}a3 3 0 0 1 3 3…: n px straight, then the 3 px corner.
                 let d = n.attribute("d").unwrap();
-                d[1..d.find(' ').unwrap()].parse().unwrap()
+                let x: f64 = d[1..d.find(' ').unwrap()].parse().unwrap();
+                let h = &d[d.find('h').unwrap() + 1..];
+                let len: f64 = h[..h.find('a').unwrap()].parse().unwrap();
+                (x, x + len + 3.0)
             }
             other => panic!("unexpected segment element {other}"),
         };
-        shapes.push((class.to_owned(), x, n.attribute("fill").unwrap().to_owned()));
+        assert!(x1 <= width);
+        shapes.push((
+            class.to_owned(),
+            x0,
+            x1,
+            n.attribute("fill").unwrap().to_owned(),
+        ));
     }
-    let badge_width = shapes
-        .first()
-        .map(|_| {
-            root.children()
-                .find(|n| n.attribute("class") == Some(shapes[0].0.as_str()))
-                .unwrap()
-                .attribute("width")
-                .unwrap()
-                .parse::<f64>()
-                .unwrap()
-        })
-        .unwrap_or(width);
     let texts: Vec<roxmltree::Node> = root
         .descendants()
         .filter(|n| n.has_tag_name("text"))
@@ -187,13 +190,13 @@ fn segments(svg: &str) -> Vec<Seg> {
     shapes
         .iter()
         .enumerate()
-        .map(|(i, (class, x0, bg))| {
+        .map(|(i, (class, x0, x1, bg))| {
             let t = texts[i];
             assert_eq!(t.attribute("class"), Some(format!("{class}t").as_str()));
             Seg {
                 class: class.clone(),
                 x0: *x0,
-                x1: shapes.get(i + 1).map_or(badge_width, |s| s.1),
+                x1: shapes.get(i + 1).map_or(*x1, |s| s.1),
                 bg: bg.clone(),
                 fg: t
                     .attribute("fill")

@@ -683,14 +683,16 @@ pub fn svg(number: &PithNumber, opts: &Options) -> Result<String, Error> {
                 .add(Stop::new().set("offset", 1).set("stop-opacity", ".1")),
         );
     }
-    // Backgrounds: the first segment is a full-width (rounded) rectangle, the others are drawn
-    // over it; in the flat style the last one carries the rounded right corners.
+    // Backgrounds: in the flat style the first segment is a rounded rectangle reaching 3 px
+    // into the next segment, which is drawn over its right corners, and the last one carries
+    // the rounded right corners; so no colour is drawn under another's anti-aliased corner.
     let last = l.segments.len() - 1;
     for (i, s) in l.segments.iter().enumerate() {
         let fill = short_hex(s.role.light().background);
         let class = s.role.class();
         if i == 0 {
-            let mut r = Rectangle::new().set("width", w).set("height", HEIGHT);
+            let width = if flat { s.width + 3 } else { s.width };
+            let mut r = Rectangle::new().set("width", width).set("height", HEIGHT);
             if flat {
                 r = r.set("rx", 3);
             }
