@@ -1225,3 +1225,78 @@ fn snippet_sizes_follow_the_badge_options() {
             "width=\"{w}\" height=\"{h}\""
         )));
 }
+
+/// A second renderer we did not write: librsvg's `rsvg-convert` draws every variant (light and
+/// dark scheme) with the system's DejaVu Sans; in each segment the pixels nearer the text colour
+/// than the background must exist and keep clear of the segment's edges.
+#[test]
+fn rsvg_convert_draws_every_text_inside_its_segment() {
+    if !common::have_tool(
+        "rsvg-convert",
+        "rsvg_convert_draws_every_text_inside_its_segment",
+    ) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let zoom = 2u32;
+    for (i, o) in variants()
+        .into_iter()
+        .filter(|o| o.get_qr().is_none())
+        .enumerate()
+    {
+        let svg = badge::svg(&seed(), &o).unwrap();
+        let dark = dark_rules(&svg);
+        for (scheme, doc) in [("light", svg.clone()), ("dark", as_dark(&svg))] {
+            let path = dir.path().join(format!("{i}-{scheme}.svg"));
+            std::fs::write(&path, &doc).unwrap();
+            let png = dir.path().join(format!("{i}-{scheme}.png"));
+            let (ok, _, err) = common::run(
+                "rsvg-convert",
+                &[
+                    "-z",
+                    &zoom.to_string(),
+                    "-b",
+                    "#ff00ff",
+                    path.to_str().unwrap(),
+                    "-o",
+                    png.to_str().unwrap(),
+                ],
+                None,
+            );
+            assert!(ok, "rsvg-convert: {err}");
+            let pm = Pixmap::load_png(&png).unwrap();
+            for s in segments(&svg) {
+                let (bg, fg) = if scheme == "light" {
+                    (hex(&s.bg), hex(&s.fg))
+                } else {
+                    let of = |c: &str| hex(&dark.iter().find(|(k, _)| k == c).unwrap().1);
+                    (of(&s.class), of(&format!("{}t", s.class)))
+                };
+                let dist = |a: [u8; 3], b: [u8; 3]| -> i32 {
+                    a.iter()
+                        .zip(b)
+                        .map(|(x, y)| (i32::from(*x) - i32::from(y)).abs())
+                        .sum()
+                };
+                let (x0, x1) = (s.x0 as u32 * zoom, s.x1 as u32 * zoom);
+                let texty: Vec<u32> = (x0..x1)
+                    .filter(|&x| {
+                        (2 * zoom..18 * zoom).any(|y| {
+                            let p = rgb(&pm, x, y);
+                            dist(p, fg) < dist(p, bg)
+                        })
+                    })
+                    .collect();
+                let (first, last) = (texty.first(), texty.last());
+                assert!(first.is_some(), "{scheme} {:?}: no text drawn", s.text);
+                assert!(
+                    *first.unwrap() >= x0 + 2 * zoom && *last.unwrap() < x1 - 2 * zoom,
+                    "{scheme} {:?}: text spans px {:?}..{:?}, segment {x0}..{x1} (zoom {zoom})",
+                    s.text,
+                    first,
+                    last
+                );
+            }
+        }
+    }
+}
