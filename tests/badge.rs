@@ -1055,6 +1055,39 @@ fn latex_snippet_compiles_and_links() {
         Some(dir.path()),
     );
     assert!(ok, "{out}");
+    // The default snippet with the conversion its comment suggests: rsvg-convert -f pdf.
+    if common::have_tool("rsvg-convert", "latex_snippet_compiles_and_links") {
+        let d = snip(Format::Latex, &SnippetOptions::default());
+        std::fs::write(
+            dir.path().join("badge.svg"),
+            badge::svg(&seed(), &Options::default()).unwrap(),
+        )
+        .unwrap();
+        let (ok, _, err) = common::run(
+            "rsvg-convert",
+            &["-f", "pdf", "-o", "pith-7BMK4ZKT.pdf", "badge.svg"],
+            Some(dir.path()),
+        );
+        assert!(ok, "{err}");
+        let tex = format!(
+            "\\documentclass{{article}}\n\\usepackage{{graphicx,hyperref}}\n\\begin{{document}}\n{d}\n\\end{{document}}\n"
+        );
+        std::fs::write(dir.path().join("d.tex"), tex).unwrap();
+        let (ok, out, _) = common::run(
+            "pdflatex",
+            &["-interaction=nonstopmode", "-halt-on-error", "d.tex"],
+            Some(dir.path()),
+        );
+        assert!(ok, "{out}");
+        let (ok, images, _) = common::run("pdfimages", &["-list", "d.pdf"], Some(dir.path()));
+        // The badge is vector art (a form XObject), not an image: pdfimages lists none.
+        assert!(ok && images.lines().count() == 2, "{images}");
+        let (ok, text, _) = common::run("pdftotext", &["d.pdf", "-"], Some(dir.path()));
+        assert!(
+            ok && text.contains("7BMK4ZKT"),
+            "the badge text is in the PDF: {text}"
+        );
+    }
     // The pith.sty alternative, uncommented, with the package `pith sty` writes.
     let lines: Vec<&str> = t.lines().collect();
     let at = lines
