@@ -35,10 +35,10 @@ fn json_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(|i| Value::from(i)),
-        any::<u64>().prop_map(|u| Value::from(u)),
-        prop::num::f64::NORMAL.prop_map(|f| Value::from(f)),
-        (-1e6f64..1e6).prop_map(|f| Value::from(f)),
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        prop::num::f64::NORMAL.prop_map(Value::from),
+        (-1e6f64..1e6).prop_map(Value::from),
         tricky_string().prop_map(Value::String),
     ];
     leaf.prop_recursive(4, 48, 6, |inner| {

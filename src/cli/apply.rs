@@ -47,6 +47,7 @@ pub struct Report {
     /// Size of the result.
     pub bytes_after: u64,
     /// Human-readable lines describing what was written.
+    #[allow(dead_code)] // read by `pith inject` once it reports through this module
     pub written: Vec<String>,
 }
 
