@@ -252,16 +252,23 @@ fn document(c: &Cell) -> String {
 
 /// Runs a command in `dir` with the reproducibility environment; returns (ok, stdout+stderr).
 fn sh(dir: &Path, program: &str, args: &[&str]) -> (bool, String) {
-    let out = Command::new(program)
+    // A TeX run that waits or loops must fail the cell, not hang the suite: coreutils'
+    // timeout stops it after two minutes (exit 124).
+    let out = Command::new("timeout")
+        .args(["-k", "10", "120", program])
         .args(args)
         .current_dir(dir)
         .env("SOURCE_DATE_EPOCH", EPOCH)
         .env("FORCE_SOURCE_DATE", "1")
         .env_remove("TEXINPUTS")
+        .stdin(std::process::Stdio::null())
         .output()
         .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
     let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
     text.push_str(&String::from_utf8_lossy(&out.stderr));
+    if out.status.code() == Some(124) {
+        text.push_str(&format!("\n{program} timed out after 120 s"));
+    }
     (out.status.success(), text)
 }
 
@@ -1034,4 +1041,61 @@ fn manual_compiles() {
         common::root().join("latex/pith.pdf").is_file(),
         "latex/pith.pdf (linked from the README) is missing"
     );
+}
+
+/// Without `-halt-on-error` TeX carries on after the error; the argument must still never be
+/// executed (here: a file that would announce itself in the log).
+#[test]
+fn argument_is_never_executed() {
+    if !common::have_tool("pdflatex", "argument_is_never_executed") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::copy(sty_path(), d.join("pith.sty")).unwrap();
+    // The markers only appear in the log when executed: the error message quotes the
+    // argument's source text, which spells them differently.
+    std::fs::write(d.join("evil.tex"), "\\typeout{FILE-WAS-READ}\n").unwrap();
+    std::fs::write(
+        d.join("doc.tex"),
+        "\\documentclass{article}\n\\usepackage{pith}\n\\pithnumber{\\input{evil}\\typeout{X\\romannumeral4 Y}}\n\\begin{document}\nx\n\\end{document}\n",
+    )
+    .unwrap();
+    let (_, _) = sh(
+        d,
+        "pdflatex",
+        &["-interaction=nonstopmode", "-no-shell-escape", "doc.tex"],
+    );
+    let l = log(d);
+    assert!(
+        l.contains("! Package pith Error: Invalid Pith Number"),
+        "{l}"
+    );
+    assert!(
+        !l.contains("EVIL-WAS-EXECUTED"),
+        "the argument was executed:\n{l}"
+    );
+    assert!(!l.contains("evil.tex"), "evil.tex was read:\n{l}");
+    // And with the error the number stays unset: a warning, no metadata.
+    assert!(l.contains("No valid \\pithnumber"), "{l}");
+}
+
+#[test]
+fn missing_number_warns() {
+    if !common::have_tool("pdflatex", "missing_number_warns") {
+        return;
+    }
+    let (ok, l, d) = small_article("\\usepackage{pith}", "\\maketitle Text.");
+    assert!(ok, "{l}");
+    assert!(
+        l.contains("Package pith Warning: No valid \\pithnumber"),
+        "{l}"
+    );
+    assert!(!l.contains("badge was never placed"));
+    let (_, info, _) = common::run(
+        "pdfinfo",
+        &["-custom", d.path().join("doc.pdf").to_str().unwrap()],
+        None,
+    );
+    assert!(!info.contains("PithNumber"), "{info}");
 }
