@@ -267,16 +267,17 @@ fn esc(s: &str) -> String {
 
 /// The rdf:li of the PDF/A extension schema for the `pith` namespace.
 fn schema_li(rdf: &str) -> String {
-    let prop = |name: &str, desc: &str| {
+    // Same names, value types and descriptions as `pith.sty` declares (src/sty.rs).
+    let prop = |name: &str, value_type: &str, desc: &str| {
         format!(
-            "<{rdf}li {rdf}parseType=\"Resource\"><pdfaProperty:name>{name}</pdfaProperty:name><pdfaProperty:valueType>Text</pdfaProperty:valueType><pdfaProperty:category>external</pdfaProperty:category><pdfaProperty:description>{desc}</pdfaProperty:description></{rdf}li>"
+            "<{rdf}li {rdf}parseType=\"Resource\"><pdfaProperty:name>{name}</pdfaProperty:name><pdfaProperty:valueType>{value_type}</pdfaProperty:valueType><pdfaProperty:category>external</pdfaProperty:category><pdfaProperty:description>{desc}</pdfaProperty:description></{rdf}li>"
         )
     };
     format!(
         "<{rdf}li {rdf}parseType=\"Resource\" xmlns:pdfaSchema=\"{PDFASCHEMA_NS}\" xmlns:pdfaProperty=\"http://www.aiim.org/pdfa/ns/property#\"><pdfaSchema:schema>Pith Number</pdfaSchema:schema><pdfaSchema:namespaceURI>{PITH_NS}</pdfaSchema:namespaceURI><pdfaSchema:prefix>pith</pdfaSchema:prefix><pdfaSchema:property><{rdf}Seq>{}{}{}</{rdf}Seq></pdfaSchema:property></{rdf}li>",
-        prop("number", "Pith Number of the paper, full form pith:YYYY:CODE"),
-        prop("shortNumber", "Pith Number, short form pith:CODE8"),
-        prop("url", "Verification URL of the Pith Number"),
+        prop("number", "Text", "Pith Number of the paper: pith:YYYY:CODE, or the 26-character CODE alone"),
+        prop("shortNumber", "Text", "Short form of the Pith Number, pith: and its first 8 characters"),
+        prop("url", "URL", "Verification page of the Pith Number"),
     )
 }
 
