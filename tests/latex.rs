@@ -1099,3 +1099,37 @@ fn missing_number_warns() {
     );
     assert!(!info.contains("PithNumber"), "{info}");
 }
+
+/// The l3build log-level tests (`latex/testfiles/*.lvt` against their `.tlg`), run in a copy
+/// of `latex/` so that l3build's `build/` directory stays out of the tree.
+#[test]
+fn l3build_check() {
+    if !common::have_tool("l3build", "l3build_check")
+        || !common::have_tool("pdftex", "l3build_check")
+    {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let latex = common::root().join("latex");
+    std::fs::copy(latex.join("build.lua"), d.join("build.lua")).unwrap();
+    std::fs::copy(sty_path(), d.join("pith.sty")).unwrap();
+    std::fs::create_dir(d.join("testfiles")).unwrap();
+    let mut n = 0;
+    for e in std::fs::read_dir(latex.join("testfiles")).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, d.join("testfiles").join(p.file_name().unwrap())).unwrap();
+        n += 1;
+    }
+    assert!(n >= 2, "no l3build test files");
+    let (ok, out) = sh(d, "l3build", &["check", "-q"]);
+    let diffs: String = std::fs::read_dir(d.join("build/test"))
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter(|e| e.path().extension().is_some_and(|x| x == "diff"))
+                .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(ok, "l3build check failed:\n{out}\n{diffs}");
+}
