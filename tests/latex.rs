@@ -187,6 +187,16 @@ fn cells() -> Vec<Cell> {
             log_has: Some("Placement through etoolbox patches (format 2020/10/01)"),
             ..cell("kernel2020-article-titlepage-dvips", "article", "titlepage", Dvips, "PITH")
         },
+        Cell {
+            pre: ROLLBACK,
+            log_has: Some("Placement through etoolbox patches (format 2020/10/01)"),
+            ..cell("kernel2020-ieeetran-conference-pdf", "ieeetran", "conference", Pdf, "PITH")
+        },
+        Cell {
+            pre: ROLLBACK,
+            log_has: Some("Placement through etoolbox patches (format 2020/10/01)"),
+            ..cell("kernel2020-elsarticle-5p-pdf", "elsarticle", "5p", Pdf, "PITH")
+        },
         // Metadata routes.
         Cell {
             meta: Meta::Shared,
