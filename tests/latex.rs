@@ -12,7 +12,7 @@ mod common;
 use std::collections::VecDeque;
 use std::path::Path;
 use std::process::Command;
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 use std::time::Instant;
 
 use serde_json::Value;
@@ -261,7 +261,32 @@ fn document(c: &Cell) -> String {
 }
 
 /// Runs a command in `dir` with the reproducibility environment; returns (ok, stdout+stderr).
+/// At most two tool runs at a time in this test binary (CI has two cores), however many
+/// tests cargo runs in parallel.
+static SLOTS: (Mutex<usize>, Condvar) = (Mutex::new(2), Condvar::new());
+
+struct Slot;
+
+impl Slot {
+    fn take() -> Slot {
+        let mut free = SLOTS.0.lock().unwrap();
+        while *free == 0 {
+            free = SLOTS.1.wait(free).unwrap();
+        }
+        *free -= 1;
+        Slot
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        *SLOTS.0.lock().unwrap() += 1;
+        SLOTS.1.notify_one();
+    }
+}
+
 fn sh(dir: &Path, program: &str, args: &[&str]) -> (bool, String) {
+    let _slot = Slot::take();
     // A TeX run that waits or loops must fail the cell, not hang the suite: coreutils'
     // timeout stops it after two minutes (exit 124).
     let out = Command::new("timeout")
