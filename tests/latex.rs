@@ -931,6 +931,9 @@ fn invalid_numbers_are_errors() {
         ("space", "\\pithnumber{7BMK4ZKTPUTUY3 JKWBANNPOFR5}"),
         ("empty", "\\pithnumber{}"),
         ("long", "\\pithnumber{7BMK4ZKTPUTUY3JKWBANNPOFR5A}"),
+        ("hash", "\\pithnumber{7BMK4ZKTPUTUY3JKWBANNPOF#5}"),
+        ("braces", "\\pithnumber{{7BMK4ZKTPUTUY3JKWBANNPOFR5}}"),
+        ("nonascii", "\\pithnumber{7BMK4ZKTPUTUY3JKWBANNPOFRé}"),
     ];
     let failures = parallel(cases, |(name, line)| {
         let dir = tempfile::tempdir().unwrap();
