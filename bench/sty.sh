@@ -36,9 +36,9 @@ for e in "${engines[@]}"; do
     for job in without with; do
       TIMEFORMAT='%3U + %3S'
       { time compile "$e" "$job" 2>/dev/null; } 2>> "c_$job"
-      tail -n 1 "c_$job" | bc -l >> "t_$job"
+      tail -n 1 "c_$job" | awk '{print $1 + $3}' >> "t_$job"
     done
   done
   a=$(median < t_without); b=$(median < t_with)
-  printf '%-9s %12.3f %12.3f %+9.1f%% %8d\n' "$e" "$a" "$b" "$(echo "($b - $a) * 100 / $a" | bc -l)" "$runs"
+  printf '%-9s %12.3f %12.3f %+9.1f%% %8d\n' "$e" "$a" "$b" "$(awk -v a="$a" -v b="$b" 'BEGIN {print (b - a) * 100 / a}')" "$runs"
 done
