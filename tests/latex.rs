@@ -288,9 +288,10 @@ impl Drop for Slot {
 fn sh(dir: &Path, program: &str, args: &[&str]) -> (bool, String) {
     let _slot = Slot::take();
     // A TeX run that waits or loops must fail the cell, not hang the suite: coreutils'
-    // timeout stops it after two minutes (exit 124).
+    // timeout stops it after five minutes (exit 124; the
+    // first LuaLaTeX run on a fresh machine builds the luaotfload font database).
     let out = Command::new("timeout")
-        .args(["-k", "10", "120", program])
+        .args(["-k", "10", "300", program])
         .args(args)
         .current_dir(dir)
         .env("SOURCE_DATE_EPOCH", EPOCH)
@@ -302,7 +303,7 @@ fn sh(dir: &Path, program: &str, args: &[&str]) -> (bool, String) {
     let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
     text.push_str(&String::from_utf8_lossy(&out.stderr));
     if out.status.code() == Some(124) {
-        text.push_str(&format!("\n{program} timed out after 120 s"));
+        text.push_str(&format!("\n{program} timed out after 300 s"));
     }
     (out.status.success(), text)
 }
