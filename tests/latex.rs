@@ -898,6 +898,12 @@ fn matrix() {
     }
     let start = Instant::now();
     let cells: Vec<Cell> = cells().into_iter().filter(|c| selected(c.name)).collect();
+    // On a fresh machine the first LuaLaTeX run builds luaotfload's font database; build it
+    // once here rather than in two cells at the same time.
+    if cells.iter().any(|c| c.engine == Engine::Lua) {
+        let tmp = tempfile::tempdir().unwrap();
+        let _ = sh(tmp.path(), "luaotfload-tool", &["--update"]);
+    }
     let failures = parallel(cells, |c| (c.name.to_string(), run_cell(c)));
     eprintln!("latex: matrix took {:.0}s", start.elapsed().as_secs_f64());
     assert!(
