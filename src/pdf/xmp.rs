@@ -163,8 +163,56 @@ fn utf8(b: &[u8]) -> Result<String, Error> {
     }
 }
 
+/// Deepest element nesting accepted; real packets nest a handful of levels, and hostile ones
+/// must not exhaust the stack of the XML parser.
+const MAX_NESTING: usize = 512;
+/// Most attributes accepted on one element: roxmltree checks duplicates pairwise, so a
+/// hostile element with 100,000 attributes would take minutes.
+const MAX_ATTRIBUTES: usize = 1024;
+
 fn parse(s: &str) -> Result<Document<'_>, Error> {
+    let (depth, attrs) = shape(s);
+    if depth > MAX_NESTING {
+        return Err(xmp_err(format!(
+            "elements nest deeper than {MAX_NESTING} levels"
+        )));
+    }
+    if attrs > MAX_ATTRIBUTES {
+        return Err(xmp_err(format!(
+            "an element has more than {MAX_ATTRIBUTES} attributes"
+        )));
+    }
     Document::parse(s).map_err(|e| xmp_err(format!("not well-formed XML: {e}")))
+}
+
+/// Upper bounds of the element nesting depth and of the attributes on one element (start tags
+/// minus end tags, `=` signs inside a tag; good enough for a guard), in one linear pass.
+fn shape(s: &str) -> (usize, usize) {
+    let b = s.as_bytes();
+    let (mut depth, mut max, mut attrs) = (0usize, 0usize, 0usize);
+    let mut i = 0;
+    while let Some(k) = b[i..].iter().position(|&c| c == b'<') {
+        i += k + 1;
+        match b.get(i) {
+            Some(b'/') => depth = depth.saturating_sub(1),
+            Some(b'?' | b'!') => {}
+            Some(_) => {
+                let end = b[i..]
+                    .iter()
+                    .position(|&c| c == b'>')
+                    .map_or(b.len(), |e| i + e);
+                attrs = attrs.max(b[i..end].iter().filter(|&&c| c == b'=').count());
+                // An empty-element tag `<a/>` does not nest.
+                if b.get(end.wrapping_sub(1)) != Some(&b'/') {
+                    depth += 1;
+                    max = max.max(depth);
+                }
+                i = end.min(b.len());
+            }
+            None => break,
+        }
+    }
+    (max, attrs)
 }
 
 fn rdf_root<'a, 'i>(doc: &'a Document<'i>) -> Option<Node<'a, 'i>> {
@@ -206,9 +254,13 @@ fn li_text(li: Node) -> String {
 pub fn read(packet: &[u8]) -> Result<Values, Error> {
     let s = text_of(packet)?;
     let doc = parse(&s)?;
+    Ok(values(&doc))
+}
+
+fn values(doc: &Document) -> Values {
     let mut v = Values::default();
-    let Some(rdf) = rdf_root(&doc) else {
-        return Ok(v);
+    let Some(rdf) = rdf_root(doc) else {
+        return v;
     };
     for d in rdf.children().filter(|n| is(n, RDF_NS, "Description")) {
         for a in d.attributes() {
@@ -255,7 +307,7 @@ pub fn read(packet: &[u8]) -> Result<Values, Error> {
             }
         }
     }
-    Ok(v)
+    v
 }
 
 fn esc(s: &str) -> String {
@@ -324,7 +376,7 @@ pub fn merge(packet: Option<&[u8]>, p: &Props, now: &str) -> Result<Vec<u8>, Err
     let s = s.as_str();
     let doc = parse(s)?;
     let rdf = rdf_root(&doc).ok_or_else(|| xmp_err("no rdf:RDF element"))?;
-    let values = read(s.as_bytes())?;
+    let values = values(&doc);
     let mut edits: Vec<(Range<usize>, String)> = Vec::new();
     let mut have_identifier = false;
     let mut have_relation = false;
