@@ -72,6 +72,12 @@ fn have_tex(name: &str, test: &str) -> bool {
     let Some(root) = tex_chroot() else {
         return common::have_tool(name, test);
     };
+    // Asking for a leg that is not there is a mistake, never a SKIP.
+    assert!(
+        root.join("tmp").is_dir() && root.join("usr/bin").is_dir(),
+        "PITH_TEX_CHROOT={} is not a root built by .ci/texlive-sid.sh",
+        root.display()
+    );
     let found = Command::new("chroot")
         .arg(&root)
         .args(["sh", "-c", &format!("command -v {name}")])
