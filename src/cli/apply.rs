@@ -112,15 +112,30 @@ pub fn apply(input: &Path, target: Target, number: &PithNumber, opts: &Options) 
             }
             let tail_at = len + bulk.len() as u64;
             bulk.extend_from_slice(&tail(old_startxref, width));
-            file.write_all_at(&bulk, len)
-                .and_then(|_| file.sync_data())
-                .with_context(|| format!("{}: cannot append", input.display()))?;
-            file.write_all_at(&tail(new_xref, width), tail_at)
-                .and_then(|_| file.sync_data())
-                .with_context(|| format!("{}: cannot commit the update", input.display()))?;
-            if let Some((Ok(a), Ok(m))) = times {
-                let _ = file.set_times(std::fs::FileTimes::new().set_accessed(a).set_modified(m));
+            let restore_times = || {
+                if let Some((Ok(a), Ok(m))) = times {
+                    let _ =
+                        file.set_times(std::fs::FileTimes::new().set_accessed(a).set_modified(m));
+                }
+            };
+            // A failed write (disk full, quota) can leave part of the update after %%EOF, so
+            // that no `startxref` is left in the last kilobyte where readers look for it: cut
+            // the file back to its original length (issue #7).
+            let undo = |e: std::io::Error, what: &str| {
+                let _ = file.set_len(len).and_then(|_| file.sync_data());
+                restore_times();
+                Err::<(), _>(e).with_context(|| format!("{}: {what}", input.display()))
+            };
+            if let Err(e) = file.write_all_at(&bulk, len).and_then(|_| file.sync_data()) {
+                undo(e, "cannot append")?;
             }
+            if let Err(e) = file
+                .write_all_at(&tail(new_xref, width), tail_at)
+                .and_then(|_| file.sync_data())
+            {
+                undo(e, "cannot commit the update")?;
+            }
+            restore_times();
             Ok(Report {
                 applied: Applied::Injected,
                 bytes_after: tail_at + tail_len,

@@ -99,14 +99,35 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
-/// Errors are printed on one line: newlines inside messages become spaces.
+/// The longest error line printed, in characters. A hostile input can put megabytes into a
+/// message (serde quotes the offending JSON string, roxmltree the offending name); the line
+/// stays readable and bounded (issue #7).
+const MAX_ERROR_CHARS: usize = 2000;
+
+/// Errors are printed on one line: newlines inside messages become spaces, and the line is cut
+/// after [`MAX_ERROR_CHARS`] characters.
 pub(crate) fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    let line = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.char_indices().nth(MAX_ERROR_CHARS) {
+        Some((cut, _)) => format!("{}… ({} more bytes)", &line[..cut], line.len() - cut),
+        None => line,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;
+
+    #[test]
+    fn error_lines_are_bounded() {
+        let long = format!("a\nb {}", "é".repeat(5000));
+        let l = super::one_line(&long);
+        let (head, tail) = l.split_once('…').unwrap();
+        assert!(head.starts_with("a b éé"), "{l}");
+        assert_eq!(head.chars().count(), super::MAX_ERROR_CHARS);
+        assert_eq!(tail, " (6008 more bytes)");
+        assert_eq!(super::one_line("x\n y"), "x y");
+    }
 
     #[test]
     fn clap_is_well_formed() {

@@ -139,8 +139,16 @@ pub fn run(mut args: Args) -> Result<Outcome> {
     if report.checks.is_empty() {
         bail!("nothing to verify: give --record, --arxiv-atom, --bundle or --signature (see pith verify --help)");
     }
+    // A check that could not be made (a receipt signed by an unknown key, a bundle without
+    // receipts) is not a mismatch, but the summary must not call the whole "verified" either
+    // (issue #7: a bundle with no receipt at all printed "verified").
+    let unverified = report.checks.iter().any(|c| c.status == Status::Unverified);
     if args.json {
-        let v = serde_json::json!({"holds": report.holds(), "checks": report.checks});
+        let v = serde_json::json!({
+            "holds": report.holds(),
+            "verified": report.holds() && !unverified,
+            "checks": report.checks
+        });
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         for c in &report.checks {
@@ -153,10 +161,12 @@ pub fn run(mut args: Args) -> Result<Outcome> {
         }
         println!(
             "{}",
-            if report.holds() {
-                "verified"
-            } else {
+            if !report.holds() {
                 "MISMATCH"
+            } else if unverified {
+                "UNVERIFIED (no mismatch, but not every check could be made; see above)"
+            } else {
+                "verified"
             }
         );
     }

@@ -5,11 +5,16 @@
 //! the v1 date (`<published>`), `<title>`, `<summary>`, `<arxiv:primary_category term=…>`,
 //! `<category term=…>` and, when present, the license (`<arxiv:license>` or a
 //! `<link rel="license" href=…>`). roxmltree is a real XML parser; it never fetches external
-//! entities, and DTDs are refused (arXiv feeds have none).
+//! entities, and DTDs are refused (arXiv feeds have none). Its tokenizer recurses once per
+//! element level, so documents nested deeper than [`MAX_DEPTH`] are refused before parsing
+//! (issue #7: 200,000 nested elements overflowed the stack and aborted the process).
 
 use roxmltree::{Document, Node, ParsingOptions};
 
 use super::{Error, Paper};
+
+/// The deepest element nesting [`parse`] accepts (an arXiv feed nests 4 levels).
+pub const MAX_DEPTH: usize = 256;
 
 const ATOM_NS: &str = "http://www.w3.org/2005/Atom";
 const ARXIV_NS: &str = "http://arxiv.org/schemas/atom";
@@ -45,6 +50,12 @@ fn text_of(entry: &Node, ns: &str, name: &str) -> Option<String> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn parse(xml: &str) -> Result<Vec<Paper>, Error> {
+    let depth = element_depth(xml);
+    if depth > MAX_DEPTH {
+        return Err(Error::atom(format!(
+            "elements nested {depth} deep, more than the {MAX_DEPTH} accepted"
+        )));
+    }
     let opts = ParsingOptions {
         allow_dtd: false,
         nodes_limit: 5_000_000,
@@ -74,6 +85,70 @@ pub fn parse(xml: &str) -> Result<Vec<Paper>, Error> {
         .enumerate()
         .map(|(i, e)| parse_entry(e).map_err(|m| Error::atom(format!("entry {}: {m}", i + 1))))
         .collect()
+}
+
+/// An upper bound of the element nesting depth of `xml`, found without parsing it (no
+/// recursion, linear time): start tags outside comments, CDATA sections, processing
+/// instructions and quoted attribute values count one level down, end tags and `/>` one up.
+/// Markup the scan cannot place only makes the bound larger, never smaller, up to the point
+/// where an XML parser would stop with an error; so a parser that recurses per element never
+/// goes deeper than this. Useful before handing untrusted XML to roxmltree, whose tokenizer
+/// recurses once per level.
+///
+/// # Examples
+/// ```
+/// use pith::record::atom::element_depth;
+/// assert_eq!(element_depth("<a><b/><c x='/>'>t</c></a>"), 2);
+/// assert_eq!(element_depth("<a><!-- <b> --><![CDATA[<c>]]></a>"), 1);
+/// ```
+pub fn element_depth(xml: &str) -> usize {
+    let s = xml.as_bytes();
+    let find = |from: usize, pat: &[u8]| {
+        s[from..]
+            .windows(pat.len())
+            .position(|w| w == pat)
+            .map_or(s.len(), |p| from + p + pat.len())
+    };
+    let (mut i, mut depth, mut max) = (0, 0usize, 0usize);
+    while i < s.len() {
+        if s[i] != b'<' {
+            i += 1;
+            continue;
+        }
+        let rest = &s[i..];
+        if rest.starts_with(b"<!--") {
+            i = find(i + 4, b"-->");
+        } else if rest.starts_with(b"<![CDATA[") {
+            i = find(i + 9, b"]]>");
+        } else if rest.starts_with(b"<?") {
+            i = find(i + 2, b"?>");
+        } else if rest.starts_with(b"</") {
+            depth = depth.saturating_sub(1);
+            i = find(i + 2, b">");
+        } else if rest.starts_with(b"<!") {
+            i = find(i + 2, b">");
+        } else {
+            // A start tag: to its `>`, skipping quoted attribute values (which may hold `>`).
+            let mut j = i + 1;
+            let mut quote = None;
+            while j < s.len() {
+                match (quote, s[j]) {
+                    (Some(q), c) if c == q => quote = None,
+                    (Some(_), _) => {}
+                    (None, c @ (b'"' | b'\'')) => quote = Some(c),
+                    (None, b'>') => break,
+                    (None, _) => {}
+                }
+                j += 1;
+            }
+            if !(j < s.len() && quote.is_none() && s[j - 1] == b'/') {
+                depth += 1;
+                max = max.max(depth);
+            }
+            i = j + 1;
+        }
+    }
+    max
 }
 
 fn parse_entry(entry: &Node) -> Result<Paper, String> {
@@ -151,5 +226,18 @@ mod tests {
         assert!(parse("<feed xmlns=\"http://www.w3.org/2005/Atom\"/>").is_err());
         assert!(parse("not xml").is_err());
         assert!(parse(&ENTRY.replace("v2</id>", "</id>")).is_err());
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_before_parsing() {
+        // Issue #7: this overflowed roxmltree's recursive tokenizer and aborted the process.
+        let deep = format!("{}{}", "<a>".repeat(200_000), "</a>".repeat(200_000));
+        let e = parse(&deep).unwrap_err().to_string();
+        assert!(e.contains("nested 200000 deep"), "{e}");
+        assert_eq!(element_depth(ENTRY), 2);
+        // `/>` inside a quoted value does not close the tag; comments and PIs do not nest.
+        assert_eq!(element_depth("<a x=\"/>\"><b y='>'><c/></b></a>"), 2);
+        assert_eq!(element_depth("<?x <a>?><!-- <a><a> --><a/>"), 0);
+        assert_eq!(element_depth("<a"), 1);
     }
 }
