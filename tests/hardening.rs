@@ -1580,6 +1580,58 @@ fn bundles_without_a_verified_receipt_are_not_called_verified() {
     }
 }
 
+/// `pith batch` without --in-place never writes over its input (--out-dir the input's own
+/// directory, or an "out" naming the input) and never mirrors a `..` path out of --out-dir.
+#[test]
+fn batch_never_writes_over_its_input_or_outside_out_dir() {
+    let dir = tmpdir();
+    let base = dir.path().join("in");
+    std::fs::create_dir_all(base.join("sub")).unwrap();
+    copy_writable(&fixture("minimal.pdf"), &base.join("a.pdf"));
+    copy_writable(&fixture("minimal.pdf"), &base.join("b.pdf"));
+    copy_writable(&fixture("minimal.pdf"), &dir.path().join("up.pdf"));
+    let before = std::fs::read(base.join("a.pdf")).unwrap();
+    let m = base.join("m.jsonl");
+    std::fs::write(
+        &m,
+        format!(
+            "{{\"pdf\": \"a.pdf\", \"number\": \"{SEED}\"}}\n\
+             {{\"pdf\": \"b.pdf\", \"number\": \"{SEED}\", \"out\": \"sub/../b.pdf\"}}\n\
+             {{\"pdf\": \"../up.pdf\", \"number\": \"{SEED}\"}}\n"
+        ),
+    )
+    .unwrap();
+    let out = base.join("out");
+    std::fs::create_dir(&out).unwrap();
+    for out_dir in [&base, &out] {
+        let r = pith(&[
+            "batch",
+            "--manifest",
+            m.to_str().unwrap(),
+            "--out-dir",
+            out_dir.to_str().unwrap(),
+        ]);
+        assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+        let lines: Vec<serde_json::Value> = r
+            .stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        for l in &lines[..3] {
+            if l["pdf"].as_str().unwrap().ends_with("a.pdf") && out_dir == &out {
+                assert_eq!(l["status"], "injected", "{l}");
+            } else {
+                assert_eq!(l["status"], "refused", "{l}");
+            }
+        }
+        for f in ["a.pdf", "b.pdf"] {
+            assert_eq!(std::fs::read(base.join(f)).unwrap(), before, "{f} modified");
+        }
+        assert_eq!(std::fs::read(dir.path().join("up.pdf")).unwrap(), before);
+    }
+    assert!(out.join("a.pdf").exists());
+}
+
 /// Broken and hostile files from the corpus, and a few made here: `inject -o` and
 /// `inject --in-place` either succeed with a valid file or fail with one line naming the file,
 /// leaving no output, no temporary file and the input unchanged.

@@ -116,10 +116,39 @@ fn process(job: &Job, args: &Args, opts: &pith::pdf::Options) -> FileOutcome {
         }
     };
     o.number = Some(number.full());
+    // Mirroring into --out-dir must stay inside it: a manifest line `"pdf": "../x.pdf"` would
+    // otherwise write beside or over files outside it (issue #7).
+    if job.out.is_none()
+        && args.out_dir.is_some()
+        && job
+            .relative
+            .components()
+            .any(|c| matches!(c, std::path::Component::ParentDir))
+    {
+        o.status = Status::Refused;
+        o.reason = Some(format!(
+            "{}: the path leaves --out-dir (\"..\"); give an explicit \"out\" for it",
+            job.pdf.display()
+        ));
+        return o;
+    }
     let out_path = job
         .out
         .clone()
         .or_else(|| args.out_dir.as_ref().map(|d| d.join(&job.relative)));
+    // The input is never modified except with --in-place (issue #7): an output that is the
+    // input itself (--out-dir the input's directory, or "out" naming it) is refused.
+    if let Some(p) = &out_path {
+        if super::fsutil::same_file(p, &job.pdf) {
+            o.status = Status::Refused;
+            o.out = Some(p.clone());
+            o.reason = Some(format!(
+                "{}: the output is the input itself; use --in-place to update it",
+                job.pdf.display()
+            ));
+            return o;
+        }
+    }
     let target = match &out_path {
         Some(p) => Target::File(p),
         None => Target::InPlace,
