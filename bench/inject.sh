@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Benchmark for `pith inject` (issue #4): one ~50 MB PDF made by concatenating real PDFs from the
+# shared corpus with qpdf; `pith inject` against exiftool writing the same kind of metadata
+# (also an incremental update) and against `cp` (the floor: copying the bytes). Prints the median
+# wall time of RUNS runs and the ratio to `cp`. Not a timed test; run by hand:
+#   bench/inject.sh [CORPUS_DIR] [RUNS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+corpus="${1:-../shared/corpus}"
+runs="${2:-7}"
+for tool in qpdf exiftool python3; do
+  command -v "$tool" >/dev/null || { echo "bench: $tool is required" >&2; exit 2; }
+done
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+cargo build --release --quiet
+pith="${CARGO_TARGET_DIR:-target}/release/pith"
+
+# Inputs: the largest corpus files that qpdf checks cleanly, added one by one until the
+# concatenation (streams uncompressed, as qpdf shares repeated files) reaches 50 MB.
+mapfile -t candidates < <(find "$corpus" -name '*.pdf' -size +100k -size -5M -printf '%s %p\n' | sort -n | cut -d' ' -f2-)
+inputs=()
+for f in "${candidates[@]}"; do
+  if timeout 20 qpdf --check "$f" >/dev/null 2>&1 && ! qpdf --is-encrypted "$f" >/dev/null 2>&1; then
+    inputs+=("$f")
+  fi
+  [ "${#inputs[@]}" -ge 300 ] && break
+done
+[ "${#inputs[@]}" -gt 0 ] || { echo "bench: no usable corpus PDFs in $corpus" >&2; exit 2; }
+big="$work/big.pdf"
+pages=()
+size=0
+i=0
+while [ "$size" -lt $((50 * 1024 * 1024)) ] && [ "$i" -lt 2000 ]; do
+  # qpdf shares a file given twice, so later rounds use copies under other names.
+  n=${#inputs[@]}
+  src="${inputs[$((i % n))]}"
+  if [ "$i" -ge "$n" ]; then
+    cp "$src" "$work/copy-$i.pdf"
+    src="$work/copy-$i.pdf"
+  fi
+  pages+=("$src")
+  i=$((i + 1))
+  qpdf --empty --stream-data=uncompress --pages "${pages[@]}" -- "$work/next.pdf" 2>/dev/null || true
+  next=$(stat -c %s "$work/next.pdf" 2>/dev/null || echo 0)
+  if [ "$next" -gt $((60 * 1024 * 1024)) ]; then
+    unset 'pages[-1]' # this file would overshoot 50 MB by far: skip it
+  else
+    mv "$work/next.pdf" "$big"
+    size=$next
+  fi
+done
+echo "bench: input $(numfmt --to=iec "$size") ($size bytes) from ${#pages[@]} corpus files"
+
+time_runs() { # label, command...; prints the median seconds
+  local label="$1"; shift
+  local times=()
+  for _ in $(seq "$runs"); do
+    rm -f "$work/out.pdf" "$work/out.pdf_exiftool_tmp"
+    local t0 t1
+    t0=$(date +%s.%N)
+    "$@" >/dev/null 2>&1
+    t1=$(date +%s.%N)
+    times+=("$(echo "$t1 - $t0" | bc -l)")
+  done
+  printf '%s\n' "${times[@]}" | sort -n | python3 -c 'import sys,statistics; print(statistics.median(float(l) for l in sys.stdin))'
+}
+
+number=pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5
+url=https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5
+cp_t=$(time_runs cp cp "$big" "$work/out.pdf")
+pith_t=$(time_runs pith "$pith" inject "$big" --number "$number" -o "$work/out.pdf")
+exif_t=$(time_runs exiftool exiftool -config /dev/null "-XMP-xmp:Identifier+=$number" "-XMP-dc:Relation+=$url" -o "$work/out.pdf" "$big")
+
+# Sanity: pith's output carries the number and keeps the input as a prefix.
+"$pith" inject "$big" --number "$number" -o "$work/out.pdf" >/dev/null
+cmp -s -n "$size" "$big" "$work/out.pdf" || { echo "bench: input is not a prefix of pith's output" >&2; exit 1; }
+
+python3 - "$cp_t" "$pith_t" "$exif_t" "$size" <<'PY'
+import sys
+cp, pith, exif, size = map(float, sys.argv[1:])
+print(f"| tool | median time (s) | MB/s | ratio to cp |")
+print(f"|---|---:|---:|---:|")
+for name, t in [("cp", cp), ("pith inject", pith), ("exiftool", exif)]:
+    print(f"| {name} | {t:.3f} | {size / t / 1e6:.0f} | {t / cp:.2f} |")
+PY
