@@ -762,7 +762,7 @@ fn corpus() {
                         // the test fits CI's budget on two cores.
                         let sampled = full
                             || !(name.starts_with("qpdf/") || name.starts_with("pdfium/"))
-                            || i % 3 == 0;
+                            || matches!(i % 3, 0);
                         if tools && sampled {
                             let (qi, wi) = qpdf_check(input);
                             if qi <= 1 {
