@@ -204,6 +204,15 @@ pub fn write_copy(out: &Path, input: &Path, src: &File, append: &[u8]) -> Result
         o.flush()?;
         return Ok(());
     }
+    if super::fsutil::is_special(out) {
+        // A device or FIFO (`/dev/null`): written to, never replaced (see `is_special`).
+        let mut o = OpenOptions::new()
+            .write(true)
+            .open(out)
+            .with_context(|| format!("{}: cannot open for writing", out.display()))?;
+        fill(&mut o).with_context(|| format!("{}: cannot write", out.display()))?;
+        return Ok(());
+    }
     let dir = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),

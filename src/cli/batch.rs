@@ -197,6 +197,9 @@ fn process(job: &Job, args: &Args, opts: &pith::pdf::Options) -> FileOutcome {
 
 /// The size of `out` when it exists and already carries `number` consistently.
 fn already_done(out: &std::path::Path, number: &pith::PithNumber) -> Option<u64> {
+    if super::fsutil::is_special(out) {
+        return None; // a FIFO would block the open; a device holds no PDF
+    }
     let f = File::open(out).ok()?;
     let found = pith::pdf::inspect(&f).ok()?;
     (found.found()? == number.full() && found.consistent())

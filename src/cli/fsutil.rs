@@ -14,6 +14,16 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         out.flush()?;
         return Ok(());
     }
+    if is_special(path) {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .with_context(|| format!("{}: cannot open for writing", path.display()))?;
+        f.write_all(bytes)
+            .and_then(|_| f.flush())
+            .with_context(|| format!("{}: cannot write", path.display()))?;
+        return Ok(());
+    }
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -35,6 +45,17 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .map_err(|e| e.error)
         .with_context(|| format!("{}: cannot replace", path.display()))?;
     Ok(())
+}
+
+/// Whether `path` exists as something other than a regular file, a directory or a symlink: a
+/// device (`/dev/null`, `/dev/stdout`), a FIFO or a socket. Such an output is written to
+/// directly; a temporary file renamed over it would replace the device node itself (as root,
+/// `-o /dev/null` turned /dev/null into a regular file; issue #7).
+pub fn is_special(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| {
+        let t = m.file_type();
+        !t.is_file() && !t.is_dir() && !t.is_symlink()
+    })
 }
 
 /// Whether two paths name the same existing file (same device and inode).
