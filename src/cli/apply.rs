@@ -47,8 +47,9 @@ pub struct Report {
     /// Size of the result.
     pub bytes_after: u64,
     /// Human-readable lines describing what was written.
-    #[allow(dead_code)] // read by `pith inject` once it reports through this module
     pub written: Vec<String>,
+    /// The old XMP packet, when it was unparsable and replaced under `--force`.
+    pub replaced_xmp: Option<Vec<u8>>,
 }
 
 /// The `startxref` tail with the offset zero-padded to `width` digits (at least 10, like xref
@@ -94,6 +95,7 @@ pub fn apply(input: &Path, target: Target, number: &PithNumber, opts: &Options) 
                     applied: Applied::Unchanged,
                     bytes_after: len,
                     written: inj.written,
+                    replaced_xmp: inj.replaced_xmp,
                 });
             }
             let old_startxref = pith::pdf::Pdf::open(&file).with_context(what)?.startxref();
@@ -140,6 +142,7 @@ pub fn apply(input: &Path, target: Target, number: &PithNumber, opts: &Options) 
                 applied: Applied::Injected,
                 bytes_after: tail_at + tail_len,
                 written: inj.written,
+                replaced_xmp: inj.replaced_xmp,
             })
         }
         Target::File(out) => {
@@ -157,6 +160,7 @@ pub fn apply(input: &Path, target: Target, number: &PithNumber, opts: &Options) 
                 },
                 bytes_after: len + inj.appended.len() as u64,
                 written: inj.written,
+                replaced_xmp: inj.replaced_xmp,
             })
         }
     }

@@ -1,20 +1,20 @@
-//! `pith inject`: paths, the temporary-file-then-rename write and the report. The PDF work is
-//! `pith::pdf::inject` (an append-only update) or `pith::pdf::rewrite` (`--rewrite`).
+//! `pith inject`: arguments and the report. The PDF work is `pith::pdf::inject` (an
+//! append-only update, written by [`super::apply`]) or `pith::pdf::rewrite` (`--rewrite`).
 
-use std::fs::File;
-use std::io::{Seek, SeekFrom, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use super::fsutil::same_file;
+use super::apply::{apply, now, Applied, Target};
+use super::fsutil::{same_file, write_atomic};
 use super::input::NumberInput;
 use super::Outcome;
 
 /// Arguments of `pith inject`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The PDF to update.
+    /// The PDF to update ("-" reads standard input; then give -o).
     #[arg(value_name = "IN.pdf")]
     pub input: PathBuf,
     #[command(flatten)]
@@ -28,7 +28,8 @@ pub struct Args {
         conflicts_with = "in_place"
     )]
     pub output: Option<PathBuf>,
-    /// Update IN.pdf itself (crash-safe: a complete copy is renamed over it).
+    /// Update IN.pdf itself: the update is appended under a lock and committed by one
+    /// sector-sized write, so a crash leaves the file as it was or fully updated.
     #[arg(long)]
     pub in_place: bool,
     /// Write a full rewrite instead of an incremental update (compacts the file, repairs a
@@ -40,55 +41,67 @@ pub struct Args {
     pub force: bool,
 }
 
-/// The update time: `SOURCE_DATE_EPOCH` when set (reproducible builds), else now.
-fn now() -> String {
-    let t = std::env::var("SOURCE_DATE_EPOCH")
-        .ok()
-        .and_then(|s| s.trim().parse::<i64>().ok())
-        .and_then(|s| chrono::DateTime::from_timestamp(s, 0))
-        .unwrap_or_else(chrono::Utc::now);
-    t.format("%Y-%m-%dT%H:%M:%SZ").to_string()
-}
-
 /// Runs `pith inject`.
 pub fn run(args: Args) -> Result<Outcome> {
     let number = args.number.number()?;
     let input = &args.input;
-    let target: &Path = match &args.output {
-        Some(o) => {
-            if same_file(input, o) {
-                bail!(
-                    "{}: input and output are the same file; use --in-place to update it",
-                    input.display()
-                );
-            }
-            o
+    let stdin = input.as_os_str() == "-";
+    if let Some(o) = &args.output {
+        if !stdin && same_file(input, o) {
+            bail!(
+                "{}: input and output are the same file; use --in-place to update it",
+                input.display()
+            );
         }
-        None => input,
-    };
-    let file = File::open(input).with_context(|| format!("{}: cannot open", input.display()))?;
-    if file.metadata().is_ok_and(|m| m.is_dir()) {
-        bail!("{}: is a directory", input.display());
+    }
+    if stdin && args.in_place {
+        bail!("-: standard input cannot be updated in place; give -o OUT.pdf or -o -");
     }
     let mut opts = pith::pdf::Options::new(&now());
     opts.force = args.force;
+    // With the PDF on standard output, the report goes to standard error.
+    let to_stdout = args.output.as_deref().is_some_and(|o| o.as_os_str() == "-");
+    let mut say = |line: String| {
+        if to_stdout {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+    };
 
-    if args.rewrite {
-        let bytes = pith::pdf::rewrite(&file, &number, &opts)
-            .with_context(|| input.display().to_string())?;
-        write_new(target, input, &file, None, &bytes)?;
-        println!(
-            "{}: rewrote the whole file with {} ({})",
-            target.display(),
-            number.full(),
-            number.url()
-        );
-        return Ok(Outcome::Ok);
+    if stdin || args.rewrite {
+        return whole_file(&args, &number, &opts, &mut say);
     }
+    let target = match &args.output {
+        Some(o) => Target::File(o),
+        None => Target::InPlace,
+    };
+    let shown = args.output.as_deref().unwrap_or(input);
+    let r = apply(input, target, &number, &opts)?;
+    warn_replaced(input, r.replaced_xmp.as_deref());
+    match r.applied {
+        Applied::Unchanged => say(format!(
+            "{}: unchanged, already carries {}",
+            input.display(),
+            number.full()
+        )),
+        Applied::Injected => {
+            say(format!(
+                "{}: injected {} ({})",
+                shown.display(),
+                number.full(),
+                number.url()
+            ));
+            for line in &r.written {
+                say(format!("  {line}"));
+            }
+        }
+    }
+    Ok(Outcome::Ok)
+}
 
-    let inj =
-        pith::pdf::inject(&file, &number, &opts).with_context(|| input.display().to_string())?;
-    if let Some(old) = &inj.replaced_xmp {
+fn warn_replaced(input: &Path, old: Option<&[u8]>) {
+    if let Some(old) = old {
         eprintln!(
             "pith: {}: the old XMP packet was unparsable and is replaced (--force); it began: {}",
             input.display(),
@@ -98,90 +111,68 @@ pub fn run(args: Args) -> Result<Outcome> {
                 .join(" ")
         );
     }
-    if inj.unchanged {
-        if target != input.as_path() {
-            write_new(target, input, &file, Some(&[]), &[])?;
+}
+
+/// `--rewrite`, and input from standard input (`pith inject - -o -` in pipelines): the whole
+/// input is held in memory and the whole result written through a temporary file and a rename
+/// (or to standard output).
+fn whole_file(
+    args: &Args,
+    number: &pith::PithNumber,
+    opts: &pith::pdf::Options,
+    say: &mut dyn FnMut(String),
+) -> Result<Outcome> {
+    let input = &args.input;
+    let bytes = if input.as_os_str() == "-" {
+        let mut v = Vec::new();
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut v)
+            .context("-: cannot read standard input")?;
+        v
+    } else {
+        std::fs::read(input).with_context(|| format!("{}: cannot read", input.display()))?
+    };
+    let target = args.output.as_deref().unwrap_or(input);
+    let what = || input.display().to_string();
+    if args.rewrite {
+        let out = pith::pdf::rewrite(&bytes, number, opts).with_context(what)?;
+        // A rewrite in place replaces the file: keep the permissions it had.
+        let perms = std::fs::metadata(target).ok().map(|m| m.permissions());
+        write_atomic(target, &out)?;
+        if let (true, Some(p)) = (args.in_place, perms) {
+            std::fs::set_permissions(target, p)
+                .with_context(|| format!("{}: cannot restore permissions", target.display()))?;
         }
-        println!(
+        say(format!(
+            "{}: rewrote the whole file with {} ({})",
+            target.display(),
+            number.full(),
+            number.url()
+        ));
+        return Ok(Outcome::Ok);
+    }
+    let inj = pith::pdf::inject(&bytes, number, opts).with_context(what)?;
+    warn_replaced(input, inj.replaced_xmp.as_deref());
+    let mut out = bytes;
+    out.extend_from_slice(&inj.appended);
+    write_atomic(target, &out)?;
+    if inj.unchanged {
+        say(format!(
             "{}: unchanged, already carries {}",
             input.display(),
             number.full()
-        );
-        return Ok(Outcome::Ok);
-    }
-    write_new(target, input, &file, Some(&inj.appended), &[])?;
-    println!(
-        "{}: injected {} ({})",
-        target.display(),
-        number.full(),
-        number.url()
-    );
-    for line in &inj.written {
-        println!("  {line}");
+        ));
+    } else {
+        say(format!(
+            "{}: injected {} ({})",
+            target.display(),
+            number.full(),
+            number.url()
+        ));
+        for line in &inj.written {
+            say(format!("  {line}"));
+        }
     }
     Ok(Outcome::Ok)
-}
-
-/// Writes `target` through a temporary file in its directory and an atomic rename: either a
-/// copy of `src` followed by `append` (when `append` is given), or `whole`. "-" writes to
-/// standard output. On any error the temporary file is removed and `target` is untouched.
-fn write_new(
-    target: &Path,
-    input: &Path,
-    src: &File,
-    append: Option<&[u8]>,
-    whole: &[u8],
-) -> Result<()> {
-    let fill = |w: &mut dyn Write| -> Result<()> {
-        match append {
-            Some(extra) => {
-                let mut f = src
-                    .try_clone()
-                    .with_context(|| format!("{}: cannot read", input.display()))?;
-                f.seek(SeekFrom::Start(0))?;
-                std::io::copy(&mut f, w)
-                    .with_context(|| format!("{}: cannot copy", input.display()))?;
-                w.write_all(extra)?;
-            }
-            None => w.write_all(whole)?,
-        }
-        Ok(())
-    };
-    if target.as_os_str() == "-" {
-        let mut out = std::io::stdout().lock();
-        fill(&mut out)?;
-        out.flush()?;
-        return Ok(());
-    }
-    let dir = match target.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".pith-tmp-")
-        .tempfile_in(dir)
-        .with_context(|| {
-            format!(
-                "{}: cannot create a temporary file in {}",
-                target.display(),
-                dir.display()
-            )
-        })?;
-    {
-        let mut w = std::io::BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
-        fill(&mut w).with_context(|| format!("{}: cannot write", target.display()))?;
-        w.flush()
-            .with_context(|| format!("{}: cannot write", target.display()))?;
-    }
-    // Keep the input's permissions (matters for --in-place).
-    if let Ok(m) = src.metadata() {
-        let _ = tmp.as_file().set_permissions(m.permissions());
-    }
-    tmp.as_file()
-        .sync_all()
-        .with_context(|| format!("{}: cannot write", target.display()))?;
-    tmp.persist(target)
-        .map_err(|e| e.error)
-        .with_context(|| format!("{}: cannot replace", target.display()))?;
-    Ok(())
 }
