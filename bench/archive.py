@@ -156,6 +156,8 @@ def large(pith, work, mb, runs):
     rows.append(("pith inject --in-place",) + run_timed([pith, "inject", "--in-place", "--number", NUMBER, inplace], fresh_copy, runs))
     rows.append(("pith inject -o new file",) + run_timed([pith, "inject", src, "--number", NUMBER, "-o", dst], no_out, runs))
     rows.append(("cp",) + run_timed(["cp", src, dst], no_out, runs))
+    # pith syncs a new file before renaming it into place (crash safety); this is the same work.
+    rows.append(("cp + sync of the copy",) + run_timed(["sh", "-c", 'cp "$0" "$1" && sync "$1"', src, dst], no_out, runs))
     rows.append(("exiftool (incremental)",) + run_timed(
         ["exiftool", "-config", cfg, "-q", "-PithNumber=" + NUMBER, "-PithURL=" + URL,
          "-XMP-xmp:Identifier=" + NUMBER, "-XMP-dc:Relation=" + URL, "-o", dst, src], no_out, runs))

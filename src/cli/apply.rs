@@ -232,9 +232,15 @@ pub fn write_copy(out: &Path, input: &Path, src: &File, append: &[u8]) -> Result
             )
         })?;
     {
-        let mut w = std::io::BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
-        fill(&mut w).with_context(|| format!("{}: cannot write", out.display()))?;
-        w.flush()
+        // File to file, so that std::io::copy can use copy_file_range(2): the kernel copies
+        // (or shares extents) without the bytes passing through pith.
+        let mut f = src
+            .try_clone()
+            .with_context(|| format!("{}: cannot read", input.display()))?;
+        f.seek(SeekFrom::Start(0))?;
+        let w = tmp.as_file_mut();
+        std::io::copy(&mut f, w)
+            .and_then(|_| w.write_all(append))
             .with_context(|| format!("{}: cannot write", out.display()))?;
     }
     if let Ok(m) = src.metadata() {
