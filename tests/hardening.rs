@@ -151,6 +151,12 @@ fn leftovers(dir: &Path) -> Vec<String> {
 /// A one-page PDF with `info` as object 5 (the Info dictionary) and `xmp` as the metadata
 /// stream, object 4, of the catalog.
 fn build_pdf(info: Option<&[u8]>, xmp: Option<&[u8]>) -> Vec<u8> {
+    build_pdf_filtered(info, xmp, "")
+}
+
+/// As [`build_pdf`], with `filter` (e.g. `/Filter /FlateDecode`) in the metadata stream's
+/// dictionary.
+fn build_pdf_filtered(info: Option<&[u8]>, xmp: Option<&[u8]>, filter: &str) -> Vec<u8> {
     let mut objs: Vec<Vec<u8>> = vec![
         if xmp.is_some() {
             b"<< /Type /Catalog /Pages 2 0 R /Metadata 4 0 R >>".to_vec()
@@ -162,7 +168,7 @@ fn build_pdf(info: Option<&[u8]>, xmp: Option<&[u8]>) -> Vec<u8> {
     ];
     let mut s = match xmp {
         Some(x) => format!(
-            "<< /Type /Metadata /Subtype /XML /Length {} >>\nstream\n",
+            "<< /Type /Metadata /Subtype /XML {filter} /Length {} >>\nstream\n",
             x.len()
         )
         .into_bytes(),
@@ -543,6 +549,63 @@ fn inject_refuses_hostile_xmp_and_force_replaces_it() {
         assert!(!x.contains("<!DOCTYPE") && !x.contains("ENTITY"), "{x}");
         roxmltree::Document::parse(&x).expect("new packet is well-formed");
     }
+}
+
+/// A metadata stream that inflates to 1 GiB (1 MB compressed): pith stops decoding at its
+/// bound and refuses the file, in bounded memory (the process runs under a 1 GB address-space
+/// limit) and time.
+#[test]
+fn decompression_bomb_in_the_metadata_stream_is_bounded() {
+    if !common::have_tool("python3", "decompression_bomb") {
+        return;
+    }
+    let script = "import sys, zlib\nc = zlib.compressobj(9)\nz = bytes(1 << 20)\nout = [c.compress(z) for _ in range(1024)]\nout.append(c.flush())\nsys.stdout.buffer.write(b''.join(out))";
+    let o = Command::new("python3")
+        .args(["-c", script])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let dir = tmpdir();
+    let input = dir.path().join("bomb.pdf");
+    std::fs::write(
+        &input,
+        build_pdf_filtered(None, Some(&o.stdout), "/Filter /FlateDecode"),
+    )
+    .unwrap();
+    let limited = |args: &[&std::ffi::OsStr]| {
+        let t = Instant::now();
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 1000000; exec \"$0\" \"$@\"")
+            .arg(assert_cmd::cargo::cargo_bin("pith"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(t.elapsed() < Duration::from_secs(60), "{:?}", t.elapsed());
+        Run {
+            code: o.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+        }
+    };
+    let out = dir.path().join("out.pdf");
+    let r = limited(&[
+        "inject".as_ref(),
+        "--number".as_ref(),
+        SEED.as_ref(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        input.as_os_str(),
+    ]);
+    assert_one_line_error(&r, "bomb.pdf");
+    assert!(!out.exists());
+    let r = limited(&["inspect".as_ref(), input.as_os_str()]);
+    assert!(
+        !r.stderr.contains("panicked") && !r.stderr.contains("memory allocation"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.code == 0 || r.code == 2, "{}", r.stderr);
 }
 
 #[test]
