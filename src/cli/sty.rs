@@ -36,6 +36,11 @@ pub fn run(args: Args) -> Result<Outcome> {
     let mut staged = vec![];
     for (name, text) in [(pith::sty::STY_FILE, &sty), (pith::sty::LTXML_FILE, &ltxml)] {
         let path = args.output.join(name);
+        if super::fsutil::is_special(&path) {
+            // A device or FIFO at the output path is written to, never replaced (issue #7).
+            write_atomic(&path, text.as_bytes())?;
+            continue;
+        }
         let mut tmp = tempfile::Builder::new()
             .prefix(".pith-tmp-")
             .tempfile_in(&args.output)
