@@ -239,7 +239,7 @@ def main():
     os.makedirs(work, exist_ok=True)
     print("machine: %s, %d cores" % (os.uname().machine, os.cpu_count()))
     for mb in [int(s) for s in a.sizes.split(",") if s]:
-        large(pith, work, mb, a.runs if mb < 200 else max(3, a.runs // 2))
+        large(pith, work, mb, a.runs if mb < 200 else max(2, a.runs // 2))
     if not a.skip_small:
         small(pith, work, a.small_min, max(3, a.runs // 2))
 
