@@ -14,6 +14,7 @@
 //! - [`sty`]: renders the LaTeX package `pith.sty`.
 //! - [`pdf`]: reads and injects the number into compiled PDFs (XMP and Info).
 //! - [`badge`]: SVG badges and embedding snippets.
+//! - [`xml`]: guards run on untrusted XML before it is parsed.
 //! - [`batch`]: manifests, shards and the worker pool for archive-scale runs.
 //!
 //! ```
@@ -32,6 +33,7 @@ pub mod pdf;
 pub mod record;
 pub mod sty;
 pub mod verify;
+pub mod xml;
 
 pub use number::{NumberRef, PithNumber};
 pub use record::Record;

@@ -171,7 +171,10 @@ const MAX_NESTING: usize = 512;
 const MAX_ATTRIBUTES: usize = 1024;
 
 fn parse(s: &str) -> Result<Document<'_>, Error> {
-    let (depth, attrs) = shape(s);
+    let crate::xml::Shape {
+        depth,
+        attributes: attrs,
+    } = crate::xml::shape(s);
     if depth > MAX_NESTING {
         return Err(xmp_err(format!(
             "elements nest deeper than {MAX_NESTING} levels"
@@ -183,61 +186,6 @@ fn parse(s: &str) -> Result<Document<'_>, Error> {
         )));
     }
     Document::parse(s).map_err(|e| xmp_err(format!("not well-formed XML: {e}")))
-}
-
-/// Upper bounds of the element nesting depth and of the attributes on one element, in one
-/// linear pass. Comments, CDATA sections, processing instructions and declarations are skipped
-/// whole, and quoted attribute values are skipped inside start tags, so that neither `</` in a
-/// comment nor `/>` in a value can hide nesting from the guard (issue #7).
-fn shape(s: &str) -> (usize, usize) {
-    let b = s.as_bytes();
-    // The position just past the next `pat` at or after `from` (or the end of the text).
-    let past = |from: usize, pat: &[u8]| {
-        b[from.min(b.len())..]
-            .windows(pat.len())
-            .position(|w| w == pat)
-            .map_or(b.len(), |p| from + p + pat.len())
-    };
-    let (mut depth, mut max, mut attrs) = (0usize, 0usize, 0usize);
-    let mut i = 0;
-    while let Some(k) = b[i..].iter().position(|&c| c == b'<') {
-        i += k;
-        let rest = &b[i..];
-        if rest.starts_with(b"<!--") {
-            i = past(i + 4, b"-->");
-        } else if rest.starts_with(b"<![CDATA[") {
-            i = past(i + 9, b"]]>");
-        } else if rest.starts_with(b"<?") {
-            i = past(i + 2, b"?>");
-        } else if rest.starts_with(b"</") {
-            depth = depth.saturating_sub(1);
-            i = past(i + 2, b">");
-        } else if rest.starts_with(b"<!") {
-            i = past(i + 2, b">");
-        } else {
-            // A start tag, to its first `>` outside quotes; `=` outside quotes counts attributes.
-            let (mut j, mut quote, mut eq) = (i + 1, None, 0usize);
-            while j < b.len() {
-                match (quote, b[j]) {
-                    (Some(q), c) if c == q => quote = None,
-                    (Some(_), _) => {}
-                    (None, c @ (b'"' | b'\'')) => quote = Some(c),
-                    (None, b'=') => eq += 1,
-                    (None, b'>') => break,
-                    (None, _) => {}
-                }
-                j += 1;
-            }
-            attrs = attrs.max(eq);
-            // An empty-element tag `<a/>` does not nest.
-            if !(j < b.len() && b[j - 1] == b'/') {
-                depth += 1;
-                max = max.max(depth);
-            }
-            i = (j + 1).min(b.len());
-        }
-    }
-    (max, attrs)
 }
 
 fn rdf_root<'a, 'i>(doc: &'a Document<'i>) -> Option<Node<'a, 'i>> {

@@ -102,53 +102,7 @@ pub fn parse(xml: &str) -> Result<Vec<Paper>, Error> {
 /// assert_eq!(element_depth("<a><!-- <b> --><![CDATA[<c>]]></a>"), 1);
 /// ```
 pub fn element_depth(xml: &str) -> usize {
-    let s = xml.as_bytes();
-    let find = |from: usize, pat: &[u8]| {
-        s[from..]
-            .windows(pat.len())
-            .position(|w| w == pat)
-            .map_or(s.len(), |p| from + p + pat.len())
-    };
-    let (mut i, mut depth, mut max) = (0, 0usize, 0usize);
-    while i < s.len() {
-        if s[i] != b'<' {
-            i += 1;
-            continue;
-        }
-        let rest = &s[i..];
-        if rest.starts_with(b"<!--") {
-            i = find(i + 4, b"-->");
-        } else if rest.starts_with(b"<![CDATA[") {
-            i = find(i + 9, b"]]>");
-        } else if rest.starts_with(b"<?") {
-            i = find(i + 2, b"?>");
-        } else if rest.starts_with(b"</") {
-            depth = depth.saturating_sub(1);
-            i = find(i + 2, b">");
-        } else if rest.starts_with(b"<!") {
-            i = find(i + 2, b">");
-        } else {
-            // A start tag: to its `>`, skipping quoted attribute values (which may hold `>`).
-            let mut j = i + 1;
-            let mut quote = None;
-            while j < s.len() {
-                match (quote, s[j]) {
-                    (Some(q), c) if c == q => quote = None,
-                    (Some(_), _) => {}
-                    (None, c @ (b'"' | b'\'')) => quote = Some(c),
-                    (None, b'>') => break,
-                    (None, _) => {}
-                }
-                j += 1;
-            }
-            if !(j < s.len() && quote.is_none() && s[j - 1] == b'/') {
-                depth += 1;
-                max = max.max(depth);
-            }
-            i = j + 1;
-        }
-    }
-    max
+    crate::xml::shape(xml).depth
 }
 
 fn parse_entry(entry: &Node) -> Result<Paper, String> {

@@ -1,0 +1,80 @@
+//! Guards run on untrusted XML before it reaches roxmltree (issue #7).
+//!
+//! roxmltree's tokenizer recurses once per element level and checks attribute names pairwise,
+//! so a hostile packet or feed (200,000 nested elements, 100,000 attributes) would abort the
+//! process or take minutes. [`shape`] measures both in one linear pass, so callers can refuse
+//! such input first. Used for arXiv Atom feeds ([`crate::record::atom`]) and XMP packets
+//! ([`crate::pdf::xmp`]).
+
+/// What [`shape`] measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shape {
+    /// Deepest element nesting.
+    pub depth: usize,
+    /// Most attributes on one element (an upper bound: `=` signs outside quoted values).
+    pub attributes: usize,
+}
+
+/// Measures element nesting and attributes per element in one linear pass. Comments, CDATA
+/// sections, processing instructions and declarations are skipped whole, and quoted attribute
+/// values inside start tags, so that neither `</` in a comment nor `/>` in a value can hide
+/// nesting.
+///
+/// # Examples
+/// ```
+/// let s = pith::xml::shape("<a><b/><c x='/>' y='1'>t</c><!-- </a> --></a>");
+/// assert_eq!((s.depth, s.attributes), (2, 2));
+/// ```
+pub fn shape(s: &str) -> Shape {
+    let b = s.as_bytes();
+    // The position just past the next `pat` at or after `from` (or the end of the text).
+    let past = |from: usize, pat: &[u8]| {
+        b[from.min(b.len())..]
+            .windows(pat.len())
+            .position(|w| w == pat)
+            .map_or(b.len(), |p| from + p + pat.len())
+    };
+    let (mut depth, mut max, mut attrs) = (0usize, 0usize, 0usize);
+    let mut i = 0;
+    while let Some(k) = b[i..].iter().position(|&c| c == b'<') {
+        i += k;
+        let rest = &b[i..];
+        if rest.starts_with(b"<!--") {
+            i = past(i + 4, b"-->");
+        } else if rest.starts_with(b"<![CDATA[") {
+            i = past(i + 9, b"]]>");
+        } else if rest.starts_with(b"<?") {
+            i = past(i + 2, b"?>");
+        } else if rest.starts_with(b"</") {
+            depth = depth.saturating_sub(1);
+            i = past(i + 2, b">");
+        } else if rest.starts_with(b"<!") {
+            i = past(i + 2, b">");
+        } else {
+            // A start tag, to its first `>` outside quotes; `=` outside quotes counts attributes.
+            let (mut j, mut quote, mut eq) = (i + 1, None, 0usize);
+            while j < b.len() {
+                match (quote, b[j]) {
+                    (Some(q), c) if c == q => quote = None,
+                    (Some(_), _) => {}
+                    (None, c @ (b'"' | b'\'')) => quote = Some(c),
+                    (None, b'=') => eq += 1,
+                    (None, b'>') => break,
+                    (None, _) => {}
+                }
+                j += 1;
+            }
+            attrs = attrs.max(eq);
+            // An empty-element tag `<a/>` does not nest.
+            if !(j < b.len() && b[j - 1] == b'/') {
+                depth += 1;
+                max = max.max(depth);
+            }
+            i = (j + 1).min(b.len());
+        }
+    }
+    Shape {
+        depth: max,
+        attributes: attrs,
+    }
+}
