@@ -193,66 +193,29 @@ fn refuse_non_file(file: &File, path: &Path) -> Result<()> {
 /// directory and an atomic rename ("-" streams to standard output). On any error the
 /// temporary file is removed and `out` is untouched.
 pub fn write_copy(out: &Path, input: &Path, src: &File, append: &[u8]) -> Result<()> {
-    let fill = |w: &mut dyn Write| -> Result<()> {
+    let source = || -> Result<File> {
         let mut f = src
             .try_clone()
             .with_context(|| format!("{}: cannot read", input.display()))?;
         f.seek(SeekFrom::Start(0))?;
-        std::io::copy(&mut f, w).with_context(|| format!("{}: cannot copy", input.display()))?;
-        w.write_all(append)?;
-        Ok(())
+        Ok(f)
     };
     if out.as_os_str() == "-" {
         let mut o = std::io::stdout().lock();
-        fill(&mut o)?;
+        std::io::copy(&mut source()?, &mut o)
+            .with_context(|| format!("{}: cannot copy", input.display()))?;
+        o.write_all(append)?;
         o.flush()?;
         return Ok(());
     }
-    if super::fsutil::is_special(out) {
-        // A device or FIFO (`/dev/null`): written to, never replaced (see `is_special`).
-        let mut o = OpenOptions::new()
-            .write(true)
-            .open(out)
-            .with_context(|| format!("{}: cannot open for writing", out.display()))?;
-        fill(&mut o).with_context(|| format!("{}: cannot write", out.display()))?;
-        return Ok(());
-    }
-    let dir = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".pith-tmp-")
-        .tempfile_in(dir)
-        .with_context(|| {
-            format!(
-                "{}: cannot create a temporary file in {}",
-                out.display(),
-                dir.display()
-            )
-        })?;
-    {
+    let permissions = src.metadata().ok().map(|m| m.permissions());
+    super::fsutil::write_file_with(out, permissions, |w| {
         // File to file, so that std::io::copy can use copy_file_range(2): the kernel copies
         // (or shares extents) without the bytes passing through pith.
-        let mut f = src
-            .try_clone()
-            .with_context(|| format!("{}: cannot read", input.display()))?;
-        f.seek(SeekFrom::Start(0))?;
-        let w = tmp.as_file_mut();
-        std::io::copy(&mut f, w)
-            .and_then(|_| w.write_all(append))
-            .with_context(|| format!("{}: cannot write", out.display()))?;
-    }
-    if let Ok(m) = src.metadata() {
-        let _ = tmp.as_file().set_permissions(m.permissions());
-    }
-    tmp.as_file()
-        .sync_all()
-        .with_context(|| format!("{}: cannot write", out.display()))?;
-    tmp.persist(out)
-        .map_err(|e| e.error)
-        .with_context(|| format!("{}: cannot replace", out.display()))?;
-    Ok(())
+        std::io::copy(&mut source()?, w)
+            .with_context(|| format!("{}: cannot copy", input.display()))?;
+        Ok(w.write_all(append)?)
+    })
 }
 
 /// Whether an error is a refusal (the file cannot be updated safely: not a PDF, damaged,

@@ -6,7 +6,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 /// Writes `bytes` to `path` through a temporary file in the same directory and an atomic
-/// rename, so `path` is either untouched or complete. "-" writes to standard output.
+/// rename, so `path` is either untouched or complete (see [`write_file_with`]). "-" writes to
+/// standard output.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     if path.as_os_str() == "-" {
         let mut out = std::io::stdout().lock();
@@ -14,13 +15,25 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         out.flush()?;
         return Ok(());
     }
+    write_file_with(path, None, |f| Ok(f.write_all(bytes)?))
+}
+
+/// Writes `path` with `fill`. A device or FIFO at `path` ([`is_special`]) is opened and written
+/// to directly; anything else gets a temporary file in the same directory, filled, given
+/// `permissions` (when set), synced and renamed over `path`, so `path` is either untouched or
+/// complete and no partial file is left on error.
+pub fn write_file_with(
+    path: &Path,
+    permissions: Option<std::fs::Permissions>,
+    fill: impl FnOnce(&mut std::fs::File) -> Result<()>,
+) -> Result<()> {
     if is_special(path) {
         let mut f = std::fs::OpenOptions::new()
             .write(true)
             .open(path)
             .with_context(|| format!("{}: cannot open for writing", path.display()))?;
-        f.write_all(bytes)
-            .and_then(|_| f.flush())
+        fill(&mut f)
+            .and_then(|_| Ok(f.flush()?))
             .with_context(|| format!("{}: cannot write", path.display()))?;
         return Ok(());
     }
@@ -38,8 +51,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
                 dir.display()
             )
         })?;
-    tmp.write_all(bytes)
-        .and_then(|_| tmp.as_file().sync_all())
+    fill(tmp.as_file_mut()).with_context(|| format!("{}: cannot write", path.display()))?;
+    if let Some(p) = permissions {
+        let _ = tmp.as_file().set_permissions(p);
+    }
+    tmp.as_file()
+        .sync_all()
         .with_context(|| format!("{}: cannot write", path.display()))?;
     tmp.persist(path)
         .map_err(|e| e.error)
