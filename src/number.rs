@@ -16,8 +16,9 @@ pub const CODE_LEN: usize = 26;
 /// Prefix lengths accepted as short aliases (`pith:7BMK4ZKT` and its 12/16-character kin).
 pub const ALIAS_LENS: [usize; 3] = [8, 12, 16];
 
-/// Base URL of record pages; the verification link is this followed by the 26-character code.
-pub const RECORD_URL_BASE: &str = "https://pith.science/pith/";
+/// Base URL of record pages; the verification link is this followed by the 26-character code
+/// (defined in [`crate::vocab::URL_BASE`], re-exported here for callers of this module).
+pub use crate::vocab::URL_BASE as RECORD_URL_BASE;
 
 /// Error returned when a Pith Number (or alias) cannot be parsed.
 #[derive(Debug, Clone, PartialEq, Eq)]
