@@ -21,17 +21,19 @@ pub const ALIAS_LENS: [usize; 3] = [8, 12, 16];
 pub use crate::vocab::URL_BASE as RECORD_URL_BASE;
 
 /// Error returned when a Pith Number (or alias) cannot be parsed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid Pith Number {:?}: {kind}", .input.chars().take(80).collect::<String>())]
 pub struct Error {
     input: String,
     kind: ErrorKind,
 }
 
 /// What was wrong with a Pith Number string.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ErrorKind {
     /// Occurs when the code has a length other than 26 (or 8/12/16 for an alias).
+    #[error("the code has {found} characters, expected {expected}")]
     WrongLength {
         /// The length found.
         found: usize,
@@ -39,6 +41,7 @@ pub enum ErrorKind {
         expected: &'static str,
     },
     /// Occurs when the code holds a character outside the base32 alphabet `A-Z2-7`.
+    #[error("character {found:?} at position {position} is not in the base32 alphabet A-Z2-7")]
     BadCharacter {
         /// The offending character.
         found: char,
@@ -46,11 +49,13 @@ pub enum ErrorKind {
         position: usize,
     },
     /// Occurs when the year part of `pith:YYYY:CODE` is not four digits.
+    #[error("year {found:?} is not four digits (expected pith:YYYY:<26 characters>)")]
     BadYear {
         /// The year text found.
         found: String,
     },
     /// Occurs when the text is not shaped like any accepted form.
+    #[error("expected pith:YYYY:<26 characters>, <26 characters>, or pith:<8|12|16 characters>")]
     BadForm,
 }
 
@@ -72,32 +77,6 @@ impl Error {
         &self.input
     }
 }
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let shown: String = self.input.chars().take(80).collect();
-        write!(f, "invalid Pith Number {shown:?}: ")?;
-        match &self.kind {
-            ErrorKind::WrongLength { found, expected } => {
-                write!(f, "the code has {found} characters, expected {expected}")
-            }
-            ErrorKind::BadCharacter { found, position } => write!(
-                f,
-                "character {found:?} at position {position} is not in the base32 alphabet A-Z2-7"
-            ),
-            ErrorKind::BadYear { found } => write!(
-                f,
-                "year {found:?} is not four digits (expected pith:YYYY:<26 characters>)"
-            ),
-            ErrorKind::BadForm => write!(
-                f,
-                "expected pith:YYYY:<26 characters>, <26 characters>, or pith:<8|12|16 characters>"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
 
 /// SHA-256 of `bytes`.
 ///

@@ -176,7 +176,7 @@ pub fn snippet(
         }
     }
     tera::Tera::one_off(format.template(), &ctx, false)
-        .map_err(|e| Error::new(ErrorKind::Template(e.to_string())))
+        .map_err(|e| Error::new(ErrorKind::Template(e)))
 }
 
 fn checked_src<'a>(field: &'static str, s: &'a str) -> Result<&'a str, Error> {
