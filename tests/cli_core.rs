@@ -2,20 +2,9 @@
 
 mod common;
 
-use common::{data, example, pith};
+use common::{data, example, pith, seed_vector, SEED, SEED_HASH};
 use predicates::prelude::*;
 use serde_json::Value;
-
-const SEED: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
-const SEED_HASH: &str = "f858ae65537d274c6d2ab040d6bdc58f56e405d9a90f6fe1018ac133bbda80a2";
-
-fn seed_vector() -> Value {
-    let all: Vec<Value> =
-        serde_json::from_str(&std::fs::read_to_string(data("records.json")).unwrap()).unwrap();
-    all.into_iter()
-        .find(|v| v["pith_number"] == SEED && v.get("variant_of").is_none())
-        .unwrap()
-}
 
 fn stdout_of(cmd: &mut assert_cmd::Command) -> String {
     let out = cmd.assert().success().get_output().stdout.clone();

@@ -108,14 +108,14 @@ fn bundle_verifies(path: &std::path::Path, number: &PithNumber, keys: &[Key]) ->
         .with_context(|| path.display().to_string())
 }
 
-/// Runs `pith badge`.
+/// Runs `pith badge`. The SVG is written as a text file: the library's document and a final
+/// newline (issue #15: the README shows one, and `cat badge.svg` should end its line).
 pub fn run_badge(args: BadgeArgs) -> Result<Outcome> {
     let (number, opts) = args.look.resolve()?;
-    let svg = badge::svg(&number, &opts)?;
-    match &args.output {
-        Some(path) => write_atomic(path, svg.as_bytes())?,
-        None => write_atomic(std::path::Path::new("-"), svg.as_bytes())?,
-    }
+    let mut svg = badge::svg(&number, &opts)?;
+    svg.push('\n');
+    let out = args.output.as_deref().unwrap_or(std::path::Path::new("-"));
+    write_atomic(out, svg.as_bytes())?;
     Ok(Outcome::Ok)
 }
 
