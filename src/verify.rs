@@ -121,9 +121,7 @@ impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Verdict::Verified => "verified",
-            Verdict::Unverified => {
-                "UNVERIFIED (no mismatch, but not every check could be made; see above)"
-            }
+            Verdict::Unverified => "UNVERIFIED (no mismatch, but not everything could be checked)",
             Verdict::Mismatch => "MISMATCH",
         })
     }
@@ -149,18 +147,22 @@ impl Report {
 
     /// The verdict: [`Verdict::Mismatch`] when any check fails, else
     /// [`Verdict::Unverified`] when a check could not be made (issue #7: a bundle without
-    /// receipts is not "verified"), else [`Verdict::Verified`]. An empty report is
-    /// [`Verdict::Unverified`]: nothing was shown to hold.
+    /// receipts is not "verified") or when nothing was checked against the record (issue #15:
+    /// a record alone is valid, not verified), else [`Verdict::Verified`].
     pub fn verdict(&self) -> Verdict {
         if !self.holds() {
             Verdict::Mismatch
-        } else if self.checks.is_empty()
-            || self.checks.iter().any(|c| c.status == Status::Unverified)
-        {
+        } else if !self.compares() || self.checks.iter().any(|c| c.status == Status::Unverified) {
             Verdict::Unverified
         } else {
             Verdict::Verified
         }
+    }
+
+    /// Whether any check compared the record with something (a number, a text, a signature,
+    /// a stated value), rather than only reading the record.
+    pub fn compares(&self) -> bool {
+        self.checks.iter().any(|c| c.kind != CheckKind::Record)
     }
 }
 
@@ -730,6 +732,23 @@ mod tests {
         assert!(judge(&bare, &n, &[key_of(&sk)]).is_err());
         let report = Bundle::from_value(bare).unwrap().check(&[key_of(&sk)]);
         assert_eq!(report.verdict(), Verdict::Unverified);
+    }
+
+    #[test]
+    fn a_record_alone_is_not_verified() {
+        let recs: Value = serde_json::from_str(include_str!("../tests/data/records.json")).unwrap();
+        let r = Record::from_value(&recs[0]["canonical_record"]).unwrap();
+        let mut report = Report::default();
+        report.push(Check::new(
+            CheckKind::Record,
+            "canonical_record",
+            Status::Ok,
+            "",
+        ));
+        assert_eq!(report.verdict(), Verdict::Unverified);
+        report.push(record_against_number(&r, &NumberRef::Full(r.number())));
+        assert_eq!(report.verdict(), Verdict::Verified);
+        assert_eq!(Report::default().verdict(), Verdict::Unverified);
     }
 
     #[test]

@@ -138,13 +138,16 @@ pub fn run(mut args: Args) -> Result<Outcome> {
         }
         println!("{verdict}");
     }
-    if report
-        .checks
-        .iter()
-        .any(|c| c.kind == CheckKind::Receipt && c.status == Status::Unverified)
-        && !args.json
-    {
-        eprintln!("pith: hint: a receipt signed by another key is checked when you give that key with --key");
+    if !args.json && verdict == Verdict::Unverified {
+        if !report.compares() {
+            eprintln!("pith: hint: the record is valid, but nothing was checked against it: give a number, --title, --abstract or --signature");
+        } else if report
+            .checks
+            .iter()
+            .any(|c| c.kind == CheckKind::Receipt && c.status == Status::Unverified)
+        {
+            eprintln!("pith: hint: a receipt signed by another key is checked when you give that key with --key");
+        }
     }
     Ok(if report.holds() {
         Outcome::Ok

@@ -33,7 +33,8 @@ pub enum Input {
         /// `2402.03791` or `2402.03791v3`.
         id: Option<String>,
     },
-    /// The paper's explicit fields.
+    /// The paper's explicit fields, typed by hand: their categories are checked against
+    /// arXiv's taxonomy ([`Paper::check_categories`]).
     Fields(Box<Paper>),
 }
 
@@ -98,7 +99,10 @@ impl Input {
                     })
                     .collect()
             }
-            Input::Fields(paper) => Ok(vec![paper.to_record()?]),
+            Input::Fields(paper) => {
+                paper.check_categories()?;
+                Ok(vec![paper.to_record()?])
+            }
         }
     }
 
@@ -173,6 +177,43 @@ mod tests {
         ] {
             assert_eq!(input.number().unwrap().full(), want, "{input:?}");
         }
+    }
+
+    #[test]
+    fn typed_fields_are_checked_and_conflicts_refused() {
+        let paper = |id: &str, version: u32, primary: &str, cross: &[&str]| {
+            Input::Fields(Box::new(Paper {
+                id: id.into(),
+                version,
+                title: "t".into(),
+                abstract_text: "a".into(),
+                submitted: "2024-02-06T08:14:56Z".into(),
+                primary: primary.into(),
+                categories: cross.iter().map(|c| c.to_string()).collect(),
+                license: None,
+            }))
+        };
+        paper("2402.03791v3", 0, "cs.DC", &["cs.LG"])
+            .number()
+            .unwrap();
+        paper("2402.03791v3", 3, "cs.DC", &[]).number().unwrap();
+        paper("alg-geom/9202001", 1, "alg-geom", &[])
+            .number()
+            .unwrap();
+        let e = paper("2402.03791v3", 2, "cs.DC", &[]).number().unwrap_err();
+        assert!(
+            e.to_string().contains("says version 3 but version 2"),
+            "{e}"
+        );
+        let e = paper("2402.03791", 3, "cs.dc", &[]).number().unwrap_err();
+        assert!(e.to_string().contains("did you mean cs.DC?"), "{e}");
+        let e = paper("2402.03791", 3, "cs.DC", &["cs.XX"])
+            .number()
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("\"cs.XX\" is not an arXiv category"),
+            "{e}"
+        );
     }
 
     #[test]

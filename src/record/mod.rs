@@ -20,6 +20,7 @@
 pub mod atom;
 pub mod canonical;
 pub mod input;
+pub mod taxonomy;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -381,6 +382,37 @@ pub struct Paper {
     pub license: Option<String>,
 }
 
+impl Paper {
+    /// Checks the primary and cross-list categories against arXiv's taxonomy
+    /// ([`taxonomy::CATEGORIES`], old archive names included): for metadata typed by hand,
+    /// where `cs.dc` for `cs.DC` would silently give another number (issue #15). Metadata
+    /// read from arXiv itself is taken as arXiv states it.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Field`] naming the category, with the likely meant spelling when only the
+    /// case differs.
+    pub fn check_categories(&self) -> Result<(), Error> {
+        let check = |field: &'static str, c: &str| {
+            let c = c.trim();
+            if taxonomy::lookup(c).is_some() {
+                return Ok(());
+            }
+            Err(Error::field(
+                field,
+                match taxonomy::suggest(c) {
+                    Some(s) => format!("{c:?} is not an arXiv category (did you mean {s}?)"),
+                    None => format!("{c:?} is not an arXiv category"),
+                },
+            ))
+        };
+        check("metadata.primary_cat", &self.primary)?;
+        self.categories
+            .iter()
+            .filter(|c| !c.trim().is_empty())
+            .try_for_each(|c| check("metadata.cross_cats_sorted", c))
+    }
+}
+
 /// Splits `2402.03791v3` into (`2402.03791`, `Some(3)`); a bare id gives `None`.
 pub fn split_versioned_id(text: &str) -> (String, Option<u32>) {
     if let Some(pos) = text.rfind('v') {
@@ -428,6 +460,16 @@ impl Paper {
                 format!(
                     "{:?} is not an arXiv id (YYMM.NNNNN or archive/YYMMNNN)",
                     self.id
+                ),
+            ));
+        }
+        if let Some(v) = embedded.filter(|v| self.version != 0 && *v != self.version) {
+            // Issue #15: `--id 2402.03791v3 --version 2` silently used 2.
+            return Err(Error::field(
+                "source.version",
+                format!(
+                    "the id {:?} says version {v} but version {} was given",
+                    self.id, self.version
                 ),
             ));
         }
