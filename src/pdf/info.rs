@@ -6,9 +6,9 @@
 use super::syntax::{decode_text, Dict, Obj};
 
 /// Info key of the full number (`pith:2024:…`), a text string.
-pub const KEY_NUMBER: &str = "PithNumber";
+pub use crate::vocab::INFO_NUMBER as KEY_NUMBER;
 /// Info key of the verification URL, a text string.
-pub const KEY_URL: &str = "PithURL";
+pub use crate::vocab::INFO_URL as KEY_URL;
 
 /// One Info entry: key (without slash) and text value.
 #[derive(Debug, Clone, PartialEq, Eq)]
