@@ -1299,25 +1299,31 @@ fn pithnumber_is_preamble_only() {
 }
 
 #[test]
-fn badge_never_placed_warns() {
-    if !have_tools("badge_never_placed_warns") {
+fn fallback_places_badge_without_maketitle() {
+    if !have_tools("fallback_places_badge_without_maketitle") {
         return;
     }
-    // No \maketitle: the metadata is still written, and the end of the run warns.
+    // No \maketitle: the metadata is written, and the badge goes into the page-1 margin
+    // (issue #17: "never placed" only with nobadge), said in the log.
     let (ok, l, d) = small_article(
         &format!("\\usepackage{{pith}}\\pithnumber{{{FULL}}}"),
         "Text only.",
     );
     assert!(ok, "{l}");
+    assert!(!l.contains("badge was never placed"), "{l}");
     assert!(
-        l.contains("Package pith Warning: The badge was never placed"),
+        flat_log(&l).contains("the badge is in the page-1 margin"),
         "{l}"
     );
     let pdf = d.path().join("doc.pdf");
     let (_, info, _) = common::run("pdfinfo", &["-custom", pdf.to_str().unwrap()], None);
     assert!(info.contains(FULL), "{info}");
     let (words, _) = page1_words(&pdf);
-    assert!(!words.iter().any(|w| w.text == SHORT));
+    let text = words.iter().find(|w| w.text == "Text").expect("body text");
+    let badge: Vec<_> = words.iter().filter(|w| w.text == SHORT).collect();
+    assert_eq!(badge.len(), 1, "{words:?}");
+    // In the left margin, left of the text block.
+    assert!(badge[0].x_max < text.x_min, "{:?} {:?}", badge[0], text);
 }
 
 #[test]
