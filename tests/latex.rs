@@ -17,8 +17,9 @@
 //! versions of the leg.
 
 mod common;
+#[path = "common/tex.rs"]
+mod tex;
 
-use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Condvar, Mutex};
@@ -983,38 +984,6 @@ fn have_tools(test: &str) -> bool {
             .all(|t| common::have_tool(t, test))
 }
 
-/// Runs `f` over `items` in two threads and collects the failures.
-fn parallel<T: Clone + Send + std::fmt::Debug, F: Fn(&T) -> (String, Vec<String>) + Sync>(
-    items: Vec<T>,
-    f: F,
-) -> Vec<String> {
-    let queue = Mutex::new(items.into_iter().collect::<VecDeque<_>>());
-    let failures = Mutex::new(vec![]);
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let Some(item) = queue.lock().unwrap().pop_front() else {
-                    break;
-                };
-                let start = Instant::now();
-                let (name, errs) = f(&item);
-                eprintln!(
-                    "latex: {name} {:.1}s {}",
-                    start.elapsed().as_secs_f64(),
-                    if errs.is_empty() { "ok" } else { "FAILED" }
-                );
-                if !errs.is_empty() {
-                    failures
-                        .lock()
-                        .unwrap()
-                        .push(format!("{name}:\n  {}", errs.join("\n  ")));
-                }
-            });
-        }
-    });
-    failures.into_inner().unwrap()
-}
-
 fn selected(name: &str) -> bool {
     match std::env::var("PITH_LATEX_ONLY") {
         Ok(only) => only.split(',').any(|n| n == name),
@@ -1200,7 +1169,9 @@ fn matrix() {
         let tmp = tex_dir("pith-");
         let _ = sh(tmp.path(), "luaotfload-tool", &["--update"]);
     }
-    let failures = parallel(cells, |c| (c.name.to_string(), run_cell(c, &features)));
+    let failures = tex::parallel("latex", cells, |c| {
+        (c.name.to_string(), run_cell(c, &features))
+    });
     eprintln!("latex: matrix took {:.0}s", start.elapsed().as_secs_f64());
     assert!(
         failures.is_empty(),
@@ -1238,7 +1209,7 @@ fn invalid_numbers_are_errors() {
         ("braces", "\\pithnumber{{7BMK4ZKTPUTUY3JKWBANNPOFR5}}"),
         ("nonascii", "\\pithnumber{7BMK4ZKTPUTUY3JKWBANNPOFRé}"),
     ];
-    let failures = parallel(cases, |(name, line)| {
+    let failures = tex::parallel("latex", cases, |(name, line)| {
         let dir = tex_dir("pith-");
         let d = dir.path();
         install_sty(d);
@@ -1767,10 +1738,10 @@ fn kit_cells() -> Vec<KitCell> {
             Title,
         ),
         kit(
-            "usenix-dvips",
+            "usenix-xe",
             "usenix",
             "\\usepackage{usenix-2020-09}",
-            Dvips,
+            Xe,
             Title,
         ),
         kit("arxiv-pdf", "arxiv", "\\usepackage{arxiv}", Pdf, Title),
@@ -1923,7 +1894,7 @@ fn kits() {
         let tmp = tex_dir("pith-");
         let _ = sh(tmp.path(), "luaotfload-tool", &["--update"]);
     }
-    let failures = parallel(cells, |c| (c.name.to_string(), run_kit_cell(c)));
+    let failures = tex::parallel("latex", cells, |c| (c.name.to_string(), run_kit_cell(c)));
     eprintln!(
         "latex: kit matrix took {:.0}s",
         start.elapsed().as_secs_f64()
@@ -2062,7 +2033,10 @@ fn ctan_bundle() {
         "README lacks the LPPL statement"
     );
     let sty = std::fs::read_to_string(un.join("pith/pith.sty")).unwrap();
-    assert!(sty.contains("Public License, either version 1.3c"), "pith.sty lacks the LPPL");
+    assert!(
+        sty.contains("Public License, either version 1.3c"),
+        "pith.sty lacks the LPPL"
+    );
     let pdf = un.join("pith/pith.pdf");
     let (ok, text, err) = common::run("pdftotext", &[pdf.to_str().unwrap(), "-"], None);
     assert!(ok, "pdftotext: {err}");
