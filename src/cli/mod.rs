@@ -31,9 +31,38 @@ pub enum Outcome {
 #[derive(Debug, Parser)]
 #[command(name = "pith", version, about, long_about = None)]
 pub struct Cli {
+    /// Print only errors: no progress, notes, hints or summaries on standard error.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Print more about what is done (repeat for more).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
     #[command(subcommand)]
     command: Command,
 }
+
+/// The verbosity asked for: -1 with `--quiet`, 0 by default, `-v` counts up.
+static VERBOSITY: std::sync::atomic::AtomicI8 = std::sync::atomic::AtomicI8::new(0);
+
+/// Whether `--quiet` was given: informational output on standard error is left out.
+pub fn quiet() -> bool {
+    VERBOSITY.load(std::sync::atomic::Ordering::Relaxed) < 0
+}
+
+/// Whether `-v` was given at least `level` times.
+pub fn verbose(level: i8) -> bool {
+    VERBOSITY.load(std::sync::atomic::Ordering::Relaxed) >= level
+}
+
+/// Prints an informational line on standard error (`pith: …`) unless `--quiet`.
+macro_rules! note {
+    ($($t:tt)*) => {
+        if !$crate::cli::quiet() {
+            eprintln!("pith: {}", format!($($t)*));
+        }
+    };
+}
+pub(crate) use note;
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -67,6 +96,12 @@ pub fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    let level = if cli.quiet {
+        -1
+    } else {
+        cli.verbose.min(3) as i8
+    };
+    VERBOSITY.store(level, std::sync::atomic::Ordering::Relaxed);
     let result = match cli.command {
         Command::Number(a) => number::run(a),
         Command::Record(a) => record::run(a),

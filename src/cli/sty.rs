@@ -60,7 +60,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         tmp.persist(&path)
             .map_err(|e| e.error)
             .with_context(|| format!("{}: cannot replace", path.display()))?;
-        eprintln!("pith: wrote {}", path.display());
+        super::note!("wrote {}", path.display());
     }
     Ok(Outcome::Ok)
 }

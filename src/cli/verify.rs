@@ -140,13 +140,13 @@ pub fn run(mut args: Args) -> Result<Outcome> {
     }
     if !args.json && verdict == Verdict::Unverified {
         if !report.compares() {
-            eprintln!("pith: hint: the record is valid, but nothing was checked against it: give a number, --title, --abstract or --signature");
+            super::note!("hint: the record is valid, but nothing was checked against it: give a number, --title, --abstract or --signature");
         } else if report
             .checks
             .iter()
             .any(|c| c.kind == CheckKind::Receipt && c.status == Status::Unverified)
         {
-            eprintln!("pith: hint: a receipt signed by another key is checked when you give that key with --key");
+            super::note!("hint: a receipt signed by another key is checked when you give that key with --key");
         }
     }
     Ok(if report.holds() {
