@@ -90,8 +90,9 @@ impl std::error::Error for Error {
     }
 }
 
-/// Resolves a job's number: parsed, or computed from its record (never typed twice). Errors
-/// name the file they are about: the record or Atom file, else the PDF.
+/// Resolves a job's number: parsed, or computed from its record (never typed twice); it must
+/// be the full number with its year ([`PithNumber::require_year`]). Errors name the file they
+/// are about: the record or Atom file, else the PDF.
 ///
 /// # Errors
 /// [`ErrorKind::Number`].
@@ -104,6 +105,13 @@ pub fn resolve(job: &Job) -> Result<PithNumber, Error> {
         })
     };
     let n = number(&job.source)?;
+    // A batch writes metadata: a bare code (no year) is refused here, with the reason, rather
+    // than deep inside the XMP merge (issue #15).
+    n.require_year().map_err(|e| Error {
+        path: Some(job.pdf.clone()),
+        line: None,
+        kind: ErrorKind::Number(Box::new(e.into())),
+    })?;
     for other in &job.also {
         let m = number(other)?;
         if !n.matches(&crate::NumberRef::Full(m.clone())) {

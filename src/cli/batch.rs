@@ -256,7 +256,7 @@ fn inject_one(job: &Job, args: &Args, opts: &pith::pdf::Options) -> FileOutcome 
             } else {
                 Status::Failed
             };
-            o.reason = Some(super::one_line(&format!("{e:#}")));
+            o.reason = Some(super::one_line(&reason(&e, args.force)));
             // Nothing was written: the directories made for the output go again (issue #15:
             // a refused file left an empty folder), deepest first, only while empty.
             for d in &created {
@@ -267,6 +267,32 @@ fn inject_one(job: &Job, args: &Args, opts: &pith::pdf::Options) -> FileOutcome 
         }
     }
     o
+}
+
+/// The report's reason for a library error, with the remedy worded for `pith batch`, which
+/// has no `--rewrite` (issue #15: the reason said "use --rewrite to repair").
+fn reason(e: &anyhow::Error, force: bool) -> String {
+    let Some(h) = e.chain().find_map(|c| c.downcast_ref::<apply::Hinted>()) else {
+        return format!("{e:#}");
+    };
+    let err = h.error();
+    let hint = match err.kind() {
+        pith::pdf::ErrorKind::Damaged(_) => {
+            "; repair it with pith inject --rewrite, then run the batch again"
+        }
+        pith::pdf::ErrorKind::Certified => {
+            "; rerun with --force to update anyway, which invalidates the certification"
+        }
+        pith::pdf::ErrorKind::Xmp(_) if !force => "; rerun with --force to replace it",
+        _ => "",
+    };
+    let mut text = format!("{err}{hint}");
+    let mut cause = std::error::Error::source(err);
+    while let Some(c) = cause {
+        text.push_str(&format!(": {c}"));
+        cause = c.source();
+    }
+    text
 }
 
 /// The size of `out` when it exists and already carries `number` consistently.

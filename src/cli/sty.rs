@@ -29,7 +29,14 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let ltxml = pith::sty::render_ltxml(&opts).context(pith::sty::LTXML_FILE)?;
     if !args.output.is_dir() {
-        anyhow::bail!("{}: not a directory", args.output.display());
+        // Issue #15: say what -o expects, not only what it is not.
+        anyhow::bail!(
+            "{}: not a directory; -o takes the directory to write {} and {} into (\"-\" writes {} to standard output)",
+            args.output.display(),
+            pith::sty::STY_FILE,
+            pith::sty::LTXML_FILE,
+            pith::sty::STY_FILE
+        );
     }
     // Both files or neither: each is staged in a temporary file (written and synced) before
     // either is renamed into place, so a full disk leaves no half-written pair behind.
@@ -41,8 +48,17 @@ pub fn run(args: Args) -> Result<Outcome> {
             write_atomic(&path, text.as_bytes())?;
             continue;
         }
+        // The new file gets 0666 less the umask (tempfile's default 0600 left pith.sty
+        // unreadable to other users' LaTeX runs, issue #15); an existing file keeps its mode.
+        let mode = std::fs::metadata(&path)
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| m.permissions())
+            .unwrap_or_else(|| std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        let keep = std::fs::metadata(&path).is_ok_and(|m| m.is_file());
         let mut tmp = tempfile::Builder::new()
             .prefix(".pith-tmp-")
+            .permissions(mode.clone())
             .tempfile_in(&args.output)
             .with_context(|| {
                 format!(
@@ -51,6 +67,10 @@ pub fn run(args: Args) -> Result<Outcome> {
                     args.output.display()
                 )
             })?;
+        if keep {
+            // The umask applied at creation; an existing file's exact mode is set again.
+            let _ = tmp.as_file().set_permissions(mode);
+        }
         tmp.write_all(text.as_bytes())
             .and_then(|_| tmp.as_file().sync_all())
             .with_context(|| format!("{}: cannot write", path.display()))?;
