@@ -259,3 +259,88 @@ fn bug10_tex_hint_names_the_included_file_and_sty_says_what_it_expects() {
             "not a directory; -o takes the directory",
         ));
 }
+
+/// Habit: shell completions generated from the clap definitions; bash completes subcommands
+/// and flags when sourced.
+#[test]
+fn completions_complete_subcommands_and_flags() {
+    if !common::have_tool("bash", "completions") {
+        return;
+    }
+    let bin = assert_cmd::cargo::cargo_bin!("pith").display().to_string();
+    let complete = |words: &str| {
+        let script = format!(
+            "source <({bin} completions bash) && COMP_WORDS=({words}) && COMP_CWORD=$((${{#COMP_WORDS[@]}}-1)) && COMP_LINE='{words}' && COMP_POINT=${{#COMP_LINE}} && _pith pith \"${{COMP_WORDS[-1]}}\" \"${{COMP_WORDS[-2]}}\" && echo \"${{COMPREPLY[@]}}\""
+        );
+        let o = std::process::Command::new("bash")
+            .args(["-c", &script])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let subs = complete("pith ba");
+    assert!(subs.contains("badge") && subs.contains("batch"), "{subs}");
+    let flags = complete("pith inject --dr");
+    assert!(flags.contains("--dry-run"), "{flags}");
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let out = pith().args(["completions", shell]).output().unwrap();
+        assert!(out.status.success());
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("inject"),
+            "{shell}"
+        );
+    }
+    pith().args(["completions", "tcsh"]).assert().code(2);
+}
+
+/// Habit: man pages generated from the clap definitions: pith(1) on standard output, and with
+/// --dir one page per subcommand; groff renders them without a warning.
+#[test]
+fn man_pages_render_with_groff() {
+    if !common::have_tool("groff", "man_pages_render_with_groff") {
+        return;
+    }
+    let dir = tmpdir();
+    let groff = |page: &[u8]| {
+        use std::io::Write;
+        let mut c = std::process::Command::new("groff")
+            .args(["-man", "-Tutf8", "-ww", "-P-cbou"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        c.stdin.take().unwrap().write_all(page).unwrap();
+        let o = c.wait_with_output().unwrap();
+        assert!(o.status.success());
+        assert!(
+            o.stderr.is_empty(),
+            "groff warns: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let main = pith().arg("man").output().unwrap();
+    let text = groff(&main.stdout);
+    for sub in ["inject", "inspect", "batch", "completions", "man"] {
+        assert!(text.contains(sub), "pith(1) lists {sub}");
+    }
+    pith()
+        .args(["man", "--dir"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let inject = groff(&std::fs::read(dir.path().join("pith-inject.1")).unwrap());
+    assert!(
+        inject.contains("--dry-run") && inject.contains("--json"),
+        "{inject}"
+    );
+    let words = inject.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("SYNOPSIS pith inject"), "{inject}");
+    for sub in [
+        "number", "record", "verify", "sty", "badge", "snippet", "batch",
+    ] {
+        assert!(dir.path().join(format!("pith-{sub}.1")).is_file(), "{sub}");
+    }
+}

@@ -10,6 +10,7 @@ mod apply;
 mod badge;
 mod batch;
 mod fsutil;
+mod generate;
 mod inject;
 mod input;
 mod inspect;
@@ -84,6 +85,10 @@ enum Command {
     Batch(batch::Args),
     /// Print the code that embeds a badge (Markdown, HTML, reStructuredText, AsciiDoc, LaTeX).
     Snippet(badge::SnippetArgs),
+    /// Print shell completions (bash, zsh, fish, elvish, powershell).
+    Completions(generate::CompletionsArgs),
+    /// Print the man page pith(1), or write it and one page per subcommand into a directory.
+    Man(generate::ManArgs),
 }
 
 /// Runs the CLI and maps the result to an exit code: 0 ok, 1 mismatch, 2 error.
@@ -112,6 +117,8 @@ pub fn main() -> ExitCode {
         Command::Badge(a) => badge::run_badge(a),
         Command::Batch(a) => batch::run(a),
         Command::Snippet(a) => badge::run_snippet(a),
+        Command::Completions(a) => generate::completions(a),
+        Command::Man(a) => generate::man(a),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,
