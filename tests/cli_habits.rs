@@ -344,3 +344,51 @@ fn man_pages_render_with_groff() {
         assert!(dir.path().join(format!("pith-{sub}.1")).is_file(), "{sub}");
     }
 }
+
+/// Habit: an explicit overwrite policy. Outputs are replaced by default (atomically, as qpdf
+/// does); `--no-clobber` (`-n`, as `cp -n`, exiftool's default) refuses an existing one and
+/// leaves it as it was.
+#[test]
+fn outputs_are_replaced_unless_no_clobber() {
+    let dir = tmpdir();
+    let badge = dir.path().join("b.svg");
+    std::fs::write(&badge, "old").unwrap();
+    pith()
+        .args(["badge", SEED, "-n", "-o"])
+        .arg(&badge)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("exists, not replaced"));
+    assert_eq!(std::fs::read_to_string(&badge).unwrap(), "old");
+    pith()
+        .args(["badge", SEED, "-o"])
+        .arg(&badge)
+        .assert()
+        .success();
+    assert!(std::fs::read_to_string(&badge).unwrap().starts_with("<svg"));
+    let out = dir.path().join("o.pdf");
+    std::fs::write(&out, "old").unwrap();
+    pith()
+        .args(["--no-clobber", "inject"])
+        .arg(fixture("minimal.pdf"))
+        .args(["--number", SEED, "-o"])
+        .arg(&out)
+        .assert()
+        .code(2);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "old");
+    std::fs::write(dir.path().join("pith.sty"), "old").unwrap();
+    pith()
+        .args(["sty", "-n", "-o"])
+        .arg(dir.path())
+        .assert()
+        .code(2);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("pith.sty")).unwrap(),
+        "old"
+    );
+    // -n with /dev/null as output is no refusal: a device is not a file to keep.
+    pith()
+        .args(["badge", SEED, "-n", "-o", "/dev/null"])
+        .assert()
+        .success();
+}

@@ -221,6 +221,11 @@ fn inject_one(job: &Job, args: &Args, opts: &pith::pdf::Options) -> FileOutcome 
             o.reason = Some(format!("{} already carries {}", p.display(), number.full()));
             return o;
         }
+        if let Err(e) = super::check_clobber(p) {
+            o.status = Status::Refused;
+            o.reason = Some(e.to_string());
+            return o;
+        }
         if args.dry_run {
             o.status = Status::Planned;
             return o;

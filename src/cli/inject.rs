@@ -128,6 +128,9 @@ pub fn run(args: Args) -> Result<Outcome> {
             );
         }
     }
+    if let (Some(o), false) = (&args.output, args.dry_run) {
+        super::check_clobber(o)?;
+    }
     if stdin && args.in_place {
         bail!("-: standard input cannot be updated in place; give -o OUT.pdf or -o -");
     }

@@ -38,12 +38,32 @@ pub struct Cli {
     /// Print more about what is done (repeat for more).
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     verbose: u8,
+    /// Never replace an existing output file (-o, --out-dir, sty's directory): refuse it
+    /// instead. By default an output is replaced, atomically, as qpdf and compilers do.
+    #[arg(short = 'n', long, global = true)]
+    no_clobber: bool,
     #[command(subcommand)]
     command: Command,
 }
 
 /// The verbosity asked for: -1 with `--quiet`, 0 by default, `-v` counts up.
 static VERBOSITY: std::sync::atomic::AtomicI8 = std::sync::atomic::AtomicI8::new(0);
+
+/// Whether `--no-clobber` was given.
+static NO_CLOBBER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Refuses to write `path` when `--no-clobber` is given and it exists (a device such as
+/// `/dev/null`, and "-" for standard output, are not files to keep).
+pub fn check_clobber(path: &std::path::Path) -> anyhow::Result<()> {
+    if NO_CLOBBER.load(std::sync::atomic::Ordering::Relaxed)
+        && path.as_os_str() != "-"
+        && std::fs::symlink_metadata(path).is_ok()
+        && !fsutil::is_special(path)
+    {
+        anyhow::bail!("{}: exists, not replaced (--no-clobber)", path.display());
+    }
+    Ok(())
+}
 
 /// Whether `--quiet` was given: informational output on standard error is left out.
 pub fn quiet() -> bool {
@@ -107,6 +127,7 @@ pub fn main() -> ExitCode {
         cli.verbose.min(3) as i8
     };
     VERBOSITY.store(level, std::sync::atomic::Ordering::Relaxed);
+    NO_CLOBBER.store(cli.no_clobber, std::sync::atomic::Ordering::Relaxed);
     let result = match cli.command {
         Command::Number(a) => number::run(a),
         Command::Record(a) => record::run(a),

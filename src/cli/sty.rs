@@ -40,6 +40,9 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     // Both files or neither: each is staged in a temporary file (written and synced) before
     // either is renamed into place, so a full disk leaves no half-written pair behind.
+    for name in [pith::sty::STY_FILE, pith::sty::LTXML_FILE] {
+        super::check_clobber(&args.output.join(name))?;
+    }
     let mut staged = vec![];
     for (name, text) in [(pith::sty::STY_FILE, &sty), (pith::sty::LTXML_FILE, &ltxml)] {
         let path = args.output.join(name);
