@@ -392,3 +392,38 @@ fn outputs_are_replaced_unless_no_clobber() {
         .assert()
         .success();
 }
+
+/// Habit: `-q` leaves out everything but errors on standard error; `-v` adds a line per file
+/// to a batch run.
+#[test]
+fn quiet_and_verbose() {
+    let dir = tmpdir();
+    let o = pith().args(["sty", "-o"]).arg(dir.path()).output().unwrap();
+    assert!(String::from_utf8_lossy(&o.stderr).contains("wrote"));
+    let o = pith()
+        .args(["-q", "sty", "-o"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success() && o.stderr.is_empty(), "{o:?}");
+    common::copy_writable(&fixture("minimal.pdf"), &dir.path().join("in/a.pdf"));
+    std::fs::write(dir.path().join("in/a.pith"), SEED).unwrap();
+    let o = pith()
+        .args(["batch", "-v", "--dry-run", "--dir"])
+        .arg(dir.path().join("in"))
+        .arg("--out-dir")
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("pith: planned ") && err.contains("a.pdf"),
+        "{err}"
+    );
+    // Errors still show under -q.
+    pith()
+        .args(["-q", "number", "--record", "/nonexistent.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("/nonexistent.json"));
+}
