@@ -128,17 +128,30 @@ impl<R: ReadAt> Pdf<R> {
             xref_streams: HashSet::new(),
             security: None,
         };
-        // Files with bytes before `%PDF-` may count offsets from the header: when the chain
-        // does not read with absolute offsets, try offsets relative to the header.
-        let first = pdf.read_chain().and_then(|_| pdf.check_offsets());
-        if let Err(e) = first {
-            if hdr == 0 || !matches!(e.kind(), ErrorKind::Damaged(_)) {
-                return Err(e);
+        // Offsets count from the `%PDF-` header, decided once here for reading and writing
+        // alike (issue #18): that is how qpdf and mupdf read a file with bytes before the
+        // header. A file whose offsets only work counted from the start of the file is one
+        // those readers have to reconstruct, so it is damaged here too, with a message that
+        // says so. (The old reader tried absolute offsets first; when `startxref` landed on
+        // white space before `xref` that "worked", and the update was written with offsets
+        // no reader could follow.)
+        pdf.delta = hdr as u64;
+        if let Err(e) = pdf.read_chain().and_then(|_| pdf.check_offsets()) {
+            if hdr > 0 && matches!(e.kind(), ErrorKind::Damaged(_)) {
+                let delta = pdf.delta;
+                pdf.reset(0);
+                let absolute = pdf.read_chain().and_then(|_| pdf.check_offsets()).is_ok();
+                pdf.reset(delta);
+                if absolute {
+                    return Err(damaged(
+                        format!(
+                            "its offsets count from the start of the file, not from the %PDF- header {hdr} bytes in, where readers count them"
+                        ),
+                        0,
+                    ));
+                }
             }
-            pdf.reset(hdr as u64);
-            if pdf.read_chain().and_then(|_| pdf.check_offsets()).is_err() {
-                return Err(e);
-            }
+            return Err(e);
         }
         Ok(pdf)
     }
@@ -237,7 +250,8 @@ impl<R: ReadAt> Pdf<R> {
         self.startxref
     }
 
-    /// Offset added to positions when writing xref entries (bytes before `%PDF-`).
+    /// Where offsets count from: the position of the `%PDF-` header (bytes before it are
+    /// not counted), for the file's entries and for the ones the writer appends.
     pub fn delta(&self) -> u64 {
         self.delta
     }
