@@ -18,6 +18,10 @@ pub struct Args {
     /// Print a JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Check every cross-reference entry against the file (reads the whole file) and report
+    /// the first bad one; by default a spread sample is checked.
+    #[arg(long)]
+    pub deep: bool,
     /// The number the file should carry (--number, or a record input such as --record).
     #[command(flatten)]
     pub expect: NumberInput,
@@ -31,9 +35,14 @@ pub fn run(args: Args) -> Result<Outcome> {
     } else {
         None
     };
+    let check = if args.deep {
+        pith::pdf::Check::Full
+    } else {
+        pith::pdf::Check::Sampled
+    };
     let file = File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
-    let ins =
-        pith::pdf::inspect(&file).map_err(|e| super::apply::hinted(e.in_file(path), false))?;
+    let ins = pith::pdf::inspect_checked(&file, check)
+        .map_err(|e| super::apply::hinted(e.in_file(path), false))?;
     let found = ins.found();
     let consistent = ins.consistent();
     let matches_expected = match (&expected, &found) {
@@ -44,7 +53,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let ok = consistent && matches_expected != Some(false);
     let x = ins.xmp.clone().unwrap_or_default();
     if args.json {
-        let v = serde_json::json!({
+        let mut v = serde_json::json!({
             "file": path.display().to_string(),
             "version": ins.version,
             "xref": if ins.xref_stream { "stream" } else { "table" },
@@ -64,6 +73,9 @@ pub fn run(args: Args) -> Result<Outcome> {
             "consistent": consistent,
             "matches_expected": matches_expected,
         });
+        if let Some(n) = ins.uncommitted {
+            v["uncommitted_bytes"] = n.into();
+        }
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         let or_none = |o: &Option<String>| o.clone().unwrap_or_else(|| "-".into());
@@ -103,6 +115,11 @@ pub fn run(args: Args) -> Result<Outcome> {
         match ins.docmdp {
             Some(p) => println!("signatures: {} (certified, DocMDP P={p})", ins.signatures),
             None => println!("signatures: {}", ins.signatures),
+        }
+        if let Some(n) = ins.uncommitted {
+            println!(
+                "uncommitted: {n} bytes after the PDF from an interrupted in-place update (readers do not see them; the next in-place run removes them)"
+            );
         }
         println!("consistent: {}", if consistent { "yes" } else { "no" });
         if let Some(m) = matches_expected {

@@ -66,6 +66,7 @@ pub(crate) fn plan<R: ReadAt>(
     if doc.encrypted {
         return Err(Error::new(ErrorKind::Encrypted));
     }
+    doc.check_referenced()?;
     if docmdp(&doc.pdf, &doc.catalog())? == Some(1) && !opts.force {
         return Err(Error::new(ErrorKind::Certified));
     }
