@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# Benchmark for `pith inject` (issue #4): one ~50 MB PDF made by concatenating real PDFs from the
-# shared corpus with qpdf; `pith inject` against exiftool writing the same kind of metadata
-# (also an incremental update) and against `cp` (the floor: copying the bytes). Prints the median
-# wall time of RUNS runs and the ratio to `cp`. Not a timed test; run by hand:
+# Benchmark for `pith inject` (issue #4, #12): one ~50 MB PDF made by concatenating real PDFs from
+# the shared corpus with qpdf; `pith inject` in place and to a new file against exiftool writing
+# the same kind of metadata (also an incremental update) and against `cp` and `cp` + sync (the
+# floors). Prints the median wall time of RUNS runs and the ratio to `cp`, then the bytes each
+# pith mode reads (strace: read/pread64 return values; copy_file_range separately, the kernel
+# copies those without pith reading them). The full side-by-side table with pikepdf, PyMuPDF
+# and qpdf is bench/archive.py. Not a timed test; run by hand:
 #   bench/inject.sh [CORPUS_DIR] [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus="${1:-../shared/corpus}"
 runs="${2:-7}"
-for tool in qpdf exiftool python3; do
+for tool in qpdf exiftool python3 strace; do
   command -v "$tool" >/dev/null || { echo "bench: $tool is required" >&2; exit 2; }
 done
 work="$(mktemp -d)"
@@ -70,18 +73,49 @@ time_runs() { # label, command...; prints the median seconds
 number=pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5
 url=https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5
 cp_t=$(time_runs cp cp "$big" "$work/out.pdf")
+cps_t=$(time_runs cp+sync sh -c "cp '$big' '$work/out.pdf' && sync '$work/out.pdf'")
 pith_t=$(time_runs pith "$pith" inject "$big" --number "$number" -o "$work/out.pdf")
+in_place() { cp "$big" "$work/inplace.pdf" && sync "$work/inplace.pdf"; local t0 t1; t0=$(date +%s.%N); "$pith" inject --in-place "$work/inplace.pdf" --number "$number" >/dev/null; t1=$(date +%s.%N); echo "$t1 - $t0" | bc -l; }
+ip_times=()
+for _ in $(seq "$runs"); do ip_times+=("$(in_place)"); done
+ip_t=$(printf '%s\n' "${ip_times[@]}" | sort -n | python3 -c 'import sys,statistics; print(statistics.median(float(l) for l in sys.stdin))')
 exif_t=$(time_runs exiftool exiftool -config /dev/null "-XMP-xmp:Identifier+=$number" "-XMP-dc:Relation+=$url" -o "$work/out.pdf" "$big")
 
 # Sanity: pith's output carries the number and keeps the input as a prefix.
 "$pith" inject "$big" --number "$number" -o "$work/out.pdf" >/dev/null
 cmp -s -n "$size" "$big" "$work/out.pdf" || { echo "bench: input is not a prefix of pith's output" >&2; exit 1; }
 
-python3 - "$cp_t" "$pith_t" "$exif_t" "$size" <<'PY'
+python3 - "$cp_t" "$cps_t" "$ip_t" "$pith_t" "$exif_t" "$size" <<'PY'
 import sys
-cp, pith, exif, size = map(float, sys.argv[1:])
-print(f"| tool | median time (s) | MB/s | ratio to cp |")
-print(f"|---|---:|---:|---:|")
-for name, t in [("cp", cp), ("pith inject", pith), ("exiftool", exif)]:
-    print(f"| {name} | {t:.3f} | {size / t / 1e6:.0f} | {t / cp:.2f} |")
+cp, cps, ip, pith, exif, size = map(float, sys.argv[1:])
+print(f"| tool | median time (s) | MB/s | ratio to cp | ratio to cp + sync |")
+print(f"|---|---:|---:|---:|---:|")
+for name, t in [("cp", cp), ("cp + sync", cps), ("pith inject --in-place", ip), ("pith inject -o", pith), ("exiftool", exif)]:
+    print(f"| {name} | {t:.3f} | {size / t / 1e6:.0f} | {t / cp:.2f} | {t / cps:.2f} |")
 PY
+
+# Bytes read per mode, from the syscalls' return values.
+syscall_bytes() { # syscalls, command...; prints the sum of the return values
+  local calls="$1"; shift
+  strace -f -qq -e trace="$calls" -o "$work/strace.log" "$@" >/dev/null 2>&1 || true
+  awk -F'= ' '/= [0-9]+$/ {s += $NF} END {print s + 0}' "$work/strace.log"
+}
+xref_bytes=$(python3 - "$big" <<'PY'
+import re, sys
+data = open(sys.argv[1], "rb").read()
+sx = int(re.findall(rb"startxref\s+(\d+)", data[-2048:])[-1])
+print(len(data) - sx)
+PY
+)
+reads="read,pread64,readv,preadv,preadv2"
+cp "$big" "$work/inplace.pdf"
+echo
+echo "| mode | bytes read by pith | bytes copied by the kernel (copy_file_range) |"
+echo "|---|---:|---:|"
+echo "| (newest xref section and trailer) | $xref_bytes | |"
+echo "| pith inspect | $(syscall_bytes "$reads" "$pith" inspect "$big") | |"
+echo "| pith inspect --deep | $(syscall_bytes "$reads" "$pith" inspect --deep "$big") | |"
+echo "| pith inject --in-place | $(syscall_bytes "$reads" "$pith" inject --in-place "$work/inplace.pdf" --number "$number") | |"
+rm -f "$work/out.pdf"
+echo "| pith inject -o | $(syscall_bytes "$reads" "$pith" inject "$big" --number "$number" -o "$work/out.pdf") | $(syscall_bytes copy_file_range "$pith" inject "$big" --number "$number" -o "$work/out2.pdf") |"
+

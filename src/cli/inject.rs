@@ -29,8 +29,11 @@ pub struct Args {
         conflicts_with = "in_place"
     )]
     pub output: Option<PathBuf>,
-    /// Update IN.pdf itself: the update is appended under a lock and committed by one
-    /// sector-sized write, so a crash leaves the file as it was or fully updated.
+    /// Update IN.pdf itself: the update is appended under a lock in three synced steps. Until
+    /// the last one (a single-sector write of the new startxref) readers see the original
+    /// document and pith treats the appended bytes as uncommitted: the next --in-place run
+    /// removes them first, restoring the original byte for byte. After it, the updated one.
+    /// See SECURITY.md, "Crash safety of writes".
     #[arg(long)]
     pub in_place: bool,
     /// Write a full rewrite instead of an incremental update (compacts the file, repairs a

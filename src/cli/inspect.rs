@@ -20,6 +20,10 @@ pub struct Args {
     /// Print a JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Check every cross-reference entry against the file (reads the whole file) and report
+    /// the first bad one; by default a spread sample is checked.
+    #[arg(long)]
+    pub deep: bool,
     /// The number the file should carry (--number in any form, the short pith:<8> printed on
     /// page 1 included, or a record input such as --record).
     #[command(flatten)]
@@ -34,15 +38,20 @@ pub fn run(args: Args) -> Result<Outcome> {
     } else {
         None
     };
+    let check = if args.deep {
+        pith::pdf::Check::Full
+    } else {
+        pith::pdf::Check::Sampled
+    };
     let hinted = |e: pith::pdf::Error| super::apply::hinted(e.in_file(path), false);
     let ins = if path.as_os_str() == "-" {
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
             .context("-: cannot read standard input")?;
-        pith::pdf::inspect(bytes).map_err(hinted)?
+        pith::pdf::inspect_checked(bytes, check).map_err(hinted)?
     } else {
         let file = File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
-        pith::pdf::inspect(&file).map_err(hinted)?
+        pith::pdf::inspect_checked(&file, check).map_err(hinted)?
     };
     let found = ins.found();
     let consistent = ins.consistent();
@@ -54,7 +63,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let ok = found.is_some() && consistent && matches_expected != Some(false);
     let x = ins.xmp.clone().unwrap_or_default();
     if args.json {
-        let v = serde_json::json!({
+        let mut v = serde_json::json!({
             "file": path.display().to_string(),
             "version": ins.version,
             "xref": if ins.xref_stream { "stream" } else { "table" },
@@ -75,6 +84,9 @@ pub fn run(args: Args) -> Result<Outcome> {
             "consistent": consistent,
             "matches_expected": matches_expected,
         });
+        if let Some(n) = ins.uncommitted {
+            v["uncommitted_bytes"] = n.into();
+        }
         writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&v)?)?;
     } else {
         let or_none = |o: &Option<String>| o.clone().unwrap_or_else(|| "-".into());
@@ -121,6 +133,12 @@ pub fn run(args: Args) -> Result<Outcome> {
                 ins.signatures
             )?,
             None => writeln!(std::io::stdout(), "signatures: {}", ins.signatures)?,
+        }
+        if let Some(n) = ins.uncommitted {
+            writeln!(
+                std::io::stdout(),
+                "uncommitted: {n} bytes after the PDF from an interrupted in-place update (readers do not see them; the next in-place run removes them)"
+            )?;
         }
         writeln!(
             std::io::stdout(),

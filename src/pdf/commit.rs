@@ -1,20 +1,30 @@
 //! Getting an update onto the disk: [`inject_file`] opens the input once, plans the update
-//! ([`super::inject`]) and commits it to a [`Target`], never touching a byte of the original.
+//! ([`super::inject()`]) and commits it to a [`Target`], never touching a byte of the original.
 //!
 //! - **A new file**: a copy of the input (file to file, so the kernel copies or shares extents
 //!   with `copy_file_range`) followed by the update, written to a temporary file in the
 //!   target's directory, synced, then renamed over the target ([`write_file_with`]). A device
 //!   or FIFO target is written to directly.
 //! - **A stream** (standard output): the copy and the update, in order.
-//! - **In place**: the update is appended to the input itself under an exclusive lock, in two
-//!   steps so that a kill at any moment leaves a valid file. First the new objects, the new
-//!   xref section and trailer are appended, followed by a copy of the *old* `startxref` tail:
-//!   the file still opens as before (readers follow the last `startxref`). After a sync, that
-//!   tail alone (a few dozen bytes, never crossing a 512-byte sector) is overwritten with the
-//!   new `startxref`, which commits the update. Both tails zero-pad the offset to the same
-//!   width, so the commit is one small write of equal length. Cost: a few KB, whatever the
-//!   file's size. The offsets come from the writer ([`super::writer::Offsets`]); nothing is
-//!   re-read or re-parsed.
+//! - **In place**: the update is appended to the input itself under an exclusive lock, in
+//!   three synced steps, so that a kill at any moment leaves a file that reads as the original
+//!   or as the updated one, and that pith recognises exactly (issue #18 part 2):
+//!   1. the last bytes first: a [`journal`](super::journal) marker line naming the original length and both
+//!      `startxref` values, then a copy of the *old* `startxref` tail, written where they
+//!      will end (the bytes in between are a hole of NULs, white space to PDF readers);
+//!   2. the new objects, xref section and trailer, in 1 KB writes, into the hole;
+//!   3. the commit: the old tail alone (a few dozen bytes, never crossing a 512-byte sector,
+//!      zero-padded to the same width) is overwritten with the new `startxref`.
+//!
+//!   Before step 3 completes, readers follow the old `startxref` and see the original
+//!   document; the bytes after it are pith's uncommitted update, which the marker names.
+//!   Any later pith run on the file sees only the original bytes ([`Pdf::uncommitted`]), and
+//!   an in-place run cuts the uncommitted bytes off (restoring the original byte for byte)
+//!   before doing anything else. After step 3 the file is the updated one; the marker stays
+//!   as a comment. Cost: a few KB, whatever the file's size. The offsets come from the writer
+//!   ([`super::writer::Offsets`]); nothing is re-read or re-parsed.
+//!
+//! [`Pdf::uncommitted`]: super::Pdf::uncommitted
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -23,6 +33,7 @@ use std::path::Path;
 
 use super::document::load;
 use super::inject::{plan, Options};
+use super::journal::{marker, tail};
 use super::{Error, ErrorKind};
 use crate::PithNumber;
 
@@ -56,12 +67,6 @@ pub struct Report {
     pub written: Vec<String>,
     /// The old XMP packet, when it was unparsable and replaced under `force`.
     pub replaced_xmp: Option<Vec<u8>>,
-}
-
-/// The `startxref` tail with the offset zero-padded to `width` digits (at least 10, like xref
-/// table offsets; wider only past 10 GB), so the old and new tails have the same length.
-fn tail(offset: u64, width: usize) -> Vec<u8> {
-    format!("startxref\n{offset:0width$}\n%%EOF\n").into_bytes()
 }
 
 /// Injects `number` into the PDF at `input` and writes the result to `target`.
@@ -106,6 +111,13 @@ pub fn inject_file(
             .map_err(|e| Error::io("cannot lock", e).in_file(input))?;
     }
     let doc = load(&file).map_err(in_input)?;
+    if in_place && doc.pdf.uncommitted().is_some() {
+        // An interrupted in-place run left its uncommitted update: restore the original bytes
+        // before anything else (readers never saw those bytes).
+        file.set_len(doc.pdf.len())
+            .and_then(|_| file.sync_data())
+            .map_err(|e| Error::io("cannot remove an interrupted update", e).in_file(input))?;
+    }
     let inj = plan(&doc, number, opts).map_err(in_input)?;
     let len = doc.pdf.len();
     drop(doc);
@@ -141,14 +153,20 @@ pub fn inject_file(
     }
 }
 
-/// Writes the first `len` bytes of `src`, then `append`, to `w`.
-fn copy_then(src: &File, len: u64, append: &[u8], w: &mut dyn Write) -> Result<(), Error> {
+/// Writes the first `len` bytes of `src`, then `append`, to `w`. Generic, not `dyn`, so that
+/// for a file `w` std's `io::copy` sees two files and uses copy_file_range(2).
+fn copy_then<W: Write + ?Sized>(
+    src: &File,
+    len: u64,
+    append: &[u8],
+    w: &mut W,
+) -> Result<(), Error> {
     let mut f = src.try_clone().map_err(|e| Error::io("cannot read", e))?;
     f.seek(SeekFrom::Start(0))
         .map_err(|e| Error::io("cannot read", e))?;
     // File to file, std::io::copy uses copy_file_range(2): the kernel copies (or shares
     // extents) without the bytes passing through pith.
-    let copied = copy_to(&mut f.take(len), w).map_err(|e| Error::io("cannot copy", e))?;
+    let copied = io::copy(&mut f.take(len), w).map_err(|e| Error::io("cannot copy", e))?;
     if copied != len {
         return Err(Error::io(
             "cannot copy",
@@ -163,11 +181,10 @@ fn copy_then(src: &File, len: u64, append: &[u8], w: &mut dyn Write) -> Result<(
         .map_err(|e| Error::io("cannot write", e))
 }
 
-fn copy_to(r: &mut io::Take<File>, w: &mut dyn Write) -> io::Result<u64> {
-    io::copy(r, w)
-}
+/// Size of the writes of step 2 of the in-place commit (so a kill can land between them).
+const CHUNK: usize = 1024;
 
-/// The two-step in-place commit described in the module docs; returns the new length.
+/// The three-step in-place commit described in the module docs; returns the new length.
 fn append_in_place(
     file: &File,
     appended: &[u8],
@@ -176,33 +193,52 @@ fn append_in_place(
     mtime: io::Result<std::time::SystemTime>,
 ) -> Result<u64, Error> {
     let len = off.base_len;
-    let mut bulk = appended[..off.tail_start].to_vec();
-    // Keep the tail inside one 512-byte sector so the commit is a single-sector write.
+    let mut body = appended[..off.tail_start].to_vec();
     let width = off.startxref.to_string().len().max(10);
-    let tail_len = tail(0, width).len() as u64;
-    let start = len + bulk.len() as u64;
+    let mark = marker(len, off.prev_startxref, off.startxref);
+    let end_len = (mark.len() + tail(0, width).len()) as u64;
+    // Marker and tail inside one 512-byte sector: step 1 is one write that lands whole or not
+    // at all, and the commit (step 3) is a single-sector write.
+    let start = len + body.len() as u64;
     let room = 512 - (start % 512);
-    if room < tail_len {
-        bulk.extend(std::iter::repeat_n(b'\n', room as usize));
+    if room < end_len {
+        body.extend(std::iter::repeat_n(b'\n', room as usize));
     }
-    let tail_at = len + bulk.len() as u64;
-    bulk.extend_from_slice(&tail(off.prev_startxref, width));
+    let end_at = len + body.len() as u64;
+    let tail_at = end_at + mark.len() as u64;
+    let mut end = mark;
+    end.extend_from_slice(&tail(off.prev_startxref, width));
     let restore_times = || {
         if let (Ok(a), Ok(m)) = (&atime, &mtime) {
             let _ = file.set_times(std::fs::FileTimes::new().set_accessed(*a).set_modified(*m));
         }
     };
-    // A failed write (disk full, quota) can leave part of the update after %%EOF, so that no
-    // `startxref` is left in the last kilobyte where readers look for it: cut the file back
-    // to its original length (issue #7).
+    // A failed write (disk full, quota) is undone at once: cut the file back to its original
+    // length (issue #7). A kill is undone by the next run, through the marker.
     let undo = |e: io::Error, what: &str| {
         let _ = file.set_len(len).and_then(|_| file.sync_data());
         restore_times();
         Err(Error::io(what, e))
     };
-    if let Err(e) = file.write_all_at(&bulk, len).and_then(|_| file.sync_data()) {
+    // 1. Marker and old tail, at the end.
+    if let Err(e) = file
+        .write_all_at(&end, end_at)
+        .and_then(|_| file.sync_data())
+    {
         return undo(e, "cannot append");
     }
+    // 2. The update itself, into the hole.
+    let mut at = len;
+    for chunk in body.chunks(CHUNK) {
+        if let Err(e) = file.write_all_at(chunk, at) {
+            return undo(e, "cannot append");
+        }
+        at += chunk.len() as u64;
+    }
+    if let Err(e) = file.sync_data() {
+        return undo(e, "cannot append");
+    }
+    // 3. Commit.
     if let Err(e) = file
         .write_all_at(&tail(off.startxref, width), tail_at)
         .and_then(|_| file.sync_data())
@@ -210,7 +246,7 @@ fn append_in_place(
         return undo(e, "cannot commit the update");
     }
     restore_times();
-    Ok(tail_at + tail_len)
+    Ok(tail_at + tail(0, width).len() as u64)
 }
 
 /// Writes `path` with `fill`. A device or FIFO at `path` ([`is_special`]) is opened and

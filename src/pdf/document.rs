@@ -2,7 +2,7 @@
 //! once through the [`Pdf`] reader. Encrypted files stop after the trailer (their strings
 //! and streams cannot be read without a security handler).
 
-use super::reader::{Fetched, Pdf, ReadAt};
+use super::reader::{Check, Fetched, Pdf, ReadAt};
 use super::syntax::{self, Dict, Obj, Ref};
 use super::writer::object::rebase;
 use super::{Error, ErrorKind};
@@ -25,11 +25,38 @@ impl<R: ReadAt> Document<R> {
     pub fn catalog(&self) -> Dict {
         self.catalog.obj.as_dict().cloned().unwrap_or_default()
     }
+
+    /// Checks that the objects an update rewrites or points at start where the xref says:
+    /// the catalog, Info and metadata stream (already verified when fetched) and every
+    /// object the catalog and Info dictionaries reference directly (issue #12).
+    pub fn check_referenced(&self) -> Result<(), Error> {
+        let mut nums = vec![self.root.num];
+        let mut refs = |d: &Dict| {
+            for (_, v, _) in &d.entries {
+                if let Obj::Ref(r) = v {
+                    nums.push(r.num);
+                }
+            }
+        };
+        refs(&self.catalog());
+        if let Some((d, _)) = &self.info {
+            refs(d);
+        }
+        nums.extend(self.info_ref.map(|r| r.num));
+        nums.extend(self.metadata_ref.map(|r| r.num));
+        self.pdf.check_objects(&nums)
+    }
 }
 
-/// Opens `src` and reads the catalog, the metadata stream and the Info dictionary.
+/// Opens `src` ([`Check::Sampled`]) and reads the catalog, the metadata stream and the Info
+/// dictionary.
 pub(crate) fn load<R: ReadAt>(src: R) -> Result<Document<R>, Error> {
-    let pdf = Pdf::open(src)?;
+    load_checked(src, Check::Sampled)
+}
+
+/// [`load`] with the given xref check.
+pub(crate) fn load_checked<R: ReadAt>(src: R, check: Check) -> Result<Document<R>, Error> {
+    let pdf = Pdf::open_checked(src, check)?;
     let encrypted = pdf
         .trailer()
         .get(b"Encrypt")

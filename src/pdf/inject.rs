@@ -66,6 +66,7 @@ pub(crate) fn plan<R: ReadAt>(
     if doc.encrypted {
         return Err(Error::new(ErrorKind::Encrypted));
     }
+    doc.check_referenced()?;
     if docmdp(&doc.pdf, &doc.catalog())? == Some(1) && !opts.force {
         return Err(Error::new(ErrorKind::Certified));
     }
@@ -157,6 +158,10 @@ pub(crate) fn plan<R: ReadAt>(
         for e in &entries {
             d.set(e.key, Value::Text(e.value.clone()));
         }
+        if entries.is_empty() {
+            // PDF/A-4 allows no custom Info entries (ISO 19005-4 §6.1.3): drop old ones.
+            d.remove(info::KEY_NUMBER).remove(info::KEY_URL);
+        }
         up.dict(r, &d);
         info_ref = Some(r);
         if entries.is_empty() {
@@ -243,4 +248,41 @@ pub fn rewrite<R: ReadAt>(src: R, number: &PithNumber, opts: &Options) -> Result
         };
         Ok((packet, entries))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pdf::inspect;
+    use crate::pdf::reader::testpdf::{build, DOC};
+
+    #[test]
+    fn pdfa4_info_loses_its_pith_entries_and_a_rerun_is_unchanged() {
+        let packet = r#"<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/" pdfaid:part="4"/></rdf:RDF></x:xmpmeta><?xpacket end="w"?>"#;
+        let meta = format!(
+            "<< /Type /Metadata /Subtype /XML /Length {} >>\nstream\n{packet}\nendstream",
+            packet.len()
+        );
+        let objs = [
+            "<< /Type /Catalog /Pages 2 0 R /Metadata 4 0 R >>",
+            DOC[1],
+            DOC[2],
+            &meta,
+            "<< /Title (A4) /PithNumber (pith:2020:OLD) /PithURL (https://pith.science/pith/OLD) >>",
+        ];
+        let bytes = build(b"", &objs, "/Info 5 0 R");
+        let n = PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
+        let opts = Options::new("2024-01-01T00:00:00Z");
+        let inj = inject(&bytes[..], &n, &opts).unwrap();
+        assert!(inj
+            .written
+            .iter()
+            .any(|l| l.contains("Pith entries removed")));
+        let mut out = bytes.clone();
+        out.extend_from_slice(&inj.appended);
+        let ins = inspect(&out[..]).unwrap();
+        assert_eq!((&ins.info_number, &ins.info_url), (&None, &None));
+        assert_eq!(ins.found(), Some(n.full()));
+        assert!(inject(&out[..], &n, &opts).unwrap().unchanged);
+    }
 }

@@ -2,8 +2,8 @@
 //! the PDF/A claim, signatures and the update count, and [`Inspection`] judges whether they
 //! agree. It never writes.
 
-use super::document::load;
-use super::reader::{ReadAt, XrefKind};
+use super::document::load_checked;
+use super::reader::{Check, ReadAt, XrefKind};
 use super::signature::{count_signatures, docmdp};
 use super::{info, xmp, Error};
 use crate::PithNumber;
@@ -31,6 +31,9 @@ pub struct Inspection {
     pub signatures: usize,
     /// `/P` of a DocMDP certification signature, when certified.
     pub docmdp: Option<i64>,
+    /// Bytes an interrupted `pith` in-place update left after the PDF, uncommitted (readers
+    /// do not see them; the values above are the original's).
+    pub uncommitted: Option<u64>,
 }
 
 impl Inspection {
@@ -83,12 +86,22 @@ impl Inspection {
 /// As [`Pdf::open`](super::Pdf::open); an unreadable XMP packet is reported in
 /// [`Inspection::xmp_error`], not as an error.
 pub fn inspect<R: ReadAt>(src: R) -> Result<Inspection, Error> {
-    let doc = load(src)?;
+    inspect_checked(src, Check::Sampled)
+}
+
+/// [`inspect`] with the given xref check: [`Check::Full`] (`pith inspect --deep`) verifies
+/// every entry against the file and fails on the first bad one, in file order.
+///
+/// # Errors
+/// As [`inspect`].
+pub fn inspect_checked<R: ReadAt>(src: R, check: Check) -> Result<Inspection, Error> {
+    let doc = load_checked(src, check)?;
     let mut ins = Inspection {
         version: doc.pdf.version().to_string(),
         xref_stream: doc.pdf.xref_kind() == XrefKind::Stream,
         sections: doc.pdf.sections(),
         encrypted: doc.encrypted,
+        uncommitted: doc.pdf.uncommitted(),
         ..Inspection::default()
     };
     if !doc.encrypted {

@@ -13,7 +13,8 @@
 //! - [`filters`]: stream decoding, one function per filter;
 //! - [`security`]: the hook through which encrypted files will be read and written;
 //! - [`writer`]: typed object writers and the incremental update (xref section, trailer);
-//! - [`commit`]: putting an update on disk (new file, stream, in place);
+//! - [`commit`]: putting an update on disk (new file, stream, in place), with the
+//!   [`journal`] marker that makes an interrupted in-place update recognisable;
 //! - [`repair`]: xref reconstruction and the full `--rewrite` (the only lopdf writer);
 //! - [`xmp`], [`info`]: the metadata the update carries; `signature`: DocMDP and signed fields;
 //! - `document`, [`inject`](mod@inject), [`inspect`](mod@inspect): the decisions (what to
@@ -39,6 +40,7 @@ pub mod filters;
 pub mod info;
 pub mod inject;
 pub mod inspect;
+pub mod journal;
 pub mod reader;
 pub mod repair;
 pub mod security;
@@ -49,6 +51,6 @@ pub mod xmp;
 
 pub use error::{Error, ErrorKind};
 pub use inject::{inject, rewrite, Injection, Options};
-pub use inspect::{inspect, Inspection};
-pub use reader::{Pdf, ReadAt, XrefKind};
+pub use inspect::{inspect, inspect_checked, Inspection};
+pub use reader::{Check, Pdf, ReadAt, XrefKind};
 pub use syntax::Ref;

@@ -4,7 +4,7 @@
 //!
 //! It never writes. Offsets in the xref are counted from a base decided once at open time
 //! ([`Pdf::delta`]) and the writer uses the same base for the entries it appends.
-//! A [`SecurityHandler`](super::security::SecurityHandler) set with [`Pdf::set_security`]
+//! A [`SecurityHandler`] set with [`Pdf::set_security`]
 //! decrypts the strings and streams of fetched objects (the hook for encrypted files).
 
 use std::cell::RefCell;
@@ -12,6 +12,7 @@ use std::collections::{HashMap, HashSet};
 use std::io;
 
 use super::filters::{decode_stream, MAX_DECODED};
+use super::journal;
 use super::security::SecurityHandler;
 use super::syntax::{is_white, Dict, Obj, Parser, Ref};
 use super::{Error, ErrorKind};
@@ -22,7 +23,7 @@ pub mod xref;
 pub use source::{find, rfind, ReadAt};
 use source::{parse_growing, read_window};
 use xref::Entry;
-pub use xref::XrefKind;
+pub use xref::{Check, XrefKind};
 
 /// Largest window read to parse one object (dictionaries, xref tables).
 const MAX_WINDOW: usize = 256 << 20;
@@ -60,7 +61,10 @@ struct ObjStm {
 /// A PDF opened for reading its xref chain and a few objects.
 pub struct Pdf<R: ReadAt> {
     src: R,
+    /// Length of the PDF: the file's, or less when it ends with an uncommitted update.
     len: u64,
+    /// Length of the file.
+    file_len: u64,
     /// Added to offsets written in the file to get positions (bytes before `%PDF-`).
     delta: u64,
     /// Header version, e.g. "1.7".
@@ -90,12 +94,21 @@ pub(crate) fn io_err(e: io::Error) -> Error {
 
 impl<R: ReadAt> Pdf<R> {
     /// Opens `src`: finds the header and `startxref`, reads the whole xref chain and checks
-    /// that every in-use entry points at the object it names.
+    /// a sample of entries against the file ([`Check::Sampled`]).
     ///
     /// # Errors
     /// [`ErrorKind::NotPdf`] without a `%PDF-` header, [`ErrorKind::Damaged`] when the xref
     /// chain is broken (a reader would have to reconstruct it), [`ErrorKind::Io`].
     pub fn open(src: R) -> Result<Self, Error> {
+        Self::open_checked(src, Check::Sampled)
+    }
+
+    /// [`Pdf::open`] with the given thoroughness: [`Check::Full`] verifies every entry and
+    /// reports the first bad one in file order.
+    ///
+    /// # Errors
+    /// As [`Pdf::open`].
+    pub fn open_checked(src: R, check: Check) -> Result<Self, Error> {
         let len = src.len();
         let head = read_window(&src, 0, 1024)?;
         let hdr = find(&head, b"%PDF-").ok_or_else(|| Error::new(ErrorKind::NotPdf))?;
@@ -104,8 +117,17 @@ impl<R: ReadAt> Pdf<R> {
             .take_while(|b| b.is_ascii_digit() || **b == b'.')
             .map(|&b| b as char)
             .collect();
-        let tail_len = len.min(4096);
-        let tail = read_window(&src, len - tail_len, tail_len as usize)?;
+        let file_len = len;
+        let mut tail_len = len.min(4096);
+        let mut tail = read_window(&src, len - tail_len, tail_len as usize)?;
+        // An interrupted in-place update of pith's own (issue #18): the file is its first
+        // `base` bytes; what follows was never committed.
+        let mut len = len;
+        if let Some(m) = journal::recognise(&tail, len).filter(|m| !m.committed) {
+            len = m.base;
+            tail_len = len.min(4096);
+            tail = read_window(&src, len - tail_len, tail_len as usize)?;
+        }
         let sx = rfind(&tail, b"startxref")
             .ok_or_else(|| damaged("no startxref near the end of the file", len))?;
         let mut p = Parser::new(&tail, sx + 9, true);
@@ -115,6 +137,7 @@ impl<R: ReadAt> Pdf<R> {
         let mut pdf = Pdf {
             src,
             len,
+            file_len,
             delta: 0,
             version,
             startxref,
@@ -128,17 +151,33 @@ impl<R: ReadAt> Pdf<R> {
             xref_streams: HashSet::new(),
             security: None,
         };
-        // Files with bytes before `%PDF-` may count offsets from the header: when the chain
-        // does not read with absolute offsets, try offsets relative to the header.
-        let first = pdf.read_chain().and_then(|_| pdf.check_offsets());
-        if let Err(e) = first {
-            if hdr == 0 || !matches!(e.kind(), ErrorKind::Damaged(_)) {
-                return Err(e);
+        // Offsets count from the `%PDF-` header, decided once here for reading and writing
+        // alike (issue #18): that is how qpdf and mupdf read a file with bytes before the
+        // header. A file whose offsets only work counted from the start of the file is one
+        // those readers have to reconstruct, so it is damaged here too, with a message that
+        // says so. (The old reader tried absolute offsets first; when `startxref` landed on
+        // white space before `xref` that "worked", and the update was written with offsets
+        // no reader could follow.)
+        pdf.delta = hdr as u64;
+        if let Err(e) = pdf.read_chain().and_then(|_| pdf.check_offsets(check)) {
+            if hdr > 0 && matches!(e.kind(), ErrorKind::Damaged(_)) {
+                let delta = pdf.delta;
+                pdf.reset(0);
+                let absolute = pdf
+                    .read_chain()
+                    .and_then(|_| pdf.check_offsets(check))
+                    .is_ok();
+                pdf.reset(delta);
+                if absolute {
+                    return Err(damaged(
+                        format!(
+                            "its offsets count from the start of the file, not from the %PDF- header {hdr} bytes in, where readers count them"
+                        ),
+                        0,
+                    ));
+                }
             }
-            pdf.reset(hdr as u64);
-            if pdf.read_chain().and_then(|_| pdf.check_offsets()).is_err() {
-                return Err(e);
-            }
+            return Err(e);
         }
         Ok(pdf)
     }
@@ -194,7 +233,7 @@ impl<R: ReadAt> Pdf<R> {
         Some(text[i..].trim_ascii())
     }
 
-    /// Reads the file's last byte (to know whether the update must start on a new line).
+    /// Reads the PDF's last byte (to know whether the update must start on a new line).
     ///
     /// # Errors
     /// [`ErrorKind::Io`].
@@ -205,9 +244,16 @@ impl<R: ReadAt> Pdf<R> {
         Ok(())
     }
 
-    /// Total file length.
+    /// Length of the PDF: the file's length, or the length before an interrupted in-place
+    /// update of pith's (see [`Pdf::uncommitted`]).
     pub fn len(&self) -> u64 {
         self.len
+    }
+
+    /// The number of bytes after the PDF that an interrupted `pith` in-place update left
+    /// uncommitted (readers do not see them; an in-place run removes them first), or `None`.
+    pub fn uncommitted(&self) -> Option<u64> {
+        (self.file_len > self.len).then(|| self.file_len - self.len)
     }
 
     /// Whether the file is empty (never true for an opened PDF).
@@ -237,7 +283,8 @@ impl<R: ReadAt> Pdf<R> {
         self.startxref
     }
 
-    /// Offset added to positions when writing xref entries (bytes before `%PDF-`).
+    /// Where offsets count from: the position of the `%PDF-` header (bytes before it are
+    /// not counted), for the file's entries and for the ones the writer appends.
     pub fn delta(&self) -> u64 {
         self.delta
     }
@@ -492,45 +539,8 @@ fn decrypt_obj(h: &dyn SecurityHandler, id: Ref, obj: &mut Obj) {
     }
 }
 
-/// Small PDFs built in memory for the reader's and writer's unit tests.
 #[cfg(test)]
-pub(crate) mod testpdf {
-    /// A PDF 1.4 file with `prefix` before `%PDF-`, objects `1..=objs.len()` (bodies given),
-    /// a classic xref table whose offsets count from the header, and a trailer with
-    /// `/Root 1 0 R` plus `extra` entries.
-    pub fn build(prefix: &[u8], objs: &[&str], extra: &str) -> Vec<u8> {
-        let mut out = prefix.to_vec();
-        let base = out.len();
-        out.extend_from_slice(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n");
-        let mut offs = Vec::new();
-        for (i, body) in objs.iter().enumerate() {
-            offs.push(out.len() - base);
-            out.extend_from_slice(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
-        }
-        let xref = out.len() - base;
-        out.extend_from_slice(
-            format!("xref\n0 {}\n0000000000 65535 f\r\n", objs.len() + 1).as_bytes(),
-        );
-        for o in offs {
-            out.extend_from_slice(format!("{o:010} 00000 n\r\n").as_bytes());
-        }
-        out.extend_from_slice(
-            format!(
-                "trailer\n<< /Size {} /Root 1 0 R {extra} >>\nstartxref\n{xref}\n%%EOF\n",
-                objs.len() + 1
-            )
-            .as_bytes(),
-        );
-        out
-    }
-
-    /// The catalog, pages and one page of a minimal document.
-    pub const DOC: [&str; 3] = [
-        "<< /Type /Catalog /Pages 2 0 R >>",
-        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] /Title (secret) >>",
-    ];
-}
+pub(crate) mod testpdf;
 
 #[cfg(test)]
 mod tests {

@@ -229,18 +229,16 @@ impl<R: ReadAt> Pdf<R> {
         Ok((d, f.raw))
     }
 
-    /// Checks that each in-use entry points at `N G obj` (white space allowed before it), and
-    /// that each compressed object's stream is itself an in-use object.
-    pub(super) fn check_offsets(&self) -> Result<(), Error> {
-        // The objects to check, in file order, so that neighbours are read together: one read
-        // of up to WINDOW bytes covers every object header in it. A file with 100,000 objects
-        // costs a few dozen reads instead of 100,000 (the 500 MB benchmark, issue #6); a file
-        // with a few objects far apart still reads only a few bytes around each.
-        const HEADER: u64 = 48;
-        const WINDOW: u64 = 1 << 20;
+    /// Checks the xref against the file: every in-use entry lies inside it, every compressed
+    /// object's stream is an in-use object, and the entries `check` selects point at
+    /// `N G obj` (white space allowed before it). Entries are visited in file order (by
+    /// offset, then number), so the first bad one reported is the first in the file.
+    pub(super) fn check_offsets(&self, check: Check) -> Result<(), Error> {
+        let mut nums: Vec<u32> = self.entries.keys().copied().collect();
+        nums.sort_unstable();
         let mut at: Vec<(u64, u32, u16)> = Vec::new();
-        for (&num, &e) in &self.entries {
-            match e {
+        for num in nums {
+            match self.entries[&num] {
                 Entry::Offset(_, _) if self.xref_streams.contains(&num) => {}
                 Entry::Offset(off, gen) => {
                     let pos = off.saturating_add(self.delta);
@@ -264,17 +262,54 @@ impl<R: ReadAt> Pdf<R> {
             }
         }
         at.sort_unstable();
+        match check {
+            Check::Full => self.check_headers(&at, FULL_WINDOW),
+            Check::Sampled => self.check_headers(&sample(&at), SAMPLE_WINDOW),
+        }
+    }
+
+    /// Checks that the in-use objects `nums` (direct ones; compressed ones are checked when
+    /// fetched) start where the xref says. Used for the objects an update references.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Damaged`](super::super::ErrorKind::Damaged) naming the first one that
+    /// does not.
+    pub fn check_objects(&self, nums: &[u32]) -> Result<(), Error> {
+        let mut at: Vec<(u64, u32, u16)> = nums
+            .iter()
+            .filter_map(|&n| match self.entries.get(&n) {
+                Some(&Entry::Offset(off, gen)) if !self.xref_streams.contains(&n) => {
+                    Some((off.saturating_add(self.delta), n, gen))
+                }
+                _ => None,
+            })
+            .collect();
+        at.sort_unstable();
+        at.dedup();
+        self.check_headers(&at, SAMPLE_WINDOW)
+    }
+
+    /// Reads the object headers at `at` (sorted positions), merging neighbours closer than
+    /// `window` into one read.
+    fn check_headers(&self, at: &[(u64, u32, u16)], window: u64) -> Result<(), Error> {
         let mut i = 0;
         while i < at.len() {
             let start = at[i].0;
+            if start >= self.len {
+                let (pos, num, gen) = at[i];
+                return Err(damaged(
+                    format!("object {num} {gen} lies past the end of the file"),
+                    pos,
+                ));
+            }
             let mut j = i;
-            while j + 1 < at.len() && at[j + 1].0 + HEADER <= start + WINDOW {
+            while j + 1 < at.len() && at[j + 1].0 + HEADER <= start + window {
                 j += 1;
             }
             let end = (at[j].0 + HEADER).min(self.len);
             let buf = read_window(&self.src, start, (end - start) as usize)?;
             for &(pos, num, gen) in &at[i..=j] {
-                let from = (pos - start) as usize;
+                let from = ((pos - start) as usize).min(buf.len());
                 let to = (from + HEADER as usize).min(buf.len());
                 let mut p = Parser::new(&buf[from..to], 0, start + to as u64 >= self.len);
                 match p.obj_header() {
@@ -293,10 +328,55 @@ impl<R: ReadAt> Pdf<R> {
     }
 }
 
+/// How thoroughly [`Pdf::open_checked`] verifies the xref against the file before anything
+/// is appended to it (issue #12).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Check {
+    /// Every entry lies inside the file; a bounded, deterministic sample of entries spread
+    /// over the file (the first and last [`SAMPLE_ENDS`] by offset and [`SAMPLE_SPREAD`] at
+    /// even ranks between) starts with its `N G obj`. Systematic damage — offsets shifted by
+    /// line-ending conversion, bytes inserted or cut, a truncated tail — moves every object
+    /// after the damage, so a spread sample catches it while reading a few KB. The objects an
+    /// update fetches or references are checked besides ([`Pdf::check_objects`]).
+    #[default]
+    Sampled,
+    /// Every in-use entry is checked (`pith inspect --deep`): the whole file is read.
+    Full,
+}
+
+/// Entries checked at each end of the file by [`Check::Sampled`].
+pub const SAMPLE_ENDS: usize = 16;
+/// Entries checked at even ranks between the ends by [`Check::Sampled`].
+pub const SAMPLE_SPREAD: usize = 224;
+/// Bytes read to check one object header.
+const HEADER: u64 = 48;
+/// A full check reads neighbours together: one read of up to 1 MB covers every object
+/// header in it, so a file with 100,000 objects costs a few dozen reads (issue #6).
+const FULL_WINDOW: u64 = 1 << 20;
+/// A sampled check merges only headers within 4 KB (one page) of each other.
+const SAMPLE_WINDOW: u64 = 4096;
+
+/// The sample of [`Check::Sampled`] from the entries sorted by position.
+fn sample(at: &[(u64, u32, u16)]) -> Vec<(u64, u32, u16)> {
+    let n = at.len();
+    if n <= 2 * SAMPLE_ENDS + SAMPLE_SPREAD {
+        return at.to_vec();
+    }
+    let mut idx: Vec<usize> = (0..SAMPLE_ENDS).chain(n - SAMPLE_ENDS..n).collect();
+    let inner = n - 2 * SAMPLE_ENDS;
+    idx.extend(
+        (0..SAMPLE_SPREAD)
+            .map(|k| SAMPLE_ENDS + k * inner / SAMPLE_SPREAD + inner / (2 * SAMPLE_SPREAD)),
+    );
+    idx.sort_unstable();
+    idx.dedup();
+    idx.into_iter().map(|i| at[i]).collect()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::find;
     use super::super::testpdf::{build, DOC};
+    use super::super::{find, rfind};
     use super::*;
     use crate::pdf::syntax::Ref;
 
@@ -361,5 +441,62 @@ mod tests {
         );
         let e = Pdf::open(&s[..]).err().unwrap();
         assert!(e.to_string().contains("not an xref stream"), "{e}");
+    }
+
+    fn many_objects(n: usize) -> Vec<u8> {
+        let mut objs: Vec<String> = DOC.iter().map(|s| s.to_string()).collect();
+        objs.extend((0..n).map(|i| format!("<< /Filler {i} >>")));
+        let refs: Vec<&str> = objs.iter().map(String::as_str).collect();
+        build(b"", &refs, "")
+    }
+
+    #[test]
+    fn the_sample_is_spread_bounded_and_deterministic() {
+        let at: Vec<(u64, u32, u16)> = (0..10_000u32).map(|i| (u64::from(i) * 100, i, 0)).collect();
+        let s = sample(&at);
+        assert!(s.len() <= 2 * SAMPLE_ENDS + SAMPLE_SPREAD);
+        assert_eq!(s[0], at[0]);
+        assert_eq!(*s.last().unwrap(), at[9_999]);
+        // No gap between sampled entries is wider than 1/SAMPLE_SPREAD of the file, plus one.
+        let widest = s.windows(2).map(|w| w[1].1 - w[0].1).max().unwrap();
+        assert!(widest as usize <= 10_000 / SAMPLE_SPREAD + 1, "{widest}");
+        assert_eq!(s, sample(&at));
+        let few = &at[..100];
+        assert_eq!(sample(few), few.to_vec());
+    }
+
+    #[test]
+    fn sampled_catches_shifts_full_catches_everything() {
+        let good = many_objects(2_000);
+        Pdf::open_checked(&good[..], Check::Full).unwrap();
+        // One object renumbered in place, in the middle: a single wrong entry that the
+        // sample may miss, but the full check names.
+        let mid = find(&good, b"<< /Filler 1001 >>").unwrap();
+        let head = good[..mid].iter().rposition(|&b| b == b'\n').unwrap();
+        let head = good[..head].iter().rposition(|&b| b == b'\n').unwrap() + 1;
+        let mut one = good.clone();
+        one[head] = b'9';
+        let e = Pdf::open_checked(&one[..], Check::Full).err().unwrap();
+        assert!(e.to_string().contains("is not at the offset"), "{e}");
+        // Bytes inserted shift every later object: the sample catches it.
+        let at = find(&good, b"<< /Filler 1500 >>").unwrap();
+        let mut shifted = good.clone();
+        shifted.splice(at..at, b"% x\r\n".iter().copied());
+        let fix = rfind(&shifted, b"startxref\n").unwrap() + 10;
+        let end = fix + shifted[fix..].iter().position(|&c| c == b'\n').unwrap();
+        let v: u64 = std::str::from_utf8(&shifted[fix..end])
+            .unwrap()
+            .parse()
+            .unwrap();
+        shifted.splice(fix..end, (v + 5).to_string().bytes());
+        let e = Pdf::open_checked(&shifted[..], Check::Sampled)
+            .err()
+            .unwrap();
+        assert!(matches!(e.kind(), crate::pdf::ErrorKind::Damaged(_)), "{e}");
+        // A truncated file: entries past the end.
+        let cut = &good[..good.len() / 2];
+        let mut cut = cut.to_vec();
+        cut.extend_from_slice(&good[find(&good, b"xref\n").unwrap()..]);
+        assert!(Pdf::open_checked(&cut[..], Check::Sampled).is_err());
     }
 }

@@ -79,6 +79,7 @@ fn write_name(out: &mut Vec<u8>, n: &str) {
 pub struct DictPatch<'a> {
     original: Option<(&'a Dict, &'a [u8])>,
     set: Vec<(String, Value)>,
+    remove: Vec<String>,
 }
 
 impl<'a> DictPatch<'a> {
@@ -87,6 +88,7 @@ impl<'a> DictPatch<'a> {
         DictPatch {
             original: None,
             set: Vec::new(),
+            remove: Vec::new(),
         }
     }
 
@@ -96,6 +98,7 @@ impl<'a> DictPatch<'a> {
         DictPatch {
             original: Some((dict, text)),
             set: Vec::new(),
+            remove: Vec::new(),
         }
     }
 
@@ -103,6 +106,13 @@ impl<'a> DictPatch<'a> {
     pub fn set(&mut self, key: &str, value: Value) -> &mut Self {
         self.set.retain(|(k, _)| k != key);
         self.set.push((key.to_string(), value));
+        self
+    }
+
+    /// Removes every entry of `key` (without slash) from the original, and any set before.
+    pub fn remove(&mut self, key: &str) -> &mut Self {
+        self.set.retain(|(k, _)| k != key);
+        self.remove.push(key.to_string());
         self
     }
 
@@ -118,10 +128,9 @@ impl<'a> DictPatch<'a> {
         let (d, text) = self.original.unwrap_or((&EMPTY, b"<< >>"));
         let mut at = 2;
         for (k, _, span) in &d.entries {
-            if self.set.iter().any(|(s, _)| s.as_bytes() == k.as_slice())
-                && span.start >= at
-                && span.end <= text.len()
-            {
+            let cut = self.set.iter().any(|(s, _)| s.as_bytes() == k.as_slice())
+                || self.remove.iter().any(|s| s.as_bytes() == k.as_slice());
+            if cut && span.start >= at && span.end <= text.len() {
                 out.extend_from_slice(&text[at..span.start]);
                 at = span.end;
             }
@@ -235,6 +244,17 @@ mod tests {
             String::from_utf8(p.write(ID, None)).unwrap(),
             "<< /PithNumber (pith:2024:X) /PithURL (https://pith.science/pith/X)/Title (A \\(b\\))  /Author<FEFF0041>>>"
         );
+    }
+
+    #[test]
+    fn removed_keys_are_cut_and_not_written() {
+        let text = b"<< /Title (T) /PithNumber (x) /PithURL (y) >>";
+        let d = Parser::new(text, 0, true).dict().unwrap();
+        let mut p = DictPatch::of(&d, text);
+        p.set("PithURL", Value::Int(1))
+            .remove("PithNumber")
+            .remove("PithURL");
+        assert_eq!(p.write(ID, None), b"<< /Title (T)   >>");
     }
 
     #[test]
