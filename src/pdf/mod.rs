@@ -28,6 +28,7 @@ use std::fmt;
 
 use crate::PithNumber;
 
+pub mod crypt;
 pub mod incremental;
 pub mod info;
 pub mod syntax;
