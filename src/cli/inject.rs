@@ -39,6 +39,8 @@ pub struct Args {
     /// Update certified files that forbid changes, and replace an unparsable XMP packet.
     #[arg(long)]
     pub force: bool,
+    #[command(flatten)]
+    pub password: super::password::Password,
 }
 
 /// Runs `pith inject`.
@@ -59,6 +61,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let mut opts = pith::pdf::Options::new(&now());
     opts.force = args.force;
+    opts.password = args.password.bytes()?;
     // With the PDF on standard output, the report goes to standard error.
     let to_stdout = args.output.as_deref().is_some_and(|o| o.as_os_str() == "-");
     let mut say = |line: String| {

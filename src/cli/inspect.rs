@@ -21,6 +21,8 @@ pub struct Args {
     /// The number the file should carry (--number, or a record input such as --record).
     #[command(flatten)]
     pub expect: NumberInput,
+    #[command(flatten)]
+    pub password: super::password::Password,
 }
 
 /// Runs `pith inspect`.
@@ -32,7 +34,9 @@ pub fn run(args: Args) -> Result<Outcome> {
         None
     };
     let file = File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
-    let ins = pith::pdf::inspect(&file).with_context(|| path.display().to_string())?;
+    let password = args.password.bytes()?;
+    let ins = pith::pdf::inspect_with_password(&file, password.as_deref())
+        .with_context(|| path.display().to_string())?;
     let found = ins.found();
     let consistent = ins.consistent();
     let matches_expected = match (&expected, &found) {
@@ -49,6 +53,8 @@ pub fn run(args: Args) -> Result<Outcome> {
             "xref": if ins.xref_stream { "stream" } else { "table" },
             "sections": ins.sections,
             "encrypted": ins.encrypted,
+            "encryption": ins.encryption,
+            "not_read": ins.not_read,
             "number": found,
             "info": { "PithNumber": ins.info_number, "PithURL": ins.info_url },
             "xmp": ins.xmp.as_ref().map(|_| serde_json::json!({
@@ -60,7 +66,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             "pdfa": ins.pdfa(),
             "signatures": ins.signatures,
             "docmdp": ins.docmdp,
-            "consistent": consistent,
+            "consistent": if ins.not_read.is_some() { serde_json::Value::Null } else { consistent.into() },
             "matches_expected": matches_expected,
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
@@ -74,6 +80,12 @@ pub fn run(args: Args) -> Result<Outcome> {
             ins.sections,
             if ins.encrypted { ", encrypted" } else { "" }
         );
+        if let Some(e) = &ins.encryption {
+            println!("encryption: {e}");
+        }
+        if let Some(e) = &ins.not_read {
+            println!("not read: {e}");
+        }
         println!("number: {}", or_none(&found));
         println!(
             "info: /PithNumber {} /PithURL {}",
@@ -103,7 +115,14 @@ pub fn run(args: Args) -> Result<Outcome> {
             Some(p) => println!("signatures: {} (certified, DocMDP P={p})", ins.signatures),
             None => println!("signatures: {}", ins.signatures),
         }
-        println!("consistent: {}", if consistent { "yes" } else { "no" });
+        println!(
+            "consistent: {}",
+            match (consistent, &ins.not_read) {
+                (_, Some(_)) => "unknown (not read)",
+                (true, None) => "yes",
+                (false, None) => "no",
+            }
+        );
         if let Some(m) = matches_expected {
             println!(
                 "expected {}: {}",

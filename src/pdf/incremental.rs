@@ -154,6 +154,9 @@ pub struct Pdf<R: ReadAt> {
     /// Object numbers of the xref streams read: writers often give them stale offsets, and
     /// nothing references them, so [`Pdf::check_offsets`] skips them (like qpdf).
     xref_streams: HashSet<u32>,
+    /// Issue 18.3: the security handler of an encrypted file, once opened, and the number of
+    /// its encryption dictionary (whose strings are never encrypted, §7.6.1).
+    security: Option<(super::crypt::Handler, Option<u32>)>,
 }
 
 fn damaged(msg: impl Into<String>, offset: u64) -> Error {
@@ -202,6 +205,7 @@ impl<R: ReadAt> Pdf<R> {
             trailer_raw: Vec::new(),
             objstms: RefCell::new(HashMap::new()),
             xref_streams: HashSet::new(),
+            security: None,
         };
         // Files with bytes before `%PDF-` may count offsets from the header: when the chain
         // does not read with absolute offsets, try offsets relative to the header.
@@ -227,6 +231,33 @@ impl<R: ReadAt> Pdf<R> {
         self.trailer_raw.clear();
         self.objstms.borrow_mut().clear();
         self.xref_streams.clear();
+    }
+
+    /// Installs the security handler of an encrypted file (issue 18.3): from now on strings
+    /// of fetched objects and stream data are decrypted with the per-object keys; the
+    /// encryption dictionary `encrypt` (when indirect) is left as it is, and objects inside
+    /// object streams are decrypted with their container.
+    pub fn set_security(&mut self, handler: super::crypt::Handler, encrypt: Option<u32>) {
+        self.objstms.borrow_mut().clear();
+        self.security = Some((handler, encrypt));
+    }
+
+    /// The security handler installed by [`Pdf::set_security`].
+    pub fn security(&self) -> Option<&super::crypt::Handler> {
+        self.security.as_ref().map(|(h, _)| h)
+    }
+
+    /// Whether object `num` lies in an object stream (its strings are then stored in clear
+    /// inside the encrypted container).
+    pub fn in_object_stream(&self, num: u32) -> bool {
+        matches!(self.entries.get(&num), Some(Entry::InStream(..)))
+    }
+
+    fn handler_for(&self, num: u32) -> Option<&super::crypt::Handler> {
+        match &self.security {
+            Some((h, enc)) if *enc != Some(num) => Some(h),
+            _ => None,
+        }
     }
 
     /// Header version (`1.4`, `2.0`).
@@ -594,7 +625,10 @@ impl<R: ReadAt> Pdf<R> {
         match self.entries.get(&num).copied() {
             None | Some(Entry::Free) => Ok(None),
             Some(Entry::Offset(off, _)) => {
-                let f = self.fetch_at_depth(off + self.delta, Some(num), depth)?;
+                let mut f = self.fetch_at_depth(off + self.delta, Some(num), depth)?;
+                if let Some(h) = self.handler_for(num) {
+                    h.decrypt_obj(f.id, &mut f.obj);
+                }
                 Ok(Some(f))
             }
             Some(Entry::InStream(stm, idx)) => {
@@ -648,7 +682,7 @@ impl<R: ReadAt> Pdf<R> {
             .obj
             .as_dict()
             .ok_or_else(|| damaged(format!("object stream {stm} is not a stream"), 0))?;
-        let data = decode_stream(d, f.stream.as_deref().unwrap_or(&[]))?;
+        let data = self.decoded(&f)?;
         let n = d.get(b"N").and_then(Obj::as_int).unwrap_or(-1);
         let first = d.get(b"First").and_then(Obj::as_int).unwrap_or(-1);
         if n < 0 || first < 0 || first as usize > data.len() || n as usize > data.len() {
@@ -791,7 +825,11 @@ impl<R: ReadAt> Pdf<R> {
             .obj
             .as_dict()
             .ok_or_else(|| damaged(format!("object {} is not a stream", f.id.0), 0))?;
-        decode_stream(d, f.stream.as_deref().unwrap_or(&[]))
+        let data = f.stream.as_deref().unwrap_or(&[]);
+        match self.handler_for(f.id.0) {
+            Some(h) => decode_stream(d, &h.decrypt_stream(f.id, d, data)),
+            None => decode_stream(d, data),
+        }
     }
 }
 
@@ -823,6 +861,10 @@ fn decode_stream(d: &Dict, data: &[u8]) -> Result<Vec<u8>, Error> {
             b"RL" => b"RunLengthDecode",
             other => other,
         };
+        // Issue 18.3: a /Crypt filter is undone by the security handler before decoding.
+        if name == b"Crypt" {
+            continue;
+        }
         cur = match name {
             b"ASCIIHexDecode" => ascii_hex(&cur),
             b"RunLengthDecode" => run_length(&cur),

@@ -57,8 +57,12 @@ pub enum ErrorKind {
     /// Occurs when the xref chain or an object needed is broken, so a reader would have to
     /// reconstruct the cross-reference table; appending to such a file would lose objects.
     Damaged(String),
-    /// Occurs when the trailer has `/Encrypt`: pith does not update encrypted files.
+    /// Occurs when a full rewrite is asked of an encrypted file (only the incremental update
+    /// keeps its encryption).
     Encrypted,
+    /// Occurs when an encrypted file cannot be opened: it needs a password that was not given,
+    /// the password is wrong, or its encryption is unsupported or malformed (issue 18.3).
+    Crypt(crypt::Error),
     /// Occurs when a certification signature (`/DocMDP` with `/P 1`) forbids any change.
     Certified,
     /// Occurs when the existing XMP packet cannot be parsed (not UTF-8, not well-formed).
@@ -123,7 +127,9 @@ impl fmt::Display for Error {
                 }
                 return write!(f, "); not updated incrementally, use --rewrite to repair");
             }
-            ErrorKind::Encrypted => write!(f, "encrypted PDF; pith does not update encrypted files")?,
+            ErrorKind::Encrypted => write!(f, "encrypted PDF; a full rewrite would drop its encryption, only the incremental update is supported")?,
+            ErrorKind::Crypt(crypt::Error::PasswordRequired) => write!(f, "encrypted PDF that needs a password (its user password is not empty); give the user or owner password with --password")?,
+            ErrorKind::Crypt(e) => write!(f, "encrypted PDF: {e}")?,
             ErrorKind::Certified => write!(f, "certified PDF whose signature forbids any change (DocMDP /P 1); use --force to update anyway, which invalidates the certification")?,
             ErrorKind::Xmp(m) => write!(f, "existing XMP packet is unusable: {m}")?,
             ErrorKind::Unsupported(m) => write!(f, "unsupported: {m}")?,
@@ -151,6 +157,9 @@ pub struct Options {
     pub force: bool,
     /// The update time for `xmp:MetadataDate` (ISO 8601, e.g. `2024-01-01T00:00:00Z`).
     pub now: String,
+    /// The user or owner password of an encrypted file whose user password is not empty
+    /// (issue 18.3); the empty user password is always tried.
+    pub password: Option<Vec<u8>>,
 }
 
 impl Options {
@@ -159,6 +168,7 @@ impl Options {
         Options {
             force: false,
             now: now.to_string(),
+            password: None,
         }
     }
 }
@@ -185,8 +195,14 @@ pub struct Inspection {
     pub xref_stream: bool,
     /// Number of xref sections (1 for a file never updated incrementally).
     pub sections: usize,
-    /// Whether the file is encrypted (then values are not read).
+    /// Whether the file is encrypted.
     pub encrypted: bool,
+    /// For an encrypted file that pith opened, its encryption (e.g. `Standard R6 V5,
+    /// AES-256, 256-bit key`; issue 18.3).
+    pub encryption: Option<String>,
+    /// For an encrypted file that pith could not open, why (a password is needed, …): then
+    /// no value was read, and [`Inspection::consistent`] says nothing about the file.
+    pub not_read: Option<String>,
     /// Info `/PithNumber`.
     pub info_number: Option<String>,
     /// Info `/PithURL`.
@@ -255,8 +271,53 @@ struct State<R: ReadAt> {
     info: Option<(Dict, Vec<u8>)>,
 }
 
-fn load<R: ReadAt>(src: R) -> Result<(State<R>, bool), Error> {
-    let pdf = Pdf::open(src)?;
+/// Opens the security handler of an encrypted file (issue 18.3) and installs it in `pdf`.
+fn open_security<R: ReadAt>(pdf: &mut Pdf<R>, password: Option<&[u8]>) -> Result<(), Error> {
+    let (enc, num) = match pdf.trailer().get(b"Encrypt") {
+        Some(Obj::Ref(n, _)) => (pdf.get(*n)?.map(|f| f.obj), Some(*n)),
+        Some(o) => (Some(o.clone()), None),
+        None => (None, None),
+    };
+    let enc = enc
+        .as_ref()
+        .and_then(Obj::as_dict)
+        .ok_or_else(|| Error::new(ErrorKind::Damaged("/Encrypt is not a dictionary".into())))?;
+    let id0 = match pdf.trailer().get(b"ID") {
+        Some(Obj::Array(a)) => match a.first() {
+            Some(Obj::Str(s)) => s.clone(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    let h =
+        crypt::Handler::open(enc, &id0, password).map_err(|e| Error::new(ErrorKind::Crypt(e)))?;
+    pdf.set_security(h, num);
+    Ok(())
+}
+
+/// A dictionary object's text with its strings in clear (issue 18.3): objects fetched
+/// directly from an encrypted file hold encrypted strings, objects in object streams do not.
+fn clear_text<R: ReadAt>(pdf: &Pdf<R>, f: &incremental::Fetched) -> Option<(Dict, Vec<u8>)> {
+    let (d, text) = f.dict_text()?;
+    match pdf.security() {
+        Some(h) if !pdf.in_object_stream(f.id.0) => {
+            let text = h.decrypt_text(f.id, text);
+            let d = syntax::Parser::new(&text, 0, true).dict().ok()?;
+            Some((d, text))
+        }
+        _ => {
+            let mut d = d.clone();
+            rebase(&mut d);
+            Some((d, text.to_vec()))
+        }
+    }
+}
+
+fn load<R: ReadAt>(
+    src: R,
+    password: Option<&[u8]>,
+) -> Result<(State<R>, Result<(), Error>), Error> {
+    let mut pdf = Pdf::open(src)?;
     let encrypted = pdf
         .trailer()
         .get(b"Encrypt")
@@ -266,7 +327,12 @@ fn load<R: ReadAt>(src: R) -> Result<(State<R>, bool), Error> {
         .get(b"Root")
         .and_then(Obj::as_ref)
         .ok_or_else(|| Error::new(ErrorKind::Damaged("no /Root".into())))?;
-    if encrypted {
+    let security = if encrypted {
+        open_security(&mut pdf, password)
+    } else {
+        Ok(())
+    };
+    if let Err(e) = security {
         // Strings and streams are encrypted (object streams too): read nothing more.
         let catalog = incremental::Fetched {
             id: root,
@@ -284,10 +350,10 @@ fn load<R: ReadAt>(src: R) -> Result<(State<R>, bool), Error> {
                 info_ref: None,
                 info: None,
             },
-            true,
+            Err(e),
         ));
     }
-    let catalog = pdf
+    let mut catalog = pdf
         .get(root.0)?
         .filter(|f| f.obj.as_dict().is_some())
         .ok_or_else(|| {
@@ -296,6 +362,13 @@ fn load<R: ReadAt>(src: R) -> Result<(State<R>, bool), Error> {
                 root.0
             )))
         })?;
+    if encrypted {
+        // Issue 18.3: the catalog is spliced as text, so keep its text with clear strings.
+        if let Some((d, text)) = clear_text(&pdf, &catalog) {
+            catalog.obj = Obj::Dict(d);
+            catalog.raw = text;
+        }
+    }
     let cat = catalog.obj.as_dict().cloned().unwrap_or_default();
     let mut metadata_ref = None;
     let mut packet = None;
@@ -303,9 +376,7 @@ fn load<R: ReadAt>(src: R) -> Result<(State<R>, bool), Error> {
         if let Some(f) = pdf.get(*n)? {
             if f.stream.is_some() {
                 metadata_ref = Some((*n, *g));
-                if !encrypted {
-                    packet = Some(pdf.decoded(&f)?);
-                }
+                packet = Some(pdf.decoded(&f)?);
             }
         }
     }
@@ -314,10 +385,8 @@ fn load<R: ReadAt>(src: R) -> Result<(State<R>, bool), Error> {
     match pdf.trailer().get(b"Info") {
         Some(Obj::Ref(n, g)) => {
             if let Some(f) = pdf.get(*n)? {
-                if let Some((d, text)) = f.dict_text() {
-                    let mut d = d.clone();
-                    rebase(&mut d);
-                    info = Some((d, text.to_vec()));
+                if let Some((d, text)) = clear_text(&pdf, &f) {
+                    info = Some((d, text));
                     info_ref = Some((*n, *g));
                 }
             }
@@ -344,7 +413,7 @@ fn load<R: ReadAt>(src: R) -> Result<(State<R>, bool), Error> {
             info_ref,
             info,
         },
-        encrypted,
+        Ok(()),
     ))
 }
 
@@ -447,15 +516,34 @@ fn count_signatures<R: ReadAt>(st: &State<R>) -> Result<usize, Error> {
 /// As [`Pdf::open`]; an unreadable XMP packet is reported in
 /// [`Inspection::xmp_error`], not as an error.
 pub fn inspect<R: ReadAt>(src: R) -> Result<Inspection, Error> {
-    let (st, encrypted) = load(src)?;
+    inspect_with_password(src, None)
+}
+
+/// [`inspect`] for an encrypted file whose user password is not empty: `password` is its
+/// user or owner password (issue 18.3). A file that cannot be opened is reported through
+/// [`Inspection::encryption`], without values, not as an error.
+///
+/// # Errors
+/// As [`inspect`].
+pub fn inspect_with_password<R: ReadAt>(
+    src: R,
+    password: Option<&[u8]>,
+) -> Result<Inspection, Error> {
+    let (st, security) = load(src, password)?;
     let mut ins = Inspection {
         version: st.pdf.version().to_string(),
         xref_stream: st.pdf.xref_kind() == XrefKind::Stream,
         sections: st.pdf.sections(),
-        encrypted,
+        encrypted: st
+            .pdf
+            .trailer()
+            .get(b"Encrypt")
+            .is_some_and(|e| !matches!(e, Obj::Null)),
+        encryption: st.pdf.security().map(crypt::Handler::describe),
+        not_read: security.as_ref().err().map(Error::to_string),
         ..Inspection::default()
     };
-    if !encrypted {
+    if security.is_ok() {
         if let Some((d, _)) = &st.info {
             (ins.info_number, ins.info_url) = info::read(d);
         }
@@ -478,10 +566,8 @@ pub fn inspect<R: ReadAt>(src: R) -> Result<Inspection, Error> {
 /// [`ErrorKind::Certified`] (unless `force`), [`ErrorKind::Xmp`] (unless `force`),
 /// [`ErrorKind::Unsupported`], [`ErrorKind::Io`].
 pub fn inject<R: ReadAt>(src: R, number: &PithNumber, opts: &Options) -> Result<Injection, Error> {
-    let (st, encrypted) = load(src)?;
-    if encrypted {
-        return Err(Error::new(ErrorKind::Encrypted));
-    }
+    let (st, security) = load(src, opts.password.as_deref())?;
+    security?;
     if docmdp(&st)? == Some(1) && !opts.force {
         return Err(Error::new(ErrorKind::Certified));
     }
@@ -556,6 +642,7 @@ pub fn inject<R: ReadAt>(src: R, number: &PithNumber, opts: &Options) -> Result<
                 }
             }
             body.extend_from_slice(&text[at..]);
+            let body = seal_text(pdf, st.root, body)?;
             up.object(st.root.0, st.root.1, &body);
             written.push(format!(
                 "catalog {} {}: /Metadata {n} 0 R",
@@ -563,6 +650,17 @@ pub fn inject<R: ReadAt>(src: R, number: &PithNumber, opts: &Options) -> Result<
             ));
             (n, 0)
         }
+    };
+    let new_packet = match pdf.security() {
+        // Issue 18.3: clear when /EncryptMetadata is false, else the stream method's cipher.
+        Some(h) => {
+            let d = syntax::Parser::new(b"<< /Type /Metadata /Subtype /XML >>", 0, true)
+                .dict()
+                .unwrap_or_default();
+            h.encrypt_stream((mnum, mgen), &d, &new_packet)
+                .map_err(|e| Error::new(ErrorKind::Crypt(e)))?
+        }
+        None => new_packet,
     };
     up.stream(mnum, mgen, "/Type /Metadata /Subtype /XML", &new_packet);
     written.push(format!("XMP metadata {mnum} {mgen}: xmp:Identifier {}, dc:relation {}, pith:number, pith:shortNumber, pith:url", props.number, props.url));
@@ -587,6 +685,7 @@ pub fn inject<R: ReadAt>(src: R, number: &PithNumber, opts: &Options) -> Result<
                 &entries,
             ),
         };
+        let body = seal_text(pdf, (num, gen), body)?;
         up.object(num, gen, &body);
         info_ref = Some((num, gen));
         if entries.is_empty() {
@@ -611,6 +710,9 @@ pub fn inject<R: ReadAt>(src: R, number: &PithNumber, opts: &Options) -> Result<
             trailer.extend_from_slice(b" /ID ");
             trailer.extend_from_slice(id);
         }
+    }
+    if pdf.security().is_some() {
+        encrypt_trailer(pdf, &mut trailer)?;
     }
     let appended = up.finish(pdf.xref_kind(), pdf.startxref(), &trailer, pdf.size())?;
     written.push(format!(
@@ -648,8 +750,16 @@ pub fn rewrite<R: ReadAt>(src: R, number: &PithNumber, opts: &Options) -> Result
         .read_at(0, &mut data)
         .map_err(|e| Error::new(ErrorKind::Io).with_source(e))?;
     data.truncate(n);
-    let data = match load(&data[..]) {
-        Ok((_, true)) => return Err(Error::new(ErrorKind::Encrypted)),
+    let data = match load(&data[..], None) {
+        Ok((st, _))
+            if st
+                .pdf
+                .trailer()
+                .get(b"Encrypt")
+                .is_some_and(|e| !matches!(e, Obj::Null)) =>
+        {
+            return Err(Error::new(ErrorKind::Encrypted))
+        }
         Ok(_) => data,
         Err(e) if matches!(e.kind(), ErrorKind::Damaged(_)) => incremental::repair(&data)?,
         Err(e) => return Err(e),
@@ -678,6 +788,57 @@ pub fn rewrite<R: ReadAt>(src: R, number: &PithNumber, opts: &Options) -> Result
         };
         Ok((packet, entries))
     })
+}
+
+/// Issue 18.3: the text of an object written to an encrypted file, with every string
+/// encrypted for that object (the text comes from [`clear_text`] and the new entries).
+fn seal_text<R: ReadAt>(pdf: &Pdf<R>, id: (u32, u16), body: Vec<u8>) -> Result<Vec<u8>, Error> {
+    match pdf.security() {
+        Some(h) => h
+            .encrypt_text(id, &body)
+            .map_err(|e| Error::new(ErrorKind::Crypt(e))),
+        None => Ok(body),
+    }
+}
+
+/// Issue 18.3: the trailer of an update to an encrypted file carries the same `/Encrypt` and
+/// `/ID` as the file's (readers take both from the newest trailer; the file key depends on
+/// the first `/ID` string). Values inherited from older trailers are written out.
+fn encrypt_trailer<R: ReadAt>(pdf: &Pdf<R>, trailer: &mut Vec<u8>) -> Result<(), Error> {
+    match (
+        pdf.trailer().get(b"Encrypt"),
+        pdf.trailer_value_text(b"Encrypt"),
+    ) {
+        (Some(Obj::Ref(n, g)), _) => {
+            trailer.extend_from_slice(format!(" /Encrypt {n} {g} R").as_bytes())
+        }
+        (_, Some(text)) => {
+            trailer.extend_from_slice(b" /Encrypt ");
+            trailer.extend_from_slice(text);
+        }
+        _ => {
+            return Err(Error::new(ErrorKind::Unsupported(
+                "a direct /Encrypt dictionary in an older trailer".into(),
+            )))
+        }
+    }
+    if pdf
+        .trailer_value_text(b"ID")
+        .is_none_or(|t| !t.starts_with(b"["))
+    {
+        if let Some(Obj::Array(ids)) = pdf.trailer().get(b"ID") {
+            trailer.extend_from_slice(b" /ID [");
+            for id in ids {
+                if let Obj::Str(s) = id {
+                    trailer.push(b'<');
+                    trailer.extend_from_slice(data_encoding::HEXUPPER.encode(s).as_bytes());
+                    trailer.push(b'>');
+                }
+            }
+            trailer.push(b']');
+        }
+    }
+    Ok(())
 }
 
 /// Adds the `--force` hint to an XMP error.
