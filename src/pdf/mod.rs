@@ -278,10 +278,11 @@ fn open_security<R: ReadAt>(pdf: &mut Pdf<R>, password: Option<&[u8]>) -> Result
         Some(o) => (Some(o.clone()), None),
         None => (None, None),
     };
-    let enc = enc
-        .as_ref()
-        .and_then(Obj::as_dict)
-        .ok_or_else(|| Error::new(ErrorKind::Damaged("/Encrypt is not a dictionary".into())))?;
+    let enc = enc.as_ref().and_then(Obj::as_dict).ok_or_else(|| {
+        Error::new(ErrorKind::Crypt(crypt::Error::Malformed(
+            "/Encrypt is not a dictionary".into(),
+        )))
+    })?;
     let id0 = match pdf.trailer().get(b"ID") {
         Some(Obj::Array(a)) => match a.first() {
             Some(Obj::Str(s)) => s.clone(),

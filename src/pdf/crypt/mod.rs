@@ -183,14 +183,16 @@ impl Handler {
         }
         let revision = revision as u8;
         let encrypt_metadata = !matches!(encrypt.get(b"EncryptMetadata"), Some(Obj::Bool(false)));
-        let (strings, streams, filters, key_len) = match version {
-            1 => (Method::Rc4, Method::Rc4, vec![], 5),
+        // Key lengths to try: one, except for a /V 2 file whose /Length is missing or out of
+        // range, where the spec's default (40 bits) and what qpdf assumes (128) are both tried.
+        let (strings, streams, filters, key_lens) = match version {
+            1 => (Method::Rc4, Method::Rc4, vec![], vec![5]),
             2 => {
-                let bits = int(encrypt, b"Length").unwrap_or(40);
-                if !(40..=128).contains(&bits) || bits % 8 != 0 {
-                    return Err(Error::Malformed(format!("/Length {bits}")));
-                }
-                (Method::Rc4, Method::Rc4, vec![], bits as usize / 8)
+                let lens = match int(encrypt, b"Length") {
+                    Some(b) if (40..=128).contains(&b) && b % 8 == 0 => vec![b as usize / 8],
+                    _ => vec![5, 16],
+                };
+                (Method::Rc4, Method::Rc4, vec![], lens)
             }
             4 | 5 => {
                 let cf = encrypt.get(b"CF").and_then(Obj::as_dict);
@@ -214,7 +216,7 @@ impl Handler {
                 } else {
                     mlen.or(slen).unwrap_or(16).clamp(5, 16)
                 };
-                (strings, streams, filters, key_len)
+                (strings, streams, filters, vec![key_len])
             }
             v => return Err(Error::Unsupported(format!("algorithm /V {v}"))),
         };
@@ -228,9 +230,9 @@ impl Handler {
         let p = int(encrypt, b"P").ok_or_else(|| malformed("no /P"))?;
         // /P is a 32-bit value some writers give unsigned (4294967292 for -4).
         let p = p as u32 as i32;
-        let prm = key::Params {
+        let mut prm = key::Params {
             revision,
-            key_len,
+            key_len: key_lens[0],
             o: bytes(encrypt, b"O"),
             u: bytes(encrypt, b"U"),
             oe: bytes(encrypt, b"OE"),
@@ -239,9 +241,16 @@ impl Handler {
             id0,
             encrypt_metadata,
         };
-        let found = password
-            .and_then(|pw| key::authenticate(&prm, pw))
-            .or_else(|| key::authenticate(&prm, b""));
+        let mut found = None;
+        for len in key_lens {
+            prm.key_len = len;
+            found = password
+                .and_then(|pw| key::authenticate(&prm, pw))
+                .or_else(|| key::authenticate(&prm, b""));
+            if found.is_some() {
+                break;
+            }
+        }
         let Some((file_key, auth)) = found else {
             return Err(if password.is_some() {
                 Error::WrongPassword
