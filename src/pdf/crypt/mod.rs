@@ -241,6 +241,13 @@ impl Handler {
             id0,
             encrypt_metadata,
         };
+        if revision >= 5
+            && (prm.o.len() < 48 || prm.u.len() < 48 || prm.oe.len() < 32 || prm.ue.len() < 32)
+        {
+            return Err(Error::Malformed(format!(
+                "/O, /U, /OE or /UE is too short for revision {revision}"
+            )));
+        }
         let mut found = None;
         for len in key_lens {
             prm.key_len = len;

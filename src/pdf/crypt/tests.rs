@@ -245,7 +245,7 @@ fn identity_and_crypt_filters() {
 #[test]
 fn unsupported_and_malformed_dictionaries() {
     type Check = fn(&Error) -> bool;
-    let cases: [(&[u8], Check); 7] = [
+    let cases: [(&[u8], Check); 8] = [
         (b"<< /Filter /Adobe.PubSec /V 4 /R 4 >>", |e| {
             matches!(e, Error::Unsupported(_))
         }),
@@ -262,6 +262,10 @@ fn unsupported_and_malformed_dictionaries() {
         (b"<< /Filter /Standard /V 4 /R 4 /P -4 >>", |e| {
             *e == Error::PasswordRequired
         }),
+        (
+            b"<< /Filter /Standard /V 5 /R 6 /P -4 /O <00> /U <00> >>",
+            |e| matches!(e, Error::Malformed(_)),
+        ),
         (
             b"<< /Filter /Standard /V 4 /R 4 /StmF /Nope /P -4 >>",
             |e| matches!(e, Error::Malformed(_)),
