@@ -8,8 +8,10 @@
 //! need, through [`ReadAt`], so memory does not grow with the file.
 //!
 //! Submodules: [`syntax`] (object parser), [`incremental`] (xref chain and update writer; the
-//! only lopdf user), [`xmp`] (packet merge), [`info`] (Info entries). This module ties them
-//! together and decides what to refuse: encrypted files, files whose xref chain is broken,
+//! only lopdf user), [`xmp`] (packet merge), [`info`] (Info entries), [`crypt`] (the Standard
+//! security handler: encrypted files are read and updated with their own encryption). This
+//! module ties them together and decides what to refuse: encrypted files it cannot open
+//! (a password is needed, or the encryption is unsupported), files whose xref chain is broken,
 //! certified files that forbid changes (unless forced), unparsable XMP (unless forced).
 //! It does no printing and touches no paths.
 //!

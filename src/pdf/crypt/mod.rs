@@ -211,8 +211,13 @@ impl Handler {
                         filters.push((k.clone(), crypt_filter(Some(cf), k)?.0));
                     }
                 }
+                let aes128 = [strings, streams].contains(&Method::Aes128)
+                    || filters.iter().any(|(_, m)| *m == Method::Aes128);
                 let key_len = if version == 5 {
                     32
+                } else if aes128 {
+                    // AESV2 takes a 128-bit key whatever /Length says.
+                    16
                 } else {
                     mlen.or(slen).unwrap_or(16).clamp(5, 16)
                 };
@@ -368,8 +373,15 @@ impl Handler {
         match m {
             Method::Identity => Ok(data.to_vec()),
             Method::Rc4 => Ok(cipher::rc4(&self.key_for(m, id), data)),
-            Method::Aes128 | Method::Aes256 => cipher::aes_cbc_encrypt(&self.key_for(m, id), data)
-                .map_err(|e| Error::Random(e.to_string())),
+            Method::Aes128 | Method::Aes256 => {
+                let key = self.key_for(m, id);
+                if key.len() != 16 && key.len() != 32 {
+                    // Unreachable by construction (AESV2 keys are 16 bytes, AESV3 32); never
+                    // write data in clear under a method that says it is encrypted.
+                    return Err(Error::Malformed(format!("a {}-byte AES key", key.len())));
+                }
+                cipher::aes_cbc_encrypt(&key, data).map_err(|e| Error::Random(e.to_string()))
+            }
         }
     }
 
