@@ -36,7 +36,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let file = File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
     let password = args.password.bytes()?;
     let ins = pith::pdf::inspect_with_password(&file, password.as_deref())
-        .with_context(|| path.display().to_string())?;
+        .map_err(|e| super::apply::hinted(e.in_file(path), false))?;
     let found = ins.found();
     let consistent = ins.consistent();
     let matches_expected = match (&expected, &found) {

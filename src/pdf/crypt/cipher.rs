@@ -34,12 +34,31 @@ pub fn rc4(key: &[u8], data: &[u8]) -> Vec<u8> {
         .collect()
 }
 
-/// Fills `buf` from the operating system's CSPRNG.
-///
-/// # Errors
-/// The error of `getrandom` when the system has no random source.
-pub fn random(buf: &mut [u8]) -> Result<(), getrandom::Error> {
-    getrandom::fill(buf)
+/// A fresh initialisation vector for AES-CBC: from the operating system's CSPRNG, or, should
+/// it fail, SHA-256 of the key, the data, the time and a process-wide counter. CBC needs IVs
+/// that an attacker cannot predict; without the key, the fallback cannot be predicted either,
+/// and it never repeats within a process.
+pub fn fresh_iv(key: &[u8], data: &[u8]) -> [u8; 16] {
+    let mut iv = [0u8; 16];
+    if getrandom::fill(&mut iv).is_ok() {
+        return iv;
+    }
+    use sha2::Digest;
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let h = sha2::Sha256::new()
+        .chain_update(key)
+        .chain_update(data)
+        .chain_update(t.to_le_bytes())
+        .chain_update(n.to_le_bytes())
+        .chain_update(std::process::id().to_le_bytes())
+        .finalize();
+    iv.copy_from_slice(&h[..16]);
+    iv
 }
 
 /// AES-CBC decryption of `data` = 16-byte IV followed by the ciphertext, with the key
@@ -71,29 +90,24 @@ pub fn aes_cbc_decrypt(key: &[u8], data: &[u8]) -> Vec<u8> {
 }
 
 /// AES-CBC encryption with the given IV, PKCS#5 padded, IV written first (§7.6.3.2).
-/// The key length (16 or 32 bytes) chooses AES-128 or AES-256; other lengths yield the
-/// data unchanged (callers only pass 16 or 32).
+/// The key length (16 or 32 bytes) chooses AES-128 or AES-256; any other length (which
+/// callers never pass) yields nothing rather than data in clear.
 pub fn aes_cbc_encrypt_iv(key: &[u8], iv: &[u8; 16], data: &[u8]) -> Vec<u8> {
     let body = match key.len() {
         16 => cbc::Encryptor::<aes::Aes128>::new(key.into(), iv.into())
             .encrypt_padded_vec_mut::<Pkcs7>(data),
         32 => cbc::Encryptor::<aes::Aes256>::new(key.into(), iv.into())
             .encrypt_padded_vec_mut::<Pkcs7>(data),
-        _ => return data.to_vec(),
+        _ => return Vec::new(),
     };
     let mut out = iv.to_vec();
     out.extend_from_slice(&body);
     out
 }
 
-/// AES-CBC encryption with a fresh random IV from the CSPRNG.
-///
-/// # Errors
-/// As [`random`].
-pub fn aes_cbc_encrypt(key: &[u8], data: &[u8]) -> Result<Vec<u8>, getrandom::Error> {
-    let mut iv = [0u8; 16];
-    random(&mut iv)?;
-    Ok(aes_cbc_encrypt_iv(key, &iv, data))
+/// AES-CBC encryption with a fresh IV ([`fresh_iv`]).
+pub fn aes_cbc_encrypt(key: &[u8], data: &[u8]) -> Vec<u8> {
+    aes_cbc_encrypt_iv(key, &fresh_iv(key, data), data)
 }
 
 /// AES-128-CBC encryption without padding of whole blocks (the R6 hash, Algorithm 2.B).
@@ -145,19 +159,18 @@ mod tests {
         for key in [&key16[..], &key32[..]] {
             for len in [0usize, 1, 15, 16, 17, 100] {
                 let data: Vec<u8> = (0..len as u8).collect();
-                let enc = aes_cbc_encrypt(key, &data).unwrap();
+                let enc = aes_cbc_encrypt(key, &data);
                 assert_eq!(enc.len(), 16 + (len / 16 + 1) * 16, "IV + padded body");
                 assert_eq!(aes_cbc_decrypt(key, &enc), data);
             }
         }
         // Two encryptions of the same data differ (random IV).
-        assert_ne!(
-            aes_cbc_encrypt(&key16, b"x").unwrap(),
-            aes_cbc_encrypt(&key16, b"x").unwrap()
-        );
+        assert_ne!(aes_cbc_encrypt(&key16, b"x"), aes_cbc_encrypt(&key16, b"x"));
+        // A key of another length never yields data in clear.
+        assert!(aes_cbc_encrypt(&[1; 5], b"secret").is_empty());
         // Short or ragged input never panics.
         assert!(aes_cbc_decrypt(&key16, b"short").is_empty());
-        let enc = aes_cbc_encrypt(&key16, b"abc").unwrap();
+        let enc = aes_cbc_encrypt(&key16, b"abc");
         assert_eq!(aes_cbc_decrypt(&key16, &enc[..enc.len() - 3]), b"");
     }
 

@@ -4,13 +4,14 @@
 //! [`Handler::open`] reads an encryption dictionary (`/V` 1, 2, 4, 5; `/R` 2–6; `/Length`;
 //! `/CF` with its crypt filters, `/StmF`, `/StrF`, `/Identity`; `/EncryptMetadata`),
 //! authenticates a password and derives the file key ([`key`]). The handler then decrypts
-//! and encrypts strings and streams of one object (`num`, `gen`) with the per-object key
+//! and encrypts strings and streams of one object ([`Ref`]) with the per-object key
 //! (Algorithm 1; RC4 40–128, AES-128, AES-256 through [`cipher`]), following the file's own
 //! choice of method for strings, for streams, for a stream's `/Crypt` filter and for the
 //! metadata stream under `/EncryptMetadata false`.
 //!
 //! It owns keys and byte transforms. It reads no files and decides nothing about updates:
-//! the reader asks it to decrypt what it fetches, the writer to encrypt what it appends.
+//! installed as the [`SecurityHandler`] of the reader ([`super::Pdf::set_security`]), it
+//! decrypts what the reader fetches and encrypts what the writer appends.
 //!
 //! ```
 //! use pith::pdf::crypt::{Error, Handler};
@@ -27,7 +28,8 @@
 pub mod cipher;
 pub mod key;
 
-use super::syntax::{Dict, Obj, Parser};
+use super::security::{SecurityHandler, StreamKind};
+use super::syntax::{Dict, Obj, Parser, Ref};
 
 pub use key::Auth;
 
@@ -36,7 +38,7 @@ pub use key::Auth;
 #[non_exhaustive]
 pub enum Error {
     /// Occurs when the empty password does not open the file and no password was given.
-    #[error("it needs a password to be opened (its user password is not empty)")]
+    #[error("it needs a password (its user password is not empty)")]
     PasswordRequired,
     /// Occurs when the given password is neither the user nor the owner password (and the
     /// empty password does not open the file either).
@@ -49,9 +51,6 @@ pub enum Error {
     /// Occurs when the encryption dictionary lacks a value it needs or has one out of range.
     #[error("malformed encryption dictionary: {0}")]
     Malformed(String),
-    /// Occurs when the operating system's random source fails (AES needs fresh IVs).
-    #[error("no random source for AES initialisation vectors: {0}")]
-    Random(String),
 }
 
 /// How one class of data is encrypted (a crypt filter's `/CFM`, §7.6.6 Table 25).
@@ -89,6 +88,8 @@ pub struct Handler {
     streams: Method,
     filters: Vec<(Vec<u8>, Method)>,
     encrypt_metadata: bool,
+    /// The object number of the encryption dictionary, whose strings are never encrypted.
+    encrypt_object: Option<u32>,
 }
 
 impl std::fmt::Debug for Handler {
@@ -279,7 +280,15 @@ impl Handler {
             streams,
             filters,
             encrypt_metadata,
+            encrypt_object: None,
         })
+    }
+
+    /// Names the object that holds the encryption dictionary (when indirect): its strings
+    /// (`/O`, `/U`, …) are never encrypted (§7.6.1), so the handler leaves them as they are.
+    pub fn with_encrypt_object(mut self, num: Option<u32>) -> Self {
+        self.encrypt_object = num;
+        self
     }
 
     /// Which password opened the file.
@@ -353,15 +362,18 @@ impl Handler {
         self.streams
     }
 
-    fn key_for(&self, m: Method, (num, gen): (u32, u16)) -> Vec<u8> {
+    fn key_for(&self, m: Method, id: Ref) -> Vec<u8> {
         match m {
             Method::Aes256 | Method::Identity => self.file_key.clone(),
-            Method::Rc4 => key::object_key(&self.file_key, num, gen, false),
-            Method::Aes128 => key::object_key(&self.file_key, num, gen, true),
+            Method::Rc4 => key::object_key(&self.file_key, id.num, id.gen, false),
+            Method::Aes128 => key::object_key(&self.file_key, id.num, id.gen, true),
         }
     }
 
-    fn decrypt(&self, m: Method, id: (u32, u16), data: &[u8]) -> Vec<u8> {
+    fn decrypt(&self, m: Method, id: Ref, data: &[u8]) -> Vec<u8> {
+        if Some(id.num) == self.encrypt_object {
+            return data.to_vec();
+        }
         match m {
             Method::Identity => data.to_vec(),
             Method::Rc4 => cipher::rc4(&self.key_for(m, id), data),
@@ -369,91 +381,69 @@ impl Handler {
         }
     }
 
-    fn encrypt(&self, m: Method, id: (u32, u16), data: &[u8]) -> Result<Vec<u8>, Error> {
+    fn encrypt(&self, m: Method, id: Ref, data: &[u8]) -> Vec<u8> {
         match m {
-            Method::Identity => Ok(data.to_vec()),
-            Method::Rc4 => Ok(cipher::rc4(&self.key_for(m, id), data)),
-            Method::Aes128 | Method::Aes256 => {
-                let key = self.key_for(m, id);
-                if key.len() != 16 && key.len() != 32 {
-                    // Unreachable by construction (AESV2 keys are 16 bytes, AESV3 32); never
-                    // write data in clear under a method that says it is encrypted.
-                    return Err(Error::Malformed(format!("a {}-byte AES key", key.len())));
-                }
-                cipher::aes_cbc_encrypt(&key, data).map_err(|e| Error::Random(e.to_string()))
-            }
+            Method::Identity => data.to_vec(),
+            Method::Rc4 => cipher::rc4(&self.key_for(m, id), data),
+            // AES keys are 16 bytes (AESV2: Algorithm 1 on a 16-byte or 32-byte file key) or
+            // 32 (AESV3) by construction in `open`; `aes_cbc_encrypt` never returns clear data.
+            Method::Aes128 | Method::Aes256 => cipher::aes_cbc_encrypt(&self.key_for(m, id), data),
         }
     }
+}
 
-    /// Decrypts a string of object `id`.
-    pub fn decrypt_string(&self, id: (u32, u16), data: &[u8]) -> Vec<u8> {
+/// The reader and writer hook (issue 18.3): strings with `/StrF`, streams as
+/// [`Handler::stream_method`] decides, new metadata streams in clear under
+/// `/EncryptMetadata false`; the encryption dictionary itself is never decrypted.
+impl SecurityHandler for Handler {
+    fn decrypt_string(&self, id: Ref, data: &[u8]) -> Vec<u8> {
         self.decrypt(self.strings, id, data)
     }
-
-    /// Encrypts a string of object `id` (a fresh IV for AES).
-    ///
-    /// # Errors
-    /// [`Error::Random`] when no random IV can be had.
-    pub fn encrypt_string(&self, id: (u32, u16), data: &[u8]) -> Result<Vec<u8>, Error> {
-        self.encrypt(self.strings, id, data)
-    }
-
-    /// Decrypts the (still filtered) data of stream object `id` with dictionary `dict`.
-    pub fn decrypt_stream(&self, id: (u32, u16), dict: &Dict, data: &[u8]) -> Vec<u8> {
+    fn decrypt_stream(&self, id: Ref, dict: &Dict, data: &[u8]) -> Vec<u8> {
         self.decrypt(self.stream_method(dict), id, data)
     }
-
-    /// Encrypts the (already filtered) data of a new stream object `id` whose dictionary is
-    /// `dict`.
-    ///
-    /// # Errors
-    /// [`Error::Random`] when no random IV can be had.
-    pub fn encrypt_stream(
-        &self,
-        id: (u32, u16),
-        dict: &Dict,
-        data: &[u8],
-    ) -> Result<Vec<u8>, Error> {
-        self.encrypt(self.stream_method(dict), id, data)
+    fn encrypt_string(&self, id: Ref, data: &[u8]) -> Vec<u8> {
+        self.encrypt(self.strings, id, data)
     }
-
-    /// Decrypts every string inside a parsed object of object `id`, in place.
-    pub fn decrypt_obj(&self, id: (u32, u16), obj: &mut Obj) {
-        match obj {
-            Obj::Str(s) => *s = self.decrypt_string(id, s),
-            Obj::Array(a) => a.iter_mut().for_each(|o| self.decrypt_obj(id, o)),
-            Obj::Dict(d) => d
-                .entries
-                .iter_mut()
-                .for_each(|(_, o, _)| self.decrypt_obj(id, o)),
-            _ => {}
-        }
+    fn encrypt_stream(&self, id: Ref, kind: StreamKind, data: &[u8]) -> Vec<u8> {
+        let m = match kind {
+            StreamKind::Metadata if !self.encrypt_metadata => Method::Identity,
+            _ => self.streams,
+        };
+        self.encrypt(m, id, data)
     }
+}
 
-    /// Object text (`<< … >>`, without stream data) with each string decrypted, written as a
-    /// hexadecimal string; everything else is kept byte for byte.
-    pub fn decrypt_text(&self, id: (u32, u16), text: &[u8]) -> Vec<u8> {
-        map_strings(text, |s| Ok::<_, Error>(self.decrypt_string(id, s)))
-            .unwrap_or_else(|_| text.to_vec())
+/// Decrypts every string inside a parsed object of object `id`, in place.
+pub fn decrypt_obj(h: &dyn SecurityHandler, id: Ref, obj: &mut Obj) {
+    match obj {
+        Obj::Str(s) => *s = h.decrypt_string(id, s),
+        Obj::Array(a) => a.iter_mut().for_each(|o| decrypt_obj(h, id, o)),
+        Obj::Dict(d) => d
+            .entries
+            .iter_mut()
+            .for_each(|(_, o, _)| decrypt_obj(h, id, o)),
+        _ => {}
     }
+}
 
-    /// Object text with each string encrypted for object `id`, written as a hexadecimal
-    /// string; everything else is kept byte for byte.
-    ///
-    /// # Errors
-    /// [`Error::Random`] when no random IV can be had.
-    pub fn encrypt_text(&self, id: (u32, u16), text: &[u8]) -> Result<Vec<u8>, Error> {
-        map_strings(text, |s| self.encrypt_string(id, s))
-    }
+/// Object text (`<< … >>`, without stream data) with each string decrypted for object `id`,
+/// written as a hexadecimal string; everything else is kept byte for byte.
+pub fn decrypt_text(h: &dyn SecurityHandler, id: Ref, text: &[u8]) -> Vec<u8> {
+    map_strings(text, |s| h.decrypt_string(id, s))
+}
+
+/// Object text with each string encrypted for object `id`, written as a hexadecimal string;
+/// everything else is kept byte for byte. Used for an object read from an object stream
+/// (strings in clear) that an update writes as a plain object.
+pub fn encrypt_text(h: &dyn SecurityHandler, id: Ref, text: &[u8]) -> Vec<u8> {
+    map_strings(text, |s| h.encrypt_string(id, s))
 }
 
 /// Rewrites each string token of PDF object text through `f`, as a hexadecimal string.
 /// Comments, names and the other tokens are copied; a string that does not parse ends the
 /// rewriting and the rest is copied unchanged (callers pass text the parser accepted).
-fn map_strings<E>(
-    text: &[u8],
-    mut f: impl FnMut(&[u8]) -> Result<Vec<u8>, E>,
-) -> Result<Vec<u8>, E> {
+fn map_strings(text: &[u8], mut f: impl FnMut(&[u8]) -> Vec<u8>) -> Vec<u8> {
     let mut out = Vec::with_capacity(text.len() + 32);
     let mut i = 0;
     while i < text.len() {
@@ -482,7 +472,7 @@ fn map_strings<E>(
             let mut p = Parser::new(text, i, true);
             match p.object() {
                 Ok(Obj::Str(s)) => {
-                    let enc = f(&s)?;
+                    let enc = f(&s);
                     out.push(b'<');
                     out.extend_from_slice(data_encoding::HEXUPPER.encode(&enc).as_bytes());
                     out.push(b'>');
@@ -490,7 +480,7 @@ fn map_strings<E>(
                 }
                 _ => {
                     out.extend_from_slice(&text[i..]);
-                    return Ok(out);
+                    return out;
                 }
             }
         } else {
@@ -498,7 +488,7 @@ fn map_strings<E>(
             i += 1;
         }
     }
-    Ok(out)
+    out
 }
 
 #[cfg(test)]

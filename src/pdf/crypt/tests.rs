@@ -3,6 +3,7 @@
 //! compared with those plaintexts (the same bytes `qpdf --decrypt` gives back).
 
 use super::*;
+use crate::pdf::security::SecurityHandler;
 use crate::pdf::syntax::Parser;
 
 const CONTENT: &[u8] = b"BT /F1 12 Tf 72 720 Td (Encrypted fixture: page text) Tj ET\n";
@@ -46,7 +47,7 @@ fn trailer(file: &[u8]) -> Dict {
 
 fn open(file: &[u8], password: Option<&[u8]>) -> Result<Handler, Error> {
     let t = trailer(file);
-    let Some(Obj::Ref(n, _)) = t.get(b"Encrypt") else {
+    let Some(Obj::Ref(Ref { num: n, .. })) = t.get(b"Encrypt") else {
         panic!("no /Encrypt")
     };
     let (enc, _) = object(file, *n);
@@ -82,11 +83,11 @@ fn qpdf_files_decrypt_to_their_plaintexts() {
         assert_eq!(h.encrypts_metadata(), meta, "{name}");
         // Page content stream (object 6).
         let (obj, data) = object(&file, 6);
-        let plain = h.decrypt_stream((6, 0), obj.as_dict().unwrap(), &data.unwrap());
+        let plain = h.decrypt_stream(Ref::new(6, 0), obj.as_dict().unwrap(), &data.unwrap());
         assert_eq!(plain, CONTENT, "{name}: content stream");
         // Info /Title (object 2), a string.
         let (mut info, _) = object(&file, 2);
-        h.decrypt_obj((2, 0), &mut info);
+        decrypt_obj(&h, Ref::new(2, 0), &mut info);
         assert_eq!(
             info.as_dict().unwrap().get(b"Title"),
             Some(&Obj::Str(TITLE.to_vec())),
@@ -95,7 +96,7 @@ fn qpdf_files_decrypt_to_their_plaintexts() {
         // XMP (object 3): encrypted unless /EncryptMetadata false, which qpdf leaves clear.
         let (obj, data) = object(&file, 3);
         let data = data.unwrap();
-        let packet = h.decrypt_stream((3, 0), obj.as_dict().unwrap(), &data);
+        let packet = h.decrypt_stream(Ref::new(3, 0), obj.as_dict().unwrap(), &data);
         assert!(
             packet.starts_with(b"<?xpacket begin=") && find(&packet, TITLE) > 0,
             "{name}: XMP packet"
@@ -111,7 +112,7 @@ fn qpdf_files_decrypt_to_their_plaintexts() {
         p.obj_header().unwrap();
         let start = p.pos;
         p.object().unwrap();
-        let text = h.decrypt_text((2, 0), &file[start..p.pos]);
+        let text = decrypt_text(&h, Ref::new(2, 0), &file[start..p.pos]);
         let d = Parser::new(&text, 0, true).dict().unwrap();
         assert_eq!(d.get(b"Title"), Some(&Obj::Str(TITLE.to_vec())), "{name}");
     }
@@ -125,7 +126,7 @@ fn owner_password_opens_as_owner() {
         assert_eq!(h.auth(), Auth::Owner, "{name}");
         let (obj, data) = object(&file, 6);
         assert_eq!(
-            h.decrypt_stream((6, 0), obj.as_dict().unwrap(), &data.unwrap()),
+            h.decrypt_stream(Ref::new(6, 0), obj.as_dict().unwrap(), &data.unwrap()),
             CONTENT,
             "{name}"
         );
@@ -152,7 +153,7 @@ fn user_password_files_need_it() {
             assert_eq!(h.auth(), auth, "{name}");
             let (obj, data) = object(&file, 6);
             assert_eq!(
-                h.decrypt_stream((6, 0), obj.as_dict().unwrap(), &data.unwrap()),
+                h.decrypt_stream(Ref::new(6, 0), obj.as_dict().unwrap(), &data.unwrap()),
                 CONTENT
             );
         }
@@ -166,33 +167,31 @@ fn encryption_round_trips_per_object() {
         let meta = Parser::new(b"<< /Type /Metadata /Subtype /XML >>", 0, true)
             .dict()
             .unwrap();
-        let s = h
-            .encrypt_string((9, 0), b"pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5")
-            .unwrap();
+        let s = h.encrypt_string(Ref::new(9, 0), b"pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5");
         assert_ne!(&s[..], b"pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5");
         assert_eq!(
-            h.decrypt_string((9, 0), &s),
+            h.decrypt_string(Ref::new(9, 0), &s),
             b"pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5"
         );
-        let st = h.encrypt_stream((10, 0), &meta, CONTENT).unwrap();
+        let st = h.encrypt_stream(Ref::new(10, 0), StreamKind::Metadata, CONTENT);
         assert_eq!(st == CONTENT, !h.encrypts_metadata(), "{name}");
-        assert_eq!(h.decrypt_stream((10, 0), &meta, &st), CONTENT);
+        assert_eq!(h.decrypt_stream(Ref::new(10, 0), &meta, &st), CONTENT);
         // RC4 and AES-128 keys depend on the object; AES-256 uses the file key.
         if h.string_method() != Method::Aes256 {
             assert_ne!(
-                h.decrypt_string((11, 0), &s),
+                h.decrypt_string(Ref::new(11, 0), &s),
                 b"pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5"
             );
         }
         // Text: strings are re-encrypted, names, numbers and references kept.
         let text = b"<< /Title (a \\(b\\) c) /K <4142> /N /A#28 /R 3 0 R /D << /X (y) >> >>";
-        let enc = h.encrypt_text((12, 0), text).unwrap();
-        let back = h.decrypt_text((12, 0), &enc);
+        let enc = encrypt_text(&h, Ref::new(12, 0), text);
+        let back = decrypt_text(&h, Ref::new(12, 0), &enc);
         let d = Parser::new(&back, 0, true).dict().unwrap();
         assert_eq!(d.get(b"Title"), Some(&Obj::Str(b"a (b) c".to_vec())));
         assert_eq!(d.get(b"K"), Some(&Obj::Str(b"AB".to_vec())));
         assert_eq!(d.get(b"N"), Some(&Obj::Name(b"A(".to_vec())));
-        assert_eq!(d.get(b"R"), Some(&Obj::Ref(3, 0)));
+        assert_eq!(d.get(b"R"), Some(&Obj::Ref(Ref::new(3, 0))));
         let inner = d.get(b"D").and_then(Obj::as_dict).unwrap();
         assert_eq!(inner.get(b"X"), Some(&Obj::Str(b"y".to_vec())));
     }
@@ -208,7 +207,7 @@ fn identity_and_crypt_filters() {
     // crypt filter for streams that name it.
     let file = fixture("r4-aes128.pdf");
     let t = trailer(&file);
-    let Some(Obj::Ref(n, _)) = t.get(b"Encrypt") else {
+    let Some(Obj::Ref(Ref { num: n, .. })) = t.get(b"Encrypt") else {
         panic!()
     };
     let at = find(&file, format!("\n{n} 0 obj").as_bytes()) + 1;
@@ -225,7 +224,7 @@ fn identity_and_crypt_filters() {
     let Obj::Str(id0) = &id[0] else { panic!() };
     let h = Handler::open(&dict(text.as_bytes()), id0, None).unwrap();
     assert_eq!(h.string_method(), Method::Identity);
-    assert_eq!(h.encrypt_string((5, 0), b"clear").unwrap(), b"clear");
+    assert_eq!(h.encrypt_string(Ref::new(5, 0), b"clear"), b"clear");
     let plain = dict(b"<< /Length 3 >>");
     let identity = dict(b"<< /Filter /Crypt /Length 3 >>");
     let named = dict(b"<< /Filter [/Crypt /FlateDecode] /DecodeParms [<< /Name /Rc >> null] >>");
@@ -237,7 +236,7 @@ fn identity_and_crypt_filters() {
     // The content stream still decrypts (key derivation unaffected by /StrF).
     let (obj, data) = object(&file, 6);
     assert_eq!(
-        h.decrypt_stream((6, 0), obj.as_dict().unwrap(), &data.unwrap()),
+        h.decrypt_stream(Ref::new(6, 0), obj.as_dict().unwrap(), &data.unwrap()),
         CONTENT
     );
 }

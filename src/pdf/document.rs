@@ -1,0 +1,174 @@
+//! The objects an update starts from: the catalog, the XMP packet, the Info dictionary, read
+//! once through the [`Pdf`] reader. An encrypted file is opened with the Standard security
+//! handler ([`super::crypt`], issue 18.3), installed in the reader; one that cannot be
+//! opened (a password is needed, unsupported encryption) stops after the trailer.
+
+use super::crypt;
+use super::reader::{Fetched, Pdf, ReadAt};
+use super::syntax::{self, Dict, Obj, Ref};
+use super::writer::object::rebase;
+use super::{Error, ErrorKind};
+
+/// What [`load`] read.
+pub(crate) struct Document<R: ReadAt> {
+    pub pdf: Pdf<R>,
+    pub encrypted: bool,
+    /// Why an encrypted file could not be opened (then nothing past the trailer was read).
+    pub not_opened: Option<ErrorKind>,
+    /// The encryption of an encrypted file that was opened, described.
+    pub encryption: Option<String>,
+    pub root: Ref,
+    pub catalog: Fetched,
+    pub metadata_ref: Option<Ref>,
+    pub packet: Option<Vec<u8>>,
+    pub info_ref: Option<Ref>,
+    /// The Info dictionary (rebased) and its original text.
+    pub info: Option<(Dict, Vec<u8>)>,
+}
+
+impl<R: ReadAt> Document<R> {
+    /// The catalog dictionary (empty for encrypted files).
+    pub fn catalog(&self) -> Dict {
+        self.catalog.obj.as_dict().cloned().unwrap_or_default()
+    }
+}
+
+/// Opens `src` and reads the catalog, the metadata stream and the Info dictionary; an
+/// encrypted file is opened with the empty user password or `password` (user or owner).
+pub(crate) fn load<R: ReadAt>(src: R, password: Option<&[u8]>) -> Result<Document<R>, Error> {
+    let mut pdf = Pdf::open(src)?;
+    let encrypted = pdf
+        .trailer()
+        .get(b"Encrypt")
+        .is_some_and(|e| !matches!(e, Obj::Null));
+    let root = pdf
+        .trailer()
+        .get(b"Root")
+        .and_then(Obj::as_ref)
+        .ok_or_else(|| Error::new(ErrorKind::Damaged("no /Root".into())))?;
+    let (not_opened, encryption) = if encrypted {
+        match open_security(&mut pdf, password) {
+            Ok(d) => (None, Some(d)),
+            Err(k) => (Some(k), None),
+        }
+    } else {
+        (None, None)
+    };
+    let mut doc = Document {
+        pdf,
+        encrypted,
+        not_opened,
+        encryption,
+        root,
+        catalog: Fetched {
+            id: root,
+            obj: Obj::Dict(Dict::default()),
+            raw: Vec::new(),
+            stream: None,
+        },
+        metadata_ref: None,
+        packet: None,
+        info_ref: None,
+        info: None,
+    };
+    if doc.not_opened.is_some() {
+        // Strings and streams are encrypted (object streams too): read nothing more.
+        return Ok(doc);
+    }
+    let pdf = &doc.pdf;
+    doc.catalog = pdf
+        .get(root.num)?
+        .filter(|f| f.obj.as_dict().is_some())
+        .ok_or_else(|| {
+            Error::new(ErrorKind::Damaged(format!(
+                "the catalog (object {}) is missing",
+                root.num
+            )))
+        })?;
+    if let Some((d, text)) = copyable_text(pdf, &doc.catalog) {
+        doc.catalog.obj = Obj::Dict(d);
+        doc.catalog.raw = text;
+    }
+    if let Some(Obj::Ref(r)) = doc.catalog().get(b"Metadata") {
+        if let Some(f) = pdf.get(r.num)? {
+            if f.stream.is_some() {
+                doc.metadata_ref = Some(*r);
+                doc.packet = Some(pdf.decoded(&f)?);
+            }
+        }
+    }
+    match pdf.trailer().get(b"Info") {
+        Some(Obj::Ref(r)) => {
+            if let Some(mut f) = pdf.get(r.num)? {
+                if let Some((d, text)) = copyable_text(pdf, &f) {
+                    f.obj = Obj::Dict(d);
+                    f.raw = text;
+                }
+                if let Some((d, text)) = f.dict_text() {
+                    let mut d = d.clone();
+                    rebase(&mut d);
+                    doc.info = Some((d, text.to_vec()));
+                    doc.info_ref = Some(*r);
+                }
+            }
+        }
+        Some(Obj::Dict(_)) => {
+            // A direct Info dictionary in the trailer: rebuild its text from the trailer.
+            if let Some(text) = pdf.trailer_value_text(b"Info") {
+                if let Ok(d2) = syntax::Parser::new(text, 0, true).dict() {
+                    doc.info = Some((d2, text.to_vec()));
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(doc)
+}
+
+/// Opens the security handler of an encrypted file and installs it in the reader; the error
+/// kind says why it could not be (issue 18.3).
+fn open_security<R: ReadAt>(
+    pdf: &mut Pdf<R>,
+    password: Option<&[u8]>,
+) -> Result<String, ErrorKind> {
+    let (enc, num) = match pdf.trailer().get(b"Encrypt") {
+        Some(Obj::Ref(r)) => (pdf.get(r.num).ok().flatten().map(|f| f.obj), Some(r.num)),
+        Some(o) => (Some(o.clone()), None),
+        None => (None, None),
+    };
+    let malformed = |m: &str| ErrorKind::Crypt(crypt::Error::Malformed(m.into()));
+    let enc = enc
+        .as_ref()
+        .and_then(Obj::as_dict)
+        .ok_or_else(|| malformed("/Encrypt is not a dictionary"))?;
+    let id0 = match pdf.trailer().get(b"ID") {
+        Some(Obj::Array(a)) => match a.first() {
+            Some(Obj::Str(s)) => s.clone(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    let h = crypt::Handler::open(enc, &id0, password).map_err(ErrorKind::Crypt)?;
+    let describe = h.describe();
+    pdf.set_security(Box::new(h.with_encrypt_object(num)));
+    Ok(describe)
+}
+
+/// For an encrypted file, the text of a dictionary object as an update copies it into a plain
+/// object of the same number: an object read from an object stream has its strings in clear
+/// (its container was encrypted as a whole), so they are encrypted for its number; a plain
+/// object's text is already so. The dictionary returned indexes that text and holds the
+/// values in clear. `None` when there is nothing to change.
+fn copyable_text<R: ReadAt>(pdf: &Pdf<R>, f: &Fetched) -> Option<(Dict, Vec<u8>)> {
+    let h = pdf.security()?;
+    if !pdf.in_object_stream(f.id.num) {
+        return None;
+    }
+    let (_, text) = f.dict_text()?;
+    let text = crypt::encrypt_text(h, f.id, text);
+    let mut d = syntax::Parser::new(&text, 0, true).dict().ok()?;
+    for (_, v, _) in &mut d.entries {
+        crypt::decrypt_obj(h, f.id, v);
+    }
+    Some((d, text))
+}
