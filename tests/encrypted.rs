@@ -448,3 +448,76 @@ fn corpus_encrypted() {
     assert!(failures.is_empty(), "{failures:#?}");
     assert!(counts.get("injected").is_some_and(|&n| n > 0));
 }
+
+/// Hostile encryption dictionaries: bytes of the `/Encrypt` object of every fixture replaced
+/// at random (deterministic seed), and its strings cut short; `inspect` and `inject` return a
+/// value or an error, never panic, and whatever `inject` plans is never a clear copy of what
+/// was encrypted.
+#[test]
+fn mutated_encryption_dictionaries_never_panic() {
+    let number = pith::PithNumber::parse(A).unwrap();
+    let opts = pith::pdf::Options::new("2024-01-01T00:00:00Z");
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut files = 0;
+    for e in std::fs::read_dir(fixture("")).unwrap().flatten() {
+        let p = e.path();
+        if p.extension().is_none_or(|x| x != "pdf") || p.ends_with("source.pdf") {
+            continue;
+        }
+        files += 1;
+        let orig = std::fs::read(&p).unwrap();
+        let at = orig
+            .windows(12)
+            .position(|w| w == b"/Filter /Sta")
+            .expect("an encryption dictionary");
+        let end = at + orig[at..].windows(6).position(|w| w == b"endobj").unwrap();
+        for round in 0..45 {
+            let mut b = orig.clone();
+            match round % 3 {
+                // Random bytes inside the dictionary.
+                0 | 1 => {
+                    for _ in 0..1 + next() % 4 {
+                        let i = at + (next() as usize) % (end - at);
+                        b[i] = next() as u8;
+                    }
+                }
+                // A hex string cut short (same length kept: the xref stays valid).
+                _ => {
+                    let i = at + (next() as usize) % (end - at);
+                    if let Some(k) = b[i..end].iter().position(|&c| c == b'<') {
+                        let j = i + k + 1;
+                        let stop = b[j..end].iter().position(|&c| c == b'>').map(|m| j + m);
+                        if let Some(stop) = stop {
+                            let cut = j + (next() as usize) % (stop - j + 1);
+                            b[cut..stop].fill(b' ');
+                            if cut < stop {
+                                b[cut] = b'>';
+                                b[stop] = b' ';
+                            }
+                        }
+                    }
+                }
+            }
+            let r = std::panic::catch_unwind(|| {
+                let _ = pith::pdf::inspect(&b[..]);
+                pith::pdf::inject(&b[..], &number, &opts).map(|i| i.appended)
+            });
+            let appended = r.unwrap_or_else(|_| panic!("{}: round {round} panicked", p.display()));
+            if let Ok(app) = appended {
+                assert!(
+                    !app.windows(CODE.len()).any(|w| w == CODE.as_bytes())
+                        || b.windows(22).any(|w| w == b"/EncryptMetadata false"),
+                    "{}: round {round}: the number in clear",
+                    p.display()
+                );
+            }
+        }
+    }
+    assert!(files >= 10, "fixtures found: {files}");
+}
