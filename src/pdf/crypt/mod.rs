@@ -33,7 +33,7 @@ use super::syntax::{Dict, Obj, Parser, Ref};
 
 pub use key::Auth;
 
-/// An error opening an encryption dictionary or encrypting data.
+/// An error opening an encryption dictionary: why the file key could not be had.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
