@@ -385,7 +385,11 @@ fn refusals_leave_nothing_behind() {
     let empty = dir.path().join("empty.pdf");
     std::fs::write(&empty, "").unwrap();
     let cases: [(PathBuf, &str); 6] = [
-        (fixture("qpdf-encrypted-V4.pdf"), "encrypted"),
+        // Issue 18.3: files that open with the empty user password are updated now.
+        (
+            fixture("encrypted/r4-aes128-user-password.pdf"),
+            "needs a password",
+        ),
         (fixture("qpdf-bad-xref-entry.pdf"), "damaged"),
         (fixture("pyhanko-certified-p1.pdf"), "certified"),
         (notpdf, "not a PDF"),

@@ -84,6 +84,9 @@ pub fn hint(kind: &ErrorKind, force: bool) -> &'static str {
             "; use --force to update anyway, which invalidates the certification"
         }
         ErrorKind::Xmp(_) if !force => "; use --force to replace it",
+        ErrorKind::Crypt(pith::pdf::crypt::Error::PasswordRequired) => {
+            "; give its user or owner password with --password or --password-file"
+        }
         _ => "",
     }
 }

@@ -50,6 +50,8 @@ pub struct Args {
     /// rewritten, planned), number, url, bytes_before, bytes_after, written.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub password: super::password::Password,
 }
 
 /// What an inject did, for the report.
@@ -139,6 +141,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let mut opts = pith::pdf::Options::new(&now());
     opts.force = args.force;
+    opts.password = args.password.bytes()?;
     // With the PDF on standard output, the report goes to standard error.
     let to_stdout = args.output.as_deref().is_some_and(|o| o.as_os_str() == "-");
     let shown = args.output.clone().unwrap_or_else(|| input.clone());

@@ -28,6 +28,8 @@ pub struct Args {
     /// page 1 included, or a record input such as --record).
     #[command(flatten)]
     pub expect: NumberInput,
+    #[command(flatten)]
+    pub password: super::password::Password,
 }
 
 /// Runs `pith inspect`.
@@ -43,15 +45,16 @@ pub fn run(args: Args) -> Result<Outcome> {
     } else {
         pith::pdf::Check::Sampled
     };
+    let password = args.password.bytes()?;
     let hinted = |e: pith::pdf::Error| super::apply::hinted(e.in_file(path), false);
     let ins = if path.as_os_str() == "-" {
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
             .context("-: cannot read standard input")?;
-        pith::pdf::inspect_checked(bytes, check).map_err(hinted)?
+        pith::pdf::inspect_with(bytes, check, password.as_deref()).map_err(hinted)?
     } else {
         let file = File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
-        pith::pdf::inspect_checked(&file, check).map_err(hinted)?
+        pith::pdf::inspect_with(&file, check, password.as_deref()).map_err(hinted)?
     };
     let found = ins.found();
     let consistent = ins.consistent();
@@ -69,6 +72,8 @@ pub fn run(args: Args) -> Result<Outcome> {
             "xref": if ins.xref_stream { "stream" } else { "table" },
             "sections": ins.sections,
             "encrypted": ins.encrypted,
+            "encryption": ins.encryption,
+            "not_read": ins.not_read,
             "number": found,
             "has_number": found.is_some(),
             "info": { "PithNumber": ins.info_number, "PithURL": ins.info_url },
@@ -81,7 +86,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             "pdfa": ins.pdfa(),
             "signatures": ins.signatures,
             "docmdp": ins.docmdp,
-            "consistent": consistent,
+            "consistent": if ins.not_read.is_some() { serde_json::Value::Null } else { consistent.into() },
             "matches_expected": matches_expected,
         });
         if let Some(n) = ins.uncommitted {
@@ -99,6 +104,12 @@ pub fn run(args: Args) -> Result<Outcome> {
             ins.sections,
             if ins.encrypted { ", encrypted" } else { "" }
         )?;
+        if let Some(e) = &ins.encryption {
+            writeln!(std::io::stdout(), "encryption: {e}")?;
+        }
+        if let Some(e) = &ins.not_read {
+            writeln!(std::io::stdout(), "not read: {e}")?;
+        }
         writeln!(std::io::stdout(), "number: {}", or_none(&found))?;
         writeln!(
             std::io::stdout(),
@@ -143,10 +154,11 @@ pub fn run(args: Args) -> Result<Outcome> {
         writeln!(
             std::io::stdout(),
             "consistent: {}",
-            match (found.is_some(), consistent) {
-                (false, _) => "- (no number)",
-                (true, true) => "yes",
-                (true, false) => "no",
+            match (found.is_some(), consistent, &ins.not_read) {
+                (_, _, Some(_)) => "unknown (not read)",
+                (false, _, None) => "- (no number)",
+                (true, true, None) => "yes",
+                (true, false, None) => "no",
             }
         )?;
         if let Some(m) = matches_expected {

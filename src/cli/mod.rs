@@ -15,6 +15,7 @@ mod inject;
 mod input;
 mod inspect;
 mod number;
+mod password;
 mod record;
 mod sty;
 mod verify;

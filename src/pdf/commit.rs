@@ -110,7 +110,7 @@ pub fn inject_file(
         file.lock()
             .map_err(|e| Error::io("cannot lock", e).in_file(input))?;
     }
-    let doc = load(&file).map_err(in_input)?;
+    let doc = load(&file, opts.password.as_deref()).map_err(in_input)?;
     if in_place && doc.pdf.uncommitted().is_some() {
         // An interrupted in-place run left its uncommitted update: restore the original bytes
         // before anything else (readers never saw those bytes).

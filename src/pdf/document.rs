@@ -1,7 +1,9 @@
 //! The objects an update starts from: the catalog, the XMP packet, the Info dictionary, read
-//! once through the [`Pdf`] reader. Encrypted files stop after the trailer (their strings
-//! and streams cannot be read without a security handler).
+//! once through the [`Pdf`] reader. An encrypted file is opened with the Standard security
+//! handler ([`super::crypt`], issue 18.3), installed in the reader; one that cannot be
+//! opened (a password is needed, unsupported encryption) stops after the trailer.
 
+use super::crypt;
 use super::reader::{Check, Fetched, Pdf, ReadAt};
 use super::syntax::{self, Dict, Obj, Ref};
 use super::writer::object::rebase;
@@ -11,6 +13,10 @@ use super::{Error, ErrorKind};
 pub(crate) struct Document<R: ReadAt> {
     pub pdf: Pdf<R>,
     pub encrypted: bool,
+    /// Why an encrypted file could not be opened (then nothing past the trailer was read).
+    pub not_opened: Option<ErrorKind>,
+    /// The encryption of an encrypted file that was opened, described.
+    pub encryption: Option<String>,
     pub root: Ref,
     pub catalog: Fetched,
     pub metadata_ref: Option<Ref>,
@@ -49,14 +55,19 @@ impl<R: ReadAt> Document<R> {
 }
 
 /// Opens `src` ([`Check::Sampled`]) and reads the catalog, the metadata stream and the Info
-/// dictionary.
-pub(crate) fn load<R: ReadAt>(src: R) -> Result<Document<R>, Error> {
-    load_checked(src, Check::Sampled)
+/// dictionary; an encrypted file is opened with the empty user password or `password` (user
+/// or owner).
+pub(crate) fn load<R: ReadAt>(src: R, password: Option<&[u8]>) -> Result<Document<R>, Error> {
+    load_checked(src, Check::Sampled, password)
 }
 
 /// [`load`] with the given xref check.
-pub(crate) fn load_checked<R: ReadAt>(src: R, check: Check) -> Result<Document<R>, Error> {
-    let pdf = Pdf::open_checked(src, check)?;
+pub(crate) fn load_checked<R: ReadAt>(
+    src: R,
+    check: Check,
+    password: Option<&[u8]>,
+) -> Result<Document<R>, Error> {
+    let mut pdf = Pdf::open_checked(src, check)?;
     let encrypted = pdf
         .trailer()
         .get(b"Encrypt")
@@ -66,9 +77,19 @@ pub(crate) fn load_checked<R: ReadAt>(src: R, check: Check) -> Result<Document<R
         .get(b"Root")
         .and_then(Obj::as_ref)
         .ok_or_else(|| Error::new(ErrorKind::Damaged("no /Root".into())))?;
+    let (not_opened, encryption) = if encrypted {
+        match open_security(&mut pdf, password) {
+            Ok(d) => (None, Some(d)),
+            Err(k) => (Some(k), None),
+        }
+    } else {
+        (None, None)
+    };
     let mut doc = Document {
         pdf,
         encrypted,
+        not_opened,
+        encryption,
         root,
         catalog: Fetched {
             id: root,
@@ -81,7 +102,7 @@ pub(crate) fn load_checked<R: ReadAt>(src: R, check: Check) -> Result<Document<R
         info_ref: None,
         info: None,
     };
-    if encrypted {
+    if doc.not_opened.is_some() {
         // Strings and streams are encrypted (object streams too): read nothing more.
         return Ok(doc);
     }
@@ -95,6 +116,10 @@ pub(crate) fn load_checked<R: ReadAt>(src: R, check: Check) -> Result<Document<R
                 root.num
             )))
         })?;
+    if let Some((d, text)) = copyable_text(pdf, &doc.catalog) {
+        doc.catalog.obj = Obj::Dict(d);
+        doc.catalog.raw = text;
+    }
     if let Some(Obj::Ref(r)) = doc.catalog().get(b"Metadata") {
         if let Some(f) = pdf.get(r.num)? {
             if f.stream.is_some() {
@@ -105,7 +130,11 @@ pub(crate) fn load_checked<R: ReadAt>(src: R, check: Check) -> Result<Document<R
     }
     match pdf.trailer().get(b"Info") {
         Some(Obj::Ref(r)) => {
-            if let Some(f) = pdf.get(r.num)? {
+            if let Some(mut f) = pdf.get(r.num)? {
+                if let Some((d, text)) = copyable_text(pdf, &f) {
+                    f.obj = Obj::Dict(d);
+                    f.raw = text;
+                }
                 if let Some((d, text)) = f.dict_text() {
                     let mut d = d.clone();
                     rebase(&mut d);
@@ -125,4 +154,52 @@ pub(crate) fn load_checked<R: ReadAt>(src: R, check: Check) -> Result<Document<R
         _ => {}
     }
     Ok(doc)
+}
+
+/// Opens the security handler of an encrypted file and installs it in the reader; the error
+/// kind says why it could not be (issue 18.3).
+fn open_security<R: ReadAt>(
+    pdf: &mut Pdf<R>,
+    password: Option<&[u8]>,
+) -> Result<String, ErrorKind> {
+    let (enc, num) = match pdf.trailer().get(b"Encrypt") {
+        Some(Obj::Ref(r)) => (pdf.get(r.num).ok().flatten().map(|f| f.obj), Some(r.num)),
+        Some(o) => (Some(o.clone()), None),
+        None => (None, None),
+    };
+    let malformed = |m: &str| ErrorKind::Crypt(crypt::Error::Malformed(m.into()));
+    let enc = enc
+        .as_ref()
+        .and_then(Obj::as_dict)
+        .ok_or_else(|| malformed("/Encrypt is not a dictionary"))?;
+    let id0 = match pdf.trailer().get(b"ID") {
+        Some(Obj::Array(a)) => match a.first() {
+            Some(Obj::Str(s)) => s.clone(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    let h = crypt::Handler::open(enc, &id0, password).map_err(ErrorKind::Crypt)?;
+    let describe = h.describe();
+    pdf.set_security(Box::new(h.with_encrypt_object(num)));
+    Ok(describe)
+}
+
+/// For an encrypted file, the text of a dictionary object as an update copies it into a plain
+/// object of the same number: an object read from an object stream has its strings in clear
+/// (its container was encrypted as a whole), so they are encrypted for its number; a plain
+/// object's text is already so. The dictionary returned indexes that text and holds the
+/// values in clear. `None` when there is nothing to change.
+fn copyable_text<R: ReadAt>(pdf: &Pdf<R>, f: &Fetched) -> Option<(Dict, Vec<u8>)> {
+    let h = pdf.security()?;
+    if !pdf.in_object_stream(f.id.num) {
+        return None;
+    }
+    let (_, text) = f.dict_text()?;
+    let text = crypt::encrypt_text(h, f.id, text);
+    let mut d = syntax::Parser::new(&text, 0, true).dict().ok()?;
+    for (_, v, _) in &mut d.entries {
+        crypt::decrypt_obj(h, f.id, v);
+    }
+    Some((d, text))
 }

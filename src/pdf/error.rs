@@ -33,8 +33,12 @@ pub enum ErrorKind {
     /// Occurs when the xref chain or an object needed is broken, so a reader would have to
     /// reconstruct the cross-reference table; appending to such a file would lose objects.
     Damaged(String),
-    /// Occurs when the trailer has `/Encrypt`: pith does not update encrypted files.
+    /// Occurs when a full rewrite is asked of an encrypted file: it would drop the
+    /// encryption (the incremental update keeps it, issue 18.3).
     Encrypted,
+    /// Occurs when an encrypted file cannot be opened: it needs a password that was not
+    /// given, the password is wrong, or its encryption is unsupported or malformed.
+    Crypt(super::crypt::Error),
     /// Occurs when a certification signature (`/DocMDP` with `/P 1`) forbids any change.
     Certified,
     /// Occurs when the existing XMP packet cannot be parsed (not UTF-8, not well-formed).
@@ -128,9 +132,11 @@ impl fmt::Display for Error {
                 }
                 return write!(f, "); not updated incrementally");
             }
-            ErrorKind::Encrypted => {
-                write!(f, "encrypted PDF; pith does not update encrypted files")?
-            }
+            ErrorKind::Encrypted => write!(
+                f,
+                "encrypted PDF; a full rewrite would drop its encryption (the incremental update keeps it)"
+            )?,
+            ErrorKind::Crypt(e) => write!(f, "encrypted PDF: {e}")?,
             ErrorKind::Certified => write!(
                 f,
                 "certified PDF whose signature forbids any change (DocMDP /P 1)"

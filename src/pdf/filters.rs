@@ -43,6 +43,10 @@ pub fn decode_stream(d: &Dict, data: &[u8]) -> Result<Vec<u8>, Error> {
             b"RL" => b"RunLengthDecode",
             other => other,
         };
+        // A /Crypt filter (§7.4.10) is undone by the security handler before decoding.
+        if name == b"Crypt" {
+            continue;
+        }
         cur = match name {
             b"ASCIIHexDecode" => ascii_hex(&cur),
             b"RunLengthDecode" => run_length(&cur),

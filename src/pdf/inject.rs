@@ -1,8 +1,8 @@
 //! Planning the update that writes a Pith Number (issue #4): the XMP packet (`xmp:Identifier`,
 //! `dc:relation`, `pith:*`) as a new version of the metadata stream (or a new stream and
 //! catalog), the Info entries `/PithNumber` and `/PithURL` (none on PDF/A-4), and the
-//! trailer. It decides what to refuse (encrypted, certified unless forced, unparsable XMP
-//! unless forced) and returns bytes; it touches no files ([`super::commit`] does). Also the
+//! trailer. It decides what to refuse (encrypted files it cannot open, certified unless
+//! forced, unparsable XMP unless forced) and returns bytes; it touches no files ([`super::commit`] does). Also the
 //! full rewrite ([`rewrite`]), which goes through [`super::repair`].
 
 use super::document::{load, Document};
@@ -20,6 +20,9 @@ pub struct Options {
     pub force: bool,
     /// The update time for `xmp:MetadataDate` (ISO 8601, e.g. `2024-01-01T00:00:00Z`).
     pub now: String,
+    /// The user or owner password of an encrypted file whose user password is not empty
+    /// (issue 18.3); the empty user password is tried too.
+    pub password: Option<Vec<u8>>,
 }
 
 impl Options {
@@ -28,6 +31,7 @@ impl Options {
         Options {
             force: false,
             now: now.to_string(),
+            password: None,
         }
     }
 }
@@ -50,11 +54,12 @@ pub struct Injection {
 /// Plans the incremental update that writes `number` into the PDF read from `src`.
 ///
 /// # Errors
-/// [`ErrorKind::Encrypted`], [`ErrorKind::Damaged`], [`ErrorKind::NotPdf`],
+/// [`ErrorKind::Crypt`] (an encrypted file that the empty password, or the one given, does
+/// not open), [`ErrorKind::Damaged`], [`ErrorKind::NotPdf`],
 /// [`ErrorKind::Certified`] (unless `force`), [`ErrorKind::Xmp`] (unless `force`),
 /// [`ErrorKind::Unsupported`], [`ErrorKind::Io`].
 pub fn inject<R: ReadAt>(src: R, number: &PithNumber, opts: &Options) -> Result<Injection, Error> {
-    plan(&load(src)?, number, opts)
+    plan(&load(src, opts.password.as_deref())?, number, opts)
 }
 
 /// [`inject`] on a document already loaded.
@@ -63,8 +68,8 @@ pub(crate) fn plan<R: ReadAt>(
     number: &PithNumber,
     opts: &Options,
 ) -> Result<Injection, Error> {
-    if doc.encrypted {
-        return Err(Error::new(ErrorKind::Encrypted));
+    if let Some(kind) = &doc.not_opened {
+        return Err(Error::new(kind.clone()));
     }
     doc.check_referenced()?;
     if docmdp(&doc.pdf, &doc.catalog())? == Some(1) && !opts.force {
@@ -177,10 +182,19 @@ pub(crate) fn plan<R: ReadAt>(
         }
     }
 
+    // An encrypted file's update repeats /Encrypt and /ID (the file key depends on the first
+    // /ID string), written out when they come from an older trailer (issue 18.3).
+    let (encrypt, id) = if doc.encrypted {
+        let (e, id) = encryption_entries(pdf)?;
+        (Some(e), id)
+    } else {
+        (None, None)
+    };
     let app = up.finish(&Trailer {
         root: doc.root,
         info: info_ref,
-        id: pdf.trailer_value_text(b"ID"),
+        id: id.as_deref().or_else(|| pdf.trailer_value_text(b"ID")),
+        encrypt: encrypt.as_deref(),
     })?;
     written.push(format!(
         "incremental update: {} bytes, xref {}",
@@ -198,6 +212,42 @@ pub(crate) fn plan<R: ReadAt>(
         written,
         replaced_xmp,
     })
+}
+
+/// The `/Encrypt` value text of an encrypted file's trailer, and its `/ID` written out when
+/// the newest trailer does not carry it as text.
+fn encryption_entries<R: ReadAt>(pdf: &super::Pdf<R>) -> Result<(Vec<u8>, Option<Vec<u8>>), Error> {
+    use super::syntax::Obj;
+    let encrypt = match (
+        pdf.trailer().get(b"Encrypt"),
+        pdf.trailer_value_text(b"Encrypt"),
+    ) {
+        (Some(Obj::Ref(r)), _) => r.to_string().into_bytes(),
+        (_, Some(text)) => text.to_vec(),
+        _ => {
+            return Err(Error::new(ErrorKind::Unsupported(
+                "a direct /Encrypt dictionary in an older trailer".into(),
+            )))
+        }
+    };
+    let id = match (pdf.trailer_value_text(b"ID"), pdf.trailer().get(b"ID")) {
+        (Some(t), _) if t.starts_with(b"[") => None,
+        (_, Some(Obj::Array(ids))) => {
+            let mut t = b"[".to_vec();
+            for s in ids.iter().filter_map(|o| match o {
+                Obj::Str(s) => Some(s),
+                _ => None,
+            }) {
+                t.push(b'<');
+                t.extend_from_slice(data_encoding::HEXUPPER.encode(s).as_bytes());
+                t.push(b'>');
+            }
+            t.push(b']');
+            Some(t)
+        }
+        _ => None,
+    };
+    Ok((encrypt, id))
 }
 
 /// A full rewrite that carries `number`: the whole file is loaded with lopdf and saved
@@ -218,7 +268,7 @@ pub fn rewrite<R: ReadAt>(src: R, number: &PithNumber, opts: &Options) -> Result
         .read_at(0, &mut data)
         .map_err(|e| Error::new(ErrorKind::Io).with_source(e))?;
     data.truncate(n);
-    let data = match load(&data[..]) {
+    let data = match load(&data[..], None) {
         Ok(d) if d.encrypted => return Err(Error::new(ErrorKind::Encrypted)),
         Ok(_) => data,
         Err(e) if matches!(e.kind(), ErrorKind::Damaged(_)) => repair::repair(&data)?,

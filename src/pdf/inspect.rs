@@ -17,8 +17,14 @@ pub struct Inspection {
     pub xref_stream: bool,
     /// Number of xref sections (1 for a file never updated incrementally).
     pub sections: usize,
-    /// Whether the file is encrypted (then values are not read).
+    /// Whether the file is encrypted.
     pub encrypted: bool,
+    /// For an encrypted file that pith opened, its encryption (e.g. `Standard R6 V5,
+    /// AES-256, 256-bit key`; issue 18.3).
+    pub encryption: Option<String>,
+    /// For an encrypted file that pith could not open, why (a password is needed, …): then
+    /// no value was read, and [`Inspection::consistent`] says nothing about the file.
+    pub not_read: Option<String>,
     /// Info `/PithNumber`.
     pub info_number: Option<String>,
     /// Info `/PithURL`.
@@ -86,7 +92,7 @@ impl Inspection {
 /// As [`Pdf::open`](super::Pdf::open); an unreadable XMP packet is reported in
 /// [`Inspection::xmp_error`], not as an error.
 pub fn inspect<R: ReadAt>(src: R) -> Result<Inspection, Error> {
-    inspect_checked(src, Check::Sampled)
+    inspect_with(src, Check::Sampled, None)
 }
 
 /// [`inspect`] with the given xref check: [`Check::Full`] (`pith inspect --deep`) verifies
@@ -95,16 +101,43 @@ pub fn inspect<R: ReadAt>(src: R) -> Result<Inspection, Error> {
 /// # Errors
 /// As [`inspect`].
 pub fn inspect_checked<R: ReadAt>(src: R, check: Check) -> Result<Inspection, Error> {
-    let doc = load_checked(src, check)?;
+    inspect_with(src, check, None)
+}
+
+/// [`inspect`] for an encrypted file whose user password is not empty: `password` is its
+/// user or owner password (issue 18.3). A file that cannot be opened is reported in
+/// [`Inspection::not_read`], without values, not as an error.
+///
+/// # Errors
+/// As [`inspect`].
+pub fn inspect_with_password<R: ReadAt>(
+    src: R,
+    password: Option<&[u8]>,
+) -> Result<Inspection, Error> {
+    inspect_with(src, Check::Sampled, password)
+}
+
+/// [`inspect`] with both choices: the xref `check` and the `password` of an encrypted file.
+///
+/// # Errors
+/// As [`inspect`].
+pub fn inspect_with<R: ReadAt>(
+    src: R,
+    check: Check,
+    password: Option<&[u8]>,
+) -> Result<Inspection, Error> {
+    let doc = load_checked(src, check, password)?;
     let mut ins = Inspection {
         version: doc.pdf.version().to_string(),
         xref_stream: doc.pdf.xref_kind() == XrefKind::Stream,
         sections: doc.pdf.sections(),
         encrypted: doc.encrypted,
         uncommitted: doc.pdf.uncommitted(),
+        encryption: doc.encryption.clone(),
+        not_read: doc.not_opened.clone().map(|k| Error::new(k).to_string()),
         ..Inspection::default()
     };
-    if !doc.encrypted {
+    if doc.not_opened.is_none() {
         if let Some((d, _)) = &doc.info {
             (ins.info_number, ins.info_url) = info::read(d);
         }

@@ -11,7 +11,8 @@
 //! - [`syntax`]: the object model ([`Obj`](syntax::Obj), [`Ref`]) and parser, on byte windows;
 //! - [`reader`]: [`ReadAt`], header and `startxref`, the xref chain, object fetch;
 //! - [`filters`]: stream decoding, one function per filter;
-//! - [`security`]: the hook through which encrypted files will be read and written;
+//! - [`security`]: the hook through which encrypted files are read and written, and
+//!   [`crypt`], the Standard security handler behind it (issue 18.3);
 //! - [`writer`]: typed object writers and the incremental update (xref section, trailer);
 //! - [`commit`]: putting an update on disk (new file, stream, in place), with the
 //!   [`journal`] marker that makes an interrupted in-place update recognisable;
@@ -34,6 +35,7 @@
 //! ```
 
 pub mod commit;
+pub mod crypt;
 mod document;
 mod error;
 pub mod filters;
@@ -51,6 +53,6 @@ pub mod xmp;
 
 pub use error::{Error, ErrorKind};
 pub use inject::{inject, rewrite, Injection, Options};
-pub use inspect::{inspect, inspect_checked, Inspection};
+pub use inspect::{inspect, inspect_checked, inspect_with, inspect_with_password, Inspection};
 pub use reader::{Check, Pdf, ReadAt, XrefKind};
 pub use syntax::Ref;

@@ -13,11 +13,14 @@
 //!   number and generation of the object being written, so per-object keys come out right.
 //!   Strings copied verbatim from the original file (entries kept by
 //!   [`DictPatch`](super::writer::object::DictPatch), the trailer `/ID`) are already in the
-//!   file's encrypted form and are not touched.
+//!   file's encrypted form and are not touched — except that an object read from an object
+//!   stream has its strings in clear (its container was encrypted as a whole), so its text is
+//!   encrypted for its own number before it is copied ([`super::crypt::encrypt_text`]).
 //!
-//! [`Identity`] is the handler of unencrypted files.
+//! [`Identity`] is the handler of unencrypted files; [`super::crypt::Handler`] implements the
+//! Standard security handler (issue 18.3).
 
-use super::syntax::Ref;
+use super::syntax::{Dict, Ref};
 
 /// The kind of stream being encrypted: the metadata stream is left in clear text when the
 /// file says `/EncryptMetadata false` (§7.6.3.1), so the handler needs to know.
@@ -33,8 +36,11 @@ pub enum StreamKind {
 pub trait SecurityHandler {
     /// Decrypts a string found in object `id`.
     fn decrypt_string(&self, id: Ref, data: &[u8]) -> Vec<u8>;
-    /// Decrypts the data of stream object `id` (before its filters are applied).
-    fn decrypt_stream(&self, id: Ref, data: &[u8]) -> Vec<u8>;
+    /// Decrypts the data of stream object `id` whose dictionary is `dict` (before its filters
+    /// are applied). The dictionary decides the method: a `/Crypt` first filter names its own
+    /// crypt filter, and cross-reference streams and, under `/EncryptMetadata false`, metadata
+    /// streams are not encrypted.
+    fn decrypt_stream(&self, id: Ref, dict: &Dict, data: &[u8]) -> Vec<u8>;
     /// Encrypts a string written into new object `id`.
     fn encrypt_string(&self, id: Ref, data: &[u8]) -> Vec<u8>;
     /// Encrypts the data of new stream object `id`, of `kind`.
@@ -49,7 +55,7 @@ impl SecurityHandler for Identity {
     fn decrypt_string(&self, _: Ref, data: &[u8]) -> Vec<u8> {
         data.to_vec()
     }
-    fn decrypt_stream(&self, _: Ref, data: &[u8]) -> Vec<u8> {
+    fn decrypt_stream(&self, _: Ref, _: &Dict, data: &[u8]) -> Vec<u8> {
         data.to_vec()
     }
     fn encrypt_string(&self, _: Ref, data: &[u8]) -> Vec<u8> {

@@ -273,6 +273,12 @@ impl<R: ReadAt> Pdf<R> {
         self.security.as_deref()
     }
 
+    /// Whether object `num` lies in an object stream: an encrypted file stores its strings
+    /// in clear there, inside the encrypted container (issue 18.3).
+    pub fn in_object_stream(&self, num: u32) -> bool {
+        matches!(self.entries.get(&num), Some(Entry::InStream(..)))
+    }
+
     /// Smallest object number not used by the file (the trailer's `/Size`).
     pub fn size(&self) -> u32 {
         self.size
@@ -470,8 +476,8 @@ impl<R: ReadAt> Pdf<R> {
         // Xref streams (fetched without `expect`) are never encrypted (§7.5.8.2).
         if let (Some(h), Some(_)) = (self.security.as_deref(), expect) {
             decrypt_obj(h, id, &mut f.obj);
-            if let Some(data) = &mut f.stream {
-                *data = h.decrypt_stream(id, data);
+            if let (Some(data), Some(d)) = (&mut f.stream, f.obj.as_dict()) {
+                *data = h.decrypt_stream(id, d, data);
             }
         }
         Ok(f)
@@ -640,7 +646,7 @@ mod tests {
             fn decrypt_string(&self, _: Ref, d: &[u8]) -> Vec<u8> {
                 d.to_ascii_uppercase()
             }
-            fn decrypt_stream(&self, _: Ref, d: &[u8]) -> Vec<u8> {
+            fn decrypt_stream(&self, _: Ref, _: &Dict, d: &[u8]) -> Vec<u8> {
                 d.to_vec()
             }
             fn encrypt_string(&self, _: Ref, d: &[u8]) -> Vec<u8> {

@@ -21,7 +21,7 @@
 //! d.set("Title", Value::Text("A paper".into()));
 //! up.dict(id, &d);
 //! let root = pdf.trailer().get(b"Root").and_then(|o| o.as_ref()).unwrap();
-//! let app = up.finish(&pith::pdf::writer::object::Trailer { root, info: Some(id), id: None })?;
+//! let app = up.finish(&pith::pdf::writer::object::Trailer { root, info: Some(id), id: None, encrypt: None })?;
 //! let mut out = bytes.clone();
 //! out.extend_from_slice(&app.bytes);
 //! assert_eq!(Pdf::open(&out[..])?.startxref(), app.offsets.startxref);
@@ -228,6 +228,7 @@ mod tests {
                 root,
                 info: Some(info),
                 id: None,
+                encrypt: None,
             })
             .unwrap();
         assert_eq!(app.offsets.base_len, base.len() as u64);

@@ -208,6 +208,9 @@ pub struct Trailer<'a> {
     pub info: Option<Ref>,
     /// `/ID`, the original text of the array.
     pub id: Option<&'a [u8]>,
+    /// `/Encrypt` of an encrypted file, the original text of its value (a reference): the
+    /// update keeps the file's encryption (issue 18.3).
+    pub encrypt: Option<&'a [u8]>,
 }
 
 impl Trailer<'_> {
@@ -220,6 +223,10 @@ impl Trailer<'_> {
         if let Some(id) = self.id.filter(|id| id.starts_with(b"[")) {
             t.extend_from_slice(b" /ID ");
             t.extend_from_slice(id);
+        }
+        if let Some(e) = self.encrypt {
+            t.extend_from_slice(b" /Encrypt ");
+            t.extend_from_slice(e);
         }
         t
     }
@@ -286,7 +293,7 @@ mod tests {
             fn decrypt_string(&self, id: Ref, d: &[u8]) -> Vec<u8> {
                 d.iter().map(|b| b ^ id.num as u8).collect()
             }
-            fn decrypt_stream(&self, id: Ref, d: &[u8]) -> Vec<u8> {
+            fn decrypt_stream(&self, id: Ref, _: &Dict, d: &[u8]) -> Vec<u8> {
                 self.decrypt_string(id, d)
             }
             fn encrypt_string(&self, id: Ref, d: &[u8]) -> Vec<u8> {
@@ -310,7 +317,11 @@ mod tests {
             root: Ref::new(1, 0),
             info: Some(Ref::new(5, 2)),
             id: Some(b"[<01><02>]"),
+            encrypt: Some(b"7 0 R"),
         };
-        assert_eq!(t.entries(), b"/Root 1 0 R /Info 5 2 R /ID [<01><02>]");
+        assert_eq!(
+            t.entries(),
+            b"/Root 1 0 R /Info 5 2 R /ID [<01><02>] /Encrypt 7 0 R"
+        );
     }
 }
