@@ -1912,14 +1912,16 @@ fn kits() {
 }
 
 /// The vertical cost of each placement (issue #17): the y of the first body word, from
-/// `pdftotext -bbox`, with pith in each placement against the same document without pith.
-/// margin and footer must cost nothing; title costs the badge line and its skips.
+/// `pdftotext -bbox`, with pith in each placement against the same document without pith,
+/// in article, under the NeurIPS kit and in IEEEtran. margin and footer must cost nothing;
+/// title at most [`TITLE_COST_MAX`] (the badge goes into the space the title block leaves
+/// below itself), and it must never pull the body up.
 #[test]
 fn placement_vertical_cost() {
     if !have_tools("placement_vertical_cost") {
         return;
     }
-    let first_y = |kit_line: &str, pkg: &str| -> f64 {
+    let first_y = |class: &str, kit_line: &str, pkg: &str| -> f64 {
         let dir = tex_dir("pith-cost-");
         let d = dir.path();
         install_sty(d);
@@ -1929,44 +1931,69 @@ fn placement_vertical_cost() {
         }
         let src = std::fs::read_to_string(d.join("doc.tex"))
             .unwrap()
+            .replace(
+                "\\documentclass{article}",
+                &format!("\\documentclass{{{class}}}"),
+            )
             .replace("%%KIT%%", kit_line)
             .replace("%%PKG%%", pkg);
         std::fs::write(d.join("doc.tex"), src).unwrap();
         compile(d, Engine::Pdf).unwrap_or_else(|e| panic!("{e}"));
         let (words, _) = page1_words(&d.join("doc.pdf"));
+        if !pkg.is_empty() {
+            assert!(
+                words.iter().any(|w| w.text == SHORT),
+                "{class} {kit_line} {pkg}: no badge on page 1"
+            );
+        }
         words
             .iter()
             .find(|w| w.text == "First")
             .map(|w| w.y_min)
             .expect("first body word")
     };
-    for kit_line in ["", "\\usepackage[final]{neurips_2025}"] {
-        let base = first_y(kit_line, "");
+    let setups = [
+        ("article", "article", ""),
+        (
+            "NeurIPS final",
+            "article",
+            "\\usepackage[final]{neurips_2025}",
+        ),
+        ("IEEEtran", "IEEEtran", ""),
+    ];
+    let mut over = vec![];
+    for (name, class, kit_line) in setups {
+        let base = first_y(class, kit_line, "");
         for placement in ["title", "margin", "footer"] {
             let y = first_y(
+                class,
                 kit_line,
                 &format!("\\usepackage[placement={placement}]{{pith}}\\pithnumber{{{FULL}}}"),
             );
             let cost = y - base;
-            eprintln!(
-                "latex: vertical cost of placement={placement} ({}): {cost:.2} bp",
-                if kit_line.is_empty() {
-                    "article"
-                } else {
-                    "NeurIPS final"
-                }
-            );
+            eprintln!("latex: vertical cost of placement={placement} ({name}): {cost:.2} bp");
             if placement == "title" {
-                assert!(cost > 5.0 && cost < 30.0, "title placement cost {cost}");
-            } else {
-                assert!(
-                    cost.abs() < 0.01,
-                    "placement={placement} moved the body by {cost}"
-                );
+                if !(-0.5..=TITLE_COST_MAX).contains(&cost) {
+                    over.push(format!("title placement in {name} costs {cost:.2} bp"));
+                }
+            } else if cost.abs() >= 0.01 {
+                over.push(format!(
+                    "placement={placement} in {name} moved the body by {cost}"
+                ));
             }
         }
     }
+    assert!(
+        over.is_empty(),
+        "vertical cost out of bounds (title: -0.5..={TITLE_COST_MAX} bp):\n{}",
+        over.join("\n")
+    );
 }
+
+/// The most the title placement may move the first body line down, in bp: below the one
+/// line (about 16 pt) that the issue measured for the plain-text badge pith.sty had before
+/// issue #17. Measured now: article 7.0, NeurIPS 14.3, IEEEtran 0.
+const TITLE_COST_MAX: f64 = 16.0;
 
 /// `l3build ctan` (issue #16) in a copy of `latex/` holding only what the repository tracks
 /// there (not the committed pith.pdf, so the zip's manual can only be the one typeset from
