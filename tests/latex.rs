@@ -22,18 +22,11 @@ mod tex;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Condvar, Mutex};
 use std::time::Instant;
 
 use serde_json::Value;
 
-const CODE: &str = "7BMK4ZKTPUTUY3JKWBANNPOFR5";
-const FULL: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
-const SHORT: &str = "pith:7BMK4ZKT";
-const URL: &str = "https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5";
-const PITH_NS: &str = "https://pith.science/ns/1.0/";
-/// Fixed time for the TeX engines and Ghostscript, so that reruns produce the same PDFs.
-const EPOCH: &str = "1700000000";
+use common::{PITH_NS, SEED as FULL, SEED_CODE as CODE, SEED_SHORT as SHORT, SEED_URL as URL};
 
 fn sty_path() -> std::path::PathBuf {
     common::root().join("latex/pith.sty")
@@ -351,37 +344,11 @@ fn document(c: &Cell) -> String {
 
 /// Runs a TeX-side command (TeX engines, dvips, ps2pdf, l3build) in `dir` with the
 /// reproducibility environment, inside the chroot on that leg; returns (ok, stdout+stderr).
-/// At most two tool runs at a time in this test binary (CI has two cores), however many
-/// tests cargo runs in parallel.
-static SLOTS: (Mutex<usize>, Condvar) = (Mutex::new(2), Condvar::new());
-
-struct Slot;
-
-impl Slot {
-    fn take() -> Slot {
-        let mut free = SLOTS.0.lock().unwrap();
-        while *free == 0 {
-            free = SLOTS.1.wait(free).unwrap();
-        }
-        *free -= 1;
-        Slot
-    }
-}
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        *SLOTS.0.lock().unwrap() += 1;
-        SLOTS.1.notify_one();
-    }
-}
-
+/// At most two tool runs at a time ([`tex::run_tool`]); stopped after five minutes (the
+/// first LuaLaTeX run on a fresh machine builds the luaotfload font database).
 fn sh(dir: &Path, program: &str, args: &[&str]) -> (bool, String) {
-    let _slot = Slot::take();
-    // A TeX run that waits or loops must fail the cell, not hang the suite: coreutils'
-    // timeout stops it after five minutes (exit 124; the
-    // first LuaLaTeX run on a fresh machine builds the luaotfload font database).
-    let mut cmd = Command::new("timeout");
-    cmd.args(["-k", "10", "300"]);
+    const LIMIT: u32 = 300;
+    let mut cmd = tex::timed(LIMIT);
     match tex_chroot() {
         Some(root) => {
             let inside =
@@ -404,21 +371,8 @@ fn sh(dir: &Path, program: &str, args: &[&str]) -> (bool, String) {
             cmd.arg(program);
         }
     }
-    let out = cmd
-        .args(args)
-        .current_dir(dir)
-        .env("SOURCE_DATE_EPOCH", EPOCH)
-        .env("FORCE_SOURCE_DATE", "1")
-        .env_remove("TEXINPUTS")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
-    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
-    text.push_str(&String::from_utf8_lossy(&out.stderr));
-    if out.status.code() == Some(124) {
-        text.push_str(&format!("\n{program} timed out after 300 s"));
-    }
-    (out.status.success(), text)
+    cmd.args(args).current_dir(dir);
+    tex::run_tool(cmd, program, LIMIT)
 }
 
 const TEX_FLAGS: [&str; 3] = [
