@@ -241,7 +241,8 @@ fn template_error(e: tera::Error) -> Error {
     }
 }
 
-/// The values both templates share: version, date, namespace and record URL base.
+/// The values both templates share: version, date, namespace and record URL base. The URL
+/// base is spelled once, in [`crate::vocab::URL_BASE`]; neither template spells it.
 fn context(options: &Options) -> tera::Context {
     let mut ctx = tera::Context::new();
     ctx.insert("version", &options.version);
@@ -249,7 +250,7 @@ fn context(options: &Options) -> tera::Context {
     // Copyright year of the LPPL header: the package date's year (validated YYYY/MM/DD).
     ctx.insert("year", options.date.get(..4).unwrap_or(""));
     ctx.insert("ns", NAMESPACE);
-    ctx.insert("url_base", crate::number::RECORD_URL_BASE);
+    ctx.insert("url_base", crate::vocab::URL_BASE);
     ctx
 }
 
@@ -343,6 +344,19 @@ mod tests {
             render_ltxml(&Options::default()).unwrap(),
             render_ltxml(&Options::default()).unwrap()
         );
+    }
+
+    #[test]
+    fn url_base_is_spelled_once() {
+        // The templates take the base from `url_base`, so changing vocab changes both files.
+        for t in [TEMPLATE, LTXML_TEMPLATE] {
+            assert!(!t.contains(crate::vocab::URL_BASE));
+            assert!(t.contains("{{ url_base }}"));
+        }
+        assert!(render(&Options::default()).unwrap().contains(&format!(
+            "\\edef\\pith@url{{{}\\pith@code}}",
+            crate::vocab::URL_BASE
+        )));
     }
 
     #[test]

@@ -22,18 +22,11 @@ mod tex;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Condvar, Mutex};
 use std::time::Instant;
 
 use serde_json::Value;
 
-const CODE: &str = "7BMK4ZKTPUTUY3JKWBANNPOFR5";
-const FULL: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
-const SHORT: &str = "pith:7BMK4ZKT";
-const URL: &str = "https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5";
-const PITH_NS: &str = "https://pith.science/ns/1.0/";
-/// Fixed time for the TeX engines and Ghostscript, so that reruns produce the same PDFs.
-const EPOCH: &str = "1700000000";
+use common::{PITH_NS, SEED as FULL, SEED_CODE as CODE, SEED_SHORT as SHORT, SEED_URL as URL};
 
 fn sty_path() -> std::path::PathBuf {
     common::root().join("latex/pith.sty")
@@ -351,37 +344,11 @@ fn document(c: &Cell) -> String {
 
 /// Runs a TeX-side command (TeX engines, dvips, ps2pdf, l3build) in `dir` with the
 /// reproducibility environment, inside the chroot on that leg; returns (ok, stdout+stderr).
-/// At most two tool runs at a time in this test binary (CI has two cores), however many
-/// tests cargo runs in parallel.
-static SLOTS: (Mutex<usize>, Condvar) = (Mutex::new(2), Condvar::new());
-
-struct Slot;
-
-impl Slot {
-    fn take() -> Slot {
-        let mut free = SLOTS.0.lock().unwrap();
-        while *free == 0 {
-            free = SLOTS.1.wait(free).unwrap();
-        }
-        *free -= 1;
-        Slot
-    }
-}
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        *SLOTS.0.lock().unwrap() += 1;
-        SLOTS.1.notify_one();
-    }
-}
-
+/// At most two tool runs at a time ([`tex::run_tool`]); stopped after five minutes (the
+/// first LuaLaTeX run on a fresh machine builds the luaotfload font database).
 fn sh(dir: &Path, program: &str, args: &[&str]) -> (bool, String) {
-    let _slot = Slot::take();
-    // A TeX run that waits or loops must fail the cell, not hang the suite: coreutils'
-    // timeout stops it after five minutes (exit 124; the
-    // first LuaLaTeX run on a fresh machine builds the luaotfload font database).
-    let mut cmd = Command::new("timeout");
-    cmd.args(["-k", "10", "300"]);
+    const LIMIT: u32 = 300;
+    let mut cmd = tex::timed(LIMIT);
     match tex_chroot() {
         Some(root) => {
             let inside =
@@ -404,21 +371,8 @@ fn sh(dir: &Path, program: &str, args: &[&str]) -> (bool, String) {
             cmd.arg(program);
         }
     }
-    let out = cmd
-        .args(args)
-        .current_dir(dir)
-        .env("SOURCE_DATE_EPOCH", EPOCH)
-        .env("FORCE_SOURCE_DATE", "1")
-        .env_remove("TEXINPUTS")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
-    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
-    text.push_str(&String::from_utf8_lossy(&out.stderr));
-    if out.status.code() == Some(124) {
-        text.push_str(&format!("\n{program} timed out after 300 s"));
-    }
-    (out.status.success(), text)
+    cmd.args(args).current_dir(dir);
+    tex::run_tool(cmd, program, LIMIT)
 }
 
 const TEX_FLAGS: [&str; 3] = [
@@ -1912,14 +1866,16 @@ fn kits() {
 }
 
 /// The vertical cost of each placement (issue #17): the y of the first body word, from
-/// `pdftotext -bbox`, with pith in each placement against the same document without pith.
-/// margin and footer must cost nothing; title costs the badge line and its skips.
+/// `pdftotext -bbox`, with pith in each placement against the same document without pith,
+/// in article, under the NeurIPS kit and in IEEEtran. margin and footer must cost nothing;
+/// title at most [`TITLE_COST_MAX`] (the badge goes into the space the title block leaves
+/// below itself), and it must never pull the body up.
 #[test]
 fn placement_vertical_cost() {
     if !have_tools("placement_vertical_cost") {
         return;
     }
-    let first_y = |kit_line: &str, pkg: &str| -> f64 {
+    let first_y = |class: &str, kit_line: &str, pkg: &str| -> f64 {
         let dir = tex_dir("pith-cost-");
         let d = dir.path();
         install_sty(d);
@@ -1929,44 +1885,69 @@ fn placement_vertical_cost() {
         }
         let src = std::fs::read_to_string(d.join("doc.tex"))
             .unwrap()
+            .replace(
+                "\\documentclass{article}",
+                &format!("\\documentclass{{{class}}}"),
+            )
             .replace("%%KIT%%", kit_line)
             .replace("%%PKG%%", pkg);
         std::fs::write(d.join("doc.tex"), src).unwrap();
         compile(d, Engine::Pdf).unwrap_or_else(|e| panic!("{e}"));
         let (words, _) = page1_words(&d.join("doc.pdf"));
+        if !pkg.is_empty() {
+            assert!(
+                words.iter().any(|w| w.text == SHORT),
+                "{class} {kit_line} {pkg}: no badge on page 1"
+            );
+        }
         words
             .iter()
             .find(|w| w.text == "First")
             .map(|w| w.y_min)
             .expect("first body word")
     };
-    for kit_line in ["", "\\usepackage[final]{neurips_2025}"] {
-        let base = first_y(kit_line, "");
+    let setups = [
+        ("article", "article", ""),
+        (
+            "NeurIPS final",
+            "article",
+            "\\usepackage[final]{neurips_2025}",
+        ),
+        ("IEEEtran", "IEEEtran", ""),
+    ];
+    let mut over = vec![];
+    for (name, class, kit_line) in setups {
+        let base = first_y(class, kit_line, "");
         for placement in ["title", "margin", "footer"] {
             let y = first_y(
+                class,
                 kit_line,
                 &format!("\\usepackage[placement={placement}]{{pith}}\\pithnumber{{{FULL}}}"),
             );
             let cost = y - base;
-            eprintln!(
-                "latex: vertical cost of placement={placement} ({}): {cost:.2} bp",
-                if kit_line.is_empty() {
-                    "article"
-                } else {
-                    "NeurIPS final"
-                }
-            );
+            eprintln!("latex: vertical cost of placement={placement} ({name}): {cost:.2} bp");
             if placement == "title" {
-                assert!(cost > 5.0 && cost < 30.0, "title placement cost {cost}");
-            } else {
-                assert!(
-                    cost.abs() < 0.01,
-                    "placement={placement} moved the body by {cost}"
-                );
+                if !(-0.5..=TITLE_COST_MAX).contains(&cost) {
+                    over.push(format!("title placement in {name} costs {cost:.2} bp"));
+                }
+            } else if cost.abs() >= 0.01 {
+                over.push(format!(
+                    "placement={placement} in {name} moved the body by {cost}"
+                ));
             }
         }
     }
+    assert!(
+        over.is_empty(),
+        "vertical cost out of bounds (title: -0.5..={TITLE_COST_MAX} bp):\n{}",
+        over.join("\n")
+    );
 }
+
+/// The most the title placement may move the first body line down, in bp: below the one
+/// line (about 16 pt) that the issue measured for the plain-text badge pith.sty had before
+/// issue #17. Measured now: article 7.0, NeurIPS 14.3, IEEEtran 0.
+const TITLE_COST_MAX: f64 = 16.0;
 
 /// `l3build ctan` (issue #16) in a copy of `latex/` holding only what the repository tracks
 /// there (not the committed pith.pdf, so the zip's manual can only be the one typeset from

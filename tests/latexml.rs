@@ -14,14 +14,10 @@ mod common;
 mod tex;
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value;
 
-const CODE: &str = "7BMK4ZKTPUTUY3JKWBANNPOFR5";
-const FULL: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
-const SHORT: &str = "pith:7BMK4ZKT";
-const URL: &str = "https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5";
+use common::{SEED as FULL, SEED_CODE as CODE, SEED_SHORT as SHORT, SEED_URL as URL};
 
 /// Reads an HTML file with `html.parser` and prints JSON: the head's `<link>`s, every `<a>`
 /// with its text, whether any element has the class `ltx_ERROR`, and the body text.
@@ -77,19 +73,13 @@ fn have_tools(test: &str) -> bool {
         .all(|t| common::have_tool(t, test))
 }
 
-/// Runs a program in `dir` (at most two minutes); returns (ok, stdout+stderr).
+/// Runs a program in `dir` (at most two minutes, in a tool slot: [`tex::run_tool`]);
+/// returns (ok, stdout+stderr).
 fn run_in(dir: &Path, program: &str, args: &[&str]) -> (bool, String) {
-    let out = Command::new("timeout")
-        .args(["-k", "10", "120", program])
-        .args(args)
-        .current_dir(dir)
-        .env("SOURCE_DATE_EPOCH", "1700000000")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
-    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
-    text.push_str(&String::from_utf8_lossy(&out.stderr));
-    (out.status.success(), text)
+    const LIMIT: u32 = 120;
+    let mut cmd = tex::timed(LIMIT);
+    cmd.arg(program).args(args).current_dir(dir);
+    tex::run_tool(cmd, program, LIMIT)
 }
 
 /// The HTML of `doc.tex` in `dir` after LaTeXML, with the generated `pith.sty` and
