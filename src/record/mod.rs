@@ -17,6 +17,7 @@
 //! Only ASCII texts are confirmed by published records (SPEC, "unconfirmed"); this choice is the
 //! one that matches the reference implementation's evident use of Python string methods.
 
+pub mod arxiv;
 pub mod atom;
 pub mod canonical;
 
