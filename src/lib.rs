@@ -16,6 +16,7 @@
 //! - [`badge`]: SVG badges and embedding snippets.
 //! - [`xml`]: guards run on untrusted XML before it is parsed.
 //! - [`batch`]: manifests, shards and the worker pool for archive-scale runs.
+//! - [`arxiv_match`]: PDFs matched to arXiv bulk metadata ([`record::arxiv`]) by id and version.
 //!
 //! ```
 //! let record = pith::Record::from_json(&std::fs::read_to_string(
@@ -26,6 +27,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod arxiv_match;
 pub mod badge;
 pub mod batch;
 pub mod number;
