@@ -67,6 +67,19 @@ pub struct Args {
     /// Passed to every inject: update certified files and replace unparsable XMP packets.
     #[arg(long)]
     force: bool,
+    /// arXiv bulk metadata (snapshot JSON Lines or OAI-PMH arXivRaw pages, compressed or not):
+    /// each PDF's number comes from the entry of the arXiv id in its name
+    /// (2402.03791v3.pdf, hep-th9901001v1.pdf, hep-th/9901001v1.pdf) or in the manifest's
+    /// "arxiv_id" column (issue 14).
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    arxiv_metadata: Vec<PathBuf>,
+    /// With --arxiv-metadata: also inject into PDFs that are not the latest version (the number
+    /// is the latest version's, the only one the paper has).
+    #[arg(long, requires = "arxiv_metadata")]
+    arxiv_any_version: bool,
+    /// With --arxiv-metadata: write the ids of metadata entries that matched no PDF here.
+    #[arg(long, value_name = "FILE", requires = "arxiv_metadata")]
+    arxiv_unmatched: Option<PathBuf>,
 }
 
 fn load_jobs(args: &Args) -> Result<Vec<Job>> {
@@ -93,6 +106,27 @@ fn load_jobs(args: &Args) -> Result<Vec<Job>> {
         );
     }
     Ok(jobs)
+}
+
+/// `--arxiv-metadata`: the jobs of the matched PDFs and the outcomes of the others.
+fn arxiv_plan(args: &Args) -> Result<(Vec<Job>, Vec<(usize, FileOutcome)>)> {
+    let manifest = args.manifest.as_deref().map(|m| {
+        let base = match (&args.root, m.parent()) {
+            (Some(r), _) => r.clone(),
+            (None, Some(p)) if !p.as_os_str().is_empty() => p.to_owned(),
+            _ => PathBuf::from("."),
+        };
+        (m, base)
+    });
+    super::arxiv::ArxivBatch {
+        metadata: &args.arxiv_metadata,
+        dir: args.dir.as_deref(),
+        manifest,
+        any_version: args.arxiv_any_version,
+        unmatched: args.arxiv_unmatched.as_deref(),
+        jobs: args.jobs,
+    }
+    .plan()
 }
 
 /// Processes one job: resolve the number, pick the target, inject.
@@ -209,9 +243,13 @@ fn already_done(out: &std::path::Path, number: &pith::PithNumber) -> Option<u64>
 /// Runs `pith batch`.
 pub fn run(args: Args) -> Result<Outcome> {
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
-    let mut jobs = load_jobs(&args)?;
+    let (mut jobs, mut decided) = match args.arxiv_metadata.is_empty() {
+        true => (load_jobs(&args)?, Vec::new()),
+        false => arxiv_plan(&args)?,
+    };
     if let Some(s) = shard {
         jobs.retain(|j| s.contains(j.index));
+        decided.retain(|(i, _)| s.contains(*i));
     }
     if let Some(d) = &args.out_dir {
         std::fs::create_dir_all(d).with_context(|| format!("{}: cannot create", d.display()))?;
@@ -246,6 +284,10 @@ pub fn run(args: Args) -> Result<Outcome> {
     } else {
         None
     };
+    for (_, o) in &decided {
+        serde_json::to_writer(&mut report, o)?;
+        report.write_all(b"\n")?;
+    }
     let mut opts = pith::pdf::Options::new(&apply::now());
     opts.force = args.force;
     let mut write_err = None;
@@ -276,6 +318,11 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     if let Some(e) = write_err {
         return Err(e).context("cannot write the report");
+    }
+    let mut summary = summary;
+    for (_, o) in &decided {
+        summary.total += 1;
+        summary.add(o);
     }
     serde_json::to_writer(&mut report, &summary)?;
     report.write_all(b"\n")?;
