@@ -382,3 +382,171 @@ fn wrong_form_or_missing_file_is_one_line_error() {
     let (code, _, err) = number(&["--arxiv-snapshot", "-", "-"], None);
     assert_eq!(code, 2, "{err}");
 }
+
+fn exif_number(path: &Path) -> String {
+    let (_, out, _) = common::run("exiftool", &["-s3", "-PithNumber", s(path)], None);
+    out.trim().to_owned()
+}
+
+fn qpdf_clean(path: &Path) -> bool {
+    let o = Command::new("qpdf")
+        .arg("--check")
+        .arg(path)
+        .output()
+        .unwrap();
+    o.status.code() == Some(0) && !String::from_utf8_lossy(&o.stdout).contains("WARNING")
+}
+
+/// `pith batch`: (exit code, report lines by PDF file name relative to `dir`, stderr).
+fn batch(args: &[&str], dir: &Path) -> (i32, HashMap<String, Value>, Value, String) {
+    let o = pith().arg("batch").args(args).output().unwrap();
+    let mut by_name = HashMap::new();
+    let mut summary = Value::Null;
+    for v in json_lines(&o.stdout) {
+        if v.get("summary").is_some() {
+            summary = v;
+            continue;
+        }
+        let p = PathBuf::from(v["pdf"].as_str().unwrap());
+        let rel = p.strip_prefix(dir).unwrap().to_str().unwrap().to_owned();
+        assert!(by_name.insert(rel, v).is_none(), "one line per PDF");
+    }
+    (
+        o.status.code().unwrap_or(-1),
+        by_name,
+        summary,
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn batch_matches_pdfs_by_arxiv_name_and_version() {
+    if !have_tool("qpdf", "batch_matches_pdfs_by_arxiv_name_and_version")
+        || !have_tool("exiftool", "batch_matches_pdfs_by_arxiv_name_and_version")
+        || !have_tool("gzip", "batch_matches_pdfs_by_arxiv_name_and_version")
+    {
+        return;
+    }
+    let d = tmpdir("batch");
+    let pdfs = d.join("pdfs");
+    let src = root().join("examples/2402.03791v3.pdf");
+    for name in [
+        "2402.03791v3.pdf",     // matches (latest)
+        "2402.03791v2.pdf",     // older version: skipped
+        "sub/1608.03461v2.pdf", // matches, in a subdirectory
+        "hep-th/9901001v2.pdf", // old-style, archive as directory: matches
+        "hep-th9901001v1.pdf",  // old-style, glued, older: skipped
+        "9999.99999v1.pdf",     // no metadata entry: failed
+        "notes.pdf",            // no arXiv id in the name: failed
+    ] {
+        let p = pdfs.join(name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::copy(&src, &p).unwrap();
+    }
+    let meta = d.join("meta.dat");
+    compress("gzip", &["-c"], &fixture("vectors.snapshot.jsonl"), &meta);
+    let out = d.join("out");
+    let unmatched = d.join("unmatched.txt");
+    let (code, r, summary, err) = batch(
+        &[
+            "--dir",
+            s(&pdfs),
+            "--out-dir",
+            s(&out),
+            "--arxiv-metadata",
+            s(&meta),
+            s(&fixture("extras.arxivraw.xml")),
+            "--arxiv-unmatched",
+            s(&unmatched),
+            "-j",
+            "2",
+        ],
+        &pdfs,
+    );
+    assert_eq!(code, 2, "failed files make the run fail: {err}");
+    let status = |n: &str| r[n]["status"].as_str().unwrap().to_owned();
+    let reason = |n: &str| r[n]["reason"].as_str().unwrap_or("").to_owned();
+    assert_eq!(r.len(), 7, "{r:?}");
+    let vec_numbers: HashMap<String, String> = json_lines(
+        &number(
+            &["--arxiv-snapshot", s(&fixture("vectors.snapshot.jsonl"))],
+            None,
+        )
+        .1,
+    )
+    .into_iter()
+    .map(|v| {
+        (
+            v["id"].as_str().unwrap().into(),
+            v["number"].as_str().unwrap().into(),
+        )
+    })
+    .collect();
+    let old_style = &atom_numbers(&fixture("extras.atom.xml"))[0];
+    for (name, want) in [
+        ("2402.03791v3.pdf", vec_numbers["2402.03791"].clone()),
+        ("sub/1608.03461v2.pdf", vec_numbers["1608.03461"].clone()),
+        ("hep-th/9901001v2.pdf", old_style.clone()),
+    ] {
+        assert_eq!(status(name), "injected", "{name}: {}", reason(name));
+        let f = out.join(name);
+        assert!(qpdf_clean(&f), "{name}: qpdf --check");
+        assert_eq!(
+            exif_number(&f),
+            want,
+            "{name}: exiftool reads the number back"
+        );
+    }
+    assert_eq!(status("2402.03791v2.pdf"), "skipped");
+    assert!(reason("2402.03791v2.pdf").contains("not the latest version (v3)"));
+    assert_eq!(status("hep-th9901001v1.pdf"), "skipped");
+    assert_eq!(status("9999.99999v1.pdf"), "failed");
+    assert!(reason("9999.99999v1.pdf").contains("no metadata entry for 9999.99999"));
+    assert_eq!(status("notes.pdf"), "failed");
+    assert!(!out.join("2402.03791v2.pdf").exists() && !out.join("notes.pdf").exists());
+    assert_eq!(
+        (
+            summary["total"].as_u64(),
+            summary["injected"].as_u64(),
+            summary["skipped"].as_u64(),
+            summary["failed"].as_u64()
+        ),
+        (Some(7), Some(3), Some(2), Some(2)),
+        "{summary}"
+    );
+    // Entries no PDF needed: the vectors but two, the extras but one.
+    let list = std::fs::read_to_string(&unmatched).unwrap();
+    assert_eq!(list.lines().count(), vec_numbers.len() - 2 + 2, "{list}");
+    assert!(list.lines().any(|l| l == "math/0406128") && !list.contains("2402.03791"));
+    assert!(err.contains("3 PDF(s) matched, 2 skipped"), "{err}");
+
+    // Opting in numbers the older versions with the latest version's number; a manifest
+    // column names PDFs whose file names say nothing.
+    let manifest = d.join("m.jsonl");
+    std::fs::write(
+        &manifest,
+        "{\"pdf\":\"pdfs/notes.pdf\",\"arxiv_id\":\"1608.03461v2\",\"out\":\"o/notes.pdf\"}\n{\"pdf\":\"pdfs/2402.03791v2.pdf\",\"out\":\"o/old.pdf\"}\n",
+    )
+    .unwrap();
+    let o = pith()
+        .arg("batch")
+        .args([
+            "--manifest",
+            s(&manifest),
+            "--in-place",
+            "--arxiv-metadata",
+            "-",
+            "--arxiv-any-version",
+        ])
+        .write_stdin(std::fs::read(fixture("vectors.snapshot.jsonl")).unwrap())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        exif_number(&d.join("o/notes.pdf")),
+        vec_numbers["1608.03461"]
+    );
+    assert_eq!(exif_number(&d.join("o/old.pdf")), vec_numbers["2402.03791"]);
+    assert!(qpdf_clean(&d.join("o/old.pdf")));
+    let _ = std::fs::remove_dir_all(&d);
+}
