@@ -64,6 +64,9 @@ pub fn number(
     Ok(())
 }
 
+/// The jobs to run, and the outcomes of the PDFs that are not run with their indices.
+pub type Plan = (Vec<Job>, Vec<(usize, FileOutcome)>);
+
 /// The arXiv side of `pith batch`: which PDFs, their ids, the metadata pass, and a decision
 /// per PDF. Returns the jobs to run and the outcomes of the PDFs that will not be run, each
 /// with its index in the full list (for `--shard`).
@@ -84,7 +87,7 @@ pub struct ArxivBatch<'a> {
 
 impl ArxivBatch<'_> {
     /// Runs the metadata pass and decides every PDF.
-    pub fn plan(&self) -> Result<(Vec<Job>, Vec<(usize, FileOutcome)>)> {
+    pub fn plan(&self) -> Result<Plan> {
         if self
             .metadata
             .iter()
@@ -123,9 +126,8 @@ impl ArxivBatch<'_> {
                 }
             }
         };
-        let mut err = std::io::stderr().lock();
         let mut on_report = |r: &Report| {
-            let _ = writeln!(err, "pith: {}", super::one_line(&r.to_string()));
+            let _ = writeln!(std::io::stderr(), "pith: {}", super::one_line(&r.to_string()));
         };
         let started = Instant::now();
         let collected = arxiv_match::collect(
@@ -135,7 +137,6 @@ impl ArxivBatch<'_> {
             &mut on_unmatched,
             &mut on_report,
         )?;
-        drop(on_report);
         if let Some(e) = write_err {
             return Err(e).context("cannot write the --arxiv-unmatched list");
         }

@@ -109,7 +109,7 @@ fn load_jobs(args: &Args) -> Result<Vec<Job>> {
 }
 
 /// `--arxiv-metadata`: the jobs of the matched PDFs and the outcomes of the others.
-fn arxiv_plan(args: &Args) -> Result<(Vec<Job>, Vec<(usize, FileOutcome)>)> {
+fn arxiv_plan(args: &Args) -> Result<super::arxiv::Plan> {
     let manifest = args.manifest.as_deref().map(|m| {
         let base = match (&args.root, m.parent()) {
             (Some(r), _) => r.clone(),
