@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Issue 14 benchmark: numbering arXiv bulk metadata, and batch matching by arXiv id.
+
+    cargo build --release && python3 bench/arxiv.py [--sizes 10000,100000,1000000] [--pdfs 1000]
+
+Part 1, snapshot throughput. Generates realistic snapshot lines (bench/arxiv_gen.py) and runs,
+side by side on the same file: `wc -l` and `cat > /dev/null` (the ceiling: reading the file),
+`pith number --arxiv-snapshot` (plain and gzip input) and the straightforward Python reference
+(bench/arxiv_reference.py: json + hashlib, one core). Reports seconds, records/s, MB/s and peak
+RSS (GNU time), median of --runs runs; checks that pith's output equals the reference's.
+
+Part 2, batch. --pdfs PDFs from the shared corpus named as arXiv names them after ids of the
+100k-line file; `pith batch --dir` with NAME.pith sidecars (numbers given) against
+`pith batch --dir --arxiv-metadata snapshot` (numbers from the metadata pass), both --out-dir.
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PITH = ROOT / "target/release/pith"
+
+
+def timed(cmd, stdout=subprocess.DEVNULL, stdin=None):
+    """(seconds, peak RSS MB) of one run under GNU time."""
+    r = subprocess.run(["/usr/bin/time", "-f", "%e %M"] + cmd, stdout=stdout, stdin=stdin,
+                       stderr=subprocess.PIPE, text=True)
+    last = r.stderr.strip().splitlines()[-1]
+    secs, kb = last.split()
+    if r.returncode not in (0,):
+        sys.exit("failed (%d): %s\n%s" % (r.returncode, " ".join(map(str, cmd)), r.stderr[-2000:]))
+    return float(secs), int(kb) / 1024
+
+
+def median_run(cmd, runs):
+    res = [timed(cmd) for _ in range(runs)]
+    return statistics.median(r[0] for r in res), max(r[1] for r in res)
+
+
+def gen(path, n):
+    if path.exists():
+        return
+    with open(path, "w") as f:
+        subprocess.run([sys.executable, str(ROOT / "bench/arxiv_gen.py"), str(n)], stdout=f, check=True)
+
+
+def part1(work, sizes, runs):
+    print("## Snapshot throughput\n")
+    print("| lines | MB | tool | median s | records/s | MB/s | peak RSS MB | vs Python |")
+    print("|---:|---:|---|---:|---:|---:|---:|---:|")
+    for n in sizes:
+        snap = work / ("snap-%d.jsonl" % n)
+        gen(snap, n)
+        gz = work / ("snap-%d.jsonl.gz" % n)
+        if not gz.exists():
+            with open(gz, "wb") as f:
+                subprocess.run(["gzip", "-c", "-6", str(snap)], stdout=f, check=True)
+        mb = snap.stat().st_size / 1e6
+        # Correctness first: pith's lines equal the reference's.
+        a = subprocess.run([str(PITH), "number", "--arxiv-snapshot", str(snap)], capture_output=True, check=True).stdout
+        b = subprocess.run([sys.executable, str(ROOT / "bench/arxiv_reference.py"), str(snap)], capture_output=True, check=True).stdout
+        assert a == b, "pith and the Python reference differ on %s" % snap
+        rows = [
+            ("wc -l", ["wc", "-l", str(snap)]),
+            ("cat > /dev/null", ["cat", str(snap)]),
+            ("pith number --arxiv-snapshot", [str(PITH), "number", "--arxiv-snapshot", str(snap)]),
+            ("pith number, gzip input", [str(PITH), "number", "--arxiv-snapshot", str(gz)]),
+            ("Python reference (json + hashlib)", [sys.executable, str(ROOT / "bench/arxiv_reference.py"), str(snap)]),
+        ]
+        results = [(name, *median_run(cmd, runs if "Python" not in name or n <= 100000 else 1)) for name, cmd in rows]
+        py = results[-1][1]
+        for name, secs, rss in results:
+            rate = n / secs if secs > 0 else float("inf")
+            print("| %d | %.0f | %s | %.3f | %s | %s | %.0f | %s |" % (
+                n, mb, name, secs, "%.0f" % rate if secs > 0 else "-", "%.0f" % (mb / secs) if secs > 0 else "-",
+                rss, "%.1fx" % (py / secs) if secs > 0 else "-"))
+    print()
+
+
+def part2(work, npdfs, runs):
+    print("## Batch: %d PDFs, numbers from sidecars vs from --arxiv-metadata\n" % npdfs)
+    corpus = ROOT / "../shared/corpus"
+    pdfs = sorted(p for p in corpus.rglob("*.pdf") if p.stat().st_size < 2_000_000)[:npdfs]
+    if len(pdfs) < npdfs:
+        sys.exit("the shared corpus has only %d PDFs under 2 MB" % len(pdfs))
+    snap = work / "snap-100000.jsonl"
+    gen(snap, 100000)
+    numbers = subprocess.run([str(PITH), "number", "--arxiv-snapshot", str(snap)], capture_output=True, check=True).stdout.decode().splitlines()
+    import json
+    chosen = [json.loads(l) for l in numbers if "/" not in json.loads(l)["id"]][::97][:npdfs]
+    side, meta = work / "batch-sidecars", work / "batch-arxiv"
+    for d in (side, meta):
+        shutil.rmtree(d, ignore_errors=True)
+        d.mkdir()
+    total = 0
+    for src, rec in zip(pdfs, chosen):
+        name = "%sv%d" % (rec["id"], rec["version"])
+        for d in (side, meta):
+            shutil.copyfile(src, d / (name + ".pdf"))
+        (side / (name + ".pith")).write_text(rec["number"] + "\n")
+        total += src.stat().st_size
+    print("%d PDFs, %.0f MB; metadata: %s (%.0f MB, 100,000 lines)\n" % (len(chosen), total / 1e6, snap.name, snap.stat().st_size / 1e6))
+    print("| run | median s | peak RSS MB | vs sidecars |")
+    print("|---|---:|---:|---:|")
+    res = []
+    for name, src, extra in (("pith batch --dir (NAME.pith sidecars)", side, []),
+                             ("pith batch --dir --arxiv-metadata snapshot", meta, ["--arxiv-metadata", str(snap)])):
+        times, rss = [], 0
+        for _ in range(runs):
+            out = work / "batch-out"
+            shutil.rmtree(out, ignore_errors=True)
+            cmd = [str(PITH), "batch", "--dir", str(src), "--out-dir", str(out), "--report", str(work / "report.jsonl")] + extra
+            r = subprocess.run(["/usr/bin/time", "-f", "%e %M"] + cmd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+            secs, kb = r.stderr.strip().splitlines()[-1].split()
+            times.append(float(secs))
+            rss = max(rss, int(kb) / 1024)
+            meta_line = [l for l in r.stderr.splitlines() if "arXiv metadata:" in l]
+        res.append((name, statistics.median(times), rss, meta_line))
+    base = res[0][1]
+    for name, secs, rss, _ in res:
+        print("| %s | %.3f | %.0f | %+.1f%% |" % (name, secs, rss, 100 * (secs - base) / base))
+    if res[1][3]:
+        print("\n%s" % res[1][3][0])
+    print()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="10000,100000,1000000")
+    ap.add_argument("--pdfs", type=int, default=1000)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "pith-bench-arxiv"))
+    ap.add_argument("--skip-batch", action="store_true")
+    a = ap.parse_args()
+    if not PITH.exists():
+        sys.exit("build first: cargo build --release")
+    work = Path(a.work)
+    work.mkdir(parents=True, exist_ok=True)
+    print("# pith issue 14 benchmark (%d cores)\n" % os.cpu_count())
+    part1(work, [int(x) for x in a.sizes.split(",")], a.runs)
+    if not a.skip_batch:
+        part2(work, a.pdfs, a.runs)
+
+
+if __name__ == "__main__":
+    main()
