@@ -402,7 +402,7 @@ pub fn decide(w: &Wanted, c: &Collected, any_version: bool) -> Decision {
     let id = &w.id;
     match c.entries.get(id) {
         None => Decision::Fail(format!(
-            "no metadata entry for {id} in the --arxiv-metadata files"
+            "no metadata entry for {id} in the metadata files"
         )),
         Some(Entry::Deleted(place)) => {
             Decision::Fail(format!("{id} is a deleted record in the metadata ({place})"))
@@ -419,10 +419,10 @@ pub fn decide(w: &Wanted, c: &Collected, any_version: bool) -> Decision {
             )),
             _ if any_version => Decision::Number(number.clone()),
             Some(v) => Decision::Skip(format!(
-                "{id}v{v} is not the latest version (v{version}); the record, and so the number, is v{version}'s (--arxiv-any-version injects it anyway)"
+                "{id}v{v} is not the latest version (v{version}); the record, and so the number, is v{version}'s"
             )),
             None => Decision::Skip(format!(
-                "the name gives no version of {id}; the number is the latest version's (v{version}) (--arxiv-any-version injects it anyway)"
+                "the name gives no version of {id}; the number is the latest version's (v{version})"
             )),
         },
     }

@@ -5,12 +5,12 @@
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use pith::arxiv_match::{self, Decision, Wanted};
-use pith::batch::{Job, NumberSource, Outcome as FileOutcome, Status};
+use pith::batch::{Job, Outcome as FileOutcome, Status};
 use pith::record::arxiv::bulk::{self, Format, Input, Options, Report};
+use pith::record::Input as RecordSource;
 
 use super::input::read_text;
 
@@ -40,7 +40,6 @@ pub fn number(
     if inputs.iter().filter(|i| i.path.as_os_str() == "-").count() > 1 {
         bail!("standard input (-) can be read only once");
     }
-    let started = Instant::now();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut err = std::io::stderr().lock();
@@ -53,7 +52,7 @@ pub fn number(
     };
     let summary = bulk::number(&inputs, opts, &mut out, &mut report)?;
     drop(out);
-    eprintln!("pith: {summary} ({:.1} s)", started.elapsed().as_secs_f64());
+    eprintln!("pith: {summary}");
     if summary.bad > 0 {
         bail!(
             "{} bad line(s)/record(s) reported above; the other {} paper(s) are numbered",
@@ -127,9 +126,12 @@ impl ArxivBatch<'_> {
             }
         };
         let mut on_report = |r: &Report| {
-            let _ = writeln!(std::io::stderr(), "pith: {}", super::one_line(&r.to_string()));
+            let _ = writeln!(
+                std::io::stderr(),
+                "pith: {}",
+                super::one_line(&r.to_string())
+            );
         };
-        let started = Instant::now();
         let collected = arxiv_match::collect(
             &inputs,
             &ids,
@@ -170,12 +172,13 @@ impl ArxivBatch<'_> {
                         index,
                         pdf: w.pdf,
                         relative: w.relative,
-                        source: NumberSource::Number(n.full()),
+                        source: RecordSource::Number(n.full()),
                         out: w.out,
                     });
                 }
                 Decision::Skip(reason) => {
                     skipped += 1;
+                    let reason = format!("{reason} (--arxiv-any-version injects it anyway)");
                     decided.push((index, outcome(&w.pdf, Status::Skipped, reason)));
                 }
                 Decision::Fail(reason) => {
@@ -185,9 +188,8 @@ impl ArxivBatch<'_> {
             }
         }
         eprintln!(
-            "pith: arXiv metadata: {} entries read in {:.2} s; {matched} PDF(s) matched, {skipped} skipped (not the latest version), {failed} without usable metadata; {} entries matched no PDF{}",
+            "pith: arXiv metadata: {} entries read; {matched} PDF(s) matched, {skipped} skipped (not the latest version), {failed} without usable metadata; {} entries matched no PDF{}",
             collected.read,
-            started.elapsed().as_secs_f64(),
             collected.unmatched,
             if collected.unattributed_bad > 0 {
                 format!("; {} unusable lines/records without an id", collected.unattributed_bad)

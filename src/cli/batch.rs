@@ -142,10 +142,10 @@ fn process(job: &Job, args: &Args, opts: &pith::pdf::Options) -> FileOutcome {
         bytes_after: size,
         ms: 0,
     };
-    let number = match job.source.resolve(&job.pdf) {
+    let number = match batch::resolve(job) {
         Ok(n) => n,
         Err(e) => {
-            o.reason = Some(e.to_string());
+            o.reason = Some(super::one_line(&format!("{:#}", anyhow::Error::new(e))));
             return o;
         }
     };
@@ -242,7 +242,12 @@ fn already_done(out: &std::path::Path, number: &pith::PithNumber) -> Option<u64>
 
 /// Runs `pith batch`.
 pub fn run(args: Args) -> Result<Outcome> {
-    let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
+    let shard = args
+        .shard
+        .as_deref()
+        .map(Shard::parse)
+        .transpose()
+        .context("--shard")?;
     let (mut jobs, mut decided) = match args.arxiv_metadata.is_empty() {
         true => (load_jobs(&args)?, Vec::new()),
         false => arxiv_plan(&args)?,
