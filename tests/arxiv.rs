@@ -51,14 +51,15 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-/// Numbers from the Atom path (`pith number --arxiv-atom`), one per entry.
+/// Numbers from the Atom path (`pith number --arxiv-atom`), one per entry (a multi-entry
+/// feed prints `NUMBER  IDvN` lines; the number is the first word).
 fn atom_numbers(path: &Path) -> Vec<String> {
     let (code, out, err) = number(&["--arxiv-atom", s(path)], None);
     assert_eq!(code, 0, "{err}");
     String::from_utf8(out)
         .unwrap()
         .lines()
-        .map(str::to_owned)
+        .map(|l| l.split_whitespace().next().unwrap_or("").to_owned())
         .collect()
 }
 
