@@ -33,6 +33,8 @@ pub const MAX_TOKEN: u64 = 16 << 20;
 pub const MAX_FIELD: usize = 4 << 20;
 /// The deepest element nesting accepted (an OAI-PMH page nests 6 levels).
 pub const MAX_DEPTH: usize = 64;
+/// The most `<version>` entries kept for one record (arXiv's record holder has a few dozen).
+pub const MAX_VERSIONS: usize = 1000;
 
 /// One `<record>` of a page.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -409,6 +411,11 @@ impl<R: BufRead> OaiReader<R> {
                                 Field::Abstract => rec.meta.abstract_text = text,
                                 Field::Categories => rec.meta.categories = text,
                                 Field::License => rec.meta.license = Some(text),
+                                Field::Date if rec.meta.versions.len() >= MAX_VERSIONS => {
+                                    rec.error.get_or_insert_with(|| {
+                                        format!("more than {MAX_VERSIONS} <version> entries")
+                                    });
+                                }
                                 Field::Date => {
                                     rec.meta.versions.push((rec.version_label.clone(), text))
                                 }
@@ -560,6 +567,20 @@ mod tests {
         assert!(v[0].as_ref().unwrap_err().contains("DTD"), "{v:?}");
         let deep = format!("<OAI-PMH>{}", "<a>".repeat(100));
         assert!(all(&deep).0[0].as_ref().unwrap_err().contains("deeper"));
+    }
+
+    #[test]
+    fn hostile_records_are_bounded() {
+        let many = "<version version=\"v1\"><date>Mon, 2 Apr 2007 19:18:42 GMT</date></version>"
+            .repeat(MAX_VERSIONS + 1);
+        let page = format!("<OAI-PMH><ListRecords><record><header><identifier>x</identifier></header><metadata><arXivRaw><id>0704.0001</id>{many}</arXivRaw></metadata></record></ListRecords></OAI-PMH>");
+        let (v, _) = all(&page);
+        let e = v[0].as_ref().unwrap().body.as_ref().unwrap_err();
+        assert!(e.contains("more than 1000 <version>"), "{e}");
+        let long = format!("<OAI-PMH><ListRecords><record><header><identifier>x</identifier></header><metadata><arXivRaw><id>0704.0001</id><title>{}</title></arXivRaw></metadata></record></ListRecords></OAI-PMH>", "a ".repeat(MAX_FIELD));
+        let (v, _) = all(&long);
+        let e = v[0].as_ref().unwrap().body.as_ref().unwrap_err();
+        assert!(e.contains("a field longer than"), "{e}");
     }
 
     #[test]
