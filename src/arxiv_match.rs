@@ -334,7 +334,7 @@ pub fn collect(
         }
         let place = u.place.clone();
         let entry = match u.meaning() {
-            Meaning::Meta(m) => match m.to_paper().and_then(|p| bulk::number_paper(&p)) {
+            Meaning::Meta(m) => match m.into_paper().and_then(|p| bulk::number_paper(&p)) {
                 Ok((r, _, n)) => Entry::Numbered {
                     version: r.source.version,
                     number: n,

@@ -574,7 +574,7 @@ pub fn number(
     let work = |u: Unit| -> Numbered {
         let place = u.place.clone();
         match u.meaning() {
-            Meaning::Meta(m) => match m.to_paper().and_then(|p| number_paper(&p)) {
+            Meaning::Meta(m) => match m.into_paper().and_then(|p| number_paper(&p)) {
                 Ok((r, d, n)) => Numbered::Line(output_line(&r, &d, &n)),
                 Err(reason) => Numbered::Report(Report::Bad { place, reason }, true),
             },

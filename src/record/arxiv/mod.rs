@@ -98,6 +98,14 @@ impl RawMeta {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn to_paper(&self) -> Result<Paper, String> {
+        self.clone().into_paper()
+    }
+
+    /// [`RawMeta::to_paper`] without copying the texts.
+    ///
+    /// # Errors
+    /// As [`RawMeta::to_paper`].
+    pub fn into_paper(self) -> Result<Paper, String> {
         let id = self.id.trim();
         if id.is_empty() {
             return Err("no id".into());
@@ -120,8 +128,8 @@ impl RawMeta {
         Ok(Paper {
             id: id.to_owned(),
             version,
-            title: self.title.clone(),
-            abstract_text: self.abstract_text.clone(),
+            title: self.title,
+            abstract_text: self.abstract_text,
             submitted,
             primary,
             categories: cats.map(str::to_owned).collect(),
