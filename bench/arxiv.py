@@ -88,50 +88,68 @@ def part1(work, sizes, runs, python_max):
     print()
 
 
-def part2(work, npdfs, runs):
+def part2(work, npdfs, runs, meta_sizes):
     print("## Batch: %d PDFs, numbers from sidecars vs from --arxiv-metadata\n" % npdfs)
     corpus = ROOT / "../shared/corpus"
-    pdfs = sorted(p for p in corpus.rglob("*.pdf") if p.stat().st_size < 2_000_000)[:npdfs]
+    pdfs = sorted(corpus.rglob("*.pdf"))[:npdfs]
     if len(pdfs) < npdfs:
-        sys.exit("the shared corpus has only %d PDFs under 2 MB" % len(pdfs))
-    snap = work / "snap-100000.jsonl"
-    gen(snap, 100000)
-    numbers = subprocess.run([str(PITH), "number", "--arxiv-snapshot", str(snap)], capture_output=True, check=True).stdout.decode().splitlines()
+        sys.exit("the shared corpus has only %d PDFs" % len(pdfs))
+    # The papers: every tenth line of the 10,000-line file, which is also the start of the
+    # larger files (same generator, same seed), so every metadata file holds all of them.
+    small = work / "snap-10000.jsonl"
+    gen(small, 10000)
+    numbers = subprocess.run([str(PITH), "number", "--arxiv-snapshot", str(small)],
+                             capture_output=True, check=True).stdout.decode().splitlines()
     import json
-    chosen = [json.loads(l) for l in numbers if "/" not in json.loads(l)["id"]][::97][:npdfs]
+    step = max(1, len(numbers) // npdfs)
+    chosen = [json.loads(l) for l in numbers][::step][:npdfs]
     side, meta = work / "batch-sidecars", work / "batch-arxiv"
     for d in (side, meta):
         shutil.rmtree(d, ignore_errors=True)
         d.mkdir()
     total = 0
     for src, rec in zip(pdfs, chosen):
+        # Old-style ids go in their archive's directory: hep-th/9901001v1.pdf.
         name = "%sv%d" % (rec["id"], rec["version"])
         for d in (side, meta):
+            (d / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, d / (name + ".pdf"))
         (side / (name + ".pith")).write_text(rec["number"] + "\n")
         total += src.stat().st_size
-    print("%d PDFs, %.0f MB; metadata: %s (%.0f MB, 100,000 lines)\n" % (len(chosen), total / 1e6, snap.name, snap.stat().st_size / 1e6))
-    print("| run | median s | peak RSS MB | vs sidecars |")
-    print("|---|---:|---:|---:|")
-    res = []
-    for name, src, extra in (("pith batch --dir (NAME.pith sidecars)", side, []),
-                             ("pith batch --dir --arxiv-metadata snapshot", meta, ["--arxiv-metadata", str(snap)])):
-        times, rss = [], 0
+    print("%d PDFs from the shared corpus, %.0f MB in all\n" % (len(chosen), total / 1e6))
+    print("| run | metadata | median s | CPU s | peak RSS MB | vs sidecars |")
+    print("|---|---|---:|---:|---:|---:|")
+    configs = [("pith batch --dir, NAME.pith sidecars", side, None)]
+    for n in meta_sizes:
+        f = work / ("snap-%d.jsonl" % n)
+        gen(f, n)
+        configs.append(("pith batch --dir --arxiv-metadata", meta, f))
+    res, lines = [], []
+    for name, src, f in configs:
+        times, cpus, rss = [], [], 0
         for _ in range(runs):
             out = work / "batch-out"
             shutil.rmtree(out, ignore_errors=True)
-            cmd = [str(PITH), "batch", "--dir", str(src), "--out-dir", str(out), "--report", str(work / "report.jsonl")] + extra
-            r = subprocess.run(["/usr/bin/time", "-f", "%e %M"] + cmd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
-            secs, kb = r.stderr.strip().splitlines()[-1].split()
+            cmd = [str(PITH), "batch", "--dir", str(src), "--out-dir", str(out),
+                   "--report", str(work / "report.jsonl")]
+            if f is not None:
+                cmd += ["--arxiv-metadata", str(f)]
+            r = subprocess.run(["/usr/bin/time", "-f", "%e %U %S %M"] + cmd, stderr=subprocess.PIPE,
+                               stdout=subprocess.DEVNULL, text=True)
+            secs, user, system, kb = r.stderr.strip().splitlines()[-1].split()
             times.append(float(secs))
+            cpus.append(float(user) + float(system))
             rss = max(rss, int(kb) / 1024)
-            meta_line = [l for l in r.stderr.splitlines() if "arXiv metadata:" in l]
-        res.append((name, statistics.median(times), rss, meta_line))
-    base = res[0][1]
-    for name, secs, rss, _ in res:
-        print("| %s | %.3f | %.0f | %+.1f%% |" % (name, secs, rss, 100 * (secs - base) / base))
-    if res[1][3]:
-        print("\n%s" % res[1][3][0])
+            lines = [l for l in r.stderr.splitlines() if "arXiv metadata:" in l] or lines
+        what = "-" if f is None else "%s (%.0f MB)" % (f.name, f.stat().st_size / 1e6)
+        res.append((name, what, statistics.median(times), statistics.median(cpus), rss, lines[-1:] if f else []))
+    base = res[0][2]
+    for name, what, secs, cpu, rss, _ in res:
+        print("| %s | %s | %.3f | %.2f | %.0f | %+.1f%% |" % (name, what, secs, cpu, rss, 100 * (secs - base) / base))
+    print()
+    for r in res:
+        for l in r[5]:
+            print("    " + l)
     print()
 
 
@@ -142,6 +160,9 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "pith-bench-arxiv"))
     ap.add_argument("--skip-batch", action="store_true")
+    ap.add_argument("--skip-snapshot", action="store_true")
+    ap.add_argument("--batch-metadata", default="10000,100000,1000000",
+                    help="metadata files (lines) to run the batch with")
     ap.add_argument("--python-max", type=int, default=100000,
                     help="largest input the Python reference runs on")
     a = ap.parse_args()
@@ -150,9 +171,10 @@ def main():
     work = Path(a.work)
     work.mkdir(parents=True, exist_ok=True)
     print("# pith issue 14 benchmark (%d cores)\n" % os.cpu_count())
-    part1(work, [int(x) for x in a.sizes.split(",")], a.runs, a.python_max)
+    if not a.skip_snapshot:
+        part1(work, [int(x) for x in a.sizes.split(",")], a.runs, a.python_max)
     if not a.skip_batch:
-        part2(work, a.pdfs, a.runs)
+        part2(work, a.pdfs, a.runs, [int(x) for x in a.batch_metadata.split(",")])
 
 
 if __name__ == "__main__":
