@@ -160,7 +160,7 @@ impl ArxivBatch<'_> {
                     failed += 1;
                     decided.push((
                         index,
-                        outcome(&pdf, Status::Failed, "the file name carries no arXiv id (2402.03791v3.pdf, hep-th9901001v1.pdf, hep-th/9901001v1.pdf)".into()),
+                        outcome(&pdf, Status::Unmatched, "the file name carries no arXiv id (2402.03791v3.pdf, hep-th9901001v1.pdf, hep-th/9901001v1.pdf)".into()),
                     ));
                     continue;
                 }
@@ -173,6 +173,7 @@ impl ArxivBatch<'_> {
                         pdf: w.pdf,
                         relative: w.relative,
                         source: RecordSource::Number(n.full()),
+                        also: Vec::new(),
                         out: w.out,
                     });
                 }
@@ -180,6 +181,10 @@ impl ArxivBatch<'_> {
                     skipped += 1;
                     let reason = format!("{reason} (--arxiv-any-version injects it anyway)");
                     decided.push((index, outcome(&w.pdf, Status::Skipped, reason)));
+                }
+                Decision::Fail(reason) if !collected.entries.contains_key(&w.id) => {
+                    failed += 1;
+                    decided.push((index, outcome(&w.pdf, Status::Unmatched, reason)));
                 }
                 Decision::Fail(reason) => {
                     failed += 1;
@@ -209,6 +214,7 @@ fn outcome(pdf: &Path, status: Status, reason: String) -> FileOutcome {
         status,
         reason: Some(reason),
         number: None,
+        copied: false,
         bytes_before: size,
         bytes_after: size,
         ms: 0,
