@@ -41,13 +41,31 @@ pub struct Wanted {
 pub struct Error {
     path: PathBuf,
     line: Option<usize>,
-    reason: String,
+    kind: ErrorKind,
+}
+
+/// What went wrong.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// Occurs when a directory cannot be read.
+    #[error("cannot read the directory")]
+    Io(#[source] std::io::Error),
+    /// Occurs when a manifest line is not an object with `pdf` and an arXiv id (in
+    /// `arxiv_id` or the PDF's name).
+    #[error("{0}")]
+    Manifest(String),
 }
 
 impl Error {
     /// The file or directory concerned.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The kind of error.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
     }
 }
 
@@ -57,11 +75,18 @@ impl fmt::Display for Error {
         if let Some(l) = self.line {
             write!(f, ":{l}")?;
         }
-        write!(f, ": {}", self.reason)
+        write!(f, ": {}", self.kind)
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            ErrorKind::Io(e) => Some(e),
+            ErrorKind::Manifest(_) => None,
+        }
+    }
+}
 
 /// The archives of old-style arXiv ids (`archive/YYMMNNN`, before April 2007).
 pub const OLD_ARCHIVES: [&str; 34] = [
@@ -155,7 +180,7 @@ pub fn scan_dir(root: &Path) -> Result<(Vec<Wanted>, Vec<PathBuf>), Error> {
         let io = |e: std::io::Error| Error {
             path: dir.clone(),
             line: None,
-            reason: format!("cannot read the directory: {e}"),
+            kind: ErrorKind::Io(e),
         };
         for entry in std::fs::read_dir(&dir).map_err(io)? {
             let entry = entry.map_err(io)?;
@@ -210,7 +235,7 @@ pub fn read_manifest(manifest: &Path, text: &str, base: &Path) -> Result<Vec<Wan
         let bad = |reason: String| Error {
             path: manifest.to_owned(),
             line: Some(i + 1),
-            reason,
+            kind: ErrorKind::Manifest(reason),
         };
         let v: Value = serde_json::from_str(t).map_err(|e| bad(format!("not JSON: {e}")))?;
         let pdf = v
