@@ -23,6 +23,7 @@
 //! - [`badge`]: SVG badges and embedding snippets.
 //! - [`xml`]: guards run on untrusted XML before it is parsed.
 //! - [`batch`]: manifests, sidecars, shards and the worker pool for archive-scale runs.
+//! - [`arxiv_match`]: PDFs matched to arXiv bulk metadata ([`record::arxiv`]) by id and version.
 //!
 //! The `pith` binary (`src/cli/`) parses arguments, reads and writes files and prints; every
 //! decision is made here. Errors are one `Error` per module with a `#[non_exhaustive]`
@@ -38,6 +39,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod arxiv_match;
 pub mod badge;
 pub mod batch;
 pub mod escape;

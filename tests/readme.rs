@@ -126,6 +126,13 @@ fn atom_text(xml: &str, tag: &str) -> String {
 /// the seed paper, and the batch example's tree (two good PDFs and a damaged one).
 fn sandbox(dir: &Path) {
     std::os::unix::fs::symlink(root().join("examples"), dir.join("examples")).unwrap();
+    // Issue 14: the bulk-metadata fixtures the "Numbering arXiv in bulk" section runs on.
+    std::fs::create_dir_all(dir.join("tests/data")).unwrap();
+    std::os::unix::fs::symlink(
+        root().join("tests/data/arxiv"),
+        dir.join("tests/data/arxiv"),
+    )
+    .unwrap();
     let atom = std::fs::read_to_string(example("2402.03791v3.atom.xml")).unwrap();
     std::fs::write(dir.join("title.txt"), atom_text(&atom, "title")).unwrap();
     std::fs::write(dir.join("abstract.txt"), atom_text(&atom, "summary")).unwrap();

@@ -76,6 +76,19 @@ pub struct Args {
     /// Passed to every inject: update certified files and replace unparsable XMP packets.
     #[arg(long)]
     force: bool,
+    /// arXiv bulk metadata (snapshot JSON Lines or OAI-PMH arXivRaw pages, compressed or not):
+    /// each PDF's number comes from the entry of the arXiv id in its name
+    /// (2402.03791v3.pdf, hep-th9901001v1.pdf, hep-th/9901001v1.pdf) or in the manifest's
+    /// "arxiv_id" column (issue 14).
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    arxiv_metadata: Vec<PathBuf>,
+    /// With --arxiv-metadata: also inject into PDFs that are not the latest version (the number
+    /// is the latest version's, the only one the paper has).
+    #[arg(long, requires = "arxiv_metadata")]
+    arxiv_any_version: bool,
+    /// With --arxiv-metadata: write the ids of metadata entries that matched no PDF here.
+    #[arg(long, value_name = "FILE", requires = "arxiv_metadata")]
+    arxiv_unmatched: Option<PathBuf>,
 }
 
 fn load_jobs(args: &Args) -> Result<(Vec<Job>, Vec<PathBuf>)> {
@@ -93,6 +106,27 @@ fn load_jobs(args: &Args) -> Result<(Vec<Job>, Vec<PathBuf>)> {
         .as_ref()
         .expect("clap requires --manifest or --dir");
     Ok(batch::discover(dir)?)
+}
+
+/// `--arxiv-metadata`: the jobs of the matched PDFs and the outcomes of the others.
+fn arxiv_plan(args: &Args) -> Result<super::arxiv::Plan> {
+    let manifest = args.manifest.as_deref().map(|m| {
+        let base = match (&args.root, m.parent()) {
+            (Some(r), _) => r.clone(),
+            (None, Some(p)) if !p.as_os_str().is_empty() => p.to_owned(),
+            _ => PathBuf::from("."),
+        };
+        (m, base)
+    });
+    super::arxiv::ArxivBatch {
+        metadata: &args.arxiv_metadata,
+        dir: args.dir.as_deref(),
+        manifest,
+        any_version: args.arxiv_any_version,
+        unmatched: args.arxiv_unmatched.as_deref(),
+        jobs: args.jobs,
+    }
+    .plan()
 }
 
 /// A report line for `pdf` before anything is done: failed, sizes of the input.
@@ -346,9 +380,19 @@ pub fn run(args: Args) -> Result<Outcome> {
         .map(Shard::parse)
         .transpose()
         .context("--shard")?;
-    let (mut jobs, orphans) = load_jobs(&args)?;
+    let (mut jobs, orphans, mut decided) = match args.arxiv_metadata.is_empty() {
+        true => {
+            let (jobs, orphans) = load_jobs(&args)?;
+            (jobs, orphans, Vec::new())
+        }
+        false => {
+            let (jobs, decided) = arxiv_plan(&args)?;
+            (jobs, Vec::new(), decided)
+        }
+    };
     if let Some(s) = shard {
         jobs.retain(|j| s.contains(j.index));
+        decided.retain(|(i, _)| s.contains(*i));
     }
     if let Some(d) = &args.out_dir {
         if !args.dry_run {
@@ -425,6 +469,12 @@ pub fn run(args: Args) -> Result<Outcome> {
             let rel = pdf.strip_prefix(dir).unwrap_or(pdf).to_owned();
             mirror_copy(&mut o, args.out_dir.as_deref(), &rel);
         }
+        emit(&o, &mut report);
+        unmatched.push(o);
+    }
+    // --arxiv-metadata: PDFs skipped (older versions), without an entry, or with an unusable
+    // one are reported before the run (issue 14).
+    for (_, o) in decided {
         emit(&o, &mut report);
         unmatched.push(o);
     }

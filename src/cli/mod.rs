@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod apply;
+mod arxiv;
 mod badge;
 mod batch;
 mod fsutil;

@@ -23,6 +23,20 @@ pub struct Args {
     /// number per line: the bulk form for archives.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["record", "arxiv_atom", "id"])]
     jsonl: Option<PathBuf>,
+    /// arXiv metadata snapshot files (JSON Lines; "-" for stdin; gzip, bzip2, xz, zstd or
+    /// Kaggle's zip recognised by content): one JSON line per paper, in input order (issue 14).
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["record", "arxiv_atom", "id", "jsonl"])]
+    arxiv_snapshot: Vec<PathBuf>,
+    /// OAI-PMH ListRecords pages in arXivRaw format, as harvesters save them (compressed or
+    /// not; "-" for stdin): one JSON line per paper, deleted records reported (issue 14).
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["record", "arxiv_atom", "id", "jsonl"])]
+    arxiv_oai: Vec<PathBuf>,
+    /// With --arxiv-snapshot/--arxiv-oai: stop at the first bad line or record.
+    #[arg(long)]
+    strict: bool,
+    /// With --arxiv-snapshot/--arxiv-oai: worker threads (default: the available cores).
+    #[arg(long, short = 'j', value_name = "N")]
+    jobs: Option<usize>,
 }
 
 /// The `--json` description of a record's number; `arxiv_id` is the versioned id the record
@@ -45,6 +59,15 @@ fn versioned_id(record: &Record) -> String {
 
 /// Prints the number of every record the input describes, one per line.
 pub fn run(args: Args) -> Result<Outcome> {
+    if !args.arxiv_snapshot.is_empty() || !args.arxiv_oai.is_empty() {
+        super::arxiv::number(
+            &args.arxiv_snapshot,
+            &args.arxiv_oai,
+            args.strict,
+            args.jobs,
+        )?;
+        return Ok(Outcome::Ok);
+    }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if let Some(path) = &args.jsonl {
         let text = read_text(path)?;

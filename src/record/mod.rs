@@ -17,6 +17,7 @@
 //! Only ASCII texts are confirmed by published records (SPEC, "unconfirmed"); this choice is the
 //! one that matches the reference implementation's evident use of Python string methods.
 
+pub mod arxiv;
 pub mod atom;
 pub mod canonical;
 pub mod input;
@@ -175,6 +176,20 @@ impl From<number::Error> for Error {
 /// assert_eq!(pith::record::canon("  Deep\n\tLearning  of $\\Phi$ "), "deep learning of $\\phi$");
 /// ```
 pub fn canon(text: &str) -> String {
+    // ASCII fast path (issue 14: canon was a third of the CPU of numbering the arXiv snapshot):
+    // the same split on Python's ASCII whitespace (\t \n \v \f \r, U+001C–U+001F, space) and
+    // ASCII lower-casing, byte by byte instead of char by char.
+    if text.is_ascii() {
+        let mut out = Vec::with_capacity(text.len());
+        let space = |b: &u8| matches!(b, b' ' | b'\t'..=b'\r' | 0x1c..=0x1f);
+        for word in text.as_bytes().split(space).filter(|w| !w.is_empty()) {
+            if !out.is_empty() {
+                out.push(b' ');
+            }
+            out.extend(word.iter().map(u8::to_ascii_lowercase));
+        }
+        return String::from_utf8(out).expect("ASCII stays ASCII");
+    }
     let mut out = String::with_capacity(text.len());
     for word in text.split(is_python_space).filter(|w| !w.is_empty()) {
         if !out.is_empty() {
@@ -535,6 +550,16 @@ mod tests {
             "\u{3bf}\u{3b4}\u{3bf}\u{3c2} \u{3c3}\u{3b1}"
         );
         assert_eq!(canon("Straße"), "straße");
+        // The ASCII fast path splits and lower-cases as the general path does.
+        let ascii: String = (0u8..128).map(char::from).collect::<String>().repeat(3);
+        let general = ascii
+            .split(is_python_space)
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase();
+        assert_eq!(canon(&ascii), general);
+        assert_eq!(canon(" A\u{b}B\u{c}C\u{1c}D\r\n"), "a b c d");
         assert_eq!(canon(""), "");
     }
 

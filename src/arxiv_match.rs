@@ -1,0 +1,560 @@
+//! Matching PDFs to arXiv bulk metadata by arXiv id and version (issue 14), for
+//! `pith batch --arxiv-metadata`.
+//!
+//! A PDF's id comes from its name as arXiv and its bulk mirrors write it ([`id_from_path`]):
+//! `2402.03791v3.pdf`, old-style `hep-th9901001v1.pdf`, or `hep-th/9901001v1.pdf` (also
+//! `hep-th/pdf/9901/9901001v1.pdf`) in a directory tree; or from a manifest column
+//! `arxiv_id` ([`read_manifest`]). The metadata is then streamed once ([`collect`]), keeping
+//! only the entries some PDF needs, and each PDF gets a [`Decision`]: its number, a skip (it is
+//! not the latest version: the record, and so the number, is the latest version's), or a
+//! failure (no entry, a bad or deleted entry). Entries no PDF needed are counted.
+//!
+//! This module decides; it writes nothing and touches no PDF.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::number::PithNumber;
+use crate::record::arxiv::bulk::{self, Input, Meaning, Place, Report, Unit};
+use crate::record::is_arxiv_id;
+
+/// A PDF and the arXiv paper it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Wanted {
+    /// The PDF.
+    pub pdf: PathBuf,
+    /// Its path relative to the batch root (mirrored under `--out-dir`).
+    pub relative: PathBuf,
+    /// arXiv id without version.
+    pub id: String,
+    /// The version the PDF is, when its name or the manifest says.
+    pub version: Option<u32>,
+    /// An explicit output path from the manifest.
+    pub out: Option<PathBuf>,
+}
+
+/// Error reading a directory or a manifest.
+#[derive(Debug)]
+pub struct Error {
+    path: PathBuf,
+    line: Option<usize>,
+    kind: ErrorKind,
+}
+
+/// What went wrong.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// Occurs when a directory cannot be read.
+    #[error("cannot read the directory")]
+    Io(#[source] std::io::Error),
+    /// Occurs when a manifest line is not an object with `pdf` and an arXiv id (in
+    /// `arxiv_id` or the PDF's name).
+    #[error("{0}")]
+    Manifest(String),
+}
+
+impl Error {
+    /// The file or directory concerned.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The kind of error.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path.display())?;
+        if let Some(l) = self.line {
+            write!(f, ":{l}")?;
+        }
+        write!(f, ": {}", self.kind)
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            ErrorKind::Io(e) => Some(e),
+            ErrorKind::Manifest(_) => None,
+        }
+    }
+}
+
+/// The archives of old-style arXiv ids (`archive/YYMMNNN`, before April 2007).
+pub const OLD_ARCHIVES: [&str; 34] = [
+    "acc-phys", "adap-org", "alg-geom", "ao-sci", "astro-ph", "atom-ph", "bayes-an", "chao-dyn",
+    "chem-ph", "cmp-lg", "comp-gas", "cond-mat", "cs", "dg-ga", "funct-an", "gr-qc", "hep-ex",
+    "hep-lat", "hep-ph", "hep-th", "math", "math-ph", "mtrl-th", "nlin", "nucl-ex", "nucl-th",
+    "patt-sol", "physics", "plasm-ph", "q-alg", "q-bio", "quant-ph", "solv-int", "supr-con",
+];
+
+fn is_archive(name: &str) -> bool {
+    OLD_ARCHIVES.contains(&name)
+}
+
+/// Splits `STEMvN` into (`STEM`, `Some(N)`), or (`STEM`, `None`) without a version.
+fn split_version(stem: &str) -> (&str, Option<u32>) {
+    if let Some(i) = stem.rfind('v') {
+        let digits = &stem[i + 1..];
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && i > 0 {
+            if let Ok(v) = digits.parse::<u32>() {
+                if v > 0 {
+                    return (&stem[..i], Some(v));
+                }
+            }
+        }
+    }
+    (stem, None)
+}
+
+/// The arXiv id and version a PDF's path names, as arXiv and its bulk mirrors name files:
+/// - `2402.03791v3.pdf`, `0704.0001v1.pdf` (new-style; the directory does not matter);
+/// - `hep-th9901001v1.pdf`, `math.GT0309136v2.pdf` (old-style, archive glued to the number;
+///   a subject class `.XX` is not part of the id and is dropped);
+/// - `hep-th/9901001v1.pdf`, `hep-th/pdf/9901/9901001v1.pdf` (old-style: the nearest
+///   directory that is not `pdf` nor all digits is the archive).
+///
+/// The version is `None` when the name has none (`2402.03791.pdf`). `None` overall when the
+/// name is not an arXiv paper's.
+///
+/// # Examples
+/// ```
+/// use pith::arxiv_match::id_from_path;
+/// use std::path::Path;
+/// assert_eq!(id_from_path(Path::new("x/2402.03791v3.pdf")), Some(("2402.03791".into(), Some(3))));
+/// assert_eq!(id_from_path(Path::new("hep-th9901001v1.pdf")), Some(("hep-th/9901001".into(), Some(1))));
+/// assert_eq!(id_from_path(Path::new("hep-th/9901001v2.pdf")), Some(("hep-th/9901001".into(), Some(2))));
+/// assert_eq!(id_from_path(Path::new("paper.pdf")), None);
+/// ```
+pub fn id_from_path(path: &Path) -> Option<(String, Option<u32>)> {
+    let name = path.file_name()?.to_str()?;
+    let stem = name
+        .len()
+        .checked_sub(4)
+        .filter(|&i| name.is_char_boundary(i) && name[i..].eq_ignore_ascii_case(".pdf"))
+        .map(|i| &name[..i])?;
+    let (base, version) = split_version(stem);
+    if is_arxiv_id(base) && !base.contains('/') {
+        return Some((base.to_owned(), version));
+    }
+    let digits_at = base.len().checked_sub(7)?;
+    let (head, num) = base.split_at(digits_at);
+    if !num.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let archive = if head.is_empty() {
+        path.parent()?
+            .components()
+            .rev()
+            .filter_map(|c| c.as_os_str().to_str())
+            .find(|d| *d != "pdf" && !d.bytes().all(|b| b.is_ascii_digit()))?
+    } else {
+        head
+    };
+    // `math.GT` → `math`: the subject class is not part of an old-style id.
+    let archive = match archive.split_once('.') {
+        Some((a, class)) if class.len() == 2 && class.bytes().all(|b| b.is_ascii_uppercase()) => a,
+        _ => archive,
+    };
+    let id = format!("{archive}/{num}");
+    (is_archive(archive) && is_arxiv_id(&id)).then_some((id, version))
+}
+
+/// Walks `root` for `*.pdf` files (sorted, symlinks not followed) and names each by
+/// [`id_from_path`]. PDFs whose names carry no arXiv id are returned in the second list.
+///
+/// # Errors
+/// When a directory cannot be read.
+pub fn scan_dir(root: &Path) -> Result<(Vec<Wanted>, Vec<PathBuf>), Error> {
+    let mut pdfs = Vec::new();
+    let mut stack = vec![root.to_owned()];
+    while let Some(dir) = stack.pop() {
+        let io = |e: std::io::Error| Error {
+            path: dir.clone(),
+            line: None,
+            kind: ErrorKind::Io(e),
+        };
+        for entry in std::fs::read_dir(&dir).map_err(io)? {
+            let entry = entry.map_err(io)?;
+            let ft = entry.file_type().map_err(io)?;
+            let path = entry.path();
+            if ft.is_dir() {
+                stack.push(path);
+            } else if ft.is_file()
+                && path
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("pdf"))
+            {
+                pdfs.push(path);
+            }
+        }
+    }
+    pdfs.sort();
+    let mut wanted = Vec::new();
+    let mut unnamed = Vec::new();
+    for pdf in pdfs {
+        let relative = pdf.strip_prefix(root).unwrap_or(&pdf).to_owned();
+        // The archive directory of `hep-th/9901001v1.pdf` may be the root itself.
+        let named = id_from_path(&relative).or_else(|| id_from_path(&pdf));
+        match named {
+            Some((id, version)) => wanted.push(Wanted {
+                pdf,
+                relative,
+                id,
+                version,
+                out: None,
+            }),
+            None => unnamed.push(pdf),
+        }
+    }
+    Ok((wanted, unnamed))
+}
+
+/// Reads a JSON Lines manifest for arXiv matching: one object per PDF with `pdf` (a path),
+/// optional `arxiv_id` (`2402.03791v3`, `hep-th/9901001v1`; without it the PDF's name is
+/// used) and optional `out`. Relative paths are taken from `base`; blank lines and lines
+/// starting with `#` are skipped.
+///
+/// # Errors
+/// Naming the manifest line: not JSON, no `pdf`, or no arXiv id in the column or the name.
+pub fn read_manifest(manifest: &Path, text: &str, base: &Path) -> Result<Vec<Wanted>, Error> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let bad = |reason: String| Error {
+            path: manifest.to_owned(),
+            line: Some(i + 1),
+            kind: ErrorKind::Manifest(reason),
+        };
+        let v: Value = serde_json::from_str(t).map_err(|e| bad(format!("not JSON: {e}")))?;
+        let pdf = v
+            .get("pdf")
+            .and_then(Value::as_str)
+            .ok_or_else(|| bad("missing \"pdf\" (a path)".into()))?;
+        let (id, version) = match v.get("arxiv_id") {
+            Some(Value::String(s)) => {
+                let (id, version) = split_version(s.trim());
+                if !is_arxiv_id(id) {
+                    return Err(bad(format!("\"arxiv_id\" {s:?} is not an arXiv id")));
+                }
+                (id.to_owned(), version)
+            }
+            None | Some(Value::Null) => id_from_path(Path::new(pdf)).ok_or_else(|| {
+                bad(format!(
+                    "no \"arxiv_id\" and {pdf:?} is not named like an arXiv PDF"
+                ))
+            })?,
+            Some(_) => return Err(bad("\"arxiv_id\" must be a string".into())),
+        };
+        let join = |p: &str| {
+            let p = Path::new(p);
+            if p.is_absolute() {
+                p.to_owned()
+            } else {
+                base.join(p)
+            }
+        };
+        let out_path = match v.get("out") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(p)) => Some(join(p)),
+            Some(_) => return Err(bad("\"out\" must be a path".into())),
+        };
+        let rel = Path::new(pdf);
+        out.push(Wanted {
+            pdf: join(pdf),
+            relative: if rel.is_absolute() {
+                rel.file_name().map(PathBuf::from).unwrap_or_default()
+            } else {
+                rel.to_owned()
+            },
+            id,
+            version,
+            out: out_path,
+        });
+    }
+    Ok(out)
+}
+
+/// A metadata entry some PDF needed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Entry {
+    /// The paper's latest version and number.
+    Numbered {
+        /// Latest version.
+        version: u32,
+        /// The record's number.
+        number: PithNumber,
+        /// Where the entry was read.
+        place: Place,
+    },
+    /// The record is deleted.
+    Deleted(Place),
+    /// The entry cannot be used.
+    Bad(Place, String),
+}
+
+/// What one pass over the metadata kept.
+#[derive(Debug, Clone, Default)]
+pub struct Collected {
+    /// Entries for the ids that were asked for.
+    pub entries: HashMap<String, Entry>,
+    /// Lines or records read.
+    pub read: u64,
+    /// Entries no PDF needed.
+    pub unmatched: u64,
+    /// Lines, records or files that were unusable and had no id to attribute them to.
+    pub unattributed_bad: u64,
+}
+
+enum Seen {
+    Wanted(String, Entry),
+    Other(String),
+    Unattributed(Report),
+    Nothing,
+}
+
+/// Streams the metadata once and keeps the entries for the ids in `wanted`. When an id
+/// appears more than once (overlapping harvests), the highest version wins, and the later
+/// entry on a tie. Entries not wanted are counted and passed to `unmatched` by id; bad units
+/// without an id, and notices, go to `report`.
+///
+/// # Errors
+/// As [`bulk::scan`].
+pub fn collect(
+    inputs: &[Input],
+    wanted: &HashSet<String>,
+    threads: usize,
+    unmatched: &mut dyn FnMut(&str),
+    report: &mut dyn FnMut(&Report),
+) -> Result<Collected, bulk::Error> {
+    let mut c = Collected::default();
+    let work = |u: Unit| -> Seen {
+        let id = u.arxiv_id();
+        let Some(id) = id else {
+            return match u.meaning() {
+                Meaning::Bad(reason) => Seen::Unattributed(Report::Bad {
+                    place: u.place,
+                    reason,
+                }),
+                Meaning::Notice(message) => Seen::Unattributed(Report::Notice {
+                    place: u.place,
+                    message,
+                }),
+                _ => Seen::Nothing,
+            };
+        };
+        if !wanted.contains(&id) {
+            return Seen::Other(id);
+        }
+        let place = u.place.clone();
+        let entry = match u.meaning() {
+            Meaning::Meta(m) => match m.into_paper().and_then(|p| bulk::number_paper(&p)) {
+                Ok((r, _, n)) => Entry::Numbered {
+                    version: r.source.version,
+                    number: n,
+                    place,
+                },
+                Err(e) => Entry::Bad(place, e),
+            },
+            Meaning::Deleted(_) => Entry::Deleted(place),
+            Meaning::Bad(e) => Entry::Bad(place, e),
+            Meaning::Notice(_) | Meaning::Nothing => return Seen::Nothing,
+        };
+        Seen::Wanted(id, entry)
+    };
+    let consume = |s: Seen| {
+        match s {
+            Seen::Wanted(id, e) => {
+                c.read += 1;
+                let newer = match (c.entries.get(&id), &e) {
+                    (
+                        Some(Entry::Numbered { version: old, .. }),
+                        Entry::Numbered { version, .. },
+                    ) => version >= old,
+                    (Some(Entry::Numbered { .. }), _) => false,
+                    _ => true,
+                };
+                if newer {
+                    c.entries.insert(id, e);
+                }
+            }
+            Seen::Other(id) => {
+                c.read += 1;
+                c.unmatched += 1;
+                unmatched(&id);
+            }
+            Seen::Unattributed(r) => {
+                if let Report::Bad { .. } = r {
+                    c.read += 1;
+                    c.unattributed_bad += 1;
+                }
+                report(&r);
+            }
+            Seen::Nothing => {}
+        }
+        true
+    };
+    bulk::scan(inputs, threads, work, consume)?;
+    Ok(c)
+}
+
+/// What to do with one PDF.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// Inject this number.
+    Number(PithNumber),
+    /// Leave the PDF alone on purpose (an older version): why.
+    Skip(String),
+    /// The PDF cannot be numbered: why.
+    Fail(String),
+}
+
+/// Decides what to do with `w` given the collected metadata. `any_version` numbers a PDF
+/// that is not the latest version (or whose name has no version) with the latest version's
+/// number, which is the only number the paper has.
+pub fn decide(w: &Wanted, c: &Collected, any_version: bool) -> Decision {
+    let id = &w.id;
+    match c.entries.get(id) {
+        None => Decision::Fail(format!(
+            "no metadata entry for {id} in the metadata files"
+        )),
+        Some(Entry::Deleted(place)) => {
+            Decision::Fail(format!("{id} is a deleted record in the metadata ({place})"))
+        }
+        Some(Entry::Bad(place, reason)) => Decision::Fail(format!(
+            "the metadata entry for {id} is unusable ({place}: {reason})"
+        )),
+        Some(Entry::Numbered {
+            version, number, ..
+        }) => match w.version {
+            Some(v) if v == *version => Decision::Number(number.clone()),
+            Some(v) if v > *version => Decision::Fail(format!(
+                "{id}v{v} is newer than the metadata's latest version v{version} (stale metadata?)"
+            )),
+            _ if any_version => Decision::Number(number.clone()),
+            Some(v) => Decision::Skip(format!(
+                "{id}v{v} is not the latest version (v{version}); the record, and so the number, is v{version}'s"
+            )),
+            None => Decision::Skip(format!(
+                "the name gives no version of {id}; the number is the latest version's (v{version})"
+            )),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_as_mirrors_write_them() {
+        for (p, want) in [
+            ("2402.03791v3.pdf", Some(("2402.03791", Some(3)))),
+            ("a/b/0704.0001v12.PDF", Some(("0704.0001", Some(12)))),
+            ("2402.03791.pdf", Some(("2402.03791", None))),
+            ("hep-th9901001v1.pdf", Some(("hep-th/9901001", Some(1)))),
+            ("math.GT0309136v2.pdf", Some(("math/0309136", Some(2)))),
+            ("hep-th/9901001v1.pdf", Some(("hep-th/9901001", Some(1)))),
+            (
+                "arxiv/hep-th/pdf/9901/9901001v1.pdf",
+                Some(("hep-th/9901001", Some(1))),
+            ),
+            ("9901/9901001v1.pdf", None),
+            ("tmp/9901001v1.pdf", None),
+            ("paper1234567v1.pdf", None),
+            ("paper.pdf", None),
+            ("2402.03791v3.txt", None),
+            ("2402.037v3.pdf", None),
+            ("HEP-TH9901001v1.pdf", None),
+            ("2402.03791v0.pdf", None),
+        ] {
+            let got = id_from_path(Path::new(p));
+            let want = want.map(|(i, v)| (i.to_owned(), v));
+            assert_eq!(got, want, "{p}");
+        }
+    }
+
+    #[test]
+    fn manifest_column_or_name() {
+        let m = Path::new("m.jsonl");
+        let text = "{\"pdf\":\"x.pdf\",\"arxiv_id\":\"hep-th/9901001v2\"}\n# c\n{\"pdf\":\"d/2402.03791v3.pdf\",\"out\":\"o.pdf\"}\n";
+        let w = read_manifest(m, text, Path::new("/b")).unwrap();
+        assert_eq!(
+            (w[0].id.as_str(), w[0].version),
+            ("hep-th/9901001", Some(2))
+        );
+        assert_eq!(w[1].pdf, Path::new("/b/d/2402.03791v3.pdf"));
+        assert_eq!(w[1].out.as_deref(), Some(Path::new("/b/o.pdf")));
+        for bad in [
+            "{\"pdf\":\"x.pdf\"}",
+            "{\"arxiv_id\":\"2402.03791\"}",
+            "{\"pdf\":\"a.pdf\",\"arxiv_id\":\"nope\"}",
+            "x",
+        ] {
+            let e = read_manifest(m, bad, Path::new("/")).unwrap_err();
+            assert!(e.to_string().starts_with("m.jsonl:1: "), "{e}");
+        }
+    }
+
+    #[test]
+    fn decisions() {
+        let n = PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
+        let place = Place {
+            path: "m".into(),
+            pos: bulk::Pos::Line(1),
+        };
+        let mut c = Collected::default();
+        c.entries.insert(
+            "2402.03791".into(),
+            Entry::Numbered {
+                version: 3,
+                number: n.clone(),
+                place: place.clone(),
+            },
+        );
+        c.entries
+            .insert("hep-th/9901001".into(), Entry::Deleted(place));
+        let w = |id: &str, v| Wanted {
+            pdf: "p.pdf".into(),
+            relative: "p.pdf".into(),
+            id: id.into(),
+            version: v,
+            out: None,
+        };
+        assert_eq!(
+            decide(&w("2402.03791", Some(3)), &c, false),
+            Decision::Number(n.clone())
+        );
+        assert!(
+            matches!(decide(&w("2402.03791", Some(2)), &c, false), Decision::Skip(r) if r.contains("not the latest version (v3)"))
+        );
+        assert_eq!(
+            decide(&w("2402.03791", Some(2)), &c, true),
+            Decision::Number(n.clone())
+        );
+        assert!(matches!(
+            decide(&w("2402.03791", None), &c, false),
+            Decision::Skip(_)
+        ));
+        assert!(
+            matches!(decide(&w("2402.03791", Some(4)), &c, true), Decision::Fail(r) if r.contains("newer"))
+        );
+        assert!(
+            matches!(decide(&w("hep-th/9901001", Some(1)), &c, false), Decision::Fail(r) if r.contains("deleted"))
+        );
+        assert!(
+            matches!(decide(&w("1234.56789", Some(1)), &c, false), Decision::Fail(r) if r.contains("no metadata entry"))
+        );
+    }
+}
