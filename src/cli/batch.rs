@@ -67,6 +67,8 @@ pub struct Args {
     /// Passed to every inject: update certified files and replace unparsable XMP packets.
     #[arg(long)]
     force: bool,
+    #[command(flatten)]
+    stamp: super::inject::StampArgs,
 }
 
 fn load_jobs(args: &Args) -> Result<Vec<Job>> {
@@ -156,7 +158,8 @@ fn process(job: &Job, args: &Args, opts: &pith::pdf::Options) -> FileOutcome {
     o.out = Some(out_path.clone().unwrap_or_else(|| job.pdf.clone()));
     if let Some(p) = &out_path {
         // Restartable: an output that already carries this number is done.
-        if let Some(done) = already_done(p, &number) {
+        // (An output with the number but without the stamp asked for is not done.)
+        if let Some(done) = already_done(p, &number).filter(|_| opts.stamp.is_none()) {
             o.status = Status::Unchanged;
             o.bytes_after = done;
             o.reason = Some(format!("{} already carries {}", p.display(), number.full()));
@@ -248,6 +251,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     };
     let mut opts = pith::pdf::Options::new(&apply::now());
     opts.force = args.force;
+    opts.stamp = args.stamp.to_stamp();
     let mut write_err = None;
     let summary = batch::run(
         &jobs,

@@ -30,6 +30,7 @@ use crate::PithNumber;
 
 pub mod incremental;
 pub mod info;
+pub mod stamp;
 pub mod syntax;
 pub mod xmp;
 
@@ -60,6 +61,10 @@ pub enum ErrorKind {
     Encrypted,
     /// Occurs when a certification signature (`/DocMDP` with `/P 1`) forbids any change.
     Certified,
+    /// Occurs when `--stamp` is asked for a file with approval or certification signatures
+    /// (the number of signatures, whether certified): a visible stamp changes page content,
+    /// which validators report (issue 13).
+    Signed(usize, bool),
     /// Occurs when the existing XMP packet cannot be parsed (not UTF-8, not well-formed).
     Xmp(String),
     /// Occurs when the file needs a feature pith does not write (e.g. a table offset over
@@ -124,6 +129,12 @@ impl fmt::Display for Error {
             }
             ErrorKind::Encrypted => write!(f, "encrypted PDF; pith does not update encrypted files")?,
             ErrorKind::Certified => write!(f, "certified PDF whose signature forbids any change (DocMDP /P 1); use --force to update anyway, which invalidates the certification")?,
+            ErrorKind::Signed(n, certified) => write!(
+                f,
+                "{} PDF ({n} signature{}); a visible stamp changes page content, which signature validators report; use --force to stamp anyway, or inject without --stamp",
+                if *certified { "certified" } else { "signed" },
+                if *n == 1 { "" } else { "s" }
+            )?,
             ErrorKind::Xmp(m) => write!(f, "existing XMP packet is unusable: {m}")?,
             ErrorKind::Unsupported(m) => write!(f, "unsupported: {m}")?,
         }
@@ -150,6 +161,8 @@ pub struct Options {
     pub force: bool,
     /// The update time for `xmp:MetadataDate` (ISO 8601, e.g. `2024-01-01T00:00:00Z`).
     pub now: String,
+    /// Also put a visible, linked stamp on page 1 ([`stamp`], issue 13).
+    pub stamp: Option<stamp::Stamp>,
 }
 
 impl Options {
@@ -158,6 +171,7 @@ impl Options {
         Options {
             force: false,
             now: now.to_string(),
+            stamp: None,
         }
     }
 }
@@ -475,15 +489,29 @@ pub fn inspect<R: ReadAt>(src: R) -> Result<Inspection, Error> {
 /// # Errors
 /// [`ErrorKind::Encrypted`], [`ErrorKind::Damaged`], [`ErrorKind::NotPdf`],
 /// [`ErrorKind::Certified`] (unless `force`), [`ErrorKind::Xmp`] (unless `force`),
-/// [`ErrorKind::Unsupported`], [`ErrorKind::Io`].
+/// [`ErrorKind::Signed`] (with a stamp, unless `force`), [`ErrorKind::Unsupported`],
+/// [`ErrorKind::Io`].
 pub fn inject<R: ReadAt>(src: R, number: &PithNumber, opts: &Options) -> Result<Injection, Error> {
     let (st, encrypted) = load(src)?;
     if encrypted {
         return Err(Error::new(ErrorKind::Encrypted));
     }
-    if docmdp(&st)? == Some(1) && !opts.force {
+    let mdp = docmdp(&st)?;
+    if mdp == Some(1) && !opts.force {
         return Err(Error::new(ErrorKind::Certified));
     }
+    // Issue 13: the stamp changes page content; signed files need --force.
+    let stamp = match &opts.stamp {
+        Some(s) => {
+            let sigs = count_signatures(&st)?;
+            if (sigs > 0 || mdp.is_some()) && !opts.force {
+                return Err(Error::new(ErrorKind::Signed(sigs, mdp.is_some())));
+            }
+            let cat = st.catalog.obj.as_dict().cloned().unwrap_or_default();
+            Some(stamp::plan(&st.pdf, &cat, number, s)?)
+        }
+        None => None,
+    };
     let props = xmp::Props {
         number: number.full(),
         short: number.short(),
@@ -514,7 +542,8 @@ pub fn inject<R: ReadAt>(src: R, number: &PithNumber, opts: &Options) -> Result<
         None => entries.is_empty(),
     };
     let xmp_ok = values.as_ref().is_some_and(|v| v.carries(&props));
-    if info_ok && xmp_ok {
+    let stamp_ok = stamp.as_ref().is_none_or(stamp::Plan::is_current);
+    if info_ok && xmp_ok && stamp_ok {
         return Ok(Injection {
             appended: Vec::new(),
             unchanged: true,
@@ -597,6 +626,12 @@ pub fn inject<R: ReadAt>(src: R, number: &PithNumber, opts: &Options) -> Result<
                 "Info {num} {gen}: /PithNumber {} /PithURL {}",
                 props.number, props.url
             ));
+        }
+    }
+
+    if let Some(plan) = &stamp {
+        if !plan.is_current() {
+            plan.write(&mut up, &mut written)?;
         }
     }
 
