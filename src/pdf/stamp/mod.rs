@@ -23,6 +23,7 @@ use crate::pdf::syntax::{Dict, Obj};
 use crate::pdf::{Error, ErrorKind};
 use crate::PithNumber;
 
+pub mod balance;
 pub mod font;
 pub mod geometry;
 pub mod write;
@@ -98,6 +99,8 @@ pub struct Plan {
     /// The resources' `/Font` dictionary when it is an indirect object.
     font_dict: Option<Dict>,
     contents: Vec<Obj>,
+    /// How the page's own content nests `q`/`Q`.
+    nesting: balance::Nesting,
     annots: Vec<Obj>,
     existing: Option<Existing>,
     font_name: Vec<u8>,
@@ -306,6 +309,20 @@ pub fn plan<R: ReadAt>(
         Some(ex) => font_name_in(&ex.data).unwrap_or_else(|| b"PithStamp".to_vec()),
         None => free_font_name(pdf, resources.as_ref())?,
     };
+    // The page's own content (not needed to replace a stamp: the Q count is in it already).
+    let mut nesting = balance::Nesting::default();
+    if existing.is_none() {
+        let mut all = Vec::new();
+        for c in &contents {
+            if let Obj::Ref(n, _) = c {
+                if let Some(f) = pdf.get(*n)?.filter(|f| f.stream.is_some()) {
+                    all.extend_from_slice(&pdf.decoded(&f)?);
+                    all.push(b'\n');
+                }
+            }
+        }
+        nesting = balance::scan(&all);
+    }
     let text = stamp.text(number);
     let enc = font::encode(&text)?;
     let placement = geometry::place(&geo, stamp.position, stamp.size, &enc.extent);
@@ -315,6 +332,7 @@ pub fn plan<R: ReadAt>(
         resources,
         font_dict,
         contents,
+        nesting,
         annots,
         existing,
         font_name,
@@ -365,9 +383,9 @@ impl Plan {
         self.placement.rect
     }
 
-    /// The stamp's content stream data; `wrapped` when it closes the `q` that isolates the
-    /// page's own content.
-    fn content(&self, wrapped: bool) -> Vec<u8> {
+    /// The stamp's content stream data, starting with the `closes` `Q`s that end the page's
+    /// own (isolated) content.
+    fn content(&self, closes: usize) -> Vec<u8> {
         let p = &self.placement;
         let m = |a: &[f64; 6]| {
             a.iter()
@@ -376,9 +394,7 @@ impl Plan {
                 .join(" ")
         };
         let mut s = String::new();
-        if wrapped {
-            s.push_str("Q\n");
-        }
+        s.push_str(&"Q\n".repeat(closes));
         s.push_str("q\n/Artifact BMC\n");
         s.push_str(&format!("{} cm\n", m(&p.matrix)));
         // The text state is reset as well, in case the original content leaves it changed and
@@ -430,7 +446,7 @@ impl Plan {
         let Some(ex) = &self.existing else {
             return false;
         };
-        let wrapped = ex.data.starts_with(b"Q\n");
+        let closes = leading_closes(&ex.data);
         let Some((_, d)) = &ex.annot else {
             return false;
         };
@@ -438,7 +454,7 @@ impl Plan {
             Some(Obj::Dict(a)) => a.get(b"URI").cloned(),
             _ => None,
         };
-        ex.data == self.content(wrapped) && uri == Some(Obj::Str(self.url.clone().into_bytes()))
+        ex.data == self.content(closes) && uri == Some(Obj::Str(self.url.clone().into_bytes()))
     }
 
     /// Adds the stamp's objects to `up` and describes them in `written`.
@@ -457,8 +473,7 @@ impl Plan {
         if let Some(ex) = &self.existing {
             // Replace the stamp in place: same objects, new versions; the page is unchanged
             // unless the annotation went missing.
-            let wrapped = ex.data.starts_with(b"Q\n");
-            let data = self.content(wrapped);
+            let data = self.content(leading_closes(&ex.data));
             up.object(
                 ex.stream.0,
                 ex.stream.1,
@@ -492,11 +507,17 @@ impl Plan {
         for (n, body) in font::objects(&refs)? {
             up.object(n, 0, &body);
         }
-        let wrapped = !self.contents.is_empty();
         let mut contents = Vec::new();
-        if wrapped {
+        let mut closes = 0;
+        if !self.contents.is_empty() {
             let q = up.new_number();
-            up.object(q, 0, &font::stream("/PithStamp /Isolate", b"q\n"));
+            let opens = self.nesting.opens();
+            closes = self.nesting.closes();
+            up.object(
+                q,
+                0,
+                &font::stream("/PithStamp /Isolate", "q\n".repeat(opens).as_bytes()),
+            );
             contents.push(Obj::Ref(q, 0));
             contents.extend(self.contents.iter().cloned());
         }
@@ -504,7 +525,7 @@ impl Plan {
         up.object(
             s,
             0,
-            &font::stream("/PithStamp /Stamp", &self.content(wrapped)),
+            &font::stream("/PithStamp /Stamp", &self.content(closes)),
         );
         contents.push(Obj::Ref(s, 0));
         let a = up.new_number();
@@ -555,6 +576,11 @@ impl Plan {
         }
         write::to_vec(&Obj::Dict(d))
     }
+}
+
+/// How many `Q` lines a stamp stream written before starts with.
+fn leading_closes(data: &[u8]) -> usize {
+    data.chunks(2).take_while(|c| *c == b"Q\n").count()
 }
 
 /// Sets `key` in `d` (replacing every earlier occurrence).
