@@ -122,6 +122,7 @@ impl StampArgs {
             form,
             position,
             size: self.stamp_size,
+            grey: true,
         })
     }
 }

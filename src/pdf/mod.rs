@@ -508,7 +508,16 @@ pub fn inject<R: ReadAt>(src: R, number: &PithNumber, opts: &Options) -> Result<
                 return Err(Error::new(ErrorKind::Signed(sigs, mdp.is_some())));
             }
             let cat = st.catalog.obj.as_dict().cloned().unwrap_or_default();
-            Some(stamp::plan(&st.pdf, &cat, number, s)?)
+            let pdfa = st
+                .packet
+                .as_deref()
+                .and_then(|p| xmp::read(p).ok())
+                .is_some_and(|v| v.pdfa_part.is_some());
+            let s = stamp::Stamp {
+                grey: s.grey && stamp::grey_allowed(&cat, pdfa),
+                ..*s
+            };
+            Some(stamp::plan(&st.pdf, &cat, number, &s)?)
         }
         None => None,
     };

@@ -29,7 +29,7 @@ pub struct Encoded {
     pub extent: Extent,
 }
 
-/// Object numbers of the five font objects.
+/// Object numbers of the six font objects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FontRefs {
     /// The Type0 font (what the page's `/Font` resource names).
@@ -42,6 +42,9 @@ pub struct FontRefs {
     pub file: u32,
     /// The `/ToUnicode` CMap stream.
     pub to_unicode: u32,
+    /// The `/CIDSet` stream (which CIDs the subset holds; PDF/A-1 requires it for CID font
+    /// subsets, PDF/A-2 and later accept it when it is right).
+    pub cid_set: u32,
 }
 
 fn face() -> Result<ttf_parser::Face<'static>, Error> {
@@ -106,7 +109,7 @@ fn thousandths(v: i32, upem: f64) -> i64 {
     (f64::from(v) * 1000.0 / upem).round() as i64
 }
 
-/// The bodies of the five font objects (for `N 0 obj … endobj`), keyed by object number.
+/// The bodies of the six font objects (for `N 0 obj … endobj`), keyed by object number.
 ///
 /// # Errors
 /// [`ErrorKind::Unsupported`] when the built-in font does not parse (a broken build).
@@ -137,7 +140,7 @@ pub fn objects(r: &FontRefs) -> Result<Vec<(u32, Vec<u8>)>, Error> {
     );
     let descriptor = format!(
         "<< /Type /FontDescriptor /FontName /{BASE_FONT} /Flags 4 /FontBBox [{} {} {} {}] \
-         /ItalicAngle 0 /Ascent {} /Descent {} /CapHeight {} /StemV 80 /FontFile2 {} 0 R >>",
+         /ItalicAngle 0 /Ascent {} /Descent {} /CapHeight {} /StemV 80 /FontFile2 {} 0 R /CIDSet {} 0 R >>",
         t(bb.x_min),
         t(bb.y_min),
         t(bb.x_max),
@@ -145,7 +148,8 @@ pub fn objects(r: &FontRefs) -> Result<Vec<(u32, Vec<u8>)>, Error> {
         t(face.ascender()),
         t(face.descender()),
         t(cap),
-        r.file
+        r.file,
+        r.cid_set
     );
     let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
     z.write_all(FONT)
@@ -158,12 +162,19 @@ pub fn objects(r: &FontRefs) -> Result<Vec<(u32, Vec<u8>)>, Error> {
         &packed,
     );
     let cmap = stream("", to_unicode(&mapped(&face)).as_bytes());
+    // Every glyph of the subset is a CID (Identity mapping): bits 0..glyphs set, high bit first.
+    let mut set = vec![0u8; usize::from(glyphs).div_ceil(8)];
+    for g in 0..usize::from(glyphs) {
+        set[g / 8] |= 0x80 >> (g % 8);
+    }
+    let cid_set = stream("", &set);
     Ok(vec![
         (r.type0, type0.into_bytes()),
         (r.cid, cid.into_bytes()),
         (r.descriptor, descriptor.into_bytes()),
         (r.file, file),
         (r.to_unicode, cmap),
+        (r.cid_set, cid_set),
     ])
 }
 
@@ -243,6 +254,7 @@ mod tests {
             descriptor: 12,
             file: 13,
             to_unicode: 14,
+            cid_set: 15,
         };
         let objs = objects(&r).unwrap();
         let text = |n: u32| {
@@ -250,7 +262,15 @@ mod tests {
         };
         assert!(text(10).contains("/DescendantFonts [11 0 R] /ToUnicode 14 0 R"));
         assert!(text(11).contains("/FontDescriptor 12 0 R"));
-        assert!(text(12).contains("/FontFile2 13 0 R"));
+        assert!(text(12).contains("/FontFile2 13 0 R /CIDSet 15 0 R"));
+        let glyphs = usize::from(face().unwrap().number_of_glyphs());
+        let set = objs.iter().find(|o| o.0 == 15).unwrap().1.clone();
+        let data = &set[set.windows(7).position(|w| w == b"stream\n").unwrap() + 7..];
+        let ones: u32 = data[..glyphs.div_ceil(8)]
+            .iter()
+            .map(|b| b.count_ones())
+            .sum();
+        assert_eq!(ones as usize, glyphs);
         assert!(text(13).contains(&format!("/Length1 {}", FONT.len())));
         let w = text(11);
         let n = w

@@ -51,6 +51,9 @@ pub struct Stamp {
     /// Font size in points (on paper, whatever the page's `/UserUnit`); the stamp shrinks
     /// when it would not fit its band of the page.
     pub size: f64,
+    /// Grey text (DeviceGray); off draws in the initial black without a colour operator
+    /// (see [`grey_allowed`]).
+    pub grey: bool,
 }
 
 /// Default font size in points.
@@ -62,6 +65,7 @@ impl Default for Stamp {
             form: Form::Short,
             position: Position::Left,
             size: DEFAULT_SIZE,
+            grey: true,
         }
     }
 }
@@ -81,6 +85,13 @@ const MARK_STAMP: &[u8] = b"Stamp";
 const MARK_LINK: &[u8] = b"Link";
 /// Fill colour of the stamp text (DeviceGray), a mid grey like arXiv's stamp.
 const GREY: &str = "0.35";
+
+/// Whether the stamp may set a DeviceGray colour: PDF/A (ISO 19005-2 §6.2.4.3) allows device
+/// colour only with a PDF/A output intent, so a file that claims PDF/A without one gets the
+/// initial black (no colour operator) instead of grey.
+pub fn grey_allowed(catalog: &Dict, claims_pdfa: bool) -> bool {
+    !claims_pdfa || catalog.get(b"OutputIntents").is_some()
+}
 
 /// A stamp that is already on the page.
 #[derive(Debug, Clone)]
@@ -105,6 +116,7 @@ pub struct Plan {
     existing: Option<Existing>,
     font_name: Vec<u8>,
     placement: geometry::Placement,
+    grey: bool,
     text: String,
     encoded: Vec<u8>,
     url: String,
@@ -337,6 +349,7 @@ pub fn plan<R: ReadAt>(
         existing,
         font_name,
         placement,
+        grey: stamp.grey,
         text,
         encoded: enc.bytes,
         url: number.url(),
@@ -399,7 +412,10 @@ impl Plan {
         s.push_str(&format!("{} cm\n", m(&p.matrix)));
         // The text state is reset as well, in case the original content leaves it changed and
         // unbalanced (more `q` than `Q`).
-        s.push_str(&format!("{GREY} g\n0 Tc 0 Tw 100 Tz 0 Ts 0 Tr\nBT\n"));
+        if self.grey {
+            s.push_str(&format!("{GREY} g\n"));
+        }
+        s.push_str("0 Tc 0 Tw 100 Tz 0 Ts 0 Tr\nBT\n");
         let mut out = s.into_bytes();
         write::name(&self.font_name, &mut out);
         out.extend_from_slice(
@@ -503,6 +519,7 @@ impl Plan {
             descriptor: up.new_number(),
             file: up.new_number(),
             to_unicode: up.new_number(),
+            cid_set: up.new_number(),
         };
         for (n, body) in font::objects(&refs)? {
             up.object(n, 0, &body);
@@ -552,7 +569,7 @@ impl Plan {
         up.object(self.page_ref.0, self.page_ref.1, &page);
         written.push(format!(
             "stamp on page 1 (object {}): {} at {at} in DejaVu Sans (objects {}–{}), link annotation {a} 0",
-            self.page_ref.0, self.text, refs.type0, refs.to_unicode
+            self.page_ref.0, self.text, refs.type0, refs.cid_set
         ));
         Ok(())
     }
@@ -587,4 +604,39 @@ fn leading_closes(data: &[u8]) -> usize {
 fn set(d: &mut Dict, key: &[u8], v: Obj) {
     d.entries.retain(|(k, _, _)| k != key);
     d.entries.push((key.to_vec(), v, 0..0));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pdf::syntax::Parser;
+
+    fn dict(t: &[u8]) -> Dict {
+        Parser::new(t, 0, true).dict().unwrap()
+    }
+
+    #[test]
+    fn grey_needs_an_output_intent_only_on_pdfa() {
+        let with = dict(b"<< /Type /Catalog /OutputIntents [5 0 R] >>");
+        let without = dict(b"<< /Type /Catalog >>");
+        assert!(grey_allowed(&with, true));
+        assert!(!grey_allowed(&without, true));
+        assert!(grey_allowed(&without, false));
+    }
+
+    #[test]
+    fn a_stamp_written_before_is_read_back() {
+        let data = b"Q\nQ\nq\n/Artifact BMC\n1 0 0 1 0 0 cm\nBT\n/PithStamp2 9 Tf\n";
+        assert_eq!(leading_closes(data), 2);
+        assert_eq!(font_name_in(data), Some(b"PithStamp2".to_vec()));
+        assert_eq!(leading_closes(b"q\n"), 0);
+    }
+
+    #[test]
+    fn set_replaces_every_occurrence() {
+        let mut d = dict(b"<< /A 1 /B 2 /A 3 >>");
+        set(&mut d, b"A", Obj::Int(4));
+        assert_eq!(d.get(b"A"), Some(&Obj::Int(4)));
+        assert_eq!(d.entries.len(), 2);
+    }
 }
