@@ -12,6 +12,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 
 use super::geometry::Extent;
+use crate::pdf::syntax::Ref;
 use crate::pdf::{Error, ErrorKind};
 
 /// The font file: DejaVu Sans subset to `pith: 0-9 A-Z` (see `assets/fonts/subset.sh`).
@@ -29,22 +30,31 @@ pub struct Encoded {
     pub extent: Extent,
 }
 
-/// Object numbers of the six font objects.
+/// The body of one font object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Body {
+    /// A dictionary (`<< … >>`).
+    Dict(Vec<u8>),
+    /// A stream: its dictionary entries (without `/Length`) and its data.
+    Stream(String, Vec<u8>),
+}
+
+/// Object identities of the six font objects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FontRefs {
     /// The Type0 font (what the page's `/Font` resource names).
-    pub type0: u32,
+    pub type0: Ref,
     /// The CIDFontType2 descendant.
-    pub cid: u32,
+    pub cid: Ref,
     /// The font descriptor.
-    pub descriptor: u32,
+    pub descriptor: Ref,
     /// The `/FontFile2` stream.
-    pub file: u32,
+    pub file: Ref,
     /// The `/ToUnicode` CMap stream.
-    pub to_unicode: u32,
+    pub to_unicode: Ref,
     /// The `/CIDSet` stream (which CIDs the subset holds; PDF/A-1 requires it for CID font
     /// subsets, PDF/A-2 and later accept it when it is right).
-    pub cid_set: u32,
+    pub cid_set: Ref,
 }
 
 fn face() -> Result<ttf_parser::Face<'static>, Error> {
@@ -109,11 +119,11 @@ fn thousandths(v: i32, upem: f64) -> i64 {
     (f64::from(v) * 1000.0 / upem).round() as i64
 }
 
-/// The bodies of the six font objects (for `N 0 obj … endobj`), keyed by object number.
+/// The bodies of the six font objects, keyed by identity.
 ///
 /// # Errors
 /// [`ErrorKind::Unsupported`] when the built-in font does not parse (a broken build).
-pub fn objects(r: &FontRefs) -> Result<Vec<(u32, Vec<u8>)>, Error> {
+pub fn objects(r: &FontRefs) -> Result<Vec<(Ref, Body)>, Error> {
     let face = face()?;
     let upem = f64::from(face.units_per_em());
     let glyphs = face.number_of_glyphs();
@@ -128,19 +138,19 @@ pub fn objects(r: &FontRefs) -> Result<Vec<(u32, Vec<u8>)>, Error> {
 
     let type0 = format!(
         "<< /Type /Font /Subtype /Type0 /BaseFont /{BASE_FONT} /Encoding /Identity-H \
-         /DescendantFonts [{} 0 R] /ToUnicode {} 0 R >>",
+         /DescendantFonts [{}] /ToUnicode {} >>",
         r.cid, r.to_unicode
     );
     let cid = format!(
         "<< /Type /Font /Subtype /CIDFontType2 /BaseFont /{BASE_FONT} \
          /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> \
-         /FontDescriptor {} 0 R /DW 1000 /W [0 [{}]] /CIDToGIDMap /Identity >>",
+         /FontDescriptor {} /DW 1000 /W [0 [{}]] /CIDToGIDMap /Identity >>",
         r.descriptor,
         widths.trim_end()
     );
     let descriptor = format!(
         "<< /Type /FontDescriptor /FontName /{BASE_FONT} /Flags 4 /FontBBox [{} {} {} {}] \
-         /ItalicAngle 0 /Ascent {} /Descent {} /CapHeight {} /StemV 80 /FontFile2 {} 0 R /CIDSet {} 0 R >>",
+         /ItalicAngle 0 /Ascent {} /Descent {} /CapHeight {} /StemV 80 /FontFile2 {} /CIDSet {} >>",
         t(bb.x_min),
         t(bb.y_min),
         t(bb.x_max),
@@ -157,34 +167,25 @@ pub fn objects(r: &FontRefs) -> Result<Vec<(u32, Vec<u8>)>, Error> {
     let packed = z
         .finish()
         .map_err(|e| Error::new(ErrorKind::Io).with_source(e))?;
-    let file = stream(
-        &format!("/Length1 {} /Filter /FlateDecode", FONT.len()),
-        &packed,
+    let file = Body::Stream(
+        format!("/Length1 {} /Filter /FlateDecode", FONT.len()),
+        packed,
     );
-    let cmap = stream("", to_unicode(&mapped(&face)).as_bytes());
+    let cmap = Body::Stream(String::new(), to_unicode(&mapped(&face)).into_bytes());
     // Every glyph of the subset is a CID (Identity mapping): bits 0..glyphs set, high bit first.
     let mut set = vec![0u8; usize::from(glyphs).div_ceil(8)];
     for g in 0..usize::from(glyphs) {
         set[g / 8] |= 0x80 >> (g % 8);
     }
-    let cid_set = stream("", &set);
+    let cid_set = Body::Stream(String::new(), set);
     Ok(vec![
-        (r.type0, type0.into_bytes()),
-        (r.cid, cid.into_bytes()),
-        (r.descriptor, descriptor.into_bytes()),
+        (r.type0, Body::Dict(type0.into_bytes())),
+        (r.cid, Body::Dict(cid.into_bytes())),
+        (r.descriptor, Body::Dict(descriptor.into_bytes())),
         (r.file, file),
         (r.to_unicode, cmap),
         (r.cid_set, cid_set),
     ])
-}
-
-/// A stream object body with `/Length` added.
-pub(crate) fn stream(entries: &str, data: &[u8]) -> Vec<u8> {
-    let sep = if entries.is_empty() { "" } else { " " };
-    let mut body = format!("<< {entries}{sep}/Length {} >>\nstream\n", data.len()).into_bytes();
-    body.extend_from_slice(data);
-    body.extend_from_slice(b"\nendstream");
-    body
 }
 
 /// The `/ToUnicode` CMap (§9.10.3, Adobe technical note 5411) from glyph ids (2-byte codes)
@@ -249,27 +250,28 @@ mod tests {
     #[test]
     fn font_objects_reference_each_other_and_carry_the_font() {
         let r = FontRefs {
-            type0: 10,
-            cid: 11,
-            descriptor: 12,
-            file: 13,
-            to_unicode: 14,
-            cid_set: 15,
+            type0: Ref::new(10, 0),
+            cid: Ref::new(11, 0),
+            descriptor: Ref::new(12, 0),
+            file: Ref::new(13, 0),
+            to_unicode: Ref::new(14, 0),
+            cid_set: Ref::new(15, 0),
         };
         let objs = objects(&r).unwrap();
-        let text = |n: u32| {
-            String::from_utf8_lossy(&objs.iter().find(|o| o.0 == n).unwrap().1).to_string()
+        let get = |n: u32| objs.iter().find(|o| o.0.num == n).unwrap().1.clone();
+        let text = |n: u32| match get(n) {
+            Body::Dict(b) => String::from_utf8(b).unwrap(),
+            Body::Stream(e, _) => e,
         };
         assert!(text(10).contains("/DescendantFonts [11 0 R] /ToUnicode 14 0 R"));
         assert!(text(11).contains("/FontDescriptor 12 0 R"));
         assert!(text(12).contains("/FontFile2 13 0 R /CIDSet 15 0 R"));
         let glyphs = usize::from(face().unwrap().number_of_glyphs());
-        let set = objs.iter().find(|o| o.0 == 15).unwrap().1.clone();
-        let data = &set[set.windows(7).position(|w| w == b"stream\n").unwrap() + 7..];
-        let ones: u32 = data[..glyphs.div_ceil(8)]
-            .iter()
-            .map(|b| b.count_ones())
-            .sum();
+        let Body::Stream(_, set) = get(15) else {
+            panic!("CIDSet is a stream")
+        };
+        assert_eq!(set.len(), glyphs.div_ceil(8));
+        let ones: u32 = set.iter().map(|b| b.count_ones()).sum();
         assert_eq!(ones as usize, glyphs);
         assert!(text(13).contains(&format!("/Length1 {}", FONT.len())));
         let w = text(11);
@@ -282,6 +284,6 @@ mod tests {
             .unwrap()
             .split_whitespace()
             .count();
-        assert_eq!(n, usize::from(face().unwrap().number_of_glyphs()));
+        assert_eq!(n, glyphs);
     }
 }

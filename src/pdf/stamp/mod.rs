@@ -18,8 +18,10 @@
 //! page never carries two stamps. This module decides nothing about signatures or encryption
 //! (see [`super::inject`]) and does no I/O beyond reading objects through [`Pdf`].
 
-use crate::pdf::incremental::{Pdf, ReadAt, Update};
-use crate::pdf::syntax::{Dict, Obj};
+use crate::pdf::reader::{Pdf, ReadAt};
+use crate::pdf::security::StreamKind;
+use crate::pdf::syntax::{Dict, Obj, Ref};
+use crate::pdf::writer::Update;
 use crate::pdf::{Error, ErrorKind};
 use crate::PithNumber;
 
@@ -96,15 +98,15 @@ pub fn grey_allowed(catalog: &Dict, claims_pdfa: bool) -> bool {
 /// A stamp that is already on the page.
 #[derive(Debug, Clone)]
 struct Existing {
-    stream: (u32, u16),
+    stream: Ref,
     data: Vec<u8>,
-    annot: Option<((u32, u16), Dict)>,
+    annot: Option<(Ref, Dict)>,
 }
 
 /// The planned stamp for page 1.
 #[derive(Debug, Clone)]
 pub struct Plan {
-    page_ref: (u32, u16),
+    page_ref: Ref,
     page: Dict,
     resources: Option<Obj>,
     /// The resources' `/Font` dictionary when it is an indirect object.
@@ -150,10 +152,7 @@ impl Inherited {
 }
 
 /// Page 1: its reference, dictionary and inherited attributes.
-fn first_page<R: ReadAt>(
-    pdf: &Pdf<R>,
-    catalog: &Dict,
-) -> Result<((u32, u16), Dict, Inherited), Error> {
+fn first_page<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<(Ref, Dict, Inherited), Error> {
     let mut node = catalog
         .get(b"Pages")
         .and_then(Obj::as_ref)
@@ -161,17 +160,19 @@ fn first_page<R: ReadAt>(
     let mut inh = Inherited::default();
     let mut seen = std::collections::HashSet::new();
     for _ in 0..64 {
-        if !seen.insert(node.0) {
-            return Err(damaged(format!("the page tree loops at object {}", node.0)));
+        if !seen.insert(node.num) {
+            return Err(damaged(format!(
+                "the page tree loops at object {}",
+                node.num
+            )));
         }
         let f = pdf
-            .get(node.0)?
-            .ok_or_else(|| damaged(format!("page tree node {} is missing", node.0)))?;
-        let d = f
-            .obj
-            .as_dict()
-            .cloned()
-            .ok_or_else(|| damaged(format!("page tree node {} is not a dictionary", node.0)))?;
+            .get(node.num)?
+            .ok_or_else(|| damaged(format!("page tree node {} is missing", node.num)))?;
+        let d =
+            f.obj.as_dict().cloned().ok_or_else(|| {
+                damaged(format!("page tree node {} is not a dictionary", node.num))
+            })?;
         inh.take(&d);
         let is_pages = match d.get(b"Type").and_then(Obj::as_name) {
             Some(b"Pages") => true,
@@ -183,13 +184,13 @@ fn first_page<R: ReadAt>(
         }
         let kids = match d.get(b"Kids").map(|k| pdf.resolve(k)).transpose()? {
             Some(Obj::Array(a)) => a,
-            _ => return Err(damaged(format!("page tree node {} has no /Kids", node.0))),
+            _ => return Err(damaged(format!("page tree node {} has no /Kids", node.num))),
         };
         // The first kid that holds a page: an empty /Pages node (/Count 0) is skipped.
         let mut next = None;
         for k in kids.iter().take(10_000) {
             let Some(r) = k.as_ref() else { continue };
-            let Some(kf) = pdf.get(r.0)? else { continue };
+            let Some(kf) = pdf.get(r.num)? else { continue };
             let Some(kd) = kf.obj.as_dict() else { continue };
             let empty = kd.get(b"Type").and_then(Obj::as_name) == Some(b"Pages")
                 && kd.get(b"Count").and_then(Obj::as_int) == Some(0);
@@ -198,7 +199,7 @@ fn first_page<R: ReadAt>(
                 break;
             }
         }
-        node = next.ok_or_else(|| damaged(format!("page tree node {} has no page", node.0)))?;
+        node = next.ok_or_else(|| damaged(format!("page tree node {} has no page", node.num)))?;
     }
     Err(damaged("the page tree is deeper than 64 levels".into()))
 }
@@ -242,7 +243,7 @@ pub fn plan<R: ReadAt>(
         .ok_or_else(|| {
             damaged(format!(
                 "page 1 (object {}) has no usable /MediaBox",
-                page_ref.0
+                page_ref.num
             ))
         })?;
     let crop = rect(pdf, inh.crop.as_ref())?;
@@ -255,7 +256,7 @@ pub fn plan<R: ReadAt>(
 
     let contents = match page.get(b"Contents") {
         None => vec![],
-        Some(c @ Obj::Ref(n, _)) => match pdf.get(*n)? {
+        Some(c @ Obj::Ref(r)) => match pdf.get(r.num)? {
             Some(f) if f.stream.is_some() => vec![c.clone()],
             Some(f) => match f.obj {
                 Obj::Array(a) => a,
@@ -273,8 +274,8 @@ pub fn plan<R: ReadAt>(
 
     // A stamp written before: the last content stream and an annotation carry /PithStamp.
     let mut existing = None;
-    if let Some(Obj::Ref(n, g)) = contents.last() {
-        if let Some(f) = pdf.get(*n)? {
+    if let Some(Obj::Ref(r)) = contents.last() {
+        if let Some(f) = pdf.get(r.num)? {
             let mark = f
                 .obj
                 .as_dict()
@@ -282,7 +283,7 @@ pub fn plan<R: ReadAt>(
                 .and_then(Obj::as_name);
             if f.stream.is_some() && mark == Some(MARK_STAMP) {
                 existing = Some(Existing {
-                    stream: (*n, *g),
+                    stream: *r,
                     data: pdf.decoded(&f)?,
                     annot: None,
                 });
@@ -291,12 +292,12 @@ pub fn plan<R: ReadAt>(
     }
     if let Some(ex) = existing.as_mut() {
         for a in &annots {
-            let Obj::Ref(n, g) = a else { continue };
-            let Some(Obj::Dict(d)) = pdf.get(*n)?.map(|f| f.obj) else {
+            let Obj::Ref(r) = a else { continue };
+            let Some(Obj::Dict(d)) = pdf.get(r.num)?.map(|f| f.obj) else {
                 continue;
             };
             if d.get(b"PithStamp").and_then(Obj::as_name) == Some(MARK_LINK) {
-                ex.annot = Some(((*n, *g), d));
+                ex.annot = Some((*r, d));
                 break;
             }
         }
@@ -326,8 +327,8 @@ pub fn plan<R: ReadAt>(
     if existing.is_none() {
         let mut all = Vec::new();
         for c in &contents {
-            if let Obj::Ref(n, _) = c {
-                if let Some(f) = pdf.get(*n)?.filter(|f| f.stream.is_some()) {
+            if let Obj::Ref(r) = c {
+                if let Some(f) = pdf.get(r.num)?.filter(|f| f.stream.is_some()) {
                     all.extend_from_slice(&pdf.decoded(&f)?);
                     all.push(b'\n');
                 }
@@ -437,14 +438,13 @@ impl Plan {
     fn annotation(&self) -> Vec<u8> {
         let r = &self.placement.rect;
         let mut out = format!(
-            "<< /Type /Annot /Subtype /Link /Rect [{} {} {} {}] /Border [0 0 0] /F 4 /P {} {} R \
+            "<< /Type /Annot /Subtype /Link /Rect [{} {} {} {}] /Border [0 0 0] /F 4 /P {} \
              /A << /Type /Action /S /URI /URI ",
             write::num(r.x0),
             write::num(r.y0),
             write::num(r.x1),
             write::num(r.y1),
-            self.page_ref.0,
-            self.page_ref.1
+            self.page_ref
         )
         .into_bytes();
         out.extend_from_slice(&write::literal(&self.url));
@@ -490,65 +490,68 @@ impl Plan {
             // Replace the stamp in place: same objects, new versions; the page is unchanged
             // unless the annotation went missing.
             let data = self.content(leading_closes(&ex.data));
-            up.object(
-                ex.stream.0,
-                ex.stream.1,
-                &font::stream("/PithStamp /Stamp", &data),
-            );
+            up.stream(ex.stream, "/PithStamp /Stamp", StreamKind::Other, &data);
             let annot = match &ex.annot {
                 Some((a, _)) => *a,
-                None => (up.new_number(), 0),
+                None => up.alloc(),
             };
-            up.object(annot.0, annot.1, &self.annotation());
+            up.object(annot, &self.annotation());
             if ex.annot.is_none() {
                 let mut annots = self.annots.clone();
-                annots.push(Obj::Ref(annot.0, annot.1));
+                annots.push(Obj::Ref(annot));
                 let page = self.page_with(None, None, Some(annots));
-                up.object(self.page_ref.0, self.page_ref.1, &page);
+                up.object(self.page_ref, &page);
             }
             written.push(format!(
                 "stamp on page 1 (object {}) replaced: {} at {at}, link annotation {} {}",
-                self.page_ref.0, self.text, annot.0, annot.1
+                self.page_ref.num, self.text, annot.num, annot.gen
             ));
             return Ok(());
         }
 
         let refs = font::FontRefs {
-            type0: up.new_number(),
-            cid: up.new_number(),
-            descriptor: up.new_number(),
-            file: up.new_number(),
-            to_unicode: up.new_number(),
-            cid_set: up.new_number(),
+            type0: up.alloc(),
+            cid: up.alloc(),
+            descriptor: up.alloc(),
+            file: up.alloc(),
+            to_unicode: up.alloc(),
+            cid_set: up.alloc(),
         };
-        for (n, body) in font::objects(&refs)? {
-            up.object(n, 0, &body);
+        for (id, obj) in font::objects(&refs)? {
+            match obj {
+                font::Body::Dict(body) => up.object(id, &body),
+                font::Body::Stream(entries, data) => {
+                    up.stream(id, &entries, StreamKind::Other, &data)
+                }
+            }
         }
         let mut contents = Vec::new();
         let mut closes = 0;
         if !self.contents.is_empty() {
-            let q = up.new_number();
+            let q = up.alloc();
             let opens = self.nesting.opens();
             closes = self.nesting.closes();
-            up.object(
+            up.stream(
                 q,
-                0,
-                &font::stream("/PithStamp /Isolate", "q\n".repeat(opens).as_bytes()),
+                "/PithStamp /Isolate",
+                StreamKind::Other,
+                "q\n".repeat(opens).as_bytes(),
             );
-            contents.push(Obj::Ref(q, 0));
+            contents.push(Obj::Ref(q));
             contents.extend(self.contents.iter().cloned());
         }
-        let s = up.new_number();
-        up.object(
+        let s = up.alloc();
+        up.stream(
             s,
-            0,
-            &font::stream("/PithStamp /Stamp", &self.content(closes)),
+            "/PithStamp /Stamp",
+            StreamKind::Other,
+            &self.content(closes),
         );
-        contents.push(Obj::Ref(s, 0));
-        let a = up.new_number();
-        up.object(a, 0, &self.annotation());
+        contents.push(Obj::Ref(s));
+        let a = up.alloc();
+        up.object(a, &self.annotation());
         let mut annots = self.annots.clone();
-        annots.push(Obj::Ref(a, 0));
+        annots.push(Obj::Ref(a));
 
         // The page's own resources: a copy of what it had (own, shared or inherited) plus
         // the font, so nothing that other pages use is changed.
@@ -563,13 +566,13 @@ impl Plan {
         };
         fonts
             .entries
-            .push((self.font_name.clone(), Obj::Ref(refs.type0, 0), 0..0));
+            .push((self.font_name.clone(), Obj::Ref(refs.type0), 0..0));
         set(&mut res, b"Font", Obj::Dict(fonts));
         let page = self.page_with(Some(Obj::Dict(res)), Some(contents), Some(annots));
-        up.object(self.page_ref.0, self.page_ref.1, &page);
+        up.object(self.page_ref, &page);
         written.push(format!(
-            "stamp on page 1 (object {}): {} at {at} in DejaVu Sans (objects {}–{}), link annotation {a} 0",
-            self.page_ref.0, self.text, refs.type0, refs.cid_set
+            "stamp on page 1 (object {}): {} at {at} in DejaVu Sans (objects {}–{}), link annotation {} {}",
+            self.page_ref.num, self.text, refs.type0.num, refs.cid_set.num, a.num, a.gen
         ));
         Ok(())
     }

@@ -54,7 +54,7 @@ pub fn obj(o: &Obj, out: &mut Vec<u8>) {
             }
             out.extend_from_slice(b" >>");
         }
-        Obj::Ref(n, g) => out.extend_from_slice(format!("{n} {g} R").as_bytes()),
+        Obj::Ref(r) => out.extend_from_slice(r.to_string().as_bytes()),
     }
 }
 

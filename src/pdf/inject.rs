@@ -1,0 +1,277 @@
+//! Planning the update that writes a Pith Number (issue #4): the XMP packet (`xmp:Identifier`,
+//! `dc:relation`, `pith:*`) as a new version of the metadata stream (or a new stream and
+//! catalog), the Info entries `/PithNumber` and `/PithURL` (none on PDF/A-4), and the
+//! trailer. It decides what to refuse (encrypted, certified unless forced, unparsable XMP
+//! unless forced) and returns bytes; it touches no files ([`super::commit`] does). Also the
+//! full rewrite ([`rewrite`]), which goes through [`super::repair`].
+
+use super::document::{load, Document};
+use super::reader::{ReadAt, XrefKind};
+use super::signature::{count_signatures, docmdp};
+use super::writer::object::{DictPatch, Trailer, Value};
+use super::writer::{Offsets, Update};
+use super::{info, repair, stamp, xmp, Error, ErrorKind};
+use crate::PithNumber;
+
+/// How [`inject`] behaves.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Update certified files that forbid changes, and replace unparsable XMP packets.
+    pub force: bool,
+    /// The update time for `xmp:MetadataDate` (ISO 8601, e.g. `2024-01-01T00:00:00Z`).
+    pub now: String,
+    /// Also put a visible, linked stamp on page 1 ([`stamp`], issue 13).
+    pub stamp: Option<stamp::Stamp>,
+}
+
+impl Options {
+    /// Options with `force` off and the given time.
+    pub fn new(now: &str) -> Self {
+        Options {
+            force: false,
+            now: now.to_string(),
+            stamp: None,
+        }
+    }
+}
+
+/// The planned update.
+#[derive(Debug, Clone)]
+pub struct Injection {
+    /// Bytes to append to the original file; empty when [`Injection::unchanged`].
+    pub appended: Vec<u8>,
+    /// Where `appended` goes and the `startxref` values around it; `None` when unchanged.
+    pub offsets: Option<Offsets>,
+    /// The file already carries the number: nothing to write.
+    pub unchanged: bool,
+    /// Human-readable lines describing what is written (for the CLI).
+    pub written: Vec<String>,
+    /// The old XMP packet, when it was unparsable and replaced under `force`.
+    pub replaced_xmp: Option<Vec<u8>>,
+}
+
+/// Plans the incremental update that writes `number` into the PDF read from `src`.
+///
+/// # Errors
+/// [`ErrorKind::Encrypted`], [`ErrorKind::Damaged`], [`ErrorKind::NotPdf`],
+/// [`ErrorKind::Certified`] (unless `force`), [`ErrorKind::Xmp`] (unless `force`),
+/// [`ErrorKind::Signed`] (with a stamp, unless `force`), [`ErrorKind::Unsupported`],
+/// [`ErrorKind::Io`].
+pub fn inject<R: ReadAt>(src: R, number: &PithNumber, opts: &Options) -> Result<Injection, Error> {
+    plan(&load(src)?, number, opts)
+}
+
+/// [`inject`] on a document already loaded.
+pub(crate) fn plan<R: ReadAt>(
+    doc: &Document<R>,
+    number: &PithNumber,
+    opts: &Options,
+) -> Result<Injection, Error> {
+    if doc.encrypted {
+        return Err(Error::new(ErrorKind::Encrypted));
+    }
+    let cat = doc.catalog();
+    let mdp = docmdp(&doc.pdf, &cat)?;
+    if mdp == Some(1) && !opts.force {
+        return Err(Error::new(ErrorKind::Certified));
+    }
+    // Issue 13: a stamp changes page content, which signature validators report.
+    let stamp = match &opts.stamp {
+        Some(s) => {
+            let sigs = count_signatures(&doc.pdf, &cat)?;
+            if (sigs > 0 || mdp.is_some()) && !opts.force {
+                return Err(Error::new(ErrorKind::Signed(sigs, mdp.is_some())));
+            }
+            let pdfa = doc
+                .packet
+                .as_deref()
+                .and_then(|p| xmp::read(p).ok())
+                .is_some_and(|v| v.pdfa_part.is_some());
+            let s = stamp::Stamp {
+                grey: s.grey && stamp::grey_allowed(&cat, pdfa),
+                ..*s
+            };
+            Some(stamp::plan(&doc.pdf, &cat, number, &s)?)
+        }
+        None => None,
+    };
+    let props = xmp::Props {
+        number: number.full(),
+        short: number.short(),
+        url: number.url(),
+    };
+    let mut replaced_xmp = None;
+    let mut packet = doc.packet.clone();
+    let values = match &packet {
+        None => None,
+        Some(p) => match xmp::read(p) {
+            Ok(v) => Some(v),
+            Err(_) if opts.force => {
+                replaced_xmp = packet.take();
+                None
+            }
+            Err(e) => return Err(e),
+        },
+    };
+    let pdfa4 = values.as_ref().and_then(|v| v.pdfa_part.as_deref()) == Some("4");
+    let entries = if pdfa4 {
+        vec![]
+    } else {
+        info::entries(&props.number, &props.url)
+    };
+    let info_ok = match &doc.info {
+        Some((d, _)) => info::carries(d, &entries) && (!pdfa4 || info::read(d) == (None, None)),
+        None => entries.is_empty(),
+    };
+    let xmp_ok = values.as_ref().is_some_and(|v| v.carries(&props));
+    let stamp_ok = stamp.as_ref().is_none_or(stamp::Plan::is_current);
+    if info_ok && xmp_ok && stamp_ok {
+        return Ok(Injection {
+            appended: Vec::new(),
+            offsets: None,
+            unchanged: true,
+            written: vec![],
+            replaced_xmp: None,
+        });
+    }
+
+    let pdf = &doc.pdf;
+    let mut up = Update::new(pdf)?;
+    let mut written = Vec::new();
+
+    // XMP: a new version of the existing metadata stream, or a new stream and catalog.
+    let new_packet = match xmp::merge(packet.as_deref(), &props, &opts.now) {
+        Ok(p) => p,
+        Err(_) if opts.force && packet.is_some() => {
+            replaced_xmp = packet.take();
+            xmp::merge(None, &props, &opts.now)?
+        }
+        Err(e) => return Err(e),
+    };
+    let meta = match doc.metadata_ref {
+        Some(r) => r,
+        None => {
+            let m = up.alloc();
+            let (d, text) = doc.catalog.dict_text().expect("catalog is a dictionary");
+            let mut d = d.clone();
+            super::writer::object::rebase(&mut d);
+            let mut cat = DictPatch::of(&d, text);
+            cat.set("Metadata", Value::Ref(m));
+            up.dict(doc.root, &cat);
+            written.push(format!(
+                "catalog {} {}: /Metadata {m}",
+                doc.root.num, doc.root.gen
+            ));
+            m
+        }
+    };
+    up.metadata(meta, &new_packet);
+    written.push(format!("XMP metadata {} {}: xmp:Identifier {}, dc:relation {}, pith:number, pith:shortNumber, pith:url", meta.num, meta.gen, props.number, props.url));
+
+    // Info: an indirect dictionary with the Pith entries (none on PDF/A-4).
+    let mut info_ref = doc.info_ref;
+    if !entries.is_empty()
+        || doc
+            .info
+            .as_ref()
+            .is_some_and(|(d, _)| info::read(d) != (None, None))
+    {
+        let r = doc.info_ref.unwrap_or_else(|| up.alloc());
+        let mut d = match &doc.info {
+            Some((d, text)) => DictPatch::of(d, text),
+            None => DictPatch::new(),
+        };
+        for e in &entries {
+            d.set(e.key, Value::Text(e.value.clone()));
+        }
+        up.dict(r, &d);
+        info_ref = Some(r);
+        if entries.is_empty() {
+            written.push(format!(
+                "Info {} {}: Pith entries removed (PDF/A-4 allows only ModDate)",
+                r.num, r.gen
+            ));
+        } else {
+            written.push(format!(
+                "Info {} {}: /PithNumber {} /PithURL {}",
+                r.num, r.gen, props.number, props.url
+            ));
+        }
+    }
+
+    if let Some(plan) = stamp.as_ref().filter(|p| !p.is_current()) {
+        plan.write(&mut up, &mut written)?;
+    }
+
+    let app = up.finish(&Trailer {
+        root: doc.root,
+        info: info_ref,
+        id: pdf.trailer_value_text(b"ID"),
+    })?;
+    written.push(format!(
+        "incremental update: {} bytes, xref {}",
+        app.bytes.len(),
+        if pdf.xref_kind() == XrefKind::Stream {
+            "stream"
+        } else {
+            "table"
+        }
+    ));
+    Ok(Injection {
+        appended: app.bytes,
+        offsets: Some(app.offsets),
+        unchanged: false,
+        written,
+        replaced_xmp,
+    })
+}
+
+/// A full rewrite that carries `number`: the whole file is loaded with lopdf and saved
+/// compactly. A damaged file is first repaired by rebuilding its xref from a scan
+/// ([`repair::repair`]). Loads the whole file into memory; signatures do not survive.
+///
+/// # Errors
+/// [`ErrorKind::Encrypted`], [`ErrorKind::NotPdf`], [`ErrorKind::Damaged`] when even the
+/// rebuilt file cannot be loaded, [`ErrorKind::Xmp`] (unless `force`), [`ErrorKind::Io`].
+pub fn rewrite<R: ReadAt>(src: R, number: &PithNumber, opts: &Options) -> Result<Vec<u8>, Error> {
+    let mut data = vec![
+        0u8;
+        usize::try_from(src.len()).map_err(|_| Error::new(
+            ErrorKind::Unsupported("file too large to rewrite".into())
+        ))?
+    ];
+    let n = src
+        .read_at(0, &mut data)
+        .map_err(|e| Error::new(ErrorKind::Io).with_source(e))?;
+    data.truncate(n);
+    let data = match load(&data[..]) {
+        Ok(d) if d.encrypted => return Err(Error::new(ErrorKind::Encrypted)),
+        Ok(_) => data,
+        Err(e) if matches!(e.kind(), ErrorKind::Damaged(_)) => repair::repair(&data)?,
+        Err(e) => return Err(e),
+    };
+    let props = xmp::Props {
+        number: number.full(),
+        short: number.short(),
+        url: number.url(),
+    };
+    repair::rewrite_document(&data, |old| {
+        let values = old.as_deref().map(xmp::read);
+        let old = match values {
+            Some(Err(e)) if !opts.force => return Err(e),
+            Some(Err(_)) => None,
+            _ => old,
+        };
+        let pdfa4 = matches!(values, Some(Ok(ref v)) if v.pdfa_part.as_deref() == Some("4"));
+        let packet = xmp::merge(old.as_deref(), &props, &opts.now)?;
+        let entries = if pdfa4 {
+            vec![]
+        } else {
+            info::entries(&props.number, &props.url)
+                .into_iter()
+                .map(|e| (e.key.to_string(), e.value))
+                .collect()
+        };
+        Ok((packet, entries))
+    })
+}
