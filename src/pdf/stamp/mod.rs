@@ -328,8 +328,16 @@ pub fn plan<R: ReadAt>(
         let mut all = Vec::new();
         for c in &contents {
             if let Obj::Ref(r) = c {
-                if let Some(f) = pdf.get(r.num)?.filter(|f| f.stream.is_some()) {
-                    all.extend_from_slice(&pdf.decoded(&f)?);
+                // A content stream that cannot be read or decoded is scanned as empty (the page
+                // keeps it as it is; the stamp then assumes it balanced).
+                let data = pdf
+                    .get(r.num)
+                    .ok()
+                    .flatten()
+                    .filter(|f| f.stream.is_some())
+                    .and_then(|f| pdf.decoded(&f).ok());
+                if let Some(d) = data {
+                    all.extend_from_slice(&d);
                     all.push(b'\n');
                 }
             }
