@@ -124,9 +124,19 @@ pub struct Plan {
     url: String,
 }
 
+/// No page 1 to stamp: the page tree is empty or broken. Not [`ErrorKind::Damaged`] (whose
+/// remedy is rebuilding the xref): the xref holds, metadata-only injection works.
 fn damaged(m: String) -> Error {
-    Error::new(ErrorKind::Damaged(m))
+    Error::new(ErrorKind::Unsupported(format!("no page 1 to stamp: {m}")))
 }
+
+/// Letter, the media box PDF readers assume when a page has none (pdfium, MuPDF, poppler).
+const DEFAULT_MEDIA: Rect = Rect {
+    x0: 0.0,
+    y0: 0.0,
+    x1: 612.0,
+    y1: 792.0,
+};
 
 /// Inheritable page attributes (§7.7.3.4) found on the way down the page tree.
 #[derive(Default)]
@@ -212,9 +222,9 @@ fn as_f64(o: &Obj) -> Option<f64> {
     }
 }
 
-fn rect<R: ReadAt>(pdf: &Pdf<R>, o: Option<&Obj>) -> Result<Option<Rect>, Error> {
-    let Some(o) = o else { return Ok(None) };
-    Ok(match pdf.resolve(o)? {
+/// A rectangle value, `None` when missing or unreadable (the caller then falls back).
+fn rect<R: ReadAt>(pdf: &Pdf<R>, o: Option<&Obj>) -> Option<Rect> {
+    match pdf.resolve(o?).ok()? {
         Obj::Array(a) if a.len() == 4 => {
             let v: Vec<f64> = a
                 .iter()
@@ -223,14 +233,14 @@ fn rect<R: ReadAt>(pdf: &Pdf<R>, o: Option<&Obj>) -> Result<Option<Rect>, Error>
             (v.len() == 4).then(|| Rect::new(v[0], v[1], v[2], v[3]))
         }
         _ => None,
-    })
+    }
 }
 
 /// Reads page 1 and plans the stamp showing `number` as `stamp` says.
 ///
 /// # Errors
-/// [`ErrorKind::Damaged`] when the page tree or page 1 cannot be read or page 1 has no
-/// usable `/MediaBox`; [`ErrorKind::Io`].
+/// [`ErrorKind::Unsupported`] when there is no page 1 (an empty or broken page tree);
+/// [`ErrorKind::Damaged`] when an object on the way cannot be parsed; [`ErrorKind::Io`].
 pub fn plan<R: ReadAt>(
     pdf: &Pdf<R>,
     catalog: &Dict,
@@ -238,15 +248,10 @@ pub fn plan<R: ReadAt>(
     stamp: &Stamp,
 ) -> Result<Plan, Error> {
     let (page_ref, page, inh) = first_page(pdf, catalog)?;
-    let media = rect(pdf, inh.media.as_ref())?
+    let media = rect(pdf, inh.media.as_ref())
         .filter(|r| r.width() > 0.0 && r.height() > 0.0)
-        .ok_or_else(|| {
-            damaged(format!(
-                "page 1 (object {}) has no usable /MediaBox",
-                page_ref.num
-            ))
-        })?;
-    let crop = rect(pdf, inh.crop.as_ref())?;
+        .unwrap_or(DEFAULT_MEDIA);
+    let crop = rect(pdf, inh.crop.as_ref());
     let rotate = match inh.rotate.as_ref().map(|r| pdf.resolve(r)).transpose()? {
         Some(Obj::Int(i)) => i,
         _ => 0,
@@ -256,7 +261,8 @@ pub fn plan<R: ReadAt>(
 
     let contents = match page.get(b"Contents") {
         None => vec![],
-        Some(c @ Obj::Ref(r)) => match pdf.get(r.num)? {
+        // An unreadable object is kept as it is, as if it were a stream.
+        Some(c @ Obj::Ref(r)) => match pdf.get(r.num).unwrap_or(None) {
             Some(f) if f.stream.is_some() => vec![c.clone()],
             Some(f) => match f.obj {
                 Obj::Array(a) => a,
@@ -275,7 +281,7 @@ pub fn plan<R: ReadAt>(
     // A stamp written before: the last content stream and an annotation carry /PithStamp.
     let mut existing = None;
     if let Some(Obj::Ref(r)) = contents.last() {
-        if let Some(f) = pdf.get(r.num)? {
+        if let Some(f) = pdf.get(r.num).unwrap_or(None) {
             let mark = f
                 .obj
                 .as_dict()
@@ -293,7 +299,7 @@ pub fn plan<R: ReadAt>(
     if let Some(ex) = existing.as_mut() {
         for a in &annots {
             let Obj::Ref(r) = a else { continue };
-            let Some(Obj::Dict(d)) = pdf.get(r.num)?.map(|f| f.obj) else {
+            let Some(Obj::Dict(d)) = pdf.get(r.num).unwrap_or(None).map(|f| f.obj) else {
                 continue;
             };
             if d.get(b"PithStamp").and_then(Obj::as_name) == Some(MARK_LINK) {
