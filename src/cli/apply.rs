@@ -87,6 +87,7 @@ pub fn hint(kind: &ErrorKind, force: bool) -> &'static str {
         ErrorKind::Crypt(pith::pdf::crypt::Error::PasswordRequired) => {
             "; give its user or owner password with --password or --password-file"
         }
+        ErrorKind::Signed(..) => "; use --force to stamp anyway, or inject without --stamp",
         _ => "",
     }
 }

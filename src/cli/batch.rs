@@ -89,6 +89,8 @@ pub struct Args {
     /// With --arxiv-metadata: write the ids of metadata entries that matched no PDF here.
     #[arg(long, value_name = "FILE", requires = "arxiv_metadata")]
     arxiv_unmatched: Option<PathBuf>,
+    #[command(flatten)]
+    stamp: super::inject::StampArgs,
 }
 
 fn load_jobs(args: &Args) -> Result<(Vec<Job>, Vec<PathBuf>)> {
@@ -249,7 +251,8 @@ fn inject_one(job: &Job, args: &Args, opts: &pith::pdf::Options) -> FileOutcome 
     let mut created = Vec::new();
     if let Some(p) = &out_path {
         // Restartable: an output that already carries this number is done.
-        if let Some(done) = already_done(p, &number) {
+        // (An output with the number but without the stamp asked for is not done.)
+        if let Some(done) = already_done(p, &number).filter(|_| opts.stamp.is_none()) {
             o.status = Status::Unchanged;
             o.bytes_after = done;
             o.reason = Some(format!("{} already carries {}", p.display(), number.full()));
@@ -443,6 +446,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     };
     let mut opts = pith::pdf::Options::new(&apply::now());
     opts.force = args.force;
+    opts.stamp = args.stamp.to_stamp();
     let mut write_err = None;
     let mut emit = |o: &FileOutcome, report: &mut Box<dyn Write>| {
         if write_err.is_none() {

@@ -52,6 +52,92 @@ pub struct Args {
     pub json: bool,
     #[command(flatten)]
     pub password: super::password::Password,
+    #[command(flatten)]
+    pub stamp: StampArgs,
+}
+
+/// The stamp options of `pith inject` and `pith batch` (issue 13).
+#[derive(Debug, Clone, clap::Args)]
+pub struct StampArgs {
+    /// Also print the number on page 1 as real, selectable text with a link to its record
+    /// (default: the short form, in the left margin like arXiv's identifier). Signed files are
+    /// refused unless --force.
+    #[arg(long)]
+    pub stamp: bool,
+    /// The stamp shows the full number (pith:YYYY:<26>) instead of the short one.
+    #[arg(long, requires = "stamp", conflicts_with = "stamp_form")]
+    pub stamp_full: bool,
+    /// Which form of the number the stamp shows.
+    #[arg(long, value_enum, value_name = "FORM", requires = "stamp")]
+    pub stamp_form: Option<StampForm>,
+    /// Where the stamp goes on the page as displayed.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "WHERE",
+        requires = "stamp",
+        default_value = "left"
+    )]
+    pub stamp_position: StampPosition,
+    /// Font size of the stamp in points (it shrinks when it would not fit its margin).
+    #[arg(long, value_name = "PT", requires = "stamp", default_value_t = pith::pdf::stamp::DEFAULT_SIZE,
+          value_parser = parse_size)]
+    pub stamp_size: f64,
+}
+
+/// `--stamp-form`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum StampForm {
+    /// pith:7BMK4ZKT
+    Short,
+    /// pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5
+    Full,
+}
+
+/// `--stamp-position`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum StampPosition {
+    /// Left margin, reading bottom to top, in its lower quarter (clear of arXiv's stamp).
+    Left,
+    /// Right margin, reading top to bottom, in its lower quarter.
+    Right,
+    /// Centred along the top edge.
+    Top,
+    /// Centred along the bottom edge.
+    Bottom,
+}
+
+fn parse_size(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (2.0..=72.0).contains(&v) => Ok(v),
+        _ => Err(format!("{s:?} is not a size in points from 2 to 72")),
+    }
+}
+
+impl StampArgs {
+    /// The library's stamp settings, or `None` without `--stamp`.
+    pub fn to_stamp(&self) -> Option<pith::pdf::stamp::Stamp> {
+        use pith::pdf::stamp::{Form, Position, Stamp};
+        if !self.stamp {
+            return None;
+        }
+        let form = match (self.stamp_full, self.stamp_form) {
+            (true, _) | (_, Some(StampForm::Full)) => Form::Full,
+            _ => Form::Short,
+        };
+        let position = match self.stamp_position {
+            StampPosition::Left => Position::Left,
+            StampPosition::Right => Position::Right,
+            StampPosition::Top => Position::Top,
+            StampPosition::Bottom => Position::Bottom,
+        };
+        Some(Stamp {
+            form,
+            position,
+            size: self.stamp_size,
+            grey: true,
+        })
+    }
 }
 
 /// What an inject did, for the report.
@@ -142,6 +228,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let mut opts = pith::pdf::Options::new(&now());
     opts.force = args.force;
     opts.password = args.password.bytes()?;
+    opts.stamp = args.stamp.to_stamp();
     // With the PDF on standard output, the report goes to standard error.
     let to_stdout = args.output.as_deref().is_some_and(|o| o.as_os_str() == "-");
     let shown = args.output.clone().unwrap_or_else(|| input.clone());
@@ -218,7 +305,12 @@ fn whole_file(args: &Args, number: &pith::PithNumber, opts: &pith::pdf::Options)
     let bytes_before = Some(bytes.len() as u64);
     let what = |e: pith::pdf::Error| hinted(e.in_file(input), opts.force);
     if args.rewrite {
-        let out = pith::pdf::rewrite(&bytes, number, opts).map_err(what)?;
+        let mut out = pith::pdf::rewrite(&bytes, number, opts).map_err(what)?;
+        if opts.stamp.is_some() {
+            // The stamp goes on top of the rewritten file as an incremental update.
+            let inj = pith::pdf::inject(&out[..], number, opts).map_err(what)?;
+            out.extend_from_slice(&inj.appended);
+        }
         // A rewrite in place replaces the file: keep the permissions it had.
         let perms = std::fs::metadata(target).ok().map(|m| m.permissions());
         write_atomic(target, &out)?;

@@ -41,6 +41,10 @@ pub enum ErrorKind {
     Crypt(super::crypt::Error),
     /// Occurs when a certification signature (`/DocMDP` with `/P 1`) forbids any change.
     Certified,
+    /// Occurs when a visible stamp is asked for a file with approval or certification
+    /// signatures (the number of signatures, whether certified): the stamp changes page
+    /// content, which validators report (issue 13).
+    Signed(usize, bool),
     /// Occurs when the existing XMP packet cannot be parsed (not UTF-8, not well-formed).
     Xmp(String),
     /// Occurs when the file needs a feature pith does not write (e.g. a table offset over
@@ -140,6 +144,12 @@ impl fmt::Display for Error {
             ErrorKind::Certified => write!(
                 f,
                 "certified PDF whose signature forbids any change (DocMDP /P 1)"
+            )?,
+            ErrorKind::Signed(n, certified) => write!(
+                f,
+                "{} PDF ({n} signature{}); a visible stamp changes page content, which signature validators report",
+                if *certified { "certified" } else { "signed" },
+                if *n == 1 { "" } else { "s" }
             )?,
             ErrorKind::Xmp(m) => write!(f, "existing XMP packet is unusable: {m}")?,
             ErrorKind::Unsupported(m) => write!(f, "unsupported: {m}")?,

@@ -7,10 +7,10 @@
 
 use super::document::{load, Document};
 use super::reader::{ReadAt, XrefKind};
-use super::signature::docmdp;
+use super::signature::{count_signatures, docmdp};
 use super::writer::object::{DictPatch, Trailer, Value};
 use super::writer::{Offsets, Update};
-use super::{info, repair, xmp, Error, ErrorKind};
+use super::{info, repair, stamp, xmp, Error, ErrorKind};
 use crate::PithNumber;
 
 /// How [`inject`] behaves.
@@ -23,6 +23,8 @@ pub struct Options {
     /// The user or owner password of an encrypted file whose user password is not empty
     /// (issue 18.3); the empty user password is tried too.
     pub password: Option<Vec<u8>>,
+    /// Also put a visible, linked stamp on page 1 ([`stamp`], issue 13).
+    pub stamp: Option<stamp::Stamp>,
 }
 
 impl Options {
@@ -32,6 +34,7 @@ impl Options {
             force: false,
             now: now.to_string(),
             password: None,
+            stamp: None,
         }
     }
 }
@@ -57,7 +60,8 @@ pub struct Injection {
 /// [`ErrorKind::Crypt`] (an encrypted file that the empty password, or the one given, does
 /// not open), [`ErrorKind::Damaged`], [`ErrorKind::NotPdf`],
 /// [`ErrorKind::Certified`] (unless `force`), [`ErrorKind::Xmp`] (unless `force`),
-/// [`ErrorKind::Unsupported`], [`ErrorKind::Io`].
+/// [`ErrorKind::Signed`] (with a stamp, unless `force`), [`ErrorKind::Unsupported`],
+/// [`ErrorKind::Io`].
 pub fn inject<R: ReadAt>(src: R, number: &PithNumber, opts: &Options) -> Result<Injection, Error> {
     plan(&load(src, opts.password.as_deref())?, number, opts)
 }
@@ -72,9 +76,39 @@ pub(crate) fn plan<R: ReadAt>(
         return Err(Error::new(kind.clone()));
     }
     doc.check_referenced()?;
-    if docmdp(&doc.pdf, &doc.catalog())? == Some(1) && !opts.force {
+    let cat = doc.catalog();
+    let mdp = docmdp(&doc.pdf, &cat)?;
+    if mdp == Some(1) && !opts.force {
         return Err(Error::new(ErrorKind::Certified));
     }
+    // Issue 13: a stamp changes page content, which signature validators report.
+    let stamp = match &opts.stamp {
+        // The stamp's objects (page, annotation, font dictionaries) are written as object text,
+        // which the security handler does not re-encrypt yet: refuse rather than write clear
+        // strings into an encrypted file.
+        Some(_) if doc.encrypted => {
+            return Err(Error::new(ErrorKind::Unsupported(
+                "a visible stamp on an encrypted file (the metadata alone can be injected)".into(),
+            )))
+        }
+        Some(s) => {
+            let sigs = count_signatures(&doc.pdf, &cat)?;
+            if (sigs > 0 || mdp.is_some()) && !opts.force {
+                return Err(Error::new(ErrorKind::Signed(sigs, mdp.is_some())));
+            }
+            let pdfa = doc
+                .packet
+                .as_deref()
+                .and_then(|p| xmp::read(p).ok())
+                .is_some_and(|v| v.pdfa_part.is_some());
+            let s = stamp::Stamp {
+                grey: s.grey && stamp::grey_allowed(&cat, pdfa),
+                ..*s
+            };
+            Some(stamp::plan(&doc.pdf, &cat, number, &s)?)
+        }
+        None => None,
+    };
     let props = xmp::Props {
         number: number.full(),
         short: number.short(),
@@ -104,7 +138,8 @@ pub(crate) fn plan<R: ReadAt>(
         None => entries.is_empty(),
     };
     let xmp_ok = values.as_ref().is_some_and(|v| v.carries(&props));
-    if info_ok && xmp_ok {
+    let stamp_ok = stamp.as_ref().is_none_or(stamp::Plan::is_current);
+    if info_ok && xmp_ok && stamp_ok {
         return Ok(Injection {
             appended: Vec::new(),
             offsets: None,
@@ -190,6 +225,10 @@ pub(crate) fn plan<R: ReadAt>(
     } else {
         (None, None)
     };
+    if let Some(plan) = stamp.as_ref().filter(|p| !p.is_current()) {
+        plan.write(&mut up, &mut written)?;
+    }
+
     let app = up.finish(&Trailer {
         root: doc.root,
         info: info_ref,

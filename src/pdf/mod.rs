@@ -19,7 +19,8 @@
 //! - [`repair`]: xref reconstruction and the full `--rewrite` (the only lopdf writer);
 //! - [`xmp`], [`info`]: the metadata the update carries; `signature`: DocMDP and signed fields;
 //! - `document`, [`inject`](mod@inject), [`inspect`](mod@inspect): the decisions (what to
-//!   refuse, what to write, what a file says).
+//!   refuse, what to write, what a file says);
+//! - [`stamp`]: the visible, linked number on page 1 (`--stamp`, issue 13).
 //!
 //! Nothing here prints; paths appear only in [`commit`].
 //!
@@ -47,6 +48,7 @@ pub mod reader;
 pub mod repair;
 pub mod security;
 mod signature;
+pub mod stamp;
 pub mod syntax;
 pub mod writer;
 pub mod xmp;

@@ -1,0 +1,289 @@
+//! The stamp's font (issue 13): DejaVu Sans, cut down at build time to the characters a stamp
+//! can hold (`assets/fonts/subset.sh`, fontTools' pyftsubset; licence in
+//! `assets/fonts/LICENSE-DejaVu.txt`), embedded whole as a Type0 font with a CIDFontType2
+//! descendant (ISO 32000-2 §9.7.4), `/Identity-H` encoding, `/CIDToGIDMap /Identity`, a `/W`
+//! widths array and a `/ToUnicode` CMap (§9.10.3), so text extraction returns the characters
+//! and PDF/A files keep every font embedded.
+//!
+//! It owns measuring and encoding the stamp text and the bytes of the five font objects. It
+//! reads the font with `ttf-parser`; it does no I/O and does not know about pages.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+
+use super::geometry::Extent;
+use crate::pdf::syntax::Ref;
+use crate::pdf::{Error, ErrorKind};
+
+/// The font file: DejaVu Sans subset to `pith: 0-9 A-Z` (see `assets/fonts/subset.sh`).
+pub static FONT: &[u8] = include_bytes!("../../../assets/fonts/PithStamp-DejaVuSans.ttf");
+
+/// `/BaseFont` of the embedded subset: a six-letter subset tag (§9.9.2) and the font's name.
+pub const BASE_FONT: &str = "PITHST+DejaVuSans";
+
+/// Text encoded for the stamp font.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Encoded {
+    /// The string operand of `Tj`: two bytes (glyph id = CID) per character.
+    pub bytes: Vec<u8>,
+    /// The text's size in ems.
+    pub extent: Extent,
+}
+
+/// The body of one font object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Body {
+    /// A dictionary (`<< … >>`).
+    Dict(Vec<u8>),
+    /// A stream: its dictionary entries (without `/Length`) and its data.
+    Stream(String, Vec<u8>),
+}
+
+/// Object identities of the six font objects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FontRefs {
+    /// The Type0 font (what the page's `/Font` resource names).
+    pub type0: Ref,
+    /// The CIDFontType2 descendant.
+    pub cid: Ref,
+    /// The font descriptor.
+    pub descriptor: Ref,
+    /// The `/FontFile2` stream.
+    pub file: Ref,
+    /// The `/ToUnicode` CMap stream.
+    pub to_unicode: Ref,
+    /// The `/CIDSet` stream (which CIDs the subset holds; PDF/A-1 requires it for CID font
+    /// subsets, PDF/A-2 and later accept it when it is right).
+    pub cid_set: Ref,
+}
+
+fn face() -> Result<ttf_parser::Face<'static>, Error> {
+    ttf_parser::Face::parse(FONT, 0).map_err(|e| {
+        Error::new(ErrorKind::Unsupported(format!(
+            "the built-in stamp font does not parse: {e}"
+        )))
+    })
+}
+
+/// Every character the font maps, with its glyph id, in code point order.
+fn mapped(face: &ttf_parser::Face<'_>) -> Vec<(char, u16)> {
+    let mut out = Vec::new();
+    if let Some(cmap) = face.tables().cmap {
+        for sub in cmap.subtables {
+            if !sub.is_unicode() {
+                continue;
+            }
+            sub.codepoints(|cp| {
+                if let (Some(c), Some(g)) = (char::from_u32(cp), sub.glyph_index(cp)) {
+                    out.push((c, g.0));
+                }
+            });
+        }
+    }
+    out.sort_unstable();
+    out.dedup_by_key(|p| p.0);
+    out
+}
+
+/// Encodes `text` for the stamp font and measures it.
+///
+/// # Errors
+/// [`ErrorKind::Unsupported`] when a character is not in the font (only `pith:`, digits,
+/// upper-case letters and the space are).
+pub fn encode(text: &str) -> Result<Encoded, Error> {
+    let face = face()?;
+    let upem = f64::from(face.units_per_em());
+    let mut bytes = Vec::with_capacity(text.len() * 2);
+    let mut advance = 0.0;
+    for c in text.chars() {
+        let g = face.glyph_index(c).ok_or_else(|| {
+            Error::new(ErrorKind::Unsupported(format!(
+                "the stamp font has no glyph for {c:?}"
+            )))
+        })?;
+        bytes.extend_from_slice(&g.0.to_be_bytes());
+        advance += f64::from(face.glyph_hor_advance(g).unwrap_or(0)) / upem;
+    }
+    Ok(Encoded {
+        bytes,
+        extent: Extent {
+            advance,
+            ascent: f64::from(face.ascender()) / upem,
+            descent: f64::from(face.descender()) / upem,
+        },
+    })
+}
+
+/// A font-unit value in the PDF's 1/1000 em text space units.
+fn thousandths(v: i32, upem: f64) -> i64 {
+    (f64::from(v) * 1000.0 / upem).round() as i64
+}
+
+/// The bodies of the six font objects, keyed by identity.
+///
+/// # Errors
+/// [`ErrorKind::Unsupported`] when the built-in font does not parse (a broken build).
+pub fn objects(r: &FontRefs) -> Result<Vec<(Ref, Body)>, Error> {
+    let face = face()?;
+    let upem = f64::from(face.units_per_em());
+    let glyphs = face.number_of_glyphs();
+    let mut widths = String::new();
+    for g in 0..glyphs {
+        let w = face.glyph_hor_advance(ttf_parser::GlyphId(g)).unwrap_or(0);
+        let _ = write!(widths, "{} ", thousandths(i32::from(w), upem));
+    }
+    let bb = face.global_bounding_box();
+    let t = |v: i16| thousandths(i32::from(v), upem);
+    let cap = face.capital_height().unwrap_or(face.ascender());
+
+    let type0 = format!(
+        "<< /Type /Font /Subtype /Type0 /BaseFont /{BASE_FONT} /Encoding /Identity-H \
+         /DescendantFonts [{}] /ToUnicode {} >>",
+        r.cid, r.to_unicode
+    );
+    let cid = format!(
+        "<< /Type /Font /Subtype /CIDFontType2 /BaseFont /{BASE_FONT} \
+         /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> \
+         /FontDescriptor {} /DW 1000 /W [0 [{}]] /CIDToGIDMap /Identity >>",
+        r.descriptor,
+        widths.trim_end()
+    );
+    let descriptor = format!(
+        "<< /Type /FontDescriptor /FontName /{BASE_FONT} /Flags 4 /FontBBox [{} {} {} {}] \
+         /ItalicAngle 0 /Ascent {} /Descent {} /CapHeight {} /StemV 80 /FontFile2 {} /CIDSet {} >>",
+        t(bb.x_min),
+        t(bb.y_min),
+        t(bb.x_max),
+        t(bb.y_max),
+        t(face.ascender()),
+        t(face.descender()),
+        t(cap),
+        r.file,
+        r.cid_set
+    );
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+    z.write_all(FONT)
+        .map_err(|e| Error::new(ErrorKind::Io).with_source(e))?;
+    let packed = z
+        .finish()
+        .map_err(|e| Error::new(ErrorKind::Io).with_source(e))?;
+    let file = Body::Stream(
+        format!("/Length1 {} /Filter /FlateDecode", FONT.len()),
+        packed,
+    );
+    let cmap = Body::Stream(String::new(), to_unicode(&mapped(&face)).into_bytes());
+    // Every glyph of the subset is a CID (Identity mapping): bits 0..glyphs set, high bit first.
+    let mut set = vec![0u8; usize::from(glyphs).div_ceil(8)];
+    for g in 0..usize::from(glyphs) {
+        set[g / 8] |= 0x80 >> (g % 8);
+    }
+    let cid_set = Body::Stream(String::new(), set);
+    Ok(vec![
+        (r.type0, Body::Dict(type0.into_bytes())),
+        (r.cid, Body::Dict(cid.into_bytes())),
+        (r.descriptor, Body::Dict(descriptor.into_bytes())),
+        (r.file, file),
+        (r.to_unicode, cmap),
+        (r.cid_set, cid_set),
+    ])
+}
+
+/// The `/ToUnicode` CMap (§9.10.3, Adobe technical note 5411) from glyph ids (2-byte codes)
+/// to the characters the font maps to them.
+fn to_unicode(map: &[(char, u16)]) -> String {
+    let mut by_gid: Vec<(u16, char)> = map.iter().map(|&(c, g)| (g, c)).collect();
+    by_gid.sort_unstable();
+    by_gid.dedup_by_key(|p| p.0);
+    let mut s = String::from(
+        "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n\
+         /CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n\
+         /CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n\
+         1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n",
+    );
+    // At most 100 entries per block (§9.10.3 via the CMap specification's limit).
+    for chunk in by_gid.chunks(100) {
+        let _ = writeln!(s, "{} beginbfchar", chunk.len());
+        for (g, c) in chunk {
+            let mut units = [0u16; 2];
+            let hex: String = c
+                .encode_utf16(&mut units)
+                .iter()
+                .map(|u| format!("{u:04X}"))
+                .collect();
+            let _ = writeln!(s, "<{g:04X}> <{hex}>");
+        }
+        s.push_str("endbfchar\n");
+    }
+    s.push_str("endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_font_covers_every_pith_number_character() {
+        let all = "pith:2024:ABCDEFGHIJKLMNOPQRSTUVWXYZ234567 0189";
+        let e = encode(all).unwrap();
+        assert_eq!(e.bytes.len(), 2 * all.chars().count());
+        assert!(e.extent.ascent > 0.7 && e.extent.ascent < 1.1);
+        assert!(e.extent.descent < 0.0 && e.extent.descent > -0.4);
+        // DejaVu Sans: "pith:7BMK4ZKT" is about 7.3 em wide.
+        let short = encode("pith:7BMK4ZKT").unwrap();
+        assert!(short.extent.advance > 6.0 && short.extent.advance < 9.0);
+        assert!(encode("pith:7bmk").is_err());
+    }
+
+    #[test]
+    fn to_unicode_maps_the_glyphs_encode_uses() {
+        let face = face().unwrap();
+        let map = mapped(&face);
+        let cmap = to_unicode(&map);
+        let e = encode("pith:7").unwrap();
+        for (pair, c) in e.bytes.chunks(2).zip("pith:7".chars()) {
+            let line = format!("<{:02X}{:02X}> <{:04X}>", pair[0], pair[1], c as u32);
+            assert!(cmap.contains(&line), "{line} missing from\n{cmap}");
+        }
+    }
+
+    #[test]
+    fn font_objects_reference_each_other_and_carry_the_font() {
+        let r = FontRefs {
+            type0: Ref::new(10, 0),
+            cid: Ref::new(11, 0),
+            descriptor: Ref::new(12, 0),
+            file: Ref::new(13, 0),
+            to_unicode: Ref::new(14, 0),
+            cid_set: Ref::new(15, 0),
+        };
+        let objs = objects(&r).unwrap();
+        let get = |n: u32| objs.iter().find(|o| o.0.num == n).unwrap().1.clone();
+        let text = |n: u32| match get(n) {
+            Body::Dict(b) => String::from_utf8(b).unwrap(),
+            Body::Stream(e, _) => e,
+        };
+        assert!(text(10).contains("/DescendantFonts [11 0 R] /ToUnicode 14 0 R"));
+        assert!(text(11).contains("/FontDescriptor 12 0 R"));
+        assert!(text(12).contains("/FontFile2 13 0 R /CIDSet 15 0 R"));
+        let glyphs = usize::from(face().unwrap().number_of_glyphs());
+        let Body::Stream(_, set) = get(15) else {
+            panic!("CIDSet is a stream")
+        };
+        assert_eq!(set.len(), glyphs.div_ceil(8));
+        let ones: u32 = set.iter().map(|b| b.count_ones()).sum();
+        assert_eq!(ones as usize, glyphs);
+        assert!(text(13).contains(&format!("/Length1 {}", FONT.len())));
+        let w = text(11);
+        let n = w
+            .split("/W [0 [")
+            .nth(1)
+            .unwrap()
+            .split(']')
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .count();
+        assert_eq!(n, glyphs);
+    }
+}

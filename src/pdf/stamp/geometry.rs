@@ -1,0 +1,404 @@
+//! Page geometry for the stamp (issue 13): the visible page area (ISO 32000-2 §14.11.2 crop box
+//! within the media box), its display rotation (`/Rotate`, §7.7.3.3) and unit (`/UserUnit`,
+//! PDF 1.6), and where the stamp goes in it.
+//!
+//! It owns the arithmetic only: no PDF objects are read or written here. Positions are worked
+//! out in *visual* space, the page as a viewer shows it (origin at the bottom-left corner of
+//! the displayed crop box, x to the right, y up, in user units), and mapped back to the page's
+//! default user space with [`Page::to_user`]. Sizes given in points are divided by
+//! `/UserUnit`, so a 9 pt stamp is 9 pt on paper whatever the page's unit.
+
+/// A rectangle with `x0 <= x1` and `y0 <= y1`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rect {
+    /// Left edge.
+    pub x0: f64,
+    /// Bottom edge.
+    pub y0: f64,
+    /// Right edge.
+    pub x1: f64,
+    /// Top edge.
+    pub y1: f64,
+}
+
+impl Rect {
+    /// The rectangle with corners `(a, b)` and `(c, d)` in any order (PDF rectangles may list
+    /// any two opposite corners, §7.9.5).
+    pub fn new(a: f64, b: f64, c: f64, d: f64) -> Rect {
+        Rect {
+            x0: a.min(c),
+            y0: b.min(d),
+            x1: a.max(c),
+            y1: b.max(d),
+        }
+    }
+    /// Width.
+    pub fn width(&self) -> f64 {
+        self.x1 - self.x0
+    }
+    /// Height.
+    pub fn height(&self) -> f64 {
+        self.y1 - self.y0
+    }
+    /// The overlap of two rectangles, `None` when they do not overlap with a positive area.
+    pub fn intersect(&self, o: &Rect) -> Option<Rect> {
+        let r = Rect {
+            x0: self.x0.max(o.x0),
+            y0: self.y0.max(o.y0),
+            x1: self.x1.min(o.x1),
+            y1: self.y1.min(o.y1),
+        };
+        (r.x0 < r.x1 && r.y0 < r.y1).then_some(r)
+    }
+    /// Whether `o` lies inside this rectangle (with a tolerance for rounding).
+    pub fn contains(&self, o: &Rect) -> bool {
+        const EPS: f64 = 1e-6;
+        o.x0 >= self.x0 - EPS
+            && o.y0 >= self.y0 - EPS
+            && o.x1 <= self.x1 + EPS
+            && o.y1 <= self.y1 + EPS
+    }
+    /// The bounding box of this rectangle mapped through the affine matrix `m` (`[a b c d e f]`,
+    /// §8.3.4); exact for the multiples of 90° used here.
+    pub fn transform(&self, m: &[f64; 6]) -> Rect {
+        let p = |x: f64, y: f64| (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]);
+        let (a, b) = p(self.x0, self.y0);
+        let (c, d) = p(self.x1, self.y1);
+        Rect::new(a, b, c, d)
+    }
+}
+
+/// Where on the page the stamp goes (`--stamp-position`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Position {
+    /// The left margin, reading bottom to top like arXiv's identifier (the default).
+    #[default]
+    Left,
+    /// The right margin, reading top to bottom.
+    Right,
+    /// Centred along the top edge.
+    Top,
+    /// Centred along the bottom edge.
+    Bottom,
+}
+
+/// The displayed page: crop box, rotation and unit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Page {
+    /// The visible area in default user space: the crop box clipped to the media box.
+    pub crop: Rect,
+    /// Clockwise display rotation: 0, 90, 180 or 270.
+    pub rotate: u16,
+    /// Size of one user unit in points (`/UserUnit`, default 1).
+    pub user_unit: f64,
+}
+
+impl Page {
+    /// The page from its (inherited) `/MediaBox`, `/CropBox`, `/Rotate` and `/UserUnit`.
+    ///
+    /// The crop box is clipped to the media box (§14.11.2: "the crop box is intersected with
+    /// the media box"); one that does not overlap it falls back to the media box, as viewers do.
+    /// `/Rotate` is taken modulo 360; a value that is not a multiple of 90 is read as 0 (the
+    /// spec allows only multiples of 90). A missing, zero or negative `/UserUnit` is 1.
+    pub fn new(media: Rect, crop: Option<Rect>, rotate: i64, user_unit: Option<f64>) -> Page {
+        let crop = crop.and_then(|c| c.intersect(&media)).unwrap_or(media);
+        let r = rotate.rem_euclid(360);
+        let rotate = if r % 90 == 0 { r as u16 } else { 0 };
+        let user_unit = user_unit
+            .filter(|u| u.is_finite() && *u > 0.0)
+            .unwrap_or(1.0);
+        Page {
+            crop,
+            rotate,
+            user_unit,
+        }
+    }
+
+    /// Width and height of the page as displayed, in user units.
+    pub fn visual_size(&self) -> (f64, f64) {
+        let (w, h) = (self.crop.width(), self.crop.height());
+        if self.rotate.is_multiple_of(180) {
+            (w, h)
+        } else {
+            (h, w)
+        }
+    }
+
+    /// The matrix from visual space to default user space (for the `cm` operator).
+    pub fn to_user(&self) -> [f64; 6] {
+        let c = &self.crop;
+        match self.rotate {
+            90 => [0.0, 1.0, -1.0, 0.0, c.x1, c.y0],
+            180 => [-1.0, 0.0, 0.0, -1.0, c.x1, c.y1],
+            270 => [0.0, -1.0, 1.0, 0.0, c.x0, c.y1],
+            _ => [1.0, 0.0, 0.0, 1.0, c.x0, c.y0],
+        }
+    }
+}
+
+/// The text to place, measured in ems (multiply by the font size).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Extent {
+    /// Advance width of the whole text.
+    pub advance: f64,
+    /// Height above the baseline (the font's ascent, positive).
+    pub ascent: f64,
+    /// Depth below the baseline (the font's descent, negative).
+    pub descent: f64,
+}
+
+/// Where the stamp's text goes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Placement {
+    /// Visual space to user space, for `cm` before the text object.
+    pub matrix: [f64; 6],
+    /// The text matrix (`Tm`) in visual space.
+    pub text_matrix: [f64; 6],
+    /// Font size in user units (after any shrinking to fit the page).
+    pub font_size: f64,
+    /// The text's box in visual space.
+    pub visual: Rect,
+    /// The text's box in default user space: the link annotation's `/Rect`.
+    pub rect: Rect,
+}
+
+/// Distance from the page edge to the stamp, in points.
+pub const INSET_PT: f64 = 12.0;
+/// In the left and right margins the stamp lies between these fractions of the page height.
+/// arXiv centres its identifier stamp vertically in the left margin (a 20 pt line of some 40
+/// characters covers roughly the middle 45 % of a Letter or A4 page), so the Pith stamp keeps
+/// to the lowest quarter and never meets it.
+pub const SIDE_BAND: (f64, f64) = (0.04, 0.27);
+/// Along the top and bottom edges the stamp may use this fraction of the page width, centred.
+pub const EDGE_BAND: f64 = 0.8;
+
+/// Places `text` at `pos` on `page` at `size_pt` points, shrinking the font when the text is
+/// longer than the band it must fit in (so the stamp never leaves the page).
+pub fn place(page: &Page, pos: Position, size_pt: f64, text: &Extent) -> Placement {
+    let uu = page.user_unit;
+    let (w, h) = page.visual_size();
+    let along = match pos {
+        Position::Left | Position::Right => h * (SIDE_BAND.1 - SIDE_BAND.0),
+        Position::Top | Position::Bottom => w * EDGE_BAND,
+    };
+    let mut s = size_pt / uu;
+    if text.advance > 0.0 && text.advance * s > along {
+        s = along / text.advance;
+    }
+    let len = text.advance * s;
+    let asc = text.ascent * s;
+    let desc = -text.descent * s;
+    let thick = asc + desc;
+    // The inset shrinks on pages too small for it, so the stamp stays on the page.
+    let inset = (INSET_PT / uu).min(((w.min(h) - thick) / 2.0).max(0.0));
+    let v0 = h * SIDE_BAND.0;
+    let (tm, visual) = match pos {
+        Position::Left => {
+            // Rotated 90° counter-clockwise: ascenders point to the left edge.
+            let ub = inset + asc;
+            (
+                [0.0, 1.0, -1.0, 0.0, ub, v0],
+                Rect::new(inset, v0, inset + thick, v0 + len),
+            )
+        }
+        Position::Right => {
+            // Rotated 90° clockwise: ascenders point to the right edge.
+            let ub = w - inset - asc;
+            (
+                [0.0, -1.0, 1.0, 0.0, ub, v0 + len],
+                Rect::new(w - inset - thick, v0, w - inset, v0 + len),
+            )
+        }
+        Position::Bottom => {
+            let u0 = (w - len) / 2.0;
+            let vb = inset + desc;
+            (
+                [1.0, 0.0, 0.0, 1.0, u0, vb],
+                Rect::new(u0, inset, u0 + len, inset + thick),
+            )
+        }
+        Position::Top => {
+            let u0 = (w - len) / 2.0;
+            let vb = h - inset - asc;
+            (
+                [1.0, 0.0, 0.0, 1.0, u0, vb],
+                Rect::new(u0, h - inset - thick, u0 + len, h - inset),
+            )
+        }
+    };
+    let matrix = page.to_user();
+    Placement {
+        matrix,
+        text_matrix: tm,
+        font_size: s,
+        visual,
+        rect: visual.transform(&matrix),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: Extent = Extent {
+        advance: 8.0,
+        ascent: 0.9,
+        descent: -0.25,
+    };
+
+    fn letter() -> Rect {
+        Rect::new(0.0, 0.0, 612.0, 792.0)
+    }
+
+    /// Maps a point of text space (glyph coordinates in ems) through Tm and the matrix.
+    fn user_point(p: &Placement, x: f64, y: f64) -> (f64, f64) {
+        let t = &p.text_matrix;
+        let s = p.font_size;
+        let (u, v) = (
+            t[0] * x * s + t[2] * y * s + t[4],
+            t[1] * x * s + t[3] * y * s + t[5],
+        );
+        let m = &p.matrix;
+        (m[0] * u + m[2] * v + m[4], m[1] * u + m[3] * v + m[5])
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-9
+    }
+
+    #[test]
+    fn crop_box_is_clipped_to_media_box_and_rotation_normalised() {
+        let p = Page::new(
+            letter(),
+            Some(Rect::new(-10.0, 50.0, 300.0, 900.0)),
+            -90,
+            None,
+        );
+        assert_eq!(p.crop, Rect::new(0.0, 50.0, 300.0, 792.0));
+        assert_eq!(p.rotate, 270);
+        assert_eq!(Page::new(letter(), None, 45, Some(0.0)).rotate, 0);
+        assert_eq!(Page::new(letter(), None, 450, Some(-2.0)).rotate, 90);
+        assert_eq!(Page::new(letter(), None, 0, Some(-2.0)).user_unit, 1.0);
+        // A crop box outside the media box falls back to the media box.
+        let q = Page::new(letter(), Some(Rect::new(700.0, 0.0, 800.0, 10.0)), 0, None);
+        assert_eq!(q.crop, letter());
+    }
+
+    #[test]
+    fn left_stamp_on_an_upright_page_reads_upwards_in_the_lower_left_margin() {
+        let page = Page::new(letter(), None, 0, None);
+        let p = place(&page, Position::Left, 9.0, &TEXT);
+        assert_eq!(p.font_size, 9.0);
+        // The baseline start is at the bottom, the end above it: text runs upwards.
+        let (x0, y0) = user_point(&p, 0.0, 0.0);
+        let (x1, y1) = user_point(&p, TEXT.advance, 0.0);
+        assert!(close(x0, x1) && y1 > y0);
+        // Ascenders point left (towards the page edge).
+        let (xa, _) = user_point(&p, 0.0, TEXT.ascent);
+        assert!(xa < x0);
+        assert!(close(p.rect.x0, INSET_PT));
+        assert!(close(p.rect.width(), 9.0 * 1.15));
+        assert!(close(p.rect.height(), 72.0));
+        assert!(p.rect.y1 <= 792.0 * SIDE_BAND.1 + 1e-9);
+        assert!(p.rect.y0 >= 792.0 * SIDE_BAND.0 - 1e-9);
+    }
+
+    #[test]
+    fn the_stamp_box_is_where_the_glyphs_are_for_every_rotation_and_position() {
+        let media = Rect::new(-20.0, 10.0, 580.0, 850.0);
+        let crop = Rect::new(0.0, 30.0, 560.0, 800.0);
+        for rotate in [0, 90, 180, 270] {
+            for uu in [1.0, 2.5] {
+                for pos in [
+                    Position::Left,
+                    Position::Right,
+                    Position::Top,
+                    Position::Bottom,
+                ] {
+                    let page = Page::new(media, Some(crop), rotate, Some(uu));
+                    let p = place(&page, pos, 9.0, &TEXT);
+                    // The four corners of the text box land on the corners of `rect`.
+                    let corners = [
+                        user_point(&p, 0.0, TEXT.descent),
+                        user_point(&p, TEXT.advance, TEXT.descent),
+                        user_point(&p, 0.0, TEXT.ascent),
+                        user_point(&p, TEXT.advance, TEXT.ascent),
+                    ];
+                    let xs = corners.iter().map(|c| c.0);
+                    let ys = corners.iter().map(|c| c.1);
+                    let bb = Rect::new(
+                        xs.clone().fold(f64::MAX, f64::min),
+                        ys.clone().fold(f64::MAX, f64::min),
+                        xs.fold(f64::MIN, f64::max),
+                        ys.fold(f64::MIN, f64::max),
+                    );
+                    for (a, b) in [
+                        (bb.x0, p.rect.x0),
+                        (bb.y0, p.rect.y0),
+                        (bb.x1, p.rect.x1),
+                        (bb.y1, p.rect.y1),
+                    ] {
+                        assert!(
+                            close(a, b),
+                            "rotate {rotate} uu {uu} {pos:?}: {bb:?} vs {:?}",
+                            p.rect
+                        );
+                    }
+                    assert!(page.crop.contains(&p.rect), "{rotate} {pos:?}");
+                    // 9 pt on paper whatever the unit.
+                    assert!(close(p.font_size * uu, 9.0));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn positions_are_the_displayed_margins_on_rotated_pages() {
+        let crop = Rect::new(100.0, 200.0, 712.0, 992.0);
+        // /Rotate 90: the displayed left edge is the user-space bottom edge (y = 200).
+        let page = Page::new(crop, None, 90, None);
+        let p = place(&page, Position::Left, 9.0, &TEXT);
+        assert!(close(p.rect.y0, 200.0 + INSET_PT));
+        // The displayed bottom of the page is the user-space right edge (x = 712).
+        assert!(p.rect.x1 > 700.0 - 612.0 * SIDE_BAND.1 && p.rect.x1 <= 712.0);
+        // On the displayed page the text still runs bottom to top: in visual space its
+        // direction is +v; the displayed "up" of a /Rotate 90 page is user-space -x.
+        let (xa, _) = user_point(&p, 0.0, 0.0);
+        let (xb, _) = user_point(&p, TEXT.advance, 0.0);
+        assert!(xb < xa);
+        // /Rotate 180: the displayed left edge is the user-space right edge.
+        let page = Page::new(crop, None, 180, None);
+        let p = place(&page, Position::Left, 9.0, &TEXT);
+        assert!(close(p.rect.x1, 712.0 - INSET_PT));
+        // /Rotate 270 (a quarter turn counter-clockwise): the displayed top edge is the
+        // user-space right edge.
+        let page = Page::new(crop, None, 270, None);
+        let p = place(&page, Position::Top, 9.0, &TEXT);
+        assert!(close(p.rect.x1, 712.0 - INSET_PT));
+        let p = place(&page, Position::Bottom, 9.0, &TEXT);
+        assert!(close(p.rect.x0, 100.0 + INSET_PT));
+    }
+
+    #[test]
+    fn long_text_shrinks_to_fit_its_band_and_small_pages_keep_it_on_the_page() {
+        let page = Page::new(letter(), None, 0, None);
+        let long = Extent {
+            advance: 30.0,
+            ..TEXT
+        };
+        let p = place(&page, Position::Left, 9.0, &long);
+        assert!(p.font_size < 9.0);
+        assert!(close(p.rect.height(), 792.0 * (SIDE_BAND.1 - SIDE_BAND.0)));
+        let tiny = Page::new(Rect::new(0.0, 0.0, 20.0, 20.0), None, 0, None);
+        for pos in [
+            Position::Left,
+            Position::Right,
+            Position::Top,
+            Position::Bottom,
+        ] {
+            let p = place(&tiny, pos, 9.0, &TEXT);
+            assert!(p.font_size > 0.0);
+            assert!(tiny.crop.contains(&p.rect), "{pos:?} {:?}", p.rect);
+        }
+    }
+}

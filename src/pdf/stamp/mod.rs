@@ -1,0 +1,659 @@
+//! A visible, linked Pith Number on page 1 (issue 13): `pith inject --stamp`.
+//!
+//! [`plan`] reads page 1 (following the page tree from the catalog, with `/Resources`,
+//! `/MediaBox`, `/CropBox` and `/Rotate` inherited from `/Pages` ancestors), places the text
+//! with [`geometry`], and [`Plan::write`] adds to an incremental update:
+//! - the stamp's content stream: `Q q /Artifact BMC … EMC Q`, text in the embedded font
+//!   ([`font`]) in grey; the page's original content is wrapped between a new `q` stream and
+//!   it (`/Contents [q-stream original… stamp-stream]`), so a graphics state the page leaves
+//!   behind cannot move or hide the stamp, and tagged documents see the stamp as an artifact;
+//! - a link annotation (`/Subtype /Link`, `/URI` of the record, `/Border [0 0 0]`, alt text in
+//!   `/Contents`) whose `/Rect` covers the text;
+//! - the font objects, and a new version of the page dictionary with its *own* resources (a
+//!   copy of the inherited or shared dictionary plus the font), so no other page changes.
+//!
+//! The stamp is recognised again by private `/PithStamp` keys on its content stream and
+//! annotation: stamping again with the same text is [`Plan::is_current`] (nothing to write);
+//! with another number, form, size or position the same two objects get new versions, so a
+//! page never carries two stamps. This module decides nothing about signatures or encryption
+//! (see [`super::inject`]) and does no I/O beyond reading objects through [`Pdf`].
+
+use crate::pdf::reader::{Pdf, ReadAt};
+use crate::pdf::security::StreamKind;
+use crate::pdf::syntax::{Dict, Obj, Ref};
+use crate::pdf::writer::Update;
+use crate::pdf::{Error, ErrorKind};
+use crate::PithNumber;
+
+pub mod balance;
+pub mod font;
+pub mod geometry;
+pub mod write;
+
+pub use geometry::Position;
+use geometry::{Page, Rect};
+
+/// Which form of the number the stamp shows (`--stamp-form`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Form {
+    /// `pith:7BMK4ZKT` (the default).
+    #[default]
+    Short,
+    /// `pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5`.
+    Full,
+}
+
+/// How the stamp looks.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Stamp {
+    /// Short or full number.
+    pub form: Form,
+    /// Which margin.
+    pub position: Position,
+    /// Font size in points (on paper, whatever the page's `/UserUnit`); the stamp shrinks
+    /// when it would not fit its band of the page.
+    pub size: f64,
+    /// Grey text (DeviceGray); off draws in the initial black without a colour operator
+    /// (see [`grey_allowed`]).
+    pub grey: bool,
+}
+
+/// Default font size in points.
+pub const DEFAULT_SIZE: f64 = 9.0;
+
+impl Default for Stamp {
+    fn default() -> Self {
+        Stamp {
+            form: Form::Short,
+            position: Position::Left,
+            size: DEFAULT_SIZE,
+            grey: true,
+        }
+    }
+}
+
+impl Stamp {
+    /// The text the stamp shows for `number`.
+    pub fn text(&self, number: &PithNumber) -> String {
+        match self.form {
+            Form::Short => number.short(),
+            Form::Full => number.full(),
+        }
+    }
+}
+
+/// Value of the `/PithStamp` key on the objects this module writes.
+const MARK_STAMP: &[u8] = b"Stamp";
+const MARK_LINK: &[u8] = b"Link";
+/// Fill colour of the stamp text (DeviceGray), a mid grey like arXiv's stamp.
+const GREY: &str = "0.35";
+
+/// Whether the stamp may set a DeviceGray colour: PDF/A (ISO 19005-2 §6.2.4.3) allows device
+/// colour only with a PDF/A output intent, so a file that claims PDF/A without one gets the
+/// initial black (no colour operator) instead of grey.
+pub fn grey_allowed(catalog: &Dict, claims_pdfa: bool) -> bool {
+    !claims_pdfa || catalog.get(b"OutputIntents").is_some()
+}
+
+/// A stamp that is already on the page.
+#[derive(Debug, Clone)]
+struct Existing {
+    stream: Ref,
+    data: Vec<u8>,
+    annot: Option<(Ref, Dict)>,
+}
+
+/// The planned stamp for page 1.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    page_ref: Ref,
+    page: Dict,
+    resources: Option<Obj>,
+    /// The resources' `/Font` dictionary when it is an indirect object.
+    font_dict: Option<Dict>,
+    contents: Vec<Obj>,
+    /// How the page's own content nests `q`/`Q`.
+    nesting: balance::Nesting,
+    annots: Vec<Obj>,
+    existing: Option<Existing>,
+    font_name: Vec<u8>,
+    placement: geometry::Placement,
+    grey: bool,
+    text: String,
+    encoded: Vec<u8>,
+    url: String,
+}
+
+/// No page 1 to stamp: the page tree is empty or broken. Not [`ErrorKind::Damaged`] (whose
+/// remedy is rebuilding the xref): the xref holds, metadata-only injection works.
+fn damaged(m: String) -> Error {
+    Error::new(ErrorKind::Unsupported(format!("no page 1 to stamp: {m}")))
+}
+
+/// Letter, the media box PDF readers assume when a page has none (pdfium, MuPDF, poppler).
+const DEFAULT_MEDIA: Rect = Rect {
+    x0: 0.0,
+    y0: 0.0,
+    x1: 612.0,
+    y1: 792.0,
+};
+
+/// Inheritable page attributes (§7.7.3.4) found on the way down the page tree.
+#[derive(Default)]
+struct Inherited {
+    resources: Option<Obj>,
+    media: Option<Obj>,
+    crop: Option<Obj>,
+    rotate: Option<Obj>,
+}
+
+impl Inherited {
+    fn take(&mut self, d: &Dict) {
+        let set = |slot: &mut Option<Obj>, k: &[u8]| {
+            if let Some(v) = d.get(k).filter(|v| !matches!(v, Obj::Null)) {
+                *slot = Some(v.clone());
+            }
+        };
+        set(&mut self.resources, b"Resources");
+        set(&mut self.media, b"MediaBox");
+        set(&mut self.crop, b"CropBox");
+        set(&mut self.rotate, b"Rotate");
+    }
+}
+
+/// Page 1: its reference, dictionary and inherited attributes.
+fn first_page<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<(Ref, Dict, Inherited), Error> {
+    let mut node = catalog
+        .get(b"Pages")
+        .and_then(Obj::as_ref)
+        .ok_or_else(|| damaged("the catalog has no /Pages reference".into()))?;
+    let mut inh = Inherited::default();
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..64 {
+        if !seen.insert(node.num) {
+            return Err(damaged(format!(
+                "the page tree loops at object {}",
+                node.num
+            )));
+        }
+        let f = pdf
+            .get(node.num)?
+            .ok_or_else(|| damaged(format!("page tree node {} is missing", node.num)))?;
+        let d =
+            f.obj.as_dict().cloned().ok_or_else(|| {
+                damaged(format!("page tree node {} is not a dictionary", node.num))
+            })?;
+        inh.take(&d);
+        let is_pages = match d.get(b"Type").and_then(Obj::as_name) {
+            Some(b"Pages") => true,
+            Some(b"Page") => false,
+            _ => d.get(b"Kids").is_some(),
+        };
+        if !is_pages {
+            return Ok((node, d, inh));
+        }
+        let kids = match d.get(b"Kids").map(|k| pdf.resolve(k)).transpose()? {
+            Some(Obj::Array(a)) => a,
+            _ => return Err(damaged(format!("page tree node {} has no /Kids", node.num))),
+        };
+        // The first kid that holds a page: an empty /Pages node (/Count 0) is skipped.
+        let mut next = None;
+        for k in kids.iter().take(10_000) {
+            let Some(r) = k.as_ref() else { continue };
+            let Some(kf) = pdf.get(r.num)? else { continue };
+            let Some(kd) = kf.obj.as_dict() else { continue };
+            let empty = kd.get(b"Type").and_then(Obj::as_name) == Some(b"Pages")
+                && kd.get(b"Count").and_then(Obj::as_int) == Some(0);
+            if !empty {
+                next = Some(r);
+                break;
+            }
+        }
+        node = next.ok_or_else(|| damaged(format!("page tree node {} has no page", node.num)))?;
+    }
+    Err(damaged("the page tree is deeper than 64 levels".into()))
+}
+
+fn as_f64(o: &Obj) -> Option<f64> {
+    match o {
+        Obj::Int(i) => Some(*i as f64),
+        Obj::Real(r) if r.is_finite() => Some(*r),
+        _ => None,
+    }
+}
+
+/// A rectangle value, `None` when missing or unreadable (the caller then falls back).
+fn rect<R: ReadAt>(pdf: &Pdf<R>, o: Option<&Obj>) -> Option<Rect> {
+    match pdf.resolve(o?).ok()? {
+        Obj::Array(a) if a.len() == 4 => {
+            let v: Vec<f64> = a
+                .iter()
+                .filter_map(|o| pdf.resolve(o).ok().as_ref().and_then(as_f64))
+                .collect();
+            (v.len() == 4).then(|| Rect::new(v[0], v[1], v[2], v[3]))
+        }
+        _ => None,
+    }
+}
+
+/// Reads page 1 and plans the stamp showing `number` as `stamp` says.
+///
+/// # Errors
+/// [`ErrorKind::Unsupported`] when there is no page 1 (an empty or broken page tree);
+/// [`ErrorKind::Damaged`] when an object on the way cannot be parsed; [`ErrorKind::Io`].
+pub fn plan<R: ReadAt>(
+    pdf: &Pdf<R>,
+    catalog: &Dict,
+    number: &PithNumber,
+    stamp: &Stamp,
+) -> Result<Plan, Error> {
+    let (page_ref, page, inh) = first_page(pdf, catalog)?;
+    let media = rect(pdf, inh.media.as_ref())
+        .filter(|r| r.width() > 0.0 && r.height() > 0.0)
+        .unwrap_or(DEFAULT_MEDIA);
+    let crop = rect(pdf, inh.crop.as_ref());
+    let rotate = match inh.rotate.as_ref().map(|r| pdf.resolve(r)).transpose()? {
+        Some(Obj::Int(i)) => i,
+        _ => 0,
+    };
+    let user_unit = page.get(b"UserUnit").and_then(as_f64);
+    let geo = Page::new(media, crop, rotate, user_unit);
+
+    let contents = match page.get(b"Contents") {
+        None => vec![],
+        // An unreadable object is kept as it is, as if it were a stream.
+        Some(c @ Obj::Ref(r)) => match pdf.get(r.num).unwrap_or(None) {
+            Some(f) if f.stream.is_some() => vec![c.clone()],
+            Some(f) => match f.obj {
+                Obj::Array(a) => a,
+                _ => vec![],
+            },
+            None => vec![],
+        },
+        Some(Obj::Array(a)) => a.clone(),
+        Some(_) => vec![],
+    };
+    let annots = match page.get(b"Annots").map(|a| pdf.resolve(a)).transpose()? {
+        Some(Obj::Array(a)) => a,
+        _ => vec![],
+    };
+
+    // A stamp written before: the last content stream and an annotation carry /PithStamp.
+    let mut existing = None;
+    if let Some(Obj::Ref(r)) = contents.last() {
+        if let Some(f) = pdf.get(r.num).unwrap_or(None) {
+            let mark = f
+                .obj
+                .as_dict()
+                .and_then(|d| d.get(b"PithStamp"))
+                .and_then(Obj::as_name);
+            if f.stream.is_some() && mark == Some(MARK_STAMP) {
+                existing = Some(Existing {
+                    stream: *r,
+                    data: pdf.decoded(&f)?,
+                    annot: None,
+                });
+            }
+        }
+    }
+    if let Some(ex) = existing.as_mut() {
+        for a in &annots {
+            let Obj::Ref(r) = a else { continue };
+            let Some(Obj::Dict(d)) = pdf.get(r.num).unwrap_or(None).map(|f| f.obj) else {
+                continue;
+            };
+            if d.get(b"PithStamp").and_then(Obj::as_name) == Some(MARK_LINK) {
+                ex.annot = Some((*r, d));
+                break;
+            }
+        }
+    }
+
+    let resources = match inh.resources.as_ref().map(|r| pdf.resolve(r)).transpose()? {
+        Some(Obj::Dict(d)) => Some(Obj::Dict(d)),
+        _ => None,
+    };
+    let font_dict = match resources
+        .as_ref()
+        .and_then(Obj::as_dict)
+        .and_then(|d| d.get(b"Font"))
+    {
+        Some(r @ Obj::Ref(..)) => match pdf.resolve(r)? {
+            Obj::Dict(d) => Some(d),
+            _ => None,
+        },
+        _ => None,
+    };
+    let font_name = match &existing {
+        Some(ex) => font_name_in(&ex.data).unwrap_or_else(|| b"PithStamp".to_vec()),
+        None => free_font_name(pdf, resources.as_ref())?,
+    };
+    // The page's own content (not needed to replace a stamp: the Q count is in it already).
+    let mut nesting = balance::Nesting::default();
+    if existing.is_none() {
+        let mut all = Vec::new();
+        for c in &contents {
+            if let Obj::Ref(r) = c {
+                // A content stream that cannot be read or decoded is scanned as empty (the page
+                // keeps it as it is; the stamp then assumes it balanced).
+                let data = pdf
+                    .get(r.num)
+                    .ok()
+                    .flatten()
+                    .filter(|f| f.stream.is_some())
+                    .and_then(|f| pdf.decoded(&f).ok());
+                if let Some(d) = data {
+                    all.extend_from_slice(&d);
+                    all.push(b'\n');
+                }
+            }
+        }
+        nesting = balance::scan(&all);
+    }
+    let text = stamp.text(number);
+    let enc = font::encode(&text)?;
+    let placement = geometry::place(&geo, stamp.position, stamp.size, &enc.extent);
+    Ok(Plan {
+        page_ref,
+        page,
+        resources,
+        font_dict,
+        contents,
+        nesting,
+        annots,
+        existing,
+        font_name,
+        placement,
+        grey: stamp.grey,
+        text,
+        encoded: enc.bytes,
+        url: number.url(),
+    })
+}
+
+/// The font resource name in a stamp stream written before (`/Name size Tf`).
+fn font_name_in(data: &[u8]) -> Option<Vec<u8>> {
+    let i = data.windows(4).position(|w| w == b"BT\n/")?;
+    let rest = &data[i + 4..];
+    let end = rest.iter().position(|&b| b == b' ')?;
+    Some(rest[..end].to_vec())
+}
+
+/// A `/Font` resource name not used on the page.
+fn free_font_name<R: ReadAt>(pdf: &Pdf<R>, resources: Option<&Obj>) -> Result<Vec<u8>, Error> {
+    let fonts = match resources
+        .and_then(|r| r.as_dict())
+        .and_then(|d| d.get(b"Font"))
+    {
+        Some(f) => match pdf.resolve(f)? {
+            Obj::Dict(d) => d,
+            _ => Dict::default(),
+        },
+        None => Dict::default(),
+    };
+    let mut i = 1;
+    let mut name = b"PithStamp".to_vec();
+    while fonts.get(&name).is_some() {
+        i += 1;
+        name = format!("PithStamp{i}").into_bytes();
+    }
+    Ok(name)
+}
+
+impl Plan {
+    /// The stamp's text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The annotation's `/Rect` in default user space.
+    pub fn rect(&self) -> Rect {
+        self.placement.rect
+    }
+
+    /// The stamp's content stream data, starting with the `closes` `Q`s that end the page's
+    /// own (isolated) content.
+    fn content(&self, closes: usize) -> Vec<u8> {
+        let p = &self.placement;
+        let m = |a: &[f64; 6]| {
+            a.iter()
+                .map(|v| write::num(*v))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let mut s = String::new();
+        s.push_str(&"Q\n".repeat(closes));
+        s.push_str("q\n/Artifact BMC\n");
+        s.push_str(&format!("{} cm\n", m(&p.matrix)));
+        // The text state is reset as well, in case the original content leaves it changed and
+        // unbalanced (more `q` than `Q`).
+        if self.grey {
+            s.push_str(&format!("{GREY} g\n"));
+        }
+        s.push_str("0 Tc 0 Tw 100 Tz 0 Ts 0 Tr\nBT\n");
+        let mut out = s.into_bytes();
+        write::name(&self.font_name, &mut out);
+        out.extend_from_slice(
+            format!(
+                " {} Tf\n{} Tm\n<",
+                write::num(p.font_size),
+                m(&p.text_matrix)
+            )
+            .as_bytes(),
+        );
+        for b in &self.encoded {
+            out.extend_from_slice(format!("{b:02X}").as_bytes());
+        }
+        out.extend_from_slice(b"> Tj\nET\nEMC\nQ\n");
+        out
+    }
+
+    /// The link annotation's dictionary.
+    fn annotation(&self) -> Vec<u8> {
+        let r = &self.placement.rect;
+        let mut out = format!(
+            "<< /Type /Annot /Subtype /Link /Rect [{} {} {} {}] /Border [0 0 0] /F 4 /P {} \
+             /A << /Type /Action /S /URI /URI ",
+            write::num(r.x0),
+            write::num(r.y0),
+            write::num(r.x1),
+            write::num(r.y1),
+            self.page_ref
+        )
+        .into_bytes();
+        out.extend_from_slice(&write::literal(&self.url));
+        out.extend_from_slice(b" >> /Contents ");
+        out.extend_from_slice(&write::literal(&format!(
+            "Pith Number {}: open its record at {}",
+            self.text, self.url
+        )));
+        out.extend_from_slice(b" /PithStamp /Link >>");
+        out
+    }
+
+    /// Whether page 1 already carries exactly this stamp (nothing to write).
+    pub fn is_current(&self) -> bool {
+        let Some(ex) = &self.existing else {
+            return false;
+        };
+        let closes = leading_closes(&ex.data);
+        let Some((_, d)) = &ex.annot else {
+            return false;
+        };
+        let uri = match d.get(b"A") {
+            Some(Obj::Dict(a)) => a.get(b"URI").cloned(),
+            _ => None,
+        };
+        ex.data == self.content(closes) && uri == Some(Obj::Str(self.url.clone().into_bytes()))
+    }
+
+    /// Adds the stamp's objects to `up` and describes them in `written`.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Unsupported`] when the built-in font does not parse.
+    pub fn write(&self, up: &mut Update, written: &mut Vec<String>) -> Result<(), Error> {
+        let r = &self.placement.rect;
+        let at = format!(
+            "[{} {} {} {}]",
+            write::num(r.x0),
+            write::num(r.y0),
+            write::num(r.x1),
+            write::num(r.y1)
+        );
+        if let Some(ex) = &self.existing {
+            // Replace the stamp in place: same objects, new versions; the page is unchanged
+            // unless the annotation went missing.
+            let data = self.content(leading_closes(&ex.data));
+            up.stream(ex.stream, "/PithStamp /Stamp", StreamKind::Other, &data);
+            let annot = match &ex.annot {
+                Some((a, _)) => *a,
+                None => up.alloc(),
+            };
+            up.object(annot, &self.annotation());
+            if ex.annot.is_none() {
+                let mut annots = self.annots.clone();
+                annots.push(Obj::Ref(annot));
+                let page = self.page_with(None, None, Some(annots));
+                up.object(self.page_ref, &page);
+            }
+            written.push(format!(
+                "stamp on page 1 (object {}) replaced: {} at {at}, link annotation {} {}",
+                self.page_ref.num, self.text, annot.num, annot.gen
+            ));
+            return Ok(());
+        }
+
+        let refs = font::FontRefs {
+            type0: up.alloc(),
+            cid: up.alloc(),
+            descriptor: up.alloc(),
+            file: up.alloc(),
+            to_unicode: up.alloc(),
+            cid_set: up.alloc(),
+        };
+        for (id, obj) in font::objects(&refs)? {
+            match obj {
+                font::Body::Dict(body) => up.object(id, &body),
+                font::Body::Stream(entries, data) => {
+                    up.stream(id, &entries, StreamKind::Other, &data)
+                }
+            }
+        }
+        let mut contents = Vec::new();
+        let mut closes = 0;
+        if !self.contents.is_empty() {
+            let q = up.alloc();
+            let opens = self.nesting.opens();
+            closes = self.nesting.closes();
+            up.stream(
+                q,
+                "/PithStamp /Isolate",
+                StreamKind::Other,
+                "q\n".repeat(opens).as_bytes(),
+            );
+            contents.push(Obj::Ref(q));
+            contents.extend(self.contents.iter().cloned());
+        }
+        let s = up.alloc();
+        up.stream(
+            s,
+            "/PithStamp /Stamp",
+            StreamKind::Other,
+            &self.content(closes),
+        );
+        contents.push(Obj::Ref(s));
+        let a = up.alloc();
+        up.object(a, &self.annotation());
+        let mut annots = self.annots.clone();
+        annots.push(Obj::Ref(a));
+
+        // The page's own resources: a copy of what it had (own, shared or inherited) plus
+        // the font, so nothing that other pages use is changed.
+        let mut res = match &self.resources {
+            Some(Obj::Dict(d)) => d.clone(),
+            _ => Dict::default(),
+        };
+        let mut fonts = match res.get(b"Font") {
+            Some(Obj::Dict(d)) => d.clone(),
+            Some(Obj::Ref(..)) => self.font_dict.clone().unwrap_or_default(),
+            _ => Dict::default(),
+        };
+        fonts
+            .entries
+            .push((self.font_name.clone(), Obj::Ref(refs.type0), 0..0));
+        set(&mut res, b"Font", Obj::Dict(fonts));
+        let page = self.page_with(Some(Obj::Dict(res)), Some(contents), Some(annots));
+        up.object(self.page_ref, &page);
+        written.push(format!(
+            "stamp on page 1 (object {}): {} at {at} in DejaVu Sans (objects {}–{}), link annotation {} {}",
+            self.page_ref.num, self.text, refs.type0.num, refs.cid_set.num, a.num, a.gen
+        ));
+        Ok(())
+    }
+
+    /// The page dictionary with `/Resources`, `/Contents` and `/Annots` replaced where given.
+    fn page_with(
+        &self,
+        res: Option<Obj>,
+        contents: Option<Vec<Obj>>,
+        annots: Option<Vec<Obj>>,
+    ) -> Vec<u8> {
+        let mut d = self.page.clone();
+        if let Some(r) = res {
+            set(&mut d, b"Resources", r);
+        }
+        if let Some(c) = contents {
+            set(&mut d, b"Contents", Obj::Array(c));
+        }
+        if let Some(a) = annots {
+            set(&mut d, b"Annots", Obj::Array(a));
+        }
+        write::to_vec(&Obj::Dict(d))
+    }
+}
+
+/// How many `Q` lines a stamp stream written before starts with.
+fn leading_closes(data: &[u8]) -> usize {
+    data.chunks(2).take_while(|c| *c == b"Q\n").count()
+}
+
+/// Sets `key` in `d` (replacing every earlier occurrence).
+fn set(d: &mut Dict, key: &[u8], v: Obj) {
+    d.entries.retain(|(k, _, _)| k != key);
+    d.entries.push((key.to_vec(), v, 0..0));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pdf::syntax::Parser;
+
+    fn dict(t: &[u8]) -> Dict {
+        Parser::new(t, 0, true).dict().unwrap()
+    }
+
+    #[test]
+    fn grey_needs_an_output_intent_only_on_pdfa() {
+        let with = dict(b"<< /Type /Catalog /OutputIntents [5 0 R] >>");
+        let without = dict(b"<< /Type /Catalog >>");
+        assert!(grey_allowed(&with, true));
+        assert!(!grey_allowed(&without, true));
+        assert!(grey_allowed(&without, false));
+    }
+
+    #[test]
+    fn a_stamp_written_before_is_read_back() {
+        let data = b"Q\nQ\nq\n/Artifact BMC\n1 0 0 1 0 0 cm\nBT\n/PithStamp2 9 Tf\n";
+        assert_eq!(leading_closes(data), 2);
+        assert_eq!(font_name_in(data), Some(b"PithStamp2".to_vec()));
+        assert_eq!(leading_closes(b"q\n"), 0);
+    }
+
+    #[test]
+    fn set_replaces_every_occurrence() {
+        let mut d = dict(b"<< /A 1 /B 2 /A 3 >>");
+        set(&mut d, b"A", Obj::Int(4));
+        assert_eq!(d.get(b"A"), Some(&Obj::Int(4)));
+        assert_eq!(d.entries.len(), 2);
+    }
+}
