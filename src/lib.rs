@@ -22,6 +22,7 @@
 //! - [`pdf`]: reads and injects the number into compiled PDFs (XMP and Info).
 //! - [`badge`]: SVG badges and embedding snippets.
 //! - [`xml`]: guards run on untrusted XML before it is parsed.
+//! - [`output`]: whole-file outputs written all or nothing (temporary file, sync, rename).
 //! - [`batch`]: manifests, sidecars, shards and the worker pool for archive-scale runs.
 //! - [`arxiv_match`]: PDFs matched to arXiv bulk metadata ([`record::arxiv`]) by id and version.
 //!
@@ -44,6 +45,7 @@ pub mod badge;
 pub mod batch;
 pub mod escape;
 pub mod number;
+pub mod output;
 pub mod pdf;
 pub mod record;
 pub mod sty;

@@ -383,7 +383,7 @@ fn issue15_sidecar_conflicts_failed_lines_and_no_empty_folders() {
     copy_writable(&fixture("minimal.pdf"), &src.join("b/bad.pdf"));
     std::fs::write(src.join("b/bad.pith"), "pith:2024:7BMK4ZKT extra words\n").unwrap();
     copy_writable(
-        &fixture("qpdf-encrypted-V4.pdf"),
+        &fixture("encrypted/r4-aes128-user-password.pdf"),
         &src.join("c/deep/locked.pdf"),
     );
     std::fs::write(
@@ -431,7 +431,7 @@ fn issue15_report_dash_dry_run_and_mirror() {
     copy_writable(&fixture("minimal.pdf"), &src.join("ok.pdf"));
     std::fs::write(src.join("ok.pith"), SEED).unwrap();
     copy_writable(
-        &fixture("qpdf-encrypted-V4.pdf"),
+        &fixture("encrypted/r4-aes128-user-password.pdf"),
         &src.join("sub/locked.pdf"),
     );
     std::fs::write(src.join("sub/locked.pith"), SEED).unwrap();

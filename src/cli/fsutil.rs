@@ -1,5 +1,5 @@
 //! File helpers for the CLI: whole outputs written through the library's atomic writer
-//! ([`pith::pdf::commit::write_file_with`]: temporary file, sync, rename; devices written to)
+//! ([`pith::output`]: temporary file, sync, rename; devices written to)
 //! and same-file detection.
 
 use std::io::Write;
@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
-pub use pith::pdf::commit::is_special;
+pub use pith::output::is_special;
 
 /// Writes `bytes` to `path` through a temporary file in the same directory and an atomic
 /// rename, so `path` is either untouched or complete. "-" writes to standard output.
@@ -18,7 +18,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         out.flush()?;
         return Ok(());
     }
-    Ok(pith::pdf::commit::write_file_with(path, None, |f| {
+    Ok(pith::output::write_file_with(path, None, |f| {
         f.write_all(bytes)
     })?)
 }

@@ -3,7 +3,7 @@
 //!
 //! - **A new file**: a copy of the input (file to file, so the kernel copies or shares extents
 //!   with `copy_file_range`) followed by the update, written to a temporary file in the
-//!   target's directory, synced, then renamed over the target ([`write_file_with`]). A device
+//!   target's directory, synced, then renamed over the target ([`crate::output`]). A device
 //!   or FIFO target is written to directly.
 //! - **A stream** (standard output): the copy and the update, in order.
 //! - **In place**: the update is appended to the input itself under an exclusive lock, in
@@ -249,71 +249,15 @@ fn append_in_place(
     Ok(tail_at + tail(0, width).len() as u64)
 }
 
-/// Writes `path` with `fill`. A device or FIFO at `path` ([`is_special`]) is opened and
-/// written to directly; anything else gets a temporary file in the same directory, filled,
-/// given `permissions` (when set; else an existing file's own, else 0666 less the umask, as
-/// any new file gets: issue #15, outputs were 0600), synced and renamed over `path`, so `path`
-/// is either untouched or complete and no partial file is left on error.
-///
-/// # Errors
-/// [`ErrorKind::Io`] naming `path` and what failed.
-pub fn write_file_with(
+/// [`crate::output::write_file_with`] with its error as this module's [`ErrorKind::Io`].
+fn write_file_with(
     path: &Path,
     permissions: Option<std::fs::Permissions>,
     fill: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> Result<(), Error> {
-    let fail = |what: &str, e: io::Error| Error::io(what, e).in_file(path);
-    if is_special(path) {
-        let mut f = OpenOptions::new()
-            .write(true)
-            .open(path)
-            .map_err(|e| fail("cannot open for writing", e))?;
-        return fill(&mut f)
-            .and_then(|_| f.flush())
-            .map_err(|e| fail("cannot write", e));
-    }
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let permissions = permissions.or_else(|| {
-        std::fs::metadata(path)
-            .ok()
-            .filter(|m| m.is_file())
-            .map(|m| m.permissions())
-    });
-    // Created with 0666 the kernel applies the umask, as for any new file; tempfile's own
-    // default (0600) would make `pith sty -o` and `pith badge -o` unreadable to others.
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".pith-tmp-")
-        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
-        .tempfile_in(dir)
-        .map_err(|e| {
-            fail(
-                &format!("cannot create a temporary file in {}", dir.display()),
-                e,
-            )
-        })?;
-    fill(tmp.as_file_mut()).map_err(|e| fail("cannot write", e))?;
-    if let Some(p) = permissions {
-        let _ = tmp.as_file().set_permissions(p);
-    }
-    tmp.as_file()
-        .sync_all()
-        .map_err(|e| fail("cannot write", e))?;
-    tmp.persist(path)
-        .map_err(|e| fail("cannot replace", e.error))?;
-    Ok(())
-}
-
-/// Whether `path` exists as something other than a regular file, a directory or a symlink: a
-/// device (`/dev/null`, `/dev/stdout`), a FIFO or a socket. Such an output is written to
-/// directly; a temporary file renamed over it would replace the device node itself (as root,
-/// `-o /dev/null` turned /dev/null into a regular file; issue #7).
-pub fn is_special(path: &Path) -> bool {
-    std::fs::symlink_metadata(path).is_ok_and(|m| {
-        let t = m.file_type();
-        !t.is_file() && !t.is_dir() && !t.is_symlink()
+    crate::output::write_file_with(path, permissions, fill).map_err(|e| {
+        let (path, what, source) = e.into_parts();
+        Error::io(&what, source).in_file(&path)
     })
 }
 
