@@ -21,20 +21,7 @@ fn fixture(name: &str) -> PathBuf {
 
 /// Runs `pith inject IN --number A -o OUT [extra]`: (exit code, stdout, stderr).
 fn inject(input: &Path, out: &Path, extra: &[&str]) -> (i32, String, String) {
-    let o = common::pith()
-        .arg("inject")
-        .arg(input)
-        .args(["--number", A, "-o"])
-        .arg(out)
-        .args(extra)
-        .env("SOURCE_DATE_EPOCH", "1700000000")
-        .output()
-        .expect("run pith");
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    common::inject(input, A, out, extra)
 }
 
 fn tools(test: &str) -> bool {

@@ -15,31 +15,7 @@ const A_URL: &str = "https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5";
 const B: &str = "pith:2025:ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const B_URL: &str = "https://pith.science/pith/ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
-fn fixture(name: &str) -> PathBuf {
-    common::root().join("tests/fixtures").join(name)
-}
-
-fn tmpdir() -> tempfile::TempDir {
-    tempfile::tempdir().expect("tempdir")
-}
-
-/// Runs `pith inject IN --number N -o OUT [extra]` and returns (exit code, stdout, stderr).
-fn inject(input: &Path, number: &str, out: &Path, extra: &[&str]) -> (i32, String, String) {
-    let o = common::pith()
-        .arg("inject")
-        .arg(input)
-        .args(["--number", number, "-o"])
-        .arg(out)
-        .args(extra)
-        .env("SOURCE_DATE_EPOCH", "1700000000")
-        .output()
-        .expect("run pith");
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
+use common::{fixture, inject, tmpdir};
 
 /// qpdf --check: (exit code rank 0 ok / 1 warnings / 2 errors, number of warning lines).
 fn qpdf_check(path: &Path) -> (u8, usize) {

@@ -19,32 +19,18 @@ const B: &str = "pith:2025:ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const B_SHORT: &str = "pith:ABCDEFGH";
 const B_URL: &str = "https://pith.science/pith/ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
+use common::tmpdir;
+
 fn fixture(name: &str) -> PathBuf {
     common::root().join("tests/fixtures/stamp").join(name)
 }
 
-fn tmpdir() -> tempfile::TempDir {
-    tempfile::tempdir().expect("tempdir")
-}
-
 /// Runs `pith inject IN --number N -o OUT --stamp [extra]`: (exit code, stdout, stderr).
 fn stamp(input: &Path, number: &str, out: &Path, extra: &[&str]) -> (i32, String, String) {
-    let o = common::pith()
-        .arg("inject")
-        .arg(input)
-        .args(["--number", number, "-o"])
-        .arg(out)
-        .arg("--stamp")
-        .args(extra)
-        .env("SOURCE_DATE_EPOCH", "1700000000")
-        .timeout(std::time::Duration::from_secs(60))
-        .output()
-        .expect("run pith");
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    let args: Vec<&str> = std::iter::once("--stamp")
+        .chain(extra.iter().copied())
+        .collect();
+    common::inject(input, number, out, &args)
 }
 
 /// Runs a tool under `timeout 60`: (success, stdout).

@@ -121,6 +121,26 @@ pub fn pith() -> assert_cmd::Command {
     c
 }
 
+/// Runs `pith inject IN --number N -o OUT [extra]` with a pinned `SOURCE_DATE_EPOCH` and a
+/// 120 s limit: (exit code, stdout, stderr).
+pub fn inject(input: &Path, number: &str, out: &Path, extra: &[&str]) -> (i32, String, String) {
+    let o = pith()
+        .arg("inject")
+        .arg(input)
+        .args(["--number", number, "-o"])
+        .arg(out)
+        .args(extra)
+        .env("SOURCE_DATE_EPOCH", "1700000000")
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .expect("run pith");
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
 /// Path of a file under `tests/data`.
 pub fn data(name: &str) -> PathBuf {
     root().join("tests/data").join(name)
