@@ -91,7 +91,7 @@ for t in "${targets[@]}"; do
   fi
 done
 if ((${#failed[@]})); then
-  echo "fuzz: FAILED: ${failed[*]} (keep each input as a regression test in tests/hardening.rs)"
+  echo "fuzz: FAILED: ${failed[*]} (keep each input as a regression test in tests/hardening_inputs.rs)"
   exit 1
 fi
 echo "fuzz: all ${#targets[@]} targets ran $secs s each without a crash"

@@ -20,35 +20,39 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::number::PithNumber;
-use crate::record::{atom, Record};
+use crate::record::{self, Input};
 
 /// Error reading a manifest or a directory, or resolving a job's number.
 #[derive(Debug)]
 pub struct Error {
-    path: PathBuf,
+    path: Option<PathBuf>,
     line: Option<usize>,
     kind: ErrorKind,
 }
 
 /// What went wrong.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ErrorKind {
-    /// Occurs when a file cannot be read.
-    Io(std::io::Error),
+    /// Occurs when a file or directory cannot be read.
+    #[error("cannot read")]
+    Io(#[source] std::io::Error),
     /// Occurs when a manifest line is not a JSON object with `pdf` and exactly one of `number`,
     /// `record`, `arxiv_atom`.
+    #[error("{0}")]
     Manifest(String),
     /// Occurs when a job's number cannot be obtained (bad number, bad record, bad Atom).
-    Number(String),
-    /// Occurs when a `--shard` specification is not `K/N` with `0 <= K < N`.
+    #[error(transparent)]
+    Number(Box<record::Error>),
+    /// Occurs when a shard specification is not `K/N` with `0 <= K < N`.
+    #[error("{0:?} is not K/N with 0 <= K < N (K is 0-based)")]
     Shard(String),
 }
 
 impl Error {
     fn new(path: &Path, line: Option<usize>, kind: ErrorKind) -> Self {
         Error {
-            path: path.to_owned(),
+            path: Some(path.to_owned()),
             line,
             kind,
         }
@@ -62,81 +66,37 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.path.display())?;
-        if let Some(l) = self.line {
-            write!(f, ":{l}")?;
-        }
-        match &self.kind {
-            ErrorKind::Io(e) => write!(f, ": {e}"),
-            ErrorKind::Manifest(m) | ErrorKind::Number(m) | ErrorKind::Shard(m) => {
-                write!(f, ": {m}")
+        if let Some(p) = &self.path {
+            write!(f, "{}", p.display())?;
+            if let Some(l) = self.line {
+                write!(f, ":{l}")?;
             }
+            f.write_str(": ")?;
         }
+        self.kind.fmt(f)
     }
 }
 
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match &self.kind {
-            ErrorKind::Io(e) => Some(e),
-            _ => None,
+            ErrorKind::Number(e) => std::error::Error::source(e.as_ref()),
+            k => std::error::Error::source(k),
         }
     }
 }
 
-/// Where a job's number comes from.
-#[derive(Debug, Clone, PartialEq)]
-pub enum NumberSource {
-    /// A number given as text.
-    Number(String),
-    /// A canonical record JSON file.
-    RecordFile(PathBuf),
-    /// A canonical record given inline in the manifest.
-    RecordInline(Value),
-    /// An arXiv Atom entry file.
-    ArxivAtom(PathBuf),
-}
-
-impl NumberSource {
-    /// Resolves the number: parsed, or computed from the record (never typed twice).
-    ///
-    /// # Errors
-    /// [`ErrorKind::Number`] or [`ErrorKind::Io`], naming the file.
-    pub fn resolve(&self, pdf: &Path) -> Result<PithNumber, Error> {
-        let num_err = |p: &Path, m: String| Error::new(p, None, ErrorKind::Number(m));
-        match self {
-            NumberSource::Number(n) => {
-                PithNumber::parse(n).map_err(|e| num_err(pdf, e.to_string()))
-            }
-            NumberSource::RecordInline(v) => Record::from_value(v)
-                .map(|r| r.number())
-                .map_err(|e| num_err(pdf, format!("inline record: {e}"))),
-            NumberSource::RecordFile(p) => {
-                let text = read(p)?;
-                Record::from_json(&text)
-                    .map(|r| r.number())
-                    .map_err(|e| num_err(p, e.to_string()))
-            }
-            NumberSource::ArxivAtom(p) => {
-                let text = read(p)?;
-                let papers = atom::parse(&text).map_err(|e| num_err(p, e.to_string()))?;
-                if papers.len() != 1 {
-                    return Err(num_err(
-                        p,
-                        format!("{} entries; a batch job needs exactly one", papers.len()),
-                    ));
-                }
-                papers[0]
-                    .to_record()
-                    .map(|r| r.number())
-                    .map_err(|e| num_err(p, e.to_string()))
-            }
-        }
-    }
-}
-
-fn read(p: &Path) -> Result<String, Error> {
-    std::fs::read_to_string(p).map_err(|e| Error::new(p, None, ErrorKind::Io(e)))
+/// Resolves a job's number: parsed, or computed from its record (never typed twice). Errors
+/// name the file they are about: the record or Atom file, else the PDF.
+///
+/// # Errors
+/// [`ErrorKind::Number`].
+pub fn resolve(job: &Job) -> Result<PithNumber, Error> {
+    job.source.number().map_err(|e| Error {
+        path: e.path().is_none().then(|| job.pdf.clone()),
+        line: None,
+        kind: ErrorKind::Number(Box::new(e)),
+    })
 }
 
 /// One file to process.
@@ -148,8 +108,8 @@ pub struct Job {
     pub pdf: PathBuf,
     /// The input PDF's path relative to the batch root, used to mirror the tree.
     pub relative: PathBuf,
-    /// Where the number comes from.
-    pub source: NumberSource,
+    /// Where the number comes from (the same [`Input`] the CLI resolves).
+    pub source: Input,
     /// An explicit output path from the manifest.
     pub out: Option<PathBuf>,
 }
@@ -187,7 +147,7 @@ pub fn read_manifest(manifest: &Path, text: &str, base: &Path) -> Result<Vec<Job
             .ok_or_else(|| bad("missing \"pdf\" (a path)".into()))?;
         let mut sources = Vec::new();
         if let Some(n) = o.get("number") {
-            sources.push(NumberSource::Number(
+            sources.push(Input::Number(
                 n.as_str()
                     .ok_or_else(|| bad("\"number\" must be a string".into()))?
                     .to_owned(),
@@ -195,17 +155,20 @@ pub fn read_manifest(manifest: &Path, text: &str, base: &Path) -> Result<Vec<Job
         }
         if let Some(r) = o.get("record") {
             sources.push(match r {
-                Value::String(p) => NumberSource::RecordFile(resolve_path(base, p)),
-                Value::Object(_) => NumberSource::RecordInline(r.clone()),
+                Value::String(p) => Input::RecordFile(resolve_path(base, p)),
+                Value::Object(_) => Input::RecordValue(r.clone()),
                 _ => return Err(bad("\"record\" must be a path or an object".into())),
             });
         }
         if let Some(a) = o.get("arxiv_atom") {
-            sources.push(NumberSource::ArxivAtom(resolve_path(
-                base,
-                a.as_str()
-                    .ok_or_else(|| bad("\"arxiv_atom\" must be a path".into()))?,
-            )));
+            sources.push(Input::Atom {
+                path: resolve_path(
+                    base,
+                    a.as_str()
+                        .ok_or_else(|| bad("\"arxiv_atom\" must be a path".into()))?,
+                ),
+                id: None,
+            });
         }
         if sources.len() != 1 {
             return Err(bad(
@@ -276,11 +239,18 @@ pub fn discover(root: &Path) -> Result<(Vec<Job>, Vec<PathBuf>), Error> {
             .map(|s| PathBuf::from(format!("{}{s}", stem.display())))
             .find(|p| p.is_file());
         let source = match side {
-            Some(p) if p.to_string_lossy().ends_with(".pith") => {
-                NumberSource::Number(read(&p)?.trim().to_owned())
-            }
-            Some(p) if p.to_string_lossy().ends_with(".record.json") => NumberSource::RecordFile(p),
-            Some(p) => NumberSource::ArxivAtom(p),
+            Some(p) if p.to_string_lossy().ends_with(".pith") => Input::Number(
+                record::input::read_text(&p)
+                    .map_err(|e| Error {
+                        path: None,
+                        line: None,
+                        kind: ErrorKind::Number(Box::new(e)),
+                    })?
+                    .trim()
+                    .to_owned(),
+            ),
+            Some(p) if p.to_string_lossy().ends_with(".record.json") => Input::RecordFile(p),
+            Some(p) => Input::Atom { path: p, id: None },
             None => {
                 orphans.push(pdf);
                 continue;
@@ -323,14 +293,10 @@ impl Shard {
     /// # Ok::<(), pith::batch::Error>(())
     /// ```
     pub fn parse(text: &str) -> Result<Self, Error> {
-        let bad = || {
-            Error::new(
-                Path::new("--shard"),
-                None,
-                ErrorKind::Shard(format!(
-                    "{text:?} is not K/N with 0 <= K < N (K is 0-based)"
-                )),
-            )
+        let bad = || Error {
+            path: None,
+            line: None,
+            kind: ErrorKind::Shard(text.to_owned()),
         };
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
         let (k, n): (usize, usize) = (
@@ -500,10 +466,7 @@ mod tests {
         let jobs = read_manifest(m, text, Path::new("/base")).unwrap();
         assert_eq!(jobs.len(), 2);
         assert_eq!(jobs[0].pdf, Path::new("/base/a/x.pdf"));
-        assert_eq!(
-            jobs[1].source,
-            NumberSource::RecordFile("/base/r.json".into())
-        );
+        assert_eq!(jobs[1].source, Input::RecordFile("/base/r.json".into()));
         assert_eq!(jobs[1].out.as_deref(), Some(Path::new("/base/o.pdf")));
         for bad in [
             "{\"pdf\":\"x\"}",
@@ -536,7 +499,7 @@ mod tests {
                 index: i,
                 pdf: format!("/nonexistent/{i}.pdf").into(),
                 relative: format!("{i}.pdf").into(),
-                source: NumberSource::Number("x".into()),
+                source: Input::Number("x".into()),
                 out: None,
             })
             .collect();

@@ -15,6 +15,8 @@
 //! - [`pdf`]: reads and injects the number into compiled PDFs (XMP and Info).
 //! - [`badge`]: SVG badges and embedding snippets.
 //! - [`xml`]: guards run on untrusted XML before it is parsed.
+//! - [`vocab`]: the names a number is written under (URL base, XMP namespace and properties,
+//!   Info keys); [`escape`]: escaping of text for XML, TeX, Markdown and HTML.
 //! - [`batch`]: manifests, shards and the worker pool for archive-scale runs.
 //!
 //! ```
@@ -28,11 +30,13 @@
 
 pub mod badge;
 pub mod batch;
+pub mod escape;
 pub mod number;
 pub mod pdf;
 pub mod record;
 pub mod sty;
 pub mod verify;
+pub mod vocab;
 pub mod xml;
 
 pub use number::{NumberRef, PithNumber};

@@ -16,21 +16,24 @@ pub const CODE_LEN: usize = 26;
 /// Prefix lengths accepted as short aliases (`pith:7BMK4ZKT` and its 12/16-character kin).
 pub const ALIAS_LENS: [usize; 3] = [8, 12, 16];
 
-/// Base URL of record pages; the verification link is this followed by the 26-character code.
-pub const RECORD_URL_BASE: &str = "https://pith.science/pith/";
+/// Base URL of record pages; the verification link is this followed by the 26-character code
+/// (defined in [`crate::vocab::URL_BASE`], re-exported here for callers of this module).
+pub use crate::vocab::URL_BASE as RECORD_URL_BASE;
 
 /// Error returned when a Pith Number (or alias) cannot be parsed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid Pith Number {:?}: {kind}", .input.chars().take(80).collect::<String>())]
 pub struct Error {
     input: String,
     kind: ErrorKind,
 }
 
 /// What was wrong with a Pith Number string.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ErrorKind {
     /// Occurs when the code has a length other than 26 (or 8/12/16 for an alias).
+    #[error("the code has {found} characters, expected {expected}")]
     WrongLength {
         /// The length found.
         found: usize,
@@ -38,6 +41,7 @@ pub enum ErrorKind {
         expected: &'static str,
     },
     /// Occurs when the code holds a character outside the base32 alphabet `A-Z2-7`.
+    #[error("character {found:?} at position {position} is not in the base32 alphabet A-Z2-7")]
     BadCharacter {
         /// The offending character.
         found: char,
@@ -45,11 +49,16 @@ pub enum ErrorKind {
         position: usize,
     },
     /// Occurs when the year part of `pith:YYYY:CODE` is not four digits.
+    #[error("year {found:?} is not four digits (expected pith:YYYY:<26 characters>)")]
     BadYear {
         /// The year text found.
         found: String,
     },
     /// Occurs when the text is not shaped like any accepted form.
+    #[error(
+        "expected pith:YYYY:<26 characters>, <26 characters>, pith:<8|12|16 characters> or {}<26 characters>",
+        crate::vocab::URL_BASE
+    )]
     BadForm,
 }
 
@@ -71,32 +80,6 @@ impl Error {
         &self.input
     }
 }
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let shown: String = self.input.chars().take(80).collect();
-        write!(f, "invalid Pith Number {shown:?}: ")?;
-        match &self.kind {
-            ErrorKind::WrongLength { found, expected } => {
-                write!(f, "the code has {found} characters, expected {expected}")
-            }
-            ErrorKind::BadCharacter { found, position } => write!(
-                f,
-                "character {found:?} at position {position} is not in the base32 alphabet A-Z2-7"
-            ),
-            ErrorKind::BadYear { found } => write!(
-                f,
-                "year {found:?} is not four digits (expected pith:YYYY:<26 characters>)"
-            ),
-            ErrorKind::BadForm => write!(
-                f,
-                "expected pith:YYYY:<26 characters>, <26 characters>, or pith:<8|12|16 characters>"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
 
 /// SHA-256 of `bytes`.
 ///
@@ -180,9 +163,29 @@ fn check_year(input: &str, year: &str) -> Result<u16, Error> {
     }
 }
 
+/// The code part of a resolver URL (`https://pith.science/pith/<code>`, `http://` too, host in
+/// any case, one trailing `/` tolerated), or `None` when `t` is not one.
+fn strip_resolver(t: &str) -> Option<&str> {
+    let base = crate::vocab::URL_BASE;
+    let (scheme, rest) = base.split_once("://")?;
+    let (t_scheme, t_rest) = t.split_once("://")?;
+    if !(t_scheme.eq_ignore_ascii_case(scheme) || t_scheme.eq_ignore_ascii_case("http")) {
+        return None;
+    }
+    let head = t_rest.get(..rest.len())?;
+    let (host, path) = rest.split_once('/')?;
+    let (t_host, t_path) = head.split_once('/')?;
+    if !(t_host.eq_ignore_ascii_case(host) && t_path == path) {
+        return None;
+    }
+    let code = &t_rest[rest.len()..];
+    Some(code.strip_suffix('/').unwrap_or(code))
+}
+
 /// A complete Pith Number: the 26-character code, with the submission year when known.
 ///
-/// Parsing accepts `pith:YYYY:<26>` and a bare `<26>`, in any case (normalised to upper case).
+/// Parsing accepts `pith:YYYY:<26>`, a bare `<26>` and the resolver URL, in any case
+/// (normalised to upper case).
 ///
 /// # Examples
 /// ```
@@ -207,12 +210,18 @@ impl PithNumber {
         }
     }
 
-    /// Parses `pith:YYYY:<26>` or a bare `<26>` code.
+    /// Parses `pith:YYYY:<26>`, a bare `<26>` code, or the resolver URL
+    /// `https://pith.science/pith/<26>` (as DOI tools accept doi.org URLs; issue #15). A bare
+    /// code and a URL carry no year.
     ///
     /// # Errors
-    /// Returns an [`Error`] naming what was expected when the text is neither.
+    /// Returns an [`Error`] naming what was expected when the text is none of these.
     pub fn parse(text: &str) -> Result<Self, Error> {
         let t = text.trim();
+        if let Some(code) = strip_resolver(t) {
+            let code = check_code(text, code, &[CODE_LEN], "26 after the resolver URL")?;
+            return Ok(PithNumber { code, year: None });
+        }
         let lower = t.to_ascii_lowercase();
         if lower.starts_with("pith:") {
             // "pith:" is ASCII, so byte 5 is a character boundary of `t` too.
@@ -493,6 +502,32 @@ mod tests {
         // Non-ASCII never panics on slicing.
         assert!(NumberRef::parse("pith:é7BMK4ZKTPUTUY3JKWBANNPOFR").is_err());
         assert!(PithNumber::parse("ééééé:2024").is_err());
+    }
+
+    #[test]
+    fn resolver_urls_are_numbers_without_a_year() {
+        let want = PithNumber::parse("7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
+        for url in [
+            "https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5",
+            " HTTPS://Pith.Science/pith/7bmk4zktputuy3jkwbannpofr5/ ",
+            "http://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5",
+        ] {
+            assert_eq!(PithNumber::parse(url).unwrap(), want, "{url}");
+            assert_eq!(
+                NumberRef::parse(url).unwrap(),
+                NumberRef::Full(want.clone())
+            );
+        }
+        assert_eq!(PithNumber::parse(&want.url()).unwrap(), want);
+        for bad in [
+            "https://pith.science/pith/7BMK4ZKT",
+            "https://example.org/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5",
+            "https://pith.science/ns/7BMK4ZKTPUTUY3JKWBANNPOFR5",
+            "https://pith.science/pith/",
+            "ftp://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5",
+        ] {
+            assert!(PithNumber::parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

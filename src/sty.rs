@@ -36,44 +36,36 @@ pub const LTXML_FILE: &str = "pith.sty.ltxml";
 /// Characters of the code in the short form the badge shows (`pith:7BMK4ZKT`).
 const SHORT_LEN: usize = crate::number::ALIAS_LENS[0];
 
-/// XMP namespace of the `pith` properties; the same as `pdf::xmp::PITH_NS` (issue #4).
-pub const NAMESPACE: &str = "https://pith.science/ns/1.0/";
+/// XMP namespace of the `pith` properties ([`crate::vocab::XMP_NS`], as `pith inject` writes).
+pub use crate::vocab::XMP_NS as NAMESPACE;
 
 /// Date in `\ProvidesPackage`. Fixed (not the build date) so that the committed
 /// `latex/pith.sty` is reproducible; bump it when the template changes.
 pub const PACKAGE_DATE: &str = "2026/11/29";
 
 /// Name of the extension schema in the PDF/A `pdfaSchema:schema` field.
-const SCHEMA_NAME: &str = "Pith Number";
+const SCHEMA_NAME: &str = crate::vocab::XMP_SCHEMA_NAME;
 
-/// One XMP property in the `pith` namespace: its name, the TeX macro holding its value, its
-/// PDF/A value type and description.
+/// One XMP property in the `pith` namespace ([`crate::vocab::XMP_PROPERTIES`]) and the TeX
+/// macro holding its value.
 struct Property {
-    name: &'static str,
+    xmp: crate::vocab::XmpProperty,
     macro_name: &'static str,
-    value_type: &'static str,
-    description: &'static str,
 }
 
 /// The XMP properties `pith.sty` writes (the same names `pith inject` writes, issue #4).
 const PROPERTIES: &[Property] = &[
     Property {
-        name: "number",
+        xmp: crate::vocab::XMP_PROPERTIES[0],
         macro_name: "pith@full",
-        value_type: "Text",
-        description: "Pith Number of the paper: pith:YYYY:CODE, or the 26-character CODE alone",
     },
     Property {
-        name: "shortNumber",
+        xmp: crate::vocab::XMP_PROPERTIES[1],
         macro_name: "pith@short",
-        value_type: "Text",
-        description: "Short form of the Pith Number, pith: and its first 8 characters",
     },
     Property {
-        name: "url",
+        xmp: crate::vocab::XMP_PROPERTIES[2],
         macro_name: "pith@url",
-        value_type: "URL",
-        description: "Verification page of the Pith Number",
     },
 ];
 
@@ -150,52 +142,11 @@ impl std::error::Error for Error {
     }
 }
 
-/// Escapes text for TeX so that it typesets (and writes to a file or PDF string) as itself.
-///
-/// The ten special characters `\ { } $ & # ^ _ % ~` become control sequences that print
-/// them; everything else is kept. The result is safe inside a macro argument and a `\def`.
-///
-/// # Examples
-///
-/// ```
-/// assert_eq!(pith::sty::tex_escape("50% of a_b"), r"50\% of a\_b");
-/// assert_eq!(pith::sty::tex_escape(r"\input{x}"), r"\textbackslash{}input\{x\}");
-/// ```
-pub fn tex_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str(r"\textbackslash{}"),
-            '{' | '}' | '$' | '&' | '#' | '_' | '%' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '^' => out.push_str(r"\textasciicircum{}"),
-            '~' => out.push_str(r"\textasciitilde{}"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
+/// Escapes text for TeX so that it typesets as itself; see [`crate::escape::tex`].
+pub use crate::escape::tex as tex_escape;
 
-/// Escapes text for the places of the template that TeX writes verbatim into XML (XMP
-/// descriptions): XML's `& < > "` as entities, and nothing TeX would act on.
-fn xml_for_tex(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            // Characters TeX would interpret: never in our constants; dropped defensively
-            // rather than written as control sequences into XML.
-            '\\' | '{' | '}' | '$' | '#' | '^' | '_' | '%' | '~' => {}
-            _ => out.push(c),
-        }
-    }
-    out
-}
+/// Escapes text for the places of the template that TeX writes verbatim into XML.
+use crate::escape::xml_in_tex as xml_for_tex;
 
 /// Renders `pith.sty`.
 ///
@@ -234,10 +185,10 @@ pub fn render(options: &Options) -> Result<String, Error> {
         .iter()
         .map(|p| {
             serde_json::json!({
-                "name": p.name,
+                "name": p.xmp.name,
                 "macro": p.macro_name,
-                "value_type": p.value_type,
-                "description": p.description,
+                "value_type": p.xmp.value_type,
+                "description": p.xmp.description,
             })
         })
         .collect();
@@ -357,14 +308,12 @@ mod tests {
     fn properties_and_schema_agree() {
         let s = render(&Options::default()).unwrap();
         for p in PROPERTIES {
-            assert!(s.contains(&format!("<pith:{0}>\\{1}</pith:{0}>", p.name, p.macro_name)));
-            assert!(s.contains(&format!(
-                "<pdfaProperty:name>{}</pdfaProperty:name>",
-                p.name
-            )));
+            let name = p.xmp.name;
+            assert!(s.contains(&format!("<pith:{0}>\\{1}</pith:{0}>", name, p.macro_name)));
+            assert!(s.contains(&format!("<pdfaProperty:name>{name}</pdfaProperty:name>")));
             assert!(s.contains(&format!(
                 "\\hyxmp@declare@property[{}]{{{}}}",
-                p.value_type, p.name
+                p.xmp.value_type, name
             )));
         }
         assert!(s.contains(&format!("\\def\\pith@ns{{{NAMESPACE}}}")));

@@ -15,8 +15,8 @@ use pith::PithNumber;
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;
 
-const SEED: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
-const URL: &str = "https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5";
+use common::{SEED, SEED_URL as URL};
+
 const DEJAVU: &str = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 
 fn seed() -> PithNumber {
@@ -422,19 +422,20 @@ fn the_cli_writes_the_library_bytes() {
         .assert()
         .success()
         .stdout("");
-    let want =
-        std::fs::read_to_string(golden_dir().join("badge-flat-square-anchored.svg")).unwrap();
+    // The file and standard output are the library's SVG and a final newline (issue #15).
+    let golden = |name: &str| std::fs::read_to_string(golden_dir().join(name)).unwrap() + "\n";
+    let want = golden("badge-flat-square-anchored.svg");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), want);
     common::pith()
         .args(["badge", SEED])
         .assert()
         .success()
-        .stdout(std::fs::read_to_string(golden_dir().join("badge-flat.svg")).unwrap());
+        .stdout(golden("badge-flat.svg"));
     common::pith()
         .args(["badge", SEED, "--qr", "--status", "computed"])
         .assert()
         .success()
-        .stdout(std::fs::read_to_string(golden_dir().join("badge-flat-computed-qr.svg")).unwrap());
+        .stdout(golden("badge-flat-computed-qr.svg"));
     // A short alias cannot make a badge: the URL needs all 26 characters.
     common::pith()
         .args(["badge", "pith:7BMK4ZKT"])
@@ -906,18 +907,8 @@ class P(HTMLParser):
     def handle_starttag(self, tag, attrs): self.tags.append([tag, dict(attrs)])
 p = P(); p.feed(sys.stdin.read()); p.close(); print(json.dumps(p.tags))
 "#;
-    let out = std::process::Command::new("python3")
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut c| {
-            use std::io::Write;
-            c.stdin.take().unwrap().write_all(html.as_bytes())?;
-            c.wait_with_output()
-        })
-        .unwrap();
-    let tags: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = common::tools::python(script, &html).unwrap_or_else(|e| panic!("{html}\n{e}"));
+    let tags: serde_json::Value = serde_json::from_str(&out).unwrap();
     let names: Vec<&str> = tags
         .as_array()
         .unwrap()
@@ -951,24 +942,8 @@ img = next(iter(doc.findall(lambda n: n.tagname == "image")))
 ref = next(iter(doc.findall(lambda n: n.tagname == "reference")))
 print(json.dumps({"uri": img["uri"], "alt": img["alt"], "refuri": ref["refuri"]}))
 "#;
-    let out = std::process::Command::new("python3")
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut c| {
-            use std::io::Write;
-            c.stdin.take().unwrap().write_all(rst.as_bytes())?;
-            c.wait_with_output()
-        })
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{rst}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = common::tools::python(script, &rst).unwrap_or_else(|e| panic!("{rst}\n{e}"));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["alt"], TRICKY_ALT);
     assert_eq!(v["uri"], "https://example.org/b%20adge.svg?x=1&y=2");
     assert_eq!(v["refuri"], URL);

@@ -8,14 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use common::tools::{exif_tag, qpdf_clean};
+use common::{copy_writable, fixture, OTHER, SEED};
 use serde_json::Value;
-
-const SEED: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
-const OTHER: &str = "pith:2024:ZWRUDBOANTQFBE2ITHQCKK5EHL";
-
-fn fixture(name: &str) -> PathBuf {
-    common::root().join("tests/fixtures").join(name)
-}
 
 /// Sources for test files: a classic xref table and an xref stream with object streams.
 fn sources() -> Vec<PathBuf> {
@@ -25,39 +20,11 @@ fn sources() -> Vec<PathBuf> {
         .collect()
 }
 
-fn copy_to(src: &Path, dst: &Path) {
-    std::fs::create_dir_all(dst.parent().unwrap()).unwrap();
-    std::fs::copy(src, dst).unwrap();
-    let mut p = std::fs::metadata(dst).unwrap().permissions();
-    #[allow(clippy::permissions_set_readonly_false)]
-    p.set_readonly(false);
-    std::fs::set_permissions(dst, p).unwrap();
-}
-
 fn report_lines(stdout: &[u8]) -> Vec<Value> {
     String::from_utf8_lossy(stdout)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("report line {l:?}: {e}")))
         .collect()
-}
-
-/// qpdf's verdict on a file: no errors and no warnings.
-fn qpdf_clean(path: &Path) -> bool {
-    let o = Command::new("qpdf")
-        .arg("--check")
-        .arg(path)
-        .output()
-        .unwrap();
-    o.status.code() == Some(0) && !String::from_utf8_lossy(&o.stdout).contains("WARNING")
-}
-
-fn exif_number(path: &Path) -> String {
-    let (_, out, _) = common::run(
-        "exiftool",
-        &["-s3", "-PithNumber", path.to_str().unwrap()],
-        None,
-    );
-    out.trim().to_owned()
 }
 
 #[test]
@@ -69,9 +36,9 @@ fn manifest_run_mirrors_the_tree_and_reruns_as_unchanged() {
     let dir = tempfile::tempdir().unwrap();
     let inp = dir.path().join("in");
     let srcs = sources();
-    copy_to(&srcs[0], &inp.join("2402/a.pdf"));
-    copy_to(&srcs[1], &inp.join("2402/b.pdf"));
-    copy_to(&srcs[0], &inp.join("2412/c.pdf"));
+    copy_writable(&srcs[0], &inp.join("2402/a.pdf"));
+    copy_writable(&srcs[1], &inp.join("2402/b.pdf"));
+    copy_writable(&srcs[0], &inp.join("2412/c.pdf"));
     std::fs::write(
         inp.join("broken.pdf"),
         b"%PDF-1.7\nthis is not a PDF body\n",
@@ -140,7 +107,7 @@ fn manifest_run_mirrors_the_tree_and_reruns_as_unchanged() {
     ] {
         let f = dir.path().join(p);
         assert!(qpdf_clean(&f), "{p} fails qpdf --check");
-        assert_eq!(exif_number(&f), want, "{p}");
+        assert_eq!(exif_tag(&f, "PithNumber"), want, "{p}");
     }
     assert!(
         !out.join("broken.pdf").exists(),
@@ -175,7 +142,7 @@ fn shards_split_the_manifest_without_overlap() {
     let dir = tempfile::tempdir().unwrap();
     let mut manifest = String::new();
     for i in 0..7 {
-        copy_to(&sources()[0], &dir.path().join(format!("f{i}.pdf")));
+        copy_writable(&sources()[0], &dir.path().join(format!("f{i}.pdf")));
         manifest.push_str(&format!("{{\"pdf\":\"f{i}.pdf\",\"number\":\"{SEED}\"}}\n"));
     }
     let m = dir.path().join("m.jsonl");
@@ -222,10 +189,10 @@ fn directory_mode_uses_sidecars_and_in_place_appends_only() {
     let srcs = sources();
     for (i, s) in srcs.iter().enumerate() {
         let f = dir.path().join(format!("sub/p{i}.pdf"));
-        copy_to(s, &f);
+        copy_writable(s, &f);
         std::fs::write(f.with_extension("pith"), format!("{SEED}\n")).unwrap();
     }
-    copy_to(&srcs[0], &dir.path().join("orphan.pdf"));
+    copy_writable(&srcs[0], &dir.path().join("orphan.pdf"));
     let o = common::pith()
         .args(["batch", "--in-place", "--dir"])
         .arg(dir.path())
@@ -298,10 +265,10 @@ fn interrupted_batch_leaves_files_whole_and_a_rerun_finishes() {
     let n = 300;
     for i in 0..n {
         let f = dir.path().join(format!("d{}/f{i}.pdf", i % 10));
-        copy_to(src, &f);
+        copy_writable(src, &f);
         std::fs::write(f.with_extension("pith"), SEED).unwrap();
     }
-    let child = Command::new(assert_cmd::cargo::cargo_bin("pith"))
+    let child = Command::new(assert_cmd::cargo::cargo_bin!("pith"))
         .args(["batch", "--in-place", "-j", "2", "--dir"])
         .arg(dir.path())
         .stdout(Stdio::piped())
@@ -348,14 +315,14 @@ fn killed_in_place_inject_never_tears_a_file() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let bin = assert_cmd::cargo::cargo_bin("pith");
+    let bin = assert_cmd::cargo::cargo_bin!("pith");
     let mut updated = 0;
     let rounds = 40;
     for (round, src) in sources().iter().cycle().take(rounds).enumerate() {
         let original = std::fs::read(src).unwrap();
         let f = dir.path().join(format!("k{round}.pdf"));
-        copy_to(src, &f);
-        let mut child = Command::new(&bin)
+        copy_writable(src, &f);
+        let mut child = Command::new(bin)
             .args(["inject", "--in-place", "--number", SEED])
             .arg(&f)
             .stdout(Stdio::null())

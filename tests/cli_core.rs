@@ -2,20 +2,9 @@
 
 mod common;
 
-use common::{data, example, pith};
+use common::{data, example, pith, seed_vector, SEED, SEED_HASH};
 use predicates::prelude::*;
 use serde_json::Value;
-
-const SEED: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
-const SEED_HASH: &str = "f858ae65537d274c6d2ab040d6bdc58f56e405d9a90f6fe1018ac133bbda80a2";
-
-fn seed_vector() -> Value {
-    let all: Vec<Value> =
-        serde_json::from_str(&std::fs::read_to_string(data("records.json")).unwrap()).unwrap();
-    all.into_iter()
-        .find(|v| v["pith_number"] == SEED && v.get("variant_of").is_none())
-        .unwrap()
-}
 
 fn stdout_of(cmd: &mut assert_cmd::Command) -> String {
     let out = cmd.assert().success().get_output().stdout.clone();
@@ -83,7 +72,7 @@ fn feed_gives_one_number_per_entry_and_id_picks_one() {
     );
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines.len() >= 10);
-    assert!(lines.contains(&SEED));
+    assert!(lines.contains(&format!("{SEED}  2402.03791v3").as_str()));
     let one = stdout_of(
         pith()
             .args(["number", "--id", "2402.03791v3", "--arxiv-atom"])
@@ -307,4 +296,127 @@ fn bad_inputs_give_one_line_errors_and_exit_2() {
         .arg(&bad)
         .assert()
         .stderr(predicate::str::contains("bad.json"));
+}
+
+/// Issue #15, bug 7: conflicting or implausible inputs are refused instead of changing the
+/// number: a version given twice, a category arXiv does not have (case matters).
+#[test]
+fn issue15_conflicting_and_implausible_fields_are_refused() {
+    let fields = |id: &str, version: Option<&str>, primary: &str, cross: &str| {
+        let mut c = pith();
+        c.args(["number", "--id", id, "--title", "T", "--abstract", "A"]);
+        c.args(["--submitted", "2024-02-06T08:14:56Z", "--primary", primary]);
+        if let Some(v) = version {
+            c.args(["--version", v]);
+        }
+        if !cross.is_empty() {
+            c.args(["--cross", cross]);
+        }
+        c
+    };
+    fields("2402.03791v3", None, "cs.DC", "cs.LG,math.OC")
+        .assert()
+        .success();
+    fields("2402.03791v3", Some("3"), "cs.DC", "")
+        .assert()
+        .success();
+    fields("2402.03791v3", Some("2"), "cs.DC", "")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("says version 3 but version 2"));
+    fields("2402.03791", Some("3"), "cs.dc", "")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("did you mean cs.DC?"));
+    fields("2402.03791", Some("3"), "cs.DC", "cs.XX")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "\"cs.XX\" is not an arXiv category",
+        ));
+    // Old archive names are categories too.
+    fields("chao-dyn/9301001", Some("1"), "chao-dyn", "")
+        .assert()
+        .success();
+}
+
+/// Issue #15, bug 8: a multi-entry feed prints the arXiv id beside each number, and --json
+/// prints JSON Lines (one object per entry), not concatenated pretty objects.
+#[test]
+fn issue15_multi_entry_feeds_name_each_entry() {
+    let out = stdout_of(
+        pith()
+            .args(["number", "--json", "--arxiv-atom"])
+            .arg(example("feed.atom.xml")),
+    );
+    let plain = stdout_of(
+        pith()
+            .args(["number", "--arxiv-atom"])
+            .arg(example("feed.atom.xml")),
+    );
+    let objs: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l:?}: {e}")))
+        .collect();
+    assert_eq!(objs.len(), plain.lines().count());
+    for (o, line) in objs.iter().zip(plain.lines()) {
+        let id = o["arxiv_id"].as_str().unwrap();
+        assert_eq!(
+            line,
+            format!("{}  {id}", o["pith_number"].as_str().unwrap())
+        );
+    }
+    let rec = stdout_of(
+        pith()
+            .args(["record", "--arxiv-atom"])
+            .arg(example("feed.atom.xml")),
+    );
+    assert_eq!(rec.lines().count(), objs.len());
+    for l in rec.lines() {
+        serde_json::from_str::<Value>(l).unwrap();
+    }
+}
+
+/// Issue #15, bug 9: a record alone is not "verified" (nothing was checked against it), and a
+/// malformed signature is an input error (exit 2), not a mismatch (exit 1).
+#[test]
+fn issue15_record_alone_is_unverified_and_bad_signatures_are_errors() {
+    let out = stdout_of(
+        pith()
+            .args(["verify", "--record"])
+            .arg(example("2402.03791v3.record.json")),
+    );
+    assert!(
+        out.lines().last().unwrap().starts_with("UNVERIFIED"),
+        "{out}"
+    );
+    for sig in ["not base64!", "AAAA"] {
+        pith()
+            .args(["verify", "--sha256", SEED_HASH, "--signature", sig])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("invalid signature"));
+    }
+    let zero = "A".repeat(86) + "==";
+    pith()
+        .args(["verify", "--sha256", SEED_HASH, "--signature", &zero])
+        .assert()
+        .code(1);
+}
+
+/// Issue #15, habits: the resolver URL is accepted wherever a number is.
+#[test]
+fn issue15_resolver_url_is_a_number() {
+    let url = "https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5";
+    let out = stdout_of(
+        pith()
+            .args(["verify", "--record"])
+            .arg(example("2402.03791v3.record.json"))
+            .arg(url),
+    );
+    assert!(out.ends_with("verified\n"), "{out}");
+    let svg = stdout_of(pith().args(["badge", url]));
+    assert!(svg.contains("7BMK4ZKT"));
+    let snippet = stdout_of(pith().args(["snippet", url, "--format", "md"]));
+    assert!(snippet.contains(url), "{snippet}");
 }

@@ -9,6 +9,10 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::escape::{
+    asciidoc_quoted as adoc_quoted, html_attr, markdown_text as md_text, markdown_url as md_url,
+    tex as tex_text, tex_url, url as encode_url,
+};
 use crate::number::PithNumber;
 
 use super::{accessible_name, check_text, dimensions, Error, ErrorKind, Options};
@@ -172,7 +176,7 @@ pub fn snippet(
         }
     }
     tera::Tera::one_off(format.template(), &ctx, false)
-        .map_err(|e| Error::new(ErrorKind::Template(e.to_string())))
+        .map_err(|e| Error::new(ErrorKind::Template(e)))
 }
 
 fn checked_src<'a>(field: &'static str, s: &'a str) -> Result<&'a str, Error> {
@@ -181,90 +185,6 @@ fn checked_src<'a>(field: &'static str, s: &'a str) -> Result<&'a str, Error> {
         return Err(Error::new(ErrorKind::EmptySource));
     }
     Ok(s.trim())
-}
-
-/// Percent-encodes spaces, the characters RFC 3986 never allows (`"<>\^`{|}`) and `extra`.
-fn encode_url(s: &str, extra: &[u8]) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        let bad = c == ' '
-            || (c.is_ascii()
-                && (b"\"<>\\^`{|}".contains(&(c as u8)) || extra.contains(&(c as u8))));
-        if bad {
-            out.push_str(&format!("%{:02X}", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// Markdown link text: a backslash before every ASCII punctuation character that CommonMark
-/// could read as markup (`]` would end the alt text).
-fn md_text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if "\\`*_{}[]()<>#+-!|~&".contains(c) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// Markdown link destination: parentheses and whitespace percent-encoded.
-fn md_url(s: &str) -> String {
-    encode_url(s, b"()")
-}
-
-/// HTML attribute value (double-quoted).
-fn html_attr(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-/// AsciiDoc double-quoted attribute value: `"` and `]` (which would end the macro) escaped.
-fn adoc_quoted(s: &str) -> String {
-    s.replace('\\', "\\\\")
-        .replace('"', "\\\"")
-        .replace(']', "\\]")
-}
-
-/// LaTeX text: the ten special characters as commands that print them.
-fn tex_text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\textbackslash{}"),
-            '{' => out.push_str("\\{"),
-            '}' => out.push_str("\\}"),
-            '#' => out.push_str("\\#"),
-            '$' => out.push_str("\\$"),
-            '%' => out.push_str("\\%"),
-            '&' => out.push_str("\\&"),
-            '_' => out.push_str("\\_"),
-            '~' => out.push_str("\\textasciitilde{}"),
-            '^' => out.push_str("\\textasciicircum{}"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-/// URL argument of hyperref's `\href`: `#`, `%` and `\` escaped as hyperref documents, braces
-/// and spaces percent-encoded.
-fn tex_url(s: &str) -> String {
-    encode_url(s, b"").replace('#', "\\#").replace('%', "\\%")
 }
 
 /// File argument of `\includegraphics`: TeX reads it as tokens, so `%` would start a comment,

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use pith::badge::{self, Format, Options, SnippetOptions, Status, Style};
-use pith::verify::{self, Key};
+use pith::verify::{Bundle, Key};
 use pith::PithNumber;
 
 use super::fsutil::write_atomic;
@@ -98,63 +98,24 @@ impl BadgeLook {
     }
 }
 
-/// Succeeds when the bundle at `path` is for `number`, every check of it holds, and at least
-/// one receipt signature verifies with `keys`: the only ground for a derived "verified".
+/// Succeeds when the bundle at `path` grounds "verified" for `number`
+/// ([`Bundle::supports_verified`]): the only ground for a derived "verified".
 fn bundle_verifies(path: &std::path::Path, number: &PithNumber, keys: &[Key]) -> Result<()> {
-    let text = read_text(path)?;
-    let value: serde_json::Value = serde_json::from_str(&text)
-        .with_context(|| format!("{}: not valid JSON", path.display()))?;
-    let report = verify::bundle(&value, keys).with_context(|| path.display().to_string())?;
-    judge_bundle(&report, &value, number)
-        .with_context(|| format!("{}: cannot derive \"verified\"", path.display()))
+    let bundle =
+        Bundle::from_json(&read_text(path)?).with_context(|| path.display().to_string())?;
+    bundle
+        .supports_verified(number, keys)
+        .with_context(|| path.display().to_string())
 }
 
-fn judge_bundle(
-    report: &verify::Report,
-    value: &serde_json::Value,
-    number: &PithNumber,
-) -> Result<()> {
-    if !report.holds() {
-        let bad: Vec<String> = report
-            .checks
-            .iter()
-            .filter(|c| c.status == verify::Status::Mismatch)
-            .map(|c| format!("{}: {}", c.subject, c.detail))
-            .collect();
-        bail!("the bundle does not verify ({})", bad.join("; "));
-    }
-    // The bundle's own record decides its number; it must be the badge's.
-    let rec = value
-        .get("canonical_record")
-        .or_else(|| value.pointer("/events/0/payload/canonical_record"))
-        .context("no canonical_record")?;
-    let bundle_number = pith::Record::from_value(rec)?.number();
-    if bundle_number.code() != number.code()
-        || number
-            .year()
-            .is_some_and(|y| bundle_number.year() != Some(y))
-    {
-        bail!("the bundle is for {bundle_number}, not {}", number.full());
-    }
-    // Receipt checks are named "<path> signature" ("receipt" for a bundle that is one).
-    let signed = report.checks.iter().any(|c| {
-        (c.subject.ends_with(" signature") || c.subject == "receipt")
-            && c.status == verify::Status::Ok
-    });
-    if !signed {
-        bail!("no receipt signature in the bundle verifies with the registry key pith-v1-2026-05");
-    }
-    Ok(())
-}
-
-/// Runs `pith badge`.
+/// Runs `pith badge`. The SVG is written as a text file: the library's document and a final
+/// newline (issue #15: the README shows one, and `cat badge.svg` should end its line).
 pub fn run_badge(args: BadgeArgs) -> Result<Outcome> {
     let (number, opts) = args.look.resolve()?;
-    let svg = badge::svg(&number, &opts)?;
-    match &args.output {
-        Some(path) => write_atomic(path, svg.as_bytes())?,
-        None => write_atomic(std::path::Path::new("-"), svg.as_bytes())?,
-    }
+    let mut svg = badge::svg(&number, &opts)?;
+    svg.push('\n');
+    let out = args.output.as_deref().unwrap_or(std::path::Path::new("-"));
+    write_atomic(out, svg.as_bytes())?;
     Ok(Outcome::Ok)
 }
 
@@ -173,69 +134,4 @@ pub fn run_snippet(args: SnippetArgs) -> Result<Outcome> {
     let text = badge::snippet(&number, format, &opts)?;
     write_atomic(std::path::Path::new("-"), text.as_bytes())?;
     Ok(Outcome::Ok)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use ed25519_dalek::{Signer, SigningKey};
-    use serde_json::json;
-
-    /// A bundle for the first test record, signed with a throwaway key (the registry's private
-    /// key is not ours): exercises the positive path of the "verified" derivation.
-    fn signed_bundle(sign_with: &SigningKey) -> (serde_json::Value, PithNumber) {
-        let recs: serde_json::Value =
-            serde_json::from_str(include_str!("../../tests/data/records.json")).unwrap();
-        let rec = recs[0]["canonical_record"].clone();
-        let record = pith::Record::from_value(&rec).unwrap();
-        let digest = record.digest();
-        let sig = data_encoding::BASE64.encode(&sign_with.sign(&digest).to_bytes());
-        let n = record.number();
-        let v = json!({
-            "bundle_type": "pith_open_graph_bundle", "bundle_version": "1.0",
-            "pith_number": n.full(), "short_pith_number": n.short(),
-            "canonical_record": rec, "canonical_sha256": record.canonical_sha256(),
-            "events": [{"event_type": "record_created", "subject_pith_number": n.full(),
-                "target": "record", "payload": {"canonical_record": rec,
-                "canonical_sha256": record.canonical_sha256(),
-                "receipt": {"kind": "pith_receipt", "key_id": "test-key", "signature": sig}}}]
-        });
-        (v, n)
-    }
-
-    fn key_of(sk: &SigningKey) -> Key {
-        Key::parse(&data_encoding::BASE64.encode(sk.verifying_key().as_bytes())).unwrap()
-    }
-
-    fn judge(v: &serde_json::Value, n: &PithNumber, keys: &[Key]) -> Result<()> {
-        judge_bundle(&verify::bundle(v, keys).unwrap(), v, n)
-    }
-
-    #[test]
-    fn verified_needs_a_good_signature_for_this_number() {
-        let sk = SigningKey::from_bytes(&[7; 32]);
-        let (v, n) = signed_bundle(&sk);
-        judge(&v, &n, &[key_of(&sk)]).unwrap();
-        // The registry key does not know the throwaway key: unverified, not verified.
-        let e = judge(&v, &n, &[Key::registry()]).unwrap_err();
-        assert!(e.to_string().contains("no receipt signature"), "{e}");
-        // A signature by another key is a mismatch.
-        let other = SigningKey::from_bytes(&[8; 32]);
-        let e = judge(&v, &n, &[key_of(&other)]).unwrap_err();
-        assert!(e.to_string().contains("does not verify"), "{e}");
-        // A good bundle for another number does not make this one verified.
-        let n2 = PithNumber::parse("pith:2024:AAAAAAAAAAAAAAAAAAAAAAAAAA").unwrap();
-        let e = judge(&v, &n2, &[key_of(&sk)]).unwrap_err();
-        assert!(e.to_string().contains("not pith:2024:AAAA"), "{e}");
-        // Same code, another year: not this number either.
-        let e = judge(&v, &n.clone().with_year(1999), &[key_of(&sk)]).unwrap_err();
-        assert!(e.to_string().contains("not pith:1999:"), "{e}");
-        // No receipt at all.
-        let mut bare = v.clone();
-        bare["events"][0]["payload"]
-            .as_object_mut()
-            .unwrap()
-            .remove("receipt");
-        assert!(judge(&bare, &n, &[key_of(&sk)]).is_err());
-    }
 }

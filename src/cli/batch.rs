@@ -108,10 +108,10 @@ fn process(job: &Job, args: &Args, opts: &pith::pdf::Options) -> FileOutcome {
         bytes_after: size,
         ms: 0,
     };
-    let number = match job.source.resolve(&job.pdf) {
+    let number = match batch::resolve(job) {
         Ok(n) => n,
         Err(e) => {
-            o.reason = Some(e.to_string());
+            o.reason = Some(super::one_line(&format!("{:#}", anyhow::Error::new(e))));
             return o;
         }
     };
@@ -208,7 +208,12 @@ fn already_done(out: &std::path::Path, number: &pith::PithNumber) -> Option<u64>
 
 /// Runs `pith batch`.
 pub fn run(args: Args) -> Result<Outcome> {
-    let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
+    let shard = args
+        .shard
+        .as_deref()
+        .map(Shard::parse)
+        .transpose()
+        .context("--shard")?;
     let mut jobs = load_jobs(&args)?;
     if let Some(s) = shard {
         jobs.retain(|j| s.contains(j.index));

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use super::apply::{apply, now, Applied, Target};
+use super::apply::{apply, hinted, now, Applied, Target};
 use super::fsutil::{same_file, write_atomic};
 use super::input::NumberInput;
 use super::Outcome;
@@ -134,9 +134,9 @@ fn whole_file(
         std::fs::read(input).with_context(|| format!("{}: cannot read", input.display()))?
     };
     let target = args.output.as_deref().unwrap_or(input);
-    let what = || input.display().to_string();
+    let what = |e: pith::pdf::Error| hinted(e.in_file(input), opts.force);
     if args.rewrite {
-        let out = pith::pdf::rewrite(&bytes, number, opts).with_context(what)?;
+        let out = pith::pdf::rewrite(&bytes, number, opts).map_err(what)?;
         // A rewrite in place replaces the file: keep the permissions it had.
         let perms = std::fs::metadata(target).ok().map(|m| m.permissions());
         write_atomic(target, &out)?;
@@ -152,7 +152,7 @@ fn whole_file(
         ));
         return Ok(Outcome::Ok);
     }
-    let inj = pith::pdf::inject(&bytes, number, opts).with_context(what)?;
+    let inj = pith::pdf::inject(&bytes, number, opts).map_err(what)?;
     warn_replaced(input, inj.replaced_xmp.as_deref());
     let mut out = bytes;
     out.extend_from_slice(&inj.appended);

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use pith::record::{atom, Paper, Record};
+use pith::record::{ErrorKind, Input, Paper, Record};
 use pith::PithNumber;
 
 /// Where a record comes from. Exactly one of `--record`, `--arxiv-atom` or the explicit fields.
@@ -60,21 +60,7 @@ pub struct RecordInput {
 
 /// Reads a file as UTF-8 text ("-" is standard input), naming the file in every error.
 pub fn read_text(path: &Path) -> Result<String> {
-    let bytes = if path.as_os_str() == "-" {
-        let mut v = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut v)
-            .context("reading standard input")?;
-        v
-    } else {
-        std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?
-    };
-    String::from_utf8(bytes).map_err(|e| {
-        anyhow::anyhow!(
-            "{}: not valid UTF-8 (byte {})",
-            path.display(),
-            e.utf8_error().valid_up_to()
-        )
-    })
+    Ok(pith::record::input::read_text(path)?)
 }
 
 impl RecordInput {
@@ -95,8 +81,8 @@ impl RecordInput {
         self.record.is_some() || self.arxiv_atom.is_some() || self.id.is_some() || self.has_fields()
     }
 
-    /// Builds every record the input describes (one per Atom entry for a multi-entry feed).
-    pub fn records(&self) -> Result<Vec<Record>> {
+    /// The library input these arguments describe; conflicting flags are refused here.
+    pub fn to_input(&self) -> Result<Input> {
         let sources = [
             self.record.is_some(),
             self.arxiv_atom.is_some(),
@@ -109,34 +95,13 @@ impl RecordInput {
             if self.id.is_some() {
                 bail!("--id cannot be combined with --record");
             }
-            let text = read_text(path)?;
-            let r = Record::from_json(&text).with_context(|| path.display().to_string())?;
-            return Ok(vec![r]);
+            return Ok(Input::RecordFile(path.clone()));
         }
         if let Some(path) = &self.arxiv_atom {
-            let text = read_text(path)?;
-            let papers = atom::parse(&text).with_context(|| path.display().to_string())?;
-            let papers: Vec<Paper> = match &self.id {
-                None => papers,
-                Some(want) => {
-                    let (want_id, want_v) = pith::record::split_versioned_id(want.trim());
-                    let picked: Vec<Paper> = papers
-                        .into_iter()
-                        .filter(|p| p.id == want_id && want_v.is_none_or(|v| v == p.version))
-                        .collect();
-                    if picked.is_empty() {
-                        bail!("{}: no entry with id {want}", path.display());
-                    }
-                    picked
-                }
-            };
-            return papers
-                .iter()
-                .map(|p| {
-                    p.to_record()
-                        .with_context(|| format!("{}: entry {}", path.display(), p.id))
-                })
-                .collect();
+            return Ok(Input::Atom {
+                path: path.clone(),
+                id: self.id.clone(),
+            });
         }
         if self.id.is_none() {
             bail!("no record input: give --record FILE, --arxiv-atom FILE, or --id with --title, --abstract, --submitted, --primary");
@@ -151,7 +116,7 @@ impl RecordInput {
             (None, Some(p)) => read_text(p)?,
             (None, None) => bail!("--abstract or --abstract-file is required with --id"),
         };
-        let paper = Paper {
+        Ok(Input::Fields(Box::new(Paper {
             id: self.id.clone().unwrap_or_default(),
             version: self.paper_version.unwrap_or(0),
             title,
@@ -166,25 +131,37 @@ impl RecordInput {
                 .context("--primary is required with --id")?,
             categories: self.cross.clone(),
             license: self.license.clone(),
-        };
-        Ok(vec![paper.to_record()?])
+        })))
+    }
+
+    /// Builds every record the input describes (one per Atom entry for a multi-entry feed).
+    pub fn records(&self) -> Result<Vec<Record>> {
+        hint(self.to_input()?.records())
     }
 
     /// The single record the input describes.
     pub fn record(&self) -> Result<Record> {
-        let mut v = self.records()?;
-        if v.len() != 1 {
-            bail!(
-                "{}: the feed has {} entries; pick one with --id",
-                self.arxiv_atom
-                    .as_deref()
-                    .unwrap_or(Path::new("-"))
-                    .display(),
-                v.len()
-            );
-        }
-        Ok(v.remove(0))
+        hint(self.to_input()?.record())
     }
+}
+
+/// Adds the CLI's hints to library errors that have a flag as their remedy.
+fn hint<T>(r: Result<T, pith::record::Error>) -> Result<T> {
+    r.map_err(|e| {
+        let h = match e.kind() {
+            ErrorKind::Entries { .. } => Some("pick one with --id"),
+            ErrorKind::Field {
+                field: "source.version",
+                ..
+            } => Some("give --version or an id like 2402.03791v3"),
+            _ => None,
+        };
+        match h {
+            // These kinds have no cause to chain: the hint goes after the message.
+            Some(h) => anyhow::anyhow!("{e} ({h})"),
+            None => e.into(),
+        }
+    })
 }
 
 /// A number given directly (`--number`) or computed from any [`RecordInput`].
@@ -202,7 +179,7 @@ impl NumberInput {
     pub fn number(&self) -> Result<PithNumber> {
         match (&self.number, self.input.is_given()) {
             (Some(_), true) => bail!("give either --number or a record input, not both"),
-            (Some(n), false) => Ok(PithNumber::parse(n)?),
+            (Some(n), false) => Ok(Input::Number(n.clone()).number()?),
             (None, true) => Ok(self.input.record()?.number()),
             (None, false) => bail!("no number: give --number PITH, --record FILE, --arxiv-atom FILE or the paper's fields"),
         }

@@ -32,7 +32,8 @@ pub fn run(args: Args) -> Result<Outcome> {
         None
     };
     let file = File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
-    let ins = pith::pdf::inspect(&file).with_context(|| path.display().to_string())?;
+    let ins =
+        pith::pdf::inspect(&file).map_err(|e| super::apply::hinted(e.in_file(path), false))?;
     let found = ins.found();
     let consistent = ins.consistent();
     let matches_expected = match (&expected, &found) {

@@ -15,7 +15,8 @@ use super::Outcome;
 pub struct Args {
     #[command(flatten)]
     input: RecordInput,
-    /// Print {pith_number, short_pith_number, canonical_sha256, url} as JSON.
+    /// Print {arxiv_id, pith_number, short_pith_number, canonical_sha256, url} as JSON (JSON
+    /// Lines, one object per entry, for a feed with several entries).
     #[arg(long)]
     json: bool,
     /// Read canonical records as JSON Lines (one record per line, "-" for stdin) and print one
@@ -24,15 +25,22 @@ pub struct Args {
     jsonl: Option<PathBuf>,
 }
 
-/// The `--json` description of a record's number.
+/// The `--json` description of a record's number; `arxiv_id` is the versioned id the record
+/// is about (issue #15: several entries of a feed must be told apart).
 fn describe(record: &Record) -> serde_json::Value {
     let n = record.number();
     json!({
+        "arxiv_id": versioned_id(record),
         "pith_number": n.full(),
         "short_pith_number": n.short(),
         "canonical_sha256": record.canonical_sha256(),
         "url": n.url(),
     })
+}
+
+/// `2402.03791v3`.
+fn versioned_id(record: &Record) -> String {
+    format!("{}v{}", record.source.id, record.source.version)
 }
 
 /// Prints the number of every record the input describes, one per line.
@@ -53,10 +61,19 @@ pub fn run(args: Args) -> Result<Outcome> {
             }
         }
     } else {
-        for record in args.input.records()? {
-            match args.json {
-                true => writeln!(out, "{}", serde_json::to_string_pretty(&describe(&record))?)?,
-                false => writeln!(out, "{}", record.number())?,
+        // One record: the number alone, or one pretty JSON object. Several (the entries of a
+        // feed): each number followed by its arXiv id, like `sha256sum` lines, or JSON Lines
+        // (issue #15: the ids were missing and the JSON objects were concatenated).
+        let records = args.input.records()?;
+        let many = records.len() > 1;
+        for record in &records {
+            match (args.json, many) {
+                (true, false) => {
+                    writeln!(out, "{}", serde_json::to_string_pretty(&describe(record))?)?
+                }
+                (true, true) => writeln!(out, "{}", describe(record))?,
+                (false, false) => writeln!(out, "{}", record.number())?,
+                (false, true) => writeln!(out, "{}  {}", record.number(), versioned_id(record))?,
             }
         }
     }

@@ -17,7 +17,8 @@ pub struct Args {
     canonical: bool,
 }
 
-/// Prints each record: pretty JSON, or the canonical bytes with `--canonical`.
+/// Prints each record: pretty JSON (JSON Lines for several), or the canonical bytes with
+/// `--canonical` (one record per line for several).
 pub fn run(args: Args) -> Result<Outcome> {
     let records = args.input.records()?;
     let mut out = std::io::stdout().lock();
@@ -27,6 +28,9 @@ pub fn run(args: Args) -> Result<Outcome> {
                 out.write_all(b"\n")?;
             }
             out.write_all(&record.canonical_bytes())?;
+        } else if records.len() > 1 {
+            // Several entries of a feed: JSON Lines, not concatenated pretty objects (issue #15).
+            writeln!(out, "{}", serde_json::to_string(&record.to_value())?)?;
         } else {
             writeln!(out, "{}", serde_json::to_string_pretty(&record.to_value())?)?;
         }

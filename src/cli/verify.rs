@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
-use pith::verify::{self, Check, Key, Report, Status, TextField};
+use pith::verify::{self, Bundle, Check, CheckKind, Key, Report, Status, TextField, Verdict};
 use pith::NumberRef;
 
 use super::input::{read_text, RecordInput};
@@ -75,26 +75,22 @@ pub fn run(mut args: Args) -> Result<Outcome> {
         if args.input.is_given() {
             bail!("--bundle carries its own record; do not also give --record or paper fields");
         }
-        let text = read_text(path)?;
-        let value: serde_json::Value = serde_json::from_str(&text)
-            .with_context(|| format!("{}: not valid JSON", path.display()))?;
-        let r = verify::bundle(&value, &keys).with_context(|| path.display().to_string())?;
-        report.checks.extend(r.checks);
-        let rec = value
-            .get("canonical_record")
-            .and_then(|v| pith::Record::from_value(v).ok());
-        rec
+        let bundle =
+            Bundle::from_json(&read_text(path)?).with_context(|| path.display().to_string())?;
+        report.checks.extend(bundle.check(&keys).checks);
+        Some(bundle.record().clone())
     } else if args.input.is_given() {
         let r = args.input.record()?;
-        report.push(Check {
-            subject: "canonical_record".into(),
-            status: Status::Ok,
-            detail: format!(
+        report.push(Check::new(
+            CheckKind::Record,
+            "canonical_record",
+            Status::Ok,
+            format!(
                 "canonical sha256 {}, number {}",
                 r.canonical_sha256(),
                 r.number()
             ),
-        });
+        ));
         Some(r)
     } else {
         None
@@ -114,39 +110,20 @@ pub fn run(mut args: Args) -> Result<Outcome> {
     }
     if let Some(sig) = &args.signature {
         let digest = match (&record, &args.sha256) {
-            (_, Some(h)) => pith::number::digest_from_hex(h)
-                .with_context(|| format!("--sha256 {h:?} is not 64 hex digits"))?,
+            (_, Some(h)) => verify::parse_sha256(h).context("--sha256")?,
             (Some(r), None) => r.digest(),
             (None, None) => bail!("--signature needs a record or --sha256"),
         };
-        let ok = keys.iter().find(|k| k.verify_digest(&digest, sig));
-        report.push(Check {
-            subject: "signature".into(),
-            status: if ok.is_some() {
-                Status::Ok
-            } else {
-                Status::Mismatch
-            },
-            detail: match ok {
-                Some(k) => format!(
-                    "Ed25519 signature valid for key {}",
-                    k.key_id.clone().unwrap_or_else(|| k.fingerprint())
-                ),
-                None => "Ed25519 signature does not verify with any known key".into(),
-            },
-        });
+        report.push(verify::signature(&digest, sig, &keys).context("--signature")?);
     }
     if report.checks.is_empty() {
         bail!("nothing to verify: give --record, --arxiv-atom, --bundle or --signature (see pith verify --help)");
     }
-    // A check that could not be made (a receipt signed by an unknown key, a bundle without
-    // receipts) is not a mismatch, but the summary must not call the whole "verified" either
-    // (issue #7: a bundle with no receipt at all printed "verified").
-    let unverified = report.checks.iter().any(|c| c.status == Status::Unverified);
+    let verdict = report.verdict();
     if args.json {
         let v = serde_json::json!({
             "holds": report.holds(),
-            "verified": report.holds() && !unverified,
+            "verified": verdict == Verdict::Verified,
             "checks": report.checks
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
@@ -159,16 +136,18 @@ pub fn run(mut args: Args) -> Result<Outcome> {
                 c.detail
             );
         }
-        println!(
-            "{}",
-            if !report.holds() {
-                "MISMATCH"
-            } else if unverified {
-                "UNVERIFIED (no mismatch, but not every check could be made; see above)"
-            } else {
-                "verified"
-            }
-        );
+        println!("{verdict}");
+    }
+    if !args.json && verdict == Verdict::Unverified {
+        if !report.compares() {
+            eprintln!("pith: hint: the record is valid, but nothing was checked against it: give a number, --title, --abstract or --signature");
+        } else if report
+            .checks
+            .iter()
+            .any(|c| c.kind == CheckKind::Receipt && c.status == Status::Unverified)
+        {
+            eprintln!("pith: hint: a receipt signed by another key is checked when you give that key with --key");
+        }
     }
     Ok(if report.holds() {
         Outcome::Ok

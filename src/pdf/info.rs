@@ -1,13 +1,14 @@
 //! The document information dictionary (ISO 32000-2 §14.3.3): the Pith entries `/PithNumber`
-//! and `/PithURL` (the same keys `pith.sty` writes), as typed entries and as a splice into the
-//! original dictionary text. It writes no files and knows nothing of xref sections.
+//! and `/PithURL` (the same keys `pith.sty` writes), as typed entries; the writer
+//! ([`super::writer::object::DictPatch`]) serialises them into the original dictionary. It
+//! writes no bytes and knows nothing of xref sections.
 
-use super::syntax::{decode_text, text_string, Dict, Obj};
+use super::syntax::{decode_text, Dict, Obj};
 
 /// Info key of the full number (`pith:2024:…`), a text string.
-pub const KEY_NUMBER: &str = "PithNumber";
+pub use crate::vocab::INFO_NUMBER as KEY_NUMBER;
 /// Info key of the verification URL, a text string.
-pub const KEY_URL: &str = "PithURL";
+pub use crate::vocab::INFO_URL as KEY_URL;
 
 /// One Info entry: key (without slash) and text value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,59 +49,18 @@ pub fn carries(d: &Dict, entries: &[Entry]) -> bool {
         .all(|e| matches!(d.get(e.key.as_bytes()), Some(Obj::Str(s)) if decode_text(s) == e.value))
 }
 
-/// The dictionary text `text` (the bytes of `d`, `<<` … `>>`, whose spans start at
-/// `d.span.start`) with the Pith entries replaced by `entries`; every other entry is kept
-/// byte for byte.
-pub fn splice(d: &Dict, text: &[u8], entries: &[Entry]) -> Vec<u8> {
-    let base = d.span.start;
-    let mut out = b"<<".to_vec();
-    for e in entries {
-        out.extend_from_slice(format!(" /{} ", e.key).as_bytes());
-        out.extend_from_slice(&text_string(&e.value));
-    }
-    let mut at = 2;
-    for (k, _, span) in &d.entries {
-        if entries.iter().any(|e| e.key.as_bytes() == k.as_slice()) {
-            let (s, end) = (span.start - base, span.end - base);
-            if s >= at && end <= text.len() {
-                out.extend_from_slice(&text[at..s]);
-                at = end;
-            }
-        }
-    }
-    out.extend_from_slice(&text[at.min(text.len())..]);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::pdf::syntax::Parser;
 
     #[test]
-    fn splice_keeps_other_entries() {
-        let text = b"<</Title (A \\(b\\)) /PithNumber (old) /Author<FEFF0041>>>";
+    fn read_and_carries() {
+        let text = b"<</Title (A) /PithNumber (pith:2024:X) /PithURL <FEFF0068>>>";
         let d = Parser::new(text, 0, true).dict().unwrap();
-        let out = splice(
-            &d,
-            text,
-            &entries("pith:2024:X", "https://pith.science/pith/X"),
-        );
-        assert_eq!(
-            String::from_utf8(out.clone()).unwrap(),
-            "<< /PithNumber (pith:2024:X) /PithURL (https://pith.science/pith/X)/Title (A \\(b\\))  /Author<FEFF0041>>>"
-        );
-        let d2 = Parser::new(&out, 0, true).dict().unwrap();
-        assert_eq!(
-            read(&d2),
-            (
-                Some("pith:2024:X".into()),
-                Some("https://pith.science/pith/X".into())
-            )
-        );
-        assert!(carries(
-            &d2,
-            &entries("pith:2024:X", "https://pith.science/pith/X")
-        ));
+        assert_eq!(read(&d), (Some("pith:2024:X".into()), Some("h".into())));
+        assert!(carries(&d, &entries("pith:2024:X", "h")));
+        assert!(!carries(&d, &entries("pith:2024:Y", "h")));
+        assert!(carries(&d, &[]));
     }
 }

@@ -2,9 +2,10 @@
 //! on a byte window and remembers where every dictionary entry came from.
 //!
 //! It owns tokenizing and parsing of direct objects and of `N G obj` headers. It must not do
-//! I/O or know about xref tables: [`super::incremental`] feeds it windows of the file. The
-//! spans let the updater splice the original dictionary text (Info, Catalog) instead of
-//! re-serialising objects it does not understand (issue #4: "never lose anything").
+//! I/O or know about xref tables: [`super::reader`] feeds it windows of the file. The
+//! spans let [`super::writer::object::DictPatch`] keep the original text of entries pith does
+//! not change (Info, Catalog) instead of re-serialising objects it does not understand
+//! (issue #4: "never lose anything").
 
 use std::ops::Range;
 
@@ -32,7 +33,31 @@ pub enum Obj {
     /// A dictionary.
     Dict(Dict),
     /// An indirect reference `N G R`.
-    Ref(u32, u16),
+    Ref(Ref),
+}
+
+/// An indirect object's identity (§7.3.10): object number and generation. Written as
+/// `N G R` in a reference and `N G obj` in a definition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Ref {
+    /// The object number (1 and up; 0 is the head of the free list).
+    pub num: u32,
+    /// The generation number.
+    pub gen: u16,
+}
+
+impl Ref {
+    /// The reference to object `num`, generation `gen`.
+    pub const fn new(num: u32, gen: u16) -> Self {
+        Ref { num, gen }
+    }
+}
+
+impl std::fmt::Display for Ref {
+    /// `N G R`, the reference syntax.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {} R", self.num, self.gen)
+    }
 }
 
 /// A dictionary with the byte span of each entry in the parsed buffer.
@@ -79,9 +104,9 @@ impl Obj {
         }
     }
     /// The reference, if this is one.
-    pub fn as_ref(&self) -> Option<(u32, u16)> {
+    pub fn as_ref(&self) -> Option<Ref> {
         match self {
-            Obj::Ref(n, g) => Some((*n, *g)),
+            Obj::Ref(r) => Some(*r),
             _ => None,
         }
     }
@@ -196,14 +221,14 @@ impl<'a> Parser<'a> {
         parse_uint(t).ok_or(SyntaxError::Invalid(start))
     }
 
-    /// Reads an `N G obj` header and returns (N, G).
-    pub fn obj_header(&mut self) -> PResult<(u32, u16)> {
+    /// Reads an `N G obj` header and returns its [`Ref`].
+    pub fn obj_header(&mut self) -> PResult<Ref> {
         let start = self.pos;
         let n = self.uint()?;
         let g = self.uint()?;
         self.keyword(b"obj")?;
         match (u32::try_from(n), u16::try_from(g)) {
-            (Ok(n), Ok(g)) => Ok((n, g)),
+            (Ok(n), Ok(g)) => Ok(Ref::new(n, g)),
             _ => Err(SyntaxError::Invalid(start)),
         }
     }
@@ -307,7 +332,7 @@ impl<'a> Parser<'a> {
         }
         self.pos = r_end;
         match (u32::try_from(n), u16::try_from(g)) {
-            (Ok(n), Ok(g)) => Ok(Some(Obj::Ref(n, g))),
+            (Ok(n), Ok(g)) => Ok(Some(Obj::Ref(Ref::new(n, g)))),
             _ => Ok(Some(Obj::Null)),
         }
     }
@@ -587,7 +612,7 @@ mod tests {
 
     #[test]
     fn objects() {
-        assert_eq!(parse(b"12 0 R"), Obj::Ref(12, 0));
+        assert_eq!(parse(b"12 0 R"), Obj::Ref(Ref::new(12, 0)));
         assert_eq!(parse(b"12 0"), Obj::Int(12));
         assert_eq!(parse(b"-3.5"), Obj::Real(-3.5));
         assert_eq!(parse(b"/A#20B"), Obj::Name(b"A B".to_vec()));
@@ -595,7 +620,7 @@ mod tests {
         assert_eq!(parse(b"<48 65 6>"), Obj::Str(b"He`".to_vec()));
         let d = parse(b"<< /Type /Catalog /Pages 2 0 R /K [1 2 (x)] >>");
         let d = d.as_dict().unwrap();
-        assert_eq!(d.get(b"Pages"), Some(&Obj::Ref(2, 0)));
+        assert_eq!(d.get(b"Pages"), Some(&Obj::Ref(Ref::new(2, 0))));
         assert_eq!(d.entries[0].2, 3..17);
         assert_eq!(d.span, 0..46);
     }

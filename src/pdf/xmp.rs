@@ -21,16 +21,17 @@ use std::ops::Range;
 use roxmltree::{Document, Node};
 
 use super::{Error, ErrorKind};
+use crate::vocab;
 
 /// Namespace of the `pith` XMP properties (the same as `pith.sty` writes).
-pub const PITH_NS: &str = "https://pith.science/ns/1.0/";
+pub use crate::vocab::XMP_NS as PITH_NS;
 const RDF_NS: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
 const XMP_NS: &str = "http://ns.adobe.com/xap/1.0/";
 const DC_NS: &str = "http://purl.org/dc/elements/1.1/";
 const PDFAID_NS: &str = "http://www.aiim.org/pdfa/ns/id/";
 const PDFAEXT_NS: &str = "http://www.aiim.org/pdfa/ns/extension/";
 const PDFASCHEMA_NS: &str = "http://www.aiim.org/pdfa/ns/schema#";
-const URL_PREFIX: &str = "https://pith.science/pith/";
+use crate::vocab::URL_BASE as URL_PREFIX;
 /// Bytes of white-space padding after the packet, so that in-place editors can grow it.
 const PADDING: usize = 2048;
 
@@ -238,9 +239,9 @@ fn values(doc: &Document) -> Values {
     for d in rdf.children().filter(|n| is(n, RDF_NS, "Description")) {
         for a in d.attributes() {
             match (a.namespace(), a.name()) {
-                (Some(PITH_NS), "number") => v.number = Some(a.value().to_string()),
-                (Some(PITH_NS), "shortNumber") => v.short = Some(a.value().to_string()),
-                (Some(PITH_NS), "url") => v.url = Some(a.value().to_string()),
+                (Some(PITH_NS), vocab::XMP_NUMBER) => v.number = Some(a.value().to_string()),
+                (Some(PITH_NS), vocab::XMP_SHORT_NUMBER) => v.short = Some(a.value().to_string()),
+                (Some(PITH_NS), vocab::XMP_URL) => v.url = Some(a.value().to_string()),
                 (Some(PDFAID_NS), "part") => v.pdfa_part = Some(a.value().trim().to_string()),
                 (Some(PDFAID_NS), "conformance") => {
                     v.pdfa_conformance = Some(a.value().trim().to_string())
@@ -251,9 +252,9 @@ fn values(doc: &Document) -> Values {
         for p in d.children().filter(Node::is_element) {
             let text = || p.text().unwrap_or("").trim().to_string();
             match (p.tag_name().namespace(), p.tag_name().name()) {
-                (Some(PITH_NS), "number") => v.number = Some(text()),
-                (Some(PITH_NS), "shortNumber") => v.short = Some(text()),
-                (Some(PITH_NS), "url") => v.url = Some(text()),
+                (Some(PITH_NS), vocab::XMP_NUMBER) => v.number = Some(text()),
+                (Some(PITH_NS), vocab::XMP_SHORT_NUMBER) => v.short = Some(text()),
+                (Some(PITH_NS), vocab::XMP_URL) => v.url = Some(text()),
                 (Some(PDFAID_NS), "part") => v.pdfa_part = Some(text()),
                 (Some(PDFAID_NS), "conformance") => v.pdfa_conformance = Some(text()),
                 (Some(XMP_NS), "Identifier") => v.identifiers.extend(
@@ -283,26 +284,22 @@ fn values(doc: &Document) -> Values {
     v
 }
 
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+use crate::escape::xml as esc;
 
 /// The rdf:li of the PDF/A extension schema for the `pith` namespace.
 fn schema_li(rdf: &str) -> String {
     // Same names, value types and descriptions as `pith.sty` declares (src/sty.rs).
-    let prop = |name: &str, value_type: &str, desc: &str| {
+    let prop = |p: &vocab::XmpProperty| {
         format!(
-            "<{rdf}li {rdf}parseType=\"Resource\"><pdfaProperty:name>{name}</pdfaProperty:name><pdfaProperty:valueType>{value_type}</pdfaProperty:valueType><pdfaProperty:category>external</pdfaProperty:category><pdfaProperty:description>{desc}</pdfaProperty:description></{rdf}li>"
+            "<{rdf}li {rdf}parseType=\"Resource\"><pdfaProperty:name>{}</pdfaProperty:name><pdfaProperty:valueType>{}</pdfaProperty:valueType><pdfaProperty:category>external</pdfaProperty:category><pdfaProperty:description>{}</pdfaProperty:description></{rdf}li>",
+            p.name, p.value_type, p.description
         )
     };
     format!(
-        "<{rdf}li {rdf}parseType=\"Resource\" xmlns:pdfaSchema=\"{PDFASCHEMA_NS}\" xmlns:pdfaProperty=\"http://www.aiim.org/pdfa/ns/property#\"><pdfaSchema:schema>Pith Number</pdfaSchema:schema><pdfaSchema:namespaceURI>{PITH_NS}</pdfaSchema:namespaceURI><pdfaSchema:prefix>pith</pdfaSchema:prefix><pdfaSchema:property><{rdf}Seq>{}{}{}</{rdf}Seq></pdfaSchema:property></{rdf}li>",
-        prop("number", "Text", "Pith Number of the paper: pith:YYYY:CODE, or the 26-character CODE alone"),
-        prop("shortNumber", "Text", "Short form of the Pith Number, pith: and its first 8 characters"),
-        prop("url", "URL", "Verification page of the Pith Number"),
+        "<{rdf}li {rdf}parseType=\"Resource\" xmlns:pdfaSchema=\"{PDFASCHEMA_NS}\" xmlns:pdfaProperty=\"http://www.aiim.org/pdfa/ns/property#\"><pdfaSchema:schema>{}</pdfaSchema:schema><pdfaSchema:namespaceURI>{PITH_NS}</pdfaSchema:namespaceURI><pdfaSchema:prefix>{}</pdfaSchema:prefix><pdfaSchema:property><{rdf}Seq>{}</{rdf}Seq></pdfaSchema:property></{rdf}li>",
+        vocab::XMP_SCHEMA_NAME,
+        vocab::XMP_PREFIX,
+        vocab::XMP_PROPERTIES.iter().map(prop).collect::<String>(),
     )
 }
 

@@ -11,7 +11,7 @@
 
 use roxmltree::{Document, Node, ParsingOptions};
 
-use super::{Error, Paper};
+use super::{Error, ErrorKind, Paper};
 
 /// The deepest element nesting [`parse`] accepts (an arXiv feed nests 4 levels).
 pub const MAX_DEPTH: usize = 256;
@@ -60,8 +60,8 @@ pub fn parse(xml: &str) -> Result<Vec<Paper>, Error> {
         allow_dtd: false,
         nodes_limit: 5_000_000,
     };
-    let doc = Document::parse_with_options(xml, opts)
-        .map_err(|e| Error::atom(format!("not well-formed XML: {e}")))?;
+    let doc =
+        Document::parse_with_options(xml, opts).map_err(|e| Error::from(ErrorKind::Xml(e)))?;
     let root = doc.root_element();
     let entries: Vec<Node> = if is(&root, ATOM_NS, "entry") {
         vec![root]

@@ -19,8 +19,11 @@
 
 pub mod atom;
 pub mod canonical;
+pub mod input;
+pub mod taxonomy;
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Datelike, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
@@ -28,31 +31,75 @@ use serde_json::Value;
 
 use crate::number::{self, PithNumber};
 
+pub use input::Input;
+
 /// The schema version this crate writes.
 pub const SCHEMA_VERSION: &str = "1.0";
 
-/// Error raised when a record or paper metadata is invalid.
+/// Error raised when a record, its inputs or paper metadata are invalid, naming the file when
+/// one was read.
 #[derive(Debug)]
 pub struct Error {
+    path: Option<PathBuf>,
     kind: ErrorKind,
 }
 
 /// What was wrong with a record or its inputs.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ErrorKind {
     /// Occurs when record JSON cannot be parsed or has the wrong shape (missing or unknown
     /// fields, wrong types).
-    Json(serde_json::Error),
+    #[error("not a valid canonical record")]
+    Json(#[source] serde_json::Error),
     /// Occurs when a field has a value the SPEC does not allow.
+    #[error("{field}: {reason}")]
     Field {
         /// The JSON path of the field, e.g. `metadata.submitted_at`.
         field: &'static str,
         /// Why the value is wrong.
         reason: String,
     },
-    /// Occurs when Atom XML cannot be parsed or lacks a required element.
+    /// Occurs when Atom XML is well-formed but is not an arXiv feed or lacks a required
+    /// element.
+    #[error("arXiv Atom: {0}")]
     Atom(String),
+    /// Occurs when Atom XML is not well-formed (or holds a DTD).
+    #[error("arXiv Atom: not well-formed XML")]
+    Xml(#[source] roxmltree::Error),
+    /// Occurs when an input file cannot be read.
+    #[error("cannot read")]
+    Io(#[source] std::io::Error),
+    /// Occurs when an input file is not UTF-8.
+    #[error("not valid UTF-8 (byte {valid_up_to})")]
+    Utf8 {
+        /// Length of the valid prefix.
+        valid_up_to: usize,
+    },
+    /// Occurs when a number given as text does not parse.
+    #[error(transparent)]
+    Number(#[from] number::Error),
+    /// Occurs when a record is needed but the input is a number, which does not determine one.
+    #[error("a number does not determine a record")]
+    NotARecord,
+    /// Occurs when one record is needed and an Atom feed holds several (or none match).
+    #[error("the feed has {count} entries matching; exactly one is needed")]
+    Entries {
+        /// How many entries matched.
+        count: usize,
+    },
+    /// Occurs when the record of one Atom entry cannot be built.
+    #[error("entry {id}")]
+    Entry {
+        /// The entry's arXiv id.
+        id: String,
+        /// Why its record is invalid.
+        #[source]
+        source: Box<Error>,
+    },
+    /// Occurs when no Atom entry has the requested id.
+    #[error("no entry with id {0}")]
+    NoEntry(String),
 }
 
 impl Error {
@@ -61,46 +108,61 @@ impl Error {
         &self.kind
     }
 
+    /// The file the error is about, when one was read.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The same error, about the file `path`.
+    pub fn at(mut self, path: &Path) -> Self {
+        self.path = Some(path.to_owned());
+        self
+    }
+
     pub(crate) fn field(field: &'static str, reason: impl Into<String>) -> Self {
-        Error {
-            kind: ErrorKind::Field {
-                field,
-                reason: reason.into(),
-            },
+        ErrorKind::Field {
+            field,
+            reason: reason.into(),
         }
+        .into()
     }
 
     pub(crate) fn atom(reason: impl Into<String>) -> Self {
-        Error {
-            kind: ErrorKind::Atom(reason.into()),
-        }
+        ErrorKind::Atom(reason.into()).into()
+    }
+}
+
+impl From<ErrorKind> for Error {
+    fn from(kind: ErrorKind) -> Self {
+        Error { path: None, kind }
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.kind {
-            ErrorKind::Json(_) => write!(f, "not a valid canonical record"),
-            ErrorKind::Field { field, reason } => write!(f, "{field}: {reason}"),
-            ErrorKind::Atom(reason) => write!(f, "arXiv Atom: {reason}"),
+        if let Some(p) = &self.path {
+            write!(f, "{}: ", p.display())?;
         }
+        self.kind.fmt(f)
     }
 }
 
 impl std::error::Error for Error {
+    /// The cause of the kind (the JSON, XML or I/O error), so the chain has no repeated level.
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
-            ErrorKind::Json(e) => Some(e),
-            _ => None,
-        }
+        std::error::Error::source(&self.kind)
     }
 }
 
 impl From<serde_json::Error> for Error {
     fn from(e: serde_json::Error) -> Self {
-        Error {
-            kind: ErrorKind::Json(e),
-        }
+        ErrorKind::Json(e).into()
+    }
+}
+
+impl From<number::Error> for Error {
+    fn from(e: number::Error) -> Self {
+        ErrorKind::Number(e).into()
     }
 }
 
@@ -320,6 +382,37 @@ pub struct Paper {
     pub license: Option<String>,
 }
 
+impl Paper {
+    /// Checks the primary and cross-list categories against arXiv's taxonomy
+    /// ([`taxonomy::CATEGORIES`], old archive names included): for metadata typed by hand,
+    /// where `cs.dc` for `cs.DC` would silently give another number (issue #15). Metadata
+    /// read from arXiv itself is taken as arXiv states it.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Field`] naming the category, with the likely meant spelling when only the
+    /// case differs.
+    pub fn check_categories(&self) -> Result<(), Error> {
+        let check = |field: &'static str, c: &str| {
+            let c = c.trim();
+            if taxonomy::lookup(c).is_some() {
+                return Ok(());
+            }
+            Err(Error::field(
+                field,
+                match taxonomy::suggest(c) {
+                    Some(s) => format!("{c:?} is not an arXiv category (did you mean {s}?)"),
+                    None => format!("{c:?} is not an arXiv category"),
+                },
+            ))
+        };
+        check("metadata.primary_cat", &self.primary)?;
+        self.categories
+            .iter()
+            .filter(|c| !c.trim().is_empty())
+            .try_for_each(|c| check("metadata.cross_cats_sorted", c))
+    }
+}
+
 /// Splits `2402.03791v3` into (`2402.03791`, `Some(3)`); a bare id gives `None`.
 pub fn split_versioned_id(text: &str) -> (String, Option<u32>) {
     if let Some(pos) = text.rfind('v') {
@@ -370,11 +463,21 @@ impl Paper {
                 ),
             ));
         }
+        if let Some(v) = embedded.filter(|v| self.version != 0 && *v != self.version) {
+            // Issue #15: `--id 2402.03791v3 --version 2` silently used 2.
+            return Err(Error::field(
+                "source.version",
+                format!(
+                    "the id {:?} says version {v} but version {} was given",
+                    self.id, self.version
+                ),
+            ));
+        }
         let version = if self.version == 0 {
             embedded.ok_or_else(|| {
                 Error::field(
                     "source.version",
-                    "missing (give --version or an id like 2402.03791v3)",
+                    "missing: the id carries no version (vN) and none was given",
                 )
             })?
         } else {

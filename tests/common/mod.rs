@@ -1,8 +1,50 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests: the `pith` command builder, fixtures and
+//! constants, readers of what qpdf, exiftool and pdfinfo report, a time-limited runner, a
+//! parallel map and a small writer of hostile PDFs. A test binary uses what it needs
+//! (`mod common;`); nothing here knows pith's internals.
 #![allow(dead_code)]
+
+pub mod par;
+pub mod pdfgen;
+pub mod run;
+pub mod tools;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+#[allow(unused_imports)]
+pub use run::{assert_one_line_error, leftovers, run_pith, run_pith_with, Run};
+
+/// The seed paper's number (arXiv 2402.03791v3, SPEC's worked example).
+pub const SEED: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
+/// The seed paper's short number.
+pub const SEED_SHORT: &str = "pith:7BMK4ZKT";
+/// The seed paper's 26-character code.
+pub const SEED_CODE: &str = "7BMK4ZKTPUTUY3JKWBANNPOFR5";
+/// The seed paper's verification URL.
+pub const SEED_URL: &str = "https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5";
+/// The seed record's canonical SHA-256.
+pub const SEED_HASH: &str = "f858ae65537d274c6d2ab040d6bdc58f56e405d9a90f6fe1018ac133bbda80a2";
+/// Another published number (arXiv 2412.14374v1).
+pub const OTHER: &str = "pith:2024:ZWRUDBOANTQFBE2ITHQCKK5EHL";
+/// The attack strings of issue #7: markup, quotes, CDATA end, a TeX command, a closing
+/// parenthesis (ends a PDF literal string) and a TeX/PDF comment character.
+pub const ATTACKS: [&str; 6] = [
+    "<script>alert(1)</script>",
+    "say \"hi\" & 'bye'",
+    "x]]>y",
+    "\\input{/etc/passwd}",
+    "a)b",
+    "100% sure",
+];
+
+/// The RDF namespace.
+pub const RDF_NS: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
+/// The Dublin Core namespace.
+pub const DC_NS: &str = "http://purl.org/dc/elements/1.1/";
+/// The namespace of the `pith` XMP properties, as published (spelled out here on purpose: the
+/// tests check the code against the published name, not against its own constant).
+pub const PITH_NS: &str = "https://pith.science/ns/1.0/";
 
 /// Whether `PITH_REQUIRE_TOOLS=1` is set (CI): a missing tool is then a failure, not a SKIP.
 pub fn tools_required() -> bool {
@@ -70,7 +112,7 @@ pub fn corpus(test: &str) -> Option<PathBuf> {
 
 /// A `pith` command for the binary under test, with the `PITH_*` environment cleared.
 pub fn pith() -> assert_cmd::Command {
-    let mut c = assert_cmd::Command::cargo_bin("pith").expect("pith binary");
+    let mut c = assert_cmd::cargo::cargo_bin_cmd!("pith");
     for (k, _) in std::env::vars() {
         if k.starts_with("PITH_") {
             c.env_remove(k);
@@ -82,6 +124,35 @@ pub fn pith() -> assert_cmd::Command {
 /// Path of a file under `tests/data`.
 pub fn data(name: &str) -> PathBuf {
     root().join("tests/data").join(name)
+}
+
+/// Path of a file under `tests/fixtures`.
+pub fn fixture(name: &str) -> PathBuf {
+    root().join("tests/fixtures").join(name)
+}
+
+/// A fresh temporary directory, removed when dropped.
+pub fn tmpdir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("tempdir")
+}
+
+/// Copies `src` to `dst` (creating parent directories) with mode 0644.
+pub fn copy_writable(src: &Path, dst: &Path) {
+    if let Some(parent) = dst.parent() {
+        std::fs::create_dir_all(parent).unwrap();
+    }
+    std::fs::copy(src, dst).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dst, std::fs::Permissions::from_mode(0o644)).unwrap();
+}
+
+/// The published vector of the seed record (`tests/data/records.json`).
+pub fn seed_vector() -> serde_json::Value {
+    let all: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(data("records.json")).unwrap()).unwrap();
+    all.into_iter()
+        .find(|v| v["pith_number"] == SEED && v.get("variant_of").is_none())
+        .expect("the seed record is a published vector")
 }
 
 /// Path of a file under `examples`.

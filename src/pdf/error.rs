@@ -1,0 +1,174 @@
+//! The one error type of the `pdf` module: an [`ErrorKind`] callers match on, plus where it
+//! happened (file, object context, byte offset) and the underlying I/O error, chained through
+//! [`std::error::Error::source`].
+//!
+//! Messages describe the file, never the command line: the CLI adds hints such as "use
+//! --force" (see `cli::apply::hint`), so the library can serve other front ends.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// An error reading or updating a PDF.
+#[derive(Debug, thiserror::Error)]
+pub struct Error {
+    kind: ErrorKind,
+    offset: Option<u64>,
+    context: Option<String>,
+    path: Option<PathBuf>,
+    #[source]
+    source: Option<std::io::Error>,
+}
+
+/// What went wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// Occurs when reading or writing a file fails (the I/O error is the [`Error`]'s source).
+    Io,
+    /// Occurs when the file has no `%PDF-` header in its first 1024 bytes.
+    NotPdf,
+    /// Occurs when the path is not a regular file (a directory, device or FIFO) where one is
+    /// read and updated.
+    NotFile,
+    /// Occurs when the xref chain or an object needed is broken, so a reader would have to
+    /// reconstruct the cross-reference table; appending to such a file would lose objects.
+    Damaged(String),
+    /// Occurs when the trailer has `/Encrypt`: pith does not update encrypted files.
+    Encrypted,
+    /// Occurs when a certification signature (`/DocMDP` with `/P 1`) forbids any change.
+    Certified,
+    /// Occurs when the existing XMP packet cannot be parsed (not UTF-8, not well-formed).
+    Xmp(String),
+    /// Occurs when the file needs a feature pith does not write (e.g. a table offset over
+    /// ten digits).
+    Unsupported(String),
+}
+
+impl Error {
+    /// An error of `kind`.
+    pub fn new(kind: ErrorKind) -> Self {
+        Error {
+            kind,
+            offset: None,
+            context: None,
+            path: None,
+            source: None,
+        }
+    }
+    /// An [`ErrorKind::Io`] error: `what` failed (e.g. "cannot append") because of `e`.
+    pub fn io(what: &str, e: std::io::Error) -> Self {
+        Error::new(ErrorKind::Io).context_msg(what).with_source(e)
+    }
+    /// Sets the byte offset where the problem was found (if none is set yet).
+    pub fn at_offset(mut self, offset: u64) -> Self {
+        if self.offset.is_none() && offset > 0 {
+            self.offset = Some(offset);
+        }
+        self
+    }
+    /// Adds what was being read or done (e.g. "cross-reference table"), if none is set yet.
+    pub fn context_msg(mut self, what: &str) -> Self {
+        if self.context.is_none() {
+            self.context = Some(what.to_string());
+        }
+        self
+    }
+    /// Names the file the error is about (if none is named yet); it prefixes the message.
+    pub fn in_file(mut self, path: &Path) -> Self {
+        if self.path.is_none() {
+            self.path = Some(path.to_path_buf());
+        }
+        self
+    }
+    /// Attaches the underlying I/O error.
+    pub fn with_source(mut self, e: std::io::Error) -> Self {
+        self.source = Some(e);
+        self
+    }
+    /// The kind of error.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+    /// The byte offset in the file, when known.
+    pub fn offset(&self) -> Option<u64> {
+        self.offset
+    }
+    /// The file the error is about, when known.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+    /// Whether this is a refusal (the file cannot be updated safely: not a PDF, damaged,
+    /// encrypted, certified, unparsable XMP, unsupported) rather than a failure (I/O, not a
+    /// regular file).
+    pub fn is_refusal(&self) -> bool {
+        !matches!(self.kind, ErrorKind::Io | ErrorKind::NotFile)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(p) = &self.path {
+            write!(f, "{}: ", p.display())?;
+        }
+        match &self.kind {
+            ErrorKind::Io => write!(f, "{}", self.context.as_deref().unwrap_or("read error"))?,
+            ErrorKind::NotPdf => write!(f, "not a PDF (no %PDF- header)")?,
+            ErrorKind::NotFile => write!(f, "not a regular file")?,
+            ErrorKind::Damaged(m) => {
+                write!(
+                    f,
+                    "damaged PDF, its cross-reference table would have to be reconstructed ("
+                )?;
+                if let Some(c) = &self.context {
+                    write!(f, "{c}: ")?;
+                }
+                write!(f, "{m}")?;
+                if let Some(o) = self.offset {
+                    write!(f, " at offset {o}")?;
+                }
+                return write!(f, "); not updated incrementally");
+            }
+            ErrorKind::Encrypted => {
+                write!(f, "encrypted PDF; pith does not update encrypted files")?
+            }
+            ErrorKind::Certified => write!(
+                f,
+                "certified PDF whose signature forbids any change (DocMDP /P 1)"
+            )?,
+            ErrorKind::Xmp(m) => write!(f, "existing XMP packet is unusable: {m}")?,
+            ErrorKind::Unsupported(m) => write!(f, "unsupported: {m}")?,
+        }
+        if let Some(o) = self.offset {
+            write!(f, " at offset {o}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error as _;
+
+    #[test]
+    fn messages_name_the_file_and_chain_the_cause() {
+        let e = Error::io("cannot append", std::io::Error::other("disk full"))
+            .in_file(Path::new("a.pdf"));
+        assert_eq!(e.to_string(), "a.pdf: cannot append");
+        assert_eq!(e.source().unwrap().to_string(), "disk full");
+        assert!(!e.is_refusal());
+        let d = Error::new(ErrorKind::Damaged("no /Root".into()))
+            .context_msg("trailer")
+            .at_offset(42);
+        assert_eq!(
+            d.to_string(),
+            "damaged PDF, its cross-reference table would have to be reconstructed \
+             (trailer: no /Root at offset 42); not updated incrementally"
+        );
+        assert!(d.is_refusal());
+        assert!(
+            !d.to_string().contains("--"),
+            "no CLI flags in library messages"
+        );
+    }
+}

@@ -1,0 +1,659 @@
+//! Reading a PDF without loading it: the header, `startxref`, the xref chain
+//! ([`xref`]), and single objects fetched by number, also from object streams. Everything goes
+//! through [`ReadAt`], so a 500 MB file costs a few reads and memory follows the objects read.
+//!
+//! It never writes. Offsets in the xref are counted from a base decided once at open time
+//! ([`Pdf::delta`]) and the writer uses the same base for the entries it appends.
+//! A [`SecurityHandler`](super::security::SecurityHandler) set with [`Pdf::set_security`]
+//! decrypts the strings and streams of fetched objects (the hook for encrypted files).
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::io;
+
+use super::filters::{decode_stream, MAX_DECODED};
+use super::security::SecurityHandler;
+use super::syntax::{is_white, Dict, Obj, Parser, Ref};
+use super::{Error, ErrorKind};
+
+pub mod source;
+pub mod xref;
+
+pub use source::{find, rfind, ReadAt};
+use source::{parse_growing, read_window};
+use xref::Entry;
+pub use xref::XrefKind;
+
+/// Largest window read to parse one object (dictionaries, xref tables).
+const MAX_WINDOW: usize = 256 << 20;
+/// Longest xref `/Prev` chain followed.
+const MAX_SECTIONS: usize = 10_000;
+
+/// One indirect object read from the file.
+#[derive(Debug, Clone)]
+pub struct Fetched {
+    /// Object number and generation.
+    pub id: Ref,
+    /// The object (for a stream, its dictionary).
+    pub obj: Obj,
+    /// The buffer the object was parsed from; spans in `obj` index into it.
+    pub raw: Vec<u8>,
+    /// The stream's encoded data, for stream objects.
+    pub stream: Option<Vec<u8>>,
+}
+
+impl Fetched {
+    /// The original text of the object's dictionary (`<< … >>`), if it is a dictionary.
+    pub fn dict_text(&self) -> Option<(&Dict, &[u8])> {
+        let d = self.obj.as_dict()?;
+        Some((d, &self.raw[d.span.clone()]))
+    }
+}
+
+struct ObjStm {
+    data: Vec<u8>,
+    /// (object number, offset from `first`)
+    index: Vec<(u32, usize)>,
+    first: usize,
+}
+
+/// A PDF opened for reading its xref chain and a few objects.
+pub struct Pdf<R: ReadAt> {
+    src: R,
+    len: u64,
+    /// Added to offsets written in the file to get positions (bytes before `%PDF-`).
+    delta: u64,
+    /// Header version, e.g. "1.7".
+    version: String,
+    startxref: u64,
+    kind: XrefKind,
+    sections: usize,
+    entries: HashMap<u32, Entry>,
+    size: u32,
+    trailer: Dict,
+    trailer_raw: Vec<u8>,
+    objstms: RefCell<HashMap<u32, std::rc::Rc<ObjStm>>>,
+    /// Object numbers of the xref streams read: writers often give them stale offsets, and
+    /// nothing references them, so [`Pdf::check_offsets`] skips them (like qpdf).
+    xref_streams: HashSet<u32>,
+    /// Decrypts fetched strings and streams (encrypted files); `None` reads bytes as stored.
+    security: Option<Box<dyn SecurityHandler>>,
+}
+
+pub(crate) fn damaged(msg: impl Into<String>, offset: u64) -> Error {
+    Error::new(ErrorKind::Damaged(msg.into())).at_offset(offset)
+}
+
+pub(crate) fn io_err(e: io::Error) -> Error {
+    Error::new(ErrorKind::Io).with_source(e)
+}
+
+impl<R: ReadAt> Pdf<R> {
+    /// Opens `src`: finds the header and `startxref`, reads the whole xref chain and checks
+    /// that every in-use entry points at the object it names.
+    ///
+    /// # Errors
+    /// [`ErrorKind::NotPdf`] without a `%PDF-` header, [`ErrorKind::Damaged`] when the xref
+    /// chain is broken (a reader would have to reconstruct it), [`ErrorKind::Io`].
+    pub fn open(src: R) -> Result<Self, Error> {
+        let len = src.len();
+        let head = read_window(&src, 0, 1024)?;
+        let hdr = find(&head, b"%PDF-").ok_or_else(|| Error::new(ErrorKind::NotPdf))?;
+        let version: String = head[hdr + 5..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit() || **b == b'.')
+            .map(|&b| b as char)
+            .collect();
+        let tail_len = len.min(4096);
+        let tail = read_window(&src, len - tail_len, tail_len as usize)?;
+        let sx = rfind(&tail, b"startxref")
+            .ok_or_else(|| damaged("no startxref near the end of the file", len))?;
+        let mut p = Parser::new(&tail, sx + 9, true);
+        let startxref = p
+            .uint()
+            .map_err(|_| damaged("startxref has no offset", len - tail_len + sx as u64))?;
+        let mut pdf = Pdf {
+            src,
+            len,
+            delta: 0,
+            version,
+            startxref,
+            kind: XrefKind::Table,
+            sections: 0,
+            entries: HashMap::new(),
+            size: 0,
+            trailer: Dict::default(),
+            trailer_raw: Vec::new(),
+            objstms: RefCell::new(HashMap::new()),
+            xref_streams: HashSet::new(),
+            security: None,
+        };
+        // Files with bytes before `%PDF-` may count offsets from the header: when the chain
+        // does not read with absolute offsets, try offsets relative to the header.
+        let first = pdf.read_chain().and_then(|_| pdf.check_offsets());
+        if let Err(e) = first {
+            if hdr == 0 || !matches!(e.kind(), ErrorKind::Damaged(_)) {
+                return Err(e);
+            }
+            pdf.reset(hdr as u64);
+            if pdf.read_chain().and_then(|_| pdf.check_offsets()).is_err() {
+                return Err(e);
+            }
+        }
+        Ok(pdf)
+    }
+
+    fn reset(&mut self, delta: u64) {
+        self.delta = delta;
+        self.sections = 0;
+        self.entries.clear();
+        self.size = 0;
+        self.trailer = Dict::default();
+        self.trailer_raw.clear();
+        self.objstms.borrow_mut().clear();
+        self.xref_streams.clear();
+    }
+
+    /// Header version (`1.4`, `2.0`).
+    pub fn version(&self) -> &str {
+        &self.version
+    }
+
+    /// Kind of the newest xref section.
+    pub fn xref_kind(&self) -> XrefKind {
+        self.kind
+    }
+
+    /// Number of xref sections: 1 for a file never updated (a linearized file counts 2).
+    pub fn sections(&self) -> usize {
+        self.sections
+    }
+
+    /// The merged trailer dictionary (newest keys win).
+    pub fn trailer(&self) -> &Dict {
+        &self.trailer
+    }
+
+    /// The original text of a trailer entry's value (used to copy `/ID` verbatim).
+    pub fn trailer_value_text(&self, key: &[u8]) -> Option<&[u8]> {
+        let (_, _, span) = self
+            .trailer
+            .entries
+            .iter()
+            .rev()
+            .find(|(k, _, _)| k == key)?;
+        let text = self
+            .trailer_raw
+            .get(span.clone())
+            .filter(|t| !t.is_empty())?;
+        // Skip `/Key` (which may be written with #xx escapes) to reach the value.
+        let mut i = 1;
+        while i < text.len() && !is_white(text[i]) && !b"()<>[]{}/%".contains(&text[i]) {
+            i += 1;
+        }
+        Some(text[i..].trim_ascii())
+    }
+
+    /// Reads the file's last byte (to know whether the update must start on a new line).
+    ///
+    /// # Errors
+    /// [`ErrorKind::Io`].
+    pub fn read_last_byte(&self, out: &mut [u8; 1]) -> Result<(), Error> {
+        if self.len > 0 {
+            self.src.read_at(self.len - 1, out).map_err(io_err)?;
+        }
+        Ok(())
+    }
+
+    /// Total file length.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the file is empty (never true for an opened PDF).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Installs the handler that decrypts the strings and streams of every object fetched
+    /// from now on (see [`super::security`]); the writer encrypts new objects with it too.
+    pub fn set_security(&mut self, handler: Box<dyn SecurityHandler>) {
+        self.objstms.borrow_mut().clear();
+        self.security = Some(handler);
+    }
+
+    /// The installed security handler, if any.
+    pub fn security(&self) -> Option<&dyn SecurityHandler> {
+        self.security.as_deref()
+    }
+
+    /// Smallest object number not used by the file (the trailer's `/Size`).
+    pub fn size(&self) -> u32 {
+        self.size
+    }
+
+    /// The offset of the newest xref section as written in the file (the new `/Prev`).
+    pub fn startxref(&self) -> u64 {
+        self.startxref
+    }
+
+    /// Offset added to positions when writing xref entries (bytes before `%PDF-`).
+    pub fn delta(&self) -> u64 {
+        self.delta
+    }
+
+    /// The generation of an in-use object, if it exists.
+    pub fn generation(&self, num: u32) -> Option<u16> {
+        match self.entries.get(&num)? {
+            Entry::Offset(_, g) => Some(*g),
+            Entry::InStream(..) => Some(0),
+            Entry::Free => None,
+        }
+    }
+
+    /// Reads object `num`. Missing and free objects are `Ok(None)` (they are `null`).
+    ///
+    /// # Errors
+    /// [`ErrorKind::Damaged`] when the object cannot be parsed.
+    pub fn get(&self, num: u32) -> Result<Option<Fetched>, Error> {
+        self.get_depth(num, 0)
+    }
+
+    fn get_depth(&self, num: u32, depth: usize) -> Result<Option<Fetched>, Error> {
+        if depth > 8 {
+            return Err(damaged(
+                format!("object {num}: references nest too deep"),
+                0,
+            ));
+        }
+        match self.entries.get(&num).copied() {
+            None | Some(Entry::Free) => Ok(None),
+            Some(Entry::Offset(off, _)) => {
+                let f = self.fetch_at_depth(off + self.delta, Some(num), depth)?;
+                Ok(Some(f))
+            }
+            Some(Entry::InStream(stm, idx)) => {
+                let os = self.objstm(stm, depth)?;
+                let (n2, rel) = *os.index.get(idx as usize).ok_or_else(|| {
+                    damaged(
+                        format!("object {num}: index {idx} outside object stream {stm}"),
+                        0,
+                    )
+                })?;
+                if n2 != num {
+                    return Err(damaged(
+                        format!(
+                            "object stream {stm} holds object {n2} where the xref expects {num}"
+                        ),
+                        0,
+                    ));
+                }
+                let start = os.first.saturating_add(rel);
+                if start > os.data.len() {
+                    return Err(damaged(
+                        format!("object {num}: offset outside object stream {stm}"),
+                        0,
+                    ));
+                }
+                let mut p = Parser::new(&os.data, start, true);
+                let obj = p.object().map_err(|_| {
+                    damaged(
+                        format!("object {num} in object stream {stm} does not parse"),
+                        0,
+                    )
+                })?;
+                // Already decrypted with its object stream.
+                Ok(Some(Fetched {
+                    id: Ref::new(num, 0),
+                    obj,
+                    raw: os.data.clone(),
+                    stream: None,
+                }))
+            }
+        }
+    }
+
+    fn objstm(&self, stm: u32, depth: usize) -> Result<std::rc::Rc<ObjStm>, Error> {
+        if let Some(o) = self.objstms.borrow().get(&stm) {
+            return Ok(o.clone());
+        }
+        let f = self
+            .get_depth(stm, depth + 1)?
+            .ok_or_else(|| damaged(format!("object stream {stm} is missing"), 0))?;
+        let d = f
+            .obj
+            .as_dict()
+            .ok_or_else(|| damaged(format!("object stream {stm} is not a stream"), 0))?;
+        let data = decode_stream(d, f.stream.as_deref().unwrap_or(&[]))?;
+        let n = d.get(b"N").and_then(Obj::as_int).unwrap_or(-1);
+        let first = d.get(b"First").and_then(Obj::as_int).unwrap_or(-1);
+        if n < 0 || first < 0 || first as usize > data.len() || n as usize > data.len() {
+            return Err(damaged(
+                format!("object stream {stm} has a bad /N or /First"),
+                0,
+            ));
+        }
+        let mut p = Parser::new(&data[..first as usize], 0, true);
+        let mut index = Vec::with_capacity(n as usize);
+        for _ in 0..n {
+            let (a, b) = match (p.uint(), p.uint()) {
+                (Ok(a), Ok(b)) => (a, b),
+                _ => return Err(damaged(format!("object stream {stm} has a bad header"), 0)),
+            };
+            index.push((
+                u32::try_from(a).unwrap_or(u32::MAX),
+                usize::try_from(b).unwrap_or(usize::MAX),
+            ));
+        }
+        let os = std::rc::Rc::new(ObjStm {
+            data,
+            index,
+            first: first as usize,
+        });
+        self.objstms.borrow_mut().insert(stm, os.clone());
+        Ok(os)
+    }
+
+    /// Resolves a reference one level: `Ref` → the object it names (or `Null`), other objects
+    /// unchanged.
+    ///
+    /// # Errors
+    /// As [`Pdf::get`].
+    pub fn resolve(&self, o: &Obj) -> Result<Obj, Error> {
+        match o {
+            Obj::Ref(r) => Ok(self.get(r.num)?.map(|f| f.obj).unwrap_or(Obj::Null)),
+            other => Ok(other.clone()),
+        }
+    }
+
+    fn fetch_at(&self, pos: u64, expect: Option<u32>) -> Result<Fetched, Error> {
+        self.fetch_at_depth(pos, expect, 0)
+    }
+
+    fn fetch_at_depth(
+        &self,
+        pos: u64,
+        expect: Option<u32>,
+        depth: usize,
+    ) -> Result<Fetched, Error> {
+        let ((id, obj, data_start), raw) = parse_growing(&self.src, pos, |p| {
+            let id = p.obj_header()?;
+            let obj = p.object()?;
+            let ds = if matches!(obj, Obj::Dict(_)) {
+                p.stream_start()?
+            } else {
+                None
+            };
+            Ok((id, obj, ds))
+        })?;
+        if let Some(n) = expect {
+            if id.num != n {
+                return Err(damaged(
+                    format!("object {n} is not at the offset the xref gives"),
+                    pos,
+                ));
+            }
+        }
+        let stream = match data_start {
+            None => None,
+            Some(ds) => {
+                let d = obj.as_dict().expect("stream_start only after a dictionary");
+                let abs = pos + ds as u64;
+                let len = match d.get(b"Length") {
+                    Some(Obj::Int(l)) if *l >= 0 => Some(*l as u64),
+                    Some(Obj::Ref(r)) if Some(r.num) != expect => {
+                        match self.get_depth(r.num, depth + 1) {
+                            Ok(Some(Fetched {
+                                obj: Obj::Int(l), ..
+                            })) if l >= 0 => Some(l as u64),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                };
+                Some(self.stream_data(abs, len)?)
+            }
+        };
+        let mut f = Fetched {
+            id,
+            obj,
+            raw,
+            stream,
+        };
+        // Xref streams (fetched without `expect`) are never encrypted (§7.5.8.2).
+        if let (Some(h), Some(_)) = (self.security.as_deref(), expect) {
+            decrypt_obj(h, id, &mut f.obj);
+            if let Some(data) = &mut f.stream {
+                *data = h.decrypt_stream(id, data);
+            }
+        }
+        Ok(f)
+    }
+
+    /// Reads stream data at `abs`: `len` bytes when `endstream` follows them, else (a wrong
+    /// or missing `/Length`, which qpdf also tolerates) up to the next `endstream`.
+    fn stream_data(&self, abs: u64, len: Option<u64>) -> Result<Vec<u8>, Error> {
+        if let Some(l) = len {
+            if abs.checked_add(l).is_some_and(|e| e <= self.len) && l as usize <= MAX_DECODED {
+                let data = read_window(&self.src, abs, l as usize)?;
+                let after = read_window(&self.src, abs + l, 32)?;
+                let mut p = Parser::new(&after, 0, true);
+                p.skip_ws();
+                if after[p.pos..].starts_with(b"endstream") {
+                    return Ok(data);
+                }
+            }
+        }
+        let mut size = 4096usize;
+        loop {
+            let w = read_window(&self.src, abs, size)?;
+            if let Some(i) = find(&w, b"endstream") {
+                let mut end = i;
+                if end > 0 && w[end - 1] == b'\n' {
+                    end -= 1;
+                }
+                if end > 0 && w[end - 1] == b'\r' {
+                    end -= 1;
+                }
+                let mut data = w;
+                data.truncate(end);
+                return Ok(data);
+            }
+            if abs + w.len() as u64 >= self.len || size >= MAX_DECODED {
+                return Err(damaged("stream without endstream", abs));
+            }
+            size *= 4;
+        }
+    }
+
+    /// Decodes the data of a fetched stream object.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Damaged`] when a filter fails or is unsupported.
+    pub fn decoded(&self, f: &Fetched) -> Result<Vec<u8>, Error> {
+        let d = f
+            .obj
+            .as_dict()
+            .ok_or_else(|| damaged(format!("object {} is not a stream", f.id.num), 0))?;
+        decode_stream(d, f.stream.as_deref().unwrap_or(&[]))
+    }
+}
+
+/// Decrypts every string inside `obj` (a fetched object `id`) in place.
+fn decrypt_obj(h: &dyn SecurityHandler, id: Ref, obj: &mut Obj) {
+    match obj {
+        Obj::Str(s) => *s = h.decrypt_string(id, s),
+        Obj::Array(a) => a.iter_mut().for_each(|o| decrypt_obj(h, id, o)),
+        Obj::Dict(d) => d
+            .entries
+            .iter_mut()
+            .for_each(|(_, o, _)| decrypt_obj(h, id, o)),
+        _ => {}
+    }
+}
+
+/// Small PDFs built in memory for the reader's and writer's unit tests.
+#[cfg(test)]
+pub(crate) mod testpdf {
+    /// A PDF 1.4 file with `prefix` before `%PDF-`, objects `1..=objs.len()` (bodies given),
+    /// a classic xref table whose offsets count from the header, and a trailer with
+    /// `/Root 1 0 R` plus `extra` entries.
+    pub fn build(prefix: &[u8], objs: &[&str], extra: &str) -> Vec<u8> {
+        let mut out = prefix.to_vec();
+        let base = out.len();
+        out.extend_from_slice(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n");
+        let mut offs = Vec::new();
+        for (i, body) in objs.iter().enumerate() {
+            offs.push(out.len() - base);
+            out.extend_from_slice(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
+        }
+        let xref = out.len() - base;
+        out.extend_from_slice(
+            format!("xref\n0 {}\n0000000000 65535 f\r\n", objs.len() + 1).as_bytes(),
+        );
+        for o in offs {
+            out.extend_from_slice(format!("{o:010} 00000 n\r\n").as_bytes());
+        }
+        out.extend_from_slice(
+            format!(
+                "trailer\n<< /Size {} /Root 1 0 R {extra} >>\nstartxref\n{xref}\n%%EOF\n",
+                objs.len() + 1
+            )
+            .as_bytes(),
+        );
+        out
+    }
+
+    /// The catalog, pages and one page of a minimal document.
+    pub const DOC: [&str; 3] = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] /Title (secret) >>",
+    ];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testpdf::{build, DOC};
+    use super::*;
+
+    fn fixture(name: &str) -> Vec<u8> {
+        std::fs::read(format!(
+            "{}/tests/fixtures/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn opens_and_fetches() {
+        let b = build(b"", &DOC, "");
+        let pdf = Pdf::open(&b[..]).unwrap();
+        assert_eq!(pdf.version(), "1.4");
+        assert_eq!(pdf.sections(), 1);
+        assert_eq!(pdf.size(), 4);
+        assert_eq!(pdf.xref_kind(), XrefKind::Table);
+        assert_eq!(pdf.delta(), 0);
+        let root = pdf.trailer().get(b"Root").and_then(Obj::as_ref).unwrap();
+        assert_eq!(root, Ref::new(1, 0));
+        let cat = pdf.get(1).unwrap().unwrap();
+        assert_eq!(cat.id, root);
+        let pages = pdf.resolve(cat.obj.as_dict().unwrap().get(b"Pages").unwrap());
+        assert_eq!(
+            pages.unwrap().as_dict().unwrap().get(b"Count"),
+            Some(&Obj::Int(1))
+        );
+        assert!(pdf.get(9).unwrap().is_none(), "missing objects are null");
+        let (d, text) = cat.dict_text().unwrap();
+        assert_eq!(text, b"<< /Type /Catalog /Pages 2 0 R >>");
+        assert_eq!(d.entries.len(), 2);
+    }
+
+    #[test]
+    fn wrong_offsets_and_loops_are_damage() {
+        let mut b = build(b"", &DOC, "");
+        // Renumber object 2 as 92 and shift what follows by one byte.
+        let at = find(&b, b"2 0 obj").unwrap();
+        b.insert(at, b'9');
+        // Keep startxref right: the table moved by one byte too.
+        let sx = rfind(&b, b"startxref\n").unwrap() + 10;
+        let end = sx + b[sx..].iter().position(|&c| c == b'\n').unwrap();
+        let v: u64 = std::str::from_utf8(&b[sx..end]).unwrap().parse().unwrap();
+        b.splice(sx..end, (v + 1).to_string().bytes());
+        let e = Pdf::open(&b[..]).err().unwrap();
+        assert!(matches!(e.kind(), ErrorKind::Damaged(_)), "{e}");
+        let looped = build(b"", &DOC, "/Prev 9999999");
+        let e = Pdf::open(&looped[..]).err().unwrap();
+        assert!(matches!(e.kind(), ErrorKind::Damaged(_)), "{e}");
+        assert!(matches!(
+            Pdf::open(&b"hello"[..]).err().unwrap().kind(),
+            ErrorKind::NotPdf
+        ));
+        let cut = build(b"", &DOC, "");
+        let e = Pdf::open(&cut[..cut.len() - 30]).err().unwrap();
+        assert!(matches!(e.kind(), ErrorKind::Damaged(_)), "{e}");
+    }
+
+    #[test]
+    fn object_streams_xref_streams_and_hybrids() {
+        for name in [
+            "qpdf-object-stream.pdf",
+            "qpdf-hybrid-xref.pdf",
+            "qpdf-linearized.pdf",
+        ] {
+            let b = fixture(name);
+            let pdf = Pdf::open(&b[..]).unwrap();
+            let root = pdf.trailer().get(b"Root").and_then(Obj::as_ref).unwrap();
+            let cat = pdf.get(root.num).unwrap().unwrap();
+            let d = cat.obj.as_dict().unwrap();
+            assert_eq!(
+                d.get(b"Type").and_then(Obj::as_name),
+                Some(&b"Catalog"[..]),
+                "{name}"
+            );
+        }
+        let b = fixture("qpdf-object-stream.pdf");
+        let pdf = Pdf::open(&b[..]).unwrap();
+        assert_eq!(pdf.xref_kind(), XrefKind::Stream);
+        assert!(
+            pdf.entries
+                .values()
+                .any(|e| matches!(e, Entry::InStream(..))),
+            "the fixture has compressed objects"
+        );
+    }
+
+    #[test]
+    fn the_security_hook_decrypts_fetched_strings() {
+        struct Upper;
+        impl SecurityHandler for Upper {
+            fn decrypt_string(&self, _: Ref, d: &[u8]) -> Vec<u8> {
+                d.to_ascii_uppercase()
+            }
+            fn decrypt_stream(&self, _: Ref, d: &[u8]) -> Vec<u8> {
+                d.to_vec()
+            }
+            fn encrypt_string(&self, _: Ref, d: &[u8]) -> Vec<u8> {
+                d.to_vec()
+            }
+            fn encrypt_stream(
+                &self,
+                _: Ref,
+                _: super::super::security::StreamKind,
+                d: &[u8],
+            ) -> Vec<u8> {
+                d.to_vec()
+            }
+        }
+        let b = build(b"", &DOC, "");
+        let mut pdf = Pdf::open(&b[..]).unwrap();
+        pdf.set_security(Box::new(Upper));
+        let page = pdf.get(3).unwrap().unwrap();
+        assert_eq!(
+            page.obj.as_dict().unwrap().get(b"Title"),
+            Some(&Obj::Str(b"SECRET".to_vec()))
+        );
+        // The original text stays as stored, for verbatim copies.
+        assert!(find(page.dict_text().unwrap().1, b"(secret)").is_some());
+    }
+}

@@ -1,0 +1,338 @@
+//! Repairing what the reader refuses: rebuilding the cross-reference table of a damaged file
+//! by scanning for objects ([`repair`]), and the full `--rewrite` through lopdf
+//! ([`rewrite_document`]), which re-serialises every object (signatures do not survive).
+//! The append-only update path never comes here.
+
+use std::collections::HashMap;
+use std::io;
+
+use super::filters::decode_stream;
+use super::reader::xref::Entry;
+use super::reader::{damaged, find, Fetched};
+use super::syntax::{is_white, Obj, Parser, Ref};
+use super::writer::xref::bytes_needed;
+use super::{Error, ErrorKind};
+
+/// Rebuilds a cross-reference table for a damaged file by scanning it for `N G obj` (the last
+/// definition of an object wins, objects in object streams included) and appends it, without
+/// `/Prev`, to the bytes from `%PDF-` on. The result is a readable file for
+/// [`rewrite_document`]; it is not meant to be kept as is.
+///
+/// # Errors
+/// [`ErrorKind::NotPdf`] without a header, [`ErrorKind::Encrypted`] when a trailer has
+/// `/Encrypt`, [`ErrorKind::Damaged`] when no catalog can be found.
+pub fn repair(data: &[u8]) -> Result<Vec<u8>, Error> {
+    let hdr = find(&data[..data.len().min(1024)], b"%PDF-")
+        .ok_or_else(|| Error::new(ErrorKind::NotPdf))?;
+    let data = &data[hdr..];
+    let mut objs: HashMap<u32, (u16, usize)> = HashMap::new();
+    let mut root: Option<Ref> = None;
+    let mut info: Option<Ref> = None;
+    let mut catalog: Option<Ref> = None;
+    let mut objstms: Vec<u32> = Vec::new();
+    let mut i = 0;
+    while let Some(k) = find(&data[i..], b"obj") {
+        let at = i + k;
+        i = at + 3;
+        if data
+            .get(at + 3)
+            .is_some_and(|&b| !is_white(b) && !b"<[(/%".contains(&b))
+        {
+            continue;
+        }
+        // Walk back over `N G `.
+        let mut j = at;
+        let skip_ws = |j: &mut usize| {
+            while *j > 0 && is_white(data[*j - 1]) {
+                *j -= 1
+            }
+        };
+        let digits = |j: &mut usize| {
+            let e = *j;
+            while *j > 0 && data[*j - 1].is_ascii_digit() {
+                *j -= 1;
+            }
+            e - *j
+        };
+        skip_ws(&mut j);
+        if digits(&mut j) == 0 {
+            continue;
+        }
+        skip_ws(&mut j);
+        if digits(&mut j) == 0 {
+            continue;
+        }
+        if j > 0 && !is_white(data[j - 1]) && !b">])}".contains(&data[j - 1]) {
+            continue;
+        }
+        let mut p = Parser::new(data, j, true);
+        let Ok(Ref { num, gen }) = p.obj_header() else {
+            continue;
+        };
+        let Ok(obj) = p.object() else { continue };
+        objs.insert(num, (gen, j));
+        if let Obj::Dict(d) = &obj {
+            match d.get(b"Type").and_then(Obj::as_name) {
+                Some(b"Catalog") => catalog = Some(Ref::new(num, gen)),
+                Some(b"ObjStm") => objstms.push(num),
+                Some(b"XRef") => {
+                    if d.get(b"Encrypt").is_some() {
+                        return Err(Error::new(ErrorKind::Encrypted));
+                    }
+                    root = d.get(b"Root").and_then(Obj::as_ref).or(root);
+                    info = d.get(b"Info").and_then(Obj::as_ref).or(info);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut i = 0;
+    while let Some(k) = find(&data[i..], b"trailer") {
+        let at = i + k;
+        i = at + 7;
+        let mut p = Parser::new(data, at + 7, true);
+        if let Ok(d) = p.dict() {
+            if d.get(b"Encrypt").is_some() {
+                return Err(Error::new(ErrorKind::Encrypted));
+            }
+            root = d.get(b"Root").and_then(Obj::as_ref).or(root);
+            info = d.get(b"Info").and_then(Obj::as_ref).or(info);
+        }
+    }
+    let root = root
+        .filter(|r| objs.contains_key(&r.num))
+        .or(catalog)
+        .ok_or_else(|| {
+            Error::new(ErrorKind::Damaged(
+                "no catalog found while rebuilding the xref".into(),
+            ))
+        })?;
+    let mut entries: HashMap<u32, Entry> = objs
+        .iter()
+        .map(|(&n, &(g, off))| (n, Entry::Offset(off as u64, g)))
+        .collect();
+    // Objects in object streams (only where no direct definition exists).
+    let src: &[u8] = data;
+    for stm in objstms {
+        let Some(&(_, off)) = objs.get(&stm) else {
+            continue;
+        };
+        let Ok(f) = fetch_for_repair(src, off as u64) else {
+            continue;
+        };
+        let Some(d) = f.obj.as_dict() else { continue };
+        let Ok(content) = decode_stream(d, f.stream.as_deref().unwrap_or(&[])) else {
+            continue;
+        };
+        let n = d
+            .get(b"N")
+            .and_then(Obj::as_int)
+            .unwrap_or(0)
+            .clamp(0, 1 << 20);
+        let first = d
+            .get(b"First")
+            .and_then(Obj::as_int)
+            .unwrap_or(0)
+            .clamp(0, content.len() as i64) as usize;
+        let mut p = Parser::new(&content[..first], 0, true);
+        for idx in 0..n {
+            let Ok(num) = p.uint() else { break };
+            if p.uint().is_err() {
+                break;
+            }
+            let num = u32::try_from(num).unwrap_or(u32::MAX);
+            entries
+                .entry(num)
+                .or_insert(Entry::InStream(stm, idx as u32));
+        }
+    }
+    let max = entries.keys().copied().max().unwrap_or(0);
+    let size = max + 1;
+    let mut out = data.to_vec();
+    if !matches!(out.last(), Some(b'\n' | b'\r')) {
+        out.push(b'\n');
+    }
+    let xref_pos = out.len() as u64;
+    let mut trailer = format!("/Size {} /Root {root}", size + 1);
+    if let Some(i) = info.filter(|i| entries.contains_key(&i.num)) {
+        trailer.push_str(&format!(" /Info {i}"));
+    }
+    // Always an xref stream: it can express objects in object streams. Its own number is
+    // `size`.
+    let w2 = bytes_needed(xref_pos.max(u64::from(max)));
+    let mut rows = Vec::new();
+    for n in 0..=size {
+        let (t, f2, f3): (u8, u64, u64) = match entries.get(&n) {
+            _ if n == size => (1, xref_pos, 0),
+            Some(Entry::Offset(o, g)) => (1, *o, u64::from(*g)),
+            Some(Entry::InStream(s, i)) => (2, u64::from(*s), u64::from(*i)),
+            _ => (0, 0, if n == 0 { 65535 } else { 0 }),
+        };
+        rows.push(t);
+        rows.extend_from_slice(&f2.to_be_bytes()[8 - w2..]);
+        rows.extend_from_slice(&(f3.min(65535) as u16).to_be_bytes());
+    }
+    out.extend_from_slice(
+        format!(
+            "{size} 0 obj\n<< /Type /XRef {trailer} /W [1 {w2} 2] /Length {} >>\nstream\n",
+            rows.len()
+        )
+        .as_bytes(),
+    );
+    out.extend_from_slice(&rows);
+    out.extend_from_slice(
+        format!("\nendstream\nendobj\nstartxref\n{xref_pos}\n%%EOF\n").as_bytes(),
+    );
+    Ok(out)
+}
+
+fn fetch_for_repair(src: &[u8], off: u64) -> Result<Fetched, Error> {
+    let mut p = Parser::new(src, off as usize, true);
+    let id = p.obj_header().map_err(|_| damaged("bad object", off))?;
+    let obj = p.object().map_err(|_| damaged("bad object", off))?;
+    let ds = p
+        .stream_start()
+        .map_err(|_| damaged("bad stream", off))?
+        .ok_or_else(|| damaged("not a stream", off))?;
+    let d = obj.as_dict().ok_or_else(|| damaged("not a stream", off))?;
+    let len = d
+        .get(b"Length")
+        .and_then(Obj::as_int)
+        .filter(|l| *l >= 0 && ds + (*l as usize) <= src.len());
+    let end = match len {
+        Some(l)
+            if src[ds + l as usize..]
+                .trim_ascii_start()
+                .starts_with(b"endstream") =>
+        {
+            ds + l as usize
+        }
+        _ => find(&src[ds..], b"endstream")
+            .map(|e| ds + e)
+            .ok_or_else(|| damaged("stream without endstream", off))?,
+    };
+    Ok(Fetched {
+        id,
+        obj: obj.clone(),
+        raw: Vec::new(),
+        stream: Some(src[ds..end].to_vec()),
+    })
+}
+
+/// A full rewrite with lopdf: loads `data`, lets `edit` turn the old XMP packet into the new
+/// one and name the Info entries, and saves the whole document (compact, new xref, no
+/// `/Prev`; signatures do not survive this).
+///
+/// # Errors
+/// [`ErrorKind::Damaged`] when lopdf cannot load the file, [`ErrorKind::Encrypted`], and what
+/// `edit` returns.
+pub fn rewrite_document(
+    data: &[u8],
+    edit: impl FnOnce(Option<Vec<u8>>) -> Result<(Vec<u8>, Vec<(String, String)>), Error>,
+) -> Result<Vec<u8>, Error> {
+    use lopdf::{Dictionary as LD, Object as LO, Stream as LS};
+    let mut doc = lopdf::Document::load_mem(data)
+        .map_err(|e| damaged(format!("lopdf cannot load it: {e}"), 0))?;
+    if doc.trailer.get(b"Encrypt").is_ok() {
+        return Err(Error::new(ErrorKind::Encrypted));
+    }
+    let root = doc
+        .trailer
+        .get(b"Root")
+        .and_then(LO::as_reference)
+        .map_err(|_| damaged("no /Root", 0))?;
+    let meta_id = doc
+        .get_dictionary(root)
+        .ok()
+        .and_then(|c| c.get(b"Metadata").ok())
+        .and_then(|m| m.as_reference().ok());
+    let old = meta_id
+        .and_then(|id| doc.get_object(id).ok())
+        .and_then(|o| o.as_stream().ok())
+        .map(|s| {
+            s.decompressed_content()
+                .unwrap_or_else(|_| s.content.clone())
+        });
+    let (packet, entries) = edit(old)?;
+    let mut md = LD::new();
+    md.set("Type", LO::Name(b"Metadata".to_vec()));
+    md.set("Subtype", LO::Name(b"XML".to_vec()));
+    let stream = LO::Stream(LS::new(md, packet).with_compression(false));
+    let meta_id = match meta_id {
+        Some(id) => {
+            doc.objects.insert(id, stream);
+            id
+        }
+        None => doc.add_object(stream),
+    };
+    doc.get_dictionary_mut(root)
+        .map_err(|_| damaged("the catalog is missing", 0))?
+        .set("Metadata", LO::Reference(meta_id));
+    let info_id = match doc.trailer.get(b"Info") {
+        Ok(LO::Reference(id)) if doc.get_dictionary(*id).is_ok() => *id,
+        Ok(LO::Dictionary(d)) => {
+            let d = d.clone();
+            doc.add_object(LO::Dictionary(d))
+        }
+        _ => doc.add_object(LO::Dictionary(LD::new())),
+    };
+    if let Ok(d) = doc.get_dictionary_mut(info_id) {
+        for (k, _) in &entries {
+            d.remove(k.as_bytes());
+        }
+        d.remove(b"PithNumber");
+        d.remove(b"PithURL");
+        for (k, v) in &entries {
+            d.set(
+                k.as_bytes().to_vec(),
+                LO::String(v.as_bytes().to_vec(), lopdf::StringFormat::Literal),
+            );
+        }
+    }
+    doc.trailer.set("Info", LO::Reference(info_id));
+    let mut out = Vec::new();
+    doc.save_to(&mut out)
+        .map_err(|e| Error::new(ErrorKind::Io).with_source(io::Error::other(e.to_string())))?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pdf::reader::testpdf::{build, DOC};
+    use crate::pdf::Pdf;
+
+    #[test]
+    fn rebuilt_xref_reads_where_the_original_did_not() {
+        let mut b = build(b"", &DOC, "");
+        // Junk inserted after the header shifts every object: the table is now wrong.
+        b.splice(9..9, b"% inserted line\n".iter().copied());
+        assert!(Pdf::open(&b[..]).is_err());
+        let fixed = repair(&b).unwrap();
+        assert!(
+            fixed.starts_with(&b),
+            "the scan appends, it does not rewrite"
+        );
+        let pdf = Pdf::open(&fixed[..]).unwrap();
+        let page = pdf.get(3).unwrap().unwrap();
+        assert_eq!(
+            page.obj
+                .as_dict()
+                .unwrap()
+                .get(b"Type")
+                .and_then(Obj::as_name),
+            Some(&b"Page"[..])
+        );
+        assert!(rewrite_document(&fixed, |_| Ok((b"<x/>".to_vec(), vec![]))).is_ok());
+    }
+
+    #[test]
+    fn no_catalog_no_repair() {
+        let e = repair(b"%PDF-1.4\n1 0 obj\n<< >>\nendobj\n").unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::Damaged(_)));
+        assert!(matches!(
+            repair(b"nothing").unwrap_err().kind(),
+            ErrorKind::NotPdf
+        ));
+    }
+}

@@ -1,0 +1,296 @@
+//! Typed writers for the objects pith emits (ISO 32000-2 §7.3, §7.7.2, §14.3), in the spec's
+//! words: values ([`Value`]), new dictionaries and edited copies of existing ones
+//! ([`DictPatch`]), the metadata stream ([`metadata_stream`]) and the trailer entries an
+//! update repeats ([`Trailer`]). Each writer serialises its object for one object identity
+//! ([`Ref`]) so strings and streams can be encrypted per object (see [`super::super::security`]).
+//!
+//! Editing keeps what pith does not understand: [`DictPatch`] writes the entries it sets first,
+//! then the original dictionary text with only those keys cut out, byte for byte (issue #4:
+//! "never lose anything"; re-serialising unknown entries could change them).
+
+use super::super::security::{SecurityHandler, StreamKind};
+use super::super::syntax::{text_string, Dict, Ref};
+
+/// A value written into a dictionary.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// An indirect reference `N G R` (§7.3.10).
+    Ref(Ref),
+    /// A text string (§7.9.2.2): a literal for printable ASCII, else UTF-16BE hexadecimal.
+    Text(String),
+    /// A name (§7.3.5), given without the slash; only regular characters are written as is.
+    Name(String),
+    /// An integer (§7.3.3).
+    Int(i64),
+}
+
+impl Value {
+    /// Serialises the value as it appears in object `id` (strings encrypted by `sec`).
+    pub fn write(&self, out: &mut Vec<u8>, id: Ref, sec: Option<&dyn SecurityHandler>) {
+        match self {
+            Value::Ref(r) => out.extend_from_slice(r.to_string().as_bytes()),
+            Value::Int(i) => out.extend_from_slice(i.to_string().as_bytes()),
+            Value::Name(n) => write_name(out, n),
+            Value::Text(t) => match sec {
+                None => out.extend_from_slice(&text_string(t)),
+                Some(h) => {
+                    // Encrypted strings are binary: always hexadecimal.
+                    let plain = text_bytes(t);
+                    out.push(b'<');
+                    for b in h.encrypt_string(id, &plain) {
+                        out.extend_from_slice(format!("{b:02X}").as_bytes());
+                    }
+                    out.push(b'>');
+                }
+            },
+        }
+    }
+}
+
+/// The bytes of a text string: ASCII as is, else UTF-16BE with a byte-order mark.
+fn text_bytes(s: &str) -> Vec<u8> {
+    if s.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        s.as_bytes().to_vec()
+    } else {
+        let mut v = vec![0xFE, 0xFF];
+        for u in s.encode_utf16() {
+            v.extend_from_slice(&u.to_be_bytes());
+        }
+        v
+    }
+}
+
+/// Writes `/name`, escaping delimiters, white space and non-printing bytes as `#xx` (§7.3.5).
+fn write_name(out: &mut Vec<u8>, n: &str) {
+    out.push(b'/');
+    for b in n.bytes() {
+        if (b'!'..=b'~').contains(&b) && !b"()<>[]{}/%#".contains(&b) {
+            out.push(b);
+        } else {
+            out.extend_from_slice(format!("#{b:02X}").as_bytes());
+        }
+    }
+}
+
+/// A dictionary written as a set of entries over an original dictionary's text (or over an
+/// empty one): `<<`, then ` /Key value` for each entry set, then the original text after its
+/// `<<` with the entries of those keys removed. A new dictionary is a patch of `<< >>`.
+#[derive(Debug, Clone)]
+pub struct DictPatch<'a> {
+    original: Option<(&'a Dict, &'a [u8])>,
+    set: Vec<(String, Value)>,
+}
+
+impl<'a> DictPatch<'a> {
+    /// A new, empty dictionary.
+    pub fn new() -> Self {
+        DictPatch {
+            original: None,
+            set: Vec::new(),
+        }
+    }
+
+    /// An edited copy of `dict`, whose text is `text` (`<<` … `>>`; the dictionary's spans
+    /// index `text`, as after [`rebase`]).
+    pub fn of(dict: &'a Dict, text: &'a [u8]) -> Self {
+        DictPatch {
+            original: Some((dict, text)),
+            set: Vec::new(),
+        }
+    }
+
+    /// Sets `key` (without slash) to `value`, replacing any entry of that key.
+    pub fn set(&mut self, key: &str, value: Value) -> &mut Self {
+        self.set.retain(|(k, _)| k != key);
+        self.set.push((key.to_string(), value));
+        self
+    }
+
+    /// Serialises the dictionary as part of object `id`.
+    pub fn write(&self, id: Ref, sec: Option<&dyn SecurityHandler>) -> Vec<u8> {
+        let mut out = b"<<".to_vec();
+        for (k, v) in &self.set {
+            out.push(b' ');
+            write_name(&mut out, k);
+            out.push(b' ');
+            v.write(&mut out, id, sec);
+        }
+        let (d, text) = self.original.unwrap_or((&EMPTY, b"<< >>"));
+        let mut at = 2;
+        for (k, _, span) in &d.entries {
+            if self.set.iter().any(|(s, _)| s.as_bytes() == k.as_slice())
+                && span.start >= at
+                && span.end <= text.len()
+            {
+                out.extend_from_slice(&text[at..span.start]);
+                at = span.end;
+            }
+        }
+        out.extend_from_slice(&text[at.min(text.len())..]);
+        out
+    }
+}
+
+impl Default for DictPatch<'_> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+static EMPTY: Dict = Dict {
+    entries: Vec::new(),
+    span: 0..5,
+};
+
+/// Shifts a dictionary's spans so they index its own text (`<<` at 0), as [`DictPatch::of`]
+/// expects.
+pub fn rebase(d: &mut Dict) {
+    let base = d.span.start;
+    d.span = 0..d.span.end - base;
+    for (_, _, s) in &mut d.entries {
+        *s = s.start - base..s.end - base;
+    }
+}
+
+/// The body of a metadata stream (§14.3.2, PDF 1.4+): `/Type /Metadata /Subtype /XML`,
+/// unfiltered so that tools which do not decode streams can still find the packet, as object
+/// `id`.
+pub fn metadata_stream(id: Ref, packet: &[u8], sec: Option<&dyn SecurityHandler>) -> Vec<u8> {
+    stream(
+        id,
+        "/Type /Metadata /Subtype /XML",
+        StreamKind::Metadata,
+        packet,
+        sec,
+    )
+}
+
+/// The body of a stream object with dictionary entries `entries` (without `/Length`, which
+/// is added) and unfiltered `data`, as object `id`.
+pub fn stream(
+    id: Ref,
+    entries: &str,
+    kind: StreamKind,
+    data: &[u8],
+    sec: Option<&dyn SecurityHandler>,
+) -> Vec<u8> {
+    let enc;
+    let data = match sec {
+        Some(h) => {
+            enc = h.encrypt_stream(id, kind, data);
+            &enc[..]
+        }
+        None => data,
+    };
+    let mut body = format!("<< {entries} /Length {} >>\nstream\n", data.len()).into_bytes();
+    body.extend_from_slice(data);
+    body.extend_from_slice(b"\nendstream");
+    body
+}
+
+/// The trailer entries an update repeats besides `/Size` and `/Prev` (§7.5.5): `/Root`,
+/// `/Info`, and `/ID` copied byte for byte (its strings are binary and, in encrypted files,
+/// never encrypted).
+#[derive(Debug, Clone)]
+pub struct Trailer<'a> {
+    /// `/Root`, the catalog.
+    pub root: Ref,
+    /// `/Info`, the document information dictionary.
+    pub info: Option<Ref>,
+    /// `/ID`, the original text of the array.
+    pub id: Option<&'a [u8]>,
+}
+
+impl Trailer<'_> {
+    /// The entries as text: `/Root N G R /Info N G R /ID [...]`.
+    pub fn entries(&self) -> Vec<u8> {
+        let mut t = format!("/Root {}", self.root).into_bytes();
+        if let Some(i) = self.info {
+            t.extend_from_slice(format!(" /Info {i}").as_bytes());
+        }
+        if let Some(id) = self.id.filter(|id| id.starts_with(b"[")) {
+            t.extend_from_slice(b" /ID ");
+            t.extend_from_slice(id);
+        }
+        t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pdf::security::Identity;
+    use crate::pdf::syntax::Parser;
+
+    const ID: Ref = Ref::new(7, 0);
+
+    #[test]
+    fn patch_sets_first_and_keeps_the_rest_byte_for_byte() {
+        let text = b"<</Title (A \\(b\\)) /PithNumber (old) /Author<FEFF0041>>>";
+        let d = Parser::new(text, 0, true).dict().unwrap();
+        let mut p = DictPatch::of(&d, text);
+        p.set("PithNumber", Value::Text("pith:2024:X".into()))
+            .set("PithURL", Value::Text("https://pith.science/pith/X".into()));
+        assert_eq!(
+            String::from_utf8(p.write(ID, None)).unwrap(),
+            "<< /PithNumber (pith:2024:X) /PithURL (https://pith.science/pith/X)/Title (A \\(b\\))  /Author<FEFF0041>>>"
+        );
+    }
+
+    #[test]
+    fn patch_of_nothing_is_a_new_dictionary() {
+        let mut p = DictPatch::new();
+        p.set("Metadata", Value::Ref(Ref::new(12, 0)))
+            .set("N", Value::Int(-3))
+            .set("Type", Value::Name("A B".into()));
+        let out = p.write(ID, None);
+        assert_eq!(out, b"<< /Metadata 12 0 R /N -3 /Type /A#20B >>");
+        let d = Parser::new(&out, 0, true).dict().unwrap();
+        assert_eq!(d.get(b"Type").and_then(|o| o.as_name()), Some(&b"A B"[..]));
+    }
+
+    #[test]
+    fn repeated_keys_are_all_replaced() {
+        let text = b"<< /Metadata 3 0 R /Pages 2 0 R /Metadata 4 0 R >>";
+        let d = Parser::new(text, 0, true).dict().unwrap();
+        let mut p = DictPatch::of(&d, text);
+        p.set("Metadata", Value::Ref(Ref::new(9, 0)));
+        let out = p.write(ID, None);
+        assert_eq!(out, b"<< /Metadata 9 0 R  /Pages 2 0 R  >>");
+    }
+
+    #[test]
+    fn strings_go_through_the_handler_per_object() {
+        struct Xor;
+        impl SecurityHandler for Xor {
+            fn decrypt_string(&self, id: Ref, d: &[u8]) -> Vec<u8> {
+                d.iter().map(|b| b ^ id.num as u8).collect()
+            }
+            fn decrypt_stream(&self, id: Ref, d: &[u8]) -> Vec<u8> {
+                self.decrypt_string(id, d)
+            }
+            fn encrypt_string(&self, id: Ref, d: &[u8]) -> Vec<u8> {
+                self.decrypt_string(id, d)
+            }
+            fn encrypt_stream(&self, id: Ref, _: StreamKind, d: &[u8]) -> Vec<u8> {
+                self.decrypt_string(id, d)
+            }
+        }
+        let mut p = DictPatch::new();
+        p.set("K", Value::Text("AB".into()));
+        assert_eq!(p.write(ID, Some(&Xor)), b"<< /K <4645> >>");
+        assert_eq!(p.write(ID, Some(&Identity)), b"<< /K <4142> >>");
+        let s = metadata_stream(ID, b"xy", Some(&Xor));
+        assert!(s.ends_with(b"/Length 2 >>\nstream\n\x7f\x7e\nendstream"));
+    }
+
+    #[test]
+    fn trailer_entries() {
+        let t = Trailer {
+            root: Ref::new(1, 0),
+            info: Some(Ref::new(5, 2)),
+            id: Some(b"[<01><02>]"),
+        };
+        assert_eq!(t.entries(), b"/Root 1 0 R /Info 5 2 R /ID [<01><02>]");
+    }
+}

@@ -1,0 +1,144 @@
+//! Cross-reference sections of an update (ISO 32000-2 §7.5.4, §7.5.8): a classic table with
+//! its trailer, or an xref stream whose dictionary is the trailer, each ending with
+//! `startxref` and `%%EOF`. Offsets are counted from the same base as the file's own
+//! ([`Pdf::delta`](super::super::Pdf::delta)).
+
+use super::super::syntax::Ref;
+use super::super::{Error, ErrorKind};
+
+/// The smallest number of bytes that holds `v` (an xref stream `/W` field width).
+pub fn bytes_needed(v: u64) -> usize {
+    let mut n = 1;
+    while n < 8 && v >> (8 * n) != 0 {
+        n += 1;
+    }
+    n
+}
+
+/// Writes an xref table for `offsets` (sorted by object number; consecutive numbers share a
+/// subsection) followed by `trailer << /Size size <entries> /Prev prev >>`, `startxref` and
+/// `%%EOF`; `xref_pos` is the table's own offset.
+///
+/// # Errors
+/// [`ErrorKind::Unsupported`] when an offset does not fit a 10-digit table entry.
+pub fn table(
+    out: &mut Vec<u8>,
+    offsets: &[(Ref, u64)],
+    size: u32,
+    entries: &[u8],
+    prev: u64,
+    xref_pos: u64,
+) -> Result<(), Error> {
+    let mut s = String::from("xref\n");
+    let mut i = 0;
+    while i < offsets.len() {
+        let mut j = i + 1;
+        while j < offsets.len() && offsets[j].0.num == offsets[j - 1].0.num + 1 {
+            j += 1;
+        }
+        s.push_str(&format!("{} {}\n", offsets[i].0.num, j - i));
+        for &(r, off) in &offsets[i..j] {
+            if off > 9_999_999_999 {
+                return Err(Error::new(ErrorKind::Unsupported(
+                    "offset too large for an xref table entry (over 10 digits)".into(),
+                ))
+                .at_offset(off));
+            }
+            s.push_str(&format!("{off:010} {:05} n\r\n", r.gen));
+        }
+        i = j;
+    }
+    s.push_str(&format!("trailer\n<< /Size {size} "));
+    out.extend_from_slice(s.as_bytes());
+    out.extend_from_slice(entries);
+    out.extend_from_slice(format!(" /Prev {prev} >>\nstartxref\n{xref_pos}\n%%EOF\n").as_bytes());
+    Ok(())
+}
+
+/// Writes xref stream object `id` at `xref_pos` listing `offsets` (sorted, including its own
+/// entry), with `entries` and `/Prev prev` in its dictionary, then `startxref` and `%%EOF`.
+pub fn stream(
+    out: &mut Vec<u8>,
+    id: Ref,
+    offsets: &[(Ref, u64)],
+    size: u32,
+    entries: &[u8],
+    prev: u64,
+    xref_pos: u64,
+) {
+    let w2 = bytes_needed(xref_pos.max(offsets.iter().map(|o| o.1).max().unwrap_or(0)));
+    let mut data = Vec::new();
+    let mut index = String::new();
+    for &(r, off) in offsets {
+        index.push_str(&format!("{} 1 ", r.num));
+        data.push(1u8);
+        data.extend_from_slice(&off.to_be_bytes()[8 - w2..]);
+        data.extend_from_slice(&r.gen.to_be_bytes());
+    }
+    let mut body = format!(
+        "<< /Type /XRef /Size {size} /W [1 {w2} 2] /Index [{}] ",
+        index.trim_end()
+    )
+    .into_bytes();
+    body.extend_from_slice(entries);
+    body.extend_from_slice(format!(" /Prev {prev} /Length {} >>\nstream\n", data.len()).as_bytes());
+    body.extend_from_slice(&data);
+    body.extend_from_slice(b"\nendstream");
+    out.extend_from_slice(format!("{} {} obj\n", id.num, id.gen).as_bytes());
+    out.extend_from_slice(&body);
+    out.extend_from_slice(b"\nendobj\n");
+    out.extend_from_slice(format!("startxref\n{xref_pos}\n%%EOF\n").as_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn widths() {
+        assert_eq!(bytes_needed(0), 1);
+        assert_eq!(bytes_needed(255), 1);
+        assert_eq!(bytes_needed(256), 2);
+        assert_eq!(bytes_needed(u64::MAX), 8);
+    }
+
+    #[test]
+    fn table_groups_consecutive_numbers_into_subsections() {
+        let mut out = Vec::new();
+        let offs = [
+            (Ref::new(3, 0), 100),
+            (Ref::new(4, 1), 200),
+            (Ref::new(9, 0), 300),
+        ];
+        table(&mut out, &offs, 10, b"/Root 1 0 R", 50, 400).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "xref\n3 2\n0000000100 00000 n\r\n0000000200 00001 n\r\n9 1\n0000000300 00000 n\r\n\
+             trailer\n<< /Size 10 /Root 1 0 R /Prev 50 >>\nstartxref\n400\n%%EOF\n"
+        );
+        let mut out = Vec::new();
+        assert!(table(&mut out, &[(Ref::new(1, 0), 10_000_000_000)], 2, b"", 0, 0).is_err());
+    }
+
+    #[test]
+    fn stream_rows_are_big_endian_with_minimal_width() {
+        let mut out = Vec::new();
+        let offs = [(Ref::new(5, 0), 0x1234), (Ref::new(6, 0), 0x1300)];
+        stream(
+            &mut out,
+            Ref::new(6, 0),
+            &offs,
+            7,
+            b"/Root 1 0 R",
+            9,
+            0x1300,
+        );
+        let text = String::from_utf8_lossy(&out);
+        assert!(text.starts_with(
+            "6 0 obj\n<< /Type /XRef /Size 7 /W [1 2 2] /Index [5 1 6 1] /Root 1 0 R /Prev 9 /Length 10 >>\nstream\n"
+        ));
+        let i = out.windows(7).position(|w| w == b"stream\n").unwrap() + 7;
+        assert_eq!(&out[i..i + 10], &[1, 0x12, 0x34, 0, 0, 1, 0x13, 0, 0, 0]);
+        assert!(text.ends_with("\nendstream\nendobj\nstartxref\n4864\n%%EOF\n"));
+    }
+}

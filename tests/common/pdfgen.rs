@@ -1,0 +1,121 @@
+//! A small writer of hostile test PDFs and XMP packets: classic xref table, correct offsets.
+
+use pith::pdf::xmp::Props;
+
+use super::{DC_NS, RDF_NS, SEED, SEED_SHORT, SEED_URL};
+
+/// The XMP values of the seed number.
+pub fn props() -> Props {
+    Props {
+        number: SEED.into(),
+        short: SEED_SHORT.into(),
+        url: SEED_URL.into(),
+    }
+}
+
+/// A one-page PDF with `info` as object 5 (the Info dictionary) and `xmp` as the metadata
+/// stream, object 4, of the catalog.
+pub fn build_pdf(info: Option<&[u8]>, xmp: Option<&[u8]>) -> Vec<u8> {
+    build_pdf_filtered(info, xmp, "")
+}
+
+/// As [`build_pdf`], with `filter` (e.g. `/Filter /FlateDecode`) in the metadata stream's
+/// dictionary.
+pub fn build_pdf_filtered(info: Option<&[u8]>, xmp: Option<&[u8]>, filter: &str) -> Vec<u8> {
+    let mut objs: Vec<Vec<u8>> = vec![
+        if xmp.is_some() {
+            b"<< /Type /Catalog /Pages 2 0 R /Metadata 4 0 R >>".to_vec()
+        } else {
+            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec()
+        },
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>".to_vec(),
+    ];
+    let mut s = match xmp {
+        Some(x) => format!(
+            "<< /Type /Metadata /Subtype /XML {filter} /Length {} >>\nstream\n",
+            x.len()
+        )
+        .into_bytes(),
+        None => b"null".to_vec(),
+    };
+    if let Some(x) = xmp {
+        s.extend_from_slice(x);
+        s.extend_from_slice(b"\nendstream");
+    }
+    objs.push(s);
+    objs.push(info.map_or(b"null".to_vec(), <[u8]>::to_vec));
+    let mut out = b"%PDF-1.7\n%\xE2\xE3\xCF\xD3\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, o) in objs.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend_from_slice(format!("{} 0 obj\n", i + 1).as_bytes());
+        out.extend_from_slice(o);
+        out.extend_from_slice(b"\nendobj\n");
+    }
+    let xref = out.len();
+    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objs.len() + 1).as_bytes());
+    for o in offsets {
+        out.extend_from_slice(format!("{o:010} 00000 n \n").as_bytes());
+    }
+    let info_key = if info.is_some() { " /Info 5 0 R" } else { "" };
+    out.extend_from_slice(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R{info_key} >>\nstartxref\n{xref}\n%%EOF\n",
+            objs.len() + 1
+        )
+        .as_bytes(),
+    );
+    out
+}
+
+/// A well-formed XMP packet whose rdf:Description holds `inner`.
+pub fn packet(inner: &str) -> String {
+    format!(
+        "<?xpacket begin=\"\u{feff}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"{RDF_NS}\"><rdf:Description rdf:about=\"\" xmlns:dc=\"{DC_NS}\">{inner}</rdf:Description></rdf:RDF></x:xmpmeta>\n<?xpacket end=\"w\"?>"
+    )
+}
+
+/// XML entities for `& < > "`.
+pub fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A PDF literal string: `\`, `(` and `)` escaped.
+pub fn pdf_literal(s: &str) -> String {
+    let mut o = String::from("(");
+    for c in s.chars() {
+        if matches!(c, '\\' | '(' | ')') {
+            o.push('\\');
+        }
+        o.push(c);
+    }
+    o.push(')');
+    o
+}
+
+pub const LAUGHS: &str = concat!(
+    "<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n <!ENTITY lol \"lol\">\n",
+    " <!ENTITY lol1 \"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\">\n",
+    " <!ENTITY lol2 \"&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;\">\n",
+    " <!ENTITY lol3 \"&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;\">\n",
+    " <!ENTITY lol4 \"&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;\">\n",
+    " <!ENTITY lol5 \"&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;\">\n",
+    " <!ENTITY lol6 \"&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;\">\n",
+    " <!ENTITY lol7 \"&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;\">\n",
+    " <!ENTITY lol8 \"&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;\">\n",
+    " <!ENTITY lol9 \"&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;\">\n",
+    "]>\n<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">",
+    "<rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\"><dc:format>&lol9;</dc:format>",
+    "</rdf:Description></rdf:RDF></x:xmpmeta>"
+);
+
+/// An external entity naming a local file and a URL: must be neither read nor fetched.
+pub fn external_entity() -> String {
+    format!(
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\"><!ENTITY n SYSTEM \"http://127.0.0.1:9/x\">]>\n<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"{RDF_NS}\"><rdf:Description rdf:about=\"\" xmlns:dc=\"{DC_NS}\"><dc:format>&e;&n;</dc:format></rdf:Description></rdf:RDF></x:xmpmeta>"
+    )
+}

@@ -1,0 +1,109 @@
+//! Running `pith` with a time limit and checking the error contract.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Output of one `pith` run.
+#[derive(Debug)]
+pub struct Run {
+    /// Exit code (-1 when killed by a signal).
+    pub code: i32,
+    /// Standard output, lossily decoded.
+    pub stdout: String,
+    /// Standard error, lossily decoded.
+    pub stderr: String,
+}
+
+/// Runs pith with `args`, `stdin` (closed when `None`) and a time limit: a hostile input must
+/// not make it hang. The `PITH_*` environment is cleared and `SOURCE_DATE_EPOCH` pinned.
+pub fn run_pith_with(args: &[&std::ffi::OsStr], stdin: Option<&[u8]>, limit: Duration) -> Run {
+    let mut c = Command::new(assert_cmd::cargo::cargo_bin!("pith"));
+    for (k, _) in std::env::vars() {
+        if k.starts_with("PITH_") {
+            c.env_remove(k);
+        }
+    }
+    c.args(args)
+        .env("SOURCE_DATE_EPOCH", "1700000000")
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().expect("run pith");
+    if let Some(bytes) = stdin {
+        use std::io::Write;
+        let mut s = child.stdin.take().unwrap();
+        let bytes = bytes.to_vec();
+        std::thread::spawn(move || {
+            let _ = s.write_all(&bytes);
+        });
+    }
+    // Drain both pipes while waiting, so a long message cannot block the child.
+    let drain = |r: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut v = Vec::new();
+            if let Some(mut r) = r {
+                let _ = r.read_to_end(&mut v);
+            }
+            v
+        })
+    };
+    let out = drain(child.stdout.take().map(|r| Box::new(r) as _));
+    let err = drain(child.stderr.take().map(|r| Box::new(r) as _));
+    let start = Instant::now();
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("pith {args:?} still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    Run {
+        code: status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.join().unwrap()).into_owned(),
+        stderr: String::from_utf8_lossy(&err.join().unwrap()).into_owned(),
+    }
+}
+
+/// Runs pith with `args`, no standard input and a 60 s limit.
+pub fn run_pith(args: &[&str]) -> Run {
+    let a: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+    run_pith_with(&a, None, Duration::from_secs(60))
+}
+
+/// The error contract: exit 2, one line on stderr starting `pith: `, naming `file`, no panic.
+#[track_caller]
+pub fn assert_one_line_error(r: &Run, file: &str) {
+    assert_eq!(r.code, 2, "exit code; stderr: {}", r.stderr);
+    assert!(!r.stderr.contains("panicked"), "panic: {}", r.stderr);
+    assert!(r.stderr.starts_with("pith: "), "prefix: {:?}", r.stderr);
+    assert_eq!(
+        r.stderr.trim_end().lines().count(),
+        1,
+        "one line: {:?}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains(file),
+        "error names {file}: {:?}",
+        r.stderr
+    );
+}
+
+/// Files in `dir` whose name starts with the temporary-file prefix pith uses.
+pub fn leftovers(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".pith-tmp"))
+        .collect()
+}

@@ -1,0 +1,119 @@
+//! What external tools we did not write (qpdf, exiftool, pdfinfo) say about a file. Callers
+//! check [`super::have_tool`] first.
+
+use std::path::Path;
+use std::process::Command;
+
+/// `qpdf --check` (60 s limit): whether it reports no error and no warning.
+pub fn qpdf_clean(path: &Path) -> bool {
+    let (code, warnings) = qpdf_check(path);
+    code == 0 && warnings == 0
+}
+
+/// `qpdf --check` (60 s limit): its exit code (0 clean, 2 errors, 3 warnings) and the number
+/// of `WARNING` lines it printed.
+pub fn qpdf_check(path: &Path) -> (i32, usize) {
+    let o = Command::new("timeout")
+        .args(["60", "qpdf", "--check"])
+        .arg(path)
+        .output()
+        .expect("qpdf");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (
+        o.status.code().unwrap_or(-1),
+        text.lines().filter(|l| l.contains("WARNING")).count(),
+    )
+}
+
+/// The filtered data of object `num` as qpdf reads it.
+pub fn qpdf_stream(path: &Path, num: u32) -> Vec<u8> {
+    let o = Command::new("qpdf")
+        .arg(format!("--show-object={num}"))
+        .arg("--filtered-stream-data")
+        .arg(path)
+        .output()
+        .expect("qpdf");
+    assert!(
+        o.status.code() == Some(0) || o.status.code() == Some(3),
+        "qpdf --show-object: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o.stdout
+}
+
+/// The PDF group (Info entries) as `exiftool -j -PDF:all` reads it.
+pub fn exif_info(path: &Path) -> serde_json::Value {
+    exif_json(path, &["-PDF:all"])
+}
+
+/// `exiftool -j ARGS path`, first object.
+pub fn exif_json(path: &Path, args: &[&str]) -> serde_json::Value {
+    let o = Command::new("exiftool")
+        .arg("-j")
+        .args(args)
+        .arg(path)
+        .output()
+        .expect("exiftool");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("exiftool -j");
+    v[0].clone()
+}
+
+/// One tag's value as `exiftool -s3 -TAG` prints it, trimmed (empty when absent).
+pub fn exif_tag(path: &Path, tag: &str) -> String {
+    let o = Command::new("exiftool")
+        .arg("-s3")
+        .arg(format!("-{tag}"))
+        .arg(path)
+        .output()
+        .expect("exiftool");
+    String::from_utf8_lossy(&o.stdout).trim().to_owned()
+}
+
+/// A custom Info entry as `pdfinfo -custom` prints it.
+pub fn pdfinfo_custom(path: &Path, key: &str) -> Option<String> {
+    let o = Command::new("pdfinfo")
+        .arg("-custom")
+        .arg(path)
+        .output()
+        .expect("pdfinfo");
+    String::from_utf8_lossy(&o.stdout).lines().find_map(|l| {
+        let (k, v) = l.split_once(':')?;
+        (k.trim() == key).then(|| v.trim().to_owned())
+    })
+}
+
+/// The XMP packet as `pdfinfo -meta` prints it.
+pub fn pdfinfo_meta(path: &Path) -> String {
+    let o = Command::new("pdfinfo")
+        .arg("-meta")
+        .arg(path)
+        .output()
+        .expect("pdfinfo");
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Runs `python3 -c script` with `input` on standard input: its standard output, or its
+/// standard error when it fails.
+pub fn python(script: &str, input: &str) -> Result<String, String> {
+    let mut c = Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        c.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    }
+    let o = c.wait_with_output().unwrap();
+    if o.status.success() {
+        Ok(String::from_utf8_lossy(&o.stdout).into_owned())
+    } else {
+        Err(String::from_utf8_lossy(&o.stderr).into_owned())
+    }
+}

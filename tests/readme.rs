@@ -1,0 +1,252 @@
+//! README.md's console blocks run as CLI transcripts (issue #11): every ```` ```console ````
+//! block is split into `$ command` lines (a trailing `\` continues a command) and the output
+//! that follows, each command runs with `sh` in a sandbox directory (the repository's
+//! `examples/` plus the files the README's commands name), and its standard output and error
+//! must equal the lines shown. The test fails when the README and the tool drift apart.
+//!
+//! Volatile parts are redacted on both sides: `"ms":N` timings. An HTML comment
+//! `<!-- transcript: unordered -->` right before a block compares each command's output lines
+//! as a multiset (a parallel batch reports files in completion order), `no-eol` says the last
+//! line of each command's output has no final newline (`pith record --canonical` prints the
+//! exact hashed bytes), and `skip` leaves a block out (none does today); several are
+//! separated by commas.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{copy_writable, example, fixture, root};
+
+/// One command of a transcript and the output shown after it.
+#[derive(Debug)]
+struct Step {
+    line: usize,
+    command: String,
+    expected: Vec<String>,
+}
+
+/// One console block.
+#[derive(Debug)]
+struct Block {
+    line: usize,
+    unordered: bool,
+    skip: bool,
+    no_eol: bool,
+    steps: Vec<Step>,
+}
+
+/// The console blocks of a Markdown text.
+fn blocks(md: &str) -> Vec<Block> {
+    let mut out = Vec::new();
+    let lines: Vec<&str> = md.lines().collect();
+    let mut i = 0;
+    while i < lines.len() {
+        if lines[i].trim_end() != "```console" {
+            i += 1;
+            continue;
+        }
+        let directive = (0..i)
+            .rev()
+            .map(|k| lines[k].trim())
+            .find(|l| !l.is_empty())
+            .and_then(|l| l.strip_prefix("<!-- transcript:"))
+            .and_then(|l| l.strip_suffix("-->"))
+            .unwrap_or("");
+        let has = |d: &str| directive.split(',').any(|w| w.trim() == d);
+        let mut block = Block {
+            line: i + 1,
+            unordered: has("unordered"),
+            skip: has("skip"),
+            no_eol: has("no-eol"),
+            steps: Vec::new(),
+        };
+        i += 1;
+        while i < lines.len() && lines[i].trim_end() != "```" {
+            let l = lines[i];
+            if let Some(cmd) = l.strip_prefix("$ ") {
+                let mut command = cmd.to_owned();
+                let start = i + 1;
+                while command.ends_with('\\') && i + 1 < lines.len() {
+                    command.pop();
+                    command.truncate(command.trim_end().len());
+                    i += 1;
+                    command.push(' ');
+                    command.push_str(lines[i].trim_start());
+                }
+                block.steps.push(Step {
+                    line: start,
+                    command,
+                    expected: Vec::new(),
+                });
+            } else {
+                let step = block
+                    .steps
+                    .last_mut()
+                    .unwrap_or_else(|| panic!("README.md:{}: output before any `$ `", i + 1));
+                step.expected.push(l.to_owned());
+            }
+            i += 1;
+        }
+        out.push(block);
+        i += 1;
+    }
+    out
+}
+
+/// Replaces the digits after every `"ms":` with `N`.
+fn redact(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(p) = rest.find("\"ms\":") {
+        out.push_str(&rest[..p + 5]);
+        rest = rest[p + 5..].trim_start_matches(|c: char| c.is_ascii_digit());
+        out.push('N');
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The text of `<tag>` in the first Atom `<entry>` of `xml`.
+fn atom_text(xml: &str, tag: &str) -> String {
+    let doc = roxmltree::Document::parse(xml).unwrap();
+    let entry = doc
+        .descendants()
+        .find(|n| n.tag_name().name() == "entry")
+        .expect("an <entry>");
+    entry
+        .children()
+        .find(|n| n.tag_name().name() == tag)
+        .and_then(|n| n.text())
+        .unwrap_or_else(|| panic!("no <{tag}>"))
+        .to_owned()
+}
+
+/// The sandbox the README's commands run in: `examples/`, the title and abstract files of
+/// the seed paper, and the batch example's tree (two good PDFs and a damaged one).
+fn sandbox(dir: &Path) {
+    std::os::unix::fs::symlink(root().join("examples"), dir.join("examples")).unwrap();
+    let atom = std::fs::read_to_string(example("2402.03791v3.atom.xml")).unwrap();
+    std::fs::write(dir.join("title.txt"), atom_text(&atom, "title")).unwrap();
+    std::fs::write(dir.join("abstract.txt"), atom_text(&atom, "summary")).unwrap();
+    for (from, to) in [
+        (example("2402.03791v3.pdf"), "2402/2402.03791v3.pdf"),
+        (
+            example("2402.03791v3.atom.xml"),
+            "2402/2402.03791v3.atom.xml",
+        ),
+        (fixture("qpdf-object-stream.pdf"), "2412/2412.14374v1.pdf"),
+        (fixture("qpdf-bad-xref-entry.pdf"), "old/broken.pdf"),
+        (
+            example("1608.03461v2.record.json"),
+            "old/broken.record.json",
+        ),
+    ] {
+        copy_writable(&from, &dir.join(to));
+    }
+    std::fs::write(
+        dir.join("manifest.jsonl"),
+        concat!(
+            "{\"pdf\": \"2402/2402.03791v3.pdf\", \"arxiv_atom\": \"2402/2402.03791v3.atom.xml\"}\n",
+            "{\"pdf\": \"2412/2412.14374v1.pdf\", \"number\": \"pith:2024:ZWRUDBOANTQFBE2ITHQCKK5EHL\"}\n",
+            "{\"pdf\": \"old/broken.pdf\", \"record\": \"old/broken.record.json\"}\n",
+        ),
+    )
+    .unwrap();
+}
+
+/// Runs `command` with `sh` in `dir`, with the binary under test first on `PATH`; returns
+/// standard output followed by standard error.
+fn run(command: &str, dir: &Path) -> String {
+    let bin = assert_cmd::cargo::cargo_bin!("pith");
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut c = Command::new("sh");
+    c.args(["-c", command]).current_dir(dir).env("PATH", path);
+    for (k, _) in std::env::vars() {
+        if k.starts_with("PITH_") {
+            c.env_remove(k);
+        }
+    }
+    let o = c.output().expect("sh");
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn compare(got: &str, want: &[String], unordered: bool, no_eol: bool) -> bool {
+    // Every shown line ends with a newline (but the last under `no-eol`); a missing or extra
+    // final newline is a difference.
+    let mut got: Vec<String> = got.split_inclusive('\n').map(redact).collect();
+    let mut want: Vec<String> = want.iter().map(|l| redact(&format!("{l}\n"))).collect();
+    if no_eol {
+        if let Some(last) = want.last_mut() {
+            last.pop();
+        }
+    }
+    if unordered {
+        got.sort();
+        want.sort();
+    }
+    got == want
+}
+
+#[test]
+fn readme_console_blocks_are_true() {
+    let md = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let blocks = blocks(&md);
+    assert!(
+        blocks.len() >= 6,
+        "README console blocks found: {}",
+        blocks.len()
+    );
+    let mut failures = Vec::new();
+    for b in blocks.iter().filter(|b| !b.skip) {
+        // Each block starts from a fresh sandbox, so blocks do not depend on each other.
+        let dir = tempfile::tempdir().unwrap();
+        sandbox(dir.path());
+        for s in &b.steps {
+            let got = run(&s.command, dir.path());
+            if !compare(&got, &s.expected, b.unordered, b.no_eol) {
+                failures.push(format!(
+                    "README.md:{} (block at line {}): $ {}\n--- README shows\n{}\n--- pith prints\n{}",
+                    s.line,
+                    b.line,
+                    s.command,
+                    s.expected.join("\n"),
+                    got
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn transcript_parser_and_redaction() {
+    let md = "text\n<!-- transcript: unordered -->\n```console\n$ a \\\n  b\nout 1\n$ c\n```\n";
+    let b = blocks(md);
+    assert_eq!(b.len(), 1);
+    assert!(b[0].unordered && !b[0].skip);
+    assert_eq!(b[0].steps[0].command, "a b");
+    assert_eq!(b[0].steps[0].expected, ["out 1"]);
+    assert!(b[0].steps[1].expected.is_empty());
+    assert_eq!(
+        redact("{\"ms\":25,\"x\":1,\"ms\":3}"),
+        "{\"ms\":N,\"x\":1,\"ms\":N}"
+    );
+    // A drift is caught: a changed line, a missing final newline, a reordering when ordered.
+    let want = vec!["a".to_owned(), "b".to_owned()];
+    assert!(compare("a\nb\n", &want, false, false));
+    assert!(!compare("a\nb", &want, false, false));
+    assert!(compare("a\nb", &want, false, true));
+    assert!(!compare("a\nb\n", &want, false, true));
+    assert!(!compare("b\na\n", &want, false, false));
+    assert!(compare("b\na\n", &want, true, false));
+    assert!(!compare("a\nc\n", &want, true, false));
+}
