@@ -13,6 +13,33 @@ from .types import (
     VerifyReport,
 )
 
+__all__ = [
+    "__version__",
+    "SCHEMA_VERSION",
+    "REGISTRY_KEY_ID",
+    "REGISTRY_KEY_B64",
+    "RECORD_URL_BASE",
+    "canonical_bytes",
+    "canonical_record",
+    "number",
+    "number_details",
+    "records_from_atom",
+    "record_from_fields",
+    "parse_number",
+    "canon_text",
+    "canon_sha256",
+    "verify_record",
+    "verify_text",
+    "verify_bundle",
+    "verify_signature",
+    "badge_svg",
+    "badge_snippet",
+    "sty",
+    "sty_ltxml",
+    "inspect",
+    "inject",
+]
+
 __version__: str
 SCHEMA_VERSION: str
 REGISTRY_KEY_ID: str
@@ -73,8 +100,8 @@ def verify_text(
 def verify_bundle(bundle: RecordLike, keys: Optional[Sequence[str]] = None) -> VerifyReport:
     """Verifies a pith_open_graph_bundle and its receipt signatures."""
 
-def verify_signature(sha256: str, signature: str, key: Optional[str] = None) -> bool:
-    """Whether a receipt signature over a canonical hash verifies."""
+def verify_signature(sha256: str, signature: str, key: Optional[str] = None) -> Check:
+    """Checks one receipt signature over a canonical hash."""
 
 def badge_svg(
     number: str,

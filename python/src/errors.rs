@@ -8,6 +8,22 @@
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
+/// The error's message followed by its causes (`source()` chain), joined by ": " on one
+/// line, as the CLI prints them; a cause whose text is already in the message is left out.
+pub fn chain(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        let t = c.to_string();
+        if !t.is_empty() && !out.contains(&t) {
+            out.push_str(": ");
+            out.push_str(&t);
+        }
+        cur = c.source();
+    }
+    out.replace('\n', " ")
+}
+
 /// Extra attributes set on an exception instance.
 #[derive(Default)]
 pub struct Attrs {
@@ -40,23 +56,33 @@ pub fn number(py: Python<'_>, e: &pith::number::Error) -> PyErr {
         K::BadForm => "bad_form",
         _ => "invalid",
     };
-    raise(py, "NumberError", kind, e.to_string(), Attrs::default())
+    raise(py, "NumberError", kind, chain(e), Attrs::default())
 }
 
-/// `RecordError` for an invalid record, paper metadata or Atom feed.
+/// `RecordError` for an invalid record, paper metadata or Atom feed. An error about one entry
+/// of a feed takes the kind (and field) of its cause.
 pub fn record(py: Python<'_>, e: &pith::record::Error) -> PyErr {
     use pith::record::ErrorKind as K;
     let mut attrs = Attrs::default();
-    let kind = match e.kind() {
+    let mut inner = e;
+    while let K::Entry { source, .. } = inner.kind() {
+        inner = source;
+    }
+    let kind = match inner.kind() {
         K::Json(_) => "json",
         K::Field { field, .. } => {
             attrs.field = Some((*field).to_string());
             "field"
         }
         K::Atom(_) => "atom",
+        K::Xml(_) => "xml",
+        K::Io(_) => "io",
+        K::Utf8 { .. } => "utf8",
+        K::Number(_) => "number",
+        K::Entries { .. } => "entries",
         _ => "invalid",
     };
-    raise(py, "RecordError", kind, e.to_string(), attrs)
+    raise(py, "RecordError", kind, chain(e), attrs)
 }
 
 /// `RecordError` for input that is not JSON at all (kind `json`).
@@ -75,6 +101,7 @@ pub fn pdf(py: Python<'_>, path: &str, e: &pith::pdf::Error) -> PyErr {
     use pith::pdf::ErrorKind as K;
     let (class, kind) = match e.kind() {
         K::Io => ("PdfIOError", "io"),
+        K::NotFile => ("PdfIOError", "not_file"),
         K::NotPdf => ("NotPdfError", "not_pdf"),
         K::Damaged(_) => ("DamagedPdfError", "damaged"),
         K::Encrypted => ("EncryptedPdfError", "encrypted"),
@@ -83,7 +110,7 @@ pub fn pdf(py: Python<'_>, path: &str, e: &pith::pdf::Error) -> PyErr {
         K::Unsupported(_) => ("UnsupportedPdfError", "unsupported"),
         _ => ("PdfError", "other"),
     };
-    let message = e.to_string();
+    let message = chain(e);
     // The library may already name the file; name it exactly once.
     let message = if message.starts_with(path) {
         message
@@ -104,7 +131,13 @@ pub fn pdf_io(py: Python<'_>, path: &str, what: &str, e: &std::io::Error) -> PyE
         path: Some(path.to_string()),
         ..Attrs::default()
     };
-    raise(py, "PdfIOError", "io", format!("{path}: {what}: {e}"), attrs)
+    raise(
+        py,
+        "PdfIOError",
+        "io",
+        format!("{path}: {what}: {e}"),
+        attrs,
+    )
 }
 
 /// `VerifyError` for a key, signature or bundle that cannot even be decoded.
@@ -112,10 +145,13 @@ pub fn verify(py: Python<'_>, e: &pith::verify::Error) -> PyErr {
     use pith::verify::ErrorKind as K;
     let kind = match e.kind() {
         K::BadKey(_) => "bad_key",
-        K::BadBundle(_) => "bad_bundle",
+        K::BadSignature(_) => "bad_signature",
+        K::BadHash(_) => "bad_hash",
+        K::BundleJson(_) | K::BadBundle(_) | K::BundleRecord(_) => "bad_bundle",
+        K::NotVerified(_) => "not_verified",
         _ => "invalid",
     };
-    raise(py, "VerifyError", kind, e.to_string(), Attrs::default())
+    raise(py, "VerifyError", kind, chain(e), Attrs::default())
 }
 
 /// `VerifyError` of `kind` with `message` (inputs the library takes pre-decoded).
@@ -147,7 +183,7 @@ pub fn badge(py: Python<'_>, e: &pith::badge::Error) -> PyErr {
         K::Template(_) => "template",
         _ => "invalid",
     };
-    raise(py, "BadgeError", kind, e.to_string(), attrs)
+    raise(py, "BadgeError", kind, chain(e), attrs)
 }
 
 /// `StyError` for options `pith.sty` cannot be rendered with.
@@ -159,5 +195,5 @@ pub fn sty(py: Python<'_>, e: &pith::sty::Error) -> PyErr {
         K::Template => "template",
         _ => "invalid",
     };
-    raise(py, "StyError", kind, e.to_string(), Attrs::default())
+    raise(py, "StyError", kind, chain(e), Attrs::default())
 }

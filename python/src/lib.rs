@@ -11,14 +11,13 @@ use serde_json::{json, Value};
 
 use pith::badge::{self, Format, SnippetOptions};
 use pith::number::NumberRef;
-use pith::record::{self, Paper, Record};
-use pith::verify::{self, Check, Key, Report, Status, TextField};
+use pith::record::{self, Input, Paper, Record};
+use pith::verify::{self, Bundle, Check, Key, Report, Status, TextField, Verdict};
 use pith::PithNumber;
 
 mod convert;
 mod errors;
 mod pdf;
-mod pdf_commit;
 
 use convert::{value_from_py, value_to_py};
 
@@ -49,14 +48,12 @@ fn status_name(s: Status) -> &'static str {
     }
 }
 
-/// The report as a dict: `holds`, `verdict` and the `checks`.
+/// The report as a dict: `holds`, the library's `verdict` and the `checks`.
 fn report_value(r: &Report) -> Value {
-    let verdict = if !r.holds() {
-        "mismatch"
-    } else if r.checks.iter().any(|c| c.status == Status::Unverified) {
-        "unverified"
-    } else {
-        "verified"
+    let verdict = match r.verdict() {
+        Verdict::Verified => "verified",
+        Verdict::Unverified => "unverified",
+        Verdict::Mismatch => "mismatch",
     };
     json!({
         "holds": r.holds(),
@@ -72,7 +69,10 @@ fn report_value(r: &Report) -> Value {
 /// ``record`` is a dict or JSON text (str/bytes). Raises RecordError when it is not a valid
 /// canonical record (missing or unknown fields, wrong types, values the SPEC does not allow).
 #[pyfunction]
-fn canonical_bytes<'py>(py: Python<'py>, record: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+fn canonical_bytes<'py>(
+    py: Python<'py>,
+    record: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyBytes>> {
     let r = record_arg(py, record)?;
     Ok(PyBytes::new(py, &r.canonical_bytes()))
 }
@@ -80,7 +80,10 @@ fn canonical_bytes<'py>(py: Python<'py>, record: &Bound<'py, PyAny>) -> PyResult
 /// The validated canonical record as a new dict (keys sorted). Raises RecordError when
 /// ``record`` is not a valid canonical record.
 #[pyfunction]
-fn canonical_record<'py>(py: Python<'py>, record: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+fn canonical_record<'py>(
+    py: Python<'py>,
+    record: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
     let r = record_arg(py, record)?;
     value_to_py(py, &r.to_value())
 }
@@ -132,8 +135,10 @@ fn records_from_atom<'py>(py: Python<'py>, xml: &str) -> PyResult<Bound<'py, PyL
 ///
 /// ``id`` is an arXiv id (``2402.03791`` or ``hep-th/9901001``), optionally with its version
 /// (``2402.03791v3``) when ``version`` is not given; ``submitted`` is the ISO 8601 time of
-/// that version; ``cross`` the cross-list categories. Raises RecordError (kind ``field``, with
-/// ``field`` naming the record field) for a value the SPEC does not allow.
+/// that version; ``cross`` the cross-list categories. Categories typed by hand are checked
+/// against arXiv's taxonomy (``cs.dc`` for ``cs.DC`` would silently give another number).
+/// Raises RecordError (kind ``field``, with ``field`` naming the record field) for a value
+/// the SPEC or the taxonomy does not allow.
 #[pyfunction]
 #[pyo3(signature = (*, id, title, abstract_text, submitted, primary, version=None, cross=Vec::new(), license=None))]
 #[allow(clippy::too_many_arguments)]
@@ -160,7 +165,9 @@ fn record_from_fields<'py>(
         categories,
         license,
     };
-    let r = paper.to_record().map_err(|e| errors::record(py, &e))?;
+    let r = Input::Fields(Box::new(paper))
+        .record()
+        .map_err(|e| errors::record(py, &e))?;
     value_to_py(py, &r.to_value())
 }
 
@@ -258,7 +265,10 @@ fn verify_text<'py>(
         }
     };
     let r = record_arg(py, record)?;
-    value_to_py(py, &check_value(&verify::text_against_record(which, text, &r)))
+    value_to_py(
+        py,
+        &check_value(&verify::text_against_record(which, text, &r)),
+    )
 }
 
 fn keys_arg(py: Python<'_>, keys: Option<Vec<String>>) -> PyResult<Vec<Key>> {
@@ -293,33 +303,34 @@ fn verify_bundle<'py>(
     let keys = keys_arg(py, keys)?;
     let value = value_from_py(bundle)?
         .map_err(|m| errors::verify_msg(py, "bad_bundle", format!("invalid bundle: {m}")))?;
-    let report = py
-        .detach(|| verify::bundle(&value, &keys))
-        .map_err(|e| errors::verify(py, &e))?;
+    let bundle = Bundle::from_value(value).map_err(|e| errors::verify(py, &e))?;
+    let report = py.detach(|| bundle.check(&keys));
     value_to_py(py, &report_value(&report))
 }
 
-/// Whether ``signature`` (base64 Ed25519 signature over the 32 raw bytes of the canonical
-/// hash ``sha256``, 64 hex digits) verifies with ``key`` (base64 or hex raw public key;
+/// Checks one receipt signature: ``signature`` (base64 Ed25519 over the 32 raw bytes of the
+/// canonical hash ``sha256``, 64 hex digits) against ``key`` (base64 or hex raw public key;
 /// default: the registry key ``pith-v1-2026-05``).
 ///
-/// Returns False for a signature that does not verify; raises VerifyError (kind ``bad_hash``
-/// or ``bad_key``) when the hash or key cannot be decoded.
+/// Returns a check dict (``subject``, ``status`` ``ok`` or ``mismatch``, ``detail``). Raises
+/// VerifyError (kind ``bad_hash``, ``bad_signature`` or ``bad_key``) when the hash, the
+/// signature or the key cannot be decoded: that is an input error, not a mismatch.
 #[pyfunction]
 #[pyo3(signature = (sha256, signature, key=None))]
-fn verify_signature(py: Python<'_>, sha256: &str, signature: &str, key: Option<&str>) -> PyResult<bool> {
-    let digest = pith::number::digest_from_hex(sha256.trim()).ok_or_else(|| {
-        errors::verify_msg(
-            py,
-            "bad_hash",
-            format!("invalid hash {sha256:?}: expected 64 hex digits (a SHA-256)"),
-        )
-    })?;
+fn verify_signature<'py>(
+    py: Python<'py>,
+    sha256: &str,
+    signature: &str,
+    key: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let digest = verify::parse_sha256(sha256).map_err(|e| errors::verify(py, &e))?;
     let key = match key {
         None => Key::registry(),
         Some(k) => Key::parse(k).map_err(|e| errors::verify(py, &e))?,
     };
-    Ok(key.verify_digest(&digest, signature.trim()))
+    let check =
+        verify::signature(&digest, signature.trim(), &[key]).map_err(|e| errors::verify(py, &e))?;
+    value_to_py(py, &check_value(&check))
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -11,7 +11,7 @@ use pith::pdf::{self, Options};
 
 use crate::convert::value_to_py;
 use crate::errors;
-use crate::pdf_commit::{inject_file, Applied, Target};
+use pith::pdf::commit::{inject_file, Applied, Target};
 
 /// The update time: ``SOURCE_DATE_EPOCH`` when set (reproducible output), else now; the CLI's
 /// rule.
@@ -48,7 +48,8 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
 #[pyfunction]
 pub fn inspect<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyAny>> {
     let name = path.display().to_string();
-    let file = std::fs::File::open(&path).map_err(|e| errors::pdf_io(py, &name, "cannot open", &e))?;
+    let file =
+        std::fs::File::open(&path).map_err(|e| errors::pdf_io(py, &name, "cannot open", &e))?;
     let meta = file
         .metadata()
         .map_err(|e| errors::pdf_io(py, &name, "cannot read", &e))?;
@@ -131,7 +132,8 @@ pub fn inject<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let n = pith::PithNumber::parse(number).map_err(|e| errors::number(py, &e))?;
     let name = path.display().to_string();
-    let target = match (&output, in_place) {
+    // The target is built inside the closure: `Target` can hold a `dyn Write`, which is not Send.
+    let to_file = match (&output, in_place) {
         (Some(_), true) => {
             return Err(PyValueError::new_err(
                 "give either output or in_place=True, not both",
@@ -148,14 +150,20 @@ pub fn inject<'py>(
                     "{name}: output is the input file; use in_place=True to update it"
                 )));
             }
-            Target::File(o)
+            Some(o.as_path())
         }
-        (None, true) => Target::InPlace,
+        (None, true) => None,
     };
     let mut opts = Options::new(&now.unwrap_or_else(default_now));
     opts.force = force;
     let report = py
-        .detach(|| inject_file(&path, target, &n, &opts))
+        .detach(|| {
+            let target = match to_file {
+                Some(o) => Target::File(o),
+                None => Target::InPlace,
+            };
+            inject_file(&path, target, &n, &opts)
+        })
         .map_err(|e| errors::pdf(py, &name, &e))?;
     let out_name = output
         .as_ref()

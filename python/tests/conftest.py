@@ -8,6 +8,7 @@ optional module print a ``SKIP`` line and are skipped when it is missing -- exce
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import shutil
 import subprocess
@@ -43,7 +44,7 @@ def need_tool(name: str) -> str:
 def need_module(name: str):
     """Imports module ``name``; skips (or fails under PITH_REQUIRE_TOOLS=1) when absent."""
     try:
-        return __import__(name)
+        return importlib.import_module(name)
     except ImportError:
         if require_tools():
             pytest.fail(f"required Python module {name} is missing (PITH_REQUIRE_TOOLS=1)")

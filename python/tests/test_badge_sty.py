@@ -86,10 +86,12 @@ def test_snippets_link_the_record():
     assert URL in pn.badge_snippet(SEED, "adoc")
     rst = pn.badge_snippet(SEED, "rst", status="computed")
     docutils_core = need_module("docutils.core")
-    html = docutils_core.publish_string(rst, writer_name="html").decode()  # type: ignore[attr-defined]
-    h = Links()
-    h.feed(html)
-    assert URL in h.hrefs
+    nodes = need_module("docutils.nodes")
+    tree = docutils_core.publish_doctree(rst)  # type: ignore[attr-defined]
+    refs = [n.get("refuri") for n in tree.findall(nodes.reference)]  # type: ignore[attr-defined]
+    imgs = [n.get("uri") for n in tree.findall(nodes.image)]  # type: ignore[attr-defined]
+    assert refs == [URL] and imgs == [f"pith-{CODE[:8]}.svg"]
+    assert not list(tree.findall(nodes.system_message))  # type: ignore[attr-defined]
 
 
 def test_sty_is_the_committed_file_and_compiles(tmp_path: Path):

@@ -101,10 +101,13 @@ def test_atom_feed_with_several_entries():
 def test_atom_refuses_dtd_and_garbage():
     with pytest.raises(pn.RecordError) as e:
         pn.records_from_atom('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]><feed/>')
-    assert e.value.kind == "atom"
+    assert e.value.kind == "xml"
     with pytest.raises(pn.RecordError) as e:
         pn.records_from_atom("not xml")
-    assert e.value.kind == "atom"
+    assert e.value.kind == "xml"
+    with pytest.raises(pn.RecordError) as e:
+        pn.records_from_atom("<html><body/></html>")
+    assert e.value.kind == "atom" and "\n" not in str(e.value)
 
 
 def test_record_from_fields_matches_vector():

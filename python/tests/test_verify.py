@@ -53,18 +53,25 @@ def test_texts_follow_the_vectors_ok_flags():
 def test_registry_signature_vectors():
     sigs = json.loads((VECTORS / "signatures.json").read_text(encoding="utf-8"))
     for s in sigs:
-        assert pn.verify_signature(s["canonical_sha256"], s["signature_b64"])
+        c = pn.verify_signature(s["canonical_sha256"], s["signature_b64"])
+        assert c["status"] == "ok", c
+        assert pn.verify_signature(s["canonical_sha256"].upper(), s["signature_b64"],
+                                   key=pn.REGISTRY_KEY_B64)["status"] == "ok"
         raw = bytearray(base64.b64decode(s["signature_b64"]))
         raw[5] ^= 1
-        assert not pn.verify_signature(s["canonical_sha256"], base64.b64encode(bytes(raw)).decode())
+        flipped = base64.b64encode(bytes(raw)).decode()
+        assert pn.verify_signature(s["canonical_sha256"], flipped)["status"] == "mismatch"
         other = hashlib.sha256(b"other").hexdigest()
-        assert not pn.verify_signature(other, s["signature_b64"])
+        assert pn.verify_signature(other, s["signature_b64"])["status"] == "mismatch"
     with pytest.raises(pn.VerifyError) as e:
         pn.verify_signature("abc", sigs[0]["signature_b64"])
     assert e.value.kind == "bad_hash"
     with pytest.raises(pn.VerifyError) as e:
         pn.verify_signature(sigs[0]["canonical_sha256"], sigs[0]["signature_b64"], key="AAAA")
     assert e.value.kind == "bad_key"
+    with pytest.raises(pn.VerifyError) as e:
+        pn.verify_signature(sigs[0]["canonical_sha256"], "not base64!")
+    assert e.value.kind == "bad_signature"
 
 
 def bundle_for(v: dict) -> dict:
@@ -92,8 +99,8 @@ def test_bundle_signed_with_a_key_we_did_not_make():
     pub = base64.b64encode(key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)).decode()
     sig = base64.b64encode(key.sign(bytes.fromhex(v["canonical_sha256"]))).decode()
     b = bundle_for(v)
-    b["receipts"] = [{"kind": "pith_receipt", "signature": sig}]
-    # Unknown key: reported unverified, never a pass.
+    b["receipts"] = [{"kind": "pith_receipt", "key_id": "test-key", "signature": sig}]
+    # A receipt naming a key we do not know: reported unverified, never a pass.
     r = pn.verify_bundle(b)
     assert r["holds"] and r["verdict"] == "unverified"
     # With the key: verified.
