@@ -4,13 +4,14 @@ exception hierarchy is what the docs say, and the stubs type-check a user progra
 from __future__ import annotations
 
 import inspect
+import os
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pith_number as pn
-from conftest import need_module
+from conftest import REPO, need_module
 
 
 def test_stubtest_finds_no_drift(tmp_path: Path):
@@ -70,3 +71,13 @@ def test_exception_hierarchy():
                 pn.CertifiedPdfError, pn.XmpError, pn.UnsupportedPdfError):
         assert issubclass(cls, pn.PdfError) and issubclass(cls, pn.PithError)
     assert issubclass(pn.PdfIOError, OSError)
+
+
+def test_installed_wheel_is_what_is_tested():
+    """Under PITH_PY_INSTALLED=1 (CI) the module must come from the installed wheel, not from
+    the source tree."""
+    if os.environ.get("PITH_PY_INSTALLED") != "1":
+        return
+    here = Path(pn.__file__).resolve()
+    assert REPO / "python" not in here.parents, here
+    assert "site-packages" in here.parts
