@@ -1,5 +1,5 @@
 //! Getting an update onto the disk: [`inject_file`] opens the input once, plans the update
-//! ([`super::inject`]) and commits it to a [`Target`], never touching a byte of the original.
+//! ([`super::inject()`]) and commits it to a [`Target`], never touching a byte of the original.
 //!
 //! - **A new file**: a copy of the input (file to file, so the kernel copies or shares extents
 //!   with `copy_file_range`) followed by the update, written to a temporary file in the

@@ -4,7 +4,7 @@
 //!
 //! It never writes. Offsets in the xref are counted from a base decided once at open time
 //! ([`Pdf::delta`]) and the writer uses the same base for the entries it appends.
-//! A [`SecurityHandler`](super::security::SecurityHandler) set with [`Pdf::set_security`]
+//! A [`SecurityHandler`] set with [`Pdf::set_security`]
 //! decrypts the strings and streams of fetched objects (the hook for encrypted files).
 
 use std::cell::RefCell;

@@ -7,7 +7,7 @@
 //! (issue #13) tomorrow. New objects get numbers from [`Update::alloc`]; an existing object is
 //! replaced by writing it again under its own number (readers take the newest definition);
 //! both go through [`Update::object`], typed bodies come from [`object`]. When the file has a
-//! [`SecurityHandler`](super::security::SecurityHandler) the writers encrypt under each
+//! [`SecurityHandler`] the writers encrypt under each
 //! object's identity.
 //!
 //! ```
