@@ -18,6 +18,8 @@ mirror=${PITH_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 packages=(
   texlive-latex-base texlive-latex-recommended texlive-latex-extra texlive-publishers
   texlive-xetex texlive-luatex texlive-fonts-recommended lmodern ghostscript
+  # conference kits (tests/kits, issue #17); zip for `l3build ctan` (issue #16)
+  tex-gyre texlive-science zip
 )
 if [ -f "$root/.pith-ready" ]; then
   echo "texlive-sid: reusing $root" >&2

@@ -1,11 +1,21 @@
--- l3build configuration for the log-level tests of pith.sty (issue #3).
--- pith.sty itself is generated (pith sty -o latex); l3build only checks it.
--- Run from this directory: l3build check   (tests/latex.rs runs it in a copy of it)
+-- l3build configuration of pith.sty (issues #3, #16).
+-- pith.sty and pith.sty.ltxml are generated (pith sty -o latex); l3build checks them and
+-- packs the CTAN upload. Run from this directory:
+--   l3build check   log-level tests in testfiles/ (tests/latex.rs runs it in a copy)
+--   l3build ctan    pith-ctan.zip: pith/{README.md,pith.sty,pith.sty.ltxml,pith.tex,pith.pdf},
+--                   the manual typeset from pith.tex in this run (tests/latex.rs checks it)
 module = "pith"
-sourcefiles = {"pith.sty"}
-installfiles = {"pith.sty"}
+sourcefiles = {"pith.sty", "pith.sty.ltxml"}
+installfiles = {"pith.sty", "pith.sty.ltxml"}
 unpackfiles = {}
-typesetfiles = {}
+typesetfiles = {"pith.tex"}
+typesetexe = "pdflatex"
+textfiles = {"README.md"}
+-- The committed pith.pdf is a copy for readers of the repository; the zip carries the one
+-- typeset here, so that it always matches pith.tex and pith.sty.
+excludefiles = {"*~", "build.lua", "config-*.lua"}
+packtdszip = false
+ctanzip = "pith-ctan"
 checkengines = {"pdftex"}
 stdengine = "pdftex"
 checkruns = 1

@@ -44,6 +44,10 @@ pub enum ErrorKind {
     /// Occurs when a job's number cannot be obtained (bad number, bad record, bad Atom).
     #[error(transparent)]
     Number(Box<record::Error>),
+    /// Occurs when two sidecars of one PDF give different numbers (issue #15: one was picked
+    /// without a word).
+    #[error("its sidecars disagree: {0}")]
+    Conflict(String),
     /// Occurs when a shard specification is not `K/N` with `0 <= K < N`.
     #[error("{0:?} is not K/N with 0 <= K < N (K is 0-based)")]
     Shard(String),
@@ -86,17 +90,47 @@ impl std::error::Error for Error {
     }
 }
 
-/// Resolves a job's number: parsed, or computed from its record (never typed twice). Errors
-/// name the file they are about: the record or Atom file, else the PDF.
+/// Resolves a job's number: parsed, or computed from its record (never typed twice); it must
+/// be the full number with its year ([`PithNumber::require_year`]). Errors name the file they
+/// are about: the record or Atom file, else the PDF.
 ///
 /// # Errors
 /// [`ErrorKind::Number`].
 pub fn resolve(job: &Job) -> Result<PithNumber, Error> {
-    job.source.number().map_err(|e| Error {
-        path: e.path().is_none().then(|| job.pdf.clone()),
+    let number = |input: &Input| {
+        input.number().map_err(|e| Error {
+            path: e.path().is_none().then(|| job.pdf.clone()),
+            line: None,
+            kind: ErrorKind::Number(Box::new(e)),
+        })
+    };
+    let n = number(&job.source)?;
+    // A batch writes metadata: a bare code (no year) is refused here, with the reason, rather
+    // than deep inside the XMP merge (issue #15).
+    n.require_year().map_err(|e| Error {
+        path: Some(job.pdf.clone()),
         line: None,
-        kind: ErrorKind::Number(Box::new(e)),
-    })
+        kind: ErrorKind::Number(Box::new(e.into())),
+    })?;
+    for other in &job.also {
+        let m = number(other)?;
+        if !n.matches(&crate::NumberRef::Full(m.clone())) {
+            let name = |i: &Input| {
+                i.path()
+                    .map_or_else(|| "the number".to_owned(), |p| p.display().to_string())
+            };
+            return Err(Error::new(
+                &job.pdf,
+                None,
+                ErrorKind::Conflict(format!(
+                    "{} gives {n}, {} gives {m}",
+                    name(&job.source),
+                    name(other)
+                )),
+            ));
+        }
+    }
+    Ok(n)
 }
 
 /// One file to process.
@@ -110,6 +144,8 @@ pub struct Job {
     pub relative: PathBuf,
     /// Where the number comes from (the same [`Input`] the CLI resolves).
     pub source: Input,
+    /// Further sidecars of the same PDF, which must give the same number ([`resolve`]).
+    pub also: Vec<Input>,
     /// An explicit output path from the manifest.
     pub out: Option<PathBuf>,
 }
@@ -191,6 +227,7 @@ pub fn read_manifest(manifest: &Path, text: &str, base: &Path) -> Result<Vec<Job
             pdf: resolve_path(base, pdf),
             relative,
             source: sources.remove(0),
+            also: Vec::new(),
             out,
         });
     }
@@ -201,8 +238,9 @@ pub fn read_manifest(manifest: &Path, text: &str, base: &Path) -> Result<Vec<Job
 pub const SIDECARS: [&str; 3] = [".pith", ".record.json", ".atom.xml"];
 
 /// Walks a directory tree for `*.pdf` files (sorted, symlinks not followed) and pairs each
-/// with its sidecar: `NAME.pith` (a number as text), `NAME.record.json` or `NAME.atom.xml`.
-/// PDFs without a sidecar are returned in the second list.
+/// with its sidecars: `NAME.pith` (one number as text, [`read_sidecar`]), `NAME.record.json`
+/// or `NAME.atom.xml`. The first in that order is the job's source, the others must agree
+/// with it ([`resolve`]). PDFs without a sidecar are returned in the second list.
 ///
 /// # Errors
 /// [`ErrorKind::Io`] when a directory cannot be read.
@@ -234,38 +272,50 @@ pub fn discover(root: &Path) -> Result<(Vec<Job>, Vec<PathBuf>), Error> {
     let mut orphans = Vec::new();
     for pdf in pdfs {
         let stem = pdf.with_extension("");
-        let side = SIDECARS
-            .iter()
-            .map(|s| PathBuf::from(format!("{}{s}", stem.display())))
-            .find(|p| p.is_file());
-        let source = match side {
-            Some(p) if p.to_string_lossy().ends_with(".pith") => Input::Number(
-                record::input::read_text(&p)
-                    .map_err(|e| Error {
-                        path: None,
-                        line: None,
-                        kind: ErrorKind::Number(Box::new(e)),
-                    })?
-                    .trim()
-                    .to_owned(),
-            ),
-            Some(p) if p.to_string_lossy().ends_with(".record.json") => Input::RecordFile(p),
-            Some(p) => Input::Atom { path: p, id: None },
-            None => {
-                orphans.push(pdf);
+        let mut sources = Vec::new();
+        for suffix in SIDECARS {
+            let p = PathBuf::from(format!("{}{suffix}", stem.display()));
+            if !p.is_file() {
                 continue;
             }
-        };
+            sources.push(match suffix {
+                ".pith" => Input::Number(read_sidecar(&p)?),
+                ".record.json" => Input::RecordFile(p),
+                _ => Input::Atom { path: p, id: None },
+            });
+        }
+        if sources.is_empty() {
+            orphans.push(pdf);
+            continue;
+        }
         let relative = pdf.strip_prefix(root).unwrap_or(&pdf).to_owned();
+        let source = sources.remove(0);
         jobs.push(Job {
             index: jobs.len(),
             pdf,
             relative,
             source,
+            also: sources,
             out: None,
         });
     }
     Ok((jobs, orphans))
+}
+
+/// Reads a `NAME.pith` sidecar: one number in any form [`PithNumber::parse`] accepts, with
+/// surrounding whitespace (a final newline) and any case. The text is checked when the job
+/// resolves, so one bad sidecar fails its own file, not the run.
+///
+/// # Errors
+/// [`ErrorKind::Number`] naming the file when it cannot be read.
+pub fn read_sidecar(path: &Path) -> Result<String, Error> {
+    record::input::read_text(path)
+        .map(|t| t.trim().to_owned())
+        .map_err(|e| Error {
+            path: None,
+            line: None,
+            kind: ErrorKind::Number(Box::new(e)),
+        })
 }
 
 /// A deterministic slice `K/N` of a manifest: job `i` belongs to shard `i mod N`.
@@ -329,6 +379,10 @@ pub enum Status {
     Failed,
     /// Not attempted because the run was interrupted.
     Skipped,
+    /// No number source for this PDF (a directory run found no sidecar); left alone.
+    Unmatched,
+    /// A dry run: the number would be written; nothing was.
+    Planned,
 }
 
 /// One line of the JSON Lines report.
@@ -347,6 +401,9 @@ pub struct Outcome {
     /// The number written or found.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub number: Option<String>,
+    /// Whether the file was copied unchanged into the output tree (a complete mirror).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub copied: bool,
     /// Size of the input in bytes.
     pub bytes_before: u64,
     /// Size of the output in bytes (equal to `bytes_before` when nothing was written).
@@ -372,6 +429,10 @@ pub struct Summary {
     pub failed: usize,
     /// Files not attempted because of an interruption.
     pub skipped: usize,
+    /// PDFs without a number source (directory runs).
+    pub unmatched: usize,
+    /// Files a dry run would update.
+    pub planned: usize,
     /// Whether the run was interrupted.
     pub interrupted: bool,
     /// Wall time of the run.
@@ -387,6 +448,8 @@ impl Summary {
             Status::Refused => self.refused += 1,
             Status::Failed => self.failed += 1,
             Status::Skipped => self.skipped += 1,
+            Status::Unmatched => self.unmatched += 1,
+            Status::Planned => self.planned += 1,
         }
     }
 }
@@ -442,6 +505,7 @@ where
                 status: Status::Skipped,
                 reason: Some("interrupted before this file was started".into()),
                 number: None,
+                copied: false,
                 bytes_before: size,
                 bytes_after: size,
                 ms: 0,
@@ -500,6 +564,7 @@ mod tests {
                 pdf: format!("/nonexistent/{i}.pdf").into(),
                 relative: format!("{i}.pdf").into(),
                 source: Input::Number("x".into()),
+                also: Vec::new(),
                 out: None,
             })
             .collect();
@@ -515,6 +580,7 @@ mod tests {
                 status: Status::Injected,
                 reason: None,
                 number: None,
+                copied: false,
                 bytes_before: 0,
                 bytes_after: 0,
                 ms: 0,

@@ -7,17 +7,27 @@
 //! The crate is layered; dependencies flow one way:
 //! `cli` → [`pdf`], [`sty`], [`badge`] → [`record`] → [`number`].
 //!
-//! - [`number`]: bytes → SHA-256 → base32, parsing of `pith:YYYY:CODE` and its aliases.
+//! - [`vocab`]: the names a number is written under (URL base, XMP namespace, prefix and
+//!   properties, Info keys); constants only, used by every module below.
+//! - [`escape`]: escaping of caller text for XML, HTML, TeX, Markdown, AsciiDoc and URLs.
+//! - [`number`]: bytes → SHA-256 → base32, parsing of `pith:YYYY:CODE`, bare codes, aliases and
+//!   resolver URLs.
 //! - [`record`]: the canonical record, its canonical JSON bytes, text canonicalisation, arXiv
-//!   Atom input.
-//! - [`verify`]: checks of records, texts and bundles (Ed25519 receipts).
+//!   Atom input ([`record::atom`]), arXiv's category taxonomy ([`record::taxonomy`]) and
+//!   [`record::Input`], the one place a number or record is resolved from a number, a record
+//!   file or value, an Atom file or typed fields (for the CLI and [`batch`] alike).
+//! - [`verify`]: checks of records, texts, signatures and bundles ([`verify::Bundle`]), and the
+//!   verdict ([`verify::Verdict`]: verified, unverified, mismatch) every caller prints.
 //! - [`sty`]: renders the LaTeX package `pith.sty`.
 //! - [`pdf`]: reads and injects the number into compiled PDFs (XMP and Info).
 //! - [`badge`]: SVG badges and embedding snippets.
 //! - [`xml`]: guards run on untrusted XML before it is parsed.
-//! - [`vocab`]: the names a number is written under (URL base, XMP namespace and properties,
-//!   Info keys); [`escape`]: escaping of text for XML, TeX, Markdown and HTML.
-//! - [`batch`]: manifests, shards and the worker pool for archive-scale runs.
+//! - [`batch`]: manifests, sidecars, shards and the worker pool for archive-scale runs.
+//!
+//! The `pith` binary (`src/cli/`) parses arguments, reads and writes files and prints; every
+//! decision is made here. Errors are one `Error` per module with a `#[non_exhaustive]`
+//! `ErrorKind` (thiserror), causes chained through `source()`, and no command-line flag names
+//! in their messages: the CLI adds its hints.
 //!
 //! ```
 //! let record = pith::Record::from_json(&std::fs::read_to_string(

@@ -54,6 +54,13 @@ pub enum ErrorKind {
         /// The year text found.
         found: String,
     },
+    /// Occurs when a number must be written into metadata but is a bare code: the year is part
+    /// of the full form `pith:YYYY:CODE` (issue #15: a bare code was accepted, then failed deep
+    /// inside the XMP merge).
+    #[error(
+        "a bare code has no year, and metadata carries the full form pith:YYYY:<26 characters>; give the full number or the paper's record"
+    )]
+    NoYear,
     /// Occurs when the text is not shaped like any accepted form.
     #[error(
         "expected pith:YYYY:<26 characters>, <26 characters>, pith:<8|12|16 characters> or {}<26 characters>",
@@ -272,6 +279,27 @@ impl PithNumber {
     /// The submission year, when known.
     pub fn year(&self) -> Option<u16> {
         self.year
+    }
+
+    /// Checks that the number is complete enough to be written into a PDF's metadata: it has
+    /// its year. A bare code names the record (checks and badges accept it) but is not the
+    /// full number.
+    ///
+    /// # Errors
+    /// [`ErrorKind::NoYear`] for a bare code.
+    ///
+    /// # Examples
+    /// ```
+    /// use pith::PithNumber;
+    /// assert!(PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5")?.require_year().is_ok());
+    /// assert!(PithNumber::parse("7BMK4ZKTPUTUY3JKWBANNPOFR5")?.require_year().is_err());
+    /// # Ok::<(), pith::number::Error>(())
+    /// ```
+    pub fn require_year(&self) -> Result<(), Error> {
+        match self.year {
+            Some(_) => Ok(()),
+            None => Err(Error::new(&self.code, ErrorKind::NoYear)),
+        }
     }
 
     /// The same number with the year set.

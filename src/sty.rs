@@ -41,7 +41,7 @@ pub use crate::vocab::XMP_NS as NAMESPACE;
 
 /// Date in `\ProvidesPackage`. Fixed (not the build date) so that the committed
 /// `latex/pith.sty` is reproducible; bump it when the template changes.
-pub const PACKAGE_DATE: &str = "2026/11/29";
+pub const PACKAGE_DATE: &str = "2026/11/30";
 
 /// Name of the extension schema in the PDF/A `pdfaSchema:schema` field.
 const SCHEMA_NAME: &str = crate::vocab::XMP_SCHEMA_NAME;
@@ -246,6 +246,8 @@ fn context(options: &Options) -> tera::Context {
     let mut ctx = tera::Context::new();
     ctx.insert("version", &options.version);
     ctx.insert("date", &options.date);
+    // Copyright year of the LPPL header: the package date's year (validated YYYY/MM/DD).
+    ctx.insert("year", options.date.get(..4).unwrap_or(""));
     ctx.insert("ns", NAMESPACE);
     ctx.insert("url_base", crate::number::RECORD_URL_BASE);
     ctx

@@ -325,7 +325,8 @@ fn decompression_bomb_in_the_metadata_stream_is_bounded() {
         "{}",
         r.stderr
     );
-    assert!(r.code == 0 || r.code == 2, "{}", r.stderr);
+    // 1: no number found (issue #15), 2: refused; never a crash.
+    assert!((0..=2).contains(&r.code), "{}", r.stderr);
 }
 
 #[test]

@@ -17,8 +17,9 @@
 //! versions of the leg.
 
 mod common;
+#[path = "common/tex.rs"]
+mod tex;
 
-use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Condvar, Mutex};
@@ -983,38 +984,6 @@ fn have_tools(test: &str) -> bool {
             .all(|t| common::have_tool(t, test))
 }
 
-/// Runs `f` over `items` in two threads and collects the failures.
-fn parallel<T: Clone + Send + std::fmt::Debug, F: Fn(&T) -> (String, Vec<String>) + Sync>(
-    items: Vec<T>,
-    f: F,
-) -> Vec<String> {
-    let queue = Mutex::new(items.into_iter().collect::<VecDeque<_>>());
-    let failures = Mutex::new(vec![]);
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let Some(item) = queue.lock().unwrap().pop_front() else {
-                    break;
-                };
-                let start = Instant::now();
-                let (name, errs) = f(&item);
-                eprintln!(
-                    "latex: {name} {:.1}s {}",
-                    start.elapsed().as_secs_f64(),
-                    if errs.is_empty() { "ok" } else { "FAILED" }
-                );
-                if !errs.is_empty() {
-                    failures
-                        .lock()
-                        .unwrap()
-                        .push(format!("{name}:\n  {}", errs.join("\n  ")));
-                }
-            });
-        }
-    });
-    failures.into_inner().unwrap()
-}
-
 fn selected(name: &str) -> bool {
     match std::env::var("PITH_LATEX_ONLY") {
         Ok(only) => only.split(',').any(|n| n == name),
@@ -1200,7 +1169,9 @@ fn matrix() {
         let tmp = tex_dir("pith-");
         let _ = sh(tmp.path(), "luaotfload-tool", &["--update"]);
     }
-    let failures = parallel(cells, |c| (c.name.to_string(), run_cell(c, &features)));
+    let failures = tex::parallel("latex", cells, |c| {
+        (c.name.to_string(), run_cell(c, &features))
+    });
     eprintln!("latex: matrix took {:.0}s", start.elapsed().as_secs_f64());
     assert!(
         failures.is_empty(),
@@ -1238,7 +1209,7 @@ fn invalid_numbers_are_errors() {
         ("braces", "\\pithnumber{{7BMK4ZKTPUTUY3JKWBANNPOFR5}}"),
         ("nonascii", "\\pithnumber{7BMK4ZKTPUTUY3JKWBANNPOFRé}"),
     ];
-    let failures = parallel(cases, |(name, line)| {
+    let failures = tex::parallel("latex", cases, |(name, line)| {
         let dir = tex_dir("pith-");
         let d = dir.path();
         install_sty(d);
@@ -1299,25 +1270,31 @@ fn pithnumber_is_preamble_only() {
 }
 
 #[test]
-fn badge_never_placed_warns() {
-    if !have_tools("badge_never_placed_warns") {
+fn fallback_places_badge_without_maketitle() {
+    if !have_tools("fallback_places_badge_without_maketitle") {
         return;
     }
-    // No \maketitle: the metadata is still written, and the end of the run warns.
+    // No \maketitle: the metadata is written, and the badge goes into the page-1 margin
+    // (issue #17: "never placed" only with nobadge), said in the log.
     let (ok, l, d) = small_article(
         &format!("\\usepackage{{pith}}\\pithnumber{{{FULL}}}"),
         "Text only.",
     );
     assert!(ok, "{l}");
+    assert!(!l.contains("badge was never placed"), "{l}");
     assert!(
-        l.contains("Package pith Warning: The badge was never placed"),
+        flat_log(&l).contains("the badge is in the page-1 margin"),
         "{l}"
     );
     let pdf = d.path().join("doc.pdf");
     let (_, info, _) = common::run("pdfinfo", &["-custom", pdf.to_str().unwrap()], None);
     assert!(info.contains(FULL), "{info}");
     let (words, _) = page1_words(&pdf);
-    assert!(!words.iter().any(|w| w.text == SHORT));
+    let text = words.iter().find(|w| w.text == "Text").expect("body text");
+    let badge: Vec<_> = words.iter().filter(|w| w.text == SHORT).collect();
+    assert_eq!(badge.len(), 1, "{words:?}");
+    // In the left margin, left of the text block.
+    assert!(badge[0].x_max < text.x_min, "{:?} {:?}", badge[0], text);
 }
 
 #[test]
@@ -1471,4 +1448,617 @@ fn l3build_check() {
         })
         .unwrap_or_default();
     assert!(ok, "l3build check failed:\n{out}\n{diffs}");
+}
+
+// ------------------------------------------------------------------------------ conference kits
+
+/// What a kit cell must show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum KitExpect {
+    /// Badge under the title block (placement=title).
+    Title,
+    /// Badge in the page-1 margin or footer (zero-space placements): on page 1, not below
+    /// any particular word.
+    Page1,
+    /// The kit's anonymous review mode: no badge, no link, no metadata, a log line.
+    Anonymous,
+}
+
+/// One kit × mode × engine cell (issue #17). The kit's files and a test document
+/// (`doc.tex` with `%%KIT%%`, `%%PKG%%`, `%%OPTS%%`) live in `tests/kits/<kit>/`.
+#[derive(Clone, Debug)]
+struct KitCell {
+    name: &'static str,
+    kit: &'static str,
+    /// Replaces `%%KIT%%`: how the document loads the kit in this mode.
+    kit_line: &'static str,
+    /// Replaces `%%OPTS%%` (class options of class-based kits).
+    opts: &'static str,
+    /// Options of `\usepackage[...]{pith}`.
+    pith_opts: &'static str,
+    engine: Engine,
+    expect: KitExpect,
+}
+
+fn kit(
+    name: &'static str,
+    kit: &'static str,
+    kit_line: &'static str,
+    engine: Engine,
+    expect: KitExpect,
+) -> KitCell {
+    KitCell {
+        name,
+        kit,
+        kit_line,
+        opts: "",
+        pith_opts: "",
+        engine,
+        expect,
+    }
+}
+
+/// What the CVPR kit's main.tex loads after cvpr.sty (the kit needs hyperref).
+macro_rules! cvpr_hyperref {
+    () => {
+        "\\usepackage{xcolor}\\definecolor{cvprblue}{rgb}{0.21,0.49,0.74}\
+         \\usepackage[pagebackref,breaklinks,colorlinks,allcolors=cvprblue]{hyperref}"
+    };
+}
+
+/// The kit matrix: every mode of every kit on pdfLaTeX, and each kit once more on another
+/// engine it supports, so that every engine meets several kits.
+fn kit_cells() -> Vec<KitCell> {
+    use Engine::*;
+    use KitExpect::*;
+    vec![
+        kit(
+            "neurips-submission-pdf",
+            "neurips",
+            "\\usepackage{neurips_2025}",
+            Pdf,
+            Anonymous,
+        ),
+        kit(
+            "neurips-preprint-pdf",
+            "neurips",
+            "\\usepackage[preprint]{neurips_2025}",
+            Pdf,
+            Title,
+        ),
+        kit(
+            "neurips-final-pdf",
+            "neurips",
+            "\\usepackage[final]{neurips_2025}",
+            Pdf,
+            Title,
+        ),
+        kit(
+            "neurips-final-xe",
+            "neurips",
+            "\\usepackage[final]{neurips_2025}",
+            Xe,
+            Title,
+        ),
+        KitCell {
+            pith_opts: "placement=margin",
+            ..kit(
+                "neurips-final-margin-pdf",
+                "neurips",
+                "\\usepackage[final]{neurips_2025}",
+                Pdf,
+                Page1,
+            )
+        },
+        KitCell {
+            pith_opts: "anonymous=false",
+            ..kit(
+                "neurips-submission-forced-pdf",
+                "neurips",
+                "\\usepackage{neurips_2025}",
+                Pdf,
+                Title,
+            )
+        },
+        kit(
+            "icml-submission-pdf",
+            "icml",
+            "\\usepackage{icml2025}",
+            Pdf,
+            Anonymous,
+        ),
+        kit(
+            "icml-accepted-pdf",
+            "icml",
+            "\\usepackage[accepted]{icml2025}",
+            Pdf,
+            Title,
+        ),
+        kit(
+            "icml-accepted-lua",
+            "icml",
+            "\\usepackage[accepted]{icml2025}",
+            Lua,
+            Title,
+        ),
+        KitCell {
+            pith_opts: "placement=footer",
+            ..kit(
+                "icml-accepted-footer-dvips",
+                "icml",
+                "\\usepackage[accepted]{icml2025}",
+                Dvips,
+                Page1,
+            )
+        },
+        kit(
+            "iclr-review-pdf",
+            "iclr",
+            "\\usepackage{iclr2026_conference,times}",
+            Pdf,
+            Anonymous,
+        ),
+        kit(
+            "iclr-final-pdf",
+            "iclr",
+            "\\usepackage{iclr2026_conference,times}\\iclrfinalcopy",
+            Pdf,
+            Title,
+        ),
+        kit(
+            "iclr-final-dvips",
+            "iclr",
+            "\\usepackage{iclr2026_conference,times}\\iclrfinalcopy",
+            Dvips,
+            Title,
+        ),
+        kit(
+            "cvpr-review-pdf",
+            "cvpr",
+            concat!("\\usepackage[review]{cvpr}", cvpr_hyperref!()),
+            Pdf,
+            Anonymous,
+        ),
+        kit(
+            "cvpr-final-pdf",
+            "cvpr",
+            concat!("\\usepackage{cvpr}", cvpr_hyperref!()),
+            Pdf,
+            Title,
+        ),
+        kit(
+            "cvpr-final-xe",
+            "cvpr",
+            concat!("\\usepackage{cvpr}", cvpr_hyperref!()),
+            Xe,
+            Title,
+        ),
+        kit(
+            "acl-review-pdf",
+            "acl",
+            "\\usepackage[review]{acl}",
+            Pdf,
+            Anonymous,
+        ),
+        kit(
+            "acl-preprint-pdf",
+            "acl",
+            "\\usepackage[preprint]{acl}",
+            Pdf,
+            Title,
+        ),
+        kit(
+            "acl-final-pdf",
+            "acl",
+            "\\usepackage[final]{acl}",
+            Pdf,
+            Title,
+        ),
+        kit(
+            "acl-final-lua",
+            "acl",
+            "\\usepackage[final]{acl}",
+            Lua,
+            Title,
+        ),
+        kit(
+            "aaai-submission-pdf",
+            "aaai",
+            "\\usepackage[submission]{aaai2026}",
+            Pdf,
+            Anonymous,
+        ),
+        // [submission] makes \pdfinfo a no-op: Info must still be written when forced.
+        KitCell {
+            pith_opts: "anonymous=false",
+            ..kit(
+                "aaai-submission-forced-pdf",
+                "aaai",
+                "\\usepackage[submission]{aaai2026}",
+                Pdf,
+                Title,
+            )
+        },
+        kit(
+            "aaai-camera-pdf",
+            "aaai",
+            "\\usepackage{aaai2026}",
+            Pdf,
+            Title,
+        ),
+        kit(
+            "aaai-camera-dvips",
+            "aaai",
+            "\\usepackage{aaai2026}",
+            Dvips,
+            Title,
+        ),
+        kit(
+            "tmlr-submission-pdf",
+            "tmlr",
+            "\\usepackage{tmlr}",
+            Pdf,
+            Anonymous,
+        ),
+        kit(
+            "tmlr-preprint-pdf",
+            "tmlr",
+            "\\usepackage[preprint]{tmlr}",
+            Pdf,
+            Title,
+        ),
+        kit(
+            "tmlr-accepted-pdf",
+            "tmlr",
+            "\\usepackage[accepted]{tmlr}",
+            Pdf,
+            Title,
+        ),
+        kit(
+            "tmlr-accepted-xe",
+            "tmlr",
+            "\\usepackage[accepted]{tmlr}",
+            Xe,
+            Title,
+        ),
+        kit("jmlr-pdf", "jmlr", "\\usepackage{jmlr2e}", Pdf, Title),
+        kit(
+            "jmlr-preprint-pdf",
+            "jmlr",
+            "\\usepackage[preprint]{jmlr2e}",
+            Pdf,
+            Title,
+        ),
+        kit("jmlr-xe", "jmlr", "\\usepackage{jmlr2e}", Xe, Title),
+        kit(
+            "usenix-pdf",
+            "usenix",
+            "\\usepackage{usenix-2020-09}",
+            Pdf,
+            Title,
+        ),
+        // The kit is pdfTeX-only (microtype's spacing feature): a second placement instead.
+        KitCell {
+            pith_opts: "placement=footer",
+            ..kit(
+                "usenix-footer-pdf",
+                "usenix",
+                "\\usepackage{usenix-2020-09}",
+                Pdf,
+                Page1,
+            )
+        },
+        kit("arxiv-pdf", "arxiv", "\\usepackage{arxiv}", Pdf, Title),
+        kit("arxiv-lua", "arxiv", "\\usepackage{arxiv}", Lua, Title),
+        KitCell {
+            pith_opts: "placement=margin",
+            ..kit("arxiv-margin-xe", "arxiv", "\\usepackage{arxiv}", Xe, Page1)
+        },
+        KitCell {
+            opts: "pdflatex,sn-mathphys-num",
+            ..kit("sn-jnl-pdf", "sn-jnl", "", Pdf, Title)
+        },
+        KitCell {
+            opts: "pdflatex,iicol,sn-nature",
+            ..kit("sn-jnl-iicol-pdf", "sn-jnl", "", Pdf, Title)
+        },
+        KitCell {
+            opts: "sn-mathphys-num",
+            ..kit("sn-jnl-lua", "sn-jnl", "", Lua, Title)
+        },
+        kit("pnas-pdf", "pnas", "", Pdf, Title),
+        kit("pnas-xe", "pnas", "", Xe, Title),
+    ]
+}
+
+fn kit_document(c: &KitCell) -> String {
+    let src = std::fs::read_to_string(
+        common::root()
+            .join("tests/kits")
+            .join(c.kit)
+            .join("doc.tex"),
+    )
+    .unwrap_or_else(|e| panic!("tests/kits/{}/doc.tex: {e}", c.kit));
+    let pkg = format!(
+        "\\usepackage[{}]{{pith}}\\pithnumber{{{FULL}}}",
+        c.pith_opts
+    );
+    src.replace("%%KIT%%", c.kit_line)
+        .replace("%%PKG%%", &pkg)
+        .replace("%%OPTS%%", c.opts)
+}
+
+/// Compiles one kit cell and checks it with qpdf, pdfinfo, exiftool and pdftotext.
+fn run_kit_cell(c: &KitCell) -> Vec<String> {
+    let dir = tex_dir(&format!("pith-kit-{}-", c.name));
+    let d = dir.path();
+    install_sty(d);
+    let kit_dir = common::root().join("tests/kits").join(c.kit);
+    for e in std::fs::read_dir(&kit_dir).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, d.join(p.file_name().unwrap())).unwrap();
+    }
+    std::fs::write(d.join("doc.tex"), kit_document(c)).unwrap();
+    if let Err(e) = compile(d, c.engine) {
+        return vec![e];
+    }
+    let pdf = d.join("doc.pdf");
+    let mut errs = vec![];
+    let (ok, out, err) = common::run("qpdf", &["--check", pdf.to_str().unwrap()], None);
+    if !ok || (out.clone() + &err).contains("WARNING") {
+        errs.push(format!("qpdf --check: {out}{err}"));
+    }
+    let (_, info, _) = common::run("pdfinfo", &["-custom", pdf.to_str().unwrap()], None);
+    let info_number = info
+        .lines()
+        .find_map(|l| l.strip_prefix("PithNumber:").map(|v| v.trim().to_string()));
+    let (_, ex, _) = common::run(
+        "exiftool",
+        &["-j", "-XMP-pith:all", pdf.to_str().unwrap()],
+        None,
+    );
+    let ex: Value = serde_json::from_str(&ex).unwrap_or(Value::Null);
+    let links = match Pdf::load(&pdf) {
+        Ok(p) => p
+            .page1_links()
+            .into_iter()
+            .filter(|(u, _, _)| u == URL)
+            .count(),
+        Err(e) => {
+            errs.push(e);
+            0
+        }
+    };
+    let (words, _) = page1_words(&pdf);
+    let badges: Vec<&Word> = words.iter().filter(|w| w.text == SHORT).collect();
+    let l = flat_log(&log(d));
+    if c.expect == KitExpect::Anonymous {
+        if info_number.is_some() {
+            errs.push(format!("anonymous mode wrote Info: {info}"));
+        }
+        if ex[0].get("Number").is_some() {
+            errs.push(format!("anonymous mode wrote XMP: {ex}"));
+        }
+        if links != 0 || !badges.is_empty() {
+            errs.push(format!(
+                "anonymous mode: {links} links, {} badges",
+                badges.len()
+            ));
+        }
+        if !l.contains("is in an anonymous review mode: no badge, link or metadata") {
+            errs.push("log does not say the anonymous mode was detected".into());
+        }
+        return errs;
+    }
+    if info_number.as_deref() != Some(FULL) {
+        errs.push(format!("pdfinfo PithNumber: {info}"));
+    }
+    if ex[0]["Number"] != FULL || ex[0]["Url"] != URL {
+        errs.push(format!("exiftool pith XMP: {ex}"));
+    }
+    if links != 1 {
+        errs.push(format!("{links} page-1 links to {URL}, expected 1"));
+    }
+    if badges.len() != 1 {
+        errs.push(format!(
+            "badge text {SHORT} found {} times on page 1",
+            badges.len()
+        ));
+    } else if c.expect == KitExpect::Title {
+        match words
+            .iter()
+            // Small capitals (ICLR, arxiv.sty) come out as "Z EBRAFISH".
+            .find(|w| w.text.to_lowercase().ends_with("ebrafish"))
+        {
+            Some(t) if badges[0].y_min >= t.y_max => {}
+            Some(t) => errs.push(format!(
+                "badge (y {:.1}) is not below the title (y {:.1})",
+                badges[0].y_min, t.y_max
+            )),
+            None => errs.push("title word not found on page 1".into()),
+        }
+    }
+    if l.contains("badge was never placed") {
+        errs.push("the badge was never placed".into());
+    }
+    errs
+}
+
+#[test]
+fn kits() {
+    if !have_tools("kits") {
+        return;
+    }
+    let start = Instant::now();
+    let cells: Vec<KitCell> = kit_cells()
+        .into_iter()
+        .filter(|c| selected(c.name))
+        .collect();
+    if cells.iter().any(|c| c.engine == Engine::Lua) {
+        let tmp = tex_dir("pith-");
+        let _ = sh(tmp.path(), "luaotfload-tool", &["--update"]);
+    }
+    let failures = tex::parallel("latex", cells, |c| (c.name.to_string(), run_kit_cell(c)));
+    eprintln!(
+        "latex: kit matrix took {:.0}s",
+        start.elapsed().as_secs_f64()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} kit cell(s) failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The vertical cost of each placement (issue #17): the y of the first body word, from
+/// `pdftotext -bbox`, with pith in each placement against the same document without pith.
+/// margin and footer must cost nothing; title costs the badge line and its skips.
+#[test]
+fn placement_vertical_cost() {
+    if !have_tools("placement_vertical_cost") {
+        return;
+    }
+    let first_y = |kit_line: &str, pkg: &str| -> f64 {
+        let dir = tex_dir("pith-cost-");
+        let d = dir.path();
+        install_sty(d);
+        for e in std::fs::read_dir(common::root().join("tests/kits/neurips")).unwrap() {
+            let p = e.unwrap().path();
+            std::fs::copy(&p, d.join(p.file_name().unwrap())).unwrap();
+        }
+        let src = std::fs::read_to_string(d.join("doc.tex"))
+            .unwrap()
+            .replace("%%KIT%%", kit_line)
+            .replace("%%PKG%%", pkg);
+        std::fs::write(d.join("doc.tex"), src).unwrap();
+        compile(d, Engine::Pdf).unwrap_or_else(|e| panic!("{e}"));
+        let (words, _) = page1_words(&d.join("doc.pdf"));
+        words
+            .iter()
+            .find(|w| w.text == "First")
+            .map(|w| w.y_min)
+            .expect("first body word")
+    };
+    for kit_line in ["", "\\usepackage[final]{neurips_2025}"] {
+        let base = first_y(kit_line, "");
+        for placement in ["title", "margin", "footer"] {
+            let y = first_y(
+                kit_line,
+                &format!("\\usepackage[placement={placement}]{{pith}}\\pithnumber{{{FULL}}}"),
+            );
+            let cost = y - base;
+            eprintln!(
+                "latex: vertical cost of placement={placement} ({}): {cost:.2} bp",
+                if kit_line.is_empty() {
+                    "article"
+                } else {
+                    "NeurIPS final"
+                }
+            );
+            if placement == "title" {
+                assert!(cost > 5.0 && cost < 30.0, "title placement cost {cost}");
+            } else {
+                assert!(
+                    cost.abs() < 0.01,
+                    "placement={placement} moved the body by {cost}"
+                );
+            }
+        }
+    }
+}
+
+/// `l3build ctan` (issue #16) in a copy of `latex/` holding only what the repository tracks
+/// there (not the committed pith.pdf, so the zip's manual can only be the one typeset from
+/// pith.tex in this run), checked against CTAN's upload rules: one top directory named after
+/// the package, exactly the package's files, no generated clutter or hidden files, a README,
+/// a manual PDF typeset from the source shipped next to it.
+#[test]
+fn ctan_bundle() {
+    if !have_tex("l3build", "ctan_bundle")
+        || !have_tex("pdflatex", "ctan_bundle")
+        || !have_tex("zip", "ctan_bundle")
+        || !common::have_tool("unzip", "ctan_bundle")
+        || !common::have_tool("pdftotext", "ctan_bundle")
+    {
+        return;
+    }
+    let dir = tex_dir("pith-ctan-");
+    let d = dir.path();
+    let latex = common::root().join("latex");
+    for f in ["build.lua", "pith.tex", "README.md"] {
+        std::fs::copy(latex.join(f), d.join(f)).unwrap();
+    }
+    install_sty(d);
+    let ltxml = pith::sty::render_ltxml(&pith::sty::Options::default()).unwrap();
+    std::fs::write(d.join("pith.sty.ltxml"), ltxml).unwrap();
+    std::fs::create_dir(d.join("testfiles")).unwrap();
+    for e in std::fs::read_dir(latex.join("testfiles")).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, d.join("testfiles").join(p.file_name().unwrap())).unwrap();
+    }
+    let (ok, out) = sh(d, "l3build", &["ctan", "-q"]);
+    assert!(ok, "l3build ctan failed:\n{out}");
+    let zip = d.join("pith-ctan.zip");
+    let (ok, list, err) = common::run("unzip", &["-Z1", zip.to_str().unwrap()], None);
+    assert!(ok, "unzip -Z1: {err}");
+    let mut files: Vec<&str> = list.lines().filter(|l| !l.ends_with('/')).collect();
+    files.sort_unstable();
+    assert_eq!(
+        files,
+        [
+            "pith/README.md",
+            "pith/pith.pdf",
+            "pith/pith.sty",
+            "pith/pith.sty.ltxml",
+            "pith/pith.tex"
+        ],
+        "CTAN zip file list"
+    );
+    // Unpack and compare: the files are the ones given, the manual is from this pith.tex.
+    let un = d.join("unpacked");
+    std::fs::create_dir(&un).unwrap();
+    let (ok, _, err) = common::run(
+        "unzip",
+        &["-q", zip.to_str().unwrap(), "-d", un.to_str().unwrap()],
+        None,
+    );
+    assert!(ok, "unzip: {err}");
+    for f in ["pith.sty", "pith.sty.ltxml", "pith.tex", "README.md"] {
+        assert_eq!(
+            std::fs::read(un.join("pith").join(f)).unwrap(),
+            std::fs::read(d.join(f)).unwrap(),
+            "{f} in the zip differs from the source"
+        );
+    }
+    let readme = std::fs::read_to_string(un.join("pith/README.md")).unwrap();
+    assert!(
+        readme.contains("LaTeX Project Public"),
+        "README lacks the LPPL statement"
+    );
+    let sty = std::fs::read_to_string(un.join("pith/pith.sty")).unwrap();
+    assert!(
+        sty.contains("Public License, either version 1.3c"),
+        "pith.sty lacks the LPPL"
+    );
+    let pdf = un.join("pith/pith.pdf");
+    let (ok, text, err) = common::run("pdftotext", &[pdf.to_str().unwrap(), "-"], None);
+    assert!(ok, "pdftotext: {err}");
+    // Typographic apostrophes (arXiv’s) compared as typed in the source.
+    let text = unligature(&text).replace('\u{2019}', "'");
+    let tex = std::fs::read_to_string(d.join("pith.tex")).unwrap();
+    // Every section title of the source is in the PDF, and the package version it shows.
+    for line in tex.lines() {
+        if let Some(rest) = line.strip_prefix("\\section{") {
+            let title = rest.split('}').next().unwrap();
+            if !title.contains('\\') {
+                assert!(text.contains(title), "manual PDF lacks section {title:?}");
+            }
+        }
+    }
+    let version = format!("v{}", env!("CARGO_PKG_VERSION"));
+    assert!(
+        text.contains(&version),
+        "manual PDF does not show {version}"
+    );
 }

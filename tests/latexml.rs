@@ -10,12 +10,11 @@
 //! IEEEtran, plus `nobadge`, `\pithbadge` and an invalid argument.
 
 mod common;
+#[path = "common/tex.rs"]
+mod tex;
 
-use std::collections::VecDeque;
 use std::path::Path;
 use std::process::Command;
-use std::sync::Mutex;
-use std::time::Instant;
 
 use serde_json::Value;
 
@@ -233,45 +232,24 @@ fn documents_render_the_badge() {
     if !have_tools("documents_render_the_badge") {
         return;
     }
-    let queue = Mutex::new(documents().into_iter().collect::<VecDeque<_>>());
-    let failures = Mutex::new(vec![]);
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let Some((name, tex)) = queue.lock().unwrap().pop_front() else {
-                    break;
-                };
-                let start = Instant::now();
-                let dir = tempfile::Builder::new()
-                    .prefix(&format!("pith-latexml-{name}-"))
-                    .tempdir()
-                    .unwrap();
-                let errs = match convert(dir.path(), &tex) {
-                    Err(e) => vec![e],
-                    Ok((html, _)) => check(
-                        &html,
-                        &parse(dir.path()),
-                        &Expect {
-                            badges: 1,
-                            head_link: true,
-                        },
-                    ),
-                };
-                eprintln!(
-                    "latexml: {name} {:.1}s {}",
-                    start.elapsed().as_secs_f64(),
-                    if errs.is_empty() { "ok" } else { "FAILED" }
-                );
-                if !errs.is_empty() {
-                    failures
-                        .lock()
-                        .unwrap()
-                        .push(format!("{name}:\n  {}", errs.join("\n  ")));
-                }
-            });
-        }
+    let failures = tex::parallel("latexml", documents(), |(name, tex)| {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("pith-latexml-{name}-"))
+            .tempdir()
+            .unwrap();
+        let errs = match convert(dir.path(), tex) {
+            Err(e) => vec![e],
+            Ok((html, _)) => check(
+                &html,
+                &parse(dir.path()),
+                &Expect {
+                    badges: 1,
+                    head_link: true,
+                },
+            ),
+        };
+        (name.to_string(), errs)
     });
-    let failures = failures.into_inner().unwrap();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

@@ -173,6 +173,15 @@ pub fn snippet(
             ctx.insert("alt", &tex_text(&alt));
             ctx.insert("src", &tex_path(&src)?);
             ctx.insert("url", &tex_url(&url));
+            // The conversion hint names the files the snippet uses (issue #15: it wrote
+            // badge.pdf while the snippet included pith-<8>.pdf). Comment text: a `%` would
+            // end nothing, but keep the name TeX-safe as the \includegraphics one is.
+            let svg = match src.strip_suffix(".pdf") {
+                Some(stem) => format!("{stem}.svg"),
+                None => default_src(number, Format::Markdown),
+            };
+            ctx.insert("pdf_src", &tex_path(&src)?);
+            ctx.insert("svg_src", &svg);
         }
     }
     tera::Tera::one_off(format.template(), &ctx, false)

@@ -56,6 +56,13 @@ pub struct Hinted {
     hint: &'static str,
 }
 
+impl Hinted {
+    /// The library error, without the hint (`pith batch` words its own hints).
+    pub fn error(&self) -> &pith::pdf::Error {
+        &self.error
+    }
+}
+
 impl fmt::Display for Hinted {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.error, self.hint)

@@ -2,7 +2,7 @@
 
 use std::fs::File;
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -20,7 +20,8 @@ use super::Outcome;
     {\"pdf\": \"2402/2402.03791v3.pdf\", \"arxiv_atom\": \"2402/2402.03791v3.atom.xml\"}\n  \
     {\"pdf\": \"a.pdf\", \"number\": \"pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\", \"out\": \"done/a.pdf\"}\n  \
     {\"pdf\": \"b.pdf\", \"record\": \"b.record.json\"}\n\
-    With --dir, each NAME.pdf takes its number from NAME.pith, NAME.record.json or NAME.atom.xml."
+    With --dir, each NAME.pdf takes its number from NAME.pith (one number, any form, whitespace\n\
+    and case tolerated), NAME.record.json or NAME.atom.xml; several sidecars must agree."
 )]
 pub struct Args {
     /// A JSON Lines manifest: one object per PDF with "pdf" and one of "number", "record",
@@ -57,9 +58,17 @@ pub struct Args {
     /// Worker threads (default: the available cores).
     #[arg(long, short = 'j', value_name = "N")]
     jobs: Option<usize>,
-    /// Write the JSON Lines report here instead of standard output.
+    /// Write the JSON Lines report here instead of standard output ("-" is standard output).
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
+    /// Resolve every number and output path and report what would happen ("planned"),
+    /// writing nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// With --out-dir: make it a complete mirror of the input tree; files that are refused or
+    /// have no number are copied unchanged (and reported with "copied": true).
+    #[arg(long, requires = "out_dir")]
+    mirror: bool,
     /// Exit non-zero when any file is refused (encrypted, damaged, certified), not only when
     /// one fails.
     #[arg(long)]
@@ -69,7 +78,7 @@ pub struct Args {
     force: bool,
 }
 
-fn load_jobs(args: &Args) -> Result<Vec<Job>> {
+fn load_jobs(args: &Args) -> Result<(Vec<Job>, Vec<PathBuf>)> {
     if let Some(m) = &args.manifest {
         let text = read_text(m)?;
         let base = match (&args.root, m.parent()) {
@@ -77,37 +86,91 @@ fn load_jobs(args: &Args) -> Result<Vec<Job>> {
             (None, Some(p)) if !p.as_os_str().is_empty() => p.to_owned(),
             _ => PathBuf::from("."),
         };
-        return Ok(batch::read_manifest(m, &text, &base)?);
+        return Ok((batch::read_manifest(m, &text, &base)?, Vec::new()));
     }
     let dir = args
         .dir
         .as_ref()
         .expect("clap requires --manifest or --dir");
-    let (jobs, orphans) = batch::discover(dir)?;
-    if !orphans.is_empty() {
-        eprintln!(
-            "pith: {} PDF(s) under {} have no NAME.pith, NAME.record.json or NAME.atom.xml and are left alone (first: {})",
-            orphans.len(),
-            dir.display(),
-            orphans[0].display()
-        );
-    }
-    Ok(jobs)
+    Ok(batch::discover(dir)?)
 }
 
-/// Processes one job: resolve the number, pick the target, inject.
-fn process(job: &Job, args: &Args, opts: &pith::pdf::Options) -> FileOutcome {
-    let size = std::fs::metadata(&job.pdf).map(|m| m.len()).unwrap_or(0);
-    let mut o = FileOutcome {
-        pdf: job.pdf.clone(),
+/// A report line for `pdf` before anything is done: failed, sizes of the input.
+fn outcome(pdf: &Path) -> FileOutcome {
+    let size = std::fs::metadata(pdf).map(|m| m.len()).unwrap_or(0);
+    FileOutcome {
+        pdf: pdf.to_owned(),
         out: None,
         status: Status::Failed,
         reason: None,
         number: None,
+        copied: false,
         bytes_before: size,
         bytes_after: size,
         ms: 0,
-    };
+    }
+}
+
+/// Processes one job: resolve the number, pick the target, inject; with `--mirror`, a file
+/// that is not updated is copied unchanged.
+fn process(job: &Job, args: &Args, opts: &pith::pdf::Options) -> FileOutcome {
+    let mut o = inject_one(job, args, opts);
+    if args.mirror && matches!(o.status, Status::Refused | Status::Failed) {
+        mirror_copy(&mut o, args.out_dir.as_deref(), &job.relative);
+    }
+    o
+}
+
+/// Copies `o.pdf` unchanged to its place under `out_dir` (a complete mirror), unless the
+/// place is outside it or is the input itself.
+fn mirror_copy(o: &mut FileOutcome, out_dir: Option<&Path>, relative: &Path) {
+    let Some(dir) = out_dir else { return };
+    if relative
+        .components()
+        .any(|c| matches!(c, std::path::Component::ParentDir))
+    {
+        return;
+    }
+    let dst = dir.join(relative);
+    if super::fsutil::same_file(&dst, &o.pdf) {
+        return;
+    }
+    let copied = dst
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|_| std::fs::read(&o.pdf))
+        .map_err(anyhow::Error::from)
+        .and_then(|bytes| super::fsutil::write_atomic(&dst, &bytes));
+    match copied {
+        Ok(()) => {
+            o.copied = true;
+            o.out = Some(dst);
+        }
+        Err(e) => {
+            let r = o.reason.take().unwrap_or_default();
+            o.reason = Some(super::one_line(&format!(
+                "{r}; copying it unchanged failed: {e:#}"
+            )));
+        }
+    }
+}
+
+/// The directories `create_dir_all(dir)` would create, deepest first.
+fn missing_dirs(dir: &Path) -> Vec<PathBuf> {
+    dir.ancestors()
+        .take_while(|d| !d.as_os_str().is_empty() && !d.exists())
+        .map(Path::to_owned)
+        .collect()
+}
+
+fn inject_one(job: &Job, args: &Args, opts: &pith::pdf::Options) -> FileOutcome {
+    let mut o = outcome(&job.pdf);
+    let out_path = job
+        .out
+        .clone()
+        .or_else(|| args.out_dir.as_ref().map(|d| d.join(&job.relative)));
+    // Every line says where the result goes, and the number once it is known (issue #15).
+    o.out = Some(out_path.clone().unwrap_or_else(|| job.pdf.clone()));
     let number = match batch::resolve(job) {
         Ok(n) => n,
         Err(e) => {
@@ -126,22 +189,18 @@ fn process(job: &Job, args: &Args, opts: &pith::pdf::Options) -> FileOutcome {
             .any(|c| matches!(c, std::path::Component::ParentDir))
     {
         o.status = Status::Refused;
+        o.out = None;
         o.reason = Some(format!(
             "{}: the path leaves --out-dir (\"..\"); give an explicit \"out\" for it",
             job.pdf.display()
         ));
         return o;
     }
-    let out_path = job
-        .out
-        .clone()
-        .or_else(|| args.out_dir.as_ref().map(|d| d.join(&job.relative)));
     // The input is never modified except with --in-place (issue #7): an output that is the
     // input itself (--out-dir the input's directory, or "out" naming it) is refused.
     if let Some(p) = &out_path {
         if super::fsutil::same_file(p, &job.pdf) {
             o.status = Status::Refused;
-            o.out = Some(p.clone());
             o.reason = Some(format!(
                 "{}: the output is the input itself; use --in-place to update it",
                 job.pdf.display()
@@ -153,7 +212,7 @@ fn process(job: &Job, args: &Args, opts: &pith::pdf::Options) -> FileOutcome {
         Some(p) => Target::File(p),
         None => Target::InPlace,
     };
-    o.out = Some(out_path.clone().unwrap_or_else(|| job.pdf.clone()));
+    let mut created = Vec::new();
     if let Some(p) = &out_path {
         // Restartable: an output that already carries this number is done.
         if let Some(done) = already_done(p, &number) {
@@ -162,7 +221,17 @@ fn process(job: &Job, args: &Args, opts: &pith::pdf::Options) -> FileOutcome {
             o.reason = Some(format!("{} already carries {}", p.display(), number.full()));
             return o;
         }
+        if let Err(e) = super::check_clobber(p) {
+            o.status = Status::Refused;
+            o.reason = Some(e.to_string());
+            return o;
+        }
+        if args.dry_run {
+            o.status = Status::Planned;
+            return o;
+        }
         if let Some(parent) = p.parent() {
+            created = missing_dirs(parent);
             if let Err(e) = std::fs::create_dir_all(parent) {
                 o.reason = Some(format!(
                     "{}: cannot create directory: {e}",
@@ -171,6 +240,9 @@ fn process(job: &Job, args: &Args, opts: &pith::pdf::Options) -> FileOutcome {
                 return o;
             }
         }
+    } else if args.dry_run {
+        o.status = Status::Planned;
+        return o;
     }
     match apply::apply(&job.pdf, target, &number, opts) {
         Ok(r) => {
@@ -189,10 +261,43 @@ fn process(job: &Job, args: &Args, opts: &pith::pdf::Options) -> FileOutcome {
             } else {
                 Status::Failed
             };
-            o.reason = Some(super::one_line(&format!("{e:#}")));
+            o.reason = Some(super::one_line(&reason(&e, args.force)));
+            // Nothing was written: the directories made for the output go again (issue #15:
+            // a refused file left an empty folder), deepest first, only while empty.
+            for d in &created {
+                if std::fs::remove_dir(d).is_err() {
+                    break;
+                }
+            }
         }
     }
     o
+}
+
+/// The report's reason for a library error, with the remedy worded for `pith batch`, which
+/// has no `--rewrite` (issue #15: the reason said "use --rewrite to repair").
+fn reason(e: &anyhow::Error, force: bool) -> String {
+    let Some(h) = e.chain().find_map(|c| c.downcast_ref::<apply::Hinted>()) else {
+        return format!("{e:#}");
+    };
+    let err = h.error();
+    let hint = match err.kind() {
+        pith::pdf::ErrorKind::Damaged(_) => {
+            "; repair it with pith inject --rewrite, then run the batch again"
+        }
+        pith::pdf::ErrorKind::Certified => {
+            "; rerun with --force to update anyway, which invalidates the certification"
+        }
+        pith::pdf::ErrorKind::Xmp(_) if !force => "; rerun with --force to replace it",
+        _ => "",
+    };
+    let mut text = format!("{err}{hint}");
+    let mut cause = std::error::Error::source(err);
+    while let Some(c) = cause {
+        text.push_str(&format!(": {c}"));
+        cause = c.source();
+    }
+    text
 }
 
 /// The size of `out` when it exists and already carries `number` consistently.
@@ -206,6 +311,33 @@ fn already_done(out: &std::path::Path, number: &pith::PithNumber) -> Option<u64>
         .then(|| f.metadata().map(|m| m.len()).unwrap_or(0))
 }
 
+/// How a run ends on a terminal: one line with the totals (issue #15).
+fn summary_line(s: &batch::Summary, report: Option<&Path>) -> String {
+    let mut parts = vec![format!("{} injected", s.injected)];
+    for (n, what) in [
+        (s.planned, "planned"),
+        (s.unchanged, "unchanged"),
+        (s.refused, "refused"),
+        (s.failed, "failed"),
+        (s.unmatched, "without a number"),
+        (s.skipped, "not started"),
+    ] {
+        if n > 0 {
+            parts.push(format!("{n} {what}"));
+        }
+    }
+    let mut line = format!(
+        "pith: {} files: {} in {:.1} s",
+        s.total,
+        parts.join(", "),
+        s.ms as f64 / 1000.0
+    );
+    if let Some(p) = report {
+        line.push_str(&format!("; report in {}", p.display()));
+    }
+    line
+}
+
 /// Runs `pith batch`.
 pub fn run(args: Args) -> Result<Outcome> {
     let shard = args
@@ -214,12 +346,15 @@ pub fn run(args: Args) -> Result<Outcome> {
         .map(Shard::parse)
         .transpose()
         .context("--shard")?;
-    let mut jobs = load_jobs(&args)?;
+    let (mut jobs, orphans) = load_jobs(&args)?;
     if let Some(s) = shard {
         jobs.retain(|j| s.contains(j.index));
     }
     if let Some(d) = &args.out_dir {
-        std::fs::create_dir_all(d).with_context(|| format!("{}: cannot create", d.display()))?;
+        if !args.dry_run {
+            std::fs::create_dir_all(d)
+                .with_context(|| format!("{}: cannot create", d.display()))?;
+        }
     }
     let threads = args
         .jobs
@@ -232,20 +367,31 @@ pub fn run(args: Args) -> Result<Outcome> {
         ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst))
             .context("cannot install the Ctrl-C handler")?;
     }
-    let mut report: Box<dyn Write> = match &args.report {
+    let report_path = args.report.as_deref().filter(|p| p.as_os_str() != "-");
+    let report_to_stdout = report_path.is_none();
+    let mut report: Box<dyn Write> = match report_path {
         Some(p) => Box::new(std::io::BufWriter::new(
             File::create(p)
                 .with_context(|| format!("{}: cannot create the report", p.display()))?,
         )),
         None => Box::new(std::io::stdout().lock()),
     };
-    let bar = if std::io::stderr().is_terminal() {
+    let terminal = std::io::stderr().is_terminal() && !super::quiet();
+    // The bar shares the terminal with nothing: not drawn when the report itself goes to the
+    // terminal (issue #15: bar frames and JSON interleaved).
+    let bar = if terminal && !(report_to_stdout && std::io::stdout().is_terminal()) {
         let b = indicatif::ProgressBar::new(jobs.len() as u64);
         b.set_style(
             indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} files  {per_sec}  ETA {eta}  {msg}",
+                "{bar:20} {pos}/{len} files  {rate}  ETA {eta}  {wide_msg}",
             )
-            .expect("valid template"),
+            .expect("valid template")
+            .with_key(
+                "rate",
+                |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.1}/s", s.per_sec());
+                },
+            ),
         );
         Some(b)
     } else {
@@ -254,7 +400,35 @@ pub fn run(args: Args) -> Result<Outcome> {
     let mut opts = pith::pdf::Options::new(&apply::now());
     opts.force = args.force;
     let mut write_err = None;
-    let summary = batch::run(
+    let mut emit = |o: &FileOutcome, report: &mut Box<dyn Write>| {
+        if write_err.is_none() {
+            if let Err(e) = serde_json::to_writer(&mut *report, o)
+                .map_err(std::io::Error::from)
+                .and_then(|_| report.write_all(b"\n"))
+            {
+                write_err = Some(e);
+            }
+        }
+    };
+    // PDFs a directory run found no number for are reported too (issue #15), and with
+    // --mirror copied unchanged.
+    let mut unmatched = Vec::new();
+    for pdf in &orphans {
+        let mut o = outcome(pdf);
+        o.status = Status::Unmatched;
+        o.reason = Some(format!(
+            "{}: no NAME.pith, NAME.record.json or NAME.atom.xml beside it; left alone",
+            pdf.display()
+        ));
+        if args.mirror && !args.dry_run {
+            let dir = args.dir.as_deref().unwrap_or(Path::new("."));
+            let rel = pdf.strip_prefix(dir).unwrap_or(pdf).to_owned();
+            mirror_copy(&mut o, args.out_dir.as_deref(), &rel);
+        }
+        emit(&o, &mut report);
+        unmatched.push(o);
+    }
+    let mut summary = batch::run(
         &jobs,
         threads,
         &stop,
@@ -266,16 +440,29 @@ pub fn run(args: Args) -> Result<Outcome> {
                     b.set_message(format!("{} not done", o.pdf.display()));
                 }
             }
-            if write_err.is_none() {
-                if let Err(e) = serde_json::to_writer(&mut report, o)
-                    .map_err(std::io::Error::from)
-                    .and_then(|_| report.write_all(b"\n"))
-                {
-                    write_err = Some(e);
+            if super::verbose(1) && !super::quiet() {
+                let what = serde_json::to_value(o.status).unwrap_or_default();
+                let line = format!(
+                    "{} {}{}",
+                    what.as_str().unwrap_or("?"),
+                    o.pdf.display(),
+                    o.reason
+                        .as_deref()
+                        .map(|r| format!(" ({r})"))
+                        .unwrap_or_default()
+                );
+                match &bar {
+                    Some(b) => b.println(format!("pith: {line}")),
+                    None => eprintln!("pith: {line}"),
                 }
             }
+            emit(o, &mut report);
         },
     );
+    for o in &unmatched {
+        summary.total += 1;
+        summary.add(o);
+    }
     if let Some(b) = bar {
         b.finish_and_clear();
     }
@@ -285,6 +472,9 @@ pub fn run(args: Args) -> Result<Outcome> {
     serde_json::to_writer(&mut report, &summary)?;
     report.write_all(b"\n")?;
     report.flush()?;
+    if terminal {
+        eprintln!("{}", summary_line(&summary, report_path));
+    }
     if summary.interrupted {
         bail!(
             "interrupted: {} files done, {} not started (rerun the same command to continue)",

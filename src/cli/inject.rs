@@ -2,6 +2,7 @@
 //! append-only update, written by [`super::apply`]) or `pith::pdf::rewrite` (`--rewrite`).
 
 use std::io::Read;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
@@ -39,11 +40,84 @@ pub struct Args {
     /// Update certified files that forbid changes, and replace an unparsable XMP packet.
     #[arg(long)]
     pub force: bool,
+    /// Work out the update and report it ("planned"), writing nothing.
+    #[arg(long, conflicts_with = "rewrite")]
+    pub dry_run: bool,
+    /// Print the report as one JSON object: input, output, status (injected, unchanged,
+    /// rewritten, planned), number, url, bytes_before, bytes_after, written.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What an inject did, for the report.
+struct Done {
+    status: &'static str,
+    out: PathBuf,
+    bytes_before: Option<u64>,
+    bytes_after: Option<u64>,
+    written: Vec<String>,
+}
+
+/// Prints the report: text lines, or one JSON object with stable keys (issue #15). With the
+/// PDF on standard output it goes to standard error.
+fn report(args: &Args, number: &pith::PithNumber, done: &Done, to_stdout: bool) -> Result<()> {
+    let mut lines = Vec::new();
+    if args.json {
+        let v = serde_json::json!({
+            "input": args.input.display().to_string(),
+            "output": done.out.display().to_string(),
+            "status": done.status,
+            "number": number.full(),
+            "url": number.url(),
+            "bytes_before": done.bytes_before,
+            "bytes_after": done.bytes_after,
+            "written": done.written,
+        });
+        lines.push(serde_json::to_string_pretty(&v)?);
+    } else {
+        let shown = |p: &Path| p.display().to_string();
+        lines.push(match done.status {
+            "unchanged" => format!(
+                "{}: unchanged, already carries {}",
+                shown(&args.input),
+                number.full()
+            ),
+            "rewritten" => format!(
+                "{}: rewrote the whole file with {} ({})",
+                shown(&done.out),
+                number.full(),
+                number.url()
+            ),
+            "planned" => format!(
+                "{}: would inject {} ({}); nothing written (--dry-run)",
+                shown(&done.out),
+                number.full(),
+                number.url()
+            ),
+            _ => format!(
+                "{}: injected {} ({})",
+                shown(&done.out),
+                number.full(),
+                number.url()
+            ),
+        });
+        if done.status != "unchanged" {
+            lines.extend(done.written.iter().map(|l| format!("  {l}")));
+        }
+    }
+    for line in lines {
+        if to_stdout {
+            eprintln!("{line}");
+        } else if !super::quiet() || args.json {
+            writeln!(std::io::stdout(), "{line}")?;
+        }
+    }
+    Ok(())
 }
 
 /// Runs `pith inject`.
 pub fn run(args: Args) -> Result<Outcome> {
-    let number = args.number.number()?;
+    let number = args.number.full_number()?;
     let input = &args.input;
     let stdin = input.as_os_str() == "-";
     if let Some(o) = &args.output {
@@ -54,6 +128,9 @@ pub fn run(args: Args) -> Result<Outcome> {
             );
         }
     }
+    if let (Some(o), false) = (&args.output, args.dry_run) {
+        super::check_clobber(o)?;
+    }
     if stdin && args.in_place {
         bail!("-: standard input cannot be updated in place; give -o OUT.pdf or -o -");
     }
@@ -61,42 +138,45 @@ pub fn run(args: Args) -> Result<Outcome> {
     opts.force = args.force;
     // With the PDF on standard output, the report goes to standard error.
     let to_stdout = args.output.as_deref().is_some_and(|o| o.as_os_str() == "-");
-    let mut say = |line: String| {
-        if to_stdout {
-            eprintln!("{line}");
-        } else {
-            println!("{line}");
+    let shown = args.output.clone().unwrap_or_else(|| input.clone());
+    let bytes_before = std::fs::metadata(input).ok().map(|m| m.len());
+    let done = if args.dry_run && !stdin {
+        let file = std::fs::File::open(input)
+            .with_context(|| format!("{}: cannot open", input.display()))?;
+        let inj = pith::pdf::inject(&file, &number, &opts)
+            .map_err(|e| hinted(e.in_file(input), opts.force))?;
+        Done {
+            status: if inj.unchanged {
+                "unchanged"
+            } else {
+                "planned"
+            },
+            out: shown,
+            bytes_before,
+            bytes_after: bytes_before.map(|b| b + inj.appended.len() as u64),
+            written: inj.written,
+        }
+    } else if stdin || args.rewrite {
+        whole_file(&args, &number, &opts)?
+    } else {
+        let target = match &args.output {
+            Some(o) => Target::File(o),
+            None => Target::InPlace,
+        };
+        let r = apply(input, target, &number, &opts)?;
+        warn_replaced(input, r.replaced_xmp.as_deref());
+        Done {
+            status: match r.applied {
+                Applied::Unchanged => "unchanged",
+                Applied::Injected => "injected",
+            },
+            out: shown,
+            bytes_before,
+            bytes_after: Some(r.bytes_after),
+            written: r.written,
         }
     };
-
-    if stdin || args.rewrite {
-        return whole_file(&args, &number, &opts, &mut say);
-    }
-    let target = match &args.output {
-        Some(o) => Target::File(o),
-        None => Target::InPlace,
-    };
-    let shown = args.output.as_deref().unwrap_or(input);
-    let r = apply(input, target, &number, &opts)?;
-    warn_replaced(input, r.replaced_xmp.as_deref());
-    match r.applied {
-        Applied::Unchanged => say(format!(
-            "{}: unchanged, already carries {}",
-            input.display(),
-            number.full()
-        )),
-        Applied::Injected => {
-            say(format!(
-                "{}: injected {} ({})",
-                shown.display(),
-                number.full(),
-                number.url()
-            ));
-            for line in &r.written {
-                say(format!("  {line}"));
-            }
-        }
-    }
+    report(&args, &number, &done, to_stdout)?;
     Ok(Outcome::Ok)
 }
 
@@ -115,13 +195,8 @@ fn warn_replaced(input: &Path, old: Option<&[u8]>) {
 
 /// `--rewrite`, and input from standard input (`pith inject - -o -` in pipelines): the whole
 /// input is held in memory and the whole result written through a temporary file and a rename
-/// (or to standard output).
-fn whole_file(
-    args: &Args,
-    number: &pith::PithNumber,
-    opts: &pith::pdf::Options,
-    say: &mut dyn FnMut(String),
-) -> Result<Outcome> {
+/// (or to standard output); with `--dry-run` nothing is written.
+fn whole_file(args: &Args, number: &pith::PithNumber, opts: &pith::pdf::Options) -> Result<Done> {
     let input = &args.input;
     let bytes = if input.as_os_str() == "-" {
         let mut v = Vec::new();
@@ -134,6 +209,7 @@ fn whole_file(
         std::fs::read(input).with_context(|| format!("{}: cannot read", input.display()))?
     };
     let target = args.output.as_deref().unwrap_or(input);
+    let bytes_before = Some(bytes.len() as u64);
     let what = |e: pith::pdf::Error| hinted(e.in_file(input), opts.force);
     if args.rewrite {
         let out = pith::pdf::rewrite(&bytes, number, opts).map_err(what)?;
@@ -144,35 +220,31 @@ fn whole_file(
             std::fs::set_permissions(target, p)
                 .with_context(|| format!("{}: cannot restore permissions", target.display()))?;
         }
-        say(format!(
-            "{}: rewrote the whole file with {} ({})",
-            target.display(),
-            number.full(),
-            number.url()
-        ));
-        return Ok(Outcome::Ok);
+        return Ok(Done {
+            status: "rewritten",
+            out: target.to_owned(),
+            bytes_before,
+            bytes_after: Some(out.len() as u64),
+            written: Vec::new(),
+        });
     }
     let inj = pith::pdf::inject(&bytes, number, opts).map_err(what)?;
     warn_replaced(input, inj.replaced_xmp.as_deref());
-    let mut out = bytes;
-    out.extend_from_slice(&inj.appended);
-    write_atomic(target, &out)?;
-    if inj.unchanged {
-        say(format!(
-            "{}: unchanged, already carries {}",
-            input.display(),
-            number.full()
-        ));
-    } else {
-        say(format!(
-            "{}: injected {} ({})",
-            target.display(),
-            number.full(),
-            number.url()
-        ));
-        for line in &inj.written {
-            say(format!("  {line}"));
-        }
+    let after = (bytes.len() + inj.appended.len()) as u64;
+    if !args.dry_run {
+        let mut out = bytes;
+        out.extend_from_slice(&inj.appended);
+        write_atomic(target, &out)?;
     }
-    Ok(Outcome::Ok)
+    Ok(Done {
+        status: match (inj.unchanged, args.dry_run) {
+            (true, _) => "unchanged",
+            (false, true) => "planned",
+            (false, false) => "injected",
+        },
+        out: target.to_owned(),
+        bytes_before,
+        bytes_after: Some(after),
+        written: inj.written,
+    })
 }

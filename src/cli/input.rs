@@ -167,7 +167,8 @@ fn hint<T>(r: Result<T, pith::record::Error>) -> Result<T> {
 /// A number given directly (`--number`) or computed from any [`RecordInput`].
 #[derive(Debug, Clone, Args, Default)]
 pub struct NumberInput {
-    /// The Pith Number (pith:YYYY:<26> or <26>).
+    /// The Pith Number: pith:YYYY:<26> or its resolver URL. Writing needs the full number; a
+    /// bare <26> (no year) or a short pith:<8|12|16> is accepted only for checking.
     #[arg(long, value_name = "PITH")]
     pub number: Option<String>,
     #[command(flatten)]
@@ -182,6 +183,23 @@ impl NumberInput {
             (Some(n), false) => Ok(Input::Number(n.clone()).number()?),
             (None, true) => Ok(self.input.record()?.number()),
             (None, false) => bail!("no number: give --number PITH, --record FILE, --arxiv-atom FILE or the paper's fields"),
+        }
+    }
+
+    /// The number to write into metadata: [`NumberInput::number`] with its year (a bare code
+    /// is refused up front, issue #15).
+    pub fn full_number(&self) -> Result<PithNumber> {
+        let n = self.number()?;
+        n.require_year().context("--number")?;
+        Ok(n)
+    }
+
+    /// The number to check against: any form, a short alias included (`pith:7BMK4ZKT` as
+    /// printed on page 1, issue #15).
+    pub fn reference(&self) -> Result<pith::NumberRef> {
+        match (&self.number, self.input.is_given()) {
+            (Some(n), false) => Ok(pith::NumberRef::parse(n)?),
+            _ => Ok(pith::NumberRef::Full(self.number()?)),
         }
     }
 }

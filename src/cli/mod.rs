@@ -10,6 +10,7 @@ mod apply;
 mod badge;
 mod batch;
 mod fsutil;
+mod generate;
 mod inject;
 mod input;
 mod inspect;
@@ -31,9 +32,58 @@ pub enum Outcome {
 #[derive(Debug, Parser)]
 #[command(name = "pith", version, about, long_about = None)]
 pub struct Cli {
+    /// Print only errors: no progress, notes, hints or summaries on standard error.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Print more about what is done (repeat for more).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
+    /// Never replace an existing output file (-o, --out-dir, sty's directory): refuse it
+    /// instead. By default an output is replaced, atomically, as qpdf and compilers do.
+    #[arg(short = 'n', long, global = true)]
+    no_clobber: bool,
     #[command(subcommand)]
     command: Command,
 }
+
+/// The verbosity asked for: -1 with `--quiet`, 0 by default, `-v` counts up.
+static VERBOSITY: std::sync::atomic::AtomicI8 = std::sync::atomic::AtomicI8::new(0);
+
+/// Whether `--no-clobber` was given.
+static NO_CLOBBER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Refuses to write `path` when `--no-clobber` is given and it exists (a device such as
+/// `/dev/null`, and "-" for standard output, are not files to keep).
+pub fn check_clobber(path: &std::path::Path) -> anyhow::Result<()> {
+    if NO_CLOBBER.load(std::sync::atomic::Ordering::Relaxed)
+        && path.as_os_str() != "-"
+        && std::fs::symlink_metadata(path).is_ok()
+        && !fsutil::is_special(path)
+    {
+        anyhow::bail!("{}: exists, not replaced (--no-clobber)", path.display());
+    }
+    Ok(())
+}
+
+/// Whether `--quiet` was given: informational output on standard error is left out.
+pub fn quiet() -> bool {
+    VERBOSITY.load(std::sync::atomic::Ordering::Relaxed) < 0
+}
+
+/// Whether `-v` was given at least `level` times.
+pub fn verbose(level: i8) -> bool {
+    VERBOSITY.load(std::sync::atomic::Ordering::Relaxed) >= level
+}
+
+/// Prints an informational line on standard error (`pith: …`) unless `--quiet`.
+macro_rules! note {
+    ($($t:tt)*) => {
+        if !$crate::cli::quiet() {
+            eprintln!("pith: {}", format!($($t)*));
+        }
+    };
+}
+pub(crate) use note;
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -55,6 +105,10 @@ enum Command {
     Batch(batch::Args),
     /// Print the code that embeds a badge (Markdown, HTML, reStructuredText, AsciiDoc, LaTeX).
     Snippet(badge::SnippetArgs),
+    /// Print shell completions (bash, zsh, fish, elvish, powershell).
+    Completions(generate::CompletionsArgs),
+    /// Print the man page pith(1), or write it and one page per subcommand into a directory.
+    Man(generate::ManArgs),
 }
 
 /// Runs the CLI and maps the result to an exit code: 0 ok, 1 mismatch, 2 error.
@@ -67,6 +121,13 @@ pub fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    let level = if cli.quiet {
+        -1
+    } else {
+        cli.verbose.min(3) as i8
+    };
+    VERBOSITY.store(level, std::sync::atomic::Ordering::Relaxed);
+    NO_CLOBBER.store(cli.no_clobber, std::sync::atomic::Ordering::Relaxed);
     let result = match cli.command {
         Command::Number(a) => number::run(a),
         Command::Record(a) => record::run(a),
@@ -77,6 +138,8 @@ pub fn main() -> ExitCode {
         Command::Badge(a) => badge::run_badge(a),
         Command::Batch(a) => batch::run(a),
         Command::Snippet(a) => badge::run_snippet(a),
+        Command::Completions(a) => generate::completions(a),
+        Command::Man(a) => generate::man(a),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

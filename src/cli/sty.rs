@@ -29,10 +29,20 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let ltxml = pith::sty::render_ltxml(&opts).context(pith::sty::LTXML_FILE)?;
     if !args.output.is_dir() {
-        anyhow::bail!("{}: not a directory", args.output.display());
+        // Issue #15: say what -o expects, not only what it is not.
+        anyhow::bail!(
+            "{}: not a directory; -o takes the directory to write {} and {} into (\"-\" writes {} to standard output)",
+            args.output.display(),
+            pith::sty::STY_FILE,
+            pith::sty::LTXML_FILE,
+            pith::sty::STY_FILE
+        );
     }
     // Both files or neither: each is staged in a temporary file (written and synced) before
     // either is renamed into place, so a full disk leaves no half-written pair behind.
+    for name in [pith::sty::STY_FILE, pith::sty::LTXML_FILE] {
+        super::check_clobber(&args.output.join(name))?;
+    }
     let mut staged = vec![];
     for (name, text) in [(pith::sty::STY_FILE, &sty), (pith::sty::LTXML_FILE, &ltxml)] {
         let path = args.output.join(name);
@@ -41,8 +51,17 @@ pub fn run(args: Args) -> Result<Outcome> {
             write_atomic(&path, text.as_bytes())?;
             continue;
         }
+        // The new file gets 0666 less the umask (tempfile's default 0600 left pith.sty
+        // unreadable to other users' LaTeX runs, issue #15); an existing file keeps its mode.
+        let mode = std::fs::metadata(&path)
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| m.permissions())
+            .unwrap_or_else(|| std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        let keep = std::fs::metadata(&path).is_ok_and(|m| m.is_file());
         let mut tmp = tempfile::Builder::new()
             .prefix(".pith-tmp-")
+            .permissions(mode.clone())
             .tempfile_in(&args.output)
             .with_context(|| {
                 format!(
@@ -51,6 +70,10 @@ pub fn run(args: Args) -> Result<Outcome> {
                     args.output.display()
                 )
             })?;
+        if keep {
+            // The umask applied at creation; an existing file's exact mode is set again.
+            let _ = tmp.as_file().set_permissions(mode);
+        }
         tmp.write_all(text.as_bytes())
             .and_then(|_| tmp.as_file().sync_all())
             .with_context(|| format!("{}: cannot write", path.display()))?;
@@ -60,7 +83,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         tmp.persist(&path)
             .map_err(|e| e.error)
             .with_context(|| format!("{}: cannot replace", path.display()))?;
-        eprintln!("pith: wrote {}", path.display());
+        super::note!("wrote {}", path.display());
     }
     Ok(Outcome::Ok)
 }

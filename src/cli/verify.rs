@@ -1,5 +1,6 @@
 //! `pith verify`: check a record, texts or a bundle; exit 0 when all holds, 1 on a mismatch.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
@@ -126,27 +127,28 @@ pub fn run(mut args: Args) -> Result<Outcome> {
             "verified": verdict == Verdict::Verified,
             "checks": report.checks
         });
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&v)?)?;
     } else {
         for c in &report.checks {
-            println!(
+            writeln!(
+                std::io::stdout(),
                 "{:<10} {:<28} {}",
                 c.status.to_string(),
                 c.subject,
                 c.detail
-            );
+            )?;
         }
-        println!("{verdict}");
+        writeln!(std::io::stdout(), "{verdict}")?;
     }
     if !args.json && verdict == Verdict::Unverified {
         if !report.compares() {
-            eprintln!("pith: hint: the record is valid, but nothing was checked against it: give a number, --title, --abstract or --signature");
+            super::note!("hint: the record is valid, but nothing was checked against it: give a number, --title, --abstract or --signature");
         } else if report
             .checks
             .iter()
             .any(|c| c.kind == CheckKind::Receipt && c.status == Status::Unverified)
         {
-            eprintln!("pith: hint: a receipt signed by another key is checked when you give that key with --key");
+            super::note!("hint: a receipt signed by another key is checked when you give that key with --key");
         }
     }
     Ok(if report.holds() {

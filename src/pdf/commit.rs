@@ -215,8 +215,9 @@ fn append_in_place(
 
 /// Writes `path` with `fill`. A device or FIFO at `path` ([`is_special`]) is opened and
 /// written to directly; anything else gets a temporary file in the same directory, filled,
-/// given `permissions` (when set), synced and renamed over `path`, so `path` is either
-/// untouched or complete and no partial file is left on error.
+/// given `permissions` (when set; else an existing file's own, else 0666 less the umask, as
+/// any new file gets: issue #15, outputs were 0600), synced and renamed over `path`, so `path`
+/// is either untouched or complete and no partial file is left on error.
 ///
 /// # Errors
 /// [`ErrorKind::Io`] naming `path` and what failed.
@@ -239,8 +240,17 @@ pub fn write_file_with(
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
+    let permissions = permissions.or_else(|| {
+        std::fs::metadata(path)
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| m.permissions())
+    });
+    // Created with 0666 the kernel applies the umask, as for any new file; tempfile's own
+    // default (0600) would make `pith sty -o` and `pith badge -o` unreadable to others.
     let mut tmp = tempfile::Builder::new()
         .prefix(".pith-tmp-")
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
         .tempfile_in(dir)
         .map_err(|e| {
             fail(

@@ -1,0 +1,290 @@
+//! What a badge shows and how ([`Options`], [`Style`], [`Status`]) and what can be wrong with
+//! it ([`Error`]); the checks every caller-given text goes through.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::{Role, MAX_LABEL_CHARS, QR_MODULE_PX};
+
+/// Error returned when a badge or snippet cannot be built from the given options.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct Error {
+    kind: ErrorKind,
+}
+
+/// What was wrong with the options of a badge or snippet.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// Occurs when caller-given text (a label, an image source) holds a control character,
+    /// which XML 1.0 cannot carry and no badge should show.
+    #[error("{field} holds a control character at position {position}")]
+    ControlCharacter {
+        /// Which option held it (`label`, `src`, `dark_src`).
+        field: &'static str,
+        /// The character's 1-based position.
+        position: usize,
+    },
+    /// Occurs when the label is empty or only whitespace.
+    #[error("the label is empty")]
+    EmptyLabel,
+    /// Occurs when the label has more than [`MAX_LABEL_CHARS`] characters.
+    #[error("the label has {found} characters, at most {MAX_LABEL_CHARS} are accepted")]
+    LabelTooLong {
+        /// The number of characters found.
+        found: usize,
+    },
+    /// Occurs when a QR module size is outside [`QR_MODULE_PX`].
+    #[error("QR module size {found} px is outside {}..={} px", QR_MODULE_PX.start(), QR_MODULE_PX.end())]
+    QrModuleSize {
+        /// The size asked for.
+        found: u32,
+    },
+    /// Occurs when the QR encoder refuses the URL (it never should: the URL is 52 bytes).
+    #[error("cannot encode the QR code")]
+    Qr(#[source] qrcode::types::QrError),
+    /// Occurs when a style name is not `flat` or `flat-square`.
+    #[error("unknown style {0:?} (expected flat or flat-square)")]
+    UnknownStyle(String),
+    /// Occurs when a status name is not `computed`, `verified` or `anchored`.
+    #[error("unknown status {0:?} (expected computed, verified or anchored)")]
+    UnknownStatus(String),
+    /// Occurs when a snippet format is not `md`, `html`, `rst`, `adoc` or `tex`.
+    #[error("unknown snippet format {0:?} (expected md, html, rst, adoc or tex)")]
+    UnknownFormat(String),
+    /// Occurs when a value holds a character its target format cannot carry at all (a `%` in
+    /// a LaTeX image path).
+    #[error("{field} holds {character:?}, which this format cannot carry")]
+    UnsupportedCharacter {
+        /// Which option held it.
+        field: &'static str,
+        /// The character.
+        character: char,
+    },
+    /// Occurs when an image source for a snippet is empty.
+    #[error("the image source is empty")]
+    EmptySource,
+    /// Occurs when a snippet template fails to render (a bug in `templates/snippet.*`).
+    #[error("snippet template failed")]
+    Template(#[source] tera::Error),
+}
+
+impl Error {
+    pub(crate) fn new(kind: ErrorKind) -> Self {
+        Error { kind }
+    }
+
+    /// The kind of error.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+}
+
+/// Visual style of a badge, after shields.io's styles of the same names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Style {
+    /// Rounded corners (3 px) and a light top-to-bottom gradient.
+    #[default]
+    Flat,
+    /// Square corners, plain colours.
+    FlatSquare,
+}
+
+impl Style {
+    /// Every style, in documentation order.
+    pub const ALL: [Style; 2] = [Style::Flat, Style::FlatSquare];
+
+    /// The style's name (`flat`, `flat-square`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Style::Flat => "flat",
+            Style::FlatSquare => "flat-square",
+        }
+    }
+}
+
+impl fmt::Display for Style {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Style {
+    type Err = Error;
+
+    /// Parses `flat` or `flat-square`.
+    fn from_str(s: &str) -> Result<Self, Error> {
+        Style::ALL
+            .into_iter()
+            .find(|st| st.name() == s)
+            .ok_or_else(|| Error::new(ErrorKind::UnknownStyle(s.to_owned())))
+    }
+}
+
+/// Status shown in a badge's third segment (SPEC, "Record status flags").
+///
+/// The badge prints what the caller says; it does not check anything itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// The number was computed from the record; nothing else is claimed.
+    Computed,
+    /// A registry receipt signature over the record's hash was checked.
+    Verified,
+    /// The record is externally anchored (OpenTimestamps / Bitcoin).
+    Anchored,
+}
+
+impl Status {
+    /// Every status.
+    pub const ALL: [Status; 3] = [Status::Computed, Status::Verified, Status::Anchored];
+
+    /// The status's name as printed in the badge.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Computed => "computed",
+            Status::Verified => "verified",
+            Status::Anchored => "anchored",
+        }
+    }
+
+    pub(super) fn role(self) -> Role {
+        match self {
+            Status::Computed => Role::Computed,
+            Status::Verified => Role::Verified,
+            Status::Anchored => Role::Anchored,
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Status {
+    type Err = Error;
+
+    /// Parses `computed`, `verified` or `anchored`.
+    fn from_str(s: &str) -> Result<Self, Error> {
+        Status::ALL
+            .into_iter()
+            .find(|st| st.name() == s)
+            .ok_or_else(|| Error::new(ErrorKind::UnknownStatus(s.to_owned())))
+    }
+}
+
+/// What a badge shows and how.
+///
+/// # Examples
+/// ```
+/// use pith::badge::{Options, Status, Style};
+/// let o = Options::default().full(true).status(Some(Status::Verified)).style(Style::FlatSquare);
+/// assert_eq!(o.get_style(), Style::FlatSquare);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    pub(crate) label: String,
+    pub(crate) full: bool,
+    pub(crate) status: Option<Status>,
+    pub(crate) style: Style,
+    pub(crate) qr: Option<u32>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            label: "pith".into(),
+            full: false,
+            status: None,
+            style: Style::Flat,
+            qr: None,
+        }
+    }
+}
+
+impl Options {
+    /// Sets the label of the first segment (default `pith`). Checked when the badge is built.
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+
+    /// Shows the whole number (`2024:7BMK…R5`) instead of the short form (`7BMK4ZKT`).
+    pub fn full(mut self, full: bool) -> Self {
+        self.full = full;
+        self
+    }
+
+    /// Adds (or, with `None`, removes) the status segment.
+    pub fn status(mut self, status: Option<Status>) -> Self {
+        self.status = status;
+        self
+    }
+
+    /// Sets the style.
+    pub fn style(mut self, style: Style) -> Self {
+        self.style = style;
+        self
+    }
+
+    /// Adds a QR code of the record URL below the badge, `module_px` px per module (or none).
+    pub fn qr(mut self, module_px: Option<u32>) -> Self {
+        self.qr = module_px;
+        self
+    }
+
+    /// The label.
+    pub fn get_label(&self) -> &str {
+        &self.label
+    }
+
+    /// Whether the whole number is shown.
+    pub fn get_full(&self) -> bool {
+        self.full
+    }
+
+    /// The status, if any.
+    pub fn get_status(&self) -> Option<Status> {
+        self.status
+    }
+
+    /// The style.
+    pub fn get_style(&self) -> Style {
+        self.style
+    }
+
+    /// The QR module size, if a QR code is drawn.
+    pub fn get_qr(&self) -> Option<u32> {
+        self.qr
+    }
+
+    pub(crate) fn check(&self) -> Result<(), Error> {
+        check_text("label", &self.label)?;
+        if self.label.trim().is_empty() {
+            return Err(Error::new(ErrorKind::EmptyLabel));
+        }
+        let n = self.label.chars().count();
+        if n > MAX_LABEL_CHARS {
+            return Err(Error::new(ErrorKind::LabelTooLong { found: n }));
+        }
+        if let Some(px) = self.qr {
+            if !QR_MODULE_PX.contains(&px) {
+                return Err(Error::new(ErrorKind::QrModuleSize { found: px }));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Rejects control characters (C0, DEL, C1) in caller-given text.
+pub(crate) fn check_text(field: &'static str, text: &str) -> Result<(), Error> {
+    match text.chars().position(char::is_control) {
+        Some(i) => Err(Error::new(ErrorKind::ControlCharacter {
+            field,
+            position: i + 1,
+        })),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,429 @@
+//! Issue #15: what a new user hits first in `inject`, `inspect`, `badge`, `sty` and `snippet`,
+//! and the habits users bring from exiftool, qpdf, ripgrep and cargo. Each bug has a test
+//! named after it that fails on the code before the fix; files are read back with qpdf,
+//! exiftool and pdfinfo.
+
+mod common;
+
+use std::os::unix::fs::PermissionsExt;
+
+use common::tools::{exif_tag, pdfinfo_custom, qpdf_clean};
+use common::{example, fixture, pith, tmpdir, SEED, SEED_CODE, SEED_SHORT, SEED_URL};
+use predicates::prelude::*;
+use serde_json::Value;
+
+/// Bug 1: a bare 26-character code has no year, and the metadata carries the full form: every
+/// writing command refuses it up front with that reason (no "use --force" deep in the XMP
+/// merge, no silently refused batch file), while every checking command accepts it.
+#[test]
+fn bug1_bare_code_is_refused_for_writing_and_accepted_for_checking() {
+    let dir = tmpdir();
+    let out = dir.path().join("out.pdf");
+    for extra in [&[][..], &["--force"][..]] {
+        pith()
+            .args(["inject"])
+            .arg(example("2402.03791v3.pdf"))
+            .args(["--number", SEED_CODE, "-o"])
+            .arg(&out)
+            .args(extra)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("a bare code has no year"))
+            .stderr(predicate::str::contains("--force").not());
+        assert!(!out.exists());
+    }
+    // batch: the file fails with the reason, and the run exits non-zero.
+    let tree = dir.path().join("tree");
+    common::copy_writable(&fixture("minimal.pdf"), &tree.join("a.pdf"));
+    std::fs::write(tree.join("a.pith"), SEED_CODE).unwrap();
+    let o = pith()
+        .args(["batch", "--dir"])
+        .arg(&tree)
+        .arg("--out-dir")
+        .arg(dir.path().join("stamped"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let report = String::from_utf8_lossy(&o.stdout);
+    let line: Value = serde_json::from_str(report.lines().next().unwrap()).unwrap();
+    assert_eq!(line["status"], "failed");
+    assert!(line["reason"]
+        .as_str()
+        .unwrap()
+        .contains("a bare code has no year"));
+    // Checking accepts it: verify, inspect --number, badge, snippet.
+    pith()
+        .args(["verify", "--record"])
+        .arg(example("2402.03791v3.record.json"))
+        .arg(SEED_CODE)
+        .assert()
+        .success()
+        .stdout(predicate::str::ends_with("verified\n"));
+    pith().args(["badge", SEED_CODE]).assert().success();
+    pith()
+        .args(["snippet", SEED_CODE, "--format", "md"])
+        .assert()
+        .success();
+}
+
+/// Bug 2: files written by `badge -o` and `sty -o` get the umask's mode when new, and keep
+/// their mode when replaced (they were 0600 whatever the umask).
+#[test]
+fn bug2_outputs_get_the_umask_mode_and_keep_an_existing_mode() {
+    let dir = tmpdir();
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let badge = dir.path().join("b.svg");
+    let sh = |cmd: String| {
+        let o = std::process::Command::new("sh")
+            .args(["-c", &cmd])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    let bin = assert_cmd::cargo::cargo_bin!("pith").display().to_string();
+    sh(format!(
+        "umask 022 && {bin} badge {SEED} -o {}",
+        badge.display()
+    ));
+    assert_eq!(mode(&badge), 0o644);
+    sh(format!(
+        "umask 022 && {bin} sty -o {}",
+        dir.path().display()
+    ));
+    assert_eq!(mode(&dir.path().join("pith.sty")), 0o644);
+    assert_eq!(mode(&dir.path().join("pith.sty.ltxml")), 0o644);
+    // An existing file keeps its own mode, whatever the umask.
+    std::fs::set_permissions(&badge, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let sty = dir.path().join("pith.sty");
+    std::fs::set_permissions(&sty, std::fs::Permissions::from_mode(0o664)).unwrap();
+    sh(format!(
+        "umask 077 && {bin} badge {SEED} -o {}",
+        badge.display()
+    ));
+    sh(format!(
+        "umask 077 && {bin} sty -o {}",
+        dir.path().display()
+    ));
+    assert_eq!(mode(&badge), 0o640);
+    assert_eq!(mode(&sty), 0o664);
+    // And a new file under umask 077 is private, as the user asked.
+    let private = dir.path().join("p.svg");
+    sh(format!(
+        "umask 077 && {bin} badge {SEED} -o {}",
+        private.display()
+    ));
+    assert_eq!(mode(&private), 0o600);
+}
+
+/// Bug 5 and bug 6: `inspect -` reads standard input; a PDF without a number exits 1 and says
+/// so (it said "consistent: yes" and exited 0); the short form printed on page 1 is accepted
+/// as the expected number.
+#[test]
+fn bug5_bug6_inspect_stdin_no_number_and_short_form() {
+    let plain = std::fs::read(fixture("minimal.pdf")).unwrap();
+    pith()
+        .args(["inspect", "-"])
+        .write_stdin(plain.clone())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("number: -"))
+        .stdout(predicate::str::contains("consistent: yes").not());
+    let o = pith()
+        .args(["inspect", "--json", "-"])
+        .write_stdin(plain)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["has_number"], false);
+    let dir = tmpdir();
+    let out = dir.path().join("o.pdf");
+    pith()
+        .args(["inject"])
+        .arg(fixture("minimal.pdf"))
+        .args(["--number", SEED, "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    pith()
+        .arg("inspect")
+        .arg(&out)
+        .args(["--number", SEED_SHORT])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!(
+            "expected {SEED_SHORT}: yes"
+        )));
+    pith()
+        .arg("inspect")
+        .arg(&out)
+        .args(["--number", "pith:ZWRUDBOA"])
+        .assert()
+        .code(1);
+    pith()
+        .arg("inspect")
+        .arg(&out)
+        .args(["--number", SEED_URL])
+        .assert()
+        .success();
+}
+
+/// Habits: `inject --dry-run` writes nothing and reports what it would write; `inject
+/// --json` prints one object with stable keys, and the file it describes reads back with
+/// qpdf, exiftool and pdfinfo.
+#[test]
+fn inject_dry_run_and_json() {
+    if !common::have_tool("qpdf", "inject_dry_run_and_json")
+        || !common::have_tool("exiftool", "inject_dry_run_and_json")
+        || !common::have_tool("pdfinfo", "inject_dry_run_and_json")
+    {
+        return;
+    }
+    let dir = tmpdir();
+    let out = dir.path().join("o.pdf");
+    let input = example("2402.03791v3.pdf");
+    let before = std::fs::read(&input).unwrap();
+    let run = |extra: &[&str]| {
+        let o = pith()
+            .arg("inject")
+            .arg(&input)
+            .args(["--arxiv-atom"])
+            .arg(example("2402.03791v3.atom.xml"))
+            .arg("-o")
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice::<Value>(&o.stdout).unwrap()
+    };
+    let planned = run(&["--dry-run", "--json"]);
+    assert!(!out.exists(), "a dry run writes nothing");
+    assert_eq!(planned["status"], "planned");
+    let done = run(&["--json"]);
+    let keys: Vec<&str> = done
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "bytes_after",
+            "bytes_before",
+            "input",
+            "number",
+            "output",
+            "status",
+            "url",
+            "written"
+        ]
+    );
+    assert_eq!(done["status"], "injected");
+    assert_eq!(done["number"], SEED);
+    assert_eq!(
+        done["bytes_after"], planned["bytes_after"],
+        "the plan was the update"
+    );
+    let written = std::fs::read(&out).unwrap();
+    assert_eq!(done["bytes_after"], written.len());
+    assert!(written.starts_with(&before));
+    assert!(qpdf_clean(&out));
+    assert_eq!(exif_tag(&out, "PithNumber"), SEED);
+    assert_eq!(pdfinfo_custom(&out, "PithNumber").as_deref(), Some(SEED));
+    assert_eq!(std::fs::read(&input).unwrap(), before);
+}
+
+/// Bug 10: the tex snippet's conversion hint names the file the snippet includes; `sty -o
+/// FILE` says what -o expects.
+#[test]
+fn bug10_tex_hint_names_the_included_file_and_sty_says_what_it_expects() {
+    let out = pith()
+        .args(["snippet", SEED, "--format", "tex"])
+        .output()
+        .unwrap();
+    let tex = String::from_utf8(out.stdout).unwrap();
+    assert!(tex.contains("\\includegraphics[height=1.6em]{pith-7BMK4ZKT.pdf}"));
+    assert!(
+        tex.contains("-o pith-7BMK4ZKT.pdf pith-7BMK4ZKT.svg"),
+        "{tex}"
+    );
+    let dir = tmpdir();
+    pith()
+        .current_dir(dir.path())
+        .args(["sty", "-o", "pith.sty"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "not a directory; -o takes the directory",
+        ));
+}
+
+/// Habit: shell completions generated from the clap definitions; bash completes subcommands
+/// and flags when sourced.
+#[test]
+fn completions_complete_subcommands_and_flags() {
+    if !common::have_tool("bash", "completions") {
+        return;
+    }
+    let bin = assert_cmd::cargo::cargo_bin!("pith").display().to_string();
+    let complete = |words: &str| {
+        let script = format!(
+            "source <({bin} completions bash) && COMP_WORDS=({words}) && COMP_CWORD=$((${{#COMP_WORDS[@]}}-1)) && COMP_LINE='{words}' && COMP_POINT=${{#COMP_LINE}} && _pith pith \"${{COMP_WORDS[-1]}}\" \"${{COMP_WORDS[-2]}}\" && echo \"${{COMPREPLY[@]}}\""
+        );
+        let o = std::process::Command::new("bash")
+            .args(["-c", &script])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let subs = complete("pith ba");
+    assert!(subs.contains("badge") && subs.contains("batch"), "{subs}");
+    let flags = complete("pith inject --dr");
+    assert!(flags.contains("--dry-run"), "{flags}");
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let out = pith().args(["completions", shell]).output().unwrap();
+        assert!(out.status.success());
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("inject"),
+            "{shell}"
+        );
+    }
+    pith().args(["completions", "tcsh"]).assert().code(2);
+}
+
+/// Habit: man pages generated from the clap definitions: pith(1) on standard output, and with
+/// --dir one page per subcommand; groff renders them without a warning.
+#[test]
+fn man_pages_render_with_groff() {
+    if !common::have_tool("groff", "man_pages_render_with_groff") {
+        return;
+    }
+    let dir = tmpdir();
+    let groff = |page: &[u8]| {
+        use std::io::Write;
+        let mut c = std::process::Command::new("groff")
+            .args(["-man", "-Tutf8", "-ww", "-P-cbou"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        c.stdin.take().unwrap().write_all(page).unwrap();
+        let o = c.wait_with_output().unwrap();
+        assert!(o.status.success());
+        assert!(
+            o.stderr.is_empty(),
+            "groff warns: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let main = pith().arg("man").output().unwrap();
+    let text = groff(&main.stdout);
+    for sub in ["inject", "inspect", "batch", "completions", "man"] {
+        assert!(text.contains(sub), "pith(1) lists {sub}");
+    }
+    pith()
+        .args(["man", "--dir"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let inject = groff(&std::fs::read(dir.path().join("pith-inject.1")).unwrap());
+    assert!(
+        inject.contains("--dry-run") && inject.contains("--json"),
+        "{inject}"
+    );
+    let words = inject.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("SYNOPSIS pith inject"), "{inject}");
+    for sub in [
+        "number", "record", "verify", "sty", "badge", "snippet", "batch",
+    ] {
+        assert!(dir.path().join(format!("pith-{sub}.1")).is_file(), "{sub}");
+    }
+}
+
+/// Habit: an explicit overwrite policy. Outputs are replaced by default (atomically, as qpdf
+/// does); `--no-clobber` (`-n`, as `cp -n`, exiftool's default) refuses an existing one and
+/// leaves it as it was.
+#[test]
+fn outputs_are_replaced_unless_no_clobber() {
+    let dir = tmpdir();
+    let badge = dir.path().join("b.svg");
+    std::fs::write(&badge, "old").unwrap();
+    pith()
+        .args(["badge", SEED, "-n", "-o"])
+        .arg(&badge)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("exists, not replaced"));
+    assert_eq!(std::fs::read_to_string(&badge).unwrap(), "old");
+    pith()
+        .args(["badge", SEED, "-o"])
+        .arg(&badge)
+        .assert()
+        .success();
+    assert!(std::fs::read_to_string(&badge).unwrap().starts_with("<svg"));
+    let out = dir.path().join("o.pdf");
+    std::fs::write(&out, "old").unwrap();
+    pith()
+        .args(["--no-clobber", "inject"])
+        .arg(fixture("minimal.pdf"))
+        .args(["--number", SEED, "-o"])
+        .arg(&out)
+        .assert()
+        .code(2);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "old");
+    std::fs::write(dir.path().join("pith.sty"), "old").unwrap();
+    pith()
+        .args(["sty", "-n", "-o"])
+        .arg(dir.path())
+        .assert()
+        .code(2);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("pith.sty")).unwrap(),
+        "old"
+    );
+    // -n with /dev/null as output is no refusal: a device is not a file to keep.
+    pith()
+        .args(["badge", SEED, "-n", "-o", "/dev/null"])
+        .assert()
+        .success();
+}
+
+/// Habit: `-q` leaves out everything but errors on standard error; `-v` adds a line per file
+/// to a batch run.
+#[test]
+fn quiet_and_verbose() {
+    let dir = tmpdir();
+    let o = pith().args(["sty", "-o"]).arg(dir.path()).output().unwrap();
+    assert!(String::from_utf8_lossy(&o.stderr).contains("wrote"));
+    let o = pith()
+        .args(["-q", "sty", "-o"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success() && o.stderr.is_empty(), "{o:?}");
+    common::copy_writable(&fixture("minimal.pdf"), &dir.path().join("in/a.pdf"));
+    std::fs::write(dir.path().join("in/a.pith"), SEED).unwrap();
+    let o = pith()
+        .args(["batch", "-v", "--dry-run", "--dir"])
+        .arg(dir.path().join("in"))
+        .arg("--out-dir")
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("pith: planned ") && err.contains("a.pdf"),
+        "{err}"
+    );
+    // Errors still show under -q.
+    pith()
+        .args(["-q", "number", "--record", "/nonexistent.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("/nonexistent.json"));
+}
