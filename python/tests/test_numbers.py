@@ -197,3 +197,14 @@ def test_parse_number_forms_and_errors():
             pn.parse_number(text)
         assert e.value.kind == kind, (text, e.value.kind, str(e.value))
         assert "expected" in str(e.value) or kind != "wrong_length"
+
+
+def test_fields_are_checked_against_the_arxiv_taxonomy():
+    v = vectors()[0]
+    m = v["canonical_record"]["metadata"]
+    with pytest.raises(pn.RecordError) as e:
+        pn.record_from_fields(
+            id="2402.03791v3", title=v["title"], abstract_text=v["abstract"],
+            submitted=m["submitted_at"], primary="cs.dc", license=m["license"],
+        )
+    assert e.value.kind == "field" and "cs.DC" in str(e.value)

@@ -156,8 +156,12 @@ def test_not_pdf_missing_file_and_bad_arguments(tmp_path: Path):
         pn.inject(tmp_path / "missing.pdf", SEED, tmp_path / "o.pdf")
     assert isinstance(e.value, OSError) and e.value.kind == "io"
     assert not (tmp_path / "o.pdf").exists()
-    with pytest.raises(pn.PdfIOError):
+    with pytest.raises(pn.PdfIOError) as e:
         pn.inspect(tmp_path)
+    assert e.value.kind == "not_file"
+    with pytest.raises(pn.PdfIOError) as e:
+        pn.inject(tmp_path, SEED, tmp_path / "o.pdf")
+    assert e.value.kind == "not_file" and not (tmp_path / "o.pdf").exists()
     src = tmp_path / "m.pdf"
     shutil.copyfile(FIXTURES / "minimal.pdf", src)
     with pytest.raises(ValueError):
