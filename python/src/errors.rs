@@ -27,8 +27,11 @@ pub fn chain(e: &dyn std::error::Error) -> String {
 /// Extra attributes set on an exception instance.
 #[derive(Default)]
 pub struct Attrs {
+    /// The file concerned (`path` attribute).
     pub path: Option<String>,
+    /// The byte offset in that file (`offset` attribute).
     pub offset: Option<u64>,
+    /// The record field or option concerned (`field` attribute).
     pub field: Option<String>,
 }
 
