@@ -85,12 +85,14 @@ def canon_sha256(text: str) -> str:
 
 def verify_record(
     record: RecordLike,
-    number: str,
+    number: Optional[str] = None,
     *,
     title: Optional[str] = None,
     abstract_text: Optional[str] = None,
+    signature: Optional[str] = None,
+    keys: Optional[Sequence[str]] = None,
 ) -> VerifyReport:
-    """Checks that a record has a number (and matches a title/abstract)."""
+    """Verifies a record against a number, texts and a signature."""
 
 def verify_text(
     record: RecordLike, text: str, field: Literal["title", "abstract"] = "title"

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use pith::badge::{self, Format, SnippetOptions};
 use pith::number::NumberRef;
 use pith::record::{self, Input, Paper, Record};
-use pith::verify::{self, Bundle, Check, Key, Report, Status, TextField, Verdict};
+use pith::verify::{self, Bundle, Check, CheckKind, Key, Report, Status, TextField, Verdict};
 use pith::PithNumber;
 
 mod convert;
@@ -214,32 +214,55 @@ fn canon_sha256(text: &str) -> String {
     record::canon_sha256(text)
 }
 
-/// Checks that ``record`` has the number ``number`` (any published form; a short alias is
-/// compared by prefix) and, when given, that ``title`` / ``abstract_text`` match the record's
-/// canonical-text hashes.
+/// Verifies a record as ``pith verify --record`` does: a ``canonical_record`` check (its
+/// canonical hash and number), then, when given, that ``number`` (any published form; a short
+/// alias is compared by prefix) is its number, that ``title`` / ``abstract_text`` match its
+/// canonical-text hashes, and that ``signature`` (base64 Ed25519 over the record's canonical
+/// hash) verifies with the registry key or one of ``keys`` (base64/hex raw public keys).
 ///
 /// Returns a report dict: ``holds`` (no check is a mismatch), ``verdict`` (``verified``,
-/// ``mismatch`` or ``unverified``) and ``checks`` (each with ``subject``, ``status``
-/// — ``ok``/``mismatch``/``unverified`` — and ``detail``). A mismatch is a result, not an
-/// exception; RecordError / NumberError are raised for input that cannot be read at all.
+/// ``mismatch``, or ``unverified`` — also for a record alone, which is valid but compared with
+/// nothing) and ``checks`` (each with ``subject``, ``status`` — ``ok``/``mismatch``/
+/// ``unverified`` — and ``detail``). A mismatch is a result, not an exception; RecordError,
+/// NumberError and VerifyError are raised for input that cannot be read at all.
 #[pyfunction]
-#[pyo3(signature = (record, number, *, title=None, abstract_text=None))]
+#[pyo3(signature = (record, number=None, *, title=None, abstract_text=None, signature=None, keys=None))]
 fn verify_record<'py>(
     py: Python<'py>,
     record: &Bound<'py, PyAny>,
-    number: &str,
+    number: Option<&str>,
     title: Option<&str>,
     abstract_text: Option<&str>,
+    signature: Option<&str>,
+    keys: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let r = record_arg(py, record)?;
-    let claimed = NumberRef::parse(number).map_err(|e| errors::number(py, &e))?;
     let mut report = Report::default();
-    report.push(verify::record_against_number(&r, &claimed));
+    report.push(Check::new(
+        CheckKind::Record,
+        "canonical_record",
+        Status::Ok,
+        format!(
+            "canonical sha256 {}, number {}",
+            r.canonical_sha256(),
+            r.number()
+        ),
+    ));
+    if let Some(n) = number {
+        let claimed = NumberRef::parse(n).map_err(|e| errors::number(py, &e))?;
+        report.push(verify::record_against_number(&r, &claimed));
+    }
     if let Some(t) = title {
         report.push(verify::text_against_record(TextField::Title, t, &r));
     }
     if let Some(a) = abstract_text {
         report.push(verify::text_against_record(TextField::Abstract, a, &r));
+    }
+    if let Some(sig) = signature {
+        let keys = keys_arg(py, keys)?;
+        let check = verify::signature(&r.digest(), sig.trim(), &keys)
+            .map_err(|e| errors::verify(py, &e))?;
+        report.push(check);
     }
     value_to_py(py, &report_value(&report))
 }

@@ -22,15 +22,42 @@ def test_record_against_number_ok_and_mismatch():
     rec, n = v["canonical_record"], v["pith_number"]
     r = pn.verify_record(rec, n, title=v["title"], abstract_text=v["abstract"])
     assert r["holds"] and r["verdict"] == "verified"
-    assert [c["status"] for c in r["checks"]] == ["ok", "ok", "ok"]
+    assert [c["subject"] for c in r["checks"]] == ["canonical_record", "pith_number", "title", "abstract"]
+    assert [c["status"] for c in r["checks"]] == ["ok"] * 4
+    assert v["canonical_sha256"] in r["checks"][0]["detail"]
     short = "pith:" + n.split(":")[2][:12]
     assert pn.verify_record(rec, short)["holds"]
+    # A record alone is valid, but compared with nothing: not "verified".
+    alone = pn.verify_record(rec)
+    assert alone["holds"] and alone["verdict"] == "unverified"
     wrong_year = n.replace(":2024:", ":2023:")
     r = pn.verify_record(rec, wrong_year)
     assert not r["holds"] and r["verdict"] == "mismatch"
-    assert r["checks"][0]["status"] == "mismatch"
+    assert r["checks"][1]["status"] == "mismatch"
+    r = pn.verify_record(rec, n, title=v["title"] + " (extended)")
+    assert r["verdict"] == "mismatch" and r["checks"][2]["status"] == "mismatch"
     with pytest.raises(pn.NumberError):
         pn.verify_record(rec, "pith:2024:XYZ")
+
+
+def test_record_with_a_signature_made_by_cryptography():
+    need_module("cryptography.hazmat.primitives.asymmetric.ed25519")
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    v = vectors()[0]
+    key = Ed25519PrivateKey.generate()
+    pub_hex = key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+    sig = base64.b64encode(key.sign(bytes.fromhex(v["canonical_sha256"]))).decode()
+    r = pn.verify_record(v["canonical_record"], v["pith_number"], signature=sig, keys=[pub_hex])
+    assert r["verdict"] == "verified" and r["checks"][-1]["status"] == "ok"
+    r = pn.verify_record(v["canonical_record"], signature=sig)  # registry key only
+    assert r["verdict"] == "mismatch"
+    c = pn.verify_signature(v["canonical_sha256"], sig, key=pub_hex)
+    assert c["status"] == "ok"
+    with pytest.raises(pn.VerifyError) as e:
+        pn.verify_record(v["canonical_record"], signature="@@")
+    assert e.value.kind == "bad_signature"
 
 
 def test_texts_follow_the_vectors_ok_flags():
