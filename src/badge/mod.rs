@@ -3,7 +3,7 @@
 //! This module owns the badge: a shields.io-like SVG of two or three segments (label `pith`,
 //! the number, optionally a status), 20 px high, in the styles [`Style::Flat`] and
 //! [`Style::FlatSquare`], optionally with a QR code of the record URL below it. It also owns the
-//! snippets that embed a badge ([`snippet`]). Everything is returned as a `String`: the module
+//! snippets that embed a badge ([`snippet()`]). Everything is returned as a `String`: the module
 //! touches no files and no PDFs, runs no verification and prints nothing.
 //!
 //! What the SVG guarantees:
@@ -290,7 +290,7 @@ fn layout(number: &PithNumber, opts: &Options) -> Result<Layout, Error> {
 /// Width and height in px of the badge `svg` would draw.
 ///
 /// # Errors
-/// As [`svg`].
+/// As [`svg()`].
 pub fn dimensions(number: &PithNumber, opts: &Options) -> Result<(u32, u32), Error> {
     let l = layout(number, opts)?;
     Ok((l.width, l.height))

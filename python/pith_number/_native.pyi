@@ -1,0 +1,151 @@
+"""Type stubs of the Rust extension module pith_number._native (see pith_number for docs)."""
+
+from typing import List, Literal, Optional, Sequence
+
+from .types import (
+    Check,
+    InjectReport,
+    Inspection,
+    NumberDetails,
+    ParsedNumber,
+    PathLike,
+    RecordLike,
+    VerifyReport,
+)
+
+__all__ = [
+    "__version__",
+    "SCHEMA_VERSION",
+    "REGISTRY_KEY_ID",
+    "REGISTRY_KEY_B64",
+    "RECORD_URL_BASE",
+    "canonical_bytes",
+    "canonical_record",
+    "number",
+    "number_details",
+    "records_from_atom",
+    "record_from_fields",
+    "parse_number",
+    "canon_text",
+    "canon_sha256",
+    "verify_record",
+    "verify_text",
+    "verify_bundle",
+    "verify_signature",
+    "badge_svg",
+    "badge_snippet",
+    "sty",
+    "sty_ltxml",
+    "inspect",
+    "inject",
+]
+
+__version__: str
+SCHEMA_VERSION: str
+REGISTRY_KEY_ID: str
+REGISTRY_KEY_B64: str
+RECORD_URL_BASE: str
+
+def canonical_bytes(record: RecordLike) -> bytes:
+    """The canonical JSON bytes of a record (what is hashed)."""
+
+def canonical_record(record: RecordLike) -> dict:
+    """The validated canonical record as a new dict."""
+
+def number(record: RecordLike) -> str:
+    """The full Pith Number of a canonical record."""
+
+def number_details(record: RecordLike) -> NumberDetails:
+    """The number of a record with its other forms."""
+
+def records_from_atom(xml: str) -> List[dict]:
+    """The canonical records of every entry of an arXiv Atom document."""
+
+def record_from_fields(
+    *,
+    id: str,
+    title: str,
+    abstract_text: str,
+    submitted: str,
+    primary: str,
+    version: Optional[int] = None,
+    cross: Sequence[str] = ...,
+    license: Optional[str] = None,
+) -> dict:
+    """The canonical record built from a paper's fields."""
+
+def parse_number(text: str) -> ParsedNumber:
+    """Parses a Pith Number in any published form."""
+
+def canon_text(text: str) -> str:
+    """A title or abstract canonicalised as the record hashes it."""
+
+def canon_sha256(text: str) -> str:
+    """The hex SHA-256 of canon_text(text)."""
+
+def verify_record(
+    record: RecordLike,
+    number: Optional[str] = None,
+    *,
+    title: Optional[str] = None,
+    abstract_text: Optional[str] = None,
+    signature: Optional[str] = None,
+    keys: Optional[Sequence[str]] = None,
+) -> VerifyReport:
+    """Verifies a record against a number, texts and a signature."""
+
+def verify_text(
+    record: RecordLike, text: str, field: Literal["title", "abstract"] = "title"
+) -> Check:
+    """Checks one text against the record's canonical-text hash."""
+
+def verify_bundle(bundle: RecordLike, keys: Optional[Sequence[str]] = None) -> VerifyReport:
+    """Verifies a pith_open_graph_bundle and its receipt signatures."""
+
+def verify_signature(sha256: str, signature: str, key: Optional[str] = None) -> Check:
+    """Checks one receipt signature over a canonical hash."""
+
+def badge_svg(
+    number: str,
+    *,
+    full: bool = False,
+    status: Optional[Literal["computed", "verified", "anchored"]] = None,
+    style: Literal["flat", "flat-square"] = "flat",
+    label: str = "pith",
+    qr: Optional[int] = None,
+) -> str:
+    """The SVG badge of a number."""
+
+def badge_snippet(
+    number: str,
+    format: Literal["md", "html", "rst", "adoc", "tex"],
+    *,
+    src: Optional[str] = None,
+    dark_src: Optional[str] = None,
+    full: bool = False,
+    status: Optional[Literal["computed", "verified", "anchored"]] = None,
+    style: Literal["flat", "flat-square"] = "flat",
+    label: str = "pith",
+    qr: Optional[int] = None,
+) -> str:
+    """The snippet that embeds a badge in md/html/rst/adoc/tex."""
+
+def sty(version: Optional[str] = None, date: Optional[str] = None) -> str:
+    """The text of pith.sty."""
+
+def sty_ltxml(version: Optional[str] = None, date: Optional[str] = None) -> str:
+    """The text of pith.sty.ltxml."""
+
+def inspect(path: PathLike) -> Inspection:
+    """Reads what a PDF says about its Pith Number."""
+
+def inject(
+    path: PathLike,
+    number: str,
+    output: Optional[PathLike] = None,
+    *,
+    in_place: bool = False,
+    force: bool = False,
+    now: Optional[str] = None,
+) -> InjectReport:
+    """Writes a number into a PDF as an incremental update."""

@@ -1,0 +1,62 @@
+"""Shared helpers for the pith_number tests.
+
+Tests that need an external program (qpdf, pdfinfo, exiftool, rsvg-convert, zbarimg) or an
+optional module print a ``SKIP`` line and are skipped when it is missing -- except under
+``PITH_REQUIRE_TOOLS=1`` (what CI sets), where a missing tool fails the test.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import List
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+"""The repository root (python/tests/ is two levels down)."""
+FIXTURES = REPO / "tests" / "fixtures"
+EXAMPLES = REPO / "examples"
+VECTORS = REPO / "tests" / "data"
+SEED = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5"
+
+
+def require_tools() -> bool:
+    """Whether a missing tool is a failure (CI) rather than a skip."""
+    return os.environ.get("PITH_REQUIRE_TOOLS") == "1"
+
+
+def need_tool(name: str) -> str:
+    """The path of program ``name``; skips (or fails under PITH_REQUIRE_TOOLS=1) when absent."""
+    path = shutil.which(name)
+    if path is None:
+        if require_tools():
+            pytest.fail(f"required tool {name} is missing (PITH_REQUIRE_TOOLS=1)")
+        print(f"SKIP {os.environ.get('PYTEST_CURRENT_TEST', '?')}: {name} not installed")
+        pytest.skip(f"{name} not installed")
+    return path
+
+
+def need_module(name: str):
+    """Imports module ``name``; skips (or fails under PITH_REQUIRE_TOOLS=1) when absent."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        if require_tools():
+            pytest.fail(f"required Python module {name} is missing (PITH_REQUIRE_TOOLS=1)")
+        print(f"SKIP {os.environ.get('PYTEST_CURRENT_TEST', '?')}: module {name} not installed")
+        pytest.skip(f"module {name} not installed")
+
+
+def run(args: List[str]) -> subprocess.CompletedProcess:
+    """Runs a program, capturing text output."""
+    return subprocess.run(args, capture_output=True, text=True, timeout=120)
+
+
+def sha256_file(path: Path) -> str:
+    """Hex SHA-256 of a file's bytes."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()

@@ -1,0 +1,83 @@
+"""The public API: stubs match the runtime (mypy.stubtest), every name is documented, the
+exception hierarchy is what the docs say, and the stubs type-check a user program."""
+
+from __future__ import annotations
+
+import inspect
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pith_number as pn
+from conftest import REPO, need_module
+
+
+def test_stubtest_finds_no_drift(tmp_path: Path):
+    need_module("mypy")
+    allow = tmp_path / "allow.txt"
+    allow.write_text("", encoding="utf-8")
+    r = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "pith_number", "--allowlist", str(allow),
+         "--mypy-config-file", str(tmp_path / "none.ini")],
+        capture_output=True, text=True, cwd=tmp_path, timeout=600,
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_stubs_type_check_a_user_program(tmp_path: Path):
+    need_module("mypy")
+    prog = tmp_path / "user.py"
+    prog.write_text(textwrap.dedent("""
+        import pith_number as pn
+        rep = pn.verify_record({}, "x")
+        ok: bool = rep["holds"]
+        n: str = pn.number({})
+        ins = pn.inspect("a.pdf")
+        found: "str | None" = ins["found"]
+        pn.inject("a.pdf", n, "b.pdf", in_place=False)
+        try:
+            pn.parse_number("x")
+        except pn.NumberError as e:
+            kind: str = e.kind
+    """), encoding="utf-8")
+    bad = tmp_path / "bad.py"
+    bad.write_text("import pith_number as pn\nx: int = pn.number({})\npn.inject(1, 2)\n", encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "mypy", "--strict", str(prog)],
+                       capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = subprocess.run([sys.executable, "-m", "mypy", str(bad)],
+                       capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert r.returncode == 1 and "incompatible" in r.stdout.lower(), r.stdout
+
+
+def test_every_public_name_is_documented_and_typed():
+    root = Path(pn.__file__).parent
+    assert (root / "py.typed").exists() and (root / "_native.pyi").exists()
+    for name in pn.__all__:
+        obj = getattr(pn, name)
+        if callable(obj):
+            doc = inspect.getdoc(obj) or ""
+            assert len(doc) > 40, f"{name} has no docstring"
+    assert pn.__version__ and pn.SCHEMA_VERSION == "1.0"
+    assert pn.REGISTRY_KEY_ID == "pith-v1-2026-05"
+
+
+def test_exception_hierarchy():
+    for cls in (pn.NumberError, pn.RecordError, pn.VerifyError, pn.BadgeError, pn.StyError):
+        assert issubclass(cls, pn.PithError) and issubclass(cls, ValueError)
+    for cls in (pn.PdfIOError, pn.NotPdfError, pn.DamagedPdfError, pn.EncryptedPdfError,
+                pn.CertifiedPdfError, pn.XmpError, pn.UnsupportedPdfError):
+        assert issubclass(cls, pn.PdfError) and issubclass(cls, pn.PithError)
+    assert issubclass(pn.PdfIOError, OSError)
+
+
+def test_installed_wheel_is_what_is_tested():
+    """Under PITH_PY_INSTALLED=1 (CI) the module must come from the installed wheel, not from
+    the source tree."""
+    if os.environ.get("PITH_PY_INSTALLED") != "1":
+        return
+    here = Path(pn.__file__).resolve()
+    assert REPO / "python" not in here.parents, here
+    assert "site-packages" in here.parts
