@@ -3,7 +3,7 @@
 A Pith Number (``pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5``) is the first 26 base32 characters of
 the SHA-256 of a paper's canonical metadata record, resolvable at
 ``https://pith.science/pith/<26 characters>``. This package binds the Rust library of the
-``pith`` tool (crate ``pith-number``): numbers from records, arXiv Atom or paper fields;
+``pith`` tool (crate ``pith-number``): numbers from records, arXiv Atom, arXiv bulk metadata lines or paper fields;
 canonical bytes; verification of records, texts, bundles and signatures; injection into and
 inspection of PDFs (the GIL is released while a PDF is read or written); badges and their
 embedding snippets; the LaTeX package ``pith.sty``.
@@ -35,6 +35,7 @@ from ._native import (
     number,
     number_details,
     parse_number,
+    record_from_arxiv_line,
     record_from_fields,
     records_from_atom,
     sty,
@@ -79,6 +80,7 @@ __all__ = [
     "number",
     "number_details",
     "parse_number",
+    "record_from_arxiv_line",
     "record_from_fields",
     "records_from_atom",
     "sty",

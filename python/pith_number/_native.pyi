@@ -1,6 +1,6 @@
 """Type stubs of the Rust extension module pith_number._native (see pith_number for docs)."""
 
-from typing import List, Literal, Optional, Sequence
+from typing import List, Literal, Optional, Sequence, Union
 
 from .types import (
     Check,
@@ -25,6 +25,7 @@ __all__ = [
     "number_details",
     "records_from_atom",
     "record_from_fields",
+    "record_from_arxiv_line",
     "parse_number",
     "canon_text",
     "canon_sha256",
@@ -73,6 +74,9 @@ def record_from_fields(
     license: Optional[str] = None,
 ) -> dict:
     """The canonical record built from a paper's fields."""
+
+def record_from_arxiv_line(line: Union[str, bytes]) -> dict:
+    """The canonical record of one line of arXiv's bulk metadata snapshot."""
 
 def parse_number(text: str) -> ParsedNumber:
     """Parses a Pith Number in any published form."""

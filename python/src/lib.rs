@@ -171,6 +171,43 @@ fn record_from_fields<'py>(
     value_to_py(py, &r.to_value())
 }
 
+/// The canonical record of one line of arXiv's bulk metadata snapshot (JSON Lines, one paper a
+/// line: ``id``, ``title``, ``abstract``, ``categories``, ``license``, ``versions``), as
+/// ``pith number --arxiv-snapshot`` reads it: the latest version, v1's date as
+/// ``submitted_at``, the first category as primary.
+///
+/// ``line`` is str or bytes. Raises RecordError (kind ``arxiv``) when the line is not a
+/// snapshot object or lacks what a record needs, (kind ``field``) for values the SPEC does not
+/// allow.
+#[pyfunction]
+fn record_from_arxiv_line<'py>(
+    py: Python<'py>,
+    line: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let bytes: Vec<u8> = if let Ok(s) = line.cast::<pyo3::types::PyString>() {
+        s.to_cow()?.as_bytes().to_vec()
+    } else if let Ok(b) = line.cast::<PyBytes>() {
+        b.as_bytes().to_vec()
+    } else {
+        return Err(pyo3::exceptions::PyTypeError::new_err(
+            "expected a str or bytes line",
+        ));
+    };
+    let bad = |m: String| {
+        errors::raise(
+            py,
+            "RecordError",
+            "arxiv",
+            format!("arXiv snapshot line: {m}"),
+            errors::Attrs::default(),
+        )
+    };
+    let raw = record::arxiv::snapshot::parse_line(&bytes).map_err(bad)?;
+    let paper = raw.into_paper().map_err(bad)?;
+    let r = paper.to_record().map_err(|e| errors::record(py, &e))?;
+    value_to_py(py, &r.to_value())
+}
+
 /// Parses a Pith Number in any published form (``pith:YYYY:<26>``, the bare 26 characters,
 /// a short alias ``pith:<8|12|16>``; any case) into a dict: ``form`` (``full`` or ``alias``),
 /// ``code`` (the 26 characters, or the alias prefix), ``year`` (or None), ``full`` and ``url``
@@ -476,6 +513,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(number_details, m)?)?;
     m.add_function(wrap_pyfunction!(records_from_atom, m)?)?;
     m.add_function(wrap_pyfunction!(record_from_fields, m)?)?;
+    m.add_function(wrap_pyfunction!(record_from_arxiv_line, m)?)?;
     m.add_function(wrap_pyfunction!(parse_number, m)?)?;
     m.add_function(wrap_pyfunction!(canon_text, m)?)?;
     m.add_function(wrap_pyfunction!(canon_sha256, m)?)?;

@@ -208,3 +208,25 @@ def test_fields_are_checked_against_the_arxiv_taxonomy():
             submitted=m["submitted_at"], primary="cs.dc", license=m["license"],
         )
     assert e.value.kind == "field" and "cs.DC" in str(e.value)
+
+
+def test_arxiv_snapshot_line_gives_the_seed_record():
+    want = json.loads((EXAMPLES / "2402.03791v3.record.json").read_text(encoding="utf-8"))
+    v = vectors()[0]
+    line = json.dumps({
+        "id": "2402.03791", "submitter": "x", "authors": "A. B.", "title": v["title"],
+        "comments": None, "journal-ref": None, "doi": None, "report-no": None,
+        "categories": "cs.DC", "license": want["metadata"]["license"],
+        "abstract": "  " + v["abstract"] + "\n",
+        "versions": [{"version": "v3", "created": "Mon, 27 May 2024 10:00:00 GMT"},
+                     {"version": "v1", "created": "Tue, 6 Feb 2024 08:14:56 GMT"},
+                     {"version": "v2", "created": "Wed, 7 Feb 2024 09:00:00 GMT"}],
+        "update_date": "2024-05-28", "authors_parsed": [],
+    })
+    rec = pn.record_from_arxiv_line(line)
+    assert rec == want and pn.number(rec) == spec_number(rec) == SEED
+    assert pn.record_from_arxiv_line(line.encode()) == want
+    for bad in ("{}", "[1]", "not json", json.dumps({**json.loads(line), "versions": []})):
+        with pytest.raises(pn.RecordError) as e:
+            pn.record_from_arxiv_line(bad)
+        assert e.value.kind == "arxiv", (bad, str(e.value))
