@@ -79,7 +79,7 @@ impl std::error::Error for Hinted {
 /// The hint the CLI adds to a library error: how to get past the refusal.
 pub fn hint(kind: &ErrorKind, force: bool) -> &'static str {
     match kind {
-        ErrorKind::Damaged(_) => ", use --rewrite to repair",
+        ErrorKind::Damaged(_) => ", use --repair (append-only) or --rewrite to repair",
         ErrorKind::Certified => {
             "; use --force to update anyway, which invalidates the certification"
         }
