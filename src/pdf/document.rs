@@ -237,7 +237,10 @@ fn count_pages<R: ReadAt>(pdf: &Pdf<R>, node: Option<&Obj>) -> Result<u64, Error
                 };
                 stack.extend(kids.into_iter().map(|k| (k, depth + 1)));
             }
-            None => pages += 1,
+            None => match d.get(b"Type").and_then(Obj::as_name) {
+                None | Some(b"Page") => pages += 1,
+                Some(_) => return Err(broken("a leaf is not a page")),
+            },
         }
     }
     Ok(pages)

@@ -208,14 +208,6 @@ pub fn scan(data: &[u8]) -> Result<Rebuilt, Error> {
             trailer_entries(&d, &mut root, &mut info, &mut id)?;
         }
     }
-    let root = root
-        .filter(|r| objs.contains_key(&r.num))
-        .or(catalog)
-        .ok_or_else(|| {
-            Error::new(ErrorKind::Damaged(
-                "no catalog found while rebuilding the xref".into(),
-            ))
-        })?;
     let mut entries: BTreeMap<u32, Entry> = objs
         .iter()
         .map(|(&n, &(g, off))| (n, Entry::Offset(off as u64, g)))
@@ -258,6 +250,14 @@ pub fn scan(data: &[u8]) -> Result<Rebuilt, Error> {
     // Object 0 is the head of the free list; numbers past what a reader accepts are dropped.
     entries.remove(&0);
     entries.retain(|&n, _| n < 8_388_607);
+    let root = root
+        .filter(|r| entries.contains_key(&r.num))
+        .or(catalog)
+        .ok_or_else(|| {
+            Error::new(ErrorKind::Damaged(
+                "no catalog found while rebuilding the xref".into(),
+            ))
+        })?;
     let info = info.filter(|i| entries.contains_key(&i.num));
     let startxref = crate::pdf::reader::rfind(data, b"startxref")
         .and_then(|at| Parser::new(data, at + 9, true).uint().ok())
