@@ -414,6 +414,58 @@ mod tests {
     }
 
     #[test]
+    fn scan_keeps_the_last_definition_and_finds_the_catalog_without_a_trailer() {
+        let data = b"junk%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n\
+            2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n\
+            2 0 obj\n<< /Type /Pages /Kids [] /Count 0 /Later true >>\nendobj\n";
+        let r = scan(data).unwrap();
+        assert_eq!(r.header, 4);
+        assert_eq!(r.root, Ref::new(1, 0));
+        assert_eq!((r.info, r.id.as_deref(), r.startxref), (None, None, 0));
+        let later = find(data, b"2 0 obj\n<< /Type /Pages /Kids [] /Count 0 /Later").unwrap();
+        assert!(matches!(r.entries.get(&2), Some(Entry::Offset(o, 0)) if *o == (later - 4) as u64));
+        assert_eq!(r.objects(), 2);
+        assert!(!r.has_compressed() && !r.xref_streams);
+    }
+
+    #[test]
+    fn scan_lists_objects_in_object_streams_and_the_trailer_id() {
+        let head = "3 0 4 10 ";
+        let body = format!("{head}<< /A 1 >> << /B 2 >>");
+        let data = format!(
+            "%PDF-1.5\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n\
+             5 0 obj\n<< /Type /ObjStm /N 2 /First {} /Length {} >>\nstream\n{body}\nendstream\nendobj\n\
+             trailer\n<< /Root 1 0 R /Info 4 0 R /ID [<AB><CD>] >>\nstartxref\n999\n%%EOF\n",
+            head.len(),
+            body.len()
+        );
+        let r = scan(data.as_bytes()).unwrap();
+        assert!(matches!(r.entries.get(&3), Some(Entry::InStream(5, 0))));
+        assert!(matches!(r.entries.get(&4), Some(Entry::InStream(5, 1))));
+        assert!(r.has_compressed());
+        assert_eq!(r.info, Some(Ref::new(4, 0)));
+        assert_eq!(r.id.as_deref(), Some("[<AB><CD>]"));
+        assert_eq!(r.startxref, 999);
+        // The stand-in section lists them: the file reads through it.
+        let mut fixed = data.into_bytes();
+        let at = fixed.len() as u64;
+        fixed.extend_from_slice(&section(&r, at));
+        let pdf = Pdf::open(&fixed[..]).unwrap();
+        let f = pdf.get(4).unwrap().unwrap();
+        assert_eq!(
+            f.obj.as_dict().unwrap().get(b"B").and_then(Obj::as_int),
+            Some(2)
+        );
+    }
+
+    #[test]
+    fn encrypted_trailers_are_refused() {
+        let e = scan(b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R /Encrypt 9 0 R >>\n")
+            .unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::Encrypted));
+    }
+
+    #[test]
     fn no_catalog_no_repair() {
         let e = repair(b"%PDF-1.4\n1 0 obj\n<< >>\nendobj\n").unwrap_err();
         assert!(matches!(e.kind(), ErrorKind::Damaged(_)));

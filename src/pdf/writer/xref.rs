@@ -207,6 +207,39 @@ mod tests {
     }
 
     #[test]
+    fn complete_sections_list_every_object_from_zero() {
+        let rows: BTreeMap<u32, Entry> = [(1, Entry::Offset(15, 0)), (3, Entry::Offset(300, 2))]
+            .into_iter()
+            .collect();
+        let mut out = Vec::new();
+        full_table(&mut out, 4, &rows, b"/Root 1 0 R", 400).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "xref\n0 4\n0000000000 65535 f\r\n0000000015 00000 n\r\n0000000000 00000 f\r\n\
+             0000000300 00002 n\r\ntrailer\n<< /Size 4 /Root 1 0 R >>\nstartxref\n400\n%%EOF\n"
+        );
+        let mut with_stm = rows.clone();
+        with_stm.insert(2, Entry::InStream(3, 1));
+        assert!(full_table(&mut Vec::new(), 4, &with_stm, b"", 400).is_err());
+        with_stm.insert(4, Entry::Offset(0x1234, 0));
+        let mut out = Vec::new();
+        full_stream(&mut out, 5, &with_stm, b"/Root 1 0 R", 0x1234);
+        let text = String::from_utf8_lossy(&out);
+        assert!(text.starts_with(
+            "4 0 obj\n<< /Type /XRef /Size 5 /W [1 2 2] /Root 1 0 R /Length 25 >>\nstream\n"
+        ));
+        assert!(!text.contains("/Prev"));
+        let i = out.windows(7).position(|w| w == b"stream\n").unwrap() + 7;
+        assert_eq!(
+            &out[i..i + 25],
+            &[
+                0, 0, 0, 0xff, 0xff, 1, 0, 15, 0, 0, 2, 0, 3, 0, 1, 1, 1, 0x2c, 0, 2, 1, 0x12,
+                0x34, 0, 0
+            ]
+        );
+    }
+
+    #[test]
     fn stream_rows_are_big_endian_with_minimal_width() {
         let mut out = Vec::new();
         let offs = [(Ref::new(5, 0), 0x1234), (Ref::new(6, 0), 0x1300)];
