@@ -302,7 +302,7 @@ fn inject_one(job: &Job, args: &Args, opts: &pith::pdf::Options) -> FileOutcome 
             } else {
                 Status::Failed
             };
-            o.reason = Some(super::one_line(&reason(&e, args.force)));
+            o.reason = Some(super::one_line(&reason(&e, args.force, args.repair)));
             // Nothing was written: the directories made for the output go again (issue #15:
             // a refused file left an empty folder), deepest first, only while empty.
             for d in &created {
@@ -317,12 +317,15 @@ fn inject_one(job: &Job, args: &Args, opts: &pith::pdf::Options) -> FileOutcome 
 
 /// The report's reason for a library error, with the remedy worded for `pith batch`, which
 /// has no `--rewrite` (issue #15: the reason said "use --rewrite to repair").
-fn reason(e: &anyhow::Error, force: bool) -> String {
+fn reason(e: &anyhow::Error, force: bool, repair: bool) -> String {
     let Some(h) = e.chain().find_map(|c| c.downcast_ref::<apply::Hinted>()) else {
         return format!("{e:#}");
     };
     let err = h.error();
     let hint = match err.kind() {
+        pith::pdf::ErrorKind::Damaged(_) if repair => {
+            "; --repair could not rebuild it, pith inject --rewrite may"
+        }
         pith::pdf::ErrorKind::Damaged(_) => {
             "; rerun with --repair (append-only), or repair it with pith inject --rewrite"
         }

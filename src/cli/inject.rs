@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use super::apply::{apply, hinted, now, Applied, Target};
+use super::apply::{apply, hinted_with, now, Applied, Target};
 use super::fsutil::{same_file, write_atomic};
 use super::input::NumberInput;
 use super::Outcome;
@@ -246,7 +246,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         let file = std::fs::File::open(input)
             .with_context(|| format!("{}: cannot open", input.display()))?;
         let inj = pith::pdf::inject(&file, &number, &opts)
-            .map_err(|e| hinted(e.in_file(input), opts.force))?;
+            .map_err(|e| hinted_with(e.in_file(input), &opts))?;
         Done {
             status: if inj.unchanged {
                 "unchanged"
@@ -312,7 +312,7 @@ fn whole_file(args: &Args, number: &pith::PithNumber, opts: &pith::pdf::Options)
     };
     let target = args.output.as_deref().unwrap_or(input);
     let bytes_before = Some(bytes.len() as u64);
-    let what = |e: pith::pdf::Error| hinted(e.in_file(input), opts.force);
+    let what = |e: pith::pdf::Error| hinted_with(e.in_file(input), opts);
     if args.rewrite {
         let mut out = pith::pdf::rewrite(&bytes, number, opts).map_err(what)?;
         if opts.stamp.is_some() {
