@@ -470,3 +470,61 @@ fn fixtures_and_corpus() {
     }
     assert!(injected > 0 || damaged == 0);
 }
+
+/// A kill between the two last steps of `--in-place --repair` leaves the original bytes, the
+/// update and the marker with the old `startxref` tail (the file reads as the damaged
+/// original); the next `--in-place --repair` run cuts the uncommitted bytes off and redoes the
+/// update, ending with the same bytes as an uninterrupted run.
+#[test]
+fn an_uncommitted_in_place_repair_is_removed_and_redone() {
+    if !common::have_tool(
+        "qpdf",
+        "an_uncommitted_in_place_repair_is_removed_and_redone",
+    ) {
+        return;
+    }
+    let dir = common::tmpdir();
+    let (_, original) = damaged_cases(dir.path()).remove(1);
+    let f = dir.path().join("in-place.pdf");
+    std::fs::write(&f, &original).unwrap();
+    let run = || {
+        common::pith()
+            .arg("inject")
+            .arg(&f)
+            .args(["--number", A, "--in-place", "--repair"])
+            .env("SOURCE_DATE_EPOCH", "1700000000")
+            .assert()
+            .success();
+    };
+    run();
+    let committed = std::fs::read(&f).unwrap();
+    // Undo step 3: the tail names the original startxref again.
+    let rfind = |needle: &[u8]| {
+        committed
+            .windows(needle.len())
+            .rposition(|w| w == needle)
+            .unwrap()
+    };
+    let m = rfind(b"%pith-update base ");
+    let marker = String::from_utf8(committed[m..].to_vec()).unwrap();
+    let words: Vec<&str> = marker.split_whitespace().collect();
+    let (prev, xref) = (words[4], words[6]);
+    let tail_at = rfind(b"startxref\n") + "startxref\n".len();
+    let width = committed[tail_at..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap();
+    assert_eq!(words[8].trim_start_matches('0'), xref);
+    let mut uncommitted = committed.clone();
+    uncommitted.splice(tail_at..tail_at + width, format!("{prev:0>width$}").bytes());
+    std::fs::write(&f, &uncommitted).unwrap();
+    let (_, t) = qpdf_check(&f);
+    assert!(
+        reconstructs(&t),
+        "the uncommitted file reads as the damaged original"
+    );
+    run();
+    assert_eq!(std::fs::read(&f).unwrap(), committed);
+    let (rc, t) = qpdf_check(&f);
+    assert_eq!(rc, 0, "{t}");
+}
