@@ -46,7 +46,7 @@ pub fn apply(input: &Path, target: Target, number: &PithNumber, opts: &Options) 
         }
         Target::File(o) => commit::inject_file(input, commit::Target::File(o), number, opts),
     };
-    r.map_err(|e| hinted(e, opts.force))
+    r.map_err(|e| hinted_with(e, opts))
 }
 
 /// A library error with the command-line hint for its kind appended to its message.
@@ -79,7 +79,7 @@ impl std::error::Error for Hinted {
 /// The hint the CLI adds to a library error: how to get past the refusal.
 pub fn hint(kind: &ErrorKind, force: bool) -> &'static str {
     match kind {
-        ErrorKind::Damaged(_) => ", use --rewrite to repair",
+        ErrorKind::Damaged(_) => ", use --repair (append-only) or --rewrite to repair",
         ErrorKind::Certified => {
             "; use --force to update anyway, which invalidates the certification"
         }
@@ -90,6 +90,16 @@ pub fn hint(kind: &ErrorKind, force: bool) -> &'static str {
         ErrorKind::Signed(..) => "; use --force to stamp anyway, or inject without --stamp",
         _ => "",
     }
+}
+
+/// [`hinted`] for the options of the run: under `--repair` a file still refused as damaged
+/// could not be rebuilt, and the hint says so.
+pub fn hinted_with(error: pith::pdf::Error, opts: &Options) -> anyhow::Error {
+    if opts.repair && matches!(error.kind(), ErrorKind::Damaged(_)) {
+        let hint = "; --repair could not rebuild it, --rewrite may";
+        return anyhow::Error::new(Hinted { error, hint });
+    }
+    hinted(error, opts.force)
 }
 
 /// Wraps a library error for printing with its hint; [`is_refusal`] still sees its kind.

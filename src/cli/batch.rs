@@ -76,6 +76,10 @@ pub struct Args {
     /// Passed to every inject: update certified files and replace unparsable XMP packets.
     #[arg(long)]
     force: bool,
+    /// Passed to every inject: a file refused as damaged gets its cross-reference table rebuilt
+    /// by a scan and an append-only update with a complete section (see pith inject --repair).
+    #[arg(long)]
+    repair: bool,
     /// arXiv bulk metadata (snapshot JSON Lines or OAI-PMH arXivRaw pages, compressed or not):
     /// each PDF's number comes from the entry of the arXiv id in its name
     /// (2402.03791v3.pdf, hep-th9901001v1.pdf, hep-th/9901001v1.pdf) or in the manifest's
@@ -298,7 +302,7 @@ fn inject_one(job: &Job, args: &Args, opts: &pith::pdf::Options) -> FileOutcome 
             } else {
                 Status::Failed
             };
-            o.reason = Some(super::one_line(&reason(&e, args.force)));
+            o.reason = Some(super::one_line(&reason(&e, args.force, args.repair)));
             // Nothing was written: the directories made for the output go again (issue #15:
             // a refused file left an empty folder), deepest first, only while empty.
             for d in &created {
@@ -313,14 +317,17 @@ fn inject_one(job: &Job, args: &Args, opts: &pith::pdf::Options) -> FileOutcome 
 
 /// The report's reason for a library error, with the remedy worded for `pith batch`, which
 /// has no `--rewrite` (issue #15: the reason said "use --rewrite to repair").
-fn reason(e: &anyhow::Error, force: bool) -> String {
+fn reason(e: &anyhow::Error, force: bool, repair: bool) -> String {
     let Some(h) = e.chain().find_map(|c| c.downcast_ref::<apply::Hinted>()) else {
         return format!("{e:#}");
     };
     let err = h.error();
     let hint = match err.kind() {
+        pith::pdf::ErrorKind::Damaged(_) if repair => {
+            "; --repair could not rebuild it, pith inject --rewrite may"
+        }
         pith::pdf::ErrorKind::Damaged(_) => {
-            "; repair it with pith inject --rewrite, then run the batch again"
+            "; rerun with --repair (append-only), or repair it with pith inject --rewrite"
         }
         pith::pdf::ErrorKind::Certified => {
             "; rerun with --force to update anyway, which invalidates the certification"
@@ -447,6 +454,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let mut opts = pith::pdf::Options::new(&apply::now());
     opts.force = args.force;
     opts.stamp = args.stamp.to_stamp();
+    opts.repair = args.repair;
     let mut write_err = None;
     let mut emit = |o: &FileOutcome, report: &mut Box<dyn Write>| {
         if write_err.is_none() {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use super::apply::{apply, hinted, now, Applied, Target};
+use super::apply::{apply, hinted_with, now, Applied, Target};
 use super::fsutil::{same_file, write_atomic};
 use super::input::NumberInput;
 use super::Outcome;
@@ -40,6 +40,14 @@ pub struct Args {
     /// damaged cross-reference table, breaks signatures).
     #[arg(long)]
     pub rewrite: bool,
+    /// When IN.pdf is refused as damaged (a broken cross-reference table: shifted offsets,
+    /// missing startxref, truncated file), rebuild the table by scanning for objects (the
+    /// last definition of an object wins, as in readers) and append the update with a
+    /// complete cross-reference section: the original bytes stay a byte-identical prefix and
+    /// readers no longer need to reconstruct. A file that is not damaged is updated as
+    /// without it. Encrypted damaged files stay refused.
+    #[arg(long, conflicts_with = "rewrite")]
+    pub repair: bool,
     /// Update certified files that forbid changes, and replace an unparsable XMP packet.
     #[arg(long)]
     pub force: bool,
@@ -229,6 +237,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     opts.force = args.force;
     opts.password = args.password.bytes()?;
     opts.stamp = args.stamp.to_stamp();
+    opts.repair = args.repair;
     // With the PDF on standard output, the report goes to standard error.
     let to_stdout = args.output.as_deref().is_some_and(|o| o.as_os_str() == "-");
     let shown = args.output.clone().unwrap_or_else(|| input.clone());
@@ -237,7 +246,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         let file = std::fs::File::open(input)
             .with_context(|| format!("{}: cannot open", input.display()))?;
         let inj = pith::pdf::inject(&file, &number, &opts)
-            .map_err(|e| hinted(e.in_file(input), opts.force))?;
+            .map_err(|e| hinted_with(e.in_file(input), &opts))?;
         Done {
             status: if inj.unchanged {
                 "unchanged"
@@ -303,7 +312,7 @@ fn whole_file(args: &Args, number: &pith::PithNumber, opts: &pith::pdf::Options)
     };
     let target = args.output.as_deref().unwrap_or(input);
     let bytes_before = Some(bytes.len() as u64);
-    let what = |e: pith::pdf::Error| hinted(e.in_file(input), opts.force);
+    let what = |e: pith::pdf::Error| hinted_with(e.in_file(input), opts);
     if args.rewrite {
         let mut out = pith::pdf::rewrite(&bytes, number, opts).map_err(what)?;
         if opts.stamp.is_some() {

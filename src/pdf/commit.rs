@@ -31,9 +31,9 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 
-use super::document::load;
-use super::inject::{plan, Options};
-use super::journal::{marker, tail};
+use super::document::{load, load_repaired};
+use super::inject::{plan, read_all, Options};
+use super::journal::{marker, recognise, tail};
 use super::{Error, ErrorKind};
 use crate::PithNumber;
 
@@ -110,17 +110,41 @@ pub fn inject_file(
         file.lock()
             .map_err(|e| Error::io("cannot lock", e).in_file(input))?;
     }
-    let doc = load(&file, opts.password.as_deref()).map_err(in_input)?;
-    if in_place && doc.pdf.uncommitted().is_some() {
-        // An interrupted in-place run left its uncommitted update: restore the original bytes
-        // before anything else (readers never saw those bytes).
-        file.set_len(doc.pdf.len())
-            .and_then(|_| file.sync_data())
-            .map_err(|e| Error::io("cannot remove an interrupted update", e).in_file(input))?;
-    }
-    let inj = plan(&doc, number, opts).map_err(in_input)?;
-    let len = doc.pdf.len();
-    drop(doc);
+    let (inj, len) = match load(&file, opts.password.as_deref()) {
+        Err(e) if opts.repair && matches!(e.kind(), ErrorKind::Damaged(_)) => {
+            // `--repair` (issue 18.4): the whole file, less an uncommitted update of pith's.
+            let mut data = read_all(&file).map_err(in_input)?;
+            let end = &data[data.len().saturating_sub(256)..];
+            if let Some(m) = recognise(end, data.len() as u64).filter(|m| !m.committed) {
+                data.truncate(usize::try_from(m.base).unwrap_or(data.len()));
+                if in_place {
+                    file.set_len(m.base)
+                        .and_then(|_| file.sync_data())
+                        .map_err(|e| {
+                            Error::io("cannot remove an interrupted update", e).in_file(input)
+                        })?;
+                }
+            }
+            let doc = load_repaired(&data).map_err(in_input)?;
+            (
+                plan(&doc, number, opts).map_err(in_input)?,
+                data.len() as u64,
+            )
+        }
+        doc => {
+            let doc = doc.map_err(in_input)?;
+            if in_place && doc.pdf.uncommitted().is_some() {
+                // An interrupted in-place run left its uncommitted update: restore the
+                // original bytes before anything else (readers never saw those bytes).
+                file.set_len(doc.pdf.len())
+                    .and_then(|_| file.sync_data())
+                    .map_err(|e| {
+                        Error::io("cannot remove an interrupted update", e).in_file(input)
+                    })?;
+            }
+            (plan(&doc, number, opts).map_err(in_input)?, doc.pdf.len())
+        }
+    };
     let report = |applied, bytes_after| Report {
         applied,
         bytes_after,

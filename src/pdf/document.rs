@@ -5,6 +5,7 @@
 
 use super::crypt;
 use super::reader::{Check, Fetched, Pdf, ReadAt};
+use super::repair::{scan, section, Rebuilt};
 use super::syntax::{self, Dict, Obj, Ref};
 use super::writer::object::rebase;
 use super::{Error, ErrorKind};
@@ -24,6 +25,9 @@ pub(crate) struct Document<R: ReadAt> {
     pub info_ref: Option<Ref>,
     /// The Info dictionary (rebased) and its original text.
     pub info: Option<(Dict, Vec<u8>)>,
+    /// For a damaged file opened by [`load_repaired`]: what the scan found, the length of the
+    /// damaged bytes and their last byte (the update goes right after them).
+    pub rebuilt: Option<(Rebuilt, u64, u8)>,
 }
 
 impl<R: ReadAt> Document<R> {
@@ -101,6 +105,7 @@ pub(crate) fn load_checked<R: ReadAt>(
         packet: None,
         info_ref: None,
         info: None,
+        rebuilt: None,
     };
     if doc.not_opened.is_some() {
         // Strings and streams are encrypted (object streams too): read nothing more.
@@ -154,6 +159,91 @@ pub(crate) fn load_checked<R: ReadAt>(
         _ => {}
     }
     Ok(doc)
+}
+
+/// Opens a damaged file (`--repair`, issue 18.4): rebuilds its cross-reference table by
+/// scanning ([`scan`]) and reads it through a stand-in section appended to a copy in memory;
+/// the update planned on the result goes right after `data` with a complete section of its own
+/// ([`super::writer::Update::complete`]), so `data` stays a byte-identical prefix.
+///
+/// # Errors
+/// As [`scan`] ([`ErrorKind::Encrypted`] for an encrypted damaged file), and what [`load`]
+/// returns on the repaired bytes.
+pub(crate) fn load_repaired(data: &[u8]) -> Result<Document<Vec<u8>>, Error> {
+    let rebuilt = scan(data).map_err(|e| match e.kind() {
+        ErrorKind::Encrypted => Error::new(ErrorKind::Unsupported(
+            "rebuilding the cross-reference table of an encrypted file".into(),
+        )),
+        _ => e,
+    })?;
+    let last = data.last().copied().unwrap_or(b'\n');
+    let mut staged = data.to_vec();
+    if !matches!(last, b'\n' | b'\r') {
+        staged.push(b'\n');
+    }
+    let at = (staged.len() - rebuilt.header) as u64;
+    staged.extend_from_slice(&section(&rebuilt, at));
+    let mut doc = load_checked(staged, Check::Full, None)?;
+    if doc.encrypted {
+        return Err(Error::new(ErrorKind::Unsupported(
+            "rebuilding the cross-reference table of an encrypted file".into(),
+        )));
+    }
+    let pages = count_pages(&doc.pdf, doc.catalog().get(b"Pages"))?;
+    if pages == 0 {
+        return Err(Error::new(ErrorKind::Damaged(
+            "the rebuilt cross-reference table leads to no page".into(),
+        )));
+    }
+    doc.rebuilt = Some((rebuilt, data.len() as u64, last));
+    Ok(doc)
+}
+
+/// Counts the pages under the page tree node `node`, refusing a tree with a missing or
+/// malformed node: once a complete table is appended, readers stop reconstructing, so a file
+/// whose pages they now find only by their own scan (a page tree object lost) must not get
+/// one. Loops and depth are bounded.
+fn count_pages<R: ReadAt>(pdf: &Pdf<R>, node: Option<&Obj>) -> Result<u64, Error> {
+    let broken = |what: &str| {
+        Error::new(ErrorKind::Damaged(format!(
+            "the page tree is broken after rebuilding the cross-reference table ({what})"
+        )))
+    };
+    let mut stack = vec![(node.cloned().unwrap_or(Obj::Null), 0usize)];
+    let mut seen = std::collections::HashSet::new();
+    let mut pages = 0u64;
+    while let Some((o, depth)) = stack.pop() {
+        if let Obj::Ref(r) = &o {
+            if !seen.insert(r.num) {
+                return Err(broken(&format!("object {} appears twice", r.num)));
+            }
+        }
+        if depth > 64 || seen.len() > 1_000_000 {
+            return Err(broken("too deep or too large"));
+        }
+        let d = match pdf.resolve(&o)? {
+            Obj::Dict(d) => d,
+            _ => {
+                return Err(broken(&match o {
+                    Obj::Ref(r) => format!("object {} is missing or not a dictionary", r.num),
+                    _ => "a node is not a dictionary".into(),
+                }))
+            }
+        };
+        match d.get(b"Kids") {
+            Some(kids) => {
+                let Obj::Array(kids) = pdf.resolve(kids)? else {
+                    return Err(broken("/Kids is not an array"));
+                };
+                stack.extend(kids.into_iter().map(|k| (k, depth + 1)));
+            }
+            None => match d.get(b"Type").and_then(Obj::as_name) {
+                None | Some(b"Page") => pages += 1,
+                Some(_) => return Err(broken("a leaf is not a page")),
+            },
+        }
+    }
+    Ok(pages)
 }
 
 /// Opens the security handler of an encrypted file and installs it in the reader; the error

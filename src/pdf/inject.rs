@@ -5,7 +5,7 @@
 //! forced, unparsable XMP unless forced) and returns bytes; it touches no files ([`super::commit`] does). Also the
 //! full rewrite ([`rewrite`]), which goes through [`super::repair`].
 
-use super::document::{load, Document};
+use super::document::{load, load_repaired, Document};
 use super::reader::{ReadAt, XrefKind};
 use super::signature::{count_signatures, docmdp};
 use super::writer::object::{DictPatch, Trailer, Value};
@@ -25,6 +25,10 @@ pub struct Options {
     pub password: Option<Vec<u8>>,
     /// Also put a visible, linked stamp on page 1 ([`stamp`], issue 13).
     pub stamp: Option<stamp::Stamp>,
+    /// When the file is refused as damaged, rebuild its cross-reference table by scanning and
+    /// append the update with a complete section (issue 18.4); the original bytes stay a
+    /// prefix. A file that is not damaged is updated as without it.
+    pub repair: bool,
 }
 
 impl Options {
@@ -35,6 +39,7 @@ impl Options {
             now: now.to_string(),
             password: None,
             stamp: None,
+            repair: false,
         }
     }
 }
@@ -63,7 +68,28 @@ pub struct Injection {
 /// [`ErrorKind::Signed`] (with a stamp, unless `force`), [`ErrorKind::Unsupported`],
 /// [`ErrorKind::Io`].
 pub fn inject<R: ReadAt>(src: R, number: &PithNumber, opts: &Options) -> Result<Injection, Error> {
-    plan(&load(src, opts.password.as_deref())?, number, opts)
+    match load(&src, opts.password.as_deref()) {
+        Err(e) if opts.repair && matches!(e.kind(), ErrorKind::Damaged(_)) => {
+            let data = read_all(&src)?;
+            plan(&load_repaired(&data)?, number, opts)
+        }
+        r => plan(&r?, number, opts),
+    }
+}
+
+/// The whole of `src` (for a rewrite or a repair).
+pub(crate) fn read_all<R: ReadAt>(src: &R) -> Result<Vec<u8>, Error> {
+    let mut data = vec![
+        0u8;
+        usize::try_from(src.len()).map_err(|_| Error::new(
+            ErrorKind::Unsupported("file too large to read whole".into())
+        ))?
+    ];
+    let n = src
+        .read_at(0, &mut data)
+        .map_err(|e| Error::new(ErrorKind::Io).with_source(e))?;
+    data.truncate(n);
+    Ok(data)
 }
 
 /// [`inject`] on a document already loaded.
@@ -152,6 +178,13 @@ pub(crate) fn plan<R: ReadAt>(
     let pdf = &doc.pdf;
     let mut up = Update::new(pdf)?;
     let mut written = Vec::new();
+    if let Some((rebuilt, len, last)) = &doc.rebuilt {
+        up.complete(rebuilt, *len, *last);
+        written.push(format!(
+            "cross-reference table rebuilt from a scan: {} objects, written complete after the original bytes",
+            rebuilt.objects()
+        ));
+    }
 
     // XMP: a new version of the existing metadata stream, or a new stream and catalog.
     let new_packet = match xmp::merge(packet.as_deref(), &props, &opts.now) {
@@ -229,6 +262,7 @@ pub(crate) fn plan<R: ReadAt>(
         plan.write(&mut up, &mut written)?;
     }
 
+    let kind = up.xref_kind();
     let app = up.finish(&Trailer {
         root: doc.root,
         info: info_ref,
@@ -238,7 +272,7 @@ pub(crate) fn plan<R: ReadAt>(
     written.push(format!(
         "incremental update: {} bytes, xref {}",
         app.bytes.len(),
-        if pdf.xref_kind() == XrefKind::Stream {
+        if kind == XrefKind::Stream {
             "stream"
         } else {
             "table"
@@ -297,16 +331,7 @@ fn encryption_entries<R: ReadAt>(pdf: &super::Pdf<R>) -> Result<(Vec<u8>, Option
 /// [`ErrorKind::Encrypted`], [`ErrorKind::NotPdf`], [`ErrorKind::Damaged`] when even the
 /// rebuilt file cannot be loaded, [`ErrorKind::Xmp`] (unless `force`), [`ErrorKind::Io`].
 pub fn rewrite<R: ReadAt>(src: R, number: &PithNumber, opts: &Options) -> Result<Vec<u8>, Error> {
-    let mut data = vec![
-        0u8;
-        usize::try_from(src.len()).map_err(|_| Error::new(
-            ErrorKind::Unsupported("file too large to rewrite".into())
-        ))?
-    ];
-    let n = src
-        .read_at(0, &mut data)
-        .map_err(|e| Error::new(ErrorKind::Io).with_source(e))?;
-    data.truncate(n);
+    let data = read_all(&src)?;
     let data = match load(&data[..], None) {
         Ok(d) if d.encrypted => return Err(Error::new(ErrorKind::Encrypted)),
         Ok(_) => data,

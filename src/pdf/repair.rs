@@ -3,33 +3,149 @@
 //! ([`rewrite_document`]), which re-serialises every object (signatures do not survive).
 //! The append-only update path never comes here.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io;
 
 use super::filters::decode_stream;
 use super::reader::xref::Entry;
 use super::reader::{damaged, find, Fetched};
-use super::syntax::{is_white, Obj, Parser, Ref};
+use super::syntax::{is_white, Dict, Obj, Parser, Ref};
 use super::writer::xref::bytes_needed;
 use super::{Error, ErrorKind};
+
+/// What a scan of a damaged file found: every object's last definition, the catalog and the
+/// trailer entries readers would use. Offsets count from `%PDF-` (the reader's base).
+#[derive(Debug, Clone)]
+pub struct Rebuilt {
+    /// Position of `%PDF-` in the file (the base offsets count from).
+    pub header: usize,
+    /// Every object found: its offset and generation, or its place in an object stream.
+    pub(crate) entries: BTreeMap<u32, Entry>,
+    /// The catalog.
+    pub root: Ref,
+    /// The Info dictionary, when the last trailer names one that exists.
+    pub info: Option<Ref>,
+    /// The `/ID` array of the last trailer, as hexadecimal text.
+    pub id: Option<String>,
+    /// Whether the file used cross-reference streams (then an xref stream is written).
+    pub xref_streams: bool,
+    /// The last `startxref` value written in the file (0 when there is none).
+    pub startxref: u64,
+}
+
+impl Rebuilt {
+    /// Whether some object lives in an object stream (only an xref stream can say so).
+    pub fn has_compressed(&self) -> bool {
+        self.entries
+            .values()
+            .any(|e| matches!(e, Entry::InStream(..)))
+    }
+
+    /// The number of objects found.
+    pub fn objects(&self) -> usize {
+        self.entries.len()
+    }
+}
 
 /// Rebuilds a cross-reference table for a damaged file by scanning it for `N G obj` (the last
 /// definition of an object wins, objects in object streams included) and appends it, without
 /// `/Prev`, to the bytes from `%PDF-` on. The result is a readable file for
-/// [`rewrite_document`]; it is not meant to be kept as is.
+/// [`rewrite_document`]; it is not meant to be kept as is (`--repair` appends one complete
+/// section instead, see [`scan`]).
+///
+/// # Errors
+/// As [`scan`].
+pub fn repair(data: &[u8]) -> Result<Vec<u8>, Error> {
+    let r = scan(data)?;
+    let data = &data[r.header..];
+    let mut out = data.to_vec();
+    if !matches!(out.last(), Some(b'\n' | b'\r')) {
+        out.push(b'\n');
+    }
+    let at = out.len() as u64;
+    out.extend_from_slice(&section(&r, at));
+    Ok(out)
+}
+
+/// A stand-in cross-reference stream listing what [`scan`] found, to be written at offset `at`
+/// (counted from `%PDF-`), without `/Prev`: appended to the damaged bytes, it makes them
+/// readable. Its own object number is one past the highest found.
+pub fn section(r: &Rebuilt, at: u64) -> Vec<u8> {
+    let size = r.entries.keys().next_back().map_or(1, |m| m + 1);
+    let mut trailer = format!("/Size {} /Root {}", size + 1, r.root);
+    if let Some(i) = r.info {
+        trailer.push_str(&format!(" /Info {i}"));
+    }
+    if let Some(id) = &r.id {
+        trailer.push_str(&format!(" /ID {id}"));
+    }
+    let max = u64::from(size);
+    let w2 = bytes_needed(at.max(max));
+    let mut rows = Vec::new();
+    for n in 0..=size {
+        let (t, f2, f3): (u8, u64, u64) = match r.entries.get(&n) {
+            _ if n == size => (1, at, 0),
+            Some(Entry::Offset(o, g)) => (1, *o, u64::from(*g)),
+            Some(Entry::InStream(s, i)) => (2, u64::from(*s), u64::from(*i)),
+            _ => (0, 0, if n == 0 { 65535 } else { 0 }),
+        };
+        rows.push(t);
+        rows.extend_from_slice(&f2.to_be_bytes()[8 - w2..]);
+        rows.extend_from_slice(&(f3.min(65535) as u16).to_be_bytes());
+    }
+    let mut out = format!(
+        "{size} 0 obj\n<< /Type /XRef {trailer} /W [1 {w2} 2] /Length {} >>\nstream\n",
+        rows.len()
+    )
+    .into_bytes();
+    out.extend_from_slice(&rows);
+    out.extend_from_slice(format!("\nendstream\nendobj\nstartxref\n{at}\n%%EOF\n").as_bytes());
+    out
+}
+
+/// Scans a damaged file for `N G obj` headers (the last definition of an object wins, as
+/// readers do; objects in object streams count where no direct definition exists) and for
+/// the catalog: the `/Root` of the last trailer (dictionary or xref stream) that exists, else
+/// the last `/Type /Catalog` object.
 ///
 /// # Errors
 /// [`ErrorKind::NotPdf`] without a header, [`ErrorKind::Encrypted`] when a trailer has
 /// `/Encrypt`, [`ErrorKind::Damaged`] when no catalog can be found.
-pub fn repair(data: &[u8]) -> Result<Vec<u8>, Error> {
+pub fn scan(data: &[u8]) -> Result<Rebuilt, Error> {
     let hdr = find(&data[..data.len().min(1024)], b"%PDF-")
         .ok_or_else(|| Error::new(ErrorKind::NotPdf))?;
     let data = &data[hdr..];
     let mut objs: HashMap<u32, (u16, usize)> = HashMap::new();
     let mut root: Option<Ref> = None;
     let mut info: Option<Ref> = None;
+    let mut id: Option<String> = None;
     let mut catalog: Option<Ref> = None;
     let mut objstms: Vec<u32> = Vec::new();
+    let mut xref_streams = false;
+    let trailer_entries = |d: &Dict,
+                           root: &mut Option<Ref>,
+                           info: &mut Option<Ref>,
+                           id: &mut Option<String>|
+     -> Result<(), Error> {
+        if d.get(b"Encrypt").is_some_and(|e| !matches!(e, Obj::Null)) {
+            return Err(Error::new(ErrorKind::Encrypted));
+        }
+        *root = d.get(b"Root").and_then(Obj::as_ref).or(*root);
+        *info = d.get(b"Info").and_then(Obj::as_ref).or(*info);
+        if let Some(Obj::Array(a)) = d.get(b"ID") {
+            let hex: Vec<String> = a
+                .iter()
+                .filter_map(|o| match o {
+                    Obj::Str(s) => Some(format!("<{}>", data_encoding::HEXUPPER.encode(s))),
+                    _ => None,
+                })
+                .collect();
+            if hex.len() == 2 {
+                *id = Some(format!("[{}]", hex.join("")));
+            }
+        }
+        Ok(())
+    };
     let mut i = 0;
     while let Some(k) = find(&data[i..], b"obj") {
         let at = i + k;
@@ -76,11 +192,8 @@ pub fn repair(data: &[u8]) -> Result<Vec<u8>, Error> {
                 Some(b"Catalog") => catalog = Some(Ref::new(num, gen)),
                 Some(b"ObjStm") => objstms.push(num),
                 Some(b"XRef") => {
-                    if d.get(b"Encrypt").is_some() {
-                        return Err(Error::new(ErrorKind::Encrypted));
-                    }
-                    root = d.get(b"Root").and_then(Obj::as_ref).or(root);
-                    info = d.get(b"Info").and_then(Obj::as_ref).or(info);
+                    xref_streams = true;
+                    trailer_entries(d, &mut root, &mut info, &mut id)?;
                 }
                 _ => {}
             }
@@ -92,22 +205,10 @@ pub fn repair(data: &[u8]) -> Result<Vec<u8>, Error> {
         i = at + 7;
         let mut p = Parser::new(data, at + 7, true);
         if let Ok(d) = p.dict() {
-            if d.get(b"Encrypt").is_some() {
-                return Err(Error::new(ErrorKind::Encrypted));
-            }
-            root = d.get(b"Root").and_then(Obj::as_ref).or(root);
-            info = d.get(b"Info").and_then(Obj::as_ref).or(info);
+            trailer_entries(&d, &mut root, &mut info, &mut id)?;
         }
     }
-    let root = root
-        .filter(|r| objs.contains_key(&r.num))
-        .or(catalog)
-        .ok_or_else(|| {
-            Error::new(ErrorKind::Damaged(
-                "no catalog found while rebuilding the xref".into(),
-            ))
-        })?;
-    let mut entries: HashMap<u32, Entry> = objs
+    let mut entries: BTreeMap<u32, Entry> = objs
         .iter()
         .map(|(&n, &(g, off))| (n, Entry::Offset(off as u64, g)))
         .collect();
@@ -146,44 +247,30 @@ pub fn repair(data: &[u8]) -> Result<Vec<u8>, Error> {
                 .or_insert(Entry::InStream(stm, idx as u32));
         }
     }
-    let max = entries.keys().copied().max().unwrap_or(0);
-    let size = max + 1;
-    let mut out = data.to_vec();
-    if !matches!(out.last(), Some(b'\n' | b'\r')) {
-        out.push(b'\n');
-    }
-    let xref_pos = out.len() as u64;
-    let mut trailer = format!("/Size {} /Root {root}", size + 1);
-    if let Some(i) = info.filter(|i| entries.contains_key(&i.num)) {
-        trailer.push_str(&format!(" /Info {i}"));
-    }
-    // Always an xref stream: it can express objects in object streams. Its own number is
-    // `size`.
-    let w2 = bytes_needed(xref_pos.max(u64::from(max)));
-    let mut rows = Vec::new();
-    for n in 0..=size {
-        let (t, f2, f3): (u8, u64, u64) = match entries.get(&n) {
-            _ if n == size => (1, xref_pos, 0),
-            Some(Entry::Offset(o, g)) => (1, *o, u64::from(*g)),
-            Some(Entry::InStream(s, i)) => (2, u64::from(*s), u64::from(*i)),
-            _ => (0, 0, if n == 0 { 65535 } else { 0 }),
-        };
-        rows.push(t);
-        rows.extend_from_slice(&f2.to_be_bytes()[8 - w2..]);
-        rows.extend_from_slice(&(f3.min(65535) as u16).to_be_bytes());
-    }
-    out.extend_from_slice(
-        format!(
-            "{size} 0 obj\n<< /Type /XRef {trailer} /W [1 {w2} 2] /Length {} >>\nstream\n",
-            rows.len()
-        )
-        .as_bytes(),
-    );
-    out.extend_from_slice(&rows);
-    out.extend_from_slice(
-        format!("\nendstream\nendobj\nstartxref\n{xref_pos}\n%%EOF\n").as_bytes(),
-    );
-    Ok(out)
+    // Object 0 is the head of the free list; numbers past what a reader accepts are dropped.
+    entries.remove(&0);
+    entries.retain(|&n, _| n < 8_388_607);
+    let root = root
+        .filter(|r| entries.contains_key(&r.num))
+        .or(catalog)
+        .ok_or_else(|| {
+            Error::new(ErrorKind::Damaged(
+                "no catalog found while rebuilding the xref".into(),
+            ))
+        })?;
+    let info = info.filter(|i| entries.contains_key(&i.num));
+    let startxref = crate::pdf::reader::rfind(data, b"startxref")
+        .and_then(|at| Parser::new(data, at + 9, true).uint().ok())
+        .unwrap_or(0);
+    Ok(Rebuilt {
+        header: hdr,
+        entries,
+        root,
+        info,
+        id,
+        xref_streams,
+        startxref,
+    })
 }
 
 fn fetch_for_repair(src: &[u8], off: u64) -> Result<Fetched, Error> {
@@ -324,6 +411,58 @@ mod tests {
             Some(&b"Page"[..])
         );
         assert!(rewrite_document(&fixed, |_| Ok((b"<x/>".to_vec(), vec![]))).is_ok());
+    }
+
+    #[test]
+    fn scan_keeps_the_last_definition_and_finds_the_catalog_without_a_trailer() {
+        let data = b"junk%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n\
+            2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n\
+            2 0 obj\n<< /Type /Pages /Kids [] /Count 0 /Later true >>\nendobj\n";
+        let r = scan(data).unwrap();
+        assert_eq!(r.header, 4);
+        assert_eq!(r.root, Ref::new(1, 0));
+        assert_eq!((r.info, r.id.as_deref(), r.startxref), (None, None, 0));
+        let later = find(data, b"2 0 obj\n<< /Type /Pages /Kids [] /Count 0 /Later").unwrap();
+        assert!(matches!(r.entries.get(&2), Some(Entry::Offset(o, 0)) if *o == (later - 4) as u64));
+        assert_eq!(r.objects(), 2);
+        assert!(!r.has_compressed() && !r.xref_streams);
+    }
+
+    #[test]
+    fn scan_lists_objects_in_object_streams_and_the_trailer_id() {
+        let head = "3 0 4 10 ";
+        let body = format!("{head}<< /A 1 >> << /B 2 >>");
+        let data = format!(
+            "%PDF-1.5\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n\
+             5 0 obj\n<< /Type /ObjStm /N 2 /First {} /Length {} >>\nstream\n{body}\nendstream\nendobj\n\
+             trailer\n<< /Root 1 0 R /Info 4 0 R /ID [<AB><CD>] >>\nstartxref\n999\n%%EOF\n",
+            head.len(),
+            body.len()
+        );
+        let r = scan(data.as_bytes()).unwrap();
+        assert!(matches!(r.entries.get(&3), Some(Entry::InStream(5, 0))));
+        assert!(matches!(r.entries.get(&4), Some(Entry::InStream(5, 1))));
+        assert!(r.has_compressed());
+        assert_eq!(r.info, Some(Ref::new(4, 0)));
+        assert_eq!(r.id.as_deref(), Some("[<AB><CD>]"));
+        assert_eq!(r.startxref, 999);
+        // The stand-in section lists them: the file reads through it.
+        let mut fixed = data.into_bytes();
+        let at = fixed.len() as u64;
+        fixed.extend_from_slice(&section(&r, at));
+        let pdf = Pdf::open(&fixed[..]).unwrap();
+        let f = pdf.get(4).unwrap().unwrap();
+        assert_eq!(
+            f.obj.as_dict().unwrap().get(b"B").and_then(Obj::as_int),
+            Some(2)
+        );
+    }
+
+    #[test]
+    fn encrypted_trailers_are_refused() {
+        let e = scan(b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R /Encrypt 9 0 R >>\n")
+            .unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::Encrypted));
     }
 
     #[test]

@@ -31,7 +31,9 @@
 pub mod object;
 pub mod xref;
 
+use super::reader::xref::Entry;
 use super::reader::{Pdf, ReadAt, XrefKind};
+use super::repair::Rebuilt;
 use super::security::{SecurityHandler, StreamKind};
 use super::syntax::Ref;
 use super::Error;
@@ -48,6 +50,7 @@ pub struct Update<'a> {
     out: Vec<u8>,
     offsets: Vec<(Ref, u64)>,
     next_num: u32,
+    complete: Option<&'a Rebuilt>,
 }
 
 /// A finished update: the bytes to append and the offsets the commit needs.
@@ -97,7 +100,33 @@ impl<'a> Update<'a> {
             out,
             offsets: Vec::new(),
             next_num: pdf.size(),
+            complete: None,
         })
+    }
+
+    /// Turns this into the update of a repaired file (`--repair`): `pdf` was opened on the
+    /// damaged bytes (`base_len` long, ending with `last`) followed by a stand-in section
+    /// ([`super::repair::section`]); the update goes right after the damaged bytes and its
+    /// cross-reference section lists every object of `rebuilt` plus the new ones, without
+    /// `/Prev` (a table when the file has no object streams and used tables, else a stream).
+    pub fn complete(&mut self, rebuilt: &'a Rebuilt, base_len: u64, last: u8) {
+        self.base_len = base_len;
+        self.prev = rebuilt.startxref;
+        self.out.clear();
+        if !matches!(last, b'\n' | b'\r') {
+            self.out.push(b'\n');
+        }
+        self.kind = if rebuilt.xref_streams || rebuilt.has_compressed() {
+            XrefKind::Stream
+        } else {
+            XrefKind::Table
+        };
+        self.complete = Some(rebuilt);
+    }
+
+    /// The kind of cross-reference section [`Update::finish`] writes.
+    pub fn xref_kind(&self) -> XrefKind {
+        self.kind
     }
 
     /// Reserves a fresh object number (generation 0).
@@ -153,33 +182,52 @@ impl<'a> Update<'a> {
     pub fn finish(mut self, trailer: &Trailer<'_>) -> Result<Appendix, Error> {
         let xref_pos = self.pos();
         let entries = trailer.entries();
-        match self.kind {
-            XrefKind::Table => {
-                let size = self.size.max(self.next_num);
-                self.offsets.sort();
-                xref::table(
-                    &mut self.out,
-                    &self.offsets,
-                    size,
-                    &entries,
-                    self.prev,
-                    xref_pos,
-                )?;
-            }
-            XrefKind::Stream => {
+        if let Some(rebuilt) = self.complete {
+            let mut rows = rebuilt.entries.clone();
+            if self.kind == XrefKind::Stream {
                 let id = self.alloc();
-                let size = self.size.max(self.next_num);
                 self.offsets.push((id, xref_pos));
-                self.offsets.sort();
-                xref::stream(
-                    &mut self.out,
-                    id,
-                    &self.offsets,
-                    size,
-                    &entries,
-                    self.prev,
-                    xref_pos,
-                );
+            }
+            for &(r, off) in &self.offsets {
+                rows.insert(r.num, Entry::Offset(off, r.gen));
+            }
+            let size = self
+                .next_num
+                .max(rows.keys().next_back().map_or(1, |m| m + 1));
+            if self.kind == XrefKind::Stream {
+                xref::full_stream(&mut self.out, size, &rows, &entries, xref_pos);
+            } else {
+                xref::full_table(&mut self.out, size, &rows, &entries, xref_pos)?;
+            }
+        } else {
+            match self.kind {
+                XrefKind::Table => {
+                    let size = self.size.max(self.next_num);
+                    self.offsets.sort();
+                    xref::table(
+                        &mut self.out,
+                        &self.offsets,
+                        size,
+                        &entries,
+                        self.prev,
+                        xref_pos,
+                    )?;
+                }
+                XrefKind::Stream => {
+                    let id = self.alloc();
+                    let size = self.size.max(self.next_num);
+                    self.offsets.push((id, xref_pos));
+                    self.offsets.sort();
+                    xref::stream(
+                        &mut self.out,
+                        id,
+                        &self.offsets,
+                        size,
+                        &entries,
+                        self.prev,
+                        xref_pos,
+                    );
+                }
             }
         }
         let tail_start = super::reader::rfind(&self.out, b"startxref")

@@ -3,6 +3,9 @@
 //! `startxref` and `%%EOF`. Offsets are counted from the same base as the file's own
 //! ([`Pdf::delta`](super::super::Pdf::delta)).
 
+use std::collections::BTreeMap;
+
+use super::super::reader::xref::Entry;
 use super::super::syntax::Ref;
 use super::super::{Error, ErrorKind};
 
@@ -90,6 +93,89 @@ pub fn stream(
     out.extend_from_slice(format!("startxref\n{xref_pos}\n%%EOF\n").as_bytes());
 }
 
+/// One row of a complete section: type, field 2, field 3 (ISO 32000-2 Table 18).
+fn row(n: u32, rows: &BTreeMap<u32, Entry>) -> (u8, u64, u64) {
+    match rows.get(&n) {
+        Some(Entry::Offset(o, g)) => (1, *o, u64::from(*g)),
+        Some(Entry::InStream(s, i)) => (2, u64::from(*s), u64::from(*i)),
+        _ => (0, 0, if n == 0 { 65535 } else { 0 }),
+    }
+}
+
+/// Writes a complete xref table (objects 0 to `size - 1`, free where `rows` has nothing) and
+/// `trailer << /Size size <entries> >>` without `/Prev`, then `startxref` and `%%EOF`: the
+/// section of a repaired file (`--repair`), which replaces the broken chain.
+///
+/// # Errors
+/// [`ErrorKind::Unsupported`] when an offset does not fit a 10-digit entry or an object is
+/// in an object stream (a table cannot say so).
+pub(crate) fn full_table(
+    out: &mut Vec<u8>,
+    size: u32,
+    rows: &BTreeMap<u32, Entry>,
+    entries: &[u8],
+    xref_pos: u64,
+) -> Result<(), Error> {
+    let mut s = format!("xref\n0 {size}\n");
+    for n in 0..size {
+        match row(n, rows) {
+            (1, off, g) if off <= 9_999_999_999 => s.push_str(&format!("{off:010} {g:05} n\r\n")),
+            (0, _, g) => s.push_str(&format!("0000000000 {g:05} f\r\n")),
+            _ => {
+                return Err(Error::new(ErrorKind::Unsupported(
+                    "an entry an xref table cannot hold".into(),
+                )))
+            }
+        }
+    }
+    s.push_str(&format!("trailer\n<< /Size {size} "));
+    out.extend_from_slice(s.as_bytes());
+    out.extend_from_slice(entries);
+    out.extend_from_slice(format!(" >>\nstartxref\n{xref_pos}\n%%EOF\n").as_bytes());
+    Ok(())
+}
+
+/// Writes a complete xref stream (its own object is in `rows`; objects 0 to `size - 1`) with
+/// `entries` in its dictionary and no `/Prev`, then `startxref` and `%%EOF`.
+pub(crate) fn full_stream(
+    out: &mut Vec<u8>,
+    size: u32,
+    rows: &BTreeMap<u32, Entry>,
+    entries: &[u8],
+    xref_pos: u64,
+) {
+    let top = rows
+        .values()
+        .map(|e| match e {
+            Entry::Offset(o, _) => *o,
+            Entry::InStream(s, _) => u64::from(*s),
+            Entry::Free => 0,
+        })
+        .max()
+        .unwrap_or(0);
+    let w2 = bytes_needed(top.max(xref_pos));
+    let mut data = Vec::new();
+    for n in 0..size {
+        let (t, f2, f3) = row(n, rows);
+        data.push(t);
+        data.extend_from_slice(&f2.to_be_bytes()[8 - w2..]);
+        data.extend_from_slice(&(f3.min(65535) as u16).to_be_bytes());
+    }
+    let id = rows
+        .iter()
+        .find(|(_, e)| matches!(e, Entry::Offset(o, _) if *o == xref_pos))
+        .map_or(size.saturating_sub(1), |(n, _)| *n);
+    let mut body = format!("<< /Type /XRef /Size {size} /W [1 {w2} 2] ").into_bytes();
+    body.extend_from_slice(entries);
+    body.extend_from_slice(format!(" /Length {} >>\nstream\n", data.len()).as_bytes());
+    body.extend_from_slice(&data);
+    body.extend_from_slice(b"\nendstream");
+    out.extend_from_slice(format!("{id} 0 obj\n").as_bytes());
+    out.extend_from_slice(&body);
+    out.extend_from_slice(b"\nendobj\n");
+    out.extend_from_slice(format!("startxref\n{xref_pos}\n%%EOF\n").as_bytes());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,6 +204,39 @@ mod tests {
         );
         let mut out = Vec::new();
         assert!(table(&mut out, &[(Ref::new(1, 0), 10_000_000_000)], 2, b"", 0, 0).is_err());
+    }
+
+    #[test]
+    fn complete_sections_list_every_object_from_zero() {
+        let rows: BTreeMap<u32, Entry> = [(1, Entry::Offset(15, 0)), (3, Entry::Offset(300, 2))]
+            .into_iter()
+            .collect();
+        let mut out = Vec::new();
+        full_table(&mut out, 4, &rows, b"/Root 1 0 R", 400).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "xref\n0 4\n0000000000 65535 f\r\n0000000015 00000 n\r\n0000000000 00000 f\r\n\
+             0000000300 00002 n\r\ntrailer\n<< /Size 4 /Root 1 0 R >>\nstartxref\n400\n%%EOF\n"
+        );
+        let mut with_stm = rows.clone();
+        with_stm.insert(2, Entry::InStream(3, 1));
+        assert!(full_table(&mut Vec::new(), 4, &with_stm, b"", 400).is_err());
+        with_stm.insert(4, Entry::Offset(0x1234, 0));
+        let mut out = Vec::new();
+        full_stream(&mut out, 5, &with_stm, b"/Root 1 0 R", 0x1234);
+        let text = String::from_utf8_lossy(&out);
+        assert!(text.starts_with(
+            "4 0 obj\n<< /Type /XRef /Size 5 /W [1 2 2] /Root 1 0 R /Length 25 >>\nstream\n"
+        ));
+        assert!(!text.contains("/Prev"));
+        let i = out.windows(7).position(|w| w == b"stream\n").unwrap() + 7;
+        assert_eq!(
+            &out[i..i + 25],
+            &[
+                0, 0, 0, 0xff, 0xff, 1, 0, 15, 0, 0, 2, 0, 3, 0, 1, 1, 1, 0x2c, 0, 2, 1, 0x12,
+                0x34, 0, 0
+            ]
+        );
     }
 
     #[test]
