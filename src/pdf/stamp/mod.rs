@@ -16,7 +16,7 @@
 //! annotation: stamping again with the same text is [`Plan::is_current`] (nothing to write);
 //! with another number, form, size or position the same two objects get new versions, so a
 //! page never carries two stamps. This module decides nothing about signatures or encryption
-//! (see [`super::inject`]) and does no I/O beyond reading objects through [`Pdf`].
+//! (see [`super::inject()`]) and does no I/O beyond reading objects through [`Pdf`].
 
 use crate::pdf::reader::{Pdf, ReadAt};
 use crate::pdf::security::StreamKind;

@@ -5,7 +5,7 @@
 //! [`scan`] is the engine: a reader thread splits the input into [`Unit`]s (a snapshot line, an
 //! OAI record, a problem with a file) and batches them; workers run the caller's function on
 //! each unit; the caller's thread receives the results in input order ([`super::pipeline`]).
-//! [`number`] is the `pith number --arxiv-snapshot/--arxiv-oai` run built on it; the batch
+//! [`number()`] is the `pith number --arxiv-snapshot/--arxiv-oai` run built on it; the batch
 //! matcher ([`crate::arxiv_match`]) is another.
 
 use std::fmt;
@@ -270,7 +270,7 @@ fn open_input(inp: &Input) -> Result<(Format, input::Stream), Error> {
 /// Reads `inputs` in order and runs `work` on every unit on `threads` workers; `consume`
 /// receives the results in input order on the calling thread and returns `false` to stop.
 ///
-/// Memory: at most a few batches of [`CHUNK_BYTES`] are in flight, whatever the input.
+/// Memory: at most a few batches of `CHUNK_BYTES` (1 MiB) are in flight, whatever the input.
 ///
 /// # Errors
 /// [`ErrorKind::Open`] when a file cannot be opened or is not of its stated form. Problems
@@ -436,7 +436,7 @@ fn read_units(
     chunk.is_empty() || emit(chunk)
 }
 
-/// Options of [`number`].
+/// Options of [`number()`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
     /// Worker threads.
@@ -445,7 +445,7 @@ pub struct Options {
     pub strict: bool,
 }
 
-/// Counts of a [`number`] run.
+/// Counts of a [`number()`] run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Summary {
     /// Papers numbered (lines written).
@@ -466,7 +466,7 @@ impl fmt::Display for Summary {
     }
 }
 
-/// Something [`number`] reports beside its output.
+/// Something [`number()`] reports beside its output.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Report {
     /// A deleted record: not numbered.
