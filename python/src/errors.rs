@@ -107,7 +107,7 @@ pub fn pdf(py: Python<'_>, path: &str, e: &pith::pdf::Error) -> PyErr {
         K::NotFile => ("PdfIOError", "not_file"),
         K::NotPdf => ("NotPdfError", "not_pdf"),
         K::Damaged(_) => ("DamagedPdfError", "damaged"),
-        K::Encrypted => ("EncryptedPdfError", "encrypted"),
+        K::Encrypted | K::Crypt(_) => ("EncryptedPdfError", "encrypted"),
         K::Certified => ("CertifiedPdfError", "certified"),
         K::Xmp(_) => ("XmpError", "xmp"),
         K::Unsupported(_) => ("UnsupportedPdfError", "unsupported"),

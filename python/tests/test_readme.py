@@ -29,7 +29,7 @@ def test_readme_pipeline(tmp_path: Path):
     shutil.copyfile(EXAMPLES / "2402.03791v3.pdf", src / "2402.03791v3.pdf")
     shutil.copyfile(EXAMPLES / "2402.03791v3.atom.xml", src / "2402.03791v3.atom.xml")
     atoms = {"1608.03461v2": "1608.03461v2.atom.xml", "2412.14374v1": "2412.14374v1.atom.xml"}
-    pdfs = {"1608.03461v2": "qpdf-object-stream.pdf", "2412.14374v1": "qpdf-encrypted-V4.pdf"}
+    pdfs = {"1608.03461v2": "qpdf-object-stream.pdf", "2412.14374v1": "encrypted/r4-aes128-user-password.pdf"}
     for stem in atoms:
         shutil.copyfile(EXAMPLES / atoms[stem], src / f"{stem}.atom.xml")
         shutil.copyfile(FIXTURES / pdfs[stem], src / f"{stem}.pdf")
