@@ -174,30 +174,11 @@ pub fn id_from_path(path: &Path) -> Option<(String, Option<u32>)> {
 /// # Errors
 /// When a directory cannot be read.
 pub fn scan_dir(root: &Path) -> Result<(Vec<Wanted>, Vec<PathBuf>), Error> {
-    let mut pdfs = Vec::new();
-    let mut stack = vec![root.to_owned()];
-    while let Some(dir) = stack.pop() {
-        let io = |e: std::io::Error| Error {
-            path: dir.clone(),
-            line: None,
-            kind: ErrorKind::Io(e),
-        };
-        for entry in std::fs::read_dir(&dir).map_err(io)? {
-            let entry = entry.map_err(io)?;
-            let ft = entry.file_type().map_err(io)?;
-            let path = entry.path();
-            if ft.is_dir() {
-                stack.push(path);
-            } else if ft.is_file()
-                && path
-                    .extension()
-                    .is_some_and(|e| e.eq_ignore_ascii_case("pdf"))
-            {
-                pdfs.push(path);
-            }
-        }
-    }
-    pdfs.sort();
+    let pdfs = crate::batch::pdfs_under(root).map_err(|(path, e)| Error {
+        path,
+        line: None,
+        kind: ErrorKind::Io(e),
+    })?;
     let mut wanted = Vec::new();
     let mut unnamed = Vec::new();
     for pdf in pdfs {

@@ -237,25 +237,19 @@ pub fn read_manifest(manifest: &Path, text: &str, base: &Path) -> Result<Vec<Job
 /// Sidecar suffixes looked up beside `NAME.pdf`, in order.
 pub const SIDECARS: [&str; 3] = [".pith", ".record.json", ".atom.xml"];
 
-/// Walks a directory tree for `*.pdf` files (sorted, symlinks not followed) and pairs each
-/// with its sidecars: `NAME.pith` (one number as text, [`read_sidecar`]), `NAME.record.json`
-/// or `NAME.atom.xml`. The first in that order is the job's source, the others must agree
-/// with it ([`resolve`]). PDFs without a sidecar are returned in the second list.
+/// Every `*.pdf` file (any case) under `root`, sorted; symlinks are not followed. Shared by
+/// [`discover`] and [`crate::arxiv_match::scan_dir`].
 ///
 /// # Errors
-/// [`ErrorKind::Io`] when a directory cannot be read.
-pub fn discover(root: &Path) -> Result<(Vec<Job>, Vec<PathBuf>), Error> {
+/// The directory or entry that could not be read, with the I/O error.
+pub fn pdfs_under(root: &Path) -> Result<Vec<PathBuf>, (PathBuf, std::io::Error)> {
     let mut pdfs = Vec::new();
     let mut stack = vec![root.to_owned()];
     while let Some(dir) = stack.pop() {
-        let entries =
-            std::fs::read_dir(&dir).map_err(|e| Error::new(&dir, None, ErrorKind::Io(e)))?;
-        for entry in entries {
-            let entry = entry.map_err(|e| Error::new(&dir, None, ErrorKind::Io(e)))?;
-            let ft = entry
-                .file_type()
-                .map_err(|e| Error::new(&entry.path(), None, ErrorKind::Io(e)))?;
+        for entry in std::fs::read_dir(&dir).map_err(|e| (dir.clone(), e))? {
+            let entry = entry.map_err(|e| (dir.clone(), e))?;
             let path = entry.path();
+            let ft = entry.file_type().map_err(|e| (path.clone(), e))?;
             if ft.is_dir() {
                 stack.push(path);
             } else if ft.is_file()
@@ -268,6 +262,18 @@ pub fn discover(root: &Path) -> Result<(Vec<Job>, Vec<PathBuf>), Error> {
         }
     }
     pdfs.sort();
+    Ok(pdfs)
+}
+
+/// Walks a directory tree for `*.pdf` files (sorted, symlinks not followed) and pairs each
+/// with its sidecars: `NAME.pith` (one number as text, [`read_sidecar`]), `NAME.record.json`
+/// or `NAME.atom.xml`. The first in that order is the job's source, the others must agree
+/// with it ([`resolve`]). PDFs without a sidecar are returned in the second list.
+///
+/// # Errors
+/// [`ErrorKind::Io`] when a directory cannot be read.
+pub fn discover(root: &Path) -> Result<(Vec<Job>, Vec<PathBuf>), Error> {
+    let pdfs = pdfs_under(root).map_err(|(p, e)| Error::new(&p, None, ErrorKind::Io(e)))?;
     let mut jobs = Vec::new();
     let mut orphans = Vec::new();
     for pdf in pdfs {
