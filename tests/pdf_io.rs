@@ -135,3 +135,37 @@ fn in_place_reads_the_xref_not_the_file_and_new_files_are_kernel_copies() {
     assert!(std::fs::read(&input).unwrap().starts_with(&bytes));
     assert_eq!(&std::fs::read(&out).unwrap()[..bytes.len()], &bytes[..]);
 }
+
+#[test]
+fn in_place_reads_entries_of_a_large_table_not_the_table() {
+    let t = "in_place_reads_entries_of_a_large_table_not_the_table";
+    if !common::have_tool("strace", t) || !common::have_tool("qpdf", t) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // 120,002 objects: a 2.4 MB table for a 13 MB file.
+    let bytes = big_pdf(60_000, 1);
+    let input = dir.path().join("many.pdf");
+    std::fs::write(&input, &bytes).unwrap();
+    let x = bytes.windows(6).rposition(|w| w == b"\nxref\n").unwrap() as u64 + 1;
+    let table = bytes.len() as u64 - x;
+    let inp = input.to_str().unwrap();
+    let reads = "read,pread64,readv,preadv,preadv2";
+    let in_place = syscall_bytes(
+        dir.path(),
+        reads,
+        &["inject", "--in-place", inp, "--number", A],
+    );
+    let deep = syscall_bytes(dir.path(), reads, &["inspect", "--deep", inp]);
+    // The page tree's /Kids array (object 2, 0.8 MB) is read whole to count the pages; of
+    // the table only the sampled entries and the ones looked up are.
+    let kids = bytes.windows(9).position(|w| w == b"3 0 obj\n<").unwrap() as u64;
+    eprintln!("table {table}, kids {kids}: --in-place read {in_place}, --deep {deep}");
+    assert!(
+        in_place < kids + table / 4,
+        "--in-place read {in_place} bytes of a file whose table is {table}"
+    );
+    assert!(deep > table, "--deep reads the whole table: {deep}");
+    let (ok, o, e) = common::run("qpdf", &["--check", inp], None);
+    assert!(ok && !e.contains("WARNING"), "{o}{e}");
+}

@@ -1,6 +1,9 @@
 //! Reading a PDF without loading it: the header, `startxref`, the xref chain
-//! ([`xref`]), and single objects fetched by number, also from object streams. Everything goes
-//! through [`ReadAt`], so a 500 MB file costs a few reads and memory follows the objects read.
+//! ([`xref`]; regular classic tables are indexed and their entries read when needed, see
+//! `table`), the check of the xref against the file ([`check`]), and single objects fetched
+//! by number, also from object streams. Everything goes through [`ReadAt`], so a 500 MB file
+//! with a million objects costs a few hundred small reads, and memory follows the objects
+//! read.
 //!
 //! It never writes. Offsets in the xref are counted from a base decided once at open time
 //! ([`Pdf::delta`]) and the writer uses the same base for the entries it appends.
@@ -17,13 +20,16 @@ use super::security::SecurityHandler;
 use super::syntax::{is_white, Dict, Obj, Parser, Ref};
 use super::{Error, ErrorKind};
 
+pub mod check;
 pub mod source;
+mod table;
 pub mod xref;
 
+pub use check::Check;
 pub use source::{find, rfind, ReadAt};
-use source::{parse_growing, read_window};
-use xref::Entry;
-pub use xref::{Check, XrefKind};
+use source::{parse_growing, read_window, KnownLen};
+pub use xref::XrefKind;
+use xref::{Entry, Layer};
 
 /// Largest window read to parse one object (dictionaries, xref tables).
 const MAX_WINDOW: usize = 256 << 20;
@@ -60,7 +66,7 @@ struct ObjStm {
 
 /// A PDF opened for reading its xref chain and a few objects.
 pub struct Pdf<R: ReadAt> {
-    src: R,
+    src: KnownLen<R>,
     /// Length of the PDF: the file's, or less when it ends with an uncommitted update.
     len: u64,
     /// Length of the file.
@@ -72,7 +78,10 @@ pub struct Pdf<R: ReadAt> {
     startxref: u64,
     kind: XrefKind,
     sections: usize,
-    entries: HashMap<u32, Entry>,
+    /// The xref sections, newest first (see [`xref::Layer`]).
+    layers: Vec<Layer>,
+    /// Entries looked up so far.
+    looked_up: RefCell<HashMap<u32, Option<Entry>>>,
     size: u32,
     trailer: Dict,
     trailer_raw: Vec<u8>,
@@ -93,8 +102,9 @@ pub(crate) fn io_err(e: io::Error) -> Error {
 }
 
 impl<R: ReadAt> Pdf<R> {
-    /// Opens `src`: finds the header and `startxref`, reads the whole xref chain and checks
-    /// a sample of entries against the file ([`Check::Sampled`]).
+    /// Opens `src`: finds the header and `startxref`, reads the xref chain (indexing regular
+    /// classic tables rather than reading them) and checks a sample of entries against the
+    /// file ([`Check::Sampled`]).
     ///
     /// # Errors
     /// [`ErrorKind::NotPdf`] without a `%PDF-` header, [`ErrorKind::Damaged`] when the xref
@@ -103,12 +113,13 @@ impl<R: ReadAt> Pdf<R> {
         Self::open_checked(src, Check::Sampled)
     }
 
-    /// [`Pdf::open`] with the given thoroughness: [`Check::Full`] verifies every entry and
-    /// reports the first bad one in file order.
+    /// [`Pdf::open`] with the given thoroughness: [`Check::Full`] reads every table whole,
+    /// verifies every entry and reports the first bad one in file order.
     ///
     /// # Errors
     /// As [`Pdf::open`].
     pub fn open_checked(src: R, check: Check) -> Result<Self, Error> {
+        let src = KnownLen::new(src);
         let len = src.len();
         let head = read_window(&src, 0, 1024)?;
         let hdr = find(&head, b"%PDF-").ok_or_else(|| Error::new(ErrorKind::NotPdf))?;
@@ -143,7 +154,8 @@ impl<R: ReadAt> Pdf<R> {
             startxref,
             kind: XrefKind::Table,
             sections: 0,
-            entries: HashMap::new(),
+            layers: Vec::new(),
+            looked_up: RefCell::new(HashMap::new()),
             size: 0,
             trailer: Dict::default(),
             trailer_raw: Vec::new(),
@@ -159,12 +171,12 @@ impl<R: ReadAt> Pdf<R> {
         // white space before `xref` that "worked", and the update was written with offsets
         // no reader could follow.)
         pdf.delta = hdr as u64;
-        if let Err(e) = pdf.read_chain().and_then(|_| pdf.check_offsets(check)) {
+        if let Err(e) = pdf.read_chain(check).and_then(|_| pdf.check_offsets(check)) {
             if hdr > 0 && matches!(e.kind(), ErrorKind::Damaged(_)) {
                 let delta = pdf.delta;
                 pdf.reset(0);
                 let absolute = pdf
-                    .read_chain()
+                    .read_chain(check)
                     .and_then(|_| pdf.check_offsets(check))
                     .is_ok();
                 pdf.reset(delta);
@@ -185,7 +197,8 @@ impl<R: ReadAt> Pdf<R> {
     fn reset(&mut self, delta: u64) {
         self.delta = delta;
         self.sections = 0;
-        self.entries.clear();
+        self.layers.clear();
+        self.looked_up.borrow_mut().clear();
         self.size = 0;
         self.trailer = Dict::default();
         self.trailer_raw.clear();
@@ -276,7 +289,7 @@ impl<R: ReadAt> Pdf<R> {
     /// Whether object `num` lies in an object stream: an encrypted file stores its strings
     /// in clear there, inside the encrypted container (issue 18.3).
     pub fn in_object_stream(&self, num: u32) -> bool {
-        matches!(self.entries.get(&num), Some(Entry::InStream(..)))
+        matches!(self.entry(num), Ok(Some(Entry::InStream(..))))
     }
 
     /// Smallest object number not used by the file (the trailer's `/Size`).
@@ -297,8 +310,8 @@ impl<R: ReadAt> Pdf<R> {
 
     /// The generation of an in-use object, if it exists.
     pub fn generation(&self, num: u32) -> Option<u16> {
-        match self.entries.get(&num)? {
-            Entry::Offset(_, g) => Some(*g),
+        match self.entry(num).ok()?? {
+            Entry::Offset(_, g) => Some(g),
             Entry::InStream(..) => Some(0),
             Entry::Free => None,
         }
@@ -319,7 +332,7 @@ impl<R: ReadAt> Pdf<R> {
                 0,
             ));
         }
-        match self.entries.get(&num).copied() {
+        match self.entry(num)? {
             None | Some(Entry::Free) => Ok(None),
             Some(Entry::Offset(off, _)) => {
                 let f = self.fetch_at_depth(off + self.delta, Some(num), depth)?;
@@ -632,9 +645,7 @@ mod tests {
         let pdf = Pdf::open(&b[..]).unwrap();
         assert_eq!(pdf.xref_kind(), XrefKind::Stream);
         assert!(
-            pdf.entries
-                .values()
-                .any(|e| matches!(e, Entry::InStream(..))),
+            (0..pdf.size()).any(|n| matches!(pdf.entry(n), Ok(Some(Entry::InStream(..))))),
             "the fixture has compressed objects"
         );
     }

@@ -74,6 +74,30 @@ impl ReadAt for Vec<u8> {
     }
 }
 
+/// A source whose length is taken once: [`ReadAt::len`] of a [`std::fs::File`] asks the
+/// kernel each time (a `statx` per read), and the reader only opens files that do not change
+/// under it (in place, they are locked).
+pub(crate) struct KnownLen<R> {
+    src: R,
+    len: u64,
+}
+
+impl<R: ReadAt> KnownLen<R> {
+    pub(crate) fn new(src: R) -> Self {
+        let len = src.len();
+        KnownLen { src, len }
+    }
+}
+
+impl<R: ReadAt> ReadAt for KnownLen<R> {
+    fn len(&self) -> u64 {
+        self.len
+    }
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
+        self.src.read_at(offset, buf)
+    }
+}
+
 pub(crate) fn read_window<R: ReadAt + ?Sized>(
     src: &R,
     pos: u64,

@@ -1,14 +1,15 @@
 //! The cross-reference chain (ISO 32000-2 §7.5.4–7.5.8): following `startxref` and `/Prev`
 //! through classic tables and xref streams (hybrid `/XRefStm` included), merging the
-//! trailers, and checking that in-use entries point at their objects.
+//! trailers, and looking entries up section by section, newest first.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::super::filters::decode_stream;
-use super::super::syntax::{Dict, Obj, SyntaxError};
+use super::super::syntax::{Dict, Obj};
 use super::super::Error;
-use super::source::{parse_growing, read_window, ReadAt};
-use super::{damaged, Pdf, MAX_SECTIONS};
+use super::source::{read_window, ReadAt};
+use super::table::{parse_trailer, parse_whole, Indexed};
+use super::{damaged, Check, Pdf, MAX_SECTIONS};
 use crate::pdf::syntax::Parser;
 
 /// The kind of cross-reference section (§7.5.4 table, §7.5.8 stream).
@@ -29,8 +30,35 @@ pub(crate) enum Entry {
     InStream(u32, u32),
 }
 
+/// One section of the chain as lookups see it; [`Pdf`] keeps them newest first and the
+/// first section with an entry for an object decides it.
+#[derive(Debug)]
+pub(crate) enum Layer {
+    /// Every entry decoded: xref streams, and classic tables read whole.
+    Map(HashMap<u32, Entry>),
+    /// A classic table whose entries are read when asked for (issue #12).
+    Table(Indexed),
+}
+
+impl Layer {
+    /// Whether the section has an entry (in use or free) for `num`.
+    pub(crate) fn covers(&self, num: u32) -> bool {
+        match self {
+            Layer::Map(m) => m.contains_key(&num),
+            Layer::Table(t) => t.covers(num),
+        }
+    }
+}
+
+/// Adds `e` for `num` unless the section already has an entry for it.
+fn first_wins(map: &mut HashMap<u32, Entry>, num: u32, e: Entry) {
+    map.entry(num).or_insert(e);
+}
+
 impl<R: ReadAt> Pdf<R> {
-    pub(super) fn read_chain(&mut self) -> Result<(), Error> {
+    /// Reads the chain. Regular classic tables are indexed, not read, unless `check` is
+    /// [`Check::Full`] (which reads every entry anyway).
+    pub(super) fn read_chain(&mut self, check: Check) -> Result<(), Error> {
         let mut next = Some(self.startxref);
         let mut seen = HashSet::new();
         let mut first = true;
@@ -44,10 +72,11 @@ impl<R: ReadAt> Pdf<R> {
             let mut p = Parser::new(&w, 0, true);
             p.skip_ws();
             let (kind, trailer, raw) = if w[p.pos..].starts_with(b"xref") {
-                let (t, raw) = self.read_table(pos)?;
+                let (t, raw) = self.read_table(pos + p.pos as u64, check)?;
                 (XrefKind::Table, t, raw)
             } else {
-                let (t, raw) = self.read_xref_stream(pos, false)?;
+                let (t, raw, map) = self.read_xref_stream(pos, false)?;
+                self.layers.push(Layer::Map(map));
                 (XrefKind::Stream, t, raw)
             };
             if first {
@@ -76,7 +105,15 @@ impl<R: ReadAt> Pdf<R> {
                 Some(_) => return Err(damaged("/Prev is not an offset", pos)),
             };
         }
-        let max_num = self.entries.keys().copied().max().unwrap_or(0);
+        let max_num = self
+            .layers
+            .iter()
+            .filter_map(|l| match l {
+                Layer::Map(m) => m.keys().copied().max(),
+                Layer::Table(t) => t.max_num(),
+            })
+            .max()
+            .unwrap_or(0);
         self.size = self.size.max(max_num.saturating_add(1));
         if self.trailer.get(b"Root").and_then(Obj::as_ref).is_none() {
             return Err(damaged("the trailer has no /Root", self.startxref));
@@ -84,74 +121,85 @@ impl<R: ReadAt> Pdf<R> {
         Ok(())
     }
 
-    fn insert(&mut self, num: u32, e: Entry) {
-        self.entries.entry(num).or_insert(e);
+    /// The entry for `num`: the newest section's that has one (cached).
+    ///
+    /// # Errors
+    /// [`super::super::ErrorKind::Damaged`] for an indexed entry that does not parse, and
+    /// I/O errors.
+    pub(crate) fn entry(&self, num: u32) -> Result<Option<Entry>, Error> {
+        if let Some(e) = self.looked_up.borrow().get(&num) {
+            return Ok(*e);
+        }
+        let e = self.entry_in(num, 0)?.map(|(e, _)| e);
+        self.looked_up.borrow_mut().insert(num, e);
+        Ok(e)
     }
 
-    fn read_table(&mut self, pos: u64) -> Result<(Dict, Vec<u8>), Error> {
-        let (parsed, buf) = parse_growing(&self.src, pos, |p| {
-            p.keyword(b"xref")?;
-            let mut found = Vec::new();
-            loop {
-                p.skip_ws();
-                let save = p.pos;
-                if p.keyword(b"trailer").is_ok() {
-                    break;
-                }
-                p.pos = save;
-                let start = p.uint()?;
-                let count = p.uint()?;
-                for i in 0..count {
-                    let off = p.uint()?;
-                    let gen = p.uint()?;
-                    p.skip_ws();
-                    let at = p.pos;
-                    let kind = match p.byte_at(at) {
-                        Some(b'n') => true,
-                        Some(b'f') => false,
-                        Some(_) => return Err(SyntaxError::Invalid(at)),
-                        None => return Err(SyntaxError::Eof),
-                    };
-                    p.pos += 1;
-                    // Tolerate junk after the n/f flag up to the end of the line, as qpdf does.
-                    while let Some(b) = p.byte_at(p.pos) {
-                        if b == b'\r' || b == b'\n' {
-                            break;
-                        }
-                        p.pos += 1;
-                    }
-                    let num = start + i;
-                    if num <= u64::from(u32::MAX) {
-                        found.push((num as u32, off, gen, kind));
-                    }
-                }
-            }
-            let d = p.dict()?;
-            Ok((found, d))
-        })
-        .map_err(|e| e.context_msg("cross-reference table"))?;
-        let (found, trailer) = parsed;
-        // Hybrid files (§7.5.8.4): entries of /XRefStm come before the table's free entries
-        // and before older sections.
-        for &(num, off, gen, used) in &found {
-            if used && off > 0 {
-                self.insert(num, Entry::Offset(off, gen.min(65535) as u16));
+    /// The entry for `num` from the sections `from..` (newest first), and its section.
+    pub(crate) fn entry_in(&self, num: u32, from: usize) -> Result<Option<(Entry, usize)>, Error> {
+        for (i, layer) in self.layers.iter().enumerate().skip(from) {
+            let e = match layer {
+                Layer::Map(m) => m.get(&num).copied(),
+                Layer::Table(t) => t.get(&self.src, num)?,
+            };
+            if let Some(e) = e {
+                return Ok(Some((e, i)));
             }
         }
-        if let Some(Obj::Int(x)) = trailer.get(b"XRefStm") {
-            if *x >= 0 {
-                self.read_xref_stream(*x as u64 + self.delta, true)?;
-            }
-        }
-        for &(num, off, _, used) in &found {
-            if !used || off == 0 {
-                self.insert(num, Entry::Free);
-            }
-        }
-        Ok((trailer, buf))
+        Ok(None)
     }
 
-    fn read_xref_stream(&mut self, pos: u64, hybrid: bool) -> Result<(Dict, Vec<u8>), Error> {
+    /// Reads the classic table whose `xref` keyword is at `pos` into a new section.
+    fn read_table(&mut self, pos: u64, check: Check) -> Result<(Dict, Vec<u8>), Error> {
+        let indexed = match check {
+            Check::Full => None,
+            Check::Sampled => Indexed::walk(&self.src, pos, self.len)?,
+        };
+        let (trailer, raw, layer) = match indexed {
+            Some((mut ix, trailer_at)) => {
+                let (trailer, raw) = parse_trailer(&self.src, trailer_at)?;
+                if let Some(x) = stm_offset(&trailer) {
+                    let (_, _, map) = self.read_xref_stream(x + self.delta, true)?;
+                    ix.hybrid = map;
+                }
+                (trailer, raw, Layer::Table(ix))
+            }
+            None => {
+                let ((found, trailer), raw) = parse_whole(&self.src, pos)?;
+                // Hybrid files (§7.5.8.4): entries of /XRefStm come before the table's free
+                // entries and before older sections.
+                let mut map = HashMap::with_capacity(found.len());
+                for &(num, off, gen, used) in &found {
+                    if used && off > 0 {
+                        first_wins(&mut map, num, Entry::Offset(off, gen.min(65535) as u16));
+                    }
+                }
+                if let Some(x) = stm_offset(&trailer) {
+                    let (_, _, hybrid) = self.read_xref_stream(x + self.delta, true)?;
+                    for (num, e) in hybrid {
+                        first_wins(&mut map, num, e);
+                    }
+                }
+                for &(num, off, _, used) in &found {
+                    if !used || off == 0 {
+                        first_wins(&mut map, num, Entry::Free);
+                    }
+                }
+                (trailer, raw, Layer::Map(map))
+            }
+        };
+        self.layers.push(layer);
+        Ok((trailer, raw))
+    }
+
+    /// Reads the xref stream at `pos`: its dictionary, the buffer it was parsed from and its
+    /// entries (for a hybrid file's `/XRefStm`, the in-use ones only).
+    #[allow(clippy::type_complexity)]
+    fn read_xref_stream(
+        &mut self,
+        pos: u64,
+        hybrid: bool,
+    ) -> Result<(Dict, Vec<u8>, HashMap<u32, Entry>), Error> {
         let f = self
             .fetch_at(pos, None)
             .map_err(|e| e.context_msg("cross-reference stream"))?;
@@ -191,6 +239,7 @@ impl<R: ReadAt> Pdf<R> {
         let rec = w.iter().sum::<usize>();
         let mut at = 0usize;
         let field = |bytes: &[u8]| bytes.iter().fold(0u64, |acc, &b| acc << 8 | u64::from(b));
+        let mut map = HashMap::new();
         for (start, count) in index {
             for i in 0..count {
                 if at + rec > data.len() {
@@ -207,15 +256,16 @@ impl<R: ReadAt> Pdf<R> {
                 }
                 let num = num as u32;
                 match t {
-                    0 if !hybrid => self.insert(num, Entry::Free),
+                    0 if !hybrid => first_wins(&mut map, num, Entry::Free),
                     1 => {
                         if f2 > 0 {
-                            self.insert(num, Entry::Offset(f2, f3.min(65535) as u16))
+                            first_wins(&mut map, num, Entry::Offset(f2, f3.min(65535) as u16))
                         } else if !hybrid {
-                            self.insert(num, Entry::Free)
+                            first_wins(&mut map, num, Entry::Free)
                         }
                     }
-                    2 => self.insert(
+                    2 => first_wins(
+                        &mut map,
                         num,
                         Entry::InStream(
                             f2.min(u64::from(u32::MAX)) as u32,
@@ -226,157 +276,22 @@ impl<R: ReadAt> Pdf<R> {
                 }
             }
         }
-        Ok((d, f.raw))
-    }
-
-    /// Checks the xref against the file: every in-use entry lies inside it, every compressed
-    /// object's stream is an in-use object, and the entries `check` selects point at
-    /// `N G obj` (white space allowed before it). Entries are visited in file order (by
-    /// offset, then number), so the first bad one reported is the first in the file.
-    pub(super) fn check_offsets(&self, check: Check) -> Result<(), Error> {
-        let mut nums: Vec<u32> = self.entries.keys().copied().collect();
-        nums.sort_unstable();
-        let mut at: Vec<(u64, u32, u16)> = Vec::new();
-        for num in nums {
-            match self.entries[&num] {
-                Entry::Offset(_, _) if self.xref_streams.contains(&num) => {}
-                Entry::Offset(off, gen) => {
-                    let pos = off.saturating_add(self.delta);
-                    if pos >= self.len {
-                        return Err(damaged(
-                            format!("object {num} {gen} lies past the end of the file"),
-                            pos,
-                        ));
-                    }
-                    at.push((pos, num, gen));
-                }
-                Entry::InStream(stm, _) => {
-                    if !matches!(self.entries.get(&stm), Some(Entry::Offset(..))) {
-                        return Err(damaged(
-                            format!("object {num} lies in object stream {stm}, which is missing"),
-                            self.startxref,
-                        ));
-                    }
-                }
-                Entry::Free => {}
-            }
-        }
-        at.sort_unstable();
-        match check {
-            Check::Full => self.check_headers(&at, FULL_WINDOW),
-            Check::Sampled => self.check_headers(&sample(&at), SAMPLE_WINDOW),
-        }
-    }
-
-    /// Checks that the in-use objects `nums` (direct ones; compressed ones are checked when
-    /// fetched) start where the xref says. Used for the objects an update references.
-    ///
-    /// # Errors
-    /// [`ErrorKind::Damaged`](super::super::ErrorKind::Damaged) naming the first one that
-    /// does not.
-    pub fn check_objects(&self, nums: &[u32]) -> Result<(), Error> {
-        let mut at: Vec<(u64, u32, u16)> = nums
-            .iter()
-            .filter_map(|&n| match self.entries.get(&n) {
-                Some(&Entry::Offset(off, gen)) if !self.xref_streams.contains(&n) => {
-                    Some((off.saturating_add(self.delta), n, gen))
-                }
-                _ => None,
-            })
-            .collect();
-        at.sort_unstable();
-        at.dedup();
-        self.check_headers(&at, SAMPLE_WINDOW)
-    }
-
-    /// Reads the object headers at `at` (sorted positions), merging neighbours closer than
-    /// `window` into one read.
-    fn check_headers(&self, at: &[(u64, u32, u16)], window: u64) -> Result<(), Error> {
-        let mut i = 0;
-        while i < at.len() {
-            let start = at[i].0;
-            if start >= self.len {
-                let (pos, num, gen) = at[i];
-                return Err(damaged(
-                    format!("object {num} {gen} lies past the end of the file"),
-                    pos,
-                ));
-            }
-            let mut j = i;
-            while j + 1 < at.len() && at[j + 1].0 + HEADER <= start + window {
-                j += 1;
-            }
-            let end = (at[j].0 + HEADER).min(self.len);
-            let buf = read_window(&self.src, start, (end - start) as usize)?;
-            for &(pos, num, gen) in &at[i..=j] {
-                let from = ((pos - start) as usize).min(buf.len());
-                let to = (from + HEADER as usize).min(buf.len());
-                let mut p = Parser::new(&buf[from..to], 0, start + to as u64 >= self.len);
-                match p.obj_header() {
-                    Ok(r) if r.num == num => {}
-                    _ => {
-                        return Err(damaged(
-                            format!("object {num} {gen} is not at the offset the xref gives"),
-                            pos,
-                        ))
-                    }
-                }
-            }
-            i = j + 1;
-        }
-        Ok(())
+        Ok((d, f.raw, map))
     }
 }
 
-/// How thoroughly [`Pdf::open_checked`] verifies the xref against the file before anything
-/// is appended to it (issue #12).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Check {
-    /// Every entry lies inside the file; a bounded, deterministic sample of entries spread
-    /// over the file (the first and last [`SAMPLE_ENDS`] by offset and [`SAMPLE_SPREAD`] at
-    /// even ranks between) starts with its `N G obj`. Systematic damage — offsets shifted by
-    /// line-ending conversion, bytes inserted or cut, a truncated tail — moves every object
-    /// after the damage, so a spread sample catches it while reading a few KB. The objects an
-    /// update fetches or references are checked besides ([`Pdf::check_objects`]).
-    #[default]
-    Sampled,
-    /// Every in-use entry is checked (`pith inspect --deep`): the whole file is read.
-    Full,
-}
-
-/// Entries checked at each end of the file by [`Check::Sampled`].
-pub const SAMPLE_ENDS: usize = 16;
-/// Entries checked at even ranks between the ends by [`Check::Sampled`].
-pub const SAMPLE_SPREAD: usize = 224;
-/// Bytes read to check one object header.
-const HEADER: u64 = 48;
-/// A full check reads neighbours together: one read of up to 1 MB covers every object
-/// header in it, so a file with 100,000 objects costs a few dozen reads (issue #6).
-const FULL_WINDOW: u64 = 1 << 20;
-/// A sampled check merges only headers within 4 KB (one page) of each other.
-const SAMPLE_WINDOW: u64 = 4096;
-
-/// The sample of [`Check::Sampled`] from the entries sorted by position.
-fn sample(at: &[(u64, u32, u16)]) -> Vec<(u64, u32, u16)> {
-    let n = at.len();
-    if n <= 2 * SAMPLE_ENDS + SAMPLE_SPREAD {
-        return at.to_vec();
+/// The `/XRefStm` offset of a hybrid file's trailer.
+fn stm_offset(trailer: &Dict) -> Option<u64> {
+    match trailer.get(b"XRefStm") {
+        Some(Obj::Int(x)) if *x >= 0 => Some(*x as u64),
+        _ => None,
     }
-    let mut idx: Vec<usize> = (0..SAMPLE_ENDS).chain(n - SAMPLE_ENDS..n).collect();
-    let inner = n - 2 * SAMPLE_ENDS;
-    idx.extend(
-        (0..SAMPLE_SPREAD)
-            .map(|k| SAMPLE_ENDS + k * inner / SAMPLE_SPREAD + inner / (2 * SAMPLE_SPREAD)),
-    );
-    idx.sort_unstable();
-    idx.dedup();
-    idx.into_iter().map(|i| at[i]).collect()
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::find;
     use super::super::testpdf::{build, DOC};
-    use super::super::{find, rfind};
     use super::*;
     use crate::pdf::syntax::Ref;
 
@@ -395,8 +310,8 @@ mod tests {
         b.truncate(at);
         b.extend_from_slice(table.as_bytes());
         let pdf = Pdf::open(&b[..]).unwrap();
-        assert_eq!(pdf.entries.get(&0), Some(&Entry::Free));
-        assert_eq!(pdf.entries.get(&3), Some(&Entry::Offset(offs[2], 0)));
+        assert_eq!(pdf.entry(0).unwrap(), Some(Entry::Free));
+        assert_eq!(pdf.entry(3).unwrap(), Some(Entry::Offset(offs[2], 0)));
         assert!(pdf.get(3).unwrap().is_some());
     }
 
@@ -441,62 +356,5 @@ mod tests {
         );
         let e = Pdf::open(&s[..]).err().unwrap();
         assert!(e.to_string().contains("not an xref stream"), "{e}");
-    }
-
-    fn many_objects(n: usize) -> Vec<u8> {
-        let mut objs: Vec<String> = DOC.iter().map(|s| s.to_string()).collect();
-        objs.extend((0..n).map(|i| format!("<< /Filler {i} >>")));
-        let refs: Vec<&str> = objs.iter().map(String::as_str).collect();
-        build(b"", &refs, "")
-    }
-
-    #[test]
-    fn the_sample_is_spread_bounded_and_deterministic() {
-        let at: Vec<(u64, u32, u16)> = (0..10_000u32).map(|i| (u64::from(i) * 100, i, 0)).collect();
-        let s = sample(&at);
-        assert!(s.len() <= 2 * SAMPLE_ENDS + SAMPLE_SPREAD);
-        assert_eq!(s[0], at[0]);
-        assert_eq!(*s.last().unwrap(), at[9_999]);
-        // No gap between sampled entries is wider than 1/SAMPLE_SPREAD of the file, plus one.
-        let widest = s.windows(2).map(|w| w[1].1 - w[0].1).max().unwrap();
-        assert!(widest as usize <= 10_000 / SAMPLE_SPREAD + 1, "{widest}");
-        assert_eq!(s, sample(&at));
-        let few = &at[..100];
-        assert_eq!(sample(few), few.to_vec());
-    }
-
-    #[test]
-    fn sampled_catches_shifts_full_catches_everything() {
-        let good = many_objects(2_000);
-        Pdf::open_checked(&good[..], Check::Full).unwrap();
-        // One object renumbered in place, in the middle: a single wrong entry that the
-        // sample may miss, but the full check names.
-        let mid = find(&good, b"<< /Filler 1001 >>").unwrap();
-        let head = good[..mid].iter().rposition(|&b| b == b'\n').unwrap();
-        let head = good[..head].iter().rposition(|&b| b == b'\n').unwrap() + 1;
-        let mut one = good.clone();
-        one[head] = b'9';
-        let e = Pdf::open_checked(&one[..], Check::Full).err().unwrap();
-        assert!(e.to_string().contains("is not at the offset"), "{e}");
-        // Bytes inserted shift every later object: the sample catches it.
-        let at = find(&good, b"<< /Filler 1500 >>").unwrap();
-        let mut shifted = good.clone();
-        shifted.splice(at..at, b"% x\r\n".iter().copied());
-        let fix = rfind(&shifted, b"startxref\n").unwrap() + 10;
-        let end = fix + shifted[fix..].iter().position(|&c| c == b'\n').unwrap();
-        let v: u64 = std::str::from_utf8(&shifted[fix..end])
-            .unwrap()
-            .parse()
-            .unwrap();
-        shifted.splice(fix..end, (v + 5).to_string().bytes());
-        let e = Pdf::open_checked(&shifted[..], Check::Sampled)
-            .err()
-            .unwrap();
-        assert!(matches!(e.kind(), crate::pdf::ErrorKind::Damaged(_)), "{e}");
-        // A truncated file: entries past the end.
-        let cut = &good[..good.len() / 2];
-        let mut cut = cut.to_vec();
-        cut.extend_from_slice(&good[find(&good, b"xref\n").unwrap()..]);
-        assert!(Pdf::open_checked(&cut[..], Check::Sampled).is_err());
     }
 }
