@@ -100,7 +100,7 @@ impl<R: ReadAt> Pdf<R> {
             };
             let n = t.len();
             let newer = &self.layers[..i];
-            let mut win = Window::default();
+            let mut win = Window::new(ENTRY_WINDOW);
             for k in ranks(n, ends, spread) {
                 for k in k..(k + PROBES).min(n) {
                     let Some((num, pos)) = t.nth(k) else { break };
@@ -208,6 +208,8 @@ const FULL_WINDOW: u64 = 1 << 20;
 /// A sampled check merges only headers within 4 KB (one page) of each other.
 const SAMPLE_WINDOW: u64 = 4096;
 
+/// Bytes read around a sampled entry of an indexed table (its neighbours, for the probes).
+const ENTRY_WINDOW: usize = 16 * super::table::ENTRY as usize;
 /// Entries probed after a free one to find an in-use entry near a sampled rank.
 const PROBES: u64 = 16;
 

@@ -61,7 +61,7 @@ impl Indexed {
         pos: u64,
         len: u64,
     ) -> Result<Option<(Indexed, u64)>, Error> {
-        let mut win = Window::default();
+        let mut win = Window::new(WALK_WINDOW);
         let mut at = pos + 4; // past `xref`
         let mut subs = Vec::new();
         loop {
@@ -332,13 +332,22 @@ pub(crate) fn parse_trailer<R: ReadAt + ?Sized>(
 
 /// A window of the file kept while reading forward (headers, sampled entries), re-read when
 /// a request falls outside it.
-#[derive(Default)]
 pub(crate) struct Window {
     base: u64,
     buf: Vec<u8>,
+    size: usize,
 }
 
 impl Window {
+    /// A window that reads `size` bytes at a time.
+    pub(crate) fn new(size: usize) -> Self {
+        Window {
+            base: 0,
+            buf: Vec::new(),
+            size,
+        }
+    }
+
     /// Up to `n` bytes at `at` (fewer at the end of the file).
     pub(crate) fn get<R: ReadAt + ?Sized>(
         &mut self,
@@ -349,7 +358,7 @@ impl Window {
         let inside = at >= self.base && at + n as u64 <= self.base + self.buf.len() as u64;
         if !inside {
             self.base = at;
-            self.buf = read_window(src, at, WALK_WINDOW.max(n))?;
+            self.buf = read_window(src, at, self.size.max(n))?;
         }
         let from = (at - self.base) as usize;
         Ok(&self.buf[from..(from + n).min(self.buf.len())])
