@@ -56,7 +56,8 @@ pub struct Args {
     /// Jobs or GNU parallel.
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
-    /// Worker threads (default: the available cores).
+    /// Worker threads (default: twice the available cores, since workers also wait for the
+    /// disk).
     #[arg(long, short = 'j', value_name = "N")]
     jobs: Option<usize>,
     /// Write the JSON Lines report here instead of standard output ("-" is standard output).
@@ -421,9 +422,12 @@ pub fn run(args: Args) -> Result<Outcome> {
                 .with_context(|| format!("{}: cannot create", d.display()))?;
         }
     }
+    // Twice the cores (issue #12): a worker also waits, for its group's syncs and for the
+    // file system, and the others keep the cores busy meanwhile (741 small PDFs on 2 cores:
+    // 0.26-0.35 s with 2 workers, 0.19-0.27 s with 4).
     let threads = args
         .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| 2 * n.get()));
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();
