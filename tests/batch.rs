@@ -545,3 +545,200 @@ fn issue15_refusal_hints_name_commands_that_exist() {
     assert!(!reason.contains("use --rewrite"), "{reason}");
     assert!(reason.contains("pith inject --rewrite"), "{reason}");
 }
+
+/// Every file under `dir`, recursively.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if e.file_type().unwrap().is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// Temporary files pith left anywhere under `dir`.
+fn temporaries(dir: &Path) -> Vec<PathBuf> {
+    files_under(dir)
+        .into_iter()
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with(".pith-tmp"))
+        })
+        .collect()
+}
+
+/// `n` inputs under `inp` (alternating the two sources, ten directories) and a manifest line
+/// for each; returns the manifest lines and the inputs' bytes by relative path.
+fn many_inputs(inp: &Path, n: usize) -> (Vec<String>, Vec<(String, Vec<u8>)>) {
+    let srcs = sources();
+    let mut lines = Vec::new();
+    let mut inputs = Vec::new();
+    for i in 0..n {
+        let rel = format!("d{}/f{i:03}.pdf", i % 10);
+        let src = &srcs[i % srcs.len()];
+        copy_writable(src, &inp.join(&rel));
+        lines.push(format!("{{\"pdf\":\"{rel}\",\"number\":\"{SEED}\"}}"));
+        inputs.push((rel, std::fs::read(src).unwrap()));
+    }
+    (lines, inputs)
+}
+
+/// An output is the input followed by an update that qpdf accepts and that carries `SEED`.
+fn assert_updated(out: &Path, input: &[u8]) {
+    let now = std::fs::read(out).unwrap();
+    assert!(
+        now.len() > input.len() && now.starts_with(input),
+        "{}: not the input plus an update",
+        out.display()
+    );
+    assert!(qpdf_clean(out), "{}: qpdf --check", out.display());
+}
+
+#[test]
+fn issue12_group_commit_lands_every_output_and_a_failing_one_alone() {
+    if !common::have_tool("qpdf", "issue12_group_commit") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let inp = dir.path().join("in");
+    let out = dir.path().join("out");
+    // More files than one group of one worker holds, so that several commits run.
+    let (mut lines, inputs) = many_inputs(&inp, 75);
+    // In the middle of a group: an output whose rename fails at the commit (its path is a
+    // non-empty directory), after it was written and synced; and a file refused up front.
+    let blocked = out.join("blocked.pdf");
+    std::fs::create_dir_all(&blocked).unwrap();
+    std::fs::write(blocked.join("keep"), b"k").unwrap();
+    copy_writable(&sources()[0], &inp.join("x.pdf"));
+    lines.insert(
+        40,
+        format!("{{\"pdf\":\"x.pdf\",\"number\":\"{SEED}\",\"out\":\"../out/blocked.pdf\"}}"),
+    );
+    std::fs::write(inp.join("broken.pdf"), b"%PDF-1.7\nnot a body\n").unwrap();
+    lines.insert(
+        20,
+        format!("{{\"pdf\":\"broken.pdf\",\"number\":\"{SEED}\"}}"),
+    );
+    let manifest = inp.join("manifest.jsonl");
+    std::fs::write(&manifest, lines.join("\n") + "\n").unwrap();
+    let o = common::pith()
+        .args(["batch", "-j", "2", "--manifest"])
+        .arg(&manifest)
+        .arg("--out-dir")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "one file failed");
+    let report = report_lines(&o.stdout);
+    let summary = report.last().unwrap();
+    assert_eq!(
+        (
+            summary["injected"].as_u64(),
+            summary["failed"].as_u64(),
+            summary["refused"].as_u64()
+        ),
+        (Some(75), Some(1), Some(1)),
+        "{summary}"
+    );
+    let failed = report.iter().find(|l| l["status"] == "failed").unwrap();
+    assert!(
+        failed["reason"]
+            .as_str()
+            .unwrap()
+            .contains("blocked.pdf: cannot replace"),
+        "{failed}"
+    );
+    assert_eq!(failed["bytes_after"], failed["bytes_before"]);
+    for (rel, bytes) in &inputs {
+        assert_updated(&out.join(rel), bytes);
+    }
+    assert_eq!(
+        std::fs::read_dir(&blocked).unwrap().count(),
+        1,
+        "the blocking directory is untouched"
+    );
+    assert!(!out.join("broken.pdf").exists());
+    assert_eq!(temporaries(dir.path()), Vec::<PathBuf>::new());
+    assert_eq!(
+        files_under(&out).len(),
+        75 + 1,
+        "75 outputs and blocked.pdf/keep"
+    );
+}
+
+#[test]
+fn issue12_terminated_batch_leaves_no_temporary_files_and_whole_outputs() {
+    if !common::have_tool("qpdf", "issue12_terminated_batch")
+        || !common::have_tool("kill", "issue12_terminated_batch")
+    {
+        return;
+    }
+    use std::io::BufRead;
+    for signal in ["-TERM", "-INT"] {
+        let dir = tempfile::tempdir().unwrap();
+        let inp = dir.path().join("in");
+        let out = dir.path().join("out");
+        let (lines, inputs) = many_inputs(&inp, 600);
+        let manifest = inp.join("manifest.jsonl");
+        std::fs::write(&manifest, lines.join("\n") + "\n").unwrap();
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin!("pith"))
+            .args(["batch", "-j", "2", "--manifest"])
+            .arg(&manifest)
+            .arg("--out-dir")
+            .arg(&out)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The first report line comes after a group commit: the run is under way, with
+        // groups staged, when the signal arrives.
+        let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut text = String::new();
+        stdout.read_line(&mut text).unwrap();
+        let _ = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status();
+        std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
+        let status = child.wait().unwrap();
+        let report = report_lines(text.as_bytes());
+        let summary = report.last().unwrap();
+        assert_eq!(temporaries(dir.path()), Vec::<PathBuf>::new(), "{signal}");
+        let mut present = 0;
+        for (rel, bytes) in &inputs {
+            let p = out.join(rel);
+            if p.exists() {
+                assert_updated(&p, bytes);
+                present += 1;
+            }
+        }
+        assert_eq!(
+            summary["injected"].as_u64(),
+            Some(present),
+            "{signal}: the report agrees with the files: {summary}"
+        );
+        if summary["interrupted"] == true {
+            assert_eq!(status.code(), Some(2), "{signal}");
+            assert!(summary["skipped"].as_u64().unwrap() > 0);
+        }
+        // The rerun does the rest and leaves the done files alone.
+        let o = common::pith()
+            .args(["batch", "--manifest"])
+            .arg(&manifest)
+            .arg("--out-dir")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{signal}");
+        let s = report_lines(&o.stdout).pop().unwrap();
+        assert_eq!(s["unchanged"].as_u64(), Some(present), "{signal}: {s}");
+        assert_eq!(s["injected"].as_u64(), Some(600 - present), "{signal}: {s}");
+        eprintln!("issue12_terminated_batch {signal}: {present} of 600 done before the stop");
+    }
+}

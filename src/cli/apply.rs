@@ -7,6 +7,7 @@ use std::fmt;
 use std::path::Path;
 
 use anyhow::Result;
+use pith::output::Group;
 use pith::pdf::commit::{self, Report};
 use pith::pdf::{ErrorKind, Options};
 use pith::PithNumber;
@@ -47,6 +48,22 @@ pub fn apply(input: &Path, target: Target, number: &PithNumber, opts: &Options) 
         Target::File(o) => commit::inject_file(input, commit::Target::File(o), number, opts),
     };
     r.map_err(|e| hinted_with(e, opts))
+}
+
+/// [`apply`] to a new file `out` staged in `group` (`pith batch`'s group commit): the output
+/// is synced and renamed into place by the group's commit, not here.
+///
+/// # Errors
+/// As [`apply`]; on error nothing is staged.
+pub fn apply_staged(
+    input: &Path,
+    out: &Path,
+    group: &mut Group,
+    number: &PithNumber,
+    opts: &Options,
+) -> Result<Report> {
+    commit::inject_file(input, commit::Target::Staged(out, group), number, opts)
+        .map_err(|e| hinted_with(e, opts))
 }
 
 /// A library error with the command-line hint for its kind appended to its message.

@@ -5,6 +5,8 @@
 //!   with `copy_file_range`) followed by the update, written to a temporary file in the
 //!   target's directory, synced, then renamed over the target ([`crate::output`]). A device
 //!   or FIFO target is written to directly.
+//! - **A new file in a group** ([`crate::output::Group`], `pith batch`): the same copy and
+//!   update in a temporary file, whose sync and rename wait for the group's commit.
 //! - **A stream** (standard output): the copy and the update, in order.
 //! - **In place**: the update is appended to the input itself under an exclusive lock, in
 //!   three synced steps, so that a kill at any moment leaves a file that reads as the original
@@ -43,6 +45,9 @@ pub enum Target<'a> {
     InPlace,
     /// Write a new file (through a temporary file and a rename).
     File(&'a Path),
+    /// Stage a new file in a group; it is synced and renamed into place by the group's
+    /// [`commit`](crate::output::Group::commit), which reports its own errors.
+    Staged(&'a Path, &'a mut crate::output::Group),
     /// Write the updated PDF to a stream (standard output).
     Stream(&'a mut dyn Write),
 }
@@ -174,6 +179,14 @@ pub fn inject_file(
             })?;
             Ok(report(applied, len + inj.appended.len() as u64))
         }
+        Target::Staged(out, group) => {
+            group
+                .stage(out, Some(meta.permissions()), |w| {
+                    copy_then(&file, len, &inj.appended, w).map_err(|e| e.into_io())
+                })
+                .map_err(output_error)?;
+            Ok(report(applied, len + inj.appended.len() as u64))
+        }
     }
 }
 
@@ -279,10 +292,13 @@ fn write_file_with(
     permissions: Option<std::fs::Permissions>,
     fill: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> Result<(), Error> {
-    crate::output::write_file_with(path, permissions, fill).map_err(|e| {
-        let (path, what, source) = e.into_parts();
-        Error::io(&what, source).in_file(&path)
-    })
+    crate::output::write_file_with(path, permissions, fill).map_err(output_error)
+}
+
+/// A [`crate::output::Error`] as this module's [`ErrorKind::Io`], naming the output file.
+pub fn output_error(e: crate::output::Error) -> Error {
+    let (path, what, source) = e.into_parts();
+    Error::io(&what, source).in_file(&path)
 }
 
 impl Error {
