@@ -27,6 +27,8 @@ pub(crate) const ENTRY: u64 = 20;
 const MAX_SUBSECTIONS: usize = 1 << 16;
 /// The window read while walking subsection headers.
 const WALK_WINDOW: usize = 4096;
+/// Tables up to this size are kept in memory once walked (most papers' tables are a few KB).
+const HELD: u64 = 64 << 10;
 
 /// One subsection of an indexed table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,6 +50,9 @@ pub(crate) struct Indexed {
     /// In-use entries of a hybrid file's `/XRefStm` (§7.5.8.4): they come after the
     /// table's in-use entries and before its free ones.
     pub(crate) hybrid: HashMap<u32, Entry>,
+    /// A small table's bytes and their position, kept from the walk: reading them once costs
+    /// less than a read per entry.
+    held: Option<(u64, Vec<u8>)>,
 }
 
 impl Indexed {
@@ -62,6 +67,7 @@ impl Indexed {
         len: u64,
     ) -> Result<Option<(Indexed, u64)>, Error> {
         let mut win = Window::new(WALK_WINDOW);
+        win.get(src, pos, 4)?; // the window starts at `xref`: a small table is read once
         let mut at = pos + 4; // past `xref`
         let mut subs = Vec::new();
         loop {
@@ -103,11 +109,17 @@ impl Indexed {
         let sorted = subs
             .windows(2)
             .all(|w| u64::from(w[0].first) + u64::from(w[0].count) <= u64::from(w[1].first));
+        let held = if at - pos <= HELD {
+            Some((pos, win.get(src, pos, (at - pos) as usize)?.to_vec()))
+        } else {
+            None
+        };
         Ok(Some((
             Indexed {
                 subs,
                 sorted,
                 hybrid: HashMap::new(),
+                held,
             },
             at,
         )))
@@ -141,6 +153,13 @@ impl Indexed {
         None
     }
 
+    /// The entry at `at` from the held bytes of a small table.
+    pub(crate) fn held(&self, at: u64) -> Option<&[u8]> {
+        let (base, bytes) = self.held.as_ref()?;
+        let from = usize::try_from(at.checked_sub(*base)?).ok()?;
+        bytes.get(from..from + ENTRY as usize)
+    }
+
     fn subs_of(&self, num: u32) -> impl Iterator<Item = &Sub> {
         let inside = move |s: &&Sub| num >= s.first && num - s.first < s.count;
         let range = if self.sorted {
@@ -167,7 +186,11 @@ impl Indexed {
         let mut free = false;
         for s in self.subs_of(num) {
             let at = s.at + u64::from(num - s.first) * ENTRY;
-            match read_entry(src, at, num)? {
+            let e = match self.held(at) {
+                Some(b) => entry_from(b, at, num)?,
+                None => read_entry(src, at, num)?,
+            };
+            match e {
                 e @ Entry::Offset(..) => return Ok(Some(e)),
                 _ => free = true,
             }
@@ -202,7 +225,11 @@ pub(crate) fn read_entry_in<R: ReadAt + ?Sized>(
     entry_from(win.get(src, at, ENTRY as usize)?, at, num)
 }
 
-fn entry_from(bytes: &[u8], at: u64, num: u32) -> Result<Entry, Error> {
+/// Parses the entry of object `num` read at `at`.
+///
+/// # Errors
+/// [`super::super::ErrorKind::Damaged`] when it does not parse.
+pub(crate) fn entry_from(bytes: &[u8], at: u64, num: u32) -> Result<Entry, Error> {
     let (off, gen, used) = parse_entry(bytes).ok_or_else(|| {
         damaged(
             format!("the cross-reference entry of object {num} is malformed"),
