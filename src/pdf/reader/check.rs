@@ -188,8 +188,9 @@ impl<R: ReadAt> Pdf<R> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Check {
     /// A bounded, deterministic sample of entries spread over the file starts with its
-    /// `N G obj` (see [`Pdf::check_offsets`]: by position for decoded sections, by rank in
-    /// the table for indexed ones, which are never read whole). Systematic damage — offsets shifted by
+    /// `N G obj`: for decoded sections (xref streams, tables read whole) the first and last
+    /// [`SAMPLE_ENDS`] by position and [`SAMPLE_SPREAD`] between; for indexed classic tables
+    /// (never read whole) the same counts by rank in the table. Systematic damage — offsets shifted by
     /// line-ending conversion, bytes inserted or cut, a truncated tail — moves every object
     /// after the damage, so a spread sample catches it while reading a few KB. The objects an
     /// update fetches or references are checked besides ([`Pdf::check_objects`]).
