@@ -151,5 +151,11 @@ def inject(
     in_place: bool = False,
     force: bool = False,
     now: Optional[str] = None,
+    stamp: bool = False,
+    stamp_form: Literal["short", "full"] = "short",
+    stamp_position: Literal["left", "right", "top", "bottom"] = "left",
+    stamp_size: float = 9.0,
+    password: Union[str, bytes, None] = None,
+    repair: bool = False,
 ) -> InjectReport:
     """Writes a number into a PDF as an incremental update."""

@@ -24,6 +24,54 @@ fn default_now() -> String {
     t.format("%Y-%m-%dT%H:%M:%SZ").to_string()
 }
 
+// The signature spells the default stamp size as a literal (so that Python sees `9.0`, not `...`).
+const _: () = assert!(pith::pdf::stamp::DEFAULT_SIZE == 9.0);
+
+/// A password given as text (UTF-8) or bytes.
+#[derive(FromPyObject)]
+pub enum Password {
+    /// Text, encoded as UTF-8.
+    Text(String),
+    /// Bytes, as given.
+    Bytes(Vec<u8>),
+}
+
+/// The library's stamp settings from the keyword arguments, or ValueError naming the bad one.
+fn stamp_settings(form: &str, position: &str, size: f64) -> PyResult<pith::pdf::stamp::Stamp> {
+    use pith::pdf::stamp::{Form, Position, Stamp};
+    let form = match form {
+        "short" => Form::Short,
+        "full" => Form::Full,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "stamp_form must be \"short\" or \"full\", not {other:?}"
+            )))
+        }
+    };
+    let position = match position {
+        "left" => Position::Left,
+        "right" => Position::Right,
+        "top" => Position::Top,
+        "bottom" => Position::Bottom,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "stamp_position must be \"left\", \"right\", \"top\" or \"bottom\", not {other:?}"
+            )))
+        }
+    };
+    if !(2.0..=72.0).contains(&size) {
+        return Err(PyValueError::new_err(format!(
+            "stamp_size must be from 2 to 72 points, not {size}"
+        )));
+    }
+    Ok(Stamp {
+        form,
+        position,
+        size,
+        grey: true,
+    })
+}
+
 /// Whether two paths name the same existing file (same device and inode).
 fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
     use std::os::unix::fs::MetadataExt;
@@ -105,10 +153,19 @@ pub fn inspect<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyAny
 ///
 /// Give exactly one target: ``output`` (a new file: copy + update through a temporary file,
 /// synced and renamed, so it is either complete or absent; it must not be ``path`` itself) or
-/// ``in_place=True`` (the update is appended to ``path`` under an exclusive lock with a
-/// two-step commit, so a crash at any moment leaves a valid file). ``force`` updates
-/// certified files that forbid changes and replaces unparsable XMP; ``now`` is the
-/// ``xmp:MetadataDate`` (ISO 8601; default ``SOURCE_DATE_EPOCH`` or the current time).
+/// ``in_place=True`` (the update is appended to ``path`` under an exclusive lock in three
+/// synced steps, so a crash at any moment leaves the original or the updated file). ``force``
+/// updates certified files that forbid changes, replaces unparsable XMP and stamps signed
+/// files; ``now`` is the ``xmp:MetadataDate`` (ISO 8601; default ``SOURCE_DATE_EPOCH`` or the
+/// current time).
+///
+/// ``stamp=True`` also prints the number on page 1 as real, linked text (``pith inject
+/// --stamp``): ``stamp_form`` ``"short"`` (``pith:7BMK4ZKT``) or ``"full"``,
+/// ``stamp_position`` ``"left"`` (the default, like arXiv's identifier), ``"right"``,
+/// ``"top"`` or ``"bottom"``, ``stamp_size`` in points (2 to 72). ``password`` (str or bytes)
+/// opens an encrypted file whose user password is not empty (user or owner password).
+/// ``repair=True`` rebuilds the cross-reference table of a file refused as damaged and appends
+/// the update with a complete section (the original bytes stay a prefix).
 ///
 /// Returns a dict: ``path``, ``output``, ``number``, ``applied`` (``injected``, or
 /// ``unchanged`` when the file already carried the number), ``bytes_after``, ``written`` (lines
@@ -120,7 +177,12 @@ pub fn inspect<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyAny
 /// CertifiedPdfError, XmpError, UnsupportedPdfError) or cannot be read/written (PdfIOError).
 /// On any error the input is untouched and no output file exists.
 #[pyfunction]
-#[pyo3(signature = (path, number, output=None, *, in_place=false, force=false, now=None))]
+#[pyo3(signature = (
+    path, number, output=None, *, in_place=false, force=false, now=None, stamp=false,
+    stamp_form="short", stamp_position="left", stamp_size=9.0,
+    password=None, repair=false,
+))]
+#[allow(clippy::too_many_arguments)]
 pub fn inject<'py>(
     py: Python<'py>,
     path: PathBuf,
@@ -129,8 +191,17 @@ pub fn inject<'py>(
     in_place: bool,
     force: bool,
     now: Option<String>,
+    stamp: bool,
+    stamp_form: &str,
+    stamp_position: &str,
+    stamp_size: f64,
+    password: Option<Password>,
+    repair: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let n = pith::PithNumber::parse(number).map_err(|e| errors::number(py, &e))?;
+    let stamp = stamp
+        .then(|| stamp_settings(stamp_form, stamp_position, stamp_size))
+        .transpose()?;
     let name = path.display().to_string();
     // The target is built inside the closure: `Target` can hold a `dyn Write`, which is not Send.
     let to_file = match (&output, in_place) {
@@ -156,6 +227,12 @@ pub fn inject<'py>(
     };
     let mut opts = Options::new(&now.unwrap_or_else(default_now));
     opts.force = force;
+    opts.stamp = stamp;
+    opts.password = password.map(|p| match p {
+        Password::Text(t) => t.into_bytes(),
+        Password::Bytes(b) => b,
+    });
+    opts.repair = repair;
     let report = py
         .detach(|| {
             let target = match to_file {

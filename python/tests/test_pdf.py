@@ -233,3 +233,51 @@ def test_inject_releases_the_gil(tmp_path: Path):
     assert inside, f"no other thread ran during a {longest[1] - longest[0]:.3f} s inject"
     qpdf_ok(outs[0])
     assert pn.inspect(outs[0])["found"] == SEED
+
+
+def test_inject_stamps_page_one_read_back_by_poppler(tmp_path: Path):
+    out = tmp_path / "stamped.pdf"
+    r = pn.inject(FIXTURES / "minimal.pdf", SEED, out, stamp=True, stamp_form="full",
+                  stamp_position="bottom", stamp_size=8)
+    assert r["applied"] == "injected"
+    qpdf_ok(out)
+    text = run([need_tool("pdftotext"), "-f", "1", "-l", "1", str(out), "-"])
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.count(SEED) == 1, text.stdout
+    # Stamping again with the same number changes nothing.
+    assert pn.inject(out, SEED, in_place=True, stamp=True, stamp_form="full",
+                     stamp_position="bottom", stamp_size=8)["applied"] == "unchanged"
+    for bad in ({"stamp_form": "long"}, {"stamp_position": "middle"}, {"stamp_size": 100.0}):
+        with pytest.raises(ValueError):
+            pn.inject(FIXTURES / "minimal.pdf", SEED, tmp_path / "x.pdf", stamp=True, **bad)
+    assert not (tmp_path / "x.pdf").exists()
+
+
+def test_inject_opens_a_file_with_a_user_password(tmp_path: Path):
+    name = "encrypted/r4-aes128-user-password.pdf"
+    for password in ("user", b"owner"):
+        out = tmp_path / "out.pdf"
+        r = pn.inject(FIXTURES / name, SEED, out, password=password)
+        assert r["applied"] == "injected"
+        # qpdf decrypts the output with the user password; poppler reads the number back.
+        dec = tmp_path / "decrypted.pdf"
+        r2 = run([need_tool("qpdf"), "--password=user", "--decrypt", str(out), str(dec)])
+        assert r2.returncode in (0, 3), r2.stderr
+        assert pdfinfo_custom(dec, "PithNumber") == SEED
+        out.unlink()
+        dec.unlink()
+    with pytest.raises(pn.EncryptedPdfError):
+        untouched(tmp_path, name, password="wrong")
+
+
+def test_inject_repairs_a_damaged_file_when_asked(tmp_path: Path):
+    name = "qpdf-bad-xref-entry.pdf"
+    with pytest.raises(pn.DamagedPdfError):
+        untouched(tmp_path, name)
+    out = tmp_path / "repaired.pdf"
+    r = pn.inject(FIXTURES / name, SEED, out, repair=True)
+    assert r["applied"] == "injected"
+    data = (FIXTURES / name).read_bytes()
+    assert out.read_bytes().startswith(data), "the original bytes stay a prefix"
+    qpdf_ok(out)
+    assert pdfinfo_custom(out, "PithNumber") == SEED
