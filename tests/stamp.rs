@@ -610,19 +610,15 @@ fn in_place_and_stdin_and_rewrite() {
 }
 
 #[test]
-fn signed_encrypted_and_damaged_files_are_refused() {
+fn signed_locked_and_damaged_files_are_refused() {
     let dir = tmpdir();
     let fixtures = common::root().join("tests/fixtures");
     for (name, want) in [
         ("pyhanko-signed-twice.pdf", "signed PDF (2 signatures)"),
         ("pyhanko-certified-p1.pdf", "certified PDF"),
-        ("qpdf-encrypted-V4.pdf", "encrypted"),
-        // Opens with the empty user password, so its metadata is injected (issue 18.3), but
-        // the stamp's objects are not encrypted yet: refused, nothing written.
-        (
-            "encrypted/r6-aes256.pdf",
-            "visible stamp on an encrypted file",
-        ),
+        // Needs a user password that is not given (files that open with the empty one are
+        // stamped: encrypted_files_are_stamped_with_encrypted_strings).
+        ("encrypted/r4-aes128-user-password.pdf", "needs a password"),
         ("qpdf-bad-xref-entry.pdf", "damaged"),
     ] {
         let input = fixtures.join(name);
@@ -648,7 +644,7 @@ fn signed_encrypted_and_damaged_files_are_refused() {
     let forced = dir.path().join("forced.pdf");
     let (code, _, stderr) = stamp(&input, A, &forced, &["--force"]);
     assert_eq!(code, 0, "{stderr}");
-    if !common::have_python_module("pyhanko", "signed_encrypted_and_damaged_files_are_refused") {
+    if !common::have_python_module("pyhanko", "signed_locked_and_damaged_files_are_refused") {
         return;
     }
     // pyHanko still finds both signatures intact (an incremental update), and sees the change.
@@ -670,6 +666,89 @@ fn signed_encrypted_and_damaged_files_are_refused() {
         None,
     );
     assert!(ok && out.is_empty(), "unsigned file: {out}");
+}
+
+#[test]
+fn encrypted_files_are_stamped_with_encrypted_strings() {
+    let t = "encrypted_files_are_stamped_with_encrypted_strings";
+    if !tools_present(t) || !common::have_python_module("pikepdf", t) {
+        return;
+    }
+    let dir = tmpdir();
+    let fixtures = common::root().join("tests/fixtures/encrypted");
+    // Every revision and method that opens with the empty user password (issue 18.3): the
+    // readers open them as they are, so every check of an unencrypted file applies.
+    for name in [
+        "r2-rc4-40.pdf",
+        "r3-rc4-128.pdf",
+        "r4-aes128.pdf",
+        "r4-aes128-clear-metadata.pdf",
+        "r6-aes256.pdf",
+        "r6-aes256-clear-metadata.pdf",
+        "qpdf-metadata-crypt-filter.pdf",
+    ] {
+        let input = fixtures.join(name);
+        let out = dir.path().join(name);
+        let (code, _, stderr) = stamp(&input, A, &out, &[]);
+        assert_eq!(code, 0, "{name}: {stderr}");
+        check_stamped(&input, &out, A_SHORT, A_URL, "left", dir.path());
+        // The stamp written is recognised through the decryption: stamping again is a no-op.
+        let again = dir.path().join(format!("again-{name}"));
+        let (code, stdout, stderr) = stamp(&out, A, &again, &[]);
+        assert_eq!(code, 0, "{name}: {stderr}");
+        assert!(stdout.contains("unchanged"), "{name}: {stdout}");
+    }
+    // A page that carries a string of its own: it is written back encrypted, and no string
+    // of the update (URI, alt text, font registry, Info, XMP) is left readable in the file.
+    let plain = dir.path().join("plain.pdf");
+    let locked = dir.path().join("locked.pdf");
+    let script = format!(
+        "import pikepdf\n\
+         p = pikepdf.open({src:?})\n\
+         p.pages[0].obj.PithPageNote = pikepdf.String('a page string')\n\
+         p.save({plain:?})\n\
+         p.save({locked:?}, encryption=pikepdf.Encryption(owner='owner', user='', R=6))\n",
+        src = fixture("article.pdf").to_str().unwrap(),
+        plain = plain.to_str().unwrap(),
+        locked = locked.to_str().unwrap(),
+    );
+    let (ok, _, e) = common::run("python3", &["-c", &script], None);
+    assert!(ok, "{e}");
+    let out = dir.path().join("locked-stamped.pdf");
+    let (code, _, stderr) = stamp(&locked, A, &out, &[]);
+    assert_eq!(code, 0, "{stderr}");
+    check_stamped(&locked, &out, A_SHORT, A_URL, "left", dir.path());
+    let bytes = std::fs::read(&out).unwrap();
+    let update = &bytes[std::fs::metadata(&locked).unwrap().len() as usize..];
+    for clear in [
+        &b"pith.science"[..],
+        b"Adobe",
+        b"a page string",
+        b"Pith Number",
+    ] {
+        assert!(
+            !update.windows(clear.len()).any(|w| w == clear),
+            "{:?} is readable in the update",
+            String::from_utf8_lossy(clear)
+        );
+    }
+    let check = format!(
+        "import pikepdf\n\
+         p = pikepdf.open({out:?})\n\
+         pg = p.pages[0].obj\n\
+         assert str(pg.PithPageNote) == 'a page string', pg.PithPageNote\n\
+         a = [x for x in pg.Annots if x.get('/PithStamp') is not None][0]\n\
+         assert str(a.A.URI) == {url:?}, a.A.URI\n\
+         assert str(a.Contents).startswith('Pith Number'), a.Contents\n\
+         f = [v for k, v in pg.Resources.Font.items() if 'DejaVuSans' in str(v.BaseFont)][0]\n\
+         assert str(f.DescendantFonts[0].CIDSystemInfo.Registry) == 'Adobe'\n\
+         print(p.docinfo.get('/PithNumber'))\n",
+        out = out.to_str().unwrap(),
+        url = A_URL,
+    );
+    let (ok, stdout, e) = common::run("python3", &["-c", &check], None);
+    assert!(ok, "pikepdf reads the stamped file back decrypted: {e}");
+    assert_eq!(stdout.trim(), A, "Info /PithNumber, decrypted");
 }
 
 #[test]

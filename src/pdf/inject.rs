@@ -109,14 +109,8 @@ pub(crate) fn plan<R: ReadAt>(
     }
     // Issue 13: a stamp changes page content, which signature validators report.
     let stamp = match &opts.stamp {
-        // The stamp's objects (page, annotation, font dictionaries) are written as object text,
-        // which the security handler does not re-encrypt yet: refuse rather than write clear
-        // strings into an encrypted file.
-        Some(_) if doc.encrypted => {
-            return Err(Error::new(ErrorKind::Unsupported(
-                "a visible stamp on an encrypted file (the metadata alone can be injected)".into(),
-            )))
-        }
+        // On an encrypted file the stamp's strings and streams are encrypted like the rest
+        // of the update (the writer's security handler).
         Some(s) => {
             let sigs = count_signatures(&doc.pdf, &cat)?;
             if (sigs > 0 || mdp.is_some()) && !opts.force {

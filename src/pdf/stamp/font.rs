@@ -119,11 +119,15 @@ fn thousandths(v: i32, upem: f64) -> i64 {
     (f64::from(v) * 1000.0 / upem).round() as i64
 }
 
-/// The bodies of the six font objects, keyed by identity.
+/// The bodies of the six font objects, keyed by identity; the strings of the CIDFont's
+/// `/CIDSystemInfo` are encrypted with `sec` for an encrypted file.
 ///
 /// # Errors
 /// [`ErrorKind::Unsupported`] when the built-in font does not parse (a broken build).
-pub fn objects(r: &FontRefs) -> Result<Vec<(Ref, Body)>, Error> {
+pub fn objects(
+    r: &FontRefs,
+    sec: Option<&dyn crate::pdf::security::SecurityHandler>,
+) -> Result<Vec<(Ref, Body)>, Error> {
     let face = face()?;
     let upem = f64::from(face.units_per_em());
     let glyphs = face.number_of_glyphs();
@@ -141,10 +145,14 @@ pub fn objects(r: &FontRefs) -> Result<Vec<(Ref, Body)>, Error> {
          /DescendantFonts [{}] /ToUnicode {} >>",
         r.cid, r.to_unicode
     );
+    let strings = super::write::Strings::of(sec, r.cid);
+    let text = |s: &str| String::from_utf8_lossy(&super::write::text_in(s, strings)).into_owned();
     let cid = format!(
         "<< /Type /Font /Subtype /CIDFontType2 /BaseFont /{BASE_FONT} \
-         /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> \
+         /CIDSystemInfo << /Registry {} /Ordering {} /Supplement 0 >> \
          /FontDescriptor {} /DW 1000 /W [0 [{}]] /CIDToGIDMap /Identity >>",
+        text("Adobe"),
+        text("Identity"),
         r.descriptor,
         widths.trim_end()
     );
@@ -257,7 +265,7 @@ mod tests {
             to_unicode: Ref::new(14, 0),
             cid_set: Ref::new(15, 0),
         };
-        let objs = objects(&r).unwrap();
+        let objs = objects(&r, None).unwrap();
         let get = |n: u32| objs.iter().find(|o| o.0.num == n).unwrap().1.clone();
         let text = |n: u32| match get(n) {
             Body::Dict(b) => String::from_utf8(b).unwrap(),

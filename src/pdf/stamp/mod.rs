@@ -448,8 +448,8 @@ impl Plan {
         out
     }
 
-    /// The link annotation's dictionary.
-    fn annotation(&self) -> Vec<u8> {
+    /// The link annotation's dictionary, its strings written as `strings` says.
+    fn annotation(&self, strings: write::Strings<'_>) -> Vec<u8> {
         let r = &self.placement.rect;
         let mut out = format!(
             "<< /Type /Annot /Subtype /Link /Rect [{} {} {} {}] /Border [0 0 0] /F 4 /P {} \
@@ -461,12 +461,12 @@ impl Plan {
             self.page_ref
         )
         .into_bytes();
-        out.extend_from_slice(&write::literal(&self.url));
+        out.extend_from_slice(&write::text_in(&self.url, strings));
         out.extend_from_slice(b" >> /Contents ");
-        out.extend_from_slice(&write::literal(&format!(
-            "Pith Number {}: open its record at {}",
-            self.text, self.url
-        )));
+        out.extend_from_slice(&write::text_in(
+            &format!("Pith Number {}: open its record at {}", self.text, self.url),
+            strings,
+        ));
         out.extend_from_slice(b" /PithStamp /Link >>");
         out
     }
@@ -500,6 +500,9 @@ impl Plan {
             write::num(r.x1),
             write::num(r.y1)
         );
+        // An encrypted file's new objects carry encrypted strings (streams are encrypted by
+        // the writer).
+        let sec = up.security();
         if let Some(ex) = &self.existing {
             // Replace the stamp in place: same objects, new versions; the page is unchanged
             // unless the annotation went missing.
@@ -509,11 +512,11 @@ impl Plan {
                 Some((a, _)) => *a,
                 None => up.alloc(),
             };
-            up.object(annot, &self.annotation());
+            up.object(annot, &self.annotation(write::Strings::of(sec, annot)));
             if ex.annot.is_none() {
                 let mut annots = self.annots.clone();
                 annots.push(Obj::Ref(annot));
-                let page = self.page_with(None, None, Some(annots));
+                let page = self.page_with(None, None, Some(annots), sec);
                 up.object(self.page_ref, &page);
             }
             written.push(format!(
@@ -531,7 +534,7 @@ impl Plan {
             to_unicode: up.alloc(),
             cid_set: up.alloc(),
         };
-        for (id, obj) in font::objects(&refs)? {
+        for (id, obj) in font::objects(&refs, sec)? {
             match obj {
                 font::Body::Dict(body) => up.object(id, &body),
                 font::Body::Stream(entries, data) => {
@@ -563,7 +566,7 @@ impl Plan {
         );
         contents.push(Obj::Ref(s));
         let a = up.alloc();
-        up.object(a, &self.annotation());
+        up.object(a, &self.annotation(write::Strings::of(sec, a)));
         let mut annots = self.annots.clone();
         annots.push(Obj::Ref(a));
 
@@ -582,7 +585,7 @@ impl Plan {
             .entries
             .push((self.font_name.clone(), Obj::Ref(refs.type0), 0..0));
         set(&mut res, b"Font", Obj::Dict(fonts));
-        let page = self.page_with(Some(Obj::Dict(res)), Some(contents), Some(annots));
+        let page = self.page_with(Some(Obj::Dict(res)), Some(contents), Some(annots), sec);
         up.object(self.page_ref, &page);
         written.push(format!(
             "stamp on page 1 (object {}): {} at {at} in DejaVu Sans (objects {}–{}), link annotation {} {}",
@@ -591,12 +594,14 @@ impl Plan {
         Ok(())
     }
 
-    /// The page dictionary with `/Resources`, `/Contents` and `/Annots` replaced where given.
+    /// The page dictionary with `/Resources`, `/Contents` and `/Annots` replaced where given
+    /// (its strings, read decrypted, are encrypted again with `sec` for an encrypted file).
     fn page_with(
         &self,
         res: Option<Obj>,
         contents: Option<Vec<Obj>>,
         annots: Option<Vec<Obj>>,
+        sec: Option<&dyn crate::pdf::security::SecurityHandler>,
     ) -> Vec<u8> {
         let mut d = self.page.clone();
         if let Some(r) = res {
@@ -608,7 +613,7 @@ impl Plan {
         if let Some(a) = annots {
             set(&mut d, b"Annots", Obj::Array(a));
         }
-        write::to_vec(&Obj::Dict(d))
+        write::to_vec_in(&Obj::Dict(d), write::Strings::of(sec, self.page_ref))
     }
 }
 

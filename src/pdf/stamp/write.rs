@@ -6,10 +6,39 @@
 //!
 //! It owns serialisation only; it does not read files or decide what to change.
 
-use crate::pdf::syntax::Obj;
+use crate::pdf::security::SecurityHandler;
+use crate::pdf::syntax::{Obj, Ref};
 
-/// Appends the text of `o` to `out`.
+/// How strings are written: as they are, or encrypted for the object they belong to (an
+/// encrypted file's new objects, ISO 32000-2 §7.6.2; issue 18.3).
+#[derive(Clone, Copy, Default)]
+pub struct Strings<'a> {
+    sec: Option<(&'a dyn SecurityHandler, Ref)>,
+}
+
+impl<'a> Strings<'a> {
+    /// Strings of object `id`, encrypted with `sec` when the file is encrypted.
+    pub fn of(sec: Option<&'a dyn SecurityHandler>, id: Ref) -> Self {
+        Strings {
+            sec: sec.map(|h| (h, id)),
+        }
+    }
+
+    fn bytes(&self, s: &[u8]) -> Vec<u8> {
+        match self.sec {
+            Some((h, id)) => h.encrypt_string(id, s),
+            None => s.to_vec(),
+        }
+    }
+}
+
+/// Appends the text of `o` to `out`, strings in clear.
 pub fn obj(o: &Obj, out: &mut Vec<u8>) {
+    obj_in(o, out, Strings::default());
+}
+
+/// Appends the text of `o` to `out`, strings written as `strings` says.
+pub fn obj_in(o: &Obj, out: &mut Vec<u8>, strings: Strings<'_>) {
     match o {
         Obj::Null => out.extend_from_slice(b"null"),
         Obj::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
@@ -26,13 +55,7 @@ pub fn obj(o: &Obj, out: &mut Vec<u8>) {
                 out.extend_from_slice(b".0");
             }
         }
-        Obj::Str(s) => {
-            out.push(b'<');
-            for b in s {
-                out.extend_from_slice(format!("{b:02X}").as_bytes());
-            }
-            out.push(b'>');
-        }
+        Obj::Str(s) => hex(&strings.bytes(s), out),
         Obj::Name(n) => name(n, out),
         Obj::Array(a) => {
             out.push(b'[');
@@ -40,7 +63,7 @@ pub fn obj(o: &Obj, out: &mut Vec<u8>) {
                 if i > 0 {
                     out.push(b' ');
                 }
-                obj(v, out);
+                obj_in(v, out, strings);
             }
             out.push(b']');
         }
@@ -50,7 +73,7 @@ pub fn obj(o: &Obj, out: &mut Vec<u8>) {
                 out.push(b' ');
                 name(k, out);
                 out.push(b' ');
-                obj(v, out);
+                obj_in(v, out, strings);
             }
             out.extend_from_slice(b" >>");
         }
@@ -58,11 +81,25 @@ pub fn obj(o: &Obj, out: &mut Vec<u8>) {
     }
 }
 
-/// The text of `o`.
+/// The text of `o`, strings in clear.
 pub fn to_vec(o: &Obj) -> Vec<u8> {
+    to_vec_in(o, Strings::default())
+}
+
+/// The text of `o`, strings written as `strings` says.
+pub fn to_vec_in(o: &Obj, strings: Strings<'_>) -> Vec<u8> {
     let mut v = Vec::new();
-    obj(o, &mut v);
+    obj_in(o, &mut v, strings);
     v
+}
+
+/// Appends `<…>`, the bytes in hexadecimal.
+fn hex(bytes: &[u8], out: &mut Vec<u8>) {
+    out.push(b'<');
+    for b in bytes {
+        out.extend_from_slice(format!("{b:02X}").as_bytes());
+    }
+    out.push(b'>');
 }
 
 /// Appends `/name`, escaping delimiters, `#`, white space and bytes outside `!`..`~` as `#xx`
@@ -94,6 +131,17 @@ pub fn num(v: f64) -> String {
     } else {
         s.to_string()
     }
+}
+
+/// A string for ASCII text as `strings` says: a literal `( … )` in clear, hexadecimal when
+/// encrypted (the bytes are then binary).
+pub fn text_in(s: &str, strings: Strings<'_>) -> Vec<u8> {
+    if strings.sec.is_none() {
+        return literal(s);
+    }
+    let mut out = Vec::new();
+    hex(&strings.bytes(s.as_bytes()), &mut out);
+    out
 }
 
 /// A literal string `( … )` with `\`, `(` and `)` escaped (§7.3.4.2), for ASCII text.
@@ -156,5 +204,36 @@ mod tests {
         );
         assert_eq!(num(f64::NAN), "0");
         assert_eq!(literal("a(b)\\"), b"(a\\(b\\)\\\\)".to_vec());
+    }
+
+    #[test]
+    fn strings_are_encrypted_for_their_object_when_asked() {
+        use crate::pdf::security::{SecurityHandler, StreamKind};
+        use crate::pdf::syntax::Dict;
+        /// Appends the object number to each string: enough to see which key was used.
+        struct Tag;
+        impl SecurityHandler for Tag {
+            fn decrypt_string(&self, _: Ref, d: &[u8]) -> Vec<u8> {
+                d.to_vec()
+            }
+            fn decrypt_stream(&self, _: Ref, _: &Dict, d: &[u8]) -> Vec<u8> {
+                d.to_vec()
+            }
+            fn encrypt_string(&self, id: Ref, d: &[u8]) -> Vec<u8> {
+                [d, id.num.to_string().as_bytes()].concat()
+            }
+            fn encrypt_stream(&self, _: Ref, _: StreamKind, d: &[u8]) -> Vec<u8> {
+                d.to_vec()
+            }
+        }
+        let o = parse(b"<< /A (x) /B [(y) /N] >>");
+        let enc = to_vec_in(&o, Strings::of(Some(&Tag), Ref::new(7, 0)));
+        assert_eq!(enc, b"<< /A <7837> /B [<7937> /N] >>");
+        assert_eq!(to_vec(&o), b"<< /A <78> /B [<79> /N] >>");
+        assert_eq!(text_in("a(b", Strings::default()), b"(a\\(b)");
+        assert_eq!(
+            text_in("ab", Strings::of(Some(&Tag), Ref::new(3, 0))),
+            b"<616233>"
+        );
     }
 }
