@@ -19,30 +19,13 @@ use common::{fixture, inject, tmpdir};
 
 /// qpdf --check: (exit code rank 0 ok / 1 warnings / 2 errors, number of warning lines).
 fn qpdf_check(path: &Path) -> (u8, usize) {
-    // A check past 30 s (a slow file on a loaded machine) runs again with ten minutes, so a
-    // slow machine is not scored as a worse file.
-    let run = |limit: &str| {
-        Command::new("timeout")
-            .args([limit, "qpdf", "--check"])
-            .arg(path)
-            .output()
-            .expect("qpdf")
-    };
-    let mut o = run("30");
-    if o.status.code() == Some(124) {
-        o = run("600");
-    }
-    let rank = match o.status.code() {
-        Some(0) => 0,
-        Some(3) => 1,
+    let (code, warnings) = common::tools::qpdf_check(path);
+    let rank = match code {
+        0 => 0,
+        3 => 1,
         _ => 2,
     };
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    (rank, text.lines().filter(|l| l.contains("WARNING")).count())
+    (rank, warnings)
 }
 
 fn is_prefix(input: &Path, output: &Path) -> bool {

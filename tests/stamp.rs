@@ -47,24 +47,11 @@ fn tool(program: &str, args: &[&str]) -> (bool, String) {
     )
 }
 
-/// qpdf --check rank: 0 clean, 1 warnings, 2 errors. A check that runs past 60 s (a few
-/// corpus files take 20 s alone, and the corpus runs four at a time on a loaded machine) is
-/// run again with ten minutes, so a slow machine is not scored as a worse file.
+/// qpdf --check rank: 0 clean, 1 warnings, 2 errors.
 fn qpdf_rank(p: &Path) -> u8 {
-    let run = |limit: &str| {
-        Command::new("timeout")
-            .args([limit, "qpdf", "--check"])
-            .arg(p)
-            .output()
-            .expect("qpdf")
-    };
-    let mut o = run("60");
-    if o.status.code() == Some(124) {
-        o = run("600");
-    }
-    match o.status.code() {
-        Some(0) => 0,
-        Some(3) => 1,
+    match common::tools::qpdf_check(p).0 {
+        0 => 0,
+        3 => 1,
         _ => 2,
     }
 }
