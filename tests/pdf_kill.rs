@@ -64,19 +64,6 @@ fn qpdf_warnings(path: &Path) -> Vec<String> {
         .collect()
 }
 
-fn pikepdf_number(path: &Path) -> String {
-    let (_, out, err) = common::run(
-        "python3",
-        &[
-            "-c",
-            "import pikepdf,sys; p=pikepdf.open(sys.argv[1]); print(p.docinfo.get('/PithNumber'))",
-            path.to_str().unwrap(),
-        ],
-        None,
-    );
-    format!("{}{}", out.trim(), err.trim())
-}
-
 #[test]
 fn in_place_kills_at_every_step_are_recovered_exactly() {
     let t = "in_place_kills_at_every_step_are_recovered_exactly";
@@ -128,7 +115,7 @@ fn in_place_kills_at_every_step_are_recovered_exactly() {
                         if qpdf_warnings(&work) != orig_warnings {
                             failures.push(format!("{at}: qpdf --check {:?}", qpdf_warnings(&work)));
                         }
-                        if pikepdf_number(&work) != "None" {
+                        if common::tools::pikepdf_number(&work) != "None" {
                             failures.push(format!("{at}: pikepdf sees a number"));
                         }
                         let o = common::pith().arg("inspect").arg(&work).output().unwrap();

@@ -78,20 +78,6 @@ fn qpdf_reads(path: &Path) -> Result<(), String> {
     }
 }
 
-/// The Info /PithNumber as pikepdf reads it.
-fn pikepdf_number(path: &Path) -> String {
-    let (_, out, err) = common::run(
-        "python3",
-        &[
-            "-c",
-            "import pikepdf,sys; p=pikepdf.open(sys.argv[1]); print(p.docinfo.get('/PithNumber'))",
-            path.to_str().unwrap(),
-        ],
-        None,
-    );
-    format!("{}{}", out.trim(), err.trim())
-}
-
 fn inject(input: &Path, out: &Path) -> std::process::Output {
     common::pith()
         .arg("inject")
@@ -187,7 +173,7 @@ fn junk_before_the_header_offsets_count_from_the_header() {
         if !ok || err.trim() != err_in.trim() || !info.contains("Offsets") {
             failures.push(format!("{name}: pdfinfo after injection: {err}"));
         }
-        let got = pikepdf_number(&out);
+        let got = common::tools::pikepdf_number(&out);
         if got != A {
             failures.push(format!("{name}: pikepdf reads /PithNumber {got:?}"));
         }

@@ -125,3 +125,18 @@ pub fn python(script: &str, input: &str) -> Result<String, String> {
         Err(String::from_utf8_lossy(&o.stderr).into_owned())
     }
 }
+
+/// Info `/PithNumber` as pikepdf reads it (or pikepdf's error). Callers check
+/// [`super::have_python_module`] first.
+pub fn pikepdf_number(path: &Path) -> String {
+    let (_, out, err) = super::run(
+        "python3",
+        &[
+            "-c",
+            "import pikepdf,sys; p=pikepdf.open(sys.argv[1]); print(p.docinfo.get('/PithNumber'))",
+            path.to_str().unwrap(),
+        ],
+        None,
+    );
+    format!("{}{}", out.trim(), err.trim())
+}
