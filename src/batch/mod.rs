@@ -11,7 +11,7 @@
 //! never starves the others of memory.
 //!
 //! New output files are committed in groups (issue #12): each worker stages its outputs in an
-//! [`output::Group`] (written, their writeback started, not yet synced) and commits the group
+//! [`crate::output::Group`] (written, their writeback started, not yet synced) and commits the group
 //! every [`GROUP_FILES`] files or [`GROUP_BYTES`] bytes, when it runs out of jobs, and when
 //! the run is stopped. An outcome whose file was staged is reported only after the commit, as
 //! the commit left it: a file reported injected is on disk, under its name. A stopped run
@@ -19,15 +19,11 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
-use std::time::Instant;
 
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::number::PithNumber;
-use crate::output;
 use crate::record::{self, Input};
 
 /// Error reading a manifest or a directory, or resolving a job's number.
@@ -468,137 +464,9 @@ impl Summary {
     }
 }
 
-/// At most this many staged outputs per worker before its group is committed.
-pub const GROUP_FILES: usize = 32;
+mod pool;
 
-/// At most about this many staged bytes per worker before its group is committed.
-pub const GROUP_BYTES: u64 = 64 << 20;
-
-/// Open temporary files allowed across all workers' groups, well under the usual limit of
-/// 1024 open files (each staged output holds one until its group commits).
-const STAGED_FDS: usize = 256;
-
-/// Runs `work` over `jobs` on `threads` workers and hands every outcome to `done` on the
-/// calling thread, in completion order. When `stop` becomes true, no new job starts; jobs in
-/// flight finish and the rest are reported [`Status::Skipped`].
-///
-/// `work` may stage its outputs in the worker's [`output::Group`]. The pool commits the group
-/// (see the module docs) before it reports that outcome; a job one of whose files fails at
-/// the commit is reported [`Status::Failed`] with the reason. [`Outcome::ms`] is the
-/// time of `work`, without the commit.
-pub fn run<W, D>(jobs: &[Job], threads: usize, stop: &AtomicBool, work: W, mut done: D) -> Summary
-where
-    W: Fn(&Job, &mut output::Group) -> Outcome + Sync,
-    D: FnMut(&Outcome),
-{
-    let started = Instant::now();
-    let next = AtomicUsize::new(0);
-    let mut summary = Summary {
-        summary: "summary",
-        total: jobs.len(),
-        ..Summary::default()
-    };
-    let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
-    let mut attempted = vec![false; jobs.len()];
-    let workers = threads.max(1).min(jobs.len().max(1));
-    let group_files = (STAGED_FDS / workers).clamp(1, GROUP_FILES);
-    std::thread::scope(|s| {
-        for _ in 0..workers {
-            let tx = tx.clone();
-            let (next, work) = (&next, &work);
-            s.spawn(move || {
-                let mut group = output::Group::new();
-                // Outcomes of jobs that staged files (and how many), waiting for the commit.
-                let mut waiting: Vec<(usize, Outcome, usize)> = Vec::new();
-                let commit =
-                    |group: &mut output::Group, waiting: &mut Vec<(usize, Outcome, usize)>| {
-                        let mut results = std::mem::take(group).commit().into_iter();
-                        let mut ok = true;
-                        for (i, mut o, staged) in waiting.drain(..) {
-                            // All of this job's results are taken, whichever fails.
-                            let mine: Vec<_> = results.by_ref().take(staged).collect();
-                            if let Some(Err(e)) = mine.into_iter().find(Result::is_err) {
-                                o.status = Status::Failed;
-                                o.reason = Some(one_line(&error_chain(&e)));
-                                o.bytes_after = o.bytes_before;
-                            }
-                            ok &= tx.send((i, o)).is_ok();
-                        }
-                        ok
-                    };
-                loop {
-                    if stop.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(job) = jobs.get(i) else { break };
-                    let t = Instant::now();
-                    let staged = group.len();
-                    let mut o = work(job, &mut group);
-                    o.ms = t.elapsed().as_millis() as u64;
-                    if group.len() == staged {
-                        if tx.send((i, o)).is_err() {
-                            break;
-                        }
-                        continue;
-                    }
-                    waiting.push((i, o, group.len() - staged));
-                    if (group.len() >= group_files || group.bytes() >= GROUP_BYTES)
-                        && !commit(&mut group, &mut waiting)
-                    {
-                        break;
-                    }
-                }
-                // Out of jobs, stopped, or the receiver is gone: what was staged lands.
-                commit(&mut group, &mut waiting);
-            });
-        }
-        drop(tx);
-        for (i, o) in rx {
-            attempted[i] = true;
-            summary.add(&o);
-            done(&o);
-        }
-    });
-    for (job, seen) in jobs.iter().zip(&attempted) {
-        if !seen {
-            let size = std::fs::metadata(&job.pdf).map(|m| m.len()).unwrap_or(0);
-            let o = Outcome {
-                pdf: job.pdf.clone(),
-                out: None,
-                status: Status::Skipped,
-                reason: Some("interrupted before this file was started".into()),
-                number: None,
-                copied: false,
-                bytes_before: size,
-                bytes_after: size,
-                ms: 0,
-            };
-            summary.add(&o);
-            done(&o);
-        }
-    }
-    summary.interrupted = stop.load(Ordering::SeqCst);
-    summary.ms = started.elapsed().as_millis() as u64;
-    summary
-}
-
-/// An error and its causes, `: `-separated (as anyhow's `{:#}` prints them).
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        text.push_str(": ");
-        text.push_str(&c.to_string());
-        cause = c.source();
-    }
-    text
-}
-
-/// `text` on one line (a report reason).
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
+pub use pool::{run, GROUP_BYTES, GROUP_FILES};
 
 #[cfg(test)]
 mod tests {
@@ -635,105 +503,5 @@ mod tests {
         for bad in ["3/3", "1", "a/b", "0/0", "-1/3"] {
             assert!(Shard::parse(bad).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn run_commits_staged_outputs_before_reporting_them() {
-        use std::io::Write;
-        let dir = tempfile::tempdir().unwrap();
-        // Job 7's output path is a non-empty directory: its rename fails at the commit.
-        std::fs::create_dir_all(dir.path().join("7.out/x")).unwrap();
-        let jobs: Vec<Job> = (0..100)
-            .map(|i| Job {
-                index: i,
-                pdf: format!("/nonexistent/{i}.pdf").into(),
-                relative: format!("{i}.pdf").into(),
-                source: Input::Number("x".into()),
-                also: Vec::new(),
-                // Every third job stages two files, the others one.
-                out: Some(dir.path().join(format!("{i}.out"))),
-            })
-            .collect();
-        let work = |j: &Job, group: &mut output::Group| {
-            let out = j.out.clone().unwrap();
-            let extra = out.with_extension("extra");
-            let files = if j.index.is_multiple_of(3) {
-                vec![&out, &extra]
-            } else {
-                vec![&out]
-            };
-            for f in files {
-                group.stage(f, None, |w| w.write_all(b"done")).unwrap();
-            }
-            Outcome {
-                pdf: j.pdf.clone(),
-                out: Some(out),
-                status: Status::Injected,
-                reason: None,
-                number: None,
-                copied: false,
-                bytes_before: 0,
-                bytes_after: 4,
-                ms: 0,
-            }
-        };
-        let mut seen = Vec::new();
-        let s = run(&jobs, 3, &AtomicBool::new(false), work, |o| {
-            // Reported only once committed: the output is in place, or the job failed.
-            let out = o.out.as_ref().unwrap();
-            assert_eq!(o.status == Status::Injected, out.is_file(), "{o:?}");
-            seen.push(o.clone());
-        });
-        assert_eq!((s.injected, s.failed), (99, 1));
-        let failed = seen.iter().find(|o| o.status == Status::Failed).unwrap();
-        assert!(failed.out.as_ref().unwrap().ends_with("7.out"));
-        assert!(failed.reason.as_ref().unwrap().contains("cannot replace"));
-        let names: Vec<String> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        assert!(
-            names.iter().all(|n| !n.starts_with(".pith-tmp")),
-            "{names:?}"
-        );
-        assert_eq!(names.len(), 100 + 34, "{names:?}");
-    }
-
-    #[test]
-    fn run_reports_every_job_once_and_stops() {
-        let jobs: Vec<Job> = (0..50)
-            .map(|i| Job {
-                index: i,
-                pdf: format!("/nonexistent/{i}.pdf").into(),
-                relative: format!("{i}.pdf").into(),
-                source: Input::Number("x".into()),
-                also: Vec::new(),
-                out: None,
-            })
-            .collect();
-        let stop = AtomicBool::new(false);
-        let mut seen = Vec::new();
-        let work = |j: &Job, _: &mut output::Group| {
-            if j.index == 10 {
-                stop.store(true, Ordering::SeqCst);
-            }
-            Outcome {
-                pdf: j.pdf.clone(),
-                out: None,
-                status: Status::Injected,
-                reason: None,
-                number: None,
-                copied: false,
-                bytes_before: 0,
-                bytes_after: 0,
-                ms: 0,
-            }
-        };
-        let s = run(&jobs, 4, &stop, work, |o| seen.push(o.pdf.clone()));
-        assert_eq!(seen.len(), 50);
-        assert!(s.interrupted && s.skipped > 0 && s.injected + s.skipped == 50);
-        seen.sort();
-        seen.dedup();
-        assert_eq!(seen.len(), 50);
     }
 }
