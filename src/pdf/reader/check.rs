@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use super::super::Error;
 use super::source::{read_window, ReadAt};
-use super::table::{entry_from, read_entry_in, Window};
+use super::table::Window;
 use super::xref::{Entry, Layer};
 use super::{damaged, Pdf};
 use crate::pdf::syntax::Parser;
@@ -104,11 +104,7 @@ impl<R: ReadAt> Pdf<R> {
             for k in ranks(n, ends, spread) {
                 for k in k..(k + PROBES).min(n) {
                     let Some((num, pos)) = t.nth(k) else { break };
-                    let e = match t.held(pos) {
-                        Some(b) => entry_from(b, pos, num)?,
-                        None => read_entry_in(&mut win, &self.src, pos, num)?,
-                    };
-                    let Entry::Offset(off, gen) = e else {
+                    let Entry::Offset(off, gen) = t.read(&mut win, &self.src, pos, num)? else {
                         continue;
                     };
                     if !self.xref_streams.contains(&num) && !newer.iter().any(|l| l.covers(num)) {
@@ -128,17 +124,14 @@ impl<R: ReadAt> Pdf<R> {
     /// [`ErrorKind::Damaged`](super::super::ErrorKind::Damaged) naming the first one that
     /// does not.
     pub fn check_objects(&self, nums: &[u32]) -> Result<(), Error> {
-        let mut at: Vec<(u64, u32, u16)> = nums
-            .iter()
-            .map(|&n| Ok((n, self.entry(n)?)))
-            .filter_map(|r: Result<_, Error>| match r {
-                Ok((n, Some(Entry::Offset(off, gen)))) if !self.xref_streams.contains(&n) => {
-                    Some(Ok((off.saturating_add(self.delta), n, gen)))
+        let mut at = Vec::with_capacity(nums.len());
+        for &n in nums {
+            if let Some(Entry::Offset(off, gen)) = self.entry(n)? {
+                if !self.xref_streams.contains(&n) {
+                    at.push((off.saturating_add(self.delta), n, gen));
                 }
-                Ok(_) => None,
-                Err(e) => Some(Err(e)),
-            })
-            .collect::<Result<_, _>>()?;
+            }
+        }
         at.sort_unstable();
         at.dedup();
         self.check_headers(&at, SAMPLE_WINDOW)

@@ -17,9 +17,9 @@ use std::collections::HashMap;
 
 use super::super::syntax::{is_white, Dict, SyntaxError};
 use super::super::Error;
+use super::damaged;
 use super::source::{parse_growing, read_window, ReadAt};
 use super::xref::Entry;
-use super::{damaged, io_err};
 
 /// Length of a conforming entry: `nnnnnnnnnn ggggg n` and a two-byte end of line.
 pub(crate) const ENTRY: u64 = 20;
@@ -153,11 +153,27 @@ impl Indexed {
         None
     }
 
-    /// The entry at `at` from the held bytes of a small table.
-    pub(crate) fn held(&self, at: u64) -> Option<&[u8]> {
-        let (base, bytes) = self.held.as_ref()?;
-        let from = usize::try_from(at.checked_sub(*base)?).ok()?;
-        bytes.get(from..from + ENTRY as usize)
+    /// The entry of object `num` at `at`: from the held bytes of a small table, else read
+    /// through `win` (entries read in order share its reads).
+    ///
+    /// # Errors
+    /// [`super::super::ErrorKind::Damaged`] when it does not parse, and I/O errors.
+    pub(crate) fn read<R: ReadAt + ?Sized>(
+        &self,
+        win: &mut Window,
+        src: &R,
+        at: u64,
+        num: u32,
+    ) -> Result<Entry, Error> {
+        let held = self.held.as_ref().and_then(|(base, bytes)| {
+            let from = usize::try_from(at.checked_sub(*base)?).ok()?;
+            bytes.get(from..from + ENTRY as usize)
+        });
+        let bytes = match held {
+            Some(b) => b,
+            None => win.get(src, at, ENTRY as usize)?,
+        };
+        entry_from(bytes, at, num)
     }
 
     fn subs_of(&self, num: u32) -> impl Iterator<Item = &Sub> {
@@ -184,13 +200,10 @@ impl Indexed {
         num: u32,
     ) -> Result<Option<Entry>, Error> {
         let mut free = false;
+        let mut win = Window::new(ENTRY as usize);
         for s in self.subs_of(num) {
             let at = s.at + u64::from(num - s.first) * ENTRY;
-            let e = match self.held(at) {
-                Some(b) => entry_from(b, at, num)?,
-                None => read_entry(src, at, num)?,
-            };
-            match e {
+            match self.read(&mut win, src, at, num)? {
                 e @ Entry::Offset(..) => return Ok(Some(e)),
                 _ => free = true,
             }
@@ -202,34 +215,11 @@ impl Indexed {
     }
 }
 
-/// Reads and parses the entry of object `num` at `at`.
-///
-/// # Errors
-/// [`super::super::ErrorKind::Damaged`] when it does not parse, and I/O errors.
-pub(crate) fn read_entry<R: ReadAt + ?Sized>(src: &R, at: u64, num: u32) -> Result<Entry, Error> {
-    let mut buf = [0u8; ENTRY as usize];
-    let n = src.read_at(at, &mut buf).map_err(io_err)?;
-    entry_from(&buf[..n], at, num)
-}
-
-/// [`read_entry`] through a [`Window`] (entries read in order share their reads).
-///
-/// # Errors
-/// As [`read_entry`].
-pub(crate) fn read_entry_in<R: ReadAt + ?Sized>(
-    win: &mut Window,
-    src: &R,
-    at: u64,
-    num: u32,
-) -> Result<Entry, Error> {
-    entry_from(win.get(src, at, ENTRY as usize)?, at, num)
-}
-
 /// Parses the entry of object `num` read at `at`.
 ///
 /// # Errors
 /// [`super::super::ErrorKind::Damaged`] when it does not parse.
-pub(crate) fn entry_from(bytes: &[u8], at: u64, num: u32) -> Result<Entry, Error> {
+fn entry_from(bytes: &[u8], at: u64, num: u32) -> Result<Entry, Error> {
     let (off, gen, used) = parse_entry(bytes).ok_or_else(|| {
         damaged(
             format!("the cross-reference entry of object {num} is malformed"),
