@@ -613,7 +613,7 @@ impl Plan {
         if let Some(a) = annots {
             set(&mut d, b"Annots", Obj::Array(a));
         }
-        write::to_vec_in(&Obj::Dict(d), write::Strings::of(sec, self.page_ref))
+        write::to_vec(&Obj::Dict(d), write::Strings::of(sec, self.page_ref))
     }
 }
 

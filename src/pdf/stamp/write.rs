@@ -32,13 +32,9 @@ impl<'a> Strings<'a> {
     }
 }
 
-/// Appends the text of `o` to `out`, strings in clear.
-pub fn obj(o: &Obj, out: &mut Vec<u8>) {
-    obj_in(o, out, Strings::default());
-}
-
-/// Appends the text of `o` to `out`, strings written as `strings` says.
-pub fn obj_in(o: &Obj, out: &mut Vec<u8>, strings: Strings<'_>) {
+/// Appends the text of `o` to `out`, strings written as `strings` says
+/// ([`Strings::default`]: in clear).
+pub fn obj(o: &Obj, out: &mut Vec<u8>, strings: Strings<'_>) {
     match o {
         Obj::Null => out.extend_from_slice(b"null"),
         Obj::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
@@ -63,7 +59,7 @@ pub fn obj_in(o: &Obj, out: &mut Vec<u8>, strings: Strings<'_>) {
                 if i > 0 {
                     out.push(b' ');
                 }
-                obj_in(v, out, strings);
+                obj(v, out, strings);
             }
             out.push(b']');
         }
@@ -73,7 +69,7 @@ pub fn obj_in(o: &Obj, out: &mut Vec<u8>, strings: Strings<'_>) {
                 out.push(b' ');
                 name(k, out);
                 out.push(b' ');
-                obj_in(v, out, strings);
+                obj(v, out, strings);
             }
             out.extend_from_slice(b" >>");
         }
@@ -81,15 +77,10 @@ pub fn obj_in(o: &Obj, out: &mut Vec<u8>, strings: Strings<'_>) {
     }
 }
 
-/// The text of `o`, strings in clear.
-pub fn to_vec(o: &Obj) -> Vec<u8> {
-    to_vec_in(o, Strings::default())
-}
-
 /// The text of `o`, strings written as `strings` says.
-pub fn to_vec_in(o: &Obj, strings: Strings<'_>) -> Vec<u8> {
+pub fn to_vec(o: &Obj, strings: Strings<'_>) -> Vec<u8> {
     let mut v = Vec::new();
-    obj_in(o, &mut v, strings);
+    obj(o, &mut v, strings);
     v
 }
 
@@ -188,7 +179,7 @@ mod tests {
             b"<< /Type /Page /A#20B (a\\(b\\)\\\\) /Arr [1 -2.5 0.000125 true null 3 0 R <00FF>] \
             /D << /X [] /Y << >> >> /N#2Fx /a#23b >>";
         let o = parse(src);
-        let text = to_vec(&o);
+        let text = to_vec(&o, Strings::default());
         assert_eq!(parse(&text), o, "{}", String::from_utf8_lossy(&text));
     }
 
@@ -227,9 +218,12 @@ mod tests {
             }
         }
         let o = parse(b"<< /A (x) /B [(y) /N] >>");
-        let enc = to_vec_in(&o, Strings::of(Some(&Tag), Ref::new(7, 0)));
+        let enc = to_vec(&o, Strings::of(Some(&Tag), Ref::new(7, 0)));
         assert_eq!(enc, b"<< /A <7837> /B [<7937> /N] >>");
-        assert_eq!(to_vec(&o), b"<< /A <78> /B [<79> /N] >>");
+        assert_eq!(
+            to_vec(&o, Strings::default()),
+            b"<< /A <78> /B [<79> /N] >>"
+        );
         assert_eq!(text_in("a(b", Strings::default()), b"(a\\(b)");
         assert_eq!(
             text_in("ab", Strings::of(Some(&Tag), Ref::new(3, 0))),
