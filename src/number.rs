@@ -400,8 +400,12 @@ impl NumberRef {
     /// ```
     pub fn parse(text: &str) -> Result<Self, Error> {
         let t = text.trim();
-        if t.len() > 5 && t[..5].eq_ignore_ascii_case("pith:") && !t[5..].contains(':') {
-            let body = &t[5..];
+        // `get` rather than indexing: byte 5 may fall inside a character (fuzz input).
+        let body = t
+            .get(..5)
+            .filter(|p| p.eq_ignore_ascii_case("pith:"))
+            .map(|_| &t[5..]);
+        if let Some(body) = body.filter(|b| !b.is_empty() && !b.contains(':')) {
             let n = body.chars().count();
             if n != CODE_LEN {
                 let prefix = check_code(

@@ -321,3 +321,22 @@ fn fuzz_regressions() {
     }
     assert!(replayed > 0, "no inputs in {}", dir.display());
 }
+
+/// Fuzz regression (bundle target): "pith" followed by a two-byte character put byte 5 inside
+/// it, and the number parser sliced there.
+#[test]
+fn a_number_whose_fifth_byte_splits_a_character_is_an_error() {
+    for text in ["pithƖcen7BMK4ZKT", "pith\u{0196}7BMK4ZKT", "piƖ"] {
+        assert!(pith::number::NumberRef::parse(text).is_err(), "{text}");
+    }
+    let pdf = common::root().join("tests/fixtures/minimal.pdf");
+    let r = pith(&[
+        "inspect",
+        pdf.to_str().unwrap(),
+        "--number",
+        "pithƖcen7BMK4ZKT",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+}
