@@ -12,34 +12,8 @@
 //! assert_eq!(escape::markdown_text("a]b"), r"a\]b");
 //! ```
 
-/// Escapes text for XML character data and double-quoted attribute values: `& < > "` become
-/// entities, everything else is kept.
-///
-/// # Examples
-/// ```
-/// assert_eq!(pith::escape::xml("<x a=\"1\">&</x>"), "&lt;x a=&quot;1&quot;&gt;&amp;&lt;/x&gt;");
-/// ```
-pub fn xml(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if !push_xml(&mut out, c) {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// Pushes the entity of `c` when XML needs one; false (and nothing pushed) otherwise.
-fn push_xml(out: &mut String, c: char) -> bool {
-    match c {
-        '&' => out.push_str("&amp;"),
-        '<' => out.push_str("&lt;"),
-        '>' => out.push_str("&gt;"),
-        '"' => out.push_str("&quot;"),
-        _ => return false,
-    }
-    true
-}
+pub use pith_pdf::xml::escape as xml;
+use pith_pdf::xml::push_escaped as push_xml;
 
 /// Escapes text for an HTML attribute value in either kind of quotes: [`xml`] plus `'` as
 /// `&#39;`.

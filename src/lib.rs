@@ -45,13 +45,13 @@ pub mod badge;
 pub mod batch;
 pub mod escape;
 pub mod number;
-pub mod output;
-pub mod pdf;
 pub mod record;
 pub mod sty;
 pub mod verify;
-pub mod vocab;
-pub mod xml;
+
+/// The PDF engine ([`pith_pdf`]): reads compiled PDFs and writes a number into them.
+pub use pith_pdf as pdf;
+pub use pith_pdf::{output, vocab, xml};
 
 pub use number::{NumberRef, PithNumber};
 pub use record::Record;

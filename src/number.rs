@@ -453,6 +453,19 @@ impl FromStr for NumberRef {
     }
 }
 
+/// What the PDF engine writes for a number: its full form, short form and record URL.
+impl pith_pdf::Identifier for PithNumber {
+    fn full(&self) -> String {
+        PithNumber::full(self)
+    }
+    fn short(&self) -> String {
+        PithNumber::short(self)
+    }
+    fn url(&self) -> String {
+        PithNumber::url(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,7 @@ use super::document::load_checked;
 use super::reader::{Check, ReadAt, XrefKind};
 use super::signature::{count_signatures, docmdp};
 use super::{info, xmp, Error};
-use crate::PithNumber;
+use crate::Identifier;
 
 /// What a PDF says about its Pith Number.
 #[derive(Debug, Clone, Default)]
@@ -59,7 +59,7 @@ impl Inspection {
                 x.identifiers.is_empty() && x.relations.is_empty() && x.url.is_none()
             });
         };
-        let Ok(num) = PithNumber::parse(&n) else {
+        let Some(num) = crate::Mark::parse(&n) else {
             return false;
         };
         let url = num.url();
@@ -160,7 +160,7 @@ mod tests {
 
     #[test]
     fn agreement() {
-        let n = PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
+        let n = crate::Mark::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
         let mut i = Inspection {
             info_number: Some(n.full()),
             info_url: Some(n.url()),

@@ -52,7 +52,7 @@ pub fn carries(d: &Dict, entries: &[Entry]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pdf::syntax::Parser;
+    use crate::syntax::Parser;
 
     #[test]
     fn read_and_carries() {

@@ -11,7 +11,7 @@ use super::signature::{count_signatures, docmdp};
 use super::writer::object::{DictPatch, Trailer, Value};
 use super::writer::{Offsets, Update};
 use super::{info, repair, stamp, xmp, Error, ErrorKind};
-use crate::PithNumber;
+use crate::Identifier;
 
 /// How [`inject`] behaves.
 #[derive(Debug, Clone)]
@@ -67,7 +67,11 @@ pub struct Injection {
 /// [`ErrorKind::Certified`] (unless `force`), [`ErrorKind::Xmp`] (unless `force`),
 /// [`ErrorKind::Signed`] (with a stamp, unless `force`), [`ErrorKind::Unsupported`],
 /// [`ErrorKind::Io`].
-pub fn inject<R: ReadAt>(src: R, number: &PithNumber, opts: &Options) -> Result<Injection, Error> {
+pub fn inject<R: ReadAt>(
+    src: R,
+    number: &dyn Identifier,
+    opts: &Options,
+) -> Result<Injection, Error> {
     match load(&src, opts.password.as_deref()) {
         Err(e) if opts.repair && matches!(e.kind(), ErrorKind::Damaged(_)) => {
             let data = read_all(&src)?;
@@ -95,7 +99,7 @@ pub(crate) fn read_all<R: ReadAt>(src: &R) -> Result<Vec<u8>, Error> {
 /// [`inject`] on a document already loaded.
 pub(crate) fn plan<R: ReadAt>(
     doc: &Document<R>,
-    number: &PithNumber,
+    number: &dyn Identifier,
     opts: &Options,
 ) -> Result<Injection, Error> {
     if let Some(kind) = &doc.not_opened {
@@ -324,7 +328,11 @@ fn encryption_entries<R: ReadAt>(pdf: &super::Pdf<R>) -> Result<(Vec<u8>, Option
 /// # Errors
 /// [`ErrorKind::Encrypted`], [`ErrorKind::NotPdf`], [`ErrorKind::Damaged`] when even the
 /// rebuilt file cannot be loaded, [`ErrorKind::Xmp`] (unless `force`), [`ErrorKind::Io`].
-pub fn rewrite<R: ReadAt>(src: R, number: &PithNumber, opts: &Options) -> Result<Vec<u8>, Error> {
+pub fn rewrite<R: ReadAt>(
+    src: R,
+    number: &dyn Identifier,
+    opts: &Options,
+) -> Result<Vec<u8>, Error> {
     let data = read_all(&src)?;
     let data = match load(&data[..], None) {
         Ok(d) if d.encrypted => return Err(Error::new(ErrorKind::Encrypted)),
@@ -361,8 +369,8 @@ pub fn rewrite<R: ReadAt>(src: R, number: &PithNumber, opts: &Options) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pdf::inspect;
-    use crate::pdf::reader::testpdf::{build, DOC};
+    use crate::inspect;
+    use crate::reader::testpdf::{build, DOC};
 
     #[test]
     fn pdfa4_info_loses_its_pith_entries_and_a_rerun_is_unchanged() {
@@ -379,7 +387,7 @@ mod tests {
             "<< /Title (A4) /PithNumber (pith:2020:OLD) /PithURL (https://pith.science/pith/OLD) >>",
         ];
         let bytes = build(b"", &objs, "/Info 5 0 R");
-        let n = PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
+        let n = crate::Mark::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
         let opts = Options::new("2024-01-01T00:00:00Z");
         let inj = inject(&bytes[..], &n, &opts).unwrap();
         assert!(inj

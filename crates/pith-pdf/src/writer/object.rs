@@ -235,8 +235,8 @@ impl Trailer<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pdf::security::Identity;
-    use crate::pdf::syntax::Parser;
+    use crate::security::Identity;
+    use crate::syntax::Parser;
 
     const ID: Ref = Ref::new(7, 0);
 

@@ -6,7 +6,7 @@
 //! only: no logic and no dependency on any other pith module.
 //!
 //! ```
-//! use pith::vocab;
+//! use pith_pdf::vocab;
 //! assert_eq!(format!("{}{}", vocab::URL_BASE, "7BMK4ZKTPUTUY3JKWBANNPOFR5"),
 //!            "https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5");
 //! assert_eq!(vocab::XMP_PREFIX, "pith");

@@ -3,14 +3,17 @@
 //! compared with those plaintexts (the same bytes `qpdf --decrypt` gives back).
 
 use super::*;
-use crate::pdf::security::SecurityHandler;
-use crate::pdf::syntax::Parser;
+use crate::security::SecurityHandler;
+use crate::syntax::Parser;
 
 const CONTENT: &[u8] = b"BT /F1 12 Tf 72 720 Td (Encrypted fixture: page text) Tj ET\n";
 const TITLE: &[u8] = b"Encrypted fixture title";
 
 fn fixture(name: &str) -> Vec<u8> {
-    let p = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/encrypted/");
+    let p = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/encrypted/"
+    );
     std::fs::read(format!("{p}{name}")).unwrap()
 }
 

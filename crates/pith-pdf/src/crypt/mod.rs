@@ -14,8 +14,8 @@
 //! decrypts what the reader fetches and encrypts what the writer appends.
 //!
 //! ```
-//! use pith::pdf::crypt::{Error, Handler};
-//! use pith::pdf::syntax::Parser;
+//! use pith_pdf::crypt::{Error, Handler};
+//! use pith_pdf::syntax::Parser;
 //! // An RC4-40 dictionary (R2) whose /U is not what the empty user password gives.
 //! let text = b"<< /Filter /Standard /V 1 /R 2 /P -4 \
 //!     /O <3b2a2f1e4a7e1d1b4c2e3d4d5a6b7c8d9eafb0c1d2e3f405162738495a6b7c8d> \

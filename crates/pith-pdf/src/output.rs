@@ -21,12 +21,12 @@
 //! no output; dropping a group uncommitted removes its temporary files.
 //!
 //! This module owns the commit of whole files; appending an incremental update to a PDF in
-//! place is [`crate::pdf::commit`]'s. It prints nothing and knows no command-line flags.
+//! place is [`crate::commit`]'s. It prints nothing and knows no command-line flags.
 //!
 //! ```
 //! let dir = tempfile::tempdir()?;
 //! let path = dir.path().join("badge.svg");
-//! pith::output::write_file_with(&path, None, |f| std::io::Write::write_all(f, b"<svg/>"))?;
+//! pith_pdf::output::write_file_with(&path, None, |f| std::io::Write::write_all(f, b"<svg/>"))?;
 //! assert_eq!(std::fs::read(&path)?, b"<svg/>");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -138,7 +138,7 @@ pub fn is_special(path: &Path) -> bool {
 /// ```
 /// use std::io::Write;
 /// let dir = tempfile::tempdir()?;
-/// let mut group = pith::output::Group::new();
+/// let mut group = pith_pdf::output::Group::new();
 /// for name in ["a.txt", "b.txt"] {
 ///     group.stage(&dir.path().join(name), None, |f| f.write_all(name.as_bytes()))?;
 /// }

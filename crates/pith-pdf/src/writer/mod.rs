@@ -11,9 +11,9 @@
 //! object's identity.
 //!
 //! ```
-//! use pith::pdf::writer::{object::{DictPatch, Value}, Update};
-//! use pith::pdf::Pdf;
-//! let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/minimal.pdf"))?;
+//! use pith_pdf::writer::{object::{DictPatch, Value}, Update};
+//! use pith_pdf::Pdf;
+//! let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/minimal.pdf"))?;
 //! let pdf = Pdf::open(&bytes[..])?;
 //! let mut up = Update::new(&pdf)?;
 //! let id = up.alloc();
@@ -21,7 +21,7 @@
 //! d.set("Title", Value::Text("A paper".into()));
 //! up.dict(id, &d);
 //! let root = pdf.trailer().get(b"Root").and_then(|o| o.as_ref()).unwrap();
-//! let app = up.finish(&pith::pdf::writer::object::Trailer { root, info: Some(id), id: None, encrypt: None })?;
+//! let app = up.finish(&pith_pdf::writer::object::Trailer { root, info: Some(id), id: None, encrypt: None })?;
 //! let mut out = bytes.clone();
 //! out.extend_from_slice(&app.bytes);
 //! assert_eq!(Pdf::open(&out[..])?.startxref(), app.offsets.startxref);
@@ -248,14 +248,10 @@ impl<'a> Update<'a> {
 mod tests {
     use super::object::{DictPatch, Trailer, Value};
     use super::*;
-    use crate::pdf::syntax::Obj;
+    use crate::syntax::Obj;
 
     fn minimal() -> Vec<u8> {
-        std::fs::read(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/minimal.pdf"
-        ))
-        .unwrap()
+        crate::fixture("minimal.pdf")
     }
 
     #[test]
@@ -291,7 +287,7 @@ mod tests {
         let title = f.obj.as_dict().unwrap().get(b"Title").cloned();
         assert_eq!(
             title.map(|t| match t {
-                Obj::Str(s) => crate::pdf::syntax::decode_text(&s),
+                Obj::Str(s) => crate::syntax::decode_text(&s),
                 _ => String::new(),
             }),
             Some("Ünïcode".to_string())

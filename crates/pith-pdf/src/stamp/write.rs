@@ -6,8 +6,8 @@
 //!
 //! It owns serialisation only; it does not read files or decide what to change.
 
-use crate::pdf::security::SecurityHandler;
-use crate::pdf::syntax::{Obj, Ref};
+use crate::security::SecurityHandler;
+use crate::syntax::{Obj, Ref};
 
 /// How strings are written: as they are, or encrypted for the object they belong to (an
 /// encrypted file's new objects, ISO 32000-2 §7.6.2; issue 18.3).
@@ -151,7 +151,7 @@ pub fn literal(s: &str) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pdf::syntax::Parser;
+    use crate::syntax::Parser;
 
     /// Parses `t`, with the source spans cleared (they differ between two texts).
     fn parse(t: &[u8]) -> Obj {
@@ -199,8 +199,8 @@ mod tests {
 
     #[test]
     fn strings_are_encrypted_for_their_object_when_asked() {
-        use crate::pdf::security::{SecurityHandler, StreamKind};
-        use crate::pdf::syntax::Dict;
+        use crate::security::{SecurityHandler, StreamKind};
+        use crate::syntax::Dict;
         /// Appends the object number to each string: enough to see which key was used.
         struct Tag;
         impl SecurityHandler for Tag {

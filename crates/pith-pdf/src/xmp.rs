@@ -284,7 +284,7 @@ fn values(doc: &Document) -> Values {
     v
 }
 
-use crate::escape::xml as esc;
+use crate::xml::escape as esc;
 
 /// The rdf:li of the PDF/A extension schema for the `pith` namespace.
 fn schema_li(rdf: &str) -> String {
@@ -329,12 +329,12 @@ fn end_tag_start(s: &str, n: Node) -> Option<usize> {
 ///
 /// # Examples
 /// ```
-/// use pith::pdf::xmp::{merge, read, Props};
+/// use pith_pdf::xmp::{merge, read, Props};
 /// let p = Props { number: "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5".into(),
 ///     short: "pith:7BMK4ZKT".into(), url: "https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5".into() };
 /// let packet = merge(None, &p, "2024-01-01T00:00:00Z")?;
 /// assert!(read(&packet)?.carries(&p));
-/// # Ok::<(), pith::pdf::Error>(())
+/// # Ok::<(), pith_pdf::Error>(())
 /// ```
 pub fn merge(packet: Option<&[u8]>, p: &Props, now: &str) -> Result<Vec<u8>, Error> {
     let s: String = match packet {

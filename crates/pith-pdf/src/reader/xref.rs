@@ -10,7 +10,7 @@ use super::super::Error;
 use super::source::{read_window, ReadAt};
 use super::table::{parse_trailer, parse_whole, Indexed};
 use super::{damaged, Check, Pdf, MAX_SECTIONS};
-use crate::pdf::syntax::Parser;
+use crate::syntax::Parser;
 
 /// The kind of cross-reference section (§7.5.4 table, §7.5.8 stream).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -293,7 +293,7 @@ mod tests {
     use super::super::find;
     use super::super::testpdf::{build, DOC};
     use super::*;
-    use crate::pdf::syntax::Ref;
+    use crate::syntax::Ref;
 
     #[test]
     fn tables_with_subsections_free_entries_and_flag_junk() {

@@ -95,15 +95,9 @@ pub(crate) fn count_signatures<R: ReadAt>(pdf: &Pdf<R>, cat: &Dict) -> Result<us
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pdf::syntax::Obj;
+    use crate::syntax::Obj;
 
-    fn fixture(name: &str) -> Vec<u8> {
-        std::fs::read(format!(
-            "{}/tests/fixtures/{name}",
-            env!("CARGO_MANIFEST_DIR")
-        ))
-        .unwrap()
-    }
+    use crate::fixture;
 
     fn catalog(pdf: &Pdf<&[u8]>) -> Dict {
         let root = pdf.trailer().get(b"Root").and_then(Obj::as_ref).unwrap();

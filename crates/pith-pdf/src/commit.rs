@@ -37,7 +37,7 @@ use super::document::{load, load_repaired};
 use super::inject::{plan, read_all, Options};
 use super::journal::{marker, recognise, tail};
 use super::{Error, ErrorKind};
-use crate::PithNumber;
+use crate::Identifier;
 
 /// Where the update goes.
 pub enum Target<'a> {
@@ -82,7 +82,7 @@ pub struct Report {
 pub fn inject_file(
     input: &Path,
     target: Target<'_>,
-    number: &PithNumber,
+    number: &dyn Identifier,
     opts: &Options,
 ) -> Result<Report, Error> {
     let in_input = |e: Error| e.in_file(input);
@@ -316,11 +316,7 @@ mod tests {
 
     fn setup(name: &str) -> (tempfile::TempDir, std::path::PathBuf, Vec<u8>) {
         let dir = tempfile::tempdir().unwrap();
-        let bytes = std::fs::read(format!(
-            "{}/tests/fixtures/{name}",
-            env!("CARGO_MANIFEST_DIR")
-        ))
-        .unwrap();
+        let bytes = crate::fixture(name);
         let p = dir.path().join("in.pdf");
         std::fs::write(&p, &bytes).unwrap();
         (dir, p, bytes)
@@ -329,7 +325,7 @@ mod tests {
     #[test]
     fn new_file_stream_and_in_place_agree_with_the_plan() {
         let (dir, input, bytes) = setup("minimal.pdf");
-        let n = PithNumber::parse(NUM).unwrap();
+        let n = crate::Mark::parse(NUM).unwrap();
         let opts = Options::new("2024-01-01T00:00:00Z");
         let planned = super::super::inject(&bytes[..], &n, &opts).unwrap();
         let out = dir.path().join("out.pdf");
@@ -358,7 +354,7 @@ mod tests {
         let input = dir.path().join("not.pdf");
         std::fs::write(&input, b"hello").unwrap();
         let out = dir.path().join("out.pdf");
-        let n = PithNumber::parse(NUM).unwrap();
+        let n = crate::Mark::parse(NUM).unwrap();
         let e = inject_file(&input, Target::File(&out), &n, &Options::new("x")).unwrap_err();
         assert_eq!(e.kind(), &ErrorKind::NotPdf);
         assert!(e.to_string().starts_with(&input.display().to_string()));

@@ -3,8 +3,8 @@
 //! roxmltree's tokenizer recurses once per element level and checks attribute names pairwise,
 //! so a hostile packet or feed (200,000 nested elements, 100,000 attributes) would abort the
 //! process or take minutes. [`shape`] measures both in one linear pass, so callers can refuse
-//! such input first. Used for arXiv Atom feeds ([`crate::record::atom`]) and XMP packets
-//! ([`crate::pdf::xmp`]).
+//! such input first. Used for arXiv Atom feeds (the `pith` crate's `record::atom`) and XMP packets
+//! ([`crate::xmp`]), and [`escape`], the XML escaping every writer of XML uses.
 
 /// What [`shape`] measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,7 +22,7 @@ pub struct Shape {
 ///
 /// # Examples
 /// ```
-/// let s = pith::xml::shape("<a><b/><c x='/>' y='1'>t</c><!-- </a> --></a>");
+/// let s = pith_pdf::xml::shape("<a><b/><c x='/>' y='1'>t</c><!-- </a> --></a>");
 /// assert_eq!((s.depth, s.attributes), (2, 2));
 /// ```
 pub fn shape(s: &str) -> Shape {
@@ -77,4 +77,33 @@ pub fn shape(s: &str) -> Shape {
         depth: max,
         attributes: attrs,
     }
+}
+
+/// Escapes text for XML character data and double-quoted attribute values: `& < > "` become
+/// entities, everything else is kept.
+///
+/// # Examples
+/// ```
+/// assert_eq!(pith_pdf::xml::escape("<x a=\"1\">&</x>"), "&lt;x a=&quot;1&quot;&gt;&amp;&lt;/x&gt;");
+/// ```
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if !push_escaped(&mut out, c) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Pushes the entity of `c` when XML needs one; false (and nothing pushed) otherwise.
+pub fn push_escaped(out: &mut String, c: char) -> bool {
+    match c {
+        '&' => out.push_str("&amp;"),
+        '<' => out.push_str("&lt;"),
+        '>' => out.push_str("&gt;"),
+        '"' => out.push_str("&quot;"),
+        _ => return false,
+    }
+    true
 }

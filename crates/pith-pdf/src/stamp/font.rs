@@ -12,11 +12,11 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 
 use super::geometry::Extent;
-use crate::pdf::syntax::Ref;
-use crate::pdf::{Error, ErrorKind};
+use crate::syntax::Ref;
+use crate::{Error, ErrorKind};
 
 /// The font file: DejaVu Sans subset to `pith: 0-9 A-Z` (see `assets/fonts/subset.sh`).
-pub static FONT: &[u8] = include_bytes!("../../../assets/fonts/PithStamp-DejaVuSans.ttf");
+pub static FONT: &[u8] = include_bytes!("../../assets/fonts/PithStamp-DejaVuSans.ttf");
 
 /// `/BaseFont` of the embedded subset: a six-letter subset tag (§9.9.2) and the font's name.
 pub const BASE_FONT: &str = "PITHST+DejaVuSans";
@@ -126,7 +126,7 @@ fn thousandths(v: i32, upem: f64) -> i64 {
 /// [`ErrorKind::Unsupported`] when the built-in font does not parse (a broken build).
 pub fn objects(
     r: &FontRefs,
-    sec: Option<&dyn crate::pdf::security::SecurityHandler>,
+    sec: Option<&dyn crate::security::SecurityHandler>,
 ) -> Result<Vec<(Ref, Body)>, Error> {
     let face = face()?;
     let upem = f64::from(face.units_per_em());

@@ -203,7 +203,7 @@ fn unpredict(data: Vec<u8>, parm: Option<&Dict>) -> Result<Vec<u8>, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pdf::syntax::Parser;
+    use crate::syntax::Parser;
 
     fn dict(s: &str) -> Dict {
         Parser::new(s.as_bytes(), 0, true).dict().unwrap()

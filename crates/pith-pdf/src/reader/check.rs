@@ -9,7 +9,7 @@ use super::source::{read_window, ReadAt};
 use super::table::Window;
 use super::xref::{Entry, Layer};
 use super::{damaged, Pdf};
-use crate::pdf::syntax::Parser;
+use crate::syntax::Parser;
 
 impl<R: ReadAt> Pdf<R> {
     /// Checks the xref against the file.
@@ -297,7 +297,7 @@ mod tests {
         let e = Pdf::open_checked(&shifted[..], Check::Sampled)
             .err()
             .unwrap();
-        assert!(matches!(e.kind(), crate::pdf::ErrorKind::Damaged(_)), "{e}");
+        assert!(matches!(e.kind(), crate::ErrorKind::Damaged(_)), "{e}");
         // A truncated file: entries past the end.
         let cut = &good[..good.len() / 2];
         let mut cut = cut.to_vec();

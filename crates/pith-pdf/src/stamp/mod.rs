@@ -18,12 +18,12 @@
 //! page never carries two stamps. This module decides nothing about signatures or encryption
 //! (see [`super::inject()`]) and does no I/O beyond reading objects through [`Pdf`].
 
-use crate::pdf::reader::{Pdf, ReadAt};
-use crate::pdf::security::StreamKind;
-use crate::pdf::syntax::{Dict, Obj, Ref};
-use crate::pdf::writer::Update;
-use crate::pdf::{Error, ErrorKind};
-use crate::PithNumber;
+use crate::reader::{Pdf, ReadAt};
+use crate::security::StreamKind;
+use crate::syntax::{Dict, Obj, Ref};
+use crate::writer::Update;
+use crate::Identifier;
+use crate::{Error, ErrorKind};
 
 pub mod balance;
 pub mod font;
@@ -74,7 +74,7 @@ impl Default for Stamp {
 
 impl Stamp {
     /// The text the stamp shows for `number`.
-    pub fn text(&self, number: &PithNumber) -> String {
+    pub fn text(&self, number: &dyn Identifier) -> String {
         match self.form {
             Form::Short => number.short(),
             Form::Full => number.full(),
@@ -244,7 +244,7 @@ fn rect<R: ReadAt>(pdf: &Pdf<R>, o: Option<&Obj>) -> Option<Rect> {
 pub fn plan<R: ReadAt>(
     pdf: &Pdf<R>,
     catalog: &Dict,
-    number: &PithNumber,
+    number: &dyn Identifier,
     stamp: &Stamp,
 ) -> Result<Plan, Error> {
     let (page_ref, page, inh) = first_page(pdf, catalog)?;
@@ -601,7 +601,7 @@ impl Plan {
         res: Option<Obj>,
         contents: Option<Vec<Obj>>,
         annots: Option<Vec<Obj>>,
-        sec: Option<&dyn crate::pdf::security::SecurityHandler>,
+        sec: Option<&dyn crate::security::SecurityHandler>,
     ) -> Vec<u8> {
         let mut d = self.page.clone();
         if let Some(r) = res {
@@ -631,7 +631,7 @@ fn set(d: &mut Dict, key: &[u8], v: Obj) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pdf::syntax::Parser;
+    use crate::syntax::Parser;
 
     fn dict(t: &[u8]) -> Dict {
         Parser::new(t, 0, true).dict().unwrap()

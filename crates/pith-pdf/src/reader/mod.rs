@@ -566,13 +566,7 @@ mod tests {
     use super::testpdf::{build, DOC};
     use super::*;
 
-    fn fixture(name: &str) -> Vec<u8> {
-        std::fs::read(format!(
-            "{}/tests/fixtures/{name}",
-            env!("CARGO_MANIFEST_DIR")
-        ))
-        .unwrap()
-    }
+    use crate::fixture;
 
     #[test]
     fn opens_and_fetches() {

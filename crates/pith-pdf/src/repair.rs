@@ -259,7 +259,7 @@ pub fn scan(data: &[u8]) -> Result<Rebuilt, Error> {
             ))
         })?;
     let info = info.filter(|i| entries.contains_key(&i.num));
-    let startxref = crate::pdf::reader::rfind(data, b"startxref")
+    let startxref = crate::reader::rfind(data, b"startxref")
         .and_then(|at| Parser::new(data, at + 9, true).uint().ok())
         .unwrap_or(0);
     Ok(Rebuilt {
@@ -386,8 +386,8 @@ pub fn rewrite_document(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pdf::reader::testpdf::{build, DOC};
-    use crate::pdf::Pdf;
+    use crate::reader::testpdf::{build, DOC};
+    use crate::Pdf;
 
     #[test]
     fn rebuilt_xref_reads_where_the_original_did_not() {

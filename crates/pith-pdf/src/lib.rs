@@ -1,0 +1,86 @@
+//! # pith-pdf
+//!
+//! The PDF engine of pith: reads compiled PDFs and writes an identifier into them as an
+//! append-only incremental update (ISO 32000-2 §7.5.6), without loading the file.
+//!
+//! [`inject()`] plans the update that writes an [`Identifier`] (its full form, short form and
+//! record URL: the strings this crate writes; it neither computes nor validates identifiers)
+//! into the Info dictionary (`/PithNumber`, `/PithURL`) and the XMP packet (`xmp:Identifier`,
+//! `dc:relation`, `pith:*`); [`commit::inject_file`] plans and writes it to a new file, a
+//! stream or the input itself (crash-safe), so the original bytes stay a byte-identical prefix.
+//! [`inspect()`] reads the values back. Both read only the xref chain and the few objects they
+//! need, through [`ReadAt`], so memory does not grow with the file.
+//!
+//! Layers, one concern each (qpdf keeps the same split); dependencies flow down the list:
+//! - [`vocab`]: the names the identifier is written under (Info keys, XMP namespace and
+//!   properties, URL base); constants only. [`mark`]: the [`Identifier`] the engine writes.
+//! - [`xml`]: guards for untrusted XML and XML escaping; [`output`]: whole-file writes (all or
+//!   nothing) and the batch group commit. Leaves: they know nothing of PDF.
+//! - [`syntax`]: the object model ([`Obj`](syntax::Obj), [`Ref`]) and parser, on byte windows;
+//! - [`filters`]: stream decoding, one function per filter;
+//! - [`reader`]: [`ReadAt`], header and `startxref`, the xref chain, object fetch;
+//! - [`security`]: the hook through which encrypted files are read and written, and
+//!   [`crypt`], the Standard security handler behind it (issue 18.3);
+//! - [`writer`]: typed object writers and the incremental update (xref section, trailer);
+//! - [`commit`]: putting an update on disk (new file, stream, in place), with the
+//!   [`journal`] marker that makes an interrupted in-place update recognisable;
+//! - [`repair`]: xref reconstruction and the full `--rewrite` (the only lopdf writer);
+//! - [`xmp`], [`info`]: the metadata the update carries; `signature`: DocMDP and signed fields;
+//! - `document`, [`inject`](mod@inject), [`inspect`](mod@inspect): the decisions (what to
+//!   refuse, what to write, what a file says);
+//! - [`stamp`]: the visible, linked identifier on page 1.
+//!
+//! Nothing here prints, and nothing here knows the command line, Python, LaTeX or badges (the
+//! `pith-number` crate holds those); paths appear only in [`commit`] and [`output`].
+//!
+//! ```
+//! use pith_pdf::{inject, inspect, Mark, Options};
+//! let pdf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/minimal.pdf"))?;
+//! let mark = Mark::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
+//! let inj = inject(pdf.clone(), &mark, &Options::new("2024-01-01T00:00:00Z"))?;
+//! let mut out = pdf;
+//! out.extend_from_slice(&inj.appended);
+//! assert_eq!(inspect(out)?.found(), Some(mark.full));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod commit;
+pub mod crypt;
+mod document;
+mod error;
+pub mod filters;
+pub mod info;
+pub mod inject;
+pub mod inspect;
+pub mod journal;
+pub mod mark;
+pub mod output;
+pub mod reader;
+pub mod repair;
+pub mod security;
+mod signature;
+pub mod stamp;
+pub mod syntax;
+pub mod vocab;
+pub mod writer;
+pub mod xml;
+pub mod xmp;
+
+pub use error::{Error, ErrorKind};
+pub use inject::{inject, rewrite, Injection, Options};
+pub use inspect::{inspect, inspect_checked, inspect_with, inspect_with_password, Inspection};
+pub use mark::{Identifier, Mark};
+pub use reader::{Check, Pdf, ReadAt, XrefKind};
+pub use syntax::Ref;
+
+/// A file of the workspace's `tests/fixtures/`, for unit tests.
+#[cfg(test)]
+pub(crate) fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(format!(
+        "{}/../../tests/fixtures/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
