@@ -3,7 +3,7 @@
 # for the second TeX Live leg of the pith.sty matrix (issue #8):
 #
 #   .ci/texlive-sid.sh DIR        # prints DIR when ready
-#   PITH_TEX_CHROOT=DIR PITH_REQUIRE_TOOLS=1 cargo test --test latex
+#   PITH_TEX_CHROOT=DIR PITH_REQUIRE_TOOLS=1 cargo test --test main latex
 #
 # Packages come from Debian's archive only (debootstrap --variant=minbase, then apt inside the
 # root); no containers. The root is cached: when DIR/.pith-ready exists it is reused (local

@@ -5,18 +5,14 @@
 //! independent Python implementation (bench/arxiv_reference.py), the compressors' own CLIs
 //! (gzip, bzip2, xz, zstd, zip) and, for batch outputs, qpdf and exiftool.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{have_tool, pith, root};
+use crate::common::{have_tool, pith, root};
 use serde_json::Value;
-
-fn fixture(name: &str) -> PathBuf {
-    root().join("tests/data/arxiv").join(name)
-}
 
 fn json_lines(bytes: &[u8]) -> Vec<Value> {
     String::from_utf8_lossy(bytes)
@@ -65,14 +61,15 @@ fn atom_numbers(path: &Path) -> Vec<String> {
 
 #[test]
 fn vectors_give_their_published_numbers_in_all_three_forms() {
-    let expected = json_lines(&std::fs::read(fixture("vectors.expected.jsonl")).unwrap());
+    let expected =
+        json_lines(&std::fs::read(common::data("arxiv").join("vectors.expected.jsonl")).unwrap());
     assert!(expected.len() >= 10, "the exact vectors are the golden set");
-    let atom = atom_numbers(&fixture("vectors.atom.xml"));
+    let atom = atom_numbers(&common::data("arxiv").join("vectors.atom.xml"));
     for (flag, file) in [
         ("--arxiv-snapshot", "vectors.snapshot.jsonl"),
         ("--arxiv-oai", "vectors.arxivraw.xml"),
     ] {
-        let (code, out, err) = number(&[flag, s(&fixture(file))], None);
+        let (code, out, err) = number(&[flag, s(&common::data("arxiv").join(file))], None);
         assert_eq!(code, 0, "{file}: {err}");
         assert!(
             err.contains(&format!("{} numbered, 0 deleted, 0 bad", expected.len())),
@@ -94,7 +91,10 @@ fn vectors_give_their_published_numbers_in_all_three_forms() {
 #[test]
 fn example_atom_entries_match_the_bulk_forms() {
     let (_, out, _) = number(
-        &["--arxiv-snapshot", s(&fixture("vectors.snapshot.jsonl"))],
+        &[
+            "--arxiv-snapshot",
+            s(&common::data("arxiv").join("vectors.snapshot.jsonl")),
+        ],
         None,
     );
     let bulk: HashMap<String, String> = json_lines(&out)
@@ -125,12 +125,21 @@ fn example_atom_entries_match_the_bulk_forms() {
 fn extras_agree_across_forms_and_with_python() {
     // Old-style ids, a null licence, versions out of order, line breaks, double spaces, tabs,
     // LaTeX and non-ASCII: no published numbers, so the forms are compared with each other.
-    let atom = atom_numbers(&fixture("extras.atom.xml"));
+    let atom = atom_numbers(&common::data("arxiv").join("extras.atom.xml"));
     let (c1, snap, e1) = number(
-        &["--arxiv-snapshot", s(&fixture("extras.snapshot.jsonl"))],
+        &[
+            "--arxiv-snapshot",
+            s(&common::data("arxiv").join("extras.snapshot.jsonl")),
+        ],
         None,
     );
-    let (c2, oai, e2) = number(&["--arxiv-oai", s(&fixture("extras.arxivraw.xml"))], None);
+    let (c2, oai, e2) = number(
+        &[
+            "--arxiv-oai",
+            s(&common::data("arxiv").join("extras.arxivraw.xml")),
+        ],
+        None,
+    );
     assert_eq!((c1, c2), (0, 0), "{e1}{e2}");
     assert_eq!(snap, oai);
     let got: Vec<String> = json_lines(&snap)
@@ -144,7 +153,7 @@ fn extras_agree_across_forms_and_with_python() {
     if have_tool("python3", "extras_agree_across_forms_and_with_python") {
         let o = Command::new("python3")
             .arg(root().join("bench/arxiv_reference.py"))
-            .arg(fixture("extras.snapshot.jsonl"))
+            .arg(common::data("arxiv").join("extras.snapshot.jsonl"))
             .output()
             .unwrap();
         assert!(o.status.success());
@@ -202,7 +211,7 @@ fn compress(tool: &str, args: &[&str], src: &Path, dst: &Path) {
 #[test]
 fn compressions_recognised_by_content_and_stdin() {
     let d = tmpdir("comp");
-    let plain = fixture("vectors.snapshot.jsonl");
+    let plain = common::data("arxiv").join("vectors.snapshot.jsonl");
     let (_, want, _) = number(&["--arxiv-snapshot", s(&plain)], None);
     assert!(!want.is_empty());
     for (tool, args) in [
@@ -222,7 +231,12 @@ fn compressions_recognised_by_content_and_stdin() {
         let (code, out, err) = number(&["--arxiv-snapshot", "-"], Some(std::fs::read(&f).unwrap()));
         assert_eq!((code, &out), (0, &want), "{tool} on stdin: {err}");
         let page = d.join(format!("page-{tool}.xml.x"));
-        compress(tool, args, &fixture("vectors.arxivraw.xml"), &page);
+        compress(
+            tool,
+            args,
+            &common::data("arxiv").join("vectors.arxivraw.xml"),
+            &page,
+        );
         let (code, out, err) = number(&["--arxiv-oai", s(&page)], None);
         assert_eq!((code, &out), (0, &want), "{tool} OAI: {err}");
     }
@@ -265,7 +279,7 @@ fn truncated_gzip_is_reported_with_its_position() {
         return;
     }
     let d = tmpdir("trunc");
-    let plain = fixture("vectors.snapshot.jsonl");
+    let plain = common::data("arxiv").join("vectors.snapshot.jsonl");
     let gz = d.join("snap.jsonl.gz");
     compress("gzip", &["-c"], &plain, &gz);
     let (_, full, _) = number(&["--arxiv-snapshot", s(&plain)], None);
@@ -289,7 +303,8 @@ fn truncated_gzip_is_reported_with_its_position() {
 #[test]
 fn broken_line_in_the_middle_is_reported_and_the_run_goes_on() {
     let d = tmpdir("broken");
-    let text = std::fs::read_to_string(fixture("vectors.snapshot.jsonl")).unwrap();
+    let text =
+        std::fs::read_to_string(common::data("arxiv").join("vectors.snapshot.jsonl")).unwrap();
     let mut lines: Vec<&str> = text.lines().collect();
     let n = lines.len();
     lines.insert(4, "{\"id\":\"2401.00001\",\"title\":\"cut here");
@@ -304,7 +319,10 @@ fn broken_line_in_the_middle_is_reported_and_the_run_goes_on() {
         "{err}"
     );
     let (_, good, _) = number(
-        &["--arxiv-snapshot", s(&fixture("vectors.snapshot.jsonl"))],
+        &[
+            "--arxiv-snapshot",
+            s(&common::data("arxiv").join("vectors.snapshot.jsonl")),
+        ],
         None,
     );
     assert_eq!(out, good, "the other lines, in input order");
@@ -318,7 +336,7 @@ fn broken_line_in_the_middle_is_reported_and_the_run_goes_on() {
 #[test]
 fn oai_deleted_records_errors_and_resumption_tokens() {
     let d = tmpdir("oai");
-    let page = std::fs::read_to_string(fixture("vectors.arxivraw.xml")).unwrap();
+    let page = std::fs::read_to_string(common::data("arxiv").join("vectors.arxivraw.xml")).unwrap();
     let deleted = "<record><header status=\"deleted\"><identifier>oai:arXiv.org:hep-th/9901002</identifier><datestamp>2020-01-01</datestamp></header></record>\n";
     let page = page.replacen("<ListRecords>\n", &format!("<ListRecords>\n{deleted}"), 1);
     let page = page.replace(
@@ -362,7 +380,10 @@ fn oai_deleted_records_errors_and_resumption_tokens() {
 #[test]
 fn wrong_form_or_missing_file_is_one_line_error() {
     let (code, out, err) = number(
-        &["--arxiv-oai", s(&fixture("vectors.snapshot.jsonl"))],
+        &[
+            "--arxiv-oai",
+            s(&common::data("arxiv").join("vectors.snapshot.jsonl")),
+        ],
         None,
     );
     assert_eq!((code, out.len()), (2, 0));
@@ -445,7 +466,12 @@ fn batch_matches_pdfs_by_arxiv_name_and_version() {
         std::fs::copy(&src, &p).unwrap();
     }
     let meta = d.join("meta.dat");
-    compress("gzip", &["-c"], &fixture("vectors.snapshot.jsonl"), &meta);
+    compress(
+        "gzip",
+        &["-c"],
+        &common::data("arxiv").join("vectors.snapshot.jsonl"),
+        &meta,
+    );
     let out = d.join("out");
     let unmatched = d.join("unmatched.txt");
     let (code, r, summary, err) = batch(
@@ -456,7 +482,7 @@ fn batch_matches_pdfs_by_arxiv_name_and_version() {
             s(&out),
             "--arxiv-metadata",
             s(&meta),
-            s(&fixture("extras.arxivraw.xml")),
+            s(&common::data("arxiv").join("extras.arxivraw.xml")),
             "--arxiv-unmatched",
             s(&unmatched),
             "-j",
@@ -473,7 +499,10 @@ fn batch_matches_pdfs_by_arxiv_name_and_version() {
     assert_eq!(r.len(), 7, "{r:?}");
     let vec_numbers: HashMap<String, String> = json_lines(
         &number(
-            &["--arxiv-snapshot", s(&fixture("vectors.snapshot.jsonl"))],
+            &[
+                "--arxiv-snapshot",
+                s(&common::data("arxiv").join("vectors.snapshot.jsonl")),
+            ],
             None,
         )
         .1,
@@ -486,7 +515,7 @@ fn batch_matches_pdfs_by_arxiv_name_and_version() {
         )
     })
     .collect();
-    let old_style = &atom_numbers(&fixture("extras.atom.xml"))[0];
+    let old_style = &atom_numbers(&common::data("arxiv").join("extras.atom.xml"))[0];
     for (name, want) in [
         ("2402.03791v3.pdf", vec_numbers["2402.03791"].clone()),
         ("sub/1608.03461v2.pdf", vec_numbers["1608.03461"].clone()),
@@ -542,7 +571,7 @@ fn batch_matches_pdfs_by_arxiv_name_and_version() {
             "-",
             "--arxiv-any-version",
         ])
-        .write_stdin(std::fs::read(fixture("vectors.snapshot.jsonl")).unwrap())
+        .write_stdin(std::fs::read(common::data("arxiv").join("vectors.snapshot.jsonl")).unwrap())
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

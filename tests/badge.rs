@@ -2,11 +2,11 @@
 //! SVG, resvg renders it with DejaVu Sans, rqrr and `zbarimg` decode the QR code from the PNG,
 //! Python's html.parser and docutils read the snippets, pdfLaTeX compiles the LaTeX one.
 //!
-//! Goldens live in `tests/golden/`; `BLESS=1 cargo test --test badge` rewrites them (review the
+//! Goldens live in `tests/golden/`; `BLESS=1 cargo test --test main badge::` rewrites them (review the
 //! diff and the PNGs in `examples/` before committing). shields.io reference badges in
 //! `tests/golden/badge-shields-*.svg` come from `bench/badge-shields-fixtures.mjs`.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 
@@ -15,7 +15,7 @@ use pith::PithNumber;
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;
 
-use common::{SEED, SEED_URL as URL};
+use crate::common::{SEED, SEED_URL as URL};
 
 const DEJAVU: &str = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 
@@ -66,7 +66,7 @@ fn usvg_options(test: &str) -> Option<usvg::Options<'static>> {
         if common::tools_required() {
             panic!("{test}: {DEJAVU} is missing (fonts-dejavu-core; PITH_REQUIRE_TOOLS=1)");
         }
-        eprintln!("SKIP {test}: {DEJAVU} not installed");
+        common::skips::skip(test, &format!("{DEJAVU} not installed"));
         return None;
     }
     let mut opt = usvg::Options::default();

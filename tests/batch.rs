@@ -2,14 +2,14 @@
 //! directory mode, shards, reruns, interrupted runs and killed processes. Results are checked
 //! with qpdf and exiftool, not only with pith.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use common::tools::{exif_tag, qpdf_clean};
-use common::{copy_writable, fixture, OTHER, SEED};
+use crate::common::tools::{exif_tag, qpdf_clean};
+use crate::common::{copy_writable, fixture, OTHER, SEED};
 use serde_json::Value;
 
 /// Sources for test files: a classic xref table and an xref stream with object streams.

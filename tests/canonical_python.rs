@@ -3,7 +3,7 @@
 //! equal `" ".join(s.split()).lower()`, for thousands of generated values full of non-ASCII
 //! text, quotes, backslashes, control characters and awkward whitespace.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

@@ -1,8 +1,6 @@
 //! CLI tests for `pith number`, `pith record` and `pith verify`, running the real binary.
 
-mod common;
-
-use common::{data, example, pith, seed_vector, SEED, SEED_HASH};
+use crate::common::{data, example, pith, seed_vector, SEED, SEED_HASH};
 use predicates::prelude::*;
 use serde_json::Value;
 

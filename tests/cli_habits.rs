@@ -3,12 +3,12 @@
 //! named after it that fails on the code before the fix; files are read back with qpdf,
 //! exiftool and pdfinfo.
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::PermissionsExt;
 
-use common::tools::{exif_tag, pdfinfo_custom, qpdf_clean};
-use common::{example, fixture, pith, tmpdir, SEED, SEED_CODE, SEED_SHORT, SEED_URL};
+use crate::common::tools::{exif_tag, pdfinfo_custom, qpdf_clean};
+use crate::common::{example, fixture, pith, tmpdir, SEED, SEED_CODE, SEED_SHORT, SEED_URL};
 use predicates::prelude::*;
 use serde_json::Value;
 

@@ -7,17 +7,13 @@
 //! need a user password are refused unless it (or the owner password) is given. The shared
 //! corpus's encrypted files are counted: injected / refused by reason / failed.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 const A: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
 const CODE: &str = "7BMK4ZKTPUTUY3JKWBANNPOFR5";
-
-fn fixture(name: &str) -> PathBuf {
-    common::root().join("tests/fixtures/encrypted").join(name)
-}
 
 /// Runs `pith inject IN --number A -o OUT [extra]`: (exit code, stdout, stderr).
 fn inject(input: &Path, out: &Path, extra: &[&str]) -> (i32, String, String) {
@@ -74,7 +70,7 @@ fn check_injected(name: &str, input: &Path, out: &Path, pw: &str, metadata_clear
     assert_eq!(enc_in, enc_out, "{name}: qpdf --show-encryption changed");
 
     // pikepdf: number back, same encryption and /ID, every other object unchanged.
-    let script = fixture("check_update.py");
+    let script = common::fixture("encrypted").join("check_update.py");
     let (ok, o, e) = common::run("python3", &[s(&script), s(input), s(out), A, pw], None);
     assert!(ok && o.starts_with("ok"), "{name}: pikepdf: {o} {e}");
 
@@ -185,7 +181,7 @@ fn sources() -> [(&'static str, PathBuf, &'static [&'static str]); 2] {
     [
         (
             "fixture",
-            fixture("source.pdf"),
+            common::fixture("encrypted").join("source.pdf"),
             &["--object-streams=disable"][..],
         ),
         (
@@ -272,7 +268,7 @@ fn qpdf_crypt_filter_files() {
         ("qpdf-metadata-crypt-filter.pdf", ""),
     ] {
         let dir = tempfile::tempdir().unwrap();
-        let input = fixture(file);
+        let input = common::fixture("encrypted").join(file);
         let out = dir.path().join("out.pdf");
         let extra: Vec<&str> = if pw.is_empty() {
             vec![]
@@ -296,7 +292,7 @@ fn user_password_needed() {
     ] {
         let dir = tempfile::tempdir().unwrap();
         let input = dir.path().join("in.pdf");
-        let src = fixture("source.pdf");
+        let src = common::fixture("encrypted").join("source.pdf");
         let mut a = vec![s(&src), "--encrypt", "user", "owner"];
         a.extend(bits.iter().filter(|b| !b.is_empty()));
         a.extend(["--", s(&input)]);
@@ -482,7 +478,10 @@ fn mutated_encryption_dictionaries_never_panic() {
         seed
     };
     let mut files = 0;
-    for e in std::fs::read_dir(fixture("")).unwrap().flatten() {
+    for e in std::fs::read_dir(common::fixture("encrypted").join(""))
+        .unwrap()
+        .flatten()
+    {
         let p = e.path();
         if p.extension().is_none_or(|x| x != "pdf") || p.ends_with("source.pdf") {
             continue;

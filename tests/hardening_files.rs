@@ -2,15 +2,15 @@
 //! directories, a full disk, concurrent and killed updates. The input is never modified except
 //! by an in-place update, no partial output is left, and qpdf checks every result.
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use common::tools::*;
-use common::{
+use crate::common::tools::*;
+use crate::common::{
     assert_one_line_error, copy_writable, fixture, leftovers, run_pith as pith,
     run_pith_with as pith_run, tmpdir, SEED,
 };
@@ -103,7 +103,7 @@ fn is_char_device(p: &Path) -> bool {
 fn device_outputs_are_written_to_not_replaced() {
     let dir = tmpdir();
     let Some(null) = null_device(dir.path(), "null") else {
-        eprintln!("SKIP device_outputs: cannot mknod (needs root)");
+        common::skips::skip("device_outputs", "cannot mknod (needs root)");
         return;
     };
     let r = pith(&["badge", SEED, "-o", null.to_str().unwrap()]);
@@ -210,7 +210,10 @@ fn unwritable_directory_is_a_one_line_error_without_leftovers() {
         ro_dir = m.path().to_owned();
         _mount = Some(m);
     } else {
-        eprintln!("SKIP unwritable_directory: running as root and cannot mount a read-only tmpfs");
+        common::skips::skip(
+            "unwritable_directory",
+            "running as root and cannot mount a read-only tmpfs",
+        );
         return;
     }
     let out = ro_dir.join("out.pdf");
@@ -276,7 +279,7 @@ fn full_disk_leaves_no_partial_file_and_the_input_whole() {
         return;
     }
     let Some(fs) = Tmpfs::mount("512k", false) else {
-        eprintln!("SKIP full_disk: cannot mount a tmpfs (needs root)");
+        common::skips::skip("full_disk", "cannot mount a tmpfs (needs root)");
         return;
     };
     // 100 bytes short of a page boundary: an in-place append fills them, then hits the full disk.

@@ -4,12 +4,12 @@
 //! targets in `fuzz/` are replayed (`fuzz_regressions`). SECURITY.md lists which test backs
 //! which guarantee.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 
-use common::pdfgen::*;
-use common::{
+use crate::common::pdfgen::*;
+use crate::common::{
     assert_one_line_error, fixture, run_pith as pith, run_pith_with as pith_run, tmpdir, ATTACKS,
     SEED,
 };

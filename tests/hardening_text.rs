@@ -2,10 +2,10 @@
 //! and snippets stay text, read back with parsers we did not write (roxmltree, Python's
 //! html.parser, docutils).
 
-mod common;
+use crate::common;
 
-use common::tools::python;
-use common::{run_pith as pith, ATTACKS, SEED, SEED_URL};
+use crate::common::tools::python;
+use crate::common::{run_pith as pith, ATTACKS, SEED, SEED_URL};
 
 #[test]
 fn attack_strings_in_badge_labels_stay_text_in_the_svg() {

@@ -3,14 +3,14 @@
 //! bombs and hostile text in existing metadata. Packets are read back with roxmltree, files
 //! with qpdf and exiftool; errors are one line starting `pith: ` naming the file.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::pdfgen::*;
-use common::tools::*;
-use common::{
+use crate::common::pdfgen::*;
+use crate::common::tools::*;
+use crate::common::{
     assert_one_line_error, fixture, leftovers, run_pith as pith, tmpdir, Run, ATTACKS, DC_NS,
     OTHER, RDF_NS, SEED, SEED_URL,
 };

@@ -16,9 +16,8 @@
 //! `tex_versions` prints the TeX Live, kernel, hyperref, hyperxmp and pdfmanagement
 //! versions of the leg.
 
-mod common;
-#[path = "common/tex.rs"]
-mod tex;
+use crate::common;
+use crate::common::tex;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -26,7 +25,9 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use common::{PITH_NS, SEED as FULL, SEED_CODE as CODE, SEED_SHORT as SHORT, SEED_URL as URL};
+use crate::common::{
+    PITH_NS, SEED as FULL, SEED_CODE as CODE, SEED_SHORT as SHORT, SEED_URL as URL,
+};
 
 fn sty_path() -> std::path::PathBuf {
     common::root().join("latex/pith.sty")
@@ -84,7 +85,7 @@ fn have_tex(name: &str, test: &str) -> bool {
                 root.display()
             );
         }
-        eprintln!("SKIP {test}: {name} not installed in {}", root.display());
+        common::skips::skip(test, &format!("{name} not installed in {}", root.display()));
     }
     found
 }

@@ -9,15 +9,14 @@
 //! matrix documents of `tests/latex.rs` for article, revtex4-2, acmart, elsarticle and
 //! IEEEtran, plus `nobadge`, `\pithbadge` and an invalid argument.
 
-mod common;
-#[path = "common/tex.rs"]
-mod tex;
+use crate::common;
+use crate::common::tex;
 
 use std::path::Path;
 
 use serde_json::Value;
 
-use common::{SEED as FULL, SEED_CODE as CODE, SEED_SHORT as SHORT, SEED_URL as URL};
+use crate::common::{SEED as FULL, SEED_CODE as CODE, SEED_SHORT as SHORT, SEED_URL as URL};
 
 /// Reads an HTML file with `html.parser` and prints JSON: the head's `<link>`s, every `<a>`
 /// with its text, whether any element has the class `ltx_ERROR`, and the body text.

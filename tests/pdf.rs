@@ -2,7 +2,7 @@
 //! write: qpdf, pdfinfo, exiftool, pyHanko. Fixtures live in `tests/fixtures` (see its
 //! README for origins and licences); the corpus test runs over `../shared/corpus`.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -15,7 +15,7 @@ const A_URL: &str = "https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5";
 const B: &str = "pith:2025:ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const B_URL: &str = "https://pith.science/pith/ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
-use common::{fixture, inject, tmpdir};
+use crate::common::{fixture, inject, tmpdir};
 
 /// qpdf --check: (exit code rank 0 ok / 1 warnings / 2 errors, number of warning lines).
 fn qpdf_check(path: &Path) -> (u8, usize) {

@@ -3,7 +3,7 @@
 //! a bounded sample of object headers and the objects it rewrites — not the content; to a new
 //! file the copy is the kernel's (copy_file_range), not a read/write loop through pith.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -11,7 +11,7 @@
 //! Before this fix the protocol left the original plus dead bytes that a rerun kept (and
 //! appended after), so the last check failed.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -7,7 +7,7 @@
 //! pdfinfo and pikepdf; a file that those readers have to reconstruct must be refused by
 //! `pith inject` and not called consistent by `pith inspect`.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -8,7 +8,7 @@
 //! have the pages and page-1 text (pdftotext) the input has for qpdf/poppler, open in mutool
 //! without repair, and be "unchanged" on a rerun.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

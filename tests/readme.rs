@@ -11,12 +11,10 @@
 //! exact hashed bytes), and `skip` leaves a block out (none does today); several are
 //! separated by commas.
 
-mod common;
-
 use std::path::Path;
 use std::process::Command;
 
-use common::{copy_writable, example, fixture, root};
+use crate::common::{copy_writable, example, fixture, root};
 
 /// One command of a transcript and the output shown after it.
 #[derive(Debug)]

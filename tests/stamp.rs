@@ -5,7 +5,7 @@
 //! renders (page 1 differs only inside the stamp, other pages identical), PyMuPDF (the link
 //! annotation's box, URI, border and alt text) and pyHanko (signed files).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -19,7 +19,7 @@ const B: &str = "pith:2025:ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const B_SHORT: &str = "pith:ABCDEFGH";
 const B_URL: &str = "https://pith.science/pith/ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
-use common::tmpdir;
+use crate::common::tmpdir;
 
 fn fixture(name: &str) -> PathBuf {
     common::root().join("tests/fixtures/stamp").join(name)

@@ -2,7 +2,7 @@
 //! its hash and number, every text its canonical hash exactly when `*_ok` says so, and every
 //! receipt signature verifies while a flipped bit does not.
 
-mod common;
+use crate::common;
 
 use pith::record::{canon_sha256, Record};
 use pith::verify::Key;

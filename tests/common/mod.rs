@@ -7,6 +7,8 @@
 pub mod par;
 pub mod pdfgen;
 pub mod run;
+pub mod skips;
+pub mod tex;
 pub mod tools;
 
 use std::path::{Path, PathBuf};
@@ -63,7 +65,7 @@ pub fn have_tool(name: &str, test: &str) -> bool {
         if tools_required() {
             panic!("{test}: required tool {name} is missing (PITH_REQUIRE_TOOLS=1)");
         }
-        eprintln!("SKIP {test}: {name} not installed");
+        skips::skip(test, &format!("{name} not installed"));
     }
     found
 }
@@ -81,7 +83,7 @@ pub fn have_python_module(module: &str, test: &str) -> bool {
         if tools_required() {
             panic!("{test}: required Python module {module} is missing (PITH_REQUIRE_TOOLS=1)");
         }
-        eprintln!("SKIP {test}: python3 module {module} not installed");
+        skips::skip(test, &format!("python3 module {module} not installed"));
     }
     ok
 }
@@ -106,7 +108,10 @@ pub fn corpus(test: &str) -> Option<PathBuf> {
             dir.display()
         );
     }
-    eprintln!("SKIP {test}: corpus {} not present", dir.display());
+    skips::skip(
+        test,
+        &format!("the shared corpus {} is not present", dir.display()),
+    );
     None
 }
 

@@ -1,0 +1,31 @@
+//! pith's integration tests: one test binary, a module per topic (as ripgrep's
+//! `tests/tests.rs`), on the one harness in `common/`. Run one topic with
+//! `cargo test --test main latex::` (the module path is the filter).
+//!
+//! Tests that need an external tool or the shared corpus skip when it is missing, and the
+//! binary ends its output with how many skipped and why (`common::skips`); under
+//! `PITH_REQUIRE_TOOLS=1` (CI) a missing tool fails the test instead.
+
+mod common;
+
+mod arxiv;
+mod badge;
+mod batch;
+mod canonical_python;
+mod cli_core;
+mod cli_habits;
+mod encrypted;
+mod hardening_files;
+mod hardening_inputs;
+mod hardening_text;
+mod hardening_xmp;
+mod latex;
+mod latexml;
+mod pdf;
+mod pdf_io;
+mod pdf_kill;
+mod pdf_offsets;
+mod pdf_repair;
+mod readme;
+mod stamp;
+mod vectors;
