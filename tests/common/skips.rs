@@ -13,6 +13,13 @@ static SKIPS: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
 /// Records that `test` did not run (or ran only in part) because of `reason`, and prints the
 /// SKIP line at once.
 pub fn skip(test: &str, reason: &str) {
+    // libtest names each test's thread after the test's path (`pdf::corpus`), which says more
+    // than the short name callers pass; helper threads of a test keep the short name.
+    let current = std::thread::current();
+    let test = match current.name() {
+        Some(name) if name.contains("::") => name,
+        _ => test,
+    };
     eprintln!("SKIP {test}: {reason}");
     SKIPS
         .lock()
