@@ -21,6 +21,7 @@ mod hardening_text;
 mod hardening_xmp;
 mod latex;
 mod latexml;
+mod layering;
 mod pdf;
 mod pdf_io;
 mod pdf_kill;
