@@ -1,4 +1,4 @@
-//! README.md's console blocks run as CLI transcripts (issue #11): every ```` ```console ````
+//! The console blocks of README.md and docs/*.md run as CLI transcripts (issue #11): every ```` ```console ````
 //! block is split into `$ command` lines (a trailing `\` continues a command) and the output
 //! that follows, each command runs with `sh` in a sandbox directory (the repository's
 //! `examples/` plus the files the README's commands name), and its standard output and error
@@ -81,7 +81,7 @@ fn blocks(md: &str) -> Vec<Block> {
                 let step = block
                     .steps
                     .last_mut()
-                    .unwrap_or_else(|| panic!("README.md:{}: output before any `$ `", i + 1));
+                    .unwrap_or_else(|| panic!("line {}: output before any `$ `", i + 1));
                 step.expected.push(l.to_owned());
             }
             i += 1;
@@ -201,34 +201,47 @@ fn compare(got: &str, want: &[String], unordered: bool, no_eol: bool) -> bool {
     got == want
 }
 
+/// The Markdown files whose console blocks run: the README and the guides in `docs/`.
+fn documents() -> Vec<std::path::PathBuf> {
+    let mut docs: Vec<_> = std::fs::read_dir(root().join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    docs.insert(0, root().join("README.md"));
+    docs
+}
+
 #[test]
 fn readme_console_blocks_are_true() {
-    let md = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let blocks = blocks(&md);
-    assert!(
-        blocks.len() >= 6,
-        "README console blocks found: {}",
-        blocks.len()
-    );
     let mut failures = Vec::new();
-    for b in blocks.iter().filter(|b| !b.skip) {
-        // Each block starts from a fresh sandbox, so blocks do not depend on each other.
-        let dir = tempfile::tempdir().unwrap();
-        sandbox(dir.path());
-        for s in &b.steps {
-            let got = run(&s.command, dir.path());
-            if !compare(&got, &s.expected, b.unordered, b.no_eol) {
-                failures.push(format!(
-                    "README.md:{} (block at line {}): $ {}\n--- README shows\n{}\n--- pith prints\n{}",
-                    s.line,
-                    b.line,
-                    s.command,
-                    s.expected.join("\n"),
-                    got
-                ));
+    let mut total = 0;
+    for doc in documents() {
+        let name = doc.strip_prefix(root()).unwrap().display().to_string();
+        let md = std::fs::read_to_string(&doc).unwrap();
+        let blocks = blocks(&md);
+        total += blocks.len();
+        for b in blocks.iter().filter(|b| !b.skip) {
+            // Each block starts from a fresh sandbox, so blocks do not depend on each other.
+            let dir = tempfile::tempdir().unwrap();
+            sandbox(dir.path());
+            for s in &b.steps {
+                let got = run(&s.command, dir.path());
+                if !compare(&got, &s.expected, b.unordered, b.no_eol) {
+                    failures.push(format!(
+                        "{name}:{} (block at line {}): $ {}\n--- {name} shows\n{}\n--- pith prints\n{}",
+                        s.line,
+                        b.line,
+                        s.command,
+                        s.expected.join("\n"),
+                        got
+                    ));
+                }
             }
         }
     }
+    assert!(total >= 6, "console blocks found: {total}");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
