@@ -1916,7 +1916,8 @@ fn leak(s: String) -> &'static str {
 }
 
 /// AASTeX, a class pith has no detection for whose submission line has `anonymous`: the one
-/// this leg's TeX Live ships (aastex631 in 2022, aastex701 in 2026).
+/// this leg's TeX Live ships (aastex631 in 2022, aastex701 in 2026, which requires an
+/// \email for every author).
 fn aastex_class() -> Option<&'static str> {
     ["aastex701", "aastex631"].into_iter().find(|c| {
         let dir = tex_dir("pith-probe-aastex-");
@@ -2030,7 +2031,7 @@ fn opt_cells() -> Vec<OptCell> {
                 tex: format!(
                     "\\documentclass[{opts}]{{{class}}}\n{pith}\n\\begin{{document}}\n\
                      \\title{{Zebrafish Migration Patterns}}\n\\author{{Ada Author}}\n\
-                     \\affiliation{{Somewhere University}}\n\\begin{{abstract}}\nAbstracttext.\n\
+                     \\affiliation{{Somewhere University}}\n\\email{{ada@example.org}}\n\\begin{{abstract}}\nAbstracttext.\n\
                      \\end{{abstract}}\n\\section{{Intro}}\nBodytext starts here.\n\\end{{document}}\n"
                 ),
                 engine,
