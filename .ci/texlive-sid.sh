@@ -20,6 +20,8 @@ packages=(
   texlive-xetex texlive-luatex texlive-fonts-recommended lmodern ghostscript
   # conference kits (tests/kits, issue #17); zip for `l3build ctan` (issue #16)
   tex-gyre texlive-science zip
+  # AASTeX's epsf and ulem (tests/latex.rs, class_options; issue 22)
+  texlive-plain-generic
 )
 if [ -f "$root/.pith-ready" ]; then
   echo "texlive-sid: reusing $root" >&2

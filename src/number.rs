@@ -58,7 +58,7 @@ pub enum ErrorKind {
     /// of the full form `pith:YYYY:CODE` (issue #15: a bare code was accepted, then failed deep
     /// inside the XMP merge).
     #[error(
-        "a bare code has no year, and metadata carries the full form pith:YYYY:<26 characters>; give the full number or the paper's record"
+        "a bare code has no year, and metadata carries the full form pith:YYYY:<26 characters>; give the full number (`pith number <arXiv id>` prints it) or the paper's record"
     )]
     NoYear,
     /// Occurs when the text is not shaped like any accepted form.

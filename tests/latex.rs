@@ -232,7 +232,12 @@ fn cells() -> Vec<Cell> {
             log_has: Some("Placement through command hooks"),
             ..cell("article-pdf", "article", "", Pdf, "PITH")
         },
-        Cell { number: CODE, ..cell("article-xe-hrbefore", "article", "", Xe, HR_BEFORE) },
+        // The bare code as a record page shows it (issue 22): URL and short form, no number.
+        Cell {
+            number: CODE,
+            log_has: Some("gives the code without its year"),
+            ..cell("article-xe-hrbefore", "article", "", Xe, HR_BEFORE)
+        },
         cell("article-lua-hrafter", "article", "", Lua, HR_AFTER),
         cell("article-dvips", "article", "", Dvips, "PITH"),
         cell("article-twocolumn-dvips-hrafter", "article", "twocolumn", Dvips, HR_AFTER),
@@ -675,11 +680,9 @@ fn run_cell(c: &Cell, features: &LegFeatures) -> Vec<String> {
             }
         };
     }
-    let expected_number = if c.number.starts_with("pith:") {
-        FULL
-    } else {
-        CODE
-    };
+    // The bare code has no year: no number is written, only the URL and the short form
+    // (issue 22).
+    let expected_number = c.number.starts_with("pith:").then_some(FULL);
 
     // 1. qpdf --check: no errors, no warnings (duplicated keys are warnings).
     let (ok, out, err) = common::run("qpdf", &["--check", pdf.to_str().unwrap()], None);
@@ -698,7 +701,7 @@ fn run_cell(c: &Cell, features: &LegFeatures) -> Vec<String> {
         })
     };
     check!(
-        info_val("PithNumber").as_deref() == Some(expected_number),
+        info_val("PithNumber").as_deref() == expected_number,
         format!("pdfinfo PithNumber: {info}")
     );
     check!(
@@ -721,7 +724,7 @@ fn run_cell(c: &Cell, features: &LegFeatures) -> Vec<String> {
         );
     } else {
         check!(
-            ex["Number"] == expected_number,
+            ex.get("Number").and_then(Value::as_str) == expected_number,
             format!("exiftool pith:number: {ex}")
         );
         check!(
@@ -849,7 +852,7 @@ fn run_cell(c: &Cell, features: &LegFeatures) -> Vec<String> {
     errs
 }
 
-fn check_xmp(bytes: &[u8], c: &Cell, number: &str, errs: &mut Vec<String>) {
+fn check_xmp(bytes: &[u8], c: &Cell, number: Option<&str>, errs: &mut Vec<String>) {
     let text = String::from_utf8_lossy(bytes);
     if c.meta == Meta::Own {
         if !text.starts_with("<?xpacket begin=\"\u{feff}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>") {
@@ -894,13 +897,38 @@ fn check_xmp(bytes: &[u8], c: &Cell, number: &str, errs: &mut Vec<String>) {
             "{bags} pdfaExtension:schemas properties, expected 1"
         ));
     }
-    for (name, want) in [("number", number), ("shortNumber", SHORT), ("url", URL)] {
-        if prop(name).as_deref() != Some(want) {
+    for (name, want) in [
+        ("number", number),
+        ("shortNumber", Some(SHORT)),
+        ("url", Some(URL)),
+    ] {
+        if prop(name).as_deref() != want {
             errs.push(format!(
-                "XMP pith:{name} = {:?}, expected {want}",
+                "XMP pith:{name} = {:?}, expected {want:?}",
                 prop(name)
             ));
         }
+    }
+    // The standard properties `pith inject` writes too (issue 22): dc:relation holds the
+    // record URL, xmp:Identifier the full number, only when it is known.
+    let items = |ns: &str, name: &str| -> Vec<String> {
+        doc.descendants()
+            .filter(|n| n.tag_name().namespace() == Some(ns) && n.tag_name().name() == name)
+            .flat_map(|n| n.descendants().filter(|m| m.tag_name().name() == "li"))
+            .filter_map(|m| m.text().map(str::to_string))
+            .collect()
+    };
+    let relations = items(common::DC_NS, "relation");
+    if relations != [URL] {
+        errs.push(format!("XMP dc:relation {relations:?}, expected [{URL}]"));
+    }
+    let ids: Vec<String> = items("http://ns.adobe.com/xap/1.0/", "Identifier")
+        .into_iter()
+        .filter(|i| i.starts_with("pith:"))
+        .collect();
+    let want: Vec<&str> = number.into_iter().collect();
+    if ids != want {
+        errs.push(format!("XMP xmp:Identifier {ids:?}, expected {want:?}"));
     }
     // The PDF/A extension schema describes the namespace and each property.
     let schema = doc
@@ -1864,6 +1892,429 @@ fn kits() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+// ------------------------------------------------------------------------------ class options
+
+/// One document of the class-options matrix (issue 22): a class's submission line with
+/// `\usepackage{pith}`, which must compile, and whose copy is anonymous (no badge, link or
+/// metadata) exactly when the class or pith was told so.
+#[derive(Clone, Debug)]
+struct OptCell {
+    name: String,
+    tex: String,
+    engine: Engine,
+    anonymous: bool,
+    /// Expected in the (flattened) log.
+    log_has: Vec<&'static str>,
+    /// pith's unknown-option warning is expected (an unknown option given to pith itself).
+    warns_unknown: bool,
+}
+
+/// `s` as a `&'static str` (the matrix's `Cell` holds static strings).
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+/// AASTeX, a class pith has no detection for whose submission line has `anonymous`: the one
+/// this leg's TeX Live ships (aastex631 in 2022, aastex701 in 2026, which requires an
+/// \email for every author).
+fn aastex_class() -> Option<&'static str> {
+    ["aastex701", "aastex631"].into_iter().find(|c| {
+        let dir = tex_dir("pith-probe-aastex-");
+        sh(dir.path(), "kpsewhich", &[&format!("{c}.cls")]).0
+    })
+}
+
+fn opt_cells() -> Vec<OptCell> {
+    use Engine::*;
+    let engines = [(Pdf, "pdf"), (Dvips, "dvips"), (Xe, "xe"), (Lua, "lua")];
+    let pith = format!("\\usepackage{{pith}}\\pithnumber{{{FULL}}}");
+    let mut cells = vec![];
+    // acmart: every format an author submits in, with review, anonymous and both, on every
+    // engine. acmart's own switch (\if@ACM@anonymous) and the global option agree.
+    for format in ["sigconf", "acmsmall", "manuscript"] {
+        for (mode, anonymous) in [
+            ("review", false),
+            ("anonymous", true),
+            ("review,anonymous", true),
+        ] {
+            for (engine, e) in engines {
+                let opts = leak(format!("{format},{mode}"));
+                let name = leak(format!("acmart-{format}-{}-{e}", mode.replace(',', "+")));
+                let tex = document(&cell(name, "acmart", opts, engine, "PITH"));
+                cells.push(OptCell {
+                    name: name.to_string(),
+                    tex,
+                    engine,
+                    anonymous,
+                    log_has: vec![if anonymous {
+                        "Kit acmart detected; anonymous review mode"
+                    } else {
+                        "Kit acmart detected; not anonymous"
+                    }],
+                    warns_unknown: false,
+                });
+            }
+        }
+    }
+    let article = |name: &str, opts: &str, pkgs: &str, engine: Engine| {
+        document(&cell(
+            leak(name.into()),
+            "article",
+            leak(opts.into()),
+            engine,
+            leak(pkgs.into()),
+        ))
+    };
+    // \documentclass[anonymous]{article}: the class does not know the option; pith does.
+    for (engine, e) in engines {
+        let name = format!("article-anonymous-{e}");
+        cells.push(OptCell {
+            tex: article(&name, "anonymous", "PITH", engine),
+            name,
+            engine,
+            anonymous: true,
+            log_has: vec!["The paper (option anonymous) is in an anonymous review mode"],
+            warns_unknown: false,
+        });
+    }
+    // The class's business: global options pith has no key for change nothing, silently.
+    cells.push(OptCell {
+        name: "article-classoptions-pdf".into(),
+        tex: article(
+            "article-classoptions-pdf",
+            "draft,final,review,sigconf,twocolumn,style=x,placement=x",
+            "PITH",
+            Pdf,
+        ),
+        engine: Pdf,
+        anonymous: false,
+        log_has: vec![],
+        warns_unknown: false,
+    });
+    // A bare anonymous given to pith itself; an unknown option given to pith still warns.
+    cells.push(OptCell {
+        name: "article-pith-anonymous-pdf".into(),
+        tex: article(
+            "article-pith-anonymous-pdf",
+            "",
+            &format!("\\usepackage[anonymous]{{pith}}\\pithnumber{{{FULL}}}"),
+            Pdf,
+        ),
+        engine: Pdf,
+        anonymous: true,
+        log_has: vec!["is in an anonymous review mode"],
+        warns_unknown: false,
+    });
+    cells.push(OptCell {
+        name: "article-pith-review-pdf".into(),
+        tex: article(
+            "article-pith-review-pdf",
+            "",
+            &format!("\\usepackage[review]{{pith}}\\pithnumber{{{FULL}}}"),
+            Pdf,
+        ),
+        engine: Pdf,
+        anonymous: false,
+        log_has: vec!["Unknown option `review' ignored"],
+        warns_unknown: true,
+    });
+    // A class pith does not know, with its own anonymous option.
+    if let Some(class) = aastex_class() {
+        for (opts, anonymous, engine, e) in [
+            ("twocolumn,anonymous", true, Pdf, "pdf"),
+            ("twocolumn,anonymous", true, Xe, "xe"),
+            ("twocolumn", false, Pdf, "pdf"),
+        ] {
+            cells.push(OptCell {
+                name: format!("{class}-{}-{e}", opts.replace(',', "+")),
+                tex: format!(
+                    "\\documentclass[{opts}]{{{class}}}\n{pith}\n\\begin{{document}}\n\
+                     \\title{{Zebrafish Migration Patterns}}\n\\author{{Ada Author}}\n\
+                     \\affiliation{{Somewhere University}}\n\\email{{ada@example.org}}\n\\begin{{abstract}}\nAbstracttext.\n\
+                     \\end{{abstract}}\n\\section{{Intro}}\nBodytext starts here.\n\\end{{document}}\n"
+                ),
+                engine,
+                anonymous,
+                log_has: vec![],
+                warns_unknown: false,
+            });
+        }
+    } else {
+        panic!("no AASTeX class on this leg (aastex701 or aastex631, texlive-publishers)");
+    }
+    cells
+}
+
+/// Compiles one class-options cell and checks it with pdfinfo, exiftool, qpdf and pdftotext.
+fn run_opt_cell(c: &OptCell) -> Vec<String> {
+    let dir = tex_dir(&format!("pith-opt-{}-", c.name));
+    let d = dir.path();
+    install_sty(d);
+    std::fs::write(d.join("doc.tex"), &c.tex).unwrap();
+    if let Err(e) = compile(d, c.engine) {
+        return vec![e];
+    }
+    let pdf = d.join("doc.pdf");
+    let mut errs = vec![];
+    let info_number = common::tools::pdfinfo_custom(&pdf, "PithNumber");
+    let info_url = common::tools::pdfinfo_custom(&pdf, "PithURL");
+    let ex = common::tools::exif_json(&pdf, &["-XMP-pith:all"]);
+    let links = match Pdf::load(&pdf) {
+        Ok(p) => p.page1_links().iter().filter(|(u, _, _)| u == URL).count(),
+        Err(e) => {
+            errs.push(e);
+            0
+        }
+    };
+    let (words, _) = page1_words(&pdf);
+    let badges = words.iter().filter(|w| w.text == SHORT).count();
+    let (_, text, _) = common::run("pdftotext", &[pdf.to_str().unwrap(), "-"], None);
+    let l = flat_log(&log(d));
+    if c.anonymous {
+        if info_number.is_some() || info_url.is_some() {
+            errs.push(format!(
+                "anonymous copy has Info {info_number:?} {info_url:?}"
+            ));
+        }
+        if ex.get("Number").is_some() || ex.get("Url").is_some() {
+            errs.push(format!("anonymous copy has pith XMP: {ex}"));
+        }
+        if links != 0 || badges != 0 || text.contains(&CODE[..8]) {
+            errs.push(format!("anonymous copy: {links} links, {badges} badges"));
+        }
+        if !l.contains("is in an anonymous review mode: no badge, link or metadata") {
+            errs.push("log does not say the copy is anonymous".into());
+        }
+    } else {
+        if info_number.as_deref() != Some(FULL) || info_url.as_deref() != Some(URL) {
+            errs.push(format!(
+                "pdfinfo: PithNumber {info_number:?} PithURL {info_url:?}"
+            ));
+        }
+        if ex["Number"] != FULL || ex["Url"] != URL {
+            errs.push(format!("exiftool pith XMP: {ex}"));
+        }
+        if links != 1 || badges != 1 {
+            errs.push(format!(
+                "{links} page-1 links to {URL}, {badges} badges; expected 1 and 1"
+            ));
+        }
+        if l.contains("anonymous review mode:") {
+            errs.push("log says the copy is anonymous".into());
+        }
+    }
+    for want in &c.log_has {
+        if !l.contains(want) {
+            errs.push(format!("log lacks {want:?}"));
+        }
+    }
+    if l.contains("Package pith Warning: Unknown option") != c.warns_unknown {
+        errs.push(format!(
+            "pith's unknown-option warning {}",
+            if c.warns_unknown {
+                "missing"
+            } else {
+                "for a class option"
+            }
+        ));
+    }
+    if l.contains("xkeyval Error") || l.contains("keyval Error") {
+        errs.push("a keyval error in the log".into());
+    }
+    errs
+}
+
+/// Issue 22: class options reach pith.sty as global options. acmart's submission line
+/// (`\documentclass[sigconf,review,anonymous]{acmart}`) stopped with "no value specified for
+/// key 'anonymous'"; a bare `anonymous` now means an anonymous copy, and the class's other
+/// options (review, draft, final, sigconf, ...) are left to the class.
+#[test]
+fn class_options() {
+    if !have_tools("class_options") {
+        return;
+    }
+    let start = Instant::now();
+    let cells: Vec<OptCell> = opt_cells()
+        .into_iter()
+        .filter(|c| selected(&c.name))
+        .collect();
+    if cells.iter().any(|c| c.engine == Engine::Lua) {
+        let tmp = tex_dir("pith-");
+        let _ = sh(tmp.path(), "luaotfload-tool", &["--update"]);
+    }
+    let n = cells.len();
+    let failures = tex::parallel("latex", cells, |c| (c.name.clone(), run_opt_cell(c)));
+    eprintln!(
+        "latex: class options ({n} documents, leg {}) took {:.0}s",
+        leg_name(),
+        start.elapsed().as_secs_f64()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} class-option cell(s) failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+// ------------------------------------------------------------------------------ the bare code
+
+/// Issue 22: `\pithnumber{<26>}`, the bare code a record page shows. The badge and link
+/// stay; the metadata names the record by URL (/PithURL, pith:url, dc:relation) and short
+/// form, never with an empty or yearless number; the log says how to give the full number.
+/// `pith inspect` reports the file as URL-only (exit 0), `pith inject --number
+/// pith:YYYY:<26>` completes it and `pith inject --number <26>` is refused. Every route:
+/// pith's own packet on each engine, hyperxmp (acmart), pdfmanagement.
+#[test]
+fn bare_code_metadata() {
+    if !have_tools("bare_code_metadata") {
+        return;
+    }
+    use Engine::*;
+    let bare = format!("\\usepackage{{pith}}\\pithnumber{{{CODE}}}");
+    let bare = leak(bare);
+    let cells: Vec<Cell> = vec![
+        cell("bare-article-pdf", "article", "", Pdf, bare),
+        cell("bare-article-dvips", "article", "", Dvips, bare),
+        cell("bare-article-xe", "article", "", Xe, bare),
+        cell("bare-article-lua", "article", "", Lua, bare),
+        cell("bare-acmart-hyperxmp-pdf", "acmart", "sigconf", Pdf, bare),
+        Cell {
+            pre: "\\DocumentMetadata{}",
+            ..cell("bare-docmeta-pdf", "article", "", Pdf, bare)
+        },
+    ]
+    .into_iter()
+    .filter(|c| selected(c.name))
+    .collect();
+    let failures = tex::parallel("latex", cells, |c| (c.name.to_string(), run_bare_cell(c)));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn run_bare_cell(c: &Cell) -> Vec<String> {
+    let dir = tex_dir(&format!("pith-{}-", c.name));
+    let d = dir.path();
+    install_sty(d);
+    std::fs::write(d.join("doc.tex"), document(c)).unwrap();
+    if let Err(e) = compile(d, c.engine) {
+        return vec![e];
+    }
+    let pdf = d.join("doc.pdf");
+    let mut errs = vec![];
+    macro_rules! want {
+        ($cond:expr, $($msg:tt)*) => {
+            if !$cond {
+                errs.push(format!($($msg)*));
+            }
+        };
+    }
+    // Read back by pdfinfo and exiftool.
+    let info_number = common::tools::pdfinfo_custom(&pdf, "PithNumber");
+    want!(
+        info_number.is_none(),
+        "pdfinfo PithNumber {info_number:?}, expected none"
+    );
+    let info_url = common::tools::pdfinfo_custom(&pdf, "PithURL");
+    want!(
+        info_url.as_deref() == Some(URL),
+        "pdfinfo PithURL {info_url:?}"
+    );
+    let ex = common::tools::exif_json(&pdf, &["-XMP-pith:all"]);
+    want!(ex.get("Number").is_none(), "exiftool pith:number {ex}");
+    want!(
+        ex["ShortNumber"] == SHORT && ex["Url"] == URL,
+        "exiftool pith XMP {ex}"
+    );
+    let relation = common::tools::exif_tag(&pdf, "XMP-dc:Relation");
+    want!(relation == URL, "exiftool dc:relation {relation:?}");
+    let identifier = common::tools::exif_tag(&pdf, "XMP-xmp:Identifier");
+    want!(
+        !identifier.contains("pith:"),
+        "exiftool xmp:Identifier {identifier:?}"
+    );
+    // Badge and link on page 1.
+    let (words, _) = page1_words(&pdf);
+    let badges = words.iter().filter(|w| w.text == SHORT).count();
+    let links = Pdf::load(&pdf)
+        .map(|p| p.page1_links().iter().filter(|(u, _, _)| u == URL).count())
+        .unwrap_or(0);
+    want!(
+        badges == 1 && links == 1,
+        "{badges} badges, {links} links on page 1"
+    );
+    // The log says how to give the full number.
+    let l = flat_log(&log(d));
+    let note = format!("\\pithnumber{{pith:YYYY:{CODE}}}, as `pith number <arXiv id>' prints it");
+    want!(
+        l.contains("gives the code without its year") && l.contains(&note),
+        "log lacks the bare-code note"
+    );
+    // pith inspect: a URL-only number, consistent, exit 0.
+    let out = common::pith()
+        .args(["inspect", "--json"])
+        .arg(&pdf)
+        .output()
+        .unwrap();
+    let j: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    want!(
+        out.status.code() == Some(0)
+            && j["has_number"] == true
+            && j["url_only"] == true
+            && j["number"].is_null()
+            && j["code"] == CODE
+            && j["url"] == URL
+            && j["consistent"] == true,
+        "pith inspect --json (exit {:?}): {j}",
+        out.status.code()
+    );
+    let out = common::pith().arg("inspect").arg(&pdf).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    want!(
+        text.contains(&format!("pith inject --number pith:YYYY:{CODE}")),
+        "pith inspect does not say how to add the full number:\n{text}"
+    );
+    // The bare code cannot complete it offline; the full number does, as an addition.
+    let done = d.join("full.pdf");
+    let (code, _, err) = common::inject(&pdf, CODE, &done, &[]);
+    want!(
+        code == 2 && err.contains("pith:YYYY:") && err.contains("pith number"),
+        "pith inject --number <26>: exit {code}, {err}"
+    );
+    let (code, out, err) = common::inject(&pdf, FULL, &done, &[]);
+    want!(code == 0, "pith inject --number {FULL}: exit {code}, {err}");
+    want!(
+        !(out.clone() + &err).to_lowercase().contains("replac"),
+        "completing the number is reported as a replacement: {out}{err}"
+    );
+    let out = common::pith()
+        .args(["inspect", "--json", "--number", FULL])
+        .arg(&done)
+        .output()
+        .unwrap();
+    let j: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    want!(
+        out.status.code() == Some(0)
+            && j["number"] == FULL
+            && j["url_only"] == false
+            && j["url"] == URL
+            && j["consistent"] == true
+            && j["matches_expected"] == true,
+        "pith inspect after inject: {j}"
+    );
+    want!(
+        common::tools::pdfinfo_custom(&done, "PithNumber").as_deref() == Some(FULL),
+        "pdfinfo PithNumber after inject"
+    );
+    want!(
+        common::tools::exif_tag(&done, "XMP-xmp:Identifier") == FULL
+            && common::tools::exif_tag(&done, "XMP-dc:Relation") == URL
+            && common::tools::exif_tag(&done, "XMP-pith:Number") == FULL,
+        "exiftool after inject: {}",
+        common::tools::exif_json(&done, &["-XMP:all"])
+    );
+    errs
 }
 
 /// The vertical cost of each placement (issue #17): the y of the first body word, from

@@ -913,3 +913,109 @@ fn corpus() {
         failures.join("\n")
     );
 }
+
+/// Issue 22: `\pithnumber{<26>}` (the bare code a record page shows) writes the record URL
+/// (Info /PithURL, pith:url, dc:relation) and the short form, but no number. `pith inspect`
+/// reports such a file as naming its record by URL only (exit 0, `number` null, `code` and
+/// `url` set); `pith inject --number pith:YYYY:<26>` completes it, keeping the URL, and the
+/// bare code is refused. Built with the test PDF writer, read back by pdfinfo and exiftool.
+#[test]
+fn url_only_file_is_reported_and_completed() {
+    if !common::have_tool("exiftool", "url_only_file_is_reported_and_completed")
+        || !common::have_tool("pdfinfo", "url_only_file_is_reported_and_completed")
+    {
+        return;
+    }
+    let code = &A[10..];
+    let short = format!("pith:{}", &code[..8]);
+    let url_only = |short: &str| {
+        let xmp = common::pdfgen::packet(&format!(
+            "<pith:url xmlns:pith=\"{ns}\">{A_URL}</pith:url>\
+             <pith:shortNumber xmlns:pith=\"{ns}\">{short}</pith:shortNumber>\
+             <dc:relation><rdf:Bag><rdf:li>{A_URL}</rdf:li></rdf:Bag></dc:relation>",
+            ns = common::PITH_NS
+        ));
+        let info = format!("<< /PithURL ({A_URL}) >>");
+        common::pdfgen::build_pdf(Some(info.as_bytes()), Some(xmp.as_bytes()))
+    };
+    let dir = tmpdir();
+    let input = dir.path().join("bare.pdf");
+    std::fs::write(&input, url_only(&short)).unwrap();
+    // What the file says, read by tools we did not write.
+    assert_eq!(pdfinfo_custom(&input, "PithURL").as_deref(), Some(A_URL));
+    assert_eq!(pdfinfo_custom(&input, "PithNumber"), None);
+    let ex = common::tools::exif_json(&input, &["-XMP:all"]);
+    assert!(
+        ex["Relation"] == A_URL && ex["Url"] == A_URL && ex.get("Number").is_none(),
+        "{ex}"
+    );
+    // pith inspect: a URL-only number, consistent, exit 0.
+    let (rc, j) = inspect_json(&input, None);
+    assert_eq!(rc, 0, "{j}");
+    assert_eq!(j["has_number"], true, "{j}");
+    assert_eq!(j["url_only"], true, "{j}");
+    assert!(j["number"].is_null(), "{j}");
+    assert_eq!(j["code"], code, "{j}");
+    assert_eq!(j["url"], A_URL, "{j}");
+    assert_eq!(j["consistent"], true, "{j}");
+    // The expected number matches by its code; another number does not.
+    assert_eq!(inspect_json(&input, Some(A)).0, 0);
+    assert_eq!(inspect_json(&input, Some(B)).0, 1);
+    let o = common::pith().arg("inspect").arg(&input).output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains(&format!("number: - (record URL only: {code})")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("pith inject --number pith:YYYY:{code}")),
+        "{text}"
+    );
+    // A short form of another record disagrees: exit 1.
+    let bad = dir.path().join("bad.pdf");
+    std::fs::write(&bad, url_only("pith:ABCDEFGH")).unwrap();
+    let (rc, j) = inspect_json(&bad, None);
+    assert_eq!(
+        (rc, &j["consistent"]),
+        (1, &serde_json::json!(false)),
+        "{j}"
+    );
+    // The bare code cannot complete the file: refused, naming what to give instead.
+    let out = dir.path().join("full.pdf");
+    let (rc, _, err) = inject(&input, code, &out, &[]);
+    assert_eq!(rc, 2, "{err}");
+    assert!(
+        err.contains("pith:YYYY:") && err.contains("pith number"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    // The full number completes it: added beside the URL, not reported as a replacement.
+    let (rc, stdout, err) = inject(&input, A, &out, &[]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(
+        !(stdout.clone() + &err).to_lowercase().contains("replac"),
+        "{stdout}{err}"
+    );
+    assert!(is_prefix(&input, &out));
+    let (rc, j) = inspect_json(&out, Some(A));
+    assert_eq!(rc, 0, "{j}");
+    assert!(
+        j["number"] == A && j["url_only"] == false && j["consistent"] == true,
+        "{j}"
+    );
+    assert_eq!(pdfinfo_custom(&out, "PithNumber").as_deref(), Some(A));
+    assert_eq!(pdfinfo_custom(&out, "PithURL").as_deref(), Some(A_URL));
+    let ex = common::tools::exif_json(&out, &["-XMP:all"]);
+    check_exiftool(
+        &serde_json::json!({
+            "Identifier": ex["Identifier"], "Relation": ex["Relation"],
+            "Number": ex["Number"], "Url": ex["Url"],
+        }),
+        A,
+        A_URL,
+        false,
+    )
+    .unwrap();
+    assert_eq!(ex["Relation"], A_URL, "one dc:relation item: {ex}");
+    assert_eq!(ex["ShortNumber"], short, "{ex}");
+}

@@ -88,8 +88,10 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
 /// ``/PithNumber`` / ``/PithURL``), ``xmp`` (dict of the XMP values — ``number``, ``short``,
 /// ``url``, ``identifiers``, ``relations``, ``pdfa_part``, ``pdfa_conformance``,
 /// ``pith_schema_declared`` — or None), ``xmp_error``, ``signatures``, ``docmdp``, ``found``
-/// (the number found, or None), ``consistent`` (every place agrees) and ``pdfa``
-/// (e.g. ``"PDF/A-1B"`` or None).
+/// (the number found, or None), ``consistent`` (every place agrees), ``pdfa``
+/// (e.g. ``"PDF/A-1B"`` or None), and ``code`` / ``url`` / ``url_only``: the record the file
+/// names, which a file written from the bare 26-character code names by its URL only, with
+/// no full number (``url_only`` True, ``found`` None).
 ///
 /// Raises PdfIOError when the file cannot be read, NotPdfError / DamagedPdfError /
 /// UnsupportedPdfError when it cannot be read as a PDF.
@@ -143,6 +145,9 @@ pub fn inspect<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyAny
         "found": ins.found(),
         "consistent": ins.consistent(),
         "pdfa": ins.pdfa(),
+        "code": ins.code(),
+        "url": ins.url(),
+        "url_only": ins.url_only(),
     });
     value_to_py(py, &v)
 }

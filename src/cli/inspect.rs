@@ -1,6 +1,12 @@
 //! `pith inspect`: prints what `pith::pdf::inspect` finds; exit 1 when the file carries no
 //! number, when the places that hold a number disagree with each other, or with the expected
 //! number (issue #15: "no number" exited 0 like a consistent file).
+//!
+//! A file that names its record by URL only (`\pithnumber{<26>}`, the bare code a record
+//! page shows, writes the record URL and the short form but no full number; issue 22) has a
+//! number in this sense: it identifies one record. It exits 0 when consistent, with
+//! `has_number: true`, `url_only: true`, `number: null` and `code`/`url` set in `--json`, and
+//! a note saying how to add the full number.
 
 use std::fs::File;
 use std::io::Write;
@@ -56,14 +62,20 @@ pub fn run(args: Args) -> Result<Outcome> {
         let file = File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
         pith::pdf::inspect_with(&file, check, password.as_deref()).map_err(hinted)?
     };
-    let found = ins.found();
+    // The full number, never a yearless one; a file with the record URL only has a code.
+    let found = ins.number().map(|n| n.full());
+    let code = ins.code();
+    let url = ins.url();
+    let has_number = code.is_some();
     let consistent = ins.consistent();
-    let matches_expected = match (&expected, &found) {
-        (None, _) => None,
-        (Some(e), Some(f)) => Some(pith::PithNumber::parse(f).is_ok_and(|f| f.matches(e))),
-        (Some(_), None) => Some(false),
-    };
-    let ok = found.is_some() && consistent && matches_expected != Some(false);
+    let named = code.as_deref().and_then(|c| {
+        let n = pith::PithNumber::parse(c).ok()?;
+        Some(ins.number().unwrap_or(n))
+    });
+    let matches_expected = expected
+        .as_ref()
+        .map(|e| named.as_ref().is_some_and(|n| n.matches(e)));
+    let ok = has_number && consistent && matches_expected != Some(false);
     let x = ins.xmp.clone().unwrap_or_default();
     if args.json {
         let mut v = serde_json::json!({
@@ -75,7 +87,10 @@ pub fn run(args: Args) -> Result<Outcome> {
             "encryption": ins.encryption,
             "not_read": ins.not_read,
             "number": found,
-            "has_number": found.is_some(),
+            "has_number": has_number,
+            "url_only": ins.url_only(),
+            "code": code,
+            "url": url,
             "info": { "PithNumber": ins.info_number, "PithURL": ins.info_url },
             "xmp": ins.xmp.as_ref().map(|_| serde_json::json!({
                 "pith:number": x.number, "pith:shortNumber": x.short, "pith:url": x.url,
@@ -110,7 +125,10 @@ pub fn run(args: Args) -> Result<Outcome> {
         if let Some(e) = &ins.not_read {
             writeln!(std::io::stdout(), "not read: {e}")?;
         }
-        writeln!(std::io::stdout(), "number: {}", or_none(&found))?;
+        match (&found, &code) {
+            (None, Some(c)) => writeln!(std::io::stdout(), "number: - (record URL only: {c})")?,
+            _ => writeln!(std::io::stdout(), "number: {}", or_none(&found))?,
+        }
         writeln!(
             std::io::stdout(),
             "info: /PithNumber {} /PithURL {}",
@@ -154,13 +172,19 @@ pub fn run(args: Args) -> Result<Outcome> {
         writeln!(
             std::io::stdout(),
             "consistent: {}",
-            match (found.is_some(), consistent, &ins.not_read) {
+            match (has_number, consistent, &ins.not_read) {
                 (_, _, Some(_)) => "unknown (not read)",
                 (false, _, None) => "- (no number)",
                 (true, true, None) => "yes",
                 (true, false, None) => "no",
             }
         )?;
+        if let (true, Some(c)) = (ins.url_only(), &code) {
+            writeln!(
+                std::io::stdout(),
+                "note: carries the record URL of {c} but not the full number; add it with `pith inject --number pith:YYYY:{c}` (`pith number <arXiv id>` prints it)"
+            )?;
+        }
         if let Some(m) = matches_expected {
             writeln!(
                 std::io::stdout(),

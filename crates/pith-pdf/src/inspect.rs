@@ -51,13 +51,60 @@ impl Inspection {
             .or_else(|| self.info_number.clone())
     }
 
+    /// The full number (`pith:YYYY:CODE`) found, if the file carries one with its year. A
+    /// yearless value (written by older `pith.sty` versions for `\pithnumber{<26>}`) is not
+    /// a full number: the file then names its record by code only, see [`Inspection::code`].
+    pub fn number(&self) -> Option<PithNumber> {
+        self.found()
+            .and_then(|n| PithNumber::parse(&n).ok())
+            .filter(|n| n.year().is_some())
+    }
+
+    /// The record URL found: XMP `pith:url`, else Info `/PithURL`, else the first pith
+    /// `dc:relation`.
+    pub fn url(&self) -> Option<String> {
+        let x = self.xmp.as_ref();
+        x.and_then(|x| x.url.clone())
+            .or_else(|| self.info_url.clone())
+            .or_else(|| x.and_then(|x| x.relations.first().cloned()))
+    }
+
+    /// The 26-character code of the record the file names: that of the number found, else
+    /// that of the record URL. `\pithnumber{<26>}` (the bare code a record page shows) writes
+    /// the URL and the short form but no full number (issue 22): such a file has a code and
+    /// no [`Inspection::number`].
+    pub fn code(&self) -> Option<String> {
+        self.found()
+            .or_else(|| self.url())
+            .and_then(|v| PithNumber::parse(&v).ok())
+            .map(|n| n.code().to_string())
+    }
+
+    /// Whether the file names its record by code or URL only, without the full number.
+    pub fn url_only(&self) -> bool {
+        self.number().is_none() && self.code().is_some()
+    }
+
     /// Whether every place that holds a number or URL holds the same one, and the short form
-    /// and URL belong to it. A file without any number agrees trivially.
+    /// and URL belong to it. A file without any number agrees trivially; one with the record
+    /// URL but no number (issue 22) agrees when every URL and the short form name that record
+    /// and no `xmp:Identifier` claims a number.
     pub fn consistent(&self) -> bool {
         let Some(n) = self.found() else {
-            return self.xmp.as_ref().is_none_or(|x| {
-                x.identifiers.is_empty() && x.relations.is_empty() && x.url.is_none()
-            });
+            let x = self.xmp.as_ref();
+            let Some(url) = self.url() else {
+                return x.is_none_or(|x| x.identifiers.is_empty());
+            };
+            let Some(num) = PithNumber::parse(&url).ok().filter(|n| n.url() == url) else {
+                return false;
+            };
+            return self.info_url.as_ref().is_none_or(|u| *u == url)
+                && x.is_none_or(|x| {
+                    x.url.as_ref().is_none_or(|v| *v == url)
+                        && x.short.as_ref().is_none_or(|v| *v == num.short())
+                        && x.identifiers.is_empty()
+                        && x.relations.iter().all(|v| *v == url)
+                });
         };
         let Some(num) = crate::Mark::parse(&n) else {
             return false;
@@ -172,5 +219,46 @@ mod tests {
         assert!(!i.consistent());
         assert!(Inspection::default().consistent());
         assert_eq!(Inspection::default().pdfa(), None);
+    }
+
+    /// Issue 22: `\pithnumber{<26>}` writes the record URL and the short form, no number.
+    #[test]
+    fn url_only() {
+        let n = PithNumber::parse("7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
+        let mut i = Inspection {
+            info_url: Some(n.url()),
+            xmp: Some(xmp::Values {
+                url: Some(n.url()),
+                short: Some(n.short()),
+                relations: vec![n.url()],
+                ..xmp::Values::default()
+            }),
+            ..Inspection::default()
+        };
+        assert!(i.consistent());
+        assert_eq!(i.found(), None);
+        assert!(i.number().is_none());
+        assert_eq!(i.code().as_deref(), Some(n.code()));
+        assert_eq!(i.url(), Some(n.url()));
+        assert!(i.url_only());
+        // Another record's short form, or an identifier without a number, disagree.
+        i.xmp.as_mut().unwrap().short = Some("pith:AAAAAAAA".into());
+        assert!(!i.consistent());
+        i.xmp.as_mut().unwrap().short = Some(n.short());
+        i.xmp.as_mut().unwrap().identifiers = vec!["pith:2024:X".into()];
+        assert!(!i.consistent());
+        // Older pith.sty versions wrote the bare code as /PithNumber: a code, no number.
+        let old = Inspection {
+            info_number: Some(n.code().into()),
+            info_url: Some(n.url()),
+            ..Inspection::default()
+        };
+        assert!(old.consistent() && old.url_only() && old.number().is_none());
+        // The full number is not URL-only.
+        let full = Inspection {
+            info_number: Some("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5".into()),
+            ..Inspection::default()
+        };
+        assert!(!full.url_only() && full.number().is_some());
     }
 }

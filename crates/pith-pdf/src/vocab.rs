@@ -54,7 +54,7 @@ pub const XMP_PROPERTIES: [XmpProperty; 3] = [
     XmpProperty {
         name: XMP_NUMBER,
         value_type: "Text",
-        description: "Pith Number of the paper: pith:YYYY:CODE, or the 26-character CODE alone",
+        description: "Pith Number of the paper in its full form, pith:YYYY:CODE",
     },
     XmpProperty {
         name: XMP_SHORT_NUMBER,
