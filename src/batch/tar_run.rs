@@ -433,7 +433,7 @@ pub fn run_dir(
             &mut |r| members.push(r.clone()),
         )
         .and_then(|t| {
-            write_report(out_dir, e.name(), &members, &t)?;
+            write_report(&manifest::report_path(out_dir, e.name()), &members, &t)?;
             Ok(t)
         });
         let line = match r {
@@ -449,10 +449,7 @@ pub fn run_dir(
         };
         emit(&mut summary, &line, on_tar);
     }
-    let xml = m.outputs(out_dir).to_xml();
-    let path = out_dir.join(OUTPUT_MANIFEST);
-    crate::output::write_file_with(&path, None, |f| f.write_all(xml.as_bytes()))
-        .map_err(|e| Error::new(path.display().to_string(), ErrorKind::Commit(e)))?;
+    write_output_manifest(m, out_dir)?;
     Ok(summary)
 }
 
@@ -485,31 +482,36 @@ fn emit(summary: &mut DirSummary, line: &TarLine, on_tar: &mut dyn FnMut(&TarLin
     on_tar(line);
 }
 
-/// Writes the report of one tar: its member lines, then its totals (what [`manifest::done`]
-/// reads back).
+/// Writes the report of one tar to `path`: its member lines, then its totals (what
+/// [`manifest::done`] reads back from `NAME.jsonl` in an output directory).
 ///
 /// # Errors
 /// [`ErrorKind::Commit`] when it cannot be written.
-pub fn write_report(
-    out_dir: &Path,
-    name: &str,
-    members: &[MemberReport],
-    t: &Totals,
-) -> Result<(), Error> {
-    let path = manifest::report_path(out_dir, name);
+pub fn write_report(path: &Path, members: &[MemberReport], t: &Totals) -> Result<(), Error> {
     let mut text = Vec::new();
     for m in members {
-        serde_json::to_writer(&mut text, m)
-            .map_err(std::io::Error::from)
-            .map_err(|e| Error::new(name, ErrorKind::Write(e)))?;
+        // Serialising these plain structs cannot fail.
+        let _ = serde_json::to_writer(&mut text, m);
         text.push(b'\n');
     }
-    serde_json::to_writer(&mut text, t)
-        .map_err(std::io::Error::from)
-        .map_err(|e| Error::new(name, ErrorKind::Write(e)))?;
+    let _ = serde_json::to_writer(&mut text, t);
     text.push(b'\n');
-    crate::output::write_file_with(&path, None, |f| f.write_all(&text))
+    crate::output::write_file_with(path, None, |f| f.write_all(&text))
         .map_err(|e| Error::new(path.display().to_string(), ErrorKind::Commit(e)))
+}
+
+/// Writes `out_dir/arXiv_pdf_manifest.xml`: the entries of `m` whose tar is done in `out_dir`
+/// ([`manifest::done`]), with the outputs' md5 and size, the other fields kept. Returns its
+/// path.
+///
+/// # Errors
+/// [`ErrorKind::Commit`] when it cannot be written.
+pub fn write_output_manifest(m: &Manifest, out_dir: &Path) -> Result<PathBuf, Error> {
+    let xml = m.outputs(out_dir).to_xml();
+    let path = out_dir.join(OUTPUT_MANIFEST);
+    crate::output::write_file_with(&path, None, |f| f.write_all(xml.as_bytes()))
+        .map_err(|e| Error::new(path.display().to_string(), ErrorKind::Commit(e)))?;
+    Ok(path)
 }
 
 #[cfg(test)]
