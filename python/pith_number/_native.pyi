@@ -41,6 +41,7 @@ __all__ = [
     "inject",
     "process_tar",
     "write_tar_manifest",
+    "tar_shard_key",
 ]
 
 __version__: str
@@ -186,3 +187,6 @@ def process_tar(
 
 def write_tar_manifest(manifest: PathLike, out_dir: PathLike) -> str:
     """Writes out_dir/arXiv_pdf_manifest.xml for the tars done in out_dir."""
+
+def tar_shard_key(name: str) -> int:
+    """The key assigning tar ``name`` to shard ``key % N`` (pith batch --tar-dir --shard K/N)."""

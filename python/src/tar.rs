@@ -256,9 +256,17 @@ pub fn write_tar_manifest(py: Python<'_>, manifest: PathBuf, out_dir: PathBuf) -
     Ok(path.display().to_string())
 }
 
+/// The key that assigns the tar ``name`` to a shard, as ``pith batch --tar-dir --shard K/N``
+/// does: the tar belongs to shard ``tar_shard_key(name) % N``.
+#[pyfunction]
+pub fn tar_shard_key(name: &str) -> usize {
+    pith::batch::manifest::shard_key(name)
+}
+
 /// Registers this module's functions.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(process_tar, m)?)?;
     m.add_function(wrap_pyfunction!(write_tar_manifest, m)?)?;
+    m.add_function(wrap_pyfunction!(tar_shard_key, m)?)?;
     Ok(())
 }
