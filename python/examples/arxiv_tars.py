@@ -71,11 +71,37 @@ def already_done(out: Path, entry: Dict[str, str]) -> bool:
         return False
 
 
+def split_metadata(paths: List[str], months: List[str], into: Path) -> Dict[str, List[str]]:
+    """Splits snapshot JSON Lines (plain or gzip) by the month of each line's id, for the
+    ``months`` wanted: a task then reads its tar's month, not the whole snapshot. Returns the
+    metadata paths per month."""
+    import gzip
+    import re
+
+    into.mkdir(parents=True, exist_ok=True)
+    wanted = set(months)
+    files = {m: open(into / f"{m}.jsonl", "wb") for m in wanted}
+    id_re = re.compile(rb'"id"\s*:\s*"(?:[a-z-]+(?:\.[A-Z]{2})?/)?(\d{4})')
+    try:
+        for path in paths:
+            with open(path, "rb") as f:
+                gz = f.read(2) == b"\x1f\x8b"
+            with (gzip.open(path, "rb") if gz else open(path, "rb")) as f:
+                for line in f:
+                    m = id_re.search(line)
+                    if m and m.group(1).decode() in wanted:
+                        files[m.group(1).decode()].write(line if line.endswith(b"\n") else line + b"\n")
+    finally:
+        for f in files.values():
+            f.close()
+    return {m: [str(into / f"{m}.jsonl")] for m in wanted}
+
+
 def process_one(
     name: str,
+    metadata: List[str],
     tars: str,
     out: str,
-    metadata: List[str],
     manifest: str,
     now: str,
     options: Dict[str, Any],
@@ -132,6 +158,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--repair", action="store_true", help="repair damaged PDFs (append-only)")
     p.add_argument("--any-version", action="store_true", help="number older versions too")
     p.add_argument("--storage-options", default="{}", help="fsspec options (JSON) for --tars")
+    p.add_argument("--split-metadata", action="store_true",
+                   help="split snapshot JSON Lines by month first (OUT/.metadata), so that each "
+                   "task reads its tar's month instead of the whole snapshot")
     args = p.parse_args(argv)
 
     from dask.distributed import Client, LocalCluster
@@ -152,6 +181,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     out = str(args.out.resolve())
     manifest = str(args.manifest.resolve())
 
+    per_tar = {name: metadata for name in todo}
+    if args.split_metadata and todo:
+        yymm = {tar_name(e): e.get("yymm", "") for e in entries}
+        split = split_metadata(metadata, sorted({yymm[n] for n in todo}),
+                               args.out.resolve() / ".metadata")
+        per_tar = {name: split[yymm[name]] for name in todo}
+
     if args.scheduler == "local":
         cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
                                dashboard_address=None)
@@ -161,7 +197,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         client = Client(args.scheduler)
     try:
         futures = client.map(
-            process_one, todo, tars=tars, out=out, metadata=metadata, manifest=manifest,
+            process_one, todo, [per_tar[n] for n in todo], tars=tars, out=out, manifest=manifest,
             now=update_time(), options=options,
             storage_options=json.loads(args.storage_options), pure=False,
         )

@@ -145,7 +145,7 @@ def test_dask_example_matches_the_cli(tmp_path: Path) -> None:
     example = REPO / "python" / "examples" / "arxiv_tars.py"
     r = subprocess.run([sys.executable, str(example), "--manifest", str(m), "--tars", str(tars),
                         "--metadata", str(meta), "--out", str(dask_out), "--scheduler", "local",
-                        "--workers", "2"],
+                        "--workers", "2", "--split-metadata"],
                        capture_output=True, text=True, env=env, timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
     lines = [json.loads(l) for l in r.stdout.splitlines() if l.startswith("{")]
