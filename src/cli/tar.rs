@@ -24,7 +24,7 @@ pub struct TarArgs {
         long,
         value_name = "FILE",
         requires_all = ["out_tar", "arxiv_metadata"],
-        conflicts_with_all = ["dir", "manifest", "in_place", "out_dir", "tar_dir", "mirror", "dry_run"]
+        conflicts_with_all = ["dir", "manifest", "in_place", "out_dir", "tar_dir", "mirror", "dry_run", "shard", "arxiv_unmatched", "strict"]
     )]
     pub tar: Option<PathBuf>,
     /// Where --tar's updated tar goes ("-" for standard output); written whole, then renamed
@@ -38,7 +38,7 @@ pub struct TarArgs {
         long,
         value_name = "DIR",
         requires_all = ["out_dir", "arxiv_manifest", "arxiv_metadata"],
-        conflicts_with_all = ["dir", "manifest", "in_place", "mirror", "dry_run"]
+        conflicts_with_all = ["dir", "manifest", "in_place", "mirror", "dry_run", "arxiv_unmatched", "strict"]
     )]
     pub tar_dir: Option<PathBuf>,
     /// arXiv's arXiv_pdf_manifest.xml: each tar's md5 and size are checked while it is read
