@@ -210,6 +210,7 @@ pub fn process_tar<'py>(
             threads,
             spool_dir,
             name: String::new(),
+            md5: report.is_some(),
         },
         metadata_threads: threads,
     };

@@ -12,8 +12,8 @@
 //!   ([`crate::record::arxiv::pipeline::ordered`]), and the output keeps the input's order.
 //! - **Deterministic**: the output depends only on the input and the options (the update time
 //!   is [`crate::pdf::Options::now`]), not on the number of workers or on timing.
-//! - The input's md5 and size are computed while it is read, the output's while it is
-//!   written ([`Totals`]), for the manifest checks of [`super::manifest`].
+//! - The input's size, and with [`Options::md5`] its md5, are computed while it is read, the
+//!   output's while it is written ([`Totals`]), for the manifest checks of [`super::manifest`].
 //!
 //! What happens to one PDF is [`process_member`]; which number a member gets is the caller's
 //! `plan` ([`plan_arxiv`] for arXiv names and bulk metadata). This module writes only to the
@@ -325,31 +325,33 @@ fn padding(size: u64) -> usize {
     ((BLOCK as u64 - size % BLOCK as u64) % BLOCK as u64) as usize
 }
 
-/// Counts bytes and hashes them as they pass.
+/// Counts bytes, and hashes them as they pass when asked to.
 struct Hashing<T> {
     inner: T,
-    md5: Md5,
+    md5: Option<Md5>,
     n: u64,
 }
 
 impl<T> Hashing<T> {
-    fn new(inner: T) -> Self {
+    fn new(inner: T, hash: bool) -> Self {
         Hashing {
             inner,
-            md5: Md5::new(),
+            md5: hash.then(Md5::new),
             n: 0,
         }
     }
 
-    fn finish(self) -> (String, u64) {
-        (format!("{:x}", self.md5.finalize()), self.n)
+    fn finish(self) -> (Option<String>, u64) {
+        (self.md5.map(|m| format!("{:x}", m.finalize())), self.n)
     }
 }
 
 impl<T: Read> Read for Hashing<T> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.md5.update(&buf[..n]);
+        if let Some(m) = &mut self.md5 {
+            m.update(&buf[..n]);
+        }
         self.n += n as u64;
         Ok(n)
     }
@@ -358,7 +360,9 @@ impl<T: Read> Read for Hashing<T> {
 impl<T: Write> Write for Hashing<T> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let n = self.inner.write(buf)?;
-        self.md5.update(&buf[..n]);
+        if let Some(m) = &mut self.md5 {
+            m.update(&buf[..n]);
+        }
         self.n += n as u64;
         Ok(n)
     }
@@ -814,12 +818,14 @@ pub struct Totals {
     pub tar: String,
     /// Entries in the archive (regular files and others: directories, links).
     pub entries: usize,
-    /// md5 of the input (hex).
-    pub md5_in: String,
+    /// md5 of the input (hex), when [`Options::md5`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub md5_in: Option<String>,
     /// Size of the input.
     pub size_in: u64,
-    /// md5 of the output (hex).
-    pub md5: String,
+    /// md5 of the output (hex), when [`Options::md5`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub md5: Option<String>,
     /// Size of the output.
     pub size: u64,
 }
@@ -835,6 +841,9 @@ pub struct Options {
     pub spool_dir: Option<PathBuf>,
     /// The name errors and the totals give the tar (its path, or "standard input").
     pub name: String,
+    /// Compute the md5 of the input and of the output (for a manifest); it costs about as
+    /// much CPU as the rest of the run.
+    pub md5: bool,
 }
 
 enum Item {
@@ -870,8 +879,8 @@ pub fn stream<R: Read + Send, W: Write>(
 ) -> Result<Totals, Error> {
     let start = Instant::now();
     let read_error: Mutex<Option<ErrorKind>> = Mutex::new(None);
-    let read_sum: Mutex<Option<(String, u64)>> = Mutex::new(None);
-    let mut out = Hashing::new(io::BufWriter::with_capacity(1 << 20, output));
+    let read_sum: Mutex<Option<(Option<String>, u64)>> = Mutex::new(None);
+    let mut out = Hashing::new(io::BufWriter::with_capacity(1 << 20, output), opts.md5);
     let mut write_error: Option<io::Error> = None;
     let mut summary = Summary {
         summary: "summary",
@@ -884,7 +893,7 @@ pub fn stream<R: Read + Send, W: Write>(
         threads,
         threads + 2,
         |emit: &mut dyn FnMut(Item) -> bool| {
-            let mut r = Hashing::new(BufReader::with_capacity(1 << 20, input));
+            let mut r = Hashing::new(BufReader::with_capacity(1 << 20, input), opts.md5);
             let mut offset = 0u64;
             loop {
                 match read_entry(&mut r, &mut offset, spool) {

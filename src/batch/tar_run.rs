@@ -223,11 +223,13 @@ fn stream_checked(
     let plan = |name: &str| tar::plan_arxiv(name, collected, req.any_version);
     let mut opts = req.tar.clone();
     opts.name = shown.to_owned();
+    // The manifest checks need the md5s; the output's goes into the report for the next stage.
+    opts.md5 |= req.manifest.is_some();
     let check = |t: &Totals| -> Result<(), Error> {
         if let Some(e) = entry {
-            if e.md5() != t.md5_in || e.size() != t.size_in {
+            if t.md5_in.as_deref() != Some(e.md5().as_str()) || e.size() != t.size_in {
                 return Err(err(ErrorKind::Mismatch {
-                    md5: t.md5_in.clone(),
+                    md5: t.md5_in.clone().unwrap_or_default(),
                     size: t.size_in,
                     want_md5: e.md5(),
                     want_size: e.size(),
@@ -235,7 +237,9 @@ fn stream_checked(
             }
         }
         if let (true, Some((path, m))) = (by_content, req.manifest) {
-            if m.find_content(&t.md5_in, t.size_in).is_none() {
+            if m.find_content(t.md5_in.as_deref().unwrap_or_default(), t.size_in)
+                .is_none()
+            {
                 return Err(err(ErrorKind::Unlisted {
                     manifest: path.to_owned(),
                 }));
@@ -441,7 +445,7 @@ pub fn run_dir(
                 tar: e.name().to_owned(),
                 status: TarStatus::Done,
                 reason: None,
-                md5: Some(t.md5.clone()),
+                md5: t.md5.clone(),
                 size: Some(t.size),
                 totals: Some(t),
             },

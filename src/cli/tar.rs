@@ -116,6 +116,7 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
             threads,
             spool_dir: args.spool_dir.clone(),
             name: String::new(),
+            md5: false,
         },
         metadata_threads: threads,
     };
