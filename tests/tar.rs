@@ -336,6 +336,33 @@ fn members_are_updated_or_copied_and_headers_kept() {
         "repaired member: qpdf --check"
     );
     assert_eq!(exif_number(&f), want["1608.03461"]);
+    // --stamp: the visible stamp on page 1, read back by poppler.
+    if have_tool(
+        "pdftotext",
+        "members_are_updated_or_copied_and_headers_kept",
+    ) {
+        let stamped = d.join("stamped.tar");
+        let (code, _, err) = batch(
+            &[
+                "--tar",
+                s(&input),
+                "--out-tar",
+                s(&stamped),
+                "--arxiv-metadata",
+                s(&meta),
+                "--stamp",
+            ],
+            None,
+        );
+        assert_eq!(code, 0, "{err}");
+        let xs = d.join("xs");
+        extract(&stamped, &xs);
+        let f = xs.join("2402/2402.03791v3.pdf");
+        let (_, text, _) = common::run("pdftotext", &[s(&f), "-"], None);
+        let short = format!("pith:{}", &want["2402.03791"][10..18]);
+        assert!(text.contains(&short), "the stamp {short} on page 1: {text}");
+        assert!(common::tools::qpdf_clean(&f));
+    }
     // A second run on the output finds the numbers there: unchanged, the tar byte-identical.
     let out3 = d.join("out3.tar");
     let (code, stdout, err) = batch(
@@ -524,6 +551,46 @@ fn a_member_larger_than_the_memory_bound_is_spooled() {
         0,
         "no spool file left"
     );
+    // Peak memory stays below the member's size (GNU time's maximum resident set size).
+    if have_tool(
+        "/usr/bin/time",
+        "a_member_larger_than_the_memory_bound_is_spooled",
+    ) {
+        let rss = d.join("rss");
+        let st = Command::new("/usr/bin/time")
+            .args([
+                "-f",
+                "%M",
+                "-o",
+                s(&rss),
+                env!("CARGO_BIN_EXE_pith"),
+                "batch",
+                "--tar",
+                "-",
+            ])
+            .args([
+                "--out-tar",
+                "-",
+                "--arxiv-metadata",
+                s(&meta),
+                "--report",
+                "/dev/null",
+            ])
+            .stdin(std::fs::File::open(&input).unwrap())
+            .stdout(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert!(st.success());
+        let kb: u64 = std::fs::read_to_string(&rss)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        assert!(
+            kb < 48 * 1024,
+            "peak RSS {kb} kB for a 65 MiB member: it was held in memory"
+        );
+    }
 }
 
 /// A manifest listing `tars` (path, md5, size) in arXiv's format.
