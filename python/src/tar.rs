@@ -102,6 +102,7 @@ fn tar_error(py: Python<'_>, e: &tar::Error) -> PyErr {
         ErrorKind::NoManifest => "no_manifest",
         ErrorKind::Mismatch { .. } => "mismatch",
         ErrorKind::Unlisted { .. } => "unlisted",
+        ErrorKind::Interrupted => "interrupted",
         _ => "tar",
     };
     errors::raise(
@@ -211,6 +212,7 @@ pub fn process_tar<'py>(
             spool_dir,
             name: String::new(),
             md5: report.is_some(),
+            stop: None,
         },
         metadata_threads: threads,
     };

@@ -23,7 +23,8 @@ use std::fmt;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use md5::{Digest, Md5};
@@ -105,6 +106,9 @@ pub enum ErrorKind {
     /// Occurs when a directory of tars is given without a manifest to list them.
     #[error("a directory of tars needs the manifest that lists them")]
     NoManifest,
+    /// Occurs when the run was stopped (Ctrl-C) before the end of the tar.
+    #[error("interrupted before the end of the tar; no output file was written")]
+    Interrupted,
     /// Occurs when the manifest does not list the tar.
     #[error("not listed in the manifest {manifest}")]
     Unlisted {
@@ -844,6 +848,9 @@ pub struct Options {
     /// Compute the md5 of the input and of the output (for a manifest); it costs about as
     /// much CPU as the rest of the run.
     pub md5: bool,
+    /// Set (by a Ctrl-C handler) to stop before the next member: the run then fails with
+    /// [`ErrorKind::Interrupted`], and a file output is not written.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 enum Item {
@@ -896,6 +903,15 @@ pub fn stream<R: Read + Send, W: Write>(
             let mut r = Hashing::new(BufReader::with_capacity(1 << 20, input), opts.md5);
             let mut offset = 0u64;
             loop {
+                if opts
+                    .stop
+                    .as_ref()
+                    .is_some_and(|s| s.load(Ordering::Relaxed))
+                {
+                    *read_error.lock().unwrap_or_else(|p| p.into_inner()) =
+                        Some(ErrorKind::Interrupted);
+                    return;
+                }
                 match read_entry(&mut r, &mut offset, spool) {
                     Ok(Next::Entry(e)) => {
                         let planned = e.is_file().then(|| plan(&e.name));

@@ -419,6 +419,14 @@ pub fn run_dir(
         collect(req, &tar_dir.display().to_string(), &wanted, on_note)?
     };
     for (i, e) in ours.iter().enumerate() {
+        if req
+            .tar
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            return Err(Error::new(e.name(), ErrorKind::Interrupted));
+        }
         if let Some(line) = lines[i].take() {
             emit(&mut summary, &line, on_tar);
             continue;

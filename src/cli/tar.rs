@@ -102,6 +102,19 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
         Some(p) => Some(Manifest::read(p)?),
         None => None,
     };
+    // Ctrl-C or SIGTERM: stop before the next member; the output file is then not written
+    // (its temporary file is removed), and a --tar-dir run starts no further tar. A second one
+    // exits at once (a pipe that stalls never reaches the next member).
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        ctrlc::set_handler(move || {
+            if stop.swap(true, std::sync::atomic::Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        })
+        .context("cannot install the Ctrl-C handler")?;
+    }
     let mut pdf = pith::pdf::Options::new(&super::apply::now());
     pdf.force = shared.force;
     pdf.repair = shared.repair;
@@ -117,6 +130,7 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
             spool_dir: args.spool_dir.clone(),
             name: String::new(),
             md5: false,
+            stop: Some(stop.clone()),
         },
         metadata_threads: threads,
     };
