@@ -906,4 +906,19 @@ fn not_a_tar_is_one_line_error() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("ends inside 2402/2402.03791v3.pdf"), "{err}");
     assert!(!out.exists());
+    // The output is the input: refused, the input untouched.
+    let (code, _, err) = batch(
+        &[
+            "--tar",
+            s(&good),
+            "--out-tar",
+            s(&good),
+            "--arxiv-metadata",
+            s(&meta),
+        ],
+        None,
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("the output is the input itself"), "{err}");
+    assert_eq!(std::fs::read(&good).unwrap(), bytes);
 }

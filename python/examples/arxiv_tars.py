@@ -84,16 +84,17 @@ def split_metadata(paths: List[str], months: List[str], into: Path) -> Dict[str,
     id_re = re.compile(rb'"id"\s*:\s*"(?:[a-z-]+(?:\.[A-Z]{2})?/)?(\d{4})')
     try:
         for path in paths:
-            with open(path, "rb") as f:
-                gz = f.read(2) == b"\x1f\x8b"
-            with (gzip.open(path, "rb") if gz else open(path, "rb")) as f:
-                for line in f:
-                    m = id_re.search(line)
-                    if m and m.group(1).decode() in wanted:
-                        files[m.group(1).decode()].write(line if line.endswith(b"\n") else line + b"\n")
+            with open(path, "rb") as head:
+                gz = head.read(2) == b"\x1f\x8b"
+            with (gzip.open(path, "rb") if gz else open(path, "rb")) as lines:
+                for line in lines:
+                    found = id_re.search(line)
+                    month = found.group(1).decode() if found else ""
+                    if month in wanted:
+                        files[month].write(line if line.endswith(b"\n") else line + b"\n")
     finally:
-        for f in files.values():
-            f.close()
+        for out in files.values():
+            out.close()
     return {m: [str(into / f"{m}.jsonl")] for m in wanted}
 
 

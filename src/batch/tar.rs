@@ -690,7 +690,7 @@ pub fn plan_arxiv(name: &str, collected: &Collected, any_version: bool) -> Plann
         Decision::Number(n) => Action::Inject(n),
         Decision::Skip(reason) => Action::Copy(
             Status::Skipped,
-            format!("{reason} (any-version numbering injects it anyway); copied unchanged"),
+            format!("{reason} (--arxiv-any-version, any_version=True in Python, injects it anyway); copied unchanged"),
         ),
         Decision::Fail(reason) if !collected.entries.contains_key(&id) => {
             Action::Copy(Status::Unmatched, format!("{reason}; copied unchanged"))
@@ -763,13 +763,13 @@ pub fn process_member(body: &Body, number: &PithNumber, opts: &pdf::Options) -> 
 /// The report's reason for a refusal, with the remedy, as `pith batch` words it.
 fn reason(err: &pdf::Error, opts: &pdf::Options) -> String {
     let hint = match err.kind() {
-        pdf::ErrorKind::Damaged(_) if opts.repair => "; repair could not rebuild it",
-        pdf::ErrorKind::Damaged(_) => "; rerun with repair (append-only)",
+        pdf::ErrorKind::Damaged(_) if opts.repair => "; --repair could not rebuild it",
+        pdf::ErrorKind::Damaged(_) => "; rerun with --repair (repair=True in Python; append-only)",
         pdf::ErrorKind::Certified => {
-            "; rerun with force to update anyway, which invalidates the certification"
+            "; rerun with --force (force=True) to update anyway, which invalidates the certification"
         }
-        pdf::ErrorKind::Xmp(_) if !opts.force => "; rerun with force to replace it",
-        pdf::ErrorKind::Signed(..) => "; rerun without the stamp, or with force",
+        pdf::ErrorKind::Xmp(_) if !opts.force => "; rerun with --force (force=True) to replace it",
+        pdf::ErrorKind::Signed(..) => "; rerun without the stamp, or with --force (force=True)",
         _ => "",
     };
     let mut text = format!("{err}{hint}");
