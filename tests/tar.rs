@@ -922,3 +922,45 @@ fn not_a_tar_is_one_line_error() {
     assert!(err.contains("the output is the input itself"), "{err}");
     assert_eq!(std::fs::read(&good).unwrap(), bytes);
 }
+
+#[test]
+fn a_member_without_a_usable_entry_exits_1_with_the_tar_whole() {
+    if !have_tool(
+        "tar",
+        "a_member_without_a_usable_entry_exits_1_with_the_tar_whole",
+    ) {
+        return;
+    }
+    let d = common::tmpdir();
+    let d = d.path();
+    let meta = metadata(d);
+    let input = d.join("in.tar");
+    // v4 is newer than the metadata's latest version (v3): stale metadata, no number.
+    let files = [
+        ("2402/2402.03791v4.pdf", fixture("minimal.pdf")),
+        ("0001/hep-th0001001v1.pdf", fixture("minimal.pdf")),
+    ];
+    make_tar(d, &input, "gnu", &files);
+    let out = d.join("out.tar");
+    let (code, stdout, err) = batch(
+        &[
+            "--tar",
+            s(&input),
+            "--out-tar",
+            s(&out),
+            "--arxiv-metadata",
+            s(&meta),
+        ],
+        None,
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("1 of 2 members got no number"), "{err}");
+    let r = by_name(&json_lines(&stdout));
+    assert_eq!(r["2402/2402.03791v4.pdf"]["status"], "failed");
+    assert!(r["2402/2402.03791v4.pdf"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("newer than the metadata"));
+    assert_eq!(r["0001/hep-th0001001v1.pdf"]["status"], "injected");
+    assert_eq!(listing(&input), listing(&out), "the tar is written whole");
+}
