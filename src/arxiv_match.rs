@@ -319,6 +319,28 @@ pub fn collect(
     unmatched: &mut dyn FnMut(&str),
     report: &mut dyn FnMut(&Report),
 ) -> Result<Collected, bulk::Error> {
+    collect_where(
+        inputs,
+        &|id| wanted.contains(id),
+        threads,
+        unmatched,
+        report,
+    )
+}
+
+/// [`collect`] for the ids `wanted` accepts: the ids of a stream not read yet (a tar on a
+/// pipe, issue 26) are known only by their month ([`crate::batch::tar::yymm_of`]), or not at
+/// all (every id).
+///
+/// # Errors
+/// As [`bulk::scan`].
+pub fn collect_where(
+    inputs: &[Input],
+    wanted: &(dyn Fn(&str) -> bool + Sync),
+    threads: usize,
+    unmatched: &mut dyn FnMut(&str),
+    report: &mut dyn FnMut(&Report),
+) -> Result<Collected, bulk::Error> {
     let mut c = Collected::default();
     let work = |u: Unit| -> Seen {
         let id = u.arxiv_id();
@@ -335,7 +357,7 @@ pub fn collect(
                 _ => Seen::Nothing,
             };
         };
-        if !wanted.contains(&id) {
+        if !wanted(&id) {
             return Seen::Other(id);
         }
         let place = u.place.clone();

@@ -1,6 +1,6 @@
 """Type stubs of the Rust extension module pith_number._native (see pith_number for docs)."""
 
-from typing import List, Literal, Optional, Sequence, Union
+from typing import Any, BinaryIO, Dict, List, Literal, Optional, Sequence, Union
 
 from .types import (
     Check,
@@ -39,6 +39,9 @@ __all__ = [
     "sty_ltxml",
     "inspect",
     "inject",
+    "process_tar",
+    "write_tar_manifest",
+    "tar_shard_key",
 ]
 
 __version__: str
@@ -159,3 +162,31 @@ def inject(
     repair: bool = False,
 ) -> InjectReport:
     """Writes a number into a PDF as an incremental update."""
+
+def process_tar(
+    src: Union[PathLike, BinaryIO],
+    dst: Union[PathLike, BinaryIO],
+    *,
+    metadata: Union[PathLike, Sequence[PathLike]],
+    any_version: bool = False,
+    manifest: Optional[PathLike] = None,
+    any_tar: bool = False,
+    name: Optional[str] = None,
+    stamp: bool = False,
+    stamp_form: Literal["short", "full"] = "short",
+    stamp_position: Literal["left", "right", "top", "bottom"] = "left",
+    stamp_size: float = 9.0,
+    repair: bool = False,
+    force: bool = False,
+    jobs: Optional[int] = None,
+    now: Optional[str] = None,
+    report: Optional[PathLike] = None,
+    spool_dir: Optional[PathLike] = None,
+) -> Dict[str, Any]:
+    """Streams a tar of PDFs, updating each PDF member named by arXiv id (pith batch --tar)."""
+
+def write_tar_manifest(manifest: PathLike, out_dir: PathLike) -> str:
+    """Writes out_dir/arXiv_pdf_manifest.xml for the tars done in out_dir."""
+
+def tar_shard_key(name: str) -> int:
+    """The key assigning tar ``name`` to shard ``key % N`` (pith batch --tar-dir --shard K/N)."""

@@ -48,6 +48,7 @@ __all__ = [
     "CertifiedPdfError",
     "XmpError",
     "UnsupportedPdfError",
+    "TarError",
 ]
 
 
@@ -139,3 +140,11 @@ class XmpError(PdfError):
 
 class UnsupportedPdfError(PdfError):
     """The file needs a feature pith does not write (kind ``unsupported``)."""
+
+
+class TarError(PithError):
+    """A tar that cannot be streamed, or does not match its manifest entry; ``path`` names it.
+    Kinds ``header`` (not a tar, or a damaged header), ``truncated``, ``io``, ``metadata``
+    (the arXiv metadata cannot be read), ``mismatch`` (md5 or size differ from the manifest:
+    no output file is written), ``unlisted`` (not in the manifest), ``same_file``,
+    ``manifest`` (the manifest itself cannot be read)."""

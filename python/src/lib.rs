@@ -18,6 +18,7 @@ use pith::PithNumber;
 mod convert;
 mod errors;
 mod pdf;
+mod tar;
 
 use convert::{value_from_py, value_to_py};
 
@@ -527,5 +528,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sty_ltxml, m)?)?;
     m.add_function(wrap_pyfunction!(pdf::inspect, m)?)?;
     m.add_function(wrap_pyfunction!(pdf::inject, m)?)?;
+    tar::register(m)?;
     Ok(())
 }

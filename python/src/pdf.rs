@@ -15,7 +15,7 @@ use pith::pdf::commit::{inject_file, Applied, Target};
 
 /// The update time: ``SOURCE_DATE_EPOCH`` when set (reproducible output), else now; the CLI's
 /// rule.
-fn default_now() -> String {
+pub(crate) fn default_now() -> String {
     let t = std::env::var("SOURCE_DATE_EPOCH")
         .ok()
         .and_then(|s| s.trim().parse::<i64>().ok())
@@ -37,7 +37,11 @@ pub enum Password {
 }
 
 /// The library's stamp settings from the keyword arguments, or ValueError naming the bad one.
-fn stamp_settings(form: &str, position: &str, size: f64) -> PyResult<pith::pdf::stamp::Stamp> {
+pub(crate) fn stamp_settings(
+    form: &str,
+    position: &str,
+    size: f64,
+) -> PyResult<pith::pdf::stamp::Stamp> {
     use pith::pdf::stamp::{Form, Position, Stamp};
     let form = match form {
         "short" => Form::Short,

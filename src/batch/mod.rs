@@ -464,7 +464,10 @@ impl Summary {
     }
 }
 
+pub mod manifest;
 mod pool;
+pub mod tar;
+pub mod tar_run;
 
 pub use pool::{run, GROUP_BYTES, GROUP_FILES};
 

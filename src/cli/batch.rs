@@ -30,7 +30,7 @@ pub struct Args {
     #[arg(
         long,
         value_name = "FILE",
-        required_unless_present = "dir",
+        required_unless_present_any = ["dir", "tar", "tar_dir"],
         conflicts_with = "dir"
     )]
     manifest: Option<PathBuf>,
@@ -45,7 +45,7 @@ pub struct Args {
     #[arg(
         long,
         value_name = "DIR",
-        required_unless_present = "in_place",
+        required_unless_present_any = ["in_place", "tar"],
         conflicts_with = "in_place"
     )]
     out_dir: Option<PathBuf>,
@@ -97,6 +97,8 @@ pub struct Args {
     arxiv_unmatched: Option<PathBuf>,
     #[command(flatten)]
     stamp: super::inject::StampArgs,
+    #[command(flatten)]
+    tar: super::tar::TarArgs,
 }
 
 fn load_jobs(args: &Args) -> Result<(Vec<Job>, Vec<PathBuf>)> {
@@ -396,6 +398,21 @@ fn summary_line(s: &batch::Summary, report: Option<&Path>) -> String {
 
 /// Runs `pith batch`.
 pub fn run(args: Args) -> Result<Outcome> {
+    if args.tar.active() {
+        // Tar archives (issue 26): src/cli/tar.rs.
+        let shared = super::tar::Shared {
+            out_dir: args.out_dir.as_deref(),
+            shard: args.shard.as_deref(),
+            jobs: args.jobs,
+            report: args.report.as_deref(),
+            metadata: &args.arxiv_metadata,
+            any_version: args.arxiv_any_version,
+            force: args.force,
+            repair: args.repair,
+            stamp: args.stamp.to_stamp(),
+        };
+        return super::tar::run(&args.tar, shared);
+    }
     let shard = args
         .shard
         .as_deref()

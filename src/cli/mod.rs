@@ -19,6 +19,7 @@ mod number;
 mod password;
 mod record;
 mod sty;
+mod tar;
 mod verify;
 
 /// What a subcommand concluded; errors travel as `anyhow::Error` instead.

@@ -1,0 +1,275 @@
+//! `process_tar` and `write_tar_manifest` (issue 26): arXiv bulk tars streamed through the
+//! library's [`pith::batch::tar_run`], from and to paths or binary file objects, the GIL
+//! released except around the file objects' own `read`/`write` calls.
+
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyModule};
+
+use pith::batch::manifest::Manifest;
+use pith::batch::tar::{self, ErrorKind, MemberReport};
+use pith::batch::tar_run::{self, Request, Sink, Source};
+
+use crate::convert::value_to_py;
+use crate::errors;
+
+/// A path (str or os.PathLike) or a binary file object.
+enum End<F> {
+    Path(PathBuf),
+    File(F),
+}
+
+fn end_arg<F>(
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    method: &str,
+    wrap: fn(Py<PyAny>) -> F,
+) -> PyResult<End<F>> {
+    if let Ok(p) = obj.extract::<PathBuf>() {
+        return Ok(End::Path(p));
+    }
+    if obj.hasattr(method)? {
+        return Ok(End::File(wrap(obj.clone().unbind())));
+    }
+    Err(PyValueError::new_err(format!(
+        "{what} must be a path or a binary file object with .{method}()"
+    )))
+}
+
+/// A Python binary file object read through its `read` method, the GIL taken per call.
+struct PyReader(Py<PyAny>);
+
+impl Read for PyReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        Python::attach(|py| {
+            let got = self
+                .0
+                .bind(py)
+                .call_method1("read", (buf.len(),))
+                .map_err(|e| io::Error::other(e.to_string()))?;
+            let bytes = got
+                .cast::<PyBytes>()
+                .map_err(|_| io::Error::other("read() did not return bytes"))?
+                .as_bytes();
+            let n = bytes.len().min(buf.len());
+            buf[..n].copy_from_slice(&bytes[..n]);
+            Ok(n)
+        })
+    }
+}
+
+/// A Python binary file object written through its `write` method, the GIL taken per call.
+struct PyWriter(Py<PyAny>);
+
+impl Write for PyWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        Python::attach(|py| {
+            let n = self
+                .0
+                .bind(py)
+                .call_method1("write", (PyBytes::new(py, buf),))
+                .map_err(|e| io::Error::other(e.to_string()))?;
+            // Raw streams may write less and say so; buffered ones return None or the length.
+            Ok(n.extract::<usize>().unwrap_or(buf.len()).min(buf.len()))
+        })
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Python::attach(|py| {
+            let f = self.0.bind(py);
+            if f.hasattr("flush").unwrap_or(false) {
+                f.call_method0("flush")
+                    .map_err(|e| io::Error::other(e.to_string()))?;
+            }
+            Ok(())
+        })
+    }
+}
+
+/// `TarError` with the library's kind, naming the tar.
+fn tar_error(py: Python<'_>, e: &tar::Error) -> PyErr {
+    let kind = match e.kind() {
+        ErrorKind::Header { .. } => "header",
+        ErrorKind::Truncated { .. } => "truncated",
+        ErrorKind::Read(_) | ErrorKind::Write(_) | ErrorKind::Spool(_) | ErrorKind::Commit(_) => {
+            "io"
+        }
+        ErrorKind::Metadata(_) => "metadata",
+        ErrorKind::SameFile => "same_file",
+        ErrorKind::NoManifest => "no_manifest",
+        ErrorKind::Mismatch { .. } => "mismatch",
+        ErrorKind::Unlisted { .. } => "unlisted",
+        ErrorKind::Interrupted => "interrupted",
+        _ => "tar",
+    };
+    errors::raise(
+        py,
+        "TarError",
+        kind,
+        errors::chain(e),
+        errors::Attrs {
+            path: Some(e.tar().to_owned()),
+            ..Default::default()
+        },
+    )
+}
+
+fn manifest_arg(py: Python<'_>, path: &Path) -> PyResult<Manifest> {
+    Manifest::read(path).map_err(|e| {
+        errors::raise(
+            py,
+            "TarError",
+            "manifest",
+            errors::chain(&e),
+            errors::Attrs {
+                path: Some(path.display().to_string()),
+                ..Default::default()
+            },
+        )
+    })
+}
+
+/// Streams the tar ``src`` to ``dst``, updating each PDF member named by arXiv id
+/// (``YYMM/2402.03791v3.pdf``, ``YYMM/hep-th0001001v1.pdf``) with the number of its entry in
+/// the arXiv bulk ``metadata`` (snapshot JSON Lines or OAI-PMH pages, compressed or not; a
+/// path or a list of paths), as ``pith batch --tar`` does: members in the same order, headers
+/// kept, everything else copied byte for byte. The GIL is released while the tar streams.
+///
+/// ``src`` and ``dst`` are paths or binary file objects (``open(…, "rb")``, fsspec/s3fs
+/// files): a path output is written whole and renamed into place; a file object is written
+/// as the tar streams. ``manifest`` (arXiv_pdf_manifest.xml) checks the tar's md5 and size
+/// against its entry, found by ``src``'s file name, or for a file object by ``name`` (the
+/// tar's file name) or else by content; ``any_tar`` accepts a tar it does not list. ``report``
+/// writes the report lines and totals to that path (the CLI's ``NAME.jsonl``). ``jobs``
+/// workers update PDFs (default: the cores); ``now`` is the update time (default:
+/// ``SOURCE_DATE_EPOCH`` or now).
+///
+/// Returns a dict: ``members`` (a dict per regular file: ``pdf`` its name, ``id``,
+/// ``version``, ``status``, ``reason``, ``number``, ``copied``, ``bytes_before``,
+/// ``bytes_after``, ``ms``) and ``totals`` (the counts, ``md5_in``, ``size_in``, ``md5``,
+/// ``size``). Raises TarError (kinds ``header``, ``truncated``, ``io``, ``metadata``,
+/// ``mismatch``, ``unlisted``, ``same_file``, ``manifest``); a PDF that cannot be updated is a
+/// member with status ``refused`` or ``failed``, copied unchanged, not an exception.
+#[pyfunction]
+#[pyo3(signature = (
+    src, dst, *, metadata, any_version=false, manifest=None, any_tar=false, name=None,
+    stamp=false, stamp_form="short", stamp_position="left", stamp_size=9.0,
+    repair=false, force=false, jobs=None, now=None, report=None, spool_dir=None,
+))]
+#[allow(clippy::too_many_arguments)]
+pub fn process_tar<'py>(
+    py: Python<'py>,
+    src: &Bound<'py, PyAny>,
+    dst: &Bound<'py, PyAny>,
+    metadata: &Bound<'py, PyAny>,
+    any_version: bool,
+    manifest: Option<PathBuf>,
+    any_tar: bool,
+    name: Option<String>,
+    stamp: bool,
+    stamp_form: &str,
+    stamp_position: &str,
+    stamp_size: f64,
+    repair: bool,
+    force: bool,
+    jobs: Option<usize>,
+    now: Option<String>,
+    report: Option<PathBuf>,
+    spool_dir: Option<PathBuf>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let metadata: Vec<PathBuf> = match metadata.extract::<PathBuf>() {
+        Ok(p) => vec![p],
+        Err(_) => metadata
+            .extract::<Vec<PathBuf>>()
+            .map_err(|_| PyValueError::new_err("metadata must be a path or a list of paths"))?,
+    };
+    let mut src = end_arg(src, "src", "read", PyReader)?;
+    let mut dst = end_arg(dst, "dst", "write", PyWriter)?;
+    let stamp = stamp
+        .then(|| crate::pdf::stamp_settings(stamp_form, stamp_position, stamp_size))
+        .transpose()?;
+    let manifest = manifest
+        .map(|p| manifest_arg(py, &p).map(|m| (p, m)))
+        .transpose()?;
+    let threads = jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let mut pdf = pith::pdf::Options::new(&now.unwrap_or_else(crate::pdf::default_now));
+    pdf.force = force;
+    pdf.repair = repair;
+    pdf.stamp = stamp;
+    let req = Request {
+        metadata: &metadata,
+        any_version,
+        manifest: manifest.as_ref().map(|(p, m)| (p.as_path(), m)),
+        any_tar,
+        tar: tar::Options {
+            pdf,
+            threads,
+            spool_dir,
+            name: String::new(),
+            md5: report.is_some(),
+            stop: None,
+        },
+        metadata_threads: threads,
+    };
+    let mut members: Vec<MemberReport> = Vec::new();
+    let result = py.detach(|| {
+        let source = match &mut src {
+            End::Path(p) => Source::Path(p),
+            End::File(r) => Source::Reader(Box::new(r), name.as_deref()),
+        };
+        let sink = match &mut dst {
+            End::Path(p) => Sink::Path(p),
+            End::File(w) => Sink::Writer(w),
+        };
+        let totals = tar_run::run_one(
+            &req,
+            source,
+            sink,
+            &mut |m| members.push(m.clone()),
+            &mut |_| {},
+        )?;
+        if let Some(r) = &report {
+            tar_run::write_report(r, &members, &totals)?;
+        }
+        Ok::<_, tar::Error>(totals)
+    });
+    let totals = result.map_err(|e| tar_error(py, &e))?;
+    let v = serde_json::json!({
+        "members": members,
+        "totals": totals,
+    });
+    value_to_py(py, &v)
+}
+
+/// Writes ``out_dir/arXiv_pdf_manifest.xml`` from ``manifest``: the entries whose tar is done
+/// in ``out_dir`` (the output ``NAME`` and its report ``NAME.jsonl`` agree), with the
+/// outputs' md5 and size, other fields kept; the file ``pith batch --tar-dir`` writes. Returns
+/// its path.
+#[pyfunction]
+pub fn write_tar_manifest(py: Python<'_>, manifest: PathBuf, out_dir: PathBuf) -> PyResult<String> {
+    let m = manifest_arg(py, &manifest)?;
+    let path = py
+        .detach(|| tar_run::write_output_manifest(&m, &out_dir))
+        .map_err(|e| tar_error(py, &e))?;
+    Ok(path.display().to_string())
+}
+
+/// The key that assigns the tar ``name`` to a shard, as ``pith batch --tar-dir --shard K/N``
+/// does: the tar belongs to shard ``tar_shard_key(name) % N``.
+#[pyfunction]
+pub fn tar_shard_key(name: &str) -> usize {
+    pith::batch::manifest::shard_key(name)
+}
+
+/// Registers this module's functions.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(process_tar, m)?)?;
+    m.add_function(wrap_pyfunction!(write_tar_manifest, m)?)?;
+    m.add_function(wrap_pyfunction!(tar_shard_key, m)?)?;
+    Ok(())
+}

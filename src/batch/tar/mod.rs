@@ -1,0 +1,474 @@
+//! Streaming tar archives of PDFs, arXiv's bulk tars first (issue 26): one pass from a reader to
+//! a writer, members in the same order, every PDF that has a number updated as `pith batch`
+//! updates a file (append-only, same refusals), everything else copied byte for byte.
+//!
+//! - **Headers are kept as they were**: the 512-byte header blocks are copied, not re-encoded;
+//!   a member that grows gets only its size field and checksum rewritten, and the `size`
+//!   record of its pax extended header when it has one (the pax header's own size and
+//!   checksum with it). ustar, GNU (`L`/`K` long names) and pax (`x`/`g`) headers are read;
+//!   whatever follows the end-of-archive blocks is copied too.
+//! - **Bounded memory**: a member up to [`SPOOL_BOUND`] is held in memory, a larger one is
+//!   spooled to an unnamed temporary file; at most `threads + 2` members are in flight
+//!   ([`crate::record::arxiv::pipeline::ordered`]), and the output keeps the input's order.
+//! - **Deterministic**: the output depends only on the input and the options (the update time
+//!   is [`crate::pdf::Options::now`]), not on the number of workers or on timing.
+//! - The input's size, and with [`Options::md5`] its md5, are computed while it is read, the
+//!   output's while it is written ([`Totals`]), for the manifest checks of [`super::manifest`].
+//!
+//! What happens to one PDF is [`process_member`]; which number a member gets is the caller's
+//! `plan` ([`plan_arxiv`] for arXiv names and bulk metadata). This module writes only to the
+//! writer it is given and to its spool files; it prints nothing.
+//!
+//! Layers: `format` (private: headers, data, padding) and `member` (planning and
+//! updating one PDF), under [`stream`].
+
+use std::fmt;
+use std::io::{self, BufReader, Read, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use md5::{Digest, Md5};
+use serde::Serialize;
+
+use super::{Status, Summary};
+use crate::pdf;
+
+mod format;
+mod member;
+
+pub use format::{member_names, Body};
+use format::{read_entry, Entry, Next};
+pub use member::{plan_arxiv, process_member, yymm_of, Action, MemberOutcome, Planned};
+
+/// Members larger than this (64 MiB) are spooled to a temporary file instead of being held in
+/// memory.
+pub const SPOOL_BOUND: u64 = 64 << 20;
+
+/// Error reading or writing a tar stream.
+#[derive(Debug)]
+pub struct Error {
+    tar: String,
+    kind: ErrorKind,
+}
+
+/// What went wrong.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// Occurs when a header block is not a tar header (bad checksum or size field, a pax
+    /// record that does not parse, a long-name header without a member).
+    #[error("not a tar archive, or a damaged one: {reason} (at byte {offset})")]
+    Header {
+        /// Offset of the header block in the input.
+        offset: u64,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Occurs when the input ends inside a member.
+    #[error("the archive ends inside {member}")]
+    Truncated {
+        /// The member's name.
+        member: String,
+    },
+    /// Occurs when the input cannot be read.
+    #[error("cannot read")]
+    Read(#[source] io::Error),
+    /// Occurs when the output cannot be written.
+    #[error("cannot write the output")]
+    Write(#[source] io::Error),
+    /// Occurs when a large member cannot be spooled to a temporary file.
+    #[error("cannot spool a member larger than 64 MiB to a temporary file")]
+    Spool(#[source] io::Error),
+    /// Occurs when the input's md5 or size differs from what its manifest entry says.
+    #[error(
+        "md5 {md5} and size {size} differ from the manifest's md5 {want_md5} and size {want_size}"
+    )]
+    Mismatch {
+        /// md5 of the input as read (hex).
+        md5: String,
+        /// Size of the input as read.
+        size: u64,
+        /// md5 in the manifest.
+        want_md5: String,
+        /// Size in the manifest.
+        want_size: u64,
+    },
+    /// Occurs when the arXiv bulk metadata cannot be read.
+    #[error("cannot read the arXiv metadata")]
+    Metadata(#[source] crate::record::arxiv::bulk::Error),
+    /// Occurs when the output file cannot be written or put in place.
+    #[error("cannot write the output")]
+    Commit(#[source] crate::output::Error),
+    /// Occurs when the output is the input itself (the input is never replaced).
+    #[error("the output is the input itself")]
+    SameFile,
+    /// Occurs when a directory of tars is given without a manifest to list them.
+    #[error("a directory of tars needs the manifest that lists them")]
+    NoManifest,
+    /// Occurs when the run was stopped (Ctrl-C) before the end of the tar.
+    #[error("interrupted before the end of the tar; no output file was written")]
+    Interrupted,
+    /// Occurs when the manifest does not list the tar.
+    #[error("not listed in the manifest {manifest}")]
+    Unlisted {
+        /// The manifest file.
+        manifest: PathBuf,
+    },
+}
+
+impl Error {
+    /// An error about the tar named `tar` (its path, or "standard input").
+    pub fn new(tar: impl Into<String>, kind: ErrorKind) -> Self {
+        Error {
+            tar: tar.into(),
+            kind,
+        }
+    }
+
+    /// The tar concerned, as named to [`stream`].
+    pub fn tar(&self) -> &str {
+        &self.tar
+    }
+
+    /// The kind of error.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.tar, self.kind)
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        std::error::Error::source(&self.kind)
+    }
+}
+
+/// Counts bytes, and hashes them as they pass when asked to.
+struct Hashing<T> {
+    inner: T,
+    md5: Option<Md5>,
+    n: u64,
+}
+
+impl<T> Hashing<T> {
+    fn new(inner: T, hash: bool) -> Self {
+        Hashing {
+            inner,
+            md5: hash.then(Md5::new),
+            n: 0,
+        }
+    }
+
+    fn finish(self) -> (Option<String>, u64) {
+        (self.md5.map(|m| format!("{:x}", m.finalize())), self.n)
+    }
+}
+
+impl<T: Read> Read for Hashing<T> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if let Some(m) = &mut self.md5 {
+            m.update(&buf[..n]);
+        }
+        self.n += n as u64;
+        Ok(n)
+    }
+}
+
+impl<T: Write> Write for Hashing<T> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        if let Some(m) = &mut self.md5 {
+            m.update(&buf[..n]);
+        }
+        self.n += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// One line of the report: a regular-file member and what happened to it. The keys are those
+/// of `pith batch`'s report lines (`pdf` is the member's name), plus `id` and `version`.
+#[derive(Debug, Clone, Serialize)]
+pub struct MemberReport {
+    /// The member's name in the tar.
+    pub pdf: String,
+    /// The arXiv id its name gives.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The version its name gives.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<u32>,
+    /// What happened.
+    pub status: Status,
+    /// Why (for everything but injected).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The number written or found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub number: Option<String>,
+    /// Whether the member was copied unchanged.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub copied: bool,
+    /// Size of the member in bytes.
+    pub bytes_before: u64,
+    /// Size in the output.
+    pub bytes_after: u64,
+    /// Wall time spent on it.
+    pub ms: u64,
+}
+
+/// The totals of one tar: the batch summary and the md5 and size of the input and output.
+#[derive(Debug, Clone, Serialize)]
+pub struct Totals {
+    /// The counts of [`MemberReport`] statuses, as `pith batch` reports them.
+    #[serde(flatten)]
+    pub summary: Summary,
+    /// The tar, as named.
+    pub tar: String,
+    /// Entries in the archive (regular files and others: directories, links).
+    pub entries: usize,
+    /// md5 of the input (hex), when [`Options::md5`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub md5_in: Option<String>,
+    /// Size of the input.
+    pub size_in: u64,
+    /// md5 of the output (hex), when [`Options::md5`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub md5: Option<String>,
+    /// Size of the output.
+    pub size: u64,
+}
+
+/// How [`stream`] runs.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The update's options (time, stamp, repair, force), as for one PDF.
+    pub pdf: pdf::Options,
+    /// Worker threads for the PDF updates (at least 1).
+    pub threads: usize,
+    /// Where large members are spooled (default: the system's temporary directory).
+    pub spool_dir: Option<PathBuf>,
+    /// The name errors and the totals give the tar (its path, or "standard input").
+    pub name: String,
+    /// Compute the md5 of the input and of the output (for a manifest); it costs about as
+    /// much CPU as the rest of the run.
+    pub md5: bool,
+    /// Set (by a Ctrl-C handler) to stop before the next member: the run then fails with
+    /// [`ErrorKind::Interrupted`], and a file output is not written.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+enum Item {
+    Entry(Entry, Option<Planned>),
+    End(Vec<u8>),
+}
+
+struct Done {
+    entry: Option<Entry>,
+    end: Vec<u8>,
+    report: Option<MemberReport>,
+    update: Option<(u64, Vec<u8>)>,
+}
+
+/// Streams the tar read from `input` to `output`: each regular-file member is planned by
+/// `plan` from its name, PDFs to inject go to [`process_member`] on `opts.threads` workers,
+/// and every member is written in the input's order (updated, or byte for byte);
+/// `on_member` receives each member's report line in that order. The output is flushed, not
+/// synced.
+///
+/// Memory: at most `threads + 2` members in flight, each at most [`SPOOL_BOUND`] in memory.
+///
+/// # Errors
+/// [`ErrorKind::Header`], [`ErrorKind::Truncated`], [`ErrorKind::Read`] for the input,
+/// [`ErrorKind::Write`] for the output, [`ErrorKind::Spool`]. A refused or failed member is
+/// not an error: it is copied unchanged and reported.
+pub fn stream<R: Read + Send, W: Write>(
+    input: R,
+    output: W,
+    plan: &(dyn Fn(&str) -> Planned + Sync),
+    opts: &Options,
+    on_member: &mut dyn FnMut(&MemberReport),
+) -> Result<Totals, Error> {
+    let start = Instant::now();
+    let read_error: Mutex<Option<ErrorKind>> = Mutex::new(None);
+    let read_sum: Mutex<Option<(Option<String>, u64)>> = Mutex::new(None);
+    let mut out = Hashing::new(io::BufWriter::with_capacity(1 << 20, output), opts.md5);
+    let mut write_error: Option<io::Error> = None;
+    let mut summary = Summary {
+        summary: "summary",
+        ..Summary::default()
+    };
+    let mut entries = 0usize;
+    let spool = opts.spool_dir.as_deref();
+    let threads = opts.threads.max(1);
+    crate::record::arxiv::pipeline::ordered(
+        threads,
+        threads + 2,
+        |emit: &mut dyn FnMut(Item) -> bool| {
+            let mut r = Hashing::new(BufReader::with_capacity(1 << 20, input), opts.md5);
+            let mut offset = 0u64;
+            loop {
+                if opts
+                    .stop
+                    .as_ref()
+                    .is_some_and(|s| s.load(Ordering::Relaxed))
+                {
+                    *read_error.lock().unwrap_or_else(|p| p.into_inner()) =
+                        Some(ErrorKind::Interrupted);
+                    return;
+                }
+                match read_entry(&mut r, &mut offset, spool) {
+                    Ok(Next::Entry(e)) => {
+                        let planned = e.is_file().then(|| plan(&e.name));
+                        if !emit(Item::Entry(e, planned)) {
+                            return;
+                        }
+                    }
+                    Ok(Next::End(bytes)) => {
+                        emit(Item::End(bytes));
+                        break;
+                    }
+                    Err(k) => {
+                        *read_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(k);
+                        return;
+                    }
+                }
+            }
+            *read_sum.lock().unwrap_or_else(|p| p.into_inner()) = Some(r.finish());
+        },
+        |item: Item| -> Done {
+            let (entry, planned) = match item {
+                Item::End(end) => {
+                    return Done {
+                        entry: None,
+                        end,
+                        report: None,
+                        update: None,
+                    }
+                }
+                Item::Entry(e, p) => (e, p),
+            };
+            let Some(planned) = planned else {
+                return Done {
+                    entry: Some(entry),
+                    end: Vec::new(),
+                    report: None,
+                    update: None,
+                };
+            };
+            let t = Instant::now();
+            let before = entry.body.len();
+            let mut report = MemberReport {
+                pdf: entry.name.clone(),
+                id: planned.id,
+                version: planned.version,
+                status: Status::Unmatched,
+                reason: None,
+                number: None,
+                copied: true,
+                bytes_before: before,
+                bytes_after: before,
+                ms: 0,
+            };
+            let mut update = None;
+            match planned.action {
+                Action::Copy(status, reason) => {
+                    report.status = status;
+                    report.reason = Some(reason);
+                }
+                Action::Inject(n) => {
+                    let o = process_member(&entry.body, &n, &opts.pdf);
+                    report.number = Some(n.full());
+                    report.status = o.status;
+                    report.reason = o.reason;
+                    if let Some((keep, add)) = o.update {
+                        report.copied = false;
+                        report.bytes_after = keep + add.len() as u64;
+                        update = Some((keep, add));
+                    } else {
+                        report.copied = !matches!(o.status, Status::Unchanged);
+                    }
+                }
+            }
+            report.ms = t.elapsed().as_millis() as u64;
+            Done {
+                entry: Some(entry),
+                end: Vec::new(),
+                report: Some(report),
+                update,
+            }
+        },
+        |done: Done| {
+            let r = write_done(&mut out, &done);
+            if let Err(e) = r {
+                write_error = Some(e);
+                return false;
+            }
+            if done.entry.is_some() {
+                entries += 1;
+            }
+            if let Some(rep) = &done.report {
+                summary.total += 1;
+                summary.add(&super::Outcome {
+                    pdf: PathBuf::new(),
+                    out: None,
+                    status: rep.status,
+                    reason: None,
+                    number: None,
+                    copied: false,
+                    bytes_before: 0,
+                    bytes_after: 0,
+                    ms: 0,
+                });
+                on_member(rep);
+            }
+            true
+        },
+    );
+    let err = |kind| Error::new(opts.name.clone(), kind);
+    if let Some(e) = write_error {
+        return Err(err(ErrorKind::Write(e)));
+    }
+    if let Some(k) = read_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(err(k));
+    }
+    out.flush().map_err(|e| err(ErrorKind::Write(e)))?;
+    let (md5_in, size_in) = read_sum
+        .into_inner()
+        .unwrap_or_else(|p| p.into_inner())
+        .ok_or_else(|| {
+            err(ErrorKind::Read(io::Error::other(
+                "the reader stopped before the end of the archive",
+            )))
+        })?;
+    let (md5, size) = out.finish();
+    summary.ms = start.elapsed().as_millis() as u64;
+    Ok(Totals {
+        summary,
+        tar: opts.name.clone(),
+        entries,
+        md5_in,
+        size_in,
+        md5,
+        size,
+    })
+}
+
+/// Writes one finished item: the end-of-archive bytes, or an entry (updated or not).
+fn write_done(out: &mut impl Write, done: &Done) -> io::Result<()> {
+    match &done.entry {
+        None => out.write_all(&done.end),
+        Some(e) => format::write_entry(out, e, done.update.as_ref()),
+    }
+}

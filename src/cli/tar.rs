@@ -1,0 +1,285 @@
+//! `pith batch --tar/--tar-dir` (issue 26): the flags, and the report lines printed. The runs
+//! are [`pith::batch::tar_run`]; the tar format and the members' updates are
+//! [`pith::batch::tar`].
+
+use std::fs::File;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use pith::batch::manifest::Manifest;
+use pith::batch::tar::{self, Totals};
+use pith::batch::tar_run::{self, Request, Sink, Source};
+use pith::batch::Shard;
+
+use super::Outcome;
+
+/// The flags of `pith batch` for tar archives, flattened into its arguments.
+#[derive(Debug, clap::Args)]
+pub struct TarArgs {
+    /// Stream a tar of PDFs (an arXiv bulk tar, "-" for standard input) to --out-tar: each PDF
+    /// member named by arXiv id (YYMM/2402.03791v3.pdf, YYMM/hep-th0001001v1.pdf) gets the
+    /// number of its --arxiv-metadata entry; every other member is copied byte for byte.
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires_all = ["out_tar", "arxiv_metadata"],
+        conflicts_with_all = ["dir", "manifest", "in_place", "out_dir", "tar_dir", "mirror", "dry_run", "shard", "arxiv_unmatched", "strict"]
+    )]
+    pub tar: Option<PathBuf>,
+    /// Where --tar's updated tar goes ("-" for standard output); written whole, then renamed
+    /// into place.
+    #[arg(long, value_name = "FILE", requires = "tar")]
+    pub out_tar: Option<PathBuf>,
+    /// A directory holding the tars --arxiv-manifest lists: each tar of the --shard is
+    /// written under its own name to --out-dir with its report NAME.jsonl, and the output
+    /// manifest arXiv_pdf_manifest.xml beside them; tars already done there are skipped.
+    #[arg(
+        long,
+        value_name = "DIR",
+        requires_all = ["out_dir", "arxiv_manifest", "arxiv_metadata"],
+        conflicts_with_all = ["dir", "manifest", "in_place", "mirror", "dry_run", "arxiv_unmatched", "strict"]
+    )]
+    pub tar_dir: Option<PathBuf>,
+    /// arXiv's arXiv_pdf_manifest.xml: each tar's md5 and size are checked while it is read
+    /// (a mismatch leaves no output file; on standard output it exits 2), and a tar it does
+    /// not list is refused.
+    #[arg(long, value_name = "FILE")]
+    pub arxiv_manifest: Option<PathBuf>,
+    /// With --arxiv-manifest: process a tar it does not list too.
+    #[arg(long, requires = "arxiv_manifest")]
+    pub any_tar: bool,
+    /// The file name of the tar read from standard input (arXiv_pdf_2402_001.tar), to find
+    /// its manifest entry; without it the entry is found by the tar's md5 and size.
+    #[arg(long, value_name = "NAME", requires = "tar")]
+    pub tar_name: Option<String>,
+    /// Where members larger than 64 MiB are spooled while they are updated (default: the
+    /// system's temporary directory).
+    #[arg(long, value_name = "DIR")]
+    pub spool_dir: Option<PathBuf>,
+}
+
+impl TarArgs {
+    /// Whether a tar run was asked for.
+    pub fn active(&self) -> bool {
+        self.tar.is_some() || self.tar_dir.is_some()
+    }
+}
+
+/// The `pith batch` arguments a tar run shares with a directory run.
+pub struct Shared<'a> {
+    /// `--out-dir`.
+    pub out_dir: Option<&'a Path>,
+    /// `--shard`.
+    pub shard: Option<&'a str>,
+    /// `--jobs`.
+    pub jobs: Option<usize>,
+    /// `--report`.
+    pub report: Option<&'a Path>,
+    /// `--arxiv-metadata`.
+    pub metadata: &'a [PathBuf],
+    /// `--arxiv-any-version`.
+    pub any_version: bool,
+    /// `--force`.
+    pub force: bool,
+    /// `--repair`.
+    pub repair: bool,
+    /// `--stamp` and its settings.
+    pub stamp: Option<pith::pdf::stamp::Stamp>,
+}
+
+fn is_dash(p: &Path) -> bool {
+    p.as_os_str() == "-"
+}
+
+/// Runs `pith batch --tar` or `--tar-dir`.
+pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
+    let threads = shared
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let manifest = match &args.arxiv_manifest {
+        Some(p) => Some(Manifest::read(p)?),
+        None => None,
+    };
+    // Ctrl-C or SIGTERM: stop before the next member; the output file is then not written
+    // (its temporary file is removed), and a --tar-dir run starts no further tar. A second one
+    // exits at once (a pipe that stalls never reaches the next member).
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        ctrlc::set_handler(move || {
+            if stop.swap(true, std::sync::atomic::Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        })
+        .context("cannot install the Ctrl-C handler")?;
+    }
+    let mut pdf = pith::pdf::Options::new(&super::apply::now());
+    pdf.force = shared.force;
+    pdf.repair = shared.repair;
+    pdf.stamp = shared.stamp;
+    let req = Request {
+        metadata: shared.metadata,
+        any_version: shared.any_version,
+        manifest: args.arxiv_manifest.as_deref().zip(manifest.as_ref()),
+        any_tar: args.any_tar,
+        tar: tar::Options {
+            pdf,
+            threads,
+            spool_dir: args.spool_dir.clone(),
+            name: String::new(),
+            md5: false,
+            stop: Some(stop.clone()),
+        },
+        metadata_threads: threads,
+    };
+    let mut on_note = |r: &pith::record::arxiv::bulk::Report| {
+        if !super::quiet() {
+            eprintln!("pith: {}", super::one_line(&r.to_string()));
+        }
+    };
+    let terminal = std::io::stderr().is_terminal() && !super::quiet();
+    if let Some(dir) = &args.tar_dir {
+        let out_dir = shared.out_dir.context("--tar-dir needs --out-dir")?;
+        let shard = shared
+            .shard
+            .map(Shard::parse)
+            .transpose()
+            .context("--shard")?;
+        let mut report = open_report(shared.report, false)?;
+        let mut write_err = None;
+        let summary = tar_run::run_dir(
+            &req,
+            dir,
+            out_dir,
+            shard,
+            &mut |line| {
+                if terminal {
+                    eprintln!(
+                        "pith: {} {}{}",
+                        serde_json::to_value(line.status)
+                            .ok()
+                            .and_then(|v| v.as_str().map(str::to_owned))
+                            .unwrap_or_default(),
+                        line.tar,
+                        line.reason
+                            .as_deref()
+                            .map(|r| format!(" ({})", super::one_line(r)))
+                            .unwrap_or_default()
+                    );
+                }
+                json_line(&mut report, line, &mut write_err);
+            },
+            &mut on_note,
+        )?;
+        json_line(&mut report, &summary, &mut write_err);
+        if let Some(e) = write_err {
+            return Err(e).context("cannot write the report");
+        }
+        report.flush().context("cannot write the report")?;
+        if summary.failed > 0 {
+            bail!(
+                "{} of {} tars failed (see the report); run the same command again for them",
+                summary.failed,
+                summary.total
+            );
+        }
+        if summary.failed_members > 0 {
+            // The tars are whole; some PDFs got no number (exit 1, as for "no number").
+            eprintln!(
+                "pith: {} members got no number (copied unchanged; see the reports)",
+                summary.failed_members
+            );
+            return Ok(Outcome::Mismatch);
+        }
+        return Ok(Outcome::Ok);
+    }
+    let input = args.tar.as_deref().context("--tar")?;
+    let output = args.out_tar.as_deref().context("--tar needs --out-tar")?;
+    if is_dash(input) && shared.metadata.iter().any(|p| is_dash(p)) {
+        bail!("standard input (-) can be read only once: --tar - and --arxiv-metadata -");
+    }
+    if is_dash(output) && shared.report.is_some_and(is_dash) {
+        bail!("--out-tar - writes the tar to standard output; give the report a file with --report FILE");
+    }
+    if !is_dash(output) {
+        super::check_clobber(output)?;
+    }
+    // With the tar on standard output, the report goes to a file or standard error.
+    let mut report = open_report(shared.report, is_dash(output))?;
+    let mut write_err = None;
+    let src = if is_dash(input) {
+        Source::Reader(Box::new(std::io::stdin()), args.tar_name.as_deref())
+    } else {
+        Source::Path(input)
+    };
+    let stdout = std::io::stdout();
+    let mut lock;
+    let sink = if is_dash(output) {
+        lock = stdout.lock();
+        Sink::Writer(&mut lock)
+    } else {
+        Sink::Path(output)
+    };
+    let totals: Totals = tar_run::run_one(
+        &req,
+        src,
+        sink,
+        &mut |m| json_line(&mut report, m, &mut write_err),
+        &mut on_note,
+    )?;
+    json_line(&mut report, &totals, &mut write_err);
+    if let Some(e) = write_err {
+        return Err(e).context("cannot write the report");
+    }
+    report.flush().context("cannot write the report")?;
+    let s = &totals.summary;
+    if terminal {
+        eprintln!(
+            "pith: {}: {} PDFs injected, {} unchanged, {} refused, {} failed, {} copied as they were, of {} members in {:.1} s",
+            totals.tar,
+            s.injected,
+            s.unchanged,
+            s.refused,
+            s.failed,
+            s.unmatched + s.skipped,
+            s.total,
+            s.ms as f64 / 1000.0
+        );
+    }
+    if s.failed > 0 {
+        // The tar is whole; some PDFs got no number (exit 1, as for "no number").
+        eprintln!(
+            "pith: {} of {} members got no number (copied unchanged; see the report)",
+            s.failed, s.total
+        );
+        return Ok(Outcome::Mismatch);
+    }
+    Ok(Outcome::Ok)
+}
+
+/// The report's destination: `--report FILE`, else standard output (standard error when the
+/// tar itself goes to standard output).
+fn open_report(report: Option<&Path>, stdout_taken: bool) -> Result<Box<dyn Write>> {
+    Ok(match report.filter(|p| !is_dash(p)) {
+        Some(p) => Box::new(std::io::BufWriter::new(
+            File::create(p)
+                .with_context(|| format!("{}: cannot create the report", p.display()))?,
+        )),
+        None if stdout_taken => Box::new(std::io::stderr()),
+        None => Box::new(std::io::BufWriter::new(std::io::stdout())),
+    })
+}
+
+fn json_line(w: &mut Box<dyn Write>, v: &impl serde::Serialize, err: &mut Option<std::io::Error>) {
+    if err.is_some() {
+        return;
+    }
+    if let Err(e) = serde_json::to_writer(&mut *w, v)
+        .map_err(std::io::Error::from)
+        .and_then(|_| w.write_all(b"\n"))
+    {
+        *err = Some(e);
+    }
+}

@@ -1,0 +1,966 @@
+//! Issue 26: `pith batch --tar/--tar-dir` on tars of PDFs as arXiv ships them. The tars are
+//! written by GNU tar (ustar/GNU and pax formats) and read back by GNU tar (`tar -tvf`,
+//! extraction); the PDFs inside are checked with qpdf and exiftool, the numbers against
+//! `pith number --arxiv-snapshot`, the md5s against `md5sum`.
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{have_tool, pith, root};
+use serde_json::Value;
+
+const EPOCH: &str = "1700000000";
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn json_lines(bytes: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+fn tools(test: &str) -> bool {
+    ["tar", "qpdf", "exiftool", "md5sum"]
+        .iter()
+        .all(|t| have_tool(t, test))
+}
+
+/// The bulk metadata of the tests: the shared snapshot vectors plus an old-style entry
+/// (hep-th/0001001, one version) made from the first vector.
+fn metadata(dir: &Path) -> PathBuf {
+    let text =
+        std::fs::read_to_string(root().join("tests/data/arxiv/vectors.snapshot.jsonl")).unwrap();
+    let mut old: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    old["id"] = "hep-th/0001001".into();
+    old["categories"] = "hep-th".into();
+    let v1 = old["versions"][0].clone();
+    old["versions"] = Value::Array(vec![v1]);
+    let p = dir.join("meta.jsonl");
+    std::fs::write(&p, format!("{text}{old}\n")).unwrap();
+    p
+}
+
+/// The numbers `pith number` gives the metadata, by id.
+fn numbers(meta: &Path) -> HashMap<String, String> {
+    let o = pith()
+        .args(["number", "--arxiv-snapshot", s(meta)])
+        .output()
+        .unwrap();
+    json_lines(&o.stdout)
+        .into_iter()
+        .map(|v| {
+            (
+                v["id"].as_str().unwrap().to_owned(),
+                v["number"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// A one-page PDF with an uncompressed filler stream of `filler` bytes (for large members).
+fn build_pdf(filler: usize) -> Vec<u8> {
+    let mut out = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n".to_vec();
+    let content = "BT /F1 18 Tf 20 100 Td (Large) Tj ET";
+    let objs = [
+        "<< /Type /Catalog /Pages 2 0 R >>".to_owned(),
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_owned(),
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> /XObject << /X 6 0 R >> >> >>".to_owned(),
+        format!("<< /Length {} >>\nstream\n{content}\nendstream", content.len()),
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_owned(),
+    ];
+    let mut offs = Vec::new();
+    for (i, body) in objs.iter().enumerate() {
+        offs.push(out.len());
+        out.extend_from_slice(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
+    }
+    offs.push(out.len());
+    out.extend_from_slice(
+        format!(
+            "6 0 obj\n<< /Type /XObject /Subtype /Form /BBox [0 0 1 1] /Length {filler} >>\nstream\n"
+        )
+        .as_bytes(),
+    );
+    out.resize(out.len() + filler, b' ');
+    out.extend_from_slice(b"\nendstream\nendobj\n");
+    let xref = out.len();
+    out.extend_from_slice(b"xref\n0 7\n0000000000 65535 f\r\n");
+    for o in offs {
+        out.extend_from_slice(format!("{o:010} 00000 n\r\n").as_bytes());
+    }
+    out.extend_from_slice(
+        format!("trailer\n<< /Size 7 /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n").as_bytes(),
+    );
+    out
+}
+
+/// Writes `files` (name, bytes) under `dir/src` and tars them with GNU tar in `format`, in
+/// the given order, with fixed owners and times.
+fn make_tar(dir: &Path, tar: &Path, format: &str, files: &[(&str, Vec<u8>)]) {
+    let src = dir.join(format!(
+        "src-{}",
+        tar.file_name().unwrap().to_str().unwrap()
+    ));
+    let mut names = Vec::new();
+    for (name, bytes) in files {
+        let p = src.join(name);
+        if name.ends_with('/') {
+            std::fs::create_dir_all(&p).unwrap(); // a directory entry of its own
+        } else {
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(&p, bytes).unwrap();
+        }
+        names.push(name.to_string());
+    }
+    let st = Command::new("tar")
+        .arg(format!("--format={format}"))
+        .args([
+            "--owner=arxiv:1000",
+            "--group=arxiv:1000",
+            "--mtime=@1600000000",
+            "-cf",
+        ])
+        .arg(tar)
+        .arg("-C")
+        .arg(&src)
+        .args(&names)
+        .status()
+        .unwrap();
+    assert!(st.success());
+}
+
+/// `tar -tvf` lines without the size column: what must be kept, member by member.
+fn listing(tar: &Path) -> Vec<String> {
+    let o = Command::new("tar").arg("-tvf").arg(tar).output().unwrap();
+    assert!(
+        o.status.success(),
+        "tar -tvf {}: {}",
+        tar.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            // mode owner/group size date time name
+            format!("{} {} {} {} {}", f[0], f[1], f[3], f[4], f[5..].join(" "))
+        })
+        .collect()
+}
+
+fn extract(tar: &Path, into: &Path) {
+    std::fs::create_dir_all(into).unwrap();
+    let st = Command::new("tar")
+        .arg("-xf")
+        .arg(tar)
+        .arg("-C")
+        .arg(into)
+        .status()
+        .unwrap();
+    assert!(st.success(), "GNU tar extracts {}", tar.display());
+}
+
+fn exif_number(path: &Path) -> String {
+    let (_, out, _) = common::run("exiftool", &["-s3", "-PithNumber", s(path)], None);
+    out.trim().to_owned()
+}
+
+fn md5sum(path: &Path) -> String {
+    let (_, out, _) = common::run("md5sum", &[s(path)], None);
+    out.split_whitespace().next().unwrap().to_owned()
+}
+
+/// `pith batch ARGS` with SOURCE_DATE_EPOCH: (exit code, stdout, stderr).
+fn batch(args: &[&str], stdin: Option<&Path>) -> (i32, Vec<u8>, String) {
+    let mut c = pith();
+    c.arg("batch").args(args).env("SOURCE_DATE_EPOCH", EPOCH);
+    if let Some(p) = stdin {
+        c.pipe_stdin(p).unwrap();
+    }
+    let o = c.output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        o.stdout,
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn by_name(report: &[Value]) -> HashMap<String, Value> {
+    report
+        .iter()
+        .filter(|v| v.get("summary").is_none())
+        .map(|v| (v["pdf"].as_str().unwrap().to_owned(), v.clone()))
+        .collect()
+}
+
+fn example_pdf() -> Vec<u8> {
+    std::fs::read(root().join("examples/2402.03791v3.pdf")).unwrap()
+}
+
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(root().join("tests/fixtures").join(name)).unwrap()
+}
+
+#[test]
+fn members_are_updated_or_copied_and_headers_kept() {
+    if !tools("members_are_updated_or_copied_and_headers_kept") {
+        return;
+    }
+    let d = common::tmpdir();
+    let d = d.path();
+    let meta = metadata(d);
+    let want = numbers(&meta);
+    let files = [
+        ("2402/", Vec::new()), // a directory entry: copied, not reported
+        ("2402/2402.03791v3.pdf", example_pdf()), // new id, latest: injected
+        ("2402/2402.03791v2.pdf", example_pdf()), // older version: skipped
+        ("0001/hep-th0001001v1.pdf", fixture("minimal.pdf")), // old id: injected
+        (
+            "0001/astro-ph0001002v1.ps",
+            b"%!PS-Adobe-2.0\n%%EOF\n".to_vec(),
+        ), // PostScript
+        ("1608/1608.03461v2.pdf", fixture("qpdf-bad-xref-entry.pdf")), // damaged: refused
+        ("2402/2402.99999v1.pdf", fixture("minimal.pdf")), // no metadata entry: unmatched
+    ];
+    let input = d.join("in.tar");
+    make_tar(d, &input, "gnu", &files);
+    let out = d.join("out.tar");
+    let report = d.join("r.jsonl");
+    let (code, _, err) = batch(
+        &[
+            "--tar",
+            s(&input),
+            "--out-tar",
+            s(&out),
+            "--arxiv-metadata",
+            s(&meta),
+            "--report",
+            s(&report),
+            "-j",
+            "2",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let lines = json_lines(&std::fs::read(&report).unwrap());
+    let r = by_name(&lines);
+    assert_eq!(
+        r.len(),
+        files.len() - 1,
+        "one line per file member: {lines:?}"
+    );
+    let status = |n: &str| r[n]["status"].as_str().unwrap().to_owned();
+    assert_eq!(status("2402/2402.03791v3.pdf"), "injected");
+    assert_eq!(status("0001/hep-th0001001v1.pdf"), "injected");
+    assert_eq!(r["0001/hep-th0001001v1.pdf"]["id"], "hep-th/0001001");
+    assert_eq!(r["0001/hep-th0001001v1.pdf"]["version"], 1);
+    assert_eq!(status("2402/2402.03791v2.pdf"), "skipped");
+    assert_eq!(status("0001/astro-ph0001002v1.ps"), "unmatched");
+    assert_eq!(status("1608/1608.03461v2.pdf"), "refused");
+    assert!(r["1608/1608.03461v2.pdf"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("damaged"));
+    assert_eq!(status("2402/2402.99999v1.pdf"), "unmatched");
+    let summary = lines.last().unwrap();
+    assert_eq!(
+        (
+            summary["summary"].as_str(),
+            summary["injected"].as_u64(),
+            summary["total"].as_u64()
+        ),
+        (Some("summary"), Some(2), Some(6))
+    );
+    assert!(
+        summary.get("md5").is_none(),
+        "no md5 computed without a manifest"
+    );
+    assert_eq!(
+        summary["size_in"].as_u64(),
+        Some(std::fs::metadata(&input).unwrap().len())
+    );
+    assert_eq!(
+        summary["size"].as_u64(),
+        Some(std::fs::metadata(&out).unwrap().len())
+    );
+    // GNU tar reads the output: same members in the same order, same modes, owners, times.
+    assert_eq!(listing(&input), listing(&out));
+    let (xi, xo) = (d.join("xi"), d.join("xo"));
+    extract(&input, &xi);
+    extract(&out, &xo);
+    for (name, bytes) in files.iter().filter(|(n, _)| !n.ends_with('/')) {
+        let got = std::fs::read(xo.join(name)).unwrap();
+        if status(name) == "injected" {
+            assert!(
+                got.starts_with(bytes) && got.len() > bytes.len(),
+                "{name}: append-only"
+            );
+            assert!(
+                common::tools::qpdf_clean(&xo.join(name)),
+                "{name}: qpdf --check"
+            );
+            let id = r[*name]["id"].as_str().unwrap();
+            assert_eq!(
+                exif_number(&xo.join(name)),
+                want[id],
+                "{name}: exiftool reads the number"
+            );
+            assert_eq!(r[*name]["bytes_after"].as_u64(), Some(got.len() as u64));
+        } else {
+            assert_eq!(&got, bytes, "{name}: copied byte for byte");
+        }
+    }
+    // --repair: the damaged PDF is updated too.
+    let out2 = d.join("out2.tar");
+    let (code, stdout, err) = batch(
+        &[
+            "--tar",
+            s(&input),
+            "--out-tar",
+            s(&out2),
+            "--arxiv-metadata",
+            s(&meta),
+            "--repair",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let r2 = by_name(&json_lines(&stdout));
+    assert_eq!(
+        r2["1608/1608.03461v2.pdf"]["status"], "injected",
+        "{:?}",
+        r2["1608/1608.03461v2.pdf"]
+    );
+    let xr = d.join("xr");
+    extract(&out2, &xr);
+    let f = xr.join("1608/1608.03461v2.pdf");
+    assert!(
+        common::tools::qpdf_clean(&f),
+        "repaired member: qpdf --check"
+    );
+    assert_eq!(exif_number(&f), want["1608.03461"]);
+    // --stamp: the visible stamp on page 1, read back by poppler.
+    if have_tool(
+        "pdftotext",
+        "members_are_updated_or_copied_and_headers_kept",
+    ) {
+        let stamped = d.join("stamped.tar");
+        let (code, _, err) = batch(
+            &[
+                "--tar",
+                s(&input),
+                "--out-tar",
+                s(&stamped),
+                "--arxiv-metadata",
+                s(&meta),
+                "--stamp",
+            ],
+            None,
+        );
+        assert_eq!(code, 0, "{err}");
+        let xs = d.join("xs");
+        extract(&stamped, &xs);
+        let f = xs.join("2402/2402.03791v3.pdf");
+        let (_, text, _) = common::run("pdftotext", &[s(&f), "-"], None);
+        let short = format!("pith:{}", &want["2402.03791"][10..18]);
+        assert!(text.contains(&short), "the stamp {short} on page 1: {text}");
+        assert!(common::tools::qpdf_clean(&f));
+    }
+    // A second run on the output finds the numbers there: unchanged, the tar byte-identical.
+    let out3 = d.join("out3.tar");
+    let (code, stdout, err) = batch(
+        &[
+            "--tar",
+            s(&out2),
+            "--out-tar",
+            s(&out3),
+            "--arxiv-metadata",
+            s(&meta),
+            "--repair",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        by_name(&json_lines(&stdout))["2402/2402.03791v3.pdf"]["status"],
+        "unchanged"
+    );
+    assert_eq!(std::fs::read(&out2).unwrap(), std::fs::read(&out3).unwrap());
+}
+
+#[test]
+fn pax_long_names_pipes_and_files_give_the_same_bytes() {
+    if !tools("pax_long_names_pipes_and_files_give_the_same_bytes") {
+        return;
+    }
+    let d = common::tmpdir();
+    let d = d.path();
+    let meta = metadata(d);
+    let long = format!(
+        "2402/{}/2402.03791v3.pdf",
+        "a-long-directory-name".repeat(8)
+    );
+    assert!(long.len() > 100, "a name ustar cannot hold");
+    let files = [
+        (long.as_str(), example_pdf()),
+        ("0001/hep-th0001001v1.pdf", fixture("minimal.pdf")),
+    ];
+    let input = d.join("in.tar");
+    make_tar(d, &input, "pax", &files);
+    let from_file = d.join("file.tar");
+    let (code, _, err) = batch(
+        &[
+            "--tar",
+            s(&input),
+            "--out-tar",
+            s(&from_file),
+            "--arxiv-metadata",
+            s(&meta),
+            "-j",
+            "1",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let report = d.join("pipe.jsonl");
+    let (code, piped, err) = batch(
+        &[
+            "--tar",
+            "-",
+            "--out-tar",
+            "-",
+            "--arxiv-metadata",
+            s(&meta),
+            "--report",
+            s(&report),
+            "-j",
+            "3",
+        ],
+        Some(&input),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        piped == std::fs::read(&from_file).unwrap(),
+        "pipes and files, 1 and 3 workers: the same bytes"
+    );
+    let r = by_name(&json_lines(&std::fs::read(&report).unwrap()));
+    assert_eq!(r[&long]["status"], "injected", "{r:?}");
+    assert_eq!(listing(&input), listing(&from_file));
+    let x = d.join("x");
+    extract(&from_file, &x);
+    assert_eq!(exif_number(&x.join(&long)), numbers(&meta)["2402.03791"]);
+    assert!(common::tools::qpdf_clean(&x.join(&long)));
+    // A pax header that carries the member's size (as tars of members over 8 GiB do, written
+    // here by Python's tarfile): the record is rewritten with the new size.
+    if !have_tool(
+        "python3",
+        "pax_long_names_pipes_and_files_give_the_same_bytes",
+    ) {
+        return;
+    }
+    let py_tar = d.join("py.tar");
+    let script = format!(
+        "import io, tarfile\nd = open({:?}, 'rb').read()\nwith tarfile.open({:?}, 'w', format=tarfile.PAX_FORMAT) as t:\n    i = tarfile.TarInfo('0001/hep-th0001001v1.pdf'); i.size = len(d); i.pax_headers = {{'size': str(len(d)), 'comment': 'kept'}}\n    t.addfile(i, io.BytesIO(d))\n",
+        s(&root().join("tests/fixtures/minimal.pdf")),
+        s(&py_tar)
+    );
+    let (ok, _, err) = common::run("python3", &["-c", &script], None);
+    assert!(ok, "{err}");
+    let py_out = d.join("py-out.tar");
+    let (code, _, err) = batch(
+        &[
+            "--tar",
+            s(&py_tar),
+            "--out-tar",
+            s(&py_out),
+            "--arxiv-metadata",
+            s(&meta),
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let check = format!(
+        "import tarfile\nm = tarfile.open({:?}).getmembers()[0]\nprint(m.size, m.pax_headers['size'], m.pax_headers['comment'])\n",
+        s(&py_out)
+    );
+    let (ok, out, err) = common::run("python3", &["-c", &check], None);
+    assert!(ok, "{err}");
+    let x = d.join("xp");
+    extract(&py_out, &x);
+    let size = std::fs::metadata(x.join("0001/hep-th0001001v1.pdf"))
+        .unwrap()
+        .len();
+    assert!(size > fixture("minimal.pdf").len() as u64);
+    assert_eq!(
+        out.trim(),
+        format!("{size} {size} kept"),
+        "pax size record updated"
+    );
+    assert_eq!(
+        exif_number(&x.join("0001/hep-th0001001v1.pdf")),
+        numbers(&meta)["hep-th/0001001"]
+    );
+}
+
+#[test]
+fn a_member_larger_than_the_memory_bound_is_spooled() {
+    if !tools("a_member_larger_than_the_memory_bound_is_spooled") {
+        return;
+    }
+    let d = common::tmpdir();
+    let d = d.path();
+    let meta = metadata(d);
+    let big = build_pdf((65 << 20) + 123);
+    let files = [
+        ("2402/2402.03791v3.pdf", big.clone()),
+        ("0001/hep-th0001001v1.pdf", fixture("minimal.pdf")),
+    ];
+    let input = d.join("in.tar");
+    make_tar(d, &input, "gnu", &files);
+    let spool = d.join("spool");
+    std::fs::create_dir_all(&spool).unwrap();
+    let (code, out, err) = batch(
+        &[
+            "--tar",
+            "-",
+            "--out-tar",
+            "-",
+            "--arxiv-metadata",
+            s(&meta),
+            "--spool-dir",
+            s(&spool),
+            "--report",
+            s(&d.join("r.jsonl")),
+        ],
+        Some(&input),
+    );
+    assert_eq!(code, 0, "{err}");
+    let out_tar = d.join("out.tar");
+    std::fs::write(&out_tar, &out).unwrap();
+    assert_eq!(listing(&input), listing(&out_tar));
+    let x = d.join("x");
+    extract(&out_tar, &x);
+    let got = std::fs::read(x.join("2402/2402.03791v3.pdf")).unwrap();
+    assert!(
+        got.len() > big.len() && got[..big.len()] == big[..],
+        "append-only"
+    );
+    assert_eq!(
+        exif_number(&x.join("2402/2402.03791v3.pdf")),
+        numbers(&meta)["2402.03791"]
+    );
+    assert_eq!(
+        std::fs::read_dir(&spool).unwrap().count(),
+        0,
+        "no spool file left"
+    );
+    // Peak memory stays below the member's size (GNU time's maximum resident set size).
+    if have_tool(
+        "/usr/bin/time",
+        "a_member_larger_than_the_memory_bound_is_spooled",
+    ) {
+        let rss = d.join("rss");
+        let st = Command::new("/usr/bin/time")
+            .args([
+                "-f",
+                "%M",
+                "-o",
+                s(&rss),
+                env!("CARGO_BIN_EXE_pith"),
+                "batch",
+                "--tar",
+                "-",
+            ])
+            .args([
+                "--out-tar",
+                "-",
+                "--arxiv-metadata",
+                s(&meta),
+                "--report",
+                "/dev/null",
+            ])
+            .stdin(std::fs::File::open(&input).unwrap())
+            .stdout(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert!(st.success());
+        let kb: u64 = std::fs::read_to_string(&rss)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        assert!(
+            kb < 48 * 1024,
+            "peak RSS {kb} kB for a 65 MiB member: it was held in memory"
+        );
+    }
+}
+
+/// A manifest listing `tars` (path, md5, size) in arXiv's format.
+fn manifest(path: &Path, tars: &[(&str, String, u64)]) {
+    let mut x = String::from("<?xml version='1.0' standalone='yes'?>\n<arXivPDF>\n");
+    for (i, (name, md5, size)) in tars.iter().enumerate() {
+        x.push_str(&format!(
+            "<file>\n<content_md5sum>0123</content_md5sum>\n<filename>pdf/{name}</filename>\n<first_item>x</first_item>\n<last_item>y</last_item>\n<md5sum>{md5}</md5sum>\n<num_items>2</num_items>\n<seq_num>{}</seq_num>\n<size>{size}</size>\n<timestamp>2024-01-01 00:00:00</timestamp>\n<yymm>2402</yymm>\n</file>\n",
+            i + 1
+        ));
+    }
+    x.push_str("</arXivPDF>\n");
+    std::fs::write(path, x).unwrap();
+}
+
+#[test]
+fn manifest_mismatch_leaves_no_output_and_unlisted_tars_are_refused() {
+    if !tools("manifest_mismatch_leaves_no_output_and_unlisted_tars_are_refused") {
+        return;
+    }
+    let d = common::tmpdir();
+    let d = d.path();
+    let meta = metadata(d);
+    let input = d.join("arXiv_pdf_2402_001.tar");
+    make_tar(
+        d,
+        &input,
+        "gnu",
+        &[("2402/2402.03791v3.pdf", example_pdf())],
+    );
+    let size = std::fs::metadata(&input).unwrap().len();
+    let m = d.join("manifest.xml");
+    let out = d.join("out.tar");
+    let run = |args: &[&str], stdin: Option<&Path>| {
+        let mut a = vec!["--arxiv-metadata", s(&meta), "--arxiv-manifest", s(&m)];
+        a.extend_from_slice(args);
+        batch(&a, stdin)
+    };
+    // A wrong md5: no output file, exit 2, one line naming the tar.
+    manifest(&m, &[("arXiv_pdf_2402_001.tar", "0".repeat(32), size)]);
+    let (code, _, err) = run(&["--tar", s(&input), "--out-tar", s(&out)], None);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("arXiv_pdf_2402_001.tar") && err.contains("differ from the manifest"),
+        "{err}"
+    );
+    assert!(!out.exists(), "no output on a mismatch");
+    assert!(
+        std::fs::read_dir(d).unwrap().all(|e| !e
+            .unwrap()
+            .file_name()
+            .to_string_lossy()
+            .starts_with(".pith-tmp")),
+        "no temporary file left"
+    );
+    // On standard output: exit 2 (the bytes have gone already).
+    let (code, _, err) = run(
+        &[
+            "--tar",
+            "-",
+            "--tar-name",
+            "arXiv_pdf_2402_001.tar",
+            "--out-tar",
+            "-",
+            "--report",
+            s(&d.join("r")),
+        ],
+        Some(&input),
+    );
+    assert_eq!(code, 2, "{err}");
+    // A wrong size too.
+    manifest(
+        &m,
+        &[("arXiv_pdf_2402_001.tar", md5sum(&input), size + 512)],
+    );
+    let (code, _, err) = run(&["--tar", s(&input), "--out-tar", s(&out)], None);
+    assert_eq!((code, out.exists()), (2, false), "{err}");
+    // Matching: the output appears; from a pipe without a name, found by content.
+    manifest(&m, &[("arXiv_pdf_2402_001.tar", md5sum(&input), size)]);
+    let (code, stdout, err) = run(&["--tar", s(&input), "--out-tar", s(&out)], None);
+    assert_eq!((code, out.exists()), (0, true), "{err}");
+    let totals = json_lines(&stdout).pop().unwrap();
+    assert_eq!(totals["md5_in"].as_str(), Some(md5sum(&input).as_str()));
+    assert_eq!(
+        totals["md5"].as_str(),
+        Some(md5sum(&out).as_str()),
+        "the output's md5 for the next stage"
+    );
+    let (code, _, err) = run(
+        &["--tar", "-", "--out-tar", "-", "--report", s(&d.join("r"))],
+        Some(&input),
+    );
+    assert_eq!(code, 0, "{err}");
+    // A tar the manifest does not list: refused, unless --any-tar.
+    let other = d.join("mine.tar");
+    std::fs::copy(&input, &other).unwrap();
+    let out2 = d.join("out2.tar");
+    let (code, _, err) = run(&["--tar", s(&other), "--out-tar", s(&out2)], None);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not listed in the manifest"), "{err}");
+    assert!(!out2.exists());
+    let (code, _, err) = run(
+        &["--tar", s(&other), "--out-tar", s(&out2), "--any-tar"],
+        None,
+    );
+    assert_eq!((code, out2.exists()), (0, true), "{err}");
+}
+
+#[test]
+fn shards_resume_and_the_output_manifest() {
+    if !tools("shards_resume_and_the_output_manifest") {
+        return;
+    }
+    let d = common::tmpdir();
+    let d = d.path();
+    let meta = metadata(d);
+    let tars = d.join("tars");
+    std::fs::create_dir_all(&tars).unwrap();
+    let names = [
+        "arXiv_pdf_2402_001.tar",
+        "arXiv_pdf_2402_002.tar",
+        "arXiv_pdf_0001_001.tar",
+        "arXiv_pdf_1608_001.tar",
+    ];
+    let contents: [Vec<(&str, Vec<u8>)>; 4] = [
+        vec![("2402/2402.03791v3.pdf", example_pdf())],
+        vec![
+            ("2402/2402.03791v2.pdf", example_pdf()),
+            ("2402/2402.03791v3.pdf", fixture("minimal.pdf")),
+        ],
+        vec![("0001/hep-th0001001v1.pdf", fixture("minimal.pdf"))],
+        vec![("1608/1608.03461v2.pdf", fixture("minimal.pdf"))],
+    ];
+    let mut listed = Vec::new();
+    for (n, c) in names.iter().zip(&contents) {
+        let p = tars.join(n);
+        make_tar(d, &p, "gnu", c);
+        listed.push((*n, md5sum(&p), std::fs::metadata(&p).unwrap().len()));
+    }
+    let m = d.join("arXiv_pdf_manifest.xml");
+    manifest(&m, &listed);
+    let out = d.join("out");
+    let shard = |k: &str| {
+        batch(
+            &[
+                "--tar-dir",
+                s(&tars),
+                "--out-dir",
+                s(&out),
+                "--arxiv-manifest",
+                s(&m),
+                "--arxiv-metadata",
+                s(&meta),
+                "--shard",
+                k,
+            ],
+            None,
+        )
+    };
+    let mut seen = HashMap::new();
+    for k in ["0/2", "1/2"] {
+        let (code, stdout, err) = shard(k);
+        assert_eq!(code, 0, "{err}");
+        for v in json_lines(&stdout) {
+            if let Some(t) = v.get("tar").and_then(Value::as_str) {
+                assert_eq!(v["status"], "done", "{v}");
+                assert!(
+                    seen.insert(t.to_owned(), k).is_none(),
+                    "{t} in one shard only"
+                );
+            }
+        }
+    }
+    assert_eq!(seen.len(), names.len(), "every tar in some shard: {seen:?}");
+    // Each output is the single --tar run's output, byte for byte.
+    for n in names {
+        let single = d.join(format!("single-{n}"));
+        let (code, _, err) = batch(
+            &[
+                "--tar",
+                s(&tars.join(n)),
+                "--out-tar",
+                s(&single),
+                "--arxiv-metadata",
+                s(&meta),
+            ],
+            None,
+        );
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(
+            std::fs::read(out.join(n)).unwrap(),
+            std::fs::read(&single).unwrap(),
+            "{n}"
+        );
+        assert_eq!(listing(&tars.join(n)), listing(&out.join(n)));
+    }
+    // The output manifest lists every tar with its output's md5 and size, other fields kept.
+    let text = std::fs::read_to_string(out.join("arXiv_pdf_manifest.xml")).unwrap();
+    for n in names {
+        let at = text
+            .find(&format!("<filename>pdf/{n}</filename>"))
+            .unwrap_or_else(|| panic!("{n} listed: {text}"));
+        let entry =
+            &text[text[..at].rfind("<file>").unwrap()..at + text[at..].find("</file>").unwrap()];
+        assert!(
+            entry.contains(&format!("<md5sum>{}</md5sum>", md5sum(&out.join(n)))),
+            "{entry}"
+        );
+        assert!(
+            entry.contains(&format!(
+                "<size>{}</size>",
+                std::fs::metadata(out.join(n)).unwrap().len()
+            )),
+            "{entry}"
+        );
+        assert!(
+            entry.contains("<yymm>2402</yymm>")
+                && entry.contains("<content_md5sum>0123</content_md5sum>")
+        );
+    }
+    // A rerun skips what is done; an output removed is redone, and only it.
+    let modified = |n: &str| std::fs::metadata(out.join(n)).unwrap().modified().unwrap();
+    let before: Vec<_> = names.iter().map(|n| modified(n)).collect();
+    std::fs::remove_file(out.join(names[2])).unwrap();
+    let mut statuses = HashMap::new();
+    for k in ["0/2", "1/2"] {
+        let (code, stdout, err) = shard(k);
+        assert_eq!(code, 0, "{err}");
+        for v in json_lines(&stdout) {
+            if let Some(t) = v.get("tar").and_then(Value::as_str) {
+                statuses.insert(t.to_owned(), v["status"].as_str().unwrap().to_owned());
+            }
+        }
+    }
+    for (i, n) in names.iter().enumerate() {
+        let want = if i == 2 { "done" } else { "skipped" };
+        assert_eq!(statuses[*n], want, "{n}");
+        if i != 2 {
+            assert_eq!(modified(n), before[i], "{n} left alone");
+        }
+    }
+    // The tar directory itself as the output directory is refused.
+    let (code, _, err) = batch(
+        &[
+            "--tar-dir",
+            s(&tars),
+            "--out-dir",
+            s(&tars),
+            "--arxiv-manifest",
+            s(&m),
+            "--arxiv-metadata",
+            s(&meta),
+        ],
+        None,
+    );
+    assert_eq!(
+        code, 2,
+        "the output directory is the input directory: {err}"
+    );
+}
+
+#[test]
+fn not_a_tar_is_one_line_error() {
+    if !have_tool("tar", "not_a_tar_is_one_line_error") {
+        return;
+    }
+    let d = common::tmpdir();
+    let d = d.path();
+    let meta = metadata(d);
+    let bad = d.join("bad.tar");
+    std::fs::write(&bad, vec![b'x'; 2048]).unwrap();
+    let out = d.join("out.tar");
+    let (code, _, err) = batch(
+        &[
+            "--tar",
+            s(&bad),
+            "--out-tar",
+            s(&out),
+            "--arxiv-metadata",
+            s(&meta),
+        ],
+        None,
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("bad.tar: not a tar archive"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(!out.exists());
+    // A truncated tar: no output either.
+    let good = d.join("good.tar");
+    make_tar(d, &good, "gnu", &[("2402/2402.03791v3.pdf", example_pdf())]);
+    let bytes = std::fs::read(&good).unwrap();
+    std::fs::write(&bad, &bytes[..5000]).unwrap();
+    let (code, _, err) = batch(
+        &[
+            "--tar",
+            s(&bad),
+            "--out-tar",
+            s(&out),
+            "--arxiv-metadata",
+            s(&meta),
+        ],
+        None,
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("ends inside 2402/2402.03791v3.pdf"), "{err}");
+    assert!(!out.exists());
+    // The output is the input: refused, the input untouched.
+    let (code, _, err) = batch(
+        &[
+            "--tar",
+            s(&good),
+            "--out-tar",
+            s(&good),
+            "--arxiv-metadata",
+            s(&meta),
+        ],
+        None,
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("the output is the input itself"), "{err}");
+    assert_eq!(std::fs::read(&good).unwrap(), bytes);
+}
+
+#[test]
+fn a_member_without_a_usable_entry_exits_1_with_the_tar_whole() {
+    if !have_tool(
+        "tar",
+        "a_member_without_a_usable_entry_exits_1_with_the_tar_whole",
+    ) {
+        return;
+    }
+    let d = common::tmpdir();
+    let d = d.path();
+    let meta = metadata(d);
+    let input = d.join("in.tar");
+    // v4 is newer than the metadata's latest version (v3): stale metadata, no number.
+    let files = [
+        ("2402/2402.03791v4.pdf", fixture("minimal.pdf")),
+        ("0001/hep-th0001001v1.pdf", fixture("minimal.pdf")),
+    ];
+    make_tar(d, &input, "gnu", &files);
+    let out = d.join("out.tar");
+    let (code, stdout, err) = batch(
+        &[
+            "--tar",
+            s(&input),
+            "--out-tar",
+            s(&out),
+            "--arxiv-metadata",
+            s(&meta),
+        ],
+        None,
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("1 of 2 members got no number"), "{err}");
+    let r = by_name(&json_lines(&stdout));
+    assert_eq!(r["2402/2402.03791v4.pdf"]["status"], "failed");
+    assert!(r["2402/2402.03791v4.pdf"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("newer than the metadata"));
+    assert_eq!(r["0001/hep-th0001001v1.pdf"]["status"], "injected");
+    assert_eq!(listing(&input), listing(&out), "the tar is written whole");
+}
