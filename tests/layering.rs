@@ -29,7 +29,11 @@ fn engine_dependencies() -> BTreeSet<String> {
         .current_dir(root())
         .output()
         .expect("cargo metadata runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let meta: Value = serde_json::from_slice(&out.stdout).unwrap();
     let names: HashMap<&str, &str> = meta["packages"]
         .as_array()
@@ -68,9 +72,15 @@ fn engine_dependencies() -> BTreeSet<String> {
 #[test]
 fn the_pdf_engine_depends_on_no_front_end_crate() {
     let deps = engine_dependencies();
-    assert!(deps.contains("lopdf") && deps.contains("flate2"), "{deps:?}");
+    assert!(
+        deps.contains("lopdf") && deps.contains("flate2"),
+        "{deps:?}"
+    );
     for name in FRONT_END_CRATES {
         assert!(!deps.contains(name), "pith-pdf depends on {name}: {deps:?}");
     }
-    assert!(!deps.contains("pith-number"), "pith-pdf depends on pith-number");
+    assert!(
+        !deps.contains("pith-number"),
+        "pith-pdf depends on pith-number"
+    );
 }

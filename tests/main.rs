@@ -29,4 +29,5 @@ mod pdf_offsets;
 mod pdf_repair;
 mod readme;
 mod stamp;
+mod tar;
 mod vectors;

@@ -3,13 +3,13 @@
 //! extraction); the PDFs inside are checked with qpdf and exiftool, the numbers against
 //! `pith number --arxiv-snapshot`, the md5s against `md5sum`.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{have_tool, pith, root};
+use crate::common::{have_tool, pith, root};
 use serde_json::Value;
 
 const EPOCH: &str = "1700000000";

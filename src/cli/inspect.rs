@@ -63,14 +63,16 @@ pub fn run(args: Args) -> Result<Outcome> {
         pith::pdf::inspect_with(&file, check, password.as_deref()).map_err(hinted)?
     };
     // The full number, never a yearless one; a file with the record URL only has a code.
-    let found = ins.number().map(|n| n.full());
+    let found = ins.number().map(|n| n.full);
     let code = ins.code();
     let url = ins.url();
     let has_number = code.is_some();
     let consistent = ins.consistent();
     let named = code.as_deref().and_then(|c| {
-        let n = pith::PithNumber::parse(c).ok()?;
-        Some(ins.number().unwrap_or(n))
+        let full = ins
+            .number()
+            .and_then(|m| pith::PithNumber::parse(&m.full).ok());
+        full.or_else(|| pith::PithNumber::parse(c).ok())
     });
     let matches_expected = expected
         .as_ref()

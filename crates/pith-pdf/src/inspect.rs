@@ -6,7 +6,9 @@ use super::document::load_checked;
 use super::reader::{Check, ReadAt, XrefKind};
 use super::signature::{count_signatures, docmdp};
 use super::{info, xmp, Error};
-use crate::Identifier;
+use crate::mark::{code_of, SHORT_LEN};
+use crate::vocab::{NUMBER_SCHEME, URL_BASE};
+use crate::Mark;
 
 /// What a PDF says about its Pith Number.
 #[derive(Debug, Clone, Default)]
@@ -54,10 +56,8 @@ impl Inspection {
     /// The full number (`pith:YYYY:CODE`) found, if the file carries one with its year. A
     /// yearless value (written by older `pith.sty` versions for `\pithnumber{<26>}`) is not
     /// a full number: the file then names its record by code only, see [`Inspection::code`].
-    pub fn number(&self) -> Option<PithNumber> {
-        self.found()
-            .and_then(|n| PithNumber::parse(&n).ok())
-            .filter(|n| n.year().is_some())
+    pub fn number(&self) -> Option<Mark> {
+        self.found().and_then(|n| Mark::parse(&n))
     }
 
     /// The record URL found: XMP `pith:url`, else Info `/PithURL`, else the first pith
@@ -76,8 +76,7 @@ impl Inspection {
     pub fn code(&self) -> Option<String> {
         self.found()
             .or_else(|| self.url())
-            .and_then(|v| PithNumber::parse(&v).ok())
-            .map(|n| n.code().to_string())
+            .and_then(|v| code_of(&v))
     }
 
     /// Whether the file names its record by code or URL only, without the full number.
@@ -95,26 +94,35 @@ impl Inspection {
             let Some(url) = self.url() else {
                 return x.is_none_or(|x| x.identifiers.is_empty());
             };
-            let Some(num) = PithNumber::parse(&url).ok().filter(|n| n.url() == url) else {
+            let Some(code) = code_of(&url).filter(|c| format!("{URL_BASE}{c}") == url) else {
                 return false;
             };
+            let short = format!("{NUMBER_SCHEME}{}", &code[..SHORT_LEN]);
             return self.info_url.as_ref().is_none_or(|u| *u == url)
                 && x.is_none_or(|x| {
                     x.url.as_ref().is_none_or(|v| *v == url)
-                        && x.short.as_ref().is_none_or(|v| *v == num.short())
+                        && x.short.as_ref().is_none_or(|v| *v == short)
                         && x.identifiers.is_empty()
                         && x.relations.iter().all(|v| *v == url)
                 });
         };
-        let Some(num) = crate::Mark::parse(&n) else {
-            return false;
+        // A full number gives its short form and URL; a yearless value (older `pith.sty`
+        // versions wrote the bare code as the number) names its record by code alone.
+        let (short, url) = match Mark::parse(&n) {
+            Some(m) => (m.short, m.url),
+            None => match code_of(&n) {
+                Some(c) => (
+                    format!("{NUMBER_SCHEME}{}", &c[..SHORT_LEN]),
+                    format!("{URL_BASE}{c}"),
+                ),
+                None => return false,
+            },
         };
-        let url = num.url();
         let ok_info = self.info_number.as_ref().is_none_or(|i| *i == n)
             && self.info_url.as_ref().is_none_or(|u| *u == url);
         let ok_xmp = self.xmp.as_ref().is_none_or(|x| {
             x.number.as_ref().is_none_or(|v| *v == n)
-                && x.short.as_ref().is_none_or(|v| *v == num.short())
+                && x.short.as_ref().is_none_or(|v| *v == short)
                 && x.url.as_ref().is_none_or(|v| *v == url)
                 && x.identifiers.iter().all(|v| *v == n)
                 && x.relations.iter().all(|v| *v == url)
@@ -204,6 +212,7 @@ pub fn inspect_with<R: ReadAt>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Identifier;
 
     #[test]
     fn agreement() {
@@ -224,7 +233,8 @@ mod tests {
     /// Issue 22: `\pithnumber{<26>}` writes the record URL and the short form, no number.
     #[test]
     fn url_only() {
-        let n = PithNumber::parse("7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
+        let n = Mark::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
+        let code = "7BMK4ZKTPUTUY3JKWBANNPOFR5";
         let mut i = Inspection {
             info_url: Some(n.url()),
             xmp: Some(xmp::Values {
@@ -238,7 +248,7 @@ mod tests {
         assert!(i.consistent());
         assert_eq!(i.found(), None);
         assert!(i.number().is_none());
-        assert_eq!(i.code().as_deref(), Some(n.code()));
+        assert_eq!(i.code().as_deref(), Some(code));
         assert_eq!(i.url(), Some(n.url()));
         assert!(i.url_only());
         // Another record's short form, or an identifier without a number, disagree.
@@ -249,7 +259,7 @@ mod tests {
         assert!(!i.consistent());
         // Older pith.sty versions wrote the bare code as /PithNumber: a code, no number.
         let old = Inspection {
-            info_number: Some(n.code().into()),
+            info_number: Some(code.into()),
             info_url: Some(n.url()),
             ..Inspection::default()
         };

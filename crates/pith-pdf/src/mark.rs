@@ -68,6 +68,38 @@ impl Mark {
     }
 }
 
+/// The 26-character code a value read from a file names: a full form (`pith:YYYY:CODE`), the
+/// code alone, or a record URL (`https://pith.science/pith/CODE`); letters in any case, the
+/// code returned in upper case. `None` for anything else, short forms included (they name no
+/// record by themselves).
+///
+/// # Examples
+/// ```
+/// use pith_pdf::mark::code_of;
+/// let code = Some("7BMK4ZKTPUTUY3JKWBANNPOFR5".to_string());
+/// assert_eq!(code_of("https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5"), code);
+/// assert_eq!(code_of("pith:2024:7bmk4zktputuy3jkwbannpofr5"), code);
+/// assert_eq!(code_of("pith:7BMK4ZKT"), None);
+/// ```
+pub fn code_of(value: &str) -> Option<String> {
+    let v = value.trim();
+    let lower = v.to_ascii_lowercase();
+    let code = if lower.starts_with(URL_BASE) {
+        &v[URL_BASE.len()..]
+    } else if lower.starts_with(NUMBER_SCHEME) {
+        let (year, code) = v[NUMBER_SCHEME.len()..].split_once(':')?;
+        if year.len() != 4 || !year.bytes().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        code
+    } else {
+        v
+    };
+    let code = code.to_ascii_uppercase();
+    let base32 = |c: u8| c.is_ascii_uppercase() || (b'2'..=b'7').contains(&c);
+    (code.len() == CODE_LEN && code.bytes().all(base32)).then_some(code)
+}
+
 impl Identifier for Mark {
     fn full(&self) -> String {
         self.full.clone()
