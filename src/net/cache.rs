@@ -94,7 +94,7 @@ impl Cache {
                 out.push((v, e));
             }
         }
-        out.sort_by(|a, b| b.0.cmp(&a.0));
+        out.sort_by_key(|e| std::cmp::Reverse(e.0));
         Ok(out)
     }
 
