@@ -54,7 +54,6 @@ impl NetArgs {
 /// What the user can do about a network error.
 pub fn hint(e: &pith::net::Error) -> Option<&'static str> {
     Some(match e.kind() {
-        ErrorKind::BadId => "check the id",
         ErrorKind::IdDoesNotExist => "check the id at arxiv.org",
         ErrorKind::Deleted => "check the id at arxiv.org; a deleted record has no number",
         ErrorKind::NotCached => "run once without --offline to fetch and cache it",
