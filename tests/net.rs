@@ -758,6 +758,14 @@ fn verify_bare_records_404s_and_url_only_pdfs() {
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("no bundle"), "{}", r.stdout);
     assert!(r.stdout.contains("arXiv:2412.14374v1"), "{}", r.stdout);
+    // Offline: the cached record, and the bundle said to be unknown rather than failed.
+    let r = env.run(&["verify", pdf.to_str().unwrap(), "--offline"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("no bundle in the cache (offline)"),
+        "{}",
+        r.stdout
+    );
     // A PDF carrying only the record link (bare code, no year) verifies through its code.
     let link = format!("<< /PithURL (https://pith.science/pith/{code}) >>");
     let bare = env.cache.path().join("link-only.pdf");

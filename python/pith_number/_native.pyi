@@ -39,6 +39,8 @@ __all__ = [
     "sty_ltxml",
     "inspect",
     "inject",
+    "number_from_arxiv",
+    "verify_pdf",
 ]
 
 __version__: str
@@ -159,3 +161,34 @@ def inject(
     repair: bool = False,
 ) -> InjectReport:
     """Writes a number into a PDF as an incremental update."""
+
+def number_from_arxiv(
+    arxiv_id: str,
+    *,
+    next: bool = False,
+    title: Optional[str] = None,
+    abstract_text: Optional[str] = None,
+    primary: Optional[str] = None,
+    cross: Optional[List[str]] = None,
+    license: Optional[str] = None,
+    offline: bool = False,
+    refresh: bool = False,
+    arxiv_url: Optional[str] = None,
+    cache_dir: Optional[PathLike] = None,
+    timeout: Optional[float] = None,
+) -> dict:
+    """The number of a paper on arXiv (or of its next version), from arXiv's metadata."""
+
+def verify_pdf(
+    path: PathLike,
+    *,
+    record: Optional[Union[dict, str, bytes]] = None,
+    bundle: Optional[Union[dict, str, bytes]] = None,
+    keys: Optional[List[str]] = None,
+    offline: bool = False,
+    refresh: bool = False,
+    resolver_url: Optional[str] = None,
+    cache_dir: Optional[PathLike] = None,
+    timeout: Optional[float] = None,
+) -> dict:
+    """Verifies the number a PDF carries against its record (the resolver's, or one given)."""

@@ -17,6 +17,7 @@ use pith::PithNumber;
 
 mod convert;
 mod errors;
+mod net;
 mod pdf;
 
 use convert::{value_from_py, value_to_py};
@@ -527,5 +528,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sty_ltxml, m)?)?;
     m.add_function(wrap_pyfunction!(pdf::inspect, m)?)?;
     m.add_function(wrap_pyfunction!(pdf::inject, m)?)?;
+    m.add_function(wrap_pyfunction!(net::number_from_arxiv, m)?)?;
+    m.add_function(wrap_pyfunction!(net::verify_pdf, m)?)?;
     Ok(())
 }

@@ -157,13 +157,27 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
                         format!("the resolver states {s}; the record's number is {n}"),
                     ));
                 }
-                bundle = resolver::bundle(client, &code)?;
-                if bundle.is_none() {
+                let missing = match resolver::bundle(client, &code) {
+                    Ok(Some(b)) => {
+                        bundle = Some(b);
+                        None
+                    }
+                    Ok(None) => {
+                        Some("the resolver has no bundle (and so no receipt) for this number")
+                    }
+                    // Offline, a bundle never fetched (or that the resolver did not have) is
+                    // not known: its receipts are unchecked, not failed.
+                    Err(e) if matches!(e.kind(), ErrorKind::NotCached) => {
+                        Some("no bundle in the cache (offline), so no receipt was checked")
+                    }
+                    Err(e) => return Err(e),
+                };
+                if let Some(why) = missing {
                     report.push(Check::new(
                         CheckKind::Receipts,
                         "receipt",
                         Status::Unverified,
-                        "the resolver has no bundle (and so no receipt) for this number",
+                        why,
                     ));
                 }
                 Some(res.record)
