@@ -779,6 +779,18 @@ fn verify_bare_records_404s_and_url_only_pdfs() {
     let v: Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(v["found_in"], "record link");
     assert_eq!(v["pith_number"], code);
+    // Nothing in the metadata, only the stamp's or badge's link on page 1.
+    let page = env.cache.path().join("page-link.pdf");
+    std::fs::write(
+        &page,
+        pdf_with_link(&format!("https://pith.science/pith/{code}")),
+    )
+    .unwrap();
+    let r = env.run(&["verify", page.to_str().unwrap(), "--json"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["found_in"], "page 1 link");
+    assert_eq!(v["arxiv_id"], "2412.14374");
     // The resolver serves another record for the seed's code: a mismatch.
     let seed_pdf = pdf_with(&env, seed["pith_number"].as_str().unwrap());
     let r = env.run(&["verify", seed_pdf.to_str().unwrap()]);
@@ -813,4 +825,37 @@ fn proxies_are_used_unless_no_proxy_says_otherwise() {
     let r = env.run(&["number", "2402.03791"]);
     assert_eq!(r.stdout.trim(), published("2402.03791"), "{}", r.stderr);
     assert_eq!(server.requests().len(), 1);
+}
+
+/// A one-page PDF without metadata whose page carries one link annotation to `uri` (as the
+/// stamp and pith.sty's badge write it).
+fn pdf_with_link(uri: &str) -> Vec<u8> {
+    let objs = [
+        "<< /Type /Catalog /Pages 2 0 R >>".to_owned(),
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_owned(),
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [4 0 R] >>".to_owned(),
+        format!(
+            "<< /Type /Annot /Subtype /Link /Rect [10 10 90 20] /Border [0 0 0] \
+             /A << /Type /Action /S /URI /URI ({uri}) >> >>"
+        ),
+    ];
+    let mut out = b"%PDF-1.7\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, o) in objs.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend_from_slice(format!("{} 0 obj\n{o}\nendobj\n", i + 1).as_bytes());
+    }
+    let xref = out.len();
+    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objs.len() + 1).as_bytes());
+    for o in offsets {
+        out.extend_from_slice(format!("{o:010} 00000 n \n").as_bytes());
+    }
+    out.extend_from_slice(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            objs.len() + 1
+        )
+        .as_bytes(),
+    );
+    out
 }

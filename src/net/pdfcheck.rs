@@ -1,5 +1,6 @@
 //! Verifying a PDF: the number it carries ([`claim`]: XMP `pith:number`, else Info
-//! `/PithNumber`, else the record link alone: XMP `pith:url`/`dc:relation`, Info `/PithURL`),
+//! `/PithNumber`, else the record link alone: XMP `pith:url`/`dc:relation`, Info `/PithURL`,
+//! else the link of the stamp or badge on page 1),
 //! the record of that number (from the resolver, or given: a record or a bundle), and the
 //! checks ([`verify`]): the record's hash against the number, what a wrapper or bundle states
 //! beside it, and the receipt signatures.
@@ -28,15 +29,18 @@ pub enum Place {
     Info,
     /// Only the record link: XMP `pith:url` or `dc:relation`, or Info `/PithURL`.
     Link,
+    /// Only a link on page 1: the stamp's, or the badge link pith.sty writes.
+    Page,
 }
 
 impl Place {
-    /// A short name: `XMP`, `Info`, `record link`.
+    /// A short name: `XMP`, `Info`, `record link`, `page 1 link`.
     pub fn name(self) -> &'static str {
         match self {
             Place::Xmp => "XMP",
             Place::Info => "Info",
             Place::Link => "record link",
+            Place::Page => "page 1 link",
         }
     }
 }
@@ -50,7 +54,8 @@ pub struct Claim {
     pub place: Place,
 }
 
-/// The number a PDF carries: XMP, else Info, else the record link; the first that parses.
+/// The number a PDF carries: XMP, else Info, else the record link, else a record link on
+/// page 1 (stamp or badge); the first that parses.
 pub fn claim(ins: &Inspection) -> Option<Claim> {
     let x = ins.xmp.as_ref();
     let candidates = [
@@ -59,6 +64,7 @@ pub fn claim(ins: &Inspection) -> Option<Claim> {
         (x.and_then(|x| x.url.clone()), Place::Link),
         (ins.info_url.clone(), Place::Link),
         (x.and_then(|x| x.relations.first().cloned()), Place::Link),
+        (ins.page_links.first().cloned(), Place::Page),
     ];
     candidates.into_iter().find_map(|(v, place)| {
         let n = PithNumber::parse(v?.trim()).ok()?;
@@ -233,4 +239,34 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
         record,
         report,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stamp_link_is_read_when_nothing_else_is() {
+        let pdf = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/minimal.pdf"
+        ))
+        .unwrap();
+        let n = PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
+        let mut opts = crate::pdf::Options::new("2024-01-01T00:00:00Z");
+        opts.stamp = Some(crate::pdf::stamp::Stamp::default());
+        let inj = crate::pdf::inject(pdf.clone(), &n, &opts).unwrap();
+        let mut out = pdf;
+        out.extend_from_slice(&inj.appended);
+        let mut ins = crate::pdf::inspect(out).unwrap();
+        assert_eq!(ins.page_links, [n.url()]);
+        assert_eq!(claim(&ins).unwrap().place, Place::Xmp);
+        // Without the metadata, the stamp's link still names the code.
+        ins.xmp = None;
+        ins.info_number = None;
+        ins.info_url = None;
+        let c = claim(&ins).unwrap();
+        assert_eq!((c.place, c.number.code()), (Place::Page, n.code()));
+        assert_eq!(c.number.year(), None);
+    }
 }
