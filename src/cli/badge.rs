@@ -16,7 +16,7 @@ use super::Outcome;
 #[derive(Debug, clap::Args)]
 pub struct BadgeLook {
     /// The number: pith:YYYY:<26 characters> or the bare 26 characters (a short alias does not
-    /// identify a record). Or give a record input instead (--arxiv ID, --record FILE, …).
+    /// identify a record). Or give a record input instead (--arxiv ID, --record FILE, ...).
     number: Option<String>,
     /// Where the number comes from when it is not given (the number is computed).
     #[command(flatten)]
@@ -86,7 +86,7 @@ impl BadgeLook {
     fn resolve(&self) -> Result<(PithNumber, Options)> {
         let number = match (&self.number, self.input.is_given()) {
             (Some(_), true) => {
-                bail!("give either the number or a record input (--arxiv …), not both")
+                bail!("give either the number or a record input (--arxiv ...), not both")
             }
             (Some(n), false) => PithNumber::parse(n)?,
             (None, true) => self.input.record()?.number(),

@@ -15,7 +15,7 @@ use pith::PithNumber;
 /// explicit fields (with `--arxiv`, the fields given replace arXiv's).
 #[derive(Debug, Clone, Args, Default)]
 pub struct RecordInput {
-    /// A paper on arXiv (2402.03791, 2402.03791v3, hep-th/9901001, arXiv:…, an arxiv.org/abs/
+    /// A paper on arXiv (2402.03791, 2402.03791v3, hep-th/9901001, arXiv:2402.03791, an arxiv.org/abs/
     /// URL): its metadata is fetched from arXiv (or the cache). --title-file, --abstract-file,
     /// --primary, --cross and --license replace arXiv's fields.
     #[arg(long, value_name = "ID", help_heading = "Record input")]

@@ -24,8 +24,8 @@ use super::Outcome;
 arXiv is asked at most once every 3 seconds, also across runs; answers are cached in\n\
 $PITH_CACHE_DIR (else the platform cache directory, ~/.cache/pith on Linux).")]
 pub struct Args {
-    /// arXiv ids or abs URLs (2402.03791, 2402.03791v3, hep-th/9901001, arXiv:…,
-    /// https://arxiv.org/abs/…): each paper's number, from arXiv's metadata. Without a
+    /// arXiv ids or abs URLs (2402.03791, 2402.03791v3, hep-th/9901001, arXiv:2402.03791,
+    /// https://arxiv.org/abs/2402.03791): each paper's number, from arXiv's metadata. Without a
     /// version, the latest; an older version needs its --title-file and --abstract-file.
     #[arg(value_name = "ARXIV_ID", conflicts_with_all = ["record", "arxiv_atom", "id", "arxiv"])]
     ids: Vec<String>,
