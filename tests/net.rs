@@ -306,6 +306,42 @@ fn default_spacing_is_three_seconds_within_and_across_runs() {
 }
 
 #[test]
+fn concurrent_runs_share_the_spacing() {
+    let server = Server::start(arxiv_route);
+    // The spacing lowered to 1 s through its option, for three processes started together.
+    let env = Env::new(Some(&server), None, false).with("PITH_ARXIV_SPACING_MS", "1000");
+    let runs: Vec<_> = ["2402.03791", "2412.14374", "1608.03461"]
+        .into_iter()
+        .map(|id| {
+            let mut c = Command::new(assert_cmd::cargo::cargo_bin!("pith"));
+            for (k, _) in std::env::vars() {
+                if k.starts_with("PITH_") || k.to_ascii_lowercase().ends_with("_proxy") {
+                    c.env_remove(k);
+                }
+            }
+            c.envs(env.vars.iter().map(|(k, v)| (k, v)))
+                .args(["number", id])
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for r in runs {
+        assert!(r.wait_with_output().unwrap().status.success());
+    }
+    let mut at: Vec<Instant> = server.requests().iter().map(|q| q.at).collect();
+    at.sort();
+    assert_eq!(at.len(), 3);
+    for w in at.windows(2) {
+        assert!(
+            w[1] - w[0] >= Duration::from_millis(950),
+            "{:?}",
+            w[1] - w[0]
+        );
+    }
+}
+
+#[test]
 fn cache_offline_and_refresh() {
     let server = Server::start(arxiv_route);
     let env = Env::new(Some(&server), None, true);

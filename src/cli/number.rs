@@ -145,7 +145,6 @@ fn from_arxiv(args: &Args, out: &mut impl Write) -> Result<Outcome> {
     let client = pith::net::Client::new(&settings).map_err(super::net::error)?;
     let many = args.ids.len() > 1;
     let mut failed = Vec::new();
-    let mut last_error = None;
     for text in &args.ids {
         let result = (|| -> Result<Record> {
             let src = args.input.arxiv_source(text)?;
@@ -156,36 +155,38 @@ fn from_arxiv(args: &Args, out: &mut impl Write) -> Result<Outcome> {
             explain(&src, &meta, &record);
             Ok(record)
         })();
-        match result {
-            Ok(record) => {
-                match (args.tex, args.json, many) {
-                    (true, _, _) => writeln!(out, "{}", tex_line(&record))?,
-                    (false, true, false) => {
-                        writeln!(out, "{}", serde_json::to_string_pretty(&describe(&record))?)?
-                    }
-                    (false, true, true) => writeln!(out, "{}", describe(&record))?,
-                    (false, false, false) => writeln!(out, "{}", record.number())?,
-                    (false, false, true) => {
-                        writeln!(out, "{}  {}", record.number(), versioned_id(&record))?
-                    }
-                }
-                out.flush()?;
-            }
+        let record = match result {
+            Ok(r) => r,
+            // Several ids: each failure has its line and the others go on.
             Err(e) if many => {
                 eprintln!("pith: {}", super::one_line(&format!("{e:#}")));
-                failed.push(text.clone());
-                last_error = Some(e);
+                failed.push(text.as_str());
+                continue;
             }
             Err(e) => return Err(e),
+        };
+        match (args.tex, args.json, many) {
+            (true, _, _) => writeln!(out, "{}", tex_line(&record))?,
+            (false, true, false) => {
+                writeln!(out, "{}", serde_json::to_string_pretty(&describe(&record))?)?
+            }
+            (false, true, true) => writeln!(out, "{}", describe(&record))?,
+            (false, false, false) => writeln!(out, "{}", record.number())?,
+            (false, false, true) => {
+                writeln!(out, "{}  {}", record.number(), versioned_id(&record))?
+            }
         }
+        out.flush()?;
     }
-    match (failed.len(), last_error) {
-        (0, _) | (_, None) => Ok(Outcome::Ok),
-        (n, Some(_)) => Err(anyhow::anyhow!(
-            "{n} of {} ids have no number: {}",
+    if failed.is_empty() {
+        Ok(Outcome::Ok)
+    } else {
+        Err(anyhow::anyhow!(
+            "{} of {} ids have no number: {}",
+            failed.len(),
             args.ids.len(),
             failed.join(", ")
-        )),
+        ))
     }
 }
 
@@ -203,13 +204,8 @@ fn explain(src: &pith::record::input::ArxivSource, meta: &pith::net::arxiv::Meta
         );
     } else if v < meta.latest {
         super::note!(
-            "{}v{v}: numbered with the title and abstract given; {} are the latest version's (v{})",
+            "{}v{v}: numbered with the title and abstract given; the categories and licence are v{}'s unless given",
             src.id.id(),
-            if src.overrides.primary.is_some() && src.overrides.license.is_some() {
-                "no other fields"
-            } else {
-                "the categories and licence not given"
-            },
             meta.latest
         );
     }
