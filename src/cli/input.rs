@@ -15,9 +15,9 @@ use pith::PithNumber;
 /// explicit fields (with `--arxiv`, the fields given replace arXiv's).
 #[derive(Debug, Clone, Args, Default)]
 pub struct RecordInput {
-    /// A paper on arXiv (2402.03791, 2402.03791v3, hep-th/9901001, arXiv:2402.03791, an arxiv.org/abs/
-    /// URL): its metadata is fetched from arXiv (or the cache). --title-file, --abstract-file,
-    /// --primary, --cross and --license replace arXiv's fields.
+    /// A paper on arXiv (2402.03791, 2402.03791v3, hep-th/9901001, arXiv:2402.03791, an
+    /// arxiv.org/abs/ URL): its metadata is fetched from arXiv (or the cache). --title-file,
+    /// --abstract-file, --primary, --cross and --license replace arXiv's fields.
     #[arg(long, value_name = "ID", help_heading = "Record input")]
     pub arxiv: Option<String>,
     /// With --arxiv: the record the next version (latest + 1) will have.
@@ -242,7 +242,7 @@ impl NumberInput {
             (Some(_), true) => bail!("give either --number or a record input, not both"),
             (Some(n), false) => Ok(Input::Number(n.clone()).number()?),
             (None, true) => Ok(self.input.record()?.number()),
-            (None, false) => bail!("no number: give --number PITH, --record FILE, --arxiv-atom FILE or the paper's fields"),
+            (None, false) => bail!("no number: give --number PITH, --arxiv ID, --record FILE, --arxiv-atom FILE or the paper's fields"),
         }
     }
 
