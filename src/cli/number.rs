@@ -27,7 +27,7 @@ pub struct Args {
     /// arXiv ids or abs URLs (2402.03791, 2402.03791v3, hep-th/9901001, arXiv:2402.03791,
     /// https://arxiv.org/abs/2402.03791): each paper's number, from arXiv's metadata. Without a
     /// version, the latest; an older version needs its --title-file and --abstract-file.
-    #[arg(value_name = "ARXIV_ID", conflicts_with_all = ["record", "arxiv_atom", "id", "arxiv"])]
+    #[arg(value_name = "ARXIV_ID", conflicts_with_all = ["record", "arxiv_atom", "id", "arxiv", "jsonl", "arxiv_snapshot", "arxiv_oai"])]
     ids: Vec<String>,
     /// Print the LaTeX line \pithnumber{pith:YYYY:<26>} instead of the number.
     #[arg(long, conflicts_with = "json")]
