@@ -2,7 +2,7 @@
 //! `/PithNumber`, else the record link alone: XMP `pith:url`/`dc:relation`, Info `/PithURL`,
 //! else the link of the stamp or badge on page 1),
 //! the record of that number (from the resolver, or given: a record or a bundle), and the
-//! checks ([`verify`]): the record's hash against the number, what a wrapper or bundle states
+//! checks ([`verify()`]): the record's hash against the number, what a wrapper or bundle states
 //! beside it, and the receipt signatures.
 //!
 //! A number the resolver has no record of is a failed check ([`Status::Mismatch`]), never a
@@ -103,10 +103,10 @@ impl PdfReport {
     }
 }
 
-/// Reads the number of the PDF at `path` and verifies it ([`verify`]).
+/// Reads the number of the PDF at `path` and verifies it ([`verify()`]).
 ///
 /// # Errors
-/// [`ErrorKind::Pdf`] when the PDF cannot be read; as [`verify`].
+/// [`ErrorKind::Pdf`] when the PDF cannot be read; as [`verify()`].
 pub fn verify_file(path: &Path, source: Source<'_>, keys: &[Key]) -> Result<PdfReport, Error> {
     let file = std::fs::File::open(path).map_err(|e| {
         Error::from(ErrorKind::Pdf(Box::new(
