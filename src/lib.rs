@@ -24,6 +24,9 @@
 //! - [`xml`]: guards run on untrusted XML before it is parsed.
 //! - [`output`]: whole-file outputs written all or nothing (temporary file, sync, rename).
 //! - [`batch`]: manifests, sidecars, shards and the worker pool for archive-scale runs.
+//! - [`net`]: the network client: a paper's record from arXiv (OAI-PMH `GetRecord`), records
+//!   and bundles from the resolver, PDFs verified against them; polite (spacing across runs,
+//!   retries, timeouts) and cached.
 //! - [`arxiv_match`]: PDFs matched to arXiv bulk metadata ([`record::arxiv`]) by id and version.
 //!
 //! The `pith` binary (`src/cli/`) parses arguments, reads and writes files and prints; every
@@ -44,6 +47,7 @@ pub mod arxiv_match;
 pub mod badge;
 pub mod batch;
 pub mod escape;
+pub mod net;
 pub mod number;
 pub mod record;
 pub mod sty;

@@ -22,6 +22,7 @@ mod hardening_xmp;
 mod latex;
 mod latexml;
 mod layering;
+mod net;
 mod pdf;
 mod pdf_io;
 mod pdf_kill;

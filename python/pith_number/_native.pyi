@@ -42,6 +42,8 @@ __all__ = [
     "process_tar",
     "write_tar_manifest",
     "tar_shard_key",
+    "number_from_arxiv",
+    "verify_pdf",
 ]
 
 __version__: str
@@ -190,3 +192,34 @@ def write_tar_manifest(manifest: PathLike, out_dir: PathLike) -> str:
 
 def tar_shard_key(name: str) -> int:
     """The key assigning tar ``name`` to shard ``key % N`` (pith batch --tar-dir --shard K/N)."""
+
+def number_from_arxiv(
+    arxiv_id: str,
+    *,
+    next: bool = False,
+    title: Optional[str] = None,
+    abstract_text: Optional[str] = None,
+    primary: Optional[str] = None,
+    cross: Optional[List[str]] = None,
+    license: Optional[str] = None,
+    offline: bool = False,
+    refresh: bool = False,
+    arxiv_url: Optional[str] = None,
+    cache_dir: Optional[PathLike] = None,
+    timeout: Optional[float] = None,
+) -> dict:
+    """The number of a paper on arXiv (or of its next version), from arXiv's metadata."""
+
+def verify_pdf(
+    path: PathLike,
+    *,
+    record: Optional[Union[dict, str, bytes]] = None,
+    bundle: Optional[Union[dict, str, bytes]] = None,
+    keys: Optional[List[str]] = None,
+    offline: bool = False,
+    refresh: bool = False,
+    resolver_url: Optional[str] = None,
+    cache_dir: Optional[PathLike] = None,
+    timeout: Optional[float] = None,
+) -> dict:
+    """Verifies the number a PDF carries against its record (the resolver's, or one given)."""

@@ -25,6 +25,7 @@ Hierarchy::
           +-- CertifiedPdfError             certification signature forbids changes
           +-- XmpError                      existing XMP packet unusable
           +-- UnsupportedPdfError           needs a feature pith does not write
+     +-- NetworkError                       arXiv or the resolver could not give an answer
 
 A verification mismatch is not an exception: the verify functions return a report.
 """
@@ -49,6 +50,7 @@ __all__ = [
     "XmpError",
     "UnsupportedPdfError",
     "TarError",
+    "NetworkError",
 ]
 
 
@@ -148,3 +150,15 @@ class TarError(PithError):
     (the arXiv metadata cannot be read), ``mismatch`` (md5 or size differ from the manifest:
     no output file is written), ``unlisted`` (not in the manifest), ``same_file``,
     ``manifest`` (the manifest itself cannot be read)."""
+
+
+class NetworkError(PithError):
+    """arXiv or the resolver could not give the answer asked for, or it was refused.
+
+    Kinds: ``bad_id`` (not an arXiv id), ``id_does_not_exist``, ``deleted``,
+    ``older_version`` (an older version needs its title and abstract), ``no_such_version``,
+    ``not_latest``, ``not_cached`` (offline, and the answer is not in the cache),
+    ``connect``, ``timeout``, ``read``, ``status`` (an HTTP error after the retries),
+    ``bad_answer`` (malformed XML or JSON), ``not_found``, ``no_number`` (the PDF carries
+    none), ``pdf``, ``record``, ``cache``, ``no_cache_dir``, ``setting``.
+    """

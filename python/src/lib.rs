@@ -17,6 +17,7 @@ use pith::PithNumber;
 
 mod convert;
 mod errors;
+mod net;
 mod pdf;
 mod tar;
 
@@ -529,5 +530,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pdf::inspect, m)?)?;
     m.add_function(wrap_pyfunction!(pdf::inject, m)?)?;
     tar::register(m)?;
+    m.add_function(wrap_pyfunction!(net::number_from_arxiv, m)?)?;
+    m.add_function(wrap_pyfunction!(net::verify_pdf, m)?)?;
     Ok(())
 }

@@ -16,8 +16,11 @@ use super::Outcome;
 #[derive(Debug, clap::Args)]
 pub struct BadgeLook {
     /// The number: pith:YYYY:<26 characters> or the bare 26 characters (a short alias does not
-    /// identify a record).
-    number: String,
+    /// identify a record). Or give a record input instead (--arxiv ID, --record FILE, ...).
+    number: Option<String>,
+    /// Where the number comes from when it is not given (the number is computed).
+    #[command(flatten)]
+    input: super::input::RecordInput,
     /// Show the whole number (2024:7BMK…) instead of the short form (7BMK4ZKT).
     #[arg(long)]
     full: bool,
@@ -49,7 +52,8 @@ pub struct BadgeLook {
 #[command(after_help = "Examples:\n  \
     pith badge pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5 -o pith-7BMK4ZKT.svg\n  \
     pith badge --full --status computed --style flat-square --qr pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\n  \
-    pith badge --bundle bundle.json pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5 -o badge.svg")]
+    pith badge --bundle bundle.json pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5 -o badge.svg\n  \
+    pith badge --arxiv 2402.03791 -o badge.svg       the latest version's number, from arXiv")]
 pub struct BadgeArgs {
     #[command(flatten)]
     look: BadgeLook,
@@ -62,7 +66,8 @@ pub struct BadgeArgs {
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
     pith snippet pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5 --format md\n  \
-    pith snippet pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5 --format html --src https://example.org/badge.svg")]
+    pith snippet pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5 --format html --src https://example.org/badge.svg\n  \
+    pith snippet --arxiv 2402.03791 --next --format tex   for the next version, from arXiv")]
 pub struct SnippetArgs {
     #[command(flatten)]
     look: BadgeLook,
@@ -79,7 +84,16 @@ pub struct SnippetArgs {
 
 impl BadgeLook {
     fn resolve(&self) -> Result<(PithNumber, Options)> {
-        let number = PithNumber::parse(&self.number)?;
+        let number = match (&self.number, self.input.is_given()) {
+            (Some(_), true) => {
+                bail!("give either the number or a record input (--arxiv ...), not both")
+            }
+            (Some(n), false) => PithNumber::parse(n)?,
+            (None, true) => self.input.record()?.number(),
+            (None, false) => {
+                bail!("no number: give it, or --arxiv ID, --record FILE or another record input")
+            }
+        };
         let status = match (&self.status, &self.bundle) {
             (Some(s), _) => Some(s.parse::<Status>()?),
             (None, Some(path)) => {

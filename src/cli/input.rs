@@ -5,12 +5,26 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use pith::net::arxiv::Want;
+use pith::net::{ArxivId, Overrides};
+use pith::record::input::ArxivSource;
 use pith::record::{ErrorKind, Input, Paper, Record};
 use pith::PithNumber;
 
-/// Where a record comes from. Exactly one of `--record`, `--arxiv-atom` or the explicit fields.
+/// Where a record comes from. Exactly one of `--arxiv`, `--record`, `--arxiv-atom` or the
+/// explicit fields (with `--arxiv`, the fields given replace arXiv's).
 #[derive(Debug, Clone, Args, Default)]
 pub struct RecordInput {
+    /// A paper on arXiv (2402.03791, 2402.03791v3, hep-th/9901001, arXiv:2402.03791, an
+    /// arxiv.org/abs/ URL): its metadata is fetched from arXiv (or the cache). --title-file,
+    /// --abstract-file, --primary, --cross and --license replace arXiv's fields.
+    #[arg(long, value_name = "ID", help_heading = "Record input")]
+    pub arxiv: Option<String>,
+    /// With --arxiv: the record the next version (latest + 1) will have.
+    #[arg(long, requires = "arxiv", help_heading = "Record input")]
+    pub next: bool,
+    #[command(flatten)]
+    pub net: super::net::NetArgs,
     /// A canonical record as JSON ("-" reads standard input).
     #[arg(long, value_name = "FILE", help_heading = "Record input")]
     pub record: Option<PathBuf>,
@@ -78,11 +92,53 @@ impl RecordInput {
 
     /// Whether any input was given at all.
     pub fn is_given(&self) -> bool {
-        self.record.is_some() || self.arxiv_atom.is_some() || self.id.is_some() || self.has_fields()
+        self.record.is_some()
+            || self.arxiv_atom.is_some()
+            || self.id.is_some()
+            || self.arxiv.is_some()
+            || self.has_fields()
+    }
+
+    /// The fields given in place of arXiv's.
+    pub fn overrides(&self) -> Result<Overrides> {
+        Ok(Overrides {
+            title: match (&self.title, &self.title_file) {
+                (Some(t), _) => Some(t.clone()),
+                (None, Some(p)) => Some(read_text(p)?),
+                (None, None) => None,
+            },
+            abstract_text: match (&self.abstract_text, &self.abstract_file) {
+                (Some(t), _) => Some(t.clone()),
+                (None, Some(p)) => Some(read_text(p)?),
+                (None, None) => None,
+            },
+            primary: self.primary.clone(),
+            cross: (!self.cross.is_empty()).then(|| self.cross.clone()),
+            license: self.license.clone(),
+        })
+    }
+
+    /// The arXiv source of `text`, with these arguments' overrides and network settings.
+    pub fn arxiv_source(&self, text: &str) -> Result<ArxivSource> {
+        if self.id.is_some() || self.submitted.is_some() || self.paper_version.is_some() {
+            bail!("arXiv gives the id, version and v1 date: --id, --version and --submitted do not go with an arXiv id");
+        }
+        Ok(ArxivSource {
+            id: ArxivId::parse(text).map_err(super::net::error)?,
+            want: if self.next { Want::Next } else { Want::Asked },
+            overrides: self.overrides()?,
+            settings: self.net.settings()?,
+        })
     }
 
     /// The library input these arguments describe; conflicting flags are refused here.
     pub fn to_input(&self) -> Result<Input> {
+        if let Some(text) = &self.arxiv {
+            if self.record.is_some() || self.arxiv_atom.is_some() {
+                bail!("give one of --arxiv, --record or --arxiv-atom, not several");
+            }
+            return Ok(Input::Arxiv(Box::new(self.arxiv_source(text)?)));
+        }
         let sources = [
             self.record.is_some(),
             self.arxiv_atom.is_some(),
@@ -148,6 +204,10 @@ impl RecordInput {
 /// Adds the CLI's hints to library errors that have a flag as their remedy.
 fn hint<T>(r: Result<T, pith::record::Error>) -> Result<T> {
     r.map_err(|e| {
+        if let ErrorKind::Net(n) = e.kind() {
+            // The network error's own line, cause and hint (issue 22).
+            return anyhow::anyhow!("{}", super::net::describe(n));
+        }
         let h = match e.kind() {
             ErrorKind::Entries { .. } => Some("pick one with --id"),
             ErrorKind::Field {
@@ -182,7 +242,7 @@ impl NumberInput {
             (Some(_), true) => bail!("give either --number or a record input, not both"),
             (Some(n), false) => Ok(Input::Number(n.clone()).number()?),
             (None, true) => Ok(self.input.record()?.number()),
-            (None, false) => bail!("no number: give --number PITH, --record FILE, --arxiv-atom FILE or the paper's fields"),
+            (None, false) => bail!("no number: give --number PITH, --arxiv ID, --record FILE, --arxiv-atom FILE or the paper's fields"),
         }
     }
 

@@ -15,6 +15,7 @@ mod generate;
 mod inject;
 mod input;
 mod inspect;
+mod net;
 mod number;
 mod password;
 mod record;

@@ -12,7 +12,26 @@ use super::Outcome;
 
 /// Arguments of `pith number`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    pith number 2402.03791                      the latest version's number, from arXiv\n  \
+    pith number arXiv:2402.03791v3 hep-th/9901001 https://arxiv.org/abs/2412.14374\n  \
+    pith number 2402.03791 --next --tex         the \\pithnumber line for the next version\n  \
+    pith number 2402.03791 --next --title-file title.txt --abstract-file abstract.txt\n  \
+    pith number 2402.03791v2 --title-file v2-title.txt --abstract-file v2-abstract.txt\n  \
+    pith number --offline 2402.03791            from the cache only\n  \
+    pith number --record rec.json\n\
+\n\
+arXiv is asked at most once every 3 seconds, also across runs; answers are cached in\n\
+$PITH_CACHE_DIR (else the platform cache directory, ~/.cache/pith on Linux).")]
 pub struct Args {
+    /// arXiv ids or abs URLs (2402.03791, 2402.03791v3, hep-th/9901001, arXiv:2402.03791,
+    /// https://arxiv.org/abs/2402.03791): each paper's number, from arXiv's metadata. Without a
+    /// version, the latest; an older version needs its --title-file and --abstract-file.
+    #[arg(value_name = "ARXIV_ID", conflicts_with_all = ["record", "arxiv_atom", "id", "arxiv", "jsonl", "arxiv_snapshot", "arxiv_oai"])]
+    ids: Vec<String>,
+    /// Print the LaTeX line \pithnumber{pith:YYYY:<26>} instead of the number.
+    #[arg(long, conflicts_with = "json")]
+    tex: bool,
     #[command(flatten)]
     input: RecordInput,
     /// Print {arxiv_id, pith_number, short_pith_number, canonical_sha256, url} as JSON (JSON
@@ -87,9 +106,17 @@ pub fn run(args: Args) -> Result<Outcome> {
         // One record: the number alone, or one pretty JSON object. Several (the entries of a
         // feed): each number followed by its arXiv id, like `sha256sum` lines, or JSON Lines
         // (issue #15: the ids were missing and the JSON objects were concatenated).
-        let records = args.input.records()?;
+        let records = if args.ids.is_empty() {
+            args.input.records()?
+        } else {
+            return from_arxiv(&args, &mut out);
+        };
         let many = records.len() > 1;
         for record in &records {
+            if args.tex {
+                writeln!(out, "{}", tex_line(record))?;
+                continue;
+            }
             match (args.json, many) {
                 (true, false) => {
                     writeln!(out, "{}", serde_json::to_string_pretty(&describe(record))?)?
@@ -102,4 +129,106 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     out.flush()?;
     Ok(Outcome::Ok)
+}
+
+/// `\pithnumber{pith:YYYY:<26>}`, the line a paper's preamble takes.
+fn tex_line(record: &Record) -> String {
+    format!("\\pithnumber{{{}}}", record.number().full())
+}
+
+/// `pith number ID…`: each paper's number from arXiv, through one client (one connection,
+/// one spacing gate). A failing id is reported on its own line and the others go on; the
+/// exit is 2 when any failed.
+fn from_arxiv(args: &Args, out: &mut impl Write) -> Result<Outcome> {
+    use pith::net::arxiv;
+    let settings = args.input.net.settings()?;
+    let client = pith::net::Client::new(&settings).map_err(super::net::error)?;
+    let many = args.ids.len() > 1;
+    let mut failed = Vec::new();
+    for text in &args.ids {
+        let result = (|| -> Result<Record> {
+            let src = args.input.arxiv_source(text)?;
+            let meta = arxiv::fetch(&client, &src.id).map_err(super::net::error)?;
+            let paper = arxiv::paper(&meta, &src.id, src.want, &src.overrides)
+                .map_err(super::net::error)?;
+            let record = paper.to_record()?;
+            explain(&src, &meta, &record);
+            Ok(record)
+        })();
+        let record = match result {
+            Ok(r) => r,
+            // Several ids: each failure has its line and the others go on.
+            Err(e) if many => {
+                eprintln!("pith: {}", super::one_line(&format!("{e:#}")));
+                failed.push(text.as_str());
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        match (args.tex, args.json, many) {
+            (true, _, _) => writeln!(out, "{}", tex_line(&record))?,
+            (false, true, false) => {
+                writeln!(out, "{}", serde_json::to_string_pretty(&describe(&record))?)?
+            }
+            (false, true, true) => writeln!(out, "{}", describe(&record))?,
+            (false, false, false) => writeln!(out, "{}", record.number())?,
+            (false, false, true) => {
+                writeln!(out, "{}  {}", record.number(), versioned_id(&record))?
+            }
+        }
+        out.flush()?;
+    }
+    if failed.is_empty() {
+        Ok(Outcome::Ok)
+    } else {
+        Err(anyhow::anyhow!(
+            "{} of {} ids have no number: {}",
+            failed.len(),
+            args.ids.len(),
+            failed.join(", ")
+        ))
+    }
+}
+
+/// The notes that say what a number is of, on standard error.
+fn explain(src: &pith::record::input::ArxivSource, meta: &pith::net::arxiv::Meta, record: &Record) {
+    let v = record.source.version;
+    if meta.cached && super::verbose(1) {
+        super::note!("{}: arXiv's answer from the cache", src.id);
+    }
+    if v > meta.latest {
+        super::note!(
+            "{}: the number v{v} will have if it keeps {} (v1's date stays; changing the title, abstract, categories or licence changes the number)",
+            src.id.id(),
+            kept(&src.overrides, meta.latest)
+        );
+    } else if v < meta.latest {
+        super::note!(
+            "{}v{v}: numbered with the title and abstract given; the categories and licence are v{}'s unless given",
+            src.id.id(),
+            meta.latest
+        );
+    }
+}
+
+/// Which of arXiv's latest fields a next version keeps.
+fn kept(ov: &pith::net::Overrides, latest: u32) -> String {
+    let mut k = Vec::new();
+    if ov.title.is_none() {
+        k.push("the title");
+    }
+    if ov.abstract_text.is_none() {
+        k.push("the abstract");
+    }
+    if ov.primary.is_none() && ov.cross.is_none() {
+        k.push("the categories");
+    }
+    if ov.license.is_none() {
+        k.push("the licence");
+    }
+    if k.is_empty() {
+        "the fields given".into()
+    } else {
+        format!("{} of v{latest}", k.join(", "))
+    }
 }

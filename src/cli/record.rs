@@ -9,6 +9,10 @@ use super::Outcome;
 
 /// Arguments of `pith record`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    pith record --arxiv 2402.03791              the latest version's record, from arXiv\n  \
+    pith record --arxiv 2402.03791 --next       the record the next version will have\n  \
+    pith record --arxiv-atom entry.xml --canonical")]
 pub struct Args {
     #[command(flatten)]
     input: RecordInput,

@@ -13,11 +13,17 @@ use super::Outcome;
 /// Arguments of `pith verify`.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
+    pith verify paper.pdf                       the PDF's number against its record at pith.science\n  \
+    pith verify paper.pdf --bundle bundle.json  offline, against a saved bundle\n  \
     pith verify --record rec.json pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\n  \
+    pith verify --arxiv 2402.03791v3 pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\n  \
     pith verify --record rec.json --title 'ZeroPP: …' --abstract-file abstract.txt\n  \
     pith verify --bundle bundle.json")]
 pub struct Args {
-    /// The number to check against (pith:YYYY:<26>, <26>, or pith:<8|12|16>).
+    /// A PDF whose number is checked (read from its XMP, Info or record link; its record
+    /// comes from the resolver unless --record or --bundle is given), or the number to check
+    /// a record against (pith:YYYY:<26>, <26>, or pith:<8|12|16>).
+    #[arg(value_name = "PDF|NUMBER")]
     number: Option<String>,
     /// A bundle JSON (pith_open_graph_bundle): checks its record, number and receipts.
     #[arg(long, value_name = "FILE")]
@@ -52,13 +58,95 @@ fn load_keys(given: &[String]) -> Result<Vec<Key>> {
     Ok(keys)
 }
 
+/// Whether the positional argument names a PDF rather than a number.
+fn is_pdf(arg: &str) -> bool {
+    NumberRef::parse(arg).is_err()
+        && (arg.to_ascii_lowercase().ends_with(".pdf") || std::path::Path::new(arg).is_file())
+}
+
+/// `pith verify PAPER.pdf`: the PDF's number against its record (issue 22).
+fn run_pdf(args: &Args, path: &std::path::Path, keys: &[Key]) -> Result<Outcome> {
+    use pith::net::pdfcheck::{self, Source};
+    if args.signature.is_some() || args.sha256.is_some() {
+        bail!("--signature and --sha256 check a record, not a PDF; the PDF's receipts come with its bundle");
+    }
+    let settings = args.input.net.settings()?;
+    let client;
+    let source = if let Some(b) = &args.bundle {
+        if args.input.is_given() {
+            bail!("give --bundle or a record input, not both");
+        }
+        Source::Bundle(Bundle::from_json(&read_text(b)?).with_context(|| b.display().to_string())?)
+    } else if args.input.is_given() {
+        Source::Record(args.input.record()?)
+    } else {
+        client = pith::net::Client::new(&settings).map_err(super::net::error)?;
+        Source::Resolver(&client)
+    };
+    let found = pdfcheck::verify_file(path, source, keys).map_err(|e| match e.kind() {
+        pith::net::ErrorKind::NoNumber => anyhow::anyhow!("{}: {e}", path.display()),
+        _ => super::net::error(e),
+    })?;
+    let report = &found.report;
+    let verdict = report.verdict();
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let v = serde_json::json!({
+            "file": path.display().to_string(),
+            "pith_number": found.claim.number.full(),
+            "found_in": found.claim.place.name(),
+            "arxiv_id": found.record.as_ref().map(|r| r.source.id.clone()),
+            "arxiv_version": found.record.as_ref().map(|r| r.source.version),
+            "holds": report.holds(),
+            "verified": verdict == Verdict::Verified,
+            "verdict": verdict,
+            "checks": report.checks,
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+    } else {
+        writeln!(
+            out,
+            "{:<10} {:<28} {} (from {})",
+            "pdf",
+            path.display(),
+            found.claim.number,
+            found.claim.place.name()
+        )?;
+        for c in &report.checks {
+            writeln!(
+                out,
+                "{:<10} {:<28} {}",
+                c.status.to_string(),
+                c.subject,
+                c.detail
+            )?;
+        }
+        if let Some(id) = found.arxiv_id() {
+            writeln!(out, "{:<10} {:<28} arXiv:{id}", "paper", "source")?;
+        }
+        writeln!(out, "{verdict}")?;
+    }
+    Ok(if report.holds() {
+        Outcome::Ok
+    } else {
+        Outcome::Mismatch
+    })
+}
+
 /// Runs every check the arguments ask for and prints them.
 pub fn run(mut args: Args) -> Result<Outcome> {
     let keys = load_keys(&args.key)?;
+    if let Some(pdf) = args.number.clone().filter(|a| is_pdf(a)) {
+        return run_pdf(&args, std::path::Path::new(&pdf), &keys);
+    }
     let mut report = Report::default();
     // With a record source, --title/--abstract are texts to check, not fields to build from.
     let mut texts = Vec::new();
-    if args.input.record.is_some() || args.input.arxiv_atom.is_some() || args.bundle.is_some() {
+    if args.input.record.is_some()
+        || args.input.arxiv_atom.is_some()
+        || args.input.arxiv.is_some()
+        || args.bundle.is_some()
+    {
         if let Some(t) = args.input.title.take() {
             texts.push((TextField::Title, t));
         }

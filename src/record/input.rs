@@ -36,6 +36,23 @@ pub enum Input {
     /// The paper's explicit fields, typed by hand: their categories are checked against
     /// arXiv's taxonomy ([`Paper::check_categories`]).
     Fields(Box<Paper>),
+    /// A paper on arXiv, its metadata fetched from arXiv or read from the cache
+    /// ([`crate::net::arxiv::record`]; issue 22).
+    Arxiv(Box<ArxivSource>),
+}
+
+/// A paper on arXiv as a record input: which paper and version, the fields the author gives
+/// in place of arXiv's, and how the network is used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArxivSource {
+    /// The paper, with the version when one is asked for.
+    pub id: crate::net::ArxivId,
+    /// That version, or the next one.
+    pub want: crate::net::arxiv::Want,
+    /// Fields in place of arXiv's.
+    pub overrides: crate::net::Overrides,
+    /// Where and how politely to ask.
+    pub settings: crate::net::Settings,
 }
 
 /// Reads a file as UTF-8 text (`-` is standard input), naming the file in every error.
@@ -66,7 +83,7 @@ impl Input {
     /// # Errors
     /// [`ErrorKind::NotARecord`] for [`Input::Number`]; read errors; the record's or the
     /// feed's own errors, with the file named; [`ErrorKind::NoEntry`] when `id` matches no
-    /// entry.
+    /// entry; [`ErrorKind::Net`] when arXiv's record cannot be had.
     pub fn records(&self) -> Result<Vec<Record>, Error> {
         match self {
             Input::Number(_) => Err(ErrorKind::NotARecord.into()),
@@ -102,6 +119,13 @@ impl Input {
             Input::Fields(paper) => {
                 paper.check_categories()?;
                 Ok(vec![paper.to_record()?])
+            }
+            Input::Arxiv(src) => {
+                let net = |e: crate::net::Error| Error::from(ErrorKind::Net(Box::new(e)));
+                let client = crate::net::Client::new(&src.settings).map_err(net)?;
+                let r = crate::net::arxiv::record(&client, &src.id, src.want, &src.overrides)
+                    .map_err(net)?;
+                Ok(vec![r])
             }
         }
     }

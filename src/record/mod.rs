@@ -101,6 +101,9 @@ pub enum ErrorKind {
     /// Occurs when no Atom entry has the requested id.
     #[error("no entry with id {0}")]
     NoEntry(String),
+    /// Occurs when a paper's record cannot be had from arXiv ([`Input::Arxiv`]).
+    #[error(transparent)]
+    Net(Box<crate::net::Error>),
 }
 
 impl Error {

@@ -4,6 +4,7 @@
 //! (`mod common;`); nothing here knows pith's internals.
 #![allow(dead_code)]
 
+pub mod http;
 pub mod par;
 pub mod pdfgen;
 pub mod run;

@@ -35,6 +35,9 @@ pub struct Inspection {
     pub xmp: Option<xmp::Values>,
     /// Why the XMP packet could not be read.
     pub xmp_error: Option<String>,
+    /// The record links (`https://pith.science/pith/<26>`) of page 1's link annotations: the
+    /// stamp's, or the badge link pith.sty writes (issue 22).
+    pub page_links: Vec<String>,
     /// Signature fields with a value.
     pub signatures: usize,
     /// `/P` of a DocMDP certification signature, when certified.
@@ -204,6 +207,11 @@ pub fn inspect_with<R: ReadAt>(
         }
     }
     let cat = doc.catalog();
+    if doc.not_opened.is_none() {
+        // A page tree pith cannot follow leaves the links unread, not the file unreadable.
+        ins.page_links =
+            super::stamp::page_links(&doc.pdf, &cat, crate::vocab::URL_BASE).unwrap_or_default();
+    }
     ins.signatures = count_signatures(&doc.pdf, &cat)?;
     ins.docmdp = docmdp(&doc.pdf, &cat)?;
     Ok(ins)

@@ -187,6 +187,12 @@ impl<R: BufRead> OaiReader<R> {
         self.resumption.as_ref()
     }
 
+    /// The code of the OAI-PMH `<error>` the response holds, once read (`idDoesNotExist`,
+    /// `badArgument`, …): callers tell "no such paper" from a damaged answer by it.
+    pub fn error_code(&self) -> Option<&str> {
+        self.oai_error.as_ref().map(|(code, _)| code.as_str())
+    }
+
     /// Whether the response was the OAI error `noRecordsMatch` (an empty result, not a failure).
     pub fn no_records_match(&self) -> bool {
         self.no_records

@@ -236,6 +236,49 @@ fn rect<R: ReadAt>(pdf: &Pdf<R>, o: Option<&Obj>) -> Option<Rect> {
     }
 }
 
+/// The most annotations of page 1 looked at by [`page_links`].
+const MAX_ANNOTS: usize = 4096;
+
+/// The `/URI`s of page 1's link annotations that start with `prefix`: the stamp's link, and
+/// the badge link `pith.sty` writes (issue 22: a PDF's number read from what its page shows
+/// when its metadata carries none). Reads page 1 and its annotations only.
+///
+/// # Errors
+/// [`ErrorKind::Unsupported`] when there is no page 1; [`ErrorKind::Damaged`] when an object
+/// on the way cannot be parsed; [`ErrorKind::Io`].
+pub fn page_links<R: ReadAt>(
+    pdf: &Pdf<R>,
+    catalog: &Dict,
+    prefix: &str,
+) -> Result<Vec<String>, Error> {
+    let (_, page, _) = first_page(pdf, catalog)?;
+    let annots = match page.get(b"Annots").map(|a| pdf.resolve(a)).transpose()? {
+        Some(Obj::Array(a)) => a,
+        _ => vec![],
+    };
+    let mut out = Vec::new();
+    for a in annots.iter().take(MAX_ANNOTS) {
+        // An unreadable annotation is not a link.
+        let Ok(Obj::Dict(d)) = pdf.resolve(a) else {
+            continue;
+        };
+        if d.get(b"Subtype").and_then(Obj::as_name) != Some(b"Link") {
+            continue;
+        }
+        let Some(Ok(Obj::Dict(action))) = d.get(b"A").map(|x| pdf.resolve(x)) else {
+            continue;
+        };
+        if let Some(Ok(Obj::Str(uri))) = action.get(b"URI").map(|x| pdf.resolve(x)) {
+            if let Ok(uri) = String::from_utf8(uri) {
+                if uri.starts_with(prefix) {
+                    out.push(uri);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Reads page 1 and plans the stamp showing `number` as `stamp` says.
 ///
 /// # Errors

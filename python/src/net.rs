@@ -1,0 +1,236 @@
+//! The network functions (issue 22): a paper's number from its arXiv id, the next version's
+//! number, and a PDF verified against its record at the resolver. Every rule (the request,
+//! the 3-second spacing shared with the CLI through the cache directory's lock, retries,
+//! timeouts, the cache) is the Rust library's (`pith::net`); the GIL is released while the
+//! network or a PDF is used. Errors are `pith_number.errors.NetworkError` with the library's
+//! error kind.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use pyo3::prelude::*;
+use serde_json::{json, Value};
+
+use pith::net::arxiv::{self, Want};
+use pith::net::pdfcheck::{self, Source};
+use pith::net::{ArxivId, Client, ErrorKind, Overrides, Settings};
+use pith::verify::Bundle;
+
+use crate::convert::{value_from_py, value_to_py};
+use crate::errors;
+
+/// The library's settings: the environment's (`PITH_ARXIV_URL`, `PITH_RESOLVER_URL`,
+/// `PITH_CACHE_DIR`, `PITH_ARXIV_SPACING_MS`, …), then the keyword arguments.
+fn settings(
+    py: Python<'_>,
+    offline: bool,
+    refresh: bool,
+    arxiv_url: Option<String>,
+    resolver_url: Option<String>,
+    cache_dir: Option<PathBuf>,
+    timeout: Option<f64>,
+) -> PyResult<Settings> {
+    let mut s = Settings::from_env().map_err(|e| error(py, &e))?;
+    s.offline = offline;
+    s.refresh = refresh;
+    if let Some(u) = arxiv_url {
+        s.arxiv_url = u;
+    }
+    if let Some(u) = resolver_url {
+        s.resolver_url = u;
+    }
+    if cache_dir.is_some() {
+        s.cache_dir = cache_dir;
+    }
+    if let Some(t) = timeout {
+        if !(t > 0.0 && t.is_finite()) {
+            return Err(errors::raise(
+                py,
+                "NetworkError",
+                "setting",
+                format!("timeout {t}: give a number of seconds above 0"),
+                errors::Attrs {
+                    field: Some("timeout".into()),
+                    ..errors::Attrs::default()
+                },
+            ));
+        }
+        s.read_timeout = Duration::from_secs_f64(t);
+        s.connect_timeout = s.connect_timeout.min(s.read_timeout);
+    }
+    Ok(s)
+}
+
+/// `NetworkError` with the library's kind.
+pub fn error(py: Python<'_>, e: &pith::net::Error) -> PyErr {
+    let kind = match e.kind() {
+        ErrorKind::Setting { .. } => "setting",
+        ErrorKind::NoCacheDir => "no_cache_dir",
+        ErrorKind::Cache { .. } => "cache",
+        ErrorKind::NotCached => "not_cached",
+        ErrorKind::BadId => "bad_id",
+        ErrorKind::IdDoesNotExist => "id_does_not_exist",
+        ErrorKind::Deleted => "deleted",
+        ErrorKind::NoSuchVersion { .. } => "no_such_version",
+        ErrorKind::OlderVersion { .. } => "older_version",
+        ErrorKind::NotLatest { .. } => "not_latest",
+        ErrorKind::NotFound => "not_found",
+        ErrorKind::Status { .. } => "status",
+        ErrorKind::Timeout => "timeout",
+        ErrorKind::Connect(_) => "connect",
+        ErrorKind::Read(_) => "read",
+        ErrorKind::BadAnswer(_) => "bad_answer",
+        ErrorKind::Record(_) => "record",
+        ErrorKind::Pdf(_) => "pdf",
+        ErrorKind::NoNumber => "no_number",
+        _ => "invalid",
+    };
+    errors::raise(
+        py,
+        "NetworkError",
+        kind,
+        errors::chain(e),
+        errors::Attrs::default(),
+    )
+}
+
+fn number_value(record: &pith::Record, meta: &arxiv::Meta) -> Value {
+    let n = record.number();
+    json!({
+        "arxiv_id": format!("{}v{}", record.source.id, record.source.version),
+        "pith_number": n.full(),
+        "short_pith_number": n.short(),
+        "canonical_sha256": record.canonical_sha256(),
+        "url": n.url(),
+        "record": record.to_value(),
+        "latest_version": meta.latest,
+        "cached": meta.cached,
+    })
+}
+
+/// The number of a paper on arXiv, from its metadata (OAI-PMH GetRecord, arXivRaw), as
+/// ``pith number ID`` prints it.
+///
+/// ``arxiv_id`` is any form authors paste (``2402.03791``, ``2402.03791v3``,
+/// ``hep-th/9901001``, ``arXiv:…``, an arxiv.org/abs/ URL). Without a version: the latest.
+/// An older version needs its ``title`` and ``abstract_text`` (arXiv serves only the latest
+/// version's). ``next=True`` gives the number version N+1 will have (v1's date, the latest
+/// metadata unless ``title``, ``abstract_text``, ``primary``, ``cross`` or ``license`` say
+/// otherwise).
+///
+/// Requests to arXiv are at most one every 3 seconds, also across processes and together with
+/// the ``pith`` command (a lock in the cache directory); answers are cached in ``cache_dir``
+/// (default ``$PITH_CACHE_DIR``, else the platform cache directory). ``offline=True`` uses the
+/// cache only; ``refresh=True`` fetches again. ``timeout`` is in seconds.
+///
+/// Returns a dict: ``arxiv_id`` (versioned), ``pith_number``, ``short_pith_number``,
+/// ``canonical_sha256``, ``url``, ``record``, ``latest_version``, ``cached``. Raises
+/// NetworkError (kinds ``bad_id``, ``id_does_not_exist``, ``deleted``, ``older_version``,
+/// ``no_such_version``, ``not_cached``, ``connect``, ``timeout``, ``status``, ``bad_answer``…).
+#[pyfunction]
+#[pyo3(signature = (arxiv_id, *, next=false, title=None, abstract_text=None, primary=None, cross=None, license=None, offline=false, refresh=false, arxiv_url=None, cache_dir=None, timeout=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn number_from_arxiv<'py>(
+    py: Python<'py>,
+    arxiv_id: &str,
+    next: bool,
+    title: Option<String>,
+    abstract_text: Option<String>,
+    primary: Option<String>,
+    cross: Option<Vec<String>>,
+    license: Option<String>,
+    offline: bool,
+    refresh: bool,
+    arxiv_url: Option<String>,
+    cache_dir: Option<PathBuf>,
+    timeout: Option<f64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let s = settings(py, offline, refresh, arxiv_url, None, cache_dir, timeout)?;
+    let id = ArxivId::parse(arxiv_id).map_err(|e| error(py, &e))?;
+    let ov = Overrides {
+        title,
+        abstract_text,
+        primary,
+        cross,
+        license,
+    };
+    let want = if next { Want::Next } else { Want::Asked };
+    let (record, meta) = py
+        .detach(|| -> Result<_, pith::net::Error> {
+            let client = Client::new(&s)?;
+            let meta = arxiv::fetch(&client, &id)?;
+            let paper = arxiv::paper(&meta, &id, want, &ov)?;
+            let record = paper.to_record().map_err(|e| {
+                pith::net::Error::from(ErrorKind::Record(Box::new(e))).about(id.to_string())
+            })?;
+            Ok((record, meta))
+        })
+        .map_err(|e| error(py, &e))?;
+    value_to_py(py, &number_value(&record, &meta))
+}
+
+/// Verifies a PDF: reads its number (XMP, else Info, else the record link alone), gets the
+/// record of that number from the resolver (``{resolver_url}/pith/<26>.json``, wrapped or
+/// bare, and ``…/bundle.json`` for receipts), or from ``record`` / ``bundle`` (dicts or JSON
+/// text) when given, and checks the record's hash against the number and every receipt
+/// signature (``keys``: extra Ed25519 public keys besides the registry's).
+///
+/// Returns a dict: ``file``, ``pith_number``, ``found_in`` (``XMP``, ``Info``, ``record
+/// link``), ``arxiv_id``, ``arxiv_version``, ``holds``, ``verdict`` (``verified``,
+/// ``unverified``, ``mismatch``) and ``checks``. A number the resolver has no record of is a
+/// ``mismatch``, not an error. Raises NetworkError (``no_number``, ``pdf``, ``connect``,
+/// ``not_cached``…). The same spacing and cache rules as :func:`number_from_arxiv` apply (one
+/// resolver request a second by default).
+#[pyfunction]
+#[pyo3(signature = (path, *, record=None, bundle=None, keys=None, offline=false, refresh=false, resolver_url=None, cache_dir=None, timeout=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn verify_pdf<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    record: Option<&Bound<'py, PyAny>>,
+    bundle: Option<&Bound<'py, PyAny>>,
+    keys: Option<Vec<String>>,
+    offline: bool,
+    refresh: bool,
+    resolver_url: Option<String>,
+    cache_dir: Option<PathBuf>,
+    timeout: Option<f64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let s = settings(py, offline, refresh, None, resolver_url, cache_dir, timeout)?;
+    let keys = crate::keys_arg(py, keys)?;
+    let given = match (record, bundle) {
+        (Some(_), Some(_)) => {
+            return Err(errors::verify_msg(
+                py,
+                "invalid",
+                "give record or bundle, not both".into(),
+            ))
+        }
+        (Some(r), None) => Some(Source::Record(crate::record_arg(py, r)?)),
+        (None, Some(b)) => {
+            let v = value_from_py(b)?.map_err(|m| errors::not_json(py, "bundle", m))?;
+            Some(Source::Bundle(
+                Bundle::from_value(v).map_err(|e| errors::verify(py, &e))?,
+            ))
+        }
+        (None, None) => None,
+    };
+    let found = py
+        .detach(|| -> Result<_, pith::net::Error> {
+            match given {
+                Some(src) => pdfcheck::verify_file(&path, src, &keys),
+                None => {
+                    let client = Client::new(&s)?;
+                    pdfcheck::verify_file(&path, Source::Resolver(&client), &keys)
+                }
+            }
+        })
+        .map_err(|e| error(py, &e))?;
+    let mut v = crate::report_value(&found.report);
+    v["file"] = json!(path.display().to_string());
+    v["pith_number"] = json!(found.claim.number.full());
+    v["found_in"] = json!(found.claim.place.name());
+    v["arxiv_id"] = json!(found.record.as_ref().map(|r| r.source.id.clone()));
+    v["arxiv_version"] = json!(found.record.as_ref().map(|r| r.source.version));
+    value_to_py(py, &v)
+}

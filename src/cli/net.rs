@@ -1,0 +1,92 @@
+//! The network options shared by every command that may fetch (`--arxiv-url`,
+//! `--resolver-url`, `--offline`, `--refresh`, `--timeout`) and the hints added to network
+//! errors. Every rule (spacing, retries, cache) is `pith::net`'s.
+
+use std::time::Duration;
+
+use anyhow::Result;
+use pith::net::{ErrorKind, Settings};
+
+/// How the network is used.
+#[derive(Debug, Clone, clap::Args, Default)]
+pub struct NetArgs {
+    /// arXiv's base URL [default: $PITH_ARXIV_URL, else https://export.arxiv.org].
+    #[arg(long, value_name = "URL", help_heading = "Network")]
+    pub arxiv_url: Option<String>,
+    /// The resolver's base URL [default: $PITH_RESOLVER_URL, else https://pith.science].
+    #[arg(long, value_name = "URL", help_heading = "Network")]
+    pub resolver_url: Option<String>,
+    /// Use only answers cached earlier (in $PITH_CACHE_DIR, else ~/.cache/pith); never the
+    /// network.
+    #[arg(long, conflicts_with = "refresh", help_heading = "Network")]
+    pub offline: bool,
+    /// Fetch again even when an answer is cached (and cache the new one).
+    #[arg(long, help_heading = "Network")]
+    pub refresh: bool,
+    /// Seconds to wait for an answer [default: 30].
+    #[arg(long, value_name = "SECS", help_heading = "Network")]
+    pub timeout: Option<f64>,
+}
+
+impl NetArgs {
+    /// The library's settings: the environment's, then these flags.
+    pub fn settings(&self) -> Result<Settings> {
+        let mut s = Settings::from_env()?;
+        if let Some(u) = &self.arxiv_url {
+            s.arxiv_url = u.clone();
+        }
+        if let Some(u) = &self.resolver_url {
+            s.resolver_url = u.clone();
+        }
+        s.offline = self.offline;
+        s.refresh = self.refresh;
+        if let Some(t) = self.timeout {
+            if !(t > 0.0 && t.is_finite()) {
+                anyhow::bail!("--timeout {t}: give a number of seconds above 0");
+            }
+            s.read_timeout = Duration::from_secs_f64(t);
+            s.connect_timeout = s.connect_timeout.min(s.read_timeout);
+        }
+        Ok(s)
+    }
+}
+
+/// What the user can do about a network error.
+pub fn hint(e: &pith::net::Error) -> Option<&'static str> {
+    Some(match e.kind() {
+        ErrorKind::IdDoesNotExist => "check the id at arxiv.org",
+        ErrorKind::Deleted => "check the id at arxiv.org; a deleted record has no number",
+        ErrorKind::NotCached => "run once without --offline to fetch and cache it",
+        ErrorKind::OlderVersion { .. } => {
+            "give that version's --title-file and --abstract-file, or drop the version for the latest"
+        }
+        ErrorKind::NoSuchVersion { .. } => "drop the version for the latest",
+        ErrorKind::NotLatest { .. } => "drop the version from the id",
+        ErrorKind::Cache { .. } => "set PITH_CACHE_DIR to a writable directory",
+        ErrorKind::BadAnswer(_) => "try again later, or with --refresh",
+        _ if e.is_network() => {
+            "check the network and try again later; --offline uses answers cached earlier"
+        }
+        _ => return None,
+    })
+}
+
+/// A network error as the one line `pith:` prints: the error, its causes, and the hint.
+pub fn describe(e: &pith::net::Error) -> String {
+    let mut line = e.to_string();
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        line.push_str(": ");
+        line.push_str(&c.to_string());
+        cause = c.source();
+    }
+    if let Some(h) = hint(e) {
+        line.push_str(&format!(" ({h})"));
+    }
+    line
+}
+
+/// [`describe`] as an error.
+pub fn error(e: pith::net::Error) -> anyhow::Error {
+    anyhow::anyhow!("{}", describe(&e))
+}

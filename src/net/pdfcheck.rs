@@ -1,0 +1,272 @@
+//! Verifying a PDF: the number it carries ([`claim`]: XMP `pith:number`, else Info
+//! `/PithNumber`, else the record link alone: XMP `pith:url`/`dc:relation`, Info `/PithURL`,
+//! else the link of the stamp or badge on page 1),
+//! the record of that number (from the resolver, or given: a record or a bundle), and the
+//! checks ([`verify()`]): the record's hash against the number, what a wrapper or bundle states
+//! beside it, and the receipt signatures.
+//!
+//! A number the resolver has no record of is a failed check ([`Status::Mismatch`]), never a
+//! pass. A PDF carrying only the record link (a bare 26-character code) is checked through
+//! the link's code. What the PDF claims to be (arXiv id and version) is the record's source.
+
+use std::path::Path;
+
+use super::client::Client;
+use super::resolver;
+use super::{Error, ErrorKind};
+use crate::number::{NumberRef, PithNumber};
+use crate::pdf::Inspection;
+use crate::record::Record;
+use crate::verify::{self, Bundle, Check, CheckKind, Key, Report, Status};
+
+/// Where in the PDF the number was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Place {
+    /// XMP `pith:number`.
+    Xmp,
+    /// Info `/PithNumber`.
+    Info,
+    /// Only the record link: XMP `pith:url` or `dc:relation`, or Info `/PithURL`.
+    Link,
+    /// Only a link on page 1: the stamp's, or the badge link pith.sty writes.
+    Page,
+}
+
+impl Place {
+    /// A short name: `XMP`, `Info`, `record link`, `page 1 link`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Place::Xmp => "XMP",
+            Place::Info => "Info",
+            Place::Link => "record link",
+            Place::Page => "page 1 link",
+        }
+    }
+}
+
+/// The number a PDF carries, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Claim {
+    /// The number (without a year when the PDF gives only the code).
+    pub number: PithNumber,
+    /// Where it was found.
+    pub place: Place,
+}
+
+/// The number a PDF carries: XMP, else Info, else the record link, else a record link on
+/// page 1 (stamp or badge); the first that parses.
+pub fn claim(ins: &Inspection) -> Option<Claim> {
+    let x = ins.xmp.as_ref();
+    let candidates = [
+        (x.and_then(|x| x.number.clone()), Place::Xmp),
+        (ins.info_number.clone(), Place::Info),
+        (x.and_then(|x| x.url.clone()), Place::Link),
+        (ins.info_url.clone(), Place::Link),
+        (x.and_then(|x| x.relations.first().cloned()), Place::Link),
+        (ins.page_links.first().cloned(), Place::Page),
+    ];
+    candidates.into_iter().find_map(|(v, place)| {
+        let n = PithNumber::parse(v?.trim()).ok()?;
+        Some(Claim { number: n, place })
+    })
+}
+
+/// Where the record to check against comes from.
+#[derive(Debug)]
+pub enum Source<'a> {
+    /// The resolver, through this client (and its cache).
+    Resolver(&'a Client),
+    /// A record given by the caller.
+    Record(Record),
+    /// A bundle given by the caller.
+    Bundle(Bundle),
+}
+
+/// What verifying a PDF found.
+#[derive(Debug, Clone)]
+pub struct PdfReport {
+    /// The number the PDF carries.
+    pub claim: Claim,
+    /// The record checked against, when one was found.
+    pub record: Option<Record>,
+    /// The checks; its [`Report::verdict`] is the answer.
+    pub report: Report,
+}
+
+impl PdfReport {
+    /// The versioned arXiv id the PDF claims to be (`2402.03791v3`), from the record.
+    pub fn arxiv_id(&self) -> Option<String> {
+        self.record
+            .as_ref()
+            .map(|r| format!("{}v{}", r.source.id, r.source.version))
+    }
+}
+
+/// Reads the number of the PDF at `path` and verifies it ([`verify()`]).
+///
+/// # Errors
+/// [`ErrorKind::Pdf`] when the PDF cannot be read; as [`verify()`].
+pub fn verify_file(path: &Path, source: Source<'_>, keys: &[Key]) -> Result<PdfReport, Error> {
+    let file = std::fs::File::open(path).map_err(|e| {
+        Error::from(ErrorKind::Pdf(Box::new(
+            crate::pdf::Error::io("cannot open", e).in_file(path),
+        )))
+    })?;
+    let ins = crate::pdf::inspect(&file)
+        .map_err(|e| Error::from(ErrorKind::Pdf(Box::new(e.in_file(path)))))?;
+    verify(&ins, source, keys)
+}
+
+/// Verifies what an inspected PDF carries against its record.
+///
+/// # Errors
+/// [`ErrorKind::NoNumber`] when the PDF carries none; from the resolver, as
+/// [`resolver::record`] and [`resolver::bundle`] (a 404 for the record is a failed check, not
+/// an error).
+pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfReport, Error> {
+    let claim = claim(ins).ok_or_else(|| Error::from(ErrorKind::NoNumber))?;
+    let code = claim.number.code().to_owned();
+    let claimed = NumberRef::Full(claim.number.clone());
+    let mut report = Report::default();
+    let mut bundle = None;
+    let record = match source {
+        Source::Record(r) => Some(r),
+        Source::Bundle(b) => {
+            let r = b.record().clone();
+            bundle = Some(b);
+            Some(r)
+        }
+        Source::Resolver(client) => match resolver::record(client, &code) {
+            Ok(res) => {
+                let hash = res.record.canonical_sha256();
+                let n = res.record.number();
+                if let Some(s) = &res.stated_sha256 {
+                    report.push(Check::new(
+                        CheckKind::Claim,
+                        "canonical_sha256",
+                        if s.eq_ignore_ascii_case(&hash) {
+                            Status::Ok
+                        } else {
+                            Status::Mismatch
+                        },
+                        format!("the resolver states {s}; the record hashes to {hash}"),
+                    ));
+                }
+                if let Some(s) = &res.stated_number {
+                    let ok =
+                        PithNumber::parse(s).is_ok_and(|p| p.matches(&NumberRef::Full(n.clone())));
+                    report.push(Check::new(
+                        CheckKind::Claim,
+                        "stated pith_number",
+                        if ok { Status::Ok } else { Status::Mismatch },
+                        format!("the resolver states {s}; the record's number is {n}"),
+                    ));
+                }
+                let missing = match resolver::bundle(client, &code) {
+                    Ok(Some(b)) => {
+                        bundle = Some(b);
+                        None
+                    }
+                    Ok(None) => {
+                        Some("the resolver has no bundle (and so no receipt) for this number")
+                    }
+                    // Offline, a bundle never fetched (or that the resolver did not have) is
+                    // not known: its receipts are unchecked, not failed.
+                    Err(e) if matches!(e.kind(), ErrorKind::NotCached) => {
+                        Some("no bundle in the cache (offline), so no receipt was checked")
+                    }
+                    Err(e) => return Err(e),
+                };
+                if let Some(why) = missing {
+                    report.push(Check::new(
+                        CheckKind::Receipts,
+                        "receipt",
+                        Status::Unverified,
+                        why,
+                    ));
+                }
+                Some(res.record)
+            }
+            Err(e) if matches!(e.kind(), ErrorKind::NotFound) => {
+                report.push(Check::new(
+                    CheckKind::Claim,
+                    "resolver",
+                    Status::Mismatch,
+                    format!(
+                        "the resolver has no record of {} ({})",
+                        claim.number,
+                        resolver::record_url(&client.settings().resolver_url, &code)
+                    ),
+                ));
+                None
+            }
+            Err(e) => return Err(e),
+        },
+    };
+    if let Some(r) = &record {
+        report.checks.insert(
+            0,
+            Check::new(
+                CheckKind::Record,
+                "canonical_record",
+                Status::Ok,
+                format!("canonical sha256 {}", r.canonical_sha256()),
+            ),
+        );
+        report.push(verify::record_against_number(r, &claimed));
+    }
+    if let Some(b) = &bundle {
+        report.checks.extend(
+            b.check(keys)
+                .checks
+                .into_iter()
+                .filter(|c| c.kind != CheckKind::Record),
+        );
+        if let Some(r) = &record {
+            if b.record() != r {
+                report.push(Check::new(
+                    CheckKind::Claim,
+                    "bundle",
+                    Status::Mismatch,
+                    "the bundle's record is not the resolver's record",
+                ));
+            }
+        }
+    }
+    Ok(PdfReport {
+        claim,
+        record,
+        report,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stamp_link_is_read_when_nothing_else_is() {
+        let pdf = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/minimal.pdf"
+        ))
+        .unwrap();
+        let n = PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
+        let mut opts = crate::pdf::Options::new("2024-01-01T00:00:00Z");
+        opts.stamp = Some(crate::pdf::stamp::Stamp::default());
+        let inj = crate::pdf::inject(pdf.clone(), &n, &opts).unwrap();
+        let mut out = pdf;
+        out.extend_from_slice(&inj.appended);
+        let mut ins = crate::pdf::inspect(out).unwrap();
+        assert_eq!(ins.page_links, [n.url()]);
+        assert_eq!(claim(&ins).unwrap().place, Place::Xmp);
+        // Without the metadata, the stamp's link still names the code.
+        ins.xmp = None;
+        ins.info_number = None;
+        ins.info_url = None;
+        let c = claim(&ins).unwrap();
+        assert_eq!((c.place, c.number.code()), (Place::Page, n.code()));
+        assert_eq!(c.number.year(), None);
+    }
+}

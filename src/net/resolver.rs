@@ -1,0 +1,164 @@
+//! The Pith resolver: a number's record (`{base}/pith/{26}.json`) and bundle
+//! (`{base}/pith/{26}/bundle.json`, which carries the receipts).
+//!
+//! The record may come wrapped, under `canonical_record` with `pith_number` and
+//! `canonical_sha256` beside it (the resolver's JSON-LD, which pith.science's own "verify it
+//! yourself" recipe reads with `jq '.canonical_record'`), or bare; both are accepted
+//! ([`read_record`]), and what a wrapper states is kept to be checked.
+//!
+//! Caching: a record is named by its own hash, so a cached record is used whatever its age; a
+//! bundle may gain events, so a cached bundle is used when younger than [`BUNDLE_FRESH`]
+//! (offline: of any age). A 404 is never cached.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::client::{Client, Service};
+use super::{Error, ErrorKind};
+use crate::record::Record;
+use crate::verify::Bundle;
+
+/// How long a cached bundle is used before the resolver is asked again.
+pub const BUNDLE_FRESH: Duration = Duration::from_secs(24 * 3600);
+
+/// A record as the resolver serves it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resolved {
+    /// The canonical record.
+    pub record: Record,
+    /// The `pith_number` a wrapper states beside the record.
+    pub stated_number: Option<String>,
+    /// The `canonical_sha256` a wrapper states beside the record.
+    pub stated_sha256: Option<String>,
+    /// Whether it came from the cache.
+    pub cached: bool,
+}
+
+/// The record URL of a code at the resolver `base`.
+pub fn record_url(base: &str, code: &str) -> String {
+    format!("{}/pith/{code}.json", base.trim_end_matches('/'))
+}
+
+/// The bundle URL of a code at the resolver `base`.
+pub fn bundle_url(base: &str, code: &str) -> String {
+    format!("{}/pith/{code}/bundle.json", base.trim_end_matches('/'))
+}
+
+/// Reads a record as the resolver serves it: wrapped (`canonical_record` beside
+/// `pith_number` and `canonical_sha256`) or bare.
+///
+/// # Errors
+/// [`ErrorKind::BadAnswer`] for text that is not JSON, or a record that is not valid.
+pub fn read_record(json: &[u8]) -> Result<Resolved, Error> {
+    let bad = |m: String| Error::from(ErrorKind::BadAnswer(m));
+    let v: Value = serde_json::from_slice(json).map_err(|e| bad(format!("not JSON: {e}")))?;
+    let (rec, number, sha) = match v.get("canonical_record") {
+        Some(r) => (
+            r,
+            v.get("pith_number")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            v.get("canonical_sha256")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+        ),
+        None => (&v, None, None),
+    };
+    let record = Record::from_value(rec).map_err(|e| bad(format!("the record: {e}")))?;
+    Ok(Resolved {
+        record,
+        stated_number: number,
+        stated_sha256: sha,
+        cached: false,
+    })
+}
+
+/// The record of `code` (26 characters), from the cache or the resolver.
+///
+/// # Errors
+/// [`ErrorKind::NotFound`] when the resolver has none; as [`Client::get`] and
+/// [`read_record`]; about the record URL.
+pub fn record(client: &Client, code: &str) -> Result<Resolved, Error> {
+    let url = record_url(&client.settings().resolver_url, code);
+    let cache = client.cache();
+    let file = cache.resolver_file(code, false);
+    if !client.settings().refresh {
+        if let Some(bytes) = cache.read(&file)? {
+            if let Ok(mut r) = read_record(&bytes) {
+                r.cached = true;
+                return Ok(r);
+            }
+        }
+    }
+    let fetched = client
+        .get(Service::Resolver, &url)
+        .map_err(|e| e.about(&url))?;
+    let r = read_record(&fetched.body).map_err(|e| e.about(&url))?;
+    cache.write(&file, &fetched.body)?;
+    Ok(r)
+}
+
+/// The bundle of `code`, from the cache or the resolver; `None` when the resolver has none.
+///
+/// # Errors
+/// As [`Client::get`] (a 404 excepted); [`ErrorKind::BadAnswer`] for a bundle that is not
+/// valid; about the bundle URL.
+pub fn bundle(client: &Client, code: &str) -> Result<Option<Bundle>, Error> {
+    let url = bundle_url(&client.settings().resolver_url, code);
+    let s = client.settings();
+    let cache = client.cache();
+    let file = cache.resolver_file(code, true);
+    let read = |bytes: &[u8]| {
+        std::str::from_utf8(bytes)
+            .map_err(|e| e.to_string())
+            .and_then(|t| Bundle::from_json(t).map_err(|e| e.to_string()))
+    };
+    if !s.refresh {
+        let fresh = std::fs::metadata(&file)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|m| m.elapsed().ok())
+            .is_some_and(|age| s.offline || age < BUNDLE_FRESH);
+        if fresh {
+            if let Some(bytes) = cache.read(&file)? {
+                if let Ok(b) = read(&bytes) {
+                    return Ok(Some(b));
+                }
+            }
+        }
+    }
+    let fetched = match client.get(Service::Resolver, &url) {
+        Ok(f) => f,
+        Err(e) if matches!(e.kind(), ErrorKind::NotFound) => return Ok(None),
+        Err(e) => return Err(e.about(&url)),
+    };
+    let b = read(&fetched.body).map_err(|m| Error::from(ErrorKind::BadAnswer(m)).about(&url))?;
+    cache.write(&file, &fetched.body)?;
+    Ok(Some(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrapped_and_bare() {
+        let recs: Value =
+            serde_json::from_str(include_str!("../../tests/data/records.json")).unwrap();
+        let bare = serde_json::to_vec(&recs[0]["canonical_record"]).unwrap();
+        let wrapped = serde_json::to_vec(&recs[0]).unwrap();
+        let a = read_record(&bare).unwrap();
+        let b = read_record(&wrapped).unwrap();
+        assert_eq!(a.record, b.record);
+        assert_eq!(a.stated_number, None);
+        assert_eq!(b.stated_number.as_deref(), recs[0]["pith_number"].as_str());
+        let e = read_record(b"{\"canonical_record\":{}}").unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::BadAnswer(_)), "{e}");
+        assert!(read_record(b"<html>").is_err());
+        assert_eq!(
+            record_url("https://pith.science/", "X"),
+            "https://pith.science/pith/X.json"
+        );
+    }
+}
