@@ -44,6 +44,7 @@ pub mod arxiv_match;
 pub mod badge;
 pub mod batch;
 pub mod escape;
+pub mod job;
 pub mod number;
 pub mod output;
 pub mod pdf;

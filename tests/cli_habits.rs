@@ -215,6 +215,8 @@ fn inject_dry_run_and_json() {
             "input",
             "number",
             "output",
+            "replaced",
+            "replaced_xmp",
             "status",
             "url",
             "written"

@@ -5,7 +5,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use super::{Job, Outcome, Status, Summary};
+use super::{Job, Summary};
+use crate::job::{ItemReport, Status};
 use crate::output;
 
 /// At most this many staged outputs per worker before its group is committed.
@@ -24,12 +25,12 @@ const STAGED_FDS: usize = 256;
 ///
 /// `work` may stage its outputs in the worker's [`output::Group`]. The pool commits the group
 /// (see the module docs) before it reports that outcome; a job one of whose files fails at
-/// the commit is reported [`Status::Failed`] with the reason. [`Outcome::ms`] is the
+/// the commit is reported [`Status::Failed`] with the reason. [`ItemReport::ms`] is the
 /// time of `work`, without the commit.
 pub fn run<W, D>(jobs: &[Job], threads: usize, stop: &AtomicBool, work: W, mut done: D) -> Summary
 where
-    W: Fn(&Job, &mut output::Group) -> Outcome + Sync,
-    D: FnMut(&Outcome),
+    W: Fn(&Job, &mut output::Group) -> ItemReport + Sync,
+    D: FnMut(&ItemReport),
 {
     let started = Instant::now();
     let next = AtomicUsize::new(0);
@@ -38,7 +39,7 @@ where
         total: jobs.len(),
         ..Summary::default()
     };
-    let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
+    let (tx, rx) = mpsc::channel::<(usize, ItemReport)>();
     let mut attempted = vec![false; jobs.len()];
     let workers = threads.max(1).min(jobs.len().max(1));
     let group_files = (STAGED_FDS / workers).clamp(1, GROUP_FILES);
@@ -49,9 +50,9 @@ where
             s.spawn(move || {
                 let mut group = output::Group::new();
                 // Outcomes of jobs that staged files (and how many), waiting for the commit.
-                let mut waiting: Vec<(usize, Outcome, usize)> = Vec::new();
+                let mut waiting: Vec<(usize, ItemReport, usize)> = Vec::new();
                 let commit =
-                    |group: &mut output::Group, waiting: &mut Vec<(usize, Outcome, usize)>| {
+                    |group: &mut output::Group, waiting: &mut Vec<(usize, ItemReport, usize)>| {
                         let mut results = std::mem::take(group).commit().into_iter();
                         let mut ok = true;
                         for (i, mut o, staged) in waiting.drain(..) {
@@ -103,16 +104,12 @@ where
     for (job, seen) in jobs.iter().zip(&attempted) {
         if !seen {
             let size = std::fs::metadata(&job.pdf).map(|m| m.len()).unwrap_or(0);
-            let o = Outcome {
-                pdf: job.pdf.clone(),
-                out: None,
+            let o = ItemReport {
                 status: Status::Skipped,
                 reason: Some("interrupted before this file was started".into()),
-                number: None,
-                copied: false,
                 bytes_before: size,
                 bytes_after: size,
-                ms: 0,
+                ..ItemReport::new(&job.pdf)
             };
             summary.add(&o);
             done(&o);
@@ -161,17 +158,13 @@ mod tests {
     }
 
     /// The outcome of `job`, injected into `out` (`bytes_after` long).
-    fn injected(job: &Job, out: Option<std::path::PathBuf>, bytes_after: u64) -> Outcome {
-        Outcome {
-            pdf: job.pdf.clone(),
+    fn injected(job: &Job, out: Option<std::path::PathBuf>, bytes_after: u64) -> ItemReport {
+        ItemReport {
             out,
             status: Status::Injected,
-            reason: None,
-            number: None,
-            copied: false,
             bytes_before: 0,
             bytes_after,
-            ms: 0,
+            ..ItemReport::new(&job.pdf)
         }
     }
 

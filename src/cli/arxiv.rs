@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use pith::arxiv_match::{self, Decision, Wanted};
-use pith::batch::{Job, Outcome as FileOutcome, Status};
+use pith::batch::Job;
+use pith::job::{ItemReport, Status};
 use pith::record::arxiv::bulk::{self, Format, Input, Options, Report};
 use pith::record::Input as RecordSource;
 
@@ -64,7 +65,7 @@ pub fn number(
 }
 
 /// The jobs to run, and the outcomes of the PDFs that are not run with their indices.
-pub type Plan = (Vec<Job>, Vec<(usize, FileOutcome)>);
+pub type Plan = (Vec<Job>, Vec<(usize, ItemReport)>);
 
 /// The arXiv side of `pith batch`: which PDFs, their ids, the metadata pass, and a decision
 /// per PDF. Returns the jobs to run and the outcomes of the PDFs that will not be run, each
@@ -206,17 +207,10 @@ impl ArxivBatch<'_> {
     }
 }
 
-fn outcome(pdf: &Path, status: Status, reason: String) -> FileOutcome {
-    let size = std::fs::metadata(pdf).map(|m| m.len()).unwrap_or(0);
-    FileOutcome {
-        pdf: pdf.to_owned(),
-        out: None,
+fn outcome(pdf: &Path, status: Status, reason: String) -> ItemReport {
+    ItemReport {
         status,
         reason: Some(reason),
-        number: None,
-        copied: false,
-        bytes_before: size,
-        bytes_after: size,
-        ms: 0,
+        ..ItemReport::new(pdf)
     }
 }

@@ -6,12 +6,12 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-mod apply;
 mod arxiv;
 mod badge;
 mod batch;
 mod fsutil;
 mod generate;
+mod hint;
 mod inject;
 mod input;
 mod inspect;
@@ -65,6 +65,11 @@ pub fn check_clobber(path: &std::path::Path) -> anyhow::Result<()> {
         anyhow::bail!("{}: exists, not replaced (--no-clobber)", path.display());
     }
     Ok(())
+}
+
+/// Whether `--no-clobber` was given.
+pub fn no_clobber() -> bool {
+    NO_CLOBBER.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Whether `--quiet` was given: informational output on standard error is left out.

@@ -68,10 +68,12 @@ pub struct Report {
     pub applied: Applied,
     /// Size of the result.
     pub bytes_after: u64,
-    /// Human-readable lines describing what was written.
-    pub written: Vec<String>,
+    /// What was written.
+    pub written: Vec<super::inject::Written>,
     /// The old XMP packet, when it was unparsable and replaced under `force`.
     pub replaced_xmp: Option<Vec<u8>>,
+    /// The number the file carried before, as found ([`super::Injection::previous`]).
+    pub previous: Option<String>,
 }
 
 /// Injects `number` into the PDF at `input` and writes the result to `target`.
@@ -155,6 +157,7 @@ pub fn inject_file(
         bytes_after,
         written: inj.written.clone(),
         replaced_xmp: inj.replaced_xmp.clone(),
+        previous: inj.previous.clone(),
     };
     let applied = match inj.offsets {
         None => Applied::Unchanged,

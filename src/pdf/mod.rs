@@ -54,7 +54,7 @@ pub mod writer;
 pub mod xmp;
 
 pub use error::{Error, ErrorKind};
-pub use inject::{inject, rewrite, Injection, Options};
+pub use inject::{inject, rewrite, Injection, Item, Options, Written};
 pub use inspect::{inspect, inspect_checked, inspect_with, inspect_with_password, Inspection};
 pub use reader::{Check, Pdf, ReadAt, XrefKind};
 pub use syntax::Ref;
