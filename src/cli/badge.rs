@@ -61,13 +61,13 @@ pub struct BadgeArgs {
 /// Arguments of `pith snippet`.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
-    pith snippet pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5 --format md\n  \
+    pith snippet pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\n  \
     pith snippet pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5 --format html --src https://example.org/badge.svg")]
 pub struct SnippetArgs {
     #[command(flatten)]
     look: BadgeLook,
     /// Target format.
-    #[arg(long, value_name = "FORMAT", value_parser = ["md", "html", "rst", "adoc", "tex"])]
+    #[arg(long, value_name = "FORMAT", default_value = "md", value_parser = ["md", "html", "rst", "adoc", "tex"])]
     format: String,
     /// URL or path of the badge image (default pith-<8 characters>.svg, .pdf for tex).
     #[arg(long, value_name = "URL")]

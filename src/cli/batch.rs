@@ -21,7 +21,12 @@ use super::Outcome;
     {\"pdf\": \"a.pdf\", \"number\": \"pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\", \"out\": \"done/a.pdf\"}\n  \
     {\"pdf\": \"b.pdf\", \"record\": \"b.record.json\"}\n\
     With --dir, each NAME.pdf takes its number from NAME.pith (one number, any form, whitespace\n\
-    and case tolerated), NAME.record.json or NAME.atom.xml; several sidecars must agree."
+    and case tolerated), NAME.record.json or NAME.atom.xml; several sidecars must agree.\n\n\
+    Examples:\n  \
+    pith batch --dir papers/ --out-dir numbered/ --report report.jsonl\n  \
+    pith batch --manifest jobs.jsonl --in-place -j 8 --shard 0/4\n  \
+    pith batch --dir pdfs/ --arxiv-metadata arxiv-metadata-oai-snapshot.json.gz --out-dir numbered/\n  \
+    pith batch --dir papers/ --out-dir numbered/ --check"
 )]
 pub struct Args {
     /// A JSON Lines manifest: one object per PDF with "pdf" and one of "number", "record",
@@ -84,7 +89,7 @@ pub struct Args {
     /// arXiv bulk metadata (snapshot JSON Lines or OAI-PMH arXivRaw pages, compressed or not):
     /// each PDF's number comes from the entry of the arXiv id in its name
     /// (2402.03791v3.pdf, hep-th9901001v1.pdf, hep-th/9901001v1.pdf) or in the manifest's
-    /// "arxiv_id" column (issue 14).
+    /// "arxiv_id" column.
     #[arg(long, value_name = "FILE", num_args = 1..)]
     arxiv_metadata: Vec<PathBuf>,
     /// With --arxiv-metadata: also inject into PDFs that are not the latest version (the number
@@ -94,6 +99,11 @@ pub struct Args {
     /// With --arxiv-metadata: write the ids of metadata entries that matched no PDF here.
     #[arg(long, value_name = "FILE", requires = "arxiv_metadata")]
     arxiv_unmatched: Option<PathBuf>,
+    /// Change nothing: check that every output (the input itself with --in-place) carries
+    /// the number its input assigns; one report line per file (matches, differs, missing);
+    /// exit 1 naming the files that differ or lack it.
+    #[arg(long, conflicts_with_all = ["dry_run", "mirror"])]
+    check: bool,
     #[command(flatten)]
     stamp: super::inject::StampArgs,
 }
@@ -145,8 +155,13 @@ fn add_hint(o: &mut ItemReport, settings: &Settings) {
 
 /// How a run ends on a terminal: one line with the totals (issue #15).
 fn summary_line(s: &batch::Summary, report: Option<&Path>) -> String {
-    let mut parts = vec![format!("{} injected", s.injected)];
+    let mut parts = match s.matches.or(s.differs).or(s.missing) {
+        Some(_) => vec![format!("{} carry their number", s.matches.unwrap_or(0))],
+        None => vec![format!("{} injected", s.injected)],
+    };
     for (n, what) in [
+        (s.differs.unwrap_or(0), "carry another number"),
+        (s.missing.unwrap_or(0), "missing or without a number"),
         (s.replaced, "replaced a different number"),
         (s.planned, "planned"),
         (s.unchanged, "unchanged"),
@@ -194,7 +209,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         decided.retain(|(i, _)| s.contains(*i));
     }
     if let Some(d) = &args.out_dir {
-        if !args.dry_run {
+        if !args.dry_run && !args.check {
             std::fs::create_dir_all(d)
                 .with_context(|| format!("{}: cannot create", d.display()))?;
         }
@@ -258,6 +273,8 @@ pub fn run(args: Args) -> Result<Outcome> {
     // PDFs a directory run found no number for are reported too (issue #15), and with
     // --mirror copied unchanged.
     let mut unmatched = Vec::new();
+    // --check: the files whose output differs from, or lacks, its number.
+    let mut bad = Vec::new();
     for pdf in &orphans {
         let dir = args.dir.as_deref().unwrap_or(Path::new("."));
         let rel = pdf.strip_prefix(dir).unwrap_or(pdf);
@@ -281,16 +298,17 @@ pub fn run(args: Args) -> Result<Outcome> {
         threads,
         &stop,
         |j, group| {
-            let mut o = job::item::run(
-                &ItemRequest {
-                    job: j,
-                    out_dir: args.out_dir.as_deref(),
-                    dry_run: args.dry_run,
-                    mirror: args.mirror,
-                    settings: &settings,
-                },
-                group,
-            );
+            let req = ItemRequest {
+                job: j,
+                out_dir: args.out_dir.as_deref(),
+                dry_run: args.dry_run,
+                mirror: args.mirror,
+                settings: &settings,
+            };
+            if args.check {
+                return job::item::check(&req);
+            }
+            let mut o = job::item::run(&req, group);
             add_hint(&mut o, &settings);
             o
         },
@@ -327,6 +345,9 @@ pub fn run(args: Args) -> Result<Outcome> {
                     None => eprintln!("pith: {line}"),
                 }
             }
+            if matches!(o.status, Status::Differs | Status::Missing) {
+                bad.push(o.pdf.display().to_string());
+            }
             emit(o, &mut report);
         },
     );
@@ -345,6 +366,22 @@ pub fn run(args: Args) -> Result<Outcome> {
     report.flush()?;
     if terminal {
         eprintln!("{}", summary_line(&summary, report_path));
+    }
+    if args.check && !bad.is_empty() {
+        const SHOWN: usize = 20;
+        let more = bad.len().saturating_sub(SHOWN);
+        eprintln!(
+            "pith: {} of {} files do not carry their number: {}{}",
+            bad.len(),
+            summary.total,
+            bad[..bad.len().min(SHOWN)].join(", "),
+            if more > 0 {
+                format!(" and {more} more (see the report)")
+            } else {
+                String::new()
+            }
+        );
+        return Ok(Outcome::Mismatch);
     }
     if summary.interrupted {
         bail!(

@@ -14,6 +14,11 @@ use super::Outcome;
 
 /// Arguments of `pith inject`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    pith inject paper.pdf --number pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5 -o numbered.pdf\n  \
+    pith inject --in-place --arxiv-atom paper.atom.xml paper.pdf\n  \
+    pith inject paper.pdf --record paper.record.json --stamp --stamp-position top -o stamped.pdf\n  \
+    cat paper.pdf | pith inject - --number pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5 -o - > numbered.pdf")]
 pub struct Args {
     /// The PDF to update ("-" reads standard input; then give -o).
     #[arg(value_name = "IN.pdf")]

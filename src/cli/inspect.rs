@@ -14,6 +14,10 @@ use super::Outcome;
 
 /// Arguments of `pith inspect`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    pith inspect numbered.pdf\n  \
+    pith inspect --json numbered.pdf\n  \
+    pith inspect numbered.pdf --number pith:7BMK4ZKT   (exit 1 unless it carries that number)")]
 pub struct Args {
     /// The PDF to read ("-" reads standard input).
     #[arg(value_name = "FILE.pdf")]

@@ -18,6 +18,7 @@ mod inspect;
 mod number;
 mod password;
 mod record;
+mod strip;
 mod sty;
 mod verify;
 
@@ -32,17 +33,33 @@ pub enum Outcome {
 
 /// Pith Numbers for scientific papers: compute, verify, embed.
 #[derive(Debug, Parser)]
-#[command(name = "pith", version, about, long_about = None)]
+#[command(
+    name = "pith",
+    version,
+    about,
+    long_about = None,
+    after_help = "Examples:\n  \
+    pith number --arxiv-atom paper.atom.xml\n  \
+    pith inject paper.pdf --number pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5 -o numbered.pdf\n  \
+    pith inspect numbered.pdf\n  \
+    pith help inject"
+)]
 pub struct Cli {
     /// Print only errors: no progress, notes, hints or summaries on standard error.
-    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    #[arg(
+        short,
+        long,
+        global = true,
+        conflicts_with = "verbose",
+        help_heading = "Global options"
+    )]
     quiet: bool,
     /// Print more about what is done (repeat for more).
-    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    #[arg(short, long, global = true, action = clap::ArgAction::Count, help_heading = "Global options")]
     verbose: u8,
     /// Never replace an existing output file (-o, --out-dir, sty's directory): refuse it
     /// instead. By default an output is replaced, atomically, as qpdf and compilers do.
-    #[arg(short = 'n', long, global = true)]
+    #[arg(short = 'n', long, global = true, help_heading = "Global options")]
     no_clobber: bool,
     #[command(subcommand)]
     command: Command,
@@ -95,6 +112,10 @@ pub(crate) use note;
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Print the Pith Number of a record or of a paper's metadata.
+    #[command(after_help = "Examples:\n  \
+        pith number --record examples/2402.03791v3.record.json\n  \
+        pith number --arxiv-atom examples/2402.03791v3.atom.xml --json\n  \
+        pith number --id 2402.03791v3 --title \"…\" --abstract \"…\" --submitted 2024-02-06T12:00:00Z --primary cs.DC")]
     Number(number::Args),
     /// Build the canonical record from a paper's metadata.
     Record(record::Args),
@@ -106,6 +127,8 @@ enum Command {
     Inject(inject::Args),
     /// Show the Pith Number and link found in a PDF.
     Inspect(inspect::Args),
+    /// Take the Pith Number, its link and the stamp out of a PDF (incremental update).
+    Strip(strip::Args),
     /// Write an SVG badge for a number.
     Badge(badge::BadgeArgs),
     /// Inject numbers into many PDFs in parallel (manifest or directory), with a JSON Lines report.
@@ -142,6 +165,7 @@ pub fn main() -> ExitCode {
         Command::Sty(a) => sty::run(a),
         Command::Inject(a) => inject::run(a),
         Command::Inspect(a) => inspect::run(a),
+        Command::Strip(a) => strip::run(a),
         Command::Badge(a) => badge::run_badge(a),
         Command::Batch(a) => batch::run(a),
         Command::Snippet(a) => badge::run_snippet(a),

@@ -24,11 +24,11 @@ pub struct Args {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["record", "arxiv_atom", "id"])]
     jsonl: Option<PathBuf>,
     /// arXiv metadata snapshot files (JSON Lines; "-" for stdin; gzip, bzip2, xz, zstd or
-    /// Kaggle's zip recognised by content): one JSON line per paper, in input order (issue 14).
+    /// Kaggle's zip recognised by content): one JSON line per paper, in input order.
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["record", "arxiv_atom", "id", "jsonl"])]
     arxiv_snapshot: Vec<PathBuf>,
     /// OAI-PMH ListRecords pages in arXivRaw format, as harvesters save them (compressed or
-    /// not; "-" for stdin): one JSON line per paper, deleted records reported (issue 14).
+    /// not; "-" for stdin): one JSON line per paper, deleted records reported.
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["record", "arxiv_atom", "id", "jsonl"])]
     arxiv_oai: Vec<PathBuf>,
     /// With --arxiv-snapshot/--arxiv-oai: stop at the first bad line or record.

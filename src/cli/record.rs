@@ -9,6 +9,9 @@ use super::Outcome;
 
 /// Arguments of `pith record`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    pith record --arxiv-atom examples/2402.03791v3.atom.xml\n  \
+    pith record --arxiv-atom examples/2402.03791v3.atom.xml --canonical | sha256sum")]
 pub struct Args {
     #[command(flatten)]
     input: RecordInput,

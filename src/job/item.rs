@@ -35,6 +35,9 @@ pub struct ItemReport {
     /// The different number the file carried before and no longer does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replaced: Option<String>,
+    /// A check: the number the output carries, when it is not the expected one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub found: Option<String>,
     /// Whether the file was copied unchanged into the output tree (a complete mirror).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub copied: bool,
@@ -58,6 +61,7 @@ impl ItemReport {
             refusal: None,
             number: None,
             replaced: None,
+            found: None,
             copied: false,
             bytes_before: size,
             bytes_after: size,
@@ -261,6 +265,64 @@ fn apply(
     o.clone()
 }
 
+/// Checks one item without changing anything (`pith batch --check`): its output (the input
+/// itself in place) must carry the number its input assigns, consistently. The line is
+/// [`Status::Matches`], [`Status::Differs`] (with `found`), [`Status::Missing`] (no output, or
+/// no number in it), or failed when the number cannot be resolved or the output not read.
+pub fn check(req: &ItemRequest<'_>) -> ItemReport {
+    let job = req.job;
+    let mut o = ItemReport::new(&job.pdf);
+    let out = req.output().unwrap_or_else(|| job.pdf.clone());
+    o.out = Some(out.clone());
+    let number = match batch::resolve(job) {
+        Ok(n) => n,
+        Err(e) => {
+            o.error(&Error::new(ErrorKind::Number(e)));
+            return o;
+        }
+    };
+    o.number = Some(number.full());
+    if req.leaves_out_dir() {
+        o.out = None;
+        o.error(&Error::new(ErrorKind::LeavesOutDir).in_file(&job.pdf));
+        return o;
+    }
+    if !out.exists() {
+        o.status = Status::Missing;
+        o.reason = Some(format!("{}: no such output", out.display()));
+        return o;
+    }
+    let r = super::inspect::run(&super::InspectRequest {
+        source: Source::File(&out),
+        deep: false,
+        password: req.settings.password.as_deref(),
+        expected: Some(crate::NumberRef::Full(number.clone())),
+    });
+    match r {
+        Err(e) => o.error(&e),
+        Ok(r) => {
+            o.bytes_after = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
+            (o.status, o.reason) = match (r.number, r.consistent, r.matches_expected) {
+                (None, _, _) => (Status::Missing, Some("carries no Pith Number".into())),
+                (Some(_), Some(true), Some(true)) => (Status::Matches, None),
+                (Some(f), Some(true), _) => {
+                    let why = format!("carries {f}, not {}", number.full());
+                    o.found = Some(f);
+                    (Status::Differs, Some(why))
+                }
+                (Some(f), _, _) => {
+                    o.found = Some(f);
+                    (
+                        Status::Differs,
+                        Some("the places that hold its number disagree".into()),
+                    )
+                }
+            };
+        }
+    }
+    o
+}
+
 /// One item on bytes in memory (a tar member): the number is given, nothing is read or
 /// written on disk. Returns the update to append to `data` (empty when the PDF already
 /// carries the number, or when it is refused) and the report line, named `name`.
@@ -278,6 +340,7 @@ pub fn bytes(
         refusal: None,
         number: Some(number.full()),
         replaced: None,
+        found: None,
         copied: false,
         bytes_before: data.len() as u64,
         bytes_after: data.len() as u64,

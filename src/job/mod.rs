@@ -12,7 +12,7 @@
 //! - the replaced-number rule: a different number that was there before is reported in
 //!   `replaced`, the same code completed with its year is not;
 //! - the reports themselves ([`InjectReport`], [`InspectReport`], [`ItemReport`],
-//!   strip's): their keys are the CLI's `--json` keys and the Python dicts' keys,
+//!   [`StripReport`]): their keys are the CLI's `--json` keys and the Python dicts' keys,
 //!   documented once in `docs/reports.md`.
 //!
 //! It prints nothing and composes no command-line text: errors say what is wrong with the
@@ -39,11 +39,13 @@ mod error;
 pub mod inject;
 pub mod inspect;
 pub mod item;
+pub mod strip;
 
 pub use error::{Error, ErrorKind, RefusalKind};
 pub use inject::{inject_bytes, Destination, InjectReport, InjectRequest, Injected, Source};
 pub use inspect::{InspectReport, InspectRequest};
 pub use item::{ItemReport, ItemRequest};
+pub use strip::{StripReport, StripRequest};
 
 /// What a job did to one file: the `status` of every report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

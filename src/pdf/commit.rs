@@ -87,6 +87,44 @@ pub fn inject_file(
     number: &PithNumber,
     opts: &Options,
 ) -> Result<Report, Error> {
+    commit_file(input, target, Work::Inject(number), opts)
+}
+
+/// Takes pith's number, link and stamp out of the PDF at `input` ([`super::strip()`]) and
+/// writes the result to `target`, as [`inject_file`] writes an inject.
+///
+/// # Errors
+/// As [`inject_file`].
+pub fn strip_file(input: &Path, target: Target<'_>, opts: &Options) -> Result<Report, Error> {
+    commit_file(input, target, Work::Strip, opts)
+}
+
+/// What an update does.
+#[derive(Clone, Copy)]
+enum Work<'a> {
+    Inject(&'a PithNumber),
+    Strip,
+}
+
+impl Work<'_> {
+    fn plan<R: super::reader::ReadAt>(
+        self,
+        doc: &super::document::Document<R>,
+        opts: &Options,
+    ) -> Result<super::Injection, Error> {
+        match self {
+            Work::Inject(n) => plan(doc, n, opts),
+            Work::Strip => super::strip::plan(doc, opts),
+        }
+    }
+}
+
+fn commit_file(
+    input: &Path,
+    target: Target<'_>,
+    work: Work<'_>,
+    opts: &Options,
+) -> Result<Report, Error> {
     let in_input = |e: Error| e.in_file(input);
     let in_place = matches!(target, Target::InPlace);
     let file = if in_place {
@@ -133,10 +171,7 @@ pub fn inject_file(
                 }
             }
             let doc = load_repaired(&data).map_err(in_input)?;
-            (
-                plan(&doc, number, opts).map_err(in_input)?,
-                data.len() as u64,
-            )
+            (work.plan(&doc, opts).map_err(in_input)?, data.len() as u64)
         }
         doc => {
             let doc = doc.map_err(in_input)?;
@@ -149,7 +184,7 @@ pub fn inject_file(
                         Error::io("cannot remove an interrupted update", e).in_file(input)
                     })?;
             }
-            (plan(&doc, number, opts).map_err(in_input)?, doc.pdf.len())
+            (work.plan(&doc, opts).map_err(in_input)?, doc.pdf.len())
         }
     };
     let report = |applied, bytes_after| Report {

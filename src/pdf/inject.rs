@@ -93,7 +93,7 @@ pub enum Item {
 }
 
 impl Written {
-    fn new(item: Item, object: Option<super::Ref>, text: String) -> Self {
+    pub(crate) fn new(item: Item, object: Option<super::Ref>, text: String) -> Self {
         Written {
             item,
             object: object.map(|r| format!("{} {}", r.num, r.gen)),
@@ -358,7 +358,9 @@ pub(crate) fn plan<R: ReadAt>(
 
 /// The `/Encrypt` value text of an encrypted file's trailer, and its `/ID` written out when
 /// the newest trailer does not carry it as text.
-fn encryption_entries<R: ReadAt>(pdf: &super::Pdf<R>) -> Result<(Vec<u8>, Option<Vec<u8>>), Error> {
+pub(crate) fn encryption_entries<R: ReadAt>(
+    pdf: &super::Pdf<R>,
+) -> Result<(Vec<u8>, Option<Vec<u8>>), Error> {
     use super::syntax::Obj;
     let encrypt = match (
         pdf.trailer().get(b"Encrypt"),

@@ -566,6 +566,82 @@ pub fn merge(packet: Option<&[u8]>, p: &Props, now: &str) -> Result<Vec<u8>, Err
     Ok(out.into_bytes())
 }
 
+/// Takes pith's values out of a packet (`pith strip`, issue 23.4): every property and
+/// attribute in [`PITH_NS`], the `xmp:Identifier` items that are Pith Numbers and the
+/// `dc:relation` items that are record URLs (the whole property when nothing else is in it).
+/// Everything else stays byte for byte. `None` when the packet holds nothing of pith's.
+///
+/// # Errors
+/// [`ErrorKind::Xmp`] when the packet is not UTF-8 or not well-formed XML.
+pub fn strip(packet: &[u8]) -> Result<Option<Vec<u8>>, Error> {
+    let s = text_of(packet)?;
+    let doc = parse(&s)?;
+    let Some(rdf) = rdf_root(&doc) else {
+        return Ok(None);
+    };
+    let mut edits: Vec<Range<usize>> = Vec::new();
+    for d in rdf.children().filter(|n| is(n, RDF_NS, "Description")) {
+        for a in d.attributes() {
+            if a.namespace() == Some(PITH_NS) {
+                edits.push(a.range());
+            }
+        }
+        for prop in d.children().filter(Node::is_element) {
+            let ours: &dyn Fn(&str) -> bool =
+                match (prop.tag_name().namespace(), prop.tag_name().name()) {
+                    (Some(PITH_NS), _) => {
+                        edits.push(prop.range());
+                        continue;
+                    }
+                    (Some(XMP_NS), "Identifier") => &|t: &str| t.starts_with(vocab::NUMBER_SCHEME),
+                    (Some(DC_NS), "relation") => &|t: &str| t.starts_with(URL_PREFIX),
+                    _ => continue,
+                };
+            let items = items(prop);
+            let mine: Vec<_> = items.iter().filter(|(_, t)| ours(t)).collect();
+            if mine.is_empty() {
+                continue;
+            }
+            if mine.len() == items.len() {
+                edits.push(prop.range());
+            } else {
+                edits.extend(mine.iter().map(|(li, _)| li.range()));
+            }
+        }
+    }
+    if edits.is_empty() {
+        return Ok(None);
+    }
+    edits.sort_by_key(|r| (r.start, r.end));
+    let mut out = String::with_capacity(s.len());
+    let mut at = 0;
+    for range in edits {
+        if range.start < at {
+            continue; // nested in an earlier removal
+        }
+        let mut start = range.start;
+        while start > at && matches!(s.as_bytes()[start - 1], b' ' | b'\t') {
+            start -= 1;
+        }
+        out.push_str(&s[at..start]);
+        at = range.end;
+    }
+    out.push_str(&s[at..]);
+    // Still well-formed, and free of pith's values.
+    let check = read(out.as_bytes())?;
+    if check.number.is_some()
+        || check.short.is_some()
+        || check.url.is_some()
+        || !check.identifiers.is_empty()
+        || !check.relations.is_empty()
+    {
+        return Err(xmp_err(
+            "the packet still carries Pith values after they were removed",
+        ));
+    }
+    Ok(Some(out.into_bytes()))
+}
+
 fn padding() -> String {
     let line = format!("{}\n", " ".repeat(99));
     line.repeat(PADDING / 100 + 1)
