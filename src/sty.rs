@@ -329,7 +329,7 @@ mod tests {
         assert!(!s.contains("{% raw") && !s.contains("endraw") && !s.contains("{{ "));
         assert!(s.contains(&format!(
             "my $PITH_URL_BASE = '{}';",
-            crate::number::RECORD_URL_BASE
+            crate::vocab::URL_BASE
         )));
         assert!(s.contains("my $PITH_SHORT_LEN = 8;"));
         assert!(s.contains(&format!("v{}", env!("CARGO_PKG_VERSION"))));
@@ -338,7 +338,7 @@ mod tests {
         let sty = render(&Options::default()).unwrap();
         assert!(sty.contains(&format!(
             "\\edef\\pith@url{{{}\\pith@code}}",
-            crate::number::RECORD_URL_BASE
+            crate::vocab::URL_BASE
         )));
         assert_eq!(
             render_ltxml(&Options::default()).unwrap(),

@@ -403,7 +403,7 @@ fn badge_options(
     qr: Option<u32>,
 ) -> PyResult<badge::Options> {
     let status = status
-        .map(|s| s.parse::<badge::Status>())
+        .map(|s| s.parse::<badge::RecordStatus>())
         .transpose()
         .map_err(|e| errors::badge(py, &e))?;
     let style = style
@@ -506,7 +506,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SCHEMA_VERSION", record::SCHEMA_VERSION)?;
     m.add("REGISTRY_KEY_ID", verify::REGISTRY_KEY_ID)?;
     m.add("REGISTRY_KEY_B64", verify::REGISTRY_KEY_B64)?;
-    m.add("RECORD_URL_BASE", pith::number::RECORD_URL_BASE)?;
+    m.add("URL_BASE", pith::vocab::URL_BASE)?;
     m.add_function(wrap_pyfunction!(canonical_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_record, m)?)?;
     m.add_function(wrap_pyfunction!(number, m)?)?;
@@ -527,5 +527,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sty_ltxml, m)?)?;
     m.add_function(wrap_pyfunction!(pdf::inspect, m)?)?;
     m.add_function(wrap_pyfunction!(pdf::inject, m)?)?;
+    m.add_function(wrap_pyfunction!(pdf::inject_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(pdf::strip, m)?)?;
+    m.add_function(wrap_pyfunction!(pdf::batch_item, m)?)?;
     Ok(())
 }

@@ -119,7 +119,7 @@ def test_sty_is_the_committed_file_and_compiles(tmp_path: Path):
     assert r.returncode == 0, r.stdout[-2000:]
     pdf = tmp_path / "paper.pdf"
     ins = pn.inspect(pdf)
-    assert ins["found"] == SEED and ins["consistent"]
+    assert ins["number"] == SEED and ins["consistent"]
     meta = run([need_tool("pdfinfo"), "-meta", str(pdf)]).stdout
     assert SEED in meta
     shutil.rmtree(tmp_path)

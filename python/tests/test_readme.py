@@ -59,4 +59,4 @@ def test_readme_pipeline(tmp_path: Path):
         custom = run([need_tool("pdfinfo"), "-custom", str(f)]).stdout
         n = want.get(stem, SEED)
         assert f"PithNumber:     {n}" in custom or n in custom
-        assert pn.inspect(f)["found"] == n
+        assert pn.inspect(f)["number"] == n

@@ -36,7 +36,7 @@ pub mod snippet;
 mod widths;
 
 pub(crate) use options::check_text;
-pub use options::{Error, ErrorKind, Options, Status, Style};
+pub use options::{Error, ErrorKind, Options, RecordStatus, Style};
 
 pub use snippet::{snippet, Format, SnippetOptions};
 
@@ -74,10 +74,10 @@ pub fn value_text(number: &PithNumber, full: bool) -> String {
 ///
 /// # Examples
 /// ```
-/// use pith::badge::{accessible_name, Options, Status};
+/// use pith::badge::{accessible_name, Options, RecordStatus};
 /// let n = pith::PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5")?;
 /// assert_eq!(
-///     accessible_name(&n, &Options::default().status(Some(Status::Verified))),
+///     accessible_name(&n, &Options::default().status(Some(RecordStatus::Verified))),
 ///     "pith: pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5, verified"
 /// );
 /// # Ok::<(), pith::number::Error>(())
@@ -309,9 +309,9 @@ const QUOTE_MARK: char = '\u{1}';
 ///
 /// # Examples
 /// ```
-/// use pith::badge::{svg, Options, Status};
+/// use pith::badge::{svg, Options, RecordStatus};
 /// let n = pith::PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5")?;
-/// let out = svg(&n, &Options::default().status(Some(Status::Computed)).qr(Some(2)))?;
+/// let out = svg(&n, &Options::default().status(Some(RecordStatus::Computed)).qr(Some(2)))?;
 /// assert!(out.starts_with("<svg") && out.contains("<path"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

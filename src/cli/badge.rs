@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
-use pith::badge::{self, Format, Options, SnippetOptions, Status, Style};
+use pith::badge::{self, Format, Options, RecordStatus, SnippetOptions, Style};
 use pith::verify::{Bundle, Key};
 use pith::PithNumber;
 
@@ -81,10 +81,10 @@ impl BadgeLook {
     fn resolve(&self) -> Result<(PithNumber, Options)> {
         let number = PithNumber::parse(&self.number)?;
         let status = match (&self.status, &self.bundle) {
-            (Some(s), _) => Some(s.parse::<Status>()?),
+            (Some(s), _) => Some(s.parse::<RecordStatus>()?),
             (None, Some(path)) => {
                 bundle_verifies(path, &number, &[Key::registry()])?;
-                Some(Status::Verified)
+                Some(RecordStatus::Verified)
             }
             (None, None) => None,
         };

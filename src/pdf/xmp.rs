@@ -31,7 +31,7 @@ const DC_NS: &str = "http://purl.org/dc/elements/1.1/";
 const PDFAID_NS: &str = "http://www.aiim.org/pdfa/ns/id/";
 const PDFAEXT_NS: &str = "http://www.aiim.org/pdfa/ns/extension/";
 const PDFASCHEMA_NS: &str = "http://www.aiim.org/pdfa/ns/schema#";
-use crate::vocab::URL_BASE as URL_PREFIX;
+use crate::vocab::URL_BASE;
 /// Bytes of white-space padding after the packet, so that in-place editors can grow it.
 const PADDING: usize = 2048;
 
@@ -267,7 +267,7 @@ fn values(doc: &Document) -> Values {
                     items(p)
                         .into_iter()
                         .map(|(_, t)| t)
-                        .filter(|t| t.starts_with(URL_PREFIX)),
+                        .filter(|t| t.starts_with(URL_BASE)),
                 ),
                 (Some(PDFAEXT_NS), "schemas")
                     if p.descendants().any(|n| {
@@ -435,7 +435,7 @@ pub fn merge(packet: Option<&[u8]>, p: &Props, now: &str) -> Result<Vec<u8>, Err
                 }
                 (Some(DC_NS), "relation") if !have_relation => {
                     have_relation = true;
-                    edit_bag(prop, &p.url, &|t| t.starts_with(URL_PREFIX), &mut edits);
+                    edit_bag(prop, &p.url, &|t| t.starts_with(URL_BASE), &mut edits);
                 }
                 (Some(PDFAEXT_NS), "schemas") if !have_schemas => {
                     have_schemas = true;
@@ -594,7 +594,7 @@ pub fn strip(packet: &[u8]) -> Result<Option<Vec<u8>>, Error> {
                         continue;
                     }
                     (Some(XMP_NS), "Identifier") => &|t: &str| t.starts_with(vocab::NUMBER_SCHEME),
-                    (Some(DC_NS), "relation") => &|t: &str| t.starts_with(URL_PREFIX),
+                    (Some(DC_NS), "relation") => &|t: &str| t.starts_with(URL_BASE),
                     _ => continue,
                 };
             let items = items(prop);
@@ -655,7 +655,7 @@ mod tests {
         Props {
             number: format!("pith:2024:{code}"),
             short: format!("pith:{}", &code[..8]),
-            url: format!("{URL_PREFIX}{code}"),
+            url: format!("{URL_BASE}{code}"),
         }
     }
     const A: &str = "7BMK4ZKTPUTUY3JKWBANNPOFR5";
