@@ -422,6 +422,31 @@ fn quiet_and_verbose() {
         err.contains("pith: planned ") && err.contains("a.pdf"),
         "{err}"
     );
+    // Issue 23.3: -q leaves out every report line, summary and note: an inject to a file
+    // and to standard output, a strip, an arXiv bulk run, a batch on a terminal-less run.
+    let a = dir.path().join("in/a.pdf");
+    let quiet = |args: &[&str]| {
+        let o = pith().arg("-q").args(args).output().unwrap();
+        assert!(o.status.success(), "{args:?}: {o:?}");
+        assert!(
+            o.stderr.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        o.stdout
+    };
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_owned();
+    let b = dir.path().join("b.pdf");
+    assert!(quiet(&["inject", &s(&a), "--number", common::OTHER, "-o", &s(&b)]).is_empty());
+    let piped = quiet(&["inject", &s(&b), "--number", SEED, "-o", "-"]);
+    assert!(
+        piped.starts_with(b"%PDF-"),
+        "the PDF, and nothing on stderr"
+    );
+    assert!(quiet(&["inject", &s(&b), "--number", SEED, "--in-place"]).is_empty());
+    assert!(quiet(&["strip", &s(&b), "--in-place"]).is_empty());
+    let snapshot = common::data("arxiv/vectors.snapshot.jsonl");
+    assert!(!quiet(&["number", "--arxiv-snapshot", &s(&snapshot)]).is_empty());
     // Errors still show under -q.
     pith()
         .args(["-q", "number", "--record", "/nonexistent.json"])

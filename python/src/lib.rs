@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use pith::badge::{self, Format, SnippetOptions};
 use pith::number::NumberRef;
 use pith::record::{self, Input, Paper, Record};
-use pith::verify::{self, Bundle, Check, CheckKind, Key, Report, Status, TextField, Verdict};
+use pith::verify::{self, Bundle, Check, CheckKind, CheckStatus, Key, Report, TextField, Verdict};
 use pith::PithNumber;
 
 mod convert;
@@ -40,11 +40,11 @@ fn check_value(c: &Check) -> Value {
     })
 }
 
-fn status_name(s: Status) -> &'static str {
+fn status_name(s: CheckStatus) -> &'static str {
     match s {
-        Status::Ok => "ok",
-        Status::Mismatch => "mismatch",
-        Status::Unverified => "unverified",
+        CheckStatus::Ok => "ok",
+        CheckStatus::Mismatch => "mismatch",
+        CheckStatus::Unverified => "unverified",
     }
 }
 
@@ -278,7 +278,7 @@ fn verify_record<'py>(
     report.push(Check::new(
         CheckKind::Record,
         "canonical_record",
-        Status::Ok,
+        CheckStatus::Ok,
         format!(
             "canonical sha256 {}, number {}",
             r.canonical_sha256(),

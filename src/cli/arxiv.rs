@@ -53,7 +53,7 @@ pub fn number(
     };
     let summary = bulk::number(&inputs, opts, &mut out, &mut report)?;
     drop(out);
-    eprintln!("pith: {summary}");
+    super::note!("{summary}");
     if summary.bad > 0 {
         bail!(
             "{} bad line(s)/record(s) reported above; the other {} paper(s) are numbered",
@@ -193,8 +193,8 @@ impl ArxivBatch<'_> {
                 }
             }
         }
-        eprintln!(
-            "pith: arXiv metadata: {} entries read; {matched} PDF(s) matched, {skipped} skipped (not the latest version), {failed} without usable metadata; {} entries matched no PDF{}",
+        super::note!(
+            "arXiv metadata: {} entries read; {matched} PDF(s) matched, {skipped} skipped (not the latest version), {failed} without usable metadata; {} entries matched no PDF{}",
             collected.read,
             collected.unmatched,
             if collected.unattributed_bad > 0 {

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
-use pith::verify::{self, Bundle, Check, CheckKind, Key, Report, Status, TextField, Verdict};
+use pith::verify::{self, Bundle, Check, CheckKind, CheckStatus, Key, Report, TextField, Verdict};
 use pith::NumberRef;
 
 use super::input::{read_text, RecordInput};
@@ -85,7 +85,7 @@ pub fn run(mut args: Args) -> Result<Outcome> {
         report.push(Check::new(
             CheckKind::Record,
             "canonical_record",
-            Status::Ok,
+            CheckStatus::Ok,
             format!(
                 "canonical sha256 {}, number {}",
                 r.canonical_sha256(),
@@ -146,7 +146,7 @@ pub fn run(mut args: Args) -> Result<Outcome> {
         } else if report
             .checks
             .iter()
-            .any(|c| c.kind == CheckKind::Receipt && c.status == Status::Unverified)
+            .any(|c| c.kind == CheckKind::Receipt && c.status == CheckStatus::Unverified)
         {
             super::note!("hint: a receipt signed by another key is checked when you give that key with --key");
         }
