@@ -4,7 +4,7 @@
 //! directory tree with sidecar files), the deterministic `--shard K/N` slice, the parallel run
 //! over a fixed number of workers, and the totals. It does not know how a PDF is updated: the
 //! caller passes the function that processes one job (the job layer's batch item,
-//! [`crate::job::item`], or its check), whose report line is [`crate::job::ItemReport`].
+//! [`crate::job::item`], or its check) and owns the report line ([`Line`]).
 //!
 //! Memory is bounded by the number of workers: each worker holds one file's job at a time, and
 //! the injector reads only what it needs of a file, so one huge PDF occupies one worker and
@@ -20,10 +20,8 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
 use serde_json::Value;
 
-use crate::job::{ItemReport, Status};
 use crate::number::PithNumber;
 use crate::record::{self, Input};
 
@@ -376,64 +374,23 @@ impl Shard {
     }
 }
 
-/// Totals of a run, printed as the report's final line.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct Summary {
-    /// Always `"summary"`, so a reader can tell this line from file lines.
-    pub summary: &'static str,
-    /// Files considered (after sharding).
-    pub total: usize,
-    /// Files updated.
-    pub injected: usize,
-    /// Files that already had the number.
-    pub unchanged: usize,
-    /// Files refused.
-    pub refused: usize,
-    /// Files that failed.
-    pub failed: usize,
-    /// Files not attempted because of an interruption.
-    pub skipped: usize,
-    /// PDFs without a number source (directory runs).
-    pub unmatched: usize,
-    /// Files a dry run would update.
-    pub planned: usize,
-    /// Files that carried a different number, now replaced.
-    pub replaced: usize,
-    /// `--check`: outputs that carry the number their input assigns.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub matches: Option<usize>,
-    /// `--check`: outputs that carry another number or disagree with themselves.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub differs: Option<usize>,
-    /// `--check`: outputs that are missing or carry no number.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub missing: Option<usize>,
-    /// Whether the run was interrupted.
-    pub interrupted: bool,
-    /// Wall time of the run.
-    pub ms: u64,
+/// What the pool needs of the caller's report line ([`run`] does not know what a line says).
+pub trait Line: Send {
+    /// The line of a job the run did not start (it was interrupted).
+    fn not_started(job: &Job) -> Self;
+    /// Marks the line failed: its staged output could not be committed, for `reason`.
+    fn commit_failed(&mut self, reason: String);
+    /// Sets the wall time spent on the job, in milliseconds.
+    fn set_ms(&mut self, ms: u64);
 }
 
-impl Summary {
-    /// Counts one report line.
-    pub fn add(&mut self, o: &ItemReport) {
-        let count = |c: &mut Option<usize>| *c = Some(c.unwrap_or(0) + 1);
-        match o.status {
-            Status::Injected | Status::Rewritten | Status::Stripped => self.injected += 1,
-            Status::Unchanged => self.unchanged += 1,
-            Status::Refused => self.refused += 1,
-            Status::Failed => self.failed += 1,
-            Status::Skipped => self.skipped += 1,
-            Status::Unmatched => self.unmatched += 1,
-            Status::Planned => self.planned += 1,
-            Status::Matches => count(&mut self.matches),
-            Status::Differs => count(&mut self.differs),
-            Status::Missing => count(&mut self.missing),
-        }
-        if o.replaced.is_some() {
-            self.replaced += 1;
-        }
-    }
+/// How a [`run`] ended.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Run {
+    /// Whether it was stopped before every job was started.
+    pub interrupted: bool,
+    /// Its wall time, in milliseconds.
+    pub ms: u64,
 }
 
 mod pool;

@@ -154,7 +154,7 @@ fn add_hint(o: &mut ItemReport, settings: &Settings) {
 }
 
 /// How a run ends on a terminal: one line with the totals (issue #15).
-fn summary_line(s: &batch::Summary, report: Option<&Path>) -> String {
+fn summary_line(s: &job::item::Summary, report: Option<&Path>) -> String {
     let mut parts = match s.matches.or(s.differs).or(s.missing) {
         Some(_) => vec![format!("{} carry their number", s.matches.unwrap_or(0))],
         None => vec![format!("{} injected", s.injected)],
@@ -293,7 +293,11 @@ pub fn run(args: Args) -> Result<Outcome> {
         emit(&o, &mut report);
         unmatched.push(o);
     }
-    let mut summary = batch::run(
+    let mut summary = job::item::Summary::new(jobs.len() + unmatched.len());
+    for o in &unmatched {
+        summary.add(o);
+    }
+    let run = batch::run(
         &jobs,
         threads,
         &stop,
@@ -348,13 +352,12 @@ pub fn run(args: Args) -> Result<Outcome> {
             if matches!(o.status, Status::Differs | Status::Missing) {
                 bad.push(o.pdf.display().to_string());
             }
+            summary.add(o);
             emit(o, &mut report);
         },
     );
-    for o in &unmatched {
-        summary.total += 1;
-        summary.add(o);
-    }
+    summary.interrupted = run.interrupted;
+    summary.ms = run.ms;
     if let Some(b) = bar {
         b.finish_and_clear();
     }

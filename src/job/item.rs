@@ -81,6 +81,96 @@ impl ItemReport {
     }
 }
 
+/// Totals of a run, printed as the report's final line.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Always `"summary"`, so a reader can tell this line from file lines.
+    pub summary: String,
+    /// Files considered (after sharding).
+    pub total: usize,
+    /// Files updated.
+    pub injected: usize,
+    /// Files that already had the number.
+    pub unchanged: usize,
+    /// Files refused.
+    pub refused: usize,
+    /// Files that failed.
+    pub failed: usize,
+    /// Files not attempted because of an interruption.
+    pub skipped: usize,
+    /// PDFs without a number source (directory runs).
+    pub unmatched: usize,
+    /// Files a dry run would update.
+    pub planned: usize,
+    /// Files that carried a different number, now replaced.
+    pub replaced: usize,
+    /// `--check`: outputs that carry the number their input assigns.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matches: Option<usize>,
+    /// `--check`: outputs that carry another number or disagree with themselves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub differs: Option<usize>,
+    /// `--check`: outputs that are missing or carry no number.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing: Option<usize>,
+    /// Whether the run was interrupted.
+    pub interrupted: bool,
+    /// Wall time of the run.
+    pub ms: u64,
+}
+
+impl Summary {
+    /// The totals of a run over `total` files, nothing counted yet.
+    pub fn new(total: usize) -> Self {
+        Summary {
+            summary: "summary".into(),
+            total,
+            ..Summary::default()
+        }
+    }
+
+    /// Counts one report line.
+    pub fn add(&mut self, o: &ItemReport) {
+        let count = |c: &mut Option<usize>| *c = Some(c.unwrap_or(0) + 1);
+        match o.status {
+            Status::Injected | Status::Rewritten | Status::Stripped => self.injected += 1,
+            Status::Unchanged => self.unchanged += 1,
+            Status::Refused => self.refused += 1,
+            Status::Failed => self.failed += 1,
+            Status::Skipped => self.skipped += 1,
+            Status::Unmatched => self.unmatched += 1,
+            Status::Planned => self.planned += 1,
+            Status::Matches => count(&mut self.matches),
+            Status::Differs => count(&mut self.differs),
+            Status::Missing => count(&mut self.missing),
+        }
+        if o.replaced.is_some() {
+            self.replaced += 1;
+        }
+    }
+}
+
+impl batch::Line for ItemReport {
+    fn not_started(job: &Job) -> Self {
+        ItemReport {
+            status: Status::Skipped,
+            reason: Some("interrupted before this file was started".into()),
+            ..ItemReport::new(&job.pdf)
+        }
+    }
+
+    fn commit_failed(&mut self, reason: String) {
+        self.status = Status::Failed;
+        self.reason = Some(one_line(&reason));
+        self.refusal = Some(RefusalKind::Io);
+        self.bytes_after = self.bytes_before;
+    }
+
+    fn set_ms(&mut self, ms: u64) {
+        self.ms = ms;
+    }
+}
+
 /// One item of a batch.
 #[derive(Debug, Clone, Copy)]
 pub struct ItemRequest<'a> {
