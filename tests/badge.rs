@@ -256,8 +256,12 @@ fn every_variant_is_well_formed_accessible_and_self_contained() {
             },
             "{svg}"
         );
-        // The accessible name, read back unescaped, carries label, full number and status.
-        let mut want = format!("{}: {SEED}", o.get_label());
+        // The accessible name, read back unescaped, carries label, full number and status
+        // ("Pith Number" for the default label).
+        let mut want = match o.get_label() {
+            "pith" => format!("Pith Number {SEED}"),
+            label => format!("{label}: {SEED}"),
+        };
         if let Some(s) = o.get_status() {
             want.push_str(&format!(", {s}"));
         }

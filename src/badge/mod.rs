@@ -70,7 +70,9 @@ pub fn value_text(number: &PithNumber, full: bool) -> String {
     }
 }
 
-/// The accessible name of a badge: `label: full number`, then `, status` when one is shown.
+/// The accessible name of a badge (its SVG title, a snippet's alt text): `Pith Number` and
+/// the full number with the default label, `label: full number` with another; then
+/// `, status` when one is shown (issue 23.2: "pith: pith:2024:…" read as a stutter).
 ///
 /// # Examples
 /// ```
@@ -78,7 +80,11 @@ pub fn value_text(number: &PithNumber, full: bool) -> String {
 /// let n = pith::PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5")?;
 /// assert_eq!(
 ///     accessible_name(&n, &Options::default().status(Some(RecordStatus::Verified))),
-///     "pith: pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5, verified"
+///     "Pith Number pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5, verified"
+/// );
+/// assert_eq!(
+///     accessible_name(&n, &Options::default().label("paper")),
+///     "paper: pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5"
 /// );
 /// # Ok::<(), pith::number::Error>(())
 /// ```
@@ -87,9 +93,14 @@ pub fn accessible_name(number: &PithNumber, opts: &Options) -> String {
         Some(_) => number.full(),
         None => format!("pith:{}", number.code()),
     };
+    let name = if opts.label == Options::default().label {
+        format!("Pith Number {full}")
+    } else {
+        format!("{}: {full}", opts.label)
+    };
     match opts.status {
-        Some(s) => format!("{}: {full}, {s}", opts.label),
-        None => format!("{}: {full}", opts.label),
+        Some(s) => format!("{name}, {s}"),
+        None => name,
     }
 }
 
