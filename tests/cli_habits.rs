@@ -705,3 +705,48 @@ fn help_teaches_with_examples_and_no_issue_numbers() {
         .code(2)
         .stderr(predicate::str::contains("-o OUT.pdf").and(predicate::str::contains("--in-place")));
 }
+
+/// Issue 23.3: an output in a folder that does not exist is refused with that reason, never
+/// with the name of an internal temporary file, and nothing is created.
+#[test]
+fn a_missing_output_folder_is_named() {
+    let dir = tmpdir();
+    let missing = dir.path().join("no/such");
+    let pdf = fixture("minimal.pdf");
+    let runs: Vec<Vec<std::ffi::OsString>> = vec![
+        vec![
+            "badge".into(),
+            SEED.into(),
+            "-o".into(),
+            missing.join("b.svg").into(),
+        ],
+        vec![
+            "inject".into(),
+            pdf.clone().into(),
+            "--number".into(),
+            SEED.into(),
+            "-o".into(),
+            missing.join("a.pdf").into(),
+        ],
+        vec![
+            "strip".into(),
+            pdf.into(),
+            "-o".into(),
+            missing.join("c.pdf").into(),
+        ],
+    ];
+    for args in runs {
+        let o = pith().args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            err.contains(&format!(
+                "output folder {} does not exist",
+                missing.display()
+            )),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("pith-tmp"), "{err}");
+    }
+    assert!(!dir.path().join("no").exists());
+}
