@@ -750,3 +750,37 @@ fn a_missing_output_folder_is_named() {
     }
     assert!(!dir.path().join("no").exists());
 }
+
+/// Issue 23.3: the refusals of --rewrite and --repair are whole sentences that say what to do.
+#[test]
+fn rewrite_and_repair_refusals_are_sentences() {
+    let dir = tmpdir();
+    let junk = dir.path().join("junk.pdf");
+    std::fs::write(&junk, b"%PDF-1.4\ngarbage\n").unwrap();
+    let cases: [(std::path::PathBuf, &str, &str); 3] = [
+        (
+            fixture("encrypted/qpdf-metadata-crypt-filter.pdf"),
+            "--rewrite",
+            "Inject without --rewrite",
+        ),
+        (
+            junk.clone(),
+            "--rewrite",
+            "The full rewrite could not rebuild it",
+        ),
+        (junk, "--repair", "--rewrite may."),
+    ];
+    for (input, flag, says) in cases {
+        let o = pith()
+            .args(["inject", "--number", SEED, flag, "-o"])
+            .arg(dir.path().join("out.pdf"))
+            .arg(&input)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        let line = err.trim_end();
+        assert_eq!(o.status.code(), Some(2), "{line}");
+        assert!(line.contains(says) && line.ends_with('.'), "{flag}: {line}");
+        assert_eq!(line.lines().count(), 1);
+    }
+}

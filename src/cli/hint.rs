@@ -27,22 +27,24 @@ impl std::error::Error for Hinted {
     }
 }
 
-/// How `pith inject` and `pith inspect` say to get past `e`.
-pub fn hint(e: &job::Error, settings: &Settings) -> &'static str {
+/// How `pith inject`, `strip` and `inspect` say to get past `e` (`rewrite`: `--rewrite` was
+/// given). Each refusal ends as a whole sentence.
+pub fn hint(e: &job::Error, settings: &Settings, rewrite: bool) -> &'static str {
     match e.kind() {
         ErrorKind::SameFile => "; use --in-place to update it",
         ErrorKind::Exists => " (--no-clobber)",
         ErrorKind::NotInPlace => "; give -o OUT.pdf, or -o - for standard output",
         ErrorKind::Pdf(p) => match p.kind() {
+            PdfKind::Damaged(_) if rewrite => {
+                ". The full rewrite could not rebuild it either: the file is too damaged to read."
+            }
             PdfKind::Damaged(_) if settings.repair => {
-                ". --repair could not rebuild its cross-reference table; --rewrite may."
+                ". The scan of --repair could not rebuild its cross-reference table; --rewrite may."
             }
             PdfKind::Damaged(_) => {
                 ". Use --repair to rebuild its cross-reference table (append-only), or --rewrite to rewrite the whole file."
             }
-            PdfKind::Encrypted => {
-                ". Inject without --rewrite: the incremental update keeps its encryption."
-            }
+            PdfKind::Encrypted => ". Inject without --rewrite to keep it encrypted.",
             PdfKind::Certified => {
                 "; use --force to update anyway, which invalidates the certification"
             }
@@ -62,7 +64,7 @@ pub fn batch_hint(kind: job::RefusalKind, settings: &Settings) -> &'static str {
     use job::RefusalKind as K;
     match kind {
         K::Damaged if settings.repair => {
-            ". --repair could not rebuild its cross-reference table; pith inject --rewrite may."
+            ". The scan of --repair could not rebuild its cross-reference table; pith inject --rewrite may."
         }
         K::Damaged => {
             ". Rerun with --repair to rebuild its cross-reference table (append-only), or rewrite it with pith inject --rewrite."
@@ -77,8 +79,8 @@ pub fn batch_hint(kind: job::RefusalKind, settings: &Settings) -> &'static str {
     }
 }
 
-/// Wraps a job error for printing with its hint.
-pub fn hinted(error: job::Error, settings: &Settings) -> anyhow::Error {
-    let hint = hint(&error, settings);
+/// Wraps a job error for printing with its hint ([`hint`]).
+pub fn hinted(error: job::Error, settings: &Settings, rewrite: bool) -> anyhow::Error {
+    let hint = hint(&error, settings, rewrite);
     anyhow::Error::new(Hinted { error, hint })
 }

@@ -253,7 +253,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         rewrite: args.rewrite,
         dry_run: args.dry_run,
     })
-    .map_err(|e| hinted(e, &settings))?;
+    .map_err(|e| hinted(e, &settings, args.rewrite))?;
     if let Some(old) = &done.report.replaced_xmp {
         super::note!(
             "{}: the old XMP packet was unparsable and is replaced (--force); it began: {old}",

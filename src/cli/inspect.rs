@@ -65,7 +65,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         password: password.as_deref(),
         expected: expected.clone(),
     })
-    .map_err(|e| hinted(e, &Settings::default()))?;
+    .map_err(|e| hinted(e, &Settings::default(), false))?;
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?;

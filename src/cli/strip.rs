@@ -65,7 +65,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         destination,
         settings: &settings,
     })
-    .map_err(|e| hinted(e, &settings))?;
+    .map_err(|e| hinted(e, &settings, false))?;
     let mut lines = Vec::new();
     if args.json {
         lines.push(serde_json::to_string_pretty(&r)?);
