@@ -698,6 +698,17 @@ fn help_teaches_with_examples_and_no_issue_numbers() {
         assert!(!help.to_lowercase().contains("issue"), "{c}: {help}");
     }
     assert!(!top.to_lowercase().contains("issue"));
+    // The man pages are generated from the same definitions: each has the examples too.
+    let dir = tmpdir();
+    pith()
+        .args(["-q", "man", "--dir"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    for c in &commands {
+        let page = std::fs::read_to_string(dir.path().join(format!("pith-{c}.1"))).unwrap();
+        assert!(page.contains("Examples:"), "pith-{c}.1 has no examples");
+    }
     pith()
         .args(["inject", "--number", SEED])
         .arg(fixture("minimal.pdf"))
