@@ -51,7 +51,7 @@ pub(crate) fn plan<R: ReadAt>(doc: &Document<R>, opts: &Options) -> Result<Injec
         .or_else(|| info_values.clone().and_then(|v| v.0));
     let packet = doc.packet.as_deref().map(xmp::strip).transpose()?.flatten();
     let info_has = info_values.is_some_and(|v| v != (None, None));
-    let stamp = stamped_page(&doc.pdf, &cat)?;
+    let stamp = stamped_page(&doc.pdf, &cat);
 
     if packet.is_none() && !info_has && stamp.is_none() {
         return Ok(Injection {
@@ -151,10 +151,8 @@ fn marked<R: ReadAt>(pdf: &Pdf<R>, o: &Obj) -> bool {
 }
 
 /// Page 1 without the stamp's content streams and link annotation, when it carries them.
-fn stamped_page<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<Option<(Ref, Dict)>, Error> {
-    let Some((page_ref, mut page)) = first_page(pdf, catalog)? else {
-        return Ok(None);
-    };
+fn stamped_page<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Option<(Ref, Dict)> {
+    let (page_ref, mut page) = first_page(pdf, catalog)?;
     let mut changed = false;
     for key in [&b"Contents"[..], b"Annots"] {
         let Some(Obj::Array(items)) = page.get(key).cloned() else {
@@ -170,29 +168,53 @@ fn stamped_page<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<Option<(Ref, 
             }
         }
     }
-    Ok(changed.then_some((page_ref, page)))
+    changed.then_some((page_ref, page))
 }
 
-/// Page 1 of the page tree (the first kid at each level), if it can be found.
-fn first_page<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<Option<(Ref, Dict)>, Error> {
-    let Some(mut node) = catalog.get(b"Pages").and_then(Obj::as_ref) else {
-        return Ok(None);
-    };
+/// Page 1 of the page tree (the first kid at each level), if it can be found. A page tree
+/// that cannot be read holds no stamp of pith's (inject never stamps it), so read errors are
+/// "no page", not a refusal: the number and link still come out.
+fn first_page<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Option<(Ref, Dict)> {
+    let mut node = catalog.get(b"Pages").and_then(Obj::as_ref)?;
     for _ in 0..64 {
-        let Some(f) = pdf.get(node.num)? else {
-            return Ok(None);
+        let f = pdf.get(node.num).ok().flatten()?;
+        let d = f.obj.as_dict().cloned()?;
+        let kids = match d.get(b"Kids").map(|k| pdf.resolve(k)) {
+            Some(Ok(Obj::Array(a))) => a,
+            Some(_) => return None,
+            None => return Some((node, d)),
         };
-        let Some(d) = f.obj.as_dict().cloned() else {
-            return Ok(None);
-        };
-        let kids = match d.get(b"Kids").map(|k| pdf.resolve(k)).transpose()? {
-            Some(Obj::Array(a)) => a,
-            _ => return Ok(Some((node, d))),
-        };
-        match kids.first().and_then(Obj::as_ref) {
-            Some(r) => node = r,
-            None => return Ok(None),
-        }
+        node = kids.first().and_then(Obj::as_ref)?;
     }
-    Ok(None)
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pdf::reader::testpdf::{build, DOC};
+    use crate::pdf::{inject, inspect};
+    use crate::PithNumber;
+
+    #[test]
+    fn inject_then_strip_leaves_no_number_and_the_original_prefix() {
+        let bytes = build(b"", &DOC, "");
+        let n = PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
+        let opts = Options::new("2024-01-01T00:00:00Z");
+        assert!(
+            strip(&bytes[..], &opts).unwrap().unchanged,
+            "nothing of pith's"
+        );
+        let mut out = bytes.clone();
+        out.extend_from_slice(&inject(&bytes[..], &n, &opts).unwrap().appended);
+        let s = strip(&out[..], &opts).unwrap();
+        assert_eq!(s.previous, Some(n.full()));
+        assert!(s.written.iter().any(|w| w.item == Item::Info));
+        let mut stripped = out.clone();
+        stripped.extend_from_slice(&s.appended);
+        assert!(stripped.starts_with(&out));
+        let ins = inspect(&stripped[..]).unwrap();
+        assert_eq!((ins.found(), ins.info_url), (None, None));
+        assert!(strip(&stripped[..], &opts).unwrap().unchanged);
+    }
 }

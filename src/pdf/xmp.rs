@@ -662,6 +662,30 @@ mod tests {
     const B: &str = "AAAAAAAAPUTUY3JKWBANNPOFR5";
 
     #[test]
+    fn strip_takes_out_pith_values_and_keeps_the_rest() {
+        let p = props(A);
+        let doi = "doi:10.1000/1";
+        let other = "https://example.org/a";
+        let packet = format!(
+            r#"<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="{RDF_NS}"><rdf:Description rdf:about="" xmlns:dc="{DC_NS}" xmlns:xmp="{XMP_NS}" xmlns:pith="{PITH_NS}" pith:url="{}"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">Kept</rdf:li></rdf:Alt></dc:title><xmp:Identifier><rdf:Bag><rdf:li>{doi}</rdf:li><rdf:li>{}</rdf:li></rdf:Bag></xmp:Identifier><dc:relation><rdf:Bag><rdf:li>{}</rdf:li></rdf:Bag></dc:relation><dc:source>{other}</dc:source><pith:number>{}</pith:number></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>"#,
+            p.url, p.number, p.url, p.number
+        );
+        let out = strip(packet.as_bytes())
+            .unwrap()
+            .expect("pith values found");
+        let text = String::from_utf8(out.clone()).unwrap();
+        assert_eq!(read(&out).unwrap(), Values::default());
+        for kept in ["Kept", doi, other, "xmp:Identifier"] {
+            assert!(text.contains(kept), "{kept} lost: {text}");
+        }
+        assert!(!text.contains("dc:relation") && !text.contains(A), "{text}");
+        assert_eq!(strip(&out).unwrap(), None, "nothing left to strip");
+        let merged = merge(None, &p, "2024-01-01T00:00:00Z").unwrap();
+        let stripped = strip(&merged).unwrap().unwrap();
+        assert_eq!(read(&stripped).unwrap().number, None);
+    }
+
+    #[test]
     fn new_packet_is_wrapped_and_padded() {
         let out = merge(None, &props(A), "2024-01-01T00:00:00Z").unwrap();
         let s = String::from_utf8(out).unwrap();
