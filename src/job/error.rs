@@ -26,9 +26,6 @@ pub enum ErrorKind {
     /// Occurs when the output exists and the request forbids replacing it.
     #[error("exists, not replaced")]
     Exists,
-    /// Occurs when the folder an output goes into does not exist.
-    #[error("output folder {} does not exist", .0.display())]
-    NoFolder(PathBuf),
     /// Occurs when a batch output would be written outside its output folder (`..`).
     #[error("the path leaves the output folder (\"..\")")]
     LeavesOutDir,
@@ -59,8 +56,6 @@ pub enum RefusalKind {
     SameFile,
     /// The output exists and may not be replaced.
     Exists,
-    /// The output's folder does not exist.
-    NoFolder,
     /// The output would leave its output folder.
     LeavesOutDir,
     /// Bytes in memory cannot be updated in place.
@@ -135,7 +130,6 @@ impl Error {
         match &*self.kind {
             ErrorKind::SameFile => RefusalKind::SameFile,
             ErrorKind::Exists => RefusalKind::Exists,
-            ErrorKind::NoFolder(_) => RefusalKind::NoFolder,
             ErrorKind::LeavesOutDir => RefusalKind::LeavesOutDir,
             ErrorKind::NotInPlace => RefusalKind::NotInPlace,
             ErrorKind::Stamp(_) => RefusalKind::Stamp,
@@ -161,7 +155,7 @@ impl Error {
     pub fn is_refusal(&self) -> bool {
         match &*self.kind {
             ErrorKind::Pdf(e) => e.is_refusal(),
-            ErrorKind::Io(..) | ErrorKind::Number(_) | ErrorKind::NoFolder(_) => false,
+            ErrorKind::Io(..) | ErrorKind::Number(_) => false,
             _ => true,
         }
     }

@@ -134,7 +134,7 @@ fn replaced_xmp(old: Option<&[u8]>) -> Option<String> {
 ///
 /// # Errors
 /// [`ErrorKind::SameFile`] (the output is the input), [`ErrorKind::Exists`] (with
-/// `no_clobber`), [`ErrorKind::NoFolder`], [`ErrorKind::NotInPlace`] (bytes in place), and
+/// `no_clobber`), [`ErrorKind::NotInPlace`] (bytes in place), and
 /// every refusal and failure of the PDF layer ([`ErrorKind::Pdf`]). On error the input is
 /// untouched and no output file exists.
 pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {

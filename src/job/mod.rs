@@ -3,8 +3,7 @@
 //!
 //! A front end (the `pith` CLI, the Python module) turns its arguments into a request, runs
 //! it here and prints or returns the report; it decides nothing. What lives here:
-//! - the same-file refusal (an output that is the input itself), the missing output folder,
-//!   `--no-clobber`'s refusal, and the confinement of batch outputs to their output folder;
+//! - the same-file refusal (an output that is the input itself), `--no-clobber`'s refusal, and the confinement of batch outputs to their output folder;
 //! - the update time ([`now`]: `SOURCE_DATE_EPOCH`, else the clock);
 //! - rewrite-then-stamp ([`inject::run`]), the stamp's size range ([`STAMP_SIZES`]);
 //! - the restart check of a batch (an output that already carries its number is done), the
@@ -212,10 +211,12 @@ pub fn replaced(previous: Option<&str>, number: &crate::PithNumber) -> Option<St
 }
 
 /// Checks an output path before anything is written: not the input itself (`input`, when it
-/// is a file), not an existing file under `no_clobber`, and in a folder that exists.
+/// is a file), and not an existing file under `no_clobber`. (A folder that does not exist is
+/// found when the output is written, after the input was read: the input's own refusal comes
+/// first; [`crate::output`] names the folder.)
 ///
 /// # Errors
-/// [`ErrorKind::SameFile`], [`ErrorKind::Exists`], [`ErrorKind::NoFolder`].
+/// [`ErrorKind::SameFile`], [`ErrorKind::Exists`].
 pub fn check_output(input: Option<&Path>, out: &Path, no_clobber: bool) -> Result<(), Error> {
     if out.as_os_str() == "-" {
         return Ok(());
@@ -225,12 +226,6 @@ pub fn check_output(input: Option<&Path>, out: &Path, no_clobber: bool) -> Resul
     }
     if no_clobber && std::fs::symlink_metadata(out).is_ok() && !crate::output::is_special(out) {
         return Err(Error::new(ErrorKind::Exists).in_file(out));
-    }
-    let parent = out.parent().filter(|p| !p.as_os_str().is_empty());
-    if let Some(p) = parent {
-        if !p.is_dir() {
-            return Err(Error::new(ErrorKind::NoFolder(p.to_owned())).in_file(out));
-        }
     }
     Ok(())
 }
