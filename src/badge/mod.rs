@@ -21,7 +21,7 @@
 //! let n = pith::PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5")?;
 //! let svg = pith::badge::svg(&n, &pith::badge::Options::default())?;
 //! assert!(svg.contains(">7BMK4ZKT</text>"));
-//! assert!(svg.contains(r#"aria-label="pith: pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5""#));
+//! assert!(svg.contains(r#"aria-label="Pith Number pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5""#));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
