@@ -106,6 +106,16 @@ impl InspectReport {
 
 /// Runs an inspect.
 ///
+/// # Examples
+/// ```
+/// use pith::job::{inspect, InspectRequest, Source};
+/// let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/minimal.pdf"));
+/// let r = inspect::run(&InspectRequest { source: Source::File(path), deep: false, password: None, expected: None })?;
+/// assert!(!r.has_number && !r.ok());
+/// assert_eq!(serde_json::to_value(&r)?["info"]["PithNumber"], serde_json::Value::Null);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
 /// # Errors
 /// [`ErrorKind::Pdf`] when the file cannot be read as a PDF, [`ErrorKind::Io`] when it
 /// cannot be opened.

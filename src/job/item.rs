@@ -416,6 +416,19 @@ pub fn check(req: &ItemRequest<'_>) -> ItemReport {
 /// One item on bytes in memory (a tar member): the number is given, nothing is read or
 /// written on disk. Returns the update to append to `data` (empty when the PDF already
 /// carries the number, or when it is refused) and the report line, named `name`.
+///
+/// # Examples
+/// ```
+/// use pith::job::{item, Settings, Status};
+/// let pdf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/minimal.pdf"))?;
+/// let n = pith::PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5")?;
+/// let (update, line) = item::bytes("a/paper.pdf".as_ref(), &pdf, &n, &Settings::default());
+/// assert_eq!(line.status, Status::Injected);
+/// assert_eq!(line.bytes_after, (pdf.len() + update.len()) as u64);
+/// let (_, refused) = item::bytes("junk.pdf".as_ref(), b"junk", &n, &Settings::default());
+/// assert_eq!(refused.status, Status::Refused);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn bytes(
     name: &Path,
     data: &[u8],

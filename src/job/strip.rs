@@ -40,6 +40,20 @@ pub struct StripReport {
 
 /// Runs a strip; with [`Destination::Memory`] the whole result is returned too.
 ///
+/// # Examples
+/// ```
+/// use pith::job::{self, strip, Destination, Settings, Source, Status, StripRequest};
+/// let pdf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/minimal.pdf"))?;
+/// let n = pith::PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5")?;
+/// let (numbered, _) = job::inject_bytes(&pdf, &n, &Settings::default())?;
+/// let source = Source::Bytes { data: &numbered, name: "paper.pdf" };
+/// let settings = Settings::default();
+/// let (report, out) = strip::run(StripRequest { source, destination: Destination::Memory, settings: &settings })?;
+/// assert_eq!((report.status, report.removed), (Status::Stripped, Some(n.full())));
+/// assert!(out.unwrap().starts_with(&numbered));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
 /// # Errors
 /// As [`super::inject::run`].
 pub fn run(req: StripRequest<'_>) -> Result<(StripReport, Option<Vec<u8>>), Error> {
