@@ -795,3 +795,44 @@ fn rewrite_and_repair_refusals_are_sentences() {
         assert_eq!(line.lines().count(), 1);
     }
 }
+
+/// Issue 23.4: an encrypted file is stripped too, its update encrypted like an inject's (the
+/// page of the removed stamp keeps its encrypted strings); qpdf and poppler read the result.
+#[test]
+fn strip_works_on_encrypted_files() {
+    for tool in ["qpdf", "pdftotext"] {
+        if !common::have_tool(tool, "strip_works_on_encrypted_files") {
+            return;
+        }
+    }
+    let dir = tmpdir();
+    for name in ["r4-rc4-128.pdf", "r6-aes256.pdf"] {
+        let (a, b) = (dir.path().join("a.pdf"), dir.path().join("b.pdf"));
+        let _ = (std::fs::remove_file(&a), std::fs::remove_file(&b));
+        pith()
+            .args(["-q", "inject", "--stamp", "--number", SEED, "-o"])
+            .arg(&a)
+            .arg(fixture(&format!("encrypted/{name}")))
+            .assert()
+            .success();
+        pith()
+            .args(["-q", "strip", "-o"])
+            .arg(&b)
+            .arg(&a)
+            .assert()
+            .success();
+        assert!(qpdf_clean(&b), "{name}");
+        let o = std::process::Command::new("pdftotext")
+            .args(["-l", "1"])
+            .arg(&b)
+            .arg("-")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{name}");
+        assert!(
+            !String::from_utf8_lossy(&o.stdout).contains(SEED_SHORT),
+            "{name}"
+        );
+        pith().args(["inspect"]).arg(&b).assert().code(1);
+    }
+}
