@@ -5,7 +5,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use pith::badge::{svg, Options, Status, Style};
+use pith::badge::{svg, Options, RecordStatus, Style};
 use pith::PithNumber;
 
 fn main() {
@@ -23,13 +23,13 @@ fn main() {
         ("full flat", Options::default().full(true)),
         (
             "short+status flat",
-            Options::default().status(Some(Status::Verified)),
+            Options::default().status(Some(RecordStatus::Verified)),
         ),
         (
             "full+status flat-square",
             Options::default()
                 .full(true)
-                .status(Some(Status::Anchored))
+                .status(Some(RecordStatus::Anchored))
                 .style(Style::FlatSquare),
         ),
         ("short flat + QR", Options::default().qr(Some(2))),

@@ -269,7 +269,7 @@ pub fn read_manifest(manifest: &Path, text: &str, base: &Path) -> Result<Vec<Wan
 
 /// A metadata entry some PDF needed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Entry {
+pub enum MetadataEntry {
     /// The paper's latest version and number.
     Numbered {
         /// Latest version.
@@ -289,7 +289,7 @@ pub enum Entry {
 #[derive(Debug, Clone, Default)]
 pub struct Collected {
     /// Entries for the ids that were asked for.
-    pub entries: HashMap<String, Entry>,
+    pub entries: HashMap<String, MetadataEntry>,
     /// Lines or records read.
     pub read: u64,
     /// Entries no PDF needed.
@@ -299,7 +299,7 @@ pub struct Collected {
 }
 
 enum Seen {
-    Wanted(String, Entry),
+    Wanted(String, MetadataEntry),
     Other(String),
     Unattributed(Report),
     Nothing,
@@ -363,15 +363,15 @@ pub fn collect_where(
         let place = u.place.clone();
         let entry = match u.meaning() {
             Meaning::Meta(m) => match m.into_paper().and_then(|p| bulk::number_paper(&p)) {
-                Ok((r, _, n)) => Entry::Numbered {
+                Ok((r, _, n)) => MetadataEntry::Numbered {
                     version: r.source.version,
                     number: n,
                     place,
                 },
-                Err(e) => Entry::Bad(place, e),
+                Err(e) => MetadataEntry::Bad(place, e),
             },
-            Meaning::Deleted(_) => Entry::Deleted(place),
-            Meaning::Bad(e) => Entry::Bad(place, e),
+            Meaning::Deleted(_) => MetadataEntry::Deleted(place),
+            Meaning::Bad(e) => MetadataEntry::Bad(place, e),
             Meaning::Notice(_) | Meaning::Nothing => return Seen::Nothing,
         };
         Seen::Wanted(id, entry)
@@ -382,10 +382,10 @@ pub fn collect_where(
                 c.read += 1;
                 let newer = match (c.entries.get(&id), &e) {
                     (
-                        Some(Entry::Numbered { version: old, .. }),
-                        Entry::Numbered { version, .. },
+                        Some(MetadataEntry::Numbered { version: old, .. }),
+                        MetadataEntry::Numbered { version, .. },
                     ) => version >= old,
-                    (Some(Entry::Numbered { .. }), _) => false,
+                    (Some(MetadataEntry::Numbered { .. }), _) => false,
                     _ => true,
                 };
                 if newer {
@@ -432,13 +432,13 @@ pub fn decide(w: &Wanted, c: &Collected, any_version: bool) -> Decision {
         None => Decision::Fail(format!(
             "no metadata entry for {id} in the metadata files"
         )),
-        Some(Entry::Deleted(place)) => {
+        Some(MetadataEntry::Deleted(place)) => {
             Decision::Fail(format!("{id} is a deleted record in the metadata ({place})"))
         }
-        Some(Entry::Bad(place, reason)) => Decision::Fail(format!(
+        Some(MetadataEntry::Bad(place, reason)) => Decision::Fail(format!(
             "the metadata entry for {id} is unusable ({place}: {reason})"
         )),
-        Some(Entry::Numbered {
+        Some(MetadataEntry::Numbered {
             version, number, ..
         }) => match w.version {
             Some(v) if v == *version => Decision::Number(number.clone()),
@@ -520,14 +520,14 @@ mod tests {
         let mut c = Collected::default();
         c.entries.insert(
             "2402.03791".into(),
-            Entry::Numbered {
+            MetadataEntry::Numbered {
                 version: 3,
                 number: n.clone(),
                 place: place.clone(),
             },
         );
         c.entries
-            .insert("hep-th/9901001".into(), Entry::Deleted(place));
+            .insert("hep-th/9901001".into(), MetadataEntry::Deleted(place));
         let w = |id: &str, v| Wanted {
             pdf: "p.pdf".into(),
             relative: "p.pdf".into(),

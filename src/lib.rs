@@ -5,7 +5,7 @@
 //! resolvable at `https://pith.science/pith/<26 characters>`.
 //!
 //! The crate is layered; dependencies flow one way:
-//! `cli` → [`pdf`], [`sty`], [`badge`] → [`record`] → [`number`].
+//! `cli`, `python` → [`job`] → [`batch`], [`pdf`], [`sty`], [`badge`] → [`record`] → [`number`].
 //!
 //! - [`vocab`]: the names a number is written under (URL base, XMP namespace, prefix and
 //!   properties, Info keys); constants only, used by every module below.
@@ -28,9 +28,14 @@
 //!   and bundles from the resolver, PDFs verified against them; polite (spacing across runs,
 //!   retries, timeouts) and cached.
 //! - [`arxiv_match`]: PDFs matched to arXiv bulk metadata ([`record::arxiv`]) by id and version.
+//! - [`job`]: the job layer: typed requests (inject, inspect, strip, batch item and its check)
+//!   and serialisable reports, owning every policy the front ends share (same-file refusal,
+//!   output folders, `SOURCE_DATE_EPOCH`, rewrite-then-stamp, replaced numbers, the restart
+//!   check); its reports are what `pith … --json` prints and Python returns (docs/reports.md).
 //!
-//! The `pith` binary (`src/cli/`) parses arguments, reads and writes files and prints; every
-//! decision is made here. Errors are one `Error` per module with a `#[non_exhaustive]`
+//! The `pith` binary (`src/cli/`) parses arguments into job requests and prints their reports;
+//! the Python module (`python/`) turns keyword arguments into the same requests and the
+//! reports into dicts. Every decision is made here. Errors are one `Error` per module with a `#[non_exhaustive]`
 //! `ErrorKind` (thiserror), causes chained through `source()`, and no command-line flag names
 //! in their messages: the CLI adds its hints.
 //!
@@ -47,6 +52,7 @@ pub mod arxiv_match;
 pub mod badge;
 pub mod batch;
 pub mod escape;
+pub mod job;
 pub mod net;
 pub mod number;
 pub mod record;

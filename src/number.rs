@@ -16,10 +16,6 @@ pub const CODE_LEN: usize = 26;
 /// Prefix lengths accepted as short aliases (`pith:7BMK4ZKT` and its 12/16-character kin).
 pub const ALIAS_LENS: [usize; 3] = [8, 12, 16];
 
-/// Base URL of record pages; the verification link is this followed by the 26-character code
-/// (defined in [`crate::vocab::URL_BASE`], re-exported here for callers of this module).
-pub use crate::vocab::URL_BASE as RECORD_URL_BASE;
-
 /// Error returned when a Pith Number (or alias) cannot be parsed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("invalid Pith Number {:?}: {kind}", .input.chars().take(80).collect::<String>())]
@@ -328,7 +324,7 @@ impl PithNumber {
 
     /// The verification link `https://pith.science/pith/<26>`.
     pub fn url(&self) -> String {
-        format!("{RECORD_URL_BASE}{}", self.code)
+        format!("{}{}", crate::vocab::URL_BASE, self.code)
     }
 
     /// Whether `other` names this number (same code; years must agree when both are known).

@@ -36,9 +36,6 @@ pub const LTXML_FILE: &str = "pith.sty.ltxml";
 /// Characters of the code in the short form the badge shows (`pith:7BMK4ZKT`).
 const SHORT_LEN: usize = crate::number::ALIAS_LENS[0];
 
-/// XMP namespace of the `pith` properties ([`crate::vocab::XMP_NS`], as `pith inject` writes).
-pub use crate::vocab::XMP_NS as NAMESPACE;
-
 /// Date in `\ProvidesPackage`. Fixed (not the build date) so that the committed
 /// `latex/pith.sty` is reproducible; bump it when the template changes.
 pub const PACKAGE_DATE: &str = "2026/11/30";
@@ -249,7 +246,7 @@ fn context(options: &Options) -> tera::Context {
     ctx.insert("date", &options.date);
     // Copyright year of the LPPL header: the package date's year (validated YYYY/MM/DD).
     ctx.insert("year", options.date.get(..4).unwrap_or(""));
-    ctx.insert("ns", NAMESPACE);
+    ctx.insert("ns", crate::vocab::XMP_NS);
     ctx.insert("url_base", crate::vocab::URL_BASE);
     ctx
 }
@@ -319,7 +316,7 @@ mod tests {
                 p.xmp.value_type, name
             )));
         }
-        assert!(s.contains(&format!("\\def\\pith@ns{{{NAMESPACE}}}")));
+        assert!(s.contains(&format!("\\def\\pith@ns{{{}}}", crate::vocab::XMP_NS)));
     }
 
     #[test]
@@ -329,7 +326,7 @@ mod tests {
         assert!(!s.contains("{% raw") && !s.contains("endraw") && !s.contains("{{ "));
         assert!(s.contains(&format!(
             "my $PITH_URL_BASE = '{}';",
-            crate::number::RECORD_URL_BASE
+            crate::vocab::URL_BASE
         )));
         assert!(s.contains("my $PITH_SHORT_LEN = 8;"));
         assert!(s.contains(&format!("v{}", env!("CARGO_PKG_VERSION"))));
@@ -338,7 +335,7 @@ mod tests {
         let sty = render(&Options::default()).unwrap();
         assert!(sty.contains(&format!(
             "\\edef\\pith@url{{{}\\pith@code}}",
-            crate::number::RECORD_URL_BASE
+            crate::vocab::URL_BASE
         )));
         assert_eq!(
             render_ltxml(&Options::default()).unwrap(),

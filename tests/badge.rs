@@ -10,7 +10,7 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 
-use pith::badge::{self, Format, Options, SnippetOptions, Status, Style};
+use pith::badge::{self, Format, Options, RecordStatus, SnippetOptions, Style};
 use pith::PithNumber;
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;
@@ -29,9 +29,9 @@ fn variants() -> Vec<Options> {
     for style in Style::ALL {
         for status in [
             None,
-            Some(Status::Computed),
-            Some(Status::Verified),
-            Some(Status::Anchored),
+            Some(RecordStatus::Computed),
+            Some(RecordStatus::Verified),
+            Some(RecordStatus::Anchored),
         ] {
             for full in [false, true] {
                 for qr in [None, Some(2)] {
@@ -256,8 +256,12 @@ fn every_variant_is_well_formed_accessible_and_self_contained() {
             },
             "{svg}"
         );
-        // The accessible name, read back unescaped, carries label, full number and status.
-        let mut want = format!("{}: {SEED}", o.get_label());
+        // The accessible name, read back unescaped, carries label, full number and status
+        // ("Pith Number" for the default label).
+        let mut want = match o.get_label() {
+            "pith" => format!("Pith Number {SEED}"),
+            label => format!("{label}: {SEED}"),
+        };
         if let Some(s) = o.get_status() {
             want.push_str(&format!(", {s}"));
         }
@@ -380,18 +384,20 @@ fn golden_cases() -> Vec<(&'static str, Options)> {
         ),
         (
             "badge-flat-full-verified.svg",
-            Options::default().full(true).status(Some(Status::Verified)),
+            Options::default()
+                .full(true)
+                .status(Some(RecordStatus::Verified)),
         ),
         (
             "badge-flat-square-anchored.svg",
             Options::default()
                 .style(Style::FlatSquare)
-                .status(Some(Status::Anchored)),
+                .status(Some(RecordStatus::Anchored)),
         ),
         (
             "badge-flat-computed-qr.svg",
             Options::default()
-                .status(Some(Status::Computed))
+                .status(Some(RecordStatus::Computed))
                 .qr(Some(2)),
         ),
     ]
@@ -466,11 +472,13 @@ fn no_larger_than_shields_flat_for_the_same_text() {
             "badge-shields-full.svg",
         ),
         (
-            Options::default().status(Some(Status::Verified)),
+            Options::default().status(Some(RecordStatus::Verified)),
             "badge-shields-short-verified.svg",
         ),
         (
-            Options::default().full(true).status(Some(Status::Anchored)),
+            Options::default()
+                .full(true)
+                .status(Some(RecordStatus::Anchored)),
             "badge-shields-full-anchored.svg",
         ),
     ];
@@ -731,7 +739,7 @@ fn qr_svg(style: Style, module: u32) -> String {
         &seed(),
         &Options::default()
             .style(style)
-            .status(Some(Status::Computed))
+            .status(Some(RecordStatus::Computed))
             .qr(Some(module)),
     )
     .unwrap()
@@ -843,7 +851,7 @@ fn tricky() -> SnippetOptions {
     SnippetOptions {
         badge: Options::default()
             .label("a]b&c_d#e%f")
-            .status(Some(Status::Verified)),
+            .status(Some(RecordStatus::Verified)),
         src: Some("https://example.org/b adge.svg?x=1&y=2".into()),
         dark_src: Some("https://example.org/dark,1.svg".into()),
     }
@@ -1209,7 +1217,7 @@ fn snippet_sizes_follow_the_badge_options() {
         &seed(),
         &Options::default()
             .full(true)
-            .status(Some(Status::Computed))
+            .status(Some(RecordStatus::Computed))
             .qr(Some(3)),
     )
     .unwrap();

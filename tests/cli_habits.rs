@@ -215,6 +215,8 @@ fn inject_dry_run_and_json() {
             "input",
             "number",
             "output",
+            "replaced",
+            "replaced_xmp",
             "status",
             "url",
             "written"
@@ -420,10 +422,417 @@ fn quiet_and_verbose() {
         err.contains("pith: planned ") && err.contains("a.pdf"),
         "{err}"
     );
+    // Issue 23.3: -q leaves out every report line, summary and note: an inject to a file
+    // and to standard output, a strip, an arXiv bulk run, a batch on a terminal-less run.
+    let a = dir.path().join("in/a.pdf");
+    let quiet = |args: &[&str]| {
+        let o = pith().arg("-q").args(args).output().unwrap();
+        assert!(o.status.success(), "{args:?}: {o:?}");
+        assert!(
+            o.stderr.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        o.stdout
+    };
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_owned();
+    let b = dir.path().join("b.pdf");
+    assert!(quiet(&["inject", &s(&a), "--number", common::OTHER, "-o", &s(&b)]).is_empty());
+    let piped = quiet(&["inject", &s(&b), "--number", SEED, "-o", "-"]);
+    assert!(
+        piped.starts_with(b"%PDF-"),
+        "the PDF, and nothing on stderr"
+    );
+    assert!(quiet(&["inject", &s(&b), "--number", SEED, "--in-place"]).is_empty());
+    assert!(quiet(&["strip", &s(&b), "--in-place"]).is_empty());
+    let snapshot = common::data("arxiv/vectors.snapshot.jsonl");
+    assert!(!quiet(&["number", "--arxiv-snapshot", &s(&snapshot)]).is_empty());
     // Errors still show under -q.
     pith()
         .args(["-q", "number", "--record", "/nonexistent.json"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("/nonexistent.json"));
+}
+
+/// Issue 23.4: `pith strip` takes out the Info entries, pith's XMP values (keeping the rest
+/// of the packet) and the stamp with its link, as an append-only update that qpdf accepts;
+/// `inspect` then finds no number (exit 1). Read back with exiftool, pdfinfo and qpdf.
+#[test]
+fn strip_takes_the_number_link_and_stamp_out() {
+    for tool in ["qpdf", "exiftool", "pdfinfo", "pdftotext"] {
+        if !common::have_tool(tool, "strip_takes_the_number_link_and_stamp_out") {
+            return;
+        }
+    }
+    let dir = tmpdir();
+    let stamped = dir.path().join("stamped.pdf");
+    pith()
+        .args(["inject"])
+        .arg(example("2402.03791v3.pdf"))
+        .args(["--number", SEED, "--stamp", "-o"])
+        .arg(&stamped)
+        .assert()
+        .success();
+    let before = std::fs::read(&stamped).unwrap();
+    let title = exif_tag(&stamped, "XMP:Title");
+    let clean = dir.path().join("clean.pdf");
+    let o = pith()
+        .args(["strip", "--json"])
+        .arg(&stamped)
+        .arg("-o")
+        .arg(&clean)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (r["status"].as_str(), r["removed"].as_str()),
+        (Some("stripped"), Some(SEED))
+    );
+    let after = std::fs::read(&clean).unwrap();
+    assert!(
+        after.len() > before.len() && after.starts_with(&before),
+        "append-only"
+    );
+    assert!(qpdf_clean(&clean));
+    for tag in ["PithNumber", "PithURL", "XMP-pith:Number", "XMP-pith:URL"] {
+        assert_eq!(exif_tag(&clean, tag), "", "{tag} is still there");
+    }
+    assert_eq!(pdfinfo_custom(&clean, "PithNumber"), None);
+    let ids = exif_tag(&clean, "XMP:Identifier") + &exif_tag(&clean, "XMP:Relation");
+    assert!(!ids.contains("pith"), "{ids}");
+    assert_eq!(
+        exif_tag(&clean, "XMP:Title"),
+        title,
+        "the rest of the packet stays"
+    );
+    let text = |p: &std::path::Path| {
+        let o = std::process::Command::new("pdftotext")
+            .args(["-l", "1"])
+            .arg(p)
+            .arg("-")
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&o.stdout)
+            .matches(SEED_SHORT)
+            .count()
+    };
+    assert_eq!(text(&stamped), 1, "the stamp is on page 1");
+    assert_eq!(text(&clean), 0, "the stamp is gone");
+    pith().args(["inspect"]).arg(&clean).assert().code(1);
+    // In place: the same, crash-safe path as inject; a second strip changes nothing.
+    pith()
+        .args(["strip", "--in-place"])
+        .arg(&stamped)
+        .assert()
+        .success();
+    assert!(std::fs::read(&stamped).unwrap().starts_with(&before));
+    pith().args(["inspect"]).arg(&stamped).assert().code(1);
+    let again = std::fs::read(&stamped).unwrap();
+    pith()
+        .args(["strip", "--in-place"])
+        .arg(&stamped)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("unchanged"));
+    assert_eq!(std::fs::read(&stamped).unwrap(), again);
+}
+
+/// Issue 23.4: `pith batch --check` reads the same inputs as a run, changes nothing, and
+/// names the outputs that differ from or lack their number (exit 1).
+#[test]
+fn batch_check_names_outputs_that_differ_or_lack_their_number() {
+    let dir = tmpdir();
+    let tree = dir.path().join("in");
+    for n in ["a", "b", "c"] {
+        common::copy_writable(&fixture("minimal.pdf"), &tree.join(format!("{n}.pdf")));
+        std::fs::write(tree.join(format!("{n}.pith")), SEED).unwrap();
+    }
+    let out = dir.path().join("out");
+    let batch = |extra: &[&str]| {
+        pith()
+            .args(["batch", "--dir"])
+            .arg(&tree)
+            .arg("--out-dir")
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    assert!(batch(&[]).status.success());
+    let o = batch(&["--check"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // b's sidecar now assigns another number; c's output is gone.
+    std::fs::write(tree.join("b.pith"), common::OTHER).unwrap();
+    std::fs::remove_file(out.join("c.pdf")).unwrap();
+    let listing = |d: &std::path::Path| {
+        let mut v: Vec<_> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| {
+                let p = e.unwrap().path();
+                (p.clone(), std::fs::read(&p).unwrap())
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let (before_in, before_out) = (listing(&tree), listing(&out));
+    let o = batch(&["--check"]);
+    assert_eq!(o.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("b.pdf") && stderr.contains("c.pdf") && !stderr.contains("a.pdf"),
+        "{stderr}"
+    );
+    let lines: Vec<Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let status = |name: &str| {
+        lines
+            .iter()
+            .find(|l| l["pdf"].as_str().is_some_and(|p| p.ends_with(name)))
+            .map(|l| l["status"].as_str().unwrap().to_owned())
+    };
+    assert_eq!(status("a.pdf").as_deref(), Some("matches"));
+    assert_eq!(status("b.pdf").as_deref(), Some("differs"));
+    assert_eq!(status("c.pdf").as_deref(), Some("missing"));
+    assert_eq!(lines.last().unwrap()["differs"], 1);
+    assert_eq!(
+        (listing(&tree), listing(&out)),
+        (before_in, before_out),
+        "nothing changed"
+    );
+}
+
+/// Issue 23.3: replacing a different number is said (text, --json, batch line and summary);
+/// completing the same code is not a replacement.
+#[test]
+fn replacing_a_different_number_is_said() {
+    let dir = tmpdir();
+    let a = dir.path().join("a.pdf");
+    common::copy_writable(&fixture("minimal.pdf"), &a);
+    let inject = |n: &str, json: bool| {
+        let mut c = pith();
+        c.args(["inject", "--in-place", "--number", n]).arg(&a);
+        if json {
+            c.arg("--json");
+        }
+        c.output().unwrap()
+    };
+    let first: Value = serde_json::from_slice(&inject(common::OTHER, true).stdout).unwrap();
+    assert_eq!(first["replaced"], Value::Null);
+    let o = inject(SEED, false);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains(&format!("replaced {SEED} (was {})", common::OTHER)),
+        "{text}"
+    );
+    let again: Value = serde_json::from_slice(&inject(SEED, true).stdout).unwrap();
+    assert_eq!(
+        (again["status"].as_str(), &again["replaced"]),
+        (Some("unchanged"), &Value::Null)
+    );
+    // A batch over it with the other number: the line and the summary say so.
+    std::fs::write(dir.path().join("a.pith"), common::OTHER).unwrap();
+    let o = pith()
+        .args(["batch", "--in-place", "--dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let lines: Vec<Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["replaced"], SEED);
+    assert_eq!(lines.last().unwrap()["replaced"], 1);
+}
+
+/// Issue 23.2: every subcommand's --help ends with examples, groups the global options
+/// apart, and mentions no issue numbers; `inject` without an output says what to give.
+#[test]
+fn help_teaches_with_examples_and_no_issue_numbers() {
+    let o = pith().arg("--help").output().unwrap();
+    let top = String::from_utf8_lossy(&o.stdout).to_string();
+    let commands: Vec<String> = top
+        .split("Commands:")
+        .nth(1)
+        .unwrap()
+        .split("\n\n")
+        .next()
+        .unwrap()
+        .lines()
+        // A command's line starts with two spaces; a wrapped description with more.
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+        .filter(|c| c != "help")
+        .collect();
+    assert!(commands.len() >= 10, "{commands:?}");
+    for c in &commands {
+        let o = pith().args([c.as_str(), "--help"]).output().unwrap();
+        assert!(o.status.success(), "{c}");
+        let help = String::from_utf8_lossy(&o.stdout);
+        let examples = help
+            .rfind("Examples:")
+            .unwrap_or_else(|| panic!("{c}: no Examples"));
+        let lines: Vec<&str> = help[examples..]
+            .lines()
+            .skip(1)
+            .filter(|l| l.trim_start().starts_with("pith "))
+            .collect();
+        assert!(
+            (2..=5).contains(&lines.len()),
+            "{c}: {} example lines",
+            lines.len()
+        );
+        assert!(
+            help.contains("Global options:"),
+            "{c}: global options not grouped"
+        );
+        assert!(!help.to_lowercase().contains("issue"), "{c}: {help}");
+    }
+    assert!(!top.to_lowercase().contains("issue"));
+    // The man pages are generated from the same definitions: each has the examples too.
+    let dir = tmpdir();
+    pith()
+        .args(["-q", "man", "--dir"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    for c in &commands {
+        let page = std::fs::read_to_string(dir.path().join(format!("pith-{c}.1"))).unwrap();
+        assert!(page.contains("Examples:"), "pith-{c}.1 has no examples");
+    }
+    pith()
+        .args(["inject", "--number", SEED])
+        .arg(fixture("minimal.pdf"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("-o OUT.pdf").and(predicate::str::contains("--in-place")));
+}
+
+/// Issue 23.3: an output in a folder that does not exist is refused with that reason, never
+/// with the name of an internal temporary file, and nothing is created.
+#[test]
+fn a_missing_output_folder_is_named() {
+    let dir = tmpdir();
+    let missing = dir.path().join("no/such");
+    let pdf = fixture("minimal.pdf");
+    let runs: Vec<Vec<std::ffi::OsString>> = vec![
+        vec![
+            "badge".into(),
+            SEED.into(),
+            "-o".into(),
+            missing.join("b.svg").into(),
+        ],
+        vec![
+            "inject".into(),
+            pdf.clone().into(),
+            "--number".into(),
+            SEED.into(),
+            "-o".into(),
+            missing.join("a.pdf").into(),
+        ],
+        vec![
+            "strip".into(),
+            pdf.into(),
+            "-o".into(),
+            missing.join("c.pdf").into(),
+        ],
+    ];
+    for args in runs {
+        let o = pith().args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            err.contains(&format!(
+                "output folder {} does not exist",
+                missing.display()
+            )),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("pith-tmp"), "{err}");
+    }
+    assert!(!dir.path().join("no").exists());
+}
+
+/// Issue 23.3: the refusals of --rewrite and --repair are whole sentences that say what to do.
+#[test]
+fn rewrite_and_repair_refusals_are_sentences() {
+    let dir = tmpdir();
+    let junk = dir.path().join("junk.pdf");
+    std::fs::write(&junk, b"%PDF-1.4\ngarbage\n").unwrap();
+    let cases: [(std::path::PathBuf, &str, &str); 3] = [
+        (
+            fixture("encrypted/qpdf-metadata-crypt-filter.pdf"),
+            "--rewrite",
+            "Inject without --rewrite",
+        ),
+        (
+            junk.clone(),
+            "--rewrite",
+            "The full rewrite could not rebuild it",
+        ),
+        (junk, "--repair", "--rewrite may."),
+    ];
+    for (input, flag, says) in cases {
+        let o = pith()
+            .args(["inject", "--number", SEED, flag, "-o"])
+            .arg(dir.path().join("out.pdf"))
+            .arg(&input)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        let line = err.trim_end();
+        assert_eq!(o.status.code(), Some(2), "{line}");
+        assert!(line.contains(says) && line.ends_with('.'), "{flag}: {line}");
+        assert_eq!(line.lines().count(), 1);
+    }
+}
+
+/// Issue 23.4: an encrypted file is stripped too, its update encrypted like an inject's (the
+/// page of the removed stamp keeps its encrypted strings); qpdf and poppler read the result.
+#[test]
+fn strip_works_on_encrypted_files() {
+    for tool in ["qpdf", "pdftotext"] {
+        if !common::have_tool(tool, "strip_works_on_encrypted_files") {
+            return;
+        }
+    }
+    let dir = tmpdir();
+    for name in ["r4-rc4-128.pdf", "r6-aes256.pdf"] {
+        let (a, b) = (dir.path().join("a.pdf"), dir.path().join("b.pdf"));
+        let _ = (std::fs::remove_file(&a), std::fs::remove_file(&b));
+        pith()
+            .args(["-q", "inject", "--stamp", "--number", SEED, "-o"])
+            .arg(&a)
+            .arg(fixture(&format!("encrypted/{name}")))
+            .assert()
+            .success();
+        pith()
+            .args(["-q", "strip", "-o"])
+            .arg(&b)
+            .arg(&a)
+            .assert()
+            .success();
+        assert!(qpdf_clean(&b), "{name}");
+        let o = std::process::Command::new("pdftotext")
+            .args(["-l", "1"])
+            .arg(&b)
+            .arg("-")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{name}");
+        assert!(
+            !String::from_utf8_lossy(&o.stdout).contains(SEED_SHORT),
+            "{name}"
+        );
+        pith().args(["inspect"]).arg(&b).assert().code(1);
+    }
 }

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::common::http::{Reply, Request, Server};
+use crate::common::http::{arxiv_route, asked_id, recorded, Reply, Request, Server};
 use crate::common::Run;
 use serde_json::Value;
 
@@ -86,29 +86,6 @@ impl Env {
 fn dead_url() -> String {
     let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     format!("http://127.0.0.1:{}", l.local_addr().unwrap().port())
-}
-
-/// A recorded GetRecord answer.
-fn recorded(name: &str) -> Vec<u8> {
-    std::fs::read(common::data("net/getrecord").join(format!("{name}.xml"))).unwrap()
-}
-
-/// The arXiv id a GetRecord request asks for.
-fn asked_id(r: &Request) -> String {
-    let t = &r.target;
-    let start = t.find("identifier=oai:arXiv.org:").expect("identifier") + 25;
-    t[start..].split('&').next().unwrap().to_owned()
-}
-
-/// arXiv as recorded: the paper's answer when there is one, else idDoesNotExist.
-fn arxiv_route(r: &Request, _: usize) -> Reply {
-    let id = asked_id(r).replace('/', "_");
-    let path = common::data("net/getrecord").join(format!("{id}.xml"));
-    match std::fs::read(&path) {
-        Ok(b) => Reply::ok(b),
-        Err(_) if id == "0704.0002" => Reply::ok(recorded("deleted-0704.0002")),
-        Err(_) => Reply::ok(recorded("error-idDoesNotExist")),
-    }
 }
 
 /// The published vectors (tests/data/records.json), exact texts only.

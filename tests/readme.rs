@@ -14,12 +14,15 @@
 use std::path::Path;
 use std::process::Command;
 
+use crate::common::http::{arxiv_route, Server};
 use crate::common::{copy_writable, example, fixture, root};
 
 /// One command of a transcript and the output shown after it.
 #[derive(Debug)]
 struct Step {
     line: usize,
+    /// Index (0-based) of the first line after the command: where its output starts.
+    output_at: usize,
     command: String,
     expected: Vec<String>,
 }
@@ -74,6 +77,7 @@ fn blocks(md: &str) -> Vec<Block> {
                 }
                 block.steps.push(Step {
                     line: start,
+                    output_at: i + 1,
                     command,
                     expected: Vec::new(),
                 });
@@ -162,7 +166,10 @@ fn sandbox(dir: &Path) {
 
 /// Runs `command` with `sh` in `dir`, with the binary under test first on `PATH`; returns
 /// standard output followed by standard error.
-fn run(command: &str, dir: &Path) -> String {
+/// Runs `command` in the sandbox `dir`, with arXiv served by the stand-in at `arxiv` (the
+/// recorded answers of `tests/data/net`) and a cache of its own, so that `pith number <arXiv
+/// id>` in a transcript runs for real without the internet.
+fn run(command: &str, dir: &Path, arxiv: &str) -> String {
     let bin = assert_cmd::cargo::cargo_bin!("pith");
     let path = format!(
         "{}:{}",
@@ -176,6 +183,9 @@ fn run(command: &str, dir: &Path) -> String {
             c.env_remove(k);
         }
     }
+    c.env("PITH_ARXIV_URL", arxiv)
+        .env("PITH_ARXIV_SPACING_MS", "0")
+        .env("PITH_CACHE_DIR", dir.join(".cache"));
     let o = c.output().expect("sh");
     format!(
         "{}{}",
@@ -213,8 +223,15 @@ fn documents() -> Vec<std::path::PathBuf> {
     docs
 }
 
+/// Whether to rewrite the documents' outputs with what pith prints (`TRYCMD=overwrite`, as
+/// trycmd blesses its transcripts) instead of failing; review the diff before committing.
+fn overwrite() -> bool {
+    std::env::var("TRYCMD").is_ok_and(|v| v == "overwrite")
+}
+
 #[test]
 fn readme_console_blocks_are_true() {
+    let arxiv = Server::start(arxiv_route);
     let mut failures = Vec::new();
     let mut total = 0;
     for doc in documents() {
@@ -222,27 +239,46 @@ fn readme_console_blocks_are_true() {
         let md = std::fs::read_to_string(&doc).unwrap();
         let blocks = blocks(&md);
         total += blocks.len();
+        // (first line, lines replaced, new lines) of the outputs to rewrite, in order.
+        let mut rewrites: Vec<(usize, usize, Vec<String>)> = Vec::new();
         for b in blocks.iter().filter(|b| !b.skip) {
             // Each block starts from a fresh sandbox, so blocks do not depend on each other.
             let dir = tempfile::tempdir().unwrap();
             sandbox(dir.path());
             for s in &b.steps {
-                let got = run(&s.command, dir.path());
-                if !compare(&got, &s.expected, b.unordered, b.no_eol) {
-                    failures.push(format!(
-                        "{name}:{} (block at line {}): $ {}\n--- {name} shows\n{}\n--- pith prints\n{}",
-                        s.line,
-                        b.line,
-                        s.command,
-                        s.expected.join("\n"),
-                        got
-                    ));
+                let got = run(&s.command, dir.path(), &arxiv.url());
+                if compare(&got, &s.expected, b.unordered, b.no_eol) {
+                    continue;
                 }
+                if overwrite() {
+                    let lines = got.lines().map(str::to_owned).collect();
+                    rewrites.push((s.output_at, s.expected.len(), lines));
+                    continue;
+                }
+                failures.push(format!(
+                    "{name}:{} (block at line {}): $ {}\n--- {name} shows\n{}\n--- pith prints\n{}",
+                    s.line,
+                    b.line,
+                    s.command,
+                    s.expected.join("\n"),
+                    got
+                ));
             }
+        }
+        if !rewrites.is_empty() {
+            let mut lines: Vec<String> = md.lines().map(str::to_owned).collect();
+            for (at, n, new) in rewrites.into_iter().rev() {
+                lines.splice(at..at + n, new);
+            }
+            std::fs::write(&doc, lines.join("\n") + "\n").unwrap();
         }
     }
     assert!(total >= 6, "console blocks found: {total}");
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{}\n\n(rerun with TRYCMD=overwrite to take pith's output, then review the diff)",
+        failures.join("\n\n")
+    );
 }
 
 #[test]

@@ -1,12 +1,12 @@
 //! Fuzz target (issue #7): the PDF reader and update writer on bytes in memory.
-//! `pith::pdf::inspect` and `pith::pdf::inject` must not panic on any input; when the file
+//! `pith::pdf::inspect`, `inject` and `strip` must not panic on any input; when the file
 //! inspects cleanly and `inject` plans an update, the original followed by the update must
 //! inspect cleanly too and carry the number. (A file `inspect` already refuses, e.g. with a
 //! broken AcroForm field that `inject` never reads, may stay refused after the update.)
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pith::pdf::{inject, inspect, Options};
+use pith::pdf::{inject, inspect, strip, Options};
 use pith::PithNumber;
 
 fuzz_target!(|data: &[u8]| {
@@ -23,6 +23,12 @@ fuzz_target!(|data: &[u8]| {
                 Some(number.full()),
                 "the update carries the number"
             );
+            // `pith strip` takes it out again (issue 23.4).
+            let s = strip(&out[..], &opts).expect("an updated file strips");
+            out.extend_from_slice(&s.appended);
+            let ins = inspect(&out[..]).expect("a stripped file opens");
+            assert_eq!(ins.found(), None, "the strip leaves no number");
         }
     }
+    let _ = strip(data, &opts);
 });

@@ -5,7 +5,8 @@ the SHA-256 of a paper's canonical metadata record, resolvable at
 ``https://pith.science/pith/<26 characters>``. This package binds the Rust library of the
 ``pith`` tool (crate ``pith-number``): numbers from records, arXiv Atom, arXiv bulk metadata lines or paper fields;
 canonical bytes; verification of records, texts, bundles and signatures; injection into and
-inspection of PDFs (the GIL is released while a PDF is read or written); badges and their
+inspection, stripping and batch items of PDFs, on files or on bytes in memory (the GIL is
+released while a PDF is read or written; reports have the keys of ``pith … --json``); badges and their
 embedding snippets; the LaTeX package ``pith.sty``.
 
 >>> import pith_number
@@ -19,18 +20,20 @@ from __future__ import annotations
 
 from . import errors
 from ._native import (
-    RECORD_URL_BASE,
     REGISTRY_KEY_B64,
     REGISTRY_KEY_ID,
     SCHEMA_VERSION,
+    URL_BASE,
     __version__,
     badge_snippet,
     badge_svg,
+    batch_item,
     canon_sha256,
     canon_text,
     canonical_bytes,
     canonical_record,
     inject,
+    inject_bytes,
     inspect,
     number,
     number_details,
@@ -40,6 +43,7 @@ from ._native import (
     record_from_arxiv_line,
     record_from_fields,
     records_from_atom,
+    strip,
     sty,
     sty_ltxml,
     tar_shard_key,
@@ -71,18 +75,20 @@ from .errors import (
 
 __all__ = [
     "__version__",
-    "RECORD_URL_BASE",
     "REGISTRY_KEY_B64",
     "REGISTRY_KEY_ID",
     "SCHEMA_VERSION",
+    "URL_BASE",
     "badge_snippet",
     "badge_svg",
+    "batch_item",
     "canon_sha256",
     "canon_text",
     "canonical_bytes",
     "canonical_record",
     "errors",
     "inject",
+    "inject_bytes",
     "inspect",
     "number",
     "number_details",
@@ -92,6 +98,7 @@ __all__ = [
     "record_from_arxiv_line",
     "record_from_fields",
     "records_from_atom",
+    "strip",
     "sty",
     "sty_ltxml",
     "tar_shard_key",

@@ -1,11 +1,13 @@
 """Type stubs of the Rust extension module pith_number._native (see pith_number for docs)."""
 
-from typing import Any, BinaryIO, Dict, List, Literal, Optional, Sequence, Union
+from typing import Any, BinaryIO, Dict, List, Literal, Optional, Sequence, Tuple, Union
 
 from .types import (
+    BatchItemReport,
     Check,
     InjectReport,
     Inspection,
+    StripReport,
     NumberDetails,
     ParsedNumber,
     PathLike,
@@ -18,7 +20,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "REGISTRY_KEY_ID",
     "REGISTRY_KEY_B64",
-    "RECORD_URL_BASE",
+    "URL_BASE",
     "canonical_bytes",
     "canonical_record",
     "number",
@@ -44,13 +46,16 @@ __all__ = [
     "tar_shard_key",
     "number_from_arxiv",
     "verify_pdf",
+    "inject_bytes",
+    "strip",
+    "batch_item",
 ]
 
 __version__: str
 SCHEMA_VERSION: str
 REGISTRY_KEY_ID: str
 REGISTRY_KEY_B64: str
-RECORD_URL_BASE: str
+URL_BASE: str
 
 def canonical_bytes(record: RecordLike) -> bytes:
     """The canonical JSON bytes of a record (what is hashed)."""
@@ -145,7 +150,13 @@ def sty(version: Optional[str] = None, date: Optional[str] = None) -> str:
 def sty_ltxml(version: Optional[str] = None, date: Optional[str] = None) -> str:
     """The text of pith.sty.ltxml."""
 
-def inspect(path: PathLike) -> Inspection:
+def inspect(
+    source: Union[PathLike, bytes],
+    *,
+    deep: bool = False,
+    password: Union[str, bytes, None] = None,
+    number: Optional[str] = None,
+) -> Inspection:
     """Reads what a PDF says about its Pith Number."""
 
 def inject(
@@ -162,8 +173,56 @@ def inject(
     stamp_size: float = 9.0,
     password: Union[str, bytes, None] = None,
     repair: bool = False,
+    rewrite: bool = False,
+    dry_run: bool = False,
 ) -> InjectReport:
     """Writes a number into a PDF as an incremental update."""
+
+def inject_bytes(
+    data: bytes,
+    number: str,
+    *,
+    force: bool = False,
+    now: Optional[str] = None,
+    stamp: bool = False,
+    stamp_form: Literal["short", "full"] = "short",
+    stamp_position: Literal["left", "right", "top", "bottom"] = "left",
+    stamp_size: float = 9.0,
+    password: Union[str, bytes, None] = None,
+    repair: bool = False,
+) -> Tuple[bytes, InjectReport]:
+    """Writes a number into a PDF held in memory; returns the updated PDF and the report."""
+
+def strip(
+    source: Union[PathLike, bytes],
+    output: Optional[PathLike] = None,
+    *,
+    in_place: bool = False,
+    force: bool = False,
+    password: Union[str, bytes, None] = None,
+    repair: bool = False,
+) -> Union[StripReport, Tuple[bytes, StripReport]]:
+    """Takes the number, its link and the stamp out of a PDF (bytes in: (bytes, report) out)."""
+
+def batch_item(
+    pdf: PathLike,
+    number: str,
+    *,
+    out: Optional[PathLike] = None,
+    out_dir: Optional[PathLike] = None,
+    relative: Optional[PathLike] = None,
+    check: bool = False,
+    dry_run: bool = False,
+    mirror: bool = False,
+    force: bool = False,
+    repair: bool = False,
+    now: Optional[str] = None,
+    stamp: bool = False,
+    stamp_form: Literal["short", "full"] = "short",
+    stamp_position: Literal["left", "right", "top", "bottom"] = "left",
+    stamp_size: float = 9.0,
+) -> BatchItemReport:
+    """One item of a batch, as pith batch runs (or checks) it; returns its report line."""
 
 def process_tar(
     src: Union[PathLike, BinaryIO],

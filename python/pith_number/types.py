@@ -16,8 +16,12 @@ __all__ = [
     "Check",
     "VerifyReport",
     "XmpValues",
+    "InfoValues",
     "Inspection",
+    "Written",
     "InjectReport",
+    "StripReport",
+    "BatchItemReport",
 ]
 
 RecordLike = Union[Mapping[str, Any], str, bytes]
@@ -63,45 +67,108 @@ class VerifyReport(TypedDict):
     checks: List[Check]
 
 
-class XmpValues(TypedDict):
-    """Pith values read from a PDF's XMP packet."""
+# Keys with a colon or a capital cannot be class attributes: these use the functional form.
+XmpValues = TypedDict(
+    "XmpValues",
+    {
+        "pith:number": Optional[str],
+        "pith:shortNumber": Optional[str],
+        "pith:url": Optional[str],
+        "xmp:Identifier": List[str],
+        "dc:relation": List[str],
+        "pith_schema_declared": bool,
+    },
+)
+"""Pith values read from a PDF's XMP packet."""
 
-    number: Optional[str]
-    short: Optional[str]
-    url: Optional[str]
-    identifiers: List[str]
-    relations: List[str]
-    pdfa_part: Optional[str]
-    pdfa_conformance: Optional[str]
-    pith_schema_declared: bool
+InfoValues = TypedDict("InfoValues", {"PithNumber": Optional[str], "PithURL": Optional[str]})
+"""The Info entries pith writes, as read."""
 
 
 class Inspection(TypedDict):
-    """What :func:`pith_number.inspect` returns."""
+    """What :func:`pith_number.inspect` returns (the keys of ``pith inspect --json``)."""
 
-    path: str
+    file: str
     version: str
-    xref_stream: bool
+    xref: Literal["table", "stream"]
     sections: int
     encrypted: bool
-    info_number: Optional[str]
-    info_url: Optional[str]
+    encryption: Optional[str]
+    not_read: Optional[str]
+    number: Optional[str]
+    has_number: bool
+    info: InfoValues
     xmp: Optional[XmpValues]
     xmp_error: Optional[str]
+    pdfa: Optional[str]
     signatures: int
     docmdp: Optional[int]
-    found: Optional[str]
-    consistent: bool
-    pdfa: Optional[str]
+    consistent: Optional[bool]
+    matches_expected: Optional[bool]
+    uncommitted_bytes: Optional[int]
+
+
+class Written(TypedDict):
+    """One part of a file an update wrote."""
+
+    item: Literal["rebuilt", "catalog", "xmp", "info", "stamp", "update"]
+    object: Optional[str]
+    text: str
+
+
 
 
 class InjectReport(TypedDict):
-    """What :func:`pith_number.inject` returns."""
+    """What :func:`pith_number.inject` returns (the keys of ``pith inject --json``)."""
 
-    path: str
+    input: str
     output: str
+    status: Literal[
+        "injected", "rewritten", "unchanged", "planned", "stripped", "refused", "failed",
+        "skipped", "unmatched", "matches", "differs", "missing",
+    ]
+    """What the job did (docs/reports.md)."""
     number: str
-    applied: Literal["injected", "unchanged"]
+    url: str
+    replaced: Optional[str]
+    bytes_before: Optional[int]
+    bytes_after: Optional[int]
+    written: List[Written]
+    replaced_xmp: Optional[str]
+
+
+class StripReport(TypedDict):
+    """What :func:`pith_number.strip` returns (the keys of ``pith strip --json``)."""
+
+    input: str
+    output: str
+    status: Literal[
+        "injected", "rewritten", "unchanged", "planned", "stripped", "refused", "failed",
+        "skipped", "unmatched", "matches", "differs", "missing",
+    ]
+    """What the job did (docs/reports.md)."""
+    removed: Optional[str]
+    bytes_before: Optional[int]
+    bytes_after: Optional[int]
+    written: List[Written]
+
+
+class BatchItemReport(TypedDict, total=False):
+    """What :func:`pith_number.batch_item` returns: a ``pith batch`` report line."""
+
+    pdf: str
+    out: str
+    status: Literal[
+        "injected", "rewritten", "unchanged", "planned", "stripped", "refused", "failed",
+        "skipped", "unmatched", "matches", "differs", "missing",
+    ]
+    """What the job did (docs/reports.md)."""
+    reason: str
+    refusal: str
+    number: str
+    replaced: str
+    found: str
+    copied: bool
+    bytes_before: int
     bytes_after: int
-    written: List[str]
-    replaced_xmp: Optional[bytes]
+    ms: int

@@ -128,21 +128,6 @@ pub fn pdf(py: Python<'_>, path: &str, e: &pith::pdf::Error) -> PyErr {
     raise(py, class, kind, message, attrs)
 }
 
-/// `PdfIOError` for a file that cannot be opened, read or written.
-pub fn pdf_io(py: Python<'_>, path: &str, what: &str, e: &std::io::Error) -> PyErr {
-    let attrs = Attrs {
-        path: Some(path.to_string()),
-        ..Attrs::default()
-    };
-    raise(
-        py,
-        "PdfIOError",
-        "io",
-        format!("{path}: {what}: {e}"),
-        attrs,
-    )
-}
-
 /// `VerifyError` for a key, signature or bundle that cannot even be decoded.
 pub fn verify(py: Python<'_>, e: &pith::verify::Error) -> PyErr {
     use pith::verify::ErrorKind as K;

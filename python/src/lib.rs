@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use pith::badge::{self, Format, SnippetOptions};
 use pith::number::NumberRef;
 use pith::record::{self, Input, Paper, Record};
-use pith::verify::{self, Bundle, Check, CheckKind, Key, Report, Status, TextField, Verdict};
+use pith::verify::{self, Bundle, Check, CheckKind, CheckStatus, Key, Report, TextField, Verdict};
 use pith::PithNumber;
 
 mod convert;
@@ -42,11 +42,11 @@ fn check_value(c: &Check) -> Value {
     })
 }
 
-fn status_name(s: Status) -> &'static str {
+fn status_name(s: CheckStatus) -> &'static str {
     match s {
-        Status::Ok => "ok",
-        Status::Mismatch => "mismatch",
-        Status::Unverified => "unverified",
+        CheckStatus::Ok => "ok",
+        CheckStatus::Mismatch => "mismatch",
+        CheckStatus::Unverified => "unverified",
     }
 }
 
@@ -280,7 +280,7 @@ fn verify_record<'py>(
     report.push(Check::new(
         CheckKind::Record,
         "canonical_record",
-        Status::Ok,
+        CheckStatus::Ok,
         format!(
             "canonical sha256 {}, number {}",
             r.canonical_sha256(),
@@ -405,7 +405,7 @@ fn badge_options(
     qr: Option<u32>,
 ) -> PyResult<badge::Options> {
     let status = status
-        .map(|s| s.parse::<badge::Status>())
+        .map(|s| s.parse::<badge::RecordStatus>())
         .transpose()
         .map_err(|e| errors::badge(py, &e))?;
     let style = style
@@ -508,7 +508,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SCHEMA_VERSION", record::SCHEMA_VERSION)?;
     m.add("REGISTRY_KEY_ID", verify::REGISTRY_KEY_ID)?;
     m.add("REGISTRY_KEY_B64", verify::REGISTRY_KEY_B64)?;
-    m.add("RECORD_URL_BASE", pith::number::RECORD_URL_BASE)?;
+    m.add("URL_BASE", pith::vocab::URL_BASE)?;
     m.add_function(wrap_pyfunction!(canonical_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_record, m)?)?;
     m.add_function(wrap_pyfunction!(number, m)?)?;
@@ -532,5 +532,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     tar::register(m)?;
     m.add_function(wrap_pyfunction!(net::number_from_arxiv, m)?)?;
     m.add_function(wrap_pyfunction!(net::verify_pdf, m)?)?;
+    m.add_function(wrap_pyfunction!(pdf::inject_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(pdf::strip, m)?)?;
+    m.add_function(wrap_pyfunction!(pdf::batch_item, m)?)?;
     Ok(())
 }

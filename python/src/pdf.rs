@@ -1,30 +1,20 @@
-//! `inspect` and `inject`: a path in, a report dict out, the GIL released while the library
-//! reads and writes.
+//! PDF functions: keyword arguments into the library's job requests ([`pith::job`]), its
+//! reports out as dicts with the keys `pith … --json` prints (docs/reports.md). Nothing is
+//! decided here; the GIL is released while the library reads and writes.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use serde_json::{json, Value};
+use pyo3::types::{PyBytes, PyTuple};
+use serde::Serialize;
 
-use pith::pdf::{self, Options};
+use pith::job::{self, Destination, InjectRequest, InspectRequest, Settings, Source, StripRequest};
 
 use crate::convert::value_to_py;
 use crate::errors;
-use pith::pdf::commit::{inject_file, Applied, Target};
 
-/// The update time: ``SOURCE_DATE_EPOCH`` when set (reproducible output), else now; the CLI's
-/// rule.
-pub(crate) fn default_now() -> String {
-    let t = std::env::var("SOURCE_DATE_EPOCH")
-        .ok()
-        .and_then(|s| s.trim().parse::<i64>().ok())
-        .and_then(|s| chrono::DateTime::from_timestamp(s, 0))
-        .unwrap_or_else(chrono::Utc::now);
-    t.format("%Y-%m-%dT%H:%M:%SZ").to_string()
-}
-
-// The signature spells the default stamp size as a literal (so that Python sees `9.0`, not `...`).
+// The signatures spell the default stamp size as a literal (so that Python sees `9.0`, not `...`).
 const _: () = assert!(pith::pdf::stamp::DEFAULT_SIZE == 9.0);
 
 /// A password given as text (UTF-8) or bytes.
@@ -36,124 +26,145 @@ pub enum Password {
     Bytes(Vec<u8>),
 }
 
-/// The library's stamp settings from the keyword arguments, or ValueError naming the bad one.
-pub(crate) fn stamp_settings(
-    form: &str,
-    position: &str,
-    size: f64,
-) -> PyResult<pith::pdf::stamp::Stamp> {
-    use pith::pdf::stamp::{Form, Position, Stamp};
-    let form = match form {
-        "short" => Form::Short,
-        "full" => Form::Full,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "stamp_form must be \"short\" or \"full\", not {other:?}"
-            )))
+impl Password {
+    fn into_bytes(self) -> Vec<u8> {
+        match self {
+            Password::Text(t) => t.into_bytes(),
+            Password::Bytes(b) => b,
         }
-    };
-    let position = match position {
-        "left" => Position::Left,
-        "right" => Position::Right,
-        "top" => Position::Top,
-        "bottom" => Position::Bottom,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "stamp_position must be \"left\", \"right\", \"top\" or \"bottom\", not {other:?}"
-            )))
-        }
-    };
-    if !(2.0..=72.0).contains(&size) {
-        return Err(PyValueError::new_err(format!(
-            "stamp_size must be from 2 to 72 points, not {size}"
-        )));
     }
-    Ok(Stamp {
-        form,
-        position,
-        size,
-        grey: true,
+}
+
+/// A report as a dict, through its serde form (the CLI's `--json` keys).
+fn report<'py>(py: Python<'py>, r: &impl Serialize) -> PyResult<Bound<'py, PyAny>> {
+    let v = serde_json::to_value(r)
+        .map_err(|e| PyValueError::new_err(format!("report not serialisable: {e}")))?;
+    value_to_py(py, &v)
+}
+
+/// The exception for a job error about `name`.
+fn raise(py: Python<'_>, name: &str, e: &job::Error) -> PyErr {
+    use job::ErrorKind as K;
+    match e.kind() {
+        K::Pdf(p) => errors::pdf(py, name, p),
+        K::SameFile | K::NotInPlace | K::Stamp(_) => PyValueError::new_err(e.to_string()),
+        K::Exists => pyo3::exceptions::PyFileExistsError::new_err(e.to_string()),
+        _ => errors::raise(
+            py,
+            "PdfIOError",
+            &serde_json::to_value(e.refusal())
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_else(|| "io".into()),
+            errors::chain(e),
+            errors::Attrs {
+                path: Some(name.to_owned()),
+                ..errors::Attrs::default()
+            },
+        ),
+    }
+}
+
+/// The job settings from the keyword arguments every writing function takes.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn settings(
+    py: Python<'_>,
+    force: bool,
+    repair: bool,
+    password: Option<Password>,
+    now: Option<String>,
+    stamp: bool,
+    stamp_form: &str,
+    stamp_position: &str,
+    stamp_size: f64,
+) -> PyResult<Settings> {
+    let stamp = stamp
+        .then(|| job::stamp(stamp_form, stamp_position, stamp_size))
+        .transpose()
+        .map_err(|e| raise(py, "stamp", &e))?;
+    Ok(Settings {
+        force,
+        repair,
+        password: password.map(Password::into_bytes),
+        stamp,
+        now,
+        no_clobber: false,
     })
 }
 
-/// Whether two paths name the same existing file (same device and inode).
-fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    match (std::fs::metadata(a), std::fs::metadata(b)) {
-        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
-        _ => false,
+/// ``output`` or ``in_place=True``, exactly one.
+fn target(output: Option<&Path>, in_place: bool) -> PyResult<Option<&Path>> {
+    match (output, in_place) {
+        (Some(_), true) => Err(PyValueError::new_err(
+            "give either output or in_place=True, not both",
+        )),
+        (None, false) => Err(PyValueError::new_err(
+            "give an output path, or in_place=True to update the file itself",
+        )),
+        (o, _) => Ok(o),
     }
 }
 
 /// Reads what a PDF says about its Pith Number, without changing it.
 ///
-/// Returns a dict: ``version`` (header, e.g. ``"1.7"``), ``xref_stream``, ``sections`` (xref
-/// sections; 1 for a file never updated), ``encrypted``, ``info_number`` / ``info_url`` (Info
-/// ``/PithNumber`` / ``/PithURL``), ``xmp`` (dict of the XMP values — ``number``, ``short``,
-/// ``url``, ``identifiers``, ``relations``, ``pdfa_part``, ``pdfa_conformance``,
-/// ``pith_schema_declared`` — or None), ``xmp_error``, ``signatures``, ``docmdp``, ``found``
-/// (the number found, or None), ``consistent`` (every place agrees), ``pdfa``
-/// (e.g. ``"PDF/A-1B"`` or None), and ``code`` / ``url`` / ``url_only``: the record the file
-/// names, which a file written from the bare 26-character code names by its URL only, with
-/// no full number (``url_only`` True, ``found`` None).
+/// ``source`` is a path or the PDF's bytes. ``deep=True`` checks every cross-reference entry
+/// against the file; ``password`` opens an encrypted file whose user password is not empty;
+/// ``number`` is the number the file should carry (any form, the short ``pith:XXXXXXXX``
+/// included): ``matches_expected`` then says whether it does.
+///
+/// Returns a dict with the keys of ``pith inspect --json`` (docs/reports.md): ``file``,
+/// ``version``, ``xref``, ``sections``, ``encrypted``, ``encryption``, ``not_read``,
+/// ``number``, ``has_number``, ``info`` (``PithNumber``, ``PithURL``), ``xmp``
+/// (``pith:number``, ``pith:shortNumber``, ``pith:url``, ``xmp:Identifier``,
+/// ``dc:relation``, ``pith_schema_declared``) or None, ``xmp_error``, ``pdfa``,
+/// ``signatures``, ``docmdp``, ``consistent``, ``matches_expected``, ``uncommitted_bytes``.
 ///
 /// Raises PdfIOError when the file cannot be read, NotPdfError / DamagedPdfError /
-/// UnsupportedPdfError when it cannot be read as a PDF.
+/// UnsupportedPdfError when it cannot be read as a PDF, NumberError for ``number``.
 #[pyfunction]
-pub fn inspect<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyAny>> {
-    let name = path.display().to_string();
-    let file =
-        std::fs::File::open(&path).map_err(|e| errors::pdf_io(py, &name, "cannot open", &e))?;
-    let meta = file
-        .metadata()
-        .map_err(|e| errors::pdf_io(py, &name, "cannot read", &e))?;
-    if !meta.is_file() {
-        return Err(errors::raise(
-            py,
-            "PdfIOError",
-            "not_file",
-            format!("{name}: not a regular file"),
-            errors::Attrs {
-                path: Some(name),
-                ..errors::Attrs::default()
-            },
-        ));
-    }
-    let ins = py
-        .detach(|| pdf::inspect(&file))
-        .map_err(|e| errors::pdf(py, &name, &e))?;
-    let xmp = ins.xmp.as_ref().map(|x| {
-        json!({
-            "number": x.number,
-            "short": x.short,
-            "url": x.url,
-            "identifiers": x.identifiers,
-            "relations": x.relations,
-            "pdfa_part": x.pdfa_part,
-            "pdfa_conformance": x.pdfa_conformance,
-            "pith_schema_declared": x.pith_schema_declared,
+#[pyo3(signature = (source, *, deep=false, password=None, number=None))]
+pub fn inspect<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    deep: bool,
+    password: Option<Password>,
+    number: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let expected = number
+        .map(pith::NumberRef::parse)
+        .transpose()
+        .map_err(|e| errors::number(py, &e))?;
+    let password = password.map(Password::into_bytes);
+    let (path, data) = path_or_bytes(source)?;
+    let name = path
+        .as_ref()
+        .map_or_else(|| "<memory>".to_owned(), |p| p.display().to_string());
+    let r = py
+        .detach(|| {
+            let source = match (&path, &data) {
+                (Some(p), _) => Source::File(p),
+                (None, d) => Source::Bytes {
+                    data: d,
+                    name: "<memory>",
+                },
+            };
+            job::inspect::run(&InspectRequest {
+                source,
+                deep,
+                password: password.as_deref(),
+                expected,
+            })
         })
-    });
-    let v = json!({
-        "path": name,
-        "version": ins.version,
-        "xref_stream": ins.xref_stream,
-        "sections": ins.sections,
-        "encrypted": ins.encrypted,
-        "info_number": ins.info_number,
-        "info_url": ins.info_url,
-        "xmp": xmp.unwrap_or(Value::Null),
-        "xmp_error": ins.xmp_error,
-        "signatures": ins.signatures,
-        "docmdp": ins.docmdp,
-        "found": ins.found(),
-        "consistent": ins.consistent(),
-        "pdfa": ins.pdfa(),
-        "code": ins.code(),
-        "url": ins.url(),
-        "url_only": ins.url_only(),
-    });
-    value_to_py(py, &v)
+        .map_err(|e| raise(py, &name, &e))?;
+    report(py, &r)
+}
+
+/// A path (str or os.PathLike) or bytes.
+fn path_or_bytes(obj: &Bound<'_, PyAny>) -> PyResult<(Option<PathBuf>, Vec<u8>)> {
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok((None, b.as_bytes().to_vec()));
+    }
+    Ok((Some(obj.extract::<PathBuf>()?), Vec::new()))
 }
 
 /// Writes ``number`` into the PDF at ``path`` (XMP packet and Info dictionary) as an
@@ -174,22 +185,25 @@ pub fn inspect<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyAny
 /// ``"top"`` or ``"bottom"``, ``stamp_size`` in points (2 to 72). ``password`` (str or bytes)
 /// opens an encrypted file whose user password is not empty (user or owner password).
 /// ``repair=True`` rebuilds the cross-reference table of a file refused as damaged and appends
-/// the update with a complete section (the original bytes stay a prefix).
+/// the update with a complete section (the original bytes stay a prefix). ``rewrite=True``
+/// writes a full rewrite instead (compacts, repairs, breaks signatures); ``dry_run=True``
+/// works the update out and writes nothing (``status`` ``planned``).
 ///
-/// Returns a dict: ``path``, ``output``, ``number``, ``applied`` (``injected``, or
-/// ``unchanged`` when the file already carried the number), ``bytes_after``, ``written`` (lines
-/// describing what was written) and ``replaced_xmp`` (the old packet's bytes when it was
-/// replaced under ``force``, else None).
+/// Returns a dict with the keys of ``pith inject --json`` (docs/reports.md): ``input``,
+/// ``output``, ``status`` (``injected``, ``rewritten``, ``unchanged``, ``planned``),
+/// ``number``, ``url``, ``replaced`` (the different number that was there, or None),
+/// ``bytes_before``, ``bytes_after``, ``written`` (dicts: ``item``, ``object``, ``text``)
+/// and ``replaced_xmp``.
 ///
-/// Raises NumberError for the number, ValueError for conflicting targets, and a PdfError
-/// subclass when the file is refused (NotPdfError, DamagedPdfError, EncryptedPdfError,
-/// CertifiedPdfError, XmpError, UnsupportedPdfError) or cannot be read/written (PdfIOError).
-/// On any error the input is untouched and no output file exists.
+/// Raises NumberError for the number, ValueError for conflicting targets or stamp settings,
+/// and a PdfError subclass when the file is refused (NotPdfError, DamagedPdfError,
+/// EncryptedPdfError, CertifiedPdfError, XmpError, UnsupportedPdfError) or cannot be
+/// read/written (PdfIOError). On any error the input is untouched and no output file exists.
 #[pyfunction]
 #[pyo3(signature = (
     path, number, output=None, *, in_place=false, force=false, now=None, stamp=false,
     stamp_form="short", stamp_position="left", stamp_size=9.0,
-    password=None, repair=false,
+    password=None, repair=false, rewrite=false, dry_run=false,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn inject<'py>(
@@ -206,71 +220,229 @@ pub fn inject<'py>(
     stamp_size: f64,
     password: Option<Password>,
     repair: bool,
+    rewrite: bool,
+    dry_run: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let n = pith::PithNumber::parse(number).map_err(|e| errors::number(py, &e))?;
-    let stamp = stamp
-        .then(|| stamp_settings(stamp_form, stamp_position, stamp_size))
-        .transpose()?;
+    let s = settings(
+        py,
+        force,
+        repair,
+        password,
+        now,
+        stamp,
+        stamp_form,
+        stamp_position,
+        stamp_size,
+    )?;
+    let out = target(output.as_deref(), in_place)?;
     let name = path.display().to_string();
-    // The target is built inside the closure: `Target` can hold a `dyn Write`, which is not Send.
-    let to_file = match (&output, in_place) {
-        (Some(_), true) => {
-            return Err(PyValueError::new_err(
-                "give either output or in_place=True, not both",
-            ))
-        }
-        (None, false) => {
-            return Err(PyValueError::new_err(
-                "give an output path, or in_place=True to update the file itself",
-            ))
-        }
-        (Some(o), false) => {
-            if same_file(&path, o) {
-                return Err(PyValueError::new_err(format!(
-                    "{name}: output is the input file; use in_place=True to update it"
-                )));
-            }
-            Some(o.as_path())
-        }
-        (None, true) => None,
-    };
-    let mut opts = Options::new(&now.unwrap_or_else(default_now));
-    opts.force = force;
-    opts.stamp = stamp;
-    opts.password = password.map(|p| match p {
-        Password::Text(t) => t.into_bytes(),
-        Password::Bytes(b) => b,
-    });
-    opts.repair = repair;
-    let report = py
+    let done = py
         .detach(|| {
-            let target = match to_file {
-                Some(o) => Target::File(o),
-                None => Target::InPlace,
-            };
-            inject_file(&path, target, &n, &opts)
+            job::inject::run(InjectRequest {
+                source: Source::File(&path),
+                destination: match out {
+                    Some(o) => Destination::File(o),
+                    None => Destination::InPlace,
+                },
+                number: &n,
+                settings: &s,
+                rewrite,
+                dry_run,
+            })
         })
-        .map_err(|e| errors::pdf(py, &name, &e))?;
-    let out_name = output
-        .as_ref()
-        .map(|o| o.display().to_string())
-        .unwrap_or_else(|| name.clone());
-    let v = json!({
-        "path": name,
-        "output": out_name,
-        "number": n.full(),
-        "applied": match report.applied {
-            Applied::Injected => "injected",
-            Applied::Unchanged => "unchanged",
-        },
-        "bytes_after": report.bytes_after,
-        "written": report.written,
+        .map_err(|e| raise(py, &name, &e))?;
+    report(py, &done.report)
+}
+
+/// Injects ``number`` into a PDF held in memory and returns ``(pdf, report)``: the whole
+/// updated PDF (the original bytes followed by the update; the same bytes when it already
+/// carries the number) and the report dict of :func:`inject` (``input`` and ``output`` are
+/// ``"<memory>"``). Nothing touches the disk, and the GIL is released while the library
+/// works, so map functions of Dask, Ray, Spark or Beam can call it on many PDFs at once.
+/// Options and errors as :func:`inject`.
+#[pyfunction]
+#[pyo3(signature = (
+    data, number, *, force=false, now=None, stamp=false, stamp_form="short",
+    stamp_position="left", stamp_size=9.0, password=None, repair=false,
+))]
+#[allow(clippy::too_many_arguments)]
+pub fn inject_bytes<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyBytes>,
+    number: &str,
+    force: bool,
+    now: Option<String>,
+    stamp: bool,
+    stamp_form: &str,
+    stamp_position: &str,
+    stamp_size: f64,
+    password: Option<Password>,
+    repair: bool,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let n = pith::PithNumber::parse(number).map_err(|e| errors::number(py, &e))?;
+    let s = settings(
+        py,
+        force,
+        repair,
+        password,
+        now,
+        stamp,
+        stamp_form,
+        stamp_position,
+        stamp_size,
+    )?;
+    let bytes = data.as_bytes();
+    let (out, r) = py
+        .detach(|| job::inject_bytes(bytes, &n, &s))
+        .map_err(|e| raise(py, "<memory>", &e))?;
+    PyTuple::new(py, [PyBytes::new(py, &out).into_any(), report(py, &r)?])
+}
+
+/// Takes the Pith Number, its link and the stamp out of a PDF (``pith strip``): an
+/// append-only update that removes the Info entries ``/PithNumber`` and ``/PithURL``, pith's
+/// XMP values (everything else in the packet stays) and the stamp on page 1 with its link.
+///
+/// ``source`` is a path or the PDF's bytes. For a path give ``output`` or ``in_place=True``
+/// (crash-safe, as :func:`inject`); for bytes the result is returned: ``(pdf, report)``.
+/// Returns the report dict: ``input``, ``output``, ``status`` (``stripped`` or
+/// ``unchanged``), ``removed`` (the number taken out), ``bytes_before``, ``bytes_after``,
+/// ``written``. Errors as :func:`inject`.
+#[pyfunction]
+#[pyo3(signature = (source, output=None, *, in_place=false, force=false, password=None, repair=false))]
+pub fn strip<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    output: Option<PathBuf>,
+    in_place: bool,
+    force: bool,
+    password: Option<Password>,
+    repair: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let s = Settings {
+        force,
+        repair,
+        password: password.map(Password::into_bytes),
+        ..Settings::default()
+    };
+    let (path, data) = path_or_bytes(source)?;
+    let Some(path) = path else {
+        if output.is_some() || in_place {
+            return Err(PyValueError::new_err(
+                "bytes are stripped in memory: give no output and no in_place",
+            ));
+        }
+        let (r, out) = py
+            .detach(|| {
+                job::strip::run(StripRequest {
+                    source: Source::Bytes {
+                        data: &data,
+                        name: "<memory>",
+                    },
+                    destination: Destination::Memory,
+                    settings: &s,
+                })
+            })
+            .map_err(|e| raise(py, "<memory>", &e))?;
+        let out = PyBytes::new(py, &out.unwrap_or_default()).into_any();
+        return Ok(PyTuple::new(py, [out, report(py, &r)?])?.into_any());
+    };
+    let out = target(output.as_deref(), in_place)?;
+    let name = path.display().to_string();
+    let (r, _) = py
+        .detach(|| {
+            job::strip::run(StripRequest {
+                source: Source::File(&path),
+                destination: match out {
+                    Some(o) => Destination::File(o),
+                    None => Destination::InPlace,
+                },
+                settings: &s,
+            })
+        })
+        .map_err(|e| raise(py, &name, &e))?;
+    report(py, &r)
+}
+
+/// One item of a batch, as ``pith batch`` runs it: ``pdf`` gets ``number`` (any full form)
+/// written to ``out``, or to ``out_dir`` joined with ``relative`` (default: the file's name),
+/// or in place when neither is given; an output that already carries the number is left
+/// (``unchanged``), an output that would be the input or leave ``out_dir`` is refused.
+/// ``check=True`` changes nothing and reports ``matches``, ``differs`` or ``missing``.
+/// ``dry_run=True`` reports ``planned``. The stamp and repair options are those of
+/// :func:`inject`.
+///
+/// Returns the batch report line as a dict (docs/reports.md): ``pdf``, ``out``, ``status``,
+/// ``reason``, ``refusal``, ``number``, ``replaced``, ``found``, ``copied``,
+/// ``bytes_before``, ``bytes_after``, ``ms`` (empty keys left out). Never raises for a
+/// refused or failed file: that is the line's ``status``; raises NumberError for the number.
+#[pyfunction]
+#[pyo3(signature = (
+    pdf, number, *, out=None, out_dir=None, relative=None, check=false, dry_run=false,
+    mirror=false, force=false, repair=false, now=None, stamp=false, stamp_form="short",
+    stamp_position="left", stamp_size=9.0,
+))]
+#[allow(clippy::too_many_arguments)]
+pub fn batch_item<'py>(
+    py: Python<'py>,
+    pdf: PathBuf,
+    number: &str,
+    out: Option<PathBuf>,
+    out_dir: Option<PathBuf>,
+    relative: Option<PathBuf>,
+    check: bool,
+    dry_run: bool,
+    mirror: bool,
+    force: bool,
+    repair: bool,
+    now: Option<String>,
+    stamp: bool,
+    stamp_form: &str,
+    stamp_position: &str,
+    stamp_size: f64,
+) -> PyResult<Bound<'py, PyAny>> {
+    let n = pith::PithNumber::parse(number).map_err(|e| errors::number(py, &e))?;
+    let s = settings(
+        py,
+        force,
+        repair,
+        None,
+        now,
+        stamp,
+        stamp_form,
+        stamp_position,
+        stamp_size,
+    )?;
+    let relative = relative
+        .or_else(|| pdf.file_name().map(PathBuf::from))
+        .unwrap_or_default();
+    let job = pith::batch::Job {
+        index: 0,
+        pdf,
+        relative,
+        source: pith::record::Input::Number(n.full()),
+        also: Vec::new(),
+        out,
+    };
+    let line = py.detach(|| {
+        let req = job::ItemRequest {
+            job: &job,
+            out_dir: out_dir.as_deref(),
+            dry_run,
+            mirror,
+            settings: &s,
+        };
+        if check {
+            return job::item::check(&req);
+        }
+        let mut group = pith::output::Group::new();
+        let mut line = job::item::run(&req, &mut group);
+        if let Some(Err(e)) = group.commit().into_iter().find(Result::is_err) {
+            line.status = job::Status::Failed;
+            line.reason = Some(errors::chain(&e));
+            line.bytes_after = line.bytes_before;
+        }
+        line
     });
-    let d = value_to_py(py, &v)?;
-    let replaced = report
-        .replaced_xmp
-        .as_ref()
-        .map(|b| pyo3::types::PyBytes::new(py, b));
-    d.set_item("replaced_xmp", replaced)?;
-    Ok(d)
+    report(py, &line)
 }

@@ -188,26 +188,30 @@ pub fn process_tar<'py>(
     };
     let mut src = end_arg(src, "src", "read", PyReader)?;
     let mut dst = end_arg(dst, "dst", "write", PyWriter)?;
-    let stamp = stamp
-        .then(|| crate::pdf::stamp_settings(stamp_form, stamp_position, stamp_size))
-        .transpose()?;
+    let settings = crate::pdf::settings(
+        py,
+        force,
+        repair,
+        None,
+        now,
+        stamp,
+        stamp_form,
+        stamp_position,
+        stamp_size,
+    )?;
     let manifest = manifest
         .map(|p| manifest_arg(py, &p).map(|m| (p, m)))
         .transpose()?;
     let threads = jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let mut pdf = pith::pdf::Options::new(&now.unwrap_or_else(crate::pdf::default_now));
-    pdf.force = force;
-    pdf.repair = repair;
-    pdf.stamp = stamp;
     let req = Request {
         metadata: &metadata,
         any_version,
         manifest: manifest.as_ref().map(|(p, m)| (p.as_path(), m)),
         any_tar,
         tar: tar::Options {
-            pdf,
+            settings,
             threads,
             spool_dir,
             name: String::new(),

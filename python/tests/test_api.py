@@ -35,8 +35,13 @@ def test_stubs_type_check_a_user_program(tmp_path: Path):
         ok: bool = rep["holds"]
         n: str = pn.number({})
         ins = pn.inspect("a.pdf")
-        found: "str | None" = ins["found"]
+        found: "str | None" = ins["number"]
         pn.inject("a.pdf", n, "b.pdf", in_place=False)
+        pdf, rep2 = pn.inject_bytes(b"%PDF-", n, stamp=True)
+        size: int = len(pdf)
+        st: str = rep2["status"]
+        line = pn.batch_item("a.pdf", n, check=True)
+        url: "str | None" = ins["xmp"]["pith:url"] if ins["xmp"] else None
         try:
             pn.parse_number("x")
         except pn.NumberError as e:

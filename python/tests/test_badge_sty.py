@@ -77,7 +77,7 @@ class Links(HTMLParser):
 
 def test_snippets_link_the_record():
     md = pn.badge_snippet(SEED, "md")
-    assert md == f"[![pith: {SEED}](pith-{CODE[:8]}.svg)]({URL})\n"
+    assert md == f"[![Pith Number {SEED}](pith-{CODE[:8]}.svg)]({URL})\n"
     h = Links()
     h.feed(pn.badge_snippet(SEED, "html", src="https://e.org/b.svg?a=1&b=2", dark_src="d.svg"))
     assert h.hrefs == [URL] and "https://e.org/b.svg?a=1&b=2" in h.imgs and "d.svg" in h.imgs
@@ -119,7 +119,7 @@ def test_sty_is_the_committed_file_and_compiles(tmp_path: Path):
     assert r.returncode == 0, r.stdout[-2000:]
     pdf = tmp_path / "paper.pdf"
     ins = pn.inspect(pdf)
-    assert ins["found"] == SEED and ins["consistent"]
+    assert ins["number"] == SEED and ins["consistent"]
     meta = run([need_tool("pdfinfo"), "-meta", str(pdf)]).stdout
     assert SEED in meta
     shutil.rmtree(tmp_path)

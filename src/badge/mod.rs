@@ -21,7 +21,7 @@
 //! let n = pith::PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5")?;
 //! let svg = pith::badge::svg(&n, &pith::badge::Options::default())?;
 //! assert!(svg.contains(">7BMK4ZKT</text>"));
-//! assert!(svg.contains(r#"aria-label="pith: pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5""#));
+//! assert!(svg.contains(r#"aria-label="Pith Number pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5""#));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -36,7 +36,7 @@ pub mod snippet;
 mod widths;
 
 pub(crate) use options::check_text;
-pub use options::{Error, ErrorKind, Options, Status, Style};
+pub use options::{Error, ErrorKind, Options, RecordStatus, Style};
 
 pub use snippet::{snippet, Format, SnippetOptions};
 
@@ -70,15 +70,21 @@ pub fn value_text(number: &PithNumber, full: bool) -> String {
     }
 }
 
-/// The accessible name of a badge: `label: full number`, then `, status` when one is shown.
+/// The accessible name of a badge (its SVG title, a snippet's alt text): `Pith Number` and
+/// the full number with the default label, `label: full number` with another; then
+/// `, status` when one is shown (issue 23.2: "pith: pith:2024:…" read as a stutter).
 ///
 /// # Examples
 /// ```
-/// use pith::badge::{accessible_name, Options, Status};
+/// use pith::badge::{accessible_name, Options, RecordStatus};
 /// let n = pith::PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5")?;
 /// assert_eq!(
-///     accessible_name(&n, &Options::default().status(Some(Status::Verified))),
-///     "pith: pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5, verified"
+///     accessible_name(&n, &Options::default().status(Some(RecordStatus::Verified))),
+///     "Pith Number pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5, verified"
+/// );
+/// assert_eq!(
+///     accessible_name(&n, &Options::default().label("paper")),
+///     "paper: pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5"
 /// );
 /// # Ok::<(), pith::number::Error>(())
 /// ```
@@ -87,9 +93,14 @@ pub fn accessible_name(number: &PithNumber, opts: &Options) -> String {
         Some(_) => number.full(),
         None => format!("pith:{}", number.code()),
     };
+    let name = if opts.label == Options::default().label {
+        format!("Pith Number {full}")
+    } else {
+        format!("{}: {full}", opts.label)
+    };
     match opts.status {
-        Some(s) => format!("{}: {full}, {s}", opts.label),
-        None => format!("{}: {full}", opts.label),
+        Some(s) => format!("{name}, {s}"),
+        None => name,
     }
 }
 
@@ -309,9 +320,9 @@ const QUOTE_MARK: char = '\u{1}';
 ///
 /// # Examples
 /// ```
-/// use pith::badge::{svg, Options, Status};
+/// use pith::badge::{svg, Options, RecordStatus};
 /// let n = pith::PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5")?;
-/// let out = svg(&n, &Options::default().status(Some(Status::Computed)).qr(Some(2)))?;
+/// let out = svg(&n, &Options::default().status(Some(RecordStatus::Computed)).qr(Some(2)))?;
 /// assert!(out.starts_with("<svg") && out.contains("<path"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

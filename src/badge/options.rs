@@ -1,4 +1,4 @@
-//! What a badge shows and how ([`Options`], [`Style`], [`Status`]) and what can be wrong with
+//! What a badge shows and how ([`Options`], [`Style`], [`RecordStatus`]) and what can be wrong with
 //! it ([`Error`]); the checks every caller-given text goes through.
 
 use std::fmt;
@@ -122,11 +122,12 @@ impl FromStr for Style {
     }
 }
 
-/// Status shown in a badge's third segment (SPEC, "Record status flags").
+/// The record status shown in a badge's third segment (SPEC, "Record status flags"); not a
+/// job's [`crate::job::Status`] nor a check's [`crate::verify::CheckStatus`].
 ///
 /// The badge prints what the caller says; it does not check anything itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
+pub enum RecordStatus {
     /// The number was computed from the record; nothing else is claimed.
     Computed,
     /// A registry receipt signature over the record's hash was checked.
@@ -135,40 +136,44 @@ pub enum Status {
     Anchored,
 }
 
-impl Status {
+impl RecordStatus {
     /// Every status.
-    pub const ALL: [Status; 3] = [Status::Computed, Status::Verified, Status::Anchored];
+    pub const ALL: [RecordStatus; 3] = [
+        RecordStatus::Computed,
+        RecordStatus::Verified,
+        RecordStatus::Anchored,
+    ];
 
     /// The status's name as printed in the badge.
     pub fn name(self) -> &'static str {
         match self {
-            Status::Computed => "computed",
-            Status::Verified => "verified",
-            Status::Anchored => "anchored",
+            RecordStatus::Computed => "computed",
+            RecordStatus::Verified => "verified",
+            RecordStatus::Anchored => "anchored",
         }
     }
 
     pub(super) fn role(self) -> Role {
         match self {
-            Status::Computed => Role::Computed,
-            Status::Verified => Role::Verified,
-            Status::Anchored => Role::Anchored,
+            RecordStatus::Computed => Role::Computed,
+            RecordStatus::Verified => Role::Verified,
+            RecordStatus::Anchored => Role::Anchored,
         }
     }
 }
 
-impl fmt::Display for Status {
+impl fmt::Display for RecordStatus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
 }
 
-impl FromStr for Status {
+impl FromStr for RecordStatus {
     type Err = Error;
 
     /// Parses `computed`, `verified` or `anchored`.
     fn from_str(s: &str) -> Result<Self, Error> {
-        Status::ALL
+        RecordStatus::ALL
             .into_iter()
             .find(|st| st.name() == s)
             .ok_or_else(|| Error::new(ErrorKind::UnknownStatus(s.to_owned())))
@@ -179,15 +184,15 @@ impl FromStr for Status {
 ///
 /// # Examples
 /// ```
-/// use pith::badge::{Options, Status, Style};
-/// let o = Options::default().full(true).status(Some(Status::Verified)).style(Style::FlatSquare);
+/// use pith::badge::{Options, RecordStatus, Style};
+/// let o = Options::default().full(true).status(Some(RecordStatus::Verified)).style(Style::FlatSquare);
 /// assert_eq!(o.get_style(), Style::FlatSquare);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
     pub(crate) label: String,
     pub(crate) full: bool,
-    pub(crate) status: Option<Status>,
+    pub(crate) status: Option<RecordStatus>,
     pub(crate) style: Style,
     pub(crate) qr: Option<u32>,
 }
@@ -218,7 +223,7 @@ impl Options {
     }
 
     /// Adds (or, with `None`, removes) the status segment.
-    pub fn status(mut self, status: Option<Status>) -> Self {
+    pub fn status(mut self, status: Option<RecordStatus>) -> Self {
         self.status = status;
         self
     }
@@ -246,7 +251,7 @@ impl Options {
     }
 
     /// The status, if any.
-    pub fn get_status(&self) -> Option<Status> {
+    pub fn get_status(&self) -> Option<RecordStatus> {
         self.status
     }
 

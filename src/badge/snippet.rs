@@ -117,7 +117,7 @@ pub fn default_src(number: &PithNumber, format: Format) -> String {
 /// use pith::badge::{snippet, Format, SnippetOptions};
 /// let n = pith::PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5")?;
 /// let md = snippet(&n, Format::Markdown, &SnippetOptions::default())?;
-/// assert_eq!(md, "[![pith: pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5](pith-7BMK4ZKT.svg)]\
+/// assert_eq!(md, "[![Pith Number pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5](pith-7BMK4ZKT.svg)]\
 ///                 (https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5)\n");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

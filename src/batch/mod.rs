@@ -2,9 +2,9 @@
 //!
 //! This module owns what a batch is: the list of jobs (from a JSON Lines manifest or from a
 //! directory tree with sidecar files), the deterministic `--shard K/N` slice, the parallel run
-//! over a fixed number of workers, and the per-file report line. It does not know how a PDF is
-//! updated: the caller passes the function that processes one job, so the same pool serves
-//! `inject` and any later per-file operation.
+//! over a fixed number of workers, and the totals. It does not know how a PDF is updated: the
+//! caller passes the function that processes one job (the job layer's batch item,
+//! [`crate::job::item`], or its check) and owns the report line ([`Line`]).
 //!
 //! Memory is bounded by the number of workers: each worker holds one file's job at a time, and
 //! the injector reads only what it needs of a file, so one huge PDF occupies one worker and
@@ -20,7 +20,6 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
 use serde_json::Value;
 
 use crate::number::PithNumber;
@@ -375,93 +374,23 @@ impl Shard {
     }
 }
 
-/// What happened to one file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// The number was written.
-    Injected,
-    /// The file already carried this number; nothing was written.
-    Unchanged,
-    /// The file cannot be updated safely (encrypted, damaged, certified…); left untouched.
-    Refused,
-    /// An error (unreadable input, bad number, unwritable output); left untouched.
-    Failed,
-    /// Not attempted because the run was interrupted.
-    Skipped,
-    /// No number source for this PDF (a directory run found no sidecar); left alone.
-    Unmatched,
-    /// A dry run: the number would be written; nothing was.
-    Planned,
+/// What the pool needs of the caller's report line ([`run`] does not know what a line says).
+pub trait Line: Send {
+    /// The line of a job the run did not start (it was interrupted).
+    fn not_started(job: &Job) -> Self;
+    /// Marks the line failed: its staged output could not be committed, for `reason`.
+    fn commit_failed(&mut self, reason: String);
+    /// Sets the wall time spent on the job, in milliseconds.
+    fn set_ms(&mut self, ms: u64);
 }
 
-/// One line of the JSON Lines report.
-#[derive(Debug, Clone, Serialize)]
-pub struct Outcome {
-    /// The input PDF.
-    pub pdf: PathBuf,
-    /// Where the result was written (the input itself when in place).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub out: Option<PathBuf>,
-    /// What happened.
-    pub status: Status,
-    /// Why (for unchanged, refused, failed).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    /// The number written or found.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub number: Option<String>,
-    /// Whether the file was copied unchanged into the output tree (a complete mirror).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub copied: bool,
-    /// Size of the input in bytes.
-    pub bytes_before: u64,
-    /// Size of the output in bytes (equal to `bytes_before` when nothing was written).
-    pub bytes_after: u64,
-    /// Wall time spent on this file.
-    pub ms: u64,
-}
-
-/// Totals of a run, printed as the report's final line.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct Summary {
-    /// Always `"summary"`, so a reader can tell this line from file lines.
-    pub summary: &'static str,
-    /// Files considered (after sharding).
-    pub total: usize,
-    /// Files updated.
-    pub injected: usize,
-    /// Files that already had the number.
-    pub unchanged: usize,
-    /// Files refused.
-    pub refused: usize,
-    /// Files that failed.
-    pub failed: usize,
-    /// Files not attempted because of an interruption.
-    pub skipped: usize,
-    /// PDFs without a number source (directory runs).
-    pub unmatched: usize,
-    /// Files a dry run would update.
-    pub planned: usize,
-    /// Whether the run was interrupted.
+/// How a [`run`] ended.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Run {
+    /// Whether it was stopped before every job was started.
     pub interrupted: bool,
-    /// Wall time of the run.
+    /// Its wall time, in milliseconds.
     pub ms: u64,
-}
-
-impl Summary {
-    /// Counts one outcome.
-    pub fn add(&mut self, o: &Outcome) {
-        match o.status {
-            Status::Injected => self.injected += 1,
-            Status::Unchanged => self.unchanged += 1,
-            Status::Refused => self.refused += 1,
-            Status::Failed => self.failed += 1,
-            Status::Skipped => self.skipped += 1,
-            Status::Unmatched => self.unmatched += 1,
-            Status::Planned => self.planned += 1,
-        }
-    }
 }
 
 pub mod manifest;

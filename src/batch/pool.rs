@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use super::{Job, Outcome, Status, Summary};
+use super::{Job, Line, Run};
 use crate::output;
 
 /// At most this many staged outputs per worker before its group is committed.
@@ -20,25 +20,21 @@ const STAGED_FDS: usize = 256;
 
 /// Runs `work` over `jobs` on `threads` workers and hands every outcome to `done` on the
 /// calling thread, in completion order. When `stop` becomes true, no new job starts; jobs in
-/// flight finish and the rest are reported [`Status::Skipped`].
+/// flight finish and the rest are reported as [`Line::not_started`].
 ///
 /// `work` may stage its outputs in the worker's [`output::Group`]. The pool commits the group
 /// (see the module docs) before it reports that outcome; a job one of whose files fails at
-/// the commit is reported [`Status::Failed`] with the reason. [`Outcome::ms`] is the
+/// the commit is reported [`Line::commit_failed`] with the reason. [`Line::set_ms`] gets the
 /// time of `work`, without the commit.
-pub fn run<W, D>(jobs: &[Job], threads: usize, stop: &AtomicBool, work: W, mut done: D) -> Summary
+pub fn run<L, W, D>(jobs: &[Job], threads: usize, stop: &AtomicBool, work: W, mut done: D) -> Run
 where
-    W: Fn(&Job, &mut output::Group) -> Outcome + Sync,
-    D: FnMut(&Outcome),
+    L: Line,
+    W: Fn(&Job, &mut output::Group) -> L + Sync,
+    D: FnMut(&L),
 {
     let started = Instant::now();
     let next = AtomicUsize::new(0);
-    let mut summary = Summary {
-        summary: "summary",
-        total: jobs.len(),
-        ..Summary::default()
-    };
-    let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
+    let (tx, rx) = mpsc::channel::<(usize, L)>();
     let mut attempted = vec![false; jobs.len()];
     let workers = threads.max(1).min(jobs.len().max(1));
     let group_files = (STAGED_FDS / workers).clamp(1, GROUP_FILES);
@@ -49,23 +45,20 @@ where
             s.spawn(move || {
                 let mut group = output::Group::new();
                 // Outcomes of jobs that staged files (and how many), waiting for the commit.
-                let mut waiting: Vec<(usize, Outcome, usize)> = Vec::new();
-                let commit =
-                    |group: &mut output::Group, waiting: &mut Vec<(usize, Outcome, usize)>| {
-                        let mut results = std::mem::take(group).commit().into_iter();
-                        let mut ok = true;
-                        for (i, mut o, staged) in waiting.drain(..) {
-                            // All of this job's results are taken, whichever fails.
-                            let mine: Vec<_> = results.by_ref().take(staged).collect();
-                            if let Some(Err(e)) = mine.into_iter().find(Result::is_err) {
-                                o.status = Status::Failed;
-                                o.reason = Some(one_line(&error_chain(&e)));
-                                o.bytes_after = o.bytes_before;
-                            }
-                            ok &= tx.send((i, o)).is_ok();
+                let mut waiting: Vec<(usize, L, usize)> = Vec::new();
+                let commit = |group: &mut output::Group, waiting: &mut Vec<(usize, L, usize)>| {
+                    let mut results = std::mem::take(group).commit().into_iter();
+                    let mut ok = true;
+                    for (i, mut o, staged) in waiting.drain(..) {
+                        // All of this job's results are taken, whichever fails.
+                        let mine: Vec<_> = results.by_ref().take(staged).collect();
+                        if let Some(Err(e)) = mine.into_iter().find(Result::is_err) {
+                            o.commit_failed(error_chain(&e));
                         }
-                        ok
-                    };
+                        ok &= tx.send((i, o)).is_ok();
+                    }
+                    ok
+                };
                 loop {
                     if stop.load(Ordering::SeqCst) {
                         break;
@@ -75,7 +68,7 @@ where
                     let t = Instant::now();
                     let staged = group.len();
                     let mut o = work(job, &mut group);
-                    o.ms = t.elapsed().as_millis() as u64;
+                    o.set_ms(t.elapsed().as_millis() as u64);
                     if group.len() == staged {
                         if tx.send((i, o)).is_err() {
                             break;
@@ -96,31 +89,18 @@ where
         drop(tx);
         for (i, o) in rx {
             attempted[i] = true;
-            summary.add(&o);
             done(&o);
         }
     });
     for (job, seen) in jobs.iter().zip(&attempted) {
         if !seen {
-            let size = std::fs::metadata(&job.pdf).map(|m| m.len()).unwrap_or(0);
-            let o = Outcome {
-                pdf: job.pdf.clone(),
-                out: None,
-                status: Status::Skipped,
-                reason: Some("interrupted before this file was started".into()),
-                number: None,
-                copied: false,
-                bytes_before: size,
-                bytes_after: size,
-                ms: 0,
-            };
-            summary.add(&o);
-            done(&o);
+            done(&L::not_started(job));
         }
     }
-    summary.interrupted = stop.load(Ordering::SeqCst);
-    summary.ms = started.elapsed().as_millis() as u64;
-    summary
+    Run {
+        interrupted: stop.load(Ordering::SeqCst),
+        ms: started.elapsed().as_millis() as u64,
+    }
 }
 
 /// An error and its causes, `: `-separated (as anyhow's `{:#}` prints them).
@@ -135,16 +115,34 @@ fn error_chain(e: &dyn std::error::Error) -> String {
     text
 }
 
-/// `text` on one line (a report reason).
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::record::Input;
-    use std::path::Path;
+    use std::path::{Path, PathBuf};
+
+    /// A report line of the tests' own: the pool knows lines only through [`Line`].
+    #[derive(Debug, Clone, PartialEq)]
+    struct Seen {
+        pdf: PathBuf,
+        out: Option<PathBuf>,
+        /// "done", "failed: …" or "not started".
+        what: String,
+    }
+
+    impl Line for Seen {
+        fn not_started(job: &Job) -> Self {
+            Seen {
+                pdf: job.pdf.clone(),
+                out: None,
+                what: "not started".into(),
+            }
+        }
+        fn commit_failed(&mut self, reason: String) {
+            self.what = format!("failed: {reason}");
+        }
+        fn set_ms(&mut self, _: u64) {}
+    }
 
     /// `n` jobs on files that do not exist, with outputs `I.out` under `out_dir` if given.
     fn jobs(n: usize, out_dir: Option<&Path>) -> Vec<Job> {
@@ -160,18 +158,11 @@ mod tests {
             .collect()
     }
 
-    /// The outcome of `job`, injected into `out` (`bytes_after` long).
-    fn injected(job: &Job, out: Option<std::path::PathBuf>, bytes_after: u64) -> Outcome {
-        Outcome {
+    fn done(job: &Job, out: Option<PathBuf>) -> Seen {
+        Seen {
             pdf: job.pdf.clone(),
             out,
-            status: Status::Injected,
-            reason: None,
-            number: None,
-            copied: false,
-            bytes_before: 0,
-            bytes_after,
-            ms: 0,
+            what: "done".into(),
         }
     }
 
@@ -194,19 +185,20 @@ mod tests {
             for f in files {
                 group.stage(f, None, |w| w.write_all(b"done")).unwrap();
             }
-            injected(j, Some(out), 4)
+            done(j, Some(out))
         };
         let mut seen = Vec::new();
-        let s = run(&jobs, 3, &AtomicBool::new(false), work, |o| {
+        let r = run(&jobs, 3, &AtomicBool::new(false), work, |o: &Seen| {
             // Reported only once committed: the output is in place, or the job failed.
             let out = o.out.as_ref().unwrap();
-            assert_eq!(o.status == Status::Injected, out.is_file(), "{o:?}");
+            assert_eq!(o.what == "done", out.is_file(), "{o:?}");
             seen.push(o.clone());
         });
-        assert_eq!((s.injected, s.failed), (99, 1));
-        let failed = seen.iter().find(|o| o.status == Status::Failed).unwrap();
-        assert!(failed.out.as_ref().unwrap().ends_with("7.out"));
-        assert!(failed.reason.as_ref().unwrap().contains("cannot replace"));
+        assert!(!r.interrupted);
+        let failed: Vec<_> = seen.iter().filter(|o| o.what != "done").collect();
+        assert_eq!((seen.len(), failed.len()), (100, 1));
+        assert!(failed[0].out.as_ref().unwrap().ends_with("7.out"));
+        assert!(failed[0].what.contains("cannot replace"), "{:?}", failed[0]);
         let names: Vec<String> = std::fs::read_dir(dir.path())
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -227,13 +219,15 @@ mod tests {
             if j.index == 10 {
                 stop.store(true, Ordering::SeqCst);
             }
-            injected(j, None, 0)
+            done(j, None)
         };
-        let s = run(&jobs, 4, &stop, work, |o| seen.push(o.pdf.clone()));
+        let r = run(&jobs, 4, &stop, work, |o: &Seen| seen.push(o.clone()));
         assert_eq!(seen.len(), 50);
-        assert!(s.interrupted && s.skipped > 0 && s.injected + s.skipped == 50);
-        seen.sort();
-        seen.dedup();
-        assert_eq!(seen.len(), 50);
+        let skipped = seen.iter().filter(|o| o.what == "not started").count();
+        assert!(r.interrupted && skipped > 0);
+        let mut pdfs: Vec<_> = seen.iter().map(|o| o.pdf.clone()).collect();
+        pdfs.sort();
+        pdfs.dedup();
+        assert_eq!(pdfs.len(), 50);
     }
 }

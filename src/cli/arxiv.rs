@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use pith::arxiv_match::{self, Decision, Wanted};
-use pith::batch::{Job, Outcome as FileOutcome, Status};
+use pith::batch::Job;
+use pith::job::{ItemReport, Status};
 use pith::record::arxiv::bulk::{self, Format, Input, Options, Report};
 use pith::record::Input as RecordSource;
 
@@ -52,7 +53,7 @@ pub fn number(
     };
     let summary = bulk::number(&inputs, opts, &mut out, &mut report)?;
     drop(out);
-    eprintln!("pith: {summary}");
+    super::note!("{summary}");
     if summary.bad > 0 {
         bail!(
             "{} bad line(s)/record(s) reported above; the other {} paper(s) are numbered",
@@ -64,7 +65,7 @@ pub fn number(
 }
 
 /// The jobs to run, and the outcomes of the PDFs that are not run with their indices.
-pub type Plan = (Vec<Job>, Vec<(usize, FileOutcome)>);
+pub type Plan = (Vec<Job>, Vec<(usize, ItemReport)>);
 
 /// The arXiv side of `pith batch`: which PDFs, their ids, the metadata pass, and a decision
 /// per PDF. Returns the jobs to run and the outcomes of the PDFs that will not be run, each
@@ -192,8 +193,8 @@ impl ArxivBatch<'_> {
                 }
             }
         }
-        eprintln!(
-            "pith: arXiv metadata: {} entries read; {matched} PDF(s) matched, {skipped} skipped (not the latest version), {failed} without usable metadata; {} entries matched no PDF{}",
+        super::note!(
+            "arXiv metadata: {} entries read; {matched} PDF(s) matched, {skipped} skipped (not the latest version), {failed} without usable metadata; {} entries matched no PDF{}",
             collected.read,
             collected.unmatched,
             if collected.unattributed_bad > 0 {
@@ -206,17 +207,10 @@ impl ArxivBatch<'_> {
     }
 }
 
-fn outcome(pdf: &Path, status: Status, reason: String) -> FileOutcome {
-    let size = std::fs::metadata(pdf).map(|m| m.len()).unwrap_or(0);
-    FileOutcome {
-        pdf: pdf.to_owned(),
-        out: None,
+fn outcome(pdf: &Path, status: Status, reason: String) -> ItemReport {
+    ItemReport {
         status,
         reason: Some(reason),
-        number: None,
-        copied: false,
-        bytes_before: size,
-        bytes_after: size,
-        ms: 0,
+        ..ItemReport::new(pdf)
     }
 }

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
-use pith::badge::{self, Format, Options, SnippetOptions, Status, Style};
+use pith::badge::{self, Format, Options, RecordStatus, SnippetOptions, Style};
 use pith::verify::{Bundle, Key};
 use pith::PithNumber;
 
@@ -65,14 +65,14 @@ pub struct BadgeArgs {
 /// Arguments of `pith snippet`.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
-    pith snippet pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5 --format md\n  \
+    pith snippet pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\n  \
     pith snippet pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5 --format html --src https://example.org/badge.svg\n  \
     pith snippet --arxiv 2402.03791 --next --format tex   for the next version, from arXiv")]
 pub struct SnippetArgs {
     #[command(flatten)]
     look: BadgeLook,
     /// Target format.
-    #[arg(long, value_name = "FORMAT", value_parser = ["md", "html", "rst", "adoc", "tex"])]
+    #[arg(long, value_name = "FORMAT", default_value = "md", value_parser = ["md", "html", "rst", "adoc", "tex"])]
     format: String,
     /// URL or path of the badge image (default pith-<8 characters>.svg, .pdf for tex).
     #[arg(long, value_name = "URL")]
@@ -95,10 +95,10 @@ impl BadgeLook {
             }
         };
         let status = match (&self.status, &self.bundle) {
-            (Some(s), _) => Some(s.parse::<Status>()?),
+            (Some(s), _) => Some(s.parse::<RecordStatus>()?),
             (None, Some(path)) => {
                 bundle_verifies(path, &number, &[Key::registry()])?;
-                Some(Status::Verified)
+                Some(RecordStatus::Verified)
             }
             (None, None) => None,
         };

@@ -7,12 +7,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
-use pith::batch::{self, Job, Outcome as FileOutcome, Shard, Status};
+use pith::batch::{self, Job, Shard};
+use pith::job::{self, ItemReport, ItemRequest, Settings, Status};
 
-use super::apply::{self, Applied, Target};
 use super::input::read_text;
 use super::Outcome;
-use pith::output::Group;
 
 /// Arguments of `pith batch`.
 #[derive(Debug, clap::Args)]
@@ -22,7 +21,12 @@ use pith::output::Group;
     {\"pdf\": \"a.pdf\", \"number\": \"pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\", \"out\": \"done/a.pdf\"}\n  \
     {\"pdf\": \"b.pdf\", \"record\": \"b.record.json\"}\n\
     With --dir, each NAME.pdf takes its number from NAME.pith (one number, any form, whitespace\n\
-    and case tolerated), NAME.record.json or NAME.atom.xml; several sidecars must agree."
+    and case tolerated), NAME.record.json or NAME.atom.xml; several sidecars must agree.\n\n\
+    Examples:\n  \
+    pith batch --dir papers/ --out-dir numbered/ --report report.jsonl\n  \
+    pith batch --manifest jobs.jsonl --in-place -j 8 --shard 0/4\n  \
+    pith batch --dir pdfs/ --arxiv-metadata arxiv-metadata-oai-snapshot.json.gz --out-dir numbered/\n  \
+    pith batch --dir papers/ --out-dir numbered/ --check"
 )]
 pub struct Args {
     /// A JSON Lines manifest: one object per PDF with "pdf" and one of "number", "record",
@@ -85,7 +89,7 @@ pub struct Args {
     /// arXiv bulk metadata (snapshot JSON Lines or OAI-PMH arXivRaw pages, compressed or not):
     /// each PDF's number comes from the entry of the arXiv id in its name
     /// (2402.03791v3.pdf, hep-th9901001v1.pdf, hep-th/9901001v1.pdf) or in the manifest's
-    /// "arxiv_id" column (issue 14).
+    /// "arxiv_id" column.
     #[arg(long, value_name = "FILE", num_args = 1..)]
     arxiv_metadata: Vec<PathBuf>,
     /// With --arxiv-metadata: also inject into PDFs that are not the latest version (the number
@@ -95,6 +99,11 @@ pub struct Args {
     /// With --arxiv-metadata: write the ids of metadata entries that matched no PDF here.
     #[arg(long, value_name = "FILE", requires = "arxiv_metadata")]
     arxiv_unmatched: Option<PathBuf>,
+    /// Change nothing: check that every output (the input itself with --in-place) carries
+    /// the number its input assigns; one report line per file (matches, differs, missing);
+    /// exit 1 naming the files that differ or lack it.
+    #[arg(long, conflicts_with_all = ["dry_run", "mirror"])]
+    check: bool,
     #[command(flatten)]
     stamp: super::inject::StampArgs,
     #[command(flatten)]
@@ -139,240 +148,23 @@ fn arxiv_plan(args: &Args) -> Result<super::arxiv::Plan> {
     .plan()
 }
 
-/// A report line for `pdf` before anything is done: failed, sizes of the input.
-fn outcome(pdf: &Path) -> FileOutcome {
-    let size = std::fs::metadata(pdf).map(|m| m.len()).unwrap_or(0);
-    FileOutcome {
-        pdf: pdf.to_owned(),
-        out: None,
-        status: Status::Failed,
-        reason: None,
-        number: None,
-        copied: false,
-        bytes_before: size,
-        bytes_after: size,
-        ms: 0,
+/// Adds the command-line hint to a refused line's reason (the library names no flags).
+fn add_hint(o: &mut ItemReport, settings: &Settings) {
+    if let (Some(kind), Some(reason)) = (o.refusal, o.reason.as_mut()) {
+        reason.push_str(super::hint::batch_hint(kind, settings));
     }
-}
-
-/// Processes one job: resolve the number, pick the target, inject; with `--mirror`, a file
-/// that is not updated is copied unchanged. A new output file is staged in `group`, whose
-/// commit puts it in place ([`batch::run`]).
-fn process(job: &Job, args: &Args, opts: &pith::pdf::Options, group: &mut Group) -> FileOutcome {
-    let mut o = inject_one(job, args, opts, group);
-    if args.mirror && matches!(o.status, Status::Refused | Status::Failed) {
-        mirror_copy(&mut o, args.out_dir.as_deref(), &job.relative);
-    }
-    o
-}
-
-/// Copies `o.pdf` unchanged to its place under `out_dir` (a complete mirror), unless the
-/// place is outside it or is the input itself.
-fn mirror_copy(o: &mut FileOutcome, out_dir: Option<&Path>, relative: &Path) {
-    let Some(dir) = out_dir else { return };
-    if relative
-        .components()
-        .any(|c| matches!(c, std::path::Component::ParentDir))
-    {
-        return;
-    }
-    let dst = dir.join(relative);
-    if super::fsutil::same_file(&dst, &o.pdf) {
-        return;
-    }
-    let copied = dst
-        .parent()
-        .map_or(Ok(()), std::fs::create_dir_all)
-        .and_then(|_| std::fs::read(&o.pdf))
-        .map_err(anyhow::Error::from)
-        .and_then(|bytes| super::fsutil::write_atomic(&dst, &bytes));
-    match copied {
-        Ok(()) => {
-            o.copied = true;
-            o.out = Some(dst);
-        }
-        Err(e) => {
-            let r = o.reason.take().unwrap_or_default();
-            o.reason = Some(super::one_line(&format!(
-                "{r}; copying it unchanged failed: {e:#}"
-            )));
-        }
-    }
-}
-
-/// The directories `create_dir_all(dir)` would create, deepest first.
-fn missing_dirs(dir: &Path) -> Vec<PathBuf> {
-    dir.ancestors()
-        .take_while(|d| !d.as_os_str().is_empty() && !d.exists())
-        .map(Path::to_owned)
-        .collect()
-}
-
-fn inject_one(job: &Job, args: &Args, opts: &pith::pdf::Options, group: &mut Group) -> FileOutcome {
-    let mut o = outcome(&job.pdf);
-    let out_path = job
-        .out
-        .clone()
-        .or_else(|| args.out_dir.as_ref().map(|d| d.join(&job.relative)));
-    // Every line says where the result goes, and the number once it is known (issue #15).
-    o.out = Some(out_path.clone().unwrap_or_else(|| job.pdf.clone()));
-    let number = match batch::resolve(job) {
-        Ok(n) => n,
-        Err(e) => {
-            o.reason = Some(super::one_line(&format!("{:#}", anyhow::Error::new(e))));
-            return o;
-        }
-    };
-    o.number = Some(number.full());
-    // Mirroring into --out-dir must stay inside it: a manifest line `"pdf": "../x.pdf"` would
-    // otherwise write beside or over files outside it (issue #7).
-    if job.out.is_none()
-        && args.out_dir.is_some()
-        && job
-            .relative
-            .components()
-            .any(|c| matches!(c, std::path::Component::ParentDir))
-    {
-        o.status = Status::Refused;
-        o.out = None;
-        o.reason = Some(format!(
-            "{}: the path leaves --out-dir (\"..\"); give an explicit \"out\" for it",
-            job.pdf.display()
-        ));
-        return o;
-    }
-    // The input is never modified except with --in-place (issue #7): an output that is the
-    // input itself (--out-dir the input's directory, or "out" naming it) is refused.
-    if let Some(p) = &out_path {
-        if super::fsutil::same_file(p, &job.pdf) {
-            o.status = Status::Refused;
-            o.reason = Some(format!(
-                "{}: the output is the input itself; use --in-place to update it",
-                job.pdf.display()
-            ));
-            return o;
-        }
-    }
-    let mut created = Vec::new();
-    if let Some(p) = &out_path {
-        // Restartable: an output that already carries this number is done.
-        // (An output with the number but without the stamp asked for is not done.)
-        if let Some(done) = already_done(p, &number).filter(|_| opts.stamp.is_none()) {
-            o.status = Status::Unchanged;
-            o.bytes_after = done;
-            o.reason = Some(format!("{} already carries {}", p.display(), number.full()));
-            return o;
-        }
-        if let Err(e) = super::check_clobber(p) {
-            o.status = Status::Refused;
-            o.reason = Some(e.to_string());
-            return o;
-        }
-        if args.dry_run {
-            o.status = Status::Planned;
-            return o;
-        }
-        if let Some(parent) = p.parent() {
-            created = missing_dirs(parent);
-            if let Err(e) = std::fs::create_dir_all(parent) {
-                o.reason = Some(format!(
-                    "{}: cannot create directory: {e}",
-                    parent.display()
-                ));
-                return o;
-            }
-        }
-    } else if args.dry_run {
-        o.status = Status::Planned;
-        return o;
-    }
-    let applied = match &out_path {
-        // "out": "-" is standard output, as for pith inject.
-        Some(p) if p.as_os_str() == "-" => apply::apply(&job.pdf, Target::File(p), &number, opts),
-        Some(p) => apply::apply_staged(&job.pdf, p, group, &number, opts).inspect(|_| {
-            // The entries of the directories made for it must survive a crash too.
-            for d in &created {
-                if let Some(parent) = d.parent().filter(|p| !p.as_os_str().is_empty()) {
-                    group.sync_dir(parent);
-                }
-            }
-        }),
-        None => apply::apply(&job.pdf, Target::InPlace, &number, opts),
-    };
-    match applied {
-        Ok(r) => {
-            o.status = match r.applied {
-                Applied::Injected => Status::Injected,
-                Applied::Unchanged => Status::Unchanged,
-            };
-            o.bytes_after = r.bytes_after;
-            if r.applied == Applied::Unchanged {
-                o.reason = Some(format!("already carries {}", number.full()));
-            }
-        }
-        Err(e) => {
-            o.status = if apply::is_refusal(&e) {
-                Status::Refused
-            } else {
-                Status::Failed
-            };
-            o.reason = Some(super::one_line(&reason(&e, args.force, args.repair)));
-            // Nothing was written: the directories made for the output go again (issue #15:
-            // a refused file left an empty folder), deepest first, only while empty.
-            for d in &created {
-                if std::fs::remove_dir(d).is_err() {
-                    break;
-                }
-            }
-        }
-    }
-    o
-}
-
-/// The report's reason for a library error, with the remedy worded for `pith batch`, which
-/// has no `--rewrite` (issue #15: the reason said "use --rewrite to repair").
-fn reason(e: &anyhow::Error, force: bool, repair: bool) -> String {
-    let Some(h) = e.chain().find_map(|c| c.downcast_ref::<apply::Hinted>()) else {
-        return format!("{e:#}");
-    };
-    let err = h.error();
-    let hint = match err.kind() {
-        pith::pdf::ErrorKind::Damaged(_) if repair => {
-            "; --repair could not rebuild it, pith inject --rewrite may"
-        }
-        pith::pdf::ErrorKind::Damaged(_) => {
-            "; rerun with --repair (append-only), or repair it with pith inject --rewrite"
-        }
-        pith::pdf::ErrorKind::Certified => {
-            "; rerun with --force to update anyway, which invalidates the certification"
-        }
-        pith::pdf::ErrorKind::Xmp(_) if !force => "; rerun with --force to replace it",
-        _ => "",
-    };
-    let mut text = format!("{err}{hint}");
-    let mut cause = std::error::Error::source(err);
-    while let Some(c) = cause {
-        text.push_str(&format!(": {c}"));
-        cause = c.source();
-    }
-    text
-}
-
-/// The size of `out` when it exists and already carries `number` consistently.
-fn already_done(out: &std::path::Path, number: &pith::PithNumber) -> Option<u64> {
-    if super::fsutil::is_special(out) {
-        return None; // a FIFO would block the open; a device holds no PDF
-    }
-    let f = File::open(out).ok()?;
-    let found = pith::pdf::inspect(&f).ok()?;
-    (found.found()? == number.full() && found.consistent())
-        .then(|| f.metadata().map(|m| m.len()).unwrap_or(0))
 }
 
 /// How a run ends on a terminal: one line with the totals (issue #15).
-fn summary_line(s: &batch::Summary, report: Option<&Path>) -> String {
-    let mut parts = vec![format!("{} injected", s.injected)];
+fn summary_line(s: &job::item::Summary, report: Option<&Path>) -> String {
+    let mut parts = match s.matches.or(s.differs).or(s.missing) {
+        Some(_) => vec![format!("{} carry their number", s.matches.unwrap_or(0))],
+        None => vec![format!("{} injected", s.injected)],
+    };
     for (n, what) in [
+        (s.differs.unwrap_or(0), "carry another number"),
+        (s.missing.unwrap_or(0), "missing or without a number"),
+        (s.replaced, "replaced a different number"),
         (s.planned, "planned"),
         (s.unchanged, "unchanged"),
         (s.refused, "refused"),
@@ -407,9 +199,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             report: args.report.as_deref(),
             metadata: &args.arxiv_metadata,
             any_version: args.arxiv_any_version,
-            force: args.force,
-            repair: args.repair,
-            stamp: args.stamp.to_stamp(),
+            settings: super::inject::settings(args.force, args.repair, None, &args.stamp)?,
         };
         return super::tar::run(&args.tar, shared);
     }
@@ -434,7 +224,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         decided.retain(|(i, _)| s.contains(*i));
     }
     if let Some(d) = &args.out_dir {
-        if !args.dry_run {
+        if !args.dry_run && !args.check {
             std::fs::create_dir_all(d)
                 .with_context(|| format!("{}: cannot create", d.display()))?;
         }
@@ -483,12 +273,9 @@ pub fn run(args: Args) -> Result<Outcome> {
     } else {
         None
     };
-    let mut opts = pith::pdf::Options::new(&apply::now());
-    opts.force = args.force;
-    opts.stamp = args.stamp.to_stamp();
-    opts.repair = args.repair;
+    let settings = super::inject::settings(args.force, args.repair, None, &args.stamp)?;
     let mut write_err = None;
-    let mut emit = |o: &FileOutcome, report: &mut Box<dyn Write>| {
+    let mut emit = |o: &ItemReport, report: &mut Box<dyn Write>| {
         if write_err.is_none() {
             if let Err(e) = serde_json::to_writer(&mut *report, o)
                 .map_err(std::io::Error::from)
@@ -501,18 +288,17 @@ pub fn run(args: Args) -> Result<Outcome> {
     // PDFs a directory run found no number for are reported too (issue #15), and with
     // --mirror copied unchanged.
     let mut unmatched = Vec::new();
+    // --check: the files whose output differs from, or lacks, its number.
+    let mut bad = Vec::new();
     for pdf in &orphans {
-        let mut o = outcome(pdf);
-        o.status = Status::Unmatched;
-        o.reason = Some(format!(
-            "{}: no NAME.pith, NAME.record.json or NAME.atom.xml beside it; left alone",
-            pdf.display()
-        ));
-        if args.mirror && !args.dry_run {
-            let dir = args.dir.as_deref().unwrap_or(Path::new("."));
-            let rel = pdf.strip_prefix(dir).unwrap_or(pdf).to_owned();
-            mirror_copy(&mut o, args.out_dir.as_deref(), &rel);
-        }
+        let dir = args.dir.as_deref().unwrap_or(Path::new("."));
+        let rel = pdf.strip_prefix(dir).unwrap_or(pdf);
+        let o = job::item::unmatched(
+            pdf,
+            rel,
+            args.out_dir.as_deref(),
+            args.mirror && !args.dry_run,
+        );
         emit(&o, &mut report);
         unmatched.push(o);
     }
@@ -522,11 +308,29 @@ pub fn run(args: Args) -> Result<Outcome> {
         emit(&o, &mut report);
         unmatched.push(o);
     }
-    let mut summary = batch::run(
+    let mut summary = job::item::Summary::new(jobs.len() + unmatched.len());
+    for o in &unmatched {
+        summary.add(o);
+    }
+    let run = batch::run(
         &jobs,
         threads,
         &stop,
-        |j, group| process(j, &args, &opts, group),
+        |j, group| {
+            let req = ItemRequest {
+                job: j,
+                out_dir: args.out_dir.as_deref(),
+                dry_run: args.dry_run,
+                mirror: args.mirror,
+                settings: &settings,
+            };
+            if args.check {
+                return job::item::check(&req);
+            }
+            let mut o = job::item::run(&req, group);
+            add_hint(&mut o, &settings);
+            o
+        },
         |o| {
             if let Some(b) = &bar {
                 b.inc(1);
@@ -534,11 +338,21 @@ pub fn run(args: Args) -> Result<Outcome> {
                     b.set_message(format!("{} not done", o.pdf.display()));
                 }
             }
+            if let Some(old) = o.replaced.as_deref().filter(|_| !super::quiet()) {
+                let line = format!(
+                    "pith: {}: replaced {} (was {old})",
+                    o.pdf.display(),
+                    o.number.as_deref().unwrap_or("?")
+                );
+                match &bar {
+                    Some(b) => b.println(line),
+                    None => eprintln!("{line}"),
+                }
+            }
             if super::verbose(1) && !super::quiet() {
-                let what = serde_json::to_value(o.status).unwrap_or_default();
                 let line = format!(
                     "{} {}{}",
-                    what.as_str().unwrap_or("?"),
+                    o.status,
                     o.pdf.display(),
                     o.reason
                         .as_deref()
@@ -550,13 +364,15 @@ pub fn run(args: Args) -> Result<Outcome> {
                     None => eprintln!("pith: {line}"),
                 }
             }
+            if matches!(o.status, Status::Differs | Status::Missing) {
+                bad.push(o.pdf.display().to_string());
+            }
+            summary.add(o);
             emit(o, &mut report);
         },
     );
-    for o in &unmatched {
-        summary.total += 1;
-        summary.add(o);
-    }
+    summary.interrupted = run.interrupted;
+    summary.ms = run.ms;
     if let Some(b) = bar {
         b.finish_and_clear();
     }
@@ -568,6 +384,22 @@ pub fn run(args: Args) -> Result<Outcome> {
     report.flush()?;
     if terminal {
         eprintln!("{}", summary_line(&summary, report_path));
+    }
+    if args.check && !bad.is_empty() {
+        const SHOWN: usize = 20;
+        let more = bad.len().saturating_sub(SHOWN);
+        eprintln!(
+            "pith: {} of {} files do not carry their number: {}{}",
+            bad.len(),
+            summary.total,
+            bad[..bad.len().min(SHOWN)].join(", "),
+            if more > 0 {
+                format!(" and {more} more (see the report)")
+            } else {
+                String::new()
+            }
+        );
+        return Ok(Outcome::Mismatch);
     }
     if summary.interrupted {
         bail!(

@@ -1,6 +1,6 @@
 //! File helpers for the CLI: whole outputs written through the library's atomic writer
 //! ([`pith::output`]: temporary file, sync, rename; devices written to)
-//! and same-file detection.
+//! (same-file detection is the job layer's, [`pith::job::same_file`]).
 
 use std::io::Write;
 use std::path::Path;
@@ -21,13 +21,4 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(pith::output::write_file_with(path, None, |f| {
         f.write_all(bytes)
     })?)
-}
-
-/// Whether two paths name the same existing file (same device and inode).
-pub fn same_file(a: &Path, b: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    match (std::fs::metadata(a), std::fs::metadata(b)) {
-        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
-        _ => false,
-    }
 }

@@ -12,7 +12,7 @@ use super::Outcome;
 
 /// Arguments of `pith completions`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Install, for example:\n  \
+#[command(after_help = "Examples:\n  \
     pith completions bash > ~/.local/share/bash-completion/completions/pith\n  \
     pith completions zsh > ~/.zfunc/_pith      (with fpath+=~/.zfunc before compinit)\n  \
     pith completions fish > ~/.config/fish/completions/pith.fish")]
@@ -24,7 +24,8 @@ pub struct CompletionsArgs {
 
 /// Arguments of `pith man`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Install, for example:\n  \
+#[command(after_help = "Examples:\n  \
+    pith man | man -l -\n  \
     pith man --dir ~/.local/share/man/man1      (then: man pith, man pith-inject)")]
 pub struct ManArgs {
     /// Write pith.1 and one page per subcommand (pith-inject.1, …) into DIR instead of

@@ -1,19 +1,24 @@
-//! `pith inject`: arguments and the report. The PDF work is `pith::pdf::inject` (an
-//! append-only update, written by [`super::apply`]) or `pith::pdf::rewrite` (`--rewrite`).
+//! `pith inject`: arguments into a [`pith::job::InjectRequest`], its report into text or JSON.
+//! Every decision (same file, folder, rewrite-then-stamp, replaced numbers) is the job's.
 
 use std::io::Read;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
+use pith::job::{self, Destination, InjectReport, InjectRequest, Settings, Source, Status};
 
-use super::apply::{apply, hinted_with, now, Applied, Target};
-use super::fsutil::{same_file, write_atomic};
+use super::hint::hinted;
 use super::input::NumberInput;
 use super::Outcome;
 
 /// Arguments of `pith inject`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    pith inject paper.pdf --number pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5 -o numbered.pdf\n  \
+    pith inject --in-place --arxiv-atom paper.atom.xml paper.pdf\n  \
+    pith inject paper.pdf --record paper.record.json --stamp --stamp-position top -o stamped.pdf\n  \
+    cat paper.pdf | pith inject - --number pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5 -o - > numbered.pdf")]
 pub struct Args {
     /// The PDF to update ("-" reads standard input; then give -o).
     #[arg(value_name = "IN.pdf")]
@@ -21,13 +26,7 @@ pub struct Args {
     #[command(flatten)]
     pub number: NumberInput,
     /// Where to write the updated PDF (through a temporary file and an atomic rename).
-    #[arg(
-        short,
-        long,
-        value_name = "OUT.pdf",
-        required_unless_present = "in_place",
-        conflicts_with = "in_place"
-    )]
+    #[arg(short, long, value_name = "OUT.pdf", conflicts_with = "in_place")]
     pub output: Option<PathBuf>,
     /// Update IN.pdf itself: the update is appended under a lock in three synced steps. Until
     /// the last one (a single-sector write of the new startxref) readers see the original
@@ -55,7 +54,8 @@ pub struct Args {
     #[arg(long, conflicts_with = "rewrite")]
     pub dry_run: bool,
     /// Print the report as one JSON object: input, output, status (injected, unchanged,
-    /// rewritten, planned), number, url, bytes_before, bytes_after, written.
+    /// rewritten, planned), number, url, replaced, bytes_before, bytes_after, written,
+    /// replaced_xmp (see docs/reports.md).
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
@@ -64,7 +64,7 @@ pub struct Args {
     pub stamp: StampArgs,
 }
 
-/// The stamp options of `pith inject` and `pith batch` (issue 13).
+/// The stamp options of `pith inject` and `pith batch`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct StampArgs {
     /// Also print the number on page 1 as real, selectable text with a link to its record
@@ -116,242 +116,150 @@ pub enum StampPosition {
 }
 
 fn parse_size(s: &str) -> Result<f64, String> {
+    let sizes = pith::job::STAMP_SIZES;
     match s.parse::<f64>() {
-        Ok(v) if (2.0..=72.0).contains(&v) => Ok(v),
-        _ => Err(format!("{s:?} is not a size in points from 2 to 72")),
+        Ok(v) if sizes.contains(&v) => Ok(v),
+        _ => Err(format!(
+            "{s:?} is not a size in points from {} to {}",
+            sizes.start(),
+            sizes.end()
+        )),
     }
 }
 
 impl StampArgs {
-    /// The library's stamp settings, or `None` without `--stamp`.
-    pub fn to_stamp(&self) -> Option<pith::pdf::stamp::Stamp> {
-        use pith::pdf::stamp::{Form, Position, Stamp};
+    /// The library's stamp settings ([`pith::job::stamp`]), or `None` without `--stamp`.
+    pub fn to_stamp(&self) -> Result<Option<pith::pdf::stamp::Stamp>> {
         if !self.stamp {
-            return None;
+            return Ok(None);
         }
         let form = match (self.stamp_full, self.stamp_form) {
-            (true, _) | (_, Some(StampForm::Full)) => Form::Full,
-            _ => Form::Short,
+            (true, _) | (_, Some(StampForm::Full)) => "full",
+            _ => "short",
         };
         let position = match self.stamp_position {
-            StampPosition::Left => Position::Left,
-            StampPosition::Right => Position::Right,
-            StampPosition::Top => Position::Top,
-            StampPosition::Bottom => Position::Bottom,
+            StampPosition::Left => "left",
+            StampPosition::Right => "right",
+            StampPosition::Top => "top",
+            StampPosition::Bottom => "bottom",
         };
-        Some(Stamp {
-            form,
-            position,
-            size: self.stamp_size,
-            grey: true,
-        })
+        Ok(Some(job::stamp(form, position, self.stamp_size)?))
     }
 }
 
-/// What an inject did, for the report.
-struct Done {
-    status: &'static str,
-    out: PathBuf,
-    bytes_before: Option<u64>,
-    bytes_after: Option<u64>,
-    written: Vec<String>,
-}
-
-/// Prints the report: text lines, or one JSON object with stable keys (issue #15). With the
-/// PDF on standard output it goes to standard error.
-fn report(args: &Args, number: &pith::PithNumber, done: &Done, to_stdout: bool) -> Result<()> {
+/// Prints the report: text lines, or one JSON object with the keys of
+/// [`pith::job::InjectReport`] (docs/reports.md). With the PDF on standard output it goes to
+/// standard error; `--quiet` leaves the text out (errors only), never the JSON asked for.
+fn report(args: &Args, r: &InjectReport, to_stdout: bool) -> Result<()> {
     let mut lines = Vec::new();
     if args.json {
-        let v = serde_json::json!({
-            "input": args.input.display().to_string(),
-            "output": done.out.display().to_string(),
-            "status": done.status,
-            "number": number.full(),
-            "url": number.url(),
-            "bytes_before": done.bytes_before,
-            "bytes_after": done.bytes_after,
-            "written": done.written,
-        });
-        lines.push(serde_json::to_string_pretty(&v)?);
+        lines.push(serde_json::to_string_pretty(r)?);
     } else {
-        let shown = |p: &Path| p.display().to_string();
-        lines.push(match done.status {
-            "unchanged" => format!(
-                "{}: unchanged, already carries {}",
-                shown(&args.input),
-                number.full()
-            ),
-            "rewritten" => format!(
-                "{}: rewrote the whole file with {} ({})",
-                shown(&done.out),
-                number.full(),
-                number.url()
-            ),
-            "planned" => format!(
-                "{}: would inject {} ({}); nothing written (--dry-run)",
-                shown(&done.out),
-                number.full(),
-                number.url()
-            ),
-            _ => format!(
-                "{}: injected {} ({})",
-                shown(&done.out),
-                number.full(),
-                number.url()
-            ),
-        });
-        if done.status != "unchanged" {
-            lines.extend(done.written.iter().map(|l| format!("  {l}")));
+        if super::quiet() {
+            return Ok(());
         }
+        let out = &r.output;
+        lines.push(match (r.status, &r.replaced) {
+            (Status::Unchanged, _) => {
+                format!("{}: unchanged, already carries {}", r.input, r.number)
+            }
+            (Status::Planned, Some(old)) => format!(
+                "{out}: would replace {} (was {old}); nothing written (--dry-run)",
+                r.number
+            ),
+            (Status::Planned, None) => format!(
+                "{out}: would inject {} ({}); nothing written (--dry-run)",
+                r.number, r.url
+            ),
+            (Status::Rewritten, Some(old)) => format!(
+                "{out}: rewrote the whole file, replaced {} (was {old})",
+                r.number
+            ),
+            (Status::Rewritten, None) => format!(
+                "{out}: rewrote the whole file with {} ({})",
+                r.number, r.url
+            ),
+            (_, Some(old)) => format!("{out}: replaced {} (was {old})", r.number),
+            (_, None) => format!("{out}: injected {} ({})", r.number, r.url),
+        });
+        lines.extend(r.written.iter().map(|w| format!("  {w}")));
     }
     for line in lines {
         if to_stdout {
             eprintln!("{line}");
-        } else if !super::quiet() || args.json {
+        } else {
             writeln!(std::io::stdout(), "{line}")?;
         }
     }
     Ok(())
 }
 
+/// The job settings of `pith inject` and `pith batch`.
+pub fn settings(
+    force: bool,
+    repair: bool,
+    password: Option<Vec<u8>>,
+    stamp: &StampArgs,
+) -> Result<Settings> {
+    Ok(Settings {
+        force,
+        repair,
+        password,
+        stamp: stamp.to_stamp()?,
+        now: None,
+        no_clobber: super::no_clobber(),
+    })
+}
+
 /// Runs `pith inject`.
 pub fn run(args: Args) -> Result<Outcome> {
     let number = args.number.full_number()?;
     let input = &args.input;
-    let stdin = input.as_os_str() == "-";
-    if let Some(o) = &args.output {
-        if !stdin && same_file(input, o) {
-            bail!(
-                "{}: input and output are the same file; use --in-place to update it",
-                input.display()
-            );
-        }
-    }
-    if let (Some(o), false) = (&args.output, args.dry_run) {
-        super::check_clobber(o)?;
-    }
-    if stdin && args.in_place {
-        bail!("-: standard input cannot be updated in place; give -o OUT.pdf or -o -");
-    }
-    let mut opts = pith::pdf::Options::new(&now());
-    opts.force = args.force;
-    opts.password = args.password.bytes()?;
-    opts.stamp = args.stamp.to_stamp();
-    opts.repair = args.repair;
-    // With the PDF on standard output, the report goes to standard error.
-    let to_stdout = args.output.as_deref().is_some_and(|o| o.as_os_str() == "-");
-    let shown = args.output.clone().unwrap_or_else(|| input.clone());
-    let bytes_before = std::fs::metadata(input).ok().map(|m| m.len());
-    let done = if args.dry_run && !stdin {
-        let file = std::fs::File::open(input)
-            .with_context(|| format!("{}: cannot open", input.display()))?;
-        let inj = pith::pdf::inject(&file, &number, &opts)
-            .map_err(|e| hinted_with(e.in_file(input), &opts))?;
-        Done {
-            status: if inj.unchanged {
-                "unchanged"
-            } else {
-                "planned"
-            },
-            out: shown,
-            bytes_before,
-            bytes_after: bytes_before.map(|b| b + inj.appended.len() as u64),
-            written: inj.written,
-        }
-    } else if stdin || args.rewrite {
-        whole_file(&args, &number, &opts)?
-    } else {
-        let target = match &args.output {
-            Some(o) => Target::File(o),
-            None => Target::InPlace,
-        };
-        let r = apply(input, target, &number, &opts)?;
-        warn_replaced(input, r.replaced_xmp.as_deref());
-        Done {
-            status: match r.applied {
-                Applied::Unchanged => "unchanged",
-                Applied::Injected => "injected",
-            },
-            out: shown,
-            bytes_before,
-            bytes_after: Some(r.bytes_after),
-            written: r.written,
-        }
-    };
-    report(&args, &number, &done, to_stdout)?;
-    Ok(Outcome::Ok)
-}
-
-fn warn_replaced(input: &Path, old: Option<&[u8]>) {
-    if let Some(old) = old {
-        eprintln!(
-            "pith: {}: the old XMP packet was unparsable and is replaced (--force); it began: {}",
-            input.display(),
-            String::from_utf8_lossy(&old[..old.len().min(200)])
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
+    if args.output.is_none() && !args.in_place {
+        bail!(
+            "{}: say where the result goes: -o OUT.pdf for a new file, or --in-place to update it",
+            input.display()
         );
     }
-}
-
-/// `--rewrite`, and input from standard input (`pith inject - -o -` in pipelines): the whole
-/// input is held in memory and the whole result written through a temporary file and a rename
-/// (or to standard output); with `--dry-run` nothing is written.
-fn whole_file(args: &Args, number: &pith::PithNumber, opts: &pith::pdf::Options) -> Result<Done> {
-    let input = &args.input;
-    let bytes = if input.as_os_str() == "-" {
+    let settings = settings(args.force, args.repair, args.password.bytes()?, &args.stamp)?;
+    let data;
+    let source = if input.as_os_str() == "-" {
         let mut v = Vec::new();
         std::io::stdin()
             .lock()
             .read_to_end(&mut v)
             .context("-: cannot read standard input")?;
-        v
+        data = v;
+        Source::Bytes {
+            data: &data,
+            name: "-",
+        }
     } else {
-        std::fs::read(input).with_context(|| format!("{}: cannot read", input.display()))?
+        Source::File(input)
     };
-    let target = args.output.as_deref().unwrap_or(input);
-    let bytes_before = Some(bytes.len() as u64);
-    let what = |e: pith::pdf::Error| hinted_with(e.in_file(input), opts);
-    if args.rewrite {
-        let mut out = pith::pdf::rewrite(&bytes, number, opts).map_err(what)?;
-        if opts.stamp.is_some() {
-            // The stamp goes on top of the rewritten file as an incremental update.
-            let inj = pith::pdf::inject(&out[..], number, opts).map_err(what)?;
-            out.extend_from_slice(&inj.appended);
-        }
-        // A rewrite in place replaces the file: keep the permissions it had.
-        let perms = std::fs::metadata(target).ok().map(|m| m.permissions());
-        write_atomic(target, &out)?;
-        if let (true, Some(p)) = (args.in_place, perms) {
-            std::fs::set_permissions(target, p)
-                .with_context(|| format!("{}: cannot restore permissions", target.display()))?;
-        }
-        return Ok(Done {
-            status: "rewritten",
-            out: target.to_owned(),
-            bytes_before,
-            bytes_after: Some(out.len() as u64),
-            written: Vec::new(),
-        });
-    }
-    let inj = pith::pdf::inject(&bytes, number, opts).map_err(what)?;
-    warn_replaced(input, inj.replaced_xmp.as_deref());
-    let after = (bytes.len() + inj.appended.len()) as u64;
-    if !args.dry_run {
-        let mut out = bytes;
-        out.extend_from_slice(&inj.appended);
-        write_atomic(target, &out)?;
-    }
-    Ok(Done {
-        status: match (inj.unchanged, args.dry_run) {
-            (true, _) => "unchanged",
-            (false, true) => "planned",
-            (false, false) => "injected",
-        },
-        out: target.to_owned(),
-        bytes_before,
-        bytes_after: Some(after),
-        written: inj.written,
+    // With the PDF on standard output, the report goes to standard error.
+    let to_stdout = args.output.as_deref().is_some_and(|o| o.as_os_str() == "-");
+    let mut stdout = std::io::stdout();
+    let destination = match &args.output {
+        Some(o) if o.as_os_str() == "-" => Destination::Stream(&mut stdout),
+        Some(o) => Destination::File(o),
+        None => Destination::InPlace,
+    };
+    let done = job::inject::run(InjectRequest {
+        source,
+        destination,
+        number: &number,
+        settings: &settings,
+        rewrite: args.rewrite,
+        dry_run: args.dry_run,
     })
+    .map_err(|e| hinted(e, &settings, args.rewrite))?;
+    if let Some(old) = &done.report.replaced_xmp {
+        super::note!(
+            "{}: the old XMP packet was unparsable and is replaced (--force); it began: {old}",
+            input.display()
+        );
+    }
+    report(&args, &done.report, to_stdout)?;
+    Ok(Outcome::Ok)
 }

@@ -1,24 +1,25 @@
-//! `pith inspect`: prints what `pith::pdf::inspect` finds; exit 1 when the file carries no
-//! number, when the places that hold a number disagree with each other, or with the expected
-//! number (issue #15: "no number" exited 0 like a consistent file).
-//!
-//! A file that names its record by URL only (`\pithnumber{<26>}`, the bare code a record
-//! page shows, writes the record URL and the short form but no full number; issue 22) has a
-//! number in this sense: it identifies one record. It exits 0 when consistent, with
-//! `has_number: true`, `url_only: true`, `number: null` and `code`/`url` set in `--json`, and
-//! a note saying how to add the full number.
+//! `pith inspect`: prints the report of [`pith::job::inspect`] as text or JSON; exit 1 when
+//! it is not [`InspectReport::ok`] (no number, places that disagree, not the expected number;
+//! issue #15: "no number" exited 0 like a consistent file). A file that names its record by
+//! URL only (`\pithnumber{<26>}`; issue 22) has a number in this sense and exits 0 when
+//! consistent, with a note saying how to add the full number.
 
-use std::fs::File;
 use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
+use pith::job::{self, InspectReport, InspectRequest, Settings, Source};
 
+use super::hint::hinted;
 use super::input::NumberInput;
 use super::Outcome;
 
 /// Arguments of `pith inspect`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    pith inspect numbered.pdf\n  \
+    pith inspect --json numbered.pdf\n  \
+    pith inspect numbered.pdf --number pith:7BMK4ZKT   (exit 1 unless it carries that number)")]
 pub struct Args {
     /// The PDF to read ("-" reads standard input).
     #[arg(value_name = "FILE.pdf")]
@@ -46,155 +47,122 @@ pub fn run(args: Args) -> Result<Outcome> {
     } else {
         None
     };
-    let check = if args.deep {
-        pith::pdf::Check::Full
-    } else {
-        pith::pdf::Check::Sampled
-    };
     let password = args.password.bytes()?;
-    let hinted = |e: pith::pdf::Error| super::apply::hinted(e.in_file(path), false);
-    let ins = if path.as_os_str() == "-" {
+    let data;
+    let source = if path.as_os_str() == "-" {
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
             .context("-: cannot read standard input")?;
-        pith::pdf::inspect_with(bytes, check, password.as_deref()).map_err(hinted)?
+        data = bytes;
+        Source::Bytes {
+            data: &data,
+            name: "-",
+        }
     } else {
-        let file = File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
-        pith::pdf::inspect_with(&file, check, password.as_deref()).map_err(hinted)?
+        Source::File(path)
     };
-    // The full number, never a yearless one; a file with the record URL only has a code.
-    let found = ins.number().map(|n| n.full);
-    let code = ins.code();
-    let url = ins.url();
-    let has_number = code.is_some();
-    let consistent = ins.consistent();
-    let named = code.as_deref().and_then(|c| {
-        let full = ins
-            .number()
-            .and_then(|m| pith::PithNumber::parse(&m.full).ok());
-        full.or_else(|| pith::PithNumber::parse(c).ok())
-    });
-    let matches_expected = expected
-        .as_ref()
-        .map(|e| named.as_ref().is_some_and(|n| n.matches(e)));
-    let ok = has_number && consistent && matches_expected != Some(false);
-    let x = ins.xmp.clone().unwrap_or_default();
+    let r = job::inspect::run(&InspectRequest {
+        source,
+        deep: args.deep,
+        password: password.as_deref(),
+        expected: expected.clone(),
+    })
+    .map_err(|e| hinted(e, &Settings::default(), false))?;
+    let mut out = std::io::stdout().lock();
     if args.json {
-        let mut v = serde_json::json!({
-            "file": path.display().to_string(),
-            "version": ins.version,
-            "xref": if ins.xref_stream { "stream" } else { "table" },
-            "sections": ins.sections,
-            "encrypted": ins.encrypted,
-            "encryption": ins.encryption,
-            "not_read": ins.not_read,
-            "number": found,
-            "has_number": has_number,
-            "url_only": ins.url_only(),
-            "code": code,
-            "url": url,
-            "info": { "PithNumber": ins.info_number, "PithURL": ins.info_url },
-            "xmp": ins.xmp.as_ref().map(|_| serde_json::json!({
-                "pith:number": x.number, "pith:shortNumber": x.short, "pith:url": x.url,
-                "xmp:Identifier": x.identifiers, "dc:relation": x.relations,
-                "pith_schema_declared": x.pith_schema_declared,
-            })),
-            "xmp_error": ins.xmp_error,
-            "pdfa": ins.pdfa(),
-            "signatures": ins.signatures,
-            "docmdp": ins.docmdp,
-            "consistent": if ins.not_read.is_some() { serde_json::Value::Null } else { consistent.into() },
-            "matches_expected": matches_expected,
-        });
-        if let Some(n) = ins.uncommitted {
-            v["uncommitted_bytes"] = n.into();
-        }
-        writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&v)?)?;
+        writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?;
     } else {
-        let or_none = |o: &Option<String>| o.clone().unwrap_or_else(|| "-".into());
-        writeln!(std::io::stdout(), "file: {}", path.display())?;
-        writeln!(
-            std::io::stdout(),
-            "pdf: {}, xref {}, {} xref section(s){}",
-            ins.version,
-            if ins.xref_stream { "stream" } else { "table" },
-            ins.sections,
-            if ins.encrypted { ", encrypted" } else { "" }
-        )?;
-        if let Some(e) = &ins.encryption {
-            writeln!(std::io::stdout(), "encryption: {e}")?;
-        }
-        if let Some(e) = &ins.not_read {
-            writeln!(std::io::stdout(), "not read: {e}")?;
-        }
-        match (&found, &code) {
-            (None, Some(c)) => writeln!(std::io::stdout(), "number: - (record URL only: {c})")?,
-            _ => writeln!(std::io::stdout(), "number: {}", or_none(&found))?,
-        }
-        writeln!(
-            std::io::stdout(),
-            "info: /PithNumber {} /PithURL {}",
-            or_none(&ins.info_number),
-            or_none(&ins.info_url)
-        )?;
-        match (&ins.xmp, &ins.xmp_error) {
-            (Some(_), _) => writeln!(std::io::stdout(),
-                "xmp: pith:number {} pith:shortNumber {} pith:url {} xmp:Identifier [{}] dc:relation [{}]",
-                or_none(&x.number),
-                or_none(&x.short),
-                or_none(&x.url),
-                x.identifiers.join(", "),
-                x.relations.join(", ")
-            )?,
-            (None, Some(e)) => writeln!(std::io::stdout(), "xmp: unreadable ({e})")?,
-            (None, None) => writeln!(std::io::stdout(), "xmp: none")?,
-        }
-        match ins.pdfa() {
-            Some(p) => writeln!(
-                std::io::stdout(),
-                "pdfa: {p} (pith extension schema declared: {})",
-                if x.pith_schema_declared { "yes" } else { "no" }
-            )?,
-            None => writeln!(std::io::stdout(), "pdfa: none")?,
-        }
-        match ins.docmdp {
-            Some(p) => writeln!(
-                std::io::stdout(),
-                "signatures: {} (certified, DocMDP P={p})",
-                ins.signatures
-            )?,
-            None => writeln!(std::io::stdout(), "signatures: {}", ins.signatures)?,
-        }
-        if let Some(n) = ins.uncommitted {
-            writeln!(
-                std::io::stdout(),
-                "uncommitted: {n} bytes after the PDF from an interrupted in-place update (readers do not see them; the next in-place run removes them)"
-            )?;
-        }
-        writeln!(
-            std::io::stdout(),
-            "consistent: {}",
-            match (has_number, consistent, &ins.not_read) {
-                (_, _, Some(_)) => "unknown (not read)",
-                (false, _, None) => "- (no number)",
-                (true, true, None) => "yes",
-                (true, false, None) => "no",
-            }
-        )?;
-        if let (true, Some(c)) = (ins.url_only(), &code) {
-            writeln!(
-                std::io::stdout(),
-                "note: carries the record URL of {c} but not the full number; add it with `pith inject --number pith:YYYY:{c}` (`pith number <arXiv id>` prints it)"
-            )?;
-        }
-        if let Some(m) = matches_expected {
-            writeln!(
-                std::io::stdout(),
-                "expected {}: {}",
-                expected.as_ref().map(|e| e.to_string()).unwrap_or_default(),
-                if m { "yes" } else { "no" }
-            )?;
-        }
+        text(&mut out, &r, expected.as_ref())?;
     }
-    Ok(if ok { Outcome::Ok } else { Outcome::Mismatch })
+    Ok(if r.ok() {
+        Outcome::Ok
+    } else {
+        Outcome::Mismatch
+    })
+}
+
+/// The report as text, one fact a line.
+fn text(out: &mut impl Write, r: &InspectReport, expected: Option<&pith::NumberRef>) -> Result<()> {
+    let or_none = |o: &Option<String>| o.clone().unwrap_or_else(|| "-".into());
+    writeln!(out, "file: {}", r.file)?;
+    writeln!(
+        out,
+        "pdf: {}, xref {}, {} xref section(s){}",
+        r.version,
+        r.xref,
+        r.sections,
+        if r.encrypted { ", encrypted" } else { "" }
+    )?;
+    if let Some(e) = &r.encryption {
+        writeln!(out, "encryption: {e}")?;
+    }
+    if let Some(e) = &r.not_read {
+        writeln!(out, "not read: {e}")?;
+    }
+    match (&r.number, &r.code) {
+        (None, Some(c)) => writeln!(out, "number: - (record URL only: {c})")?,
+        _ => writeln!(out, "number: {}", or_none(&r.number))?,
+    }
+    writeln!(
+        out,
+        "info: /PithNumber {} /PithURL {}",
+        or_none(&r.info.number),
+        or_none(&r.info.url)
+    )?;
+    match (&r.xmp, &r.xmp_error) {
+        (Some(x), _) => writeln!(
+            out,
+            "xmp: pith:number {} pith:shortNumber {} pith:url {} xmp:Identifier [{}] dc:relation [{}]",
+            or_none(&x.number),
+            or_none(&x.short),
+            or_none(&x.url),
+            x.identifiers.join(", "),
+            x.relations.join(", ")
+        )?,
+        (None, Some(e)) => writeln!(out, "xmp: unreadable ({e})")?,
+        (None, None) => writeln!(out, "xmp: none")?,
+    }
+    let declared = r.xmp.as_ref().is_some_and(|x| x.pith_schema_declared);
+    match &r.pdfa {
+        Some(p) => writeln!(
+            out,
+            "pdfa: {p} (pith extension schema declared: {})",
+            if declared { "yes" } else { "no" }
+        )?,
+        None => writeln!(out, "pdfa: none")?,
+    }
+    match r.docmdp {
+        Some(p) => writeln!(
+            out,
+            "signatures: {} (certified, DocMDP P={p})",
+            r.signatures
+        )?,
+        None => writeln!(out, "signatures: {}", r.signatures)?,
+    }
+    if let Some(n) = r.uncommitted_bytes {
+        writeln!(
+            out,
+            "uncommitted: {n} bytes after the PDF from an interrupted in-place update (readers do not see them; the next in-place run removes them)"
+        )?;
+    }
+    writeln!(
+        out,
+        "consistent: {}",
+        match (r.has_number, r.consistent) {
+            (_, None) => "unknown (not read)",
+            (false, _) => "- (no number)",
+            (true, Some(true)) => "yes",
+            (true, Some(false)) => "no",
+        }
+    )?;
+    if let (true, Some(c)) = (r.url_only, &r.code) {
+        writeln!(
+            out,
+            "note: carries the record URL of {c} but not the full number; add it with `pith inject --number pith:YYYY:{c}` (`pith number <arXiv id>` prints it)"
+        )?;
+    }
+    if let (Some(m), Some(e)) = (r.matches_expected, expected) {
+        writeln!(out, "expected {e}: {}", if m { "yes" } else { "no" })?;
+    }
+    Ok(())
 }

@@ -6,12 +6,12 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-mod apply;
 mod arxiv;
 mod badge;
 mod batch;
 mod fsutil;
 mod generate;
+mod hint;
 mod inject;
 mod input;
 mod inspect;
@@ -19,6 +19,7 @@ mod net;
 mod number;
 mod password;
 mod record;
+mod strip;
 mod sty;
 mod tar;
 mod verify;
@@ -34,17 +35,33 @@ pub enum Outcome {
 
 /// Pith Numbers for scientific papers: compute, verify, embed.
 #[derive(Debug, Parser)]
-#[command(name = "pith", version, about, long_about = None)]
+#[command(
+    name = "pith",
+    version,
+    about,
+    long_about = None,
+    after_help = "Examples:\n  \
+    pith number --arxiv-atom paper.atom.xml\n  \
+    pith inject paper.pdf --number pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5 -o numbered.pdf\n  \
+    pith inspect numbered.pdf\n  \
+    pith help inject"
+)]
 pub struct Cli {
     /// Print only errors: no progress, notes, hints or summaries on standard error.
-    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    #[arg(
+        short,
+        long,
+        global = true,
+        conflicts_with = "verbose",
+        help_heading = "Global options"
+    )]
     quiet: bool,
     /// Print more about what is done (repeat for more).
-    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    #[arg(short, long, global = true, action = clap::ArgAction::Count, help_heading = "Global options")]
     verbose: u8,
     /// Never replace an existing output file (-o, --out-dir, sty's directory): refuse it
     /// instead. By default an output is replaced, atomically, as qpdf and compilers do.
-    #[arg(short = 'n', long, global = true)]
+    #[arg(short = 'n', long, global = true, help_heading = "Global options")]
     no_clobber: bool,
     #[command(subcommand)]
     command: Command,
@@ -69,6 +86,11 @@ pub fn check_clobber(path: &std::path::Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Whether `--no-clobber` was given.
+pub fn no_clobber() -> bool {
+    NO_CLOBBER.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Whether `--quiet` was given: informational output on standard error is left out.
 pub fn quiet() -> bool {
     VERBOSITY.load(std::sync::atomic::Ordering::Relaxed) < 0
@@ -91,11 +113,11 @@ pub(crate) use note;
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Print the Pith Number of a record or of a paper's metadata.
+    /// Print the Pith Number of a paper: from its arXiv id, a record or its metadata.
     Number(number::Args),
     /// Build the canonical record from a paper's metadata.
     Record(record::Args),
-    /// Check a record, a text or a bundle against a number; exit 1 on a mismatch.
+    /// Check a PDF, a record, a text or a bundle against a number; exit 1 on a mismatch.
     Verify(verify::Args),
     /// Write the LaTeX package pith.sty.
     Sty(sty::Args),
@@ -103,6 +125,8 @@ enum Command {
     Inject(inject::Args),
     /// Show the Pith Number and link found in a PDF.
     Inspect(inspect::Args),
+    /// Take the Pith Number, its link and the stamp out of a PDF (incremental update).
+    Strip(strip::Args),
     /// Write an SVG badge for a number.
     Badge(badge::BadgeArgs),
     /// Inject numbers into many PDFs in parallel (manifest or directory), with a JSON Lines report.
@@ -139,6 +163,7 @@ pub fn main() -> ExitCode {
         Command::Sty(a) => sty::run(a),
         Command::Inject(a) => inject::run(a),
         Command::Inspect(a) => inspect::run(a),
+        Command::Strip(a) => strip::run(a),
         Command::Badge(a) => badge::run_badge(a),
         Command::Batch(a) => batch::run(a),
         Command::Snippet(a) => badge::run_snippet(a),

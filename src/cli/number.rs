@@ -16,10 +16,8 @@ use super::Outcome;
     pith number 2402.03791                      the latest version's number, from arXiv\n  \
     pith number arXiv:2402.03791v3 hep-th/9901001 https://arxiv.org/abs/2412.14374\n  \
     pith number 2402.03791 --next --tex         the \\pithnumber line for the next version\n  \
-    pith number 2402.03791 --next --title-file title.txt --abstract-file abstract.txt\n  \
-    pith number 2402.03791v2 --title-file v2-title.txt --abstract-file v2-abstract.txt\n  \
     pith number --offline 2402.03791            from the cache only\n  \
-    pith number --record rec.json\n\
+    pith number --record examples/2402.03791v3.record.json\n\
 \n\
 arXiv is asked at most once every 3 seconds, also across runs; answers are cached in\n\
 $PITH_CACHE_DIR (else the platform cache directory, ~/.cache/pith on Linux).")]
@@ -43,11 +41,11 @@ pub struct Args {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["record", "arxiv_atom", "id"])]
     jsonl: Option<PathBuf>,
     /// arXiv metadata snapshot files (JSON Lines; "-" for stdin; gzip, bzip2, xz, zstd or
-    /// Kaggle's zip recognised by content): one JSON line per paper, in input order (issue 14).
+    /// Kaggle's zip recognised by content): one JSON line per paper, in input order.
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["record", "arxiv_atom", "id", "jsonl"])]
     arxiv_snapshot: Vec<PathBuf>,
     /// OAI-PMH ListRecords pages in arXivRaw format, as harvesters save them (compressed or
-    /// not; "-" for stdin): one JSON line per paper, deleted records reported (issue 14).
+    /// not; "-" for stdin): one JSON line per paper, deleted records reported.
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["record", "arxiv_atom", "id", "jsonl"])]
     arxiv_oai: Vec<PathBuf>,
     /// With --arxiv-snapshot/--arxiv-oai: stop at the first bad line or record.

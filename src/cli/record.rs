@@ -12,7 +12,8 @@ use super::Outcome;
 #[command(after_help = "Examples:\n  \
     pith record --arxiv 2402.03791              the latest version's record, from arXiv\n  \
     pith record --arxiv 2402.03791 --next       the record the next version will have\n  \
-    pith record --arxiv-atom entry.xml --canonical")]
+    pith record --arxiv-atom examples/2402.03791v3.atom.xml\n  \
+    pith record --arxiv-atom examples/2402.03791v3.atom.xml --canonical | sha256sum")]
 pub struct Args {
     #[command(flatten)]
     input: RecordInput,

@@ -10,6 +10,10 @@ use super::Outcome;
 
 /// Arguments of `pith sty`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    pith sty                  (writes ./pith.sty and ./pith.sty.ltxml)\n  \
+    pith sty -o paper/\n  \
+    pith sty -o - > pith.sty")]
 pub struct Args {
     /// Directory to write pith.sty and pith.sty.ltxml (its LaTeXML binding) into ("-" writes
     /// pith.sty alone to standard output).

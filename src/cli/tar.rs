@@ -80,12 +80,18 @@ pub struct Shared<'a> {
     pub metadata: &'a [PathBuf],
     /// `--arxiv-any-version`.
     pub any_version: bool,
-    /// `--force`.
-    pub force: bool,
-    /// `--repair`.
-    pub repair: bool,
-    /// `--stamp` and its settings.
-    pub stamp: Option<pith::pdf::stamp::Stamp>,
+    /// `--force`, `--repair`, `--stamp` and its settings, as for `pith batch` on files.
+    pub settings: pith::job::Settings,
+}
+
+/// A member's line with the command-line hint added to a refusal's reason, as `pith batch`
+/// adds it to a file's (the library names no flags).
+fn hinted(m: &tar::MemberReport, settings: &pith::job::Settings) -> tar::MemberReport {
+    let mut m = m.clone();
+    if let (Some(kind), Some(reason)) = (m.refusal, m.reason.as_mut()) {
+        reason.push_str(super::hint::batch_hint(kind, settings));
+    }
+    m
 }
 
 fn is_dash(p: &Path) -> bool {
@@ -115,17 +121,13 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
         })
         .context("cannot install the Ctrl-C handler")?;
     }
-    let mut pdf = pith::pdf::Options::new(&super::apply::now());
-    pdf.force = shared.force;
-    pdf.repair = shared.repair;
-    pdf.stamp = shared.stamp;
     let req = Request {
         metadata: shared.metadata,
         any_version: shared.any_version,
         manifest: args.arxiv_manifest.as_deref().zip(manifest.as_ref()),
         any_tar: args.any_tar,
         tar: tar::Options {
-            pdf,
+            settings: shared.settings.clone(),
             threads,
             spool_dir: args.spool_dir.clone(),
             name: String::new(),
@@ -226,7 +228,7 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
         &req,
         src,
         sink,
-        &mut |m| json_line(&mut report, m, &mut write_err),
+        &mut |m| json_line(&mut report, &hinted(m, &shared.settings), &mut write_err),
         &mut on_note,
     )?;
     json_line(&mut report, &totals, &mut write_err);

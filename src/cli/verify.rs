@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
-use pith::verify::{self, Bundle, Check, CheckKind, Key, Report, Status, TextField, Verdict};
+use pith::verify::{self, Bundle, Check, CheckKind, CheckStatus, Key, Report, TextField, Verdict};
 use pith::NumberRef;
 
 use super::input::{read_text, RecordInput};
@@ -17,7 +17,6 @@ use super::Outcome;
     pith verify paper.pdf --bundle bundle.json  offline, against a saved bundle\n  \
     pith verify --record rec.json pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\n  \
     pith verify --arxiv 2402.03791v3 pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\n  \
-    pith verify --record rec.json --title 'ZeroPP: …' --abstract-file abstract.txt\n  \
     pith verify --bundle bundle.json")]
 pub struct Args {
     /// A PDF whose number is checked (read from its XMP, Info or record link; its record
@@ -173,7 +172,7 @@ pub fn run(mut args: Args) -> Result<Outcome> {
         report.push(Check::new(
             CheckKind::Record,
             "canonical_record",
-            Status::Ok,
+            CheckStatus::Ok,
             format!(
                 "canonical sha256 {}, number {}",
                 r.canonical_sha256(),
@@ -234,7 +233,7 @@ pub fn run(mut args: Args) -> Result<Outcome> {
         } else if report
             .checks
             .iter()
-            .any(|c| c.kind == CheckKind::Receipt && c.status == Status::Unverified)
+            .any(|c| c.kind == CheckKind::Receipt && c.status == CheckStatus::Unverified)
         {
             super::note!("hint: a receipt signed by another key is checked when you give that key with --key");
         }

@@ -17,7 +17,7 @@ use super::{Error, ErrorKind};
 use crate::number::{NumberRef, PithNumber};
 use crate::pdf::Inspection;
 use crate::record::Record;
-use crate::verify::{self, Bundle, Check, CheckKind, Key, Report, Status};
+use crate::verify::{self, Bundle, Check, CheckKind, CheckStatus as Status, Key, Report};
 
 /// Where in the PDF the number was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::{Check, CheckKind, Error, ErrorKind, Key, Report, Status, Verdict};
+use super::{Check, CheckKind, CheckStatus, Error, ErrorKind, Key, Report, Verdict};
 use crate::number::{self, NumberRef, PithNumber};
 use crate::record::Record;
 
@@ -57,7 +57,7 @@ impl Bundle {
     /// Checks the bundle: the record's canonical hash, the number and short number, every
     /// record and hash repeated in events, and every receipt signature against `keys`.
     /// Unknown fields are ignored; receipts with unknown keys or no signature are reported as
-    /// [`Status::Unverified`], and a bundle without any receipt gets an unverified `receipt`
+    /// [`CheckStatus::Unverified`], and a bundle without any receipt gets an unverified `receipt`
     /// check.
     pub fn check(&self, keys: &[Key]) -> Report {
         let (bundle, record) = (&self.value, &self.record);
@@ -68,7 +68,7 @@ impl Bundle {
         report.push(Check::new(
             CheckKind::Record,
             "canonical_record",
-            Status::Ok,
+            CheckStatus::Ok,
             format!("canonical sha256 {hash}"),
         ));
         // Every place the bundle states the hash, number or record must agree with it.
@@ -94,7 +94,7 @@ impl Bundle {
             report.push(Check::new(
                 CheckKind::Receipts,
                 "receipt",
-                Status::Unverified,
+                CheckStatus::Unverified,
                 "the bundle carries no receipt signature",
             ));
         }
@@ -114,7 +114,7 @@ impl Bundle {
             let bad: Vec<String> = report
                 .checks
                 .iter()
-                .filter(|c| c.status == Status::Mismatch)
+                .filter(|c| c.status == CheckStatus::Mismatch)
                 .map(|c| format!("{}: {}", c.subject, c.detail))
                 .collect();
             return Err(not(format!(
@@ -132,7 +132,7 @@ impl Bundle {
         let signed = report
             .checks
             .iter()
-            .any(|c| c.kind == CheckKind::Receipt && c.status == Status::Ok);
+            .any(|c| c.kind == CheckKind::Receipt && c.status == CheckStatus::Ok);
         if !signed {
             let names: Vec<String> = keys.iter().map(Key::name).collect();
             return Err(not(format!(
@@ -183,7 +183,7 @@ fn check_claim(
                     format!("{s} matches"),
                     format!("{s} stated, record's number is {n}"),
                 ),
-                Err(e) => Check::new(CheckKind::Claim, path, Status::Mismatch, e.to_string()),
+                Err(e) => Check::new(CheckKind::Claim, path, CheckStatus::Mismatch, e.to_string()),
             };
             report.push(check);
         }
@@ -229,7 +229,7 @@ fn check_receipt(
         return Check::new(
             CheckKind::Receipt,
             subject,
-            Status::Unverified,
+            CheckStatus::Unverified,
             "receipt has no signature field",
         );
     };
@@ -244,7 +244,7 @@ fn check_receipt(
         return Check::new(
             CheckKind::Receipt,
             subject,
-            Status::Unverified,
+            CheckStatus::Unverified,
             format!(
                 "signed with key {:?}, which is not among the known keys",
                 key_id.unwrap_or("?")
@@ -257,7 +257,7 @@ fn check_receipt(
             return Check::new(
                 CheckKind::Receipt,
                 subject,
-                Status::Mismatch,
+                CheckStatus::Mismatch,
                 format!("receipt is for hash {h}, not this record"),
             );
         }
@@ -266,7 +266,7 @@ fn check_receipt(
         Some(k) => Check::new(
             CheckKind::Receipt,
             subject,
-            Status::Ok,
+            CheckStatus::Ok,
             format!(
                 "Ed25519 signature valid for key {}",
                 k.key_id.clone().unwrap_or_else(|| k.fingerprint())
@@ -275,7 +275,7 @@ fn check_receipt(
         None => Check::new(
             CheckKind::Receipt,
             subject,
-            Status::Mismatch,
+            CheckStatus::Mismatch,
             "Ed25519 signature does not verify",
         ),
     }

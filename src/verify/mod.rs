@@ -1,9 +1,9 @@
 //! Verification: records against numbers, texts against records, bundles and their receipts
 //! ([`Bundle`], in `verify/bundle.rs`).
 //!
-//! Every check yields a [`Check`] with a [`Status`]; nothing is silently passed. What cannot be
+//! Every check yields a [`Check`] with a [`CheckStatus`]; nothing is silently passed. What cannot be
 //! verified (a receipt signed by an unknown key, a field of unknown meaning) is reported as
-//! [`Status::Unverified`], never as a pass. Signatures are Ed25519 (ed25519-dalek, strict
+//! [`CheckStatus::Unverified`], never as a pass. Signatures are Ed25519 (ed25519-dalek, strict
 //! verification) over the 32 raw bytes of the canonical hash (SPEC, "Signatures").
 
 use std::fmt;
@@ -23,10 +23,10 @@ pub const REGISTRY_KEY_ID: &str = "pith-v1-2026-05";
 /// The registry's raw Ed25519 public key, base64 (SPEC, "Signatures").
 pub const REGISTRY_KEY_B64: &str = "stVStoiQhXFxp4s2pdzPNoqVNBMojDU/fJ2db5S3CbM=";
 
-/// Result of one check.
+/// Result of one check (what a [`Check`] found; a job's outcome is [`crate::job::Status`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Status {
+pub enum CheckStatus {
     /// The check holds.
     Ok,
     /// The check fails: the data disagree.
@@ -35,12 +35,12 @@ pub enum Status {
     Unverified,
 }
 
-impl fmt::Display for Status {
+impl fmt::Display for CheckStatus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Status::Ok => "ok",
-            Status::Mismatch => "MISMATCH",
-            Status::Unverified => "UNVERIFIED",
+            CheckStatus::Ok => "ok",
+            CheckStatus::Mismatch => "MISMATCH",
+            CheckStatus::Unverified => "UNVERIFIED",
         })
     }
 }
@@ -69,7 +69,7 @@ pub struct Check {
     /// What was checked (`canonical_sha256`, `pith_number`, `title`, `receipt signature`…).
     pub subject: String,
     /// The outcome.
-    pub status: Status,
+    pub status: CheckStatus,
     /// A human explanation, with the values compared.
     pub detail: String,
     /// What kind of fact was checked (not part of the JSON output).
@@ -82,7 +82,7 @@ impl Check {
     pub fn new(
         kind: CheckKind,
         subject: impl Into<String>,
-        status: Status,
+        status: CheckStatus,
         detail: impl Into<String>,
     ) -> Self {
         Check {
@@ -101,9 +101,9 @@ impl Check {
         bad_detail: String,
     ) -> Self {
         if ok {
-            Check::new(kind, subject, Status::Ok, ok_detail)
+            Check::new(kind, subject, CheckStatus::Ok, ok_detail)
         } else {
-            Check::new(kind, subject, Status::Mismatch, bad_detail)
+            Check::new(kind, subject, CheckStatus::Mismatch, bad_detail)
         }
     }
 }
@@ -139,9 +139,11 @@ pub struct Report {
 }
 
 impl Report {
-    /// Whether no check is a [`Status::Mismatch`].
+    /// Whether no check is a [`CheckStatus::Mismatch`].
     pub fn holds(&self) -> bool {
-        self.checks.iter().all(|c| c.status != Status::Mismatch)
+        self.checks
+            .iter()
+            .all(|c| c.status != CheckStatus::Mismatch)
     }
 
     /// Appends a check.
@@ -156,7 +158,12 @@ impl Report {
     pub fn verdict(&self) -> Verdict {
         if !self.holds() {
             Verdict::Mismatch
-        } else if !self.compares() || self.checks.iter().any(|c| c.status == Status::Unverified) {
+        } else if !self.compares()
+            || self
+                .checks
+                .iter()
+                .any(|c| c.status == CheckStatus::Unverified)
+        {
             Verdict::Unverified
         } else {
             Verdict::Verified
@@ -308,13 +315,13 @@ pub fn signature(digest: &[u8; 32], signature_b64: &str, keys: &[Key]) -> Result
         Some(k) => Check::new(
             CheckKind::Signature,
             "signature",
-            Status::Ok,
+            CheckStatus::Ok,
             format!("Ed25519 signature valid for key {}", k.name()),
         ),
         None => Check::new(
             CheckKind::Signature,
             "signature",
-            Status::Mismatch,
+            CheckStatus::Mismatch,
             "Ed25519 signature does not verify with any known key",
         ),
     })
@@ -384,7 +391,7 @@ mod tests {
         report.push(Check::new(
             CheckKind::Record,
             "canonical_record",
-            Status::Ok,
+            CheckStatus::Ok,
             "",
         ));
         assert_eq!(report.verdict(), Verdict::Unverified);
@@ -402,6 +409,6 @@ mod tests {
         assert!(e.to_string().contains("3 bytes, expected 64"), "{e}");
         let zero = data_encoding::BASE64.encode(&[0u8; 64]);
         let c = signature(&d, &zero, &[Key::registry()]).unwrap();
-        assert_eq!(c.status, Status::Mismatch);
+        assert_eq!(c.status, CheckStatus::Mismatch);
     }
 }

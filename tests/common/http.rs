@@ -213,3 +213,26 @@ fn serve(conn: TcpStream, reqs: &Mutex<Vec<Request>>, route: &Route) {
         }
     }
 }
+
+/// A recorded GetRecord answer.
+pub fn recorded(name: &str) -> Vec<u8> {
+    std::fs::read(super::data("net/getrecord").join(format!("{name}.xml"))).unwrap()
+}
+
+/// The arXiv id a GetRecord request asks for.
+pub fn asked_id(r: &Request) -> String {
+    let t = &r.target;
+    let start = t.find("identifier=oai:arXiv.org:").expect("identifier") + 25;
+    t[start..].split('&').next().unwrap().to_owned()
+}
+
+/// arXiv as recorded: the paper's answer when there is one, else idDoesNotExist.
+pub fn arxiv_route(r: &Request, _: usize) -> Reply {
+    let id = asked_id(r).replace('/', "_");
+    let path = super::data("net/getrecord").join(format!("{id}.xml"));
+    match std::fs::read(&path) {
+        Ok(b) => Reply::ok(b),
+        Err(_) if id == "0704.0002" => Reply::ok(recorded("deleted-0704.0002")),
+        Err(_) => Reply::ok(recorded("error-idDoesNotExist")),
+    }
+}

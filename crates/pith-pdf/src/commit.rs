@@ -68,10 +68,12 @@ pub struct Report {
     pub applied: Applied,
     /// Size of the result.
     pub bytes_after: u64,
-    /// Human-readable lines describing what was written.
-    pub written: Vec<String>,
+    /// What was written.
+    pub written: Vec<super::inject::Written>,
     /// The old XMP packet, when it was unparsable and replaced under `force`.
     pub replaced_xmp: Option<Vec<u8>>,
+    /// The number the file carried before, as found ([`super::Injection::previous`]).
+    pub previous: Option<String>,
 }
 
 /// Injects `number` into the PDF at `input` and writes the result to `target`.
@@ -83,6 +85,44 @@ pub fn inject_file(
     input: &Path,
     target: Target<'_>,
     number: &dyn Identifier,
+    opts: &Options,
+) -> Result<Report, Error> {
+    commit_file(input, target, Work::Inject(number), opts)
+}
+
+/// Takes pith's number, link and stamp out of the PDF at `input` ([`super::strip()`]) and
+/// writes the result to `target`, as [`inject_file`] writes an inject.
+///
+/// # Errors
+/// As [`inject_file`].
+pub fn strip_file(input: &Path, target: Target<'_>, opts: &Options) -> Result<Report, Error> {
+    commit_file(input, target, Work::Strip, opts)
+}
+
+/// What an update does.
+#[derive(Clone, Copy)]
+enum Work<'a> {
+    Inject(&'a dyn Identifier),
+    Strip,
+}
+
+impl Work<'_> {
+    fn plan<R: super::reader::ReadAt>(
+        self,
+        doc: &super::document::Document<R>,
+        opts: &Options,
+    ) -> Result<super::Injection, Error> {
+        match self {
+            Work::Inject(n) => plan(doc, n, opts),
+            Work::Strip => super::strip::plan(doc, opts),
+        }
+    }
+}
+
+fn commit_file(
+    input: &Path,
+    target: Target<'_>,
+    work: Work<'_>,
     opts: &Options,
 ) -> Result<Report, Error> {
     let in_input = |e: Error| e.in_file(input);
@@ -131,10 +171,7 @@ pub fn inject_file(
                 }
             }
             let doc = load_repaired(&data).map_err(in_input)?;
-            (
-                plan(&doc, number, opts).map_err(in_input)?,
-                data.len() as u64,
-            )
+            (work.plan(&doc, opts).map_err(in_input)?, data.len() as u64)
         }
         doc => {
             let doc = doc.map_err(in_input)?;
@@ -147,7 +184,7 @@ pub fn inject_file(
                         Error::io("cannot remove an interrupted update", e).in_file(input)
                     })?;
             }
-            (plan(&doc, number, opts).map_err(in_input)?, doc.pdf.len())
+            (work.plan(&doc, opts).map_err(in_input)?, doc.pdf.len())
         }
     };
     let report = |applied, bytes_after| Report {
@@ -155,6 +192,7 @@ pub fn inject_file(
         bytes_after,
         written: inj.written.clone(),
         replaced_xmp: inj.replaced_xmp.clone(),
+        previous: inj.previous.clone(),
     };
     let applied = match inj.offsets {
         None => Applied::Unchanged,

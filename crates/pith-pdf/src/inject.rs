@@ -53,10 +53,59 @@ pub struct Injection {
     pub offsets: Option<Offsets>,
     /// The file already carries the number: nothing to write.
     pub unchanged: bool,
-    /// Human-readable lines describing what is written (for the CLI).
-    pub written: Vec<String>,
+    /// What is written, one item per object or section.
+    pub written: Vec<Written>,
     /// The old XMP packet, when it was unparsable and replaced under `force`.
     pub replaced_xmp: Option<Vec<u8>>,
+    /// The number the file carried before (XMP `pith:number`, else Info `/PithNumber`), as
+    /// found, whether or not it is the one written (issue 23.3: a replaced number is said).
+    pub previous: Option<String>,
+}
+
+/// One thing an update writes (issue 25: typed, not only a line of text).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Written {
+    /// Which part of the file.
+    pub item: Item,
+    /// The object written, `NUM GEN`, when the item is one object.
+    pub object: Option<String>,
+    /// A description of what was written, for people.
+    pub text: String,
+}
+
+/// The parts of a file an update writes ([`Written::item`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Item {
+    /// The cross-reference table rebuilt from a scan (a repair).
+    Rebuilt,
+    /// The document catalog (a new `/Metadata` entry).
+    Catalog,
+    /// The XMP metadata stream.
+    Xmp,
+    /// The document Info dictionary.
+    Info,
+    /// The visible stamp on page 1 and its link.
+    Stamp,
+    /// The incremental update itself (its size and xref kind).
+    Update,
+}
+
+impl Written {
+    pub(crate) fn new(item: Item, object: Option<super::Ref>, text: String) -> Self {
+        Written {
+            item,
+            object: object.map(|r| format!("{} {}", r.num, r.gen)),
+            text,
+        }
+    }
+}
+
+impl std::fmt::Display for Written {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
 }
 
 /// Plans the incremental update that writes `number` into the PDF read from `src`.
@@ -140,6 +189,11 @@ pub(crate) fn plan<R: ReadAt>(
     };
     let mut replaced_xmp = None;
     let mut packet = doc.packet.clone();
+    let previous = packet
+        .as_deref()
+        .and_then(|p| xmp::read(p).ok())
+        .and_then(|v| v.number)
+        .or_else(|| doc.info.as_ref().and_then(|(d, _)| info::read(d).0));
     let values = match &packet {
         None => None,
         Some(p) => match xmp::read(p) {
@@ -170,6 +224,7 @@ pub(crate) fn plan<R: ReadAt>(
             unchanged: true,
             written: vec![],
             replaced_xmp: None,
+            previous,
         });
     }
 
@@ -178,10 +233,10 @@ pub(crate) fn plan<R: ReadAt>(
     let mut written = Vec::new();
     if let Some((rebuilt, len, last)) = &doc.rebuilt {
         up.complete(rebuilt, *len, *last);
-        written.push(format!(
+        written.push(Written::new(Item::Rebuilt, None, format!(
             "cross-reference table rebuilt from a scan: {} objects, written complete after the original bytes",
             rebuilt.objects()
-        ));
+        )));
     }
 
     // XMP: a new version of the existing metadata stream, or a new stream and catalog.
@@ -203,15 +258,16 @@ pub(crate) fn plan<R: ReadAt>(
             let mut cat = DictPatch::of(&d, text);
             cat.set("Metadata", Value::Ref(m));
             up.dict(doc.root, &cat);
-            written.push(format!(
-                "catalog {} {}: /Metadata {m}",
-                doc.root.num, doc.root.gen
+            written.push(Written::new(
+                Item::Catalog,
+                Some(doc.root),
+                format!("catalog {} {}: /Metadata {m}", doc.root.num, doc.root.gen),
             ));
             m
         }
     };
     up.metadata(meta, &new_packet);
-    written.push(format!("XMP metadata {} {}: xmp:Identifier {}, dc:relation {}, pith:number, pith:shortNumber, pith:url", meta.num, meta.gen, props.number, props.url));
+    written.push(Written::new(Item::Xmp, Some(meta), format!("XMP metadata {} {}: xmp:Identifier {}, dc:relation {}, pith:number, pith:shortNumber, pith:url", meta.num, meta.gen, props.number, props.url)));
 
     // Info: an indirect dictionary with the Pith entries (none on PDF/A-4).
     let mut info_ref = doc.info_ref;
@@ -236,14 +292,22 @@ pub(crate) fn plan<R: ReadAt>(
         up.dict(r, &d);
         info_ref = Some(r);
         if entries.is_empty() {
-            written.push(format!(
-                "Info {} {}: Pith entries removed (PDF/A-4 allows only ModDate)",
-                r.num, r.gen
+            written.push(Written::new(
+                Item::Info,
+                Some(r),
+                format!(
+                    "Info {} {}: Pith entries removed (PDF/A-4 allows only ModDate)",
+                    r.num, r.gen
+                ),
             ));
         } else {
-            written.push(format!(
-                "Info {} {}: /PithNumber {} /PithURL {}",
-                r.num, r.gen, props.number, props.url
+            written.push(Written::new(
+                Item::Info,
+                Some(r),
+                format!(
+                    "Info {} {}: /PithNumber {} /PithURL {}",
+                    r.num, r.gen, props.number, props.url
+                ),
             ));
         }
     }
@@ -257,7 +321,13 @@ pub(crate) fn plan<R: ReadAt>(
         (None, None)
     };
     if let Some(plan) = stamp.as_ref().filter(|p| !p.is_current()) {
-        plan.write(&mut up, &mut written)?;
+        let mut lines = Vec::new();
+        plan.write(&mut up, &mut lines)?;
+        written.extend(
+            lines
+                .into_iter()
+                .map(|l| Written::new(Item::Stamp, None, l)),
+        );
     }
 
     let kind = up.xref_kind();
@@ -267,14 +337,18 @@ pub(crate) fn plan<R: ReadAt>(
         id: id.as_deref().or_else(|| pdf.trailer_value_text(b"ID")),
         encrypt: encrypt.as_deref(),
     })?;
-    written.push(format!(
-        "incremental update: {} bytes, xref {}",
-        app.bytes.len(),
-        if kind == XrefKind::Stream {
-            "stream"
-        } else {
-            "table"
-        }
+    written.push(Written::new(
+        Item::Update,
+        None,
+        format!(
+            "incremental update: {} bytes, xref {}",
+            app.bytes.len(),
+            if kind == XrefKind::Stream {
+                "stream"
+            } else {
+                "table"
+            }
+        ),
     ));
     Ok(Injection {
         appended: app.bytes,
@@ -282,12 +356,15 @@ pub(crate) fn plan<R: ReadAt>(
         unchanged: false,
         written,
         replaced_xmp,
+        previous,
     })
 }
 
 /// The `/Encrypt` value text of an encrypted file's trailer, and its `/ID` written out when
 /// the newest trailer does not carry it as text.
-fn encryption_entries<R: ReadAt>(pdf: &super::Pdf<R>) -> Result<(Vec<u8>, Option<Vec<u8>>), Error> {
+pub(crate) fn encryption_entries<R: ReadAt>(
+    pdf: &super::Pdf<R>,
+) -> Result<(Vec<u8>, Option<Vec<u8>>), Error> {
     use super::syntax::Obj;
     let encrypt = match (
         pdf.trailer().get(b"Encrypt"),
@@ -393,7 +470,7 @@ mod tests {
         assert!(inj
             .written
             .iter()
-            .any(|l| l.contains("Pith entries removed")));
+            .any(|l| l.text.contains("Pith entries removed")));
         let mut out = bytes.clone();
         out.extend_from_slice(&inj.appended);
         let ins = inspect(&out[..]).unwrap();

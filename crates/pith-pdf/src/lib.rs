@@ -62,6 +62,7 @@ pub mod repair;
 pub mod security;
 mod signature;
 pub mod stamp;
+pub mod strip;
 pub mod syntax;
 pub mod vocab;
 pub mod writer;
@@ -69,10 +70,11 @@ pub mod xml;
 pub mod xmp;
 
 pub use error::{Error, ErrorKind};
-pub use inject::{inject, rewrite, Injection, Options};
+pub use inject::{inject, rewrite, Injection, Item, Options, Written};
 pub use inspect::{inspect, inspect_checked, inspect_with, inspect_with_password, Inspection};
 pub use mark::{Identifier, Mark};
 pub use reader::{Check, Pdf, ReadAt, XrefKind};
+pub use strip::strip;
 pub use syntax::Ref;
 
 /// A file of the workspace's `tests/fixtures/`, for unit tests.

@@ -372,11 +372,20 @@ fn create(
         .permissions(Permissions::from_mode(0o666))
         .tempfile_in(dir)
         .map_err(|e| {
-            Error::new(
-                path,
-                format!("cannot create a temporary file in {}", dir.display()),
-                e,
-            )
+            // tempfile's error names the random temporary file; the user knows the folder
+            // (issue 23.3: "output folder X does not exist", no internal file name).
+            // (Unix error numbers: ENOENT, EACCES; this module is Unix-only.)
+            let e = match e.kind() {
+                io::ErrorKind::NotFound => io::Error::from_raw_os_error(2),
+                io::ErrorKind::PermissionDenied => io::Error::from_raw_os_error(13),
+                k => io::Error::new(k, k.to_string()),
+            };
+            let what = if e.kind() == io::ErrorKind::NotFound {
+                format!("output folder {} does not exist", dir.display())
+            } else {
+                format!("cannot create a file in {}", dir.display())
+            };
+            Error::new(path, what, e)
         })?;
     fill(tmp.as_file_mut()).map_err(|e| Error::new(path, "cannot write", e))?;
     if let Some(p) = permissions {

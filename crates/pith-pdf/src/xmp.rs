@@ -31,7 +31,7 @@ const DC_NS: &str = "http://purl.org/dc/elements/1.1/";
 const PDFAID_NS: &str = "http://www.aiim.org/pdfa/ns/id/";
 const PDFAEXT_NS: &str = "http://www.aiim.org/pdfa/ns/extension/";
 const PDFASCHEMA_NS: &str = "http://www.aiim.org/pdfa/ns/schema#";
-use crate::vocab::URL_BASE as URL_PREFIX;
+use crate::vocab::URL_BASE;
 /// Bytes of white-space padding after the packet, so that in-place editors can grow it.
 const PADDING: usize = 2048;
 
@@ -267,7 +267,7 @@ fn values(doc: &Document) -> Values {
                     items(p)
                         .into_iter()
                         .map(|(_, t)| t)
-                        .filter(|t| t.starts_with(URL_PREFIX)),
+                        .filter(|t| t.starts_with(URL_BASE)),
                 ),
                 (Some(PDFAEXT_NS), "schemas")
                     if p.descendants().any(|n| {
@@ -435,7 +435,7 @@ pub fn merge(packet: Option<&[u8]>, p: &Props, now: &str) -> Result<Vec<u8>, Err
                 }
                 (Some(DC_NS), "relation") if !have_relation => {
                     have_relation = true;
-                    edit_bag(prop, &p.url, &|t| t.starts_with(URL_PREFIX), &mut edits);
+                    edit_bag(prop, &p.url, &|t| t.starts_with(URL_BASE), &mut edits);
                 }
                 (Some(PDFAEXT_NS), "schemas") if !have_schemas => {
                     have_schemas = true;
@@ -566,6 +566,82 @@ pub fn merge(packet: Option<&[u8]>, p: &Props, now: &str) -> Result<Vec<u8>, Err
     Ok(out.into_bytes())
 }
 
+/// Takes pith's values out of a packet (`pith strip`, issue 23.4): every property and
+/// attribute in [`PITH_NS`], the `xmp:Identifier` items that are Pith Numbers and the
+/// `dc:relation` items that are record URLs (the whole property when nothing else is in it).
+/// Everything else stays byte for byte. `None` when the packet holds nothing of pith's.
+///
+/// # Errors
+/// [`ErrorKind::Xmp`] when the packet is not UTF-8 or not well-formed XML.
+pub fn strip(packet: &[u8]) -> Result<Option<Vec<u8>>, Error> {
+    let s = text_of(packet)?;
+    let doc = parse(&s)?;
+    let Some(rdf) = rdf_root(&doc) else {
+        return Ok(None);
+    };
+    let mut edits: Vec<Range<usize>> = Vec::new();
+    for d in rdf.children().filter(|n| is(n, RDF_NS, "Description")) {
+        for a in d.attributes() {
+            if a.namespace() == Some(PITH_NS) {
+                edits.push(a.range());
+            }
+        }
+        for prop in d.children().filter(Node::is_element) {
+            let ours: &dyn Fn(&str) -> bool =
+                match (prop.tag_name().namespace(), prop.tag_name().name()) {
+                    (Some(PITH_NS), _) => {
+                        edits.push(prop.range());
+                        continue;
+                    }
+                    (Some(XMP_NS), "Identifier") => &|t: &str| t.starts_with(vocab::NUMBER_SCHEME),
+                    (Some(DC_NS), "relation") => &|t: &str| t.starts_with(URL_BASE),
+                    _ => continue,
+                };
+            let items = items(prop);
+            let mine: Vec<_> = items.iter().filter(|(_, t)| ours(t)).collect();
+            if mine.is_empty() {
+                continue;
+            }
+            if mine.len() == items.len() {
+                edits.push(prop.range());
+            } else {
+                edits.extend(mine.iter().map(|(li, _)| li.range()));
+            }
+        }
+    }
+    if edits.is_empty() {
+        return Ok(None);
+    }
+    edits.sort_by_key(|r| (r.start, r.end));
+    let mut out = String::with_capacity(s.len());
+    let mut at = 0;
+    for range in edits {
+        if range.start < at {
+            continue; // nested in an earlier removal
+        }
+        let mut start = range.start;
+        while start > at && matches!(s.as_bytes()[start - 1], b' ' | b'\t') {
+            start -= 1;
+        }
+        out.push_str(&s[at..start]);
+        at = range.end;
+    }
+    out.push_str(&s[at..]);
+    // Still well-formed, and free of pith's values.
+    let check = read(out.as_bytes())?;
+    if check.number.is_some()
+        || check.short.is_some()
+        || check.url.is_some()
+        || !check.identifiers.is_empty()
+        || !check.relations.is_empty()
+    {
+        return Err(xmp_err(
+            "the packet still carries Pith values after they were removed",
+        ));
+    }
+    Ok(Some(out.into_bytes()))
+}
+
 fn padding() -> String {
     let line = format!("{}\n", " ".repeat(99));
     line.repeat(PADDING / 100 + 1)
@@ -579,11 +655,35 @@ mod tests {
         Props {
             number: format!("pith:2024:{code}"),
             short: format!("pith:{}", &code[..8]),
-            url: format!("{URL_PREFIX}{code}"),
+            url: format!("{URL_BASE}{code}"),
         }
     }
     const A: &str = "7BMK4ZKTPUTUY3JKWBANNPOFR5";
     const B: &str = "AAAAAAAAPUTUY3JKWBANNPOFR5";
+
+    #[test]
+    fn strip_takes_out_pith_values_and_keeps_the_rest() {
+        let p = props(A);
+        let doi = "doi:10.1000/1";
+        let other = "https://example.org/a";
+        let packet = format!(
+            r#"<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="{RDF_NS}"><rdf:Description rdf:about="" xmlns:dc="{DC_NS}" xmlns:xmp="{XMP_NS}" xmlns:pith="{PITH_NS}" pith:url="{}"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">Kept</rdf:li></rdf:Alt></dc:title><xmp:Identifier><rdf:Bag><rdf:li>{doi}</rdf:li><rdf:li>{}</rdf:li></rdf:Bag></xmp:Identifier><dc:relation><rdf:Bag><rdf:li>{}</rdf:li></rdf:Bag></dc:relation><dc:source>{other}</dc:source><pith:number>{}</pith:number></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>"#,
+            p.url, p.number, p.url, p.number
+        );
+        let out = strip(packet.as_bytes())
+            .unwrap()
+            .expect("pith values found");
+        let text = String::from_utf8(out.clone()).unwrap();
+        assert_eq!(read(&out).unwrap(), Values::default());
+        for kept in ["Kept", doi, other, "xmp:Identifier"] {
+            assert!(text.contains(kept), "{kept} lost: {text}");
+        }
+        assert!(!text.contains("dc:relation") && !text.contains(A), "{text}");
+        assert_eq!(strip(&out).unwrap(), None, "nothing left to strip");
+        let merged = merge(None, &p, "2024-01-01T00:00:00Z").unwrap();
+        let stripped = strip(&merged).unwrap().unwrap();
+        assert_eq!(read(&stripped).unwrap().number, None);
+    }
 
     #[test]
     fn new_packet_is_wrapped_and_padded() {

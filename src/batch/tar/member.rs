@@ -1,13 +1,12 @@
 //! One member of a tar (issue 26): which number it gets from its name ([`plan_arxiv`]) and its
-//! update ([`process_member`]), with the refusals of `pith batch`. Kept apart from the stream so
-//! that the per-file policy can be routed through one place.
+//! update ([`process_member`]), which is the job layer's batch item ([`job::item::update`]):
+//! the same refusals and reports as `pith batch` on a file.
 
 use std::path::Path;
 
 use super::Body;
 use crate::arxiv_match::{self, Collected, Decision, Wanted};
-use crate::batch::Status;
-use crate::pdf;
+use crate::job::{self, ItemReport, Settings, Status};
 use crate::PithNumber;
 
 /// What to do with one member, decided from its name before its data is read.
@@ -105,71 +104,23 @@ pub fn yymm_of(id: &str) -> Option<&str> {
         .filter(|s| s.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// The result of [`process_member`].
-#[derive(Debug, Clone)]
-pub struct MemberOutcome {
-    /// Injected, unchanged, refused or failed.
-    pub status: Status,
-    /// Why, when not injected.
-    pub reason: Option<String>,
-    /// The update: the length of the original data to keep and the bytes to append after it.
-    pub update: Option<(u64, Vec<u8>)>,
-}
-
-/// Updates one PDF member with `number`: append-only, with the refusals of `pith batch` (not a
-/// PDF, damaged without `repair`, encrypted with a password, certified or with unparsable XMP
-/// without `force`, signed with a stamp). A member that already carries the number is
-/// unchanged. Nothing is written: the caller copies the kept bytes and appends the update.
-pub fn process_member(body: &Body, number: &PithNumber, opts: &pdf::Options) -> MemberOutcome {
-    let r = match body {
-        Body::Mem(v) => pdf::inject(v.as_slice(), number, opts),
-        Body::Spool(f) => pdf::inject(f, number, opts),
-    };
-    match r {
-        Ok(inj) => match inj.offsets {
-            Some(off) => MemberOutcome {
-                status: Status::Injected,
-                reason: None,
-                update: Some((off.base_len, inj.appended)),
-            },
-            None => MemberOutcome {
-                status: Status::Unchanged,
-                reason: Some(format!("already carries {}", number.full())),
-                update: None,
-            },
-        },
-        Err(e) => MemberOutcome {
-            status: if e.is_refusal() {
-                Status::Refused
-            } else {
-                Status::Failed
-            },
-            reason: Some(reason(&e, opts)),
-            update: None,
-        },
+/// Updates one PDF member with `number` as `pith batch` updates a file (append-only, the same
+/// refusals; [`job::item::update`]), reading it where it is (in memory or spooled). Nothing
+/// is written: returns the length of the member to keep and the bytes to append after it
+/// (`None` when it already carries the number or is refused), and its report line.
+pub fn process_member(
+    name: &str,
+    body: &Body,
+    number: &PithNumber,
+    settings: &Settings,
+) -> (Option<(u64, Vec<u8>)>, ItemReport) {
+    let name = Path::new(name);
+    match body {
+        Body::Mem(v) => job::item::update(name, v.as_slice(), v.len() as u64, number, settings),
+        Body::Spool(f) => job::item::update(name, f, body.len(), number, settings),
     }
 }
 
-/// The report's reason for a refusal, with the remedy, as `pith batch` words it.
-fn reason(err: &pdf::Error, opts: &pdf::Options) -> String {
-    let hint = match err.kind() {
-        pdf::ErrorKind::Damaged(_) if opts.repair => "; --repair could not rebuild it",
-        pdf::ErrorKind::Damaged(_) => "; rerun with --repair (repair=True in Python; append-only)",
-        pdf::ErrorKind::Certified => {
-            "; rerun with --force (force=True) to update anyway, which invalidates the certification"
-        }
-        pdf::ErrorKind::Xmp(_) if !opts.force => "; rerun with --force (force=True) to replace it",
-        pdf::ErrorKind::Signed(..) => "; rerun without the stamp, or with --force (force=True)",
-        _ => "",
-    };
-    let mut text = format!("{err}{hint}");
-    let mut cause = std::error::Error::source(err);
-    while let Some(c) = cause {
-        text.push_str(&format!(": {c}"));
-        cause = c.source();
-    }
-    text.replace(['\n', '\r'], " ") + "; copied unchanged"
-}
 #[cfg(test)]
 mod tests {
     use super::*;

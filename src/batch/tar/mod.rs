@@ -32,15 +32,15 @@ use std::time::Instant;
 use md5::{Digest, Md5};
 use serde::Serialize;
 
-use super::{Status, Summary};
-use crate::pdf;
+use crate::job::item::Summary;
+use crate::job::{RefusalKind, Settings, Status};
 
 mod format;
 mod member;
 
 pub use format::{member_names, Body};
 use format::{read_entry, Entry, Next};
-pub use member::{plan_arxiv, process_member, yymm_of, Action, MemberOutcome, Planned};
+pub use member::{plan_arxiv, process_member, yymm_of, Action, Planned};
 
 /// Members larger than this (64 MiB) are spooled to a temporary file instead of being held in
 /// memory.
@@ -214,9 +214,15 @@ pub struct MemberReport {
     /// Why (for everything but injected).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// What kind of refusal, for a refused member (as in `pith batch`'s lines).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<RefusalKind>,
     /// The number written or found.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub number: Option<String>,
+    /// The different number the member carried before, now replaced.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replaced: Option<String>,
     /// Whether the member was copied unchanged.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub copied: bool,
@@ -253,8 +259,8 @@ pub struct Totals {
 /// How [`stream`] runs.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// The update's options (time, stamp, repair, force), as for one PDF.
-    pub pdf: pdf::Options,
+    /// The update's settings (time, stamp, repair, force, password), as for one PDF.
+    pub settings: Settings,
     /// Worker threads for the PDF updates (at least 1).
     pub threads: usize,
     /// Where large members are spooled (default: the system's temporary directory).
@@ -305,10 +311,7 @@ pub fn stream<R: Read + Send, W: Write>(
     let read_sum: Mutex<Option<(Option<String>, u64)>> = Mutex::new(None);
     let mut out = Hashing::new(io::BufWriter::with_capacity(1 << 20, output), opts.md5);
     let mut write_error: Option<io::Error> = None;
-    let mut summary = Summary {
-        summary: "summary",
-        ..Summary::default()
-    };
+    let mut summary = Summary::new(0);
     let mut entries = 0usize;
     let spool = opts.spool_dir.as_deref();
     let threads = opts.threads.max(1);
@@ -375,7 +378,9 @@ pub fn stream<R: Read + Send, W: Write>(
                 version: planned.version,
                 status: Status::Unmatched,
                 reason: None,
+                refusal: None,
                 number: None,
+                replaced: None,
                 copied: true,
                 bytes_before: before,
                 bytes_after: before,
@@ -388,17 +393,15 @@ pub fn stream<R: Read + Send, W: Write>(
                     report.reason = Some(reason);
                 }
                 Action::Inject(n) => {
-                    let o = process_member(&entry.body, &n, &opts.pdf);
-                    report.number = Some(n.full());
+                    let (u, o) = process_member(&entry.name, &entry.body, &n, &opts.settings);
+                    report.number = o.number;
                     report.status = o.status;
+                    report.refusal = o.refusal;
+                    report.replaced = o.replaced;
+                    report.bytes_after = o.bytes_after;
+                    report.copied = u.is_none() && o.status != Status::Unchanged;
                     report.reason = o.reason;
-                    if let Some((keep, add)) = o.update {
-                        report.copied = false;
-                        report.bytes_after = keep + add.len() as u64;
-                        update = Some((keep, add));
-                    } else {
-                        report.copied = !matches!(o.status, Status::Unchanged);
-                    }
+                    update = u;
                 }
             }
             report.ms = t.elapsed().as_millis() as u64;
@@ -420,17 +423,7 @@ pub fn stream<R: Read + Send, W: Write>(
             }
             if let Some(rep) = &done.report {
                 summary.total += 1;
-                summary.add(&super::Outcome {
-                    pdf: PathBuf::new(),
-                    out: None,
-                    status: rep.status,
-                    reason: None,
-                    number: None,
-                    copied: false,
-                    bytes_before: 0,
-                    bytes_after: 0,
-                    ms: 0,
-                });
+                summary.count(rep.status, rep.replaced.is_some());
                 on_member(rep);
             }
             true

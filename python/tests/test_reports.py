@@ -1,0 +1,118 @@
+"""One job layer under both front ends: the CLI's --json reports and Python's dicts have the
+same keys (docs/reports.md), and Python reaches what the CLI does: inject from and to memory,
+strip, batch items. PDFs are read back with qpdf, pdfinfo and exiftool."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+import pith_number as pn
+from conftest import FIXTURES, REPO, SEED, need_tool, require_tools, run
+
+OTHER = "pith:2024:ZWRUDBOANTQFBE2ITHQCKK5EHL"
+
+
+def pith_cli() -> str:
+    """The pith binary of this checkout (PITH_BIN, else target/{debug,release}/pith)."""
+    for cand in [os.environ.get("PITH_BIN"), REPO / "target" / "debug" / "pith",
+                 REPO / "target" / "release" / "pith"]:
+        if cand and Path(cand).is_file():
+            return str(cand)
+    if require_tools():
+        pytest.fail("the pith binary is missing (cargo build; PITH_REQUIRE_TOOLS=1)")
+    print(f"SKIP {os.environ.get('PYTEST_CURRENT_TEST', '?')}: pith binary not built")
+    pytest.skip("pith binary not built")
+
+
+def keys(d) -> set:
+    """Every key path of a JSON value: "xmp.pith:url", "written[].item", …"""
+    out = set()
+
+    def walk(v, prefix):
+        if isinstance(v, dict):
+            for k, x in v.items():
+                out.add(prefix + k)
+                walk(x, prefix + k + ".")
+        elif isinstance(v, list):
+            for x in v:
+                walk(x, prefix.rstrip(".") + "[].")
+    walk(d, "")
+    return out
+
+
+def test_cli_and_python_reports_have_the_same_keys(tmp_path: Path):
+    cli = pith_cli()
+    src = FIXTURES / "minimal.pdf"
+    r = run([cli, "inject", str(src), "--number", SEED, "-o", str(tmp_path / "cli.pdf"), "--json"])
+    assert r.returncode == 0, r.stderr
+    from_cli = json.loads(r.stdout)
+    from_py = pn.inject(src, SEED, tmp_path / "py.pdf")
+    assert keys(from_cli) == keys(from_py) and from_py["written"]
+    assert from_cli["status"] == from_py["status"] == "injected"
+    for path in (tmp_path / "cli.pdf", FIXTURES / "minimal.pdf"):
+        r = run([cli, "inspect", "--json", str(path)])
+        assert r.returncode in (0, 1), r.stderr
+        from_cli = json.loads(r.stdout)
+        from_py = pn.inspect(path)
+        assert keys(from_cli) == keys(from_py)
+        assert from_cli == from_py
+
+
+def test_inject_bytes_in_memory(tmp_path: Path):
+    data = (FIXTURES / "minimal.pdf").read_bytes()
+    out, report = pn.inject_bytes(data, OTHER, stamp=True, stamp_position="top")
+    assert out[: len(data)] == data and report["status"] == "injected"
+    assert report["bytes_after"] == len(out) and report["replaced"] is None
+    again, report = pn.inject_bytes(out, SEED)
+    assert report["replaced"] == OTHER, "a different number replaced is said"
+    same, report = pn.inject_bytes(again, SEED)
+    assert same == again and report["status"] == "unchanged"
+    path = tmp_path / "m.pdf"
+    path.write_bytes(again)
+    r = run([need_tool("qpdf"), "--check", str(path)])
+    assert r.returncode in (0, 3), r.stdout
+    r = run([need_tool("pdfinfo"), "-custom", str(path)])
+    assert SEED in r.stdout
+    assert pn.inspect(again)["number"] == SEED
+    with pytest.raises(pn.NotPdfError):
+        pn.inject_bytes(b"hello", SEED)
+
+
+def test_strip_file_and_bytes(tmp_path: Path):
+    stamped = tmp_path / "s.pdf"
+    pn.inject(FIXTURES / "minimal.pdf", SEED, stamped, stamp=True)
+    clean = tmp_path / "c.pdf"
+    r = pn.strip(stamped, clean)
+    assert r["status"] == "stripped" and r["removed"] == SEED
+    assert clean.read_bytes().startswith(stamped.read_bytes())
+    ex = run([need_tool("exiftool"), "-j", "-PithNumber", "-XMP-pith:all", str(clean)])
+    assert "pith:" not in ex.stdout.replace('"SourceFile"', ""), ex.stdout
+    ins = pn.inspect(clean)
+    assert not ins["has_number"]
+    out, r = pn.strip(stamped.read_bytes())
+    assert r["status"] == "stripped" and not pn.inspect(out)["has_number"]
+    assert pn.strip(clean, in_place=True)["status"] == "unchanged"
+
+
+def test_batch_item_runs_and_checks(tmp_path: Path):
+    src = tmp_path / "in" / "a.pdf"
+    src.parent.mkdir()
+    shutil.copyfile(FIXTURES / "minimal.pdf", src)
+    line = pn.batch_item(src, SEED, out_dir=tmp_path / "out")
+    assert line["status"] == "injected" and Path(line["out"]) == tmp_path / "out" / "a.pdf"
+    assert pn.batch_item(src, SEED, out_dir=tmp_path / "out")["status"] == "unchanged"
+    assert pn.batch_item(src, SEED, out_dir=tmp_path / "out", check=True)["status"] == "matches"
+    bad = pn.batch_item(src, OTHER, out_dir=tmp_path / "out", check=True)
+    assert bad["status"] == "differs" and bad["found"] == SEED
+    gone = pn.batch_item(src, SEED, out_dir=tmp_path / "none", check=True)
+    assert gone["status"] == "missing"
+    junk = tmp_path / "in" / "junk.pdf"
+    junk.write_bytes(b"not a pdf")
+    refused = pn.batch_item(junk, SEED, out_dir=tmp_path / "out")
+    assert refused["status"] == "refused" and refused["refusal"] == "not_pdf"
+    assert not (tmp_path / "out" / "junk.pdf").exists()

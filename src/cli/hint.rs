@@ -1,0 +1,86 @@
+//! The command-line hints added to library errors: how to get past a refusal with the flags
+//! this CLI has ("use --force", "use --in-place"). The library's messages name no flags; the
+//! decisions (what is refused, and why) are the job layer's ([`pith::job`]).
+
+use std::fmt;
+
+use pith::job::{self, ErrorKind, Settings};
+use pith::pdf::ErrorKind as PdfKind;
+
+/// A job error with the command-line hint for its kind appended to its message.
+#[derive(Debug)]
+pub struct Hinted {
+    error: job::Error,
+    hint: &'static str,
+}
+
+impl fmt::Display for Hinted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.error, self.hint)
+    }
+}
+
+impl std::error::Error for Hinted {
+    // The error is shown by Display; its own cause comes next in the chain.
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        std::error::Error::source(&self.error)
+    }
+}
+
+/// How `pith inject`, `strip` and `inspect` say to get past `e` (`rewrite`: `--rewrite` was
+/// given). Each refusal ends as a whole sentence.
+pub fn hint(e: &job::Error, settings: &Settings, rewrite: bool) -> &'static str {
+    match e.kind() {
+        ErrorKind::SameFile => "; use --in-place to update it",
+        ErrorKind::Exists => " (--no-clobber)",
+        ErrorKind::NotInPlace => "; give -o OUT.pdf, or -o - for standard output",
+        ErrorKind::Pdf(p) => match p.kind() {
+            PdfKind::Damaged(_) if rewrite => {
+                ". The full rewrite could not rebuild it either: the file is too damaged to read."
+            }
+            PdfKind::Damaged(_) if settings.repair => {
+                ". The scan of --repair could not rebuild its cross-reference table; --rewrite may."
+            }
+            PdfKind::Damaged(_) => {
+                ". Use --repair to rebuild its cross-reference table (append-only), or --rewrite to rewrite the whole file."
+            }
+            PdfKind::Encrypted => ". Inject without --rewrite to keep it encrypted.",
+            PdfKind::Certified => {
+                "; use --force to update anyway, which invalidates the certification"
+            }
+            PdfKind::Xmp(_) if !settings.force => "; use --force to replace it",
+            PdfKind::Crypt(pith::pdf::crypt::Error::PasswordRequired) => {
+                "; give its user or owner password with --password or --password-file"
+            }
+            PdfKind::Signed(..) => "; use --force to stamp anyway, or inject without --stamp",
+            _ => "",
+        },
+        _ => "",
+    }
+}
+
+/// How `pith batch` says to get past `e` in a report line (batch has no --rewrite).
+pub fn batch_hint(kind: job::RefusalKind, settings: &Settings) -> &'static str {
+    use job::RefusalKind as K;
+    match kind {
+        K::Damaged if settings.repair => {
+            ". The scan of --repair could not rebuild its cross-reference table; pith inject --rewrite may."
+        }
+        K::Damaged => {
+            ". Rerun with --repair to rebuild its cross-reference table (append-only), or rewrite it with pith inject --rewrite."
+        }
+        K::Certified => "; rerun with --force to update anyway, which invalidates the certification",
+        K::Xmp if !settings.force => "; rerun with --force to replace it",
+        K::Signed => "; rerun with --force to stamp anyway, or without --stamp",
+        K::SameFile => "; use --in-place to update it",
+        K::LeavesOutDir => "; give an explicit \"out\" for it",
+        K::Exists => " (--no-clobber)",
+        _ => "",
+    }
+}
+
+/// Wraps a job error for printing with its hint ([`hint`]).
+pub fn hinted(error: job::Error, settings: &Settings, rewrite: bool) -> anyhow::Error {
+    let hint = hint(&error, settings, rewrite);
+    anyhow::Error::new(Hinted { error, hint })
+}

@@ -1,0 +1,88 @@
+//! `pith strip`: arguments into a [`pith::job::StripRequest`], its report into text or JSON.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{bail, Result};
+use pith::job::{self, Destination, Settings, Source, Status, StripRequest};
+
+use super::hint::hinted;
+use super::Outcome;
+
+/// Arguments of `pith strip`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    pith strip paper.pdf -o clean.pdf\n  \
+    pith strip --in-place paper.pdf\n  \
+    pith strip --json paper.pdf -o clean.pdf && pith inspect clean.pdf   (exit 1: no number)")]
+pub struct Args {
+    /// The PDF to take the number out of.
+    #[arg(value_name = "IN.pdf")]
+    pub input: PathBuf,
+    /// Where to write the result (through a temporary file and an atomic rename).
+    #[arg(short, long, value_name = "OUT.pdf", conflicts_with = "in_place")]
+    pub output: Option<PathBuf>,
+    /// Update IN.pdf itself: the update is appended, crash-safe, as for pith inject --in-place.
+    #[arg(long)]
+    pub in_place: bool,
+    /// Update certified files that forbid changes.
+    #[arg(long)]
+    pub force: bool,
+    /// Rebuild the cross-reference table of a file refused as damaged (append-only).
+    #[arg(long)]
+    pub repair: bool,
+    /// Print the report as one JSON object (see docs/reports.md).
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub password: super::password::Password,
+}
+
+/// Runs `pith strip`.
+pub fn run(args: Args) -> Result<Outcome> {
+    if args.output.is_none() && !args.in_place {
+        bail!(
+            "{}: say where the result goes: -o OUT.pdf for a new file, or --in-place to update it",
+            args.input.display()
+        );
+    }
+    let settings = Settings {
+        force: args.force,
+        repair: args.repair,
+        password: args.password.bytes()?,
+        no_clobber: super::no_clobber(),
+        ..Settings::default()
+    };
+    let to_stdout = args.output.as_deref().is_some_and(|o| o.as_os_str() == "-");
+    let mut stdout = std::io::stdout();
+    let destination = match &args.output {
+        Some(o) if o.as_os_str() == "-" => Destination::Stream(&mut stdout),
+        Some(o) => Destination::File(o),
+        None => Destination::InPlace,
+    };
+    let (r, _) = job::strip::run(StripRequest {
+        source: Source::File(&args.input),
+        destination,
+        settings: &settings,
+    })
+    .map_err(|e| hinted(e, &settings, false))?;
+    let mut lines = Vec::new();
+    if args.json {
+        lines.push(serde_json::to_string_pretty(&r)?);
+    } else if !super::quiet() {
+        lines.push(match (r.status, &r.removed) {
+            (Status::Unchanged, _) => format!("{}: unchanged, carries no Pith Number", r.input),
+            (_, Some(n)) => format!("{}: removed {n}", r.output),
+            (_, None) => format!("{}: removed the Pith link and stamp", r.output),
+        });
+        lines.extend(r.written.iter().map(|w| format!("  {w}")));
+    }
+    for line in lines {
+        if to_stdout {
+            eprintln!("{line}");
+        } else {
+            writeln!(std::io::stdout(), "{line}")?;
+        }
+    }
+    Ok(Outcome::Ok)
+}

@@ -1,0 +1,377 @@
+//! The inject job: write a number into one PDF, from a file or from bytes in memory, to a new
+//! file, in place, to a stream or to memory; an incremental update, or a whole rewrite.
+
+use std::io::Write;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::{check_output, replaced, Error, ErrorKind, Settings, Status};
+use crate::pdf::{self, commit};
+use crate::PithNumber;
+
+/// Where the PDF comes from.
+#[derive(Debug, Clone, Copy)]
+pub enum Source<'a> {
+    /// A file, read as needed (never modified unless the destination is in place).
+    File(&'a Path),
+    /// Bytes in memory; `name` is what reports call it (`-` for standard input).
+    Bytes {
+        /// The PDF.
+        data: &'a [u8],
+        /// The name reports give it.
+        name: &'a str,
+    },
+}
+
+impl Source<'_> {
+    fn name(&self) -> String {
+        match self {
+            Source::File(p) => p.display().to_string(),
+            Source::Bytes { name, .. } => (*name).to_owned(),
+        }
+    }
+    fn path(&self) -> Option<&Path> {
+        match self {
+            Source::File(p) => Some(p),
+            Source::Bytes { .. } => None,
+        }
+    }
+}
+
+/// Where the updated PDF goes.
+pub enum Destination<'a> {
+    /// A new file, through a temporary file and a rename (never the input itself).
+    File(&'a Path),
+    /// The input file itself: the update is appended, crash-safe ([`commit`]).
+    InPlace,
+    /// A stream (standard output).
+    Stream(&'a mut dyn Write),
+    /// Memory: the whole updated PDF is returned in [`Injected::bytes`].
+    Memory,
+    /// A new file staged in a group of a batch, committed by the group.
+    Staged(&'a Path, &'a mut crate::output::Group),
+}
+
+impl Destination<'_> {
+    fn name(&self, source: &Source) -> String {
+        match self {
+            Destination::File(p) | Destination::Staged(p, _) => p.display().to_string(),
+            Destination::InPlace => source.name(),
+            Destination::Stream(_) => "-".into(),
+            Destination::Memory => "<memory>".into(),
+        }
+    }
+}
+
+/// One inject.
+pub struct InjectRequest<'a> {
+    /// The PDF.
+    pub source: Source<'a>,
+    /// Where the result goes.
+    pub destination: Destination<'a>,
+    /// The number to write.
+    pub number: &'a PithNumber,
+    /// How.
+    pub settings: &'a Settings,
+    /// A whole rewrite instead of an incremental update (a stamp then goes on top as an
+    /// incremental update).
+    pub rewrite: bool,
+    /// Work out the update and report it ([`Status::Planned`]); write nothing.
+    pub dry_run: bool,
+}
+
+/// The report of an inject: `pith inject --json` and Python's `inject()` dict.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InjectReport {
+    /// The input (a path, `-` for standard input, or the name given to bytes).
+    pub input: String,
+    /// Where the result went (the input itself in place, `-` for standard output).
+    pub output: String,
+    /// What was done: injected, rewritten, unchanged or planned.
+    pub status: Status,
+    /// The number written, `pith:YYYY:<26>`.
+    pub number: String,
+    /// Its record URL.
+    pub url: String,
+    /// The different number the file carried before and no longer does, if any.
+    pub replaced: Option<String>,
+    /// Size of the input in bytes.
+    pub bytes_before: Option<u64>,
+    /// Size of the result in bytes (what it would be, for a dry run).
+    pub bytes_after: Option<u64>,
+    /// What was written, one item per object or section (empty when unchanged).
+    pub written: Vec<pdf::Written>,
+    /// The start of an unparsable XMP packet that was replaced (with `force`), as text.
+    pub replaced_xmp: Option<String>,
+}
+
+/// What [`run`] did.
+#[derive(Debug, Clone)]
+pub struct Injected {
+    /// The report.
+    pub report: InjectReport,
+    /// The whole updated PDF, for [`Destination::Memory`].
+    pub bytes: Option<Vec<u8>>,
+}
+
+/// At most this many characters of a replaced XMP packet are kept in the report.
+const REPLACED_XMP_CHARS: usize = 200;
+
+fn replaced_xmp(old: Option<&[u8]>) -> Option<String> {
+    old.map(|b| {
+        String::from_utf8_lossy(b)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .chars()
+            .take(REPLACED_XMP_CHARS)
+            .collect()
+    })
+}
+
+/// Runs an inject.
+///
+/// # Errors
+/// [`ErrorKind::SameFile`] (the output is the input), [`ErrorKind::Exists`] (with
+/// `no_clobber`), [`ErrorKind::NotInPlace`] (bytes in place), and
+/// every refusal and failure of the PDF layer ([`ErrorKind::Pdf`]). On error the input is
+/// untouched and no output file exists.
+pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
+    let InjectRequest {
+        source,
+        mut destination,
+        number,
+        settings,
+        rewrite,
+        dry_run,
+    } = req;
+    if let Destination::File(o) | Destination::Staged(o, _) = &destination {
+        if !dry_run {
+            check_output(source.path(), o, settings.no_clobber)?;
+        } else if source.path().is_some_and(|i| super::same_file(i, o)) {
+            return Err(Error::new(ErrorKind::SameFile).in_file(source.path().unwrap_or(o)));
+        }
+    }
+    if matches!(destination, Destination::InPlace) && source.path().is_none() {
+        return Err(Error::new(ErrorKind::NotInPlace));
+    }
+    let opts = settings.options();
+    let mut report = InjectReport {
+        input: source.name(),
+        output: destination.name(&source),
+        status: Status::Injected,
+        number: number.full(),
+        url: number.url(),
+        replaced: None,
+        bytes_before: match source {
+            Source::File(p) => std::fs::metadata(p).ok().map(|m| m.len()),
+            Source::Bytes { data, .. } => Some(data.len() as u64),
+        },
+        bytes_after: None,
+        written: Vec::new(),
+        replaced_xmp: None,
+    };
+    let in_source = |e: pdf::Error| match source.path() {
+        Some(p) => Error::from(e.in_file(p)),
+        None => Error::from(e),
+    };
+
+    // A dry run of a file, and an incremental update of a file: the commit machinery reads
+    // only what it needs and copies the rest file to file.
+    if let (Source::File(input), false) = (source, rewrite) {
+        if dry_run {
+            let file = std::fs::File::open(input)
+                .map_err(|e| Error::new(ErrorKind::Io("cannot open".into(), e)).in_file(input))?;
+            let inj = pdf::inject(&file, number, &opts).map_err(in_source)?;
+            report.status = if inj.unchanged {
+                Status::Unchanged
+            } else {
+                Status::Planned
+            };
+            report.bytes_after = report.bytes_before.map(|b| b + inj.appended.len() as u64);
+            report.replaced = replaced(inj.previous.as_deref(), number);
+            report.written = inj.written;
+            report.replaced_xmp = replaced_xmp(inj.replaced_xmp.as_deref());
+            return Ok(Injected {
+                report,
+                bytes: None,
+            });
+        }
+        let mut memory = Vec::new();
+        let mut stdout = std::io::stdout();
+        let target = match &mut destination {
+            Destination::File(o) if o.as_os_str() == "-" => commit::Target::Stream(&mut stdout),
+            Destination::File(o) => commit::Target::File(o),
+            Destination::InPlace => commit::Target::InPlace,
+            Destination::Stream(w) => commit::Target::Stream(*w),
+            Destination::Memory => commit::Target::Stream(&mut memory),
+            Destination::Staged(o, g) => commit::Target::Staged(o, g),
+        };
+        let r = commit::inject_file(input, target, number, &opts)?;
+        report.status = match r.applied {
+            commit::Applied::Injected => Status::Injected,
+            commit::Applied::Unchanged => Status::Unchanged,
+        };
+        report.bytes_after = Some(r.bytes_after);
+        report.replaced = replaced(r.previous.as_deref(), number);
+        report.written = if r.applied == commit::Applied::Unchanged {
+            Vec::new()
+        } else {
+            r.written
+        };
+        report.replaced_xmp = replaced_xmp(r.replaced_xmp.as_deref());
+        let bytes = match destination {
+            Destination::Memory => Some(memory),
+            _ => None,
+        };
+        return Ok(Injected { report, bytes });
+    }
+
+    // Whole-file work: bytes in memory, or a rewrite.
+    let owned;
+    let data: &[u8] = match source {
+        Source::Bytes { data, .. } => data,
+        Source::File(p) => {
+            owned = std::fs::read(p)
+                .map_err(|e| Error::new(ErrorKind::Io("cannot read".into(), e)).in_file(p))?;
+            &owned
+        }
+    };
+    let out = if rewrite {
+        let before = pdf::inspect(data).ok().and_then(|i| i.found());
+        let mut out = pdf::rewrite(data, number, &opts).map_err(in_source)?;
+        if opts.stamp.is_some() {
+            // Rewrite, then stamp: the stamp goes on top as an incremental update.
+            let inj = pdf::inject(&out[..], number, &opts).map_err(in_source)?;
+            out.extend_from_slice(&inj.appended);
+        }
+        report.status = Status::Rewritten;
+        report.replaced = replaced(before.as_deref(), number);
+        out
+    } else {
+        let inj = pdf::inject(data, number, &opts).map_err(in_source)?;
+        report.status = match (inj.unchanged, dry_run) {
+            (true, _) => Status::Unchanged,
+            (false, true) => Status::Planned,
+            (false, false) => Status::Injected,
+        };
+        report.replaced = replaced(inj.previous.as_deref(), number);
+        report.written = inj.written;
+        report.replaced_xmp = replaced_xmp(inj.replaced_xmp.as_deref());
+        let mut out = data.to_vec();
+        out.extend_from_slice(&inj.appended);
+        out
+    };
+    report.bytes_after = Some(out.len() as u64);
+    if dry_run {
+        return Ok(Injected {
+            report,
+            bytes: None,
+        });
+    }
+    let bytes = match destination {
+        Destination::Memory => Some(out),
+        Destination::Stream(w) => {
+            w.write_all(&out)
+                .and_then(|_| w.flush())
+                .map_err(|e| Error::new(ErrorKind::Io("cannot write".into(), e)))?;
+            None
+        }
+        Destination::File(o) if o.as_os_str() == "-" => {
+            let mut w = std::io::stdout().lock();
+            w.write_all(&out)
+                .and_then(|_| w.flush())
+                .map_err(|e| Error::new(ErrorKind::Io("cannot write".into(), e)))?;
+            None
+        }
+        Destination::File(o) => {
+            crate::output::write_file_with(o, None, |f| f.write_all(&out)).map_err(Error::from)?;
+            None
+        }
+        Destination::Staged(o, group) => {
+            group
+                .stage(o, None, |f| f.write_all(&out))
+                .map_err(Error::from)?;
+            None
+        }
+        Destination::InPlace => {
+            // A rewrite in place replaces the file: it keeps the permissions it had.
+            let p = source.path().expect("checked above: in place needs a file");
+            let perms = std::fs::metadata(p).ok().map(|m| m.permissions());
+            crate::output::write_file_with(p, perms, |f| f.write_all(&out)).map_err(Error::from)?;
+            None
+        }
+    };
+    Ok(Injected { report, bytes })
+}
+
+/// Injects `number` into the PDF held in `data` and returns the whole updated PDF (the
+/// original bytes followed by the update; `data` itself when it already carries the number)
+/// and the report. Nothing is read or written on disk: for engines that hold PDFs in memory.
+///
+/// # Errors
+/// Every refusal and failure of [`run`] ([`ErrorKind::Pdf`]).
+pub fn inject_bytes(
+    data: &[u8],
+    number: &PithNumber,
+    settings: &Settings,
+) -> Result<(Vec<u8>, InjectReport), Error> {
+    let done = run(InjectRequest {
+        source: Source::Bytes {
+            data,
+            name: "<memory>",
+        },
+        destination: Destination::Memory,
+        number,
+        settings,
+        rewrite: false,
+        dry_run: false,
+    })?;
+    Ok((done.bytes.unwrap_or_default(), done.report))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(name: &str) -> Vec<u8> {
+        std::fs::read(format!(
+            "{}/tests/fixtures/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn bytes_in_memory_and_a_replaced_number() {
+        let pdf = fixture("minimal.pdf");
+        let a = PithNumber::parse("pith:2024:AAAAAAAAAAAAAAAAAAAAAAAAAA").unwrap();
+        let b = PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
+        let s = Settings {
+            now: Some("2024-01-01T00:00:00Z".into()),
+            ..Settings::default()
+        };
+        let (one, r) = inject_bytes(&pdf, &a, &s).unwrap();
+        assert_eq!((r.status, r.replaced.as_deref()), (Status::Injected, None));
+        assert!(one.starts_with(&pdf) && r.bytes_after == Some(one.len() as u64));
+        let (two, r) = inject_bytes(&one, &b, &s).unwrap();
+        assert_eq!(r.replaced.as_deref(), Some(a.full().as_str()));
+        let (three, r) = inject_bytes(&two, &b, &s).unwrap();
+        assert_eq!((r.status, r.replaced), (Status::Unchanged, None));
+        assert_eq!(three, two);
+        let e = run(InjectRequest {
+            source: Source::Bytes {
+                data: &pdf,
+                name: "-",
+            },
+            destination: Destination::InPlace,
+            number: &a,
+            settings: &s,
+            rewrite: false,
+            dry_run: false,
+        })
+        .unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::NotInPlace));
+    }
+}

@@ -1,0 +1,208 @@
+//! The inspect job: what a PDF says about its Pith Number, as one report with the keys both
+//! front ends print, and the rule for "ok" (a number, consistent, the expected one).
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Error, ErrorKind, Source};
+use crate::pdf;
+use crate::{NumberRef, PithNumber};
+
+/// One inspect.
+#[derive(Debug, Clone)]
+pub struct InspectRequest<'a> {
+    /// The PDF.
+    pub source: Source<'a>,
+    /// Check every cross-reference entry against the file (reads the whole file).
+    pub deep: bool,
+    /// The user or owner password of an encrypted file.
+    pub password: Option<&'a [u8]>,
+    /// The number the file should carry (any form, a short alias included).
+    pub expected: Option<NumberRef>,
+}
+
+/// The Info entries pith writes, as read.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InfoValues {
+    /// `/PithNumber`.
+    #[serde(rename = "PithNumber")]
+    pub number: Option<String>,
+    /// `/PithURL`.
+    #[serde(rename = "PithURL")]
+    pub url: Option<String>,
+}
+
+/// The XMP values pith writes, as read.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct XmpValues {
+    /// `pith:number`.
+    #[serde(rename = "pith:number")]
+    pub number: Option<String>,
+    /// `pith:shortNumber`.
+    #[serde(rename = "pith:shortNumber")]
+    pub short: Option<String>,
+    /// `pith:url`.
+    #[serde(rename = "pith:url")]
+    pub url: Option<String>,
+    /// Items of `xmp:Identifier` that are Pith Numbers.
+    #[serde(rename = "xmp:Identifier")]
+    pub identifiers: Vec<String>,
+    /// Items of `dc:relation` that are record URLs.
+    #[serde(rename = "dc:relation")]
+    pub relations: Vec<String>,
+    /// Whether a PDF/A extension schema declares the `pith` properties.
+    pub pith_schema_declared: bool,
+}
+
+/// The report of an inspect: `pith inspect --json` and Python's `inspect()` dict.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InspectReport {
+    /// The file (a path, or `-`).
+    pub file: String,
+    /// Header version (`1.7`).
+    pub version: String,
+    /// Kind of the newest cross-reference section: `table` or `stream`.
+    pub xref: String,
+    /// Number of cross-reference sections (1 for a file never updated).
+    pub sections: usize,
+    /// Whether the file is encrypted.
+    pub encrypted: bool,
+    /// The encryption of an encrypted file that was opened.
+    pub encryption: Option<String>,
+    /// Why an encrypted file could not be read (then no values were read).
+    pub not_read: Option<String>,
+    /// The full number found (XMP `pith:number`, else Info `/PithNumber`), never a yearless
+    /// one.
+    pub number: Option<String>,
+    /// Whether the file names a record: a full number, or the record URL alone.
+    pub has_number: bool,
+    /// Whether the file names its record by URL (or code) only, without the full number, as
+    /// `\pithnumber{<26 characters>}` writes it (issue 22); `number` is then null.
+    pub url_only: bool,
+    /// The 26-character code of the record the file names.
+    pub code: Option<String>,
+    /// The record URL found (XMP `pith:url`, else Info `/PithURL`, else `dc:relation`).
+    pub url: Option<String>,
+    /// The Info entries.
+    pub info: InfoValues,
+    /// The XMP values, when a packet was read.
+    pub xmp: Option<XmpValues>,
+    /// Why the XMP packet could not be read.
+    pub xmp_error: Option<String>,
+    /// The PDF/A claim (`PDF/A-1B`).
+    pub pdfa: Option<String>,
+    /// Signature fields with a value.
+    pub signatures: usize,
+    /// `/P` of a certification signature.
+    pub docmdp: Option<i64>,
+    /// Whether every place that holds a number agrees (unknown when not read).
+    pub consistent: Option<bool>,
+    /// Whether the number is the expected one (when one was given).
+    pub matches_expected: Option<bool>,
+    /// Bytes of an interrupted in-place update after the PDF (readers do not see them).
+    pub uncommitted_bytes: Option<u64>,
+}
+
+impl InspectReport {
+    /// Whether the file passes: it carries a number, every place agrees, and it is the
+    /// expected one when one was given. Front ends exit 1 (Python: `ok` false) otherwise.
+    pub fn ok(&self) -> bool {
+        self.has_number && self.consistent == Some(true) && self.matches_expected != Some(false)
+    }
+}
+
+/// Runs an inspect.
+///
+/// # Examples
+/// ```
+/// use pith::job::{inspect, InspectRequest, Source};
+/// let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/minimal.pdf"));
+/// let r = inspect::run(&InspectRequest { source: Source::File(path), deep: false, password: None, expected: None })?;
+/// assert!(!r.has_number && !r.ok());
+/// assert_eq!(serde_json::to_value(&r)?["info"]["PithNumber"], serde_json::Value::Null);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`ErrorKind::Pdf`] when the file cannot be read as a PDF, [`ErrorKind::Io`] when it
+/// cannot be opened.
+pub fn run(req: &InspectRequest<'_>) -> Result<InspectReport, Error> {
+    let check = if req.deep {
+        pdf::Check::Full
+    } else {
+        pdf::Check::Sampled
+    };
+    let (name, ins) = match req.source {
+        Source::File(p) => {
+            let file = open(p)?;
+            let ins = pdf::inspect_with(&file, check, req.password).map_err(|e| e.in_file(p))?;
+            (p.display().to_string(), ins)
+        }
+        Source::Bytes { data, name } => (
+            name.to_owned(),
+            pdf::inspect_with(data, check, req.password)?,
+        ),
+    };
+    Ok(report(name, &ins, req.expected.as_ref()))
+}
+
+fn open(p: &Path) -> Result<std::fs::File, Error> {
+    let file = std::fs::File::open(p)
+        .map_err(|e| Error::new(ErrorKind::Io("cannot open".into(), e)).in_file(p))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| Error::new(ErrorKind::Io("cannot read".into(), e)).in_file(p))?;
+    if !meta.is_file() {
+        return Err(Error::from(
+            pdf::Error::new(pdf::ErrorKind::NotFile).in_file(p),
+        ));
+    }
+    Ok(file)
+}
+
+/// The report of an inspection already made.
+pub fn report(file: String, ins: &pdf::Inspection, expected: Option<&NumberRef>) -> InspectReport {
+    // The full number, never a yearless one; a file with the record URL only has a code,
+    // which is what an expected number is matched against then.
+    let found = ins.number().map(|m| m.full);
+    let code = ins.code();
+    let named = found
+        .as_deref()
+        .or(code.as_deref())
+        .and_then(|n| PithNumber::parse(n).ok());
+    let matches_expected = expected.map(|e| named.as_ref().is_some_and(|n| n.matches(e)));
+    InspectReport {
+        file,
+        version: ins.version.clone(),
+        xref: if ins.xref_stream { "stream" } else { "table" }.into(),
+        sections: ins.sections,
+        encrypted: ins.encrypted,
+        encryption: ins.encryption.clone(),
+        not_read: ins.not_read.clone(),
+        has_number: code.is_some(),
+        url_only: ins.url_only(),
+        url: ins.url(),
+        code,
+        number: found,
+        info: InfoValues {
+            number: ins.info_number.clone(),
+            url: ins.info_url.clone(),
+        },
+        xmp: ins.xmp.as_ref().map(|x| XmpValues {
+            number: x.number.clone(),
+            short: x.short.clone(),
+            url: x.url.clone(),
+            identifiers: x.identifiers.clone(),
+            relations: x.relations.clone(),
+            pith_schema_declared: x.pith_schema_declared,
+        }),
+        xmp_error: ins.xmp_error.clone(),
+        pdfa: ins.pdfa(),
+        signatures: ins.signatures,
+        docmdp: ins.docmdp,
+        consistent: ins.not_read.is_none().then(|| ins.consistent()),
+        matches_expected,
+        uncommitted_bytes: ins.uncommitted,
+    }
+}

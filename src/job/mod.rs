@@ -1,0 +1,265 @@
+//! The job layer (issue 25; qpdf's `QPDFJob` is the model): typed requests in, serialisable
+//! reports out, and every policy the front ends used to write twice.
+//!
+//! A front end (the `pith` CLI, the Python module) turns its arguments into a request, runs
+//! it here and prints or returns the report; it decides nothing. What lives here:
+//! - the same-file refusal (an output that is the input itself), `--no-clobber`'s refusal, and the confinement of batch outputs to their output folder;
+//! - the update time ([`now`]: `SOURCE_DATE_EPOCH`, else the clock);
+//! - rewrite-then-stamp ([`inject::run`]), the stamp's size range ([`STAMP_SIZES`]);
+//! - the restart check of a batch (an output that already carries its number is done), the
+//!   mirror copy of files left alone ([`item`]);
+//! - the replaced-number rule: a different number that was there before is reported in
+//!   `replaced`, the same code completed with its year is not;
+//! - the reports themselves ([`InjectReport`], [`InspectReport`], [`ItemReport`],
+//!   [`StripReport`]): their keys are the CLI's `--json` keys and the Python dicts' keys,
+//!   documented once in `docs/reports.md`.
+//!
+//! It prints nothing and composes no command-line text: errors say what is wrong with the
+//! file or request, and the CLI adds how to get past them ("use --in-place").
+//!
+//! ```
+//! use pith::job::{self, Settings};
+//! let pdf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/minimal.pdf"))?;
+//! let n = pith::PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5")?;
+//! let (out, report) = job::inject_bytes(&pdf, &n, &Settings::default())?;
+//! assert_eq!(report.status, job::Status::Injected);
+//! assert!(out.starts_with(&pdf));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::ops::RangeInclusive;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::pdf;
+
+mod error;
+pub mod inject;
+pub mod inspect;
+pub mod item;
+pub mod strip;
+
+pub use error::{Error, ErrorKind, RefusalKind};
+pub use inject::{inject_bytes, Destination, InjectReport, InjectRequest, Injected, Source};
+pub use inspect::{InspectReport, InspectRequest};
+pub use item::{ItemReport, ItemRequest};
+pub use strip::{StripReport, StripRequest};
+
+/// What a job did to one file: the `status` of every report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// The number was written (an incremental update).
+    Injected,
+    /// The whole file was rewritten with the number (`--rewrite`).
+    Rewritten,
+    /// The file already carried this number; nothing was written.
+    Unchanged,
+    /// A dry run: the update was worked out; nothing was written.
+    Planned,
+    /// The number was taken out of the file (`pith strip`).
+    Stripped,
+    /// The file cannot be updated safely (encrypted, damaged, certified…); left untouched.
+    Refused,
+    /// An error (unreadable input, bad number, unwritable output); left untouched.
+    Failed,
+    /// Not attempted because the run was interrupted.
+    Skipped,
+    /// No number source for this PDF; left alone.
+    Unmatched,
+    /// A check: the output carries the number its input assigns.
+    Matches,
+    /// A check: the output carries another number, or disagrees with itself.
+    Differs,
+    /// A check: the output is missing or carries no number.
+    Missing,
+}
+
+impl Status {
+    /// The name used in reports (`"injected"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Injected => "injected",
+            Status::Rewritten => "rewritten",
+            Status::Unchanged => "unchanged",
+            Status::Planned => "planned",
+            Status::Stripped => "stripped",
+            Status::Refused => "refused",
+            Status::Failed => "failed",
+            Status::Skipped => "skipped",
+            Status::Unmatched => "unmatched",
+            Status::Matches => "matches",
+            Status::Differs => "differs",
+            Status::Missing => "missing",
+        }
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The font sizes a stamp may have, in points.
+pub const STAMP_SIZES: RangeInclusive<f64> = 2.0..=72.0;
+
+/// The stamp's settings from their names, as both front ends take them: `form` `short` or
+/// `full`, `position` `left`, `right`, `top` or `bottom`, `size` in [`STAMP_SIZES`].
+///
+/// # Errors
+/// [`ErrorKind::Stamp`] naming the setting that is not allowed.
+pub fn stamp(form: &str, position: &str, size: f64) -> Result<pdf::stamp::Stamp, Error> {
+    use pdf::stamp::{Form, Position, Stamp};
+    let bad = |m: String| Error::new(ErrorKind::Stamp(m));
+    let form = match form {
+        "short" => Form::Short,
+        "full" => Form::Full,
+        other => return Err(bad(format!("form {other:?} is not short or full"))),
+    };
+    let position = match position {
+        "left" => Position::Left,
+        "right" => Position::Right,
+        "top" => Position::Top,
+        "bottom" => Position::Bottom,
+        other => {
+            return Err(bad(format!(
+                "position {other:?} is not left, right, top or bottom"
+            )))
+        }
+    };
+    if !STAMP_SIZES.contains(&size) {
+        return Err(bad(format!(
+            "size {size} is not from {} to {} points",
+            STAMP_SIZES.start(),
+            STAMP_SIZES.end()
+        )));
+    }
+    Ok(Stamp {
+        form,
+        position,
+        size,
+        grey: true,
+    })
+}
+
+/// How a PDF is updated: the settings shared by inject, batch items and strip.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// Update certified files that forbid changes, replace an unparsable XMP packet, stamp
+    /// signed files.
+    pub force: bool,
+    /// Rebuild the cross-reference table of a file refused as damaged (append-only).
+    pub repair: bool,
+    /// The user or owner password of an encrypted file.
+    pub password: Option<Vec<u8>>,
+    /// Also put the visible stamp on page 1 ([`stamp`]).
+    pub stamp: Option<pdf::stamp::Stamp>,
+    /// The update time (ISO 8601); [`now`] when `None`.
+    pub now: Option<String>,
+    /// Never replace an existing output file: refuse it.
+    pub no_clobber: bool,
+}
+
+impl Settings {
+    /// The PDF layer's options.
+    pub fn options(&self) -> pdf::Options {
+        let mut o = pdf::Options::new(&self.now.clone().unwrap_or_else(now));
+        o.force = self.force;
+        o.repair = self.repair;
+        o.password = self.password.clone();
+        o.stamp = self.stamp;
+        o
+    }
+}
+
+/// The update time: `SOURCE_DATE_EPOCH` when set (reproducible builds), else now, as
+/// `YYYY-MM-DDTHH:MM:SSZ`.
+pub fn now() -> String {
+    let t = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse::<i64>().ok())
+        .and_then(|s| chrono::DateTime::from_timestamp(s, 0))
+        .unwrap_or_else(chrono::Utc::now);
+    t.format("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
+
+/// Whether two paths name the same existing file (same device and inode).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => false,
+    }
+}
+
+/// The number that was replaced: `previous` when it names another code than `number`. The
+/// same code completed with its year (a file `pith.sty` wrote from a bare code) is not a
+/// replacement.
+pub fn replaced(previous: Option<&str>, number: &crate::PithNumber) -> Option<String> {
+    let p = previous?.trim();
+    if p.is_empty() {
+        return None;
+    }
+    let same = match crate::NumberRef::parse(p) {
+        Ok(crate::NumberRef::Full(q)) => q.code() == number.code(),
+        Ok(crate::NumberRef::Alias(a)) => number.code().starts_with(a.prefix()),
+        Err(_) => false,
+    };
+    (!same).then(|| p.to_owned())
+}
+
+/// Checks an output path before anything is written: not the input itself (`input`, when it
+/// is a file), and not an existing file under `no_clobber`. (A folder that does not exist is
+/// found when the output is written, after the input was read: the input's own refusal comes
+/// first; [`crate::output`] names the folder.)
+///
+/// # Errors
+/// [`ErrorKind::SameFile`], [`ErrorKind::Exists`].
+pub fn check_output(input: Option<&Path>, out: &Path, no_clobber: bool) -> Result<(), Error> {
+    if out.as_os_str() == "-" {
+        return Ok(());
+    }
+    if input.is_some_and(|i| same_file(i, out)) {
+        return Err(Error::new(ErrorKind::SameFile).in_file(input.unwrap_or(out)));
+    }
+    if no_clobber && std::fs::symlink_metadata(out).is_ok() && !crate::output::is_special(out) {
+        return Err(Error::new(ErrorKind::Exists).in_file(out));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replaced_ignores_the_same_code() {
+        let n = crate::PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
+        assert_eq!(replaced(Some("7BMK4ZKTPUTUY3JKWBANNPOFR5"), &n), None);
+        assert_eq!(
+            replaced(Some("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5"), &n),
+            None
+        );
+        assert_eq!(replaced(None, &n), None);
+        let other = "pith:2024:AAAAAAAAAAAAAAAAAAAAAAAAAA";
+        assert_eq!(replaced(Some(other), &n).as_deref(), Some(other));
+        assert_eq!(replaced(Some("garbage"), &n).as_deref(), Some("garbage"));
+    }
+
+    #[test]
+    fn stamp_settings_are_checked() {
+        assert!(stamp("short", "left", 9.0).is_ok());
+        for (f, p, s) in [
+            ("tiny", "left", 9.0),
+            ("short", "middle", 9.0),
+            ("full", "top", 1.0),
+        ] {
+            assert!(matches!(
+                stamp(f, p, s).unwrap_err().kind(),
+                ErrorKind::Stamp(_)
+            ));
+        }
+    }
+}
