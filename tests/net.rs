@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::common::http::{arxiv_route, asked_id, recorded, Reply, Request, Server};
+use crate::common::http::{arxiv_route, recorded, Reply, Server};
 use crate::common::Run;
 use serde_json::Value;
 
