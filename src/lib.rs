@@ -4,34 +4,36 @@
 //! the first 26 base32 characters of the SHA-256 of a paper's canonical metadata record,
 //! resolvable at `https://pith.science/pith/<26 characters>`.
 //!
-//! The crate is layered; dependencies flow one way:
-//! `cli`, `python` → [`job`] → [`batch`], [`pdf`], [`sty`], [`badge`] → [`record`] → [`number`].
+//! The workspace is layered; dependencies flow one way, and the compiler keeps the first step:
+//! `cli`, `python` → [`job`] → [`batch`], [`net`], [`sty`], [`badge`] → [`record`], [`verify`]
+//! → [`number`], all on [`pdf`] (the crate `pith-pdf`, which knows nothing above it).
 //!
-//! - [`vocab`]: the names a number is written under (URL base, XMP namespace, prefix and
-//!   properties, Info keys); constants only, used by every module below.
-//! - [`escape`]: escaping of caller text for XML, HTML, TeX, Markdown, AsciiDoc and URLs.
-//! - [`number`]: bytes → SHA-256 → base32, parsing of `pith:YYYY:CODE`, bare codes, aliases and
-//!   resolver URLs.
-//! - [`record`]: the canonical record, its canonical JSON bytes, text canonicalisation, arXiv
-//!   Atom input ([`record::atom`]), arXiv's category taxonomy ([`record::taxonomy`]) and
-//!   [`record::Input`], the one place a number or record is resolved from a number, a record
-//!   file or value, an Atom file or typed fields (for the CLI and [`batch`] alike).
-//! - [`verify`]: checks of records, texts, signatures and bundles ([`verify::Bundle`]), and the
-//!   verdict ([`verify::Verdict`]: verified, unverified, mismatch) every caller prints.
-//! - [`sty`]: renders the LaTeX package `pith.sty`.
-//! - [`pdf`]: reads and injects the number into compiled PDFs (XMP and Info).
-//! - [`badge`]: SVG badges and embedding snippets.
-//! - [`xml`]: guards run on untrusted XML before it is parsed.
-//! - [`output`]: whole-file outputs written all or nothing (temporary file, sync, rename).
-//! - [`batch`]: manifests, sidecars, shards and the worker pool for archive-scale runs.
-//! - [`net`]: the network client: a paper's record from arXiv (OAI-PMH `GetRecord`), records
-//!   and bundles from the resolver, PDFs verified against them; polite (spacing across runs,
-//!   retries, timeouts) and cached.
-//! - [`arxiv_match`]: PDFs matched to arXiv bulk metadata ([`record::arxiv`]) by id and version.
 //! - [`job`]: the job layer: typed requests (inject, inspect, strip, batch item and its check)
 //!   and serialisable reports, owning every policy the front ends share (same-file refusal,
 //!   output folders, `SOURCE_DATE_EPOCH`, rewrite-then-stamp, replaced numbers, the restart
 //!   check); its reports are what `pith … --json` prints and Python returns (docs/reports.md).
+//! - [`number`]: bytes → SHA-256 → base32, parsing of `pith:YYYY:CODE`, bare codes, aliases and
+//!   resolver URLs.
+//! - [`record`]: the canonical record, its canonical JSON bytes, text canonicalisation, arXiv
+//!   Atom input ([`record::atom`]), arXiv bulk metadata ([`record::arxiv`]: snapshot and
+//!   OAI-PMH), arXiv's category taxonomy ([`record::taxonomy`]) and [`record::Input`], the one
+//!   place a number or record is resolved from a number, a record, Atom, an arXiv id or fields.
+//! - [`verify`]: checks of records, texts, signatures and bundles ([`verify::Bundle`]), and the
+//!   verdict ([`verify::Verdict`]: verified, unverified, mismatch) every caller prints.
+//! - [`net`]: the network client: a paper's record from arXiv (OAI-PMH `GetRecord`), records
+//!   and bundles from the resolver, PDFs verified against them; polite (spacing across runs,
+//!   retries, timeouts) and cached.
+//! - [`batch`]: archive-scale runs: manifests, sidecars, shards, the worker pool with its group
+//!   commit, arXiv matching ([`batch::arxiv`]), bulk tars ([`batch::tar`]) and the arXiv PDF
+//!   manifest ([`batch::manifest`]).
+//! - [`sty`]: renders the LaTeX package `pith.sty`. [`badge`]: SVG badges and snippets.
+//! - Shared utilities: [`decompress`] (compressed inputs recognised by content, bounded
+//!   lines), [`pipeline`] (an ordered parallel map with bounded memory), [`escape`] (escaping
+//!   for XML, HTML, TeX, Markdown, AsciiDoc and URLs), and from the engine [`vocab`] (the names
+//!   a number is written under), [`xml`] (guards for untrusted XML) and [`output`] (whole-file
+//!   writes, all or nothing).
+//! - [`pdf`]: the PDF engine: reads and injects the number into compiled PDFs (XMP, Info, a
+//!   stamp), strips it, repairs, all as append-only updates.
 //!
 //! The `pith` binary (`src/cli/`) parses arguments into job requests and prints their reports;
 //! the Python module (`python/`) turns keyword arguments into the same requests and the
@@ -48,13 +50,14 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-pub mod arxiv_match;
 pub mod badge;
 pub mod batch;
+pub mod decompress;
 pub mod escape;
 pub mod job;
 pub mod net;
 pub mod number;
+pub mod pipeline;
 pub mod record;
 pub mod sty;
 pub mod verify;

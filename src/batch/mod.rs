@@ -162,6 +162,63 @@ fn resolve_path(base: &Path, p: &str) -> PathBuf {
     }
 }
 
+/// One line of a JSON Lines manifest, as every manifest reader of a batch takes it: the PDF
+/// (resolved against the manifest's folder), its path under an output folder, its `out`, and
+/// the whole object for the reader's own keys.
+#[derive(Debug, Clone)]
+pub struct ManifestLine {
+    /// 1-based line number.
+    pub line: usize,
+    /// `pdf`, resolved against the base folder.
+    pub pdf: PathBuf,
+    /// `pdf` as written (its file name when absolute): its place under `--out-dir`.
+    pub relative: PathBuf,
+    /// `out`, resolved against the base folder.
+    pub out: Option<PathBuf>,
+    /// The line's object.
+    pub fields: serde_json::Map<String, Value>,
+}
+
+/// The lines of a JSON Lines manifest (blank lines and lines starting with `#` skipped), or
+/// the first bad one as (line number, reason): not JSON, not an object, no `pdf` path, an
+/// `out` that is not a path. Relative paths are taken from `base`.
+pub fn manifest_lines(text: &str, base: &Path) -> Result<Vec<ManifestLine>, (usize, String)> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let bad = |m: &str| (i + 1, m.to_owned());
+        let v: Value = serde_json::from_str(t).map_err(|e| (i + 1, format!("not JSON: {e}")))?;
+        let Value::Object(fields) = v else {
+            return Err(bad("expected a JSON object"));
+        };
+        let pdf = fields
+            .get("pdf")
+            .and_then(Value::as_str)
+            .ok_or_else(|| bad("missing \"pdf\" (a path)"))?;
+        let dest = match fields.get("out") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(p)) => Some(resolve_path(base, p)),
+            Some(_) => return Err(bad("\"out\" must be a path")),
+        };
+        let rel = Path::new(pdf);
+        out.push(ManifestLine {
+            line: i + 1,
+            pdf: resolve_path(base, pdf),
+            relative: if rel.is_absolute() {
+                rel.file_name().map(PathBuf::from).unwrap_or_default()
+            } else {
+                rel.to_owned()
+            },
+            out: dest,
+            fields,
+        });
+    }
+    Ok(out)
+}
+
 /// Reads a JSON Lines manifest: one object per PDF with `pdf` and exactly one of `number`,
 /// `record` (a path or an inline object) or `arxiv_atom` (a path); optional `out`. Relative
 /// paths are taken from `base`. Blank lines and lines starting with `#` are skipped.
@@ -169,26 +226,17 @@ fn resolve_path(base: &Path, p: &str) -> PathBuf {
 /// # Errors
 /// [`ErrorKind::Manifest`] naming the manifest and line.
 pub fn read_manifest(manifest: &Path, text: &str, base: &Path) -> Result<Vec<Job>, Error> {
+    let lines = manifest_lines(text, base)
+        .map_err(|(n, m)| Error::new(manifest, Some(n), ErrorKind::Manifest(m)))?;
     let mut jobs = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
-        let bad = |m: String| Error::new(manifest, Some(i + 1), ErrorKind::Manifest(m));
-        let v: Value = serde_json::from_str(t).map_err(|e| bad(format!("not JSON: {e}")))?;
-        let o = v
-            .as_object()
-            .ok_or_else(|| bad("expected a JSON object".into()))?;
-        let pdf = o
-            .get("pdf")
-            .and_then(Value::as_str)
-            .ok_or_else(|| bad("missing \"pdf\" (a path)".into()))?;
+    for l in lines {
+        let bad = |m: &str| Error::new(manifest, Some(l.line), ErrorKind::Manifest(m.into()));
+        let o = &l.fields;
         let mut sources = Vec::new();
         if let Some(n) = o.get("number") {
             sources.push(Input::Number(
                 n.as_str()
-                    .ok_or_else(|| bad("\"number\" must be a string".into()))?
+                    .ok_or_else(|| bad("\"number\" must be a string"))?
                     .to_owned(),
             ));
         }
@@ -196,7 +244,7 @@ pub fn read_manifest(manifest: &Path, text: &str, base: &Path) -> Result<Vec<Job
             sources.push(match r {
                 Value::String(p) => Input::RecordFile(resolve_path(base, p)),
                 Value::Object(_) => Input::RecordValue(r.clone()),
-                _ => return Err(bad("\"record\" must be a path or an object".into())),
+                _ => return Err(bad("\"record\" must be a path or an object")),
             });
         }
         if let Some(a) = o.get("arxiv_atom") {
@@ -204,34 +252,23 @@ pub fn read_manifest(manifest: &Path, text: &str, base: &Path) -> Result<Vec<Job
                 path: resolve_path(
                     base,
                     a.as_str()
-                        .ok_or_else(|| bad("\"arxiv_atom\" must be a path".into()))?,
+                        .ok_or_else(|| bad("\"arxiv_atom\" must be a path"))?,
                 ),
                 id: None,
             });
         }
         if sources.len() != 1 {
             return Err(bad(
-                "give exactly one of \"number\", \"record\", \"arxiv_atom\"".into(),
+                "give exactly one of \"number\", \"record\", \"arxiv_atom\"",
             ));
         }
-        let out = match o.get("out") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(p)) => Some(resolve_path(base, p)),
-            Some(_) => return Err(bad("\"out\" must be a path".into())),
-        };
-        let rel = Path::new(pdf);
-        let relative = if rel.is_absolute() {
-            rel.file_name().map(PathBuf::from).unwrap_or_default()
-        } else {
-            rel.to_owned()
-        };
         jobs.push(Job {
             index: jobs.len(),
-            pdf: resolve_path(base, pdf),
-            relative,
+            pdf: l.pdf,
+            relative: l.relative,
             source: sources.remove(0),
             also: Vec::new(),
-            out,
+            out: l.out,
         });
     }
     Ok(jobs)
@@ -241,7 +278,7 @@ pub fn read_manifest(manifest: &Path, text: &str, base: &Path) -> Result<Vec<Job
 pub const SIDECARS: [&str; 3] = [".pith", ".record.json", ".atom.xml"];
 
 /// Every `*.pdf` file (any case) under `root`, sorted; symlinks are not followed. Shared by
-/// [`discover`] and [`crate::arxiv_match::scan_dir`].
+/// [`discover`] and [`crate::batch::arxiv::scan_dir`].
 ///
 /// # Errors
 /// The directory or entry that could not be read, with the I/O error.
@@ -393,6 +430,7 @@ pub struct Run {
     pub ms: u64,
 }
 
+pub mod arxiv;
 pub mod manifest;
 mod pool;
 pub mod tar;

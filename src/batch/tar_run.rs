@@ -26,7 +26,7 @@ use serde::Serialize;
 use super::manifest::{self, Manifest, TarEntry};
 use super::tar::{self, Error, ErrorKind, MemberReport, Totals};
 use super::Shard;
-use crate::arxiv_match::{self, Collected};
+use crate::batch::arxiv::{self as arxiv_match, Collected};
 use crate::record::arxiv::bulk::{Input as MetaInput, Report};
 
 /// What a run is asked to do.

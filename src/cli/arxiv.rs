@@ -1,13 +1,13 @@
 //! `pith number --arxiv-snapshot/--arxiv-oai` and `pith batch --arxiv-metadata` (issue 14):
 //! argument plumbing and printing only; the runs are [`pith::record::arxiv::bulk`] and
-//! [`pith::arxiv_match`].
+//! [`pith::batch::arxiv`].
 
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use pith::arxiv_match::{self, Decision, Wanted};
+use pith::batch::arxiv::{self as arxiv_match, Decision, Wanted};
 use pith::batch::Job;
 use pith::job::{ItemReport, Status};
 use pith::record::arxiv::bulk::{self, Format, Input, Options, Report};

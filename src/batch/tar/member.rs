@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::Body;
-use crate::arxiv_match::{self, Collected, Decision, Wanted};
+use crate::batch::arxiv::{self as arxiv_match, Collected, Decision, Wanted};
 use crate::job::{self, ItemReport, Settings, Status};
 use crate::PithNumber;
 

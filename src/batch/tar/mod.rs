@@ -9,7 +9,7 @@
 //!   whatever follows the end-of-archive blocks is copied too.
 //! - **Bounded memory**: a member up to [`SPOOL_BOUND`] is held in memory, a larger one is
 //!   spooled to an unnamed temporary file; at most `threads + 2` members are in flight
-//!   ([`crate::record::arxiv::pipeline::ordered`]), and the output keeps the input's order.
+//!   ([`crate::pipeline::ordered`]), and the output keeps the input's order.
 //! - **Deterministic**: the output depends only on the input and the options (the update time
 //!   is [`crate::pdf::Options::now`]), not on the number of workers or on timing.
 //! - The input's size, and with [`Options::md5`] its md5, are computed while it is read, the
@@ -315,7 +315,7 @@ pub fn stream<R: Read + Send, W: Write>(
     let mut entries = 0usize;
     let spool = opts.spool_dir.as_deref();
     let threads = opts.threads.max(1);
-    crate::record::arxiv::pipeline::ordered(
+    crate::pipeline::ordered(
         threads,
         threads + 2,
         |emit: &mut dyn FnMut(Item) -> bool| {

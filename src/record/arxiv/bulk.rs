@@ -4,17 +4,17 @@
 //!
 //! [`scan`] is the engine: a reader thread splits the input into [`Unit`]s (a snapshot line, an
 //! OAI record, a problem with a file) and batches them; workers run the caller's function on
-//! each unit; the caller's thread receives the results in input order ([`super::pipeline`]).
+//! each unit; the caller's thread receives the results in input order ([`crate::pipeline`]).
 //! [`number()`] is the `pith number --arxiv-snapshot/--arxiv-oai` run built on it; the batch
-//! matcher ([`crate::arxiv_match`]) is another.
+//! matcher ([`crate::batch::arxiv`]) is another.
 
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 
-use super::input::{self, LineRead};
 use super::oai::{Body, OaiReader, OaiRecord};
 use super::{snapshot, RawMeta};
+use crate::decompress::{self as input, LineRead};
 use crate::number::{self, PithNumber};
 use crate::record::{canonical, Paper};
 
@@ -284,7 +284,7 @@ where
     let mut open_error = None;
     {
         let open_error = &mut open_error;
-        super::pipeline::ordered(
+        crate::pipeline::ordered(
             threads,
             threads * 4 + 4,
             |emit: &mut dyn FnMut(Vec<Unit>) -> bool| {

@@ -16,15 +16,13 @@
 //!   [`crate::record::canon`], as from Atom.
 //!
 //! Submodules: [`date`] (RFC 2822), [`snapshot`] (one JSON line), [`oai`] (a streaming
-//! OAI-PMH reader), [`input`] (files, stdin, decompression by magic bytes, bounded lines),
-//! [`pipeline`] (ordered parallel map with bounded memory) and [`bulk`] (the whole run: files
-//! in, one result per paper out, in input order).
+//! OAI-PMH reader) and [`bulk`] (the whole run: files in, one result per paper out, in input
+//! order), on the shared [`crate::decompress`] (files, stdin, decompression by magic bytes,
+//! bounded lines) and [`crate::pipeline`] (ordered parallel map with bounded memory).
 
 pub mod bulk;
 pub mod date;
-pub mod input;
 pub mod oai;
-pub mod pipeline;
 pub mod snapshot;
 
 use super::Paper;

@@ -127,7 +127,7 @@ fn split_version(stem: &str) -> (&str, Option<u32>) {
 ///
 /// # Examples
 /// ```
-/// use pith::arxiv_match::id_from_path;
+/// use pith::batch::arxiv::id_from_path;
 /// use std::path::Path;
 /// assert_eq!(id_from_path(Path::new("x/2402.03791v3.pdf")), Some(("2402.03791".into(), Some(3))));
 /// assert_eq!(id_from_path(Path::new("hep-th9901001v1.pdf")), Some(("hep-th/9901001".into(), Some(1))));
@@ -207,61 +207,44 @@ pub fn scan_dir(root: &Path) -> Result<(Vec<Wanted>, Vec<PathBuf>), Error> {
 /// # Errors
 /// Naming the manifest line: not JSON, no `pdf`, or no arXiv id in the column or the name.
 pub fn read_manifest(manifest: &Path, text: &str, base: &Path) -> Result<Vec<Wanted>, Error> {
+    let bad = |line: usize, reason: String| Error {
+        path: manifest.to_owned(),
+        line: Some(line),
+        kind: ErrorKind::Manifest(reason),
+    };
+    let lines = super::manifest_lines(text, base).map_err(|(n, m)| bad(n, m))?;
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
-        let bad = |reason: String| Error {
-            path: manifest.to_owned(),
-            line: Some(i + 1),
-            kind: ErrorKind::Manifest(reason),
-        };
-        let v: Value = serde_json::from_str(t).map_err(|e| bad(format!("not JSON: {e}")))?;
-        let pdf = v
-            .get("pdf")
-            .and_then(Value::as_str)
-            .ok_or_else(|| bad("missing \"pdf\" (a path)".into()))?;
-        let (id, version) = match v.get("arxiv_id") {
+    for l in lines {
+        let (id, version) = match l.fields.get("arxiv_id") {
             Some(Value::String(s)) => {
                 let (id, version) = split_version(s.trim());
                 if !is_arxiv_id(id) {
-                    return Err(bad(format!("\"arxiv_id\" {s:?} is not an arXiv id")));
+                    return Err(bad(
+                        l.line,
+                        format!("\"arxiv_id\" {s:?} is not an arXiv id"),
+                    ));
                 }
                 (id.to_owned(), version)
             }
-            None | Some(Value::Null) => id_from_path(Path::new(pdf)).ok_or_else(|| {
-                bad(format!(
-                    "no \"arxiv_id\" and {pdf:?} is not named like an arXiv PDF"
-                ))
-            })?,
-            Some(_) => return Err(bad("\"arxiv_id\" must be a string".into())),
+            None | Some(Value::Null) => id_from_path(&l.relative)
+                .or_else(|| id_from_path(&l.pdf))
+                .ok_or_else(|| {
+                    bad(
+                        l.line,
+                        format!(
+                            "no \"arxiv_id\" and {:?} is not named like an arXiv PDF",
+                            l.relative.display().to_string()
+                        ),
+                    )
+                })?,
+            Some(_) => return Err(bad(l.line, "\"arxiv_id\" must be a string".into())),
         };
-        let join = |p: &str| {
-            let p = Path::new(p);
-            if p.is_absolute() {
-                p.to_owned()
-            } else {
-                base.join(p)
-            }
-        };
-        let out_path = match v.get("out") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(p)) => Some(join(p)),
-            Some(_) => return Err(bad("\"out\" must be a path".into())),
-        };
-        let rel = Path::new(pdf);
         out.push(Wanted {
-            pdf: join(pdf),
-            relative: if rel.is_absolute() {
-                rel.file_name().map(PathBuf::from).unwrap_or_default()
-            } else {
-                rel.to_owned()
-            },
+            pdf: l.pdf,
+            relative: l.relative,
             id,
             version,
-            out: out_path,
+            out: l.out,
         });
     }
     Ok(out)

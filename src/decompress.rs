@@ -38,7 +38,7 @@ impl Compression {
     ///
     /// # Examples
     /// ```
-    /// use pith::record::arxiv::input::Compression;
+    /// use pith::decompress::Compression;
     /// assert_eq!(Compression::sniff(b"\x1f\x8b\x08"), Compression::Gzip);
     /// assert_eq!(Compression::sniff(b"{\"id\":"), Compression::None);
     /// ```

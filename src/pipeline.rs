@@ -20,7 +20,7 @@ use std::sync::Mutex;
 ///
 /// # Examples
 /// ```
-/// use pith::record::arxiv::pipeline::ordered;
+/// use pith::pipeline::ordered;
 /// let mut out = Vec::new();
 /// ordered(
 ///     4, 8,
