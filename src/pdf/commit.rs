@@ -130,11 +130,9 @@ pub fn inject_file(
                         })?;
                 }
             }
-            let doc = load_repaired(&data).map_err(in_input)?;
-            (
-                plan(&doc, number, opts).map_err(in_input)?,
-                data.len() as u64,
-            )
+            let len = data.len() as u64;
+            let doc = load_repaired(data).map_err(in_input)?;
+            (plan(&doc, number, opts).map_err(in_input)?, len)
         }
         doc => {
             let doc = doc.map_err(in_input)?;

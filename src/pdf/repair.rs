@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::io;
 
-use super::filters::decode_stream;
+use super::filters::{read_prefix, Decoder, MAX_DECODED};
 use super::reader::xref::Entry;
 use super::reader::{damaged, find, Fetched};
 use super::syntax::{is_white, Dict, Obj, Parser, Ref};
@@ -31,6 +31,9 @@ pub struct Rebuilt {
     pub xref_streams: bool,
     /// The last `startxref` value written in the file (0 when there is none).
     pub startxref: u64,
+    /// How many objects are pages (`/Type /Page`, by their last definition, in object streams
+    /// too): the pages a reader that reconstructs finds, whatever the page tree says.
+    pub pages: usize,
 }
 
 impl Rebuilt {
@@ -122,6 +125,7 @@ pub fn scan(data: &[u8]) -> Result<Rebuilt, Error> {
     let mut catalog: Option<Ref> = None;
     let mut objstms: Vec<u32> = Vec::new();
     let mut xref_streams = false;
+    let mut is_page: HashMap<u32, bool> = HashMap::new();
     let trailer_entries = |d: &Dict,
                            root: &mut Option<Ref>,
                            info: &mut Option<Ref>,
@@ -187,6 +191,7 @@ pub fn scan(data: &[u8]) -> Result<Rebuilt, Error> {
         };
         let Ok(obj) = p.object() else { continue };
         objs.insert(num, (gen, j));
+        is_page.insert(num, is_page_dict(&obj));
         if let Obj::Dict(d) = &obj {
             match d.get(b"Type").and_then(Obj::as_name) {
                 Some(b"Catalog") => catalog = Some(Ref::new(num, gen)),
@@ -222,9 +227,6 @@ pub fn scan(data: &[u8]) -> Result<Rebuilt, Error> {
             continue;
         };
         let Some(d) = f.obj.as_dict() else { continue };
-        let Ok(content) = decode_stream(d, f.stream.as_deref().unwrap_or(&[])) else {
-            continue;
-        };
         let n = d
             .get(b"N")
             .and_then(Obj::as_int)
@@ -234,17 +236,32 @@ pub fn scan(data: &[u8]) -> Result<Rebuilt, Error> {
             .get(b"First")
             .and_then(Obj::as_int)
             .unwrap_or(0)
-            .clamp(0, content.len() as i64) as usize;
+            .clamp(0, MAX_DECODED as i64) as u64;
+        // Only the header (the pairs before /First) is decoded, never the objects.
+        let Ok(dec) = Decoder::new(d, f.stream.as_deref().unwrap_or(&[])) else {
+            continue;
+        };
+        // The header and up to 16 MiB of objects are decoded: enough to tell pages of any
+        // real object stream, bounded for one that inflates without end.
+        let Ok(content) = read_prefix(dec, first.saturating_add(16 << 20)) else {
+            continue;
+        };
+        let first = (first as usize).min(content.len());
         let mut p = Parser::new(&content[..first], 0, true);
         for idx in 0..n {
             let Ok(num) = p.uint() else { break };
-            if p.uint().is_err() {
-                break;
-            }
+            let Ok(rel) = p.uint() else { break };
             let num = u32::try_from(num).unwrap_or(u32::MAX);
-            entries
-                .entry(num)
-                .or_insert(Entry::InStream(stm, idx as u32));
+            if let std::collections::btree_map::Entry::Vacant(v) = entries.entry(num) {
+                v.insert(Entry::InStream(stm, idx as u32));
+                let at = usize::try_from(rel).map_or(usize::MAX, |r| first.saturating_add(r));
+                if at < content.len() {
+                    let page = Parser::new(&content, at, true)
+                        .object()
+                        .is_ok_and(|o| is_page_dict(&o));
+                    is_page.insert(num, page);
+                }
+            }
         }
     }
     // Object 0 is the head of the free list; numbers past what a reader accepts are dropped.
@@ -259,6 +276,10 @@ pub fn scan(data: &[u8]) -> Result<Rebuilt, Error> {
             ))
         })?;
     let info = info.filter(|i| entries.contains_key(&i.num));
+    let pages = is_page
+        .iter()
+        .filter(|(n, p)| **p && entries.contains_key(n))
+        .count();
     let startxref = crate::pdf::reader::rfind(data, b"startxref")
         .and_then(|at| Parser::new(data, at + 9, true).uint().ok())
         .unwrap_or(0);
@@ -270,7 +291,16 @@ pub fn scan(data: &[u8]) -> Result<Rebuilt, Error> {
         id,
         xref_streams,
         startxref,
+        pages,
     })
+}
+
+/// Whether `o` is a page object: a dictionary of `/Type /Page` (not `/Pages`).
+fn is_page_dict(o: &Obj) -> bool {
+    o.as_dict()
+        .and_then(|d| d.get(b"Type"))
+        .and_then(Obj::as_name)
+        == Some(b"Page")
 }
 
 fn fetch_for_repair(src: &[u8], off: u64) -> Result<Fetched, Error> {
@@ -425,6 +455,7 @@ mod tests {
         let later = find(data, b"2 0 obj\n<< /Type /Pages /Kids [] /Count 0 /Later").unwrap();
         assert!(matches!(r.entries.get(&2), Some(Entry::Offset(o, 0)) if *o == (later - 4) as u64));
         assert_eq!(r.objects(), 2);
+        assert_eq!(r.pages, 0);
         assert!(!r.has_compressed() && !r.xref_streams);
     }
 

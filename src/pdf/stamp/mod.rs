@@ -18,7 +18,8 @@
 //! page never carries two stamps. This module decides nothing about signatures or encryption
 //! (see [`super::inject()`]) and does no I/O beyond reading objects through [`Pdf`].
 
-use crate::pdf::reader::{Pdf, ReadAt};
+use crate::pdf::filters::MAX_WHOLE;
+use crate::pdf::reader::{too_large, Pdf, ReadAt};
 use crate::pdf::security::StreamKind;
 use crate::pdf::syntax::{Dict, Obj, Ref};
 use crate::pdf::writer::Update;
@@ -26,6 +27,7 @@ use crate::pdf::{Error, ErrorKind};
 use crate::PithNumber;
 
 pub mod balance;
+pub mod content;
 pub mod font;
 pub mod geometry;
 pub mod write;
@@ -81,6 +83,11 @@ impl Stamp {
         }
     }
 }
+
+/// The most of page 1's decoded content the stamp walks (issue 24.1): 256 MiB, far beyond
+/// real pages (a dense vector map is a few tens of MB); past it the stamp is refused rather
+/// than spend minutes on a page whose contents inflate without end.
+pub const MAX_CONTENT: u64 = 256 << 20;
 
 /// Value of the `/PithStamp` key on the objects this module writes.
 const MARK_STAMP: &[u8] = b"Stamp";
@@ -290,7 +297,7 @@ pub fn plan<R: ReadAt>(
             if f.stream.is_some() && mark == Some(MARK_STAMP) {
                 existing = Some(Existing {
                     stream: *r,
-                    data: pdf.decoded(&f)?,
+                    data: pdf.decoded(&f, "the stamp's content stream", MAX_WHOLE)?,
                     annot: None,
                 });
             }
@@ -328,28 +335,46 @@ pub fn plan<R: ReadAt>(
         Some(ex) => font_name_in(&ex.data).unwrap_or_else(|| b"PithStamp".to_vec()),
         None => free_font_name(pdf, resources.as_ref())?,
     };
-    // The page's own content (not needed to replace a stamp: the Q count is in it already).
-    let mut nesting = balance::Nesting::default();
-    if existing.is_none() {
-        let mut all = Vec::new();
-        for c in &contents {
-            if let Obj::Ref(r) = c {
-                // A content stream that cannot be read or decoded is scanned as empty (the page
-                // keeps it as it is; the stamp then assumes it balanced).
-                let data = pdf
-                    .get(r.num)
-                    .ok()
-                    .flatten()
-                    .filter(|f| f.stream.is_some())
-                    .and_then(|f| pdf.decoded(&f).ok());
-                if let Some(d) = data {
-                    all.extend_from_slice(&d);
-                    all.push(b'\n');
-                }
+    // The page's own content, walked as it is decoded (issue 24.1), for its q/Q nesting (not
+    // needed to replace a stamp: the Q count is in it already) and its extent. A content
+    // stream that cannot be read or decoded is walked as far as it decodes (the page keeps it
+    // as it is; the stamp then assumes the rest balanced and empty).
+    let xobjects = match resources
+        .as_ref()
+        .and_then(Obj::as_dict)
+        .and_then(|d| d.get(b"XObject"))
+        .map(|x| pdf.resolve(x))
+        .transpose()?
+    {
+        Some(Obj::Dict(d)) => d,
+        _ => Dict::default(),
+    };
+    let mut walk = content::Walk::new(MAX_CONTENT, |n| xobject(pdf, &xobjects, n));
+    for c in &contents {
+        let Obj::Ref(r) = c else { continue };
+        if existing.as_ref().is_some_and(|ex| ex.stream == *r) {
+            continue;
+        }
+        let Some(f) = pdf.get(r.num).ok().flatten().filter(|f| f.stream.is_some()) else {
+            continue;
+        };
+        let Ok(dec) = pdf.decoder(&f) else { continue };
+        if let Err(e) = walk.feed(dec) {
+            if e.get_ref().is_some_and(|i| i.is::<content::TooLong>()) {
+                return Err(too_large(
+                    "page 1's content",
+                    Some(page_ref.num),
+                    MAX_CONTENT,
+                ));
             }
         }
-        nesting = balance::scan(&all);
     }
+    let found = walk.finish();
+    let nesting = if existing.is_none() {
+        found.nesting
+    } else {
+        balance::Nesting::default()
+    };
     let text = stamp.text(number);
     let enc = font::encode(&text)?;
     let placement = geometry::place(&geo, stamp.position, stamp.size, &enc.extent);
@@ -369,6 +394,29 @@ pub fn plan<R: ReadAt>(
         encoded: enc.bytes,
         url: number.url(),
     })
+}
+
+/// What XObject `name` of the page's `/XObject` resources is: an image, a form with its box
+/// and matrix, or `None` when it cannot be read (the walk then takes it as an image).
+fn xobject<R: ReadAt>(pdf: &Pdf<R>, xobjects: &Dict, name: &[u8]) -> Option<content::XObject> {
+    let r = xobjects.get(name)?.as_ref()?;
+    let f = pdf.get(r.num).ok()??;
+    let d = f.obj.as_dict()?;
+    match d.get(b"Subtype").and_then(Obj::as_name)? {
+        b"Image" => Some(content::XObject::Image),
+        b"Form" => {
+            let bbox = rect(pdf, d.get(b"BBox"))?;
+            let matrix = match d.get(b"Matrix").map(|m| pdf.resolve(m)) {
+                Some(Ok(Obj::Array(a))) if a.len() == 6 => {
+                    let v: Vec<f64> = a.iter().filter_map(as_f64).collect();
+                    <[f64; 6]>::try_from(v).ok()?
+                }
+                _ => [1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
+            };
+            Some(content::XObject::Form { bbox, matrix })
+        }
+        _ => None,
+    }
 }
 
 /// The font resource name in a stamp stream written before (`/Name size Tf`).

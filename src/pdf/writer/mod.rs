@@ -297,7 +297,7 @@ mod tests {
             Some("Ünïcode".to_string())
         );
         let m = again.get(meta.num).unwrap().unwrap();
-        assert_eq!(again.decoded(&m).unwrap(), b"<x/>");
+        assert_eq!(again.decoded(&m, "metadata", 1 << 10).unwrap(), b"<x/>");
         assert_eq!(
             again.trailer().get(b"Info").and_then(Obj::as_ref),
             Some(info)
