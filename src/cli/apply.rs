@@ -105,6 +105,7 @@ pub fn hint(kind: &ErrorKind, force: bool) -> &'static str {
             "; give its user or owner password with --password or --password-file"
         }
         ErrorKind::Signed(..) => "; use --force to stamp anyway, or inject without --stamp",
+        ErrorKind::NoStampRoom => "; inject without --stamp to write the metadata only",
         _ => "",
     }
 }

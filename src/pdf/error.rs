@@ -60,6 +60,11 @@ pub enum ErrorKind {
         /// The bound, in bytes.
         bound: u64,
     },
+    /// Occurs when a visible stamp is asked for and no margin of page 1 has room for a legible
+    /// one: the page's content (text, drawings, images, annotations) reaches every edge, or the
+    /// page is too small (issue 24.3). The stamp is never drawn over content; the number can
+    /// still be written as metadata only.
+    NoStampRoom,
     /// Occurs when a full rewrite would lose pages (issue 24.2): its result has no readable
     /// page tree, or fewer pages (`kept`) than a tolerant reading of the file finds (`found`:
     /// its page tree, or for a damaged file every object that is a page). Nothing is written.
@@ -175,6 +180,10 @@ impl fmt::Display for Error {
             )?,
             ErrorKind::Xmp(m) => write!(f, "existing XMP packet is unusable: {m}")?,
             ErrorKind::Unsupported(m) => write!(f, "unsupported: {m}")?,
+            ErrorKind::NoStampRoom => write!(
+                f,
+                "page 1 has no free margin with room for a legible stamp (its content reaches every edge, or the page is too small); the number can still be written as metadata only"
+            )?,
             ErrorKind::PagesLost { found, kept: 0 } => write!(
                 f,
                 "a full rewrite would leave no readable page tree ({found} page{} found in the file); not rewritten",

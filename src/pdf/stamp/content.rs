@@ -382,6 +382,8 @@ fn union(a: Option<Rect>, b: Rect) -> Option<Rect> {
 const GLYPH_EM: f64 = 1.0;
 const GLYPH_DESC: f64 = -0.35;
 const GLYPH_ASC: f64 = 1.05;
+/// The most mark boxes kept (32 bytes each); further marks are merged into the last one.
+pub const MAX_BOXES: usize = 1 << 16;
 /// Longest operand stack kept (real operators take at most 6 operands; `sc`/`scn` up to 33).
 const MAX_OPERANDS: usize = 64;
 
@@ -427,6 +429,9 @@ pub struct Found {
     pub nesting: Nesting,
     /// The box of everything drawn, in default user space; `None` when nothing is.
     pub extent: Option<Rect>,
+    /// The boxes of the marks, in default user space (at most [`MAX_BOXES`]; past that, the
+    /// last one grows to hold the rest).
+    pub boxes: Vec<Rect>,
     /// Something covers the whole clip, which is the whole page (an unclipped `sh`).
     pub everything: bool,
 }
@@ -578,6 +583,21 @@ impl<'x> Walk<'x> {
             None => b,
         };
         self.found.extent = union(self.found.extent, b);
+        if !(b.x0.is_finite() && b.y0.is_finite() && b.x1.is_finite() && b.y1.is_finite()) {
+            return;
+        }
+        // Runs of text along a line come one after another: a mark that touches the last box
+        // on its line grows it instead of adding one.
+        let boxes = &mut self.found.boxes;
+        let full = boxes.len() >= MAX_BOXES;
+        if let Some(last) = boxes.last_mut() {
+            let same_line = (last.y0 - b.y0).abs() < 0.5 && (last.y1 - b.y1).abs() < 0.5;
+            if full || (same_line && b.x0 <= last.x1 + 1.0 && b.x1 >= last.x0) {
+                *last = union(Some(*last), b).unwrap_or(*last);
+                return;
+            }
+        }
+        boxes.push(b);
     }
 
     /// Adds a run of text `x0..x1` (unscaled text space) at the text matrix, then moves it.

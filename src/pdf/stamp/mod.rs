@@ -30,6 +30,7 @@ pub mod balance;
 pub mod content;
 pub mod font;
 pub mod geometry;
+pub mod tagged;
 pub mod write;
 
 pub use geometry::Position;
@@ -129,6 +130,10 @@ pub struct Plan {
     text: String,
     encoded: Vec<u8>,
     url: String,
+    /// The structure tree to add the link to (a tagged file whose stamp link has none yet).
+    tags: Option<tagged::Tags>,
+    /// The annotation's `/StructParent`: kept from a stamp written before, or the new key.
+    struct_parent: Option<i64>,
 }
 
 /// No page 1 to stamp: the page tree is empty or broken. Not [`ErrorKind::Damaged`] (whose
@@ -245,7 +250,14 @@ fn rect<R: ReadAt>(pdf: &Pdf<R>, o: Option<&Obj>) -> Option<Rect> {
 
 /// Reads page 1 and plans the stamp showing `number` as `stamp` says.
 ///
+/// The stamp goes in a free margin of the page ([`geometry::place_free`], issue 24.3): the
+/// position asked for, else the left margin, else the other edges, at the size asked for or
+/// smaller down to [`geometry::MIN_SIZE_PT`], never over the page's content (as the walk of
+/// [`content`] bounds it) nor outside the crop box.
+///
 /// # Errors
+/// [`ErrorKind::NoStampRoom`] when no edge has room for a legible stamp;
+/// [`ErrorKind::TooLarge`] when page 1's content decodes to more than [`MAX_CONTENT`];
 /// [`ErrorKind::Unsupported`] when there is no page 1 (an empty or broken page tree);
 /// [`ErrorKind::Damaged`] when an object on the way cannot be parsed; [`ErrorKind::Io`].
 pub fn plan<R: ReadAt>(
@@ -377,8 +389,57 @@ pub fn plan<R: ReadAt>(
     };
     let text = stamp.text(number);
     let enc = font::encode(&text)?;
-    let placement = geometry::place(&geo, stamp.position, stamp.size, &enc.extent);
+    // Where the page has content (issue 24.3): the marks of its content streams and the boxes
+    // of its annotations (pith's own link excepted, and popups, which are not drawn on the
+    // page); an unclipped shading covers the whole page.
+    let mut occupied = found.boxes;
+    if found.everything {
+        occupied.push(geo.crop);
+    }
+    for a in &annots {
+        let own = existing
+            .as_ref()
+            .and_then(|ex| ex.annot.as_ref())
+            .is_some_and(|(r, _)| Obj::Ref(*r) == *a);
+        let Ok(Obj::Dict(d)) = pdf.resolve(a) else {
+            continue;
+        };
+        if own || d.get(b"Subtype").and_then(Obj::as_name) == Some(b"Popup") {
+            continue;
+        }
+        if let Some(r) = rect(pdf, d.get(b"Rect")) {
+            occupied.push(r);
+        }
+    }
+    // The edge asked for first, then the left margin, then the other edges.
+    let mut order = vec![stamp.position];
+    for p in [
+        Position::Left,
+        Position::Right,
+        Position::Bottom,
+        Position::Top,
+    ] {
+        if !order.contains(&p) {
+            order.push(p);
+        }
+    }
+    let placement = geometry::place_free(&geo, &order, stamp.size, &enc.extent, &occupied)
+        .ok_or_else(|| Error::new(ErrorKind::NoStampRoom))?;
+    // Tagged files (issue 24.4): the link gets a structure element, unless the stamp's
+    // annotation already has its /StructParent.
+    let kept_key = existing
+        .as_ref()
+        .and_then(|ex| ex.annot.as_ref())
+        .and_then(|(_, d)| d.get(b"StructParent"))
+        .and_then(Obj::as_int);
+    let tags = match kept_key {
+        Some(_) => None,
+        None => tagged::Tags::read(pdf, catalog)?,
+    };
+    let struct_parent = kept_key.or(tags.as_ref().map(tagged::Tags::key));
     Ok(Plan {
+        tags,
+        struct_parent,
         page_ref,
         page,
         resources,
@@ -511,12 +572,17 @@ impl Plan {
         .into_bytes();
         out.extend_from_slice(&write::text_in(&self.url, strings));
         out.extend_from_slice(b" >> /Contents ");
-        out.extend_from_slice(&write::text_in(
-            &format!("Pith Number {}: open its record at {}", self.text, self.url),
-            strings,
-        ));
+        out.extend_from_slice(&write::text_in(&self.alt(), strings));
+        if let Some(k) = self.struct_parent {
+            out.extend_from_slice(format!(" /StructParent {k}").as_bytes());
+        }
         out.extend_from_slice(b" /PithStamp /Link >>");
         out
+    }
+
+    /// The alternate description of the link (annotation `/Contents`, structure `/Alt`).
+    fn alt(&self) -> String {
+        format!("Pith Number {}: open its record at {}", self.text, self.url)
     }
 
     /// Whether page 1 already carries exactly this stamp (nothing to write).
@@ -532,7 +598,9 @@ impl Plan {
             Some(Obj::Dict(a)) => a.get(b"URI").cloned(),
             _ => None,
         };
-        ex.data == self.content(closes) && uri == Some(Obj::Str(self.url.clone().into_bytes()))
+        ex.data == self.content(closes)
+            && uri == Some(Obj::Str(self.url.clone().into_bytes()))
+            && self.tags.is_none()
     }
 
     /// Adds the stamp's objects to `up` and describes them in `written`.
@@ -561,6 +629,10 @@ impl Plan {
                 None => up.alloc(),
             };
             up.object(annot, &self.annotation(write::Strings::of(sec, annot)));
+            if let Some(t) = &self.tags {
+                let link = t.write(up, annot, self.page_ref, &self.alt());
+                written.push(tagged_line(link, t.key()));
+            }
             if ex.annot.is_none() {
                 let mut annots = self.annots.clone();
                 annots.push(Obj::Ref(annot));
@@ -615,6 +687,10 @@ impl Plan {
         contents.push(Obj::Ref(s));
         let a = up.alloc();
         up.object(a, &self.annotation(write::Strings::of(sec, a)));
+        if let Some(t) = &self.tags {
+            let link = t.write(up, a, self.page_ref, &self.alt());
+            written.push(tagged_line(link, t.key()));
+        }
         let mut annots = self.annots.clone();
         annots.push(Obj::Ref(a));
 
@@ -663,6 +739,14 @@ impl Plan {
         }
         write::to_vec(&Obj::Dict(d), write::Strings::of(sec, self.page_ref))
     }
+}
+
+/// The line describing the link's place in the structure tree.
+fn tagged_line(link: Ref, key: i64) -> String {
+    format!(
+        "structure tree: Link element {} {} for the stamp's link, parent tree key {key}",
+        link.num, link.gen
+    )
 }
 
 /// How many `Q` lines a stamp stream written before starts with.
