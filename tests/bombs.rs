@@ -514,3 +514,58 @@ fn shapes_without_the_zeros_are_ordinary_files() {
         Expect::Ok,
     );
 }
+
+/// `--rewrite` loads the whole document with lopdf, which decodes object streams, xref streams
+/// and the XMP packet whole: each is first decoded as a stream and the file refused past
+/// 64 MiB, in bounded memory.
+#[test]
+fn rewrite_refuses_bombs_in_bounded_memory() {
+    if !common::have_tool("/usr/bin/time", "rewrite_refuses_bombs_in_bounded_memory") {
+        return;
+    }
+    let dir = common::tmpdir();
+    for (name, pdf, words) in [
+        (
+            "xmp",
+            xmp_bomb(2 * GIB),
+            ["the XMP metadata stream", "object 6", "64 MiB"],
+        ),
+        (
+            "objstm",
+            objstm_bomb(2 * GIB),
+            ["an object stream", "object 6", "64 MiB"],
+        ),
+        (
+            "xref",
+            xref_bomb(2 * GIB),
+            ["the cross-reference stream", "object 6", "64 MiB"],
+        ),
+    ] {
+        let input = dir.path().join(format!("{name}.pdf"));
+        std::fs::write(&input, &pdf).unwrap();
+        let out = dir.path().join(format!("{name}.out.pdf"));
+        let args: Vec<std::ffi::OsString> = vec![
+            "inject".into(),
+            input.clone().into(),
+            "--number".into(),
+            A.into(),
+            "--rewrite".into(),
+            "-o".into(),
+            out.clone().into(),
+        ];
+        let a: Vec<&std::ffi::OsStr> = args.iter().map(|s| s.as_os_str()).collect();
+        let m = measure(&a, dir.path());
+        eprintln!(
+            "{name}: inject --rewrite: exit {}, peak RSS {:.1} MB, {:.2} s",
+            m.code,
+            m.rss as f64 / 1e6,
+            m.time.as_secs_f64()
+        );
+        assert!(m.rss < MAX_RSS, "{name}: {} MB", m.rss >> 20);
+        assert_eq!(m.code, 2, "{name}: {}", m.stderr);
+        for w in words {
+            assert!(m.stderr.contains(w), "{name}: {w:?} in {}", m.stderr);
+        }
+        assert!(!out.exists());
+    }
+}

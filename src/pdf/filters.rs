@@ -49,11 +49,6 @@ pub enum FilterError {
     TooLarge(u64),
 }
 
-/// Whether `d` has filters that decode (a `/Filter` other than `/Crypt` alone).
-pub fn is_filtered(d: &Dict) -> bool {
-    filters(d).is_ok_and(|f| f.iter().any(|n| n != b"Crypt"))
-}
-
 /// The `/Filter` chain with abbreviated names (§8.9.7, Table 92) spelled out.
 fn filters(d: &Dict) -> Result<Vec<Vec<u8>>, FilterError> {
     let names: Vec<Vec<u8>> = match d.get(b"Filter") {

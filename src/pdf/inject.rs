@@ -6,6 +6,7 @@
 //! full rewrite ([`rewrite`]), which goes through [`super::repair`].
 
 use super::document::{count_pages, load, load_repaired, Document};
+use super::filters::MAX_WHOLE;
 use super::reader::{ReadAt, XrefKind};
 use super::signature::{count_signatures, docmdp};
 use super::writer::object::{DictPatch, Trailer, Value};
@@ -350,6 +351,11 @@ pub fn rewrite<R: ReadAt>(src: R, number: &PithNumber, opts: &Options) -> Result
         }
         Err(e) => return Err(e),
     };
+    // lopdf decodes object streams, xref streams and the XMP packet whole: each is first
+    // decoded here as a stream, and the file refused past the bound (issue 24.1).
+    if let Ok(r) = repair::scan(&data) {
+        repair::check_decoded(&data[r.header..], &r, MAX_WHOLE)?;
+    }
     let props = xmp::Props {
         number: number.full(),
         short: number.short(),

@@ -10,17 +10,23 @@
 //! Layers, one concern each (qpdf keeps the same split):
 //! - [`syntax`]: the object model ([`Obj`](syntax::Obj), [`Ref`]) and parser, on byte windows;
 //! - [`reader`]: [`ReadAt`], header and `startxref`, the xref chain, object fetch;
-//! - [`filters`]: stream decoding, one function per filter;
+//! - [`filters`]: bounded streaming decoders, one reader per filter (a leaf: it knows the
+//!   object model and nothing of the reader, issue 25.5); nothing is decoded whole past a
+//!   documented bound (issue 24.1);
 //! - [`security`]: the hook through which encrypted files are read and written, and
 //!   [`crypt`], the Standard security handler behind it (issue 18.3);
-//! - [`writer`]: typed object writers and the incremental update (xref section, trailer);
+//! - [`writer`]: one primitive layer ([`writer::object`]) under typed writers (fonts,
+//!   annotations, structure elements, metadata stream, xref sections) and the incremental
+//!   update; every object pith emits goes through it (issue 25.4);
 //! - [`commit`]: putting an update on disk (new file, stream, in place), with the
 //!   [`journal`] marker that makes an interrupted in-place update recognisable;
 //! - [`repair`]: xref reconstruction and the full `--rewrite` (the only lopdf writer);
 //! - [`xmp`], [`info`]: the metadata the update carries; `signature`: DocMDP and signed fields;
 //! - `document`, [`inject`](mod@inject), [`inspect`](mod@inspect): the decisions (what to
 //!   refuse, what to write, what a file says);
-//! - [`stamp`]: the visible, linked number on page 1 (`--stamp`, issue 13).
+//! - [`stamp`]: the visible, linked number on page 1 (`--stamp`, issue 13), placed in a free
+//!   margin from a walk of the page's content ([`stamp::content`]) and, in a tagged file,
+//!   added to the structure tree ([`stamp::tagged`]).
 //!
 //! Nothing here prints; paths appear only in [`commit`].
 //!

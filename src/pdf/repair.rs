@@ -34,6 +34,9 @@ pub struct Rebuilt {
     /// How many objects are pages (`/Type /Page`, by their last definition, in object streams
     /// too): the pages a reader that reconstructs finds, whatever the page tree says.
     pub pages: usize,
+    /// The streams a full load decodes whole (object streams, xref streams, metadata
+    /// streams): their numbers and offsets (from `%PDF-`), for [`check_decoded`].
+    pub(crate) decoded: Vec<(u32, usize)>,
 }
 
 impl Rebuilt {
@@ -126,6 +129,7 @@ pub fn scan(data: &[u8]) -> Result<Rebuilt, Error> {
     let mut objstms: Vec<u32> = Vec::new();
     let mut xref_streams = false;
     let mut is_page: HashMap<u32, bool> = HashMap::new();
+    let mut decoded: Vec<(u32, usize)> = Vec::new();
     let trailer_entries = |d: &Dict,
                            root: &mut Option<Ref>,
                            info: &mut Option<Ref>,
@@ -193,6 +197,12 @@ pub fn scan(data: &[u8]) -> Result<Rebuilt, Error> {
         objs.insert(num, (gen, j));
         is_page.insert(num, is_page_dict(&obj));
         if let Obj::Dict(d) = &obj {
+            if matches!(
+                d.get(b"Type").and_then(Obj::as_name),
+                Some(b"ObjStm" | b"XRef" | b"Metadata")
+            ) {
+                decoded.push((num, j));
+            }
             match d.get(b"Type").and_then(Obj::as_name) {
                 Some(b"Catalog") => catalog = Some(Ref::new(num, gen)),
                 Some(b"ObjStm") => objstms.push(num),
@@ -292,7 +302,41 @@ pub fn scan(data: &[u8]) -> Result<Rebuilt, Error> {
         xref_streams,
         startxref,
         pages,
+        decoded,
     })
+}
+
+/// Refuses a file that a full load would inflate past `bound` (issue 24.1): lopdf decodes
+/// object streams, xref streams and the metadata stream whole, so each of those `r` found in
+/// `data` (the bytes from `%PDF-` on) is first decoded here as a stream and counted, never
+/// held.
+///
+/// # Errors
+/// [`ErrorKind::TooLarge`] naming the first stream past the bound.
+pub(crate) fn check_decoded(data: &[u8], r: &Rebuilt, bound: u64) -> Result<(), Error> {
+    for &(num, off) in &r.decoded {
+        let Ok(f) = fetch_for_repair(data, off as u64) else {
+            continue;
+        };
+        let Some(d) = f.obj.as_dict() else { continue };
+        let Ok(dec) = Decoder::new(d, f.stream.as_deref().unwrap_or(&[])) else {
+            continue;
+        };
+        let n = io::copy(&mut io::Read::take(dec, bound + 1), &mut io::sink()).unwrap_or(0);
+        if n > bound {
+            let what = match d.get(b"Type").and_then(Obj::as_name) {
+                Some(b"ObjStm") => "an object stream",
+                Some(b"XRef") => "the cross-reference stream",
+                _ => "the XMP metadata stream",
+            };
+            return Err(Error::new(ErrorKind::TooLarge {
+                what: what.to_string(),
+                object: Some(num),
+                bound,
+            }));
+        }
+    }
+    Ok(())
 }
 
 /// Whether `o` is a page object: a dictionary of `/Type /Page` (not `/Pages`).

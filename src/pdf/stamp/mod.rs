@@ -22,6 +22,8 @@ use crate::pdf::filters::MAX_WHOLE;
 use crate::pdf::reader::{too_large, Pdf, ReadAt};
 use crate::pdf::security::StreamKind;
 use crate::pdf::syntax::{Dict, Obj, Ref};
+use crate::pdf::writer::annotation::Link;
+use crate::pdf::writer::object::{self as wo, dict, name_obj};
 use crate::pdf::writer::Update;
 use crate::pdf::{Error, ErrorKind};
 use crate::PithNumber;
@@ -31,7 +33,6 @@ pub mod content;
 pub mod font;
 pub mod geometry;
 pub mod tagged;
-pub mod write;
 
 pub use geometry::Position;
 use geometry::{Page, Rect};
@@ -524,12 +525,7 @@ impl Plan {
     /// own (isolated) content.
     fn content(&self, closes: usize) -> Vec<u8> {
         let p = &self.placement;
-        let m = |a: &[f64; 6]| {
-            a.iter()
-                .map(|v| write::num(*v))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
+        let m = |a: &[f64; 6]| a.iter().map(|v| wo::num(*v)).collect::<Vec<_>>().join(" ");
         let mut s = String::new();
         s.push_str(&"Q\n".repeat(closes));
         s.push_str("q\n/Artifact BMC\n");
@@ -541,14 +537,9 @@ impl Plan {
         }
         s.push_str("0 Tc 0 Tw 100 Tz 0 Ts 0 Tr\nBT\n");
         let mut out = s.into_bytes();
-        write::name(&self.font_name, &mut out);
+        wo::name(&self.font_name, &mut out);
         out.extend_from_slice(
-            format!(
-                " {} Tf\n{} Tm\n<",
-                write::num(p.font_size),
-                m(&p.text_matrix)
-            )
-            .as_bytes(),
+            format!(" {} Tf\n{} Tm\n<", wo::num(p.font_size), m(&p.text_matrix)).as_bytes(),
         );
         for b in &self.encoded {
             out.extend_from_slice(format!("{b:02X}").as_bytes());
@@ -557,27 +548,18 @@ impl Plan {
         out
     }
 
-    /// The link annotation's dictionary, its strings written as `strings` says.
-    fn annotation(&self, strings: write::Strings<'_>) -> Vec<u8> {
+    /// The link annotation (its strings are encrypted by the writer in an encrypted file).
+    fn annotation(&self) -> Obj {
         let r = &self.placement.rect;
-        let mut out = format!(
-            "<< /Type /Annot /Subtype /Link /Rect [{} {} {} {}] /Border [0 0 0] /F 4 /P {} \
-             /A << /Type /Action /S /URI /URI ",
-            write::num(r.x0),
-            write::num(r.y0),
-            write::num(r.x1),
-            write::num(r.y1),
-            self.page_ref
-        )
-        .into_bytes();
-        out.extend_from_slice(&write::text_in(&self.url, strings));
-        out.extend_from_slice(b" >> /Contents ");
-        out.extend_from_slice(&write::text_in(&self.alt(), strings));
-        if let Some(k) = self.struct_parent {
-            out.extend_from_slice(format!(" /StructParent {k}").as_bytes());
+        Link {
+            rect: [r.x0, r.y0, r.x1, r.y1],
+            page: self.page_ref,
+            uri: &self.url,
+            contents: &self.alt(),
+            struct_parent: self.struct_parent,
+            mark: Some(("PithStamp", "Link")),
         }
-        out.extend_from_slice(b" /PithStamp /Link >>");
-        out
+        .to_obj()
     }
 
     /// The alternate description of the link (annotation `/Contents`, structure `/Alt`).
@@ -611,10 +593,10 @@ impl Plan {
         let r = &self.placement.rect;
         let at = format!(
             "[{} {} {} {}]",
-            write::num(r.x0),
-            write::num(r.y0),
-            write::num(r.x1),
-            write::num(r.y1)
+            wo::num(r.x0),
+            wo::num(r.y0),
+            wo::num(r.x1),
+            wo::num(r.y1)
         );
         // An encrypted file's new objects carry encrypted strings (streams are encrypted by
         // the writer).
@@ -623,12 +605,12 @@ impl Plan {
             // Replace the stamp in place: same objects, new versions; the page is unchanged
             // unless the annotation went missing.
             let data = self.content(leading_closes(&ex.data));
-            up.stream(ex.stream, "/PithStamp /Stamp", StreamKind::Other, &data);
+            up.stream(ex.stream, &mark(MARK_STAMP), StreamKind::Other, &data);
             let annot = match &ex.annot {
                 Some((a, _)) => *a,
                 None => up.alloc(),
             };
-            up.object(annot, &self.annotation(write::Strings::of(sec, annot)));
+            up.value(annot, &self.annotation());
             if let Some(t) = &self.tags {
                 let link = t.write(up, annot, self.page_ref, &self.alt());
                 written.push(tagged_line(link, t.key()));
@@ -654,9 +636,9 @@ impl Plan {
             to_unicode: up.alloc(),
             cid_set: up.alloc(),
         };
-        for (id, obj) in font::objects(&refs, sec)? {
+        for (id, obj) in font::objects(&refs)? {
             match obj {
-                font::Body::Dict(body) => up.object(id, &body),
+                font::Body::Dict(d) => up.value(id, &d),
                 font::Body::Stream(entries, data) => {
                     up.stream(id, &entries, StreamKind::Other, &data)
                 }
@@ -670,7 +652,7 @@ impl Plan {
             closes = self.nesting.closes();
             up.stream(
                 q,
-                "/PithStamp /Isolate",
+                &mark(b"Isolate"),
                 StreamKind::Other,
                 "q\n".repeat(opens).as_bytes(),
             );
@@ -680,13 +662,13 @@ impl Plan {
         let s = up.alloc();
         up.stream(
             s,
-            "/PithStamp /Stamp",
+            &mark(MARK_STAMP),
             StreamKind::Other,
             &self.content(closes),
         );
         contents.push(Obj::Ref(s));
         let a = up.alloc();
-        up.object(a, &self.annotation(write::Strings::of(sec, a)));
+        up.value(a, &self.annotation());
         if let Some(t) = &self.tags {
             let link = t.write(up, a, self.page_ref, &self.alt());
             written.push(tagged_line(link, t.key()));
@@ -737,8 +719,16 @@ impl Plan {
         if let Some(a) = annots {
             set(&mut d, b"Annots", Obj::Array(a));
         }
-        write::to_vec(&Obj::Dict(d), write::Strings::of(sec, self.page_ref))
+        wo::to_vec(&Obj::Dict(d), wo::Strings::of(sec, self.page_ref))
     }
+}
+
+/// The dictionary of a stream pith marks as its own: `/PithStamp /<what>`.
+fn mark(what: &[u8]) -> Obj {
+    dict(vec![(
+        "PithStamp",
+        name_obj(std::str::from_utf8(what).unwrap_or("Stamp")),
+    )])
 }
 
 /// The line describing the link's place in the structure tree.

@@ -15,7 +15,7 @@ use crate::pdf::syntax::{Dict, Obj, Ref};
 use crate::pdf::writer::Update;
 use crate::pdf::Error;
 
-use super::write;
+use crate::pdf::writer::structure::{number_leaf, objr, Elem};
 
 /// Deepest number tree followed.
 const MAX_DEPTH: usize = 32;
@@ -162,32 +162,16 @@ impl Tags {
     /// alternate description, and the new versions of the objects that point at it; returns
     /// the element.
     pub fn write(&self, up: &mut Update, annot: Ref, page: Ref, alt: &str) -> Ref {
-        let sec = up.security();
         let link = up.alloc();
         let parent_ref = self.parent.as_ref().map_or(self.root_ref, |(r, _)| *r);
-        let objr = Dict {
-            entries: vec![
-                entry(b"Type", Obj::Name(b"OBJR".to_vec())),
-                entry(b"Obj", Obj::Ref(annot)),
-                entry(b"Pg", Obj::Ref(page)),
-            ],
-            span: 0..0,
+        let elem = Elem {
+            s: "Link",
+            parent: parent_ref,
+            page,
+            kid: objr(annot, page),
+            alt: Some(alt),
         };
-        let elem = Dict {
-            entries: vec![
-                entry(b"Type", Obj::Name(b"StructElem".to_vec())),
-                entry(b"S", Obj::Name(b"Link".to_vec())),
-                entry(b"P", Obj::Ref(parent_ref)),
-                entry(b"Pg", Obj::Ref(page)),
-                entry(b"K", Obj::Dict(objr)),
-                entry(b"Alt", Obj::Str(alt.as_bytes().to_vec())),
-            ],
-            span: 0..0,
-        };
-        up.object(
-            link,
-            &write::to_vec(&Obj::Dict(elem), write::Strings::of(sec, link)),
-        );
+        up.value(link, &elem.to_obj());
 
         let mut root = self.root.clone();
         // The element's /K: the link appended to its kids.
@@ -204,10 +188,7 @@ impl Tags {
         if let Some((r, d)) = &self.parent {
             let mut d = d.clone();
             add_kid(&mut d);
-            up.object(
-                *r,
-                &write::to_vec(&Obj::Dict(d), write::Strings::of(sec, *r)),
-            );
+            up.value(*r, &Obj::Dict(d));
         } else {
             add_kid(&mut root);
         }
@@ -235,17 +216,7 @@ impl Tags {
             }
             Entry::Kids(at, d) => {
                 let leaf = up.alloc();
-                let leaf_dict = Dict {
-                    entries: vec![
-                        entry(b"Limits", Obj::Array(vec![key.clone(), key.clone()])),
-                        entry(b"Nums", Obj::Array(vec![key, Obj::Ref(link)])),
-                    ],
-                    span: 0..0,
-                };
-                up.object(
-                    leaf,
-                    &write::to_vec(&Obj::Dict(leaf_dict), write::Strings::of(sec, leaf)),
-                );
+                up.value(leaf, &number_leaf(self.key, Obj::Ref(link)));
                 let mut d = d.clone();
                 let mut kids = match d.get(b"Kids") {
                     Some(Obj::Array(a)) => a.clone(),
@@ -257,7 +228,7 @@ impl Tags {
             }
         };
         match node {
-            (Some(r), d) => up.object(r, &write::to_vec(&Obj::Dict(d), write::Strings::of(sec, r))),
+            (Some(r), d) => up.value(r, &Obj::Dict(d)),
             (None, d) => set(&mut root, b"ParentTree", Obj::Dict(d)),
         }
         set(
@@ -265,16 +236,9 @@ impl Tags {
             b"ParentTreeNextKey",
             Obj::Int(self.key.saturating_add(1)),
         );
-        up.object(
-            self.root_ref,
-            &write::to_vec(&Obj::Dict(root), write::Strings::of(sec, self.root_ref)),
-        );
+        up.value(self.root_ref, &Obj::Dict(root));
         link
     }
-}
-
-fn entry(k: &[u8], v: Obj) -> (Vec<u8>, Obj, std::ops::Range<usize>) {
-    (k.to_vec(), v, 0..0)
 }
 
 /// Sets `key` in `d` (replacing every earlier occurrence).
