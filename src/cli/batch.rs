@@ -345,6 +345,7 @@ fn reason(e: &anyhow::Error, force: bool, repair: bool) -> String {
             "; rerun with --force to update anyway, which invalidates the certification"
         }
         pith::pdf::ErrorKind::Xmp(_) if !force => "; rerun with --force to replace it",
+        pith::pdf::ErrorKind::NoStampRoom => "; rerun without --stamp to write the metadata only",
         _ => "",
     };
     let mut text = format!("{err}{hint}");
