@@ -532,4 +532,44 @@ mod tests {
             assert!(tiny.crop.contains(&p.rect), "{pos:?} {:?}", p.rect);
         }
     }
+
+    #[test]
+    fn free_margins_are_chosen_and_full_pages_have_none() {
+        let page = Page::new(letter(), None, 0, None);
+        let order = [
+            Position::Left,
+            Position::Right,
+            Position::Bottom,
+            Position::Top,
+        ];
+        // Body text only: the left margin, as without any content.
+        let body = [Rect::new(72.0, 72.0, 540.0, 720.0)];
+        let p = place_free(&page, &order, 9.0, &TEXT, &body).unwrap();
+        assert_eq!(p, place(&page, Position::Left, 9.0, &TEXT));
+        // Text down the whole left margin (x = 5..50): another edge, clear of every box.
+        let full_left = [body[0], Rect::new(5.0, 5.0, 50.0, 787.0)];
+        let p = place_free(&page, &order, 9.0, &TEXT, &full_left).unwrap();
+        assert!(p.rect.x0 > 50.0, "{:?}", p.rect);
+        for b in &full_left {
+            assert!(b.intersect(&p.rect).is_none(), "{b:?} {:?}", p.rect);
+        }
+        // A small margin: the stamp moves in towards the edge and shrinks, never below 6 pt.
+        let tight = [Rect::new(16.0, 0.0, 612.0, 792.0)];
+        let p = place_free(&page, &order, 9.0, &TEXT, &tight).unwrap();
+        assert!(p.rect.x1 <= 16.0 - GAP_PT + 1e-9 && p.font_size >= MIN_SIZE_PT - 1e-9);
+        // Content on every edge, a full-bleed box, a page a few points wide: no room.
+        assert!(place_free(&page, &order, 9.0, &TEXT, &[letter()]).is_none());
+        let narrow = Page::new(Rect::new(0.0, 0.0, 4.0, 300.0), None, 0, None);
+        assert!(place_free(&narrow, &order, 9.0, &TEXT, &[]).is_none());
+        // /Rotate 90: the displayed left margin is the user-space bottom edge; content there
+        // sends the stamp elsewhere, still inside the crop box.
+        let page = Page::new(letter(), None, 90, None);
+        let bottom = [Rect::new(0.0, 5.0, 612.0, 50.0)];
+        let p = place_free(&page, &order, 9.0, &TEXT, &bottom).unwrap();
+        assert!(
+            p.rect.y0 > 50.0 && page.crop.contains(&p.rect),
+            "{:?}",
+            p.rect
+        );
+    }
 }
