@@ -39,7 +39,7 @@ impl Nesting {
 }
 
 /// What a `Do` operand names, as the caller found it in the page's resources.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum XObject {
     /// An image: it fills the unit square of the current matrix (§8.9.5).
     Image,
@@ -49,6 +49,10 @@ pub enum XObject {
         bbox: Rect,
         /// `/Matrix` (form space to the user space of the `Do`).
         matrix: [f64; 6],
+        /// Its decoded content and the scope its own `Do` operands are looked up in (its
+        /// resources), when the caller read them: the walk then goes into the form (a frame
+        /// or a page-sized form marks what it draws, not its whole box); else the box counts.
+        content: Option<(Vec<u8>, usize)>,
     },
 }
 
@@ -345,6 +349,11 @@ fn apply(m: &M, x: f64, y: f64) -> (f64, f64) {
     (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5])
 }
 
+/// The box of a form's `/BBox` in user space, for its clip.
+fn bbox_of_clip(r: &Rect, m: &M) -> Rect {
+    bbox(r, m)
+}
+
 /// The bounding box of `r`'s four corners mapped by any affine `m`.
 pub fn bbox(r: &Rect, m: &M) -> Rect {
     let pts = [
@@ -384,6 +393,8 @@ const GLYPH_DESC: f64 = -0.35;
 const GLYPH_ASC: f64 = 1.05;
 /// The most mark boxes kept (32 bytes each); further marks are merged into the last one.
 pub const MAX_BOXES: usize = 1 << 16;
+/// The most segments of one path kept for a stroke.
+const MAX_SEGMENTS: usize = 4096;
 /// Longest operand stack kept (real operators take at most 6 operands; `sc`/`scn` up to 33).
 const MAX_OPERANDS: usize = 64;
 
@@ -436,8 +447,11 @@ pub struct Found {
     pub everything: bool,
 }
 
-/// Describes the XObject a `Do` operand names.
-type Describe<'x> = Box<dyn Fn(&[u8]) -> Option<XObject> + 'x>;
+/// Describes the XObject a `Do` operand names in a scope of resources (0: the page's).
+type Describe<'x> = Box<dyn Fn(usize, &[u8]) -> Option<XObject> + 'x>;
+
+/// Deepest nesting of form XObjects walked into (deeper ones count by their box).
+const MAX_FORM_DEPTH: usize = 8;
 
 /// A walk over one or more content streams of a page, in order.
 pub struct Walk<'x> {
@@ -448,21 +462,32 @@ pub struct Walk<'x> {
     tm: M,
     tlm: M,
     path: Option<Rect>,
+    /// The boxes of the current path's segments (user space), for a stroke: a frame drawn
+    /// round the page marks its four edges, not the page inside it. `None` past
+    /// [`MAX_SEGMENTS`] (the stroke then marks the path's box).
+    segs: Option<Vec<Rect>>,
+    /// The current point and the start of the current subpath (user space).
+    point: (f64, f64),
+    start: (f64, f64),
     pending_clip: bool,
     operands: Vec<Tok>,
     /// Inside `[ … ]`: the running x position, and the lowest and highest reached, in
     /// unscaled text space.
     array: Option<(f64, f64, f64)>,
     xobject: Describe<'x>,
+    /// The scope of resources `Do` operands are looked up in, and how deep in forms.
+    scope: usize,
+    form_depth: usize,
     /// Bytes read so far, for the bound.
     read: u64,
     bound: u64,
 }
 
 impl<'x> Walk<'x> {
-    /// A walk that reads at most `bound` bytes in all, describing `Do` operands with
-    /// `xobject` (`None`: unknown, taken as an image).
-    pub fn new(bound: u64, xobject: impl Fn(&[u8]) -> Option<XObject> + 'x) -> Self {
+    /// A walk that reads at most `bound` bytes in all (forms walked into included),
+    /// describing `Do` operands with `xobject` (scope, name; `None`: unknown, taken as an
+    /// image).
+    pub fn new(bound: u64, xobject: impl Fn(usize, &[u8]) -> Option<XObject> + 'x) -> Self {
         Walk {
             found: Found::default(),
             depth: 0,
@@ -471,10 +496,15 @@ impl<'x> Walk<'x> {
             tm: IDENTITY,
             tlm: IDENTITY,
             path: None,
+            segs: Some(Vec::new()),
+            point: (0.0, 0.0),
+            start: (0.0, 0.0),
             pending_clip: false,
             operands: Vec::new(),
             array: None,
             xobject: Box::new(xobject),
+            scope: 0,
+            form_depth: 0,
             read: 0,
             bound,
         }
@@ -617,14 +647,93 @@ impl<'x> Walk<'x> {
         self.tm = mul(&[1.0, 0.0, 0.0, 1.0, moved, 0.0], &self.tm);
     }
 
+    /// Walks into a form (§8.10.1): its matrix joins the CTM, its box clips, its `q`/`Q` do
+    /// not count in the page's nesting, and the graphics and text state come back after it.
+    /// Past the byte bound, the form counts by its box.
+    fn form(&mut self, bbox: Rect, matrix: &M, data: &[u8], scope: usize) {
+        let saved = (
+            self.gs.clone(),
+            self.stack.len(),
+            self.depth,
+            self.found.nesting,
+            self.tm,
+            self.tlm,
+            self.scope,
+        );
+        self.gs.ctm = mul(matrix, &self.gs.ctm);
+        let b = bbox_of_clip(&bbox, &self.gs.ctm);
+        self.gs.clip = Some(match self.gs.clip {
+            Some(c) => c.intersect(&b).unwrap_or(Rect::new(b.x0, b.y0, b.x0, b.y0)),
+            None => b,
+        });
+        self.scope = scope;
+        self.form_depth += 1;
+        let operands = std::mem::take(&mut self.operands);
+        let mut lx = Lexer::new(data, self.bound.saturating_sub(self.read));
+        let r = self.run(&mut lx);
+        self.read += lx.read;
+        self.form_depth -= 1;
+        self.operands = operands;
+        let (gs, height, depth, nesting, tm, tlm, scope) = saved;
+        self.gs = gs;
+        self.stack.truncate(height);
+        self.depth = depth;
+        self.found.nesting = nesting;
+        self.tm = tm;
+        self.tlm = tlm;
+        self.scope = scope;
+        self.path = None;
+        self.segs = Some(Vec::new());
+        if r.is_err() {
+            self.mark(bbox, matrix);
+        }
+    }
+
     fn next_line(&mut self, tx: f64, ty: f64) {
         self.tlm = mul(&[1.0, 0.0, 0.0, 1.0, tx, ty], &self.tlm);
         self.tm = self.tlm;
     }
 
-    fn path_point(&mut self, x: f64, y: f64) {
+    fn path_point(&mut self, x: f64, y: f64) -> (f64, f64) {
         let (u, v) = apply(&self.gs.ctm, x, y);
         self.path = union(self.path, Rect::new(u, v, u, v));
+        (u, v)
+    }
+
+    /// Starts a subpath at `(x, y)` (`m`, and the corner of `re`).
+    fn move_to(&mut self, x: f64, y: f64) {
+        let p = self.path_point(x, y);
+        self.point = p;
+        self.start = p;
+    }
+
+    /// A segment from the current point through `pts` (user space): a line, or a curve whose
+    /// control points bound it (§8.5.2.2).
+    fn segment(&mut self, pts: &[(f64, f64)]) {
+        let mut b = Rect::new(self.point.0, self.point.1, self.point.0, self.point.1);
+        for &(x, y) in pts {
+            let (u, v) = self.path_point(x, y);
+            b = union(Some(b), Rect::new(u, v, u, v)).unwrap_or(b);
+            self.point = (u, v);
+        }
+        self.push_seg(b);
+    }
+
+    fn push_seg(&mut self, b: Rect) {
+        if let Some(segs) = self.segs.as_mut() {
+            if segs.len() >= MAX_SEGMENTS {
+                self.segs = None;
+            } else {
+                segs.push(b);
+            }
+        }
+    }
+
+    /// Closes the subpath (`h`): a line back to its start.
+    fn close(&mut self) {
+        let (a, b) = (self.point, self.start);
+        self.push_seg(Rect::new(a.0, a.1, b.0, b.1));
+        self.point = self.start;
     }
 
     /// Ends the path: paints it (`stroke`, `fill`), then applies a pending clip.
@@ -640,13 +749,17 @@ impl<'x> Walk<'x> {
                 } else {
                     0.0
                 };
-                // The path's points were mapped to user space as they came.
-                self.mark_user(Rect::new(
-                    p.x0 - half,
-                    p.y0 - half,
-                    p.x1 + half,
-                    p.y1 + half,
-                ));
+                let grow = |b: &Rect| Rect::new(b.x0 - half, b.y0 - half, b.x1 + half, b.y1 + half);
+                // The path's points were mapped to user space as they came. A fill covers the
+                // whole path; a stroke alone only its segments.
+                match (&self.segs, visible_fill) {
+                    (Some(segs), false) => {
+                        for b in segs.clone() {
+                            self.mark_user(grow(&b));
+                        }
+                    }
+                    _ => self.mark_user(grow(&p)),
+                }
             }
             if self.pending_clip {
                 self.gs.clip = Some(match self.gs.clip {
@@ -656,6 +769,7 @@ impl<'x> Walk<'x> {
             }
         }
         self.path = None;
+        self.segs = Some(Vec::new());
         self.pending_clip = false;
     }
 
@@ -688,35 +802,45 @@ impl<'x> Walk<'x> {
             b"rg" => self.gs.white_fill = self.nums::<3>() == Some([1.0; 3]),
             b"k" => self.gs.white_fill = self.nums::<4>() == Some([0.0; 4]),
             b"sc" | b"scn" | b"cs" => self.gs.white_fill = false,
-            b"m" | b"l" => {
+            b"m" => {
                 if let Some([x, y]) = self.nums::<2>() {
-                    self.path_point(x, y);
+                    self.move_to(x, y);
+                }
+            }
+            b"l" => {
+                if let Some([x, y]) = self.nums::<2>() {
+                    self.segment(&[(x, y)]);
                 }
             }
             b"c" => {
                 if let Some(p) = self.nums::<6>() {
-                    for i in 0..3 {
-                        self.path_point(p[2 * i], p[2 * i + 1]);
-                    }
+                    self.segment(&[(p[0], p[1]), (p[2], p[3]), (p[4], p[5])]);
                 }
             }
             b"v" | b"y" => {
                 if let Some(p) = self.nums::<4>() {
-                    self.path_point(p[0], p[1]);
-                    self.path_point(p[2], p[3]);
+                    self.segment(&[(p[0], p[1]), (p[2], p[3])]);
                 }
             }
+            b"h" => self.close(),
             b"re" => {
                 if let Some([x, y, w, h]) = self.nums::<4>() {
-                    for (a, b) in [(x, y), (x + w, y), (x, y + h), (x + w, y + h)] {
-                        self.path_point(a, b);
-                    }
+                    self.move_to(x, y);
+                    self.segment(&[(x + w, y)]);
+                    self.segment(&[(x + w, y + h)]);
+                    self.segment(&[(x, y + h)]);
+                    self.close();
                 }
             }
+            b"s" | b"b" | b"b*" => {
+                // Close, then paint.
+                self.close();
+                self.end_path(true, op != b"s");
+            }
             b"W" | b"W*" => self.pending_clip = true,
-            b"S" | b"s" => self.end_path(true, false),
+            b"S" => self.end_path(true, false),
             b"f" | b"F" | b"f*" => self.end_path(false, true),
-            b"B" | b"B*" | b"b" | b"b*" => self.end_path(true, true),
+            b"B" | b"B*" => self.end_path(true, true),
             b"n" => self.end_path(false, false),
             b"sh" => match self.gs.clip {
                 Some(c) => self.mark_user(c),
@@ -724,11 +848,18 @@ impl<'x> Walk<'x> {
             },
             b"Do" => {
                 let x = match self.operands.last() {
-                    Some(Tok::Name(n)) => (self.xobject)(n),
+                    Some(Tok::Name(n)) => (self.xobject)(self.scope, n),
                     _ => None,
                 };
                 match x {
-                    Some(XObject::Form { bbox, matrix }) => self.mark(bbox, &matrix),
+                    Some(XObject::Form {
+                        bbox,
+                        matrix,
+                        content: Some((data, scope)),
+                    }) if self.form_depth < MAX_FORM_DEPTH => {
+                        self.form(bbox, &matrix, &data, scope)
+                    }
+                    Some(XObject::Form { bbox, matrix, .. }) => self.mark(bbox, &matrix),
                     _ => self.mark(Rect::new(0.0, 0.0, 1.0, 1.0), &IDENTITY),
                 }
             }
@@ -821,7 +952,7 @@ impl<'x> Walk<'x> {
 
 /// Scans content stream bytes for their `q`/`Q` nesting (no bound).
 pub fn nesting(data: &[u8]) -> Nesting {
-    let mut w = Walk::new(u64::MAX, |_| None);
+    let mut w = Walk::new(u64::MAX, |_, _| None);
     // Reading a slice cannot fail.
     let _ = w.feed(data);
     w.finish().nesting
@@ -832,10 +963,21 @@ mod tests {
     use super::*;
 
     fn extent(data: &[u8]) -> Option<Rect> {
-        let mut w = Walk::new(u64::MAX, |n| match n {
+        let mut w = Walk::new(u64::MAX, |_, n| match n {
             b"Fm1" => Some(XObject::Form {
                 bbox: Rect::new(0.0, 0.0, 10.0, 20.0),
                 matrix: [1.0, 0.0, 0.0, 1.0, 100.0, 100.0],
+                content: None,
+            }),
+            // A page-sized form holding a frame and one word, itself calling Fm1.
+            b"Fx" => Some(XObject::Form {
+                bbox: Rect::new(0.0, 0.0, 612.0, 792.0),
+                matrix: IDENTITY,
+                content: Some((
+                    b"q 2 w 10 10 592 772 re S Q BT /F1 10 Tf 300 400 Td (ab) Tj ET /Fm1 Do Q Q"
+                        .to_vec(),
+                    1,
+                )),
             }),
             _ => None,
         });
@@ -888,26 +1030,63 @@ mod tests {
         assert!(close(e, Rect::new(300.0, 400.0, 400.0, 450.0)), "{e:?}");
         let e = extent(b"/Fm1 Do").unwrap();
         assert!(close(e, Rect::new(100.0, 100.0, 110.0, 120.0)), "{e:?}");
+        // A form walked into: its marks, not its box; its Q too many does not count.
+        let mut w = Walk::new(u64::MAX, |s, n| match (s, n) {
+            (0, b"Fx") => Some(XObject::Form {
+                bbox: Rect::new(0.0, 0.0, 612.0, 792.0),
+                matrix: IDENTITY,
+                content: Some((b"2 w 10 10 592 772 re S /Im Do".to_vec(), 1)),
+            }),
+            (1, b"Im") => Some(XObject::Image),
+            _ => None,
+        });
+        w.feed(&b"q /Fx Do Q"[..]).unwrap();
+        let f = w.finish();
+        assert_eq!(f.nesting, Nesting { min: 0, end: 0 });
+        let middle = Rect::new(100.0, 100.0, 500.0, 700.0);
+        assert!(
+            f.boxes.iter().all(|b| b.intersect(&middle).is_none()),
+            "{:?}",
+            f.boxes
+        );
+        assert_eq!(f.boxes.len(), 5, "four edges and the image: {:?}", f.boxes);
+        let e = extent(b"/Fx Do").unwrap();
+        assert!(close(e, Rect::new(9.0, 9.0, 603.0, 783.0)), "{e:?}");
         // A clip bounds what follows until Q.
         let e = extent(b"q 0 0 50 50 re W n 0.5 g 0 0 612 792 re f Q").unwrap();
         assert!(close(e, Rect::new(0.0, 0.0, 50.0, 50.0)), "{e:?}");
         // An inline image, and bytes inside it that look like operators.
         let e = extent(b"q 10 0 0 10 5 5 cm BI /W 1 /H 1 /BPC 8 /CS /G ID Tj (q\nEI Q").unwrap();
         assert!(close(e, Rect::new(5.0, 5.0, 15.0, 15.0)), "{e:?}");
-        let mut w = Walk::new(u64::MAX, |_| None);
+        let mut w = Walk::new(u64::MAX, |_, _| None);
         w.feed(&b"0 0 10 10 re W n /Sh0 sh"[..]).unwrap();
         w.feed(&b"/Sh1 sh"[..]).unwrap();
         let f = w.finish();
         assert!(!f.everything && f.extent.is_some());
-        let mut w = Walk::new(u64::MAX, |_| None);
+        let mut w = Walk::new(u64::MAX, |_, _| None);
         w.feed(&b"/Sh1 sh"[..]).unwrap();
         assert!(w.finish().everything);
     }
 
     #[test]
+    fn a_stroked_frame_marks_its_edges_not_the_page_inside() {
+        let mut w = Walk::new(u64::MAX, |_, _| None);
+        w.feed(&b"2 w 10 10 592 772 re S"[..]).unwrap();
+        let f = w.finish();
+        // Four thin boxes along the edges; the middle of the page is free.
+        assert_eq!(f.boxes.len(), 4, "{:?}", f.boxes);
+        let middle = Rect::new(100.0, 100.0, 500.0, 700.0);
+        assert!(f.boxes.iter().all(|b| b.intersect(&middle).is_none()));
+        // Filled, the same rectangle covers the page.
+        let mut w = Walk::new(u64::MAX, |_, _| None);
+        w.feed(&b"0.5 g 10 10 592 772 re f"[..]).unwrap();
+        assert!(w.finish().boxes[0].intersect(&middle).is_some());
+    }
+
+    #[test]
     fn the_bound_stops_the_walk() {
         let data = vec![b' '; 1 << 20];
-        let mut w = Walk::new(1000, |_| None);
+        let mut w = Walk::new(1000, |_, _| None);
         let e = w.feed(&data[..]).unwrap_err();
         assert!(e.get_ref().is_some_and(|i| i.is::<TooLong>()));
     }

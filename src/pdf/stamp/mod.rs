@@ -362,7 +362,11 @@ pub fn plan<R: ReadAt>(
         Some(Obj::Dict(d)) => d,
         _ => Dict::default(),
     };
-    let mut walk = content::Walk::new(MAX_CONTENT, |n| xobject(pdf, &xobjects, n));
+    let scopes = Scopes {
+        pdf,
+        dicts: std::cell::RefCell::new(vec![xobjects]),
+    };
+    let mut walk = content::Walk::new(MAX_CONTENT, |scope, n| scopes.xobject(scope, n));
     for c in &contents {
         let Obj::Ref(r) = c else { continue };
         if existing.as_ref().is_some_and(|ex| ex.stream == *r) {
@@ -458,26 +462,70 @@ pub fn plan<R: ReadAt>(
     })
 }
 
-/// What XObject `name` of the page's `/XObject` resources is: an image, a form with its box
-/// and matrix, or `None` when it cannot be read (the walk then takes it as an image).
-fn xobject<R: ReadAt>(pdf: &Pdf<R>, xobjects: &Dict, name: &[u8]) -> Option<content::XObject> {
-    let r = xobjects.get(name)?.as_ref()?;
-    let f = pdf.get(r.num).ok()??;
-    let d = f.obj.as_dict()?;
-    match d.get(b"Subtype").and_then(Obj::as_name)? {
-        b"Image" => Some(content::XObject::Image),
-        b"Form" => {
-            let bbox = rect(pdf, d.get(b"BBox"))?;
-            let matrix = match d.get(b"Matrix").map(|m| pdf.resolve(m)) {
-                Some(Ok(Obj::Array(a))) if a.len() == 6 => {
-                    let v: Vec<f64> = a.iter().filter_map(as_f64).collect();
-                    <[f64; 6]>::try_from(v).ok()?
-                }
-                _ => [1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
-            };
-            Some(content::XObject::Form { bbox, matrix })
+/// The largest form XObject content the stamp's walk goes into (a form past it counts by its
+/// box): forms are figures and page wrappers of a few KB to a few MB.
+const MAX_FORM: u64 = 16 << 20;
+
+/// The `/XObject` dictionaries of the scopes of a page's walk: 0 is the page's resources, each
+/// form walked into adds its own (or its parent's when it has none).
+struct Scopes<'p, R: ReadAt> {
+    pdf: &'p Pdf<R>,
+    dicts: std::cell::RefCell<Vec<Dict>>,
+}
+
+impl<R: ReadAt> Scopes<'_, R> {
+    /// What XObject `name` of scope `scope` is: an image, a form with its box, matrix, content
+    /// and scope, or `None` when it cannot be read (the walk then takes it as an image).
+    fn xobject(&self, scope: usize, name: &[u8]) -> Option<content::XObject> {
+        let pdf = self.pdf;
+        let r = self.dicts.borrow().get(scope)?.get(name)?.as_ref()?;
+        let f = pdf.get(r.num).ok()??;
+        let d = f.obj.as_dict()?;
+        match d.get(b"Subtype").and_then(Obj::as_name)? {
+            b"Image" => Some(content::XObject::Image),
+            b"Form" => {
+                let bbox = rect(pdf, d.get(b"BBox"))?;
+                let matrix = match d.get(b"Matrix").map(|m| pdf.resolve(m)) {
+                    Some(Ok(Obj::Array(a))) if a.len() == 6 => {
+                        let v: Vec<f64> = a.iter().filter_map(as_f64).collect();
+                        <[f64; 6]>::try_from(v).ok()?
+                    }
+                    _ => [1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
+                };
+                let content = self.form_content(&f, scope);
+                Some(content::XObject::Form {
+                    bbox,
+                    matrix,
+                    content,
+                })
+            }
+            _ => None,
         }
-        _ => None,
+    }
+
+    /// A form's decoded content (up to [`MAX_FORM`]) and the scope of its resources.
+    fn form_content(
+        &self,
+        f: &crate::pdf::reader::Fetched,
+        parent: usize,
+    ) -> Option<(Vec<u8>, usize)> {
+        let pdf = self.pdf;
+        let d = f.obj.as_dict()?;
+        let data = pdf.decoded(f, "a form XObject", MAX_FORM).ok()?;
+        let own = match d.get(b"Resources").map(|r| pdf.resolve(r)) {
+            Some(Ok(Obj::Dict(res))) => match res.get(b"XObject").map(|x| pdf.resolve(x)) {
+                Some(Ok(Obj::Dict(x))) => Some(x),
+                _ => Some(Dict::default()),
+            },
+            _ => None,
+        };
+        let mut dicts = self.dicts.borrow_mut();
+        if dicts.len() >= 1000 {
+            return None;
+        }
+        let x = own.unwrap_or_else(|| dicts[parent].clone());
+        dicts.push(x);
+        Some((data, dicts.len() - 1))
     }
 }
 
