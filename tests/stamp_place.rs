@@ -188,8 +188,15 @@ fn a_full_left_margin_sends_the_stamp_to_another_edge() {
     assert!(free[2] < 72.0, "left margin: {free:?}");
     let cases = [
         ("text", left_margin_text(h)),
-        // A drawing: a stroked frame from x = 5 to 50 the height of the page.
-        ("drawing", "2 w 5 5 45 782 re S\n".to_string()),
+        // Drawings: a grey fill, and vertical rules every 5 pt, from x = 5 to 50.
+        ("fill", "0.5 g 5 5 45 782 re f 0 g\n".to_string()),
+        (
+            "rules",
+            (0..10)
+                .map(|i| format!("{x} 5 m {x} 787 l ", x = 5 + 5 * i))
+                .collect::<String>()
+                + "S\n",
+        ),
         // An image scaled over the left margin.
         ("image", "q 50 0 0 792 0 0 cm /Im1 Do Q\n".to_string()),
         // A form XObject (its box) over the left margin, scaled.
