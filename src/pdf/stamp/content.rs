@@ -1,16 +1,17 @@
 //! A walk over page 1's content streams as they are decoded (ISO 32000-2 §8, §9.4), for the
 //! stamp: how the content nests `q`/`Q` ([`Nesting`], issue 13) and where it draws (its
-//! extent in default user space, issue 24.3), in one pass that never holds a stream whole
-//! (issue 24.1).
+//! extent in default user space, issue 24.3), in one pass that never holds a page's content
+//! stream whole (issue 24.1).
 //!
 //! The lexer reads tokens from any [`Read`] through one 64 KiB buffer and skips what cannot
 //! hold an operator (strings, comments, dictionaries, inline image data). The walk tracks the
-//! current transformation matrix, the clip, the text state and matrices, and adds to the
-//! extent the box of every mark: glyph runs (an approximation that overstates: each byte of a
+//! current transformation matrix, the clip, the text state and matrices, and keeps the box of
+//! every mark ([`Found::boxes`]): glyph runs (an approximation that overstates: each byte of a
 //! string is taken as a glyph one em wide, from 0.35 em below the baseline to 1.05 em above),
-//! stroked and filled paths (fills in white, invisible on paper, excepted), images, inline
-//! images, form XObjects (their `/BBox` through `/Matrix`) and shadings (the clip, or the whole
-//! page when unclipped). It stops with an error past a byte bound the caller gives.
+//! filled paths (fills in white, invisible on paper, excepted) and the segments of stroked
+//! ones, images, inline images, form XObjects (walked into when the caller gives their
+//! content, else their `/BBox` through `/Matrix`) and shadings (the clip, or the whole page
+//! when unclipped). It stops with an error past a byte bound the caller gives, forms included.
 //!
 //! It reads bytes only; XObjects are described to it by the caller ([`XObject`]).
 

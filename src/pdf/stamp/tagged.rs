@@ -8,7 +8,7 @@
 //! [`Tags::read`] finds what to change (the structure tree root, the element the link goes
 //! under, the parent tree node that takes the new entry); [`Tags::write`] adds new versions of
 //! those objects to the update. Shapes it does not know (a `/Kids` array given by reference,
-//! a tree deeper than [`MAX_DEPTH`]) leave the tree as it is: `read` gives `None`.
+//! a number tree deeper than 32 levels) leave the tree as it is: `read` gives `None`.
 
 use crate::pdf::reader::{Pdf, ReadAt};
 use crate::pdf::syntax::{Dict, Obj, Ref};
