@@ -8,7 +8,7 @@
 //! [`Tags::read`] finds what to change (the structure tree root, the element the link goes
 //! under, the parent tree node that takes the new entry); [`Tags::write`] adds new versions of
 //! those objects to the update. Shapes it does not know (a `/Kids` array given by reference,
-//! a number tree deeper than 32 levels) leave the tree as it is: `read` gives `None`.
+//! a number tree deeper than 32 levels or of more than 100,000 nodes) leave the tree as it is: `read` gives `None`.
 
 use crate::pdf::reader::{Pdf, ReadAt};
 use crate::pdf::syntax::{Dict, Obj, Ref};
@@ -70,6 +70,8 @@ fn max_key<R: ReadAt>(
     budget: &mut usize,
 ) -> Result<Option<i64>, Error> {
     if depth > MAX_DEPTH || *budget == 0 {
+        // Keys past here are unknown: the caller must not pick one.
+        *budget = 0;
         return Ok(None);
     }
     *budget -= 1;
@@ -140,6 +142,10 @@ impl Tags {
         }
         let mut budget = MAX_NODES;
         let next = max_key(pdf, node, 0, &mut budget)?.map_or(0, |m| m.saturating_add(1));
+        if budget == 0 {
+            // A tree too deep or too large to know its largest key: a key picked could clash.
+            return Ok(None);
+        }
         let declared = root
             .get(b"ParentTreeNextKey")
             .and_then(Obj::as_int)
