@@ -10,7 +10,7 @@ use super::filters::{read_prefix, Decoder, MAX_DECODED};
 use super::reader::xref::Entry;
 use super::reader::{damaged, find, Fetched};
 use super::syntax::{is_white, Dict, Obj, Parser, Ref};
-use super::writer::xref::bytes_needed;
+use super::writer::xref::full_stream;
 use super::{Error, ErrorKind};
 
 /// What a scan of a damaged file found: every object's last definition, the catalog and the
@@ -78,34 +78,18 @@ pub fn repair(data: &[u8]) -> Result<Vec<u8>, Error> {
 /// readable. Its own object number is one past the highest found.
 pub fn section(r: &Rebuilt, at: u64) -> Vec<u8> {
     let size = r.entries.keys().next_back().map_or(1, |m| m + 1);
-    let mut trailer = format!("/Size {} /Root {}", size + 1, r.root);
+    let mut trailer = format!("/Root {}", r.root);
     if let Some(i) = r.info {
         trailer.push_str(&format!(" /Info {i}"));
     }
     if let Some(id) = &r.id {
         trailer.push_str(&format!(" /ID {id}"));
     }
-    let max = u64::from(size);
-    let w2 = bytes_needed(at.max(max));
-    let mut rows = Vec::new();
-    for n in 0..=size {
-        let (t, f2, f3): (u8, u64, u64) = match r.entries.get(&n) {
-            _ if n == size => (1, at, 0),
-            Some(Entry::Offset(o, g)) => (1, *o, u64::from(*g)),
-            Some(Entry::InStream(s, i)) => (2, u64::from(*s), u64::from(*i)),
-            _ => (0, 0, if n == 0 { 65535 } else { 0 }),
-        };
-        rows.push(t);
-        rows.extend_from_slice(&f2.to_be_bytes()[8 - w2..]);
-        rows.extend_from_slice(&(f3.min(65535) as u16).to_be_bytes());
-    }
-    let mut out = format!(
-        "{size} 0 obj\n<< /Type /XRef {trailer} /W [1 {w2} 2] /Length {} >>\nstream\n",
-        rows.len()
-    )
-    .into_bytes();
-    out.extend_from_slice(&rows);
-    out.extend_from_slice(format!("\nendstream\nendobj\nstartxref\n{at}\n%%EOF\n").as_bytes());
+    // The one writer of complete xref streams (issue 25.4), its own object listed last.
+    let mut rows = r.entries.clone();
+    rows.insert(size, Entry::Offset(at, 0));
+    let mut out = Vec::new();
+    full_stream(&mut out, size + 1, &rows, trailer.as_bytes(), at);
     out
 }
 
