@@ -528,3 +528,63 @@ fn an_uncommitted_in_place_repair_is_removed_and_redone() {
     let (rc, t) = qpdf_check(&f);
     assert_eq!(rc, 0, "{t}");
 }
+
+/// Issue 24.2: `--rewrite` of a damaged file whose page tree is broken while its pages exist
+/// (the /Kids of the page tree root name a missing object; both page objects are there) is
+/// refused with exit 2 and a whole-sentence message, and nothing is written: pdfinfo finds no
+/// output. The same file with its page tree intact is rewritten with both pages (qpdf).
+#[test]
+fn rewrite_never_loses_pages() {
+    if !common::have_tool("pdfinfo", "rewrite_never_loses_pages")
+        || !common::have_tool("qpdf", "rewrite_never_loses_pages")
+    {
+        return;
+    }
+    let dir = common::tmpdir();
+    let good = build(b"");
+    // Junk after object 3 shifts every later offset: the xref must be rebuilt.
+    let at = find(&good, b"4 0 obj");
+    let mut damaged = good.clone();
+    damaged.splice(at..at, b"% junk inserted here\n".iter().copied());
+    let broken = String::from_utf8_lossy(&damaged).replace(
+        "/Kids [3 0 R 6 0 R] /Count 2",
+        "/Kids [9 0 R] /Count 2      ",
+    );
+    assert_ne!(broken.as_bytes(), &damaged[..], "the page tree was changed");
+    for (name, bytes, ok) in [
+        ("tree-intact", damaged.clone(), true),
+        ("tree-broken", broken.into_bytes(), false),
+    ] {
+        let input = dir.path().join(format!("{name}.pdf"));
+        std::fs::write(&input, &bytes).unwrap();
+        let out = dir.path().join(format!("{name}.out.pdf"));
+        let o = common::pith()
+            .arg("inject")
+            .arg(&input)
+            .args(["--number", A, "--rewrite", "-o"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        if ok {
+            assert_eq!(o.status.code(), Some(0), "{name}: {err}");
+            assert_eq!(pages(&out).as_deref().map(str::trim), Some("2"), "{name}");
+            continue;
+        }
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{name}: {err}");
+        assert!(
+            err.contains("no readable page tree") && err.contains("2 pages found"),
+            "{name}: {err}"
+        );
+        assert!(err.trim_end().ends_with("not rewritten"), "{name}: {err}");
+        assert!(!out.exists(), "{name}: nothing written");
+        let (read, _, _) = common::run("pdfinfo", &[out.to_str().unwrap()], None);
+        assert!(!read, "{name}: pdfinfo finds no output");
+        assert_eq!(
+            std::fs::read(&input).unwrap(),
+            bytes,
+            "{name}: input untouched"
+        );
+    }
+}

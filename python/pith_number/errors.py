@@ -110,7 +110,11 @@ class StyError(PithError, ValueError):
 
 class PdfError(PithError):
     """A PDF that cannot be read or updated; ``path`` names it. The input is never modified
-    when this is raised."""
+    when this is raised. Raised as this class itself with kinds ``signed`` (a stamp would
+    change signed content; ``force=True``), ``no_stamp_room`` (no margin of page 1 has room
+    for the stamp: inject without ``stamp``), ``too_large`` (a stream would decode past its
+    documented bound), ``pages_lost`` (a rewrite would lose pages) and ``other``; as the
+    subclasses below for the other kinds."""
 
 
 class PdfIOError(PdfError, OSError):

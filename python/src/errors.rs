@@ -111,6 +111,10 @@ pub fn pdf(py: Python<'_>, path: &str, e: &pith::pdf::Error) -> PyErr {
         K::Certified => ("CertifiedPdfError", "certified"),
         K::Xmp(_) => ("XmpError", "xmp"),
         K::Unsupported(_) => ("UnsupportedPdfError", "unsupported"),
+        K::Signed(..) => ("PdfError", "signed"),
+        K::NoStampRoom => ("PdfError", "no_stamp_room"),
+        K::TooLarge { .. } => ("PdfError", "too_large"),
+        K::PagesLost { .. } => ("PdfError", "pages_lost"),
         _ => ("PdfError", "other"),
     };
     let message = chain(e);

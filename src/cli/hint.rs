@@ -53,6 +53,7 @@ pub fn hint(e: &job::Error, settings: &Settings, rewrite: bool) -> &'static str 
                 "; give its user or owner password with --password or --password-file"
             }
             PdfKind::Signed(..) => "; use --force to stamp anyway, or inject without --stamp",
+            PdfKind::NoStampRoom => "; inject without --stamp to write the metadata only",
             _ => "",
         },
         _ => "",
@@ -72,6 +73,7 @@ pub fn batch_hint(kind: job::RefusalKind, settings: &Settings) -> &'static str {
         K::Certified => "; rerun with --force to update anyway, which invalidates the certification",
         K::Xmp if !settings.force => "; rerun with --force to replace it",
         K::Signed => "; rerun with --force to stamp anyway, or without --stamp",
+        K::NoStampRoom => "; rerun without --stamp to write the metadata only",
         K::SameFile => "; use --in-place to update it",
         K::LeavesOutDir => "; give an explicit \"out\" for it",
         K::Exists => " (--no-clobber)",

@@ -78,6 +78,12 @@ pub enum RefusalKind {
     Signed,
     /// An unparsable XMP packet.
     Xmp,
+    /// No margin of page 1 has room for a legible stamp.
+    NoStampRoom,
+    /// A stream would decode past its documented bound.
+    TooLarge,
+    /// A full rewrite would lose pages.
+    PagesLost,
     /// A feature pith does not write.
     Unsupported,
     /// The number could not be resolved.
@@ -145,6 +151,9 @@ impl Error {
                 P::Certified => RefusalKind::Certified,
                 P::Signed(..) => RefusalKind::Signed,
                 P::Xmp(_) => RefusalKind::Xmp,
+                P::NoStampRoom => RefusalKind::NoStampRoom,
+                P::TooLarge { .. } => RefusalKind::TooLarge,
+                P::PagesLost { .. } => RefusalKind::PagesLost,
                 _ => RefusalKind::Unsupported,
             },
         }

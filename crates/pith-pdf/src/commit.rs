@@ -170,8 +170,9 @@ fn commit_file(
                         })?;
                 }
             }
-            let doc = load_repaired(&data).map_err(in_input)?;
-            (work.plan(&doc, opts).map_err(in_input)?, data.len() as u64)
+            let len = data.len() as u64;
+            let doc = load_repaired(data).map_err(in_input)?;
+            (work.plan(&doc, opts).map_err(in_input)?, len)
         }
         doc => {
             let doc = doc.map_err(in_input)?;

@@ -4,6 +4,7 @@
 //! opened (a password is needed, unsupported encryption) stops after the trailer.
 
 use super::crypt;
+use super::filters::MAX_WHOLE;
 use super::reader::{Check, Fetched, Pdf, ReadAt};
 use super::repair::{scan, section, Rebuilt};
 use super::syntax::{self, Dict, Obj, Ref};
@@ -129,7 +130,8 @@ pub(crate) fn load_checked<R: ReadAt>(
         if let Some(f) = pdf.get(r.num)? {
             if f.stream.is_some() {
                 doc.metadata_ref = Some(*r);
-                doc.packet = Some(pdf.decoded(&f)?);
+                // The packet is parsed and rewritten whole: bounded (issue 24.1).
+                doc.packet = Some(pdf.decoded(&f, "the XMP metadata stream", MAX_WHOLE)?);
             }
         }
     }
@@ -162,22 +164,24 @@ pub(crate) fn load_checked<R: ReadAt>(
 }
 
 /// Opens a damaged file (`--repair`, issue 18.4): rebuilds its cross-reference table by
-/// scanning ([`scan`]) and reads it through a stand-in section appended to a copy in memory;
+/// scanning ([`scan`]) and reads it through a stand-in section appended to it in memory;
 /// the update planned on the result goes right after `data` with a complete section of its own
 /// ([`super::writer::Update::complete`]), so `data` stays a byte-identical prefix.
 ///
 /// # Errors
 /// As [`scan`] ([`ErrorKind::Encrypted`] for an encrypted damaged file), and what [`load`]
 /// returns on the repaired bytes.
-pub(crate) fn load_repaired(data: &[u8]) -> Result<Document<Vec<u8>>, Error> {
-    let rebuilt = scan(data).map_err(|e| match e.kind() {
+pub(crate) fn load_repaired(data: Vec<u8>) -> Result<Document<Vec<u8>>, Error> {
+    let rebuilt = scan(&data).map_err(|e| match e.kind() {
         ErrorKind::Encrypted => Error::new(ErrorKind::Unsupported(
             "rebuilding the cross-reference table of an encrypted file".into(),
         )),
         _ => e,
     })?;
     let last = data.last().copied().unwrap_or(b'\n');
-    let mut staged = data.to_vec();
+    let len = data.len() as u64;
+    // The damaged bytes are extended in place, not copied (one copy of the file in memory).
+    let mut staged = data;
     if !matches!(last, b'\n' | b'\r') {
         staged.push(b'\n');
     }
@@ -195,7 +199,7 @@ pub(crate) fn load_repaired(data: &[u8]) -> Result<Document<Vec<u8>>, Error> {
             "the rebuilt cross-reference table leads to no page".into(),
         )));
     }
-    doc.rebuilt = Some((rebuilt, data.len() as u64, last));
+    doc.rebuilt = Some((rebuilt, len, last));
     Ok(doc)
 }
 
@@ -203,7 +207,7 @@ pub(crate) fn load_repaired(data: &[u8]) -> Result<Document<Vec<u8>>, Error> {
 /// malformed node: once a complete table is appended, readers stop reconstructing, so a file
 /// whose pages they now find only by their own scan (a page tree object lost) must not get
 /// one. Loops and depth are bounded.
-fn count_pages<R: ReadAt>(pdf: &Pdf<R>, node: Option<&Obj>) -> Result<u64, Error> {
+pub(crate) fn count_pages<R: ReadAt>(pdf: &Pdf<R>, node: Option<&Obj>) -> Result<u64, Error> {
     let broken = |what: &str| {
         Error::new(ErrorKind::Damaged(format!(
             "the page tree is broken after rebuilding the cross-reference table ({what})"

@@ -47,6 +47,33 @@ pub enum ErrorKind {
     Signed(usize, bool),
     /// Occurs when the existing XMP packet cannot be parsed (not UTF-8, not well-formed).
     Xmp(String),
+    /// Occurs when a stream decodes to more than pith reads of it (issue 24.1): `what` names
+    /// the stream ("the XMP metadata stream"), `object` its number when it has one, `bound`
+    /// the limit in bytes ([`super::filters::MAX_WHOLE`] for the XMP packet,
+    /// [`super::filters::MAX_DECODED`] for xref and object streams, the stamp's bound on page
+    /// contents). Decoding stops at the bound: such a stream costs no more memory than it.
+    TooLarge {
+        /// The stream, in words.
+        what: String,
+        /// Its object number, when it is an indirect object.
+        object: Option<u32>,
+        /// The bound, in bytes.
+        bound: u64,
+    },
+    /// Occurs when a visible stamp is asked for and no margin of page 1 has room for a legible
+    /// one: the page's content (text, drawings, images, annotations) reaches every edge, or the
+    /// page is too small (issue 24.3). The stamp is never drawn over content; the number can
+    /// still be written as metadata only.
+    NoStampRoom,
+    /// Occurs when a full rewrite would lose pages (issue 24.2): its result has no readable
+    /// page tree, or fewer pages (`kept`) than a tolerant reading of the file finds (`found`:
+    /// its page tree, or for a damaged file every object that is a page). Nothing is written.
+    PagesLost {
+        /// Pages found in the file.
+        found: usize,
+        /// Pages in the rewritten result's page tree.
+        kept: usize,
+    },
     /// Occurs when the file needs a feature pith does not write (e.g. a table offset over
     /// ten digits).
     Unsupported(String),
@@ -153,11 +180,48 @@ impl fmt::Display for Error {
             )?,
             ErrorKind::Xmp(m) => write!(f, "existing XMP packet is unusable: {m}")?,
             ErrorKind::Unsupported(m) => write!(f, "unsupported: {m}")?,
+            ErrorKind::NoStampRoom => write!(
+                f,
+                "page 1 has no free margin with room for a legible stamp (its content reaches every edge, or the page is too small); the number can still be written as metadata only"
+            )?,
+            ErrorKind::PagesLost { found, kept: 0 } => write!(
+                f,
+                "a full rewrite would leave no readable page tree ({found} page{} found in the file); not rewritten",
+                if *found == 1 { "" } else { "s" }
+            )?,
+            ErrorKind::PagesLost { found, kept } => write!(
+                f,
+                "a full rewrite would keep {kept} of the {found} pages found in the file; not rewritten"
+            )?,
+            ErrorKind::TooLarge {
+                what,
+                object,
+                bound,
+            } => {
+                write!(f, "{what}")?;
+                if let Some(n) = object {
+                    write!(f, " (object {n})")?;
+                }
+                write!(
+                    f,
+                    " decodes to more than {}, the most pith reads of it",
+                    size(*bound)
+                )?;
+            }
         }
         if let Some(o) = self.offset {
             write!(f, " at offset {o}")?;
         }
         Ok(())
+    }
+}
+
+/// A byte count in words: whole MiB when it is one, else bytes.
+fn size(bytes: u64) -> String {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{bytes} bytes")
     }
 }
 
@@ -186,5 +250,15 @@ mod tests {
             !d.to_string().contains("--"),
             "no CLI flags in library messages"
         );
+        let big = Error::new(ErrorKind::TooLarge {
+            what: "the XMP metadata stream".into(),
+            object: Some(7),
+            bound: 64 << 20,
+        });
+        assert_eq!(
+            big.to_string(),
+            "the XMP metadata stream (object 7) decodes to more than 64 MiB, the most pith reads of it"
+        );
+        assert!(big.is_refusal());
     }
 }

@@ -1,228 +1,655 @@
 //! Stream filters (ISO 32000-2 §7.4): decoding the data of the streams pith reads (xref
-//! streams, object streams, XMP packets). One function per filter; Flate, LZW and ASCII85 go
-//! through lopdf, ASCIIHex, RunLength and the PNG/TIFF predictors are here (lopdf 0.36 lacks
-//! them or TIFF). Decoding only: pith writes its streams unfiltered. Every output is bounded by
-//! [`MAX_DECODED`] so a decompression bomb is refused, not allocated.
+//! streams, object streams, XMP packets, page contents) as a stream of bytes, never whole.
+//!
+//! [`Decoder`] chains one streaming reader per filter (Flate through flate2, LZW through
+//! weezl, ASCIIHex, ASCII85, RunLength and the PNG/TIFF predictors here) over the encoded
+//! bytes, so a caller that scans (the q/Q balance of page contents, an object stream up to the
+//! object it wants, an xref stream up to its rows) holds one buffer of each filter, whatever
+//! the stream inflates to (issue 24.1: lopdf 0.36 decoded with `read_to_end`, so a 20 MB bomb
+//! cost 20 GB before any check). [`decode`] collects the output up to a bound and stops there,
+//! reading at most one byte past it: nothing is allocated beyond the bound.
+//!
+//! A leaf (issue 25.5): it knows the object model of [`super::syntax`] and nothing of the
+//! reader or the document; its errors are its own [`FilterError`], which the reader maps to
+//! the `pdf` error with the object's identity. Decoding only: pith writes its streams
+//! unfiltered.
 
-use super::reader::damaged;
+use std::io::{self, Read};
+
 use super::syntax::{Dict, Obj};
-use super::Error;
 
-/// Largest decoded stream accepted (xref streams, object streams, XMP packets).
-pub const MAX_DECODED: usize = 256 << 20;
+/// The largest decoded stream read whole where the whole is needed and no smaller bound is
+/// documented (an xref stream's rows, an object stream's prefix up to an object).
+pub const MAX_DECODED: u64 = 256 << 20;
 
-/// Decodes stream data through its `/Filter` chain (abbreviated names included): Flate, LZW and ASCII85 through lopdf,
-/// ASCIIHex, RunLength and the PNG/TIFF predictors here (lopdf 0.36 lacks them or TIFF).
-///
-/// # Errors
-/// [`ErrorKind::Damaged`](super::ErrorKind::Damaged) when a filter fails, is unsupported or
-/// the output exceeds [`MAX_DECODED`].
-pub fn decode_stream(d: &Dict, data: &[u8]) -> Result<Vec<u8>, Error> {
-    let filters: Vec<Vec<u8>> = match d.get(b"Filter") {
-        None | Some(Obj::Null) => return Ok(data.to_vec()),
+/// The largest XMP packet (or other stream needed whole to be parsed and rewritten) that pith
+/// holds in memory: 64 MiB, far beyond any real packet (a few KB to a few hundred KB).
+pub const MAX_WHOLE: u64 = 64 << 20;
+
+/// Longest predictor row accepted (`/Colors` × `/BitsPerComponent` × `/Columns`): xref and
+/// object streams use rows of a few bytes; a row of over 1 MiB is a hostile parameter set.
+const MAX_ROW: usize = 1 << 20;
+
+/// Why a stream could not be decoded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FilterError {
+    /// Occurs when `/Filter` is neither a name nor an array of names.
+    #[error("bad /Filter")]
+    BadFilter,
+    /// Occurs when a filter is not one pith decodes (image filters such as `/DCTDecode`,
+    /// `/JBIG2Decode`), or a predictor it does not undo.
+    #[error("unsupported filter /{0}")]
+    Unsupported(String),
+    /// Occurs when the encoded data is invalid for its filter (the filter's name and why).
+    #[error("cannot decode a {0} stream: {1}")]
+    Corrupt(String, String),
+    /// Occurs when the decoded data exceeds the bound the caller set (the bound, in bytes).
+    #[error("the stream decodes to more than {0} bytes")]
+    TooLarge(u64),
+}
+
+/// The `/Filter` chain with abbreviated names (§8.9.7, Table 92) spelled out.
+fn filters(d: &Dict) -> Result<Vec<Vec<u8>>, FilterError> {
+    let names: Vec<Vec<u8>> = match d.get(b"Filter") {
+        None | Some(Obj::Null) => vec![],
         Some(Obj::Name(n)) => vec![n.clone()],
         Some(Obj::Array(a)) => a
             .iter()
             .filter_map(|o| o.as_name().map(<[u8]>::to_vec))
             .collect(),
-        Some(_) => return Err(damaged("bad /Filter", 0)),
+        Some(_) => return Err(FilterError::BadFilter),
     };
-    let parms: Vec<Option<&Dict>> = match d.get(b"DecodeParms").or_else(|| d.get(b"DP")) {
-        Some(Obj::Dict(p)) => vec![Some(p)],
-        Some(Obj::Array(a)) => a.iter().map(Obj::as_dict).collect(),
-        _ => vec![],
-    };
-    let mut cur = data.to_vec();
-    for (i, f) in filters.iter().enumerate() {
-        let parm = parms.get(i).copied().flatten();
-        let name: &[u8] = match f.as_slice() {
-            b"Fl" => b"FlateDecode",
-            b"LZW" => b"LZWDecode",
-            b"A85" => b"ASCII85Decode",
-            b"AHx" => b"ASCIIHexDecode",
-            b"RL" => b"RunLengthDecode",
-            other => other,
+    Ok(names
+        .into_iter()
+        .map(|n| match n.as_slice() {
+            b"Fl" => b"FlateDecode".to_vec(),
+            b"LZW" => b"LZWDecode".to_vec(),
+            b"A85" => b"ASCII85Decode".to_vec(),
+            b"AHx" => b"ASCIIHexDecode".to_vec(),
+            b"RL" => b"RunLengthDecode".to_vec(),
+            _ => n,
+        })
+        .collect())
+}
+
+/// The decoded bytes of a stream, read through its filter chain as they are asked for.
+///
+/// Reads fail with an [`io::Error`] whose inner error is a [`FilterError`] (see
+/// [`FilterError::from_io`]); a Flate or LZW stream cut short ends where its data ends, as in
+/// other readers.
+pub struct Decoder<'a> {
+    inner: Box<dyn Read + 'a>,
+}
+
+impl<'a> Decoder<'a> {
+    /// A decoder of the stream with dictionary `d` whose encoded data `src` yields. A
+    /// `/Crypt` filter (§7.4.10) is skipped: the security handler undid it before.
+    ///
+    /// # Errors
+    /// [`FilterError::BadFilter`] and [`FilterError::Unsupported`] for a chain it cannot
+    /// decode.
+    pub fn new(d: &Dict, src: impl Read + 'a) -> Result<Self, FilterError> {
+        let parms: Vec<Option<&Dict>> = match d.get(b"DecodeParms").or_else(|| d.get(b"DP")) {
+            Some(Obj::Dict(p)) => vec![Some(p)],
+            Some(Obj::Array(a)) => a.iter().map(Obj::as_dict).collect(),
+            _ => vec![],
         };
-        // A /Crypt filter (§7.4.10) is undone by the security handler before decoding.
-        if name == b"Crypt" {
-            continue;
+        let mut cur: Box<dyn Read + 'a> = Box::new(src);
+        for (i, name) in filters(d)?.iter().enumerate() {
+            let parm = parms.get(i).copied().flatten();
+            cur = match name.as_slice() {
+                b"Crypt" => cur,
+                b"ASCIIHexDecode" => Box::new(AsciiHex::new(cur)),
+                b"ASCII85Decode" => Box::new(Ascii85::new(cur)),
+                b"RunLengthDecode" => Box::new(RunLength::new(cur)),
+                b"FlateDecode" => predicted(
+                    Box::new(Tolerant(flate2::read::ZlibDecoder::new(cur))),
+                    parm,
+                )?,
+                b"LZWDecode" => {
+                    let early = parm
+                        .and_then(|p| p.get(b"EarlyChange"))
+                        .and_then(Obj::as_int)
+                        != Some(0);
+                    predicted(Box::new(Lzw::new(cur, early)), parm)?
+                }
+                other => {
+                    return Err(FilterError::Unsupported(
+                        String::from_utf8_lossy(other).into_owned(),
+                    ))
+                }
+            };
         }
-        cur = match name {
-            b"ASCIIHexDecode" => ascii_hex(&cur),
-            b"RunLengthDecode" => run_length(&cur),
-            b"FlateDecode" | b"LZWDecode" | b"ASCII85Decode" => {
-                let mut ld = lopdf::Dictionary::new();
-                ld.set("Filter", lopdf::Object::Name(name.to_vec()));
-                if let (Some(p), b"LZWDecode") = (parm, name) {
-                    if let Some(Obj::Int(e)) = p.get(b"EarlyChange") {
-                        let mut pd = lopdf::Dictionary::new();
-                        pd.set("EarlyChange", lopdf::Object::Integer(*e));
-                        ld.set("DecodeParms", lopdf::Object::Dictionary(pd));
+        Ok(Decoder { inner: cur })
+    }
+}
+
+impl Read for Decoder<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf)
+    }
+}
+
+impl FilterError {
+    /// The filter error an [`io::Error`] from a [`Decoder`] carries (a failed read of the
+    /// source becomes [`FilterError::Corrupt`]).
+    pub fn from_io(e: io::Error) -> FilterError {
+        match e.get_ref().and_then(|i| i.downcast_ref::<FilterError>()) {
+            Some(f) => f.clone(),
+            None => FilterError::Corrupt("filtered".into(), e.to_string()),
+        }
+    }
+
+    fn into_io(self) -> io::Error {
+        io::Error::other(self)
+    }
+}
+
+/// Decodes `data` through the filter chain of `d` and returns the whole output, refusing
+/// past `bound` bytes: it reads at most one byte more than `bound`, so memory never exceeds it.
+///
+/// # Errors
+/// [`FilterError::TooLarge`] past the bound, and the errors of [`Decoder`].
+pub fn decode(d: &Dict, data: &[u8], bound: u64) -> Result<Vec<u8>, FilterError> {
+    if filters(d)?.iter().all(|n| n == b"Crypt") {
+        if data.len() as u64 > bound {
+            return Err(FilterError::TooLarge(bound));
+        }
+        return Ok(data.to_vec());
+    }
+    read_bounded(Decoder::new(d, data)?, bound)
+}
+
+/// Reads everything `r` yields, refusing past `bound` bytes (reading one byte past it at most).
+///
+/// # Errors
+/// [`FilterError::TooLarge`] past the bound, and the errors `r` carries.
+pub fn read_bounded(r: impl Read, bound: u64) -> Result<Vec<u8>, FilterError> {
+    let mut out = Vec::new();
+    let n = r
+        .take(bound.saturating_add(1))
+        .read_to_end(&mut out)
+        .map_err(FilterError::from_io)?;
+    if n as u64 > bound {
+        return Err(FilterError::TooLarge(bound));
+    }
+    Ok(out)
+}
+
+/// Reads exactly `want` bytes from `r`, or fewer when it ends first (never more).
+///
+/// # Errors
+/// The errors `r` carries.
+pub fn read_prefix(r: impl Read, want: u64) -> Result<Vec<u8>, FilterError> {
+    let mut out = Vec::new();
+    r.take(want)
+        .read_to_end(&mut out)
+        .map_err(FilterError::from_io)?;
+    Ok(out)
+}
+
+/// Ends a Flate stream at its first error with the data decoded so far, as lopdf, pdf.js and
+/// poppler do for streams cut short or with a bad checksum.
+struct Tolerant<R>(R);
+
+impl<R: Read> Read for Tolerant<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.0.read(buf) {
+            Ok(n) => Ok(n),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => Err(e),
+            Err(_) => Ok(0),
+        }
+    }
+}
+
+/// Byte-at-a-time access to a reader through a small buffer.
+struct Bytes<R> {
+    src: R,
+    buf: Box<[u8; 8192]>,
+    pos: usize,
+    len: usize,
+}
+
+impl<R: Read> Bytes<R> {
+    fn new(src: R) -> Self {
+        Bytes {
+            src,
+            buf: Box::new([0; 8192]),
+            pos: 0,
+            len: 0,
+        }
+    }
+
+    fn next(&mut self) -> io::Result<Option<u8>> {
+        if self.pos == self.len {
+            self.len = loop {
+                match self.src.read(&mut self.buf[..]) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            };
+            self.pos = 0;
+            if self.len == 0 {
+                return Ok(None);
+            }
+        }
+        self.pos += 1;
+        Ok(Some(self.buf[self.pos - 1]))
+    }
+}
+
+/// Output a decoder has produced but not handed out yet.
+#[derive(Default)]
+struct Pending {
+    data: Vec<u8>,
+    at: usize,
+}
+
+impl Pending {
+    fn drain(&mut self, buf: &mut [u8]) -> usize {
+        let n = buf.len().min(self.data.len() - self.at);
+        buf[..n].copy_from_slice(&self.data[self.at..self.at + n]);
+        self.at += n;
+        n
+    }
+    fn is_empty(&self) -> bool {
+        self.at == self.data.len()
+    }
+    fn reset(&mut self) {
+        self.data.clear();
+        self.at = 0;
+    }
+}
+
+/// `/ASCIIHexDecode` (§7.4.2): pairs of hexadecimal digits, white space ignored, `>` ends
+/// the data, an odd last digit is followed by 0.
+struct AsciiHex<R> {
+    src: Bytes<R>,
+    done: bool,
+}
+
+impl<R: Read> AsciiHex<R> {
+    fn new(src: R) -> Self {
+        AsciiHex {
+            src: Bytes::new(src),
+            done: false,
+        }
+    }
+}
+
+impl<R: Read> Read for AsciiHex<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut n = 0;
+        let mut hi: Option<u8> = None;
+        while n < buf.len() && !self.done {
+            let Some(b) = self.src.next()? else {
+                self.done = true;
+                break;
+            };
+            let v = match b {
+                b'>' => {
+                    self.done = true;
+                    break;
+                }
+                b'0'..=b'9' => b - b'0',
+                b'a'..=b'f' => b - b'a' + 10,
+                b'A'..=b'F' => b - b'A' + 10,
+                _ => continue,
+            };
+            match hi.take() {
+                Some(h) => {
+                    buf[n] = h << 4 | v;
+                    n += 1;
+                }
+                None => hi = Some(v),
+            }
+        }
+        // A digit read when the buffer filled up cannot happen: a pair completes before the
+        // check; an odd last digit at the end of the data stands for its high half.
+        if let Some(h) = hi {
+            buf[n] = h << 4;
+            n += 1;
+        }
+        Ok(n)
+    }
+}
+
+/// `/ASCII85Decode` (§7.4.3): groups of five characters `!`..`u` for four bytes, `z` for four
+/// zero bytes, white space ignored, `~>` ends the data; a final partial group of k characters
+/// gives k−1 bytes.
+struct Ascii85<R> {
+    src: Bytes<R>,
+    out: Pending,
+    done: bool,
+}
+
+impl<R: Read> Ascii85<R> {
+    fn new(src: R) -> Self {
+        Ascii85 {
+            src: Bytes::new(src),
+            out: Pending::default(),
+            done: false,
+        }
+    }
+
+    /// Decodes the next group into `out`; false at the end of the data.
+    fn group(&mut self) -> io::Result<bool> {
+        let bad = |m: &str| FilterError::Corrupt("ASCII85Decode".into(), m.into()).into_io();
+        let mut acc: u32 = 0;
+        let mut count = 0;
+        while count < 5 {
+            let Some(c) = self.src.next()? else { break };
+            match c {
+                b'z' if count == 0 => {
+                    self.out.data.extend_from_slice(&[0; 4]);
+                    return Ok(true);
+                }
+                b'z' => return Err(bad("z inside a group")),
+                b'~' => break,
+                b'!'..=b'u' => {
+                    acc = acc
+                        .checked_mul(85)
+                        .and_then(|a| a.checked_add(u32::from(c - b'!')))
+                        .ok_or_else(|| bad("a group exceeds four bytes"))?;
+                    count += 1;
+                }
+                c if c.is_ascii_whitespace() || c == 0 => {}
+                _ => return Err(bad("a character outside the alphabet")),
+            }
+        }
+        if count == 5 {
+            self.out.data.extend_from_slice(&acc.to_be_bytes());
+            return Ok(true);
+        }
+        // The end: a partial group is padded with `u` (84).
+        if count > 1 {
+            for _ in count..5 {
+                acc = acc
+                    .checked_mul(85)
+                    .and_then(|a| a.checked_add(84))
+                    .ok_or_else(|| bad("a group exceeds four bytes"))?;
+            }
+            self.out
+                .data
+                .extend_from_slice(&acc.to_be_bytes()[..count - 1]);
+        }
+        Ok(false)
+    }
+}
+
+impl<R: Read> Read for Ascii85<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.out.is_empty() && !self.done {
+            self.out.reset();
+            if !self.group()? {
+                self.done = true;
+            }
+        }
+        Ok(self.out.drain(buf))
+    }
+}
+
+/// `/RunLengthDecode` (§7.4.5): a length byte n, then n+1 literal bytes (n < 128) or one byte
+/// repeated 257−n times (n > 128); 128 ends the data.
+struct RunLength<R> {
+    src: Bytes<R>,
+    out: Pending,
+    done: bool,
+}
+
+impl<R: Read> RunLength<R> {
+    fn new(src: R) -> Self {
+        RunLength {
+            src: Bytes::new(src),
+            out: Pending::default(),
+            done: false,
+        }
+    }
+}
+
+impl<R: Read> Read for RunLength<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.out.is_empty() && !self.done {
+            self.out.reset();
+            match self.src.next()? {
+                None | Some(128) => self.done = true,
+                Some(n) if n < 128 => {
+                    for _ in 0..=n {
+                        match self.src.next()? {
+                            Some(b) => self.out.data.push(b),
+                            None => {
+                                self.done = true;
+                                break;
+                            }
+                        }
                     }
                 }
-                let raw = lopdf::Stream::new(ld, cur)
-                    .decompressed_content()
-                    .map_err(|e| {
-                        damaged(
-                            format!("cannot decode a {} stream: {e}", String::from_utf8_lossy(f)),
-                            0,
-                        )
-                    })?;
-                if name == b"ASCII85Decode" {
-                    raw
-                } else {
-                    unpredict(raw, parm)?
-                }
+                Some(n) => match self.src.next()? {
+                    Some(b) => self
+                        .out
+                        .data
+                        .extend(std::iter::repeat_n(b, 257 - usize::from(n))),
+                    None => self.done = true,
+                },
             }
-            other => {
-                return Err(damaged(
-                    format!("unsupported filter /{}", String::from_utf8_lossy(other)),
-                    0,
-                ))
+        }
+        Ok(self.out.drain(buf))
+    }
+}
+
+/// `/LZWDecode` (§7.4.4) through weezl: MSB-first codes from 9 bits, the code width growing
+/// one code early unless `/EarlyChange 0`. A stream that breaks off ends there.
+struct Lzw<R> {
+    src: R,
+    dec: weezl::decode::Decoder,
+    inbuf: Box<[u8; 8192]>,
+    pos: usize,
+    len: usize,
+    eof: bool,
+    done: bool,
+}
+
+impl<R: Read> Lzw<R> {
+    fn new(src: R, early_change: bool) -> Self {
+        use weezl::{decode::Decoder, BitOrder};
+        let dec = if early_change {
+            Decoder::with_tiff_size_switch(BitOrder::Msb, 8)
+        } else {
+            Decoder::new(BitOrder::Msb, 8)
+        };
+        Lzw {
+            src,
+            dec,
+            inbuf: Box::new([0; 8192]),
+            pos: 0,
+            len: 0,
+            eof: false,
+            done: false,
+        }
+    }
+}
+
+impl<R: Read> Read for Lzw<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        use weezl::LzwStatus;
+        while !self.done && !buf.is_empty() {
+            if self.pos == self.len && !self.eof {
+                self.len = self.src.read(&mut self.inbuf[..])?;
+                self.pos = 0;
+                self.eof = self.len == 0;
             }
-        };
-        if cur.len() > MAX_DECODED {
-            return Err(damaged("decoded stream is too large", 0));
+            let r = self.dec.decode_bytes(&self.inbuf[self.pos..self.len], buf);
+            self.pos += r.consumed_in;
+            match r.status {
+                Ok(LzwStatus::Done) | Err(_) => self.done = true,
+                Ok(LzwStatus::NoProgress) if self.eof => self.done = true,
+                Ok(_) if self.eof && r.consumed_out == 0 && r.consumed_in == 0 => self.done = true,
+                Ok(_) => {}
+            }
+            if r.consumed_out > 0 {
+                return Ok(r.consumed_out);
+            }
         }
+        Ok(0)
     }
-    Ok(cur)
 }
 
-fn ascii_hex(data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(data.len() / 2);
-    let mut hi: Option<u8> = None;
-    for &b in data {
-        if b == b'>' {
-            break;
-        }
-        let v = match b {
-            b'0'..=b'9' => b - b'0',
-            b'a'..=b'f' => b - b'a' + 10,
-            b'A'..=b'F' => b - b'A' + 10,
-            _ => continue,
-        };
-        match hi.take() {
-            Some(h) => out.push(h << 4 | v),
-            None => hi = Some(v),
-        }
-    }
-    if let Some(h) = hi {
-        out.push(h << 4);
-    }
-    out
-}
-
-fn run_length(data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < data.len() {
-        let n = data[i] as usize;
-        i += 1;
-        if n == 128 {
-            break;
-        } else if n < 128 {
-            let end = (i + n + 1).min(data.len());
-            out.extend_from_slice(&data[i..end]);
-            i = end;
-        } else if i < data.len() {
-            out.extend(std::iter::repeat_n(data[i], 257 - n));
-            i += 1;
-        }
-    }
-    out
-}
-
-/// Undoes a PNG (10–15) or TIFF (2) predictor (§7.4.4.4).
-fn unpredict(data: Vec<u8>, parm: Option<&Dict>) -> Result<Vec<u8>, Error> {
-    let Some(p) = parm else { return Ok(data) };
+/// The reader undoing the predictor of `parm` (§7.4.4.4) over `src`, or `src` itself.
+fn predicted<'a>(
+    src: Box<dyn Read + 'a>,
+    parm: Option<&Dict>,
+) -> Result<Box<dyn Read + 'a>, FilterError> {
+    let Some(p) = parm else { return Ok(src) };
     let get = |k: &[u8], d: i64| p.get(k).and_then(Obj::as_int).unwrap_or(d);
     let predictor = get(b"Predictor", 1);
     if predictor < 2 {
-        return Ok(data);
+        return Ok(src);
     }
     let colors = get(b"Colors", 1).clamp(1, 64) as usize;
     let bpc = get(b"BitsPerComponent", 8).clamp(1, 16) as usize;
     let columns = get(b"Columns", 1).clamp(1, 1 << 24) as usize;
     let bpp = (colors * bpc).div_ceil(8).max(1);
     let row = (colors * bpc * columns).div_ceil(8);
-    if predictor == 2 {
-        if bpc != 8 {
-            return Err(damaged(
-                "TIFF predictor with BitsPerComponent other than 8",
-                0,
-            ));
-        }
-        let mut out = data;
-        for r in out.chunks_mut(row) {
-            for i in bpp..r.len() {
-                r[i] = r[i].wrapping_add(r[i - bpp]);
+    if row > MAX_ROW {
+        return Err(FilterError::Unsupported(format!(
+            "predictor rows of {row} bytes"
+        )));
+    }
+    let png = predictor >= 10;
+    if !png && (predictor != 2 || bpc != 8) {
+        return Err(FilterError::Unsupported(format!(
+            "TIFF predictor {predictor} with {bpc} bits per component"
+        )));
+    }
+    Ok(Box::new(Predictor {
+        src: Bytes::new(src),
+        png,
+        bpp,
+        prev: vec![0; row],
+        cur: vec![0; row],
+        out: Pending::default(),
+        done: false,
+    }))
+}
+
+/// Undoes a PNG (10–15, a filter-type byte per row) or TIFF 2 predictor row by row.
+struct Predictor<R> {
+    src: Bytes<R>,
+    png: bool,
+    bpp: usize,
+    prev: Vec<u8>,
+    cur: Vec<u8>,
+    out: Pending,
+    done: bool,
+}
+
+impl<R: Read> Predictor<R> {
+    /// Decodes the next row into `out`; a last partial row is decoded as if padded with zeros
+    /// and yields its own length.
+    fn row(&mut self) -> io::Result<()> {
+        let ft = if self.png {
+            match self.src.next()? {
+                Some(t) => t,
+                None => {
+                    self.done = true;
+                    return Ok(());
+                }
+            }
+        } else {
+            0
+        };
+        let mut got = 0;
+        while got < self.cur.len() {
+            match self.src.next()? {
+                Some(b) => {
+                    self.cur[got] = b;
+                    got += 1;
+                }
+                None => break,
             }
         }
-        return Ok(out);
-    }
-    let mut out = Vec::with_capacity(data.len());
-    let mut prev = vec![0u8; row];
-    for chunk in data.chunks(row + 1) {
-        if chunk.len() < 2 {
-            break;
+        if got < self.cur.len() {
+            self.done = true;
+            if got == 0 {
+                return Ok(());
+            }
+            self.cur[got..].fill(0);
         }
-        let (ft, src) = (chunk[0], &chunk[1..]);
-        let mut cur = vec![0u8; row];
-        cur[..src.len()].copy_from_slice(src);
-        for i in 0..row {
-            let a = if i >= bpp { cur[i - bpp] } else { 0 };
-            let b = prev[i];
-            let c = if i >= bpp { prev[i - bpp] } else { 0 };
-            cur[i] = match ft {
-                0 => cur[i],
-                1 => cur[i].wrapping_add(a),
-                2 => cur[i].wrapping_add(b),
-                3 => cur[i].wrapping_add(((u16::from(a) + u16::from(b)) / 2) as u8),
-                4 => {
-                    let pa = (i16::from(b) - i16::from(c)).abs();
-                    let pb = (i16::from(a) - i16::from(c)).abs();
-                    let pc = (i16::from(a) + i16::from(b) - 2 * i16::from(c)).abs();
-                    let pr = if pa <= pb && pa <= pc {
-                        a
-                    } else if pb <= pc {
-                        b
-                    } else {
-                        c
-                    };
-                    cur[i].wrapping_add(pr)
-                }
-                _ => return Err(damaged("bad PNG predictor row type", 0)),
-            };
+        let bpp = self.bpp;
+        if !self.png {
+            for i in bpp..self.cur.len() {
+                self.cur[i] = self.cur[i].wrapping_add(self.cur[i - bpp]);
+            }
+        } else {
+            let (cur, prev) = (&mut self.cur, &self.prev);
+            for i in 0..cur.len() {
+                let a = if i >= bpp { cur[i - bpp] } else { 0 };
+                let b = prev[i];
+                let c = if i >= bpp { prev[i - bpp] } else { 0 };
+                cur[i] = match ft {
+                    0 => cur[i],
+                    1 => cur[i].wrapping_add(a),
+                    2 => cur[i].wrapping_add(b),
+                    3 => cur[i].wrapping_add(((u16::from(a) + u16::from(b)) / 2) as u8),
+                    4 => {
+                        let pa = (i16::from(b) - i16::from(c)).abs();
+                        let pb = (i16::from(a) - i16::from(c)).abs();
+                        let pc = (i16::from(a) + i16::from(b) - 2 * i16::from(c)).abs();
+                        let pr = if pa <= pb && pa <= pc {
+                            a
+                        } else if pb <= pc {
+                            b
+                        } else {
+                            c
+                        };
+                        cur[i].wrapping_add(pr)
+                    }
+                    _ => {
+                        return Err(FilterError::Corrupt(
+                            "predicted".into(),
+                            "bad PNG predictor row type".into(),
+                        )
+                        .into_io())
+                    }
+                };
+            }
         }
-        out.extend_from_slice(&cur[..src.len()]);
-        prev = cur;
+        self.out.data.extend_from_slice(&self.cur[..got]);
+        std::mem::swap(&mut self.prev, &mut self.cur);
+        Ok(())
     }
-    Ok(out)
+}
+
+impl<R: Read> Read for Predictor<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.out.is_empty() && !self.done {
+            self.out.reset();
+            self.row()?;
+        }
+        Ok(self.out.drain(buf))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::syntax::Parser;
+    use std::io::Write;
 
     fn dict(s: &str) -> Dict {
         Parser::new(s.as_bytes(), 0, true).dict().unwrap()
     }
 
-    /// A zlib stream (RFC 1950) holding `data` in one stored deflate block (RFC 1951 §3.2.4).
+    fn decode_stream(d: &Dict, data: &[u8]) -> Result<Vec<u8>, FilterError> {
+        decode(d, data, MAX_DECODED)
+    }
+
     fn deflate(data: &[u8]) -> Vec<u8> {
-        let n = data.len() as u16;
-        let mut out = vec![0x78, 0x01, 0x01];
-        out.extend_from_slice(&n.to_le_bytes());
-        out.extend_from_slice(&(!n).to_le_bytes());
-        out.extend_from_slice(data);
-        let (mut a, mut b) = (1u32, 0u32);
-        for &x in data {
-            a = (a + u32::from(x)) % 65521;
-            b = (b + a) % 65521;
-        }
-        out.extend_from_slice(&(b << 16 | a).to_be_bytes());
-        out
+        let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
     }
 
     #[test]
@@ -241,6 +668,12 @@ mod tests {
             .unwrap(),
             b"abzzz"
         );
+        // ASCII85: the example of the PostScript reference ("Man ") and a `z` group, then
+        // a partial group of 3 characters for 2 bytes.
+        assert_eq!(
+            decode_stream(&dict("<< /Filter /A85 >>"), b"9jqo^ z\n@:B~>").unwrap(),
+            b"Man \0\0\0\0ab"
+        );
     }
 
     #[test]
@@ -258,9 +691,54 @@ mod tests {
     }
 
     #[test]
+    fn lzw_through_weezl() {
+        let data = b"-----A---B LZW LZW LZW LZW repeated text";
+        let mut enc = weezl::encode::Encoder::with_tiff_size_switch(weezl::BitOrder::Msb, 8);
+        let coded = enc.encode(data).unwrap();
+        assert_eq!(
+            decode_stream(&dict("<< /Filter /LZWDecode >>"), &coded).unwrap(),
+            data
+        );
+        let mut enc = weezl::encode::Encoder::new(weezl::BitOrder::Msb, 8);
+        let coded = enc.encode(data).unwrap();
+        let d = dict("<< /Filter /LZW /DecodeParms << /EarlyChange 0 >> >>");
+        assert_eq!(decode_stream(&d, &coded).unwrap(), data);
+    }
+
+    #[test]
     fn tiff_predictor() {
         let d = dict("<< /Filter /FlateDecode /DecodeParms << /Predictor 2 /Columns 3 >> >>");
         assert_eq!(decode_stream(&d, &deflate(&[1, 1, 1])).unwrap(), [1, 2, 3]);
+    }
+
+    #[test]
+    fn a_cut_flate_stream_ends_with_what_was_decoded() {
+        let text = b"BT (some page text) Tj ET ".repeat(200);
+        let z = deflate(&text);
+        let out = decode_stream(&dict("<< /Filter /FlateDecode >>"), &z[..z.len() - 4]).unwrap();
+        assert!(text.starts_with(&out) && out.len() > text.len() / 2);
+    }
+
+    #[test]
+    fn decoding_stops_at_the_bound() {
+        // 64 MiB of zeros compress to some 64 KB; a 1 MiB bound reads 1 MiB + 1 byte only.
+        let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+        let zeros = vec![0u8; 1 << 20];
+        for _ in 0..64 {
+            e.write_all(&zeros).unwrap();
+        }
+        let z = e.finish().unwrap();
+        let d = dict("<< /Filter /FlateDecode >>");
+        assert_eq!(decode(&d, &z, 1 << 20), Err(FilterError::TooLarge(1 << 20)));
+        assert_eq!(decode(&d, &z, 64 << 20).unwrap().len(), 64 << 20);
+        // A scan reads what it needs.
+        let head = read_prefix(Decoder::new(&d, &z[..]).unwrap(), 10).unwrap();
+        assert_eq!(head, [0; 10]);
+        // Unfiltered data is bounded too.
+        assert_eq!(
+            decode(&dict("<< >>"), b"abc", 2),
+            Err(FilterError::TooLarge(2))
+        );
     }
 
     #[test]
@@ -270,5 +748,12 @@ mod tests {
         let bad_row = dict("<< /Filter /Fl /DecodeParms << /Predictor 12 /Columns 1 >> >>");
         assert!(decode_stream(&bad_row, &deflate(&[9, 1])).is_err());
         assert!(decode_stream(&dict("<< /Filter 3 >>"), b"").is_err());
+        let huge_rows =
+            dict("<< /Filter /Fl /DecodeParms << /Predictor 12 /Columns 16777216 /Colors 64 >> >>");
+        assert!(matches!(
+            decode_stream(&huge_rows, &deflate(&[0, 1])),
+            Err(FilterError::Unsupported(_))
+        ));
+        assert!(decode_stream(&dict("<< /Filter /A85 >>"), b"9jzqo").is_err());
     }
 }

@@ -5,7 +5,8 @@
 //! forced, unparsable XMP unless forced) and returns bytes; it touches no files ([`super::commit`] does). Also the
 //! full rewrite ([`rewrite`]), which goes through [`super::repair`].
 
-use super::document::{load, load_repaired, Document};
+use super::document::{count_pages, load, load_repaired, Document};
+use super::filters::MAX_WHOLE;
 use super::reader::{ReadAt, XrefKind};
 use super::signature::{count_signatures, docmdp};
 use super::writer::object::{DictPatch, Trailer, Value};
@@ -123,21 +124,26 @@ pub fn inject<R: ReadAt>(
 ) -> Result<Injection, Error> {
     match load(&src, opts.password.as_deref()) {
         Err(e) if opts.repair && matches!(e.kind(), ErrorKind::Damaged(_)) => {
-            let data = read_all(&src)?;
-            plan(&load_repaired(&data)?, number, opts)
+            plan(&load_repaired(read_all(&src)?)?, number, opts)
         }
         r => plan(&r?, number, opts),
     }
 }
 
-/// The whole of `src` (for a rewrite or a repair).
+/// The largest file read whole, by a repair (rebuilding the cross-reference table from a scan)
+/// or a full rewrite (issue 24.1): 512 MiB. The append-only update reads only the objects it
+/// needs and has no such limit.
+pub const MAX_READ_WHOLE: u64 = 512 << 20;
+
+/// The whole of `src` (for a rewrite or a repair), refused past [`MAX_READ_WHOLE`].
 pub(crate) fn read_all<R: ReadAt>(src: &R) -> Result<Vec<u8>, Error> {
-    let mut data = vec![
-        0u8;
-        usize::try_from(src.len()).map_err(|_| Error::new(
-            ErrorKind::Unsupported("file too large to read whole".into())
-        ))?
-    ];
+    if src.len() > MAX_READ_WHOLE {
+        return Err(Error::new(ErrorKind::Unsupported(format!(
+            "rebuilding or rewriting a file of more than {} MiB, which is read whole for that",
+            MAX_READ_WHOLE >> 20
+        ))));
+    }
+    let mut data = vec![0u8; src.len() as usize];
     let n = src
         .read_at(0, &mut data)
         .map_err(|e| Error::new(ErrorKind::Io).with_source(e))?;
@@ -404,25 +410,43 @@ pub(crate) fn encryption_entries<R: ReadAt>(
 ///
 /// # Errors
 /// [`ErrorKind::Encrypted`], [`ErrorKind::NotPdf`], [`ErrorKind::Damaged`] when even the
-/// rebuilt file cannot be loaded, [`ErrorKind::Xmp`] (unless `force`), [`ErrorKind::Io`].
+/// rebuilt file cannot be loaded, [`ErrorKind::PagesLost`] when the result would have no
+/// readable page tree or fewer pages than the file, [`ErrorKind::Unsupported`] for a file
+/// over [`MAX_READ_WHOLE`], [`ErrorKind::Xmp`] (unless `force`), [`ErrorKind::Io`].
 pub fn rewrite<R: ReadAt>(
     src: R,
     number: &dyn Identifier,
     opts: &Options,
 ) -> Result<Vec<u8>, Error> {
     let data = read_all(&src)?;
-    let data = match load(&data[..], None) {
+    // The pages a tolerant reader finds (issue 24.2): the page tree of a file that opens, else
+    // every object that is a page (the scan that rebuilds a damaged file's xref counts them).
+    let (data, found) = match load(&data[..], None) {
         Ok(d) if d.encrypted => return Err(Error::new(ErrorKind::Encrypted)),
-        Ok(_) => data,
-        Err(e) if matches!(e.kind(), ErrorKind::Damaged(_)) => repair::repair(&data)?,
+        Ok(d) => {
+            let found = match pages_of(&d) {
+                Some(n) => n,
+                None => repair::scan(&data).map_or(0, |r| r.pages),
+            };
+            (data, found)
+        }
+        Err(e) if matches!(e.kind(), ErrorKind::Damaged(_)) => {
+            let found = repair::scan(&data)?.pages;
+            (repair::repair(&data)?, found)
+        }
         Err(e) => return Err(e),
     };
+    // lopdf decodes object streams, xref streams and the XMP packet whole: each is first
+    // decoded here as a stream, and the file refused past the bound (issue 24.1).
+    if let Ok(r) = repair::scan(&data) {
+        repair::check_decoded(&data[r.header..], &r, MAX_WHOLE)?;
+    }
     let props = xmp::Props {
         number: number.full(),
         short: number.short(),
         url: number.url(),
     };
-    repair::rewrite_document(&data, |old| {
+    let out = repair::rewrite_document(&data, |old| {
         let values = old.as_deref().map(xmp::read);
         let old = match values {
             Some(Err(e)) if !opts.force => return Err(e),
@@ -440,7 +464,24 @@ pub fn rewrite<R: ReadAt>(
                 .collect()
         };
         Ok((packet, entries))
-    })
+    })?;
+    // The result's page tree, read as any reader would: a rewrite that loses pages is refused,
+    // never written (issue 24.2).
+    let kept = load(&out[..], None)
+        .ok()
+        .and_then(|d| pages_of(&d))
+        .unwrap_or(0);
+    if kept == 0 || kept < found {
+        return Err(Error::new(ErrorKind::PagesLost { found, kept }));
+    }
+    Ok(out)
+}
+
+/// The number of pages in a document's page tree, `None` when the tree is broken.
+fn pages_of<R: ReadAt>(doc: &Document<R>) -> Option<usize> {
+    count_pages(&doc.pdf, doc.catalog().get(b"Pages"))
+        .ok()
+        .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
 }
 
 #[cfg(test)]

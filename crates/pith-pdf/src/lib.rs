@@ -17,18 +17,23 @@
 //! - [`xml`]: guards for untrusted XML and XML escaping; [`output`]: whole-file writes (all or
 //!   nothing) and the batch group commit. Leaves: they know nothing of PDF.
 //! - [`syntax`]: the object model ([`Obj`](syntax::Obj), [`Ref`]) and parser, on byte windows;
-//! - [`filters`]: stream decoding, one function per filter;
+//! - [`filters`]: bounded streaming decoders, one reader per filter (a leaf: it knows the
+//!   object model and nothing of the reader); nothing is decoded whole past a documented bound;
 //! - [`reader`]: [`ReadAt`], header and `startxref`, the xref chain, object fetch;
 //! - [`security`]: the hook through which encrypted files are read and written, and
 //!   [`crypt`], the Standard security handler behind it (issue 18.3);
-//! - [`writer`]: typed object writers and the incremental update (xref section, trailer);
+//! - [`writer`]: one primitive layer ([`writer::object`]) under typed writers (fonts,
+//!   annotations, structure elements, metadata stream, xref sections) and the incremental
+//!   update; every object the engine emits goes through it;
 //! - [`commit`]: putting an update on disk (new file, stream, in place), with the
 //!   [`journal`] marker that makes an interrupted in-place update recognisable;
 //! - [`repair`]: xref reconstruction and the full `--rewrite` (the only lopdf writer);
 //! - [`xmp`], [`info`]: the metadata the update carries; `signature`: DocMDP and signed fields;
 //! - `document`, [`inject`](mod@inject), [`inspect`](mod@inspect): the decisions (what to
 //!   refuse, what to write, what a file says);
-//! - [`stamp`]: the visible, linked identifier on page 1.
+//! - [`stamp`]: the visible, linked identifier on page 1, placed in a free margin from a walk
+//!   of the page's content ([`stamp::content`]) and, in a tagged file, added to the structure
+//!   tree ([`stamp::tagged`]); [`strip`](mod@strip) takes the identifier and the stamp out.
 //!
 //! Nothing here prints, and nothing here knows the command line, Python, LaTeX or badges (the
 //! `pith-number` crate holds those); paths appear only in [`commit`] and [`output`].

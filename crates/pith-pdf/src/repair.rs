@@ -6,11 +6,11 @@
 use std::collections::{BTreeMap, HashMap};
 use std::io;
 
-use super::filters::decode_stream;
+use super::filters::{read_prefix, Decoder, MAX_DECODED};
 use super::reader::xref::Entry;
 use super::reader::{damaged, find, Fetched};
 use super::syntax::{is_white, Dict, Obj, Parser, Ref};
-use super::writer::xref::bytes_needed;
+use super::writer::xref::full_stream;
 use super::{Error, ErrorKind};
 
 /// What a scan of a damaged file found: every object's last definition, the catalog and the
@@ -31,6 +31,12 @@ pub struct Rebuilt {
     pub xref_streams: bool,
     /// The last `startxref` value written in the file (0 when there is none).
     pub startxref: u64,
+    /// How many objects are pages (`/Type /Page`, by their last definition, in object streams
+    /// too): the pages a reader that reconstructs finds, whatever the page tree says.
+    pub pages: usize,
+    /// The streams a full load decodes whole (object streams, xref streams, metadata
+    /// streams): their numbers and offsets (from `%PDF-`), for [`check_decoded`].
+    pub(crate) decoded: Vec<(u32, usize)>,
 }
 
 impl Rebuilt {
@@ -72,34 +78,18 @@ pub fn repair(data: &[u8]) -> Result<Vec<u8>, Error> {
 /// readable. Its own object number is one past the highest found.
 pub fn section(r: &Rebuilt, at: u64) -> Vec<u8> {
     let size = r.entries.keys().next_back().map_or(1, |m| m + 1);
-    let mut trailer = format!("/Size {} /Root {}", size + 1, r.root);
+    let mut trailer = format!("/Root {}", r.root);
     if let Some(i) = r.info {
         trailer.push_str(&format!(" /Info {i}"));
     }
     if let Some(id) = &r.id {
         trailer.push_str(&format!(" /ID {id}"));
     }
-    let max = u64::from(size);
-    let w2 = bytes_needed(at.max(max));
-    let mut rows = Vec::new();
-    for n in 0..=size {
-        let (t, f2, f3): (u8, u64, u64) = match r.entries.get(&n) {
-            _ if n == size => (1, at, 0),
-            Some(Entry::Offset(o, g)) => (1, *o, u64::from(*g)),
-            Some(Entry::InStream(s, i)) => (2, u64::from(*s), u64::from(*i)),
-            _ => (0, 0, if n == 0 { 65535 } else { 0 }),
-        };
-        rows.push(t);
-        rows.extend_from_slice(&f2.to_be_bytes()[8 - w2..]);
-        rows.extend_from_slice(&(f3.min(65535) as u16).to_be_bytes());
-    }
-    let mut out = format!(
-        "{size} 0 obj\n<< /Type /XRef {trailer} /W [1 {w2} 2] /Length {} >>\nstream\n",
-        rows.len()
-    )
-    .into_bytes();
-    out.extend_from_slice(&rows);
-    out.extend_from_slice(format!("\nendstream\nendobj\nstartxref\n{at}\n%%EOF\n").as_bytes());
+    // The one writer of complete xref streams (issue 25.4), its own object listed last.
+    let mut rows = r.entries.clone();
+    rows.insert(size, Entry::Offset(at, 0));
+    let mut out = Vec::new();
+    full_stream(&mut out, size + 1, &rows, trailer.as_bytes(), at);
     out
 }
 
@@ -122,6 +112,8 @@ pub fn scan(data: &[u8]) -> Result<Rebuilt, Error> {
     let mut catalog: Option<Ref> = None;
     let mut objstms: Vec<u32> = Vec::new();
     let mut xref_streams = false;
+    let mut is_page: HashMap<u32, bool> = HashMap::new();
+    let mut decoded: Vec<(u32, usize)> = Vec::new();
     let trailer_entries = |d: &Dict,
                            root: &mut Option<Ref>,
                            info: &mut Option<Ref>,
@@ -187,7 +179,14 @@ pub fn scan(data: &[u8]) -> Result<Rebuilt, Error> {
         };
         let Ok(obj) = p.object() else { continue };
         objs.insert(num, (gen, j));
+        is_page.insert(num, is_page_dict(&obj));
         if let Obj::Dict(d) = &obj {
+            if matches!(
+                d.get(b"Type").and_then(Obj::as_name),
+                Some(b"ObjStm" | b"XRef" | b"Metadata")
+            ) {
+                decoded.push((num, j));
+            }
             match d.get(b"Type").and_then(Obj::as_name) {
                 Some(b"Catalog") => catalog = Some(Ref::new(num, gen)),
                 Some(b"ObjStm") => objstms.push(num),
@@ -222,9 +221,6 @@ pub fn scan(data: &[u8]) -> Result<Rebuilt, Error> {
             continue;
         };
         let Some(d) = f.obj.as_dict() else { continue };
-        let Ok(content) = decode_stream(d, f.stream.as_deref().unwrap_or(&[])) else {
-            continue;
-        };
         let n = d
             .get(b"N")
             .and_then(Obj::as_int)
@@ -234,17 +230,32 @@ pub fn scan(data: &[u8]) -> Result<Rebuilt, Error> {
             .get(b"First")
             .and_then(Obj::as_int)
             .unwrap_or(0)
-            .clamp(0, content.len() as i64) as usize;
+            .clamp(0, MAX_DECODED as i64) as u64;
+        // Only the header (the pairs before /First) is decoded, never the objects.
+        let Ok(dec) = Decoder::new(d, f.stream.as_deref().unwrap_or(&[])) else {
+            continue;
+        };
+        // The header and up to 16 MiB of objects are decoded: enough to tell pages of any
+        // real object stream, bounded for one that inflates without end.
+        let Ok(content) = read_prefix(dec, first.saturating_add(16 << 20)) else {
+            continue;
+        };
+        let first = (first as usize).min(content.len());
         let mut p = Parser::new(&content[..first], 0, true);
         for idx in 0..n {
             let Ok(num) = p.uint() else { break };
-            if p.uint().is_err() {
-                break;
-            }
+            let Ok(rel) = p.uint() else { break };
             let num = u32::try_from(num).unwrap_or(u32::MAX);
-            entries
-                .entry(num)
-                .or_insert(Entry::InStream(stm, idx as u32));
+            if let std::collections::btree_map::Entry::Vacant(v) = entries.entry(num) {
+                v.insert(Entry::InStream(stm, idx as u32));
+                let at = usize::try_from(rel).map_or(usize::MAX, |r| first.saturating_add(r));
+                if at < content.len() {
+                    let page = Parser::new(&content, at, true)
+                        .object()
+                        .is_ok_and(|o| is_page_dict(&o));
+                    is_page.insert(num, page);
+                }
+            }
         }
     }
     // Object 0 is the head of the free list; numbers past what a reader accepts are dropped.
@@ -259,6 +270,10 @@ pub fn scan(data: &[u8]) -> Result<Rebuilt, Error> {
             ))
         })?;
     let info = info.filter(|i| entries.contains_key(&i.num));
+    let pages = is_page
+        .iter()
+        .filter(|(n, p)| **p && entries.contains_key(n))
+        .count();
     let startxref = crate::reader::rfind(data, b"startxref")
         .and_then(|at| Parser::new(data, at + 9, true).uint().ok())
         .unwrap_or(0);
@@ -270,7 +285,50 @@ pub fn scan(data: &[u8]) -> Result<Rebuilt, Error> {
         id,
         xref_streams,
         startxref,
+        pages,
+        decoded,
     })
+}
+
+/// Refuses a file that a full load would inflate past `bound` (issue 24.1): lopdf decodes
+/// object streams, xref streams and the metadata stream whole, so each of those `r` found in
+/// `data` (the bytes from `%PDF-` on) is first decoded here as a stream and counted, never
+/// held.
+///
+/// # Errors
+/// [`ErrorKind::TooLarge`] naming the first stream past the bound.
+pub(crate) fn check_decoded(data: &[u8], r: &Rebuilt, bound: u64) -> Result<(), Error> {
+    for &(num, off) in &r.decoded {
+        let Ok(f) = fetch_for_repair(data, off as u64) else {
+            continue;
+        };
+        let Some(d) = f.obj.as_dict() else { continue };
+        let Ok(dec) = Decoder::new(d, f.stream.as_deref().unwrap_or(&[])) else {
+            continue;
+        };
+        let n = io::copy(&mut io::Read::take(dec, bound + 1), &mut io::sink()).unwrap_or(0);
+        if n > bound {
+            let what = match d.get(b"Type").and_then(Obj::as_name) {
+                Some(b"ObjStm") => "an object stream",
+                Some(b"XRef") => "the cross-reference stream",
+                _ => "the XMP metadata stream",
+            };
+            return Err(Error::new(ErrorKind::TooLarge {
+                what: what.to_string(),
+                object: Some(num),
+                bound,
+            }));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `o` is a page object: a dictionary of `/Type /Page` (not `/Pages`).
+fn is_page_dict(o: &Obj) -> bool {
+    o.as_dict()
+        .and_then(|d| d.get(b"Type"))
+        .and_then(Obj::as_name)
+        == Some(b"Page")
 }
 
 fn fetch_for_repair(src: &[u8], off: u64) -> Result<Fetched, Error> {
@@ -425,6 +483,7 @@ mod tests {
         let later = find(data, b"2 0 obj\n<< /Type /Pages /Kids [] /Count 0 /Later").unwrap();
         assert!(matches!(r.entries.get(&2), Some(Entry::Offset(o, 0)) if *o == (later - 4) as u64));
         assert_eq!(r.objects(), 2);
+        assert_eq!(r.pages, 0);
         assert!(!r.has_compressed() && !r.xref_streams);
     }
 

@@ -11,8 +11,8 @@ use super::document::{load, load_repaired, Document};
 use super::inject::{encryption_entries, read_all, Injection, Item, Options, Written};
 use super::reader::{Pdf, ReadAt};
 use super::signature::docmdp;
-use super::stamp::write::{to_vec, Strings};
 use super::syntax::{Dict, Obj, Ref};
+use super::writer::object::{to_vec, Strings};
 use super::writer::object::{DictPatch, Trailer};
 use super::writer::Update;
 use super::{info, xmp, Error, ErrorKind};
@@ -27,7 +27,7 @@ pub fn strip<R: ReadAt>(src: R, opts: &Options) -> Result<Injection, Error> {
     match load(&src, opts.password.as_deref()) {
         Err(e) if opts.repair && matches!(e.kind(), ErrorKind::Damaged(_)) => {
             let data = read_all(&src)?;
-            plan(&load_repaired(&data)?, opts)
+            plan(&load_repaired(data)?, opts)
         }
         r => plan(&r?, opts),
     }

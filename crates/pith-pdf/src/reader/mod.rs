@@ -12,12 +12,12 @@
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
-use std::io;
+use std::io::{self, Read};
 
-use super::filters::{decode_stream, MAX_DECODED};
+use super::filters::{self, Decoder, FilterError, MAX_DECODED};
 use super::journal;
 use super::security::SecurityHandler;
-use super::syntax::{is_white, Dict, Obj, Parser, Ref};
+use super::syntax::{is_white, Dict, Obj, Parser, Ref, SyntaxError};
 use super::{Error, ErrorKind};
 
 pub mod check;
@@ -57,11 +57,67 @@ impl Fetched {
     }
 }
 
+/// An object stream decoded as far as the objects asked for so far (issue 24.1): its data is
+/// a prefix of the decoded stream, extended when an object lies past it, up to
+/// [`MAX_DECODED`]; the decoder keeps its place in between.
 struct ObjStm {
-    data: Vec<u8>,
+    num: u32,
+    data: RefCell<Vec<u8>>,
+    /// The decoder, until the stream ends.
+    rest: RefCell<Option<Decoder<'static>>>,
     /// (object number, offset from `first`)
     index: Vec<(u32, usize)>,
     first: usize,
+}
+
+impl ObjStm {
+    /// Decodes more of the stream: at least doubles the prefix (64 KiB at first), or up to
+    /// `want` bytes, never past [`MAX_DECODED`]. False when the stream has ended.
+    fn more(&self, want: usize) -> Result<bool, Error> {
+        let mut rest = self.rest.borrow_mut();
+        let Some(dec) = rest.as_mut() else {
+            return Ok(false);
+        };
+        let mut data = self.data.borrow_mut();
+        let have = data.len() as u64;
+        if have >= MAX_DECODED {
+            return Err(too_large("object stream", Some(self.num), MAX_DECODED));
+        }
+        let target = (have * 2).max(64 << 10).max(want as u64).min(MAX_DECODED);
+        let got = dec
+            .by_ref()
+            .take(target - have)
+            .read_to_end(&mut data)
+            .map_err(|e| filter_err(FilterError::from_io(e), "object stream", Some(self.num)))?;
+        if (got as u64) < target - have {
+            *rest = None;
+        }
+        Ok(true)
+    }
+
+    fn ended(&self) -> bool {
+        self.rest.borrow().is_none()
+    }
+}
+
+/// The error for a stream that decodes to more than `bound` bytes.
+pub(crate) fn too_large(what: &str, object: Option<u32>, bound: u64) -> Error {
+    Error::new(ErrorKind::TooLarge {
+        what: what.to_string(),
+        object,
+        bound,
+    })
+}
+
+/// The `pdf` error for a filter error while decoding `what` (object `object`).
+pub(crate) fn filter_err(e: FilterError, what: &str, object: Option<u32>) -> Error {
+    match e {
+        FilterError::TooLarge(bound) => too_large(what, object, bound),
+        other => {
+            let at = object.map(|n| format!("object {n}: ")).unwrap_or_default();
+            Error::new(ErrorKind::Damaged(format!("{at}{other}")))
+        }
+    }
 }
 
 /// A PDF opened for reading its xref chain and a few objects.
@@ -355,26 +411,49 @@ impl<R: ReadAt> Pdf<R> {
                     ));
                 }
                 let start = os.first.saturating_add(rel);
-                if start > os.data.len() {
-                    return Err(damaged(
-                        format!("object {num}: offset outside object stream {stm}"),
-                        0,
-                    ));
+                // Decode as far as the object reaches: past its start, then further while
+                // the parser runs out of bytes.
+                while os.data.borrow().len() <= start && os.more(start + 1)? {}
+                loop {
+                    let data = os.data.borrow();
+                    if start > data.len() {
+                        return Err(damaged(
+                            format!("object {num}: offset outside object stream {stm}"),
+                            0,
+                        ));
+                    }
+                    let mut p = Parser::new(&data, start, os.ended());
+                    match p.object() {
+                        Ok(_) => {
+                            // The object's own bytes, parsed again so its spans index them.
+                            let raw = data[start..p.pos].to_vec();
+                            drop(data);
+                            let obj = Parser::new(&raw, 0, true).object().map_err(|_| {
+                                damaged(
+                                    format!("object {num} in object stream {stm} does not parse"),
+                                    0,
+                                )
+                            })?;
+                            // Already decrypted with its object stream.
+                            return Ok(Some(Fetched {
+                                id: Ref::new(num, 0),
+                                obj,
+                                raw,
+                                stream: None,
+                            }));
+                        }
+                        Err(SyntaxError::Eof) if !os.ended() => {
+                            drop(data);
+                            os.more(0)?;
+                        }
+                        Err(_) => {
+                            return Err(damaged(
+                                format!("object {num} in object stream {stm} does not parse"),
+                                0,
+                            ))
+                        }
+                    }
                 }
-                let mut p = Parser::new(&os.data, start, true);
-                let obj = p.object().map_err(|_| {
-                    damaged(
-                        format!("object {num} in object stream {stm} does not parse"),
-                        0,
-                    )
-                })?;
-                // Already decrypted with its object stream.
-                Ok(Some(Fetched {
-                    id: Ref::new(num, 0),
-                    obj,
-                    raw: os.data.clone(),
-                    stream: None,
-                }))
             }
         }
     }
@@ -390,14 +469,26 @@ impl<R: ReadAt> Pdf<R> {
             .obj
             .as_dict()
             .ok_or_else(|| damaged(format!("object stream {stm} is not a stream"), 0))?;
-        let data = decode_stream(d, f.stream.as_deref().unwrap_or(&[]))?;
         let n = d.get(b"N").and_then(Obj::as_int).unwrap_or(-1);
         let first = d.get(b"First").and_then(Obj::as_int).unwrap_or(-1);
-        if n < 0 || first < 0 || first as usize > data.len() || n as usize > data.len() {
-            return Err(damaged(
-                format!("object stream {stm} has a bad /N or /First"),
-                0,
-            ));
+        let bad = || damaged(format!("object stream {stm} has a bad /N or /First"), 0);
+        if n < 0 || first < 0 || first as u64 > MAX_DECODED {
+            return Err(bad());
+        }
+        let dec = Decoder::new(d, std::io::Cursor::new(f.stream.unwrap_or_default()))
+            .map_err(|e| filter_err(e, "object stream", Some(stm)))?;
+        let os = ObjStm {
+            num: stm,
+            data: RefCell::new(Vec::new()),
+            rest: RefCell::new(Some(dec)),
+            index: Vec::new(),
+            first: first as usize,
+        };
+        // The header (pairs of numbers before /First) first.
+        while os.data.borrow().len() < first as usize && os.more(first as usize)? {}
+        let data = os.data.borrow();
+        if first as usize > data.len() || n as usize > data.len() {
+            return Err(bad());
         }
         let mut p = Parser::new(&data[..first as usize], 0, true);
         let mut index = Vec::with_capacity(n as usize);
@@ -411,11 +502,8 @@ impl<R: ReadAt> Pdf<R> {
                 usize::try_from(b).unwrap_or(usize::MAX),
             ));
         }
-        let os = std::rc::Rc::new(ObjStm {
-            data,
-            index,
-            first: first as usize,
-        });
+        drop(data);
+        let os = std::rc::Rc::new(ObjStm { index, ..os });
         self.objstms.borrow_mut().insert(stm, os.clone());
         Ok(os)
     }
@@ -500,7 +588,7 @@ impl<R: ReadAt> Pdf<R> {
     /// or missing `/Length`, which qpdf also tolerates) up to the next `endstream`.
     fn stream_data(&self, abs: u64, len: Option<u64>) -> Result<Vec<u8>, Error> {
         if let Some(l) = len {
-            if abs.checked_add(l).is_some_and(|e| e <= self.len) && l as usize <= MAX_DECODED {
+            if abs.checked_add(l).is_some_and(|e| e <= self.len) && l <= MAX_DECODED {
                 let data = read_window(&self.src, abs, l as usize)?;
                 let after = read_window(&self.src, abs + l, 32)?;
                 let mut p = Parser::new(&after, 0, true);
@@ -525,23 +613,41 @@ impl<R: ReadAt> Pdf<R> {
                 data.truncate(end);
                 return Ok(data);
             }
-            if abs + w.len() as u64 >= self.len || size >= MAX_DECODED {
+            if abs + w.len() as u64 >= self.len || size as u64 >= MAX_DECODED {
                 return Err(damaged("stream without endstream", abs));
             }
             size *= 4;
         }
     }
 
-    /// Decodes the data of a fetched stream object.
+    /// Decodes the whole data of a fetched stream object, refusing past `bound` bytes
+    /// (decoding stops there); `what` names the stream in that refusal ("the XMP metadata
+    /// stream").
     ///
     /// # Errors
-    /// [`ErrorKind::Damaged`] when a filter fails or is unsupported.
-    pub fn decoded(&self, f: &Fetched) -> Result<Vec<u8>, Error> {
+    /// [`ErrorKind::TooLarge`] past the bound, [`ErrorKind::Damaged`] when a filter fails or
+    /// is unsupported.
+    pub fn decoded(&self, f: &Fetched, what: &str, bound: u64) -> Result<Vec<u8>, Error> {
         let d = f
             .obj
             .as_dict()
             .ok_or_else(|| damaged(format!("object {} is not a stream", f.id.num), 0))?;
-        decode_stream(d, f.stream.as_deref().unwrap_or(&[]))
+        filters::decode(d, f.stream.as_deref().unwrap_or(&[]), bound)
+            .map_err(|e| filter_err(e, what, Some(f.id.num)))
+    }
+
+    /// A decoder of a fetched stream object's data, for callers that scan it as it comes
+    /// (and set their own bound).
+    ///
+    /// # Errors
+    /// [`ErrorKind::Damaged`] when the object is not a stream or its filters are unsupported.
+    pub fn decoder<'f>(&self, f: &'f Fetched) -> Result<Decoder<'f>, Error> {
+        let d = f
+            .obj
+            .as_dict()
+            .ok_or_else(|| damaged(format!("object {} is not a stream", f.id.num), 0))?;
+        Decoder::new(d, f.stream.as_deref().unwrap_or(&[]))
+            .map_err(|e| filter_err(e, "content stream", Some(f.id.num)))
     }
 }
 

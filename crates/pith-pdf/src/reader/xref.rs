@@ -4,12 +4,12 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::super::filters::decode_stream;
+use super::super::filters::{read_prefix, Decoder, MAX_DECODED};
 use super::super::syntax::{Dict, Obj};
 use super::super::Error;
 use super::source::{read_window, ReadAt};
 use super::table::{parse_trailer, parse_whole, Indexed};
-use super::{damaged, Check, Pdf, MAX_SECTIONS};
+use super::{damaged, filter_err, too_large, Check, Pdf, MAX_SECTIONS};
 use crate::syntax::Parser;
 
 /// The kind of cross-reference section (§7.5.4 table, §7.5.8 stream).
@@ -215,8 +215,6 @@ impl<R: ReadAt> Pdf<R> {
                 pos,
             ));
         }
-        let data =
-            decode_stream(&d, f.stream.as_deref().unwrap_or(&[])).map_err(|e| e.at_offset(pos))?;
         let w: Vec<usize> = match d.get(b"W") {
             Some(Obj::Array(a)) if a.len() == 3 => a
                 .iter()
@@ -237,6 +235,21 @@ impl<R: ReadAt> Pdf<R> {
             _ => vec![(0, size as u64)],
         };
         let rec = w.iter().sum::<usize>();
+        // Only the rows /Index (or /Size) asks for are decoded (issue 24.1): data past them is
+        // never inflated, and the rows themselves are bounded by MAX_DECODED.
+        let rows: u64 = index
+            .iter()
+            .fold(0u64, |acc, &(_, c)| acc.saturating_add(c))
+            .saturating_mul(rec as u64);
+        let num = Some(f.id.num);
+        let what = "the cross-reference stream";
+        let dec = Decoder::new(&d, f.stream.as_deref().unwrap_or(&[]))
+            .map_err(|e| filter_err(e, what, num).at_offset(pos))?;
+        let data = read_prefix(dec, rows.min(MAX_DECODED.saturating_add(1)))
+            .map_err(|e| filter_err(e, what, num).at_offset(pos))?;
+        if data.len() as u64 > MAX_DECODED {
+            return Err(too_large(what, num, MAX_DECODED).at_offset(pos));
+        }
         let mut at = 0usize;
         let field = |bytes: &[u8]| bytes.iter().fold(0u64, |acc, &b| acc << 8 | u64::from(b));
         let mut map = HashMap::new();

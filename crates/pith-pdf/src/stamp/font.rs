@@ -12,7 +12,8 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 
 use super::geometry::Extent;
-use crate::syntax::Ref;
+use crate::syntax::{Obj, Ref};
+use crate::writer::font as wf;
 use crate::{Error, ErrorKind};
 
 /// The font file: DejaVu Sans subset to `pith: 0-9 A-Z` (see `assets/fonts/subset.sh`).
@@ -30,13 +31,13 @@ pub struct Encoded {
     pub extent: Extent,
 }
 
-/// The body of one font object.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The body of one font object, as the typed writers of [`crate::writer::font`] build it.
+#[derive(Debug, Clone, PartialEq)]
 pub enum Body {
-    /// A dictionary (`<< … >>`).
-    Dict(Vec<u8>),
-    /// A stream: its dictionary entries (without `/Length`) and its data.
-    Stream(String, Vec<u8>),
+    /// A dictionary.
+    Dict(Obj),
+    /// A stream: its dictionary (without `/Length`) and its data.
+    Stream(Obj, Vec<u8>),
 }
 
 /// Object identities of the six font objects.
@@ -119,77 +120,67 @@ fn thousandths(v: i32, upem: f64) -> i64 {
     (f64::from(v) * 1000.0 / upem).round() as i64
 }
 
-/// The bodies of the six font objects, keyed by identity; the strings of the CIDFont's
-/// `/CIDSystemInfo` are encrypted with `sec` for an encrypted file.
+/// The bodies of the six font objects, keyed by identity (the strings of the CIDFont's
+/// `/CIDSystemInfo` are encrypted by the writer for an encrypted file).
 ///
 /// # Errors
 /// [`ErrorKind::Unsupported`] when the built-in font does not parse (a broken build).
-pub fn objects(
-    r: &FontRefs,
-    sec: Option<&dyn crate::security::SecurityHandler>,
-) -> Result<Vec<(Ref, Body)>, Error> {
+pub fn objects(r: &FontRefs) -> Result<Vec<(Ref, Body)>, Error> {
     let face = face()?;
     let upem = f64::from(face.units_per_em());
     let glyphs = face.number_of_glyphs();
-    let mut widths = String::new();
-    for g in 0..glyphs {
-        let w = face.glyph_hor_advance(ttf_parser::GlyphId(g)).unwrap_or(0);
-        let _ = write!(widths, "{} ", thousandths(i32::from(w), upem));
-    }
+    let widths: Vec<i64> = (0..glyphs)
+        .map(|g| {
+            let w = face.glyph_hor_advance(ttf_parser::GlyphId(g)).unwrap_or(0);
+            thousandths(i32::from(w), upem)
+        })
+        .collect();
     let bb = face.global_bounding_box();
     let t = |v: i16| thousandths(i32::from(v), upem);
     let cap = face.capital_height().unwrap_or(face.ascender());
 
-    let type0 = format!(
-        "<< /Type /Font /Subtype /Type0 /BaseFont /{BASE_FONT} /Encoding /Identity-H \
-         /DescendantFonts [{}] /ToUnicode {} >>",
-        r.cid, r.to_unicode
-    );
-    let strings = super::write::Strings::of(sec, r.cid);
-    let text = |s: &str| String::from_utf8_lossy(&super::write::text_in(s, strings)).into_owned();
-    let cid = format!(
-        "<< /Type /Font /Subtype /CIDFontType2 /BaseFont /{BASE_FONT} \
-         /CIDSystemInfo << /Registry {} /Ordering {} /Supplement 0 >> \
-         /FontDescriptor {} /DW 1000 /W [0 [{}]] /CIDToGIDMap /Identity >>",
-        text("Adobe"),
-        text("Identity"),
-        r.descriptor,
-        widths.trim_end()
-    );
-    let descriptor = format!(
-        "<< /Type /FontDescriptor /FontName /{BASE_FONT} /Flags 4 /FontBBox [{} {} {} {}] \
-         /ItalicAngle 0 /Ascent {} /Descent {} /CapHeight {} /StemV 80 /FontFile2 {} /CIDSet {} >>",
-        t(bb.x_min),
-        t(bb.y_min),
-        t(bb.x_max),
-        t(bb.y_max),
-        t(face.ascender()),
-        t(face.descender()),
-        t(cap),
-        r.file,
-        r.cid_set
-    );
+    let type0 = wf::Type0 {
+        base_font: BASE_FONT,
+        descendant: r.cid,
+        to_unicode: r.to_unicode,
+    }
+    .to_obj();
+    let cid = wf::CidFont {
+        base_font: BASE_FONT,
+        descriptor: r.descriptor,
+        widths: &widths,
+    }
+    .to_obj();
+    let descriptor = wf::FontDescriptor {
+        font_name: BASE_FONT,
+        flags: 4,
+        bbox: [t(bb.x_min), t(bb.y_min), t(bb.x_max), t(bb.y_max)],
+        ascent: t(face.ascender()),
+        descent: t(face.descender()),
+        cap_height: t(cap),
+        stem_v: 80,
+        font_file2: r.file,
+        cid_set: r.cid_set,
+    }
+    .to_obj();
     let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
     z.write_all(FONT)
         .map_err(|e| Error::new(ErrorKind::Io).with_source(e))?;
     let packed = z
         .finish()
         .map_err(|e| Error::new(ErrorKind::Io).with_source(e))?;
-    let file = Body::Stream(
-        format!("/Length1 {} /Filter /FlateDecode", FONT.len()),
-        packed,
-    );
-    let cmap = Body::Stream(String::new(), to_unicode(&mapped(&face)).into_bytes());
+    let file = Body::Stream(wf::font_file2(FONT.len()), packed);
+    let cmap = Body::Stream(wf::plain_stream(), to_unicode(&mapped(&face)).into_bytes());
     // Every glyph of the subset is a CID (Identity mapping): bits 0..glyphs set, high bit first.
     let mut set = vec![0u8; usize::from(glyphs).div_ceil(8)];
     for g in 0..usize::from(glyphs) {
         set[g / 8] |= 0x80 >> (g % 8);
     }
-    let cid_set = Body::Stream(String::new(), set);
+    let cid_set = Body::Stream(wf::plain_stream(), set);
     Ok(vec![
-        (r.type0, Body::Dict(type0.into_bytes())),
-        (r.cid, Body::Dict(cid.into_bytes())),
-        (r.descriptor, Body::Dict(descriptor.into_bytes())),
+        (r.type0, Body::Dict(type0)),
+        (r.cid, Body::Dict(cid)),
+        (r.descriptor, Body::Dict(descriptor)),
         (r.file, file),
         (r.to_unicode, cmap),
         (r.cid_set, cid_set),
@@ -229,6 +220,7 @@ fn to_unicode(map: &[(char, u16)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::writer::object::{to_vec, Strings};
 
     #[test]
     fn the_font_covers_every_pith_number_character() {
@@ -265,11 +257,13 @@ mod tests {
             to_unicode: Ref::new(14, 0),
             cid_set: Ref::new(15, 0),
         };
-        let objs = objects(&r, None).unwrap();
+        let objs = objects(&r).unwrap();
         let get = |n: u32| objs.iter().find(|o| o.0.num == n).unwrap().1.clone();
-        let text = |n: u32| match get(n) {
-            Body::Dict(b) => String::from_utf8(b).unwrap(),
-            Body::Stream(e, _) => e,
+        let text = |n: u32| {
+            let o = match get(n) {
+                Body::Dict(o) | Body::Stream(o, _) => o,
+            };
+            String::from_utf8(to_vec(&o, Strings::default())).unwrap()
         };
         assert!(text(10).contains("/DescendantFonts [11 0 R] /ToUnicode 14 0 R"));
         assert!(text(11).contains("/FontDescriptor 12 0 R"));

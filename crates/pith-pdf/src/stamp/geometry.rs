@@ -177,21 +177,48 @@ pub const EDGE_BAND: f64 = 0.8;
 pub fn place(page: &Page, pos: Position, size_pt: f64, text: &Extent) -> Placement {
     let uu = page.user_unit;
     let (w, h) = page.visual_size();
+    let s = fit_band(page, pos, size_pt / uu, text);
+    let along = match pos {
+        Position::Left | Position::Right => h * SIDE_BAND.0,
+        Position::Top | Position::Bottom => (w - text.advance * s) / 2.0,
+    };
+    let thick = (text.ascent - text.descent) * s;
+    // The inset shrinks on pages too small for it, so the stamp stays on the page.
+    let inset = (INSET_PT / uu).min(((w.min(h) - thick) / 2.0).max(0.0));
+    place_at(page, pos, s, text, inset, along)
+}
+
+/// The font size (user units) at most `s` at which `text` fits the band of `pos`.
+fn fit_band(page: &Page, pos: Position, s: f64, text: &Extent) -> f64 {
+    let (w, h) = page.visual_size();
     let along = match pos {
         Position::Left | Position::Right => h * (SIDE_BAND.1 - SIDE_BAND.0),
         Position::Top | Position::Bottom => w * EDGE_BAND,
     };
-    let mut s = size_pt / uu;
     if text.advance > 0.0 && text.advance * s > along {
-        s = along / text.advance;
+        along / text.advance
+    } else {
+        s
     }
+}
+
+/// Places `text` at font size `s` (user units) along edge `pos`, `inset` from the edge and
+/// starting `along` from the bottom (left and right) or the left (top and bottom) of the
+/// displayed page.
+fn place_at(
+    page: &Page,
+    pos: Position,
+    s: f64,
+    text: &Extent,
+    inset: f64,
+    along: f64,
+) -> Placement {
+    let (w, h) = page.visual_size();
     let len = text.advance * s;
     let asc = text.ascent * s;
     let desc = -text.descent * s;
     let thick = asc + desc;
-    // The inset shrinks on pages too small for it, so the stamp stays on the page.
-    let inset = (INSET_PT / uu).min(((w.min(h) - thick) / 2.0).max(0.0));
-    let v0 = h * SIDE_BAND.0;
+    let v0 = along;
     let (tm, visual) = match pos {
         Position::Left => {
             // Rotated 90° counter-clockwise: ascenders point to the left edge.
@@ -210,7 +237,7 @@ pub fn place(page: &Page, pos: Position, size_pt: f64, text: &Extent) -> Placeme
             )
         }
         Position::Bottom => {
-            let u0 = (w - len) / 2.0;
+            let u0 = along;
             let vb = inset + desc;
             (
                 [1.0, 0.0, 0.0, 1.0, u0, vb],
@@ -218,7 +245,7 @@ pub fn place(page: &Page, pos: Position, size_pt: f64, text: &Extent) -> Placeme
             )
         }
         Position::Top => {
-            let u0 = (w - len) / 2.0;
+            let u0 = along;
             let vb = h - inset - asc;
             (
                 [1.0, 0.0, 0.0, 1.0, u0, vb],
@@ -234,6 +261,110 @@ pub fn place(page: &Page, pos: Position, size_pt: f64, text: &Extent) -> Placeme
         visual,
         rect: visual.transform(&matrix),
     }
+}
+
+/// The smallest stamp on paper, in points: smaller text is not legible.
+pub const MIN_SIZE_PT: f64 = 6.0;
+/// The least distance kept between the stamp and the page's content, in points.
+pub const GAP_PT: f64 = 3.0;
+/// The least distance kept between the stamp and the edge of the page, in points.
+pub const MIN_INSET_PT: f64 = 2.0;
+
+impl Page {
+    /// The matrix from default user space to visual space (the inverse of [`Page::to_user`]).
+    pub fn to_visual(&self) -> [f64; 6] {
+        let [a, b, c, d, e, f] = self.to_user();
+        let det = a * d - b * c;
+        [
+            d / det,
+            -b / det,
+            -c / det,
+            a / det,
+            (c * f - d * e) / det,
+            (b * e - a * f) / det,
+        ]
+    }
+}
+
+/// Places `text` in a free margin of `page` (issue 24.3): the edges in `order`, each tried at
+/// `size_pt` points and then smaller down to [`MIN_SIZE_PT`], at several places along the edge
+/// (from the usual one outwards) and insets from [`INSET_PT`] down to [`MIN_INSET_PT`]. A place
+/// is free when the stamp's box, grown by [`GAP_PT`], meets none of `occupied` (boxes of the
+/// page's content in default user space) and lies inside the displayed crop box. `None` when
+/// no edge has room.
+pub fn place_free(
+    page: &Page,
+    order: &[Position],
+    size_pt: f64,
+    text: &Extent,
+    occupied: &[Rect],
+) -> Option<Placement> {
+    let uu = page.user_unit;
+    let (w, h) = page.visual_size();
+    let area = Rect::new(0.0, 0.0, w, h);
+    let to_visual = page.to_visual();
+    let boxes: Vec<Rect> = occupied
+        .iter()
+        .filter_map(|r| {
+            r.transform(&to_visual).intersect(&area).or_else(|| {
+                // A box of no area (a line, a point) still marks content.
+                let t = r.transform(&to_visual);
+                (t.x1 >= 0.0 && t.x0 <= w && t.y1 >= 0.0 && t.y0 <= h).then_some(t)
+            })
+        })
+        .collect();
+    let gap = GAP_PT / uu;
+    let free = |v: &Rect| {
+        area.contains(v)
+            && boxes.iter().all(|b| {
+                let g = Rect {
+                    x0: v.x0 - gap,
+                    y0: v.y0 - gap,
+                    x1: v.x1 + gap,
+                    y1: v.y1 + gap,
+                };
+                !(b.x0 < g.x1 && g.x0 < b.x1 && b.y0 < g.y1 && g.y0 < b.y1)
+            })
+    };
+    let insets: Vec<f64> = [INSET_PT, 8.0, 5.0, MIN_INSET_PT]
+        .iter()
+        .map(|i| i / uu)
+        .collect();
+    for &pos in order {
+        let mut size = size_pt;
+        while size >= MIN_SIZE_PT - 1e-9 {
+            let s = fit_band(page, pos, size / uu, text);
+            if s * uu < MIN_SIZE_PT - 1e-9 {
+                break;
+            }
+            let len = text.advance * s;
+            let (span, usual) = match pos {
+                Position::Left | Position::Right => (h, h * SIDE_BAND.0),
+                Position::Top | Position::Bottom => (w, (w - len) / 2.0),
+            };
+            // Places along the edge: the usual one first, then outwards from it in steps of
+            // 5 % of the edge, inside the page.
+            let step = span * 0.05;
+            let mut alongs = vec![usual];
+            for k in 1..40 {
+                for a in [usual + step * k as f64, usual - step * k as f64] {
+                    if a >= 0.0 && a + len <= span {
+                        alongs.push(a);
+                    }
+                }
+            }
+            for &along in &alongs {
+                for &inset in &insets {
+                    let p = place_at(page, pos, s, text, inset, along);
+                    if free(&p.visual) {
+                        return Some(p);
+                    }
+                }
+            }
+            size -= 0.5;
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -400,5 +531,45 @@ mod tests {
             assert!(p.font_size > 0.0);
             assert!(tiny.crop.contains(&p.rect), "{pos:?} {:?}", p.rect);
         }
+    }
+
+    #[test]
+    fn free_margins_are_chosen_and_full_pages_have_none() {
+        let page = Page::new(letter(), None, 0, None);
+        let order = [
+            Position::Left,
+            Position::Right,
+            Position::Bottom,
+            Position::Top,
+        ];
+        // Body text only: the left margin, as without any content.
+        let body = [Rect::new(72.0, 72.0, 540.0, 720.0)];
+        let p = place_free(&page, &order, 9.0, &TEXT, &body).unwrap();
+        assert_eq!(p, place(&page, Position::Left, 9.0, &TEXT));
+        // Text down the whole left margin (x = 5..50): another edge, clear of every box.
+        let full_left = [body[0], Rect::new(5.0, 5.0, 50.0, 787.0)];
+        let p = place_free(&page, &order, 9.0, &TEXT, &full_left).unwrap();
+        assert!(p.rect.x0 > 50.0, "{:?}", p.rect);
+        for b in &full_left {
+            assert!(b.intersect(&p.rect).is_none(), "{b:?} {:?}", p.rect);
+        }
+        // A small margin: the stamp moves in towards the edge and shrinks, never below 6 pt.
+        let tight = [Rect::new(16.0, 0.0, 612.0, 792.0)];
+        let p = place_free(&page, &order, 9.0, &TEXT, &tight).unwrap();
+        assert!(p.rect.x1 <= 16.0 - GAP_PT + 1e-9 && p.font_size >= MIN_SIZE_PT - 1e-9);
+        // Content on every edge, a full-bleed box, a page a few points wide: no room.
+        assert!(place_free(&page, &order, 9.0, &TEXT, &[letter()]).is_none());
+        let narrow = Page::new(Rect::new(0.0, 0.0, 4.0, 300.0), None, 0, None);
+        assert!(place_free(&narrow, &order, 9.0, &TEXT, &[]).is_none());
+        // /Rotate 90: the displayed left margin is the user-space bottom edge; content there
+        // sends the stamp elsewhere, still inside the crop box.
+        let page = Page::new(letter(), None, 90, None);
+        let bottom = [Rect::new(0.0, 5.0, 612.0, 50.0)];
+        let p = place_free(&page, &order, 9.0, &TEXT, &bottom).unwrap();
+        assert!(
+            p.rect.y0 > 50.0 && page.crop.contains(&p.rect),
+            "{:?}",
+            p.rect
+        );
     }
 }

@@ -18,17 +18,21 @@
 //! page never carries two stamps. This module decides nothing about signatures or encryption
 //! (see [`super::inject()`]) and does no I/O beyond reading objects through [`Pdf`].
 
-use crate::reader::{Pdf, ReadAt};
+use crate::filters::MAX_WHOLE;
+use crate::reader::{too_large, Pdf, ReadAt};
 use crate::security::StreamKind;
 use crate::syntax::{Dict, Obj, Ref};
+use crate::writer::annotation::Link;
+use crate::writer::object::{self as wo, dict, name_obj};
 use crate::writer::Update;
 use crate::Identifier;
 use crate::{Error, ErrorKind};
 
 pub mod balance;
+pub mod content;
 pub mod font;
 pub mod geometry;
-pub mod write;
+pub mod tagged;
 
 pub use geometry::Position;
 use geometry::{Page, Rect};
@@ -82,6 +86,11 @@ impl Stamp {
     }
 }
 
+/// The most of page 1's decoded content the stamp walks (issue 24.1): 256 MiB, far beyond
+/// real pages (a dense vector map is a few tens of MB); past it the stamp is refused rather
+/// than spend minutes on a page whose contents inflate without end.
+pub const MAX_CONTENT: u64 = 256 << 20;
+
 /// Value of the `/PithStamp` key on the objects this module writes.
 const MARK_STAMP: &[u8] = b"Stamp";
 const MARK_LINK: &[u8] = b"Link";
@@ -122,6 +131,10 @@ pub struct Plan {
     text: String,
     encoded: Vec<u8>,
     url: String,
+    /// The structure tree to add the link to (a tagged file whose stamp link has none yet).
+    tags: Option<tagged::Tags>,
+    /// The annotation's `/StructParent`: kept from a stamp written before, or the new key.
+    struct_parent: Option<i64>,
 }
 
 /// No page 1 to stamp: the page tree is empty or broken. Not [`ErrorKind::Damaged`] (whose
@@ -281,7 +294,14 @@ pub fn page_links<R: ReadAt>(
 
 /// Reads page 1 and plans the stamp showing `number` as `stamp` says.
 ///
+/// The stamp goes in a free margin of the page ([`geometry::place_free`], issue 24.3): the
+/// position asked for, else the left margin, else the other edges, at the size asked for or
+/// smaller down to [`geometry::MIN_SIZE_PT`], never over the page's content (as the walk of
+/// [`content`] bounds it) nor outside the crop box.
+///
 /// # Errors
+/// [`ErrorKind::NoStampRoom`] when no edge has room for a legible stamp;
+/// [`ErrorKind::TooLarge`] when page 1's content decodes to more than [`MAX_CONTENT`];
 /// [`ErrorKind::Unsupported`] when there is no page 1 (an empty or broken page tree);
 /// [`ErrorKind::Damaged`] when an object on the way cannot be parsed; [`ErrorKind::Io`].
 pub fn plan<R: ReadAt>(
@@ -333,7 +353,7 @@ pub fn plan<R: ReadAt>(
             if f.stream.is_some() && mark == Some(MARK_STAMP) {
                 existing = Some(Existing {
                     stream: *r,
-                    data: pdf.decoded(&f)?,
+                    data: pdf.decoded(&f, "the stamp's content stream", MAX_WHOLE)?,
                     annot: None,
                 });
             }
@@ -371,32 +391,103 @@ pub fn plan<R: ReadAt>(
         Some(ex) => font_name_in(&ex.data).unwrap_or_else(|| b"PithStamp".to_vec()),
         None => free_font_name(pdf, resources.as_ref())?,
     };
-    // The page's own content (not needed to replace a stamp: the Q count is in it already).
-    let mut nesting = balance::Nesting::default();
-    if existing.is_none() {
-        let mut all = Vec::new();
-        for c in &contents {
-            if let Obj::Ref(r) = c {
-                // A content stream that cannot be read or decoded is scanned as empty (the page
-                // keeps it as it is; the stamp then assumes it balanced).
-                let data = pdf
-                    .get(r.num)
-                    .ok()
-                    .flatten()
-                    .filter(|f| f.stream.is_some())
-                    .and_then(|f| pdf.decoded(&f).ok());
-                if let Some(d) = data {
-                    all.extend_from_slice(&d);
-                    all.push(b'\n');
-                }
+    // The page's own content, walked as it is decoded (issue 24.1), for its q/Q nesting (not
+    // needed to replace a stamp: the Q count is in it already) and its extent. A content
+    // stream that cannot be read or decoded is walked as far as it decodes (the page keeps it
+    // as it is; the stamp then assumes the rest balanced and empty).
+    let xobjects = match resources
+        .as_ref()
+        .and_then(Obj::as_dict)
+        .and_then(|d| d.get(b"XObject"))
+        .map(|x| pdf.resolve(x))
+        .transpose()?
+    {
+        Some(Obj::Dict(d)) => d,
+        _ => Dict::default(),
+    };
+    let scopes = Scopes {
+        pdf,
+        dicts: std::cell::RefCell::new(vec![xobjects]),
+    };
+    let mut walk = content::Walk::new(MAX_CONTENT, |scope, n| scopes.xobject(scope, n));
+    for c in &contents {
+        let Obj::Ref(r) = c else { continue };
+        if existing.as_ref().is_some_and(|ex| ex.stream == *r) {
+            continue;
+        }
+        let Some(f) = pdf.get(r.num).ok().flatten().filter(|f| f.stream.is_some()) else {
+            continue;
+        };
+        let Ok(dec) = pdf.decoder(&f) else { continue };
+        if let Err(e) = walk.feed(dec) {
+            if e.get_ref().is_some_and(|i| i.is::<content::TooLong>()) {
+                return Err(too_large(
+                    "page 1's content",
+                    Some(page_ref.num),
+                    MAX_CONTENT,
+                ));
             }
         }
-        nesting = balance::scan(&all);
     }
+    let found = walk.finish();
+    let nesting = if existing.is_none() {
+        found.nesting
+    } else {
+        balance::Nesting::default()
+    };
     let text = stamp.text(number);
     let enc = font::encode(&text)?;
-    let placement = geometry::place(&geo, stamp.position, stamp.size, &enc.extent);
+    // Where the page has content (issue 24.3): the marks of its content streams and the boxes
+    // of its annotations (pith's own link excepted, and popups, which are not drawn on the
+    // page); an unclipped shading covers the whole page.
+    let mut occupied = found.boxes;
+    if found.everything {
+        occupied.push(geo.crop);
+    }
+    for a in &annots {
+        let own = existing
+            .as_ref()
+            .and_then(|ex| ex.annot.as_ref())
+            .is_some_and(|(r, _)| Obj::Ref(*r) == *a);
+        let Ok(Obj::Dict(d)) = pdf.resolve(a) else {
+            continue;
+        };
+        if own || d.get(b"Subtype").and_then(Obj::as_name) == Some(b"Popup") {
+            continue;
+        }
+        if let Some(r) = rect(pdf, d.get(b"Rect")) {
+            occupied.push(r);
+        }
+    }
+    // The edge asked for first, then the left margin, then the other edges.
+    let mut order = vec![stamp.position];
+    for p in [
+        Position::Left,
+        Position::Right,
+        Position::Bottom,
+        Position::Top,
+    ] {
+        if !order.contains(&p) {
+            order.push(p);
+        }
+    }
+    let placement = geometry::place_free(&geo, &order, stamp.size, &enc.extent, &occupied)
+        .ok_or_else(|| Error::new(ErrorKind::NoStampRoom))?;
+    // Tagged files (issue 24.4): the link gets a structure element, unless the stamp's
+    // annotation already has its /StructParent.
+    let kept_key = existing
+        .as_ref()
+        .and_then(|ex| ex.annot.as_ref())
+        .and_then(|(_, d)| d.get(b"StructParent"))
+        .and_then(Obj::as_int);
+    let tags = match kept_key {
+        Some(_) => None,
+        None => tagged::Tags::read(pdf, catalog)?,
+    };
+    let struct_parent = kept_key.or(tags.as_ref().map(tagged::Tags::key));
     Ok(Plan {
+        tags,
+        struct_parent,
         page_ref,
         page,
         resources,
@@ -412,6 +503,69 @@ pub fn plan<R: ReadAt>(
         encoded: enc.bytes,
         url: number.url(),
     })
+}
+
+/// The largest form XObject content the stamp's walk goes into (a form past it counts by its
+/// box): forms are figures and page wrappers of a few KB to a few MB.
+const MAX_FORM: u64 = 16 << 20;
+
+/// The `/XObject` dictionaries of the scopes of a page's walk: 0 is the page's resources, each
+/// form walked into adds its own (or its parent's when it has none).
+struct Scopes<'p, R: ReadAt> {
+    pdf: &'p Pdf<R>,
+    dicts: std::cell::RefCell<Vec<Dict>>,
+}
+
+impl<R: ReadAt> Scopes<'_, R> {
+    /// What XObject `name` of scope `scope` is: an image, a form with its box, matrix, content
+    /// and scope, or `None` when it cannot be read (the walk then takes it as an image).
+    fn xobject(&self, scope: usize, name: &[u8]) -> Option<content::XObject> {
+        let pdf = self.pdf;
+        let r = self.dicts.borrow().get(scope)?.get(name)?.as_ref()?;
+        let f = pdf.get(r.num).ok()??;
+        let d = f.obj.as_dict()?;
+        match d.get(b"Subtype").and_then(Obj::as_name)? {
+            b"Image" => Some(content::XObject::Image),
+            b"Form" => {
+                let bbox = rect(pdf, d.get(b"BBox"))?;
+                let matrix = match d.get(b"Matrix").map(|m| pdf.resolve(m)) {
+                    Some(Ok(Obj::Array(a))) if a.len() == 6 => {
+                        let v: Vec<f64> = a.iter().filter_map(as_f64).collect();
+                        <[f64; 6]>::try_from(v).ok()?
+                    }
+                    _ => [1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
+                };
+                let content = self.form_content(&f, scope);
+                Some(content::XObject::Form {
+                    bbox,
+                    matrix,
+                    content,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// A form's decoded content (up to [`MAX_FORM`]) and the scope of its resources.
+    fn form_content(&self, f: &crate::reader::Fetched, parent: usize) -> Option<(Vec<u8>, usize)> {
+        let pdf = self.pdf;
+        let d = f.obj.as_dict()?;
+        let data = pdf.decoded(f, "a form XObject", MAX_FORM).ok()?;
+        let own = match d.get(b"Resources").map(|r| pdf.resolve(r)) {
+            Some(Ok(Obj::Dict(res))) => match res.get(b"XObject").map(|x| pdf.resolve(x)) {
+                Some(Ok(Obj::Dict(x))) => Some(x),
+                _ => Some(Dict::default()),
+            },
+            _ => None,
+        };
+        let mut dicts = self.dicts.borrow_mut();
+        if dicts.len() >= 1000 {
+            return None;
+        }
+        let x = own.unwrap_or_else(|| dicts[parent].clone());
+        dicts.push(x);
+        Some((data, dicts.len() - 1))
+    }
 }
 
 /// The font resource name in a stamp stream written before (`/Name size Tf`).
@@ -458,12 +612,7 @@ impl Plan {
     /// own (isolated) content.
     fn content(&self, closes: usize) -> Vec<u8> {
         let p = &self.placement;
-        let m = |a: &[f64; 6]| {
-            a.iter()
-                .map(|v| write::num(*v))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
+        let m = |a: &[f64; 6]| a.iter().map(|v| wo::num(*v)).collect::<Vec<_>>().join(" ");
         let mut s = String::new();
         s.push_str(&"Q\n".repeat(closes));
         s.push_str("q\n/Artifact BMC\n");
@@ -475,14 +624,9 @@ impl Plan {
         }
         s.push_str("0 Tc 0 Tw 100 Tz 0 Ts 0 Tr\nBT\n");
         let mut out = s.into_bytes();
-        write::name(&self.font_name, &mut out);
+        wo::name(&self.font_name, &mut out);
         out.extend_from_slice(
-            format!(
-                " {} Tf\n{} Tm\n<",
-                write::num(p.font_size),
-                m(&p.text_matrix)
-            )
-            .as_bytes(),
+            format!(" {} Tf\n{} Tm\n<", wo::num(p.font_size), m(&p.text_matrix)).as_bytes(),
         );
         for b in &self.encoded {
             out.extend_from_slice(format!("{b:02X}").as_bytes());
@@ -491,27 +635,23 @@ impl Plan {
         out
     }
 
-    /// The link annotation's dictionary, its strings written as `strings` says.
-    fn annotation(&self, strings: write::Strings<'_>) -> Vec<u8> {
+    /// The link annotation (its strings are encrypted by the writer in an encrypted file).
+    fn annotation(&self) -> Obj {
         let r = &self.placement.rect;
-        let mut out = format!(
-            "<< /Type /Annot /Subtype /Link /Rect [{} {} {} {}] /Border [0 0 0] /F 4 /P {} \
-             /A << /Type /Action /S /URI /URI ",
-            write::num(r.x0),
-            write::num(r.y0),
-            write::num(r.x1),
-            write::num(r.y1),
-            self.page_ref
-        )
-        .into_bytes();
-        out.extend_from_slice(&write::text_in(&self.url, strings));
-        out.extend_from_slice(b" >> /Contents ");
-        out.extend_from_slice(&write::text_in(
-            &format!("Pith Number {}: open its record at {}", self.text, self.url),
-            strings,
-        ));
-        out.extend_from_slice(b" /PithStamp /Link >>");
-        out
+        Link {
+            rect: [r.x0, r.y0, r.x1, r.y1],
+            page: self.page_ref,
+            uri: &self.url,
+            contents: &self.alt(),
+            struct_parent: self.struct_parent,
+            mark: Some(("PithStamp", "Link")),
+        }
+        .to_obj()
+    }
+
+    /// The alternate description of the link (annotation `/Contents`, structure `/Alt`).
+    fn alt(&self) -> String {
+        format!("Pith Number {}: open its record at {}", self.text, self.url)
     }
 
     /// Whether page 1 already carries exactly this stamp (nothing to write).
@@ -527,7 +667,9 @@ impl Plan {
             Some(Obj::Dict(a)) => a.get(b"URI").cloned(),
             _ => None,
         };
-        ex.data == self.content(closes) && uri == Some(Obj::Str(self.url.clone().into_bytes()))
+        ex.data == self.content(closes)
+            && uri == Some(Obj::Str(self.url.clone().into_bytes()))
+            && self.tags.is_none()
     }
 
     /// Adds the stamp's objects to `up` and describes them in `written`.
@@ -538,10 +680,10 @@ impl Plan {
         let r = &self.placement.rect;
         let at = format!(
             "[{} {} {} {}]",
-            write::num(r.x0),
-            write::num(r.y0),
-            write::num(r.x1),
-            write::num(r.y1)
+            wo::num(r.x0),
+            wo::num(r.y0),
+            wo::num(r.x1),
+            wo::num(r.y1)
         );
         // An encrypted file's new objects carry encrypted strings (streams are encrypted by
         // the writer).
@@ -550,12 +692,16 @@ impl Plan {
             // Replace the stamp in place: same objects, new versions; the page is unchanged
             // unless the annotation went missing.
             let data = self.content(leading_closes(&ex.data));
-            up.stream(ex.stream, "/PithStamp /Stamp", StreamKind::Other, &data);
+            up.stream(ex.stream, &mark(MARK_STAMP), StreamKind::Other, &data);
             let annot = match &ex.annot {
                 Some((a, _)) => *a,
                 None => up.alloc(),
             };
-            up.object(annot, &self.annotation(write::Strings::of(sec, annot)));
+            up.value(annot, &self.annotation());
+            if let Some(t) = &self.tags {
+                let link = t.write(up, annot, self.page_ref, &self.alt());
+                written.push(tagged_line(link, t.key()));
+            }
             if ex.annot.is_none() {
                 let mut annots = self.annots.clone();
                 annots.push(Obj::Ref(annot));
@@ -577,9 +723,9 @@ impl Plan {
             to_unicode: up.alloc(),
             cid_set: up.alloc(),
         };
-        for (id, obj) in font::objects(&refs, sec)? {
+        for (id, obj) in font::objects(&refs)? {
             match obj {
-                font::Body::Dict(body) => up.object(id, &body),
+                font::Body::Dict(d) => up.value(id, &d),
                 font::Body::Stream(entries, data) => {
                     up.stream(id, &entries, StreamKind::Other, &data)
                 }
@@ -593,7 +739,7 @@ impl Plan {
             closes = self.nesting.closes();
             up.stream(
                 q,
-                "/PithStamp /Isolate",
+                &mark(b"Isolate"),
                 StreamKind::Other,
                 "q\n".repeat(opens).as_bytes(),
             );
@@ -603,13 +749,17 @@ impl Plan {
         let s = up.alloc();
         up.stream(
             s,
-            "/PithStamp /Stamp",
+            &mark(MARK_STAMP),
             StreamKind::Other,
             &self.content(closes),
         );
         contents.push(Obj::Ref(s));
         let a = up.alloc();
-        up.object(a, &self.annotation(write::Strings::of(sec, a)));
+        up.value(a, &self.annotation());
+        if let Some(t) = &self.tags {
+            let link = t.write(up, a, self.page_ref, &self.alt());
+            written.push(tagged_line(link, t.key()));
+        }
         let mut annots = self.annots.clone();
         annots.push(Obj::Ref(a));
 
@@ -656,8 +806,24 @@ impl Plan {
         if let Some(a) = annots {
             set(&mut d, b"Annots", Obj::Array(a));
         }
-        write::to_vec(&Obj::Dict(d), write::Strings::of(sec, self.page_ref))
+        wo::to_vec(&Obj::Dict(d), wo::Strings::of(sec, self.page_ref))
     }
+}
+
+/// The dictionary of a stream pith marks as its own: `/PithStamp /<what>`.
+fn mark(what: &[u8]) -> Obj {
+    dict(vec![(
+        "PithStamp",
+        name_obj(std::str::from_utf8(what).unwrap_or("Stamp")),
+    )])
+}
+
+/// The line describing the link's place in the structure tree.
+fn tagged_line(link: Ref, key: i64) -> String {
+    format!(
+        "structure tree: Link element {} {} for the stamp's link, parent tree key {key}",
+        link.num, link.gen
+    )
 }
 
 /// How many `Q` lines a stamp stream written before starts with.

@@ -6,7 +6,8 @@
 //! One [`Update`] serves every feature that changes a file: pith's metadata today, a page stamp
 //! (issue #13) tomorrow. New objects get numbers from [`Update::alloc`]; an existing object is
 //! replaced by writing it again under its own number (readers take the newest definition);
-//! both go through [`Update::object`], typed bodies come from [`object`]. When the file has a
+//! both go through [`Update::object`] ([`Update::value`] for a value built by a typed writer:
+//! [`font`], [`annotation`], [`structure`], all on the primitives of [`object`]). When the file has a
 //! [`SecurityHandler`] the writers encrypt under each
 //! object's identity.
 //!
@@ -28,14 +29,17 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod annotation;
+pub mod font;
 pub mod object;
+pub mod structure;
 pub mod xref;
 
 use super::reader::xref::Entry;
 use super::reader::{Pdf, ReadAt, XrefKind};
 use super::repair::Rebuilt;
 use super::security::{SecurityHandler, StreamKind};
-use super::syntax::Ref;
+use super::syntax::{Obj, Ref};
 use super::Error;
 use object::{DictPatch, Trailer};
 
@@ -156,6 +160,13 @@ impl<'a> Update<'a> {
         self.out.extend_from_slice(b"\nendobj\n");
     }
 
+    /// Appends object `id` with the value `o` (a dictionary from a typed writer), its strings
+    /// encrypted for `id` in an encrypted file.
+    pub fn value(&mut self, id: Ref, o: &Obj) {
+        let body = object::to_vec(o, object::Strings::of(self.security, id));
+        self.object(id, &body);
+    }
+
     /// Appends a dictionary object written by `d`.
     pub fn dict(&mut self, id: Ref, d: &DictPatch<'_>) {
         let body = d.write(id, self.security);
@@ -168,8 +179,9 @@ impl<'a> Update<'a> {
         self.object(id, &body);
     }
 
-    /// Appends a stream object with dictionary `entries` (without `/Length`) and data.
-    pub fn stream(&mut self, id: Ref, entries: &str, kind: StreamKind, data: &[u8]) {
+    /// Appends a stream object with dictionary `entries` (a dictionary value, without
+    /// `/Length`) and data ([`object::stream`]).
+    pub fn stream(&mut self, id: Ref, entries: &Obj, kind: StreamKind, data: &[u8]) {
         let body = object::stream(id, entries, kind, data, self.security);
         self.object(id, &body);
     }
@@ -293,7 +305,7 @@ mod tests {
             Some("Ünïcode".to_string())
         );
         let m = again.get(meta.num).unwrap().unwrap();
-        assert_eq!(again.decoded(&m).unwrap(), b"<x/>");
+        assert_eq!(again.decoded(&m, "metadata", 1 << 10).unwrap(), b"<x/>");
         assert_eq!(
             again.trailer().get(b"Info").and_then(Obj::as_ref),
             Some(info)

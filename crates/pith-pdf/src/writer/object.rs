@@ -1,15 +1,20 @@
-//! Typed writers for the objects pith emits (ISO 32000-2 §7.3, §7.7.2, §14.3), in the spec's
-//! words: values ([`Value`]), new dictionaries and edited copies of existing ones
-//! ([`DictPatch`]), the metadata stream ([`metadata_stream`]) and the trailer entries an
-//! update repeats ([`Trailer`]). Each writer serialises its object for one object identity
-//! ([`Ref`]) so strings and streams can be encrypted per object (see [`super::super::security`]).
+//! The one primitive layer under pith's typed writers (issue 25.4; typst/pdf-writer keeps the
+//! same split): serialising any object value ([`obj`], [`to_vec`]: names re-escaped, strings in
+//! hexadecimal, reals without exponent), names ([`name`]), numbers ([`num`], [`number`]), and
+//! dictionaries built as values ([`dict`]); on top of it, the writers of this module in the
+//! spec's words: values ([`Value`]), new dictionaries and edited copies of existing ones
+//! ([`DictPatch`]), stream objects ([`stream`], [`metadata_stream`]) and the trailer entries an
+//! update repeats ([`Trailer`]). The typed writers of fonts ([`super::font`]), annotations
+//! ([`super::annotation`]) and structure elements ([`super::structure`]) build on it. Each
+//! writer serialises its object for one object identity ([`Ref`]) so strings and streams can be
+//! encrypted per object (see [`super::super::security`]).
 //!
 //! Editing keeps what pith does not understand: [`DictPatch`] writes the entries it sets first,
 //! then the original dictionary text with only those keys cut out, byte for byte (issue #4:
 //! "never lose anything"; re-serialising unknown entries could change them).
 
 use super::super::security::{SecurityHandler, StreamKind};
-use super::super::syntax::{text_string, Dict, Ref};
+use super::super::syntax::{text_string, Dict, Obj, Ref};
 
 /// A value written into a dictionary.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,7 +35,7 @@ impl Value {
         match self {
             Value::Ref(r) => out.extend_from_slice(r.to_string().as_bytes()),
             Value::Int(i) => out.extend_from_slice(i.to_string().as_bytes()),
-            Value::Name(n) => write_name(out, n),
+            Value::Name(n) => name(n.as_bytes(), out),
             Value::Text(t) => match sec {
                 None => out.extend_from_slice(&text_string(t)),
                 Some(h) => {
@@ -57,18 +62,6 @@ fn text_bytes(s: &str) -> Vec<u8> {
             v.extend_from_slice(&u.to_be_bytes());
         }
         v
-    }
-}
-
-/// Writes `/name`, escaping delimiters, white space and non-printing bytes as `#xx` (§7.3.5).
-fn write_name(out: &mut Vec<u8>, n: &str) {
-    out.push(b'/');
-    for b in n.bytes() {
-        if (b'!'..=b'~').contains(&b) && !b"()<>[]{}/%#".contains(&b) {
-            out.push(b);
-        } else {
-            out.extend_from_slice(format!("#{b:02X}").as_bytes());
-        }
     }
 }
 
@@ -121,7 +114,7 @@ impl<'a> DictPatch<'a> {
         let mut out = b"<<".to_vec();
         for (k, v) in &self.set {
             out.push(b' ');
-            write_name(&mut out, k);
+            name(k.as_bytes(), &mut out);
             out.push(b' ');
             v.write(&mut out, id, sec);
         }
@@ -146,6 +139,145 @@ impl Default for DictPatch<'_> {
     }
 }
 
+/// How strings are written: as they are, or encrypted for the object they belong to (an
+/// encrypted file's new objects, ISO 32000-2 §7.6.2; issue 18.3).
+#[derive(Clone, Copy, Default)]
+pub struct Strings<'a> {
+    sec: Option<(&'a dyn SecurityHandler, Ref)>,
+}
+
+impl<'a> Strings<'a> {
+    /// Strings of object `id`, encrypted with `sec` when the file is encrypted.
+    pub fn of(sec: Option<&'a dyn SecurityHandler>, id: Ref) -> Self {
+        Strings {
+            sec: sec.map(|h| (h, id)),
+        }
+    }
+
+    fn bytes(&self, s: &[u8]) -> Vec<u8> {
+        match self.sec {
+            Some((h, id)) => h.encrypt_string(id, s),
+            None => s.to_vec(),
+        }
+    }
+}
+
+/// Appends the text of `o` to `out`, strings written as `strings` says
+/// ([`Strings::default`]: in clear).
+pub fn obj(o: &Obj, out: &mut Vec<u8>, strings: Strings<'_>) {
+    match o {
+        Obj::Null => out.extend_from_slice(b"null"),
+        Obj::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+        Obj::Int(i) => out.extend_from_slice(i.to_string().as_bytes()),
+        Obj::Real(r) => {
+            // Display never uses an exponent and round-trips; keep a real a real.
+            let t = if r.is_finite() {
+                format!("{r}")
+            } else {
+                "0".into()
+            };
+            out.extend_from_slice(t.as_bytes());
+            if !t.contains('.') {
+                out.extend_from_slice(b".0");
+            }
+        }
+        Obj::Str(s) => hex(&strings.bytes(s), out),
+        Obj::Name(n) => name(n, out),
+        Obj::Array(a) => {
+            out.push(b'[');
+            for (i, v) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(b' ');
+                }
+                obj(v, out, strings);
+            }
+            out.push(b']');
+        }
+        Obj::Dict(d) => {
+            out.extend_from_slice(b"<<");
+            for (k, v, _) in &d.entries {
+                out.push(b' ');
+                name(k, out);
+                out.push(b' ');
+                obj(v, out, strings);
+            }
+            out.extend_from_slice(b" >>");
+        }
+        Obj::Ref(r) => out.extend_from_slice(r.to_string().as_bytes()),
+    }
+}
+
+/// The text of `o`, strings written as `strings` says.
+pub fn to_vec(o: &Obj, strings: Strings<'_>) -> Vec<u8> {
+    let mut v = Vec::new();
+    obj(o, &mut v, strings);
+    v
+}
+
+/// Appends `<…>`, the bytes in hexadecimal.
+fn hex(bytes: &[u8], out: &mut Vec<u8>) {
+    out.push(b'<');
+    for b in bytes {
+        out.extend_from_slice(format!("{b:02X}").as_bytes());
+    }
+    out.push(b'>');
+}
+
+/// Appends `/name`, escaping delimiters, `#`, white space and bytes outside `!`..`~` as `#xx`
+/// (§7.3.5).
+pub fn name(n: &[u8], out: &mut Vec<u8>) {
+    out.push(b'/');
+    for &b in n {
+        if (b'!'..=b'~').contains(&b) && !b"()<>[]{}/%#".contains(&b) {
+            out.push(b);
+        } else {
+            out.extend_from_slice(format!("#{b:02X}").as_bytes());
+        }
+    }
+}
+
+/// A number for a content stream or an object: at most four decimals, no exponent, no `-0`.
+pub fn num(v: f64) -> String {
+    if !v.is_finite() {
+        return "0".into();
+    }
+    let r = (v * 10_000.0).round() / 10_000.0;
+    if r == r.trunc() && r.abs() < 1e15 {
+        return format!("{}", r as i64);
+    }
+    let s = format!("{r:.4}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" {
+        "0".into()
+    } else {
+        s.to_string()
+    }
+}
+
+/// A string for ASCII text as `strings` says: a literal `( … )` in clear, hexadecimal when
+/// encrypted (the bytes are then binary).
+pub fn text_in(s: &str, strings: Strings<'_>) -> Vec<u8> {
+    if strings.sec.is_none() {
+        return literal(s);
+    }
+    let mut out = Vec::new();
+    hex(&strings.bytes(s.as_bytes()), &mut out);
+    out
+}
+
+/// A literal string `( … )` with `\`, `(` and `)` escaped (§7.3.4.2), for ASCII text.
+pub fn literal(s: &str) -> Vec<u8> {
+    let mut out = vec![b'('];
+    for &b in s.as_bytes() {
+        if matches!(b, b'\\' | b'(' | b')') {
+            out.push(b'\\');
+        }
+        out.push(b);
+    }
+    out.push(b')');
+    out
+}
+
 static EMPTY: Dict = Dict {
     entries: Vec::new(),
     span: 0..5,
@@ -165,20 +297,20 @@ pub fn rebase(d: &mut Dict) {
 /// unfiltered so that tools which do not decode streams can still find the packet, as object
 /// `id`.
 pub fn metadata_stream(id: Ref, packet: &[u8], sec: Option<&dyn SecurityHandler>) -> Vec<u8> {
-    stream(
-        id,
-        "/Type /Metadata /Subtype /XML",
-        StreamKind::Metadata,
-        packet,
-        sec,
-    )
+    let entries = dict(vec![
+        ("Type", name_obj("Metadata")),
+        ("Subtype", name_obj("XML")),
+    ]);
+    stream(id, &entries, StreamKind::Metadata, packet, sec)
 }
 
-/// The body of a stream object with dictionary entries `entries` (without `/Length`, which
-/// is added) and unfiltered `data`, as object `id`.
+/// The body of a stream object (§7.3.8) whose dictionary holds `entries` (a dictionary
+/// value, without `/Length`, which is added last) and the data `data` as given (filtered or
+/// not, as `entries` says), as object `id`; an encrypted file's data and strings are
+/// encrypted for `id`.
 pub fn stream(
     id: Ref,
-    entries: &str,
+    entries: &Obj,
     kind: StreamKind,
     data: &[u8],
     sec: Option<&dyn SecurityHandler>,
@@ -191,10 +323,53 @@ pub fn stream(
         }
         None => data,
     };
-    let mut body = format!("<< {entries} /Length {} >>\nstream\n", data.len()).into_bytes();
+    let mut d = match entries {
+        Obj::Dict(d) => d.clone(),
+        _ => Dict::default(),
+    };
+    d.entries.retain(|(k, _, _)| k != b"Length");
+    d.entries
+        .push((b"Length".to_vec(), Obj::Int(data.len() as i64), 0..0));
+    let mut body = to_vec(&Obj::Dict(d), Strings::of(sec, id));
+    body.extend_from_slice(b"\nstream\n");
     body.extend_from_slice(data);
     body.extend_from_slice(b"\nendstream");
     body
+}
+
+/// A dictionary value with `entries` in order (keys without the slash), for [`obj`].
+pub fn dict(entries: Vec<(&str, Obj)>) -> Obj {
+    Obj::Dict(Dict {
+        entries: entries
+            .into_iter()
+            .map(|(k, v)| (k.as_bytes().to_vec(), v, 0..0))
+            .collect(),
+        span: 0..0,
+    })
+}
+
+/// A name value (without the slash).
+pub fn name_obj(n: &str) -> Obj {
+    Obj::Name(n.as_bytes().to_vec())
+}
+
+/// A number value: an integer when `v` rounded to four decimals is one, else a real of at most
+/// four decimals (the precision of [`num`]).
+pub fn number(v: f64) -> Obj {
+    if !v.is_finite() {
+        return Obj::Int(0);
+    }
+    let r = (v * 10_000.0).round() / 10_000.0;
+    if r == r.trunc() && r.abs() < 1e15 {
+        Obj::Int(r as i64)
+    } else {
+        Obj::Real(r)
+    }
+}
+
+/// A rectangle value `[x0 y0 x1 y1]` (§7.9.5).
+pub fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Obj {
+    Obj::Array(vec![number(x0), number(y0), number(x1), number(y1)])
 }
 
 /// The trailer entries an update repeats besides `/Size` and `/Prev` (§7.5.5): `/Root`,
@@ -239,6 +414,84 @@ mod tests {
     use crate::syntax::Parser;
 
     const ID: Ref = Ref::new(7, 0);
+
+    /// Parses `t`, with the source spans cleared (they differ between two texts).
+    fn parse(t: &[u8]) -> Obj {
+        fn clear(o: &mut Obj) {
+            match o {
+                Obj::Dict(d) => {
+                    d.span = 0..0;
+                    for (_, v, s) in &mut d.entries {
+                        *s = 0..0;
+                        clear(v);
+                    }
+                }
+                Obj::Array(a) => a.iter_mut().for_each(clear),
+                _ => {}
+            }
+        }
+        let mut o = Parser::new(t, 0, true).object().unwrap();
+        clear(&mut o);
+        o
+    }
+
+    #[test]
+    fn objects_survive_a_round_trip() {
+        let src: &[u8] =
+            b"<< /Type /Page /A#20B (a\\(b\\)\\\\) /Arr [1 -2.5 0.000125 true null 3 0 R <00FF>] \
+            /D << /X [] /Y << >> >> /N#2Fx /a#23b >>";
+        let o = parse(src);
+        let text = to_vec(&o, Strings::default());
+        assert_eq!(parse(&text), o, "{}", String::from_utf8_lossy(&text));
+    }
+
+    #[test]
+    fn numbers_are_plain() {
+        assert_eq!(num(1.0), "1");
+        assert_eq!(num(-0.00001), "0");
+        assert_eq!(num(12.34567), "12.3457");
+        assert_eq!(num(-90.5), "-90.5");
+        assert_eq!(
+            num(1e20),
+            "100000000000000000000.0000".trim_end_matches(".0000")
+        );
+        assert_eq!(num(f64::NAN), "0");
+        assert_eq!(literal("a(b)\\"), b"(a\\(b\\)\\\\)".to_vec());
+    }
+
+    #[test]
+    fn strings_are_encrypted_for_their_object_when_asked() {
+        use crate::security::{SecurityHandler, StreamKind};
+        use crate::syntax::Dict;
+        /// Appends the object number to each string: enough to see which key was used.
+        struct Tag;
+        impl SecurityHandler for Tag {
+            fn decrypt_string(&self, _: Ref, d: &[u8]) -> Vec<u8> {
+                d.to_vec()
+            }
+            fn decrypt_stream(&self, _: Ref, _: &Dict, d: &[u8]) -> Vec<u8> {
+                d.to_vec()
+            }
+            fn encrypt_string(&self, id: Ref, d: &[u8]) -> Vec<u8> {
+                [d, id.num.to_string().as_bytes()].concat()
+            }
+            fn encrypt_stream(&self, _: Ref, _: StreamKind, d: &[u8]) -> Vec<u8> {
+                d.to_vec()
+            }
+        }
+        let o = parse(b"<< /A (x) /B [(y) /N] >>");
+        let enc = to_vec(&o, Strings::of(Some(&Tag), Ref::new(7, 0)));
+        assert_eq!(enc, b"<< /A <7837> /B [<7937> /N] >>");
+        assert_eq!(
+            to_vec(&o, Strings::default()),
+            b"<< /A <78> /B [<79> /N] >>"
+        );
+        assert_eq!(text_in("a(b", Strings::default()), b"(a\\(b)");
+        assert_eq!(
+            text_in("ab", Strings::of(Some(&Tag), Ref::new(3, 0))),
+            b"<616233>"
+        );
+    }
 
     #[test]
     fn patch_sets_first_and_keeps_the_rest_byte_for_byte() {

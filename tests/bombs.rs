@@ -1,0 +1,571 @@
+//! Issue 24.1: memory bounded by a file's structure, not by what its streams inflate to.
+//!
+//! Four shapes, each a Flate stream of zeros after a real beginning, inflating to 2 GiB and to
+//! 20 GiB (2 MB and 20 MB on disk, generated here, never committed): the XMP packet, page 1's
+//! contents, an object stream holding the catalog, and the xref stream. `pith inject` (with
+//! and without `--stamp`) and `pith inspect` run on each without any ulimit; their peak RSS,
+//! read by GNU time, must stay under 150 MB, and the outcome must be the right
+//! one: a refusal naming the stream, the object and the bound where the whole stream would be
+//! needed (the XMP packet; page contents past the stamp's bound), success where a prefix is
+//! enough (an object stream up to the object wanted, an xref stream up to its rows). The
+//! outputs that succeed keep the input as a prefix and carry the number (pdfinfo on the small
+//! shapes, `pith inspect` on the bombs, which poppler inflates without end).
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use flate2::{Compress, Compression, FlushCompress};
+
+const A: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
+const GIB: u64 = 1 << 30;
+/// The peak resident memory allowed, in bytes (issue 24.1).
+const MAX_RSS: u64 = 150 << 20;
+
+/// A zlib stream of `prefix` followed by zeros, `total` bytes in all (rounded down to whole
+/// MiB of zeros). The zeros are not compressed one by one: after a full flush the compressor
+/// starts afresh, so every MiB of zeros compresses to the same block, which is repeated; the
+/// Adler-32 checksum (RFC 1950) is worked out (a zero byte leaves `a` as it is and adds `a`
+/// to `b`).
+fn bomb(prefix: &[u8], total: u64) -> Vec<u8> {
+    const MIB: usize = 1 << 20;
+    let mut c = Compress::new(Compression::best(), true);
+    let mut out = Vec::with_capacity(prefix.len() + 4096);
+    c.compress_vec(prefix, &mut out, FlushCompress::Full)
+        .unwrap();
+    let zeros = vec![0u8; MIB];
+    let block = |c: &mut Compress| {
+        let mut b = Vec::with_capacity(MIB / 100);
+        c.compress_vec(&zeros, &mut b, FlushCompress::Full).unwrap();
+        assert_eq!(c.total_in() % MIB as u64, prefix.len() as u64 % MIB as u64);
+        b
+    };
+    let first = block(&mut c);
+    let again = block(&mut c);
+    assert_eq!(first, again, "a full flush resets the compressor");
+    let chunks = (total - prefix.len() as u64) / MIB as u64;
+    out.reserve(first.len() * chunks as usize + 64);
+    for _ in 0..chunks {
+        out.extend_from_slice(&first);
+    }
+    let mut tail = Vec::with_capacity(64);
+    c.compress_vec(&[], &mut tail, FlushCompress::Finish)
+        .unwrap();
+    tail.truncate(tail.len() - 4);
+    out.extend_from_slice(&tail);
+    let (mut a, mut b) = (1u64, 0u64);
+    for &x in prefix {
+        a = (a + u64::from(x)) % 65521;
+        b = (b + a) % 65521;
+    }
+    b = (b + (chunks * MIB as u64) % 65521 * a) % 65521;
+    out.extend_from_slice(&((b << 16 | a) as u32).to_be_bytes());
+    out
+}
+
+#[test]
+fn the_bomb_generator_makes_valid_zlib() {
+    let z = bomb(b"prefix ", 3 << 20);
+    let mut d = flate2::read::ZlibDecoder::new(&z[..]);
+    let mut all = Vec::new();
+    std::io::Read::read_to_end(&mut d, &mut all).expect("a valid zlib stream, checksum included");
+    // 3 MiB in all: the prefix and two whole MiB of zeros.
+    assert_eq!(all.len(), 7 + (2 << 20));
+    assert!(all.starts_with(b"prefix ") && all[7..].iter().all(|&b| b == 0));
+}
+
+/// A PDF of `objs` (object n is `objs[n-1]`, stream data given apart) with a classic xref.
+fn classic(objs: &[(String, Option<Vec<u8>>)]) -> Vec<u8> {
+    let mut out = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n".to_vec();
+    let mut offs = Vec::new();
+    for (i, (dict, data)) in objs.iter().enumerate() {
+        offs.push(out.len());
+        out.extend_from_slice(format!("{} 0 obj\n{dict}\n", i + 1).as_bytes());
+        if let Some(d) = data {
+            out.extend_from_slice(b"stream\n");
+            out.extend_from_slice(d);
+            out.extend_from_slice(b"\nendstream\n");
+        }
+        out.extend_from_slice(b"endobj\n");
+    }
+    let x = out.len();
+    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f\r\n", objs.len() + 1).as_bytes());
+    for o in offs {
+        out.extend_from_slice(format!("{o:010} 00000 n\r\n").as_bytes());
+    }
+    out.extend_from_slice(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{x}\n%%EOF\n",
+            objs.len() + 1
+        )
+        .as_bytes(),
+    );
+    out
+}
+
+const PAGE_TEXT: &str = "BT /F1 24 Tf 72 700 Td (A bomb page) Tj ET\n";
+const FONT: &str = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>";
+
+fn page(contents: u32) -> String {
+    format!(
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {contents} 0 R \
+         /Resources << /Font << /F1 3 0 R >> >> >>"
+    )
+}
+
+fn flate(z: Vec<u8>) -> (String, Option<Vec<u8>>) {
+    (
+        format!("<< /Filter /FlateDecode /Length {} >>", z.len()),
+        Some(z),
+    )
+}
+
+fn plain(text: &str) -> (String, Option<Vec<u8>>) {
+    (
+        format!("<< /Length {} >>", text.len()),
+        Some(text.as_bytes().to_vec()),
+    )
+}
+
+/// The XMP packet inflates to `total`.
+fn xmp_bomb(total: u64) -> Vec<u8> {
+    let head = "<?xpacket begin=\"\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?><x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><rdf:Description rdf:about=\"\"/></rdf:RDF></x:xmpmeta><?xpacket end=\"w\"?>";
+    let (d, data) = flate(bomb(head.as_bytes(), total));
+    classic(&[
+        (
+            "<< /Type /Catalog /Pages 2 0 R /Metadata 6 0 R >>".into(),
+            None,
+        ),
+        ("<< /Type /Pages /Kids [4 0 R] /Count 1 >>".into(), None),
+        (FONT.into(), None),
+        (page(5), None),
+        plain(PAGE_TEXT),
+        (d.replace("<<", "<< /Type /Metadata /Subtype /XML"), data),
+    ])
+}
+
+/// Page 1's content stream inflates to `total` (text, then zeros: white space).
+fn contents_bomb(total: u64) -> Vec<u8> {
+    classic(&[
+        ("<< /Type /Catalog /Pages 2 0 R >>".into(), None),
+        ("<< /Type /Pages /Kids [4 0 R] /Count 1 >>".into(), None),
+        (FONT.into(), None),
+        (page(5), None),
+        flate(bomb(PAGE_TEXT.as_bytes(), total)),
+    ])
+}
+
+/// A PDF with an xref stream: objects 1–5 as in the other shapes, object 6 an object stream
+/// holding `in_objstm` (their numbers), object 7 the xref stream, whose rows are compressed as
+/// `xref_data` says.
+fn with_xref_stream(
+    objs: &[(String, Option<Vec<u8>>)],
+    objstm: Option<(Vec<u32>, u64)>,
+    xref_total: Option<u64>,
+) -> Vec<u8> {
+    let mut out = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n".to_vec();
+    let mut rows: Vec<(u8, u64, u16)> = vec![(0, 0, 65535)];
+    let stm_num = objs.len() as u32 + 1;
+    let in_stm: Vec<u32> = objstm.as_ref().map(|o| o.0.clone()).unwrap_or_default();
+    for (i, (dict, data)) in objs.iter().enumerate() {
+        let n = i as u32 + 1;
+        if let Some(k) = in_stm.iter().position(|&m| m == n) {
+            rows.push((2, u64::from(stm_num), k as u16));
+            continue;
+        }
+        rows.push((1, out.len() as u64, 0));
+        out.extend_from_slice(format!("{n} 0 obj\n{dict}\n").as_bytes());
+        if let Some(d) = data {
+            out.extend_from_slice(b"stream\n");
+            out.extend_from_slice(d);
+            out.extend_from_slice(b"\nendstream\n");
+        }
+        out.extend_from_slice(b"endobj\n");
+    }
+    let mut size = objs.len() as u32 + 1;
+    if let Some((nums, total)) = &objstm {
+        let mut header = String::new();
+        let mut body = String::new();
+        for &n in nums {
+            header.push_str(&format!("{n} {} ", body.len()));
+            body.push_str(&objs[n as usize - 1].0);
+            body.push('\n');
+        }
+        let data = format!("{header}{body}");
+        let z = bomb(data.as_bytes(), *total);
+        rows.push((1, out.len() as u64, 0));
+        out.extend_from_slice(
+            format!(
+                "{stm_num} 0 obj\n<< /Type /ObjStm /N {} /First {} /Filter /FlateDecode /Length {} >>\nstream\n",
+                nums.len(),
+                header.len(),
+                z.len()
+            )
+            .as_bytes(),
+        );
+        out.extend_from_slice(&z);
+        out.extend_from_slice(b"\nendstream\nendobj\n");
+        size += 1;
+    }
+    let xnum = size;
+    let x = out.len() as u64;
+    rows.push((1, x, 0));
+    size += 1;
+    let mut raw = Vec::new();
+    for (t, f2, f3) in &rows {
+        raw.push(*t);
+        raw.extend_from_slice(&(*f2 as u32).to_be_bytes());
+        raw.extend_from_slice(&f3.to_be_bytes());
+    }
+    let (filter, data) = match xref_total {
+        Some(total) => ("/Filter /FlateDecode ", bomb(&raw, total)),
+        None => ("", raw),
+    };
+    out.extend_from_slice(
+        format!(
+            "{xnum} 0 obj\n<< /Type /XRef /Size {size} /W [1 4 2] /Root 1 0 R {filter}/Length {} >>\nstream\n",
+            data.len()
+        )
+        .as_bytes(),
+    );
+    out.extend_from_slice(&data);
+    out.extend_from_slice(format!("\nendstream\nendobj\nstartxref\n{x}\n%%EOF\n").as_bytes());
+    out
+}
+
+fn base_objects() -> Vec<(String, Option<Vec<u8>>)> {
+    vec![
+        ("<< /Type /Catalog /Pages 2 0 R >>".into(), None),
+        ("<< /Type /Pages /Kids [4 0 R] /Count 1 >>".into(), None),
+        (FONT.into(), None),
+        (page(5), None),
+        plain(PAGE_TEXT),
+    ]
+}
+
+/// The object stream holding the catalog (and the page tree root) inflates to `total`.
+fn objstm_bomb(total: u64) -> Vec<u8> {
+    with_xref_stream(&base_objects(), Some((vec![1, 2], total)), None)
+}
+
+/// The xref stream inflates to `total` (its rows, then zeros).
+fn xref_bomb(total: u64) -> Vec<u8> {
+    with_xref_stream(&base_objects(), None, Some(total))
+}
+
+/// One run: exit code, stderr, peak RSS in bytes, wall time.
+struct Measured {
+    code: i32,
+    stderr: String,
+    rss: u64,
+    time: Duration,
+}
+
+/// Runs pith with `args` under GNU time (`/usr/bin/time -f %M`), which forks it, waits for it
+/// and reports its peak resident set size (the kernel's `ru_maxrss`, KiB). Reading `wait4`
+/// here instead would count this test process: a child spawned with vfork inherits the
+/// parent's peak at exec. No ulimit is set. Killed after 300 s.
+fn measure(args: &[&std::ffi::OsStr], dir: &Path) -> Measured {
+    let err_path = dir.join("stderr.txt");
+    let rss_path = dir.join("rss.txt");
+    let err = std::fs::File::create(&err_path).unwrap();
+    let mut c = Command::new("/usr/bin/time");
+    for (k, _) in std::env::vars() {
+        if k.starts_with("PITH_") {
+            c.env_remove(k);
+        }
+    }
+    let start = Instant::now();
+    let mut child = c
+        .arg("-o")
+        .arg(&rss_path)
+        .args(["-f", "%M"])
+        .arg(assert_cmd::cargo::cargo_bin!("pith"))
+        .args(args)
+        .env("SOURCE_DATE_EPOCH", "1700000000")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(err)
+        .spawn()
+        .expect("run /usr/bin/time");
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        if start.elapsed() > Duration::from_secs(300) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("pith {args:?} still running after 300 s");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let time = start.elapsed();
+    let rss_text = std::fs::read_to_string(&rss_path).unwrap_or_default();
+    // GNU time writes "Command exited with non-zero status N" before the value.
+    let kib: u64 = rss_text
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .next_back()
+        .unwrap_or_else(|| panic!("no RSS from /usr/bin/time: {rss_text:?}"));
+    Measured {
+        code: status.code().unwrap_or(-1),
+        stderr: std::fs::read_to_string(&err_path).unwrap_or_default(),
+        rss: kib * 1024,
+        time,
+    }
+}
+
+/// What a run must do.
+#[derive(Clone, Copy, Debug)]
+enum Expect {
+    Ok,
+    /// Refused (exit 2) with a one-line message holding these words.
+    Refused(&'static [&'static str]),
+}
+
+/// Runs inject (with and without --stamp) and inspect on `pdf` and checks memory and outcome.
+///
+/// A success is checked with pdfinfo (poppler) on the small shapes; on the bombs poppler itself
+/// inflates the object stream without end, so there the output must keep the input as its
+/// prefix and `pith inspect` (bounded) must read the number back.
+fn check_shape(name: &str, pdf: &[u8], inject: Expect, stamp: Expect, inspect: Expect) {
+    if !common::have_tool("/usr/bin/time", name) {
+        return;
+    }
+    let dir = common::tmpdir();
+    let input = dir.path().join(format!("{name}.pdf"));
+    std::fs::write(&input, pdf).unwrap();
+    let out = dir.path().join("out.pdf");
+    let stamped = dir.path().join("stamped.pdf");
+    let os = |s: &str| std::ffi::OsString::from(s);
+    let runs: [(&str, Vec<std::ffi::OsString>, Expect, Option<&PathBuf>); 3] = [
+        (
+            "inject",
+            vec![
+                os("inject"),
+                input.clone().into(),
+                os("--number"),
+                os(A),
+                os("-o"),
+                out.clone().into(),
+            ],
+            inject,
+            Some(&out),
+        ),
+        (
+            "inject --stamp",
+            vec![
+                os("inject"),
+                input.clone().into(),
+                os("--number"),
+                os(A),
+                os("--stamp"),
+                os("-o"),
+                stamped.clone().into(),
+            ],
+            stamp,
+            Some(&stamped),
+        ),
+        (
+            "inspect",
+            vec![os("inspect"), input.clone().into()],
+            inspect,
+            None,
+        ),
+    ];
+    for (what, args, expect, output) in runs {
+        let a: Vec<&std::ffi::OsStr> = args.iter().map(|s| s.as_os_str()).collect();
+        let m = measure(&a, dir.path());
+        eprintln!(
+            "{name}: {what}: exit {}, peak RSS {:.1} MB, {:.2} s",
+            m.code,
+            m.rss as f64 / 1e6,
+            m.time.as_secs_f64()
+        );
+        assert!(
+            m.rss < MAX_RSS,
+            "{name}: {what} peaked at {} MB (limit {} MB)",
+            m.rss >> 20,
+            MAX_RSS >> 20
+        );
+        match expect {
+            Expect::Ok => {
+                // inspect exits 1 on a file without a number, as it should.
+                let ok = if output.is_some() { 0 } else { 1 };
+                assert_eq!(m.code, ok, "{name}: {what}: {}", m.stderr);
+                if let Some(o) = output {
+                    let bytes = std::fs::read(o).unwrap();
+                    assert!(bytes.starts_with(pdf), "{name}: {what}: append-only");
+                    if pdf.len() < 1 << 20 {
+                        if common::have_tool("pdfinfo", "bombs") {
+                            assert_eq!(
+                                common::tools::pdfinfo_custom(o, "PithNumber").as_deref(),
+                                Some(A),
+                                "{name}: {what}: pdfinfo reads the number"
+                            );
+                        }
+                    } else {
+                        let r = common::run_pith(&["inspect", o.to_str().unwrap()]);
+                        assert_eq!(r.code, 0, "{name}: {what}: {}", r.stderr);
+                        assert!(r.stdout.contains(A), "{name}: {what}: {}", r.stdout);
+                    }
+                }
+            }
+            Expect::Refused(words) => {
+                assert_eq!(m.code, 2, "{name}: {what}: {}", m.stderr);
+                assert_eq!(m.stderr.trim_end().lines().count(), 1, "{}", m.stderr);
+                for w in words {
+                    assert!(
+                        m.stderr.contains(w),
+                        "{name}: {what}: {w:?} in {}",
+                        m.stderr
+                    );
+                }
+                assert!(
+                    !m.stderr.contains("reconstructed"),
+                    "{name}: {what}: not called damage: {}",
+                    m.stderr
+                );
+                if let Some(o) = output {
+                    assert!(!o.exists(), "{name}: {what}: nothing written");
+                }
+            }
+        }
+    }
+}
+
+const XMP_REFUSED: &[&str] = &["XMP metadata stream", "object 6", "64 MiB"];
+const CONTENT_REFUSED: &[&str] = &["page 1's content", "object 4", "256 MiB"];
+
+fn shapes(total: u64) {
+    check_shape(
+        "xmp",
+        &xmp_bomb(total),
+        Expect::Refused(XMP_REFUSED),
+        Expect::Refused(XMP_REFUSED),
+        Expect::Refused(XMP_REFUSED),
+    );
+    check_shape(
+        "contents",
+        &contents_bomb(total),
+        Expect::Ok,
+        Expect::Refused(CONTENT_REFUSED),
+        Expect::Ok,
+    );
+    check_shape(
+        "objstm",
+        &objstm_bomb(total),
+        Expect::Ok,
+        Expect::Ok,
+        Expect::Ok,
+    );
+    check_shape(
+        "xref",
+        &xref_bomb(total),
+        Expect::Ok,
+        Expect::Ok,
+        Expect::Ok,
+    );
+}
+
+#[test]
+fn bombs_of_2_gib_stay_in_bounded_memory() {
+    shapes(2 * GIB);
+}
+
+#[test]
+fn bombs_of_20_gib_stay_in_bounded_memory() {
+    shapes(20 * GIB);
+}
+
+#[test]
+fn shapes_without_the_zeros_are_ordinary_files() {
+    // The same shapes without the zeros (less than a MiB in all): every run succeeds, so the
+    // refusals above come from the size, not from the shapes.
+    let small = 1 << 19;
+    check_shape(
+        "xmp-small",
+        &xmp_bomb(small),
+        Expect::Ok,
+        Expect::Ok,
+        Expect::Ok,
+    );
+    check_shape(
+        "contents-small",
+        &contents_bomb(small),
+        Expect::Ok,
+        Expect::Ok,
+        Expect::Ok,
+    );
+    check_shape(
+        "objstm-small",
+        &objstm_bomb(small),
+        Expect::Ok,
+        Expect::Ok,
+        Expect::Ok,
+    );
+    check_shape(
+        "xref-small",
+        &xref_bomb(small),
+        Expect::Ok,
+        Expect::Ok,
+        Expect::Ok,
+    );
+}
+
+/// `--rewrite` loads the whole document with lopdf, which decodes object streams, xref streams
+/// and the XMP packet whole: each is first decoded as a stream and the file refused past
+/// 64 MiB, in bounded memory.
+#[test]
+fn rewrite_refuses_bombs_in_bounded_memory() {
+    if !common::have_tool("/usr/bin/time", "rewrite_refuses_bombs_in_bounded_memory") {
+        return;
+    }
+    let dir = common::tmpdir();
+    for (name, pdf, words) in [
+        (
+            "xmp",
+            xmp_bomb(2 * GIB),
+            ["the XMP metadata stream", "object 6", "64 MiB"],
+        ),
+        (
+            "objstm",
+            objstm_bomb(2 * GIB),
+            ["an object stream", "object 6", "64 MiB"],
+        ),
+        (
+            "xref",
+            xref_bomb(2 * GIB),
+            ["the cross-reference stream", "object 6", "64 MiB"],
+        ),
+    ] {
+        let input = dir.path().join(format!("{name}.pdf"));
+        std::fs::write(&input, &pdf).unwrap();
+        let out = dir.path().join(format!("{name}.out.pdf"));
+        let args: Vec<std::ffi::OsString> = vec![
+            "inject".into(),
+            input.clone().into(),
+            "--number".into(),
+            A.into(),
+            "--rewrite".into(),
+            "-o".into(),
+            out.clone().into(),
+        ];
+        let a: Vec<&std::ffi::OsStr> = args.iter().map(|s| s.as_os_str()).collect();
+        let m = measure(&a, dir.path());
+        eprintln!(
+            "{name}: inject --rewrite: exit {}, peak RSS {:.1} MB, {:.2} s",
+            m.code,
+            m.rss as f64 / 1e6,
+            m.time.as_secs_f64()
+        );
+        assert!(m.rss < MAX_RSS, "{name}: {} MB", m.rss >> 20);
+        assert_eq!(m.code, 2, "{name}: {}", m.stderr);
+        for w in words {
+            assert!(m.stderr.contains(w), "{name}: {w:?} in {}", m.stderr);
+        }
+        assert!(!out.exists());
+    }
+}
