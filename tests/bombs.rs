@@ -12,6 +12,7 @@
 //! shapes, `pith inspect` on the bombs, which poppler inflates without end).
 
 use crate::common;
+use crate::common::pdfgen;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -76,35 +77,6 @@ fn the_bomb_generator_makes_valid_zlib() {
     assert!(all.starts_with(b"prefix ") && all[7..].iter().all(|&b| b == 0));
 }
 
-/// A PDF of `objs` (object n is `objs[n-1]`, stream data given apart) with a classic xref.
-fn classic(objs: &[(String, Option<Vec<u8>>)]) -> Vec<u8> {
-    let mut out = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n".to_vec();
-    let mut offs = Vec::new();
-    for (i, (dict, data)) in objs.iter().enumerate() {
-        offs.push(out.len());
-        out.extend_from_slice(format!("{} 0 obj\n{dict}\n", i + 1).as_bytes());
-        if let Some(d) = data {
-            out.extend_from_slice(b"stream\n");
-            out.extend_from_slice(d);
-            out.extend_from_slice(b"\nendstream\n");
-        }
-        out.extend_from_slice(b"endobj\n");
-    }
-    let x = out.len();
-    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f\r\n", objs.len() + 1).as_bytes());
-    for o in offs {
-        out.extend_from_slice(format!("{o:010} 00000 n\r\n").as_bytes());
-    }
-    out.extend_from_slice(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{x}\n%%EOF\n",
-            objs.len() + 1
-        )
-        .as_bytes(),
-    );
-    out
-}
-
 const PAGE_TEXT: &str = "BT /F1 24 Tf 72 700 Td (A bomb page) Tj ET\n";
 const FONT: &str = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>";
 
@@ -133,7 +105,7 @@ fn plain(text: &str) -> (String, Option<Vec<u8>>) {
 fn xmp_bomb(total: u64) -> Vec<u8> {
     let head = "<?xpacket begin=\"\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?><x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><rdf:Description rdf:about=\"\"/></rdf:RDF></x:xmpmeta><?xpacket end=\"w\"?>";
     let (d, data) = flate(bomb(head.as_bytes(), total));
-    classic(&[
+    pdfgen::classic(&[
         (
             "<< /Type /Catalog /Pages 2 0 R /Metadata 6 0 R >>".into(),
             None,
@@ -148,7 +120,7 @@ fn xmp_bomb(total: u64) -> Vec<u8> {
 
 /// Page 1's content stream inflates to `total` (text, then zeros: white space).
 fn contents_bomb(total: u64) -> Vec<u8> {
-    classic(&[
+    pdfgen::classic(&[
         ("<< /Type /Catalog /Pages 2 0 R >>".into(), None),
         ("<< /Type /Pages /Kids [4 0 R] /Count 1 >>".into(), None),
         (FONT.into(), None),

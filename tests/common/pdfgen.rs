@@ -119,3 +119,40 @@ pub fn external_entity() -> String {
         "<?xml version=\"1.0\"?>\n<!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\"><!ENTITY n SYSTEM \"http://127.0.0.1:9/x\">]>\n<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"{RDF_NS}\"><rdf:Description rdf:about=\"\" xmlns:dc=\"{DC_NS}\"><dc:format>&e;&n;</dc:format></rdf:Description></rdf:RDF></x:xmpmeta>"
     )
 }
+
+/// The one builder of test PDFs from objects: object n is `objs[n-1]` (a dictionary, and the
+/// data of a stream given apart), catalog 1 0 R, a classic xref table.
+pub fn classic(objs: &[(String, Option<Vec<u8>>)]) -> Vec<u8> {
+    let mut out = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n".to_vec();
+    let mut offs = Vec::new();
+    for (i, (dict, data)) in objs.iter().enumerate() {
+        offs.push(out.len());
+        out.extend_from_slice(format!("{} 0 obj\n{dict}\n", i + 1).as_bytes());
+        if let Some(d) = data {
+            out.extend_from_slice(b"stream\n");
+            out.extend_from_slice(d);
+            out.extend_from_slice(b"\nendstream\n");
+        }
+        out.extend_from_slice(b"endobj\n");
+    }
+    let x = out.len();
+    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f\r\n", objs.len() + 1).as_bytes());
+    for o in offs {
+        out.extend_from_slice(format!("{o:010} 00000 n\r\n").as_bytes());
+    }
+    out.extend_from_slice(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{x}\n%%EOF\n",
+            objs.len() + 1
+        )
+        .as_bytes(),
+    );
+    out
+}
+
+/// [`classic`] of objects written out whole (streams included in their text).
+pub fn classic_text<S: AsRef<str>>(objs: &[S]) -> Vec<u8> {
+    let objs: Vec<(String, Option<Vec<u8>>)> =
+        objs.iter().map(|o| (o.as_ref().to_owned(), None)).collect();
+    classic(&objs)
+}

@@ -33,11 +33,11 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 
-use super::document::{load, load_repaired};
-use super::inject::{plan, read_all, Options};
-use super::journal::{marker, recognise, tail};
-use super::{Error, ErrorKind};
+use crate::document::{load, load_repaired};
+use crate::inject::{plan, read_all, Options};
+use crate::journal::{marker, recognise, tail};
 use crate::Identifier;
+use crate::{Error, ErrorKind};
 
 /// Where the update goes.
 pub enum Target<'a> {
@@ -366,7 +366,7 @@ mod tests {
         let (dir, input, bytes) = setup("minimal.pdf");
         let n = crate::Mark::parse(NUM).unwrap();
         let opts = Options::new("2024-01-01T00:00:00Z");
-        let planned = super::super::inject(&bytes[..], &n, &opts).unwrap();
+        let planned = crate::inject(&bytes[..], &n, &opts).unwrap();
         let out = dir.path().join("out.pdf");
         let r = inject_file(&input, Target::File(&out), &n, &opts).unwrap();
         assert_eq!(r.applied, Applied::Injected);
@@ -380,7 +380,7 @@ mod tests {
         let after = std::fs::read(&input).unwrap();
         assert_eq!(r.bytes_after, after.len() as u64);
         assert!(after.starts_with(&bytes));
-        let ins = super::super::inspect(&after[..]).unwrap();
+        let ins = crate::inspect(&after[..]).unwrap();
         assert_eq!(ins.found().as_deref(), Some(NUM));
         let again = inject_file(&input, Target::InPlace, &n, &opts).unwrap();
         assert_eq!(again.applied, Applied::Unchanged);

@@ -3,13 +3,13 @@
 //! handler ([`super::crypt`], issue 18.3), installed in the reader; one that cannot be
 //! opened (a password is needed, unsupported encryption) stops after the trailer.
 
-use super::crypt;
-use super::filters::MAX_WHOLE;
-use super::reader::{Check, Fetched, Pdf, ReadAt};
-use super::repair::{scan, section, Rebuilt};
-use super::syntax::{self, Dict, Obj, Ref};
-use super::writer::object::rebase;
-use super::{Error, ErrorKind};
+use crate::crypt;
+use crate::filters::MAX_WHOLE;
+use crate::reader::{Check, Fetched, Pdf, ReadAt};
+use crate::repair::{scan, section, Rebuilt};
+use crate::syntax::{self, Dict, Obj, Ref};
+use crate::writer::object::rebase;
+use crate::{Error, ErrorKind};
 
 /// What [`load`] read.
 pub(crate) struct Document<R: ReadAt> {

@@ -16,7 +16,7 @@
 
 use std::io::{self, Read};
 
-use super::syntax::{Dict, Obj};
+use crate::syntax::{Dict, Obj};
 
 /// The largest decoded stream read whole where the whole is needed and no smaller bound is
 /// documented (an xref stream's rows, an object stream's prefix up to an object).

@@ -3,7 +3,7 @@
 //! ([`super::writer::object::DictPatch`]) serialises them into the original dictionary. It
 //! writes no bytes and knows nothing of xref sections.
 
-use super::syntax::{decode_text, Dict, Obj};
+use crate::syntax::{decode_text, Dict, Obj};
 
 /// Info key of the full number (`pith:2024:…`), a text string.
 pub use crate::vocab::INFO_NUMBER as KEY_NUMBER;

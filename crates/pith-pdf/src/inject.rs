@@ -5,14 +5,14 @@
 //! forced, unparsable XMP unless forced) and returns bytes; it touches no files ([`super::commit`] does). Also the
 //! full rewrite ([`rewrite`]), which goes through [`super::repair`].
 
-use super::document::{count_pages, load, load_repaired, Document};
-use super::filters::MAX_WHOLE;
-use super::reader::{ReadAt, XrefKind};
-use super::signature::{count_signatures, docmdp};
-use super::writer::object::{DictPatch, Trailer, Value};
-use super::writer::{Offsets, Update};
-use super::{info, repair, stamp, xmp, Error, ErrorKind};
+use crate::document::{count_pages, load, load_repaired, Document};
+use crate::filters::MAX_WHOLE;
+use crate::reader::{ReadAt, XrefKind};
+use crate::signature::{count_signatures, docmdp};
+use crate::writer::object::{DictPatch, Trailer, Value};
+use crate::writer::{Offsets, Update};
 use crate::Identifier;
+use crate::{info, repair, stamp, xmp, Error, ErrorKind};
 
 /// How [`inject`] behaves.
 #[derive(Debug, Clone)]

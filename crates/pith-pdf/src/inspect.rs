@@ -2,13 +2,13 @@
 //! the PDF/A claim, signatures and the update count, and [`Inspection`] judges whether they
 //! agree. It never writes.
 
-use super::document::load_checked;
-use super::reader::{Check, ReadAt, XrefKind};
-use super::signature::{count_signatures, docmdp};
-use super::{info, xmp, Error};
+use crate::document::load_checked;
 use crate::mark::{code_of, SHORT_LEN};
+use crate::reader::{Check, ReadAt, XrefKind};
+use crate::signature::{count_signatures, docmdp};
 use crate::vocab::{NUMBER_SCHEME, URL_BASE};
 use crate::Mark;
+use crate::{info, xmp, Error};
 
 /// What a PDF says about its Pith Number.
 #[derive(Debug, Clone, Default)]

@@ -6,12 +6,12 @@
 use std::collections::{BTreeMap, HashMap};
 use std::io;
 
-use super::filters::{read_prefix, Decoder, MAX_DECODED};
-use super::reader::xref::Entry;
-use super::reader::{damaged, find, Fetched};
-use super::syntax::{is_white, Dict, Obj, Parser, Ref};
-use super::writer::xref::full_stream;
-use super::{Error, ErrorKind};
+use crate::filters::{read_prefix, Decoder, MAX_DECODED};
+use crate::reader::Entry;
+use crate::reader::{damaged, find, Fetched};
+use crate::syntax::{is_white, Dict, Obj, Parser, Ref};
+use crate::writer::xref::full_stream;
+use crate::{Error, ErrorKind};
 
 /// What a scan of a damaged file found: every object's last definition, the catalog and the
 /// trailer entries readers would use. Offsets count from `%PDF-` (the reader's base).

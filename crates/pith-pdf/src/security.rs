@@ -20,7 +20,7 @@
 //! [`Identity`] is the handler of unencrypted files; [`super::crypt::Handler`] implements the
 //! Standard security handler (issue 18.3).
 
-use super::syntax::{Dict, Ref};
+use crate::syntax::{Dict, Ref};
 
 /// The kind of stream being encrypted: the metadata stream is left in clear text when the
 /// file says `/EncryptMetadata false` (§7.6.3.1), so the handler needs to know.

@@ -5,9 +5,9 @@
 
 use std::collections::HashSet;
 
-use super::reader::{Pdf, ReadAt};
-use super::syntax::{Dict, Obj};
-use super::Error;
+use crate::reader::{Pdf, ReadAt};
+use crate::syntax::{Dict, Obj};
+use crate::Error;
 
 /// The `/P` of the DocMDP certification signature named by the catalog's `/Perms`, or `None`
 /// when the file is not certified. A DocMDP signature without `/P` counts as 2 (§12.8.2.2).

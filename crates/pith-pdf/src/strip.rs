@@ -7,15 +7,15 @@
 //! The stamp's font objects stay in the file (the page's resources still name them; nothing
 //! draws with them).
 
-use super::document::{load, load_repaired, Document};
-use super::inject::{encryption_entries, read_all, Injection, Item, Options, Written};
-use super::reader::{Pdf, ReadAt};
-use super::signature::docmdp;
-use super::syntax::{Dict, Obj, Ref};
-use super::writer::object::{to_vec, Strings};
-use super::writer::object::{DictPatch, Trailer};
-use super::writer::Update;
-use super::{info, xmp, Error, ErrorKind};
+use crate::document::{load, load_repaired, Document};
+use crate::inject::{encryption_entries, read_all, Injection, Item, Options, Written};
+use crate::reader::{Pdf, ReadAt};
+use crate::signature::docmdp;
+use crate::syntax::{Dict, Obj, Ref};
+use crate::writer::object::{to_vec, Strings};
+use crate::writer::object::{DictPatch, Trailer};
+use crate::writer::Update;
+use crate::{info, xmp, Error, ErrorKind};
 
 /// Plans the update that takes pith's values out of the PDF read from `src`; `unchanged`
 /// when it carries none. [`Injection::previous`] is the number that was there.

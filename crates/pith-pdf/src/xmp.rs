@@ -20,8 +20,8 @@ use std::ops::Range;
 
 use roxmltree::{Document, Node};
 
-use super::{Error, ErrorKind};
 use crate::vocab;
+use crate::{Error, ErrorKind};
 
 /// Namespace of the `pith` XMP properties (the same as `pith.sty` writes).
 pub use crate::vocab::XMP_NS as PITH_NS;

@@ -28,8 +28,8 @@
 pub mod cipher;
 pub mod key;
 
-use super::security::{SecurityHandler, StreamKind};
-use super::syntax::{Dict, Obj, Parser, Ref};
+use crate::security::{SecurityHandler, StreamKind};
+use crate::syntax::{Dict, Obj, Parser, Ref};
 
 pub use key::Auth;
 

@@ -4,12 +4,13 @@
 
 use std::collections::HashSet;
 
-use super::super::Error;
+use super::entry::Entry;
 use super::source::{read_window, ReadAt};
 use super::table::Window;
-use super::xref::{Entry, Layer};
+use super::xref::Layer;
 use super::{damaged, Pdf};
 use crate::syntax::Parser;
+use crate::Error;
 
 impl<R: ReadAt> Pdf<R> {
     /// Checks the xref against the file.
@@ -121,7 +122,7 @@ impl<R: ReadAt> Pdf<R> {
     /// fetched) start where the xref says. Used for the objects an update references.
     ///
     /// # Errors
-    /// [`ErrorKind::Damaged`](super::super::ErrorKind::Damaged) naming the first one that
+    /// [`ErrorKind::Damaged`](crate::ErrorKind::Damaged) naming the first one that
     /// does not.
     pub fn check_objects(&self, nums: &[u32]) -> Result<(), Error> {
         let mut at = Vec::with_capacity(nums.len());
@@ -235,9 +236,9 @@ fn ranks(n: u64, ends: usize, spread: usize) -> impl Iterator<Item = u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testpdf::{build, DOC};
-    use super::super::{find, rfind};
     use super::*;
+    use crate::reader::testpdf::{build, DOC};
+    use crate::reader::{find, rfind};
 
     fn many_objects(n: usize) -> Vec<u8> {
         let mut objs: Vec<String> = DOC.iter().map(|s| s.to_string()).collect();

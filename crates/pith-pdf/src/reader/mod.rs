@@ -14,22 +14,24 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::io::{self, Read};
 
-use super::filters::{self, Decoder, FilterError, MAX_DECODED};
-use super::journal;
-use super::security::SecurityHandler;
-use super::syntax::{is_white, Dict, Obj, Parser, Ref, SyntaxError};
-use super::{Error, ErrorKind};
+use crate::filters::{self, Decoder, FilterError, MAX_DECODED};
+use crate::journal;
+use crate::security::SecurityHandler;
+use crate::syntax::{is_white, Dict, Obj, Parser, Ref, SyntaxError};
+use crate::{Error, ErrorKind};
 
 pub mod check;
+mod entry;
 pub mod source;
 mod table;
 pub mod xref;
 
 pub use check::Check;
+pub(crate) use entry::Entry;
 pub use source::{find, rfind, ReadAt};
 use source::{parse_growing, read_window, KnownLen};
+use xref::Layer;
 pub use xref::XrefKind;
-use xref::{Entry, Layer};
 
 /// Largest window read to parse one object (dictionaries, xref tables).
 const MAX_WINDOW: usize = 256 << 20;
@@ -763,12 +765,7 @@ mod tests {
             fn encrypt_string(&self, _: Ref, d: &[u8]) -> Vec<u8> {
                 d.to_vec()
             }
-            fn encrypt_stream(
-                &self,
-                _: Ref,
-                _: super::super::security::StreamKind,
-                d: &[u8],
-            ) -> Vec<u8> {
+            fn encrypt_stream(&self, _: Ref, _: crate::security::StreamKind, d: &[u8]) -> Vec<u8> {
                 d.to_vec()
             }
         }

@@ -4,9 +4,9 @@
 
 use std::io;
 
-use super::super::syntax::{Parser, SyntaxError};
-use super::super::Error;
 use super::{damaged, io_err, MAX_WINDOW};
+use crate::syntax::{Parser, SyntaxError};
+use crate::Error;
 
 /// Random-access reading of a file or buffer: all the reader needs.
 pub trait ReadAt {

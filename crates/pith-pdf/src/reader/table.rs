@@ -15,11 +15,11 @@
 
 use std::collections::HashMap;
 
-use super::super::syntax::{is_white, Dict, SyntaxError};
-use super::super::Error;
 use super::damaged;
+use super::entry::Entry;
 use super::source::{parse_growing, read_window, ReadAt};
-use super::xref::Entry;
+use crate::syntax::{is_white, Dict, SyntaxError};
+use crate::Error;
 
 /// Length of a conforming entry: `nnnnnnnnnn ggggg n` and a two-byte end of line.
 pub(crate) const ENTRY: u64 = 20;
@@ -60,7 +60,7 @@ impl Indexed {
     /// of `trailer`, or `None` when the layout is not regular (read it whole then).
     ///
     /// # Errors
-    /// [`super::super::ErrorKind::Io`] only: irregular layouts are `Ok(None)`.
+    /// [`crate::ErrorKind::Io`] only: irregular layouts are `Ok(None)`.
     pub(crate) fn walk<R: ReadAt + ?Sized>(
         src: &R,
         pos: u64,
@@ -157,7 +157,7 @@ impl Indexed {
     /// through `win` (entries read in order share its reads).
     ///
     /// # Errors
-    /// [`super::super::ErrorKind::Damaged`] when it does not parse, and I/O errors.
+    /// [`crate::ErrorKind::Damaged`] when it does not parse, and I/O errors.
     pub(crate) fn read<R: ReadAt + ?Sized>(
         &self,
         win: &mut Window,
@@ -193,7 +193,7 @@ impl Indexed {
     /// table's free entry; `None` when neither has one.
     ///
     /// # Errors
-    /// [`super::super::ErrorKind::Damaged`] for an entry that does not parse, and I/O errors.
+    /// [`crate::ErrorKind::Damaged`] for an entry that does not parse, and I/O errors.
     pub(crate) fn get<R: ReadAt + ?Sized>(
         &self,
         src: &R,
@@ -218,7 +218,7 @@ impl Indexed {
 /// Parses the entry of object `num` read at `at`.
 ///
 /// # Errors
-/// [`super::super::ErrorKind::Damaged`] when it does not parse.
+/// [`crate::ErrorKind::Damaged`] when it does not parse.
 fn entry_from(bytes: &[u8], at: u64, num: u32) -> Result<Entry, Error> {
     let (off, gen, used) = parse_entry(bytes).ok_or_else(|| {
         damaged(
@@ -283,7 +283,7 @@ pub(crate) fn parse_entry(b: &[u8]) -> Option<(u64, u64, bool)> {
 /// trailer dictionary and the buffer it was parsed from (its spans index into it).
 ///
 /// # Errors
-/// [`super::super::ErrorKind::Damaged`] when the table does not parse.
+/// [`crate::ErrorKind::Damaged`] when the table does not parse.
 #[allow(clippy::type_complexity)]
 pub(crate) fn parse_whole<R: ReadAt + ?Sized>(
     src: &R,
@@ -335,7 +335,7 @@ pub(crate) fn parse_whole<R: ReadAt + ?Sized>(
 /// Parses the `trailer` dictionary at `pos`; returns it and the buffer it was parsed from.
 ///
 /// # Errors
-/// [`super::super::ErrorKind::Damaged`] when it does not parse.
+/// [`crate::ErrorKind::Damaged`] when it does not parse.
 pub(crate) fn parse_trailer<R: ReadAt + ?Sized>(
     src: &R,
     pos: u64,

@@ -4,13 +4,14 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::super::filters::{read_prefix, Decoder, MAX_DECODED};
-use super::super::syntax::{Dict, Obj};
-use super::super::Error;
+use super::entry::Entry;
 use super::source::{read_window, ReadAt};
 use super::table::{parse_trailer, parse_whole, Indexed};
 use super::{damaged, filter_err, too_large, Check, Pdf, MAX_SECTIONS};
+use crate::filters::{read_prefix, Decoder, MAX_DECODED};
 use crate::syntax::Parser;
+use crate::syntax::{Dict, Obj};
+use crate::Error;
 
 /// The kind of cross-reference section (§7.5.4 table, §7.5.8 stream).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,15 +20,6 @@ pub enum XrefKind {
     Table,
     /// A cross-reference stream (PDF 1.5+).
     Stream,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Entry {
-    Free,
-    /// Offset as written in the file (add `delta` for the position), generation.
-    Offset(u64, u16),
-    /// Object stream number, index.
-    InStream(u32, u32),
 }
 
 /// One section of the chain as lookups see it; [`Pdf`] keeps them newest first and the
@@ -124,7 +116,7 @@ impl<R: ReadAt> Pdf<R> {
     /// The entry for `num`: the newest section's that has one (cached).
     ///
     /// # Errors
-    /// [`super::super::ErrorKind::Damaged`] for an indexed entry that does not parse, and
+    /// [`crate::ErrorKind::Damaged`] for an indexed entry that does not parse, and
     /// I/O errors.
     pub(crate) fn entry(&self, num: u32) -> Result<Option<Entry>, Error> {
         if let Some(e) = self.looked_up.borrow().get(&num) {
@@ -303,9 +295,9 @@ fn stm_offset(trailer: &Dict) -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::find;
-    use super::super::testpdf::{build, DOC};
     use super::*;
+    use crate::reader::find;
+    use crate::reader::testpdf::{build, DOC};
     use crate::syntax::Ref;
 
     #[test]

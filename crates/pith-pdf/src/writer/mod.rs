@@ -35,12 +35,12 @@ pub mod object;
 pub mod structure;
 pub mod xref;
 
-use super::reader::xref::Entry;
-use super::reader::{Pdf, ReadAt, XrefKind};
-use super::repair::Rebuilt;
-use super::security::{SecurityHandler, StreamKind};
-use super::syntax::{Obj, Ref};
-use super::Error;
+use crate::reader::Entry;
+use crate::reader::{Pdf, ReadAt, XrefKind};
+use crate::repair::Rebuilt;
+use crate::security::{SecurityHandler, StreamKind};
+use crate::syntax::{Obj, Ref};
+use crate::Error;
 use object::{DictPatch, Trailer};
 
 /// An incremental update being assembled: objects, then [`Update::finish`].

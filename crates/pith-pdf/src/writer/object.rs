@@ -7,14 +7,14 @@
 //! update repeats ([`Trailer`]). The typed writers of fonts ([`super::font`]), annotations
 //! ([`super::annotation`]) and structure elements ([`super::structure`]) build on it. Each
 //! writer serialises its object for one object identity ([`Ref`]) so strings and streams can be
-//! encrypted per object (see [`super::super::security`]).
+//! encrypted per object (see [`crate::security`]).
 //!
 //! Editing keeps what pith does not understand: [`DictPatch`] writes the entries it sets first,
 //! then the original dictionary text with only those keys cut out, byte for byte (issue #4:
 //! "never lose anything"; re-serialising unknown entries could change them).
 
-use super::super::security::{SecurityHandler, StreamKind};
-use super::super::syntax::{text_string, Dict, Obj, Ref};
+use crate::security::{SecurityHandler, StreamKind};
+use crate::syntax::{text_string, Dict, Obj, Ref};
 
 /// A value written into a dictionary.
 #[derive(Debug, Clone, PartialEq)]

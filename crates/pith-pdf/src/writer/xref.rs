@@ -1,13 +1,13 @@
 //! Cross-reference sections of an update (ISO 32000-2 §7.5.4, §7.5.8): a classic table with
 //! its trailer, or an xref stream whose dictionary is the trailer, each ending with
 //! `startxref` and `%%EOF`. Offsets are counted from the same base as the file's own
-//! ([`Pdf::delta`](super::super::Pdf::delta)).
+//! ([`Pdf::delta`](crate::Pdf::delta)).
 
 use std::collections::BTreeMap;
 
-use super::super::reader::xref::Entry;
-use super::super::syntax::Ref;
-use super::super::{Error, ErrorKind};
+use crate::reader::Entry;
+use crate::syntax::Ref;
+use crate::{Error, ErrorKind};
 
 /// The smallest number of bytes that holds `v` (an xref stream `/W` field width).
 pub fn bytes_needed(v: u64) -> usize {
