@@ -854,3 +854,69 @@ fn pdf_with_link(uri: &str) -> Vec<u8> {
     ];
     crate::common::pdfgen::classic_text(&objs)
 }
+
+/// `pith inject --number <26>` (the bare code pith.science's record pages give): the year comes
+/// from the code's record at the resolver, checked against the code; offline and uncached, or
+/// when the resolver serves another paper's record, it is refused, saying what to give.
+#[test]
+fn a_bare_code_takes_its_year_from_the_resolver() {
+    let rec = published_record("2402.03791");
+    let number = rec["pith_number"].as_str().unwrap().to_owned();
+    let code = number.rsplit(':').next().unwrap().to_owned();
+    let other = published_record("2412.14374");
+    let other_code = other["pith_number"]
+        .as_str()
+        .unwrap()
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .to_owned();
+    let server = resolver(
+        vec![
+            (code.clone(), rec["canonical_record"].clone()),
+            // A resolver that answers with another paper's record for this code.
+            (other_code.clone(), rec["canonical_record"].clone()),
+        ],
+        vec![],
+    );
+    let env = Env::new(None, Some(&server), true);
+    let input = common::fixture("minimal.pdf");
+    let out = env.cache.path().join("bare.pdf");
+    let inject = |code: &str, extra: &[&str]| {
+        let mut args = vec![
+            "inject",
+            input.to_str().unwrap(),
+            "--number",
+            code,
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        env.run(&args)
+    };
+    // Offline, with nothing cached: refused, naming what to give.
+    let r = inject(&code, &["--offline"]);
+    assert_error(
+        &r,
+        2,
+        &["a bare code has no year", "pith:YYYY:", "pith number"],
+    );
+    assert!(!out.exists());
+    // Online: the full number, read back by tools we did not write.
+    let r = inject(&code, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains(&number), "{}", r.stdout);
+    if common::have_tool("pdfinfo", "a_bare_code_takes_its_year_from_the_resolver") {
+        let info = common::tools::pdfinfo_custom(&out, "PithNumber");
+        assert_eq!(info.as_deref(), Some(number.as_str()));
+    }
+    // Now cached: offline works too.
+    std::fs::remove_file(&out).unwrap();
+    let r = inject(&code, &["--offline"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // Another paper's record for the code: refused, nothing written.
+    std::fs::remove_file(&out).unwrap();
+    let r = inject(&other_code, &[]);
+    assert_error(&r, 2, &["a bare code has no year", "not of"]);
+    assert!(!out.exists());
+}

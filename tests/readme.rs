@@ -184,6 +184,7 @@ fn run(command: &str, dir: &Path, arxiv: &str) -> String {
         }
     }
     c.env("PITH_ARXIV_URL", arxiv)
+        .env("PITH_RESOLVER_URL", crate::common::no_network())
         .env("PITH_ARXIV_SPACING_MS", "0")
         .env("PITH_CACHE_DIR", dir.join(".cache"));
     let o = c.output().expect("sh");

@@ -227,8 +227,9 @@ fn hint<T>(r: Result<T, pith::record::Error>) -> Result<T> {
 /// A number given directly (`--number`) or computed from any [`RecordInput`].
 #[derive(Debug, Clone, Args, Default)]
 pub struct NumberInput {
-    /// The Pith Number: pith:YYYY:<26> or its resolver URL. Writing needs the full number; a
-    /// bare <26> (no year) or a short pith:<8|12|16> is accepted only for checking.
+    /// The Pith Number: pith:YYYY:<26> or its resolver URL. Writing needs the full number: a
+    /// bare <26> takes its year from its record at the resolver (or the cache with --offline);
+    /// a short pith:<8|12|16> is accepted only for checking.
     #[arg(long, value_name = "PITH")]
     pub number: Option<String>,
     #[command(flatten)]
@@ -246,12 +247,36 @@ impl NumberInput {
         }
     }
 
-    /// The number to write into metadata: [`NumberInput::number`] with its year (a bare code
-    /// is refused up front, issue #15).
+    /// The number to write into metadata: [`NumberInput::number`] with its year. A bare code
+    /// (`--number <26>`, as pith.science's record pages give it) takes its year from its
+    /// record at the resolver, or from the cache with `--offline` (issue 22); when the record
+    /// cannot be had, it is refused up front, as before (issue #15), saying what to give.
     pub fn full_number(&self) -> Result<PithNumber> {
         let n = self.number()?;
-        n.require_year().context("--number")?;
-        Ok(n)
+        if n.require_year().is_ok() || self.number.is_none() {
+            n.require_year().context("--number")?;
+            return Ok(n);
+        }
+        let looked_up = self.input.net.settings().and_then(|s| {
+            let client = pith::net::Client::new(&s).map_err(super::net::error)?;
+            pith::net::resolver::full_number(&client, n.code()).map_err(super::net::error)
+        });
+        match looked_up {
+            Ok(full) => {
+                super::note!(
+                    "{}: the year comes from its record at the resolver: {}",
+                    n.code(),
+                    full.full()
+                );
+                Ok(full)
+            }
+            Err(e) => Err(anyhow::anyhow!(
+                "--number {}: {} (its record could not be read to find the year: {})",
+                n.code(),
+                pith::number::ErrorKind::NoYear,
+                super::one_line(&format!("{e:#}"))
+            )),
+        }
     }
 
     /// The number to check against: any form, a short alias included (`pith:7BMK4ZKT` as

@@ -99,6 +99,26 @@ pub fn record(client: &Client, code: &str) -> Result<Resolved, Error> {
     Ok(r)
 }
 
+/// The full number of a bare 26-character `code`: its record from the resolver (or the
+/// cache), whose own number must be `code`, gives the year a bare code lacks (issue 22: the
+/// code pith.science's record pages tell authors to paste).
+///
+/// # Errors
+/// As [`record`]; [`ErrorKind::BadAnswer`] when the record served hashes to another code.
+pub fn full_number(client: &Client, code: &str) -> Result<crate::PithNumber, Error> {
+    let r = record(client, code)?;
+    let n = r.record.number();
+    if !n.code().eq_ignore_ascii_case(code) {
+        let url = record_url(&client.settings().resolver_url, code);
+        return Err(Error::from(ErrorKind::BadAnswer(format!(
+            "the record served is that of {}, not of {code}",
+            n.full()
+        )))
+        .about(url));
+    }
+    Ok(n)
+}
+
 /// The bundle of `code`, from the cache or the resolver; `None` when the resolver has none.
 ///
 /// # Errors

@@ -116,7 +116,19 @@ pub fn corpus(test: &str) -> Option<PathBuf> {
     None
 }
 
-/// A `pith` command for the binary under test, with the `PITH_*` environment cleared.
+/// A base URL on 127.0.0.1 where nothing listens (a port bound, then released): the arXiv and
+/// resolver URLs of every command a test runs unless the test serves them itself, so that no
+/// test can reach the internet, whatever the command does.
+pub fn no_network() -> &'static str {
+    static URL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    URL.get_or_init(|| {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+        format!("http://127.0.0.1:{}", l.local_addr().unwrap().port())
+    })
+}
+
+/// A `pith` command for the binary under test, with the `PITH_*` environment cleared and the
+/// network pointed at [`no_network`] (a test that serves arXiv or the resolver sets its own).
 pub fn pith() -> assert_cmd::Command {
     let mut c = assert_cmd::cargo::cargo_bin_cmd!("pith");
     for (k, _) in std::env::vars() {
@@ -124,6 +136,8 @@ pub fn pith() -> assert_cmd::Command {
             c.env_remove(k);
         }
     }
+    c.env("PITH_ARXIV_URL", no_network())
+        .env("PITH_RESOLVER_URL", no_network());
     c
 }
 
