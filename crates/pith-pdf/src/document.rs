@@ -293,7 +293,7 @@ fn copyable_text<R: ReadAt>(pdf: &Pdf<R>, f: &Fetched) -> Option<(Dict, Vec<u8>)
     let text = crypt::encrypt_text(h, f.id, text);
     let mut d = syntax::Parser::new(&text, 0, true).dict().ok()?;
     for (_, v, _) in &mut d.entries {
-        crypt::decrypt_obj(h, f.id, v);
+        crate::security::decrypt_obj(h, f.id, v);
     }
     Some((d, text))
 }

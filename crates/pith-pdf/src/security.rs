@@ -20,7 +20,21 @@
 //! [`Identity`] is the handler of unencrypted files; [`super::crypt::Handler`] implements the
 //! Standard security handler (issue 18.3).
 
-use crate::syntax::{Dict, Ref};
+use crate::syntax::{Dict, Obj, Ref};
+
+/// Decrypts every string inside a parsed object of object `id`, in place: the reader does it
+/// for every fetched object, and `document` for dictionaries it parses from object text.
+pub fn decrypt_obj(h: &dyn SecurityHandler, id: Ref, obj: &mut Obj) {
+    match obj {
+        Obj::Str(s) => *s = h.decrypt_string(id, s),
+        Obj::Array(a) => a.iter_mut().for_each(|o| decrypt_obj(h, id, o)),
+        Obj::Dict(d) => d
+            .entries
+            .iter_mut()
+            .for_each(|(_, o, _)| decrypt_obj(h, id, o)),
+        _ => {}
+    }
+}
 
 /// The kind of stream being encrypted: the metadata stream is left in clear text when the
 /// file says `/EncryptMetadata false` (§7.6.3.1), so the handler needs to know.

@@ -414,19 +414,6 @@ impl SecurityHandler for Handler {
     }
 }
 
-/// Decrypts every string inside a parsed object of object `id`, in place.
-pub fn decrypt_obj(h: &dyn SecurityHandler, id: Ref, obj: &mut Obj) {
-    match obj {
-        Obj::Str(s) => *s = h.decrypt_string(id, s),
-        Obj::Array(a) => a.iter_mut().for_each(|o| decrypt_obj(h, id, o)),
-        Obj::Dict(d) => d
-            .entries
-            .iter_mut()
-            .for_each(|(_, o, _)| decrypt_obj(h, id, o)),
-        _ => {}
-    }
-}
-
 /// Object text (`<< … >>`, without stream data) with each string decrypted for object `id`,
 /// written as a hexadecimal string; everything else is kept byte for byte.
 pub fn decrypt_text(h: &dyn SecurityHandler, id: Ref, text: &[u8]) -> Vec<u8> {

@@ -3,7 +3,7 @@
 //! compared with those plaintexts (the same bytes `qpdf --decrypt` gives back).
 
 use super::*;
-use crate::security::SecurityHandler;
+use crate::security::{decrypt_obj, SecurityHandler};
 use crate::syntax::Parser;
 
 const CONTENT: &[u8] = b"BT /F1 12 Tf 72 720 Td (Encrypted fixture: page text) Tj ET\n";

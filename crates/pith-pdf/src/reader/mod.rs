@@ -16,7 +16,7 @@ use std::io::{self, Read};
 
 use crate::filters::{self, Decoder, FilterError, MAX_DECODED};
 use crate::journal;
-use crate::security::SecurityHandler;
+use crate::security::{decrypt_obj, SecurityHandler};
 use crate::syntax::{is_white, Dict, Obj, Parser, Ref, SyntaxError};
 use crate::{Error, ErrorKind};
 
@@ -650,19 +650,6 @@ impl<R: ReadAt> Pdf<R> {
             .ok_or_else(|| damaged(format!("object {} is not a stream", f.id.num), 0))?;
         Decoder::new(d, f.stream.as_deref().unwrap_or(&[]))
             .map_err(|e| filter_err(e, "content stream", Some(f.id.num)))
-    }
-}
-
-/// Decrypts every string inside `obj` (a fetched object `id`) in place.
-fn decrypt_obj(h: &dyn SecurityHandler, id: Ref, obj: &mut Obj) {
-    match obj {
-        Obj::Str(s) => *s = h.decrypt_string(id, s),
-        Obj::Array(a) => a.iter_mut().for_each(|o| decrypt_obj(h, id, o)),
-        Obj::Dict(d) => d
-            .entries
-            .iter_mut()
-            .for_each(|(_, o, _)| decrypt_obj(h, id, o)),
-        _ => {}
     }
 }
 
