@@ -227,17 +227,19 @@ pub fn run(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
     o
 }
 
-fn inject(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
+/// The start every item shares, run or checked: its line names where the result goes (the
+/// input itself in place) and, once resolved, the number; an item whose number cannot be
+/// resolved, or whose output would leave its output folder, ends here: no number comes back.
+fn start(req: &ItemRequest<'_>) -> (ItemReport, Option<PithNumber>) {
     let job = req.job;
     let mut o = ItemReport::new(&job.pdf);
-    let out_path = req.output();
     // Every line says where the result goes, and the number once it is known (issue #15).
-    o.out = Some(out_path.clone().unwrap_or_else(|| job.pdf.clone()));
+    o.out = Some(req.output().unwrap_or_else(|| job.pdf.clone()));
     let number = match batch::resolve(job) {
         Ok(n) => n,
         Err(e) => {
             o.error(&Error::new(ErrorKind::Number(e)));
-            return o;
+            return (o, None);
         }
     };
     o.number = Some(number.full());
@@ -246,8 +248,16 @@ fn inject(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
     if req.leaves_out_dir() {
         o.out = None;
         o.error(&Error::new(ErrorKind::LeavesOutDir).in_file(&job.pdf));
-        return o;
+        return (o, None);
     }
+    (o, Some(number))
+}
+
+fn inject(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
+    let job = req.job;
+    let out_path = req.output();
+    let (mut o, number) = start(req);
+    let Some(number) = number else { return o };
     let Some(p) = &out_path else {
         if req.dry_run {
             o.status = Status::Planned;
@@ -367,22 +377,9 @@ fn apply(
 /// no number in it), or failed when the number cannot be resolved or the output not read.
 pub fn check(req: &ItemRequest<'_>) -> ItemReport {
     let job = req.job;
-    let mut o = ItemReport::new(&job.pdf);
     let out = req.output().unwrap_or_else(|| job.pdf.clone());
-    o.out = Some(out.clone());
-    let number = match batch::resolve(job) {
-        Ok(n) => n,
-        Err(e) => {
-            o.error(&Error::new(ErrorKind::Number(e)));
-            return o;
-        }
-    };
-    o.number = Some(number.full());
-    if req.leaves_out_dir() {
-        o.out = None;
-        o.error(&Error::new(ErrorKind::LeavesOutDir).in_file(&job.pdf));
-        return o;
-    }
+    let (mut o, number) = start(req);
+    let Some(number) = number else { return o };
     if !out.exists() {
         o.status = Status::Missing;
         o.reason = Some(format!("{}: no such output", out.display()));
