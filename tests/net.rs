@@ -107,6 +107,11 @@ fn published(id: &str) -> String {
         .unwrap_or_else(|| panic!("no vector for {id}"))
 }
 
+/// The 26-character code of arXiv paper `id`'s published number.
+fn published_code(id: &str) -> String {
+    published(id).rsplit(':').next().unwrap().to_owned()
+}
+
 fn published_record(id: &str) -> Value {
     vectors()
         .into_iter()
@@ -749,14 +754,7 @@ fn verify_bare_records_404s_and_url_only_pdfs() {
     let rec = published_record("2412.14374");
     let number = rec["pith_number"].as_str().unwrap();
     let code = number.rsplit(':').next().unwrap().to_owned();
-    let seed = published_record("2402.03791");
-    let seed_code = seed["pith_number"]
-        .as_str()
-        .unwrap()
-        .rsplit(':')
-        .next()
-        .unwrap()
-        .to_owned();
+    let seed_code = published_code("2402.03791");
     // A bare record for one code; for the seed's code, another paper's record.
     let server = resolver(
         vec![
@@ -805,7 +803,7 @@ fn verify_bare_records_404s_and_url_only_pdfs() {
     assert_eq!(v["found_in"], "page 1 link");
     assert_eq!(v["arxiv_id"], "2412.14374");
     // The resolver serves another record for the seed's code: a mismatch.
-    let seed_pdf = pdf_with(&env, seed["pith_number"].as_str().unwrap());
+    let seed_pdf = pdf_with(&env, &published("2402.03791"));
     let r = env.run(&["verify", seed_pdf.to_str().unwrap()]);
     assert_eq!(r.code, 1, "{}", r.stdout);
     assert!(r.stdout.contains("MISMATCH"), "{}", r.stdout);
@@ -863,14 +861,7 @@ fn a_bare_code_takes_its_year_from_the_resolver() {
     let rec = published_record("2402.03791");
     let number = rec["pith_number"].as_str().unwrap().to_owned();
     let code = number.rsplit(':').next().unwrap().to_owned();
-    let other = published_record("2412.14374");
-    let other_code = other["pith_number"]
-        .as_str()
-        .unwrap()
-        .rsplit(':')
-        .next()
-        .unwrap()
-        .to_owned();
+    let other_code = published_code("2412.14374");
     let server = resolver(
         vec![
             (code.clone(), rec["canonical_record"].clone()),

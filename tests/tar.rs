@@ -191,6 +191,20 @@ fn batch(args: &[&str], stdin: Option<&Path>) -> (i32, Vec<u8>, String) {
     )
 }
 
+/// `pith batch --tar IN --out-tar OUT --arxiv-metadata META [extra]`, files only.
+fn tar_to(input: &Path, out: &Path, meta: &Path, extra: &[&str]) -> (i32, Vec<u8>, String) {
+    let mut args = vec![
+        "--tar",
+        s(input),
+        "--out-tar",
+        s(out),
+        "--arxiv-metadata",
+        s(meta),
+    ];
+    args.extend_from_slice(extra);
+    batch(&args, None)
+}
+
 fn by_name(report: &[Value]) -> HashMap<String, Value> {
     report
         .iter()
@@ -232,21 +246,7 @@ fn members_are_updated_or_copied_and_headers_kept() {
     make_tar(d, &input, "gnu", &files);
     let out = d.join("out.tar");
     let report = d.join("r.jsonl");
-    let (code, _, err) = batch(
-        &[
-            "--tar",
-            s(&input),
-            "--out-tar",
-            s(&out),
-            "--arxiv-metadata",
-            s(&meta),
-            "--report",
-            s(&report),
-            "-j",
-            "2",
-        ],
-        None,
-    );
+    let (code, _, err) = tar_to(&input, &out, &meta, &["--report", s(&report), "-j", "2"]);
     assert_eq!(code, 0, "{err}");
     let lines = json_lines(&std::fs::read(&report).unwrap());
     let r = by_name(&lines);
@@ -318,18 +318,7 @@ fn members_are_updated_or_copied_and_headers_kept() {
     }
     // --repair: the damaged PDF is updated too.
     let out2 = d.join("out2.tar");
-    let (code, stdout, err) = batch(
-        &[
-            "--tar",
-            s(&input),
-            "--out-tar",
-            s(&out2),
-            "--arxiv-metadata",
-            s(&meta),
-            "--repair",
-        ],
-        None,
-    );
+    let (code, stdout, err) = tar_to(&input, &out2, &meta, &["--repair"]);
     assert_eq!(code, 0, "{err}");
     let r2 = by_name(&json_lines(&stdout));
     assert_eq!(
@@ -351,18 +340,7 @@ fn members_are_updated_or_copied_and_headers_kept() {
         "members_are_updated_or_copied_and_headers_kept",
     ) {
         let stamped = d.join("stamped.tar");
-        let (code, _, err) = batch(
-            &[
-                "--tar",
-                s(&input),
-                "--out-tar",
-                s(&stamped),
-                "--arxiv-metadata",
-                s(&meta),
-                "--stamp",
-            ],
-            None,
-        );
+        let (code, _, err) = tar_to(&input, &stamped, &meta, &["--stamp"]);
         assert_eq!(code, 0, "{err}");
         let xs = d.join("xs");
         extract(&stamped, &xs);
@@ -374,18 +352,7 @@ fn members_are_updated_or_copied_and_headers_kept() {
     }
     // A second run on the output finds the numbers there: unchanged, the tar byte-identical.
     let out3 = d.join("out3.tar");
-    let (code, stdout, err) = batch(
-        &[
-            "--tar",
-            s(&out2),
-            "--out-tar",
-            s(&out3),
-            "--arxiv-metadata",
-            s(&meta),
-            "--repair",
-        ],
-        None,
-    );
+    let (code, stdout, err) = tar_to(&out2, &out3, &meta, &["--repair"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         by_name(&json_lines(&stdout))["2402/2402.03791v3.pdf"]["status"],
@@ -414,19 +381,7 @@ fn pax_long_names_pipes_and_files_give_the_same_bytes() {
     let input = d.join("in.tar");
     make_tar(d, &input, "pax", &files);
     let from_file = d.join("file.tar");
-    let (code, _, err) = batch(
-        &[
-            "--tar",
-            s(&input),
-            "--out-tar",
-            s(&from_file),
-            "--arxiv-metadata",
-            s(&meta),
-            "-j",
-            "1",
-        ],
-        None,
-    );
+    let (code, _, err) = tar_to(&input, &from_file, &meta, &["-j", "1"]);
     assert_eq!(code, 0, "{err}");
     let report = d.join("pipe.jsonl");
     let (code, piped, err) = batch(
@@ -473,17 +428,7 @@ fn pax_long_names_pipes_and_files_give_the_same_bytes() {
     let (ok, _, err) = common::run("python3", &["-c", &script], None);
     assert!(ok, "{err}");
     let py_out = d.join("py-out.tar");
-    let (code, _, err) = batch(
-        &[
-            "--tar",
-            s(&py_tar),
-            "--out-tar",
-            s(&py_out),
-            "--arxiv-metadata",
-            s(&meta),
-        ],
-        None,
-    );
+    let (code, _, err) = tar_to(&py_tar, &py_out, &meta, &[]);
     assert_eq!(code, 0, "{err}");
     let check = format!(
         "import tarfile\nm = tarfile.open({:?}).getmembers()[0]\nprint(m.size, m.pax_headers['size'], m.pax_headers['comment'])\n",
@@ -872,17 +817,7 @@ fn not_a_tar_is_one_line_error() {
     let bad = d.join("bad.tar");
     std::fs::write(&bad, vec![b'x'; 2048]).unwrap();
     let out = d.join("out.tar");
-    let (code, _, err) = batch(
-        &[
-            "--tar",
-            s(&bad),
-            "--out-tar",
-            s(&out),
-            "--arxiv-metadata",
-            s(&meta),
-        ],
-        None,
-    );
+    let (code, _, err) = tar_to(&bad, &out, &meta, &[]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("bad.tar: not a tar archive"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
@@ -892,32 +827,12 @@ fn not_a_tar_is_one_line_error() {
     make_tar(d, &good, "gnu", &[("2402/2402.03791v3.pdf", example_pdf())]);
     let bytes = std::fs::read(&good).unwrap();
     std::fs::write(&bad, &bytes[..5000]).unwrap();
-    let (code, _, err) = batch(
-        &[
-            "--tar",
-            s(&bad),
-            "--out-tar",
-            s(&out),
-            "--arxiv-metadata",
-            s(&meta),
-        ],
-        None,
-    );
+    let (code, _, err) = tar_to(&bad, &out, &meta, &[]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("ends inside 2402/2402.03791v3.pdf"), "{err}");
     assert!(!out.exists());
     // The output is the input: refused, the input untouched.
-    let (code, _, err) = batch(
-        &[
-            "--tar",
-            s(&good),
-            "--out-tar",
-            s(&good),
-            "--arxiv-metadata",
-            s(&meta),
-        ],
-        None,
-    );
+    let (code, _, err) = tar_to(&good, &good, &meta, &[]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("the output is the input itself"), "{err}");
     assert_eq!(std::fs::read(&good).unwrap(), bytes);
@@ -942,17 +857,7 @@ fn a_member_without_a_usable_entry_exits_1_with_the_tar_whole() {
     ];
     make_tar(d, &input, "gnu", &files);
     let out = d.join("out.tar");
-    let (code, stdout, err) = batch(
-        &[
-            "--tar",
-            s(&input),
-            "--out-tar",
-            s(&out),
-            "--arxiv-metadata",
-            s(&meta),
-        ],
-        None,
-    );
+    let (code, stdout, err) = tar_to(&input, &out, &meta, &[]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("1 of 2 members got no number"), "{err}");
     let r = by_name(&json_lines(&stdout));
