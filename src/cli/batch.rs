@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use pith::batch::{self, Job, Shard};
-use pith::job::{self, ItemReport, ItemRequest, Settings, Status};
+use pith::job::{self, ItemReport, ItemRequest, Status};
 
 use super::input::read_text;
 use super::Outcome;
@@ -146,13 +146,6 @@ fn arxiv_plan(args: &Args) -> Result<super::arxiv::Plan> {
         jobs: args.jobs,
     }
     .plan()
-}
-
-/// Adds the command-line hint to a refused line's reason (the library names no flags).
-fn add_hint(o: &mut ItemReport, settings: &Settings) {
-    if let (Some(kind), Some(reason)) = (o.refusal, o.reason.as_mut()) {
-        reason.push_str(super::hint::batch_hint(kind, settings));
-    }
 }
 
 /// How a run ends on a terminal: one line with the totals (issue #15).
@@ -328,7 +321,7 @@ pub fn run(args: Args) -> Result<Outcome> {
                 return job::item::check(&req);
             }
             let mut o = job::item::run(&req, group);
-            add_hint(&mut o, &settings);
+            super::hint::add_batch_hint(o.refusal, &mut o.reason, &settings);
             o
         },
         |o| {

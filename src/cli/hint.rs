@@ -81,6 +81,17 @@ pub fn batch_hint(kind: job::RefusalKind, settings: &Settings) -> &'static str {
     }
 }
 
+/// Adds [`batch_hint`] to the reason of a refused report line, a file's or a tar member's.
+pub fn add_batch_hint(
+    refusal: Option<job::RefusalKind>,
+    reason: &mut Option<String>,
+    settings: &Settings,
+) {
+    if let (Some(kind), Some(reason)) = (refusal, reason.as_mut()) {
+        reason.push_str(batch_hint(kind, settings));
+    }
+}
+
 /// Wraps a job error for printing with its hint ([`hint`]).
 pub fn hinted(error: job::Error, settings: &Settings, rewrite: bool) -> anyhow::Error {
     let hint = hint(&error, settings, rewrite);

@@ -88,9 +88,7 @@ pub struct Shared<'a> {
 /// adds it to a file's (the library names no flags).
 fn hinted(m: &tar::MemberReport, settings: &pith::job::Settings) -> tar::MemberReport {
     let mut m = m.clone();
-    if let (Some(kind), Some(reason)) = (m.refusal, m.reason.as_mut()) {
-        reason.push_str(super::hint::batch_hint(kind, settings));
-    }
+    super::hint::add_batch_hint(m.refusal, &mut m.reason, settings);
     m
 }
 
