@@ -181,7 +181,7 @@ pub fn report(file: String, ins: &pdf::Inspection, expected: Option<&NumberRef>)
         encryption: ins.encryption.clone(),
         not_read: ins.not_read.clone(),
         has_number: code.is_some(),
-        url_only: ins.url_only(),
+        url_only: found.is_none() && code.is_some(),
         url: ins.url(),
         code,
         number: found,
