@@ -52,12 +52,7 @@ impl Mark {
     pub fn parse(full: &str) -> Option<Mark> {
         let rest = full.strip_prefix(NUMBER_SCHEME)?;
         let (year, code) = rest.split_once(':')?;
-        let base32 = |c: u8| c.is_ascii_uppercase() || (b'2'..=b'7').contains(&c);
-        if year.len() != 4
-            || !year.bytes().all(|c| c.is_ascii_digit())
-            || code.len() != CODE_LEN
-            || !code.bytes().all(base32)
-        {
+        if !is_year(year) || !is_code(code) {
             return None;
         }
         Some(Mark {
@@ -88,7 +83,7 @@ pub fn code_of(value: &str) -> Option<String> {
         &v[URL_BASE.len()..]
     } else if lower.starts_with(NUMBER_SCHEME) {
         let (year, code) = v[NUMBER_SCHEME.len()..].split_once(':')?;
-        if year.len() != 4 || !year.bytes().all(|c| c.is_ascii_digit()) {
+        if !is_year(year) {
             return None;
         }
         code
@@ -96,8 +91,19 @@ pub fn code_of(value: &str) -> Option<String> {
         v
     };
     let code = code.to_ascii_uppercase();
-    let base32 = |c: u8| c.is_ascii_uppercase() || (b'2'..=b'7').contains(&c);
-    (code.len() == CODE_LEN && code.bytes().all(base32)).then_some(code)
+    is_code(&code).then_some(code)
+}
+
+/// Four digits: the year of a full form.
+fn is_year(s: &str) -> bool {
+    s.len() == 4 && s.bytes().all(|c| c.is_ascii_digit())
+}
+
+/// [`CODE_LEN`] characters of the RFC 4648 base32 alphabet, upper case.
+fn is_code(s: &str) -> bool {
+    s.len() == CODE_LEN
+        && s.bytes()
+            .all(|c| c.is_ascii_uppercase() || (b'2'..=b'7').contains(&c))
 }
 
 impl Identifier for Mark {
