@@ -9,6 +9,11 @@
 //! no image of the page, and lie inside the crop box. PyMuPDF reads the page with its rotation
 //! removed, so every box is in one space whatever `/Rotate` says: the crop box's, from its
 //! top-left corner (`page.rect` is the crop box there).
+//!
+//! Pages with a background (a full-page colour, a full-page image behind the text) are
+//! stamped in their free margin, on the background, legibly: PyMuPDF renders the stamp's
+//! rectangle and its text must stand out from what is behind it. Every stamp keeps 10 pt from
+//! the edges of the crop box when the margin has room for that.
 
 use crate::common;
 
@@ -82,6 +87,13 @@ out = {
     "images": [list(i["bbox"]) for i in p.get_image_info()],
     "crop": list(p.rect),
 }
+# The stamp's rectangle rendered in grey at 4x: the darkest and the lightest of its pixels
+# (3rd and 97th percentiles), for the contrast between the text and what is behind it.
+if out["links"]:
+    pix = p.get_pixmap(clip=pymupdf.Rect(out["links"][0]), matrix=pymupdf.Matrix(4, 4),
+                       colorspace=pymupdf.csGRAY)
+    px = sorted(pix.samples)
+    out["ink"] = [px[len(px) * 3 // 100], px[len(px) * 97 // 100]]
 print(json.dumps(out))
 "#;
 
@@ -124,6 +136,26 @@ fn stamp_ok(name: &str, pdf: &[u8], dir: &Path) -> R {
             && link[3] <= crop[3] + eps,
         "{name}: the stamp {link:?} lies inside the crop box {crop:?}"
     );
+    // 10 pt from every edge: every page stamped here has a margin that allows it.
+    let trim = 10.0 - eps;
+    assert!(
+        link[0] - crop[0] >= trim
+            && link[1] - crop[1] >= trim
+            && crop[2] - link[2] >= trim
+            && crop[3] - link[3] >= trim,
+        "{name}: the stamp {link:?} is within 10 pt of an edge of {crop:?}"
+    );
+    // Legible: the text stands out from the page (or plate) behind it.
+    let ink: Vec<f64> = seen["ink"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    assert!(
+        ink[1] - ink[0] >= 100.0,
+        "{name}: the stamp's text hardly stands out from what is behind it (grey levels {ink:?})"
+    );
     let mut stamp_words = 0;
     for w in seen["words"].as_array().unwrap() {
         let b = rect(&w[0]);
@@ -138,9 +170,24 @@ fn stamp_ok(name: &str, pdf: &[u8], dir: &Path) -> R {
         );
     }
     assert_eq!(stamp_words, 1, "{name}: the stamp's text is on the page");
+    // A box covering nearly the whole crop box is the page's background, which the stamp may
+    // sit on; a drawing just round the stamp is its plate.
+    let background = |b: &R| {
+        b[2].min(crop[2]) - b[0].max(crop[0]) >= 0.9 * (crop[2] - crop[0])
+            && b[3].min(crop[3]) - b[1].max(crop[1]) >= 0.9 * (crop[3] - crop[1])
+    };
+    let plate = |b: &R| {
+        b[0] >= link[0] - 3.0
+            && b[1] >= link[1] - 3.0
+            && b[2] <= link[2] + 3.0
+            && b[3] <= link[3] + 3.0
+    };
     for key in ["drawings", "images"] {
         for d in seen[key].as_array().unwrap() {
             let b = rect(d);
+            if background(&b) || (key == "drawings" && plate(&b)) {
+                continue;
+            }
             assert!(
                 !meets(&b, &link),
                 "{name}: the stamp {link:?} covers a {key} box {b:?}"
@@ -273,5 +320,139 @@ fn pages_without_room_are_refused() {
         // Metadata only works on the same file.
         let (code, _, err) = common::inject(&input, A, &out, &[]);
         assert_eq!(code, 0, "{name}: {err}");
+    }
+}
+
+/// The stamp's content stream as qpdf decodes it (the last stream of page 1's `/Contents`).
+fn stamp_stream(pdf: &Path) -> String {
+    let (ok, out, err) = common::run("qpdf", &["--json=2", pdf.to_str().unwrap()], None);
+    assert!(ok, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let last = json["pages"][0]["contents"]
+        .as_array()
+        .and_then(|c| c.last())
+        .and_then(|c| c.as_str())
+        .expect("page 1 has content streams")
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string();
+    let (ok, data, err) = common::run(
+        "qpdf",
+        &[
+            &format!("--show-object={last}"),
+            "--filtered-stream-data",
+            pdf.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(ok, "{err}");
+    data
+}
+
+#[test]
+fn backgrounds_are_not_content() {
+    if !tools("backgrounds_are_not_content")
+        || !common::have_tool("qpdf", "backgrounds_are_not_content")
+    {
+        return;
+    }
+    let dir = common::tmpdir();
+    let (w, h) = (612.0, 792.0);
+    // (name, what is drawn before the text, whether the stamp needs a plate)
+    let cases = [
+        // A cream page colour, as \pagecolor or a word processor draws it: light enough.
+        ("cream", "1 0.97 0.88 rg 0 0 612 792 re f 0 g\n", false),
+        // A dark page colour: grey text would not stand out without a plate.
+        ("dark", "0.1 0.1 0.3 rg 0 0 612 792 re f 0 g\n", true),
+        // A framed page: a coloured page, a white panel inside it, the text on the panel.
+        (
+            "framed",
+            "0 0.3 0.6 rg 0 0 612 792 re f 1 g 36 36 540 720 re f 0 g\n",
+            true,
+        ),
+        // A full-page image behind the text (its colours unknown): a plate.
+        ("image", "q 612 0 0 792 0 0 cm /Im1 Do Q\n", true),
+        // A nearly full-page image and a page-wide shading.
+        ("image-95", "q 590 0 0 770 11 11 cm /Im1 Do Q\n", true),
+    ];
+    for (name, background, plate) in cases {
+        let pdf = one_page(
+            "/MediaBox [0 0 612 792]",
+            &format!("{background}{}", body(w, h)),
+        );
+        let link = stamp_ok(&format!("background-{name}"), &pdf, dir.path());
+        assert!(link[2] < 72.0, "{name}: in the left margin: {link:?}");
+        let stream = stamp_stream(&dir.path().join(format!("background-{name}.out.pdf")));
+        assert_eq!(
+            stream.contains("1 g\n"),
+            plate,
+            "{name}: plate expected {plate}:\n{stream}"
+        );
+    }
+}
+
+#[test]
+fn full_edge_content_is_still_refused() {
+    let dir = common::tmpdir();
+    // A full-page fill or image drawn after the text covers it: that is content, not
+    // background; so is a page that is one full-page image and nothing else.
+    let cases = [
+        (
+            "fill-after-text",
+            format!("{}0.5 g 0 0 612 792 re f\n", body(612.0, 792.0)),
+        ),
+        (
+            "image-after-text",
+            format!("{}q 612 0 0 792 0 0 cm /Im1 Do Q\n", body(612.0, 792.0)),
+        ),
+        (
+            "image-alone",
+            "q 612 0 0 792 0 0 cm /Im1 Do Q\n".to_string(),
+        ),
+    ];
+    for (name, content) in cases {
+        let input = dir.path().join(format!("{name}.pdf"));
+        std::fs::write(&input, one_page("/MediaBox [0 0 612 792]", &content)).unwrap();
+        let out = dir.path().join(format!("{name}.out.pdf"));
+        let (code, _, err) = common::inject(&input, A, &out, &["--stamp"]);
+        assert_eq!(code, 2, "{name}: {err}");
+        assert!(err.contains("no free margin"), "{name}: {err}");
+    }
+}
+
+#[test]
+fn stamps_keep_clear_of_the_trim_edge() {
+    if !tools("stamps_keep_clear_of_the_trim_edge") {
+        return;
+    }
+    let dir = common::tmpdir();
+    // A landscape table: rules from x = 22 to 770 and y = 8 to 590. The left margin (22 pt)
+    // holds a smaller stamp 10 pt from the edge; the old placement put it 2 to 5 pt from an
+    // edge. stamp_ok checks the 10 pt.
+    let mut table = String::from("0.5 w\n");
+    for i in 0..=20 {
+        let y = 8.0 + 29.1 * f64::from(i);
+        table.push_str(&format!("22 {y} m 770 {y} l\n"));
+    }
+    for i in 0..=8 {
+        let x = 22.0 + 93.5 * f64::from(i);
+        table.push_str(&format!("{x} 8 m {x} 590 l\n"));
+    }
+    table.push_str("S\n");
+    for (name, media, content) in [
+        ("landscape-table", "/MediaBox [0 0 792 612]", table.clone()),
+        (
+            "landscape-body",
+            "/MediaBox [0 0 792 612]",
+            body(792.0, 612.0),
+        ),
+        (
+            "landscape-rotated-table",
+            "/MediaBox [0 0 792 612] /Rotate 90",
+            table,
+        ),
+    ] {
+        stamp_ok(name, &one_page(media, &content), dir.path());
     }
 }

@@ -13,6 +13,12 @@
 //! content, else their `/BBox` through `/Matrix`) and shadings (the clip, or the whole page
 //! when unclipped). It stops with an error past a byte bound the caller gives, forms included.
 //!
+//! Given the page's area ([`Walk::with_page`]), a fill, image or shading that covers nearly
+//! all of it before any text is drawn is kept apart as [`Found::background`] (a page colour,
+//! a framed or coloured page, a full-page picture behind the text), with the luminance of its
+//! colour where the walk knows it, so the caller can tell the page's background from content
+//! that reaches its edges.
+//!
 //! It reads bytes only; XObjects are described to it by the caller ([`XObject`]).
 
 use std::io::{self, Read};
@@ -322,6 +328,19 @@ impl<R: Read> Lexer<R> {
     }
 }
 
+/// The relative luminance of an sRGB colour (components 0 to 1), as WCAG 2 defines it.
+pub fn luminance(r: f64, g: f64, b: f64) -> f64 {
+    let lin = |v: f64| {
+        let v = v.clamp(0.0, 1.0);
+        if v <= 0.04045 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+}
+
 /// Parses a PDF number (§7.3.3): optional sign, digits with at most one point.
 fn number(s: &str) -> Option<f64> {
     let t = s.strip_prefix(['+', '-']).unwrap_or(s);
@@ -408,6 +427,9 @@ struct Gs {
     line_width: f64,
     /// Whether the fill colour is white (`1 g`, `1 1 1 rg`, `0 0 0 0 k`).
     white_fill: bool,
+    /// Relative luminance (0 black to 1 white) of the fill colour when it is a device colour
+    /// set by `g`, `rg` or `k`; `None` for any other colour space.
+    fill_luminance: Option<f64>,
     font_size: f64,
     /// Horizontal scaling (`Tz`/100), character and word spacing, leading and rise.
     th: f64,
@@ -424,6 +446,7 @@ impl Default for Gs {
             clip: None,
             line_width: 1.0,
             white_fill: false,
+            fill_luminance: Some(0.0),
             font_size: 0.0,
             th: 1.0,
             tc: 0.0,
@@ -433,6 +456,20 @@ impl Default for Gs {
         }
     }
 }
+
+/// A fill, image or shading covering nearly the whole page, drawn before any text.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Background {
+    /// Its box in default user space (within the clip).
+    pub rect: Rect,
+    /// The relative luminance of a uniform fill's device colour (0 black to 1 white); `None`
+    /// for images, shadings and other colour spaces.
+    pub luminance: Option<f64>,
+}
+
+/// The least part of the page's width and of its height a paint must cover to count as
+/// background: a page colour or full-page picture, not a figure.
+pub const BACKGROUND_COVER: f64 = 0.9;
 
 /// What the walk found.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -446,6 +483,9 @@ pub struct Found {
     pub boxes: Vec<Rect>,
     /// Something covers the whole clip, which is the whole page (an unclipped `sh`).
     pub everything: bool,
+    /// Paints covering nearly the whole page before any text (only with
+    /// [`Walk::with_page`]); they are in neither `extent` nor `boxes`.
+    pub background: Vec<Background>,
 }
 
 /// Describes the XObject a `Do` operand names in a scope of resources (0: the page's).
@@ -482,6 +522,12 @@ pub struct Walk<'x> {
     /// Bytes read so far, for the bound.
     read: u64,
     bound: u64,
+    /// The page's area, for telling background from content.
+    page: Option<Rect>,
+    /// Whether text has been drawn: a paint after it is content, whatever its size.
+    text_seen: bool,
+    /// While a paint (fill, image, shading) is being marked: the luminance of its colour.
+    paint: Option<Option<f64>>,
 }
 
 impl<'x> Walk<'x> {
@@ -508,7 +554,25 @@ impl<'x> Walk<'x> {
             form_depth: 0,
             read: 0,
             bound,
+            page: None,
+            text_seen: false,
+            paint: None,
         }
+    }
+
+    /// Tells the walk the page's area (default user space), so that a paint covering at
+    /// least [`BACKGROUND_COVER`] of its width and height before any text goes into
+    /// [`Found::background`].
+    pub fn with_page(mut self, area: Rect) -> Self {
+        self.page = Some(area);
+        self
+    }
+
+    /// Marks `b` (default user space) as a paint of colour luminance `luminance`.
+    fn paint_user(&mut self, b: Rect, luminance: Option<f64>) {
+        self.paint = Some(luminance);
+        self.mark_user(b);
+        self.paint = None;
     }
 
     /// Walks the next content stream (streams of a page are one sequence, §7.8.2).
@@ -542,7 +606,7 @@ impl<'x> Walk<'x> {
                             }
                         }
                         lx.skip_inline_image()?;
-                        self.mark(Rect::new(0.0, 0.0, 1.0, 1.0), &IDENTITY);
+                        self.paint_image();
                     } else {
                         self.op(op);
                     }
@@ -613,6 +677,18 @@ impl<'x> Walk<'x> {
             },
             None => b,
         };
+        if let (Some(luminance), Some(area), false) = (self.paint, self.page, self.text_seen) {
+            let covered = b.intersect(&area);
+            if covered.is_some_and(|c| {
+                c.width() >= BACKGROUND_COVER * area.width()
+                    && c.height() >= BACKGROUND_COVER * area.height()
+            }) {
+                self.found
+                    .background
+                    .push(Background { rect: b, luminance });
+                return;
+            }
+        }
         self.found.extent = union(self.found.extent, b);
         if !(b.x0.is_finite() && b.y0.is_finite() && b.x1.is_finite() && b.y1.is_finite()) {
             return;
@@ -631,6 +707,12 @@ impl<'x> Walk<'x> {
         boxes.push(b);
     }
 
+    /// Marks an image: the unit square of the current matrix (§8.9.5).
+    fn paint_image(&mut self) {
+        let b = bbox(&Rect::new(0.0, 0.0, 1.0, 1.0), &self.gs.ctm);
+        self.paint_user(b, None);
+    }
+
     /// Adds a run of text `x0..x1` (unscaled text space) at the text matrix, then moves it.
     fn show(&mut self, x0: f64, x1: f64, moved: f64) {
         let g = &self.gs;
@@ -643,6 +725,7 @@ impl<'x> Walk<'x> {
         );
         let tm = self.tm;
         if x1 > x0 {
+            self.text_seen = true;
             self.mark(r, &tm);
         }
         self.tm = mul(&[1.0, 0.0, 0.0, 1.0, moved, 0.0], &self.tm);
@@ -759,6 +842,7 @@ impl<'x> Walk<'x> {
                             self.mark_user(grow(&b));
                         }
                     }
+                    (_, true) => self.paint_user(grow(&p), self.gs.fill_luminance),
                     _ => self.mark_user(grow(&p)),
                 }
             }
@@ -799,10 +883,32 @@ impl<'x> Walk<'x> {
                     self.gs.line_width = w.abs();
                 }
             }
-            b"g" => self.gs.white_fill = self.nums::<1>() == Some([1.0]),
-            b"rg" => self.gs.white_fill = self.nums::<3>() == Some([1.0; 3]),
-            b"k" => self.gs.white_fill = self.nums::<4>() == Some([0.0; 4]),
-            b"sc" | b"scn" | b"cs" => self.gs.white_fill = false,
+            b"g" => {
+                let v = self.nums::<1>();
+                self.gs.white_fill = v == Some([1.0]);
+                self.gs.fill_luminance = v.map(|[g]| luminance(g, g, g));
+            }
+            b"rg" => {
+                let v = self.nums::<3>();
+                self.gs.white_fill = v == Some([1.0; 3]);
+                self.gs.fill_luminance = v.map(|[r, g, b]| luminance(r, g, b));
+            }
+            b"k" => {
+                let v = self.nums::<4>();
+                self.gs.white_fill = v == Some([0.0; 4]);
+                // The naive conversion (§10.4.2.4): enough to tell light from dark.
+                self.gs.fill_luminance = v.map(|[c, m, y, k]| {
+                    luminance(
+                        (1.0 - c) * (1.0 - k),
+                        (1.0 - m) * (1.0 - k),
+                        (1.0 - y) * (1.0 - k),
+                    )
+                });
+            }
+            b"sc" | b"scn" | b"cs" => {
+                self.gs.white_fill = false;
+                self.gs.fill_luminance = None;
+            }
             b"m" => {
                 if let Some([x, y]) = self.nums::<2>() {
                     self.move_to(x, y);
@@ -843,9 +949,10 @@ impl<'x> Walk<'x> {
             b"f" | b"F" | b"f*" => self.end_path(false, true),
             b"B" | b"B*" => self.end_path(true, true),
             b"n" => self.end_path(false, false),
-            b"sh" => match self.gs.clip {
-                Some(c) => self.mark_user(c),
-                None => self.found.everything = true,
+            b"sh" => match (self.gs.clip, self.page) {
+                (Some(c), _) => self.paint_user(c, None),
+                (None, Some(area)) if !self.text_seen => self.paint_user(area, None),
+                (None, _) => self.found.everything = true,
             },
             b"Do" => {
                 let x = match self.operands.last() {
@@ -861,7 +968,7 @@ impl<'x> Walk<'x> {
                         self.form(bbox, &matrix, &data, scope)
                     }
                     Some(XObject::Form { bbox, matrix, .. }) => self.mark(bbox, &matrix),
-                    _ => self.mark(Rect::new(0.0, 0.0, 1.0, 1.0), &IDENTITY),
+                    _ => self.paint_image(),
                 }
             }
             b"BT" => {
@@ -1082,6 +1189,42 @@ mod tests {
         let mut w = Walk::new(u64::MAX, |_, _| None);
         w.feed(&b"0.5 g 10 10 592 772 re f"[..]).unwrap();
         assert!(w.finish().boxes[0].intersect(&middle).is_some());
+    }
+
+    #[test]
+    fn page_covering_paints_before_the_text_are_background() {
+        let page = Rect::new(0.0, 0.0, 612.0, 792.0);
+        let walk = |data: &[u8]| {
+            let mut w = Walk::new(u64::MAX, |_, _| None).with_page(page);
+            w.feed(data).unwrap();
+            w.finish()
+        };
+        let text = Rect::new(72.0, 696.5, 92.0, 710.5);
+        // A cream page colour, then text: background (light), and only the text is content.
+        let f = walk(b"1 0.97 0.88 rg 0 0 612 792 re f 0 g BT /F1 10 Tf 72 700 Td (ab) Tj ET");
+        assert_eq!(f.background.len(), 1, "{f:?}");
+        assert!(f.background[0].luminance.is_some_and(|l| l > 0.85));
+        assert_eq!(f.boxes.len(), 1);
+        assert!(close(f.boxes[0], text), "{:?}", f.boxes);
+        // An image nearly as large as the page, and an unclipped shading: background of
+        // unknown colour.
+        let f = walk(b"q 590 0 0 770 11 11 cm /Im Do Q /Sh sh BT /F1 10 Tf 72 700 Td (ab) Tj ET");
+        assert_eq!(f.background.len(), 2, "{f:?}");
+        assert!(f.background.iter().all(|b| b.luminance.is_none()));
+        assert!(!f.everything);
+        // A dark CMYK fill is dark.
+        let f = walk(b"0 0 0 0.9 k 0 0 612 792 re f");
+        assert!(f.background[0].luminance.is_some_and(|l| l < 0.05));
+        // After the text, the same paints are content; smaller ones always are.
+        let f = walk(b"BT /F1 10 Tf 72 700 Td (ab) Tj ET 0.5 g 0 0 612 792 re f /Sh sh");
+        assert!(f.background.is_empty() && f.everything);
+        assert!(close(f.boxes[1], page), "{:?}", f.boxes);
+        let f = walk(b"0.5 g 0 0 500 792 re f");
+        assert!(f.background.is_empty() && f.boxes.len() == 1);
+        // Without the page's area nothing is background.
+        let mut w = Walk::new(u64::MAX, |_, _| None);
+        w.feed(&b"0.5 g 0 0 612 792 re f"[..]).unwrap();
+        assert!(w.finish().background.is_empty());
     }
 
     #[test]

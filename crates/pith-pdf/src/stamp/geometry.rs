@@ -269,6 +269,10 @@ pub const MIN_SIZE_PT: f64 = 6.0;
 pub const GAP_PT: f64 = 3.0;
 /// The least distance kept between the stamp and the edge of the page, in points.
 pub const MIN_INSET_PT: f64 = 2.0;
+/// The distance from every edge of the page the stamp keeps wherever the free margins allow
+/// it, in points: nearer, a printer may not print it (the unprintable band of office printers
+/// is 4 to 6 mm) and a trimmed page may lose it.
+pub const TRIM_PT: f64 = 10.0;
 
 impl Page {
     /// The matrix from default user space to visual space (the inverse of [`Page::to_user`]).
@@ -290,8 +294,9 @@ impl Page {
 /// `size_pt` points and then smaller down to [`MIN_SIZE_PT`], at several places along the edge
 /// (from the usual one outwards) and insets from [`INSET_PT`] down to [`MIN_INSET_PT`]. A place
 /// is free when the stamp's box, grown by [`GAP_PT`], meets none of `occupied` (boxes of the
-/// page's content in default user space) and lies inside the displayed crop box. `None` when
-/// no edge has room.
+/// page's content in default user space) and lies inside the displayed crop box. Every edge and
+/// size is tried first at [`TRIM_PT`] or more from every edge of the page; only when none has
+/// room there does the stamp go nearer an edge. `None` when no edge has room.
 pub fn place_free(
     page: &Page,
     order: &[Position],
@@ -326,43 +331,73 @@ pub fn place_free(
                 !(b.x0 < g.x1 && g.x0 < b.x1 && b.y0 < g.y1 && g.y0 < b.y1)
             })
     };
-    let insets: Vec<f64> = [INSET_PT, 8.0, 5.0, MIN_INSET_PT]
-        .iter()
-        .map(|i| i / uu)
-        .collect();
-    for &pos in order {
-        let mut size = size_pt;
-        while size >= MIN_SIZE_PT - 1e-9 {
-            let s = fit_band(page, pos, size / uu, text);
-            if s * uu < MIN_SIZE_PT - 1e-9 {
-                break;
+    // Two passes: clear of the trim band of every edge, then as near as MIN_INSET_PT.
+    let passes: [(f64, &[f64]); 2] = [
+        (TRIM_PT, &[INSET_PT, TRIM_PT]),
+        (MIN_INSET_PT, &[8.0, 5.0, MIN_INSET_PT]),
+    ];
+    for (edge, insets) in passes {
+        let edge = edge / uu;
+        let insets: Vec<f64> = insets.iter().map(|i| i / uu).collect();
+        for &pos in order {
+            if let Some(p) = place_on_edge(page, pos, size_pt, text, edge, &insets, &free) {
+                return Some(p);
             }
-            let len = text.advance * s;
-            let (span, usual) = match pos {
-                Position::Left | Position::Right => (h, h * SIDE_BAND.0),
-                Position::Top | Position::Bottom => (w, (w - len) / 2.0),
-            };
-            // Places along the edge: the usual one first, then outwards from it in steps of
-            // 5 % of the edge, inside the page.
-            let step = span * 0.05;
-            let mut alongs = vec![usual];
-            for k in 1..40 {
-                for a in [usual + step * k as f64, usual - step * k as f64] {
-                    if a >= 0.0 && a + len <= span {
-                        alongs.push(a);
-                    }
-                }
-            }
-            for &along in &alongs {
-                for &inset in &insets {
-                    let p = place_at(page, pos, s, text, inset, along);
-                    if free(&p.visual) {
-                        return Some(p);
-                    }
-                }
-            }
-            size -= 0.5;
         }
+    }
+    None
+}
+
+/// The first free place on edge `pos` (see [`place_free`]) at `insets` from it and at least
+/// `edge` (user units) from the ends of the edge.
+fn place_on_edge(
+    page: &Page,
+    pos: Position,
+    size_pt: f64,
+    text: &Extent,
+    edge: f64,
+    insets: &[f64],
+    free: &dyn Fn(&Rect) -> bool,
+) -> Option<Placement> {
+    let uu = page.user_unit;
+    let (w, h) = page.visual_size();
+    let mut size = size_pt;
+    while size >= MIN_SIZE_PT - 1e-9 {
+        let s = fit_band(page, pos, size / uu, text);
+        if s * uu < MIN_SIZE_PT - 1e-9 {
+            break;
+        }
+        let len = text.advance * s;
+        let (span, usual) = match pos {
+            Position::Left | Position::Right => (h, h * SIDE_BAND.0),
+            Position::Top | Position::Bottom => (w, (w - len) / 2.0),
+        };
+        // Places along the edge: the usual one first, then outwards from it in steps of
+        // 5 % of the edge, `edge` or more from its ends.
+        let step = span * 0.05;
+        let inside = |a: f64| a >= edge - 1e-9 && a + len <= span - edge + 1e-9;
+        let mut alongs = vec![];
+        if inside(usual) {
+            alongs.push(usual);
+        } else if inside(edge) && usual < edge {
+            alongs.push(edge);
+        }
+        for k in 1..40 {
+            for a in [usual + step * k as f64, usual - step * k as f64] {
+                if inside(a) {
+                    alongs.push(a);
+                }
+            }
+        }
+        for &along in &alongs {
+            for &inset in insets {
+                let p = place_at(page, pos, s, text, inset, along);
+                if free(&p.visual) {
+                    return Some(p);
+                }
+            }
+        }
+        size -= 0.5;
     }
     None
 }
@@ -557,6 +592,15 @@ mod tests {
         let tight = [Rect::new(16.0, 0.0, 612.0, 792.0)];
         let p = place_free(&page, &order, 9.0, &TEXT, &tight).unwrap();
         assert!(p.rect.x1 <= 16.0 - GAP_PT + 1e-9 && p.font_size >= MIN_SIZE_PT - 1e-9);
+        // A 22 pt margin: a smaller stamp 10 pt from the edge rather than a larger one nearer.
+        let margin22 = [Rect::new(22.0, 0.0, 612.0, 792.0)];
+        let p = place_free(&page, &order, 9.0, &TEXT, &margin22).unwrap();
+        assert!(
+            p.rect.x0 >= TRIM_PT - 1e-9 && p.rect.y0 >= TRIM_PT,
+            "{:?}",
+            p.rect
+        );
+        assert!(p.font_size < 9.0);
         // Content on every edge, a full-bleed box, a page a few points wide: no room.
         assert!(place_free(&page, &order, 9.0, &TEXT, &[letter()]).is_none());
         let narrow = Page::new(Rect::new(0.0, 0.0, 4.0, 300.0), None, 0, None);

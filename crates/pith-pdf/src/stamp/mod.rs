@@ -96,6 +96,11 @@ const MARK_STAMP: &[u8] = b"Stamp";
 const MARK_LINK: &[u8] = b"Link";
 /// Fill colour of the stamp text (DeviceGray), a mid grey like arXiv's stamp.
 const GREY: &str = "0.35";
+/// The least luminance of a background the grey text stands out from without a plate: text of
+/// luminance 0.10 (`0.35 g`) on it has a contrast of 4.5:1 (WCAG 2's level AA for small text).
+const PLATE_LUMINANCE: f64 = 0.63;
+/// How far the plate reaches beyond the text's box, in ems of the stamp's font.
+const PLATE_PAD_EM: f64 = 0.2;
 
 /// Whether the stamp may set a DeviceGray colour: PDF/A (ISO 19005-2 §6.2.4.3) allows device
 /// colour only with a PDF/A output intent, so a file that claims PDF/A without one gets the
@@ -128,6 +133,9 @@ pub struct Plan {
     font_name: Vec<u8>,
     placement: geometry::Placement,
     grey: bool,
+    /// A white plate behind the text: the stamp sits on a background it would not stand out
+    /// from.
+    plate: bool,
     text: String,
     encoded: Vec<u8>,
     url: String,
@@ -409,7 +417,8 @@ pub fn plan<R: ReadAt>(
         pdf,
         dicts: std::cell::RefCell::new(vec![xobjects]),
     };
-    let mut walk = content::Walk::new(MAX_CONTENT, |scope, n| scopes.xobject(scope, n));
+    let mut walk =
+        content::Walk::new(MAX_CONTENT, |scope, n| scopes.xobject(scope, n)).with_page(geo.crop);
     for c in &contents {
         let Obj::Ref(r) = c else { continue };
         if existing.as_ref().is_some_and(|ex| ex.stream == *r) {
@@ -444,6 +453,16 @@ pub fn plan<R: ReadAt>(
     if found.everything {
         occupied.push(geo.crop);
     }
+    // A page colour or full-page picture drawn before the text is background, not content:
+    // the stamp may sit on it where the text leaves a margin. A page drawing nothing else is
+    // all background, and that is its content (a scanned page, a poster): it reaches every
+    // edge.
+    let background = if occupied.is_empty() {
+        occupied.extend(found.background.iter().map(|b| b.rect));
+        vec![]
+    } else {
+        found.background
+    };
     for a in &annots {
         let own = existing
             .as_ref()
@@ -473,6 +492,13 @@ pub fn plan<R: ReadAt>(
     }
     let placement = geometry::place_free(&geo, &order, stamp.size, &enc.extent, &occupied)
         .ok_or_else(|| Error::new(ErrorKind::NoStampRoom))?;
+    // A plate where the stamp meets a background that is not a light uniform colour. Without
+    // a DeviceGray (PDF/A without an output intent) there is no plate: the text is black.
+    let plate = stamp.grey
+        && background.iter().any(|b| {
+            b.rect.intersect(&placement.rect).is_some()
+                && b.luminance.is_none_or(|l| l < PLATE_LUMINANCE)
+        });
     // Tagged files (issue 24.4): the link gets a structure element, unless the stamp's
     // annotation already has its /StructParent.
     let kept_key = existing
@@ -499,6 +525,7 @@ pub fn plan<R: ReadAt>(
         font_name,
         placement,
         grey: stamp.grey,
+        plate,
         text,
         encoded: enc.bytes,
         url: number.url(),
@@ -619,6 +646,17 @@ impl Plan {
         s.push_str(&format!("{} cm\n", m(&p.matrix)));
         // The text state is reset as well, in case the original content leaves it changed and
         // unbalanced (more `q` than `Q`).
+        if self.plate {
+            let v = &p.visual;
+            let pad = PLATE_PAD_EM * p.font_size;
+            s.push_str(&format!(
+                "1 g\n{} {} {} {} re\nf\n",
+                wo::num(v.x0 - pad),
+                wo::num(v.y0 - pad),
+                wo::num(v.width() + 2.0 * pad),
+                wo::num(v.height() + 2.0 * pad)
+            ));
+        }
         if self.grey {
             s.push_str(&format!("{GREY} g\n"));
         }
