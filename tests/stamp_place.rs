@@ -277,19 +277,9 @@ fn pages_without_room_are_refused() {
     let dir = common::tmpdir();
     let cases = [
         (
-            "grey-fill",
-            "/MediaBox [0 0 612 792]",
-            "0.5 g 0 0 612 792 re f\n".to_string(),
-        ),
-        (
             "full-image",
             "/MediaBox [0 0 612 792]",
             "q 612 0 0 792 0 0 cm /Im1 Do Q\n".to_string(),
-        ),
-        (
-            "shading",
-            "/MediaBox [0 0 612 792]",
-            "/Sh1 sh\n".to_string(),
         ),
         ("narrow", "/MediaBox [0 0 4 300]", String::new()),
         (
@@ -360,7 +350,7 @@ fn backgrounds_are_not_content() {
     let dir = common::tmpdir();
     let (w, h) = (612.0, 792.0);
     // (name, what is drawn before the text, whether the stamp needs a plate)
-    let cases = [
+    let mut cases = vec![
         // A cream page colour, as \pagecolor or a word processor draws it: light enough.
         ("cream", "1 0.97 0.88 rg 0 0 612 792 re f 0 g\n", false),
         // A dark page colour: grey text would not stand out without a plate.
@@ -376,11 +366,21 @@ fn backgrounds_are_not_content() {
         // A nearly full-page image and a page-wide shading.
         ("image-95", "q 590 0 0 770 11 11 cm /Im1 Do Q\n", true),
     ];
+    // A page colour with nothing on it (a page of luamesh's documentation is two coloured
+    // triangles): still background, not content that reaches every edge.
+    cases.push(("grey-page-alone", "0.5 g 0 0 612 792 re f\n", true));
+    cases.push((
+        "triangles-alone",
+        "1 0.894 0.71 rg 0 0 m 612 0 l 0 792 l h f 0.864 0.864 0.864 rg 0 0 m 612 792 l 0 792 l h f\n",
+        false,
+    ));
     for (name, background, plate) in cases {
-        let pdf = one_page(
-            "/MediaBox [0 0 612 792]",
-            &format!("{background}{}", body(w, h)),
-        );
+        let text = if name.ends_with("-alone") {
+            String::new()
+        } else {
+            body(w, h)
+        };
+        let pdf = one_page("/MediaBox [0 0 612 792]", &format!("{background}{text}"));
         let link = stamp_ok(&format!("background-{name}"), &pdf, dir.path());
         assert!(link[2] < 72.0, "{name}: in the left margin: {link:?}");
         let stream = stamp_stream(&dir.path().join(format!("background-{name}.out.pdf")));

@@ -465,6 +465,8 @@ pub struct Background {
     /// The relative luminance of a uniform fill's device colour (0 black to 1 white); `None`
     /// for images, shadings and other colour spaces.
     pub luminance: Option<f64>,
+    /// An image (a picture may carry content up to its edges), not a fill or a shading.
+    pub image: bool,
 }
 
 /// The least part of the page's width and of its height a paint must cover to count as
@@ -526,8 +528,9 @@ pub struct Walk<'x> {
     page: Option<Rect>,
     /// Whether text has been drawn: a paint after it is content, whatever its size.
     text_seen: bool,
-    /// While a paint (fill, image, shading) is being marked: the luminance of its colour.
-    paint: Option<Option<f64>>,
+    /// While a paint (fill, image, shading) is being marked: the luminance of its colour and
+    /// whether it is an image.
+    paint: Option<(Option<f64>, bool)>,
 }
 
 impl<'x> Walk<'x> {
@@ -570,7 +573,7 @@ impl<'x> Walk<'x> {
 
     /// Marks `b` (default user space) as a paint of colour luminance `luminance`.
     fn paint_user(&mut self, b: Rect, luminance: Option<f64>) {
-        self.paint = Some(luminance);
+        self.paint = Some((luminance, false));
         self.mark_user(b);
         self.paint = None;
     }
@@ -677,15 +680,19 @@ impl<'x> Walk<'x> {
             },
             None => b,
         };
-        if let (Some(luminance), Some(area), false) = (self.paint, self.page, self.text_seen) {
+        if let (Some((luminance, image)), Some(area), false) =
+            (self.paint, self.page, self.text_seen)
+        {
             let covered = b.intersect(&area);
             if covered.is_some_and(|c| {
                 c.width() >= BACKGROUND_COVER * area.width()
                     && c.height() >= BACKGROUND_COVER * area.height()
             }) {
-                self.found
-                    .background
-                    .push(Background { rect: b, luminance });
+                self.found.background.push(Background {
+                    rect: b,
+                    luminance,
+                    image,
+                });
                 return;
             }
         }
@@ -710,7 +717,9 @@ impl<'x> Walk<'x> {
     /// Marks an image: the unit square of the current matrix (§8.9.5).
     fn paint_image(&mut self) {
         let b = bbox(&Rect::new(0.0, 0.0, 1.0, 1.0), &self.gs.ctm);
-        self.paint_user(b, None);
+        self.paint = Some((None, true));
+        self.mark_user(b);
+        self.paint = None;
     }
 
     /// Adds a run of text `x0..x1` (unscaled text space) at the text matrix, then moves it.
@@ -1211,6 +1220,10 @@ mod tests {
         let f = walk(b"q 590 0 0 770 11 11 cm /Im Do Q /Sh sh BT /F1 10 Tf 72 700 Td (ab) Tj ET");
         assert_eq!(f.background.len(), 2, "{f:?}");
         assert!(f.background.iter().all(|b| b.luminance.is_none()));
+        assert_eq!(
+            f.background.iter().map(|b| b.image).collect::<Vec<_>>(),
+            [true, false]
+        );
         assert!(!f.everything);
         // A dark CMYK fill is dark.
         let f = walk(b"0 0 0 0.9 k 0 0 612 792 re f");

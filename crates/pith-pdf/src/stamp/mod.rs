@@ -454,12 +454,14 @@ pub fn plan<R: ReadAt>(
         occupied.push(geo.crop);
     }
     // A page colour or full-page picture drawn before the text is background, not content:
-    // the stamp may sit on it where the text leaves a margin. A page drawing nothing else is
-    // all background, and that is its content (a scanned page, a poster): it reaches every
-    // edge.
+    // the stamp may sit on it where the text leaves a margin. On a page drawing nothing else,
+    // a full-page picture is the content (a scanned page, a poster: it may reach every edge),
+    // while a page colour or shading is still only background.
     let background = if occupied.is_empty() {
-        occupied.extend(found.background.iter().map(|b| b.rect));
-        vec![]
+        let (pictures, plain): (Vec<_>, Vec<_>) =
+            found.background.into_iter().partition(|b| b.image);
+        occupied.extend(pictures.iter().map(|b| b.rect));
+        plain
     } else {
         found.background
     };
