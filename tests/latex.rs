@@ -1139,28 +1139,13 @@ fn matrix() {
     if !have_tools("matrix") {
         return;
     }
-    let start = Instant::now();
     let features = leg_features();
-    let cells: Vec<Cell> = cells()
-        .into_iter()
-        .filter(|c| selected(c.name))
-        .map(|c| adapt(c, &features))
-        .collect();
-    // On a fresh machine the first LuaLaTeX run builds luaotfload's font database; build it
-    // once here rather than in two cells at the same time.
-    if cells.iter().any(|c| c.engine == Engine::Lua) {
-        let tmp = tex_dir("pith-");
-        let _ = sh(tmp.path(), "luaotfload-tool", &["--update"]);
-    }
-    let failures = tex::parallel("latex", cells, |c| {
-        (c.name.to_string(), run_cell(c, &features))
-    });
-    eprintln!("latex: matrix took {:.0}s", start.elapsed().as_secs_f64());
-    assert!(
-        failures.is_empty(),
-        "{} cell(s) failed:\n{}",
-        failures.len(),
-        failures.join("\n")
+    run_matrix(
+        "class",
+        cells().into_iter().map(|c| adapt(c, &features)).collect(),
+        |c| c.name.to_string(),
+        |c| c.engine,
+        |c| run_cell(c, &features),
     );
 }
 
@@ -1877,23 +1862,43 @@ fn kits() {
     if !have_tools("kits") {
         return;
     }
+    run_matrix(
+        "kit",
+        kit_cells(),
+        |c| c.name.to_string(),
+        |c| c.engine,
+        run_kit_cell,
+    );
+}
+
+/// Runs the cells of a matrix that `PITH_LATEX_ONLY` selects in two threads (building
+/// luaotfload's font database once first if a cell needs LuaLaTeX), prints the time taken,
+/// and fails listing every failed cell.
+fn run_matrix<T: Send>(
+    what: &str,
+    cells: Vec<T>,
+    name: impl Fn(&T) -> String + Sync,
+    engine: impl Fn(&T) -> Engine,
+    run: impl Fn(&T) -> Vec<String> + Sync,
+) {
     let start = Instant::now();
-    let cells: Vec<KitCell> = kit_cells()
-        .into_iter()
-        .filter(|c| selected(c.name))
-        .collect();
-    if cells.iter().any(|c| c.engine == Engine::Lua) {
+    let cells: Vec<T> = cells.into_iter().filter(|c| selected(&name(c))).collect();
+    // On a fresh machine the first LuaLaTeX run builds luaotfload's font database; build it
+    // once here rather than in two cells at the same time.
+    if cells.iter().any(|c| engine(c) == Engine::Lua) {
         let tmp = tex_dir("pith-");
         let _ = sh(tmp.path(), "luaotfload-tool", &["--update"]);
     }
-    let failures = tex::parallel("latex", cells, |c| (c.name.to_string(), run_kit_cell(c)));
+    let n = cells.len();
+    let failures = tex::parallel("latex", cells, |c| (name(c), run(c)));
     eprintln!(
-        "latex: kit matrix took {:.0}s",
+        "latex: {what} matrix ({n} documents, leg {}) took {:.0}s",
+        leg_name(),
         start.elapsed().as_secs_f64()
     );
     assert!(
         failures.is_empty(),
-        "{} kit cell(s) failed:\n{}",
+        "{} {what} cell(s) failed:\n{}",
         failures.len(),
         failures.join("\n")
     );
@@ -2146,25 +2151,12 @@ fn arxiv_band_is_left_free() {
     if !have_tools("arxiv_band_is_left_free") {
         return;
     }
-    let start = Instant::now();
-    let cells: Vec<BandCell> = band_cells()
-        .into_iter()
-        .filter(|c| selected(&c.name))
-        .collect();
-    if cells.iter().any(|c| c.engine == Engine::Lua) {
-        let tmp = tex_dir("pith-");
-        let _ = sh(tmp.path(), "luaotfload-tool", &["--update"]);
-    }
-    let failures = tex::parallel("latex", cells, |c| (c.name.clone(), run_band_cell(c)));
-    eprintln!(
-        "latex: band matrix took {:.0}s",
-        start.elapsed().as_secs_f64()
-    );
-    assert!(
-        failures.is_empty(),
-        "{} band cell(s) failed:\n{}",
-        failures.len(),
-        failures.join("\n")
+    run_matrix(
+        "band",
+        band_cells(),
+        |c| c.name.clone(),
+        |c| c.engine,
+        run_band_cell,
     );
 }
 
@@ -2409,27 +2401,12 @@ fn class_options() {
     if !have_tools("class_options") {
         return;
     }
-    let start = Instant::now();
-    let cells: Vec<OptCell> = opt_cells()
-        .into_iter()
-        .filter(|c| selected(&c.name))
-        .collect();
-    if cells.iter().any(|c| c.engine == Engine::Lua) {
-        let tmp = tex_dir("pith-");
-        let _ = sh(tmp.path(), "luaotfload-tool", &["--update"]);
-    }
-    let n = cells.len();
-    let failures = tex::parallel("latex", cells, |c| (c.name.clone(), run_opt_cell(c)));
-    eprintln!(
-        "latex: class options ({n} documents, leg {}) took {:.0}s",
-        leg_name(),
-        start.elapsed().as_secs_f64()
-    );
-    assert!(
-        failures.is_empty(),
-        "{} class-option cell(s) failed:\n{}",
-        failures.len(),
-        failures.join("\n")
+    run_matrix(
+        "class-option",
+        opt_cells(),
+        |c| c.name.clone(),
+        |c| c.engine,
+        run_opt_cell,
     );
 }
 
