@@ -90,17 +90,7 @@ fn run_pdf(args: &Args, path: &std::path::Path, keys: &[Key]) -> Result<Outcome>
     let verdict = report.verdict();
     let mut out = std::io::stdout().lock();
     if args.json {
-        let v = serde_json::json!({
-            "file": path.display().to_string(),
-            "pith_number": found.claim.number.full(),
-            "found_in": found.claim.place.name(),
-            "arxiv_id": found.record.as_ref().map(|r| r.source.id.clone()),
-            "arxiv_version": found.record.as_ref().map(|r| r.source.version),
-            "holds": report.holds(),
-            "verified": verdict == Verdict::Verified,
-            "verdict": verdict,
-            "checks": report.checks,
-        });
+        let v = found.to_json(&path.display().to_string());
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
     } else {
         writeln!(

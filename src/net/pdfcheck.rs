@@ -72,15 +72,57 @@ pub fn claim(ins: &Inspection) -> Option<Claim> {
     })
 }
 
+/// A resolver: where the record and bundle of a code are looked up. The network client
+/// ([`Client`], with its cache) is one; a server answering from its own index is another, and
+/// because both go through [`verify()`] the same way, a PDF checked by either gets the same
+/// checks.
+pub trait Lookup {
+    /// The record of `code` (26 characters), with what the resolver states beside it.
+    ///
+    /// # Errors
+    /// [`ErrorKind::NotFound`] when the resolver has no record of `code` (a failed check, not an
+    /// error, to [`verify()`]); any other error stops the check.
+    fn record(&self, code: &str) -> Result<resolver::Resolved, Error>;
+    /// The bundle of `code`, `None` when the resolver has none.
+    ///
+    /// # Errors
+    /// [`ErrorKind::NotCached`] when offline and never fetched (its receipts are then
+    /// unchecked); any other error stops the check.
+    fn bundle(&self, code: &str) -> Result<Option<Bundle>, Error>;
+    /// The URL of the record of `code`, named when the resolver has none.
+    fn record_url(&self, code: &str) -> String;
+}
+
+impl Lookup for Client {
+    fn record(&self, code: &str) -> Result<resolver::Resolved, Error> {
+        resolver::record(self, code)
+    }
+    fn bundle(&self, code: &str) -> Result<Option<Bundle>, Error> {
+        resolver::bundle(self, code)
+    }
+    fn record_url(&self, code: &str) -> String {
+        resolver::record_url(&self.settings().resolver_url, code)
+    }
+}
+
 /// Where the record to check against comes from.
-#[derive(Debug)]
 pub enum Source<'a> {
-    /// The resolver, through this client (and its cache).
-    Resolver(&'a Client),
+    /// A resolver: the network client (and its cache), or a server's own index.
+    Resolver(&'a dyn Lookup),
     /// A record given by the caller.
     Record(Record),
     /// A bundle given by the caller.
     Bundle(Bundle),
+}
+
+impl std::fmt::Debug for Source<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Source::Resolver(_) => f.write_str("Resolver"),
+            Source::Record(r) => f.debug_tuple("Record").field(r).finish(),
+            Source::Bundle(b) => f.debug_tuple("Bundle").field(b).finish(),
+        }
+    }
 }
 
 /// What verifying a PDF found.
@@ -100,6 +142,24 @@ impl PdfReport {
         self.record
             .as_ref()
             .map(|r| format!("{}v{}", r.source.id, r.source.version))
+    }
+
+    /// The report as `pith verify FILE --json` prints it, `file` naming the PDF: `file`,
+    /// `pith_number`, `found_in`, `arxiv_id`, `arxiv_version`, `holds`, `verified`, `verdict`
+    /// and `checks`. A server checking an upload answers the same document.
+    pub fn to_json(&self, file: &str) -> serde_json::Value {
+        let verdict = self.report.verdict();
+        serde_json::json!({
+            "file": file,
+            "pith_number": self.claim.number.full(),
+            "found_in": self.claim.place.name(),
+            "arxiv_id": self.record.as_ref().map(|r| r.source.id.clone()),
+            "arxiv_version": self.record.as_ref().map(|r| r.source.version),
+            "holds": self.report.holds(),
+            "verified": verdict == crate::verify::Verdict::Verified,
+            "verdict": verdict,
+            "checks": self.report.checks,
+        })
     }
 }
 
@@ -137,7 +197,7 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
             bundle = Some(b);
             Some(r)
         }
-        Source::Resolver(client) => match resolver::record(client, &code) {
+        Source::Resolver(lookup) => match lookup.record(&code) {
             Ok(res) => {
                 let hash = res.record.canonical_sha256();
                 let n = res.record.number();
@@ -163,7 +223,7 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
                         format!("the resolver states {s}; the record's number is {n}"),
                     ));
                 }
-                let missing = match resolver::bundle(client, &code) {
+                let missing = match lookup.bundle(&code) {
                     Ok(Some(b)) => {
                         bundle = Some(b);
                         None
@@ -196,7 +256,7 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
                     format!(
                         "the resolver has no record of {} ({})",
                         claim.number,
-                        resolver::record_url(&client.settings().resolver_url, &code)
+                        lookup.record_url(&code)
                     ),
                 ));
                 None
