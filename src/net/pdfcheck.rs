@@ -294,6 +294,23 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
             }
         }
     }
+    // A later update can rewrite one place and leave the others: the number read first is then
+    // not the only one the file claims, and the file cannot be said to carry it.
+    if ins.not_read.is_none() && !ins.consistent() {
+        report.push(Check::new(
+            CheckKind::Claim,
+            "pdf metadata",
+            Status::Mismatch,
+            format!(
+                "the places in the PDF that hold the number do not agree (XMP {}, Info {})",
+                ins.xmp
+                    .as_ref()
+                    .and_then(|x| x.number.as_deref())
+                    .unwrap_or("none"),
+                ins.info_number.as_deref().unwrap_or("none")
+            ),
+        ));
+    }
     Ok(PdfReport {
         claim,
         record,
@@ -328,5 +345,33 @@ mod tests {
         let c = claim(&ins).unwrap();
         assert_eq!((c.place, c.number.code()), (Place::Page, n.code()));
         assert_eq!(c.number.year(), None);
+    }
+
+    #[test]
+    fn metadata_that_disagree_fail_the_check() {
+        let pdf = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/minimal.pdf"
+        ))
+        .unwrap();
+        let recs: serde_json::Value =
+            serde_json::from_str(include_str!("../../tests/data/records.json")).unwrap();
+        let record = Record::from_value(&recs[0]["canonical_record"]).unwrap();
+        let n = record.number();
+        let opts = crate::pdf::Options::new("2024-01-01T00:00:00Z");
+        let inj = crate::pdf::inject(pdf.clone(), &n, &opts).unwrap();
+        let mut out = pdf;
+        out.extend_from_slice(&inj.appended);
+        let mut ins = crate::pdf::inspect(out).unwrap();
+        let keys = [Key::registry()];
+        let holds = |ins: &Inspection| {
+            verify(ins, Source::Record(record.clone()), &keys)
+                .unwrap()
+                .report
+                .holds()
+        };
+        assert!(holds(&ins));
+        ins.info_number = Some("pith:2024:AAAAAAAAAAAAAAAAAAAAAAAAAA".into());
+        assert!(!holds(&ins));
     }
 }
