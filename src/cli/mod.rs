@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 mod arxiv;
 mod badge;
 mod batch;
+mod external;
 mod fsutil;
 mod generate;
 mod hint;
@@ -137,6 +138,12 @@ enum Command {
     Completions(generate::CompletionsArgs),
     /// Print the man page pith(1), or write it and one page per subcommand into a directory.
     Man(generate::ManArgs),
+    /// Build the index `pith serve` reads, from arXiv bulk metadata, records and bundles (runs pith-serve).
+    #[command(disable_help_flag = true)]
+    Index(external::Args),
+    /// Serve an index as a mirror of the resolver, with live badges, or export it as static files (runs pith-serve).
+    #[command(disable_help_flag = true)]
+    Serve(external::Args),
 }
 
 /// Runs the CLI and maps the result to an exit code: 0 ok, 1 mismatch, 2 error.
@@ -169,6 +176,8 @@ pub fn main() -> ExitCode {
         Command::Snippet(a) => badge::run_snippet(a),
         Command::Completions(a) => generate::completions(a),
         Command::Man(a) => generate::man(a),
+        Command::Index(a) => external::run("index", a),
+        Command::Serve(a) => external::run("serve", a),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,
