@@ -12,6 +12,7 @@ use axum::routing::get;
 use axum::Router;
 
 use crate::limits::{self, Limits};
+use crate::pages::catalog::Catalog;
 
 /// What every handler shares: the index and the limits.
 #[derive(Clone)]
@@ -21,19 +22,69 @@ pub struct AppState {
 
 struct Inner {
     limits: Limits,
+    catalog: Arc<dyn Catalog>,
+    max_upload: u64,
+    public_url: Option<String>,
 }
 
+/// The default bound on a PDF sent to `/verify`: 100 MB.
+pub const MAX_UPLOAD: u64 = 100_000_000;
+
 impl AppState {
-    /// State serving with `limits`.
-    pub fn new(limits: Limits) -> Self {
+    /// State serving `catalog` with `limits`.
+    pub fn new(limits: Limits, catalog: Arc<dyn Catalog>) -> Self {
         AppState {
-            inner: Arc::new(Inner { limits }),
+            inner: Arc::new(Inner {
+                limits,
+                catalog,
+                max_upload: MAX_UPLOAD,
+                public_url: None,
+            }),
+        }
+    }
+
+    /// The same state with another bound on uploads to `/verify`.
+    pub fn with_max_upload(self, bytes: u64) -> Self {
+        self.map(|i| i.max_upload = bytes)
+    }
+
+    /// The same state with the URL readers use to reach this server (`https://mirror.example`),
+    /// for what the pages tell them to copy; without it, the request's `Host` is used.
+    pub fn with_public_url(self, url: Option<String>) -> Self {
+        self.map(|i| i.public_url = url)
+    }
+
+    fn map(self, f: impl FnOnce(&mut Inner)) -> Self {
+        let mut inner = Inner {
+            limits: self.inner.limits,
+            catalog: self.inner.catalog.clone(),
+            max_upload: self.inner.max_upload,
+            public_url: self.inner.public_url.clone(),
+        };
+        f(&mut inner);
+        AppState {
+            inner: Arc::new(inner),
         }
     }
 
     /// The limits.
     pub fn limits(&self) -> &Limits {
         &self.inner.limits
+    }
+
+    /// What the pages look up.
+    pub fn catalog(&self) -> &dyn Catalog {
+        self.inner.catalog.as_ref()
+    }
+
+    /// The bound on uploads to `/verify`, in bytes.
+    pub fn max_upload(&self) -> u64 {
+        self.inner.max_upload
+    }
+
+    /// The public URL, when one was given.
+    pub fn public_url(&self) -> Option<&str> {
+        self.inner.public_url.as_deref()
     }
 }
 
@@ -47,19 +98,22 @@ pub fn router(state: AppState) -> Router {
             (l.max_body_bytes, l.request_timeout),
             limits::body_limit,
         ))
+        // The upload takes bodies up to its own bound and its own time (`--max-upload`), and
+        // answers an oversize one with a page; the general body limit above is not its own.
+        .merge(crate::pages::upload_router())
         .with_state(state)
 }
 
-/// The HTML pages (home, record page, verify, assets). None are served yet: a client asking
-/// for `text/html` gets the JSON documents.
+/// The HTML pages (home and search, the verify form, assets); the upload is
+/// [`crate::pages::upload_router`].
 pub fn pages() -> Router<AppState> {
-    Router::new()
+    crate::pages::router()
 }
 
-/// The HTML record page of `/pith/<26>` for a client that accepts `text/html`, or `None` to
-/// answer the JSON-LD document instead (as now: no pages are served yet).
-pub fn record_page(_state: &AppState, _headers: &HeaderMap) -> Option<Response> {
-    None
+/// The HTML record page of `/pith/<code>` for a client that accepts `text/html`, or `None` to
+/// answer the JSON-LD document instead.
+pub fn record_page(state: &AppState, headers: &HeaderMap, code: &str) -> Option<Response> {
+    crate::pages::record::page(state, headers, code)
 }
 
 async fn healthz() -> &'static str {

@@ -13,7 +13,8 @@
 //! - [`app`]: the shared state and the axum [`axum::Router`], with the place HTML pages join;
 //! - [`routes`]: the JSON, JSON-LD, SVG and redirect handlers;
 //! - [`export`]: the same routes written as static files;
-//! - [`limits`]: request limits, timeouts for slow clients and graceful shutdown.
+//! - [`limits`]: request limits, timeouts for slow clients and graceful shutdown;
+//! - [`pages`]: the HTML pages a person uses (search, record page, checking a PDF).
 //!
 //! Every decision about numbers, records, bundles and badges is the `pith` library's; this crate
 //! stores what the library computes and translates requests into library calls.
@@ -22,3 +23,4 @@
 
 pub mod app;
 pub mod limits;
+pub mod pages;

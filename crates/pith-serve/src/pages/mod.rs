@@ -20,22 +20,31 @@ use sha2::{Digest, Sha256};
 use crate::app::AppState;
 
 pub mod assets;
+pub mod catalog;
 pub mod record;
 pub mod search;
 pub mod verify;
+
+#[cfg(test)]
+mod flows;
 
 /// The policy every page is served with: nothing from another origin, no inline script, no
 /// plugins, no framing, forms post only here.
 pub const CSP: &str = "default-src 'self'; base-uri 'none'; form-action 'self'; \
                        frame-ancestors 'none'; object-src 'none'";
 
-/// The pages' routes: `/` (home and search), `/verify` (GET the form, POST a PDF) and
-/// `/assets/<name>`. The record page answers `/pith/<26>` through [`record::page`].
+/// The pages' routes but the upload: `/` (home and search) and `/assets/<name>`. The record
+/// page answers `/pith/<26>` through [`record::page`].
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/", get(search::home))
-        .route("/verify", get(verify::form).post(verify::check))
         .route("/assets/{name}", get(assets::serve))
+}
+
+/// `/verify`: the form (GET) and the upload (POST), outside the general body limit: the upload
+/// has its own bound (`--max-upload`) and answers a body over it with a page.
+pub fn upload_router() -> Router<AppState> {
+    Router::new().route("/verify", get(verify::form).post(verify::check))
 }
 
 /// What every page's frame needs: where the site is, its assets, whether it is a static copy.
@@ -73,7 +82,7 @@ impl Site {
     /// The frame of a page answering a request: the origin comes from the `Host` header (the
     /// `--public-url` given to the server wins).
     pub fn of_request(state: &AppState, headers: &HeaderMap) -> Self {
-        Site::new(origin(state, headers), false, state.index().count().ok())
+        Site::new(origin(state, headers), false, state.catalog().count().ok())
     }
 }
 
@@ -106,8 +115,26 @@ static TERA: LazyLock<tera::Tera> = LazyLock::new(|| {
         ("verify.html", include_str!("../../templates/verify.html.tera")),
     ])
     .expect("the templates compiled into the binary parse (a unit test renders each)");
+    t.set_escape_fn(escape_html);
     t
 });
+
+/// Escapes text for HTML text and quoted attributes: `&`, `<`, `>`, `"` and `'`. (Tera's own
+/// escaper also writes `/` as `&#x2F;`, which every URL on a page would pay for.)
+pub fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
 
 /// Renders `template` with `ctx` (which must hold `site`).
 ///

@@ -131,7 +131,6 @@ fn format_name(f: Format) -> &'static str {
         Format::Rst => "reStructuredText",
         Format::AsciiDoc => "AsciiDoc",
         Format::Latex => "LaTeX",
-        _ => "other",
     }
 }
 
@@ -320,7 +319,7 @@ pub fn page(state: &AppState, headers: &HeaderMap, code: &str) -> Option<Respons
         return None;
     }
     let site = Site::of_request(state, headers);
-    let facts = match state.index().facts(code) {
+    let facts = match state.catalog().facts(code) {
         Ok(Some(f)) => f,
         Ok(None) => {
             return Some(

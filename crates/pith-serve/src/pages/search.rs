@@ -79,7 +79,7 @@ pub async fn home(
         }
         .page(StatusCode::BAD_REQUEST, &site, &headers);
     };
-    let index = state.index();
+    let index = state.catalog();
     let found = match &query {
         Target::Number(NumberRef::Full(n)) => index.has_code(n.code()).map(|h| h.then(|| n.code().to_owned())),
         Target::Number(NumberRef::Alias(a)) => index.code_of_prefix(a.prefix()),

@@ -188,7 +188,7 @@ struct IndexLookup {
 
 impl Lookup for IndexLookup {
     fn record(&self, code: &str) -> Result<Resolved, pith::net::Error> {
-        match self.state.index().record(code) {
+        match self.state.catalog().record(code) {
             Ok(Some(record)) => Ok(Resolved {
                 stated_number: Some(record.number().full()),
                 stated_sha256: Some(record.canonical_sha256()),
@@ -204,7 +204,7 @@ impl Lookup for IndexLookup {
 
     fn bundle(&self, code: &str) -> Result<Option<Bundle>, pith::net::Error> {
         let bad = |m: String| pith::net::Error::from(pith::net::ErrorKind::BadAnswer(m));
-        match self.state.index().bundle_json(code) {
+        match self.state.catalog().bundle_json(code) {
             Ok(Some(text)) => Bundle::from_json(&text)
                 .map(Some)
                 .map_err(|e| bad(e.to_string())),
@@ -435,7 +435,7 @@ fn describe(
     let paper = found.record.as_ref().map(|r| {
         let code = r.number().code().to_owned();
         let title = state
-            .index()
+            .catalog()
             .facts(&code)
             .ok()
             .flatten()

@@ -1,0 +1,340 @@
+//! The pages in a real browser: builds an index from the published vectors, starts
+//! `pith-serve serve` on 127.0.0.1 (twice: once with a small `--max-upload`), makes PDFs with
+//! `pith inject` and `pith strip`, runs `tests/browser/run.mjs` (Debian's Chromium through
+//! playwright-core, axe-core from npm) and checks what it saw against `pith snippet` and
+//! `pith verify --json`. Skips, saying why, when node, Chromium, the npm packages or the `pith`
+//! binary are missing; fails instead under `PITH_REQUIRE_TOOLS=1`.
+//!
+//! Screenshots go to `target/screenshots/` (light and dark, 360 and 1280 px, every page).
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use serde_json::{json, Value};
+
+const MANIFEST: &str = env!("CARGO_MANIFEST_DIR");
+/// The paper the flows use (vectors.snapshot.jsonl), and another in the index.
+const ID: &str = "2402.03791";
+const NUMBER: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
+const OTHER: &str = "pith:2016:R2S7E3IL7L3DIOYQTEXEFZQJHH";
+/// The small server's upload limit, and the size of the file sent over it.
+const SMALL_LIMIT: usize = 100_000;
+
+fn skip_or_fail(reason: &str) {
+    if std::env::var_os("PITH_REQUIRE_TOOLS").is_some_and(|v| v == "1") {
+        panic!("{reason} (PITH_REQUIRE_TOOLS=1)");
+    }
+    eprintln!("SKIP pages::browser_flows: {reason}");
+}
+
+fn on_path(program: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join(program))
+            .find(|p| p.is_file())
+    })
+}
+
+/// A server started by the test, stopped when dropped.
+struct Server {
+    child: Child,
+    base: String,
+}
+
+impl Server {
+    fn start(index: &Path, extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pith-serve"))
+            .arg("serve")
+            .arg(index)
+            .args(["--listen", "127.0.0.1:0"])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start pith-serve");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let base = line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("first line: {line:?}"))
+            .to_owned();
+        Server { child, base }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn run(cmd: &mut Command) -> std::process::Output {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    assert!(
+        out.status.code().is_some_and(|c| c <= 1),
+        "{cmd:?}: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// `file` with one more incremental update that replaces its document information with one
+/// naming `number`: the XMP still names the number injected before.
+fn append_info(file: &[u8], number: &str) -> Vec<u8> {
+    let text = String::from_utf8_lossy(file);
+    let trailer = &text[text.rfind("trailer").expect("a classic trailer")..];
+    let grab = |key: &str| -> String {
+        let at = trailer.find(key).unwrap_or_else(|| panic!("{key} in {trailer}")) + key.len();
+        trailer[at..].trim_start().split(['/', '>']).next().unwrap().trim().to_owned()
+    };
+    let size: u32 = grab("/Size").parse().unwrap();
+    let root = grab("/Root");
+    let prev: usize = text[text.rfind("startxref").unwrap() + 9..]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let mut out = file.to_vec();
+    if !out.ends_with(b"\n") {
+        out.push(b'\n');
+    }
+    let obj_at = out.len();
+    out.extend_from_slice(
+        format!("{size} 0 obj\n<< /PithNumber ({number}) >>\nendobj\n").as_bytes(),
+    );
+    let xref_at = out.len();
+    out.extend_from_slice(
+        format!(
+            "xref\n{size} 1\n{obj_at:010} 00000 n \ntrailer\n<< /Size {} /Root {root} /Info {size} 0 R /Prev {prev} >>\nstartxref\n{xref_at}\n%%EOF\n",
+            size + 1
+        )
+        .as_bytes(),
+    );
+    out
+}
+
+#[test]
+fn browser_flows() {
+    let chromium = match on_path("chromium") {
+        Some(c) => c,
+        None => return skip_or_fail("chromium is not installed (apt-get install chromium)"),
+    };
+    let Some(node) = on_path("node") else {
+        return skip_or_fail("node is not installed (apt-get install nodejs npm)");
+    };
+    let harness = Path::new(MANIFEST).join("tests/browser");
+    if !harness.join("node_modules/playwright-core").is_dir()
+        || !harness.join("node_modules/axe-core").is_dir()
+    {
+        return skip_or_fail("the browser test packages are not installed (npm ci in crates/pith-serve/tests/browser)");
+    }
+    let pith = Path::new(env!("CARGO_BIN_EXE_pith-serve")).with_file_name(format!(
+        "pith{}",
+        std::env::consts::EXE_SUFFIX
+    ));
+    if !pith.is_file() {
+        return skip_or_fail("the pith binary is not built beside pith-serve (cargo build --bin pith)");
+    }
+    let root = Path::new(MANIFEST).join("../..");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let cache = d.join("cache");
+    let pith_cmd = || {
+        let mut c = Command::new(&pith);
+        c.current_dir(d)
+            .env("PITH_CACHE_DIR", &cache)
+            .env("SOURCE_DATE_EPOCH", "1700000000")
+            // Nothing may reach the network: a closed loopback port for arXiv and the resolver.
+            .env("PITH_ARXIV_URL", "http://127.0.0.1:9")
+            .env("PITH_RESOLVER_URL", "http://127.0.0.1:9");
+        c
+    };
+
+    // The index, and the servers.
+    let index = d.join("index.sqlite");
+    run(Command::new(env!("CARGO_BIN_EXE_pith-serve"))
+        .arg("index")
+        .arg("-o")
+        .arg(&index)
+        .arg("--arxiv-snapshot")
+        .arg(root.join("tests/data/arxiv/vectors.snapshot.jsonl")));
+    let server = Server::start(&index, &[]);
+    let small = Server::start(&index, &["--max-upload", &SMALL_LIMIT.to_string()]);
+
+    // The files: matched, altered later, stripped, a text file, one over the small limit.
+    let minimal = root.join("tests/fixtures/minimal.pdf");
+    run(pith_cmd()
+        .args(["inject", "--number", NUMBER, "-o", "matched.pdf"])
+        .arg(&minimal));
+    let matched = std::fs::read(d.join("matched.pdf")).unwrap();
+    std::fs::write(d.join("altered.pdf"), append_info(&matched, OTHER)).unwrap();
+    run(pith_cmd().args(["strip", "matched.pdf", "-o", "stripped.pdf"]));
+    std::fs::write(d.join("notes.txt"), "Not a PDF, just notes.\n").unwrap();
+    let mut big = matched.clone();
+    big.extend(std::iter::repeat_n(b'%', SMALL_LIMIT * 3));
+    big.extend_from_slice(b"\n");
+    std::fs::write(d.join("big.pdf"), &big).unwrap();
+
+    let screenshots = root.join("target/screenshots");
+    let plan = json!({
+        "chromium": chromium,
+        "base": server.base,
+        "small_base": small.base,
+        "record_url": format!("{}/pith/{}", server.base, &NUMBER[10..]),
+        "missing_query": "2501.99999",
+        "screenshots": screenshots,
+        "search": [
+            {"query": ID}, {"query": format!("arXiv:{ID}v3")}, {"query": format!("https://arxiv.org/abs/{ID}")},
+            {"query": NUMBER}, {"query": &NUMBER[10..]}, {"query": "pith:7BMK4ZKT"},
+            {"query": format!("https://pith.science/pith/{}", &NUMBER[10..])},
+        ],
+        "uploads": [
+            {"name": "matched", "path": d.join("matched.pdf"), "small": false},
+            {"name": "altered", "path": d.join("altered.pdf"), "small": false},
+            {"name": "stripped", "path": d.join("stripped.pdf"), "small": false},
+            {"name": "text", "path": d.join("notes.txt"), "small": false},
+            {"name": "too-large", "path": d.join("big.pdf"), "small": true},
+        ],
+        "json_uploads": [
+            {"name": "matched.pdf", "path": d.join("matched.pdf")},
+            {"name": "altered.pdf", "path": d.join("altered.pdf")},
+        ],
+    });
+    let plan_path = d.join("plan.json");
+    let out_path = d.join("seen.json");
+    std::fs::write(&plan_path, plan.to_string()).unwrap();
+    let status = Command::new(node)
+        .current_dir(&harness)
+        .arg("run.mjs")
+        .arg(&plan_path)
+        .arg(&out_path)
+        .status()
+        .unwrap();
+    assert!(status.success(), "the browser run failed: {status}");
+    let seen: Value = serde_json::from_slice(&std::fs::read(&out_path).unwrap()).unwrap();
+
+    // Search: every form lands on the record page.
+    for s in seen["search"].as_array().unwrap() {
+        assert!(
+            s["url"].as_str().unwrap().ends_with(&format!("/pith/{}", &NUMBER[10..])),
+            "{s}"
+        );
+        assert_eq!(s["number"], NUMBER, "{s}");
+    }
+
+    // Copy buttons: each snippet is what `pith snippet` prints.
+    let code = &NUMBER[10..];
+    let badge = format!("{}/badge/{code}.svg", server.base);
+    let variants: [(&str, &[&str], String); 4] = [
+        ("flat", &[], badge.clone()),
+        ("flat square", &["--style", "flat-square"], format!("{badge}?style=flat-square")),
+        ("with the whole number", &["--full"], format!("{badge}?full=true")),
+        ("with a qr code of the record page", &["--qr"], format!("{badge}?qr=true")),
+    ];
+    let copied: Vec<(String, String)> = seen["snippets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["label"].as_str().unwrap().to_owned(), s["copied"].as_str().unwrap().to_owned()))
+        .collect();
+    let find = |label: &str| {
+        copied
+            .iter()
+            .find(|(l, _)| l == label)
+            .unwrap_or_else(|| panic!("no copy button for {label:?}: {copied:?}"))
+            .1
+            .clone()
+    };
+    for (variant, args, src) in &variants {
+        for (format, name) in [("md", "Markdown"), ("html", "HTML"), ("rst", "reStructuredText"), ("adoc", "AsciiDoc"), ("tex", "LaTeX")] {
+            let want = run(pith_cmd()
+                .args(["snippet", NUMBER, "--status", "computed", "--format", format, "--src", src])
+                .args(*args))
+            .stdout;
+            assert_eq!(find(&format!("{name}, {variant}")), String::from_utf8(want).unwrap(), "{name}, {variant}");
+        }
+    }
+    let dark = run(pith_cmd().args(["snippet", NUMBER, "--status", "computed", "--format", "html", "--src", &badge, "--dark-src", &badge])).stdout;
+    assert_eq!(find("HTML with picture"), String::from_utf8(dark).unwrap());
+    assert_eq!(find("the LaTeX lines"), format!("\\usepackage{{pith}}\n\\pithnumber{{{NUMBER}}}\n"));
+
+    // Uploads: each answer says what happened.
+    let upload = |name: &str| {
+        seen["uploads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|u| u["name"] == name)
+            .unwrap_or_else(|| panic!("no upload {name}"))
+            .clone()
+    };
+    let m = upload("matched");
+    assert_eq!(m["status"], 200, "{m}");
+    assert_eq!(m["verdict"], "The number matches its record", "{m}");
+    assert!(m["text"].as_str().unwrap().contains("ZeroPP"), "the record's title is shown: {m}");
+    let a = upload("altered");
+    assert_eq!(a["verdict"], "The number does not match", "{a}");
+    assert!(a["text"].as_str().unwrap().contains("do not agree"), "{a}");
+    assert_eq!(upload("stripped")["h1"], "This PDF carries no Pith Number");
+    assert_eq!(upload("stripped")["status"], 422);
+    assert_eq!(upload("text")["h1"], "This file is not a PDF");
+    let big = upload("too-large");
+    assert_eq!(big["status"], 413, "{big}");
+    assert_eq!(big["h1"], "This file is too large to check here");
+
+    // JSON: the same document as `pith verify --json` against this server.
+    for u in seen["json_uploads"].as_array().unwrap() {
+        let name = u["name"].as_str().unwrap();
+        let cli = run(pith_cmd()
+            .env("PITH_RESOLVER_URL", &server.base)
+            .args(["verify", name, "--json"]))
+        .stdout;
+        assert_eq!(u["status"], 200, "{u}");
+        assert_eq!(u["body"].as_str().unwrap(), String::from_utf8(cli).unwrap(), "{name}");
+    }
+
+    // Only this origin was asked for anything; no cookies.
+    for url in seen["requests"].as_array().unwrap() {
+        let url = url.as_str().unwrap();
+        assert!(
+            url.starts_with(&format!("{}/", server.base)) || url.starts_with(&format!("{}/", small.base)),
+            "a request left the server's origin: {url}"
+        );
+    }
+    assert_eq!(seen["cookies"], json!([]));
+    assert_eq!(seen["set_cookie"], json!([]));
+
+    // axe-core: no serious or critical violation on any page.
+    assert_eq!(seen["axe"], json!([]), "axe-core found serious or critical violations");
+
+    // Every page: the policy, no horizontal scroll at 360 px, under 60 KB, a screenshot.
+    for p in seen["pages"].as_array().unwrap() {
+        assert!(
+            p["csp"].as_str().is_some_and(|c| c.starts_with("default-src 'self'")),
+            "{p}"
+        );
+        assert!(p["scroll_width"].as_u64() <= p["client_width"].as_u64(), "horizontal scroll: {p}");
+        assert!(p["html_bytes"].as_u64().unwrap() < 60_000, "{p}");
+        assert!(Path::new(p["screenshot"].as_str().unwrap()).is_file(), "{p}");
+    }
+    let pages: std::collections::BTreeSet<&str> = seen["pages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(pages.len(), 9, "{pages:?}");
+
+    // Keyboard: Tab reaches the skip link first, with a visible outline.
+    let f = &seen["focus"];
+    assert_eq!(f["text"], "Skip to content", "{f}");
+    assert_ne!(f["outline"], "none", "{f}");
+    assert_eq!(f["visible"], true, "{f}");
+}
