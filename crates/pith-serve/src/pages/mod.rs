@@ -21,6 +21,7 @@ use crate::app::AppState;
 
 pub mod assets;
 pub mod catalog;
+pub mod export;
 pub mod record;
 pub mod search;
 pub mod verify;

@@ -135,11 +135,14 @@ fn format_name(f: Format) -> &'static str {
 }
 
 /// The badge variants a record page offers: each style, the whole number, and the QR code.
-/// The query of each image is the one the badge route reads (`style`, `full`, `qr`).
+/// The query of each image is the one the badge route reads (`style`, `full`, `qr`). A static
+/// export holds only the default badge (a static host ignores the query), so `all` false
+/// offers that one alone.
 pub fn badge_variants(
     number: &PithNumber,
     status: Option<RecordStatus>,
     origin: &str,
+    all: bool,
 ) -> Result<Vec<BadgeView>, badge::Error> {
     let base = Options::default().status(status);
     let variants: [(&str, &str, Options, &str); 4] = [
@@ -155,6 +158,7 @@ pub fn badge_variants(
     ];
     variants
         .into_iter()
+        .take(if all { 4 } else { 1 })
         .map(|(id, label, options, query)| {
             let path = format!("/badge/{}.svg{query}", number.code());
             let src = format!("{origin}{path}");
@@ -194,10 +198,16 @@ pub fn latex_lines(number: &PithNumber) -> String {
     format!("\\usepackage{{pith}}\n\\pithnumber{{{}}}\n", number.full())
 }
 
-/// The recipe that checks the number by hand against the server at `origin`.
-pub fn recipe(origin: &str, code: &str, sha256: &str) -> String {
+/// The recipe that checks the number by hand against the server at `origin` (a static copy
+/// answers the JSON-LD at `<26>.json` only: it cannot read `Accept`).
+pub fn recipe(origin: &str, code: &str, sha256: &str, is_static: bool) -> String {
+    let url = if is_static {
+        format!("{origin}/pith/{code}.json")
+    } else {
+        format!("{origin}/pith/{code}")
+    };
     format!(
-        "curl -sH 'Accept: application/ld+json' {origin}/pith/{code} \\\n  \
+        "curl -sH 'Accept: application/ld+json' {url} \\\n  \
          | jq -c '.canonical_record' \\\n  \
          | python3 -c \"import sys,json,hashlib; b=json.dumps(json.loads(sys.stdin.read()), sort_keys=True, separators=(',',':'), ensure_ascii=False).encode(); print(hashlib.sha256(b).hexdigest())\"\n\
          # expect: {sha256}\n"
@@ -221,7 +231,7 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
     let number = r.number();
     let code = number.code().to_owned();
     let origin = site.origin.as_str();
-    let badges = badge_variants(&number, facts.status, origin)?;
+    let badges = badge_variants(&number, facts.status, origin, !site.is_static)?;
     let dark = badges
         .iter()
         .find(|b| b.id == "flat")
@@ -301,7 +311,7 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
         badges,
         dark_snippet: dark,
         canonical: serde_json::to_string_pretty(r)?,
-        recipe: recipe(origin, &code, &sha256),
+        recipe: recipe(origin, &code, &sha256, site.is_static),
         sha256,
         json_ld: script_json(&facts.json_ld),
         code,
