@@ -114,6 +114,7 @@ async function upload(page, base, path) {
   await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: plan.base });
   const page = await ctx.newPage();
   await page.goto(plan.record_url);
+  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
   const blocks = await page.locator('pre[data-copy]').count();
   for (let i = 0; i < blocks; i++) {
     const pre = page.locator('pre[data-copy]').nth(i);
