@@ -1,8 +1,8 @@
 //! The server's shared state ([`AppState`]) and its [`axum::Router`] ([`router`]).
 //!
-//! The JSON, JSON-LD, SVG and redirect routes are [`crate::routes`]; HTML pages join the router
-//! in [`pages`], the one place they are added, and a record page answers `/pith/<26>` for
-//! clients that accept `text/html` through [`record_page`].
+//! The JSON, JSON-LD, SVG and redirect routes are [`crate::routes`]. HTML pages join the router
+//! in [`pages`], the one place they are added; `/pith/<26>` asks [`record_page`] for the page
+//! when a client accepts `text/html`, and answers the JSON-LD document when there is none.
 
 use std::sync::Arc;
 
@@ -11,24 +11,44 @@ use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
 
+use crate::index::{Entry, Index};
 use crate::limits::{self, Limits};
+use crate::routes;
 
-/// What every handler shares: the index and the limits.
+/// What every handler shares: the index, the base URL and the limits.
 #[derive(Clone)]
 pub struct AppState {
     inner: Arc<Inner>,
 }
 
 struct Inner {
+    index: Index,
+    base_url: String,
     limits: Limits,
 }
 
 impl AppState {
-    /// State serving with `limits`.
-    pub fn new(limits: Limits) -> Self {
+    /// State serving `index` within `limits`. `base_url` (`https://mirror.example.org`, no
+    /// trailing slash) prefixes the URLs the server writes (redirects, JSON-LD `@id`); empty, they
+    /// are relative to the server.
+    pub fn new(index: Index, base_url: &str, limits: Limits) -> Self {
         AppState {
-            inner: Arc::new(Inner { limits }),
+            inner: Arc::new(Inner {
+                index,
+                base_url: base_url.trim_end_matches('/').to_owned(),
+                limits,
+            }),
         }
+    }
+
+    /// The index.
+    pub fn index(&self) -> &Index {
+        &self.inner.index
+    }
+
+    /// The base URL, without a trailing slash; empty for URLs relative to the server.
+    pub fn base_url(&self) -> &str {
+        &self.inner.base_url
     }
 
     /// The limits.
@@ -38,11 +58,24 @@ impl AppState {
 }
 
 /// The whole application: the resolver's routes, the pages, and the limits around them.
+///
+/// # Examples
+/// ```no_run
+/// use pith_serve::{app, index::Index, limits::Limits};
+/// let index = Index::open("arxiv.pith-index".as_ref())?;
+/// let router = app::router(app::AppState::new(index, "", Limits::default()));
+/// # Ok::<(), pith_serve::index::Error>(())
+/// ```
 pub fn router(state: AppState) -> Router {
     let l = *state.limits();
     Router::new()
-        .route("/healthz", get(healthz))
+        .route("/healthz", get(routes::healthz))
+        .route("/pith/{segment}", get(routes::pith))
+        .route("/pith/{code}/{file}", get(routes::pith_file))
+        .route("/arxiv/{*id}", get(routes::arxiv))
+        .route("/badge/{file}", get(routes::badge))
         .merge(pages())
+        .fallback(routes::fallback)
         .layer(axum::middleware::from_fn_with_state(
             (l.max_body_bytes, l.request_timeout),
             limits::body_limit,
@@ -50,18 +83,14 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-/// The HTML pages (home, record page, verify, assets). None are served yet: a client asking
-/// for `text/html` gets the JSON documents.
+/// The HTML pages (home, record page, verify, assets) join the router here. None are served
+/// yet: every route above answers JSON, JSON-LD or SVG.
 pub fn pages() -> Router<AppState> {
     Router::new()
 }
 
-/// The HTML record page of `/pith/<26>` for a client that accepts `text/html`, or `None` to
-/// answer the JSON-LD document instead (as now: no pages are served yet).
-pub fn record_page(_state: &AppState, _headers: &HeaderMap) -> Option<Response> {
+/// The HTML page of a record, for `/pith/<26>` asked with `Accept: text/html`; `None` answers
+/// the JSON-LD document instead, as for a client that asks for JSON.
+pub fn record_page(_state: &AppState, _req: &HeaderMap, _entry: &Entry) -> Option<Response> {
     None
-}
-
-async fn healthz() -> &'static str {
-    "ok\n"
 }

@@ -21,4 +21,7 @@
 #![deny(missing_docs)]
 
 pub mod app;
+pub mod export;
+pub mod index;
 pub mod limits;
+pub mod routes;
