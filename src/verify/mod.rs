@@ -16,7 +16,7 @@ use crate::record::{self, Record};
 
 mod bundle;
 
-pub use bundle::{bundle, Bundle};
+pub use bundle::{bundle, Bundle, Flags};
 
 /// Key id of the built-in registry key.
 pub const REGISTRY_KEY_ID: &str = "pith-v1-2026-05";

@@ -1,8 +1,8 @@
 //! The server's shared state ([`AppState`]) and its [`axum::Router`] ([`router`]).
 //!
-//! The JSON, JSON-LD, SVG and redirect routes are [`crate::routes`]; HTML pages join the router
-//! in [`pages`], the one place they are added, and a record page answers `/pith/<26>` for
-//! clients that accept `text/html` through [`record_page`].
+//! The JSON, JSON-LD, SVG and redirect routes are [`crate::routes`]. HTML pages join the router
+//! in [`pages`], the one place they are added; `/pith/<26>` asks [`record_page`] for the page
+//! when a client accepts `text/html`, and answers the JSON-LD document when there is none.
 
 use std::sync::Arc;
 
@@ -11,111 +11,109 @@ use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
 
+use crate::index::{Entry, Index};
 use crate::limits::{self, Limits};
-use crate::pages::catalog::Catalog;
+use crate::routes;
 
-/// What every handler shares: the index and the limits.
+/// What every handler shares: the index, the base URL and the limits.
 #[derive(Clone)]
 pub struct AppState {
     inner: Arc<Inner>,
 }
 
 struct Inner {
+    index: Index,
+    base_url: String,
     limits: Limits,
-    catalog: Arc<dyn Catalog>,
     max_upload: u64,
-    public_url: Option<String>,
 }
 
 /// The default bound on a PDF sent to `/verify`: 100 MB.
 pub const MAX_UPLOAD: u64 = 100_000_000;
 
 impl AppState {
-    /// State serving `catalog` with `limits`.
-    pub fn new(limits: Limits, catalog: Arc<dyn Catalog>) -> Self {
+    /// State serving `index` within `limits`. `base_url` (`https://mirror.example.org`, no
+    /// trailing slash) prefixes the URLs the server writes (redirects, JSON-LD `@id`); empty, they
+    /// are relative to the server.
+    pub fn new(index: Index, base_url: &str, limits: Limits) -> Self {
         AppState {
             inner: Arc::new(Inner {
+                index,
+                base_url: base_url.trim_end_matches('/').to_owned(),
                 limits,
-                catalog,
                 max_upload: MAX_UPLOAD,
-                public_url: None,
             }),
         }
     }
 
-    /// The same state with another bound on uploads to `/verify`.
-    pub fn with_max_upload(self, bytes: u64) -> Self {
-        self.map(|i| i.max_upload = bytes)
-    }
-
-    /// The same state with the URL readers use to reach this server (`https://mirror.example`),
-    /// for what the pages tell them to copy; without it, the request's `Host` is used.
-    pub fn with_public_url(self, url: Option<String>) -> Self {
-        self.map(|i| i.public_url = url)
-    }
-
-    fn map(self, f: impl FnOnce(&mut Inner)) -> Self {
-        let mut inner = Inner {
-            limits: self.inner.limits,
-            catalog: self.inner.catalog.clone(),
-            max_upload: self.inner.max_upload,
-            public_url: self.inner.public_url.clone(),
-        };
-        f(&mut inner);
-        AppState {
-            inner: Arc::new(inner),
+    /// The same state with another bound, in bytes, on a PDF sent to `/verify`
+    /// ([`MAX_UPLOAD`] by default). Call it before the state is shared.
+    pub fn with_max_upload(mut self, bytes: u64) -> Self {
+        if let Some(inner) = Arc::get_mut(&mut self.inner) {
+            inner.max_upload = bytes;
         }
+        self
+    }
+
+    /// The bound on a PDF sent to `/verify`, in bytes.
+    pub fn max_upload(&self) -> u64 {
+        self.inner.max_upload
+    }
+
+    /// The index.
+    pub fn index(&self) -> &Index {
+        &self.inner.index
+    }
+
+    /// The base URL, without a trailing slash; empty for URLs relative to the server.
+    pub fn base_url(&self) -> &str {
+        &self.inner.base_url
     }
 
     /// The limits.
     pub fn limits(&self) -> &Limits {
         &self.inner.limits
     }
-
-    /// What the pages look up.
-    pub fn catalog(&self) -> &dyn Catalog {
-        self.inner.catalog.as_ref()
-    }
-
-    /// The bound on uploads to `/verify`, in bytes.
-    pub fn max_upload(&self) -> u64 {
-        self.inner.max_upload
-    }
-
-    /// The public URL, when one was given.
-    pub fn public_url(&self) -> Option<&str> {
-        self.inner.public_url.as_deref()
-    }
 }
 
 /// The whole application: the resolver's routes, the pages, and the limits around them.
+///
+/// # Examples
+/// ```no_run
+/// use pith_serve::{app, index::Index, limits::Limits};
+/// let index = Index::open("arxiv.pith-index".as_ref())?;
+/// let router = app::router(app::AppState::new(index, "", Limits::default()));
+/// # Ok::<(), pith_serve::index::Error>(())
+/// ```
 pub fn router(state: AppState) -> Router {
     let l = *state.limits();
     Router::new()
-        .route("/healthz", get(healthz))
+        .route("/healthz", get(routes::healthz))
+        .route("/pith/{segment}", get(routes::pith))
+        .route("/pith/{code}/{file}", get(routes::pith_file))
+        .route("/arxiv/{*id}", get(routes::arxiv))
+        .route("/badge/{file}", get(routes::badge))
         .merge(pages())
+        .fallback(routes::fallback)
         .layer(axum::middleware::from_fn_with_state(
             (l.max_body_bytes, l.request_timeout),
             limits::body_limit,
         ))
-        // The upload takes bodies up to its own bound and its own time (`--max-upload`), and
-        // answers an oversize one with a page; the general body limit above is not its own.
+        // The upload takes bodies up to its own bound and in its own time (`--max-upload`), and
+        // answers an oversize one with a page: the general body limit above is not for it.
         .merge(crate::pages::upload_router())
         .with_state(state)
 }
 
-/// The HTML pages (home and search, the verify form, assets); the upload is
-/// [`crate::pages::upload_router`].
+/// The HTML pages join the router here: home and search, and the assets
+/// ([`crate::pages::router`]); `/verify` is [`crate::pages::upload_router`], outside the body
+/// limit.
 pub fn pages() -> Router<AppState> {
     crate::pages::router()
 }
 
-/// The HTML record page of `/pith/<code>` for a client that accepts `text/html`, or `None` to
-/// answer the JSON-LD document instead.
-pub fn record_page(state: &AppState, headers: &HeaderMap, code: &str) -> Option<Response> {
-    crate::pages::record::page(state, headers, code)
-}
-
-async fn healthz() -> &'static str {
-    "ok\n"
+/// The HTML page of a record, for `/pith/<26>` asked with `Accept: text/html`; `None` answers
+/// the JSON-LD document instead, as for a client that asks for JSON.
+pub fn record_page(state: &AppState, req: &HeaderMap, entry: &Entry) -> Option<Response> {
+    Some(crate::pages::record::page(state, req, entry))
 }

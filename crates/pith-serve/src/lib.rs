@@ -22,5 +22,8 @@
 #![deny(missing_docs)]
 
 pub mod app;
+pub mod export;
+pub mod index;
 pub mod limits;
 pub mod pages;
+pub mod routes;

@@ -1,91 +1,40 @@
-//! The pages answered through the router from an in-memory catalog of the published records.
-
-use std::sync::Arc;
+//! The pages answered through the router from an index of the published vectors.
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
-use pith::badge::RecordStatus;
-use pith::Record;
 use tower::ServiceExt;
 
-use super::catalog::{Catalog, Error};
-use super::record::Facts;
 use crate::app::{self, AppState};
+use crate::index::{build, BuildOptions, Index, Sources};
 use crate::limits::Limits;
 
-struct Memory(Vec<(Record, String)>);
-
-impl Memory {
-    fn published() -> Self {
-        let recs: serde_json::Value =
-            serde_json::from_str(include_str!("../../../../tests/data/records.json")).unwrap();
-        let mut out: Vec<(Record, String)> = Vec::new();
-        for r in recs.as_array().unwrap() {
-            if r.get("variant_of").is_some() {
-                continue;
-            }
-            let rec = Record::from_value(&r["canonical_record"]).unwrap();
-            if out.iter().all(|(o, _)| *o != rec) {
-                let title = r["title"].as_str().unwrap_or("Untitled").to_owned();
-                out.push((rec, title));
-            }
-        }
-        Memory(out)
-    }
-
-    fn find(&self, code: &str) -> Option<&(Record, String)> {
-        self.0.iter().find(|(r, _)| r.number().code() == code)
-    }
+/// An index of the published vectors (arXiv's snapshot form), in a folder kept for the test.
+fn vectors() -> (tempfile::TempDir, Index) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("vectors.pith-index");
+    let sources = Sources {
+        snapshots: vec![concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/arxiv/vectors.snapshot.jsonl"
+        )
+        .into()],
+        keys: vec![pith::verify::Key::registry()],
+        ..Sources::default()
+    };
+    let opts = BuildOptions {
+        threads: 1,
+        strict: true,
+        fresh: true,
+    };
+    build(&out, &sources, opts, &mut |_| {}).unwrap();
+    let index = Index::open(&out).unwrap();
+    (dir, index)
 }
 
-impl Catalog for Memory {
-    fn count(&self) -> Result<u64, Error> {
-        Ok(self.0.len() as u64)
-    }
-    fn has_code(&self, code: &str) -> Result<bool, Error> {
-        Ok(self.find(code).is_some())
-    }
-    fn code_of_prefix(&self, prefix: &str) -> Result<Option<String>, Error> {
-        let hits: Vec<String> = self
-            .0
-            .iter()
-            .map(|(r, _)| r.number().code().to_owned())
-            .filter(|c| c.starts_with(prefix))
-            .collect();
-        Ok((hits.len() == 1).then(|| hits[0].clone()))
-    }
-    fn code_of_arxiv(&self, id: &str, version: Option<u32>) -> Result<Option<String>, Error> {
-        Ok(self
-            .0
-            .iter()
-            .filter(|(r, _)| r.source.id == id && version.is_none_or(|v| v == r.source.version))
-            .max_by_key(|(r, _)| r.source.version)
-            .map(|(r, _)| r.number().code().to_owned()))
-    }
-    fn facts(&self, code: &str) -> Result<Option<Facts>, Error> {
-        Ok(self.find(code).map(|(r, title)| Facts {
-            record: r.clone(),
-            title: title.clone(),
-            authors: "A. Author and B. Autor".into(),
-            versions: vec![(r.source.version, r.number())],
-            flags: [false; 4],
-            has_bundle: false,
-            status: Some(RecordStatus::Computed),
-            json_ld: serde_json::json!({"canonical_record": r, "pith_number": r.number().full()}),
-        }))
-    }
-    fn record(&self, code: &str) -> Result<Option<Record>, Error> {
-        Ok(self.find(code).map(|(r, _)| r.clone()))
-    }
-    fn bundle_json(&self, _code: &str) -> Result<Option<String>, Error> {
-        Ok(None)
-    }
-}
-
-fn app(max_upload: u64) -> axum::Router {
-    app::router(
-        AppState::new(Limits::default(), Arc::new(Memory::published())).with_max_upload(max_upload),
-    )
+fn app(max_upload: u64) -> (tempfile::TempDir, axum::Router) {
+    let (dir, index) = vectors();
+    let state = AppState::new(index, "", Limits::default()).with_max_upload(max_upload);
+    (dir, app::router(state))
 }
 
 async fn get(uri: &str) -> (StatusCode, axum::http::HeaderMap, String) {
@@ -94,7 +43,8 @@ async fn get(uri: &str) -> (StatusCode, axum::http::HeaderMap, String) {
         .header(header::HOST, "127.0.0.1:8080")
         .body(Body::empty())
         .unwrap();
-    let resp = app(1_000_000).oneshot(req).await.unwrap();
+    let (_dir, app) = app(1_000_000);
+    let resp = app.oneshot(req).await.unwrap();
     let (parts, body) = resp.into_parts();
     let bytes = axum::body::to_bytes(body, usize::MAX).await.unwrap();
     (parts.status, parts.headers, String::from_utf8_lossy(&bytes).into_owned())
@@ -134,14 +84,9 @@ async fn home_page_is_small_and_links_its_assets() {
 
 #[tokio::test]
 async fn record_page_shows_the_record() {
-    let state = AppState::new(Limits::default(), Arc::new(Memory::published()));
-    let mut headers = axum::http::HeaderMap::new();
-    headers.insert(header::ACCEPT, "text/html".parse().unwrap());
-    headers.insert(header::HOST, "127.0.0.1:8080".parse().unwrap());
-    let resp = super::record::page(&state, &headers, "7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
-    assert_eq!(resp.status(), StatusCode::OK);
-    let body = axum::body::to_bytes(resp.into_body(), usize::MAX).await.unwrap();
-    let body = String::from_utf8(body.to_vec()).unwrap();
+    let (status, headers, body) = get("/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers[header::CONTENT_TYPE], "text/html; charset=utf-8");
     assert!(body.len() < 60_000, "{}", body.len());
     for want in [
         "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5",
@@ -156,9 +101,14 @@ async fn record_page_shows_the_record() {
     ] {
         assert!(body.contains(want), "{want} missing");
     }
-    // JSON headers get nothing here: the JSON-LD route answers them.
-    headers.insert(header::ACCEPT, "application/ld+json".parse().unwrap());
-    assert!(super::record::page(&state, &headers, "7BMK4ZKTPUTUY3JKWBANNPOFR5").is_none());
+    // Scripts get the JSON-LD document, as before.
+    let req = Request::get("/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5")
+        .header(header::ACCEPT, "application/ld+json")
+        .body(Body::empty())
+        .unwrap();
+    let (_dir, app) = app(1000);
+    let resp = app.oneshot(req).await.unwrap();
+    assert_eq!(resp.headers()[header::CONTENT_TYPE], "application/ld+json");
 }
 
 async fn post(body: Vec<u8>, accept: &str, limit: u64) -> (StatusCode, String) {
@@ -167,7 +117,8 @@ async fn post(body: Vec<u8>, accept: &str, limit: u64) -> (StatusCode, String) {
         .header(header::HOST, "127.0.0.1:8080")
         .body(Body::from(body))
         .unwrap();
-    let resp = app(limit).oneshot(req).await.unwrap();
+    let (_dir, app) = app(limit);
+    let resp = app.oneshot(req).await.unwrap();
     let status = resp.status();
     let bytes = axum::body::to_bytes(resp.into_body(), usize::MAX).await.unwrap();
     (status, String::from_utf8_lossy(&bytes).into_owned())

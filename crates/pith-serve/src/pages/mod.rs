@@ -20,7 +20,6 @@ use sha2::{Digest, Sha256};
 use crate::app::AppState;
 
 pub mod assets;
-pub mod catalog;
 pub mod export;
 pub mod record;
 pub mod search;
@@ -80,18 +79,18 @@ impl Site {
         }
     }
 
-    /// The frame of a page answering a request: the origin comes from the `Host` header (the
-    /// `--public-url` given to the server wins).
+    /// The frame of a page answering a request: the origin is the server's `--base-url`, else
+    /// comes from the `Host` header.
     pub fn of_request(state: &AppState, headers: &HeaderMap) -> Self {
-        Site::new(origin(state, headers), false, state.catalog().count().ok())
+        Site::new(origin(state, headers), false, state.index().len().ok())
     }
 }
 
-/// The absolute origin readers should copy: the server's public URL when one was given, else
+/// The absolute origin readers should copy: the server's `--base-url` when one was given, else
 /// `http://` and the request's `Host`.
 pub fn origin(state: &AppState, headers: &HeaderMap) -> String {
-    if let Some(u) = state.public_url() {
-        return u.trim_end_matches('/').to_owned();
+    if !state.base_url().is_empty() {
+        return state.base_url().to_owned();
     }
     let host = headers
         .get(header::HOST)
@@ -220,51 +219,9 @@ pub fn not_found_plain() -> Response {
         .into_response()
 }
 
-/// Whether a client asked for HTML rather than JSON: `text/html` (or `application/xhtml+xml`)
-/// is accepted and preferred at least as much as JSON or JSON-LD. A client that names neither
-/// (curl's `*/*`) gets JSON, as the resolver answers.
-pub fn wants_html(headers: &HeaderMap) -> bool {
-    let Some(accept) = headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()) else {
-        return false;
-    };
-    let (mut html, mut json) = (0.0f32, 0.0f32);
-    for range in accept.split(',') {
-        let mut parts = range.split(';');
-        let media = parts.next().unwrap_or("").trim().to_ascii_lowercase();
-        let q = parts
-            .filter_map(|p| p.trim().strip_prefix("q="))
-            .find_map(|q| q.trim().parse::<f32>().ok())
-            .unwrap_or(1.0);
-        match media.as_str() {
-            "text/html" | "application/xhtml+xml" => html = html.max(q),
-            "application/ld+json" | "application/json" => json = json.max(q),
-            _ => {}
-        }
-    }
-    html > 0.0 && html >= json
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn accept(v: &str) -> HeaderMap {
-        let mut h = HeaderMap::new();
-        h.insert(header::ACCEPT, HeaderValue::from_str(v).unwrap());
-        h
-    }
-
-    #[test]
-    fn browsers_get_html_scripts_get_json() {
-        assert!(wants_html(&accept(
-            "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
-        )));
-        assert!(!wants_html(&accept("application/ld+json")));
-        assert!(!wants_html(&accept("*/*")));
-        assert!(!wants_html(&HeaderMap::new()));
-        assert!(!wants_html(&accept("text/html;q=0.5, application/json")));
-        assert!(!wants_html(&accept("text/html;q=0")));
-    }
 
     #[test]
     fn every_template_parses() {

@@ -12,26 +12,44 @@ use serde::Serialize;
 
 use super::{html, internal_error, render, Site};
 use crate::app::AppState;
+use crate::index::{self, BundleEntry, Entry, ErrorKind, Index};
+use crate::routes::documents;
 
 /// What the index knows of one paper version, as the page needs it.
 #[derive(Debug, Clone)]
 pub struct Facts {
-    /// The canonical record.
+    /// The indexed version (title, authors, dates, categories).
+    pub entry: Entry,
+    /// Its canonical record.
     pub record: Record,
-    /// The title as arXiv gives it.
-    pub title: String,
-    /// The authors as arXiv gives them.
-    pub authors: String,
     /// Every version of this paper in the index, by version number, with its number.
     pub versions: Vec<(u32, PithNumber)>,
-    /// The four status flags, in the order of [`FLAGS`].
-    pub flags: [bool; 4],
-    /// Whether a bundle is indexed (its JSON and merged state are then served).
-    pub has_bundle: bool,
-    /// The status the badge routes show for this record.
-    pub status: Option<RecordStatus>,
+    /// Its bundle, when one is indexed.
+    pub bundle: Option<BundleEntry>,
     /// The JSON-LD document the record's URL answers to `Accept: application/ld+json`.
     pub json_ld: serde_json::Value,
+}
+
+impl Facts {
+    /// Looks up what the page of `entry` shows: its record, the paper's other versions, its
+    /// bundle; `base` prefixes the URLs of the JSON-LD document.
+    ///
+    /// # Errors
+    /// The index's errors; [`ErrorKind::Input`] for a stored record that does not parse.
+    pub fn of(index: &Index, entry: &Entry, base: &str) -> Result<Facts, index::Error> {
+        let record = Record::from_json(&entry.record)
+            .map_err(|e| index::Error::from(ErrorKind::Input(e.to_string())))?;
+        let bundle = index.bundle(entry.number.code())?;
+        let json_ld = serde_json::from_slice(&documents::record(base, entry, bundle.as_ref()))
+            .unwrap_or(serde_json::Value::Null);
+        Ok(Facts {
+            entry: entry.clone(),
+            record,
+            versions: index.versions(&entry.arxiv_id)?,
+            bundle,
+            json_ld,
+        })
+    }
 }
 
 /// The status flags' names and how the page says them.
@@ -231,7 +249,8 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
     let number = r.number();
     let code = number.code().to_owned();
     let origin = site.origin.as_str();
-    let badges = badge_variants(&number, facts.status, origin, !site.is_static)?;
+    let status = documents::status(facts.bundle.as_ref());
+    let badges = badge_variants(&number, Some(status), origin, !site.is_static)?;
     let dark = badges
         .iter()
         .find(|b| b.id == "flat")
@@ -248,24 +267,28 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
         })
         .transpose()?
         .unwrap_or_default();
-    let mut categories = vec![r.metadata.primary_cat.clone()];
-    categories.extend(
-        r.metadata
-            .cross_cats_sorted
-            .iter()
-            .filter(|c| **c != r.metadata.primary_cat)
-            .cloned(),
-    );
+    let e = &facts.entry;
+    let categories = if e.categories.is_empty() {
+        let mut c = vec![r.metadata.primary_cat.clone()];
+        c.extend(r.metadata.cross_cats_sorted.iter().cloned());
+        c
+    } else {
+        e.categories.clone()
+    };
+    let f = facts.bundle.as_ref().map(|b| b.flags).unwrap_or_default();
     let flags: Vec<Flag> = FLAGS
         .iter()
-        .zip(facts.flags)
+        .zip([
+            f.author_attested,
+            f.externally_anchored,
+            f.storage_verified,
+            f.references_resolved,
+        ])
         .map(|(&(name, label), on)| Flag { name, label, on })
         .collect();
-    let on: Vec<&str> = flags.iter().filter(|f| f.on).map(|f| f.label).collect();
-    let flags_summary = if on.is_empty() {
-        "computed from arXiv's metadata".to_owned()
-    } else {
-        on.join(", ")
+    let flags_summary = match status {
+        RecordStatus::Computed => "computed from arXiv's metadata".to_owned(),
+        s => s.name().to_owned(),
     };
     let latest = facts
         .versions
@@ -277,14 +300,18 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
     let view = View {
         full: number.full(),
         short: number.short(),
-        title: facts.title.clone(),
-        authors: facts.authors.clone(),
+        title: if e.title.is_empty() {
+            format!("arXiv:{}v{}", r.source.id, r.source.version)
+        } else {
+            e.title.clone()
+        },
+        authors: e.authors.clone(),
         description: format!(
             "{} for arXiv:{}v{}: {}",
             number.full(),
             r.source.id,
             r.source.version,
-            facts.title
+            e.title
         ),
         page_url: format!("{origin}/pith/{code}"),
         arxiv_id: r.source.id.clone(),
@@ -292,11 +319,12 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
         latest,
         arxiv_url: format!("https://arxiv.org/abs/{}v{}", r.source.id, r.source.version),
         submitted: r.metadata.submitted_at.clone(),
-        version_date: None,
+        version_date: (!e.version_date.is_empty() && e.version_date != r.metadata.submitted_at)
+            .then(|| e.version_date.clone()),
         categories,
         flags,
         flags_summary,
-        has_bundle: facts.has_bundle,
+        has_bundle: facts.bundle.is_some(),
         versions: facts
             .versions
             .iter()
@@ -322,32 +350,15 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
     Ok(render("record.html", &ctx)?)
 }
 
-/// The record page of `code` for a client that accepts HTML (a page saying the index has no
-/// such record, 404, for an unknown code), or `None` to answer JSON-LD.
-pub fn page(state: &AppState, headers: &HeaderMap, code: &str) -> Option<Response> {
-    if !super::wants_html(headers) {
-        return None;
-    }
+/// The record page of `entry`, for a client that accepts HTML.
+pub fn page(state: &AppState, headers: &HeaderMap, entry: &Entry) -> Response {
     let site = Site::of_request(state, headers);
-    let facts = match state.catalog().facts(code) {
-        Ok(Some(f)) => f,
-        Ok(None) => {
-            return Some(
-                super::Message {
-                    heading: "Not in this index".into(),
-                    paragraphs: vec![format!(
-                        "This server's index has no record with the Pith Number {code}. It holds only the papers it was built from; pith.science and other mirrors may know it."
-                    )],
-                    search: Some(String::new()),
-                    back_to_verify: false,
-                }
-                .page(StatusCode::NOT_FOUND, &site, headers),
-            )
-        }
-        Err(e) => return Some(internal_error(&e)),
+    let facts = match Facts::of(state.index(), entry, state.base_url()) {
+        Ok(f) => f,
+        Err(e) => return internal_error(&e),
     };
-    Some(match render_page(&facts, &site) {
+    match render_page(&facts, &site) {
         Ok(body) => html(StatusCode::OK, body, headers),
         Err(e) => internal_error(&e),
-    })
+    }
 }

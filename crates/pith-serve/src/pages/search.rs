@@ -10,6 +10,7 @@ use serde::Deserialize;
 
 use super::{html, internal_error, render, Message, Site};
 use crate::app::AppState;
+use crate::index::Prefix;
 
 /// What a search text names.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,11 +80,16 @@ pub async fn home(
         }
         .page(StatusCode::BAD_REQUEST, &site, &headers);
     };
-    let index = state.catalog();
+    let index = state.index();
     let found = match &query {
-        Target::Number(NumberRef::Full(n)) => index.has_code(n.code()).map(|h| h.then(|| n.code().to_owned())),
-        Target::Number(NumberRef::Alias(a)) => index.code_of_prefix(a.prefix()),
-        Target::Arxiv(id) => index.code_of_arxiv(id.id(), id.version()),
+        Target::Number(NumberRef::Full(n)) => index.record(n.code()).map(|e| e.map(|_| n.code().to_owned())),
+        Target::Number(NumberRef::Alias(a)) => index.prefix(a.prefix()).map(|p| match p {
+            Prefix::Unique(code) => Some(code),
+            _ => None,
+        }),
+        Target::Arxiv(id) => index
+            .arxiv(id.id(), id.version())
+            .map(|e| e.map(|e| e.number.code().to_owned())),
     };
     match found {
         Ok(Some(code)) => (

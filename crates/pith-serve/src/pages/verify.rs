@@ -188,24 +188,24 @@ struct IndexLookup {
 
 impl Lookup for IndexLookup {
     fn record(&self, code: &str) -> Result<Resolved, pith::net::Error> {
-        match self.state.catalog().record(code) {
-            Ok(Some(record)) => Ok(Resolved {
-                stated_number: Some(record.number().full()),
-                stated_sha256: Some(record.canonical_sha256()),
-                record,
+        let bad = |m: String| pith::net::Error::from(pith::net::ErrorKind::BadAnswer(m));
+        match self.state.index().record(code) {
+            Ok(Some(e)) => Ok(Resolved {
+                record: pith::Record::from_json(&e.record).map_err(|x| bad(x.to_string()))?,
+                // What this server's JSON-LD states beside the record.
+                stated_number: Some(e.number.full()),
+                stated_sha256: Some(e.canonical_sha256),
                 cached: false,
             }),
             Ok(None) => Err(pith::net::Error::from(pith::net::ErrorKind::NotFound)),
-            Err(e) => Err(pith::net::Error::from(pith::net::ErrorKind::BadAnswer(
-                e.to_string(),
-            ))),
+            Err(e) => Err(bad(e.to_string())),
         }
     }
 
     fn bundle(&self, code: &str) -> Result<Option<Bundle>, pith::net::Error> {
         let bad = |m: String| pith::net::Error::from(pith::net::ErrorKind::BadAnswer(m));
-        match self.state.catalog().bundle_json(code) {
-            Ok(Some(text)) => Bundle::from_json(&text)
+        match self.state.index().bundle(code) {
+            Ok(Some(b)) => Bundle::from_json(&b.bundle)
                 .map(Some)
                 .map_err(|e| bad(e.to_string())),
             Ok(None) => Ok(None),
@@ -435,11 +435,11 @@ fn describe(
     let paper = found.record.as_ref().map(|r| {
         let code = r.number().code().to_owned();
         let title = state
-            .catalog()
-            .facts(&code)
+            .index()
+            .record(&code)
             .ok()
             .flatten()
-            .map(|f| f.title)
+            .map(|e| e.title)
             .unwrap_or_default();
         PaperLink {
             code,
