@@ -112,8 +112,8 @@ pub fn export(index: &Index, dir: &Path, base: &str) -> Result<Exported, Error> 
     let badge = Options::default();
     // The pages: home, the verify page (which says it needs the server), the assets.
     let site = pages::export::site(base, index.len().ok());
-    for (path, bytes) in pages::export::fixed(&site)
-        .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?
+    for (path, bytes) in
+        pages::export::fixed(&site).map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?
     {
         out.write(&path, &bytes)?;
     }

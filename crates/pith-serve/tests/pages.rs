@@ -90,8 +90,17 @@ fn append_info(file: &[u8], number: &str) -> Vec<u8> {
     let text = String::from_utf8_lossy(file);
     let trailer = &text[text.rfind("trailer").expect("a classic trailer")..];
     let grab = |key: &str| -> String {
-        let at = trailer.find(key).unwrap_or_else(|| panic!("{key} in {trailer}")) + key.len();
-        trailer[at..].trim_start().split(['/', '>']).next().unwrap().trim().to_owned()
+        let at = trailer
+            .find(key)
+            .unwrap_or_else(|| panic!("{key} in {trailer}"))
+            + key.len();
+        trailer[at..]
+            .trim_start()
+            .split(['/', '>'])
+            .next()
+            .unwrap()
+            .trim()
+            .to_owned()
     };
     let size: u32 = grab("/Size").parse().unwrap();
     let root = grab("/Root");
@@ -135,12 +144,12 @@ fn browser_flows() {
     {
         return skip_or_fail("the browser test packages are not installed (npm ci in crates/pith-serve/tests/browser)");
     }
-    let pith = Path::new(env!("CARGO_BIN_EXE_pith-serve")).with_file_name(format!(
-        "pith{}",
-        std::env::consts::EXE_SUFFIX
-    ));
+    let pith = Path::new(env!("CARGO_BIN_EXE_pith-serve"))
+        .with_file_name(format!("pith{}", std::env::consts::EXE_SUFFIX));
     if !pith.is_file() {
-        return skip_or_fail("the pith binary is not built beside pith-serve (cargo build --bin pith)");
+        return skip_or_fail(
+            "the pith binary is not built beside pith-serve (cargo build --bin pith)",
+        );
     }
     let root = Path::new(MANIFEST).join("../..");
     let dir = tempfile::tempdir().unwrap();
@@ -223,7 +232,10 @@ fn browser_flows() {
     // Search: every form lands on the record page.
     for s in seen["search"].as_array().unwrap() {
         assert!(
-            s["url"].as_str().unwrap().ends_with(&format!("/pith/{}", &NUMBER[10..])),
+            s["url"]
+                .as_str()
+                .unwrap()
+                .ends_with(&format!("/pith/{}", &NUMBER[10..])),
             "{s}"
         );
         assert_eq!(s["number"], NUMBER, "{s}");
@@ -234,15 +246,32 @@ fn browser_flows() {
     let badge = format!("{}/badge/{code}.svg", server.base);
     let variants: [(&str, &[&str], String); 4] = [
         ("flat", &[], badge.clone()),
-        ("flat square", &["--style", "flat-square"], format!("{badge}?style=flat-square")),
-        ("with the whole number", &["--full"], format!("{badge}?full=true")),
-        ("with a qr code of the record page", &["--qr"], format!("{badge}?qr=true")),
+        (
+            "flat square",
+            &["--style", "flat-square"],
+            format!("{badge}?style=flat-square"),
+        ),
+        (
+            "with the whole number",
+            &["--full"],
+            format!("{badge}?full=true"),
+        ),
+        (
+            "with a qr code of the record page",
+            &["--qr"],
+            format!("{badge}?qr=true"),
+        ),
     ];
     let copied: Vec<(String, String)> = seen["snippets"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|s| (s["label"].as_str().unwrap().to_owned(), s["copied"].as_str().unwrap().to_owned()))
+        .map(|s| {
+            (
+                s["label"].as_str().unwrap().to_owned(),
+                s["copied"].as_str().unwrap().to_owned(),
+            )
+        })
         .collect();
     let find = |label: &str| {
         copied
@@ -253,17 +282,44 @@ fn browser_flows() {
             .clone()
     };
     for (variant, args, src) in &variants {
-        for (format, name) in [("md", "Markdown"), ("html", "HTML"), ("rst", "reStructuredText"), ("adoc", "AsciiDoc"), ("tex", "LaTeX")] {
+        for (format, name) in [
+            ("md", "Markdown"),
+            ("html", "HTML"),
+            ("rst", "reStructuredText"),
+            ("adoc", "AsciiDoc"),
+            ("tex", "LaTeX"),
+        ] {
             let want = run(pith_cmd()
-                .args(["snippet", NUMBER, "--status", "computed", "--format", format, "--src", src])
+                .args([
+                    "snippet", NUMBER, "--status", "computed", "--format", format, "--src", src,
+                ])
                 .args(*args))
             .stdout;
-            assert_eq!(find(&format!("{name}, {variant}")), String::from_utf8(want).unwrap(), "{name}, {variant}");
+            assert_eq!(
+                find(&format!("{name}, {variant}")),
+                String::from_utf8(want).unwrap(),
+                "{name}, {variant}"
+            );
         }
     }
-    let dark = run(pith_cmd().args(["snippet", NUMBER, "--status", "computed", "--format", "html", "--src", &badge, "--dark-src", &badge])).stdout;
+    let dark = run(pith_cmd().args([
+        "snippet",
+        NUMBER,
+        "--status",
+        "computed",
+        "--format",
+        "html",
+        "--src",
+        &badge,
+        "--dark-src",
+        &badge,
+    ]))
+    .stdout;
     assert_eq!(find("HTML with picture"), String::from_utf8(dark).unwrap());
-    assert_eq!(find("the LaTeX lines"), format!("\\usepackage{{pith}}\n\\pithnumber{{{NUMBER}}}\n"));
+    assert_eq!(
+        find("the LaTeX lines"),
+        format!("\\usepackage{{pith}}\n\\pithnumber{{{NUMBER}}}\n")
+    );
 
     // Uploads: each answer says what happened.
     let upload = |name: &str| {
@@ -278,7 +334,10 @@ fn browser_flows() {
     let m = upload("matched");
     assert_eq!(m["status"], 200, "{m}");
     assert_eq!(m["verdict"], "The number matches its record", "{m}");
-    assert!(m["text"].as_str().unwrap().contains("ZeroPP"), "the record's title is shown: {m}");
+    assert!(
+        m["text"].as_str().unwrap().contains("ZeroPP"),
+        "the record's title is shown: {m}"
+    );
     let a = upload("altered");
     assert_eq!(a["verdict"], "The number does not match", "{a}");
     assert!(a["text"].as_str().unwrap().contains("do not agree"), "{a}");
@@ -297,14 +356,19 @@ fn browser_flows() {
             .args(["verify", name, "--json"]))
         .stdout;
         assert_eq!(u["status"], 200, "{u}");
-        assert_eq!(u["body"].as_str().unwrap(), String::from_utf8(cli).unwrap(), "{name}");
+        assert_eq!(
+            u["body"].as_str().unwrap(),
+            String::from_utf8(cli).unwrap(),
+            "{name}"
+        );
     }
 
     // Only this origin was asked for anything; no cookies.
     for url in seen["requests"].as_array().unwrap() {
         let url = url.as_str().unwrap();
         assert!(
-            url.starts_with(&format!("{}/", server.base)) || url.starts_with(&format!("{}/", small.base)),
+            url.starts_with(&format!("{}/", server.base))
+                || url.starts_with(&format!("{}/", small.base)),
             "a request left the server's origin: {url}"
         );
     }
@@ -312,17 +376,29 @@ fn browser_flows() {
     assert_eq!(seen["set_cookie"], json!([]));
 
     // axe-core: no serious or critical violation on any page.
-    assert_eq!(seen["axe"], json!([]), "axe-core found serious or critical violations");
+    assert_eq!(
+        seen["axe"],
+        json!([]),
+        "axe-core found serious or critical violations"
+    );
 
     // Every page: the policy, no horizontal scroll at 360 px, under 60 KB, a screenshot.
     for p in seen["pages"].as_array().unwrap() {
         assert!(
-            p["csp"].as_str().is_some_and(|c| c.starts_with("default-src 'self'")),
+            p["csp"]
+                .as_str()
+                .is_some_and(|c| c.starts_with("default-src 'self'")),
             "{p}"
         );
-        assert!(p["scroll_width"].as_u64() <= p["client_width"].as_u64(), "horizontal scroll: {p}");
+        assert!(
+            p["scroll_width"].as_u64() <= p["client_width"].as_u64(),
+            "horizontal scroll: {p}"
+        );
         assert!(p["html_bytes"].as_u64().unwrap() < 60_000, "{p}");
-        assert!(Path::new(p["screenshot"].as_str().unwrap()).is_file(), "{p}");
+        assert!(
+            Path::new(p["screenshot"].as_str().unwrap()).is_file(),
+            "{p}"
+        );
     }
     let pages: std::collections::BTreeSet<&str> = seen["pages"]
         .as_array()

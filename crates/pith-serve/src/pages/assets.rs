@@ -70,7 +70,10 @@ pub async fn serve(Path(name): Path<String>, headers: HeaderMap) -> Response {
         return super::not_found_plain();
     };
     let cache = [
-        (header::ETAG, HeaderValue::from_str(&asset.etag).unwrap_or(HeaderValue::from_static("\"\""))),
+        (
+            header::ETAG,
+            HeaderValue::from_str(&asset.etag).unwrap_or(HeaderValue::from_static("\"\"")),
+        ),
         (
             header::CACHE_CONTROL,
             HeaderValue::from_static("public, max-age=31536000, immutable"),
@@ -79,15 +82,24 @@ pub async fn serve(Path(name): Path<String>, headers: HeaderMap) -> Response {
     let fresh = headers
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|t| t.trim() == asset.etag || t.trim() == "*"));
+        .is_some_and(|v| {
+            v.split(',')
+                .any(|t| t.trim() == asset.etag || t.trim() == "*")
+        });
     if fresh {
         return (StatusCode::NOT_MODIFIED, cache).into_response();
     }
     (
         cache,
         [
-            (header::CONTENT_TYPE, HeaderValue::from_static(asset.content_type)),
-            (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static(asset.content_type),
+            ),
+            (
+                header::X_CONTENT_TYPE_OPTIONS,
+                HeaderValue::from_static("nosniff"),
+            ),
         ],
         asset.bytes,
     )

@@ -44,5 +44,8 @@ pub fn fixed(site: &Site) -> Result<Vec<File>, tera::Error> {
 /// As [`render_page`].
 pub fn record(facts: &Facts, site: &Site) -> Result<File, Box<dyn std::error::Error>> {
     let code = facts.record.number().code().to_owned();
-    Ok((format!("pith/{code}/index.html"), render_page(facts, site)?.into_bytes()))
+    Ok((
+        format!("pith/{code}/index.html"),
+        render_page(facts, site)?.into_bytes(),
+    ))
 }

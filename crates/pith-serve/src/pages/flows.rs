@@ -47,20 +47,38 @@ async fn get(uri: &str) -> (StatusCode, axum::http::HeaderMap, String) {
     let resp = app.oneshot(req).await.unwrap();
     let (parts, body) = resp.into_parts();
     let bytes = axum::body::to_bytes(body, usize::MAX).await.unwrap();
-    (parts.status, parts.headers, String::from_utf8_lossy(&bytes).into_owned())
+    (
+        parts.status,
+        parts.headers,
+        String::from_utf8_lossy(&bytes).into_owned(),
+    )
 }
 
 #[tokio::test]
 async fn search_redirects_or_says_not_found() {
-    for q in ["2402.03791", "arXiv%3A2402.03791v3", "pith%3A7BMK4ZKT", "7BMK4ZKTPUTUY3JKWBANNPOFR5"] {
+    for q in [
+        "2402.03791",
+        "arXiv%3A2402.03791v3",
+        "pith%3A7BMK4ZKT",
+        "7BMK4ZKTPUTUY3JKWBANNPOFR5",
+    ] {
         let (status, headers, _) = get(&format!("/?q={q}")).await;
         assert_eq!(status, StatusCode::SEE_OTHER, "{q}");
-        assert_eq!(headers[header::LOCATION], "/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5");
+        assert_eq!(
+            headers[header::LOCATION],
+            "/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5"
+        );
     }
     let (status, headers, body) = get("/?q=2501.99999").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    assert!(body.contains("Not in this index") && body.contains("arXiv:2501.99999"), "{body}");
-    assert!(headers[header::CONTENT_SECURITY_POLICY].to_str().unwrap().starts_with("default-src 'self'"));
+    assert!(
+        body.contains("Not in this index") && body.contains("arXiv:2501.99999"),
+        "{body}"
+    );
+    assert!(headers[header::CONTENT_SECURITY_POLICY]
+        .to_str()
+        .unwrap()
+        .starts_with("default-src 'self'"));
     let (status, _, body) = get("/?q=hello").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(body.contains("“hello”"), "{body}");
@@ -78,7 +96,10 @@ async fn home_page_is_small_and_links_its_assets() {
     let (status, headers, text) = get(&css).await;
     assert_eq!(status, StatusCode::OK);
     assert!(text.contains("prefers-color-scheme: dark"));
-    assert!(headers[header::CACHE_CONTROL].to_str().unwrap().contains("immutable"));
+    assert!(headers[header::CACHE_CONTROL]
+        .to_str()
+        .unwrap()
+        .contains("immutable"));
     assert_eq!(get("/assets/pith.css").await.0, StatusCode::NOT_FOUND);
 }
 
@@ -120,7 +141,9 @@ async fn post(body: Vec<u8>, accept: &str, limit: u64) -> (StatusCode, String) {
     let (_dir, app) = app(limit);
     let resp = app.oneshot(req).await.unwrap();
     let status = resp.status();
-    let bytes = axum::body::to_bytes(resp.into_body(), usize::MAX).await.unwrap();
+    let bytes = axum::body::to_bytes(resp.into_body(), usize::MAX)
+        .await
+        .unwrap();
     (status, String::from_utf8_lossy(&bytes).into_owned())
 }
 
@@ -138,7 +161,10 @@ async fn uploads_get_their_own_sentences() {
     assert!(body.contains("at most 1 KB"), "{body}");
     let (s, body) = post(b"%PDF-1.4\ngarbage".to_vec(), "application/json", 1_000_000).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
-    assert_eq!(serde_json::from_str::<serde_json::Value>(&body).unwrap()["error"], "damaged");
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&body).unwrap()["error"],
+        "damaged"
+    );
     let (s, _) = post(Vec::new(), "text/html", 1000).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
 }
@@ -147,12 +173,20 @@ async fn uploads_get_their_own_sentences() {
 async fn an_injected_pdf_matches_its_record() {
     let minimal = include_bytes!("../../../../tests/fixtures/minimal.pdf").to_vec();
     let n = pith::PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
-    let inj = pith::pdf::inject(minimal.clone(), &n, &pith::pdf::Options::new("2024-01-01T00:00:00Z")).unwrap();
+    let inj = pith::pdf::inject(
+        minimal.clone(),
+        &n,
+        &pith::pdf::Options::new("2024-01-01T00:00:00Z"),
+    )
+    .unwrap();
     let mut pdf = minimal;
     pdf.extend_from_slice(&inj.appended);
     let (s, body) = post(pdf.clone(), "text/html", 1_000_000).await;
     assert_eq!(s, StatusCode::OK);
-    assert!(body.contains("The number matches its record") && body.contains("ZeroPP"), "{body}");
+    assert!(
+        body.contains("The number matches its record") && body.contains("ZeroPP"),
+        "{body}"
+    );
     let (s, body) = post(pdf, "application/json", 1_000_000).await;
     assert_eq!(s, StatusCode::OK);
     let v: serde_json::Value = serde_json::from_str(&body).unwrap();

@@ -110,9 +110,18 @@ static TERA: LazyLock<tera::Tera> = LazyLock::new(|| {
     t.add_raw_templates([
         ("base.html", include_str!("../../templates/base.html.tera")),
         ("home.html", include_str!("../../templates/home.html.tera")),
-        ("message.html", include_str!("../../templates/message.html.tera")),
-        ("record.html", include_str!("../../templates/record.html.tera")),
-        ("verify.html", include_str!("../../templates/verify.html.tera")),
+        (
+            "message.html",
+            include_str!("../../templates/message.html.tera"),
+        ),
+        (
+            "record.html",
+            include_str!("../../templates/record.html.tera"),
+        ),
+        (
+            "verify.html",
+            include_str!("../../templates/verify.html.tera"),
+        ),
     ])
     .expect("the templates compiled into the binary parse (a unit test renders each)");
     t.set_escape_fn(escape_html);
@@ -147,7 +156,10 @@ pub fn render(template: &str, ctx: &tera::Context) -> Result<String, tera::Error
 /// An HTML answer with the pages' headers: the policy, no referrer, an `ETag` of the body and
 /// `Cache-Control: no-cache` (the page can change with the index; the ETag makes asking cheap).
 pub fn html(status: StatusCode, body: String, request: &HeaderMap) -> Response {
-    let etag = format!("\"{}\"", &pith::number::hex(&Sha256::digest(body.as_bytes()))[..32]);
+    let etag = format!(
+        "\"{}\"",
+        &pith::number::hex(&Sha256::digest(body.as_bytes()))[..32]
+    );
     let fresh = status == StatusCode::OK
         && request
             .get(header::IF_NONE_MATCH)

@@ -55,8 +55,14 @@ impl Facts {
 /// The status flags' names and how the page says them.
 pub const FLAGS: [(&str, &str); 4] = [
     ("author_attested", "attested by an author"),
-    ("externally_anchored", "anchored in a public timestamp (OpenTimestamps, Bitcoin)"),
-    ("storage_verified", "stored and checked at the Internet Archive"),
+    (
+        "externally_anchored",
+        "anchored in a public timestamp (OpenTimestamps, Bitcoin)",
+    ),
+    (
+        "storage_verified",
+        "stored and checked at the Internet Archive",
+    ),
     ("references_resolved", "references resolved"),
 ];
 
@@ -171,8 +177,18 @@ pub fn badge_variants(
             base.clone().style(Style::FlatSquare),
             "?style=flat-square",
         ),
-        ("full", "With the whole number", base.clone().full(true), "?full=true"),
-        ("qr", "With a QR code of the record page", base.qr(Some(2)), "?qr=true"),
+        (
+            "full",
+            "With the whole number",
+            base.clone().full(true),
+            "?full=true",
+        ),
+        (
+            "qr",
+            "With a QR code of the record page",
+            base.qr(Some(2)),
+            "?qr=true",
+        ),
     ];
     variants
         .into_iter()

@@ -82,7 +82,9 @@ pub async fn home(
     };
     let index = state.index();
     let found = match &query {
-        Target::Number(NumberRef::Full(n)) => index.record(n.code()).map(|e| e.map(|_| n.code().to_owned())),
+        Target::Number(NumberRef::Full(n)) => index
+            .record(n.code())
+            .map(|e| e.map(|_| n.code().to_owned())),
         Target::Number(NumberRef::Alias(a)) => index.prefix(a.prefix()).map(|p| match p {
             Prefix::Unique(code) => Some(code),
             _ => None,
@@ -140,7 +142,10 @@ mod tests {
             }
         }
         for t in ["pith:7BMK4ZKT", "https://pith.science/pith/7BMK4ZKT"] {
-            assert!(matches!(parse(t), Some(Target::Number(NumberRef::Alias(_)))), "{t}");
+            assert!(
+                matches!(parse(t), Some(Target::Number(NumberRef::Alias(_)))),
+                "{t}"
+            );
         }
         for t in [
             "2402.03791",

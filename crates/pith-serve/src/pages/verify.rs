@@ -31,7 +31,13 @@ const UPLOAD_TIME: Duration = Duration::from_secs(120);
 
 /// The form page.
 pub async fn form(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    page(&state, &Site::of_request(&state, &headers), None, StatusCode::OK, &headers)
+    page(
+        &state,
+        &Site::of_request(&state, &headers),
+        None,
+        StatusCode::OK,
+        &headers,
+    )
 }
 
 /// The query of a raw-body upload: the file's name, for the report's `file` key.
@@ -157,9 +163,9 @@ fn page(
 
 /// `100 MB`, `64 KB`, `512 bytes`.
 pub fn size_text(bytes: u64) -> String {
-    if bytes >= 1_000_000 && bytes % 1_000_000 == 0 {
+    if bytes >= 1_000_000 && bytes.is_multiple_of(1_000_000) {
         format!("{} MB", bytes / 1_000_000)
-    } else if bytes >= 1_000 && bytes % 1_000 == 0 {
+    } else if bytes >= 1_000 && bytes.is_multiple_of(1_000) {
         format!("{} KB", bytes / 1_000)
     } else {
         format!("{bytes} bytes")
@@ -404,11 +410,15 @@ fn refusal(
     };
     if r == Refusal::TooLarge {
         // What was not read of the body is not read now: say the connection ends here.
-        resp.headers_mut()
-            .insert(header::CONNECTION, header::HeaderValue::from_static("close"));
+        resp.headers_mut().insert(
+            header::CONNECTION,
+            header::HeaderValue::from_static("close"),
+        );
     }
-    resp.headers_mut()
-        .insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-store"));
+    resp.headers_mut().insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-store"),
+    );
     resp
 }
 
@@ -478,7 +488,11 @@ fn describe(
                 "The record it names is that of “{}” (arXiv:{}), but not everything agrees:",
                 p.title, p.arxiv_id
             ));
-            sentences.extend(failed.iter().map(|c| format!("{}: {}.", c.subject, c.detail)));
+            sentences.extend(
+                failed
+                    .iter()
+                    .map(|c| format!("{}: {}.", c.subject, c.detail)),
+            );
             ("The number does not match".to_owned(), "bad")
         }
         (Some(p), v) => {
@@ -505,7 +519,7 @@ fn describe(
         sentences,
         file,
         number: Some(n.full()),
-        found_in: Some(place_words(found.claim.place).trim_start_matches("the ").to_owned()),
+        found_in: Some(place_words(found.claim.place).to_owned()),
         paper,
         checks: report
             .checks
