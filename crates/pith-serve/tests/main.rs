@@ -1,0 +1,8 @@
+//! pith-serve's tests: one binary, a module per topic (as the main suite).
+mod common;
+
+mod export;
+mod index;
+mod limits;
+mod router;
+mod routes;
