@@ -7,7 +7,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::Command;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 
 /// The arguments, passed on to `pith-serve` untouched (`--help` included).
 #[derive(Debug, clap::Args)]
@@ -23,7 +23,8 @@ pub struct Args {
 /// The program that serves `pith index` and `pith serve`.
 const PROGRAM: &str = "pith-serve";
 
-/// Runs `pith-serve SUBCOMMAND ARGS…` and exits with its code.
+/// Runs `pith-serve SUBCOMMAND ARGS…` in this process's place (Unix), or waits for it and exits
+/// with its code.
 pub fn run(subcommand: &str, args: Args) -> Result<super::Outcome> {
     let program = find().with_context(|| {
         format!(
@@ -31,17 +32,26 @@ pub fn run(subcommand: &str, args: Args) -> Result<super::Outcome> {
              install it (cargo install --path crates/pith-serve, or the release archive) next to pith"
         )
     })?;
-    let status = Command::new(&program)
-        .arg(subcommand)
-        .args(&args.args)
-        .status()
-        .with_context(|| format!("cannot run {}", program.display()))?;
-    match status.code() {
+    let mut cmd = Command::new(&program);
+    cmd.arg(subcommand).args(&args.args);
+    launch(cmd).with_context(|| format!("cannot run {}", program.display()))
+}
+
+/// The server takes this process's place, so that SIGTERM from a supervisor (systemd, a
+/// container runtime) reaches it and stops it gracefully.
+#[cfg(unix)]
+fn launch(mut cmd: Command) -> Result<super::Outcome> {
+    use std::os::unix::process::CommandExt;
+    Err(cmd.exec().into())
+}
+
+#[cfg(not(unix))]
+fn launch(mut cmd: Command) -> Result<super::Outcome> {
+    match cmd.status()?.code() {
         Some(0) => Ok(super::Outcome::Ok),
-        Some(1) => Ok(super::Outcome::Mismatch),
         // pith-serve printed its own `pith: …` line; keep its exit code without a second line.
         Some(code) => std::process::exit(code),
-        None => bail!("{PROGRAM} was stopped by a signal"),
+        None => anyhow::bail!("{PROGRAM} was stopped"),
     }
 }
 

@@ -95,6 +95,7 @@ pub fn router(state: AppState) -> Router {
         .route("/badge/{file}", get(routes::badge))
         .merge(pages())
         .fallback(routes::fallback)
+        .layer(axum::middleware::from_fn(routes::finish))
         .layer(axum::middleware::from_fn_with_state(
             (l.max_body_bytes, l.request_timeout),
             limits::body_limit,

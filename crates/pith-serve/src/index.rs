@@ -67,7 +67,7 @@ pub const SCHEMA_VERSION: i64 = 1;
 #[error("{}{kind}", .path.as_ref().map(|p| format!("{}: ", p.display())).unwrap_or_default())]
 pub struct Error {
     path: Option<PathBuf>,
-    #[source]
+    // The kind's text says it all; its own cause stays reachable through `kind()`.
     kind: ErrorKind,
 }
 
@@ -207,7 +207,9 @@ fn open_read(path: &Path) -> Result<Connection, Error> {
 }
 
 fn check_schema(conn: &Connection) -> Result<(), Error> {
-    let v: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let v: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(|e| ErrorKind::Schema(e.to_string()))?;
     let has = conn
         .query_row(
             "SELECT count(*) FROM sqlite_master WHERE name IN ('records','bundles','meta')",

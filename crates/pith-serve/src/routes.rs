@@ -10,7 +10,7 @@
 //! carry `Access-Control-Allow-Origin: *`. Unknown numbers and ids are 404 with a JSON or an
 //! HTML body, by `Accept`.
 
-use axum::extract::rejection::QueryRejection;
+use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -181,7 +181,7 @@ pub mod documents {
 pub fn answer(
     req: &HeaderMap,
     status: StatusCode,
-    content_type: &'static str,
+    content_type: &str,
     cache: &'static str,
     body: Vec<u8>,
 ) -> Response {
@@ -200,8 +200,9 @@ pub fn answer(
         StatusCode::NOT_MODIFIED.into_response()
     } else {
         let mut r = (status, body).into_response();
-        r.headers_mut()
-            .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+        if let Ok(v) = HeaderValue::from_str(content_type) {
+            r.headers_mut().insert(header::CONTENT_TYPE, v);
+        }
         r
     };
     let h = r.headers_mut();
@@ -265,6 +266,15 @@ pub fn error(req: &HeaderMap, status: StatusCode, message: &str) -> Response {
     .unwrap_or_default();
     body.push(b'\n');
     answer(req, status, types::JSON, MISSING, body)
+}
+
+/// A path whose percent-decoding is not UTF-8 text.
+fn bad_path(req: &HeaderMap) -> Response {
+    error(
+        req,
+        StatusCode::BAD_REQUEST,
+        "the path is not valid text once percent-decoded",
+    )
 }
 
 fn not_found(req: &HeaderMap, what: &str) -> Response {
@@ -332,9 +342,12 @@ pub async fn healthz(State(state): State<AppState>, req: HeaderMap) -> Response 
 /// the HTML page for a browser, when pages are served); `<8|12|16>` → 303 to the full number.
 pub async fn pith(
     State(state): State<AppState>,
-    Path(segment): Path<String>,
+    segment: Result<Path<String>, PathRejection>,
     req: HeaderMap,
 ) -> Response {
+    let Ok(Path(segment)) = segment else {
+        return bad_path(&req);
+    };
     let (stem, json_file) = match segment.strip_suffix(".json") {
         Some(s) => (s, true),
         None => (segment.as_str(), false),
@@ -392,9 +405,12 @@ pub async fn pith(
 /// `GET /pith/{code}/{file}`: `bundle.json` and `state.json`, where a bundle is indexed.
 pub async fn pith_file(
     State(state): State<AppState>,
-    Path((code, file)): Path<(String, String)>,
+    parts: Result<Path<(String, String)>, PathRejection>,
     req: HeaderMap,
 ) -> Response {
+    let Ok(Path((code, file))) = parts else {
+        return bad_path(&req);
+    };
     let Some(Named::Code(code, true)) = parse_segment(&code) else {
         return not_found(&req, "not a Pith Number of 26 upper-case characters");
     };
@@ -420,9 +436,12 @@ pub async fn pith_file(
 /// id names (`2402.03791v3`, `math/0406128v1`).
 pub async fn arxiv(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    id: Result<Path<String>, PathRejection>,
     req: HeaderMap,
 ) -> Response {
+    let Ok(Path(id)) = id else {
+        return bad_path(&req);
+    };
     let Ok(parsed) = pith::net::ArxivId::parse(&id) else {
         return not_found(
             &req,
@@ -489,10 +508,13 @@ impl BadgeQuery {
 /// and the record's status); `<26>.json` → the shields.io endpoint document.
 pub async fn badge(
     State(state): State<AppState>,
-    Path(file): Path<String>,
+    file: Result<Path<String>, PathRejection>,
     query: Result<Query<BadgeQuery>, QueryRejection>,
     req: HeaderMap,
 ) -> Response {
+    let Ok(Path(file)) = file else {
+        return bad_path(&req);
+    };
     let Ok(Query(query)) = query else {
         return error(&req, StatusCode::BAD_REQUEST, "the query cannot be read");
     };
@@ -522,6 +544,45 @@ pub async fn badge(
         let body = documents::shields(&entry.number, opts.get_full(), bundle.as_ref());
         answer(&req, StatusCode::OK, types::JSON, CHANGING, body)
     }
+}
+
+/// The largest answer [`finish`] reads to give it an `ETag` (the framework's own answers, a
+/// 405 or a rejected request, are a few bytes).
+const MAX_FINISHED: usize = 1 << 20;
+
+/// Middleware: answers that no handler marked (the framework's 405 and rejections, and any
+/// route that sets none) get `Cache-Control` and an `ETag` of their bytes.
+pub async fn finish(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let headers = req.headers().clone();
+    let res = next.run(req).await;
+    if res.headers().contains_key(header::ETAG) || res.status() == StatusCode::NOT_MODIFIED {
+        return res;
+    }
+    let (mut parts, body) = res.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_FINISHED).await else {
+        return error(
+            &headers,
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the answer was too large",
+        );
+    };
+    let ty = parts
+        .headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or(types::TEXT)
+        .to_owned();
+    let cache = if parts.status.is_success() {
+        CHANGING
+    } else {
+        MISSING
+    };
+    let mut r = answer(&headers, parts.status, &ty, cache, bytes.to_vec());
+    // Keep what the inner answer said (Allow on a 405, Location), under ours.
+    for (k, v) in parts.headers.drain().filter_map(|(k, v)| k.map(|k| (k, v))) {
+        r.headers_mut().entry(k).or_insert(v);
+    }
+    r
 }
 
 /// Anything else: 404.

@@ -1,78 +1,27 @@
 //! The pages in a real browser: builds an index from the published vectors, starts
-//! `pith-serve serve` on 127.0.0.1 (twice: once with a small `--max-upload`), makes PDFs with
+//! `pith serve` on 127.0.0.1 (twice: once with a small `--max-upload`), makes PDFs with
 //! `pith inject` and `pith strip`, runs `tests/browser/run.mjs` (Debian's Chromium through
 //! playwright-core, axe-core from npm) and checks what it saw against `pith snippet` and
-//! `pith verify --json`. Skips, saying why, when node, Chromium, the npm packages or the `pith`
-//! binary are missing; fails instead under `PITH_REQUIRE_TOOLS=1`.
+//! `pith verify --json`. Skips, saying why, when node, Chromium or the npm packages are
+//! missing; fails instead under `PITH_REQUIRE_TOOLS=1`.
 //!
 //! Screenshots go to `target/screenshots/` (light and dark, 360 and 1280 px, every page).
 
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
+use std::process::Command;
 
 use serde_json::{json, Value};
 
-const MANIFEST: &str = env!("CARGO_MANIFEST_DIR");
-/// The paper the flows use (vectors.snapshot.jsonl), and another in the index.
+use crate::common::{self, have_tool, Fixture, Server};
+
+/// The paper the flows use (a published vector), and another in the index.
 const ID: &str = "2402.03791";
 const NUMBER: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
 const OTHER: &str = "pith:2016:R2S7E3IL7L3DIOYQTEXEFZQJHH";
 /// The small server's upload limit, and the size of the file sent over it.
 const SMALL_LIMIT: usize = 100_000;
 
-fn skip_or_fail(reason: &str) {
-    if std::env::var_os("PITH_REQUIRE_TOOLS").is_some_and(|v| v == "1") {
-        panic!("{reason} (PITH_REQUIRE_TOOLS=1)");
-    }
-    eprintln!("SKIP pages::browser_flows: {reason}");
-}
-
-fn on_path(program: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|d| d.join(program))
-            .find(|p| p.is_file())
-    })
-}
-
-/// A server started by the test, stopped when dropped.
-struct Server {
-    child: Child,
-    base: String,
-}
-
-impl Server {
-    fn start(index: &Path, extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pith-serve"))
-            .arg("serve")
-            .arg(index)
-            .args(["--listen", "127.0.0.1:0"])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start pith-serve");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let base = line
-            .trim()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("first line: {line:?}"))
-            .to_owned();
-        Server { child, base }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
+/// Runs `cmd`, which must exit 0 or 1 (a mismatch), and returns its output.
 fn run(cmd: &mut Command) -> std::process::Output {
     let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
     assert!(
@@ -131,30 +80,34 @@ fn append_info(file: &[u8], number: &str) -> Vec<u8> {
 
 #[test]
 fn browser_flows() {
-    let chromium = match on_path("chromium") {
-        Some(c) => c,
-        None => return skip_or_fail("chromium is not installed (apt-get install chromium)"),
-    };
-    let Some(node) = on_path("node") else {
-        return skip_or_fail("node is not installed (apt-get install nodejs npm)");
-    };
-    let harness = Path::new(MANIFEST).join("tests/browser");
+    let test = "pages::browser_flows";
+    if !have_tool("chromium", test) || !have_tool("node", test) {
+        return;
+    }
+    let harness = common::root().join("crates/pith-serve/tests/browser");
     if !harness.join("node_modules/playwright-core").is_dir()
         || !harness.join("node_modules/axe-core").is_dir()
     {
-        return skip_or_fail("the browser test packages are not installed (npm ci in crates/pith-serve/tests/browser)");
-    }
-    let pith = Path::new(env!("CARGO_BIN_EXE_pith-serve"))
-        .with_file_name(format!("pith{}", std::env::consts::EXE_SUFFIX));
-    if !pith.is_file() {
-        return skip_or_fail(
-            "the pith binary is not built beside pith-serve (cargo build --bin pith)",
+        assert!(
+            !common::tools_required(),
+            "{test}: npm packages missing: npm ci --prefix crates/pith-serve/tests/browser (PITH_REQUIRE_TOOLS=1)"
         );
+        common::skips::skip(
+            test,
+            "npm packages of crates/pith-serve/tests/browser not installed (npm ci)",
+        );
+        return;
     }
-    let root = Path::new(MANIFEST).join("../..");
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
+    let chromium =
+        String::from_utf8(run(Command::new("sh").args(["-c", "command -v chromium"])).stdout)
+            .unwrap()
+            .trim()
+            .to_owned();
+    let root = common::root();
+    let fixture = Fixture::new();
+    let d = fixture.dir.path();
     let cache = d.join("cache");
+    let pith = common::pith();
     let pith_cmd = || {
         let mut c = Command::new(&pith);
         c.current_dir(d)
@@ -165,17 +118,15 @@ fn browser_flows() {
             .env("PITH_RESOLVER_URL", "http://127.0.0.1:9");
         c
     };
-
-    // The index, and the servers.
-    let index = d.join("index.sqlite");
-    run(Command::new(env!("CARGO_BIN_EXE_pith-serve"))
-        .arg("index")
-        .arg("-o")
-        .arg(&index)
-        .arg("--arxiv-snapshot")
-        .arg(root.join("tests/data/arxiv/vectors.snapshot.jsonl")));
-    let server = Server::start(&index, &[]);
-    let small = Server::start(&index, &["--max-upload", &SMALL_LIMIT.to_string()]);
+    let server = Server::start(&fixture.index, &[]);
+    let small = Server::start(&fixture.index, &["--max-upload", &SMALL_LIMIT.to_string()]);
+    // The status the badges show, as the server states it.
+    let status = server
+        .get(&format!("/pith/{}.json", &NUMBER[10..]), &[])
+        .json()["status"]
+        .as_str()
+        .unwrap()
+        .to_owned();
 
     // The files: matched, altered later, stripped, a text file, one over the small limit.
     let minimal = root.join("tests/fixtures/minimal.pdf");
@@ -194,9 +145,9 @@ fn browser_flows() {
     let screenshots = root.join("target/screenshots");
     let plan = json!({
         "chromium": chromium,
-        "base": server.base,
-        "small_base": small.base,
-        "record_url": format!("{}/pith/{}", server.base, &NUMBER[10..]),
+        "base": server.url,
+        "small_base": small.url,
+        "record_url": format!("{}/pith/{}", server.url, &NUMBER[10..]),
         "missing_query": "2501.99999",
         "screenshots": screenshots,
         "search": [
@@ -219,14 +170,14 @@ fn browser_flows() {
     let plan_path = d.join("plan.json");
     let out_path = d.join("seen.json");
     std::fs::write(&plan_path, plan.to_string()).unwrap();
-    let status = Command::new(node)
+    let ran = Command::new("node")
         .current_dir(&harness)
         .arg("run.mjs")
         .arg(&plan_path)
         .arg(&out_path)
         .status()
         .unwrap();
-    assert!(status.success(), "the browser run failed: {status}");
+    assert!(ran.success(), "the browser run failed: {ran}");
     let seen: Value = serde_json::from_slice(&std::fs::read(&out_path).unwrap()).unwrap();
 
     // Search: every form lands on the record page.
@@ -243,7 +194,7 @@ fn browser_flows() {
 
     // Copy buttons: each snippet is what `pith snippet` prints.
     let code = &NUMBER[10..];
-    let badge = format!("{}/badge/{code}.svg", server.base);
+    let badge = format!("{}/badge/{code}.svg", server.url);
     let variants: [(&str, &[&str], String); 4] = [
         ("flat", &[], badge.clone()),
         (
@@ -291,7 +242,7 @@ fn browser_flows() {
         ] {
             let want = run(pith_cmd()
                 .args([
-                    "snippet", NUMBER, "--status", "computed", "--format", format, "--src", src,
+                    "snippet", NUMBER, "--status", &status, "--format", format, "--src", src,
                 ])
                 .args(*args))
             .stdout;
@@ -306,7 +257,7 @@ fn browser_flows() {
         "snippet",
         NUMBER,
         "--status",
-        "computed",
+        &status,
         "--format",
         "html",
         "--src",
@@ -352,7 +303,7 @@ fn browser_flows() {
     for u in seen["json_uploads"].as_array().unwrap() {
         let name = u["name"].as_str().unwrap();
         let cli = run(pith_cmd()
-            .env("PITH_RESOLVER_URL", &server.base)
+            .env("PITH_RESOLVER_URL", &server.url)
             .args(["verify", name, "--json"]))
         .stdout;
         assert_eq!(u["status"], 200, "{u}");
@@ -367,8 +318,8 @@ fn browser_flows() {
     for url in seen["requests"].as_array().unwrap() {
         let url = url.as_str().unwrap();
         assert!(
-            url.starts_with(&format!("{}/", server.base))
-                || url.starts_with(&format!("{}/", small.base)),
+            url.starts_with(&format!("{}/", server.url))
+                || url.starts_with(&format!("{}/", small.url)),
             "a request left the server's origin: {url}"
         );
     }
