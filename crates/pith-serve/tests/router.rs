@@ -1,38 +1,15 @@
 //! Arbitrary paths through the router itself (tower's `oneshot`, no sockets): never a panic,
 //! never a 5xx.
 
-use std::sync::OnceLock;
-
 use axum::body::Body;
 use axum::http::Request;
 use pith_serve::app::{self, AppState};
-use pith_serve::index::{self, BuildOptions, Index, Sources};
+use pith_serve::index::Index;
 use pith_serve::limits::Limits;
 use proptest::prelude::*;
 use tower::ServiceExt;
 
-use crate::common::data;
-
-/// An index of the vectors' snapshot, built once through the library.
-fn index_path() -> &'static std::path::Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    let dir = DIR.get_or_init(|| {
-        let d = tempfile::tempdir().unwrap();
-        let sources = Sources {
-            snapshots: vec![data("arxiv/vectors.snapshot.jsonl")],
-            keys: vec![pith::verify::Key::registry()],
-            ..Sources::default()
-        };
-        let opts = BuildOptions {
-            threads: 1,
-            strict: true,
-            fresh: true,
-        };
-        index::build(&d.path().join("i"), &sources, opts, &mut |l| panic!("{l}")).unwrap();
-        d
-    });
-    Box::leak(Box::new(dir.path().join("i")))
-}
+use crate::common;
 
 fn segment() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -66,7 +43,7 @@ proptest! {
             return Ok(());
         };
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        let index = Index::open(index_path()).unwrap();
+        let index = Index::open(common::snapshot_index()).unwrap();
         let router = app::router(AppState::new(index, "", Limits::default()));
         let res = rt.block_on(router.oneshot(req)).unwrap();
         let status = res.status().as_u16();

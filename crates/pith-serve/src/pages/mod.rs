@@ -25,9 +25,6 @@ pub mod record;
 pub mod search;
 pub mod verify;
 
-#[cfg(test)]
-mod flows;
-
 /// The policy every page is served with: nothing from another origin, no inline script, no
 /// plugins, no framing, forms post only here.
 pub const CSP: &str = "default-src 'self'; base-uri 'none'; form-action 'self'; \

@@ -341,3 +341,26 @@ fn dechunk(mut b: &[u8]) -> Vec<u8> {
     }
     out
 }
+
+/// An index of the vectors' snapshot (no bundles), built once through the library, for tests
+/// that drive the router in process.
+pub fn snapshot_index() -> &'static std::path::Path {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    let dir = DIR.get_or_init(|| {
+        let d = tempfile::tempdir().unwrap();
+        let sources = pith_serve::index::Sources {
+            snapshots: vec![data("arxiv/vectors.snapshot.jsonl")],
+            keys: vec![pith::verify::Key::registry()],
+            ..pith_serve::index::Sources::default()
+        };
+        let opts = pith_serve::index::BuildOptions {
+            threads: 1,
+            strict: true,
+            fresh: true,
+        };
+        pith_serve::index::build(&d.path().join("i"), &sources, opts, &mut |l| panic!("{l}"))
+            .unwrap();
+        d
+    });
+    Box::leak(Box::new(dir.path().join("i")))
+}
