@@ -508,6 +508,12 @@ async fn uploads_get_their_own_sentences() {
     );
     let (s, _) = post(Vec::new(), "text/html", 1000).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
+    let locked =
+        std::fs::read(common::root().join("tests/fixtures/encrypted/r4-aes128-user-password.pdf"))
+            .unwrap();
+    let (s, body) = post(locked, "text/html", 1_000_000).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(body.contains("This PDF is encrypted"), "{body}");
 }
 
 #[tokio::test]
@@ -534,4 +540,36 @@ async fn an_injected_pdf_matches_its_record() {
     assert_eq!(v["file"], "a.pdf");
     assert_eq!(v["holds"], true);
     assert_eq!(v["arxiv_id"], "2402.03791");
+}
+
+#[test]
+fn the_export_holds_the_pages_and_says_what_needs_the_server() {
+    let index = Index::open(common::snapshot_index()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    pith_serve::export::export(&index, dir.path(), "https://mirror.example.org").unwrap();
+    let read = |rel: &str| std::fs::read_to_string(dir.path().join(rel)).unwrap();
+    let home = read("index.html");
+    assert!(home.contains("needs the server itself"), "{home}");
+    assert!(
+        !home.contains("<form"),
+        "a static copy cannot search: {home}"
+    );
+    let verify = read("verify/index.html");
+    assert!(
+        verify.contains("checking a PDF needs the server itself"),
+        "{verify}"
+    );
+    assert!(!verify.contains("<form"), "{verify}");
+    let record = read("pith/7BMK4ZKTPUTUY3JKWBANNPOFR5/index.html");
+    assert!(record.contains("ZeroPP"));
+    assert!(record.contains("https://mirror.example.org/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5.json \\"));
+    // Only the badge the export writes is offered, with its absolute URL.
+    assert!(record.contains("https://mirror.example.org/badge/7BMK4ZKTPUTUY3JKWBANNPOFR5.svg"));
+    assert!(!record.contains("style=flat-square"), "{record}");
+    let css = pith_serve::pages::assets::CSS.path();
+    assert!(home.contains(&format!("/{css}")));
+    assert_eq!(
+        std::fs::read(dir.path().join(&css)).unwrap(),
+        pith_serve::pages::assets::CSS.bytes
+    );
 }

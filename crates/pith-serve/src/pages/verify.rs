@@ -330,6 +330,11 @@ pub async fn check(
     };
     let checked = tokio::task::spawn_blocking(move || {
         let ins = pith::pdf::inspect(file.to_vec())?;
+        // An encrypted file opened without its password was not read at all: say so, rather
+        // than that it carries no number.
+        if let Some(why) = &ins.not_read {
+            return Err(Failure::NotRead(why.clone()));
+        }
         let agree = ins.consistent();
         pdfcheck::verify(&ins, Source::Resolver(&lookup), &[Key::registry()])
             .map(|found| (found, agree))
@@ -351,6 +356,7 @@ pub async fn check(
         Ok(Err(Failure::Check(e))) if matches!(e.kind(), pith::net::ErrorKind::NoNumber) => {
             return refuse(Refusal::NoNumber, "")
         }
+        Ok(Err(Failure::NotRead(why))) => return refuse(Refusal::Encrypted, &why),
         Ok(Err(Failure::Check(e))) => return internal_error(&e),
         Err(e) => return internal_error(&e),
     };
@@ -373,6 +379,7 @@ pub async fn check(
 
 enum Failure {
     Pdf(pith::pdf::Error),
+    NotRead(String),
     Check(pith::net::Error),
 }
 
