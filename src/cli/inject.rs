@@ -208,6 +208,7 @@ pub fn settings(
         stamp: stamp.to_stamp()?,
         now: None,
         no_clobber: super::no_clobber(),
+        net: None,
     })
 }
 

@@ -88,5 +88,10 @@ pub fn describe(e: &pith::net::Error) -> String {
 
 /// [`describe`] as an error.
 pub fn error(e: pith::net::Error) -> anyhow::Error {
-    anyhow::anyhow!("{}", describe(&e))
+    with_kind(&e, describe(&e))
+}
+
+/// `line` as an error of `e`'s kind.
+pub fn with_kind(e: &pith::net::Error, line: String) -> anyhow::Error {
+    super::Failure::new(pith::job::kind::of_net(e), line).into()
 }

@@ -110,7 +110,7 @@ impl Check {
 
 /// The conclusion of a [`Report`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// Every check was made and holds.
     Verified,
@@ -118,6 +118,8 @@ pub enum Verdict {
     Unverified,
     /// At least one check failed.
     Mismatch,
+    /// A PDF carries no number, so there was nothing to check.
+    NoNumber,
 }
 
 impl fmt::Display for Verdict {
@@ -127,6 +129,7 @@ impl fmt::Display for Verdict {
             Verdict::Verified => "verified",
             Verdict::Unverified => "UNVERIFIED (no mismatch, but not everything could be checked)",
             Verdict::Mismatch => "MISMATCH",
+            Verdict::NoNumber => "NO NUMBER (the PDF carries no Pith Number)",
         })
     }
 }
