@@ -214,6 +214,7 @@ pub fn settings(
 
 /// Runs `pith inject`.
 pub fn run(args: Args) -> Result<Outcome> {
+    super::json_errors(args.json);
     let number = args.number.full_number()?;
     let input = &args.input;
     if args.output.is_none() && !args.in_place {

@@ -478,4 +478,13 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn docs_list_every_kind_with_its_class() {
+        let doc = include_str!("../../docs/reports.md");
+        for k in Kind::ALL {
+            let row = format!("| `{}` | `{}` |", k.name(), k.class());
+            assert!(doc.contains(&row), "docs/reports.md lacks {row}");
+        }
+    }
 }

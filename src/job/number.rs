@@ -35,9 +35,12 @@ pub struct NumberReport {
     pub url: String,
     /// The canonical record.
     pub record: Value,
-    /// For an arXiv input: the latest version arXiv lists.
+    /// For an arXiv input: the latest version arXiv lists (left out for other inputs).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub latest_version: Option<u32>,
-    /// For an arXiv input: whether arXiv's answer came from the cache.
+    /// For an arXiv input: whether arXiv's answer came from the cache (left out for other
+    /// inputs).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cached: Option<bool>,
 }
 
