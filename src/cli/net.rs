@@ -81,7 +81,13 @@ pub fn describe(e: &pith::net::Error) -> String {
         cause = c.source();
     }
     if let Some(h) = hint(e) {
-        line.push_str(&format!(" ({h})"));
+        // A line that already ends in a parenthesis takes the hint after a semicolon: one
+        // pair of parentheses, not two in a row.
+        if line.ends_with(')') {
+            line.push_str(&format!("; {h}"));
+        } else {
+            line.push_str(&format!(" ({h})"));
+        }
     }
     line
 }
