@@ -54,24 +54,7 @@ from ._native import (
     verify_text,
     write_tar_manifest,
 )
-from .errors import (
-    BadgeError,
-    CertifiedPdfError,
-    DamagedPdfError,
-    EncryptedPdfError,
-    NetworkError,
-    NotPdfError,
-    NumberError,
-    PdfError,
-    PdfIOError,
-    PithError,
-    RecordError,
-    StyError,
-    TarError,
-    UnsupportedPdfError,
-    VerifyError,
-    XmpError,
-)
+from .errors import *  # noqa: F401,F403  (the classes made from the table of kinds)
 
 __all__ = [
     "__version__",
@@ -108,20 +91,5 @@ __all__ = [
     "verify_signature",
     "verify_text",
     "write_tar_manifest",
-    "BadgeError",
-    "CertifiedPdfError",
-    "DamagedPdfError",
-    "EncryptedPdfError",
-    "NetworkError",
-    "NotPdfError",
-    "NumberError",
-    "PdfError",
-    "PdfIOError",
-    "PithError",
-    "RecordError",
-    "StyError",
-    "TarError",
-    "UnsupportedPdfError",
-    "VerifyError",
-    "XmpError",
 ]
+__all__ += errors.__all__

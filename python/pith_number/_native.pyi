@@ -282,3 +282,5 @@ def verify_pdf(
     timeout: Optional[float] = None,
 ) -> dict:
     """Verifies the number a PDF carries against its record (the resolver's, or one given)."""
+
+def error_table() -> Tuple[List[Tuple[str, List[str], str]], List[Tuple[str, str, str]]]: ...

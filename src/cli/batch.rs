@@ -20,8 +20,9 @@ use super::Outcome;
     {\"pdf\": \"2402/2402.03791v3.pdf\", \"arxiv_atom\": \"2402/2402.03791v3.atom.xml\"}\n  \
     {\"pdf\": \"a.pdf\", \"number\": \"pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\", \"out\": \"done/a.pdf\"}\n  \
     {\"pdf\": \"b.pdf\", \"record\": \"b.record.json\"}\n\
-    With --dir, each NAME.pdf takes its number from NAME.pith (one number, any form, whitespace\n\
-    and case tolerated), NAME.record.json or NAME.atom.xml; several sidecars must agree.\n\n\
+    With --dir, each NAME.pdf takes its number from NAME.pith (one number in any form --number\n\
+    takes: a bare code or record URL gets its year from the resolver; whitespace and case\n\
+    tolerated), NAME.record.json or NAME.atom.xml; several sidecars must agree.\n\n\
     Examples:\n  \
     pith batch --dir papers/ --out-dir numbered/ --report report.jsonl\n  \
     pith batch --manifest jobs.jsonl --in-place -j 8 --shard 0/4\n  \
@@ -67,6 +68,10 @@ pub struct Args {
     /// Write the JSON Lines report here instead of standard output ("-" is standard output).
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
+    /// The report is JSON Lines already (one line per file, then the summary); with --json an
+    /// error that stops the run is also printed as a JSON object on standard output.
+    #[arg(long)]
+    json: bool,
     /// Resolve every number and output path and report what would happen ("planned"),
     /// writing nothing.
     #[arg(long)]
@@ -183,6 +188,7 @@ fn summary_line(s: &job::item::Summary, report: Option<&Path>) -> String {
 
 /// Runs `pith batch`.
 pub fn run(args: Args) -> Result<Outcome> {
+    super::json_errors(args.json);
     if args.tar.active() {
         // Tar archives (issue 26): src/cli/tar.rs.
         let shared = super::tar::Shared {

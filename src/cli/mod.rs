@@ -34,6 +34,52 @@ pub enum Outcome {
     Mismatch,
 }
 
+/// An error whose kind the library knows and whose line the CLI composed (a hint added).
+#[derive(Debug)]
+pub struct Failure {
+    kind: pith::job::Kind,
+    line: String,
+}
+
+impl Failure {
+    /// The error of `kind` printed as `line`.
+    pub fn new(kind: pith::job::Kind, line: String) -> Self {
+        Failure { kind, line }
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.line)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// The kind of an error in the library's table: a [`Failure`]'s, else the first library
+/// error of the chain's.
+fn kind_of(e: &anyhow::Error) -> pith::job::Kind {
+    for c in e.chain() {
+        if let Some(f) = c.downcast_ref::<Failure>() {
+            return f.kind;
+        }
+        let k = pith::job::kind::of(c);
+        if k != pith::job::Kind::Invalid {
+            return k;
+        }
+    }
+    pith::job::Kind::Invalid
+}
+
+/// Whether the subcommand prints JSON: its errors are then also printed as a JSON object on
+/// standard output, `{"error": …, "kind": …}`, as Python raises them.
+static JSON: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Asks for errors as JSON too ([`JSON`]).
+pub fn json_errors(on: bool) {
+    JSON.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// Pith Numbers for scientific papers: compute, verify, embed.
 #[derive(Debug, Parser)]
 #[command(
@@ -186,8 +232,13 @@ pub fn main() -> ExitCode {
             if is_broken_pipe(&e) {
                 return ExitCode::SUCCESS;
             }
+            let line = one_line(&format!("{e:#}"));
+            if JSON.load(std::sync::atomic::Ordering::Relaxed) {
+                let v = serde_json::json!({ "error": line, "kind": kind_of(&e) });
+                println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            }
             let _ = std::io::stdout().flush();
-            eprintln!("pith: {}", one_line(&format!("{e:#}")));
+            eprintln!("pith: {line}");
             ExitCode::from(2)
         }
     }

@@ -76,7 +76,7 @@ pub fn claim(ins: &Inspection) -> Option<Claim> {
 /// ([`Client`], with its cache) is one; a server answering from its own index is another, and
 /// because both go through [`verify()`] the same way, a PDF checked by either gets the same
 /// checks.
-pub trait Lookup {
+pub trait Lookup: std::fmt::Debug {
     /// The record of `code` (26 characters), with what the resolver states beside it.
     ///
     /// # Errors
@@ -106,6 +106,7 @@ impl Lookup for Client {
 }
 
 /// Where the record to check against comes from.
+#[derive(Debug)]
 pub enum Source<'a> {
     /// A resolver: the network client (and its cache), or a server's own index.
     Resolver(&'a dyn Lookup),
@@ -113,16 +114,6 @@ pub enum Source<'a> {
     Record(Record),
     /// A bundle given by the caller.
     Bundle(Bundle),
-}
-
-impl std::fmt::Debug for Source<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Source::Resolver(_) => f.write_str("Resolver"),
-            Source::Record(r) => f.debug_tuple("Record").field(r).finish(),
-            Source::Bundle(b) => f.debug_tuple("Bundle").field(b).finish(),
-        }
-    }
 }
 
 /// What verifying a PDF found.
@@ -142,24 +133,6 @@ impl PdfReport {
         self.record
             .as_ref()
             .map(|r| format!("{}v{}", r.source.id, r.source.version))
-    }
-
-    /// The report as `pith verify FILE --json` prints it, `file` naming the PDF: `file`,
-    /// `pith_number`, `found_in`, `arxiv_id`, `arxiv_version`, `holds`, `verified`, `verdict`
-    /// and `checks`. A server checking an upload answers the same document.
-    pub fn to_json(&self, file: &str) -> serde_json::Value {
-        let verdict = self.report.verdict();
-        serde_json::json!({
-            "file": file,
-            "pith_number": self.claim.number.full(),
-            "found_in": self.claim.place.name(),
-            "arxiv_id": self.record.as_ref().map(|r| r.source.id.clone()),
-            "arxiv_version": self.record.as_ref().map(|r| r.source.version),
-            "holds": self.report.holds(),
-            "verified": verdict == crate::verify::Verdict::Verified,
-            "verdict": verdict,
-            "checks": self.report.checks,
-        })
     }
 }
 
@@ -298,7 +271,7 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
     // not the only one the file claims, and the file cannot be said to carry it.
     if ins.not_read.is_none() && !ins.consistent() {
         report.push(Check::new(
-            CheckKind::Claim,
+            CheckKind::Metadata,
             "pdf metadata",
             Status::Mismatch,
             format!(

@@ -77,11 +77,10 @@ pub fn plan_arxiv(name: &str, collected: &Collected, any_version: bool) -> Plann
     };
     let action = match arxiv_match::decide(&w, collected, any_version) {
         Decision::Number(n) => Action::Inject(n),
-        Decision::Skip(reason) => Action::Copy(
-            Status::Skipped,
-            format!("{reason} (--arxiv-any-version, any_version=True in Python, injects it anyway); copied unchanged"),
-        ),
-        Decision::Fail(reason) if !collected.entries.contains_key(&id) => {
+        Decision::Skip(reason) => {
+            Action::Copy(Status::Skipped, format!("{reason}; copied unchanged"))
+        }
+        Decision::Unmatched(reason) => {
             Action::Copy(Status::Unmatched, format!("{reason}; copied unchanged"))
         }
         Decision::Fail(reason) => {

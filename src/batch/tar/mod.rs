@@ -33,7 +33,7 @@ use md5::{Digest, Md5};
 use serde::Serialize;
 
 use crate::job::item::Summary;
-use crate::job::{RefusalKind, Settings, Status};
+use crate::job::{Kind, Settings, Status};
 
 mod format;
 mod member;
@@ -216,7 +216,7 @@ pub struct MemberReport {
     pub reason: Option<String>,
     /// What kind of refusal, for a refused member (as in `pith batch`'s lines).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub refusal: Option<RefusalKind>,
+    pub refusal: Option<Kind>,
     /// The number written or found.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub number: Option<String>,

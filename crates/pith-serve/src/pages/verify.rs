@@ -14,9 +14,10 @@ use axum::extract::{Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use http_body_util::BodyExt;
-use pith::net::pdfcheck::{self, Lookup, Source};
+use pith::job::{self, VerifyReport, VerifyRequest};
+use pith::net::pdfcheck::Lookup;
 use pith::net::resolver::Resolved;
-use pith::verify::{Bundle, CheckStatus, Key, Verdict};
+use pith::verify::{Bundle, CheckKind, CheckStatus, Verdict};
 use serde::{Deserialize, Serialize};
 
 use super::{html, internal_error, render, Message, Site};
@@ -192,6 +193,14 @@ struct IndexLookup {
     origin: String,
 }
 
+impl std::fmt::Debug for IndexLookup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IndexLookup")
+            .field("origin", &self.origin)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Lookup for IndexLookup {
     fn record(&self, code: &str) -> Result<Resolved, pith::net::Error> {
         let bad = |m: String| pith::net::Error::from(pith::net::ErrorKind::BadAnswer(m));
@@ -329,39 +338,48 @@ pub async fn check(
         origin: site.origin.clone(),
     };
     let checked = tokio::task::spawn_blocking(move || {
-        let ins = pith::pdf::inspect(file.to_vec())?;
+        let req = VerifyRequest {
+            pdf: Some(job::Source::Bytes {
+                data: &file,
+                name: &name,
+            }),
+            resolver: Some(&lookup),
+            ..VerifyRequest::default()
+        };
+        let report = job::verify::run(&req)?;
         // An encrypted file opened without its password was not read at all: say so, rather
         // than that it carries no number.
-        if let Some(why) = &ins.not_read {
-            return Err(Failure::NotRead(why.clone()));
-        }
-        let agree = ins.consistent();
-        pdfcheck::verify(&ins, Source::Resolver(&lookup), &[Key::registry()])
-            .map(|found| (found, agree))
-            .map_err(Failure::Check)
+        let not_read = if report.verdict == Verdict::NoNumber {
+            pith::pdf::inspect(&file[..]).ok().and_then(|i| i.not_read)
+        } else {
+            None
+        };
+        Ok::<_, job::Error>((report, not_read))
     })
     .await;
-    let (found, agree) = match checked {
-        Ok(Ok(found)) => found,
-        Ok(Err(Failure::Pdf(e))) => {
+    let report = match checked {
+        Ok(Ok((_, Some(why)))) => return refuse(Refusal::Encrypted, &why),
+        Ok(Ok((r, None))) if r.verdict == Verdict::NoNumber => {
+            return refuse(Refusal::NoNumber, "")
+        }
+        Ok(Ok((r, None))) => r,
+        Ok(Err(e)) => {
             let r = match e.kind() {
-                pith::pdf::ErrorKind::NotPdf => Refusal::NotPdf,
-                pith::pdf::ErrorKind::Crypt(_) | pith::pdf::ErrorKind::Encrypted => {
-                    Refusal::Encrypted
-                }
-                _ => Refusal::Damaged,
+                job::ErrorKind::Pdf(p) => match p.kind() {
+                    pith::pdf::ErrorKind::NotPdf => Refusal::NotPdf,
+                    pith::pdf::ErrorKind::Crypt(_) | pith::pdf::ErrorKind::Encrypted => {
+                        Refusal::Encrypted
+                    }
+                    _ => Refusal::Damaged,
+                },
+                _ => return internal_error(&e),
             };
             return refuse(r, &e.to_string());
         }
-        Ok(Err(Failure::Check(e))) if matches!(e.kind(), pith::net::ErrorKind::NoNumber) => {
-            return refuse(Refusal::NoNumber, "")
-        }
-        Ok(Err(Failure::NotRead(why))) => return refuse(Refusal::Encrypted, &why),
-        Ok(Err(Failure::Check(e))) => return internal_error(&e),
         Err(e) => return internal_error(&e),
     };
     if json {
-        let mut text = serde_json::to_string_pretty(&found.to_json(&name)).unwrap_or_default();
+        let mut text = serde_json::to_string_pretty(&report).unwrap_or_default();
         text.push('\n');
         return (
             StatusCode::OK,
@@ -373,20 +391,8 @@ pub async fn check(
         )
             .into_response();
     }
-    let view = describe(&state, &found, agree, name);
+    let view = describe(&state, &report);
     page(&state, &site, Some(&view), StatusCode::OK, &headers)
-}
-
-enum Failure {
-    Pdf(pith::pdf::Error),
-    NotRead(String),
-    Check(pith::net::Error),
-}
-
-impl From<pith::pdf::Error> for Failure {
-    fn from(e: pith::pdf::Error) -> Self {
-        Failure::Pdf(e)
-    }
 }
 
 fn refusal(
@@ -429,66 +435,55 @@ fn refusal(
     resp
 }
 
-/// The place a number was found, as a reader says it.
-fn place_words(place: pdfcheck::Place) -> &'static str {
-    match place {
-        pdfcheck::Place::Xmp => "the file's XMP metadata",
-        pdfcheck::Place::Info => "the file's document information",
-        pdfcheck::Place::Link => "the record link in the file's metadata",
-        pdfcheck::Place::Page => "the link on page 1",
-        _ => "the file",
+/// The place a number was found (the report's `found_in`), as a reader says it.
+fn place_words(found_in: &str) -> String {
+    match found_in {
+        "XMP" => "the file's XMP metadata".into(),
+        "Info" => "the file's document information".into(),
+        "record link" => "the record link in the file's metadata".into(),
+        "page 1 link" => "the link on page 1".into(),
+        other => format!("the file ({other})"),
     }
 }
 
-fn describe(
-    state: &AppState,
-    found: &pdfcheck::PdfReport,
-    agree: bool,
-    file: String,
-) -> ResultView {
-    let report = &found.report;
-    let verdict = report.verdict();
-    let n = &found.claim.number;
-    let paper = found.record.as_ref().map(|r| {
-        let code = r.number().code().to_owned();
-        let title = state
-            .index()
-            .record(&code)
-            .ok()
-            .flatten()
-            .map(|e| e.title)
-            .unwrap_or_default();
-        PaperLink {
-            code,
-            title,
-            arxiv_id: format!("{}v{}", r.source.id, r.source.version),
-        }
-    });
-    let failed: Vec<&pith::verify::Check> = report
-        .checks
-        .iter()
-        .filter(|c| c.status == CheckStatus::Mismatch)
-        .collect();
-    let unchecked: Vec<&pith::verify::Check> = report
-        .checks
-        .iter()
-        .filter(|c| c.status == CheckStatus::Unverified)
-        .collect();
-    let mut sentences = vec![format!(
-        "The number {n} was found in {}.",
-        place_words(found.claim.place)
-    )];
-    sentences.push(if !agree {
-        "The places in the file that hold the number do not agree: a later change to the file wrote another number beside it.".into()
-    } else {
+fn describe(state: &AppState, report: &VerifyReport) -> ResultView {
+    let n = report.pith_number.clone().unwrap_or_default();
+    let found_in = place_words(report.found_in.as_deref().unwrap_or(""));
+    let entry = pith::PithNumber::parse(&n)
+        .ok()
+        .and_then(|p| state.index().record(p.code()).ok().flatten());
+    let paper = match (&report.arxiv_id, report.arxiv_version) {
+        (Some(id), Some(v)) => Some(PaperLink {
+            code: entry
+                .as_ref()
+                .map(|e| e.number.code().to_owned())
+                .unwrap_or_default(),
+            title: entry.as_ref().map(|e| e.title.clone()).unwrap_or_default(),
+            arxiv_id: format!("{id}v{v}"),
+        }),
+        _ => None,
+    };
+    let with = |status: CheckStatus| -> Vec<&pith::verify::Check> {
+        report
+            .checks
+            .iter()
+            .filter(|c| c.status == status)
+            .collect()
+    };
+    let failed = with(CheckStatus::Mismatch);
+    let agree = !failed.iter().any(|c| c.kind == CheckKind::Metadata);
+    let mut sentences = vec![format!("The number {n} was found in {found_in}.")];
+    sentences.push(if agree {
         "Every place in the file that holds a number names this one.".into()
+    } else {
+        "The places in the file that hold the number do not agree: a later change to the file wrote another number beside it.".into()
     });
-    let (headline, tone) = match (&paper, verdict) {
+    let (headline, tone) = match (&paper, report.verdict) {
         (None, _) => {
             sentences.push(format!(
                 "This server's index has no record of {n}, so the number cannot be checked here."
             ));
-            ("No record of this number here".to_owned(), "bad")
+            ("No record of this number here", "bad")
         }
         (Some(p), Verdict::Mismatch) => {
             sentences.push(format!(
@@ -498,9 +493,10 @@ fn describe(
             sentences.extend(
                 failed
                     .iter()
+                    .filter(|c| c.kind != CheckKind::Metadata)
                     .map(|c| format!("{}: {}.", c.subject, c.detail)),
             );
-            ("The number does not match".to_owned(), "bad")
+            ("The number does not match", "bad")
         }
         (Some(p), v) => {
             sentences.push(format!(
@@ -509,24 +505,23 @@ fn describe(
             ));
             if v == Verdict::Verified {
                 sentences.push("The record's receipt is signed by the registry key.".into());
-                ("The number matches its record".to_owned(), "ok")
             } else {
                 sentences.extend(
-                    unchecked
+                    with(CheckStatus::Unverified)
                         .iter()
                         .map(|c| format!("Not checked: {}.", c.detail)),
                 );
-                ("The number matches its record".to_owned(), "ok")
             }
+            ("The number matches its record", "ok")
         }
     };
     ResultView {
-        headline,
+        headline: headline.into(),
         tone,
         sentences,
-        file,
-        number: Some(n.full()),
-        found_in: Some(place_words(found.claim.place).to_owned()),
+        file: report.file.clone().unwrap_or_default(),
+        number: Some(n),
+        found_in: Some(found_in),
         paper,
         checks: report
             .checks
