@@ -174,6 +174,7 @@ fn browser_flows() {
         "json_uploads": [
             {"name": "matched.pdf", "path": d.join("matched.pdf")},
             {"name": "altered.pdf", "path": d.join("altered.pdf")},
+            {"name": "stripped.pdf", "path": d.join("stripped.pdf")},
         ],
     });
     let plan_path = d.join("plan.json");

@@ -358,6 +358,8 @@ pub async fn check(
     })
     .await;
     let report = match checked {
+        // Scripts get the report as `pith verify --json` prints it, `no_number` included.
+        Ok(Ok((r, _))) if json => r,
         Ok(Ok((_, Some(why)))) => return refuse(Refusal::Encrypted, &why),
         Ok(Ok((r, None))) if r.verdict == Verdict::NoNumber => {
             return refuse(Refusal::NoNumber, "")
