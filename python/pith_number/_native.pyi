@@ -46,6 +46,7 @@ __all__ = [
     "tar_shard_key",
     "number_from_arxiv",
     "verify_pdf",
+    "error_table",
     "inject_bytes",
     "strip",
     "batch_item",
