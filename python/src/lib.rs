@@ -81,20 +81,16 @@ fn number(py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<String> {
 }
 
 /// The number of a record with its other forms, as ``pith number --json`` prints them:
-/// ``canonical_sha256``, ``pith_number``, ``short_pith_number`` and ``url``.
+/// ``arxiv_id`` (versioned), ``canonical_sha256``, ``pith_number``, ``short_pith_number`` and
+/// ``url`` (the number job's report, docs/reports.md, without the record itself).
 #[pyfunction]
 fn number_details<'py>(py: Python<'py>, record: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let r = record_arg(py, record)?;
-    let n = r.number();
-    value_to_py(
-        py,
-        &json!({
-            "canonical_sha256": r.canonical_sha256(),
-            "pith_number": n.full(),
-            "short_pith_number": n.short(),
-            "url": n.url(),
-        }),
-    )
+    let mut v = serde_json::to_value(job::NumberReport::of(&r)).unwrap_or(Value::Null);
+    if let Some(o) = v.as_object_mut() {
+        o.remove("record");
+    }
+    value_to_py(py, &v)
 }
 
 /// The canonical records of every entry of an arXiv Atom document (what the arXiv export

@@ -312,7 +312,7 @@ pub fn collect(
 }
 
 /// [`collect`] for the ids `wanted` accepts: the ids of a stream not read yet (a tar on a
-/// pipe, issue 26) are known only by their month ([`crate::batch::tar::yymm_of`]), or not at
+/// pipe, issue 26) are known only by their month ([`crate::job::tar::yymm_of`]), or not at
 /// all (every id).
 ///
 /// # Errors

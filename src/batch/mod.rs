@@ -387,8 +387,6 @@ pub struct Run {
 pub mod arxiv;
 pub mod manifest;
 mod pool;
-pub mod tar;
-pub mod tar_run;
 
 pub use pool::{run, GROUP_BYTES, GROUP_FILES};
 

@@ -14,6 +14,13 @@ pub struct Hinted {
     hint: &'static str,
 }
 
+impl Hinted {
+    /// The kind of the error in the library's table.
+    pub fn kind(&self) -> job::Kind {
+        self.error.kind_of()
+    }
+}
+
 impl fmt::Display for Hinted {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.error, self.hint)

@@ -63,6 +63,9 @@ fn kind_of(e: &anyhow::Error) -> pith::job::Kind {
         if let Some(f) = c.downcast_ref::<Failure>() {
             return f.kind;
         }
+        if let Some(h) = c.downcast_ref::<hint::Hinted>() {
+            return h.kind();
+        }
         let k = pith::job::kind::of(c);
         if k != pith::job::Kind::Invalid {
             return k;

@@ -362,8 +362,8 @@ pub fn of_batch(e: &crate::batch::Error) -> Kind {
 }
 
 /// The kind of a tar error.
-pub fn of_tar(e: &crate::batch::tar::Error) -> Kind {
-    use crate::batch::tar::ErrorKind as K;
+pub fn of_tar(e: &crate::job::tar::Error) -> Kind {
+    use crate::job::tar::ErrorKind as K;
     match e.kind() {
         K::Header { .. } => Kind::Header,
         K::Truncated { .. } => Kind::Truncated,
@@ -440,7 +440,7 @@ fn known(e: &(dyn std::error::Error + 'static)) -> Option<Kind> {
     if let Some(x) = e.downcast_ref::<crate::batch::Error>() {
         return Some(of_batch(x));
     }
-    if let Some(x) = e.downcast_ref::<crate::batch::tar::Error>() {
+    if let Some(x) = e.downcast_ref::<crate::job::tar::Error>() {
         return Some(of_tar(x));
     }
     if let Some(x) = e.downcast_ref::<crate::badge::Error>() {

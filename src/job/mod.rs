@@ -42,6 +42,8 @@ pub mod item;
 pub mod kind;
 pub mod number;
 pub mod strip;
+pub mod tar;
+pub mod tar_run;
 pub mod verify;
 
 pub use error::{Error, ErrorKind};

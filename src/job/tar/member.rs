@@ -36,7 +36,7 @@ pub enum Action {
 ///
 /// # Examples
 /// ```
-/// use pith::batch::tar::{plan_arxiv, Action};
+/// use pith::job::tar::{plan_arxiv, Action};
 /// let p = plan_arxiv("0001/astro-ph0001001v1.ps.gz", &Default::default(), false);
 /// assert!(matches!(p.action, Action::Copy(..)));
 /// let p = plan_arxiv("0001/hep-th0001001v1.pdf", &Default::default(), false);

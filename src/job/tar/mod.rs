@@ -13,7 +13,7 @@
 //! - **Deterministic**: the output depends only on the input and the options (the update time
 //!   is [`crate::pdf::Options::now`]), not on the number of workers or on timing.
 //! - The input's size, and with [`Options::md5`] its md5, are computed while it is read, the
-//!   output's while it is written ([`Totals`]), for the manifest checks of [`super::manifest`].
+//!   output's while it is written ([`Totals`]), for the manifest checks of [`crate::batch::manifest`].
 //!
 //! What happens to one PDF is [`process_member`]; which number a member gets is the caller's
 //! `plan` ([`plan_arxiv`] for arXiv names and bulk metadata). This module writes only to the

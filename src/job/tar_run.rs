@@ -23,10 +23,10 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::manifest::{self, Manifest, TarEntry};
 use super::tar::{self, Error, ErrorKind, MemberReport, Totals};
-use super::Shard;
 use crate::batch::arxiv::{self as arxiv_match, Collected};
+use crate::batch::manifest::{self, Manifest, TarEntry};
+use crate::batch::Shard;
 use crate::record::arxiv::bulk::{Input as MetaInput, Report};
 
 /// What a run is asked to do.
