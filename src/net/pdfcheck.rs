@@ -76,7 +76,7 @@ pub fn claim(ins: &Inspection) -> Option<Claim> {
 /// ([`Client`], with its cache) is one; a server answering from its own index is another, and
 /// because both go through [`verify()`] the same way, a PDF checked by either gets the same
 /// checks.
-pub trait Lookup: std::fmt::Debug {
+pub trait Lookup: std::fmt::Debug + Sync {
     /// The record of `code` (26 characters), with what the resolver states beside it.
     ///
     /// # Errors
