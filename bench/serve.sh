@@ -21,6 +21,8 @@ for tool in wrk nginx sqlite3 python3 /usr/bin/time; do
   command -v "$tool" >/dev/null || { echo "bench: $tool is required (apt-get install wrk nginx-light sqlite3 time)" >&2; exit 2; }
 done
 work="$(mktemp -d "${TMPDIR:-/var/tmp}/pith-serve-bench.XXXXXX")"
+# nginx's workers run as an unprivileged user and must read the export.
+chmod 755 "$work"
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -129,6 +131,7 @@ http {
 }
 EOF
 nginx -c "$work/nginx.conf" -p "$work"
+for _ in $(seq 100); do [ -s "$work/nginx.pid" ] && break; sleep 0.05; done
 pids+=("$(cat "$work/nginx.pid")")
 echo
 echo "## throughput, 64 connections, ${duration} s, 1,000 numbers of the $papers-paper index"

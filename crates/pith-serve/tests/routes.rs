@@ -299,21 +299,6 @@ fn pith_verify_passes_against_the_server() {
     let number = v["pith_number"].as_str().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let pdf = dir.path().join("numbered.pdf");
-    let r = run(
-        &common::pith(),
-        &[
-            "inject",
-            common::root()
-                .join("tests/fixtures/minimal.pdf")
-                .to_str()
-                .unwrap(),
-            "--number",
-            number,
-            "-o",
-            pdf.to_str().unwrap(),
-        ],
-        &[],
-    );
-    assert_eq!(r.code, 0, "{}", r.stderr);
+    common::inject(number, &pdf);
     crate::export::verify_with_resolver(&s.url, &pdf, number, &f.key);
 }
