@@ -288,6 +288,14 @@ fn bundles_state_etags_cors_and_404s() {
     );
     assert_eq!(head.status, 200);
     assert!(head.body.is_empty());
+    // A HEAD first is not kept as the answer to the GETs after it.
+    let path = format!("/badge/{second}.svg?full=1");
+    let head =
+        s.raw(format!("HEAD {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes());
+    assert_eq!((head.status, head.body.len()), (200, 0));
+    let get = s.get(&path, &[]);
+    assert!(get.text().starts_with("<svg"), "{}", get.text());
+    assert_eq!(get.header("content-length"), head.header("content-length"));
     let _: Value = ld;
 }
 
