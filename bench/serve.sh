@@ -9,7 +9,10 @@
 #  3. index build: `pith index` against `pith number --arxiv-snapshot` on the same generated
 #     snapshot (bench/arxiv_gen.py, PAPERS lines), wall time and GNU time's peak RSS.
 # Not a timed test; run by hand:
-#   bench/serve.sh [DURATION] [PAPERS] [BIG]
+#   bench/serve.sh [DURATION] [PAPERS] [BIG] [SERVED]
+# SERVED papers (20,000) make the index served and exported for the throughput runs (exporting
+# 200,000 papers writes 1.6 million files; wrk cycles through 1,000 numbers either way).
+# PHASES="index throughput lookup" (the default) picks the parts to run.
 # Targets: no error, p99 < 10 ms, >= 15,000 req/s and >= half of nginx's; 1M-record lookups
 # within 1.5x of 1k-record ones; index <= 2x pith number, peak RSS < 500 MB.
 set -euo pipefail
@@ -17,10 +20,14 @@ cd "$(dirname "$0")/.."
 duration="${1:-30}"
 papers="${2:-200000}"
 big="${3:-1000000}"
+served="${4:-20000}"
+phases="${PHASES:-index throughput lookup}"
 for tool in wrk nginx sqlite3 python3 /usr/bin/time; do
   command -v "$tool" >/dev/null || { echo "bench: $tool is required (apt-get install wrk nginx-light sqlite3 time)" >&2; exit 2; }
 done
 work="$(mktemp -d "${TMPDIR:-/var/tmp}/pith-serve-bench.XXXXXX")"
+# nginx's workers run as an unprivileged user and must read the export.
+chmod 755 "$work"
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -33,24 +40,29 @@ bin="${CARGO_TARGET_DIR:-target}/release"
 pith="$bin/pith"
 
 # 3. Index build against pith number, on the same file (warm cache: each reads it once first).
-python3 bench/arxiv_gen.py "$papers" 1 > "$work/snap.jsonl"
-cat "$work/snap.jsonl" > /dev/null
-measure() { # label, command...: wall seconds and peak RSS (MB)
+# Wall time, and CPU time (user + sys), which says more on a machine shared with other work.
+measure() { # label, command...: wall seconds, CPU seconds and peak RSS (MB)
   local label="$1"; shift
-  /usr/bin/time -f "%e %M" -o "$work/time" "$@" > /dev/null 2> "$work/err" || { cat "$work/err" >&2; exit 1; }
-  read -r wall rss < "$work/time"
-  printf '| %s | %s | %.1f | %d |\n' "$label" "$papers" "$wall" "$((rss / 1024))"
-  echo "$wall" > "$work/wall-$label"
+  /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" > /dev/null 2> "$work/err" || { cat "$work/err" >&2; exit 1; }
+  read -r wall user sys rss < "$work/time"
+  cpu=$(python3 -c "print(f'{$user + $sys:.1f}')")
+  printf '| %s | %s | %.1f | %s | %d |\n' "$label" "$papers" "$wall" "$cpu" "$((rss / 1024))"
+  echo "$wall $cpu" > "$work/wall-$label"
 }
-echo "## index build ($papers papers, $(du -m "$work/snap.jsonl" | cut -f1) MB)"
-echo "| run | papers | wall s | peak RSS MB |"
-echo "|---|---|---|---|"
-measure "pith number --arxiv-snapshot" "$pith" number --arxiv-snapshot "$work/snap.jsonl"
-rm -f "$work/full.pith-index"
-measure "pith index --arxiv-snapshot" "$pith" index -o "$work/full.pith-index" --arxiv-snapshot "$work/snap.jsonl" -q
-measure "pith index (update, unchanged)" "$pith" index -o "$work/full.pith-index" --arxiv-snapshot "$work/snap.jsonl" -q
-python3 -c "import sys; a,b=(float(open(f).read()) for f in sys.argv[1:]); print(f'index / number: {b/a:.2f}x (target <= 2x)')" \
-  "$work/wall-pith number --arxiv-snapshot" "$work/wall-pith index --arxiv-snapshot"
+if [[ " $phases " == *" index "* ]]; then
+  python3 bench/arxiv_gen.py "$papers" 1 > "$work/snap.jsonl"
+  cat "$work/snap.jsonl" > /dev/null
+  echo "## index build ($papers papers, $(du -m "$work/snap.jsonl" | cut -f1) MB)"
+  echo "| run | papers | wall s | CPU s | peak RSS MB |"
+  echo "|---|---|---|---|---|"
+  measure "pith number --arxiv-snapshot" "$pith" number --arxiv-snapshot "$work/snap.jsonl"
+  rm -f "$work/full.pith-index"
+  measure "pith index --arxiv-snapshot" "$pith" index -o "$work/full.pith-index" --arxiv-snapshot "$work/snap.jsonl" -q
+  measure "pith index (update, unchanged)" "$pith" index -o "$work/full.pith-index" --arxiv-snapshot "$work/snap.jsonl" -q
+  python3 -c "import sys; a,b=(open(f).read().split() for f in sys.argv[1:]); print(f'index / number: wall {float(b[0])/float(a[0]):.2f}x, CPU {float(b[1])/float(a[1]):.2f}x (target <= 2x)')" \
+    "$work/wall-pith number --arxiv-snapshot" "$work/wall-pith index --arxiv-snapshot"
+  rm -f "$work/snap.jsonl"
+fi
 
 # Small and big indexes of light generated records (the lookup, not the text, is measured).
 light() { # n, file
@@ -62,22 +74,17 @@ for i in range(n):
           % (1001 + i // 100000, i % 100000, i, i))
 EOF
 }
-light 1000 "$work/small.jsonl"
-light "$big" "$work/big.jsonl"
-"$pith" index -o "$work/small.pith-index" --arxiv-snapshot "$work/small.jsonl" -q
-/usr/bin/time -f "%e %M" -o "$work/time" "$pith" index -o "$work/big.pith-index" --arxiv-snapshot "$work/big.jsonl" -q
-read -r wall rss < "$work/time"
-echo "big index: $big records in ${wall} s, peak RSS $((rss / 1024)) MB, $(du -m "$work/big.pith-index" | cut -f1) MB on disk"
 
 # A server on a free port; sets $url.
 serve() { # index
   "$pith" serve "$1" --listen 127.0.0.1:0 > "$work/serve.out" 2>&1 &
   pids+=($!)
-  for _ in $(seq 100); do
+  for _ in $(seq 600); do
     grep -q '^listening on ' "$work/serve.out" 2>/dev/null && break
     sleep 0.05
   done
   url="$(sed -n 's/^listening on //p' "$work/serve.out")"
+  [ -n "$url" ] || { echo "bench: pith serve $1 did not start:" >&2; cat "$work/serve.out" >&2; exit 1; }
 }
 # 1,000 paths of the form PREFIX<code>SUFFIX, for wrk to cycle through.
 paths() { # index, prefix, suffix, file
@@ -107,6 +114,9 @@ load() { # label, url, paths file, seconds
 }
 
 # 1. pith serve against nginx on the export, same paths.
+if [[ " $phases " == *" throughput "* ]]; then
+python3 bench/arxiv_gen.py "$served" 2 > "$work/served.jsonl"
+"$pith" index --fresh -o "$work/full.pith-index" --arxiv-snapshot "$work/served.jsonl" -q
 serve "$work/full.pith-index"
 "$pith" serve "$work/full.pith-index" --export "$work/site" 2> /dev/null
 paths "$work/full.pith-index" /badge/ .svg "$work/badge.paths"
@@ -129,9 +139,10 @@ http {
 }
 EOF
 nginx -c "$work/nginx.conf" -p "$work"
+for _ in $(seq 100); do [ -s "$work/nginx.pid" ] && break; sleep 0.05; done
 pids+=("$(cat "$work/nginx.pid")")
 echo
-echo "## throughput, 64 connections, ${duration} s, 1,000 numbers of the $papers-paper index"
+echo "## throughput, 64 connections, ${duration} s, 1,000 numbers of a $served-paper index"
 echo "| server, route | req/s | p50 ms | p99 ms | errors | requests |"
 echo "|---|---|---|---|---|---|"
 load "pith serve, badge SVG" "$url" "$work/badge.paths" "$duration"
@@ -147,8 +158,17 @@ for what, ours, theirs in [("badge SVG", "pith serve, badge SVG", "nginx, badge 
     print(f"{what}: pith serve / nginx = {r(ours) / r(theirs):.2f} (target >= 0.5)")
 EOF
 kill "${pids[-1]}" "${pids[-2]}" 2>/dev/null || true
+fi
 
 # 2. Lookup cost: 1k against 1M records.
+if [[ " $phases " == *" lookup "* ]]; then
+light 1000 "$work/small.jsonl"
+light "$big" "$work/big.jsonl"
+"$pith" index -o "$work/small.pith-index" --arxiv-snapshot "$work/small.jsonl" -q
+/usr/bin/time -f "%e %M" -o "$work/time" "$pith" index -o "$work/big.pith-index" --arxiv-snapshot "$work/big.jsonl" -q
+read -r wall rss < "$work/time"
+echo
+echo "big index: $big records in ${wall} s, peak RSS $((rss / 1024)) MB, $(du -m "$work/big.pith-index" | cut -f1) MB on disk"
 echo
 echo "## lookup cost, record JSON, 64 connections, ${duration} s"
 echo "| index | req/s | p50 ms | p99 ms | errors | requests |"
@@ -166,3 +186,4 @@ w, big = sys.argv[1], sys.argv[2]
 r = lambda k: float(open(f"{w}/rps-{k}").read())
 print(f"1,000 / {big} records throughput: {r('1,000 records') / r(big + ' records'):.2f}x (target <= 1.5x)")
 EOF
+fi

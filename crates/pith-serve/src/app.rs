@@ -1,6 +1,7 @@
 //! The server's shared state ([`AppState`]) and its [`axum::Router`] ([`router`]).
 //!
-//! The JSON, JSON-LD, SVG and redirect routes are [`crate::routes`]. HTML pages join the router
+//! The JSON, JSON-LD, SVG and redirect routes are [`crate::routes`], their answers kept in
+//! memory by [`crate::cache`] (the index does not change while served). HTML pages join the router
 //! in [`pages`], the one place they are added; `/pith/<26>` asks [`record_page`] for the page
 //! when a client accepts `text/html`, and answers the JSON-LD document when there is none.
 
@@ -11,6 +12,7 @@ use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
 
+use crate::cache::{self, Cache};
 use crate::index::{Entry, Index};
 use crate::limits::{self, Limits};
 use crate::routes;
@@ -87,12 +89,18 @@ impl AppState {
 /// ```
 pub fn router(state: AppState) -> Router {
     let l = *state.limits();
-    Router::new()
-        .route("/healthz", get(routes::healthz))
+    let resolver = Router::new()
         .route("/pith/{segment}", get(routes::pith))
         .route("/pith/{code}/{file}", get(routes::pith_file))
         .route("/arxiv/{*id}", get(routes::arxiv))
         .route("/badge/{file}", get(routes::badge))
+        .route_layer(axum::middleware::from_fn_with_state(
+            Cache::new(l.cache_entries),
+            cache::layer,
+        ));
+    Router::new()
+        .route("/healthz", get(routes::healthz))
+        .merge(resolver)
         .merge(pages())
         .fallback(routes::fallback)
         .layer(axum::middleware::from_fn(routes::finish))

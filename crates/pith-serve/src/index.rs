@@ -176,6 +176,9 @@ pub struct Index {
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
+/// Connections a thread keeps open, to as many indexes.
+const MAX_CONNECTIONS_PER_THREAD: usize = 4;
+
 thread_local! {
     static CONNECTIONS: RefCell<Vec<(u64, Connection)>> = const { RefCell::new(Vec::new()) };
 }
@@ -264,6 +267,11 @@ impl Index {
             let at = match conns.iter().position(|(id, _)| *id == self.id) {
                 Some(i) => i,
                 None => {
+                    // A server opens one index; a process that opens many (tests, tools) keeps
+                    // the few it used last, not one connection per index ever opened.
+                    if conns.len() >= MAX_CONNECTIONS_PER_THREAD {
+                        conns.remove(0);
+                    }
                     conns.push((self.id, open_read(&self.path)?));
                     conns.len() - 1
                 }
@@ -650,14 +658,21 @@ struct Writer<'c> {
 }
 
 impl Writer<'_> {
-    fn put(&mut self, row: &Row) -> Result<(), Error> {
-        let c = self.conn;
-        let inserted = c
-            .prepare_cached(
-                "INSERT OR IGNORE INTO records (code, year, sha256, record, arxiv_id, version, \
-                 title, authors, submitted_at, version_date, categories, license) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-            )?
+    /// Inserts `row`; with `or_ignore`, a row whose code or current version is indexed
+    /// already is left out. Returns the rows inserted (0 or 1).
+    fn insert(&self, row: &Row, or_ignore: bool) -> Result<usize, Error> {
+        let verb = if or_ignore {
+            "INSERT OR IGNORE"
+        } else {
+            "INSERT"
+        };
+        Ok(self
+            .conn
+            .prepare_cached(&format!(
+                "{verb} INTO records (code, year, sha256, record, arxiv_id, version, title, \
+                 authors, submitted_at, version_date, categories, license) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+            ))?
             .execute(params![
                 row.code,
                 row.year,
@@ -671,7 +686,12 @@ impl Writer<'_> {
                 row.version_date,
                 row.categories,
                 row.license
-            ])?;
+            ])?)
+    }
+
+    fn put(&mut self, row: &Row) -> Result<(), Error> {
+        let c = self.conn;
+        let inserted = self.insert(row, true)?;
         if inserted == 1 {
             self.counts.added += 1;
             return Ok(());
@@ -689,7 +709,9 @@ impl Writer<'_> {
             c.prepare_cached(
                 "UPDATE records SET title = CASE WHEN ?2 = '' THEN title ELSE ?2 END, \
                  authors = CASE WHEN ?3 = '' THEN authors ELSE ?3 END, \
-                 version_date = CASE WHEN ?4 = '' THEN version_date ELSE ?4 END WHERE code = ?1",
+                 version_date = CASE WHEN ?4 = '' THEN version_date ELSE ?4 END WHERE code = ?1 \
+                 AND (?2 <> '' AND title <> ?2 OR ?3 <> '' AND authors <> ?3 \
+                 OR ?4 <> '' AND version_date <> ?4)",
             )?
             .execute(params![row.code, row.title, row.authors, row.version_date])?;
             return Ok(());
@@ -704,25 +726,7 @@ impl Writer<'_> {
             .prepare_cached("UPDATE records SET superseded = 0 WHERE code = ?1")?
             .execute([&row.code])?;
         if back == 0 {
-            c.prepare_cached(
-                "INSERT INTO records (code, year, sha256, record, arxiv_id, version, title, \
-                 authors, submitted_at, version_date, categories, license) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-            )?
-            .execute(params![
-                row.code,
-                row.year,
-                row.sha256,
-                row.record,
-                row.arxiv_id,
-                row.version,
-                row.title,
-                row.authors,
-                row.submitted_at,
-                row.version_date,
-                row.categories,
-                row.license
-            ])?;
+            self.insert(row, false)?;
         }
         Ok(())
     }
@@ -981,6 +985,17 @@ pub fn build(
     conn.execute_batch("COMMIT")?;
     conn.execute_batch("PRAGMA journal_mode = DELETE")?;
     drop(conn);
+    // Temporary files are private (0600); an index is served, often by another user (a
+    // container's), so it gets the old index's permissions, or rw-r--r--.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let perms = match std::fs::metadata(out) {
+            Ok(m) if existing => m.permissions(),
+            _ => std::fs::Permissions::from_mode(0o644),
+        };
+        std::fs::set_permissions(tmp.path(), perms).map_err(|e| Error::from(e).at(tmp.path()))?;
+    }
     // On disk before it takes the old index's name, and the name change on disk after.
     tmp.as_file()
         .sync_all()

@@ -11,7 +11,8 @@
 //! Modules:
 //! - [`index`]: the SQLite schema, building (a new file renamed into place) and lookups;
 //! - [`app`]: the shared state and the axum [`axum::Router`], with the place HTML pages join;
-//! - [`routes`]: the JSON, JSON-LD, SVG and redirect handlers;
+//! - [`routes`]: the JSON, JSON-LD, SVG and redirect handlers, and [`cache`], their answers
+//!   kept in memory;
 //! - [`export`]: the same routes written as static files;
 //! - [`limits`]: request limits, timeouts for slow clients and graceful shutdown;
 //! - [`pages`]: the HTML pages a person uses (search, record page, checking a PDF).
@@ -22,6 +23,7 @@
 #![deny(missing_docs)]
 
 pub mod app;
+pub mod cache;
 pub mod export;
 pub mod index;
 pub mod limits;

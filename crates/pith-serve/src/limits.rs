@@ -45,6 +45,8 @@ pub struct Limits {
     pub max_connections: usize,
     /// Time requests in flight get to finish after SIGTERM.
     pub grace: Duration,
+    /// Answers kept in memory ([`crate::cache`]; 0 keeps none).
+    pub cache_entries: usize,
 }
 
 impl Default for Limits {
@@ -57,6 +59,7 @@ impl Default for Limits {
             request_timeout: Duration::from_secs(10),
             max_connections: 4096,
             grace: Duration::from_secs(10),
+            cache_entries: 16_384,
         }
     }
 }

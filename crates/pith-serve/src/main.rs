@@ -108,6 +108,9 @@ struct ServeArgs {
     /// Seconds an answer may take before 503.
     #[arg(long, value_name = "SECS", default_value_t = Limits::default().request_timeout.as_secs())]
     request_timeout: u64,
+    /// Answers kept in memory (badges, records, redirects); 0 keeps none.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().cache_entries)]
+    cache_entries: usize,
     /// Worker threads answering requests (default: one per core).
     #[arg(short, long, value_name = "N")]
     jobs: Option<usize>,
@@ -217,6 +220,7 @@ fn serve(a: ServeArgs) -> Result<()> {
         header_timeout: Duration::from_secs(a.header_timeout.max(1)),
         idle_timeout: Duration::from_secs(a.idle_timeout.max(1)),
         request_timeout: Duration::from_secs(a.request_timeout.max(1)),
+        cache_entries: a.cache_entries,
         ..Limits::default()
     };
     let rt = tokio::runtime::Builder::new_multi_thread()

@@ -324,14 +324,13 @@ fn parse_segment(s: &str) -> Option<Named> {
 pub async fn healthz(State(state): State<AppState>, req: HeaderMap) -> Response {
     match state.index().len() {
         Ok(n) => {
-            let mut r = answer(
+            let r = answer(
                 &req,
                 StatusCode::OK,
                 types::TEXT,
                 "no-store",
                 format!("ok {n} records\n").into_bytes(),
             );
-            r.headers_mut().remove(header::ETAG);
             r
         }
         Err(e) => internal(&req, &e),
@@ -546,6 +545,17 @@ pub async fn badge(
     }
 }
 
+/// The request headers an answer depends on (`Accept`, `If-None-Match`), copied.
+pub fn negotiation(req: &HeaderMap) -> HeaderMap {
+    let mut h = HeaderMap::new();
+    for name in [header::ACCEPT, header::IF_NONE_MATCH] {
+        for v in req.get_all(&name) {
+            h.append(name.clone(), v.clone());
+        }
+    }
+    h
+}
+
 /// The largest answer [`finish`] reads to give it an `ETag` (the framework's own answers, a
 /// 405 or a rejected request, are a few bytes).
 const MAX_FINISHED: usize = 1 << 20;
@@ -553,7 +563,7 @@ const MAX_FINISHED: usize = 1 << 20;
 /// Middleware: answers that no handler marked (the framework's 405 and rejections, and any
 /// route that sets none) get `Cache-Control` and an `ETag` of their bytes.
 pub async fn finish(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
-    let headers = req.headers().clone();
+    let headers = negotiation(req.headers());
     let res = next.run(req).await;
     if res.headers().contains_key(header::ETAG) || res.status() == StatusCode::NOT_MODIFIED {
         return res;

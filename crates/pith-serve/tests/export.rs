@@ -29,22 +29,7 @@ pub fn verify_with_resolver(url: &str, pdf: &Path, number: &str, key: &str) {
     assert_eq!(v["verdict"], "verified", "{v}");
     // A number this resolver has no record of is a failed check.
     let other = pdf.with_file_name("unknown.pdf");
-    let r = run(
-        &common::pith(),
-        &[
-            "inject",
-            common::root()
-                .join("tests/fixtures/minimal.pdf")
-                .to_str()
-                .unwrap(),
-            "--number",
-            "pith:2024:AAAAAAAAAAAAAAAAAAAAAAAAAA",
-            "-o",
-            other.to_str().unwrap(),
-        ],
-        &[],
-    );
-    assert_eq!(r.code, 0, "{}", r.stderr);
+    common::inject("pith:2024:AAAAAAAAAAAAAAAAAAAAAAAAAA", &other);
     let r = run(&common::pith(), &["verify", other.to_str().unwrap()], &env);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
 }
@@ -122,22 +107,7 @@ fn export_holds_the_servers_bytes_and_pith_verify_passes_on_a_static_host() {
     assert!(line.contains("Serving HTTP"), "{line}");
     let number = all[0]["pith_number"].as_str().unwrap();
     let pdf = f.dir.path().join("numbered.pdf");
-    let r = run(
-        &common::pith(),
-        &[
-            "inject",
-            common::root()
-                .join("tests/fixtures/minimal.pdf")
-                .to_str()
-                .unwrap(),
-            "--number",
-            number,
-            "-o",
-            pdf.to_str().unwrap(),
-        ],
-        &[],
-    );
-    assert_eq!(r.code, 0, "{}", r.stderr);
+    common::inject(number, &pdf);
     verify_with_resolver(&format!("http://127.0.0.1:{port}"), &pdf, number, &f.key);
     let _ = http.kill();
     let _ = http.wait();

@@ -92,6 +92,23 @@ pub fn run(program: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
     }
 }
 
+/// `pith inject`s `number` into the test suite's minimal PDF, written to `out`.
+pub fn inject(number: &str, out: &Path) {
+    let r = run(
+        &pith(),
+        &[
+            "inject",
+            root().join("tests/fixtures/minimal.pdf").to_str().unwrap(),
+            "--number",
+            number,
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
 /// The published vectors (tests/data/records.json, a copy of the shared vectors/records.json),
 /// exact texts only.
 pub fn vectors() -> Vec<Value> {
