@@ -126,11 +126,7 @@ static NO_CLOBBER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool
 /// Refuses to write `path` when `--no-clobber` is given and it exists (a device such as
 /// `/dev/null`, and "-" for standard output, are not files to keep).
 pub fn check_clobber(path: &std::path::Path) -> anyhow::Result<()> {
-    if NO_CLOBBER.load(std::sync::atomic::Ordering::Relaxed)
-        && path.as_os_str() != "-"
-        && std::fs::symlink_metadata(path).is_ok()
-        && !fsutil::is_special(path)
-    {
+    if NO_CLOBBER.load(std::sync::atomic::Ordering::Relaxed) && pith::job::kept(path) {
         anyhow::bail!("{}: exists, not replaced (--no-clobber)", path.display());
     }
     Ok(())

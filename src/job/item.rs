@@ -284,7 +284,7 @@ fn inject(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
             return o;
         }
     }
-    if req.settings.no_clobber && std::fs::symlink_metadata(p).is_ok() && !is_special(p) {
+    if req.settings.no_clobber && super::kept(p) {
         o.error(&Error::new(ErrorKind::Exists).in_file(p));
         return o;
     }

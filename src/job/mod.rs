@@ -41,6 +41,7 @@ pub mod inspect;
 pub mod item;
 pub mod kind;
 pub mod number;
+pub mod run;
 pub mod strip;
 pub mod tar;
 pub mod tar_run;
@@ -249,10 +250,18 @@ pub fn check_output(input: Option<&Path>, out: &Path, no_clobber: bool) -> Resul
     if input.is_some_and(|i| same_file(i, out)) {
         return Err(Error::new(ErrorKind::SameFile).in_file(input.unwrap_or(out)));
     }
-    if no_clobber && std::fs::symlink_metadata(out).is_ok() && !crate::output::is_special(out) {
+    if no_clobber && kept(out) {
         return Err(Error::new(ErrorKind::Exists).in_file(out));
     }
     Ok(())
+}
+
+/// Whether `--no-clobber`'s rule keeps `out` from being replaced: it exists and is a file to
+/// keep (a device such as `/dev/null` is not, nor `-`, standard output).
+pub fn kept(out: &Path) -> bool {
+    out.as_os_str() != "-"
+        && std::fs::symlink_metadata(out).is_ok()
+        && !crate::output::is_special(out)
 }
 
 #[cfg(test)]
