@@ -86,6 +86,15 @@ fn key(req: &Request) -> String {
         .uri()
         .path_and_query()
         .map_or(req.uri().path(), |p| p.as_str());
+    // A record page names the server it was asked from (its snippets and check recipe, when no
+    // --base-url is given), so the same page asked through another host name is another answer.
+    if kind == 'h' {
+        let host = h
+            .get(header::HOST)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        return format!("{kind}{host}{pq}");
+    }
     format!("{kind}{pq}")
 }
 

@@ -466,6 +466,26 @@ async fn record_page_shows_the_record() {
     ] {
         assert!(body.contains(want), "{want} missing");
     }
+    // The page names the host it was asked from, each time (answers are kept in memory).
+    let req = |host: &str| {
+        Request::get("/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5")
+            .header(header::ACCEPT, "text/html")
+            .header(header::HOST, host)
+            .body(Body::empty())
+            .unwrap()
+    };
+    let router = app(1000);
+    for host in ["a.example:8080", "b.example:8080", "a.example:8080"] {
+        let resp = router.clone().oneshot(req(host)).await.unwrap();
+        let body = axum::body::to_bytes(resp.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        let body = String::from_utf8_lossy(&body);
+        assert!(
+            body.contains(&format!("http://{host}/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5 \\")),
+            "{host}"
+        );
+    }
     // Scripts get the JSON-LD document, as before.
     let req = Request::get("/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5")
         .header(header::ACCEPT, "application/ld+json")
