@@ -4,28 +4,44 @@
 //! the first 26 base32 characters of the SHA-256 of a paper's canonical metadata record,
 //! resolvable at `https://pith.science/pith/<26 characters>`.
 //!
-//! The workspace is layered; dependencies flow one way, and the compiler keeps the first step:
-//! `cli`, `python` → [`job`] → [`batch`], [`net`], [`sty`], [`badge`] → [`record`], [`verify`]
-//! → [`number`], all on [`pdf`] (the crate `pith-pdf`, which knows nothing above it).
+//! ## Layers
 //!
-//! - [`job`]: the job layer: typed requests (inject, inspect, strip, batch item and its check)
-//!   and serialisable reports, owning every policy the front ends share (same-file refusal,
-//!   output folders, `SOURCE_DATE_EPOCH`, rewrite-then-stamp, replaced numbers, the restart
-//!   check); its reports are what `pith … --json` prints and Python returns (docs/reports.md).
+//! Dependencies flow one way. The front ends (`cli`, `python`) use the library; the PDF engine
+//! is a crate of its own (`pith-pdf`, re-exported as [`pdf`], [`output`], [`vocab`], [`xml`]),
+//! which the compiler keeps free of everything above it. Inside the library a module uses
+//! (`crate::…`) only modules of the layers below its own, never one of its own layer, so no two
+//! modules import each other; `tests/layering.rs` holds every `crate::` path to this list,
+//! from the top:
+//!
+//! 1. `job`
+//! 2. `batch`, `net`, `sty`, `badge`
+//! 3. `verify`
+//! 4. `record`
+//! 5. `number`
+//! 6. `decompress`, `pipeline`, `escape`
+//! 7. `pdf`, `output`, `vocab`, `xml`
+//!
+//!
+//! - [`job`]: the job layer: typed requests (number, verify, inject, inspect, strip, batch item
+//!   and its check, the tar run) and serialisable reports, owning every policy the front ends
+//!   share (same-file refusal, output folders, `SOURCE_DATE_EPOCH`, rewrite-then-stamp,
+//!   replaced numbers, the restart check), the one resolver of inputs ([`job::input`]: every
+//!   number form, records, Atom, arXiv ids) and the one table of error kinds ([`job::kind`]);
+//!   its reports are what `pith … --json` prints and Python returns (docs/reports.md).
 //! - [`number`]: bytes → SHA-256 → base32, parsing of `pith:YYYY:CODE`, bare codes, aliases and
 //!   resolver URLs.
 //! - [`record`]: the canonical record, its canonical JSON bytes, text canonicalisation, arXiv
 //!   Atom input ([`record::atom`]), arXiv bulk metadata ([`record::arxiv`]: snapshot and
-//!   OAI-PMH), arXiv's category taxonomy ([`record::taxonomy`]) and [`record::Input`], the one
-//!   place a number or record is resolved from a number, a record, Atom, an arXiv id or fields.
+//!   OAI-PMH), arXiv's category taxonomy ([`record::taxonomy`]) and [`record::Input`], the
+//!   local inputs as data (reading them is [`job::input`]'s). It does no I/O.
 //! - [`verify`]: checks of records, texts, signatures and bundles ([`verify::Bundle`]), and the
 //!   verdict ([`verify::Verdict`]: verified, unverified, mismatch) every caller prints.
 //! - [`net`]: the network client: a paper's record from arXiv (OAI-PMH `GetRecord`), records
 //!   and bundles from the resolver, PDFs verified against them; polite (spacing across runs,
 //!   retries, timeouts) and cached.
 //! - [`batch`]: archive-scale runs: manifests, sidecars, shards, the worker pool with its group
-//!   commit, arXiv matching ([`batch::arxiv`]), bulk tars ([`batch::tar`]) and the arXiv PDF
-//!   manifest ([`batch::manifest`]).
+//!   commit, arXiv matching ([`batch::arxiv`]) and the arXiv PDF manifest
+//!   ([`batch::manifest`]); the bulk tars are the job layer's ([`job::tar`], [`job::tar_run`]).
 //! - [`sty`]: renders the LaTeX package `pith.sty`. [`badge`]: SVG badges and snippets.
 //! - Shared utilities: [`decompress`] (compressed inputs recognised by content, bounded
 //!   lines), [`pipeline`] (an ordered parallel map with bounded memory), [`escape`] (escaping

@@ -84,3 +84,127 @@ fn the_pdf_engine_depends_on_no_front_end_crate() {
         "pith-pdf depends on pith-number"
     );
 }
+
+/// The layers `src/lib.rs` declares under "## Layers", top first: each a list of modules.
+fn declared_layers() -> Vec<Vec<String>> {
+    let lib = std::fs::read_to_string(root().join("src/lib.rs")).unwrap();
+    let section = lib
+        .split("//! ## Layers")
+        .nth(1)
+        .expect("lib.rs declares its layers");
+    section
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("//!"))
+        .filter_map(|l| {
+            let item = l.trim_start_matches("//!").trim();
+            let (n, rest) = item.split_once(". ")?;
+            n.parse::<u32>().ok()?;
+            Some(
+                rest.split('`')
+                    .skip(1)
+                    .step_by(2)
+                    .map(str::to_owned)
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// Every module's `crate::…` paths outside comments: `(module, module used, file:line)`.
+fn crate_paths() -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    let mut todo = vec![root().join("src")];
+    while let Some(dir) = todo.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+                continue;
+            }
+            if p.extension().is_none_or(|x| x != "rs") {
+                continue;
+            }
+            let rel = p.strip_prefix(root().join("src")).unwrap().to_owned();
+            let first = rel
+                .components()
+                .next()
+                .unwrap()
+                .as_os_str()
+                .to_string_lossy();
+            let module = first.trim_end_matches(".rs").to_owned();
+            // The binary's front end and the crate root use the library from outside.
+            if ["cli", "main", "lib"].contains(&module.as_str()) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&p).unwrap();
+            for (i, line) in text.lines().enumerate() {
+                let code = line.split("//").next().unwrap_or("");
+                for (at, _) in code.match_indices("crate::") {
+                    if at > 0 && code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+                        continue; // pith_crate:: or the like, not this crate
+                    }
+                    let used: String = code[at + 7..]
+                        .chars()
+                        .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                        .collect();
+                    if !used.is_empty() && used != module {
+                        out.push((module.clone(), used, format!("{}:{}", rel.display(), i + 1)));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The uses that run against the layers: of a module of the same layer or of one above, or of
+/// a module no layer names.
+fn violations(layers: &[Vec<String>], uses: &[(String, String, String)]) -> Vec<String> {
+    let layer = |m: &str| layers.iter().position(|l| l.iter().any(|x| x == m));
+    uses.iter()
+        .filter_map(|(from, to, at)| match (layer(from), layer(to)) {
+            (Some(a), Some(b)) if b > a => None,
+            (a, b) => Some(format!(
+                "{at}: {from} (layer {a:?}) uses crate::{to} (layer {b:?})"
+            )),
+        })
+        .collect()
+}
+
+#[test]
+fn every_crate_path_follows_the_layers_lib_rs_declares() {
+    let layers = declared_layers();
+    assert!(layers.len() >= 5, "{layers:?}");
+    let lib = std::fs::read_to_string(root().join("src/lib.rs")).unwrap();
+    for line in lib.lines() {
+        if let Some(m) = line
+            .strip_prefix("pub mod ")
+            .and_then(|m| m.strip_suffix(';'))
+        {
+            let n = layers.iter().filter(|l| l.iter().any(|x| x == m)).count();
+            assert_eq!(n, 1, "module {m} is in {n} layers of lib.rs");
+        }
+    }
+    let uses = crate_paths();
+    assert!(
+        uses.iter().any(|(f, t, _)| f == "job" && t == "batch"),
+        "the scan finds the job layer's uses"
+    );
+    let bad = violations(&layers, &uses);
+    assert!(
+        bad.is_empty(),
+        "imports against the layers:\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn a_circle_or_an_upward_use_is_found() {
+    let layers = vec![vec!["job".to_owned()], vec!["batch".into(), "net".into()]];
+    let u = |f: &str, t: &str| (f.to_owned(), t.to_owned(), "x.rs:1".to_owned());
+    assert!(violations(&layers, &[u("job", "batch")]).is_empty());
+    assert_eq!(violations(&layers, &[u("batch", "job")]).len(), 1);
+    assert_eq!(violations(&layers, &[u("batch", "net")]).len(), 1);
+    assert_eq!(violations(&layers, &[u("batch", "nowhere")]).len(), 1);
+}

@@ -812,11 +812,21 @@ fn verify_bare_records_404s_and_url_only_pdfs() {
     let r = env.run(&["verify", unknown.to_str().unwrap()]);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("no record of"), "{}", r.stdout);
-    // A PDF without a number: exit 2, naming the file.
+    // A PDF without a number: exit 1 (README: a mismatch or no number), naming the file.
     let none = env.cache.path().join("none.pdf");
     std::fs::copy(common::fixture("minimal.pdf"), &none).unwrap();
     let r = env.run(&["verify", none.to_str().unwrap()]);
-    assert_error(&r, 2, &["none.pdf", "carries no Pith Number"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("none.pdf") && r.stdout.contains("NO NUMBER"),
+        "{}",
+        r.stdout
+    );
+    let r = env.run(&["verify", none.to_str().unwrap(), "--json"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["verdict"], "no_number");
+    assert_eq!(v["pith_number"], Value::Null);
     // The resolver unreachable: exit 2, what to do.
     let down = Env::new(None, None, true);
     let r = down.run(&["verify", pdf.to_str().unwrap()]);

@@ -21,8 +21,8 @@ const B_URL: &str = "https://pith.science/pith/ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 use crate::common::tmpdir;
 
-fn fixture(name: &str) -> PathBuf {
-    common::root().join("tests/fixtures/stamp").join(name)
+fn stamp_fixture(name: &str) -> PathBuf {
+    common::fixture(&format!("stamp/{name}"))
 }
 
 /// Runs `pith inject IN --number N -o OUT --stamp [extra]`: (exit code, stdout, stderr).
@@ -455,7 +455,7 @@ fn fixtures_are_stamped_where_asked() {
             let Some((name, pos)) = cases.get(i) else {
                 break;
             };
-            let input = fixture(name);
+            let input = stamp_fixture(name);
             let out = dir.path().join(format!("{i}-{name}"));
             let (code, stdout, stderr) = stamp(&input, A, &out, &["--stamp-position", pos]);
             assert_eq!(code, 0, "{name} {pos}: {stderr}");
@@ -478,7 +478,7 @@ fn full_form_and_size_options() {
         return;
     }
     let dir = tmpdir();
-    let input = fixture("arxiv-like.pdf");
+    let input = stamp_fixture("arxiv-like.pdf");
     let out = dir.path().join("full.pdf");
     let (code, _, stderr) = stamp(&input, A, &out, &["--stamp-full"]);
     assert_eq!(code, 0, "{stderr}");
@@ -496,14 +496,14 @@ fn full_form_and_size_options() {
     );
     let big = dir.path().join("big.pdf");
     let (code, _, stderr) = stamp(
-        &fixture("article.pdf"),
+        &stamp_fixture("article.pdf"),
         A,
         &big,
         &["--stamp-form", "short", "--stamp-size", "14"],
     );
     assert_eq!(code, 0, "{stderr}");
     let sb = check_stamped(
-        &fixture("article.pdf"),
+        &stamp_fixture("article.pdf"),
         &big,
         A_SHORT,
         A_URL,
@@ -521,7 +521,7 @@ fn stamping_again_is_unchanged_or_replaces_the_stamp() {
         return;
     }
     let dir = tmpdir();
-    let input = fixture("twocolumn.pdf");
+    let input = stamp_fixture("twocolumn.pdf");
     let one = dir.path().join("one.pdf");
     let (code, _, e) = stamp(&input, A, &one, &[]);
     assert_eq!(code, 0, "{e}");
@@ -564,7 +564,7 @@ fn in_place_and_stdin_and_rewrite() {
         return;
     }
     let dir = tmpdir();
-    let input = fixture("article.pdf");
+    let input = stamp_fixture("article.pdf");
     let copy = dir.path().join("copy.pdf");
     std::fs::copy(&input, &copy).unwrap();
     let o = common::pith()
@@ -648,7 +648,7 @@ fn signed_locked_and_damaged_files_are_refused() {
         "python3",
         &[
             script.to_str().unwrap(),
-            fixture("article.pdf").to_str().unwrap(),
+            stamp_fixture("article.pdf").to_str().unwrap(),
         ],
         None,
     );
@@ -695,7 +695,7 @@ fn encrypted_files_are_stamped_with_encrypted_strings() {
          p.pages[0].obj.PithPageNote = pikepdf.String('a page string')\n\
          p.save({plain:?})\n\
          p.save({locked:?}, encryption=pikepdf.Encryption(owner='owner', user='', R=6))\n",
-        src = fixture("article.pdf").to_str().unwrap(),
+        src = stamp_fixture("article.pdf").to_str().unwrap(),
         plain = plain.to_str().unwrap(),
         locked = locked.to_str().unwrap(),
     );
@@ -747,7 +747,11 @@ fn batch_stamps_every_file() {
     let src = dir.path().join("in");
     std::fs::create_dir(&src).unwrap();
     for n in ["article", "rotate90"] {
-        std::fs::copy(fixture(&format!("{n}.pdf")), src.join(format!("{n}.pdf"))).unwrap();
+        std::fs::copy(
+            stamp_fixture(&format!("{n}.pdf")),
+            src.join(format!("{n}.pdf")),
+        )
+        .unwrap();
         std::fs::write(src.join(format!("{n}.pith")), format!("{A}\n")).unwrap();
     }
     let out = dir.path().join("out");
@@ -762,7 +766,7 @@ fn batch_stamps_every_file() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     for n in ["article", "rotate90"] {
         check_stamped(
-            &fixture(&format!("{n}.pdf")),
+            &stamp_fixture(&format!("{n}.pdf")),
             &out.join(format!("{n}.pdf")),
             A_SHORT,
             A_URL,

@@ -217,8 +217,8 @@ fn example_pdf() -> Vec<u8> {
     std::fs::read(root().join("examples/2402.03791v3.pdf")).unwrap()
 }
 
-fn fixture(name: &str) -> Vec<u8> {
-    std::fs::read(root().join("tests/fixtures").join(name)).unwrap()
+fn fixture_bytes(name: &str) -> Vec<u8> {
+    std::fs::read(crate::common::fixture(name)).unwrap()
 }
 
 #[test]
@@ -234,13 +234,16 @@ fn members_are_updated_or_copied_and_headers_kept() {
         ("2402/", Vec::new()), // a directory entry: copied, not reported
         ("2402/2402.03791v3.pdf", example_pdf()), // new id, latest: injected
         ("2402/2402.03791v2.pdf", example_pdf()), // older version: skipped
-        ("0001/hep-th0001001v1.pdf", fixture("minimal.pdf")), // old id: injected
+        ("0001/hep-th0001001v1.pdf", fixture_bytes("minimal.pdf")), // old id: injected
         (
             "0001/astro-ph0001002v1.ps",
             b"%!PS-Adobe-2.0\n%%EOF\n".to_vec(),
         ), // PostScript
-        ("1608/1608.03461v2.pdf", fixture("qpdf-bad-xref-entry.pdf")), // damaged: refused
-        ("2402/2402.99999v1.pdf", fixture("minimal.pdf")), // no metadata entry: unmatched
+        (
+            "1608/1608.03461v2.pdf",
+            fixture_bytes("qpdf-bad-xref-entry.pdf"),
+        ), // damaged: refused
+        ("2402/2402.99999v1.pdf", fixture_bytes("minimal.pdf")), // no metadata entry: unmatched
     ];
     let input = d.join("in.tar");
     make_tar(d, &input, "gnu", &files);
@@ -376,7 +379,7 @@ fn pax_long_names_pipes_and_files_give_the_same_bytes() {
     assert!(long.len() > 100, "a name ustar cannot hold");
     let files = [
         (long.as_str(), example_pdf()),
-        ("0001/hep-th0001001v1.pdf", fixture("minimal.pdf")),
+        ("0001/hep-th0001001v1.pdf", fixture_bytes("minimal.pdf")),
     ];
     let input = d.join("in.tar");
     make_tar(d, &input, "pax", &files);
@@ -441,7 +444,7 @@ fn pax_long_names_pipes_and_files_give_the_same_bytes() {
     let size = std::fs::metadata(x.join("0001/hep-th0001001v1.pdf"))
         .unwrap()
         .len();
-    assert!(size > fixture("minimal.pdf").len() as u64);
+    assert!(size > fixture_bytes("minimal.pdf").len() as u64);
     assert_eq!(
         out.trim(),
         format!("{size} {size} kept"),
@@ -464,7 +467,7 @@ fn a_member_larger_than_the_memory_bound_is_spooled() {
     let big = build_pdf((65 << 20) + 123);
     let files = [
         ("2402/2402.03791v3.pdf", big.clone()),
-        ("0001/hep-th0001001v1.pdf", fixture("minimal.pdf")),
+        ("0001/hep-th0001001v1.pdf", fixture_bytes("minimal.pdf")),
     ];
     let input = d.join("in.tar");
     make_tar(d, &input, "gnu", &files);
@@ -673,10 +676,10 @@ fn shards_resume_and_the_output_manifest() {
         vec![("2402/2402.03791v3.pdf", example_pdf())],
         vec![
             ("2402/2402.03791v2.pdf", example_pdf()),
-            ("2402/2402.03791v3.pdf", fixture("minimal.pdf")),
+            ("2402/2402.03791v3.pdf", fixture_bytes("minimal.pdf")),
         ],
-        vec![("0001/hep-th0001001v1.pdf", fixture("minimal.pdf"))],
-        vec![("1608/1608.03461v2.pdf", fixture("minimal.pdf"))],
+        vec![("0001/hep-th0001001v1.pdf", fixture_bytes("minimal.pdf"))],
+        vec![("1608/1608.03461v2.pdf", fixture_bytes("minimal.pdf"))],
     ];
     let mut listed = Vec::new();
     for (n, c) in names.iter().zip(&contents) {
@@ -852,8 +855,8 @@ fn a_member_without_a_usable_entry_exits_1_with_the_tar_whole() {
     let input = d.join("in.tar");
     // v4 is newer than the metadata's latest version (v3): stale metadata, no number.
     let files = [
-        ("2402/2402.03791v4.pdf", fixture("minimal.pdf")),
-        ("0001/hep-th0001001v1.pdf", fixture("minimal.pdf")),
+        ("2402/2402.03791v4.pdf", fixture_bytes("minimal.pdf")),
+        ("0001/hep-th0001001v1.pdf", fixture_bytes("minimal.pdf")),
     ];
     make_tar(d, &input, "gnu", &files);
     let out = d.join("out.tar");

@@ -46,6 +46,7 @@ __all__ = [
     "tar_shard_key",
     "number_from_arxiv",
     "verify_pdf",
+    "error_table",
     "inject_bytes",
     "strip",
     "batch_item",
@@ -275,6 +276,7 @@ def verify_pdf(
     record: Optional[Union[dict, str, bytes]] = None,
     bundle: Optional[Union[dict, str, bytes]] = None,
     keys: Optional[List[str]] = None,
+    password: Optional[Union[str, bytes]] = None,
     offline: bool = False,
     refresh: bool = False,
     resolver_url: Optional[str] = None,
@@ -282,3 +284,6 @@ def verify_pdf(
     timeout: Optional[float] = None,
 ) -> dict:
     """Verifies the number a PDF carries against its record (the resolver's, or one given)."""
+
+def error_table() -> Tuple[List[Tuple[str, List[str], str]], List[Tuple[str, str, str]]]:
+    """The library's table of error classes ``(name, bases, doc)`` and kinds ``(name, class, doc)``."""

@@ -34,6 +34,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 class NumberDetails(TypedDict):
     """What :func:`pith_number.number_details` returns."""
 
+    arxiv_id: str
     canonical_sha256: str
     pith_number: str
     short_pith_number: str
@@ -60,10 +61,15 @@ class Check(TypedDict):
 
 
 class VerifyReport(TypedDict):
-    """What the verify functions return."""
+    """What the verify functions return (``pith verify --json``)."""
 
+    file: Optional[str]
+    pith_number: Optional[str]
+    found_in: Optional[str]
+    arxiv_id: Optional[str]
+    arxiv_version: Optional[int]
     holds: bool
-    verdict: Literal["verified", "mismatch", "unverified"]
+    verdict: Literal["verified", "mismatch", "unverified", "no_number"]
     checks: List[Check]
 
 

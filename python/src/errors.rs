@@ -8,6 +8,8 @@
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
+use pith::job::kind::{self, Kind};
+
 /// The error's message followed by its causes (`source()` chain), joined by ": " on one
 /// line, as the CLI prints them; a cause whose text is already in the message is left out.
 pub fn chain(e: &dyn std::error::Error) -> String {
@@ -49,51 +51,42 @@ pub fn raise(py: Python<'_>, class: &str, kind: &str, message: String, attrs: At
     build().unwrap_or_else(|e| e)
 }
 
+/// The exception of `kind` (its class from the library's table of kinds) with `message`.
+pub fn of_kind(py: Python<'_>, kind: Kind, message: String, attrs: Attrs) -> PyErr {
+    raise(py, kind.class(), kind.name(), message, attrs)
+}
+
 /// `NumberError` for a number that does not parse.
 pub fn number(py: Python<'_>, e: &pith::number::Error) -> PyErr {
-    use pith::number::ErrorKind as K;
-    let kind = match e.kind() {
-        K::WrongLength { .. } => "wrong_length",
-        K::BadCharacter { .. } => "bad_character",
-        K::BadYear { .. } => "bad_year",
-        K::BadForm => "bad_form",
-        _ => "invalid",
-    };
-    raise(py, "NumberError", kind, chain(e), Attrs::default())
+    of_kind(py, kind::of_number(e), chain(e), Attrs::default())
+}
+
+/// The record field an error is about, when it is about one.
+fn field_of(e: &pith::record::Error) -> Option<String> {
+    use pith::record::ErrorKind as K;
+    match e.kind() {
+        K::Field { field, .. } => Some((*field).to_string()),
+        K::Entry { source, .. } => field_of(source),
+        _ => None,
+    }
 }
 
 /// `RecordError` for an invalid record, paper metadata or Atom feed. An error about one entry
 /// of a feed takes the kind (and field) of its cause.
 pub fn record(py: Python<'_>, e: &pith::record::Error) -> PyErr {
-    use pith::record::ErrorKind as K;
-    let mut attrs = Attrs::default();
-    let mut inner = e;
-    while let K::Entry { source, .. } = inner.kind() {
-        inner = source;
-    }
-    let kind = match inner.kind() {
-        K::Json(_) => "json",
-        K::Field { field, .. } => {
-            attrs.field = Some((*field).to_string());
-            "field"
-        }
-        K::Atom(_) => "atom",
-        K::Xml(_) => "xml",
-        K::Io(_) => "io",
-        K::Utf8 { .. } => "utf8",
-        K::Number(_) => "number",
-        K::Entries { .. } => "entries",
-        _ => "invalid",
+    let attrs = Attrs {
+        field: field_of(e),
+        path: e.path().map(|p| p.display().to_string()),
+        ..Attrs::default()
     };
-    raise(py, "RecordError", kind, chain(e), attrs)
+    of_kind(py, kind::of_record(e), chain(e), attrs)
 }
 
 /// `RecordError` for input that is not JSON at all (kind `json`).
 pub fn not_json(py: Python<'_>, what: &str, message: String) -> PyErr {
-    raise(
+    of_kind(
         py,
-        "RecordError",
-        "json",
+        Kind::Json,
         format!("{what}: {message}"),
         Attrs::default(),
     )
@@ -101,22 +94,6 @@ pub fn not_json(py: Python<'_>, what: &str, message: String) -> PyErr {
 
 /// The `PdfError` subclass for a PDF error about the file at `path`.
 pub fn pdf(py: Python<'_>, path: &str, e: &pith::pdf::Error) -> PyErr {
-    use pith::pdf::ErrorKind as K;
-    let (class, kind) = match e.kind() {
-        K::Io => ("PdfIOError", "io"),
-        K::NotFile => ("PdfIOError", "not_file"),
-        K::NotPdf => ("NotPdfError", "not_pdf"),
-        K::Damaged(_) => ("DamagedPdfError", "damaged"),
-        K::Encrypted | K::Crypt(_) => ("EncryptedPdfError", "encrypted"),
-        K::Certified => ("CertifiedPdfError", "certified"),
-        K::Xmp(_) => ("XmpError", "xmp"),
-        K::Unsupported(_) => ("UnsupportedPdfError", "unsupported"),
-        K::Signed(..) => ("PdfError", "signed"),
-        K::NoStampRoom => ("PdfError", "no_stamp_room"),
-        K::TooLarge { .. } => ("PdfError", "too_large"),
-        K::PagesLost { .. } => ("PdfError", "pages_lost"),
-        _ => ("PdfError", "other"),
-    };
     let message = chain(e);
     // The library may already name the file; name it exactly once.
     let message = if message.starts_with(path) {
@@ -129,63 +106,74 @@ pub fn pdf(py: Python<'_>, path: &str, e: &pith::pdf::Error) -> PyErr {
         offset: e.offset(),
         field: None,
     };
-    raise(py, class, kind, message, attrs)
+    of_kind(py, kind::of_pdf(e), message, attrs)
+}
+
+/// The exception for a job error (about `name` when it is about a PDF).
+pub fn job(py: Python<'_>, name: &str, e: &pith::job::Error) -> PyErr {
+    use pith::job::ErrorKind as K;
+    match e.kind() {
+        K::Pdf(p) => pdf(py, name, p),
+        K::Input(r) => record(py, r),
+        _ => of_kind(
+            py,
+            e.kind_of(),
+            chain(e),
+            Attrs {
+                path: e.path().map(|p| p.display().to_string()),
+                ..Attrs::default()
+            },
+        ),
+    }
 }
 
 /// `VerifyError` for a key, signature or bundle that cannot even be decoded.
 pub fn verify(py: Python<'_>, e: &pith::verify::Error) -> PyErr {
-    use pith::verify::ErrorKind as K;
-    let kind = match e.kind() {
-        K::BadKey(_) => "bad_key",
-        K::BadSignature(_) => "bad_signature",
-        K::BadHash(_) => "bad_hash",
-        K::BundleJson(_) | K::BadBundle(_) | K::BundleRecord(_) => "bad_bundle",
-        K::NotVerified(_) => "not_verified",
-        _ => "invalid",
-    };
-    raise(py, "VerifyError", kind, chain(e), Attrs::default())
+    of_kind(py, kind::of_verify(e), chain(e), Attrs::default())
 }
 
 /// `VerifyError` of `kind` with `message` (inputs the library takes pre-decoded).
-pub fn verify_msg(py: Python<'_>, kind: &str, message: String) -> PyErr {
-    raise(py, "VerifyError", kind, message, Attrs::default())
+pub fn verify_msg(py: Python<'_>, kind: Kind, message: String) -> PyErr {
+    of_kind(py, kind, message, Attrs::default())
 }
 
 /// `BadgeError` for badge and snippet options the library refuses.
 pub fn badge(py: Python<'_>, e: &pith::badge::Error) -> PyErr {
     use pith::badge::ErrorKind as K;
-    let mut attrs = Attrs::default();
-    let kind = match e.kind() {
-        K::ControlCharacter { field, .. } => {
-            attrs.field = Some((*field).to_string());
-            "control_character"
+    let field = match e.kind() {
+        K::ControlCharacter { field, .. } | K::UnsupportedCharacter { field, .. } => {
+            Some((*field).to_string())
         }
-        K::EmptyLabel => "empty_label",
-        K::LabelTooLong { .. } => "label_too_long",
-        K::QrModuleSize { .. } => "qr_module_size",
-        K::Qr(_) => "qr",
-        K::UnknownStyle(_) => "unknown_style",
-        K::UnknownStatus(_) => "unknown_status",
-        K::UnknownFormat(_) => "unknown_format",
-        K::UnsupportedCharacter { field, .. } => {
-            attrs.field = Some((*field).to_string());
-            "unsupported_character"
-        }
-        K::EmptySource => "empty_source",
-        K::Template(_) => "template",
-        _ => "invalid",
+        _ => None,
     };
-    raise(py, "BadgeError", kind, chain(e), attrs)
+    let attrs = Attrs {
+        field,
+        ..Attrs::default()
+    };
+    of_kind(py, kind::of_badge(e), chain(e), attrs)
 }
 
 /// `StyError` for options `pith.sty` cannot be rendered with.
 pub fn sty(py: Python<'_>, e: &pith::sty::Error) -> PyErr {
-    use pith::sty::ErrorKind as K;
-    let kind = match e.kind() {
-        K::InvalidDate(_) => "invalid_date",
-        K::InvalidVersion(_) => "invalid_version",
-        K::Template => "template",
-        _ => "invalid",
-    };
-    raise(py, "StyError", kind, chain(e), Attrs::default())
+    of_kind(py, kind::of_sty(e), chain(e), Attrs::default())
+}
+
+/// The table of kinds and classes, for `pith_number.errors` to make its classes from:
+/// `(classes, kinds)`, classes as `(name, bases, doc)` in an order where bases come first,
+/// kinds as `(name, class, doc)`.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+pub fn error_table() -> (
+    Vec<(&'static str, Vec<&'static str>, &'static str)>,
+    Vec<(&'static str, &'static str, &'static str)>,
+) {
+    let classes = kind::CLASSES
+        .iter()
+        .map(|(n, b, d)| (*n, b.to_vec(), *d))
+        .collect();
+    let kinds = Kind::ALL
+        .iter()
+        .map(|k| (k.name(), k.class(), k.doc()))
+        .collect();
+    (classes, kinds)
 }

@@ -10,9 +10,10 @@ use pyo3::types::{PyBytes, PyList};
 use serde_json::{json, Value};
 
 use pith::badge::{self, Format, SnippetOptions};
+use pith::job;
 use pith::number::NumberRef;
 use pith::record::{self, Input, Paper, Record};
-use pith::verify::{self, Bundle, Check, CheckKind, CheckStatus, Key, Report, TextField, Verdict};
+use pith::verify::{self, Bundle, Check, Key, TextField};
 use pith::PithNumber;
 
 mod convert;
@@ -35,33 +36,15 @@ fn full_number_arg(py: Python<'_>, text: &str) -> PyResult<PithNumber> {
 }
 
 fn check_value(c: &Check) -> Value {
-    json!({
-        "subject": c.subject,
-        "status": status_name(c.status),
-        "detail": c.detail,
-    })
+    serde_json::to_value(c).unwrap_or(Value::Null)
 }
 
-fn status_name(s: CheckStatus) -> &'static str {
-    match s {
-        CheckStatus::Ok => "ok",
-        CheckStatus::Mismatch => "mismatch",
-        CheckStatus::Unverified => "unverified",
-    }
-}
-
-/// The report as a dict: `holds`, the library's `verdict` and the `checks`.
-fn report_value(r: &Report) -> Value {
-    let verdict = match r.verdict() {
-        Verdict::Verified => "verified",
-        Verdict::Unverified => "unverified",
-        Verdict::Mismatch => "mismatch",
-    };
-    json!({
-        "holds": r.holds(),
-        "verdict": verdict,
-        "checks": r.checks.iter().map(check_value).collect::<Vec<_>>(),
-    })
+/// A verify report as a dict: the keys of ``pith verify --json``.
+pub(crate) fn verify_report<'py>(
+    py: Python<'py>,
+    r: &job::VerifyReport,
+) -> PyResult<Bound<'py, PyAny>> {
+    value_to_py(py, &serde_json::to_value(r).unwrap_or(Value::Null))
 }
 
 /// The canonical JSON bytes of a record (what is hashed): UTF-8, sorted keys, no whitespace,
@@ -98,20 +81,16 @@ fn number(py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<String> {
 }
 
 /// The number of a record with its other forms, as ``pith number --json`` prints them:
-/// ``canonical_sha256``, ``pith_number``, ``short_pith_number`` and ``url``.
+/// ``arxiv_id`` (versioned), ``canonical_sha256``, ``pith_number``, ``short_pith_number`` and
+/// ``url`` (the number job's report, docs/reports.md, without the record itself).
 #[pyfunction]
 fn number_details<'py>(py: Python<'py>, record: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let r = record_arg(py, record)?;
-    let n = r.number();
-    value_to_py(
-        py,
-        &json!({
-            "canonical_sha256": r.canonical_sha256(),
-            "pith_number": n.full(),
-            "short_pith_number": n.short(),
-            "url": n.url(),
-        }),
-    )
+    let mut v = serde_json::to_value(job::NumberReport::of(&r)).unwrap_or(Value::Null);
+    if let Some(o) = v.as_object_mut() {
+        o.remove("record");
+    }
+    value_to_py(py, &v)
 }
 
 /// The canonical records of every entry of an arXiv Atom document (what the arXiv export
@@ -167,9 +146,9 @@ fn record_from_fields<'py>(
         categories,
         license,
     };
-    let r = Input::Fields(Box::new(paper))
-        .record()
-        .map_err(|e| errors::record(py, &e))?;
+    let r = job::Input::Local(Input::Fields(Box::new(paper)))
+        .record(&pith::net::Settings::default())
+        .map_err(|e| errors::job(py, "", &e))?;
     value_to_py(py, &r.to_value())
 }
 
@@ -196,10 +175,9 @@ fn record_from_arxiv_line<'py>(
         ));
     };
     let bad = |m: String| {
-        errors::raise(
+        errors::of_kind(
             py,
-            "RecordError",
-            "arxiv",
+            job::Kind::Arxiv,
             format!("arXiv snapshot line: {m}"),
             errors::Attrs::default(),
         )
@@ -276,34 +254,23 @@ fn verify_record<'py>(
     keys: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let r = record_arg(py, record)?;
-    let mut report = Report::default();
-    report.push(Check::new(
-        CheckKind::Record,
-        "canonical_record",
-        CheckStatus::Ok,
-        format!(
-            "canonical sha256 {}, number {}",
-            r.canonical_sha256(),
-            r.number()
-        ),
-    ));
-    if let Some(n) = number {
-        let claimed = NumberRef::parse(n).map_err(|e| errors::number(py, &e))?;
-        report.push(verify::record_against_number(&r, &claimed));
-    }
+    let mut texts = Vec::new();
     if let Some(t) = title {
-        report.push(verify::text_against_record(TextField::Title, t, &r));
+        texts.push((TextField::Title, t.to_owned()));
     }
     if let Some(a) = abstract_text {
-        report.push(verify::text_against_record(TextField::Abstract, a, &r));
+        texts.push((TextField::Abstract, a.to_owned()));
     }
-    if let Some(sig) = signature {
-        let keys = keys_arg(py, keys)?;
-        let check = verify::signature(&r.digest(), sig.trim(), &keys)
-            .map_err(|e| errors::verify(py, &e))?;
-        report.push(check);
-    }
-    value_to_py(py, &report_value(&report))
+    let req = job::VerifyRequest {
+        record: Some(job::Input::Local(record::Input::Record(Box::new(r)))),
+        number: number.map(str::to_owned),
+        texts,
+        signature: signature.map(str::to_owned),
+        keys: keys_arg(py, keys)?[1..].to_vec(),
+        ..job::VerifyRequest::default()
+    };
+    let report = job::verify::run(&req).map_err(|e| errors::job(py, "", &e))?;
+    verify_report(py, &report)
 }
 
 /// Checks one text (``field`` is ``"title"`` or ``"abstract"``) against the record's
@@ -363,11 +330,19 @@ fn verify_bundle<'py>(
     keys: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let keys = keys_arg(py, keys)?;
-    let value = value_from_py(bundle)?
-        .map_err(|m| errors::verify_msg(py, "bad_bundle", format!("invalid bundle: {m}")))?;
+    let value = value_from_py(bundle)?.map_err(|m| {
+        errors::verify_msg(py, job::Kind::BadBundle, format!("invalid bundle: {m}"))
+    })?;
     let bundle = Bundle::from_value(value).map_err(|e| errors::verify(py, &e))?;
-    let report = py.detach(|| bundle.check(&keys));
-    value_to_py(py, &report_value(&report))
+    let req = job::VerifyRequest {
+        bundle: Some(bundle),
+        keys: keys[1..].to_vec(),
+        ..job::VerifyRequest::default()
+    };
+    let report = py
+        .detach(|| job::verify::run(&req))
+        .map_err(|e| errors::job(py, "", &e))?;
+    verify_report(py, &report)
 }
 
 /// Checks one receipt signature: ``signature`` (base64 Ed25519 over the 32 raw bytes of the
@@ -517,6 +492,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(record_from_fields, m)?)?;
     m.add_function(wrap_pyfunction!(record_from_arxiv_line, m)?)?;
     m.add_function(wrap_pyfunction!(parse_number, m)?)?;
+    m.add_function(wrap_pyfunction!(errors::error_table, m)?)?;
     m.add_function(wrap_pyfunction!(canon_text, m)?)?;
     m.add_function(wrap_pyfunction!(canon_sha256, m)?)?;
     m.add_function(wrap_pyfunction!(verify_record, m)?)?;

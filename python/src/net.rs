@@ -9,11 +9,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use pyo3::prelude::*;
-use serde_json::{json, Value};
 
-use pith::net::arxiv::{self, Want};
-use pith::net::pdfcheck::{self, Source};
-use pith::net::{ArxivId, Client, ErrorKind, Overrides, Settings};
+use pith::job::{self, input::ArxivSource};
+use pith::net::arxiv::Want;
+use pith::net::{ArxivId, Overrides, Settings};
 use pith::verify::Bundle;
 
 use crate::convert::{value_from_py, value_to_py};
@@ -44,10 +43,9 @@ fn settings(
     }
     if let Some(t) = timeout {
         if !(t > 0.0 && t.is_finite()) {
-            return Err(errors::raise(
+            return Err(errors::of_kind(
                 py,
-                "NetworkError",
-                "setting",
+                pith::job::Kind::Setting,
                 format!("timeout {t}: give a number of seconds above 0"),
                 errors::Attrs {
                     field: Some("timeout".into()),
@@ -61,51 +59,14 @@ fn settings(
     Ok(s)
 }
 
-/// `NetworkError` with the library's kind.
+/// `NetworkError` (or the class of the PDF or record error inside) with the library's kind.
 pub fn error(py: Python<'_>, e: &pith::net::Error) -> PyErr {
-    let kind = match e.kind() {
-        ErrorKind::Setting { .. } => "setting",
-        ErrorKind::NoCacheDir => "no_cache_dir",
-        ErrorKind::Cache { .. } => "cache",
-        ErrorKind::NotCached => "not_cached",
-        ErrorKind::BadId => "bad_id",
-        ErrorKind::IdDoesNotExist => "id_does_not_exist",
-        ErrorKind::Deleted => "deleted",
-        ErrorKind::NoSuchVersion { .. } => "no_such_version",
-        ErrorKind::OlderVersion { .. } => "older_version",
-        ErrorKind::NotLatest { .. } => "not_latest",
-        ErrorKind::NotFound => "not_found",
-        ErrorKind::Status { .. } => "status",
-        ErrorKind::Timeout => "timeout",
-        ErrorKind::Connect(_) => "connect",
-        ErrorKind::Read(_) => "read",
-        ErrorKind::BadAnswer(_) => "bad_answer",
-        ErrorKind::Record(_) => "record",
-        ErrorKind::Pdf(_) => "pdf",
-        ErrorKind::NoNumber => "no_number",
-        _ => "invalid",
-    };
-    errors::raise(
+    errors::of_kind(
         py,
-        "NetworkError",
-        kind,
+        pith::job::kind::of_net(e),
         errors::chain(e),
         errors::Attrs::default(),
     )
-}
-
-fn number_value(record: &pith::Record, meta: &arxiv::Meta) -> Value {
-    let n = record.number();
-    json!({
-        "arxiv_id": format!("{}v{}", record.source.id, record.source.version),
-        "pith_number": n.full(),
-        "short_pith_number": n.short(),
-        "canonical_sha256": record.canonical_sha256(),
-        "url": n.url(),
-        "record": record.to_value(),
-        "latest_version": meta.latest,
-        "cached": meta.cached,
-    })
 }
 
 /// The number of a paper on arXiv, from its metadata (OAI-PMH GetRecord, arXivRaw), as
@@ -147,7 +108,7 @@ pub fn number_from_arxiv<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let s = settings(py, offline, refresh, arxiv_url, None, cache_dir, timeout)?;
     let id = ArxivId::parse(arxiv_id).map_err(|e| error(py, &e))?;
-    let ov = Overrides {
+    let overrides = Overrides {
         title,
         abstract_text,
         primary,
@@ -155,18 +116,19 @@ pub fn number_from_arxiv<'py>(
         license,
     };
     let want = if next { Want::Next } else { Want::Asked };
-    let (record, meta) = py
-        .detach(|| -> Result<_, pith::net::Error> {
-            let client = Client::new(&s)?;
-            let meta = arxiv::fetch(&client, &id)?;
-            let paper = arxiv::paper(&meta, &id, want, &ov)?;
-            let record = paper.to_record().map_err(|e| {
-                pith::net::Error::from(ErrorKind::Record(Box::new(e))).about(id.to_string())
-            })?;
-            Ok((record, meta))
-        })
-        .map_err(|e| error(py, &e))?;
-    value_to_py(py, &number_value(&record, &meta))
+    let req = job::NumberRequest {
+        input: job::Input::Arxiv(Box::new(ArxivSource {
+            id,
+            want,
+            overrides,
+        })),
+        net: s,
+    };
+    let mut reports = py
+        .detach(|| job::number::run(&req))
+        .map_err(|e| errors::job(py, "", &e))?;
+    let report = reports.remove(0);
+    value_to_py(py, &serde_json::to_value(&report).unwrap_or_default())
 }
 
 /// Verifies a PDF: reads its number (XMP, else Info, else the record link alone), gets the
@@ -182,7 +144,7 @@ pub fn number_from_arxiv<'py>(
 /// ``not_cached``…). The same spacing and cache rules as :func:`number_from_arxiv` apply (one
 /// resolver request a second by default).
 #[pyfunction]
-#[pyo3(signature = (path, *, record=None, bundle=None, keys=None, offline=false, refresh=false, resolver_url=None, cache_dir=None, timeout=None))]
+#[pyo3(signature = (path, *, record=None, bundle=None, keys=None, password=None, offline=false, refresh=false, resolver_url=None, cache_dir=None, timeout=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn verify_pdf<'py>(
     py: Python<'py>,
@@ -190,6 +152,7 @@ pub fn verify_pdf<'py>(
     record: Option<&Bound<'py, PyAny>>,
     bundle: Option<&Bound<'py, PyAny>>,
     keys: Option<Vec<String>>,
+    password: Option<crate::pdf::Password>,
     offline: bool,
     refresh: bool,
     resolver_url: Option<String>,
@@ -198,39 +161,32 @@ pub fn verify_pdf<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let s = settings(py, offline, refresh, None, resolver_url, cache_dir, timeout)?;
     let keys = crate::keys_arg(py, keys)?;
-    let given = match (record, bundle) {
-        (Some(_), Some(_)) => {
-            return Err(errors::verify_msg(
-                py,
-                "invalid",
-                "give record or bundle, not both".into(),
-            ))
-        }
-        (Some(r), None) => Some(Source::Record(crate::record_arg(py, r)?)),
-        (None, Some(b)) => {
-            let v = value_from_py(b)?.map_err(|m| errors::not_json(py, "bundle", m))?;
-            Some(Source::Bundle(
-                Bundle::from_value(v).map_err(|e| errors::verify(py, &e))?,
-            ))
-        }
-        (None, None) => None,
+    let record = match record {
+        Some(r) => Some(job::Input::Local(pith::record::Input::Record(Box::new(
+            crate::record_arg(py, r)?,
+        )))),
+        None => None,
     };
-    let found = py
-        .detach(|| -> Result<_, pith::net::Error> {
-            match given {
-                Some(src) => pdfcheck::verify_file(&path, src, &keys),
-                None => {
-                    let client = Client::new(&s)?;
-                    pdfcheck::verify_file(&path, Source::Resolver(&client), &keys)
-                }
-            }
-        })
-        .map_err(|e| error(py, &e))?;
-    let mut v = crate::report_value(&found.report);
-    v["file"] = json!(path.display().to_string());
-    v["pith_number"] = json!(found.claim.number.full());
-    v["found_in"] = json!(found.claim.place.name());
-    v["arxiv_id"] = json!(found.record.as_ref().map(|r| r.source.id.clone()));
-    v["arxiv_version"] = json!(found.record.as_ref().map(|r| r.source.version));
-    value_to_py(py, &v)
+    let bundle = match bundle {
+        Some(b) => {
+            let v = value_from_py(b)?.map_err(|m| errors::not_json(py, "bundle", m))?;
+            Some(Bundle::from_value(v).map_err(|e| errors::verify(py, &e))?)
+        }
+        None => None,
+    };
+    let password = password.map(crate::pdf::Password::into_bytes);
+    let req = job::VerifyRequest {
+        pdf: Some(job::Source::File(&path)),
+        password: password.as_deref(),
+        record,
+        bundle,
+        keys: keys[1..].to_vec(),
+        net: s,
+        ..job::VerifyRequest::default()
+    };
+    let name = path.display().to_string();
+    let report = py
+        .detach(|| job::verify::run(&req))
+        .map_err(|e| errors::job(py, &name, &e))?;
+    crate::verify_report(py, &report)
 }

@@ -27,7 +27,8 @@ pub enum Password {
 }
 
 impl Password {
-    fn into_bytes(self) -> Vec<u8> {
+    /// The password's bytes.
+    pub fn into_bytes(self) -> Vec<u8> {
         match self {
             Password::Text(t) => t.into_bytes(),
             Password::Bytes(b) => b,
@@ -44,25 +45,18 @@ fn report<'py>(py: Python<'py>, r: &impl Serialize) -> PyResult<Bound<'py, PyAny
 
 /// The exception for a job error about `name`.
 fn raise(py: Python<'_>, name: &str, e: &job::Error) -> PyErr {
-    use job::ErrorKind as K;
-    match e.kind() {
-        K::Pdf(p) => errors::pdf(py, name, p),
-        K::SameFile | K::NotInPlace | K::Stamp(_) => PyValueError::new_err(e.to_string()),
-        K::Exists => pyo3::exceptions::PyFileExistsError::new_err(e.to_string()),
-        _ => errors::raise(
-            py,
-            "PdfIOError",
-            &serde_json::to_value(e.refusal())
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_owned))
-                .unwrap_or_else(|| "io".into()),
-            errors::chain(e),
-            errors::Attrs {
-                path: Some(name.to_owned()),
-                ..errors::Attrs::default()
-            },
-        ),
-    }
+    errors::job(py, name, e)
+}
+
+/// The number to write: any form the command line takes, a bare code's year from its record
+/// at the resolver (the library's rule), or the library's refusal.
+fn full_number(py: Python<'_>, text: &str) -> PyResult<pith::PithNumber> {
+    py.detach(|| {
+        let net = job::Settings::default().net_settings()?;
+        job::input::full_number(text, &net)
+    })
+    .map(|r| r.number)
+    .map_err(|e| raise(py, "", &e))
 }
 
 /// The job settings from the keyword arguments every writing function takes.
@@ -89,6 +83,7 @@ pub(crate) fn settings(
         stamp,
         now,
         no_clobber: false,
+        net: None,
     })
 }
 
@@ -223,7 +218,7 @@ pub fn inject<'py>(
     rewrite: bool,
     dry_run: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let n = pith::PithNumber::parse(number).map_err(|e| errors::number(py, &e))?;
+    let n = full_number(py, number)?;
     let s = settings(
         py,
         force,
@@ -280,7 +275,7 @@ pub fn inject_bytes<'py>(
     password: Option<Password>,
     repair: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let n = pith::PithNumber::parse(number).map_err(|e| errors::number(py, &e))?;
+    let n = full_number(py, number)?;
     let s = settings(
         py,
         force,
@@ -401,7 +396,6 @@ pub fn batch_item<'py>(
     stamp_position: &str,
     stamp_size: f64,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let n = pith::PithNumber::parse(number).map_err(|e| errors::number(py, &e))?;
     let s = settings(
         py,
         force,
@@ -420,7 +414,7 @@ pub fn batch_item<'py>(
         index: 0,
         pdf,
         relative,
-        source: pith::record::Input::Number(n.full()),
+        source: pith::record::Input::Number(number.to_owned()),
         also: Vec::new(),
         out,
     };

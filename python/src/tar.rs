@@ -1,5 +1,5 @@
 //! `process_tar` and `write_tar_manifest` (issue 26): arXiv bulk tars streamed through the
-//! library's [`pith::batch::tar_run`], from and to paths or binary file objects, the GIL
+//! library's [`pith::job::tar_run`], from and to paths or binary file objects, the GIL
 //! released except around the file objects' own `read`/`write` calls.
 
 use std::io::{self, Read, Write};
@@ -10,8 +10,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyModule};
 
 use pith::batch::manifest::Manifest;
-use pith::batch::tar::{self, ErrorKind, MemberReport};
-use pith::batch::tar_run::{self, Request, Sink, Source};
+use pith::job::tar::{self, ErrorKind, MemberReport};
+use pith::job::tar_run::{self, Request, Sink, Source};
 
 use crate::convert::value_to_py;
 use crate::errors;

@@ -60,3 +60,20 @@ def run(args: List[str]) -> subprocess.CompletedProcess:
 def sha256_file(path: Path) -> str:
     """Hex SHA-256 of a file's bytes."""
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def pith_cli() -> str:
+    """The ``pith`` binary to compare with: $PITH_BIN, else the one of target/{release,debug}
+    built last, else PATH; skips (fails under PITH_REQUIRE_TOOLS=1) when there is none."""
+    if os.environ.get("PITH_BIN"):
+        return os.environ["PITH_BIN"]
+    built = [p for p in (REPO / "target" / "release" / "pith", REPO / "target" / "debug" / "pith")
+             if p.is_file()]
+    if built:
+        return str(max(built, key=lambda p: p.stat().st_mtime))
+    if shutil.which("pith"):
+        return str(shutil.which("pith"))
+    if require_tools():
+        pytest.fail("the pith binary is missing (build it with cargo build; PITH_REQUIRE_TOOLS=1)")
+    print(f"SKIP {os.environ.get('PYTEST_CURRENT_TEST', '?')}: pith binary not built")
+    pytest.skip("pith binary not built")

@@ -86,3 +86,20 @@ def test_installed_wheel_is_what_is_tested():
     here = Path(pn.__file__).resolve()
     assert REPO / "python" not in here.parents, here
     assert "site-packages" in here.parts
+
+
+def test_exception_classes_are_the_table_of_kinds():
+    """The classes come from the library's table; the stub errors.pyi says the same."""
+    classes, kinds = pn._native.error_table()
+    stub = (Path(pn.__file__).parent / "errors.pyi").read_text(encoding="utf-8")
+    for name, bases, _ in classes:
+        cls = getattr(pn, name)
+        assert [b.__name__ for b in cls.__bases__] == bases, name
+        if name != "PithError":
+            assert f"class {name}({', '.join(bases)}): ..." in stub, name
+    assert {c for c, _, _ in classes} <= set(pn.__all__)
+    for kind, cls, _ in kinds:
+        assert pn.errors.KINDS[kind][0] == cls and hasattr(pn, cls), kind
+    # Every kind Python raises is a report kind (docs/reports.md lists them all).
+    doc = (REPO / "docs" / "reports.md").read_text(encoding="utf-8")
+    assert all(f"| `{k}` | `{c}` |" in doc for k, c, _ in kinds)

@@ -49,7 +49,7 @@ def test_readme_pipeline(tmp_path: Path):
     assert lines == [
         f"injected 1608.03461v2.pdf {want['1608.03461v2']}",
         f"injected 2402.03791v3.pdf {SEED}",
-        "refused 2412.14374v1.pdf: encrypted",
+        "refused 2412.14374v1.pdf: password",
     ]
     assert sorted(p.name for p in out.iterdir()) == ["1608.03461v2.pdf", "2402.03791v3.pdf"]
     for stem in ("1608.03461v2", "2402.03791v3"):

@@ -12,21 +12,9 @@ from pathlib import Path
 import pytest
 
 import pith_number as pn
-from conftest import FIXTURES, REPO, SEED, need_tool, require_tools, run
+from conftest import pith_cli, FIXTURES, REPO, SEED, need_tool, require_tools, run
 
 OTHER = "pith:2024:ZWRUDBOANTQFBE2ITHQCKK5EHL"
-
-
-def pith_cli() -> str:
-    """The pith binary of this checkout (PITH_BIN, else target/{debug,release}/pith)."""
-    for cand in [os.environ.get("PITH_BIN"), REPO / "target" / "debug" / "pith",
-                 REPO / "target" / "release" / "pith"]:
-        if cand and Path(cand).is_file():
-            return str(cand)
-    if require_tools():
-        pytest.fail("the pith binary is missing (cargo build; PITH_REQUIRE_TOOLS=1)")
-    print(f"SKIP {os.environ.get('PYTEST_CURRENT_TEST', '?')}: pith binary not built")
-    pytest.skip("pith binary not built")
 
 
 def keys(d) -> set:

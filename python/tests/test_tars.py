@@ -18,25 +18,9 @@ from typing import Dict, List, Tuple
 import pytest
 
 import pith_number as pn
-from conftest import EXAMPLES, FIXTURES, REPO, VECTORS, need_module, need_tool, require_tools
+from conftest import pith_cli, EXAMPLES, FIXTURES, REPO, VECTORS, need_module, need_tool, require_tools
 
 EPOCH = "1700000000"
-
-
-def pith_cli() -> str:
-    """The ``pith`` binary to compare with: $PITH_BIN, target/{release,debug}/pith, or PATH."""
-    if os.environ.get("PITH_BIN"):
-        return os.environ["PITH_BIN"]
-    built = [p for p in (REPO / "target" / "release" / "pith", REPO / "target" / "debug" / "pith")
-             if p.is_file()]
-    if built:
-        return str(max(built, key=lambda p: p.stat().st_mtime))  # the one built last
-    if shutil.which("pith"):
-        return str(shutil.which("pith"))
-    if require_tools():
-        pytest.fail("the pith binary is missing (build it with cargo build; PITH_REQUIRE_TOOLS=1)")
-    print(f"SKIP {os.environ.get('PYTEST_CURRENT_TEST', '?')}: pith binary not built")
-    pytest.skip("pith binary not built")
 
 
 def metadata(d: Path) -> Path:

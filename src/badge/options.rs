@@ -162,6 +162,28 @@ impl RecordStatus {
     }
 }
 
+impl RecordStatus {
+    /// The status a badge shows for a record with `flags`: anchored when the record is
+    /// externally anchored, else verified when a receipt signature verifies, else computed.
+    ///
+    /// # Examples
+    /// ```
+    /// use pith::badge::RecordStatus;
+    /// let flags = pith::verify::Flags { receipt_verified: true, ..Default::default() };
+    /// assert_eq!(RecordStatus::of_flags(&flags), RecordStatus::Verified);
+    /// assert_eq!(RecordStatus::of_flags(&Default::default()), RecordStatus::Computed);
+    /// ```
+    pub fn of_flags(flags: &crate::verify::Flags) -> Self {
+        if flags.externally_anchored {
+            RecordStatus::Anchored
+        } else if flags.receipt_verified {
+            RecordStatus::Verified
+        } else {
+            RecordStatus::Computed
+        }
+    }
+}
+
 impl fmt::Display for RecordStatus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

@@ -312,7 +312,7 @@ pub fn collect(
 }
 
 /// [`collect`] for the ids `wanted` accepts: the ids of a stream not read yet (a tar on a
-/// pipe, issue 26) are known only by their month ([`crate::batch::tar::yymm_of`]), or not at
+/// pipe, issue 26) are known only by their month ([`crate::job::tar::yymm_of`]), or not at
 /// all (every id).
 ///
 /// # Errors
@@ -400,9 +400,12 @@ pub fn collect_where(
 pub enum Decision {
     /// Inject this number.
     Number(PithNumber),
-    /// Leave the PDF alone on purpose (an older version): why.
+    /// Leave the PDF alone on purpose (an older version): why, and that numbering any version
+    /// would inject it.
     Skip(String),
-    /// The PDF cannot be numbered: why.
+    /// The metadata has no entry for the PDF: why.
+    Unmatched(String),
+    /// The PDF's entry cannot number it (deleted, unusable, older than the PDF): why.
     Fail(String),
 }
 
@@ -412,7 +415,7 @@ pub enum Decision {
 pub fn decide(w: &Wanted, c: &Collected, any_version: bool) -> Decision {
     let id = &w.id;
     match c.entries.get(id) {
-        None => Decision::Fail(format!(
+        None => Decision::Unmatched(format!(
             "no metadata entry for {id} in the metadata files"
         )),
         Some(MetadataEntry::Deleted(place)) => {
@@ -430,10 +433,10 @@ pub fn decide(w: &Wanted, c: &Collected, any_version: bool) -> Decision {
             )),
             _ if any_version => Decision::Number(number.clone()),
             Some(v) => Decision::Skip(format!(
-                "{id}v{v} is not the latest version (v{version}); the record, and so the number, is v{version}'s"
+                "{id}v{v} is not the latest version (v{version}); the record, and so the number, is v{version}'s; numbering any version injects it anyway"
             )),
             None => Decision::Skip(format!(
-                "the name gives no version of {id}; the number is the latest version's (v{version})"
+                "the name gives no version of {id}; the number is the latest version's, v{version}; numbering any version injects it anyway"
             )),
         },
     }
@@ -540,7 +543,7 @@ mod tests {
             matches!(decide(&w("hep-th/9901001", Some(1)), &c, false), Decision::Fail(r) if r.contains("deleted"))
         );
         assert!(
-            matches!(decide(&w("1234.56789", Some(1)), &c, false), Decision::Fail(r) if r.contains("no metadata entry"))
+            matches!(decide(&w("1234.56789", Some(1)), &c, false), Decision::Unmatched(r) if r.contains("no metadata entry"))
         );
     }
 }

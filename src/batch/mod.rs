@@ -22,7 +22,6 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::number::PithNumber;
 use crate::record::{self, Input};
 
 /// Error reading a manifest or a directory, or resolving a job's number.
@@ -57,7 +56,8 @@ pub enum ErrorKind {
 }
 
 impl Error {
-    fn new(path: &Path, line: Option<usize>, kind: ErrorKind) -> Self {
+    /// An error of `kind` about `path` (at `line` of a manifest).
+    pub fn new(path: &Path, line: Option<usize>, kind: ErrorKind) -> Self {
         Error {
             path: Some(path.to_owned()),
             line,
@@ -93,49 +93,6 @@ impl std::error::Error for Error {
     }
 }
 
-/// Resolves a job's number: parsed, or computed from its record (never typed twice); it must
-/// be the full number with its year ([`PithNumber::require_year`]). Errors name the file they
-/// are about: the record or Atom file, else the PDF.
-///
-/// # Errors
-/// [`ErrorKind::Number`].
-pub fn resolve(job: &Job) -> Result<PithNumber, Error> {
-    let number = |input: &Input| {
-        input.number().map_err(|e| Error {
-            path: e.path().is_none().then(|| job.pdf.clone()),
-            line: None,
-            kind: ErrorKind::Number(Box::new(e)),
-        })
-    };
-    let n = number(&job.source)?;
-    // A batch writes metadata: a bare code (no year) is refused here, with the reason, rather
-    // than deep inside the XMP merge (issue #15).
-    n.require_year().map_err(|e| Error {
-        path: Some(job.pdf.clone()),
-        line: None,
-        kind: ErrorKind::Number(Box::new(e.into())),
-    })?;
-    for other in &job.also {
-        let m = number(other)?;
-        if !n.matches(&crate::NumberRef::Full(m.clone())) {
-            let name = |i: &Input| {
-                i.path()
-                    .map_or_else(|| "the number".to_owned(), |p| p.display().to_string())
-            };
-            return Err(Error::new(
-                &job.pdf,
-                None,
-                ErrorKind::Conflict(format!(
-                    "{} gives {n}, {} gives {m}",
-                    name(&job.source),
-                    name(other)
-                )),
-            ));
-        }
-    }
-    Ok(n)
-}
-
 /// One file to process.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Job {
@@ -145,9 +102,9 @@ pub struct Job {
     pub pdf: PathBuf,
     /// The input PDF's path relative to the batch root, used to mirror the tree.
     pub relative: PathBuf,
-    /// Where the number comes from (the same [`Input`] the CLI resolves).
+    /// Where the number comes from (the same input the CLI resolves, `crate::job::input`).
     pub source: Input,
-    /// Further sidecars of the same PDF, which must give the same number ([`resolve`]).
+    /// Further sidecars of the same PDF, which must give the same number.
     pub also: Vec<Input>,
     /// An explicit output path from the manifest.
     pub out: Option<PathBuf>,
@@ -308,7 +265,7 @@ pub fn pdfs_under(root: &Path) -> Result<Vec<PathBuf>, (PathBuf, std::io::Error)
 /// Walks a directory tree for `*.pdf` files (sorted, symlinks not followed) and pairs each
 /// with its sidecars: `NAME.pith` (one number as text, [`read_sidecar`]), `NAME.record.json`
 /// or `NAME.atom.xml`. The first in that order is the job's source, the others must agree
-/// with it ([`resolve`]). PDFs without a sidecar are returned in the second list.
+/// with it. PDFs without a sidecar are returned in the second list.
 ///
 /// # Errors
 /// [`ErrorKind::Io`] when a directory cannot be read.
@@ -348,20 +305,17 @@ pub fn discover(root: &Path) -> Result<(Vec<Job>, Vec<PathBuf>), Error> {
     Ok((jobs, orphans))
 }
 
-/// Reads a `NAME.pith` sidecar: one number in any form [`PithNumber::parse`] accepts, with
-/// surrounding whitespace (a final newline) and any case. The text is checked when the job
-/// resolves, so one bad sidecar fails its own file, not the run.
+/// Reads a `NAME.pith` sidecar: one number in any form the command line takes (the full
+/// number, the bare code whose year comes from its record at the resolver, the record URL),
+/// with surrounding whitespace (a final newline) and any case. The text is checked when the
+/// job resolves, so one bad sidecar fails its own file, not the run.
 ///
 /// # Errors
-/// [`ErrorKind::Number`] naming the file when it cannot be read.
+/// [`ErrorKind::Io`] naming the file when it cannot be read.
 pub fn read_sidecar(path: &Path) -> Result<String, Error> {
-    record::input::read_text(path)
+    std::fs::read_to_string(path)
         .map(|t| t.trim().to_owned())
-        .map_err(|e| Error {
-            path: None,
-            line: None,
-            kind: ErrorKind::Number(Box::new(e)),
-        })
+        .map_err(|e| Error::new(path, None, ErrorKind::Io(e)))
 }
 
 /// A deterministic slice `K/N` of a manifest: job `i` belongs to shard `i mod N`.
@@ -433,8 +387,6 @@ pub struct Run {
 pub mod arxiv;
 pub mod manifest;
 mod pool;
-pub mod tar;
-pub mod tar_run;
 
 pub use pool::{run, GROUP_BYTES, GROUP_FILES};
 

@@ -180,10 +180,9 @@ impl ArxivBatch<'_> {
                 }
                 Decision::Skip(reason) => {
                     skipped += 1;
-                    let reason = format!("{reason} (--arxiv-any-version injects it anyway)");
                     decided.push((index, outcome(&w.pdf, Status::Skipped, reason)));
                 }
-                Decision::Fail(reason) if !collected.entries.contains_key(&w.id) => {
+                Decision::Unmatched(reason) => {
                     failed += 1;
                     decided.push((index, outcome(&w.pdf, Status::Unmatched, reason)));
                 }

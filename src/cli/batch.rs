@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use pith::batch::{self, Job, Shard};
-use pith::job::{self, ItemReport, ItemRequest, Status};
+use pith::job::{self, ItemReport, Status};
 
 use super::input::read_text;
 use super::Outcome;
@@ -20,8 +20,9 @@ use super::Outcome;
     {\"pdf\": \"2402/2402.03791v3.pdf\", \"arxiv_atom\": \"2402/2402.03791v3.atom.xml\"}\n  \
     {\"pdf\": \"a.pdf\", \"number\": \"pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\", \"out\": \"done/a.pdf\"}\n  \
     {\"pdf\": \"b.pdf\", \"record\": \"b.record.json\"}\n\
-    With --dir, each NAME.pdf takes its number from NAME.pith (one number, any form, whitespace\n\
-    and case tolerated), NAME.record.json or NAME.atom.xml; several sidecars must agree.\n\n\
+    With --dir, each NAME.pdf takes its number from NAME.pith (one number in any form --number\n\
+    takes: a bare code or record URL gets its year from the resolver; whitespace and case\n\
+    tolerated), NAME.record.json or NAME.atom.xml; several sidecars must agree.\n\n\
     Examples:\n  \
     pith batch --dir papers/ --out-dir numbered/ --report report.jsonl\n  \
     pith batch --manifest jobs.jsonl --in-place -j 8 --shard 0/4\n  \
@@ -67,6 +68,10 @@ pub struct Args {
     /// Write the JSON Lines report here instead of standard output ("-" is standard output).
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
+    /// The report is JSON Lines already (one line per file, then the summary); with --json an
+    /// error that stops the run is also printed as a JSON object on standard output.
+    #[arg(long)]
+    json: bool,
     /// Resolve every number and output path and report what would happen ("planned"),
     /// writing nothing.
     #[arg(long)]
@@ -181,21 +186,9 @@ fn summary_line(s: &job::item::Summary, report: Option<&Path>) -> String {
     line
 }
 
-/// Runs `pith batch`.
-pub fn run(args: Args) -> Result<Outcome> {
-    if args.tar.active() {
-        // Tar archives (issue 26): src/cli/tar.rs.
-        let shared = super::tar::Shared {
-            out_dir: args.out_dir.as_deref(),
-            shard: args.shard.as_deref(),
-            jobs: args.jobs,
-            report: args.report.as_deref(),
-            metadata: &args.arxiv_metadata,
-            any_version: args.arxiv_any_version,
-            settings: super::inject::settings(args.force, args.repair, None, &args.stamp)?,
-        };
-        return super::tar::run(&args.tar, shared);
-    }
+/// The jobs of the inputs, the orphans of a directory and the lines arXiv matching decided,
+/// sharded.
+fn inputs(args: &Args) -> Result<(Vec<Job>, Vec<PathBuf>, Vec<ItemReport>)> {
     let shard = args
         .shard
         .as_deref()
@@ -204,11 +197,11 @@ pub fn run(args: Args) -> Result<Outcome> {
         .context("--shard")?;
     let (mut jobs, orphans, mut decided) = match args.arxiv_metadata.is_empty() {
         true => {
-            let (jobs, orphans) = load_jobs(&args)?;
+            let (jobs, orphans) = load_jobs(args)?;
             (jobs, orphans, Vec::new())
         }
         false => {
-            let (jobs, decided) = arxiv_plan(&args)?;
+            let (jobs, decided) = arxiv_plan(args)?;
             (jobs, Vec::new(), decided)
         }
     };
@@ -216,198 +209,205 @@ pub fn run(args: Args) -> Result<Outcome> {
         jobs.retain(|j| s.contains(j.index));
         decided.retain(|(i, _)| s.contains(*i));
     }
-    if let Some(d) = &args.out_dir {
-        if !args.dry_run && !args.check {
-            std::fs::create_dir_all(d)
-                .with_context(|| format!("{}: cannot create", d.display()))?;
+    Ok((jobs, orphans, decided.into_iter().map(|(_, o)| o).collect()))
+}
+
+/// Ctrl-C and SIGTERM set the flag the run polls: files in flight finish, no other starts.
+fn stop_flag() -> Result<Arc<AtomicBool>> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let s = stop.clone();
+    // A second Ctrl-C while files finish is ignored on purpose: stopping mid-file is what
+    // the flag exists to avoid. SIGKILL still works and leaves files whole.
+    ctrlc::set_handler(move || s.store(true, Ordering::SeqCst))
+        .context("cannot install the Ctrl-C handler")?;
+    Ok(stop)
+}
+
+/// The progress bar on standard error, when it shares the terminal with nothing.
+fn progress_bar(report_to_stdout: bool) -> Option<indicatif::ProgressBar> {
+    let terminal = std::io::stderr().is_terminal() && !super::quiet();
+    if !terminal || (report_to_stdout && std::io::stdout().is_terminal()) {
+        return None;
+    }
+    let b = indicatif::ProgressBar::new(0);
+    b.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:20} {pos}/{len} files  {rate}  ETA {eta}  {wide_msg}",
+        )
+        .expect("valid template")
+        .with_key(
+            "rate",
+            |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.1}/s", s.per_sec());
+            },
+        ),
+    );
+    Some(b)
+}
+
+/// The run's progress as the CLI shows it: report lines (with the command line's hints), the
+/// bar, and notes on standard error.
+struct Reporter<'a> {
+    report: Box<dyn Write + 'a>,
+    write_err: Option<std::io::Error>,
+    bar: Option<indicatif::ProgressBar>,
+    settings: &'a job::Settings,
+}
+
+impl Reporter<'_> {
+    fn note(&self, line: String) {
+        match &self.bar {
+            Some(b) => b.println(line),
+            None => eprintln!("{line}"),
         }
     }
-    // Twice the cores (issue #12): a worker also waits, for its group's syncs and for the
-    // file system, and the others keep the cores busy meanwhile (741 small PDFs on 2 cores:
-    // 0.26-0.35 s with 2 workers, 0.19-0.27 s with 4).
-    let threads = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| 2 * n.get()));
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        // A second Ctrl-C while files finish is ignored on purpose: stopping mid-file is what
-        // the flag exists to avoid. SIGKILL still works and leaves files whole (see apply.rs).
-        ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst))
-            .context("cannot install the Ctrl-C handler")?;
+}
+
+impl job::run::Progress for Reporter<'_> {
+    fn start(&mut self, total: usize) {
+        if let Some(b) = &self.bar {
+            b.set_length(total as u64);
+        }
     }
+
+    fn line(&mut self, line: &ItemReport) {
+        let mut o = line.clone();
+        super::hint::add_batch_hint(o.refusal, &mut o.reason, self.settings);
+        if let Some(b) = &self.bar {
+            b.inc(1);
+            if matches!(o.status, Status::Failed | Status::Refused) {
+                b.set_message(format!("{} not done", o.pdf.display()));
+            }
+        }
+        if let Some(old) = o.replaced.as_deref().filter(|_| !super::quiet()) {
+            let n = o.number.as_deref().unwrap_or("?");
+            self.note(format!(
+                "pith: {}: replaced {n} (was {old})",
+                o.pdf.display()
+            ));
+        }
+        if super::verbose(1) && !super::quiet() {
+            let why = o.reason.as_deref().map(|r| format!(" ({r})"));
+            let why = why.unwrap_or_default();
+            self.note(format!("pith: {} {}{why}", o.status, o.pdf.display()));
+        }
+        if self.write_err.is_none() {
+            let r = serde_json::to_writer(&mut self.report, &o)
+                .map_err(std::io::Error::from)
+                .and_then(|_| self.report.write_all(b"\n"));
+            self.write_err = r.err();
+        }
+    }
+}
+
+/// Runs `pith batch`.
+pub fn run(args: Args) -> Result<Outcome> {
+    super::json_errors(args.json);
+    let settings = super::inject::settings(args.force, args.repair, None, &args.stamp)?;
+    if args.tar.active() {
+        let shared = super::tar::Shared {
+            out_dir: args.out_dir.as_deref(),
+            shard: args.shard.as_deref(),
+            jobs: args.jobs,
+            report: args.report.as_deref(),
+            metadata: &args.arxiv_metadata,
+            any_version: args.arxiv_any_version,
+            settings,
+        };
+        return super::tar::run(&args.tar, shared);
+    }
+    let stop = stop_flag()?;
+    let (jobs, orphans, decided) = inputs(&args)?;
     let report_path = args.report.as_deref().filter(|p| p.as_os_str() != "-");
-    let report_to_stdout = report_path.is_none();
-    let mut report: Box<dyn Write> = match report_path {
+    let report: Box<dyn Write> = match report_path {
         Some(p) => Box::new(std::io::BufWriter::new(
             File::create(p)
                 .with_context(|| format!("{}: cannot create the report", p.display()))?,
         )),
         None => Box::new(std::io::stdout().lock()),
     };
-    let terminal = std::io::stderr().is_terminal() && !super::quiet();
-    // The bar shares the terminal with nothing: not drawn when the report itself goes to the
-    // terminal (issue #15: bar frames and JSON interleaved).
-    let bar = if terminal && !(report_to_stdout && std::io::stdout().is_terminal()) {
-        let b = indicatif::ProgressBar::new(jobs.len() as u64);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:20} {pos}/{len} files  {rate}  ETA {eta}  {wide_msg}",
-            )
-            .expect("valid template")
-            .with_key(
-                "rate",
-                |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                    let _ = write!(w, "{:.1}/s", s.per_sec());
-                },
-            ),
-        );
-        Some(b)
-    } else {
-        None
+    let mut reporter = Reporter {
+        report,
+        write_err: None,
+        bar: progress_bar(report_path.is_none()),
+        settings: &settings,
     };
-    let settings = super::inject::settings(args.force, args.repair, None, &args.stamp)?;
-    let mut write_err = None;
-    let mut emit = |o: &ItemReport, report: &mut Box<dyn Write>| {
-        if write_err.is_none() {
-            if let Err(e) = serde_json::to_writer(&mut *report, o)
-                .map_err(std::io::Error::from)
-                .and_then(|_| report.write_all(b"\n"))
-            {
-                write_err = Some(e);
-            }
-        }
-    };
-    // PDFs a directory run found no number for are reported too (issue #15), and with
-    // --mirror copied unchanged.
-    let mut unmatched = Vec::new();
-    // --check: the files whose output differs from, or lacks, its number.
-    let mut bad = Vec::new();
-    for pdf in &orphans {
-        let dir = args.dir.as_deref().unwrap_or(Path::new("."));
-        let rel = pdf.strip_prefix(dir).unwrap_or(pdf);
-        let o = job::item::unmatched(
-            pdf,
-            rel,
-            args.out_dir.as_deref(),
-            args.mirror && !args.dry_run,
-        );
-        emit(&o, &mut report);
-        unmatched.push(o);
-    }
-    // --arxiv-metadata: PDFs skipped (older versions), without an entry, or with an unusable
-    // one are reported before the run (issue 14).
-    for (_, o) in decided {
-        emit(&o, &mut report);
-        unmatched.push(o);
-    }
-    let mut summary = job::item::Summary::new(jobs.len() + unmatched.len());
-    for o in &unmatched {
-        summary.add(o);
-    }
-    let run = batch::run(
-        &jobs,
+    // Twice the cores: a worker also waits, for its group's syncs and for the file system, and
+    // the others keep the cores busy meanwhile (741 small PDFs on 2 cores: 0.26-0.35 s with 2
+    // workers, 0.19-0.27 s with 4).
+    let threads = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| 2 * n.get()));
+    let request = job::run::RunRequest {
+        jobs,
+        orphans,
+        root: args.dir.as_deref(),
+        decided,
+        out_dir: args.out_dir.as_deref(),
+        dry_run: args.dry_run,
+        mirror: args.mirror,
+        check: args.check,
+        settings: &settings,
         threads,
-        &stop,
-        |j, group| {
-            let req = ItemRequest {
-                job: j,
-                out_dir: args.out_dir.as_deref(),
-                dry_run: args.dry_run,
-                mirror: args.mirror,
-                settings: &settings,
-            };
-            if args.check {
-                return job::item::check(&req);
-            }
-            let mut o = job::item::run(&req, group);
-            super::hint::add_batch_hint(o.refusal, &mut o.reason, &settings);
-            o
-        },
-        |o| {
-            if let Some(b) = &bar {
-                b.inc(1);
-                if matches!(o.status, Status::Failed | Status::Refused) {
-                    b.set_message(format!("{} not done", o.pdf.display()));
-                }
-            }
-            if let Some(old) = o.replaced.as_deref().filter(|_| !super::quiet()) {
-                let line = format!(
-                    "pith: {}: replaced {} (was {old})",
-                    o.pdf.display(),
-                    o.number.as_deref().unwrap_or("?")
-                );
-                match &bar {
-                    Some(b) => b.println(line),
-                    None => eprintln!("{line}"),
-                }
-            }
-            if super::verbose(1) && !super::quiet() {
-                let line = format!(
-                    "{} {}{}",
-                    o.status,
-                    o.pdf.display(),
-                    o.reason
-                        .as_deref()
-                        .map(|r| format!(" ({r})"))
-                        .unwrap_or_default()
-                );
-                match &bar {
-                    Some(b) => b.println(format!("pith: {line}")),
-                    None => eprintln!("pith: {line}"),
-                }
-            }
-            if matches!(o.status, Status::Differs | Status::Missing) {
-                bad.push(o.pdf.display().to_string());
-            }
-            summary.add(o);
-            emit(o, &mut report);
-        },
-    );
-    summary.interrupted = run.interrupted;
-    summary.ms = run.ms;
-    if let Some(b) = bar {
+        stop: &stop,
+    };
+    let done = job::run::run(request, &mut reporter)?;
+    finish(&args, reporter, &done, report_path)
+}
+
+/// Ends the report with its summary and says how the run ended.
+fn finish(
+    args: &Args,
+    mut reporter: Reporter<'_>,
+    done: &job::run::RunReport,
+    report_path: Option<&Path>,
+) -> Result<Outcome> {
+    let summary = &done.summary;
+    if let Some(b) = reporter.bar.take() {
         b.finish_and_clear();
     }
-    if let Some(e) = write_err {
+    if let Some(e) = reporter.write_err.take() {
         return Err(e).context("cannot write the report");
     }
-    serde_json::to_writer(&mut report, &summary)?;
-    report.write_all(b"\n")?;
-    report.flush()?;
-    if terminal {
-        eprintln!("{}", summary_line(&summary, report_path));
+    serde_json::to_writer(&mut reporter.report, summary)?;
+    reporter.report.write_all(b"\n")?;
+    reporter.report.flush()?;
+    if std::io::stderr().is_terminal() && !super::quiet() {
+        eprintln!("{}", summary_line(summary, report_path));
     }
-    if args.check && !bad.is_empty() {
-        const SHOWN: usize = 20;
-        let more = bad.len().saturating_sub(SHOWN);
-        eprintln!(
-            "pith: {} of {} files do not carry their number: {}{}",
-            bad.len(),
-            summary.total,
-            bad[..bad.len().min(SHOWN)].join(", "),
-            if more > 0 {
-                format!(" and {more} more (see the report)")
-            } else {
-                String::new()
-            }
-        );
-        return Ok(Outcome::Mismatch);
-    }
-    if summary.interrupted {
-        bail!(
+    match done.end(args.strict) {
+        job::run::End::Ok => Ok(Outcome::Ok),
+        job::run::End::Differs => {
+            const SHOWN: usize = 20;
+            let bad: Vec<String> = done
+                .differ
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect();
+            let more = bad.len().saturating_sub(SHOWN);
+            eprintln!(
+                "pith: {} of {} files do not carry their number: {}{}",
+                bad.len(),
+                summary.total,
+                bad[..bad.len().min(SHOWN)].join(", "),
+                if more > 0 {
+                    format!(" and {more} more (see the report)")
+                } else {
+                    String::new()
+                }
+            );
+            Ok(Outcome::Mismatch)
+        }
+        job::run::End::Interrupted => bail!(
             "interrupted: {} files done, {} not started (rerun the same command to continue)",
             summary.injected + summary.unchanged + summary.refused + summary.failed,
             summary.skipped
-        );
-    }
-    if summary.failed > 0 || (args.strict && summary.refused > 0) {
-        bail!(
+        ),
+        job::run::End::Failed => bail!(
             "{} failed, {} refused of {} files (see the report)",
             summary.failed,
             summary.refused,
             summary.total
-        );
+        ),
     }
-    Ok(Outcome::Ok)
 }

@@ -7,8 +7,6 @@ use std::path::Path;
 
 use anyhow::Result;
 
-pub use pith::output::is_special;
-
 /// Writes `bytes` to `path` through a temporary file in the same directory and an atomic
 /// rename, so `path` is either untouched or complete. "-" writes to standard output.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {

@@ -208,11 +208,13 @@ pub fn settings(
         stamp: stamp.to_stamp()?,
         now: None,
         no_clobber: super::no_clobber(),
+        net: None,
     })
 }
 
 /// Runs `pith inject`.
 pub fn run(args: Args) -> Result<Outcome> {
+    super::json_errors(args.json);
     let number = args.number.full_number()?;
     let input = &args.input;
     if args.output.is_none() && !args.in_place {

@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use pith::job::input::{ArxivSource, Input, Local};
 use pith::net::arxiv::Want;
 use pith::net::{ArxivId, Overrides};
-use pith::record::input::ArxivSource;
-use pith::record::{ErrorKind, Input, Paper, Record};
+use pith::record::{ErrorKind, Paper, Record};
 use pith::PithNumber;
 
 /// Where a record comes from. Exactly one of `--arxiv`, `--record`, `--arxiv-atom` or the
@@ -74,7 +74,7 @@ pub struct RecordInput {
 
 /// Reads a file as UTF-8 text ("-" is standard input), naming the file in every error.
 pub fn read_text(path: &Path) -> Result<String> {
-    Ok(pith::record::input::read_text(path)?)
+    Ok(pith::job::input::read_text(path)?)
 }
 
 impl RecordInput {
@@ -118,7 +118,7 @@ impl RecordInput {
         })
     }
 
-    /// The arXiv source of `text`, with these arguments' overrides and network settings.
+    /// The arXiv source of `text`, with these arguments' overrides.
     pub fn arxiv_source(&self, text: &str) -> Result<ArxivSource> {
         if self.id.is_some() || self.submitted.is_some() || self.paper_version.is_some() {
             bail!("arXiv gives the id, version and v1 date: --id, --version and --submitted do not go with an arXiv id");
@@ -127,7 +127,6 @@ impl RecordInput {
             id: ArxivId::parse(text).map_err(super::net::error)?,
             want: if self.next { Want::Next } else { Want::Asked },
             overrides: self.overrides()?,
-            settings: self.net.settings()?,
         })
     }
 
@@ -151,13 +150,14 @@ impl RecordInput {
             if self.id.is_some() {
                 bail!("--id cannot be combined with --record");
             }
-            return Ok(Input::RecordFile(path.clone()));
+            return Ok(Local::RecordFile(path.clone()).into());
         }
         if let Some(path) = &self.arxiv_atom {
-            return Ok(Input::Atom {
+            return Ok(Local::Atom {
                 path: path.clone(),
                 id: self.id.clone(),
-            });
+            }
+            .into());
         }
         if self.id.is_none() {
             bail!("no record input: give --record FILE, --arxiv-atom FILE, or --id with --title, --abstract, --submitted, --primary");
@@ -172,7 +172,7 @@ impl RecordInput {
             (None, Some(p)) => read_text(p)?,
             (None, None) => bail!("--abstract or --abstract-file is required with --id"),
         };
-        Ok(Input::Fields(Box::new(Paper {
+        Ok(Local::Fields(Box::new(Paper {
             id: self.id.clone().unwrap_or_default(),
             version: self.paper_version.unwrap_or(0),
             title,
@@ -187,28 +187,33 @@ impl RecordInput {
                 .context("--primary is required with --id")?,
             categories: self.cross.clone(),
             license: self.license.clone(),
-        })))
+        }))
+        .into())
     }
 
     /// Builds every record the input describes (one per Atom entry for a multi-entry feed).
     pub fn records(&self) -> Result<Vec<Record>> {
-        hint(self.to_input()?.records())
+        hint(self.to_input()?.records(&self.net.settings()?))
     }
 
     /// The single record the input describes.
     pub fn record(&self) -> Result<Record> {
-        hint(self.to_input()?.record())
+        hint(self.to_input()?.record(&self.net.settings()?))
     }
 }
 
 /// Adds the CLI's hints to library errors that have a flag as their remedy.
-fn hint<T>(r: Result<T, pith::record::Error>) -> Result<T> {
+pub fn hint<T>(r: Result<T, pith::job::Error>) -> Result<T> {
     r.map_err(|e| {
-        if let ErrorKind::Net(n) = e.kind() {
-            // The network error's own line, cause and hint (issue 22).
-            return anyhow::anyhow!("{}", super::net::describe(n));
-        }
-        let h = match e.kind() {
+        let r = match e.kind() {
+            pith::job::ErrorKind::Net(n) => {
+                // The network error's own line, cause and hint.
+                return super::net::with_kind(n, super::net::describe(n));
+            }
+            pith::job::ErrorKind::Input(r) => r,
+            _ => return e.into(),
+        };
+        let h = match r.kind() {
             ErrorKind::Entries { .. } => Some("pick one with --id"),
             ErrorKind::Field {
                 field: "source.version",
@@ -218,7 +223,7 @@ fn hint<T>(r: Result<T, pith::record::Error>) -> Result<T> {
         };
         match h {
             // These kinds have no cause to chain: the hint goes after the message.
-            Some(h) => anyhow::anyhow!("{e} ({h})"),
+            Some(h) => super::Failure::new(e.kind_of(), format!("{e} ({h})")).into(),
             None => e.into(),
         }
     })
@@ -237,54 +242,34 @@ pub struct NumberInput {
 }
 
 impl NumberInput {
-    /// The number, computed from the record when one is given, never typed twice.
-    pub fn number(&self) -> Result<PithNumber> {
+    /// The library input these arguments name: the number as text, or the record input.
+    pub fn to_input(&self) -> Result<Input> {
         match (&self.number, self.input.is_given()) {
             (Some(_), true) => bail!("give either --number or a record input, not both"),
-            (Some(n), false) => Ok(Input::Number(n.clone()).number()?),
-            (None, true) => Ok(self.input.record()?.number()),
+            (Some(n), false) => Ok(Local::Number(n.clone()).into()),
+            (None, true) => self.input.to_input(),
             (None, false) => bail!("no number: give --number PITH, --arxiv ID, --record FILE, --arxiv-atom FILE or the paper's fields"),
         }
     }
 
-    /// The number to write into metadata: [`NumberInput::number`] with its year. A bare code
-    /// (`--number <26>`, as pith.science's record pages give it) takes its year from its
-    /// record at the resolver, or from the cache with `--offline` (issue 22); when the record
-    /// cannot be had, it is refused up front, as before (issue #15), saying what to give.
+    /// The number to write into metadata, with its year: a bare code or record URL takes it
+    /// from its record at the resolver, or from the cache with `--offline` (the library's
+    /// rule, [`pith::job::input::full_number`]).
     pub fn full_number(&self) -> Result<PithNumber> {
-        let n = self.number()?;
-        if n.require_year().is_ok() || self.number.is_none() {
-            n.require_year().context("--number")?;
-            return Ok(n);
+        let resolved = hint(self.to_input()?.full_number(&self.input.net.settings()?))?;
+        if resolved.year_from_resolver {
+            super::note!(
+                "{}: the year comes from its record at the resolver: {}",
+                resolved.number.code(),
+                resolved.number.full()
+            );
         }
-        let looked_up = self.input.net.settings().and_then(|s| {
-            let client = pith::net::Client::new(&s).map_err(super::net::error)?;
-            pith::net::resolver::full_number(&client, n.code()).map_err(super::net::error)
-        });
-        match looked_up {
-            Ok(full) => {
-                super::note!(
-                    "{}: the year comes from its record at the resolver: {}",
-                    n.code(),
-                    full.full()
-                );
-                Ok(full)
-            }
-            Err(e) => Err(anyhow::anyhow!(
-                "--number {}: {} (its record could not be read to find the year: {})",
-                n.code(),
-                pith::number::ErrorKind::NoYear,
-                super::one_line(&format!("{e:#}"))
-            )),
-        }
+        Ok(resolved.number)
     }
 
     /// The number to check against: any form, a short alias included (`pith:7BMK4ZKT` as
-    /// printed on page 1, issue #15).
+    /// printed on page 1).
     pub fn reference(&self) -> Result<pith::NumberRef> {
-        match (&self.number, self.input.is_given()) {
-            (Some(n), false) => Ok(pith::NumberRef::parse(n)?),
-            _ => Ok(pith::NumberRef::Full(self.number()?)),
-        }
+        hint(self.to_input()?.reference(&self.input.net.settings()?))
     }
 }

@@ -41,6 +41,7 @@ pub struct Args {
 
 /// Runs `pith inspect`.
 pub fn run(args: Args) -> Result<Outcome> {
+    super::json_errors(args.json);
     let path = &args.file;
     let expected = if args.expect.number.is_some() || args.expect.input.is_given() {
         Some(args.expect.reference()?)
@@ -148,11 +149,11 @@ fn text(out: &mut impl Write, r: &InspectReport, expected: Option<&pith::NumberR
     writeln!(
         out,
         "consistent: {}",
-        match (r.has_number, r.consistent) {
-            (_, None) => "unknown (not read)",
-            (false, _) => "- (no number)",
-            (true, Some(true)) => "yes",
-            (true, Some(false)) => "no",
+        match (r.not_read.is_some(), r.has_number, r.consistent) {
+            (true, ..) => "unknown (not read)",
+            (false, false, _) => "- (no number)",
+            (false, true, Some(true)) => "yes",
+            (false, true, _) => "no",
         }
     )?;
     if let (true, Some(c)) = (r.url_only, &r.code) {

@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 mod arxiv;
 mod badge;
 mod batch;
+mod external;
 mod fsutil;
 mod generate;
 mod hint;
@@ -31,6 +32,55 @@ pub enum Outcome {
     Ok,
     /// A verification found a mismatch (exit 1).
     Mismatch,
+}
+
+/// An error whose kind the library knows and whose line the CLI composed (a hint added).
+#[derive(Debug)]
+pub struct Failure {
+    kind: pith::job::Kind,
+    line: String,
+}
+
+impl Failure {
+    /// The error of `kind` printed as `line`.
+    pub fn new(kind: pith::job::Kind, line: String) -> Self {
+        Failure { kind, line }
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.line)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// The kind of an error in the library's table: a [`Failure`]'s, else the first library
+/// error of the chain's.
+fn kind_of(e: &anyhow::Error) -> pith::job::Kind {
+    for c in e.chain() {
+        if let Some(f) = c.downcast_ref::<Failure>() {
+            return f.kind;
+        }
+        if let Some(h) = c.downcast_ref::<hint::Hinted>() {
+            return h.kind();
+        }
+        let k = pith::job::kind::of(c);
+        if k != pith::job::Kind::Invalid {
+            return k;
+        }
+    }
+    pith::job::Kind::Invalid
+}
+
+/// Whether the subcommand prints JSON: its errors are then also printed as a JSON object on
+/// standard output, `{"error": …, "kind": …}`, as Python raises them.
+static JSON: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Asks for errors as JSON too ([`JSON`]).
+pub fn json_errors(on: bool) {
+    JSON.store(on, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Pith Numbers for scientific papers: compute, verify, embed.
@@ -76,11 +126,7 @@ static NO_CLOBBER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool
 /// Refuses to write `path` when `--no-clobber` is given and it exists (a device such as
 /// `/dev/null`, and "-" for standard output, are not files to keep).
 pub fn check_clobber(path: &std::path::Path) -> anyhow::Result<()> {
-    if NO_CLOBBER.load(std::sync::atomic::Ordering::Relaxed)
-        && path.as_os_str() != "-"
-        && std::fs::symlink_metadata(path).is_ok()
-        && !fsutil::is_special(path)
-    {
+    if NO_CLOBBER.load(std::sync::atomic::Ordering::Relaxed) && pith::job::kept(path) {
         anyhow::bail!("{}: exists, not replaced (--no-clobber)", path.display());
     }
     Ok(())
@@ -137,6 +183,12 @@ enum Command {
     Completions(generate::CompletionsArgs),
     /// Print the man page pith(1), or write it and one page per subcommand into a directory.
     Man(generate::ManArgs),
+    /// Build the index `pith serve` reads, from arXiv bulk metadata, records and bundles (runs pith-serve).
+    #[command(disable_help_flag = true)]
+    Index(external::Args),
+    /// Serve an index as a mirror of the resolver, with live badges, or export it as static files (runs pith-serve).
+    #[command(disable_help_flag = true)]
+    Serve(external::Args),
 }
 
 /// Runs the CLI and maps the result to an exit code: 0 ok, 1 mismatch, 2 error.
@@ -169,6 +221,8 @@ pub fn main() -> ExitCode {
         Command::Snippet(a) => badge::run_snippet(a),
         Command::Completions(a) => generate::completions(a),
         Command::Man(a) => generate::man(a),
+        Command::Index(a) => external::run("index", a),
+        Command::Serve(a) => external::run("serve", a),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,
@@ -177,8 +231,13 @@ pub fn main() -> ExitCode {
             if is_broken_pipe(&e) {
                 return ExitCode::SUCCESS;
             }
+            let line = one_line(&format!("{e:#}"));
+            if JSON.load(std::sync::atomic::Ordering::Relaxed) {
+                let v = serde_json::json!({ "error": line, "kind": kind_of(&e) });
+                println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            }
             let _ = std::io::stdout().flush();
-            eprintln!("pith: {}", one_line(&format!("{e:#}")));
+            eprintln!("pith: {line}");
             ExitCode::from(2)
         }
     }

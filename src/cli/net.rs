@@ -81,12 +81,23 @@ pub fn describe(e: &pith::net::Error) -> String {
         cause = c.source();
     }
     if let Some(h) = hint(e) {
-        line.push_str(&format!(" ({h})"));
+        // A line that already ends in a parenthesis takes the hint after a semicolon: one
+        // pair of parentheses, not two in a row.
+        if line.ends_with(')') {
+            line.push_str(&format!("; {h}"));
+        } else {
+            line.push_str(&format!(" ({h})"));
+        }
     }
     line
 }
 
 /// [`describe`] as an error.
 pub fn error(e: pith::net::Error) -> anyhow::Error {
-    anyhow::anyhow!("{}", describe(&e))
+    with_kind(&e, describe(&e))
+}
+
+/// `line` as an error of `e`'s kind.
+pub fn with_kind(e: &pith::net::Error, line: String) -> anyhow::Error {
+    super::Failure::new(pith::job::kind::of_net(e), line).into()
 }

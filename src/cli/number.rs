@@ -4,8 +4,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
+use pith::job::input::{ArxivSource, Input};
+use pith::job::{self, NumberReport, NumberRequest};
 use pith::Record;
-use serde_json::json;
 
 use super::input::{read_text, RecordInput};
 use super::Outcome;
@@ -56,26 +57,18 @@ pub struct Args {
     jobs: Option<usize>,
 }
 
-/// The `--json` description of a record's number; `arxiv_id` is the versioned id the record
-/// is about (issue #15: several entries of a feed must be told apart).
-fn describe(record: &Record) -> serde_json::Value {
-    let n = record.number();
-    json!({
-        "arxiv_id": versioned_id(record),
-        "pith_number": n.full(),
-        "short_pith_number": n.short(),
-        "canonical_sha256": record.canonical_sha256(),
-        "url": n.url(),
-    })
-}
-
-/// `2402.03791v3`.
-fn versioned_id(record: &Record) -> String {
-    format!("{}v{}", record.source.id, record.source.version)
+/// The `--json` description of a record's number: the library's report without the record.
+fn describe(r: &NumberReport) -> Result<serde_json::Value> {
+    let mut v = serde_json::to_value(r)?;
+    if let Some(o) = v.as_object_mut() {
+        o.remove("record");
+    }
+    Ok(v)
 }
 
 /// Prints the number of every record the input describes, one per line.
 pub fn run(args: Args) -> Result<Outcome> {
+    super::json_errors(args.json);
     if !args.arxiv_snapshot.is_empty() || !args.arxiv_oai.is_empty() {
         super::arxiv::number(
             &args.arxiv_snapshot,
@@ -95,84 +88,69 @@ pub fn run(args: Args) -> Result<Outcome> {
         {
             let record =
                 Record::from_json(line).with_context(|| format!("{}:{}", path.display(), i + 1))?;
+            let r = NumberReport::of(&record);
             match args.json {
-                true => writeln!(out, "{}", describe(&record))?,
-                false => writeln!(out, "{}", record.number())?,
+                true => writeln!(out, "{}", describe(&r)?)?,
+                false => writeln!(out, "{}", r.pith_number)?,
             }
         }
-    } else {
-        // One record: the number alone, or one pretty JSON object. Several (the entries of a
-        // feed): each number followed by its arXiv id, like `sha256sum` lines, or JSON Lines
-        // (issue #15: the ids were missing and the JSON objects were concatenated).
-        let records = if args.ids.is_empty() {
-            args.input.records()?
-        } else {
-            return from_arxiv(&args, &mut out);
-        };
-        let many = records.len() > 1;
-        for record in &records {
-            if args.tex {
-                writeln!(out, "{}", tex_line(record))?;
-                continue;
-            }
-            match (args.json, many) {
-                (true, false) => {
-                    writeln!(out, "{}", serde_json::to_string_pretty(&describe(record))?)?
-                }
-                (true, true) => writeln!(out, "{}", describe(record))?,
-                (false, false) => writeln!(out, "{}", record.number())?,
-                (false, true) => writeln!(out, "{}  {}", record.number(), versioned_id(record))?,
-            }
-        }
+        out.flush()?;
+        return Ok(Outcome::Ok);
+    }
+    if !args.ids.is_empty() {
+        return from_arxiv(&args, &mut out);
+    }
+    let reports = super::input::hint(job::number::run(&NumberRequest {
+        input: args.input.to_input()?,
+        net: args.input.net.settings()?,
+    }))?;
+    let many = reports.len() > 1;
+    for r in &reports {
+        print(&mut out, &args, r, many)?;
     }
     out.flush()?;
     Ok(Outcome::Ok)
 }
 
-/// `\pithnumber{pith:YYYY:<26>}`, the line a paper's preamble takes.
-fn tex_line(record: &Record) -> String {
-    format!("\\pithnumber{{{}}}", record.number().full())
+/// One report: the number alone, or one pretty JSON object; of several (the entries of a
+/// feed), each number followed by its arXiv id, like `sha256sum` lines, or JSON Lines.
+fn print(out: &mut impl Write, args: &Args, r: &NumberReport, many: bool) -> Result<()> {
+    match (args.tex, args.json, many) {
+        (true, _, _) => writeln!(out, "\\pithnumber{{{}}}", r.pith_number)?,
+        (false, true, false) => writeln!(out, "{}", serde_json::to_string_pretty(&describe(r)?)?)?,
+        (false, true, true) => writeln!(out, "{}", describe(r)?)?,
+        (false, false, false) => writeln!(out, "{}", r.pith_number)?,
+        (false, false, true) => writeln!(out, "{}  {}", r.pith_number, r.arxiv_id)?,
+    }
+    Ok(())
 }
 
-/// `pith number ID…`: each paper's number from arXiv, through one client (one connection,
-/// one spacing gate). A failing id is reported on its own line and the others go on; the
-/// exit is 2 when any failed.
+/// `pith number ID…`: each paper's number from arXiv, through the number job. A failing id
+/// is reported on its own line and the others go on; the exit is 2 when any failed.
 fn from_arxiv(args: &Args, out: &mut impl Write) -> Result<Outcome> {
-    use pith::net::arxiv;
     let settings = args.input.net.settings()?;
-    let client = pith::net::Client::new(&settings).map_err(super::net::error)?;
     let many = args.ids.len() > 1;
     let mut failed = Vec::new();
     for text in &args.ids {
-        let result = (|| -> Result<Record> {
+        let result = (|| -> Result<NumberReport> {
             let src = args.input.arxiv_source(text)?;
-            let meta = arxiv::fetch(&client, &src.id).map_err(super::net::error)?;
-            let paper = arxiv::paper(&meta, &src.id, src.want, &src.overrides)
-                .map_err(super::net::error)?;
-            let record = paper.to_record()?;
-            explain(&src, &meta, &record);
-            Ok(record)
+            let input = Input::Arxiv(Box::new(src.clone()));
+            let mut r = super::input::hint(job::number::run(&NumberRequest {
+                input,
+                net: settings.clone(),
+            }))?;
+            let r = r.remove(0);
+            explain(&src, &r);
+            Ok(r)
         })();
-        let record = match result {
-            Ok(r) => r,
+        match result {
+            Ok(r) => print(out, args, &r, many)?,
             // Several ids: each failure has its line and the others go on.
             Err(e) if many => {
                 eprintln!("pith: {}", super::one_line(&format!("{e:#}")));
                 failed.push(text.as_str());
-                continue;
             }
             Err(e) => return Err(e),
-        };
-        match (args.tex, args.json, many) {
-            (true, _, _) => writeln!(out, "{}", tex_line(&record))?,
-            (false, true, false) => {
-                writeln!(out, "{}", serde_json::to_string_pretty(&describe(&record))?)?
-            }
-            (false, true, true) => writeln!(out, "{}", describe(&record))?,
-            (false, false, false) => writeln!(out, "{}", record.number())?,
-            (false, false, true) => {
-                writeln!(out, "{}  {}", record.number(), versioned_id(&record))?
-            }
         }
         out.flush()?;
     }
@@ -189,26 +167,26 @@ fn from_arxiv(args: &Args, out: &mut impl Write) -> Result<Outcome> {
 }
 
 /// The notes that say what a number is of, on standard error.
-fn explain(src: &pith::record::input::ArxivSource, meta: &pith::net::arxiv::Meta, record: &Record) {
-    let v = record.source.version;
-    if meta.cached && super::verbose(1) {
+fn explain(src: &ArxivSource, r: &NumberReport) {
+    let (Some(v), Some(latest)) = (r.version(), r.latest_version) else {
+        return;
+    };
+    if r.cached == Some(true) && super::verbose(1) {
         super::note!("{}: arXiv's answer from the cache", src.id);
     }
-    if v > meta.latest {
+    if v > latest {
         super::note!(
             "{}: the number v{v} will have if it keeps {} (v1's date stays; changing the title, abstract, categories or licence changes the number)",
             src.id.id(),
-            kept(&src.overrides, meta.latest)
+            kept(&src.overrides, latest)
         );
-    } else if v < meta.latest {
+    } else if v < latest {
         super::note!(
-            "{}v{v}: numbered with the title and abstract given; the categories and licence are v{}'s unless given",
+            "{}v{v}: numbered with the title and abstract given; the categories and licence are v{latest}'s unless given",
             src.id.id(),
-            meta.latest
         );
     }
 }
-
 /// Which of arXiv's latest fields a next version keeps.
 fn kept(ov: &pith::net::Overrides, latest: u32) -> String {
     let mut k = Vec::new();

@@ -40,6 +40,7 @@ pub struct Args {
 
 /// Runs `pith strip`.
 pub fn run(args: Args) -> Result<Outcome> {
+    super::json_errors(args.json);
     if args.output.is_none() && !args.in_place {
         bail!(
             "{}: say where the result goes: -o OUT.pdf for a new file, or --in-place to update it",
@@ -71,7 +72,13 @@ pub fn run(args: Args) -> Result<Outcome> {
         lines.push(serde_json::to_string_pretty(&r)?);
     } else if !super::quiet() {
         lines.push(match (r.status, &r.removed) {
-            (Status::Unchanged, _) => format!("{}: unchanged, carries no Pith Number", r.input),
+            (Status::Unchanged, _) if r.output == r.input || r.output == "<memory>" => {
+                format!("{}: unchanged, carries no Pith Number", r.input)
+            }
+            (Status::Unchanged, _) => format!(
+                "{}: carries no Pith Number; wrote an unchanged copy to {}",
+                r.input, r.output
+            ),
             (_, Some(n)) => format!("{}: removed {n}", r.output),
             (_, None) => format!("{}: removed the Pith link and stamp", r.output),
         });

@@ -1,6 +1,6 @@
 //! `pith batch --tar/--tar-dir` (issue 26): the flags, and the report lines printed. The runs
-//! are [`pith::batch::tar_run`]; the tar format and the members' updates are
-//! [`pith::batch::tar`].
+//! are [`pith::job::tar_run`]; the tar format and the members' updates are
+//! [`pith::job::tar`].
 
 use std::fs::File;
 use std::io::{IsTerminal, Write};
@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use pith::batch::manifest::Manifest;
-use pith::batch::tar::{self, Totals};
-use pith::batch::tar_run::{self, Request, Sink, Source};
 use pith::batch::Shard;
+use pith::job::tar::{self, Totals};
+use pith::job::tar_run::{self, Request, Sink, Source};
 
 use super::Outcome;
 

@@ -3,8 +3,9 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{bail, Context, Result};
-use pith::verify::{self, Bundle, Check, CheckKind, CheckStatus, Key, Report, TextField, Verdict};
+use anyhow::{Context, Result};
+use pith::job::{self, Source, VerifyReport, VerifyRequest};
+use pith::verify::{Bundle, CheckKind, CheckStatus, Key, TextField, Verdict};
 use pith::NumberRef;
 
 use super::input::{read_text, RecordInput};
@@ -63,174 +64,112 @@ fn is_pdf(arg: &str) -> bool {
         && (arg.to_ascii_lowercase().ends_with(".pdf") || std::path::Path::new(arg).is_file())
 }
 
-/// `pith verify PAPER.pdf`: the PDF's number against its record (issue 22).
-fn run_pdf(args: &Args, path: &std::path::Path, keys: &[Key]) -> Result<Outcome> {
-    use pith::net::pdfcheck::{self, Source};
-    if args.signature.is_some() || args.sha256.is_some() {
-        bail!("--signature and --sha256 check a record, not a PDF; the PDF's receipts come with its bundle");
+/// The texts to check: with a record source, --title/--abstract are texts to check, not
+/// fields to build a record from.
+fn texts(args: &mut Args) -> Result<Vec<(TextField, String)>> {
+    let mut texts = Vec::new();
+    let i = &mut args.input;
+    if i.record.is_none() && i.arxiv_atom.is_none() && i.arxiv.is_none() && args.bundle.is_none() {
+        return Ok(texts);
     }
-    let settings = args.input.net.settings()?;
-    let client;
-    let source = if let Some(b) = &args.bundle {
-        if args.input.is_given() {
-            bail!("give --bundle or a record input, not both");
+    if let Some(t) = i.title.take() {
+        texts.push((TextField::Title, t));
+    }
+    if let Some(p) = i.title_file.take() {
+        texts.push((TextField::Title, read_text(&p)?));
+    }
+    if let Some(t) = i.abstract_text.take() {
+        texts.push((TextField::Abstract, t));
+    }
+    if let Some(p) = i.abstract_file.take() {
+        texts.push((TextField::Abstract, read_text(&p)?));
+    }
+    Ok(texts)
+}
+
+/// The arguments as the library's request.
+fn request(mut args: Args, pdf: Option<&std::path::Path>) -> Result<VerifyRequest<'_>> {
+    let texts = texts(&mut args)?;
+    let bundle = match &args.bundle {
+        Some(b) => {
+            Some(Bundle::from_json(&read_text(b)?).with_context(|| b.display().to_string())?)
         }
-        Source::Bundle(Bundle::from_json(&read_text(b)?).with_context(|| b.display().to_string())?)
-    } else if args.input.is_given() {
-        Source::Record(args.input.record()?)
-    } else {
-        client = pith::net::Client::new(&settings).map_err(super::net::error)?;
-        Source::Resolver(&client)
+        None => None,
     };
-    let found = pdfcheck::verify_file(path, source, keys).map_err(|e| match e.kind() {
-        pith::net::ErrorKind::NoNumber => anyhow::anyhow!("{}: {e}", path.display()),
-        _ => super::net::error(e),
-    })?;
-    let report = &found.report;
-    let verdict = report.verdict();
+    Ok(VerifyRequest {
+        pdf: pdf.map(Source::File),
+        password: None,
+        number: if pdf.is_some() {
+            None
+        } else {
+            args.number.clone()
+        },
+        record: args
+            .input
+            .is_given()
+            .then(|| args.input.to_input())
+            .transpose()?,
+        bundle,
+        texts,
+        signature: args.signature.clone(),
+        sha256: args.sha256.clone(),
+        keys: load_keys(&args.key)?[1..].to_vec(),
+        net: args.input.net.settings()?,
+        resolver: None,
+    })
+}
+
+/// Runs every check the arguments ask for and prints the report.
+pub fn run(args: Args) -> Result<Outcome> {
+    super::json_errors(args.json);
+    let json = args.json;
+    let pdf = args
+        .number
+        .clone()
+        .filter(|a| is_pdf(a))
+        .map(std::path::PathBuf::from);
+    let report = super::input::hint(job::verify::run(&request(args, pdf.as_deref())?))?;
     let mut out = std::io::stdout().lock();
-    if args.json {
-        let v = serde_json::json!({
-            "file": path.display().to_string(),
-            "pith_number": found.claim.number.full(),
-            "found_in": found.claim.place.name(),
-            "arxiv_id": found.record.as_ref().map(|r| r.source.id.clone()),
-            "arxiv_version": found.record.as_ref().map(|r| r.source.version),
-            "holds": report.holds(),
-            "verified": verdict == Verdict::Verified,
-            "verdict": verdict,
-            "checks": report.checks,
-        });
-        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+    if json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
-        writeln!(
-            out,
-            "{:<10} {:<28} {} (from {})",
-            "pdf",
-            path.display(),
-            found.claim.number,
-            found.claim.place.name()
-        )?;
-        for c in &report.checks {
-            writeln!(
-                out,
-                "{:<10} {:<28} {}",
-                c.status.to_string(),
-                c.subject,
-                c.detail
-            )?;
-        }
-        if let Some(id) = found.arxiv_id() {
-            writeln!(out, "{:<10} {:<28} arXiv:{id}", "paper", "source")?;
-        }
-        writeln!(out, "{verdict}")?;
+        print_text(&mut out, &report)?;
     }
-    Ok(if report.holds() {
+    Ok(if report.is_ok() {
         Outcome::Ok
     } else {
         Outcome::Mismatch
     })
 }
 
-/// Runs every check the arguments ask for and prints them.
-pub fn run(mut args: Args) -> Result<Outcome> {
-    let keys = load_keys(&args.key)?;
-    if let Some(pdf) = args.number.clone().filter(|a| is_pdf(a)) {
-        return run_pdf(&args, std::path::Path::new(&pdf), &keys);
+fn print_text(out: &mut impl Write, r: &VerifyReport) -> Result<()> {
+    if let (Some(file), Some(n)) = (&r.file, &r.pith_number) {
+        let place = r.found_in.as_deref().unwrap_or("");
+        writeln!(out, "{:<10} {file:<28} {n} (from {place})", "pdf")?;
+    } else if let Some(file) = &r.file {
+        writeln!(
+            out,
+            "{:<10} {file:<28} no Pith Number (XMP, Info, record link, page 1)",
+            "pdf"
+        )?;
     }
-    let mut report = Report::default();
-    // With a record source, --title/--abstract are texts to check, not fields to build from.
-    let mut texts = Vec::new();
-    if args.input.record.is_some()
-        || args.input.arxiv_atom.is_some()
-        || args.input.arxiv.is_some()
-        || args.bundle.is_some()
-    {
-        if let Some(t) = args.input.title.take() {
-            texts.push((TextField::Title, t));
-        }
-        if let Some(p) = args.input.title_file.take() {
-            texts.push((TextField::Title, read_text(&p)?));
-        }
-        if let Some(t) = args.input.abstract_text.take() {
-            texts.push((TextField::Abstract, t));
-        }
-        if let Some(p) = args.input.abstract_file.take() {
-            texts.push((TextField::Abstract, read_text(&p)?));
-        }
+    for c in &r.checks {
+        writeln!(
+            out,
+            "{:<10} {:<28} {}",
+            c.status.to_string(),
+            c.subject,
+            c.detail
+        )?;
     }
-    let record = if let Some(path) = &args.bundle {
-        if args.input.is_given() {
-            bail!("--bundle carries its own record; do not also give --record or paper fields");
-        }
-        let bundle =
-            Bundle::from_json(&read_text(path)?).with_context(|| path.display().to_string())?;
-        report.checks.extend(bundle.check(&keys).checks);
-        Some(bundle.record().clone())
-    } else if args.input.is_given() {
-        let r = args.input.record()?;
-        report.push(Check::new(
-            CheckKind::Record,
-            "canonical_record",
-            CheckStatus::Ok,
-            format!(
-                "canonical sha256 {}, number {}",
-                r.canonical_sha256(),
-                r.number()
-            ),
-        ));
-        Some(r)
-    } else {
-        None
-    };
-    if let Some(n) = &args.number {
-        let claimed = NumberRef::parse(n)?;
-        match &record {
-            Some(r) => report.push(verify::record_against_number(r, &claimed)),
-            None => bail!("a number alone cannot be verified: give --record, --arxiv-atom, --bundle or the paper's fields"),
-        }
+    if let (Some(_), Some(id), Some(v)) = (&r.file, &r.arxiv_id, r.arxiv_version) {
+        writeln!(out, "{:<10} {:<28} arXiv:{id}v{v}", "paper", "source")?;
     }
-    for (field, text) in &texts {
-        let r = record
-            .as_ref()
-            .context("--title/--abstract need a record to check against")?;
-        report.push(verify::text_against_record(*field, text, r));
-    }
-    if let Some(sig) = &args.signature {
-        let digest = match (&record, &args.sha256) {
-            (_, Some(h)) => verify::parse_sha256(h).context("--sha256")?,
-            (Some(r), None) => r.digest(),
-            (None, None) => bail!("--signature needs a record or --sha256"),
-        };
-        report.push(verify::signature(&digest, sig, &keys).context("--signature")?);
-    }
-    if report.checks.is_empty() {
-        bail!("nothing to verify: give --record, --arxiv-atom, --bundle or --signature (see pith verify --help)");
-    }
-    let verdict = report.verdict();
-    if args.json {
-        let v = serde_json::json!({
-            "holds": report.holds(),
-            "verified": verdict == Verdict::Verified,
-            "checks": report.checks
-        });
-        writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&v)?)?;
-    } else {
-        for c in &report.checks {
-            writeln!(
-                std::io::stdout(),
-                "{:<10} {:<28} {}",
-                c.status.to_string(),
-                c.subject,
-                c.detail
-            )?;
-        }
-        writeln!(std::io::stdout(), "{verdict}")?;
-    }
-    if !args.json && verdict == Verdict::Unverified {
-        if !report.compares() {
+    writeln!(out, "{}", r.verdict)?;
+    if r.file.is_none() && r.verdict == Verdict::Unverified {
+        if !r.compares() {
             super::note!("hint: the record is valid, but nothing was checked against it: give a number, --title, --abstract or --signature");
-        } else if report
+        } else if r
             .checks
             .iter()
             .any(|c| c.kind == CheckKind::Receipt && c.status == CheckStatus::Unverified)
@@ -238,9 +177,5 @@ pub fn run(mut args: Args) -> Result<Outcome> {
             super::note!("hint: a receipt signed by another key is checked when you give that key with --key");
         }
     }
-    Ok(if report.holds() {
-        Outcome::Ok
-    } else {
-        Outcome::Mismatch
-    })
+    Ok(())
 }

@@ -1,11 +1,10 @@
-//! The job layer's error: an [`ErrorKind`] callers match on, the file it is about, and the
-//! refusal kind a report carries ([`RefusalKind`]).
+//! The job layer's error: an [`ErrorKind`] callers match on, the file it is about, and its
+//! stable name in the table of kinds ([`Kind`]).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
+use super::kind::{self, Kind};
 use crate::pdf;
 
 /// Why a job did not do what it was asked.
@@ -45,51 +44,33 @@ pub enum ErrorKind {
     /// Occurs when a file cannot be read or written.
     #[error("{0}")]
     Io(String, #[source] std::io::Error),
-}
-
-/// The kind of a refusal or failure in a report (`"refusal": "damaged"`), a stable name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum RefusalKind {
-    /// The output is the input itself.
-    SameFile,
-    /// The output exists and may not be replaced.
-    Exists,
-    /// The output would leave its output folder.
-    LeavesOutDir,
-    /// Bytes in memory cannot be updated in place.
-    NotInPlace,
-    /// The stamp's settings are not allowed.
-    Stamp,
-    /// Not a PDF.
-    NotPdf,
-    /// Not a regular file.
-    NotFile,
-    /// A damaged cross-reference table.
-    Damaged,
-    /// Encrypted (a rewrite would drop the encryption).
-    Encrypted,
-    /// Encrypted and not opened (a password is needed, or wrong, or unsupported encryption).
-    Password,
-    /// A certification signature forbids changes.
-    Certified,
-    /// Signed: a stamp would change signed page content.
-    Signed,
-    /// An unparsable XMP packet.
-    Xmp,
-    /// No margin of page 1 has room for a legible stamp.
-    NoStampRoom,
-    /// A stream would decode past its documented bound.
-    TooLarge,
-    /// A full rewrite would lose pages.
-    PagesLost,
-    /// A feature pith does not write.
-    Unsupported,
-    /// The number could not be resolved.
-    Number,
-    /// Reading or writing failed.
-    Io,
+    /// Occurs when a record input cannot be read or makes no record (which names its file).
+    #[error(transparent)]
+    Input(crate::record::Error),
+    /// Occurs when arXiv or the resolver cannot give what an input needs.
+    #[error(transparent)]
+    Net(Box<crate::net::Error>),
+    /// Occurs when a number given as text does not parse.
+    #[error(transparent)]
+    BadNumber(crate::number::Error),
+    /// Occurs when a bare code is to be written and its record, which gives the year, cannot
+    /// be had.
+    #[error(
+        "{code}: {} (its record could not be read to find the year: {why})",
+        crate::number::ErrorKind::NoYear
+    )]
+    NoYear {
+        /// The code.
+        code: String,
+        /// Why its record could not be had.
+        why: Box<crate::net::Error>,
+    },
+    /// Occurs when a request is incomplete or contradicts itself.
+    #[error("{0}")]
+    Request(String),
+    /// Occurs when a signature, key or bundle cannot be decoded.
+    #[error(transparent)]
+    Verify(crate::verify::Error),
 }
 
 impl Error {
@@ -118,6 +99,7 @@ impl Error {
     pub fn path(&self) -> Option<&Path> {
         match &*self.kind {
             ErrorKind::Pdf(e) => e.path().or(self.path.as_deref()),
+            ErrorKind::Input(e) => e.path().or(self.path.as_deref()),
             _ => self.path.as_deref(),
         }
     }
@@ -130,33 +112,29 @@ impl Error {
         }
     }
 
-    /// The stable name of the kind, for reports.
-    pub fn refusal(&self) -> RefusalKind {
-        use pdf::ErrorKind as P;
+    /// The kind's stable name in the table ([`Kind`]), for reports, `--json` and Python.
+    pub fn kind_of(&self) -> Kind {
         match &*self.kind {
-            ErrorKind::SameFile => RefusalKind::SameFile,
-            ErrorKind::Exists => RefusalKind::Exists,
-            ErrorKind::LeavesOutDir => RefusalKind::LeavesOutDir,
-            ErrorKind::NotInPlace => RefusalKind::NotInPlace,
-            ErrorKind::Stamp(_) => RefusalKind::Stamp,
-            ErrorKind::Number(_) => RefusalKind::Number,
-            ErrorKind::Io(..) => RefusalKind::Io,
-            ErrorKind::Pdf(e) => match e.kind() {
-                P::Io => RefusalKind::Io,
-                P::NotFile => RefusalKind::NotFile,
-                P::NotPdf => RefusalKind::NotPdf,
-                P::Damaged(_) => RefusalKind::Damaged,
-                P::Encrypted => RefusalKind::Encrypted,
-                P::Crypt(_) => RefusalKind::Password,
-                P::Certified => RefusalKind::Certified,
-                P::Signed(..) => RefusalKind::Signed,
-                P::Xmp(_) => RefusalKind::Xmp,
-                P::NoStampRoom => RefusalKind::NoStampRoom,
-                P::TooLarge { .. } => RefusalKind::TooLarge,
-                P::PagesLost { .. } => RefusalKind::PagesLost,
-                _ => RefusalKind::Unsupported,
-            },
+            ErrorKind::SameFile => Kind::SameFile,
+            ErrorKind::Exists => Kind::Exists,
+            ErrorKind::LeavesOutDir => Kind::LeavesOutDir,
+            ErrorKind::NotInPlace => Kind::NotInPlace,
+            ErrorKind::Stamp(_) => Kind::Stamp,
+            ErrorKind::Number(e) => kind::of_batch(e),
+            ErrorKind::Io(..) => Kind::Io,
+            ErrorKind::Pdf(e) => kind::of_pdf(e),
+            ErrorKind::Input(e) => kind::of_record(e),
+            ErrorKind::Net(e) => kind::of_net(e),
+            ErrorKind::BadNumber(e) => kind::of_number(e),
+            ErrorKind::NoYear { .. } => Kind::NoYear,
+            ErrorKind::Request(_) => Kind::Request,
+            ErrorKind::Verify(e) => kind::of_verify(e),
         }
+    }
+
+    /// [`Error::kind_of`]'s name (`"damaged"`).
+    pub fn kind_name(&self) -> &'static str {
+        self.kind_of().name()
     }
 
     /// Whether this is a refusal (the file or request cannot be handled safely) rather than
@@ -164,7 +142,13 @@ impl Error {
     pub fn is_refusal(&self) -> bool {
         match &*self.kind {
             ErrorKind::Pdf(e) => e.is_refusal(),
-            ErrorKind::Io(..) | ErrorKind::Number(_) => false,
+            ErrorKind::Io(..)
+            | ErrorKind::Number(_)
+            | ErrorKind::Input(_)
+            | ErrorKind::Net(_)
+            | ErrorKind::BadNumber(_)
+            | ErrorKind::NoYear { .. }
+            | ErrorKind::Verify(_) => false,
             _ => true,
         }
     }
@@ -175,6 +159,7 @@ impl fmt::Display for Error {
         match (&*self.kind, &self.path) {
             (ErrorKind::Pdf(e), _) if e.path().is_some() => e.fmt(f),
             (ErrorKind::Number(e), _) => e.fmt(f),
+            (ErrorKind::Input(e), _) if e.path().is_some() => e.fmt(f),
             (k, Some(p)) => write!(f, "{}: {k}", p.display()),
             (k, None) => k.fmt(f),
         }
@@ -186,6 +171,8 @@ impl std::error::Error for Error {
         match &*self.kind {
             ErrorKind::Pdf(e) => std::error::Error::source(e),
             ErrorKind::Number(e) => std::error::Error::source(e),
+            ErrorKind::Input(e) => std::error::Error::source(e),
+            ErrorKind::Net(e) => std::error::Error::source(e.as_ref()),
             k => std::error::Error::source(k),
         }
     }

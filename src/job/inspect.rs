@@ -172,6 +172,7 @@ pub fn report(file: String, ins: &pdf::Inspection, expected: Option<&NumberRef>)
         .or(code.as_deref())
         .and_then(|n| PithNumber::parse(n).ok());
     let matches_expected = expected.map(|e| named.as_ref().is_some_and(|n| n.matches(e)));
+    let has_number = code.is_some();
     InspectReport {
         file,
         version: ins.version.clone(),
@@ -201,7 +202,13 @@ pub fn report(file: String, ins: &pdf::Inspection, expected: Option<&NumberRef>)
         pdfa: ins.pdfa(),
         signatures: ins.signatures,
         docmdp: ins.docmdp,
-        consistent: ins.not_read.is_none().then(|| ins.consistent()),
+        // Nothing to agree on is no agreement: a file without a number is not "consistent"
+        // (the text output says "- (no number)"); leftovers that disagree still say false.
+        consistent: match (ins.not_read.is_none(), ins.consistent()) {
+            (false, _) => None,
+            (true, true) if !has_number => None,
+            (true, c) => Some(c),
+        },
         matches_expected,
         uncommitted_bytes: ins.uncommitted,
     }

@@ -8,8 +8,8 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Destination, Error, ErrorKind, InjectRequest, RefusalKind, Settings, Source, Status};
-use crate::batch::{self, Job};
+use super::{Destination, Error, ErrorKind, InjectRequest, Kind, Settings, Source, Status};
+use crate::batch::Job;
 use crate::output::Group;
 use crate::PithNumber;
 
@@ -28,7 +28,7 @@ pub struct ItemReport {
     pub reason: Option<String>,
     /// The kind of a refusal or failure, a stable name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub refusal: Option<RefusalKind>,
+    pub refusal: Option<Kind>,
     /// The number written or found.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<String>,
@@ -77,7 +77,7 @@ impl ItemReport {
             Status::Failed
         };
         self.reason = Some(one_line(&chain(e)));
-        self.refusal = Some(e.refusal());
+        self.refusal = Some(e.kind_of());
     }
 }
 
@@ -156,7 +156,7 @@ impl Summary {
     }
 }
 
-impl batch::Line for ItemReport {
+impl crate::batch::Line for ItemReport {
     fn not_started(job: &Job) -> Self {
         ItemReport {
             status: Status::Skipped,
@@ -168,7 +168,7 @@ impl batch::Line for ItemReport {
     fn commit_failed(&mut self, reason: String) {
         self.status = Status::Failed;
         self.reason = Some(one_line(&reason));
-        self.refusal = Some(RefusalKind::Io);
+        self.refusal = Some(Kind::Io);
         self.bytes_after = self.bytes_before;
     }
 
@@ -235,10 +235,14 @@ fn start(req: &ItemRequest<'_>) -> (ItemReport, Option<PithNumber>) {
     let mut o = ItemReport::new(&job.pdf);
     // Every line says where the result goes, and the number once it is known (issue #15).
     o.out = Some(req.output().unwrap_or_else(|| job.pdf.clone()));
-    let number = match batch::resolve(job) {
+    let number = match req
+        .settings
+        .net_settings()
+        .and_then(|net| super::input::item_number(job, &net))
+    {
         Ok(n) => n,
         Err(e) => {
-            o.error(&Error::new(ErrorKind::Number(e)));
+            o.error(&e);
             return (o, None);
         }
     };
@@ -280,7 +284,7 @@ fn inject(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
             return o;
         }
     }
-    if req.settings.no_clobber && std::fs::symlink_metadata(p).is_ok() && !is_special(p) {
+    if req.settings.no_clobber && super::kept(p) {
         o.error(&Error::new(ErrorKind::Exists).in_file(p));
         return o;
     }

@@ -36,15 +36,26 @@ use crate::pdf;
 
 mod error;
 pub mod inject;
+pub mod input;
 pub mod inspect;
 pub mod item;
+pub mod kind;
+pub mod number;
+pub mod run;
 pub mod strip;
+pub mod tar;
+pub mod tar_run;
+pub mod verify;
 
-pub use error::{Error, ErrorKind, RefusalKind};
+pub use error::{Error, ErrorKind};
 pub use inject::{inject_bytes, Destination, InjectReport, InjectRequest, Injected, Source};
+pub use input::Input;
 pub use inspect::{InspectReport, InspectRequest};
 pub use item::{ItemReport, ItemRequest};
+pub use kind::Kind;
+pub use number::{NumberReport, NumberRequest};
 pub use strip::{StripReport, StripRequest};
+pub use verify::{VerifyReport, VerifyRequest};
 
 /// What a job did to one file: the `status` of every report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -160,9 +171,24 @@ pub struct Settings {
     pub now: Option<String>,
     /// Never replace an existing output file: refuse it.
     pub no_clobber: bool,
+    /// How the resolver is asked for the year of a bare code (a batch sidecar's);
+    /// [`crate::net::Settings::from_env`] when `None`.
+    pub net: Option<crate::net::Settings>,
 }
 
 impl Settings {
+    /// How the resolver is asked: [`Settings::net`], else the environment's settings.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Net`] for an environment variable that cannot be used.
+    pub fn net_settings(&self) -> Result<crate::net::Settings, Error> {
+        match &self.net {
+            Some(s) => Ok(s.clone()),
+            None => crate::net::Settings::from_env()
+                .map_err(|e| Error::new(ErrorKind::Net(Box::new(e)))),
+        }
+    }
+
     /// The PDF layer's options.
     pub fn options(&self) -> pdf::Options {
         let mut o = pdf::Options::new(&self.now.clone().unwrap_or_else(now));
@@ -224,10 +250,18 @@ pub fn check_output(input: Option<&Path>, out: &Path, no_clobber: bool) -> Resul
     if input.is_some_and(|i| same_file(i, out)) {
         return Err(Error::new(ErrorKind::SameFile).in_file(input.unwrap_or(out)));
     }
-    if no_clobber && std::fs::symlink_metadata(out).is_ok() && !crate::output::is_special(out) {
+    if no_clobber && kept(out) {
         return Err(Error::new(ErrorKind::Exists).in_file(out));
     }
     Ok(())
+}
+
+/// Whether `--no-clobber`'s rule keeps `out` from being replaced: it exists and is a file to
+/// keep (a device such as `/dev/null` is not, nor `-`, standard output).
+pub fn kept(out: &Path) -> bool {
+    out.as_os_str() != "-"
+        && std::fs::symlink_metadata(out).is_ok()
+        && !crate::output::is_special(out)
 }
 
 #[cfg(test)]

@@ -79,15 +79,17 @@ impl ArxivId {
                 return Err(bad());
             }
         }
-        // The arXiv DOI.
-        if t.len() > 8 && t[..8].eq_ignore_ascii_case("10.48550") {
+        // The arXiv DOI. Prefixes are compared with `get`: byte 8 or 6 may fall inside a
+        // character of pasted (or hostile) text, where slicing would panic.
+        let starts = |t: &str, p: &str| t.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p));
+        if t.len() > 8 && starts(t, "10.48550") {
             let rest = t[8..].strip_prefix('/').ok_or_else(bad)?;
-            if rest.len() < 6 || !rest[..6].eq_ignore_ascii_case("arxiv.") {
+            if rest.len() < 6 || !starts(rest, "arxiv.") {
                 return Err(bad());
             }
             t = &rest[6..];
         }
-        if t.len() > 6 && t[..6].eq_ignore_ascii_case("arxiv:") {
+        if t.len() > 6 && starts(t, "arxiv:") {
             t = &t[6..];
         }
         let (id, version) = split_versioned_id(t.trim());
@@ -373,6 +375,19 @@ pub fn record(client: &Client, id: &ArxivId, want: Want, ov: &Overrides) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ids_cut_inside_a_character_are_refused_not_a_panic() {
+        for text in [
+            "ዀ\"ᩁ῀𐻂",
+            "\\ዀ\"ᩁ῀",
+            "10.48550/arxivé.1",
+            "10.48550/éé",
+            "arxivé:1",
+        ] {
+            assert!(ArxivId::parse(text).is_err(), "{text}");
+        }
+    }
 
     #[test]
     fn id_forms() {

@@ -72,11 +72,44 @@ pub fn claim(ins: &Inspection) -> Option<Claim> {
     })
 }
 
+/// A resolver: where the record and bundle of a code are looked up. The network client
+/// ([`Client`], with its cache) is one; a server answering from its own index is another, and
+/// because both go through [`verify()`] the same way, a PDF checked by either gets the same
+/// checks.
+pub trait Lookup: std::fmt::Debug + Sync {
+    /// The record of `code` (26 characters), with what the resolver states beside it.
+    ///
+    /// # Errors
+    /// [`ErrorKind::NotFound`] when the resolver has no record of `code` (a failed check, not an
+    /// error, to [`verify()`]); any other error stops the check.
+    fn record(&self, code: &str) -> Result<resolver::Resolved, Error>;
+    /// The bundle of `code`, `None` when the resolver has none.
+    ///
+    /// # Errors
+    /// [`ErrorKind::NotCached`] when offline and never fetched (its receipts are then
+    /// unchecked); any other error stops the check.
+    fn bundle(&self, code: &str) -> Result<Option<Bundle>, Error>;
+    /// The URL of the record of `code`, named when the resolver has none.
+    fn record_url(&self, code: &str) -> String;
+}
+
+impl Lookup for Client {
+    fn record(&self, code: &str) -> Result<resolver::Resolved, Error> {
+        resolver::record(self, code)
+    }
+    fn bundle(&self, code: &str) -> Result<Option<Bundle>, Error> {
+        resolver::bundle(self, code)
+    }
+    fn record_url(&self, code: &str) -> String {
+        resolver::record_url(&self.settings().resolver_url, code)
+    }
+}
+
 /// Where the record to check against comes from.
 #[derive(Debug)]
 pub enum Source<'a> {
-    /// The resolver, through this client (and its cache).
-    Resolver(&'a Client),
+    /// A resolver: the network client (and its cache), or a server's own index.
+    Resolver(&'a dyn Lookup),
     /// A record given by the caller.
     Record(Record),
     /// A bundle given by the caller.
@@ -137,7 +170,7 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
             bundle = Some(b);
             Some(r)
         }
-        Source::Resolver(client) => match resolver::record(client, &code) {
+        Source::Resolver(lookup) => match lookup.record(&code) {
             Ok(res) => {
                 let hash = res.record.canonical_sha256();
                 let n = res.record.number();
@@ -163,7 +196,7 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
                         format!("the resolver states {s}; the record's number is {n}"),
                     ));
                 }
-                let missing = match resolver::bundle(client, &code) {
+                let missing = match lookup.bundle(&code) {
                     Ok(Some(b)) => {
                         bundle = Some(b);
                         None
@@ -196,7 +229,7 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
                     format!(
                         "the resolver has no record of {} ({})",
                         claim.number,
-                        resolver::record_url(&client.settings().resolver_url, &code)
+                        lookup.record_url(&code)
                     ),
                 ));
                 None
@@ -234,6 +267,23 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
             }
         }
     }
+    // A later update can rewrite one place and leave the others: the number read first is then
+    // not the only one the file claims, and the file cannot be said to carry it.
+    if ins.not_read.is_none() && !ins.consistent() {
+        report.push(Check::new(
+            CheckKind::Metadata,
+            "pdf metadata",
+            Status::Mismatch,
+            format!(
+                "the places in the PDF that hold the number do not agree (XMP {}, Info {})",
+                ins.xmp
+                    .as_ref()
+                    .and_then(|x| x.number.as_deref())
+                    .unwrap_or("none"),
+                ins.info_number.as_deref().unwrap_or("none")
+            ),
+        ));
+    }
     Ok(PdfReport {
         claim,
         record,
@@ -268,5 +318,33 @@ mod tests {
         let c = claim(&ins).unwrap();
         assert_eq!((c.place, c.number.code()), (Place::Page, n.code()));
         assert_eq!(c.number.year(), None);
+    }
+
+    #[test]
+    fn metadata_that_disagree_fail_the_check() {
+        let pdf = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/minimal.pdf"
+        ))
+        .unwrap();
+        let recs: serde_json::Value =
+            serde_json::from_str(include_str!("../../tests/data/records.json")).unwrap();
+        let record = Record::from_value(&recs[0]["canonical_record"]).unwrap();
+        let n = record.number();
+        let opts = crate::pdf::Options::new("2024-01-01T00:00:00Z");
+        let inj = crate::pdf::inject(pdf.clone(), &n, &opts).unwrap();
+        let mut out = pdf;
+        out.extend_from_slice(&inj.appended);
+        let mut ins = crate::pdf::inspect(out).unwrap();
+        let keys = [Key::registry()];
+        let holds = |ins: &Inspection| {
+            verify(ins, Source::Record(record.clone()), &keys)
+                .unwrap()
+                .report
+                .holds()
+        };
+        assert!(holds(&ins));
+        ins.info_number = Some("pith:2024:AAAAAAAAAAAAAAAAAAAAAAAAAA".into());
+        assert!(!holds(&ins));
     }
 }

@@ -101,9 +101,6 @@ pub enum ErrorKind {
     /// Occurs when no Atom entry has the requested id.
     #[error("no entry with id {0}")]
     NoEntry(String),
-    /// Occurs when a paper's record cannot be had from arXiv ([`Input::Arxiv`]).
-    #[error(transparent)]
-    Net(Box<crate::net::Error>),
 }
 
 impl Error {

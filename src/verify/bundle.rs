@@ -144,6 +144,73 @@ impl Bundle {
     }
 }
 
+/// A record's status flags (SPEC, "Record status flags") as its bundle states them, and
+/// whether a receipt signature in it verifies.
+///
+/// The four flags are read, not checked: pith cannot check an OpenTimestamps anchor or an
+/// Internet Archive copy, so a flag is what the bundle says. Only `receipt_verified` is a
+/// check of pith's own ([`Bundle::supports_verified`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Flags {
+    /// The authors attested the record.
+    pub author_attested: bool,
+    /// The record is externally anchored (OpenTimestamps / Bitcoin).
+    pub externally_anchored: bool,
+    /// A stored copy was verified (Internet Archive).
+    pub storage_verified: bool,
+    /// The paper's references were resolved.
+    pub references_resolved: bool,
+    /// The bundle verifies and a receipt signature in it verifies with the keys given.
+    pub receipt_verified: bool,
+}
+
+/// The flag names, as bundles and resolvers spell them.
+const FLAG_NAMES: [&str; 4] = [
+    "author_attested",
+    "externally_anchored",
+    "storage_verified",
+    "references_resolved",
+];
+
+impl Bundle {
+    /// The record's status flags: a flag holds when the bundle sets it to `true` at its top
+    /// level or in a top-level `state` or `status` object, or when one of its events has that
+    /// flag's name as `event_type`; `receipt_verified` holds when [`Bundle::supports_verified`]
+    /// does for the bundle's own number with `keys`.
+    pub fn flags(&self, keys: &[Key]) -> Flags {
+        let v = &self.value;
+        let events: Vec<&str> = v
+            .get("events")
+            .and_then(Value::as_array)
+            .map(|e| {
+                e.iter()
+                    .filter_map(|e| e.get("event_type").and_then(Value::as_str))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let stated = |name: &str| {
+            [Some(v), v.get("state"), v.get("status")]
+                .into_iter()
+                .flatten()
+                .any(|o| o.get(name).and_then(Value::as_bool) == Some(true))
+                || events.contains(&name)
+        };
+        let [a, e, s, r] = FLAG_NAMES.map(stated);
+        Flags {
+            author_attested: a,
+            externally_anchored: e,
+            storage_verified: s,
+            references_resolved: r,
+            receipt_verified: self.supports_verified(&self.record.number(), keys).is_ok(),
+        }
+    }
+
+    /// The bundle as JSON text.
+    pub fn to_json(&self) -> String {
+        self.value.to_string()
+    }
+}
+
 /// Verifies a bundle given as a JSON value: [`Bundle::from_value`] then [`Bundle::check`].
 ///
 /// # Errors
@@ -381,5 +448,28 @@ mod tests {
         assert!(std::error::Error::source(&e).is_some(), "{e}");
         let e = Bundle::from_json("[]").unwrap_err();
         assert!(matches!(e.kind(), ErrorKind::BadBundle(_)));
+    }
+
+    #[test]
+    fn flags_are_what_the_bundle_states() {
+        let sk = SigningKey::from_bytes(&[7; 32]);
+        let (mut v, _) = signed_bundle(&sk);
+        let b = Bundle::from_value(v.clone()).unwrap();
+        assert_eq!(
+            b.flags(&[key_of(&sk)]),
+            Flags {
+                receipt_verified: true,
+                ..Flags::default()
+            }
+        );
+        assert_eq!(b.flags(&[Key::registry()]), Flags::default());
+        v["state"] = serde_json::json!({"externally_anchored": true, "storage_verified": false});
+        v["events"]
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!({"event_type": "author_attested"}));
+        let f = Bundle::from_value(v).unwrap().flags(&[]);
+        assert!(f.externally_anchored && f.author_attested, "{f:?}");
+        assert!(!f.storage_verified && !f.references_resolved && !f.receipt_verified);
     }
 }

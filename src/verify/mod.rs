@@ -16,7 +16,7 @@ use crate::record::{self, Record};
 
 mod bundle;
 
-pub use bundle::{bundle, Bundle};
+pub use bundle::{bundle, Bundle, Flags};
 
 /// Key id of the built-in registry key.
 pub const REGISTRY_KEY_ID: &str = "pith-v1-2026-05";
@@ -61,6 +61,8 @@ pub enum CheckKind {
     Signature,
     /// Whether a bundle carries any receipt at all.
     Receipts,
+    /// Whether the places in a PDF that hold the number (XMP, Info, record link) agree.
+    Metadata,
 }
 
 /// One verification step and its outcome.
@@ -110,7 +112,7 @@ impl Check {
 
 /// The conclusion of a [`Report`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// Every check was made and holds.
     Verified,
@@ -118,6 +120,8 @@ pub enum Verdict {
     Unverified,
     /// At least one check failed.
     Mismatch,
+    /// A PDF carries no number, so there was nothing to check.
+    NoNumber,
 }
 
 impl fmt::Display for Verdict {
@@ -127,6 +131,7 @@ impl fmt::Display for Verdict {
             Verdict::Verified => "verified",
             Verdict::Unverified => "UNVERIFIED (no mismatch, but not everything could be checked)",
             Verdict::Mismatch => "MISMATCH",
+            Verdict::NoNumber => "NO NUMBER (the PDF carries no Pith Number)",
         })
     }
 }

@@ -42,6 +42,9 @@ pub struct RawMeta {
     pub license: Option<String>,
     /// Versions as (`v1`, RFC 2822 date), in any order.
     pub versions: Vec<(String, String)>,
+    /// Authors as one string, raw (`A. Author and B. Autor`): shown beside a number (an index,
+    /// a record page), never part of the record; empty when the form gives none.
+    pub authors: String,
 }
 
 /// Parses a version label `vN` (`v1`, `v12`) to `N`.
@@ -87,6 +90,7 @@ impl RawMeta {
     ///     license: None,
     ///     versions: vec![("v2".into(), "Tue, 5 Jan 1999 10:00:00 GMT".into()),
     ///                    ("v1".into(), "Fri, 1 Jan 1999 09:00:00 GMT".into())],
+    ///     authors: "A. Author".into(),
     /// };
     /// let record = raw.to_paper()?.to_record()?;
     /// assert_eq!(record.source.version, 2);
@@ -152,6 +156,7 @@ mod tests {
                 ("v3".into(), "Thu, 8 Feb 2024 08:14:56 GMT".into()),
                 ("v2".into(), "Wed, 7 Feb 2024 08:14:56 GMT".into()),
             ],
+            authors: "A. Author".into(),
         }
     }
 

@@ -6,7 +6,7 @@
 //! the page. Two metadata formats are read:
 //! - `arXivRaw` (`metadataPrefix=arXivRaw`): `<id>`, `<version version="vN"><date>` in RFC
 //!   2822, `<title>`, `<abstract>`, `<categories>` (primary first), `<license>`: everything a
-//!   record needs;
+//!   record needs; and `<authors>`, kept for display;
 //! - `arXiv` (`metadataPrefix=arXiv`): it has no version list and only the day of v1
 //!   (`<created>`), so neither `source.version` nor `submitted_at` can be derived; its records
 //!   are read and reported with that reason, never numbered from guesses.
@@ -119,6 +119,7 @@ enum Field {
     Abstract,
     Categories,
     License,
+    Authors,
     Date,
     ErrorText,
     Token,
@@ -360,6 +361,7 @@ impl<R: BufRead> OaiReader<R> {
                         b"abstract" => Some(Field::Abstract),
                         b"categories" => Some(Field::Categories),
                         b"license" => Some(Field::License),
+                        b"authors" if fmt == "arXivRaw" => Some(Field::Authors),
                         b"version" if fmt == "arXivRaw" => {
                             rec.version_label = attr(b"version").unwrap_or_default();
                             None
@@ -417,6 +419,7 @@ impl<R: BufRead> OaiReader<R> {
                                 Field::Abstract => rec.meta.abstract_text = text,
                                 Field::Categories => rec.meta.categories = text,
                                 Field::License => rec.meta.license = Some(text),
+                                Field::Authors => rec.meta.authors = text,
                                 Field::Date if rec.meta.versions.len() >= MAX_VERSIONS => {
                                     rec.error.get_or_insert_with(|| {
                                         format!("more than {MAX_VERSIONS} <version> entries")
@@ -523,6 +526,7 @@ mod tests {
         );
         assert!(m.title.contains("and\n  LHC"));
         assert_eq!(m.license, None);
+        assert_eq!(m.authors, "C. Bal&zs");
         let p = m.to_paper().unwrap();
         assert_eq!(
             (p.version, p.submitted.as_str()),

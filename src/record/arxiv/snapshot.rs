@@ -3,8 +3,8 @@
 //!
 //! A line is an object with `id`, `title`, `abstract`, `categories` (space-separated, primary
 //! first), `license` (a URL or `null`) and `versions` (`[{"version":"v1","created":"Mon, 2 Apr
-//! 2007 19:18:42 GMT"}, …]`); other fields (`authors`, `authors_parsed`, `doi`…) are skipped
-//! without being built. Strings without escapes are borrowed from the line, not copied.
+//! 2007 19:18:42 GMT"}, …]`) and `authors` (one string, kept for display); other fields
+//! (`authors_parsed`, `doi`…) are skipped without being built. Strings without escapes are borrowed from the line, not copied.
 
 use std::borrow::Cow;
 
@@ -34,6 +34,8 @@ struct Line<'a> {
     license: Option<Cow<'a, str>>,
     #[serde(borrow)]
     versions: Vec<Version<'a>>,
+    #[serde(borrow, default)]
+    authors: Cow<'a, str>,
 }
 
 #[derive(Deserialize)]
@@ -69,6 +71,7 @@ pub fn parse_line(line: &[u8]) -> Result<RawMeta, String> {
             .into_iter()
             .map(|v| (v.version.into_owned(), v.created.into_owned()))
             .collect(),
+        authors: l.authors.into_owned(),
     })
 }
 
@@ -140,6 +143,7 @@ mod tests {
         assert_eq!(raw.title, "A title\n  with  breaks");
         assert_eq!(raw.abstract_text, "  An \"abstract\".\n");
         assert_eq!(raw.versions.len(), 2);
+        assert_eq!(raw.authors, "A. B");
         let p = raw.to_paper().unwrap();
         assert_eq!(
             (p.version, p.submitted.as_str()),

@@ -36,7 +36,7 @@ pub enum Action {
 ///
 /// # Examples
 /// ```
-/// use pith::batch::tar::{plan_arxiv, Action};
+/// use pith::job::tar::{plan_arxiv, Action};
 /// let p = plan_arxiv("0001/astro-ph0001001v1.ps.gz", &Default::default(), false);
 /// assert!(matches!(p.action, Action::Copy(..)));
 /// let p = plan_arxiv("0001/hep-th0001001v1.pdf", &Default::default(), false);
@@ -77,11 +77,10 @@ pub fn plan_arxiv(name: &str, collected: &Collected, any_version: bool) -> Plann
     };
     let action = match arxiv_match::decide(&w, collected, any_version) {
         Decision::Number(n) => Action::Inject(n),
-        Decision::Skip(reason) => Action::Copy(
-            Status::Skipped,
-            format!("{reason} (--arxiv-any-version, any_version=True in Python, injects it anyway); copied unchanged"),
-        ),
-        Decision::Fail(reason) if !collected.entries.contains_key(&id) => {
+        Decision::Skip(reason) => {
+            Action::Copy(Status::Skipped, format!("{reason}; copied unchanged"))
+        }
+        Decision::Unmatched(reason) => {
             Action::Copy(Status::Unmatched, format!("{reason}; copied unchanged"))
         }
         Decision::Fail(reason) => {

@@ -13,7 +13,7 @@
 //! - **Deterministic**: the output depends only on the input and the options (the update time
 //!   is [`crate::pdf::Options::now`]), not on the number of workers or on timing.
 //! - The input's size, and with [`Options::md5`] its md5, are computed while it is read, the
-//!   output's while it is written ([`Totals`]), for the manifest checks of [`super::manifest`].
+//!   output's while it is written ([`Totals`]), for the manifest checks of [`crate::batch::manifest`].
 //!
 //! What happens to one PDF is [`process_member`]; which number a member gets is the caller's
 //! `plan` ([`plan_arxiv`] for arXiv names and bulk metadata). This module writes only to the
@@ -33,7 +33,7 @@ use md5::{Digest, Md5};
 use serde::Serialize;
 
 use crate::job::item::Summary;
-use crate::job::{RefusalKind, Settings, Status};
+use crate::job::{Kind, Settings, Status};
 
 mod format;
 mod member;
@@ -216,7 +216,7 @@ pub struct MemberReport {
     pub reason: Option<String>,
     /// What kind of refusal, for a refused member (as in `pith batch`'s lines).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub refusal: Option<RefusalKind>,
+    pub refusal: Option<Kind>,
     /// The number written or found.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub number: Option<String>,

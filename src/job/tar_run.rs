@@ -23,10 +23,10 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::manifest::{self, Manifest, TarEntry};
 use super::tar::{self, Error, ErrorKind, MemberReport, Totals};
-use super::Shard;
 use crate::batch::arxiv::{self as arxiv_match, Collected};
+use crate::batch::manifest::{self, Manifest, TarEntry};
+use crate::batch::Shard;
 use crate::record::arxiv::bulk::{Input as MetaInput, Report};
 
 /// What a run is asked to do.
@@ -248,7 +248,7 @@ fn stream_checked(
         Ok(())
     };
     if let (Source::Path(i), Sink::Path(o)) = (&src, &sink) {
-        if same_file(i, o) {
+        if super::same_file(i, o) {
             return Err(err(ErrorKind::SameFile));
         }
     }
@@ -285,14 +285,6 @@ fn stream_checked(
                 )))),
             }
         }
-    }
-}
-
-fn same_file(a: &Path, b: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    match (std::fs::metadata(a), std::fs::metadata(b)) {
-        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
-        _ => false,
     }
 }
 
@@ -375,7 +367,7 @@ pub fn run_dir(
     };
     let shown = out_dir.display().to_string();
     std::fs::create_dir_all(out_dir).map_err(|e| Error::new(&*shown, ErrorKind::Write(e)))?;
-    if same_file(tar_dir, out_dir) {
+    if super::same_file(tar_dir, out_dir) {
         return Err(Error::new(shown, ErrorKind::SameFile));
     }
     let mut summary = DirSummary {

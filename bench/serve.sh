@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# Benchmark for `pith index` and `pith serve`, side by side in one run, load generator on the
+# same machine:
+#  1. throughput and latency: wrk, 64 connections, DURATION s, against the badge SVG and the
+#     record JSON of pith serve, and against nginx serving the same responses pre-rendered by
+#     `pith serve --export` (the physical reference: static files from the page cache); each
+#     run cycles through 1,000 numbers of the index (wrk Lua script);
+#  2. lookup cost: the record JSON of a 1,000-record and a 1,000,000-record index, same load;
+#  3. index build: `pith index` against `pith number --arxiv-snapshot` on the same generated
+#     snapshot (bench/arxiv_gen.py, PAPERS lines), wall time and GNU time's peak RSS.
+# Not a timed test; run by hand:
+#   bench/serve.sh [DURATION] [PAPERS] [BIG] [SERVED]
+# SERVED papers (20,000) make the index served and exported for the throughput runs (exporting
+# 200,000 papers writes 1.6 million files; wrk cycles through 1,000 numbers either way).
+# PHASES="index throughput lookup" (the default) picks the parts to run.
+# Targets: no error, p99 < 10 ms, >= 15,000 req/s and >= half of nginx's; 1M-record lookups
+# within 1.5x of 1k-record ones; index <= 2x pith number, peak RSS < 500 MB.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+duration="${1:-30}"
+papers="${2:-200000}"
+big="${3:-1000000}"
+served="${4:-20000}"
+phases="${PHASES:-index throughput lookup}"
+for tool in wrk nginx sqlite3 python3 /usr/bin/time; do
+  command -v "$tool" >/dev/null || { echo "bench: $tool is required (apt-get install wrk nginx-light sqlite3 time)" >&2; exit 2; }
+done
+work="$(mktemp -d "${TMPDIR:-/var/tmp}/pith-serve-bench.XXXXXX")"
+# nginx's workers run as an unprivileged user and must read the export.
+chmod 755 "$work"
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+cargo build --release --quiet -p pith-number -p pith-serve
+bin="${CARGO_TARGET_DIR:-target}/release"
+pith="$bin/pith"
+
+# 3. Index build against pith number, on the same file (warm cache: each reads it once first).
+# Wall time, and CPU time (user + sys), which says more on a machine shared with other work.
+measure() { # label, command...: wall seconds, CPU seconds and peak RSS (MB)
+  local label="$1"; shift
+  /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" > /dev/null 2> "$work/err" || { cat "$work/err" >&2; exit 1; }
+  read -r wall user sys rss < "$work/time"
+  cpu=$(python3 -c "print(f'{$user + $sys:.1f}')")
+  printf '| %s | %s | %.1f | %s | %d |\n' "$label" "$papers" "$wall" "$cpu" "$((rss / 1024))"
+  echo "$wall $cpu" > "$work/wall-$label"
+}
+if [[ " $phases " == *" index "* ]]; then
+  python3 bench/arxiv_gen.py "$papers" 1 > "$work/snap.jsonl"
+  cat "$work/snap.jsonl" > /dev/null
+  echo "## index build ($papers papers, $(du -m "$work/snap.jsonl" | cut -f1) MB)"
+  echo "| run | papers | wall s | CPU s | peak RSS MB |"
+  echo "|---|---|---|---|---|"
+  measure "pith number --arxiv-snapshot" "$pith" number --arxiv-snapshot "$work/snap.jsonl"
+  rm -f "$work/full.pith-index"
+  measure "pith index --arxiv-snapshot" "$pith" index -o "$work/full.pith-index" --arxiv-snapshot "$work/snap.jsonl" -q
+  measure "pith index (update, unchanged)" "$pith" index -o "$work/full.pith-index" --arxiv-snapshot "$work/snap.jsonl" -q
+  python3 -c "import sys; a,b=(open(f).read().split() for f in sys.argv[1:]); print(f'index / number: wall {float(b[0])/float(a[0]):.2f}x, CPU {float(b[1])/float(a[1]):.2f}x (target <= 2x)')" \
+    "$work/wall-pith number --arxiv-snapshot" "$work/wall-pith index --arxiv-snapshot"
+  rm -f "$work/snap.jsonl"
+fi
+
+# Small and big indexes of light generated records (the lookup, not the text, is measured).
+light() { # n, file
+  python3 - "$1" > "$2" <<'EOF'
+import sys
+n = int(sys.argv[1])
+for i in range(n):
+    print('{"id":"%04d.%05d","authors":"A. Author","title":"Paper %d","abstract":"Abstract %d.","categories":"cs.DC cs.LG","license":null,"versions":[{"version":"v1","created":"Mon, 2 Apr 2007 19:18:42 GMT"}]}'
+          % (1001 + i // 100000, i % 100000, i, i))
+EOF
+}
+
+# A server on a free port; sets $url.
+serve() { # index
+  "$pith" serve "$1" --listen 127.0.0.1:0 > "$work/serve.out" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 600); do
+    grep -q '^listening on ' "$work/serve.out" 2>/dev/null && break
+    sleep 0.05
+  done
+  url="$(sed -n 's/^listening on //p' "$work/serve.out")"
+  [ -n "$url" ] || { echo "bench: pith serve $1 did not start:" >&2; cat "$work/serve.out" >&2; exit 1; }
+}
+# 1,000 paths of the form PREFIX<code>SUFFIX, for wrk to cycle through.
+paths() { # index, prefix, suffix, file
+  sqlite3 "$1" "SELECT code FROM records ORDER BY random() LIMIT 1000" \
+    | sed "s|^|$2|; s|\$|$3|" > "$4"
+}
+cat > "$work/cycle.lua" <<'EOF'
+local paths = {}
+for line in io.lines(os.getenv("PATHS")) do paths[#paths + 1] = line end
+local i = 0
+request = function()
+  i = i % #paths + 1
+  return wrk.format("GET", paths[i])
+end
+done = function(summary, latency, requests)
+  local errors = summary.errors.connect + summary.errors.read + summary.errors.write
+    + summary.errors.status + summary.errors.timeout
+  io.write(string.format("RESULT %.0f %.2f %.2f %d %d\n", summary.requests / (summary.duration / 1e6),
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000, errors, summary.requests))
+end
+EOF
+load() { # label, url, paths file, seconds
+  PATHS="$3" wrk -t2 -c64 -d"$4"s -s "$work/cycle.lua" "$2" > "$work/wrk.out" 2>&1 || { cat "$work/wrk.out" >&2; exit 1; }
+  read -r _ rps p50 p99 errors total < <(grep '^RESULT' "$work/wrk.out")
+  printf '| %s | %s | %s | %s | %s | %s |\n' "$1" "$rps" "$p50" "$p99" "$errors" "$total"
+  echo "$rps" > "$work/rps-$1"
+}
+
+# 1. pith serve against nginx on the export, same paths.
+if [[ " $phases " == *" throughput "* ]]; then
+python3 bench/arxiv_gen.py "$served" 2 > "$work/served.jsonl"
+"$pith" index --fresh -o "$work/full.pith-index" --arxiv-snapshot "$work/served.jsonl" -q
+serve "$work/full.pith-index"
+"$pith" serve "$work/full.pith-index" --export "$work/site" 2> /dev/null
+paths "$work/full.pith-index" /badge/ .svg "$work/badge.paths"
+paths "$work/full.pith-index" /pith/ .json "$work/record.paths"
+nginx_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+cat > "$work/nginx.conf" <<EOF
+worker_processes $(nproc);
+pid $work/nginx.pid;
+error_log $work/nginx.err;
+events { worker_connections 1024; }
+http {
+  types { image/svg+xml svg; application/json json; }
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  open_file_cache max=20000;
+  etag on;
+  server { listen 127.0.0.1:$nginx_port; root $work/site; }
+}
+EOF
+nginx -c "$work/nginx.conf" -p "$work"
+for _ in $(seq 100); do [ -s "$work/nginx.pid" ] && break; sleep 0.05; done
+pids+=("$(cat "$work/nginx.pid")")
+echo
+echo "## throughput, 64 connections, ${duration} s, 1,000 numbers of a $served-paper index"
+echo "| server, route | req/s | p50 ms | p99 ms | errors | requests |"
+echo "|---|---|---|---|---|---|"
+load "pith serve, badge SVG" "$url" "$work/badge.paths" "$duration"
+load "nginx, badge SVG file" "http://127.0.0.1:$nginx_port" "$work/badge.paths" "$duration"
+load "pith serve, record JSON" "$url" "$work/record.paths" "$duration"
+load "nginx, record JSON file" "http://127.0.0.1:$nginx_port" "$work/record.paths" "$duration"
+python3 - "$work" <<'EOF'
+import sys
+w = sys.argv[1]
+r = lambda k: float(open(f"{w}/rps-{k}").read())
+for what, ours, theirs in [("badge SVG", "pith serve, badge SVG", "nginx, badge SVG file"),
+                           ("record JSON", "pith serve, record JSON", "nginx, record JSON file")]:
+    print(f"{what}: pith serve / nginx = {r(ours) / r(theirs):.2f} (target >= 0.5)")
+EOF
+kill "${pids[-1]}" "${pids[-2]}" 2>/dev/null || true
+fi
+
+# 2. Lookup cost: 1k against 1M records.
+if [[ " $phases " == *" lookup "* ]]; then
+light 1000 "$work/small.jsonl"
+light "$big" "$work/big.jsonl"
+"$pith" index -o "$work/small.pith-index" --arxiv-snapshot "$work/small.jsonl" -q
+/usr/bin/time -f "%e %M" -o "$work/time" "$pith" index -o "$work/big.pith-index" --arxiv-snapshot "$work/big.jsonl" -q
+read -r wall rss < "$work/time"
+echo
+echo "big index: $big records in ${wall} s, peak RSS $((rss / 1024)) MB, $(du -m "$work/big.pith-index" | cut -f1) MB on disk"
+echo
+echo "## lookup cost, record JSON, 64 connections, ${duration} s"
+echo "| index | req/s | p50 ms | p99 ms | errors | requests |"
+echo "|---|---|---|---|---|---|"
+serve "$work/small.pith-index"
+paths "$work/small.pith-index" /pith/ .json "$work/small.paths"
+load "1,000 records" "$url" "$work/small.paths" "$duration"
+kill "${pids[-1]}"
+serve "$work/big.pith-index"
+paths "$work/big.pith-index" /pith/ .json "$work/big.paths"
+load "$big records" "$url" "$work/big.paths" "$duration"
+python3 - "$work" "$big" <<'EOF'
+import sys
+w, big = sys.argv[1], sys.argv[2]
+r = lambda k: float(open(f"{w}/rps-{k}").read())
+print(f"1,000 / {big} records throughput: {r('1,000 records') / r(big + ' records'):.2f}x (target <= 1.5x)")
+EOF
+fi

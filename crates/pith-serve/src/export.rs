@@ -1,0 +1,210 @@
+//! The routes as static files, for any static host, object store or CDN (`pith serve INDEX
+//! --export DIR`).
+//!
+//! Each file holds the bytes the server answers on the same path ([`crate::routes::documents`]):
+//! - `pith/<26>.json`: the record's JSON-LD (what `pith verify` and the resolver client read);
+//! - `pith/<26>/bundle.json`, `pith/<26>/state.json`: where a bundle is indexed;
+//! - `badge/<26>.svg` (default options and the record's status) and `badge/<26>.json` (the
+//!   shields.io endpoint document);
+//! - the pages ([`crate::pages::export`]): `index.html`, `verify/index.html` (saying that
+//!   checking a PDF needs the server), `assets/…`, and the record page at
+//!   `pith/<26>/index.html`, which a browser gets at `/pith/<26>`;
+//! - redirect stubs, since a static host cannot answer 303:
+//!   `pith/<8|12|16>/index.html` (unique prefixes) and `arxiv/<id>/index.html`,
+//!   `arxiv/<id>v<N>/index.html`, each an HTML page that moves the browser on (`<meta
+//!   http-equiv="refresh">` and a link) to the record;
+//! - `healthz`.
+//!
+//! What a static host cannot do: content negotiation (`/pith/<26>` with `Accept:
+//! application/ld+json` gets the record page there; ask `/pith/<26>.json`), badge query options
+//! (only the default badge is written), and status codes for redirects.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use pith::badge::Options;
+
+use crate::index::{Entry, Error, ErrorKind, Index};
+use crate::pages::{self, record::Facts};
+use crate::routes::documents;
+
+/// What an export wrote.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Exported {
+    /// Records written.
+    pub records: u64,
+    /// Bundles written.
+    pub bundles: u64,
+    /// Files written in all.
+    pub files: u64,
+}
+
+impl std::fmt::Display for Exported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} records, {} bundles, {} files",
+            self.records, self.bundles, self.files
+        )
+    }
+}
+
+struct Out {
+    dir: PathBuf,
+    files: u64,
+}
+
+impl Out {
+    /// Writes `rel` (a path the export composes from codes and arXiv ids, never from a URL).
+    fn write(&mut self, rel: &str, bytes: &[u8]) -> Result<(), Error> {
+        // Ids come from the index, which came from files: a path leaving DIR is refused.
+        if rel
+            .split('/')
+            .any(|c| c.is_empty() || c == "." || c == ".." || c.contains('\\'))
+        {
+            return Err(
+                ErrorKind::Input(format!("{rel:?} is not a path inside the export")).into(),
+            );
+        }
+        let path = self.dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| io(e, parent))?;
+        }
+        let mut f = std::fs::File::create(&path).map_err(|e| io(e, &path))?;
+        f.write_all(bytes).map_err(|e| io(e, &path))?;
+        self.files += 1;
+        Ok(())
+    }
+}
+
+fn io(e: std::io::Error, path: &Path) -> Error {
+    Error::from(ErrorKind::Input(format!("{}: {e}", path.display())))
+}
+
+/// The HTML page that sends a browser on to `to` (a path under `base`).
+pub fn stub(base: &str, to: &str) -> Vec<u8> {
+    let url = pith::escape::html_attr(&format!("{base}{to}"));
+    format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Redirecting to {url}</title>\
+         <meta http-equiv=\"refresh\" content=\"0; url={url}\"><link rel=\"canonical\" href=\"{url}\">\
+         <meta name=\"robots\" content=\"noindex\"></head>\n<body><p>This moved to <a href=\"{url}\">{url}</a>.</p></body></html>\n"
+    )
+    .into_bytes()
+}
+
+/// The number of leading characters `a` and `b` share.
+fn shared(a: &str, b: &str) -> usize {
+    a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count()
+}
+
+/// Writes the export of `index` into `dir` (created when missing; files already there are
+/// replaced, others left). `base` prefixes the URLs written into documents and stubs (`""`:
+/// relative to the host's root).
+///
+/// # Errors
+/// [`ErrorKind::Input`] naming a file that cannot be written; [`ErrorKind::Sqlite`].
+pub fn export(index: &Index, dir: &Path, base: &str) -> Result<Exported, Error> {
+    let mut out = Out {
+        dir: dir.to_owned(),
+        files: 0,
+    };
+    let mut done = Exported::default();
+    let badge = Options::default();
+    // The pages: home, the verify page (which says it needs the server), the assets.
+    let site = pages::export::site(base, index.len().ok());
+    for (path, bytes) in
+        pages::export::fixed(&site).map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?
+    {
+        out.write(&path, &bytes)?;
+    }
+    // Codes come in order: a prefix is unique when neither neighbour shares it.
+    let mut prev: Option<Entry> = None;
+    let mut prev_shared = 0usize;
+    let aliases = |out: &mut Out, e: &Entry, before: usize, after: usize| {
+        let code = e.number.code();
+        for len in pith::number::ALIAS_LENS {
+            if before < len && after < len {
+                out.write(
+                    &format!("pith/{}/index.html", &code[..len]),
+                    &stub(base, &format!("/pith/{code}")),
+                )?;
+            }
+        }
+        Ok::<(), Error>(())
+    };
+    index.each(|e, b| {
+        let code = e.number.code();
+        out.write(&format!("pith/{code}.json"), &documents::record(base, e, b))?;
+        // What a browser gets at /pith/<26>: the record page (a static host cannot tell a
+        // browser from a script; scripts ask for the .json).
+        let facts = Facts::of(index, e, base)?;
+        let (path, page) = pages::export::record(&facts, &site)
+            .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?;
+        out.write(&path, &page)?;
+        if let Some(b) = b {
+            let mut bytes = b.bundle.clone().into_bytes();
+            bytes.push(b'\n');
+            out.write(&format!("pith/{code}/bundle.json"), &bytes)?;
+            out.write(&format!("pith/{code}/state.json"), &documents::state(e, b))?;
+            done.bundles += 1;
+        }
+        let svg = documents::badge_svg(&e.number, &badge, b)
+            .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?;
+        out.write(&format!("badge/{code}.svg"), &svg)?;
+        out.write(
+            &format!("badge/{code}.json"),
+            &documents::shields(&e.number, false, b),
+        )?;
+        if !e.superseded {
+            out.write(
+                &format!("arxiv/{}v{}/index.html", e.arxiv_id, e.version),
+                &stub(base, &format!("/pith/{code}")),
+            )?;
+        }
+        let s = prev.as_ref().map_or(0, |p| shared(p.number.code(), code));
+        if let Some(p) = prev.take() {
+            aliases(&mut out, &p, prev_shared, s)?;
+        }
+        prev_shared = s;
+        prev = Some(e.clone());
+        done.records += 1;
+        Ok(())
+    })?;
+    if let Some(p) = prev.take() {
+        aliases(&mut out, &p, prev_shared, 0)?;
+    }
+    index.each_latest(|id, code| {
+        out.write(
+            &format!("arxiv/{id}/index.html"),
+            &stub(base, &format!("/pith/{code}")),
+        )
+    })?;
+    out.write(
+        "healthz",
+        format!("ok {} records\n", done.records).as_bytes(),
+    )?;
+    done.files = out.files;
+    Ok(done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stubs_escape_and_prefixes_share() {
+        let s = String::from_utf8(stub("", "/pith/A\"<")).unwrap();
+        assert!(s.contains("url=/pith/A&quot;&lt;\""), "{s}");
+        assert_eq!(shared("ABCD", "ABXD"), 2);
+        let dir = tempfile::tempdir().unwrap();
+        let mut out = Out {
+            dir: dir.path().to_owned(),
+            files: 0,
+        };
+        for bad in ["arxiv/../x", "/etc/x", "a//b", "arxiv/a\\..\\b"] {
+            assert!(out.write(bad, b"").is_err(), "{bad}");
+        }
+        out.write("arxiv/math/0406128v1/index.html", b"x").unwrap();
+        assert_eq!(out.files, 1);
+    }
+}

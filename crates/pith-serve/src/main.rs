@@ -1,0 +1,243 @@
+//! `pith-serve`: the program `pith index` and `pith serve` run. Arguments → library calls, one
+//! `pith: …` line per problem on standard error, exit 0 (done) or 2 (an error, or bad inputs
+//! reported above).
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand};
+use pith_serve::app::{self, AppState};
+use pith_serve::index::{self, BuildOptions, Index, Sources};
+use pith_serve::limits::{self, Limits};
+
+/// A mirror of the Pith resolver: build an index of numbers, serve it with live badges, or
+/// export it as static files.
+#[derive(Debug, Parser)]
+#[command(name = "pith", bin_name = "pith", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Build or update an index from arXiv bulk metadata, records and bundles.
+    Index(IndexArgs),
+    /// Serve an index: records, bundles, arXiv redirects and badges, as pith.science does.
+    Serve(ServeArgs),
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    pith index -o arxiv.pith-index --arxiv-snapshot arxiv-metadata-oai-snapshot.json.gz\n  \
+    pith index -o arxiv.pith-index --arxiv-oai harvest/*.xml.gz --bundles bundles/\n\n\
+    An existing INDEX is updated: what it holds is kept, what changed is replaced (the old\n\
+    record stays resolvable, marked superseded). The new index is written beside INDEX and\n\
+    renamed over it at the end, so an interrupted run leaves the old one whole.")]
+struct IndexArgs {
+    /// The index file to build or update.
+    #[arg(short, long, value_name = "INDEX")]
+    output: PathBuf,
+    /// arXiv's metadata snapshot (JSON Lines; gzip, bzip2, xz, zstd or zip); repeatable.
+    #[arg(long, value_name = "FILE")]
+    arxiv_snapshot: Vec<PathBuf>,
+    /// OAI-PMH ListRecords pages in arXivRaw, as harvesters save them; repeatable.
+    #[arg(long, value_name = "FILE")]
+    arxiv_oai: Vec<PathBuf>,
+    /// A folder of records (*.json: a record, the resolver's wrapped record, or an array).
+    #[arg(long, value_name = "DIR")]
+    records: Vec<PathBuf>,
+    /// A folder of bundles (*.json); their events give each record's status.
+    #[arg(long, value_name = "DIR")]
+    bundles: Vec<PathBuf>,
+    /// An Ed25519 public key (base64 or hex, or a file holding it) whose receipt signatures
+    /// make a record "verified", besides the built-in registry key.
+    #[arg(long, value_name = "KEY")]
+    key: Vec<String>,
+    /// Start from an empty index instead of updating INDEX.
+    #[arg(long)]
+    fresh: bool,
+    /// Stop at the first line, record or bundle that cannot be indexed (INDEX is left as it was).
+    #[arg(long)]
+    strict: bool,
+    /// Worker threads computing numbers (default: one per core).
+    #[arg(short, long, value_name = "N")]
+    jobs: Option<usize>,
+    /// Print the counts as JSON on standard output.
+    #[arg(long)]
+    json: bool,
+    /// Print only errors.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    pith serve arxiv.pith-index --listen 0.0.0.0:8080\n  \
+    pith serve arxiv.pith-index --export site/ --base-url https://mirror.example.org\n\n\
+    Routes: /pith/<26>.json, /pith/<26> (JSON-LD), /pith/<26>/bundle.json, /pith/<26>/state.json,\n\
+    /pith/<8|12|16> and /arxiv/<id>[vN] (303 to the number), /badge/<26>.svg?style=&full=&qr=,\n\
+    /badge/<26>.json (shields.io endpoint), /healthz. Pages for browsers: / (look a paper up),\n\
+    /pith/<26> with Accept: text/html (the record page), /verify (check a PDF; POST it with\n\
+    Accept: application/json for the pith verify --json report). SIGTERM stops it gracefully.")]
+struct ServeArgs {
+    /// The index file (`pith index -o INDEX …` builds it).
+    index: PathBuf,
+    /// Address to listen on; port 0 picks a free port. The first line printed is
+    /// `listening on http://HOST:PORT`.
+    #[arg(long, default_value = "127.0.0.1:8080", value_name = "HOST:PORT")]
+    listen: String,
+    /// Write every route as static files into DIR instead of serving.
+    #[arg(long, value_name = "DIR")]
+    export: Option<PathBuf>,
+    /// The public URL of this mirror (https://mirror.example.org): redirects and documents
+    /// name it instead of paths relative to the server.
+    #[arg(long, value_name = "URL", default_value = "")]
+    base_url: String,
+    /// Connections open at once; more wait to be accepted.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_connections)]
+    max_connections: usize,
+    /// Seconds a client has to send its request head.
+    #[arg(long, value_name = "SECS", default_value_t = Limits::default().header_timeout.as_secs())]
+    header_timeout: u64,
+    /// Seconds a connection may stall reading or writing before it is closed.
+    #[arg(long, value_name = "SECS", default_value_t = Limits::default().idle_timeout.as_secs())]
+    idle_timeout: u64,
+    /// Seconds an answer may take before 503.
+    #[arg(long, value_name = "SECS", default_value_t = Limits::default().request_timeout.as_secs())]
+    request_timeout: u64,
+    /// Answers kept in memory (badges, records, redirects); 0 keeps none.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().cache_entries)]
+    cache_entries: usize,
+    /// Worker threads answering requests (default: one per core).
+    #[arg(short, long, value_name = "N")]
+    jobs: Option<usize>,
+    /// Largest PDF, in bytes, that /verify checks (default 100 MB); a larger one is answered
+    /// 413 with a page that says so.
+    #[arg(long, value_name = "BYTES", default_value_t = app::MAX_UPLOAD)]
+    max_upload: u64,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Command::Index(a) => run_index(a),
+        Command::Serve(a) => serve(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = std::io::stdout().flush();
+            eprintln!("pith: {}", one_line(&format!("{e:#}")));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// One line, bounded: a hostile input can put megabytes into a message.
+fn one_line(s: &str) -> String {
+    let line = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.char_indices().nth(2000) {
+        Some((cut, _)) => format!("{}… ({} more bytes)", &line[..cut], line.len() - cut),
+        None => line,
+    }
+}
+
+fn threads(jobs: Option<usize>) -> usize {
+    jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}
+
+fn run_index(a: IndexArgs) -> Result<()> {
+    if a.arxiv_snapshot.is_empty()
+        && a.arxiv_oai.is_empty()
+        && a.records.is_empty()
+        && a.bundles.is_empty()
+    {
+        bail!("nothing to index: give --arxiv-snapshot, --arxiv-oai, --records or --bundles");
+    }
+    let mut keys = vec![pith::verify::Key::registry()];
+    for k in &a.key {
+        let p = std::path::Path::new(k);
+        let text = if p.is_file() {
+            std::fs::read_to_string(p).with_context(|| format!("--key {k}"))?
+        } else {
+            k.clone()
+        };
+        keys.push(pith::verify::Key::parse(&text).with_context(|| format!("--key {k}"))?);
+    }
+    let sources = Sources {
+        snapshots: a.arxiv_snapshot,
+        oai: a.arxiv_oai,
+        records: a.records,
+        bundles: a.bundles,
+        keys,
+    };
+    let opts = BuildOptions {
+        threads: threads(a.jobs),
+        strict: a.strict,
+        fresh: a.fresh,
+    };
+    let mut err = std::io::stderr().lock();
+    let counts = index::build(&a.output, &sources, opts, &mut |line| {
+        let _ = writeln!(err, "pith: {}", one_line(line));
+    })?;
+    if a.json {
+        println!("{}", serde_json::to_string(&counts)?);
+    }
+    if !a.quiet {
+        eprintln!("pith: {}: {counts}", a.output.display());
+    }
+    if counts.bad > 0 {
+        bail!(
+            "{} input(s) could not be indexed (reported above); the rest is in {}",
+            counts.bad,
+            a.output.display()
+        );
+    }
+    Ok(())
+}
+
+fn serve(a: ServeArgs) -> Result<()> {
+    let index = Index::open(&a.index)?;
+    let base = a.base_url.trim_end_matches('/');
+    if let Some(dir) = &a.export {
+        let done = pith_serve::export::export(&index, dir, base)?;
+        eprintln!("pith: {}: {done}", dir.display());
+        return Ok(());
+    }
+    let limits = Limits {
+        max_connections: a.max_connections.max(1),
+        header_timeout: Duration::from_secs(a.header_timeout.max(1)),
+        idle_timeout: Duration::from_secs(a.idle_timeout.max(1)),
+        request_timeout: Duration::from_secs(a.request_timeout.max(1)),
+        cache_entries: a.cache_entries,
+        ..Limits::default()
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(threads(a.jobs))
+        .enable_all()
+        .build()
+        .context("cannot start the runtime")?;
+    rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind(&a.listen)
+            .await
+            .with_context(|| format!("cannot listen on {}", a.listen))?;
+        let addr = listener.local_addr()?;
+        println!("listening on http://{addr}");
+        let _ = std::io::stdout().flush();
+        let state = AppState::new(index, base, limits).with_max_upload(a.max_upload);
+        let router = app::router(state);
+        limits::serve(listener, router, limits, limits::shutdown_signal()).await?;
+        Ok(())
+    })
+}

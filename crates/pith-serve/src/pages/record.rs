@@ -1,0 +1,380 @@
+//! The record page: what a person sees at `/pith/<26>` in a browser. The number large, its short
+//! form, the paper (title, authors, arXiv id, version, date, categories, linked to arXiv), the
+//! status flags, the canonical record and the recipe to check it by hand against this server,
+//! the LaTeX lines, the badge in every style with the snippets of `pith snippet`, and every other
+//! version of the paper. JSON-LD and Open Graph tags go in the head.
+
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use pith::badge::{self, Format, Options, RecordStatus, SnippetOptions, Style};
+use pith::{PithNumber, Record};
+use serde::Serialize;
+
+use super::{html, internal_error, render, Site};
+use crate::app::AppState;
+use crate::index::{self, BundleEntry, Entry, ErrorKind, Index};
+use crate::routes::documents;
+
+/// What the index knows of one paper version, as the page needs it.
+#[derive(Debug, Clone)]
+pub struct Facts {
+    /// The indexed version (title, authors, dates, categories).
+    pub entry: Entry,
+    /// Its canonical record.
+    pub record: Record,
+    /// Every version of this paper in the index, by version number, with its number.
+    pub versions: Vec<(u32, PithNumber)>,
+    /// Its bundle, when one is indexed.
+    pub bundle: Option<BundleEntry>,
+    /// The JSON-LD document the record's URL answers to `Accept: application/ld+json`.
+    pub json_ld: serde_json::Value,
+}
+
+impl Facts {
+    /// Looks up what the page of `entry` shows: its record, the paper's other versions, its
+    /// bundle; `base` prefixes the URLs of the JSON-LD document.
+    ///
+    /// # Errors
+    /// The index's errors; [`ErrorKind::Input`] for a stored record that does not parse.
+    pub fn of(index: &Index, entry: &Entry, base: &str) -> Result<Facts, index::Error> {
+        let record = Record::from_json(&entry.record)
+            .map_err(|e| index::Error::from(ErrorKind::Input(e.to_string())))?;
+        let bundle = index.bundle(entry.number.code())?;
+        let json_ld = serde_json::from_slice(&documents::record(base, entry, bundle.as_ref()))
+            .unwrap_or(serde_json::Value::Null);
+        Ok(Facts {
+            entry: entry.clone(),
+            record,
+            versions: index.versions(&entry.arxiv_id)?,
+            bundle,
+            json_ld,
+        })
+    }
+}
+
+/// The status flags' names and how the page says them.
+pub const FLAGS: [(&str, &str); 4] = [
+    ("author_attested", "attested by an author"),
+    (
+        "externally_anchored",
+        "anchored in a public timestamp (OpenTimestamps, Bitcoin)",
+    ),
+    (
+        "storage_verified",
+        "stored and checked at the Internet Archive",
+    ),
+    ("references_resolved", "references resolved"),
+];
+
+/// One flag as the page shows it.
+#[derive(Debug, Serialize)]
+struct Flag {
+    name: &'static str,
+    label: &'static str,
+    on: bool,
+}
+
+/// One snippet: its format's short name and display name, and the text `pith snippet` prints.
+#[derive(Debug, Serialize)]
+pub struct Snippet {
+    /// `md`, `html`, `rst`, `adoc` or `tex`.
+    pub format: &'static str,
+    /// `Markdown`, `HTML`, …
+    pub name: &'static str,
+    /// The snippet.
+    pub text: String,
+}
+
+/// One badge variant: where its image is, its size and alt text, its snippets.
+#[derive(Debug, Serialize)]
+pub struct BadgeView {
+    /// A fragment id (`flat`, `flat-square`, `full`, `qr`).
+    pub id: &'static str,
+    /// Its heading.
+    pub label: &'static str,
+    /// The image's path on this site.
+    pub img: String,
+    /// The image's alt text (the badge's accessible name).
+    pub alt: String,
+    /// Width in px.
+    pub width: u32,
+    /// Height in px.
+    pub height: u32,
+    /// Its snippets, in every format.
+    pub snippets: Vec<Snippet>,
+    /// The badge options, for the `pith snippet` line that gives the same text.
+    #[serde(skip)]
+    pub options: Options,
+    /// The image's absolute URL, as the snippets give it.
+    #[serde(skip)]
+    pub src: String,
+}
+
+#[derive(Debug, Serialize)]
+struct Version {
+    version: u32,
+    code: String,
+    full: String,
+    current: bool,
+}
+
+/// Everything the record template shows.
+#[derive(Debug, Serialize)]
+struct View {
+    full: String,
+    code: String,
+    short: String,
+    title: String,
+    authors: String,
+    description: String,
+    page_url: String,
+    arxiv_id: String,
+    version: u32,
+    latest: bool,
+    arxiv_url: String,
+    submitted: String,
+    version_date: Option<String>,
+    categories: Vec<String>,
+    flags: Vec<Flag>,
+    flags_summary: String,
+    has_bundle: bool,
+    versions: Vec<Version>,
+    latex: String,
+    badges: Vec<BadgeView>,
+    dark_snippet: String,
+    canonical: String,
+    sha256: String,
+    recipe: String,
+    json_ld: String,
+}
+
+fn format_name(f: Format) -> &'static str {
+    match f {
+        Format::Markdown => "Markdown",
+        Format::Html => "HTML",
+        Format::Rst => "reStructuredText",
+        Format::AsciiDoc => "AsciiDoc",
+        Format::Latex => "LaTeX",
+    }
+}
+
+/// The badge variants a record page offers: each style, the whole number, and the QR code.
+/// The query of each image is the one the badge route reads (`style`, `full`, `qr`). A static
+/// export holds only the default badge (a static host ignores the query), so `all` false
+/// offers that one alone.
+pub fn badge_variants(
+    number: &PithNumber,
+    status: Option<RecordStatus>,
+    origin: &str,
+    all: bool,
+) -> Result<Vec<BadgeView>, badge::Error> {
+    let base = Options::default().status(status);
+    let variants: [(&str, &str, Options, &str); 4] = [
+        ("flat", "Flat", base.clone(), ""),
+        (
+            "flat-square",
+            "Flat square",
+            base.clone().style(Style::FlatSquare),
+            "?style=flat-square",
+        ),
+        (
+            "full",
+            "With the whole number",
+            base.clone().full(true),
+            "?full=true",
+        ),
+        (
+            "qr",
+            "With a QR code of the record page",
+            base.qr(Some(2)),
+            "?qr=true",
+        ),
+    ];
+    variants
+        .into_iter()
+        .take(if all { 4 } else { 1 })
+        .map(|(id, label, options, query)| {
+            let path = format!("/badge/{}.svg{query}", number.code());
+            let src = format!("{origin}{path}");
+            let (width, height) = badge::dimensions(number, &options)?;
+            let snippets = Format::ALL
+                .into_iter()
+                .map(|f| {
+                    let opts = SnippetOptions {
+                        badge: options.clone(),
+                        src: Some(src.clone()),
+                        dark_src: None,
+                    };
+                    Ok(Snippet {
+                        format: f.name(),
+                        name: format_name(f),
+                        text: badge::snippet(number, f, &opts)?,
+                    })
+                })
+                .collect::<Result<Vec<_>, badge::Error>>()?;
+            Ok(BadgeView {
+                id,
+                label,
+                img: path,
+                alt: badge::accessible_name(number, &options),
+                width,
+                height,
+                snippets,
+                options,
+                src,
+            })
+        })
+        .collect()
+}
+
+/// The lines that add the number to a LaTeX paper.
+pub fn latex_lines(number: &PithNumber) -> String {
+    format!("\\usepackage{{pith}}\n\\pithnumber{{{}}}\n", number.full())
+}
+
+/// The recipe that checks the number by hand against the server at `origin` (a static copy
+/// answers the JSON-LD at `<26>.json` only: it cannot read `Accept`).
+pub fn recipe(origin: &str, code: &str, sha256: &str, is_static: bool) -> String {
+    let url = if is_static {
+        format!("{origin}/pith/{code}.json")
+    } else {
+        format!("{origin}/pith/{code}")
+    };
+    format!(
+        "curl -sH 'Accept: application/ld+json' {url} \\\n  \
+         | jq -c '.canonical_record' \\\n  \
+         | python3 -c \"import sys,json,hashlib; b=json.dumps(json.loads(sys.stdin.read()), sort_keys=True, separators=(',',':'), ensure_ascii=False).encode(); print(hashlib.sha256(b).hexdigest())\"\n\
+         # expect: {sha256}\n"
+    )
+}
+
+/// JSON text safe inside `<script type="application/ld+json">`: no `<` can close the element.
+fn script_json(v: &serde_json::Value) -> String {
+    v.to_string()
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
+}
+
+/// Renders the record page of `facts` for `site`.
+///
+/// # Errors
+/// A badge or snippet the library refuses, or a template that fails (bugs, not input).
+pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::error::Error>> {
+    let r = &facts.record;
+    let number = r.number();
+    let code = number.code().to_owned();
+    let origin = site.origin.as_str();
+    let status = documents::status(facts.bundle.as_ref());
+    let badges = badge_variants(&number, Some(status), origin, !site.is_static)?;
+    let dark = badges
+        .iter()
+        .find(|b| b.id == "flat")
+        .map(|b| {
+            badge::snippet(
+                &number,
+                Format::Html,
+                &SnippetOptions {
+                    badge: b.options.clone(),
+                    src: Some(b.src.clone()),
+                    dark_src: Some(format!("{}/badge/{code}.svg", origin)),
+                },
+            )
+        })
+        .transpose()?
+        .unwrap_or_default();
+    let e = &facts.entry;
+    let categories = if e.categories.is_empty() {
+        let mut c = vec![r.metadata.primary_cat.clone()];
+        c.extend(r.metadata.cross_cats_sorted.iter().cloned());
+        c
+    } else {
+        e.categories.clone()
+    };
+    let f = facts.bundle.as_ref().map(|b| b.flags).unwrap_or_default();
+    let flags: Vec<Flag> = FLAGS
+        .iter()
+        .zip([
+            f.author_attested,
+            f.externally_anchored,
+            f.storage_verified,
+            f.references_resolved,
+        ])
+        .map(|(&(name, label), on)| Flag { name, label, on })
+        .collect();
+    let flags_summary = match status {
+        RecordStatus::Computed => "computed from arXiv's metadata".to_owned(),
+        s => s.name().to_owned(),
+    };
+    let latest = facts
+        .versions
+        .iter()
+        .map(|(v, _)| *v)
+        .max()
+        .is_none_or(|m| m <= r.source.version);
+    let sha256 = r.canonical_sha256();
+    let view = View {
+        full: number.full(),
+        short: number.short(),
+        title: if e.title.is_empty() {
+            format!("arXiv:{}v{}", r.source.id, r.source.version)
+        } else {
+            e.title.clone()
+        },
+        authors: e.authors.clone(),
+        description: format!(
+            "{} for arXiv:{}v{}: {}",
+            number.full(),
+            r.source.id,
+            r.source.version,
+            e.title
+        ),
+        page_url: format!("{origin}/pith/{code}"),
+        arxiv_id: r.source.id.clone(),
+        version: r.source.version,
+        latest,
+        arxiv_url: format!("https://arxiv.org/abs/{}v{}", r.source.id, r.source.version),
+        submitted: r.metadata.submitted_at.clone(),
+        version_date: (!e.version_date.is_empty() && e.version_date != r.metadata.submitted_at)
+            .then(|| e.version_date.clone()),
+        categories,
+        flags,
+        flags_summary,
+        has_bundle: facts.bundle.is_some(),
+        versions: facts
+            .versions
+            .iter()
+            .map(|(v, n)| Version {
+                version: *v,
+                code: n.code().to_owned(),
+                full: n.full(),
+                current: n.code() == code,
+            })
+            .collect(),
+        latex: latex_lines(&number),
+        badges,
+        dark_snippet: dark,
+        canonical: serde_json::to_string_pretty(r)?,
+        recipe: recipe(origin, &code, &sha256, site.is_static),
+        sha256,
+        json_ld: script_json(&facts.json_ld),
+        code,
+    };
+    let mut ctx = tera::Context::new();
+    ctx.insert("site", site);
+    ctx.insert("p", &view);
+    Ok(render("record.html", &ctx)?)
+}
+
+/// The record page of `entry`, for a client that accepts HTML.
+pub fn page(state: &AppState, headers: &HeaderMap, entry: &Entry) -> Response {
+    let site = Site::of_request(state, headers);
+    let facts = match Facts::of(state.index(), entry, state.base_url()) {
+        Ok(f) => f,
+        Err(e) => return internal_error(&e),
+    };
+    match render_page(&facts, &site) {
+        Ok(body) => html(StatusCode::OK, body, headers),
+        Err(e) => internal_error(&e),
+    }
+}

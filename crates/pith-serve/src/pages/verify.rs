@@ -1,0 +1,553 @@
+//! Checking a PDF: `GET /verify` shows the form, `POST /verify` takes the file (a multipart form
+//! field, or the request body itself) and checks it with the same library call as
+//! `pith verify PAPER.pdf`, against this server's index instead of the network. The answer is a
+//! page in words, or with `Accept: application/json` the document `pith verify --json` prints.
+//!
+//! The upload is held in memory only for the check and never written or logged. A body over
+//! the server's `--max-upload` is read to its end (so that the browser shows the answer rather
+//! than a reset connection) without being kept, and answered 413 with a page.
+
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use http_body_util::BodyExt;
+use pith::job::{self, VerifyReport, VerifyRequest};
+use pith::net::pdfcheck::Lookup;
+use pith::net::resolver::Resolved;
+use pith::verify::{Bundle, CheckKind, CheckStatus, Verdict};
+use serde::{Deserialize, Serialize};
+
+use super::{html, internal_error, render, Message, Site};
+use crate::app::AppState;
+
+/// Room for the multipart framing around the file (boundaries, part headers, other fields).
+const MULTIPART_SLACK: u64 = 64 * 1024;
+/// How much of an over-limit body is read and dropped before the connection is closed anyway.
+const DRAIN_FACTOR: u64 = 4;
+/// How long an upload may take to arrive.
+const UPLOAD_TIME: Duration = Duration::from_secs(120);
+
+/// The form page.
+pub async fn form(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    page(
+        &state,
+        &Site::of_request(&state, &headers),
+        None,
+        StatusCode::OK,
+        &headers,
+    )
+}
+
+/// The query of a raw-body upload: the file's name, for the report's `file` key.
+#[derive(Debug, Deserialize)]
+pub struct Named {
+    file: Option<String>,
+}
+
+/// Why a file could not be checked, each with its own sentence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// No file in the request.
+    NoFile,
+    /// Larger than `--max-upload`.
+    TooLarge,
+    /// Not a PDF.
+    NotPdf,
+    /// Encrypted, and it cannot be opened without a password.
+    Encrypted,
+    /// Damaged: its structure cannot be read.
+    Damaged,
+    /// A PDF without a number.
+    NoNumber,
+    /// The upload stopped before its end.
+    CutOff,
+}
+
+impl Refusal {
+    fn key(self) -> &'static str {
+        match self {
+            Refusal::NoFile => "no_file",
+            Refusal::TooLarge => "too_large",
+            Refusal::NotPdf => "not_pdf",
+            Refusal::Encrypted => "encrypted",
+            Refusal::Damaged => "damaged",
+            Refusal::NoNumber => "no_number",
+            Refusal::CutOff => "cut_off",
+        }
+    }
+
+    fn status(self) -> StatusCode {
+        match self {
+            Refusal::NoFile | Refusal::CutOff => StatusCode::BAD_REQUEST,
+            Refusal::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            _ => StatusCode::UNPROCESSABLE_ENTITY,
+        }
+    }
+
+    fn heading(self) -> &'static str {
+        match self {
+            Refusal::NoFile => "No file was sent",
+            Refusal::TooLarge => "This file is too large to check here",
+            Refusal::NotPdf => "This file is not a PDF",
+            Refusal::Encrypted => "This PDF is encrypted",
+            Refusal::Damaged => "This PDF is damaged",
+            Refusal::NoNumber => "This PDF carries no Pith Number",
+            Refusal::CutOff => "The upload stopped before the end of the file",
+        }
+    }
+
+    fn sentence(self, limit: &str, detail: &str) -> String {
+        match self {
+            Refusal::NoFile => "Choose a PDF file, then press Check.".into(),
+            Refusal::TooLarge => format!(
+                "This server checks files of at most {limit}. Check a larger file on your own computer with pith verify paper.pdf."
+            ),
+            Refusal::NotPdf => "It does not begin with the %PDF- header every PDF has. Choose the paper's PDF file, not a page, an image or a text file.".into(),
+            Refusal::Encrypted => format!(
+                "It opens only with a password, so its metadata cannot be read here ({detail}). Check it on your own computer with pith verify and the password, or check a copy without the password."
+            ),
+            Refusal::Damaged => format!(
+                "Its structure cannot be read ({detail}). A PDF viewer may still show it by repairing it; save a repaired copy and check that."
+            ),
+            Refusal::NoNumber => "There is no number in its XMP metadata, its document information or a record link on page 1. Its authors may not have added one; look the paper up by its arXiv id instead.".into(),
+            Refusal::CutOff => "Try again; if it happens again, the connection is too slow for a file this large.".into(),
+        }
+    }
+}
+
+/// What the result page shows.
+#[derive(Debug, Serialize)]
+struct ResultView {
+    headline: String,
+    tone: &'static str,
+    sentences: Vec<String>,
+    file: String,
+    number: Option<String>,
+    found_in: Option<String>,
+    paper: Option<PaperLink>,
+    checks: Vec<CheckRow>,
+}
+
+#[derive(Debug, Serialize)]
+struct PaperLink {
+    code: String,
+    title: String,
+    arxiv_id: String,
+}
+
+#[derive(Debug, Serialize)]
+struct CheckRow {
+    status: String,
+    subject: String,
+    detail: String,
+}
+
+fn page(
+    state: &AppState,
+    site: &Site,
+    result: Option<&ResultView>,
+    status: StatusCode,
+    headers: &HeaderMap,
+) -> Response {
+    let mut ctx = tera::Context::new();
+    ctx.insert("site", site);
+    ctx.insert("r", &result);
+    ctx.insert("max_upload", &size_text(state.max_upload()));
+    match render("verify.html", &ctx) {
+        Ok(body) => html(status, body, headers),
+        Err(e) => internal_error(&e),
+    }
+}
+
+/// `100 MB`, `64 KB`, `512 bytes`.
+pub fn size_text(bytes: u64) -> String {
+    if bytes >= 1_000_000 && bytes.is_multiple_of(1_000_000) {
+        format!("{} MB", bytes / 1_000_000)
+    } else if bytes >= 1_000 && bytes.is_multiple_of(1_000) {
+        format!("{} KB", bytes / 1_000)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
+fn wants_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|a| {
+            a.split(',').any(|r| {
+                let m = r.split(';').next().unwrap_or("").trim();
+                m.eq_ignore_ascii_case("application/json")
+            })
+        })
+}
+
+/// The index as the resolver a PDF is checked against: what it states beside a record is what
+/// this server's JSON states, so the checks are those `pith verify` makes with
+/// `PITH_RESOLVER_URL` pointing here.
+struct IndexLookup {
+    state: AppState,
+    origin: String,
+}
+
+impl std::fmt::Debug for IndexLookup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IndexLookup")
+            .field("origin", &self.origin)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Lookup for IndexLookup {
+    fn record(&self, code: &str) -> Result<Resolved, pith::net::Error> {
+        let bad = |m: String| pith::net::Error::from(pith::net::ErrorKind::BadAnswer(m));
+        match self.state.index().record(code) {
+            Ok(Some(e)) => Ok(Resolved {
+                record: pith::Record::from_json(&e.record).map_err(|x| bad(x.to_string()))?,
+                // What this server's JSON-LD states beside the record.
+                stated_number: Some(e.number.full()),
+                stated_sha256: Some(e.canonical_sha256),
+                cached: false,
+            }),
+            Ok(None) => Err(pith::net::Error::from(pith::net::ErrorKind::NotFound)),
+            Err(e) => Err(bad(e.to_string())),
+        }
+    }
+
+    fn bundle(&self, code: &str) -> Result<Option<Bundle>, pith::net::Error> {
+        let bad = |m: String| pith::net::Error::from(pith::net::ErrorKind::BadAnswer(m));
+        match self.state.index().bundle(code) {
+            Ok(Some(b)) => Bundle::from_json(&b.bundle)
+                .map(Some)
+                .map_err(|e| bad(e.to_string())),
+            Ok(None) => Ok(None),
+            Err(e) => Err(bad(e.to_string())),
+        }
+    }
+
+    fn record_url(&self, code: &str) -> String {
+        pith::net::resolver::record_url(&self.origin, code)
+    }
+}
+
+/// Reads the body up to `keep` bytes; beyond, reads on without keeping (up to
+/// `DRAIN_FACTOR` times as much) and says it was too large.
+async fn read_body(body: Body, keep: u64) -> Result<Bytes, Refusal> {
+    let mut body = body;
+    let mut kept = Vec::new();
+    let mut seen: u64 = 0;
+    let read = async {
+        while let Some(frame) = body.frame().await {
+            let frame = frame.map_err(|_| Refusal::CutOff)?;
+            let Ok(data) = frame.into_data() else {
+                continue;
+            };
+            seen += data.len() as u64;
+            if seen <= keep {
+                kept.extend_from_slice(&data);
+            } else {
+                kept = Vec::new();
+                if seen > keep.saturating_mul(DRAIN_FACTOR) {
+                    break;
+                }
+            }
+        }
+        Ok::<(), Refusal>(())
+    };
+    match tokio::time::timeout(UPLOAD_TIME, read).await {
+        Ok(Ok(())) if seen <= keep => Ok(Bytes::from(kept)),
+        Ok(Ok(())) => Err(Refusal::TooLarge),
+        Ok(Err(r)) => Err(r),
+        Err(_) => Err(Refusal::CutOff),
+    }
+}
+
+/// The file of a multipart form: the field `pdf`, else the first field with a file name.
+async fn multipart_file(body: Bytes, boundary: String) -> Result<(String, Bytes), Refusal> {
+    let stream = futures_util::stream::once(async move { Ok::<Bytes, std::io::Error>(body) });
+    let mut form = multer::Multipart::new(stream, boundary);
+    while let Some(field) = form.next_field().await.map_err(|_| Refusal::CutOff)? {
+        let is_file = field.name() == Some("pdf") || field.file_name().is_some();
+        if !is_file {
+            continue;
+        }
+        let name = field.file_name().unwrap_or("upload.pdf").to_owned();
+        let bytes = field.bytes().await.map_err(|_| Refusal::CutOff)?;
+        if bytes.is_empty() {
+            return Err(Refusal::NoFile);
+        }
+        return Ok((name, bytes));
+    }
+    Err(Refusal::NoFile)
+}
+
+/// A file's name as the report gives it: its last path component, without control characters.
+fn clean_name(name: &str) -> String {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or("");
+    let clean: String = base.chars().filter(|c| !c.is_control()).take(200).collect();
+    if clean.trim().is_empty() {
+        "upload.pdf".into()
+    } else {
+        clean
+    }
+}
+
+/// `POST /verify`.
+pub async fn check(
+    State(state): State<AppState>,
+    Query(named): Query<Named>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let limit = state.max_upload();
+    let json = wants_json(&headers);
+    let site = Site::of_request(&state, &headers);
+    let refuse = |r: Refusal, detail: &str| refusal(&state, &site, &headers, json, r, detail);
+    let boundary = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|ct| multer::parse_boundary(ct).ok());
+    let keep = if boundary.is_some() {
+        limit.saturating_add(MULTIPART_SLACK)
+    } else {
+        limit
+    };
+    let bytes = match read_body(body, keep).await {
+        Ok(b) => b,
+        Err(r) => return refuse(r, ""),
+    };
+    let (name, file) = match boundary {
+        Some(b) => match multipart_file(bytes, b).await {
+            Ok(f) => f,
+            Err(r) => return refuse(r, ""),
+        },
+        None => (named.file.unwrap_or_else(|| "upload.pdf".into()), bytes),
+    };
+    if file.is_empty() {
+        return refuse(Refusal::NoFile, "");
+    }
+    if file.len() as u64 > limit {
+        return refuse(Refusal::TooLarge, "");
+    }
+    let name = clean_name(&name);
+    let lookup = IndexLookup {
+        state: state.clone(),
+        origin: site.origin.clone(),
+    };
+    let checked = tokio::task::spawn_blocking(move || {
+        let req = VerifyRequest {
+            pdf: Some(job::Source::Bytes {
+                data: &file,
+                name: &name,
+            }),
+            resolver: Some(&lookup),
+            ..VerifyRequest::default()
+        };
+        let report = job::verify::run(&req)?;
+        // An encrypted file opened without its password was not read at all: say so, rather
+        // than that it carries no number.
+        let not_read = if report.verdict == Verdict::NoNumber {
+            pith::pdf::inspect(&file[..]).ok().and_then(|i| i.not_read)
+        } else {
+            None
+        };
+        Ok::<_, job::Error>((report, not_read))
+    })
+    .await;
+    let report = match checked {
+        // Scripts get the report as `pith verify --json` prints it, `no_number` included.
+        Ok(Ok((r, _))) if json => r,
+        Ok(Ok((_, Some(why)))) => return refuse(Refusal::Encrypted, &why),
+        Ok(Ok((r, None))) if r.verdict == Verdict::NoNumber => {
+            return refuse(Refusal::NoNumber, "")
+        }
+        Ok(Ok((r, None))) => r,
+        Ok(Err(e)) => {
+            let r = match e.kind() {
+                job::ErrorKind::Pdf(p) => match p.kind() {
+                    pith::pdf::ErrorKind::NotPdf => Refusal::NotPdf,
+                    pith::pdf::ErrorKind::Crypt(_) | pith::pdf::ErrorKind::Encrypted => {
+                        Refusal::Encrypted
+                    }
+                    _ => Refusal::Damaged,
+                },
+                _ => return internal_error(&e),
+            };
+            return refuse(r, &e.to_string());
+        }
+        Err(e) => return internal_error(&e),
+    };
+    if json {
+        let mut text = serde_json::to_string_pretty(&report).unwrap_or_default();
+        text.push('\n');
+        return (
+            StatusCode::OK,
+            [
+                (header::CONTENT_TYPE, "application/json"),
+                (header::CACHE_CONTROL, "no-store"),
+            ],
+            text,
+        )
+            .into_response();
+    }
+    let view = describe(&state, &report);
+    page(&state, &site, Some(&view), StatusCode::OK, &headers)
+}
+
+fn refusal(
+    state: &AppState,
+    site: &Site,
+    headers: &HeaderMap,
+    json: bool,
+    r: Refusal,
+    detail: &str,
+) -> Response {
+    let sentence = r.sentence(&size_text(state.max_upload()), detail);
+    let mut resp = if json {
+        let v = serde_json::json!({"error": r.key(), "message": format!("{}. {sentence}", r.heading())});
+        (
+            r.status(),
+            [(header::CONTENT_TYPE, "application/json")],
+            format!("{v}\n"),
+        )
+            .into_response()
+    } else {
+        Message {
+            heading: r.heading().into(),
+            paragraphs: vec![sentence],
+            search: None,
+            back_to_verify: true,
+        }
+        .page(r.status(), site, headers)
+    };
+    if r == Refusal::TooLarge {
+        // What was not read of the body is not read now: say the connection ends here.
+        resp.headers_mut().insert(
+            header::CONNECTION,
+            header::HeaderValue::from_static("close"),
+        );
+    }
+    resp.headers_mut().insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-store"),
+    );
+    resp
+}
+
+/// The place a number was found (the report's `found_in`), as a reader says it.
+fn place_words(found_in: &str) -> String {
+    match found_in {
+        "XMP" => "the file's XMP metadata".into(),
+        "Info" => "the file's document information".into(),
+        "record link" => "the record link in the file's metadata".into(),
+        "page 1 link" => "the link on page 1".into(),
+        other => format!("the file ({other})"),
+    }
+}
+
+fn describe(state: &AppState, report: &VerifyReport) -> ResultView {
+    let n = report.pith_number.clone().unwrap_or_default();
+    let found_in = place_words(report.found_in.as_deref().unwrap_or(""));
+    let entry = pith::PithNumber::parse(&n)
+        .ok()
+        .and_then(|p| state.index().record(p.code()).ok().flatten());
+    let paper = match (&report.arxiv_id, report.arxiv_version) {
+        (Some(id), Some(v)) => Some(PaperLink {
+            code: entry
+                .as_ref()
+                .map(|e| e.number.code().to_owned())
+                .unwrap_or_default(),
+            title: entry.as_ref().map(|e| e.title.clone()).unwrap_or_default(),
+            arxiv_id: format!("{id}v{v}"),
+        }),
+        _ => None,
+    };
+    let with = |status: CheckStatus| -> Vec<&pith::verify::Check> {
+        report
+            .checks
+            .iter()
+            .filter(|c| c.status == status)
+            .collect()
+    };
+    let failed = with(CheckStatus::Mismatch);
+    let agree = !failed.iter().any(|c| c.kind == CheckKind::Metadata);
+    let mut sentences = vec![format!("The number {n} was found in {found_in}.")];
+    sentences.push(if agree {
+        "Every place in the file that holds a number names this one.".into()
+    } else {
+        "The places in the file that hold the number do not agree: a later change to the file wrote another number beside it.".into()
+    });
+    let (headline, tone) = match (&paper, report.verdict) {
+        (None, _) => {
+            sentences.push(format!(
+                "This server's index has no record of {n}, so the number cannot be checked here."
+            ));
+            ("No record of this number here", "bad")
+        }
+        (Some(p), Verdict::Mismatch) => {
+            sentences.push(format!(
+                "The record it names is that of “{}” (arXiv:{}), but not everything agrees:",
+                p.title, p.arxiv_id
+            ));
+            sentences.extend(
+                failed
+                    .iter()
+                    .filter(|c| c.kind != CheckKind::Metadata)
+                    .map(|c| format!("{}: {}.", c.subject, c.detail)),
+            );
+            ("The number does not match", "bad")
+        }
+        (Some(p), v) => {
+            sentences.push(format!(
+                "It is the number of the record of “{}” (arXiv:{}): the record hashes to it.",
+                p.title, p.arxiv_id
+            ));
+            if v == Verdict::Verified {
+                sentences.push("The record's receipt is signed by the registry key.".into());
+            } else {
+                sentences.extend(
+                    with(CheckStatus::Unverified)
+                        .iter()
+                        .map(|c| format!("Not checked: {}.", c.detail)),
+                );
+            }
+            ("The number matches its record", "ok")
+        }
+    };
+    ResultView {
+        headline: headline.into(),
+        tone,
+        sentences,
+        file: report.file.clone().unwrap_or_default(),
+        number: Some(n),
+        found_in: Some(found_in),
+        paper,
+        checks: report
+            .checks
+            .iter()
+            .map(|c| CheckRow {
+                status: c.status.to_string().to_lowercase(),
+                subject: c.subject.clone(),
+                detail: c.detail.clone(),
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_names() {
+        assert_eq!(size_text(100_000_000), "100 MB");
+        assert_eq!(size_text(64_000), "64 KB");
+        assert_eq!(size_text(1234), "1234 bytes");
+        assert_eq!(clean_name("C:\\papers\\a.pdf"), "a.pdf");
+        assert_eq!(clean_name("../x/\u{7}b.pdf"), "b.pdf");
+        assert_eq!(clean_name(""), "upload.pdf");
+    }
+}

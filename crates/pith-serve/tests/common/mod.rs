@@ -1,0 +1,383 @@
+//! The harness of pith-serve's tests: the two programs, the published vectors, an index built
+//! from them, a server started on 127.0.0.1 and stopped by the test, and a small HTTP client
+//! that sends exactly the bytes a test gives.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+
+/// The skip record and summary of the main test suite, shared.
+#[path = "../../../../tests/common/skips.rs"]
+pub mod skips;
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A file of the main suite's test data (`tests/data/…`).
+pub fn data(rel: &str) -> PathBuf {
+    root().join("tests/data").join(rel)
+}
+
+/// `pith-serve`.
+pub fn pith_serve() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_pith-serve"))
+}
+
+/// `pith`, built beside `pith-serve` (`cargo test` at the root builds both; after `cargo test
+/// -p pith-serve` alone, `cargo build -p pith-number` first).
+pub fn pith() -> PathBuf {
+    let p = pith_serve().with_file_name(format!("pith{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        p.is_file(),
+        "{} is missing: run `cargo build -p pith-number` (or `cargo test` at the root)",
+        p.display()
+    );
+    p
+}
+
+/// Whether `PITH_REQUIRE_TOOLS=1` is set (CI): a missing tool is then a failure.
+pub fn tools_required() -> bool {
+    std::env::var("PITH_REQUIRE_TOOLS").is_ok_and(|v| v == "1")
+}
+
+/// Whether the program `name` can be run; a SKIP line (or a panic under
+/// `PITH_REQUIRE_TOOLS=1`) when it cannot.
+pub fn have_tool(name: &str, test: &str) -> bool {
+    let found = Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {name}"))
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(
+            !tools_required(),
+            "{test}: required tool {name} is missing (PITH_REQUIRE_TOOLS=1)"
+        );
+        skips::skip(test, &format!("{name} not installed"));
+    }
+    found
+}
+
+/// The result of a command.
+#[derive(Debug)]
+pub struct Run {
+    /// Exit code (-1 for a signal).
+    pub code: i32,
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+}
+
+/// Runs `program` with `args` and `env`, without the network.
+pub fn run(program: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
+    let o = Command::new(program)
+        .args(args)
+        .envs(env.iter().copied())
+        .env("PITH_ARXIV_URL", "http://127.0.0.1:9")
+        .output()
+        .unwrap_or_else(|e| panic!("run {}: {e}", program.display()));
+    Run {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+/// `pith inject`s `number` into the test suite's minimal PDF, written to `out`.
+pub fn inject(number: &str, out: &Path) {
+    let r = run(
+        &pith(),
+        &[
+            "inject",
+            root().join("tests/fixtures/minimal.pdf").to_str().unwrap(),
+            "--number",
+            number,
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// The published vectors (tests/data/records.json, a copy of the shared vectors/records.json),
+/// exact texts only.
+pub fn vectors() -> Vec<Value> {
+    let v: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(data("records.json")).unwrap()).unwrap();
+    v.into_iter()
+        .filter(|x| x.get("variant_of").is_none())
+        .collect()
+}
+
+/// The 26 characters of a full number.
+pub fn code(number: &str) -> String {
+    number.rsplit(':').next().unwrap().to_owned()
+}
+
+/// A bundle of `rec` (a published vector) with one receipt signed by a test key; returns the
+/// bundle and the key's public half (base64).
+pub fn signed_bundle(rec: &Value) -> (Value, String) {
+    use ed25519_dalek::{Signer, SigningKey};
+    let key = SigningKey::from_bytes(&[7u8; 32]);
+    let hash = rec["canonical_sha256"].as_str().unwrap();
+    let digest = pith::number::digest_from_hex(hash).unwrap();
+    let sig = data_encoding::BASE64.encode(&key.sign(&digest).to_bytes());
+    let bundle = serde_json::json!({
+        "bundle_type": "pith_open_graph_bundle",
+        "bundle_version": "1.0",
+        "pith_number": rec["pith_number"],
+        "canonical_record": rec["canonical_record"],
+        "canonical_sha256": hash,
+        "events": [{"event_type": "record_created", "subject_pith_number": rec["pith_number"],
+            "target": "record", "payload": {"canonical_record": rec["canonical_record"],
+            "canonical_sha256": hash, "receipt": {"kind": "pith_receipt", "key_id": "test",
+            "signature_b64": sig}}}]
+    });
+    (
+        bundle,
+        data_encoding::BASE64.encode(key.verifying_key().as_bytes()),
+    )
+}
+
+/// The vectors' index: the arXiv snapshot made from the vectors, the OAI harvest of the same
+/// papers, the published records as a records folder, and a signed bundle of the first vector.
+pub struct Fixture {
+    /// Holds every file.
+    pub dir: tempfile::TempDir,
+    /// The index.
+    pub index: PathBuf,
+    /// The key that signed the bundle (base64).
+    pub key: String,
+}
+
+impl Fixture {
+    /// Builds it through `pith index`.
+    pub fn new() -> Fixture {
+        let dir = tempfile::tempdir().unwrap();
+        let records = dir.path().join("records");
+        let bundles = dir.path().join("bundles");
+        std::fs::create_dir_all(&records).unwrap();
+        std::fs::create_dir_all(&bundles).unwrap();
+        std::fs::copy(data("records.json"), records.join("records.json")).unwrap();
+        let (bundle, key) = signed_bundle(&vectors()[0]);
+        std::fs::write(bundles.join("first.json"), bundle.to_string()).unwrap();
+        let index = dir.path().join("vectors.pith-index");
+        let r = run(
+            &pith(),
+            &[
+                "index",
+                "-o",
+                index.to_str().unwrap(),
+                "--arxiv-snapshot",
+                data("arxiv/vectors.snapshot.jsonl").to_str().unwrap(),
+                "--arxiv-oai",
+                data("arxiv/vectors.arxivraw.xml").to_str().unwrap(),
+                "--records",
+                records.to_str().unwrap(),
+                "--bundles",
+                bundles.to_str().unwrap(),
+                "--key",
+                &key,
+            ],
+            &[],
+        );
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        Fixture { dir, index, key }
+    }
+}
+
+/// A `pith serve` started by a test on 127.0.0.1, stopped (SIGKILL) when dropped.
+pub struct Server {
+    child: Child,
+    /// `http://127.0.0.1:PORT`.
+    pub url: String,
+    /// `127.0.0.1:PORT`.
+    pub addr: String,
+}
+
+impl Server {
+    /// `pith serve INDEX --listen 127.0.0.1:0 ARGS…`, once it printed its address.
+    pub fn start(index: &Path, args: &[&str]) -> Server {
+        let mut child = Command::new(pith())
+            .arg("serve")
+            .arg(index)
+            .args(["--listen", "127.0.0.1:0"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start pith serve");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let url = line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("first line {line:?}"))
+            .to_owned();
+        let addr = url.strip_prefix("http://").unwrap().to_owned();
+        Server { child, url, addr }
+    }
+
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Sends SIGTERM and waits for the exit code.
+    pub fn terminate(mut self) -> Option<i32> {
+        let pid = self.child.id().to_string();
+        Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(s) = self.child.try_wait().unwrap() {
+                return s.code();
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "pith serve did not stop on SIGTERM"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// `GET path` with extra header lines.
+    pub fn get(&self, path: &str, headers: &[(&str, &str)]) -> Response {
+        let mut req = format!("GET {path} HTTP/1.1\r\nHost: {}\r\n", self.addr);
+        for (k, v) in headers {
+            req.push_str(&format!("{k}: {v}\r\n"));
+        }
+        req.push_str("Connection: close\r\n\r\n");
+        self.raw(req.as_bytes())
+    }
+
+    /// Sends `bytes` on a new connection and reads the answer until the server closes it.
+    pub fn raw(&self, bytes: &[u8]) -> Response {
+        let mut s = TcpStream::connect(&self.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        // The server may answer and close before the whole request is sent (431, 413).
+        let _ = s.write_all(bytes);
+        let mut buf = Vec::new();
+        let _ = s.read_to_end(&mut buf);
+        Response::parse(&buf)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An HTTP answer.
+#[derive(Debug, Clone)]
+pub struct Response {
+    /// Status code (0 when nothing came back).
+    pub status: u16,
+    /// Header lines, names lower-cased.
+    pub headers: Vec<(String, String)>,
+    /// The body.
+    pub body: Vec<u8>,
+}
+
+impl Response {
+    fn parse(buf: &[u8]) -> Response {
+        let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") else {
+            return Response {
+                status: 0,
+                headers: Vec::new(),
+                body: Vec::new(),
+            };
+        };
+        let head = String::from_utf8_lossy(&buf[..end]);
+        let mut lines = head.split("\r\n");
+        let status = lines
+            .next()
+            .and_then(|l| l.split(' ').nth(1))
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(0);
+        let headers: Vec<(String, String)> = lines
+            .filter_map(|l| l.split_once(':'))
+            .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
+            .collect();
+        let mut body = buf[end + 4..].to_vec();
+        let chunked = headers
+            .iter()
+            .any(|(k, v)| k == "transfer-encoding" && v.contains("chunked"));
+        if chunked {
+            body = dechunk(&body);
+        }
+        Response {
+            status,
+            headers,
+            body,
+        }
+    }
+
+    /// A header's value.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The body as text.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    /// The body as JSON.
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text()))
+    }
+}
+
+fn dechunk(mut b: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(nl) = b.windows(2).position(|w| w == b"\r\n") {
+        let size = usize::from_str_radix(String::from_utf8_lossy(&b[..nl]).trim(), 16).unwrap_or(0);
+        if size == 0 {
+            break;
+        }
+        out.extend_from_slice(&b[nl + 2..nl + 2 + size]);
+        b = &b[nl + 2 + size + 2..];
+    }
+    out
+}
+
+/// An index of the vectors' snapshot (no bundles), built once through the library, for tests
+/// that drive the router in process.
+pub fn snapshot_index() -> &'static std::path::Path {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    let dir = DIR.get_or_init(|| {
+        let d = tempfile::tempdir().unwrap();
+        let sources = pith_serve::index::Sources {
+            snapshots: vec![data("arxiv/vectors.snapshot.jsonl")],
+            keys: vec![pith::verify::Key::registry()],
+            ..pith_serve::index::Sources::default()
+        };
+        let opts = pith_serve::index::BuildOptions {
+            threads: 1,
+            strict: true,
+            fresh: true,
+        };
+        pith_serve::index::build(&d.path().join("i"), &sources, opts, &mut |l| panic!("{l}"))
+            .unwrap();
+        d
+    });
+    Box::leak(Box::new(dir.path().join("i")))
+}

@@ -1,0 +1,289 @@
+//! `pith index`: numbers equal `pith number`'s, rebuilds report what changed, bad inputs are
+//! reported, and a `kill -9` leaves the old index whole.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use pith_serve::index::Index;
+use serde_json::Value;
+
+use crate::common::{self, data, have_tool, run, Server};
+
+/// The vectors' snapshot and the extras' in one file.
+fn snapshot(dir: &Path) -> PathBuf {
+    let p = dir.join("snapshot.jsonl");
+    let mut text = std::fs::read_to_string(data("arxiv/vectors.snapshot.jsonl")).unwrap();
+    text.push_str(&std::fs::read_to_string(data("arxiv/extras.snapshot.jsonl")).unwrap());
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn index(out: &Path, args: &[&str]) -> common::Run {
+    let mut all = vec!["index", "-o", out.to_str().unwrap(), "--json"];
+    all.extend_from_slice(args);
+    run(&common::pith(), &all, &[])
+}
+
+fn counts(r: &common::Run) -> Value {
+    serde_json::from_str(r.stdout.trim()).unwrap_or_else(|e| panic!("{e}: {r:?}"))
+}
+
+#[test]
+fn the_number_an_id_leads_to_is_pith_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let snap = snapshot(dir.path());
+    let numbered = run(
+        &common::pith(),
+        &["number", "--arxiv-snapshot", snap.to_str().unwrap()],
+        &[],
+    );
+    assert_eq!(numbered.code, 0, "{}", numbered.stderr);
+    let out = dir.path().join("i.pith-index");
+    let r = index(&out, &["--arxiv-snapshot", snap.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let lines: Vec<Value> = numbered
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(lines.len() >= 11);
+    assert_eq!(counts(&r)["added"], lines.len());
+    let s = Server::start(&out, &[]);
+    for l in &lines {
+        let code = common::code(l["number"].as_str().unwrap());
+        let id = l["id"].as_str().unwrap();
+        for path in [
+            format!("/arxiv/{id}"),
+            format!("/arxiv/{id}v{}", l["version"]),
+        ] {
+            let r = s.get(&path, &[]);
+            assert_eq!(r.status, 303, "{path}");
+            assert_eq!(
+                r.header("location"),
+                Some(format!("/pith/{code}").as_str()),
+                "{path}"
+            );
+        }
+        let doc = s.get(&format!("/pith/{code}.json"), &[]).json();
+        assert_eq!(doc["pith_number"], l["number"]);
+        assert_eq!(doc["canonical_sha256"], l["canonical_sha256"]);
+        // Display fields come from the snapshot.
+        assert!(!doc["name"].as_str().unwrap_or("").is_empty(), "{doc}");
+        assert!(!doc["author"].as_str().unwrap_or("").is_empty(), "{doc}");
+    }
+}
+
+#[test]
+fn a_rebuild_keeps_what_it_had_and_reports_what_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let snap = snapshot(dir.path());
+    let out = dir.path().join("i.pith-index");
+    let first = index(&out, &["--arxiv-snapshot", snap.to_str().unwrap()]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let total = counts(&first)["added"].as_u64().unwrap();
+    let old = Index::open(&out).unwrap();
+    let before = old.arxiv("2402.03791", None).unwrap().unwrap();
+    let changed_before = old.arxiv("2412.14374", None).unwrap().unwrap();
+    drop(old);
+    // A newer snapshot: 2402.03791 gains a v4, 2412.14374's title is corrected (same version,
+    // another record), everything else is the same.
+    let newer = dir.path().join("newer.jsonl");
+    let mut w = std::fs::File::create(&newer).unwrap();
+    for line in std::fs::read_to_string(&snap).unwrap().lines() {
+        let mut v: Value = serde_json::from_str(line).unwrap();
+        if v["id"] == "2402.03791" {
+            v["versions"].as_array_mut().unwrap().push(
+                serde_json::json!({"version": "v4", "created": "Mon, 1 Jul 2024 10:00:00 GMT"}),
+            );
+        }
+        if v["id"] == "2412.14374" {
+            v["title"] =
+                "Scaling Deep Learning Training with MPMD Pipeline Parallelism, corrected".into();
+        }
+        writeln!(w, "{v}").unwrap();
+    }
+    drop(w);
+    let second = index(&out, &["--arxiv-snapshot", newer.to_str().unwrap()]);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    let c = counts(&second);
+    assert_eq!(c["added"], 1, "{c}");
+    assert_eq!(c["changed"], 1, "{c}");
+    assert_eq!(c["unchanged"], total - 2, "{c}");
+    assert_eq!(c["records"], total + 2, "{c}");
+    assert!(
+        second.stderr.contains("1 added, 1 changed"),
+        "{}",
+        second.stderr
+    );
+    let idx = Index::open(&out).unwrap();
+    // The new version is the latest; the old one keeps its number.
+    let latest = idx.arxiv("2402.03791", None).unwrap().unwrap();
+    assert_eq!(latest.version, 4);
+    assert_ne!(latest.number, before.number);
+    assert_eq!(
+        idx.arxiv("2402.03791", Some(3)).unwrap().unwrap().number,
+        before.number
+    );
+    let versions: Vec<u32> = idx
+        .versions("2402.03791")
+        .unwrap()
+        .iter()
+        .map(|v| v.0)
+        .collect();
+    assert_eq!(versions, [3, 4]);
+    // The corrected record leads; the old number still resolves, marked superseded.
+    let now = idx.arxiv("2412.14374", None).unwrap().unwrap();
+    assert_ne!(now.number, changed_before.number);
+    let kept = idx.record(changed_before.number.code()).unwrap().unwrap();
+    assert!(kept.superseded);
+    // --fresh forgets what the old index had.
+    let fresh = index(
+        &out,
+        &["--fresh", "--arxiv-snapshot", newer.to_str().unwrap()],
+    );
+    assert_eq!(counts(&fresh)["records"], total, "{}", fresh.stdout);
+}
+
+#[test]
+fn bad_inputs_are_reported_and_strict_leaves_the_old_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let snap = snapshot(dir.path());
+    let out = dir.path().join("i.pith-index");
+    assert_eq!(
+        index(&out, &["--arxiv-snapshot", snap.to_str().unwrap()]).code,
+        0
+    );
+    let before = std::fs::read(&out).unwrap();
+    let bad = dir.path().join("bad.jsonl");
+    let mut text = std::fs::read_to_string(&snap).unwrap();
+    text.push_str("{\"id\": \"2401.00001\", \"title\": 3}\nnot json\n");
+    std::fs::write(&bad, text).unwrap();
+    let strict = index(
+        &out,
+        &["--strict", "--arxiv-snapshot", bad.to_str().unwrap()],
+    );
+    assert_eq!(strict.code, 2, "{}", strict.stderr);
+    assert!(strict.stderr.contains("bad.jsonl:"), "{}", strict.stderr);
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        before,
+        "--strict changed the index"
+    );
+    let lenient = index(&out, &["--arxiv-snapshot", bad.to_str().unwrap()]);
+    assert_eq!(lenient.code, 2);
+    assert_eq!(counts(&lenient)["bad"], 2, "{}", lenient.stdout);
+    assert_eq!(
+        lenient.stderr.matches("bad.jsonl:").count(),
+        2,
+        "{}",
+        lenient.stderr
+    );
+    // Something that is not an index is never replaced.
+    let other = dir.path().join("notes.txt");
+    std::fs::write(&other, "my notes").unwrap();
+    let r = index(&other, &["--arxiv-snapshot", snap.to_str().unwrap()]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.starts_with("pith: ") && r.stderr.contains("notes.txt"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "my notes");
+    let r = run(&common::pith(), &["serve", other.to_str().unwrap()], &[]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("not a pith index"), "{}", r.stderr);
+    let r = run(
+        &common::pith(),
+        &["index", "-o", out.to_str().unwrap()],
+        &[],
+    );
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("nothing to index"), "{}", r.stderr);
+}
+
+/// A snapshot of `n` generated papers (short texts, distinct ids).
+fn big_snapshot(path: &Path, n: usize) {
+    let mut w = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    for i in 0..n {
+        writeln!(
+            w,
+            r#"{{"id":"{:04}.{:05}","authors":"A. Author","title":"Paper {i}","abstract":"Abstract {i}.","categories":"cs.DC cs.LG","license":null,"versions":[{{"version":"v1","created":"Mon, 2 Apr 2007 19:18:42 GMT"}}]}}"#,
+            2301 + i / 100_000,
+            i % 100_000
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn kill_9_during_index_leaves_the_old_index_readable() {
+    let dir = tempfile::tempdir().unwrap();
+    let snap = snapshot(dir.path());
+    let out = dir.path().join("i.pith-index");
+    let first = index(&out, &["--arxiv-snapshot", snap.to_str().unwrap()]);
+    assert_eq!(first.code, 0);
+    let records = counts(&first)["records"].as_u64().unwrap();
+    let before = std::fs::read(&out).unwrap();
+    let big = dir.path().join("big.jsonl");
+    big_snapshot(&big, 300_000);
+    let mut child = std::process::Command::new(common::pith())
+        .args([
+            "index",
+            "-o",
+            out.to_str().unwrap(),
+            "--arxiv-snapshot",
+            big.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once the new index is being written beside the old one.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let temp = loop {
+        let growing = std::fs::read_dir(dir.path()).unwrap().flatten().find(|e| {
+            e.file_name().to_string_lossy().contains(".pith-index-")
+                && e.metadata()
+                    .is_ok_and(|m| m.len() > before.len() as u64 + 64 * 1024)
+        });
+        if let Some(e) = growing {
+            break e.path();
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "pith index ended before it could be killed"
+        );
+        assert!(Instant::now() < deadline, "no temporary index appeared");
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    child.kill().unwrap();
+    let status = child.wait().unwrap();
+    assert!(!status.success());
+    assert!(temp.exists());
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        before,
+        "the old index was touched"
+    );
+    let idx = Index::open(&out).unwrap();
+    assert_eq!(idx.len().unwrap(), records);
+    assert!(idx.arxiv("2402.03791", None).unwrap().is_some());
+    if have_tool(
+        "sqlite3",
+        "kill_9_during_index_leaves_the_old_index_readable",
+    ) {
+        let r = run(
+            "sqlite3".as_ref(),
+            &[
+                out.to_str().unwrap(),
+                "PRAGMA integrity_check; SELECT count(*) FROM records;",
+            ],
+            &[],
+        );
+        assert_eq!(r.stdout, format!("ok\n{records}\n"), "{}", r.stderr);
+    }
+    // The next run builds as usual.
+    let again = index(&out, &["--arxiv-snapshot", snap.to_str().unwrap()]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+}

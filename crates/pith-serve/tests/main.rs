@@ -1,0 +1,9 @@
+//! pith-serve's tests: one binary, a module per topic (as the main suite).
+mod common;
+
+mod export;
+mod index;
+mod limits;
+mod pages;
+mod router;
+mod routes;

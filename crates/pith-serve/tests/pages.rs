@@ -1,0 +1,596 @@
+//! The pages in a real browser: builds an index from the published vectors, starts
+//! `pith serve` on 127.0.0.1 (twice: once with a small `--max-upload`), makes PDFs with
+//! `pith inject` and `pith strip`, runs `tests/browser/run.mjs` (Debian's Chromium through
+//! playwright-core, axe-core from npm) and checks what it saw against `pith snippet` and
+//! `pith verify --json`. Skips, saying why, when node, Chromium or the npm packages are
+//! missing; fails instead under `PITH_REQUIRE_TOOLS=1`.
+//!
+//! Screenshots go to `target/screenshots/` (light and dark, 360 and 1280 px, every page).
+//!
+//! The same pages are also asked for through the router in process (no browser, no sockets):
+//! search answers, the record page's contents, each upload's sentence.
+
+use std::path::Path;
+use std::process::Command;
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use pith_serve::app::{self, AppState};
+use pith_serve::index::Index;
+use pith_serve::limits::Limits;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+use crate::common::{self, have_tool, Fixture, Server};
+
+/// The paper the flows use (a published vector), and another in the index.
+const ID: &str = "2402.03791";
+const NUMBER: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
+const OTHER: &str = "pith:2016:R2S7E3IL7L3DIOYQTEXEFZQJHH";
+/// The small server's upload limit, and the size of the file sent over it.
+const SMALL_LIMIT: usize = 100_000;
+
+/// Runs `cmd`, which must exit 0 or 1 (a mismatch), and returns its output.
+fn run(cmd: &mut Command) -> std::process::Output {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    assert!(
+        out.status.code().is_some_and(|c| c <= 1),
+        "{cmd:?}: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// `file` with one more incremental update that replaces its document information with one
+/// naming `number`: the XMP still names the number injected before.
+fn append_info(file: &[u8], number: &str) -> Vec<u8> {
+    let text = String::from_utf8_lossy(file);
+    let trailer = &text[text.rfind("trailer").expect("a classic trailer")..];
+    let grab = |key: &str| -> String {
+        let at = trailer
+            .find(key)
+            .unwrap_or_else(|| panic!("{key} in {trailer}"))
+            + key.len();
+        trailer[at..]
+            .trim_start()
+            .split(['/', '>'])
+            .next()
+            .unwrap()
+            .trim()
+            .to_owned()
+    };
+    let size: u32 = grab("/Size").parse().unwrap();
+    let root = grab("/Root");
+    let prev: usize = text[text.rfind("startxref").unwrap() + 9..]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let mut out = file.to_vec();
+    if !out.ends_with(b"\n") {
+        out.push(b'\n');
+    }
+    let obj_at = out.len();
+    out.extend_from_slice(
+        format!("{size} 0 obj\n<< /PithNumber ({number}) >>\nendobj\n").as_bytes(),
+    );
+    let xref_at = out.len();
+    out.extend_from_slice(
+        format!(
+            "xref\n{size} 1\n{obj_at:010} 00000 n \ntrailer\n<< /Size {} /Root {root} /Info {size} 0 R /Prev {prev} >>\nstartxref\n{xref_at}\n%%EOF\n",
+            size + 1
+        )
+        .as_bytes(),
+    );
+    out
+}
+
+#[test]
+fn browser_flows() {
+    let test = "pages::browser_flows";
+    if !have_tool("chromium", test) || !have_tool("node", test) {
+        return;
+    }
+    let harness = common::root().join("crates/pith-serve/tests/browser");
+    if !harness.join("node_modules/playwright-core").is_dir()
+        || !harness.join("node_modules/axe-core").is_dir()
+    {
+        assert!(
+            !common::tools_required(),
+            "{test}: npm packages missing: npm ci --prefix crates/pith-serve/tests/browser (PITH_REQUIRE_TOOLS=1)"
+        );
+        common::skips::skip(
+            test,
+            "npm packages of crates/pith-serve/tests/browser not installed (npm ci)",
+        );
+        return;
+    }
+    let chromium =
+        String::from_utf8(run(Command::new("sh").args(["-c", "command -v chromium"])).stdout)
+            .unwrap()
+            .trim()
+            .to_owned();
+    let root = common::root();
+    let fixture = Fixture::new();
+    let d = fixture.dir.path();
+    let cache = d.join("cache");
+    let pith = common::pith();
+    let pith_cmd = || {
+        let mut c = Command::new(&pith);
+        c.current_dir(d)
+            .env("PITH_CACHE_DIR", &cache)
+            .env("SOURCE_DATE_EPOCH", "1700000000")
+            // Nothing may reach the network: a closed loopback port for arXiv and the resolver.
+            .env("PITH_ARXIV_URL", "http://127.0.0.1:9")
+            .env("PITH_RESOLVER_URL", "http://127.0.0.1:9");
+        c
+    };
+    let server = Server::start(&fixture.index, &[]);
+    let small = Server::start(&fixture.index, &["--max-upload", &SMALL_LIMIT.to_string()]);
+    // The status the badges show, as the server states it.
+    let status = server
+        .get(&format!("/pith/{}.json", &NUMBER[10..]), &[])
+        .json()["status"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    // The files: matched, altered later, stripped, a text file, one over the small limit.
+    let minimal = root.join("tests/fixtures/minimal.pdf");
+    run(pith_cmd()
+        .args(["inject", "--number", NUMBER, "-o", "matched.pdf"])
+        .arg(&minimal));
+    let matched = std::fs::read(d.join("matched.pdf")).unwrap();
+    std::fs::write(d.join("altered.pdf"), append_info(&matched, OTHER)).unwrap();
+    run(pith_cmd().args(["strip", "matched.pdf", "-o", "stripped.pdf"]));
+    std::fs::write(d.join("notes.txt"), "Not a PDF, just notes.\n").unwrap();
+    let mut big = matched.clone();
+    big.extend(std::iter::repeat_n(b'%', SMALL_LIMIT * 3));
+    big.extend_from_slice(b"\n");
+    std::fs::write(d.join("big.pdf"), &big).unwrap();
+
+    let screenshots = root.join("target/screenshots");
+    let plan = json!({
+        "chromium": chromium,
+        "base": server.url,
+        "small_base": small.url,
+        "record_url": format!("{}/pith/{}", server.url, &NUMBER[10..]),
+        "missing_query": "2501.99999",
+        "screenshots": screenshots,
+        "search": [
+            {"query": ID}, {"query": format!("arXiv:{ID}v3")}, {"query": format!("https://arxiv.org/abs/{ID}")},
+            {"query": NUMBER}, {"query": &NUMBER[10..]}, {"query": "pith:7BMK4ZKT"},
+            {"query": format!("https://pith.science/pith/{}", &NUMBER[10..])},
+        ],
+        "uploads": [
+            {"name": "matched", "path": d.join("matched.pdf"), "small": false},
+            {"name": "altered", "path": d.join("altered.pdf"), "small": false},
+            {"name": "stripped", "path": d.join("stripped.pdf"), "small": false},
+            {"name": "text", "path": d.join("notes.txt"), "small": false},
+            {"name": "too-large", "path": d.join("big.pdf"), "small": true},
+        ],
+        "json_uploads": [
+            {"name": "matched.pdf", "path": d.join("matched.pdf")},
+            {"name": "altered.pdf", "path": d.join("altered.pdf")},
+            {"name": "stripped.pdf", "path": d.join("stripped.pdf")},
+        ],
+    });
+    let plan_path = d.join("plan.json");
+    let out_path = d.join("seen.json");
+    std::fs::write(&plan_path, plan.to_string()).unwrap();
+    let ran = Command::new("node")
+        .current_dir(&harness)
+        .arg("run.mjs")
+        .arg(&plan_path)
+        .arg(&out_path)
+        .status()
+        .unwrap();
+    assert!(ran.success(), "the browser run failed: {ran}");
+    let seen: Value = serde_json::from_slice(&std::fs::read(&out_path).unwrap()).unwrap();
+
+    // Search: every form lands on the record page.
+    for s in seen["search"].as_array().unwrap() {
+        assert!(
+            s["url"]
+                .as_str()
+                .unwrap()
+                .ends_with(&format!("/pith/{}", &NUMBER[10..])),
+            "{s}"
+        );
+        assert_eq!(s["number"], NUMBER, "{s}");
+    }
+
+    // Copy buttons: each snippet is what `pith snippet` prints.
+    let code = &NUMBER[10..];
+    let badge = format!("{}/badge/{code}.svg", server.url);
+    let variants: [(&str, &[&str], String); 4] = [
+        ("flat", &[], badge.clone()),
+        (
+            "flat square",
+            &["--style", "flat-square"],
+            format!("{badge}?style=flat-square"),
+        ),
+        (
+            "with the whole number",
+            &["--full"],
+            format!("{badge}?full=true"),
+        ),
+        (
+            "with a qr code of the record page",
+            &["--qr"],
+            format!("{badge}?qr=true"),
+        ),
+    ];
+    let copied: Vec<(String, String)> = seen["snippets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["label"].as_str().unwrap().to_owned(),
+                s["copied"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let find = |label: &str| {
+        copied
+            .iter()
+            .find(|(l, _)| l == label)
+            .unwrap_or_else(|| panic!("no copy button for {label:?}: {copied:?}"))
+            .1
+            .clone()
+    };
+    for (variant, args, src) in &variants {
+        for (format, name) in [
+            ("md", "Markdown"),
+            ("html", "HTML"),
+            ("rst", "reStructuredText"),
+            ("adoc", "AsciiDoc"),
+            ("tex", "LaTeX"),
+        ] {
+            let want = run(pith_cmd()
+                .args([
+                    "snippet", NUMBER, "--status", &status, "--format", format, "--src", src,
+                ])
+                .args(*args))
+            .stdout;
+            assert_eq!(
+                find(&format!("{name}, {variant}")),
+                String::from_utf8(want).unwrap(),
+                "{name}, {variant}"
+            );
+        }
+    }
+    let dark = run(pith_cmd().args([
+        "snippet",
+        NUMBER,
+        "--status",
+        &status,
+        "--format",
+        "html",
+        "--src",
+        &badge,
+        "--dark-src",
+        &badge,
+    ]))
+    .stdout;
+    assert_eq!(find("HTML with picture"), String::from_utf8(dark).unwrap());
+    assert_eq!(
+        find("the LaTeX lines"),
+        format!("\\usepackage{{pith}}\n\\pithnumber{{{NUMBER}}}\n")
+    );
+
+    // Uploads: each answer says what happened.
+    let upload = |name: &str| {
+        seen["uploads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|u| u["name"] == name)
+            .unwrap_or_else(|| panic!("no upload {name}"))
+            .clone()
+    };
+    let m = upload("matched");
+    assert_eq!(m["status"], 200, "{m}");
+    assert_eq!(m["verdict"], "The number matches its record", "{m}");
+    assert!(
+        m["text"].as_str().unwrap().contains("ZeroPP"),
+        "the record's title is shown: {m}"
+    );
+    let a = upload("altered");
+    assert_eq!(a["verdict"], "The number does not match", "{a}");
+    assert!(a["text"].as_str().unwrap().contains("do not agree"), "{a}");
+    assert_eq!(upload("stripped")["h1"], "This PDF carries no Pith Number");
+    assert_eq!(upload("stripped")["status"], 422);
+    assert_eq!(upload("text")["h1"], "This file is not a PDF");
+    let big = upload("too-large");
+    assert_eq!(big["status"], 413, "{big}");
+    assert_eq!(big["h1"], "This file is too large to check here");
+
+    // JSON: the same document as `pith verify --json` against this server.
+    for u in seen["json_uploads"].as_array().unwrap() {
+        let name = u["name"].as_str().unwrap();
+        let cli = run(pith_cmd()
+            .env("PITH_RESOLVER_URL", &server.url)
+            .args(["verify", name, "--json"]))
+        .stdout;
+        assert_eq!(u["status"], 200, "{u}");
+        assert_eq!(
+            u["body"].as_str().unwrap(),
+            String::from_utf8(cli).unwrap(),
+            "{name}"
+        );
+    }
+
+    // Only this origin was asked for anything; no cookies.
+    for url in seen["requests"].as_array().unwrap() {
+        let url = url.as_str().unwrap();
+        assert!(
+            url.starts_with(&format!("{}/", server.url))
+                || url.starts_with(&format!("{}/", small.url)),
+            "a request left the server's origin: {url}"
+        );
+    }
+    assert_eq!(seen["cookies"], json!([]));
+    assert_eq!(seen["set_cookie"], json!([]));
+
+    // axe-core: no serious or critical violation on any page.
+    assert_eq!(
+        seen["axe"],
+        json!([]),
+        "axe-core found serious or critical violations"
+    );
+
+    // Every page: the policy, no horizontal scroll at 360 px, under 60 KB, a screenshot.
+    for p in seen["pages"].as_array().unwrap() {
+        assert!(
+            p["csp"]
+                .as_str()
+                .is_some_and(|c| c.starts_with("default-src 'self'")),
+            "{p}"
+        );
+        assert!(
+            p["scroll_width"].as_u64() <= p["client_width"].as_u64(),
+            "horizontal scroll: {p}"
+        );
+        assert!(p["html_bytes"].as_u64().unwrap() < 60_000, "{p}");
+        assert!(
+            Path::new(p["screenshot"].as_str().unwrap()).is_file(),
+            "{p}"
+        );
+    }
+    let pages: std::collections::BTreeSet<&str> = seen["pages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(pages.len(), 9, "{pages:?}");
+
+    // Keyboard: Tab reaches the skip link first, with a visible outline.
+    let f = &seen["focus"];
+    assert_eq!(f["text"], "Skip to content", "{f}");
+    assert_ne!(f["outline"], "none", "{f}");
+    assert_eq!(f["visible"], true, "{f}");
+}
+
+/// The router in process over the vectors' snapshot index, taking uploads up to `max_upload`.
+fn app(max_upload: u64) -> axum::Router {
+    let index = Index::open(common::snapshot_index()).unwrap();
+    app::router(AppState::new(index, "", Limits::default()).with_max_upload(max_upload))
+}
+
+async fn get(uri: &str) -> (StatusCode, axum::http::HeaderMap, String) {
+    let req = Request::get(uri)
+        .header(header::ACCEPT, "text/html")
+        .header(header::HOST, "127.0.0.1:8080")
+        .body(Body::empty())
+        .unwrap();
+    let resp = app(1_000_000).oneshot(req).await.unwrap();
+    let (parts, body) = resp.into_parts();
+    let bytes = axum::body::to_bytes(body, usize::MAX).await.unwrap();
+    (
+        parts.status,
+        parts.headers,
+        String::from_utf8_lossy(&bytes).into_owned(),
+    )
+}
+
+#[tokio::test]
+async fn search_redirects_or_says_not_found() {
+    for q in [
+        "2402.03791",
+        "arXiv%3A2402.03791v3",
+        "pith%3A7BMK4ZKT",
+        "7BMK4ZKTPUTUY3JKWBANNPOFR5",
+    ] {
+        let (status, headers, _) = get(&format!("/?q={q}")).await;
+        assert_eq!(status, StatusCode::SEE_OTHER, "{q}");
+        assert_eq!(
+            headers[header::LOCATION],
+            "/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5"
+        );
+    }
+    let (status, headers, body) = get("/?q=2501.99999").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(
+        body.contains("Not in this index") && body.contains("arXiv:2501.99999"),
+        "{body}"
+    );
+    assert!(headers[header::CONTENT_SECURITY_POLICY]
+        .to_str()
+        .unwrap()
+        .starts_with("default-src 'self'"));
+    let (status, _, body) = get("/?q=hello").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(body.contains("“hello”"), "{body}");
+}
+
+#[tokio::test]
+async fn home_page_is_small_and_links_its_assets() {
+    let (status, headers, body) = get("/").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(headers.get(header::SET_COOKIE).is_none());
+    assert!(headers.get(header::ETAG).is_some());
+    assert!(body.len() < 60_000);
+    let css = format!("/{}", pith_serve::pages::assets::CSS.path());
+    assert!(body.contains(&css), "{body}");
+    let (status, headers, text) = get(&css).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(text.contains("prefers-color-scheme: dark"));
+    assert!(headers[header::CACHE_CONTROL]
+        .to_str()
+        .unwrap()
+        .contains("immutable"));
+    assert_eq!(get("/assets/pith.css").await.0, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn record_page_shows_the_record() {
+    let (status, headers, body) = get("/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers[header::CONTENT_TYPE], "text/html; charset=utf-8");
+    assert!(body.len() < 60_000, "{}", body.len());
+    for want in [
+        "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5",
+        "pith:7BMK4ZKT",
+        "ZeroPP",
+        "https://arxiv.org/abs/2402.03791v3",
+        "f858ae65537d274c6d2ab040d6bdc58f56e405d9a90f6fe1018ac133bbda80a2",
+        "http://127.0.0.1:8080/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5 \\",
+        "\\pithnumber{pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5}",
+        "application/ld+json",
+        "og:title",
+    ] {
+        assert!(body.contains(want), "{want} missing");
+    }
+    // The page names the host it was asked from, each time (answers are kept in memory).
+    let req = |host: &str| {
+        Request::get("/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5")
+            .header(header::ACCEPT, "text/html")
+            .header(header::HOST, host)
+            .body(Body::empty())
+            .unwrap()
+    };
+    let router = app(1000);
+    for host in ["a.example:8080", "b.example:8080", "a.example:8080"] {
+        let resp = router.clone().oneshot(req(host)).await.unwrap();
+        let body = axum::body::to_bytes(resp.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        let body = String::from_utf8_lossy(&body);
+        assert!(
+            body.contains(&format!("http://{host}/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5 \\")),
+            "{host}"
+        );
+    }
+    // Scripts get the JSON-LD document, as before.
+    let req = Request::get("/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5")
+        .header(header::ACCEPT, "application/ld+json")
+        .body(Body::empty())
+        .unwrap();
+    let resp = app(1000).oneshot(req).await.unwrap();
+    assert_eq!(resp.headers()[header::CONTENT_TYPE], "application/ld+json");
+}
+
+async fn post(body: Vec<u8>, accept: &str, limit: u64) -> (StatusCode, String) {
+    let req = Request::post("/verify?file=a.pdf")
+        .header(header::ACCEPT, accept)
+        .header(header::HOST, "127.0.0.1:8080")
+        .body(Body::from(body))
+        .unwrap();
+    let resp = app(limit).oneshot(req).await.unwrap();
+    let status = resp.status();
+    let bytes = axum::body::to_bytes(resp.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    (status, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+#[tokio::test]
+async fn uploads_get_their_own_sentences() {
+    let minimal = std::fs::read(common::root().join("tests/fixtures/minimal.pdf")).unwrap();
+    let (s, body) = post(b"hello".to_vec(), "text/html", 1000).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(body.contains("This file is not a PDF"), "{body}");
+    let (s, body) = post(minimal.clone(), "text/html", 1_000_000).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(body.contains("This PDF carries no Pith Number"), "{body}");
+    let (s, body) = post(vec![b'%'; 5000], "text/html", 1000).await;
+    assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(body.contains("at most 1 KB"), "{body}");
+    let (s, body) = post(b"%PDF-1.4\ngarbage".to_vec(), "application/json", 1_000_000).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&body).unwrap()["error"],
+        "damaged"
+    );
+    let (s, _) = post(Vec::new(), "text/html", 1000).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    let locked =
+        std::fs::read(common::root().join("tests/fixtures/encrypted/r4-aes128-user-password.pdf"))
+            .unwrap();
+    let (s, body) = post(locked, "text/html", 1_000_000).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(body.contains("This PDF is encrypted"), "{body}");
+}
+
+#[tokio::test]
+async fn an_injected_pdf_matches_its_record() {
+    let minimal = std::fs::read(common::root().join("tests/fixtures/minimal.pdf")).unwrap();
+    let n = pith::PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
+    let inj = pith::pdf::inject(
+        minimal.clone(),
+        &n,
+        &pith::pdf::Options::new("2024-01-01T00:00:00Z"),
+    )
+    .unwrap();
+    let mut pdf = minimal;
+    pdf.extend_from_slice(&inj.appended);
+    let (s, body) = post(pdf.clone(), "text/html", 1_000_000).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(
+        body.contains("The number matches its record") && body.contains("ZeroPP"),
+        "{body}"
+    );
+    let (s, body) = post(pdf, "application/json", 1_000_000).await;
+    assert_eq!(s, StatusCode::OK);
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["file"], "a.pdf");
+    assert_eq!(v["holds"], true);
+    assert_eq!(v["arxiv_id"], "2402.03791");
+}
+
+#[test]
+fn the_export_holds_the_pages_and_says_what_needs_the_server() {
+    let index = Index::open(common::snapshot_index()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    pith_serve::export::export(&index, dir.path(), "https://mirror.example.org").unwrap();
+    let read = |rel: &str| std::fs::read_to_string(dir.path().join(rel)).unwrap();
+    let home = read("index.html");
+    assert!(home.contains("needs the server itself"), "{home}");
+    assert!(
+        !home.contains("<form"),
+        "a static copy cannot search: {home}"
+    );
+    let verify = read("verify/index.html");
+    assert!(
+        verify.contains("checking a PDF needs the server itself"),
+        "{verify}"
+    );
+    assert!(!verify.contains("<form"), "{verify}");
+    let record = read("pith/7BMK4ZKTPUTUY3JKWBANNPOFR5/index.html");
+    assert!(record.contains("ZeroPP"));
+    assert!(record.contains("https://mirror.example.org/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5.json \\"));
+    // Only the badge the export writes is offered, with its absolute URL.
+    assert!(record.contains("https://mirror.example.org/badge/7BMK4ZKTPUTUY3JKWBANNPOFR5.svg"));
+    assert!(!record.contains("style=flat-square"), "{record}");
+    let css = pith_serve::pages::assets::CSS.path();
+    assert!(home.contains(&format!("/{css}")));
+    assert_eq!(
+        std::fs::read(dir.path().join(&css)).unwrap(),
+        pith_serve::pages::assets::CSS.bytes
+    );
+}

@@ -1,0 +1,415 @@
+//! The one resolver of inputs: a number in any form, a record, an Atom entry, a paper's fields
+//! or an arXiv id become a record or a number here, for the CLI, Python and batch items alike,
+//! so that the same input reaches the same outcome: the same number, or the same refusal with
+//! the same kind and sentence.
+//!
+//! A number to be written into metadata needs its year; a bare code (or a record URL, which
+//! carries only the code) takes it from its record at the resolver, or from the cache when
+//! offline ([`full_number`]). A short alias names no single record and is refused for writing.
+//! Files are read whole; `-` names standard input.
+
+use std::io::Read;
+use std::path::Path;
+
+use super::{Error, ErrorKind};
+use crate::net::arxiv::Want;
+use crate::net::{self, ArxivId, Overrides};
+use crate::number::{NumberRef, PithNumber};
+use crate::record::{self, atom, split_versioned_id, Record};
+
+pub use crate::record::Input as Local;
+
+/// One source of a record or number: local (text, files, values, fields) or a paper on arXiv.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Input {
+    /// A number as text, a record file, a record value, an Atom file or a paper's fields.
+    Local(Local),
+    /// A paper on arXiv, its metadata fetched from arXiv or read from the cache.
+    Arxiv(Box<ArxivSource>),
+}
+
+impl From<Local> for Input {
+    fn from(l: Local) -> Self {
+        Input::Local(l)
+    }
+}
+
+/// A paper on arXiv as a record input: which paper and version, and the fields the author
+/// gives in place of arXiv's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArxivSource {
+    /// The paper, with the version when one is asked for.
+    pub id: ArxivId,
+    /// That version, or the next one.
+    pub want: Want,
+    /// Fields in place of arXiv's.
+    pub overrides: Overrides,
+}
+
+/// Reads a file as UTF-8 text (`-` is standard input), naming the file in every error.
+///
+/// # Errors
+/// [`record::ErrorKind::Io`] or [`record::ErrorKind::Utf8`], with the path.
+pub fn read_text(path: &Path) -> Result<String, record::Error> {
+    let at = |k: record::ErrorKind| record::Error::from(k).at(path);
+    let bytes = if path.as_os_str() == "-" {
+        let mut v = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut v)
+            .map_err(|e| at(record::ErrorKind::Io(e)))?;
+        v
+    } else {
+        std::fs::read(path).map_err(|e| at(record::ErrorKind::Io(e)))?
+    };
+    String::from_utf8(bytes).map_err(|e| {
+        at(record::ErrorKind::Utf8 {
+            valid_up_to: e.utf8_error().valid_up_to(),
+        })
+    })
+}
+
+fn input_error(e: record::Error) -> Error {
+    Error::new(ErrorKind::Input(e))
+}
+
+fn net_error(e: net::Error) -> Error {
+    Error::new(ErrorKind::Net(Box::new(e)))
+}
+
+fn local_records(input: &Local) -> Result<Vec<Record>, record::Error> {
+    match input {
+        Local::Number(_) => Err(record::ErrorKind::NotARecord.into()),
+        Local::RecordFile(p) => {
+            let text = read_text(p)?;
+            Ok(vec![Record::from_json(&text).map_err(|e| e.at(p))?])
+        }
+        Local::RecordValue(v) => Ok(vec![Record::from_value(v)?]),
+        Local::Record(r) => Ok(vec![(**r).clone()]),
+        Local::Atom { path, id } => {
+            let text = read_text(path)?;
+            let mut papers = atom::parse(&text).map_err(|e| e.at(path))?;
+            if let Some(want) = id {
+                let (want_id, want_v) = split_versioned_id(want.trim());
+                papers.retain(|p| p.id == want_id && want_v.is_none_or(|v| v == p.version));
+                if papers.is_empty() {
+                    return Err(
+                        record::Error::from(record::ErrorKind::NoEntry(want.clone())).at(path),
+                    );
+                }
+            }
+            papers
+                .iter()
+                .map(|p| {
+                    p.to_record().map_err(|e| {
+                        record::Error::from(record::ErrorKind::Entry {
+                            id: p.id.clone(),
+                            source: Box::new(e),
+                        })
+                        .at(path)
+                    })
+                })
+                .collect()
+        }
+        Local::Fields(paper) => {
+            paper.check_categories()?;
+            Ok(vec![paper.to_record()?])
+        }
+    }
+}
+
+impl Input {
+    /// Every record the input describes: one, or one per matching entry of an Atom feed.
+    /// arXiv is asked through a client of `net`.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Input`] for a number (which determines no record), read errors and the
+    /// record's or feed's own errors, with the file named; [`ErrorKind::Net`] when arXiv's
+    /// record cannot be had.
+    pub fn records(&self, net: &net::Settings) -> Result<Vec<Record>, Error> {
+        match self {
+            Input::Local(l) => local_records(l).map_err(input_error),
+            Input::Arxiv(src) => {
+                let client = net::Client::new(net).map_err(net_error)?;
+                let r = net::arxiv::record(&client, &src.id, src.want, &src.overrides)
+                    .map_err(net_error)?;
+                Ok(vec![r])
+            }
+        }
+    }
+
+    /// The one record the input describes.
+    ///
+    /// # Errors
+    /// As [`Input::records`], and [`record::ErrorKind::Entries`] when a feed has several
+    /// entries.
+    pub fn record(&self, net: &net::Settings) -> Result<Record, Error> {
+        let mut v = self.records(net)?;
+        if v.len() != 1 {
+            let e = record::Error::from(record::ErrorKind::Entries { count: v.len() });
+            return Err(input_error(match self.path() {
+                Some(p) => e.at(p),
+                None => e,
+            }));
+        }
+        Ok(v.remove(0))
+    }
+
+    /// The number: parsed from text (a bare code or record URL keeps no year), or computed
+    /// from the one record.
+    ///
+    /// # Errors
+    /// [`ErrorKind::BadNumber`] for a number that does not parse; otherwise as
+    /// [`Input::record`].
+    ///
+    /// # Examples
+    /// ```
+    /// use pith::job::input::{Input, Local};
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/2402.03791v3.atom.xml");
+    /// let net = pith::net::Settings::default();
+    /// let n = Input::from(Local::Atom { path: path.into(), id: None }).number(&net)?;
+    /// assert_eq!(n.full(), "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5");
+    /// # Ok::<(), pith::job::Error>(())
+    /// ```
+    pub fn number(&self, net: &net::Settings) -> Result<PithNumber, Error> {
+        match self {
+            Input::Local(Local::Number(n)) => {
+                PithNumber::parse(n).map_err(|e| Error::new(ErrorKind::BadNumber(e)))
+            }
+            _ => Ok(self.record(net)?.number()),
+        }
+    }
+
+    /// The number to write into metadata: [`Input::number`] with its year
+    /// ([`full_number`] for a number given as text).
+    ///
+    /// # Errors
+    /// As [`Input::number`] and [`full_number`].
+    pub fn full_number(&self, net: &net::Settings) -> Result<Resolved, Error> {
+        match self {
+            Input::Local(Local::Number(n)) => full_number(n, net),
+            _ => Ok(Resolved {
+                number: self.number(net)?,
+                year_from_resolver: false,
+            }),
+        }
+    }
+
+    /// The number to check against: any form, a short alias included (as printed on page 1).
+    ///
+    /// # Errors
+    /// As [`Input::number`].
+    pub fn reference(&self, net: &net::Settings) -> Result<NumberRef, Error> {
+        match self {
+            Input::Local(Local::Number(n)) => {
+                NumberRef::parse(n).map_err(|e| Error::new(ErrorKind::BadNumber(e)))
+            }
+            _ => Ok(NumberRef::Full(self.number(net)?)),
+        }
+    }
+
+    /// The file the input is read from, if any.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Input::Local(l) => l.path(),
+            Input::Arxiv(_) => None,
+        }
+    }
+}
+
+/// A number to write, with where its year came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolved {
+    /// The full number.
+    pub number: PithNumber,
+    /// Whether the year came from the number's record at the resolver (or the cache): the
+    /// text gave only the code.
+    pub year_from_resolver: bool,
+}
+
+/// The full number of `text`, any form: `pith:YYYY:<26>` as it is; a bare code or a record
+/// URL with the year of its record at the resolver (the cache when offline), whose own number
+/// must be that code. The number pith.science's record pages tell authors to paste is the bare
+/// code, so this is what every writer (inject, a sidecar of a batch) calls.
+///
+/// # Errors
+/// [`ErrorKind::BadNumber`] when the text is no number (a short alias included: it names no
+/// single record); [`ErrorKind::NoYear`] when the record cannot be had, saying why.
+pub fn full_number(text: &str, net: &net::Settings) -> Result<Resolved, Error> {
+    let n = PithNumber::parse(text).map_err(|e| Error::new(ErrorKind::BadNumber(e)))?;
+    if n.year().is_some() {
+        return Ok(Resolved {
+            number: n,
+            year_from_resolver: false,
+        });
+    }
+    let looked_up =
+        net::Client::new(net).and_then(|client| net::resolver::full_number(&client, n.code()));
+    match looked_up {
+        Ok(number) => Ok(Resolved {
+            number,
+            year_from_resolver: true,
+        }),
+        Err(e) => Err(Error::new(ErrorKind::NoYear {
+            code: n.code().to_owned(),
+            why: Box::new(e),
+        })),
+    }
+}
+
+/// The number of a batch item, to be written: its source's, with its year (a bare code in a
+/// `NAME.pith` sidecar is resolved as on the command line), which every further sidecar must
+/// give too. Errors name the file they are about: the record or Atom file, else the PDF.
+///
+/// # Errors
+/// As [`Input::full_number`]; [`ErrorKind::Number`] ([`crate::batch::ErrorKind::Conflict`])
+/// when two sidecars disagree.
+pub fn item_number(job: &crate::batch::Job, net: &net::Settings) -> Result<PithNumber, Error> {
+    let number = |l: &Local| {
+        Input::Local(l.clone())
+            .full_number(net)
+            .map(|r| r.number)
+            .map_err(|e| e.in_file(&job.pdf))
+    };
+    let n = number(&job.source)?;
+    for other in &job.also {
+        let m = number(other)?;
+        if !n.matches(&NumberRef::Full(m.clone())) {
+            let name = |l: &Local| {
+                l.path()
+                    .map_or_else(|| "the number".to_owned(), |p| p.display().to_string())
+            };
+            return Err(Error::new(ErrorKind::Number(crate::batch::Error::new(
+                &job.pdf,
+                None,
+                crate::batch::ErrorKind::Conflict(format!(
+                    "{} gives {n}, {} gives {m}",
+                    name(&job.source),
+                    name(other)
+                )),
+            ))));
+        }
+    }
+    Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn example(name: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples")
+            .join(name)
+    }
+
+    fn offline() -> net::Settings {
+        net::Settings {
+            offline: true,
+            cache_dir: Some(std::env::temp_dir().join("pith-no-such-cache-for-tests")),
+            ..net::Settings::default()
+        }
+    }
+
+    #[test]
+    fn every_source_gives_the_same_number() {
+        let want = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
+        let rec = example("2402.03791v3.record.json");
+        let value: serde_json::Value = serde_json::from_str(&read_text(&rec).unwrap()).unwrap();
+        let record = Record::from_value(&value).unwrap();
+        for input in [
+            Local::Number(want.to_lowercase()),
+            Local::RecordFile(rec),
+            Local::RecordValue(value),
+            Local::Record(Box::new(record)),
+            Local::Atom {
+                path: example("2402.03791v3.atom.xml"),
+                id: Some("2402.03791v3".into()),
+            },
+        ] {
+            let input = Input::from(input);
+            assert_eq!(input.number(&offline()).unwrap().full(), want, "{input:?}");
+        }
+    }
+
+    #[test]
+    fn typed_fields_are_checked() {
+        let paper = |id: &str, version: u32, primary: &str, cross: &[&str]| {
+            Input::from(Local::Fields(Box::new(record::Paper {
+                id: id.into(),
+                version,
+                title: "t".into(),
+                abstract_text: "a".into(),
+                submitted: "2024-02-06T08:14:56Z".into(),
+                primary: primary.into(),
+                categories: cross.iter().map(|c| c.to_string()).collect(),
+                license: None,
+            })))
+        };
+        let net = offline();
+        paper("2402.03791v3", 0, "cs.DC", &["cs.LG"])
+            .number(&net)
+            .unwrap();
+        paper("alg-geom/9202001", 1, "alg-geom", &[])
+            .number(&net)
+            .unwrap();
+        let e = paper("2402.03791v3", 2, "cs.DC", &[])
+            .number(&net)
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("says version 3 but version 2"),
+            "{e}"
+        );
+        let e = paper("2402.03791", 3, "cs.dc", &[])
+            .number(&net)
+            .unwrap_err();
+        assert!(e.to_string().contains("did you mean cs.DC?"), "{e}");
+    }
+
+    #[test]
+    fn errors_name_the_file_and_keep_their_cause() {
+        let net = offline();
+        let e = Input::from(Local::RecordFile("/nonexistent/r.json".into()))
+            .number(&net)
+            .unwrap_err();
+        assert_eq!(e.kind_name(), "io");
+        assert!(e.to_string().starts_with("/nonexistent/r.json: "), "{e}");
+        assert!(std::error::Error::source(&e).is_some());
+        let e = Input::from(Local::Atom {
+            path: example("2402.03791v3.atom.xml"),
+            id: Some("2401.00001".into()),
+        })
+        .number(&net)
+        .unwrap_err();
+        assert_eq!(e.kind_name(), "no_entry", "{e}");
+        let e = Input::from(Local::Number("pith:7BMK4ZKT".into()))
+            .record(&net)
+            .unwrap_err();
+        assert_eq!(e.kind_name(), "not_a_record");
+    }
+
+    #[test]
+    fn a_bare_code_without_its_record_is_refused_with_the_reason() {
+        let e = full_number("7BMK4ZKTPUTUY3JKWBANNPOFR5", &offline()).unwrap_err();
+        assert_eq!(e.kind_name(), "no_year");
+        let text = e.to_string();
+        assert!(
+            text.starts_with("7BMK4ZKTPUTUY3JKWBANNPOFR5: a bare code has no year"),
+            "{text}"
+        );
+        assert!(text.contains("its record could not be read"), "{text}");
+        let url = "https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5";
+        assert_eq!(
+            full_number(url, &offline()).unwrap_err().kind_name(),
+            "no_year"
+        );
+        let full = full_number("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5", &offline()).unwrap();
+        assert!(!full.year_from_resolver);
+        assert_eq!(
+            full_number("pith:7BMK4ZKT", &offline())
+                .unwrap_err()
+                .kind_name(),
+            "wrong_length"
+        );
+    }
+}

@@ -1,0 +1,490 @@
+//! The one table of error kinds: a stable snake_case name for every way a request can fail or
+//! be refused, the name reports carry (`"refusal": "damaged"`), `pith … --json` prints
+//! (`"kind"`) and Python's exceptions hold in `kind`, with the Python exception class each kind
+//! is raised as. The Python classes themselves are made from [`CLASSES`]; docs/reports.md lists
+//! the kinds. [`of`] finds the kind of any library error.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// Declares [`Kind`], its names, classes and descriptions from one list.
+macro_rules! kinds {
+    ($( $v:ident = $name:literal, $class:literal, $doc:literal; )*) => {
+        /// The kind of an error or refusal, a stable snake_case name ([`Kind::name`]).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum Kind {
+            $( #[doc = $doc] $v, )*
+        }
+
+        impl Kind {
+            /// Every kind, in the table's order.
+            pub const ALL: &'static [Kind] = &[$(Kind::$v),*];
+
+            /// The stable name (`"same_file"`).
+            pub fn name(self) -> &'static str {
+                match self { $(Kind::$v => $name,)* }
+            }
+
+            /// The Python exception class it is raised as (one of [`CLASSES`]).
+            pub fn class(self) -> &'static str {
+                match self { $(Kind::$v => $class,)* }
+            }
+
+            /// What it means, one sentence.
+            pub fn doc(self) -> &'static str {
+                match self { $(Kind::$v => $doc,)* }
+            }
+        }
+    };
+}
+
+kinds! {
+    // The request and its output.
+    SameFile = "same_file", "OutputError", "The output is the input itself (it is updated only in place).";
+    Exists = "exists", "ExistsError", "The output exists and may not be replaced.";
+    LeavesOutDir = "leaves_out_dir", "OutputError", "The output would be written outside its output folder.";
+    NotInPlace = "not_in_place", "OutputError", "Bytes in memory cannot be updated in place.";
+    Stamp = "stamp", "OptionError", "The stamp's settings are not allowed (form, position, size).";
+    Request = "request", "OptionError", "The request is incomplete or contradicts itself (say, a record and a bundle).";
+    // The PDF.
+    Io = "io", "PdfIOError", "A file cannot be opened, read or written.";
+    NotFile = "not_file", "PdfIOError", "Not a regular file.";
+    NotPdf = "not_pdf", "NotPdfError", "No %PDF- header in the first 1024 bytes.";
+    Damaged = "damaged", "DamagedPdfError", "A damaged cross-reference table (a repair rebuilds it).";
+    Encrypted = "encrypted", "EncryptedPdfError", "Encrypted: a rewrite would drop the encryption.";
+    Password = "password", "EncryptedPdfError", "Encrypted and not opened: a password is needed, or wrong, or the encryption unsupported.";
+    Certified = "certified", "CertifiedPdfError", "A certification signature forbids changes (force updates anyway).";
+    Signed = "signed", "PdfError", "Signed: a stamp would change signed page content (force stamps anyway).";
+    Xmp = "xmp", "XmpError", "An unparsable XMP packet (force replaces it).";
+    NoStampRoom = "no_stamp_room", "PdfError", "No margin of page 1 has room for a legible stamp.";
+    TooLarge = "too_large", "PdfError", "A stream would decode past its documented bound.";
+    PagesLost = "pages_lost", "PdfError", "A full rewrite would lose pages.";
+    Unsupported = "unsupported", "UnsupportedPdfError", "The file needs a feature pith does not write.";
+    // A number.
+    WrongLength = "wrong_length", "NumberError", "A code of the wrong length.";
+    BadCharacter = "bad_character", "NumberError", "A character outside the base32 alphabet.";
+    BadYear = "bad_year", "NumberError", "A year that is not four digits.";
+    BadForm = "bad_form", "NumberError", "Text shaped like no form of a number (a short alias where a whole number is needed included).";
+    NoYear = "no_year", "NumberError", "A bare code whose record (and so its year) could not be had.";
+    // A record and its inputs.
+    Json = "json", "RecordError", "Not JSON, or a record of the wrong shape (missing or unknown fields, wrong types).";
+    Field = "field", "RecordError", "A record value the SPEC or arXiv's taxonomy does not allow.";
+    Atom = "atom", "RecordError", "Atom XML that is no arXiv feed, or an entry lacking an element.";
+    Xml = "xml", "RecordError", "XML that is not well-formed (or holds a DTD).";
+    Utf8 = "utf8", "RecordError", "A text file that is not UTF-8.";
+    NotARecord = "not_a_record", "RecordError", "A number where a record is needed: a number determines no record.";
+    Entries = "entries", "RecordError", "An Atom feed with several entries where one is needed.";
+    NoEntry = "no_entry", "RecordError", "No Atom entry has the id asked for.";
+    Arxiv = "arxiv", "RecordError", "A line of arXiv's bulk metadata that is no paper.";
+    // Batch runs.
+    Manifest = "manifest", "BatchError", "A manifest line or file that cannot be read.";
+    Conflict = "conflict", "BatchError", "The sidecars of one PDF give different numbers.";
+    Shard = "shard", "BatchError", "A shard that is not K/N with 0 <= K < N.";
+    // Verification input.
+    BadKey = "bad_key", "VerifyError", "Not a 32-byte Ed25519 public key in base64 or hex.";
+    BadSignature = "bad_signature", "VerifyError", "Not a 64-byte signature in base64.";
+    BadHash = "bad_hash", "VerifyError", "Not 64 hex digits.";
+    BadBundle = "bad_bundle", "VerifyError", "Not a bundle: no JSON object with a readable canonical_record.";
+    NotVerified = "not_verified", "VerifyError", "A bundle that does not support the status a badge claims.";
+    // Badges and pith.sty.
+    ControlCharacter = "control_character", "BadgeError", "A control character in a badge text.";
+    EmptyLabel = "empty_label", "BadgeError", "An empty badge label.";
+    LabelTooLong = "label_too_long", "BadgeError", "A badge label that is too long.";
+    QrModuleSize = "qr_module_size", "BadgeError", "A QR module size out of range.";
+    Qr = "qr", "BadgeError", "A QR code that cannot be made.";
+    UnknownStyle = "unknown_style", "BadgeError", "A badge style that does not exist.";
+    UnknownStatus = "unknown_status", "BadgeError", "A badge status that does not exist.";
+    UnknownFormat = "unknown_format", "BadgeError", "A snippet format that does not exist.";
+    UnsupportedCharacter = "unsupported_character", "BadgeError", "A character the badge font cannot draw.";
+    EmptySource = "empty_source", "BadgeError", "An empty image source for a snippet.";
+    InvalidDate = "invalid_date", "StyError", "A date pith.sty cannot carry.";
+    InvalidVersion = "invalid_version", "StyError", "A version pith.sty cannot carry.";
+    Template = "template", "PithError", "A built-in template failed to render (a bug: please report it).";
+    // Tars.
+    Header = "header", "TarError", "Not a tar, or a damaged header.";
+    Truncated = "truncated", "TarError", "A tar that ends early.";
+    Mismatch = "mismatch", "TarError", "A tar whose md5 or size differ from its manifest entry.";
+    Unlisted = "unlisted", "TarError", "A tar not in the manifest.";
+    NoManifest = "no_manifest", "TarError", "Tars to match with arXiv's metadata but no manifest.";
+    Metadata = "metadata", "TarError", "arXiv's metadata for the tars cannot be read.";
+    Interrupted = "interrupted", "TarError", "The run was interrupted.";
+    // arXiv and the resolver.
+    Setting = "setting", "NetworkError", "A network setting (an environment variable or argument) that cannot be used.";
+    NoCacheDir = "no_cache_dir", "NetworkError", "No cache folder could be found.";
+    Cache = "cache", "NetworkError", "The cache cannot be read or written.";
+    NotCached = "not_cached", "NetworkError", "Offline, and the answer is not in the cache.";
+    BadId = "bad_id", "NetworkError", "Not an arXiv id.";
+    IdDoesNotExist = "id_does_not_exist", "NetworkError", "arXiv has no paper with that id.";
+    Deleted = "deleted", "NetworkError", "arXiv deleted the paper.";
+    NoSuchVersion = "no_such_version", "NetworkError", "The paper has no such version.";
+    OlderVersion = "older_version", "NetworkError", "An older version needs its title and abstract (arXiv serves the latest's).";
+    NotLatest = "not_latest", "NetworkError", "The version asked for is not the latest.";
+    NotFound = "not_found", "NetworkError", "The resolver has no such record.";
+    Status = "status", "NetworkError", "An HTTP error after the retries.";
+    Timeout = "timeout", "NetworkError", "No answer in time.";
+    Connect = "connect", "NetworkError", "The host cannot be reached.";
+    Read = "read", "NetworkError", "The answer broke off.";
+    BadAnswer = "bad_answer", "NetworkError", "Malformed XML or JSON from the server.";
+    NoNumber = "no_number", "NetworkError", "The PDF carries no number.";
+    // Anything else.
+    Invalid = "invalid", "PithError", "Any other error.";
+}
+
+/// The Python exception classes: name, bases (Python names; `PithError` is the root) and
+/// what they are raised for. Every [`Kind::class`] is one of them.
+pub const CLASSES: &[(&str, &[&str], &str)] = &[
+    (
+        "PithError",
+        &["Exception"],
+        "Base class of every error raised by pith_number.",
+    ),
+    (
+        "NumberError",
+        &["PithError", "ValueError"],
+        "A Pith Number that does not parse, or a bare code whose year cannot be had.",
+    ),
+    (
+        "RecordError",
+        &["PithError", "ValueError"],
+        "A record, paper fields or Atom feed that is invalid or cannot be read.",
+    ),
+    (
+        "VerifyError",
+        &["PithError", "ValueError"],
+        "A key, hash, signature or bundle that cannot be decoded (not a mismatch).",
+    ),
+    (
+        "BadgeError",
+        &["PithError", "ValueError"],
+        "Badge or snippet options refused.",
+    ),
+    (
+        "StyError",
+        &["PithError", "ValueError"],
+        "pith.sty options refused.",
+    ),
+    (
+        "OptionError",
+        &["PithError", "ValueError"],
+        "Settings or arguments that are not allowed or contradict each other.",
+    ),
+    (
+        "OutputError",
+        &["PithError", "ValueError"],
+        "An output that would be the input itself or leave its folder.",
+    ),
+    (
+        "ExistsError",
+        &["PithError", "FileExistsError"],
+        "An output that exists and may not be replaced.",
+    ),
+    (
+        "BatchError",
+        &["PithError", "ValueError"],
+        "A manifest, sidecars or shard of a batch that cannot be used.",
+    ),
+    (
+        "PdfError",
+        &["PithError"],
+        "A PDF that cannot be read or updated; the input is never modified.",
+    ),
+    (
+        "PdfIOError",
+        &["PdfError", "OSError"],
+        "A file that cannot be opened, read or written, or is not a regular file.",
+    ),
+    (
+        "NotPdfError",
+        &["PdfError"],
+        "No %PDF- header in the first 1024 bytes.",
+    ),
+    (
+        "DamagedPdfError",
+        &["PdfError"],
+        "A broken cross-reference table; repair=True rebuilds it.",
+    ),
+    (
+        "EncryptedPdfError",
+        &["PdfError"],
+        "An encrypted file that cannot be opened or would lose its encryption.",
+    ),
+    (
+        "CertifiedPdfError",
+        &["PdfError"],
+        "A certification signature forbids changes; force=True updates anyway.",
+    ),
+    (
+        "XmpError",
+        &["PdfError"],
+        "An unparsable XMP packet; force=True replaces it.",
+    ),
+    (
+        "UnsupportedPdfError",
+        &["PdfError"],
+        "A file that needs a feature pith does not write.",
+    ),
+    (
+        "TarError",
+        &["PithError"],
+        "A tar that cannot be streamed or does not match its manifest entry.",
+    ),
+    (
+        "NetworkError",
+        &["PithError"],
+        "arXiv or the resolver could not give the answer asked for.",
+    ),
+];
+
+impl Kind {
+    /// The kind of `name`, if it is one.
+    pub fn from_name(name: &str) -> Option<Kind> {
+        Kind::ALL.iter().copied().find(|k| k.name() == name)
+    }
+}
+
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for Kind {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Kind {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        Kind::from_name(&s).ok_or_else(|| serde::de::Error::custom(format!("unknown kind {s:?}")))
+    }
+}
+
+/// The kind of a PDF engine error.
+pub fn of_pdf(e: &crate::pdf::Error) -> Kind {
+    use crate::pdf::ErrorKind as P;
+    match e.kind() {
+        P::Io => Kind::Io,
+        P::NotFile => Kind::NotFile,
+        P::NotPdf => Kind::NotPdf,
+        P::Damaged(_) => Kind::Damaged,
+        P::Encrypted => Kind::Encrypted,
+        P::Crypt(_) => Kind::Password,
+        P::Certified => Kind::Certified,
+        P::Signed(..) => Kind::Signed,
+        P::Xmp(_) => Kind::Xmp,
+        P::NoStampRoom => Kind::NoStampRoom,
+        P::TooLarge { .. } => Kind::TooLarge,
+        P::PagesLost { .. } => Kind::PagesLost,
+        _ => Kind::Unsupported,
+    }
+}
+
+/// The kind of a number error.
+pub fn of_number(e: &crate::number::Error) -> Kind {
+    use crate::number::ErrorKind as K;
+    match e.kind() {
+        K::WrongLength { .. } => Kind::WrongLength,
+        K::BadCharacter { .. } => Kind::BadCharacter,
+        K::BadYear { .. } => Kind::BadYear,
+        K::NoYear => Kind::NoYear,
+        K::BadForm => Kind::BadForm,
+    }
+}
+
+/// The kind of a record error (an error about one entry of a feed takes its cause's kind).
+pub fn of_record(e: &crate::record::Error) -> Kind {
+    use crate::record::ErrorKind as K;
+    match e.kind() {
+        K::Json(_) => Kind::Json,
+        K::Field { .. } => Kind::Field,
+        K::Atom(_) => Kind::Atom,
+        K::Xml(_) => Kind::Xml,
+        K::Io(_) => Kind::Io,
+        K::Utf8 { .. } => Kind::Utf8,
+        K::Number(n) => of_number(n),
+        K::NotARecord => Kind::NotARecord,
+        K::Entries { .. } => Kind::Entries,
+        K::Entry { source, .. } => of_record(source),
+        K::NoEntry(_) => Kind::NoEntry,
+    }
+}
+
+/// The kind of a network error (a PDF or record inside one takes its own kind).
+pub fn of_net(e: &crate::net::Error) -> Kind {
+    use crate::net::ErrorKind as K;
+    match e.kind() {
+        K::Setting { .. } => Kind::Setting,
+        K::NoCacheDir => Kind::NoCacheDir,
+        K::Cache { .. } => Kind::Cache,
+        K::NotCached => Kind::NotCached,
+        K::BadId => Kind::BadId,
+        K::IdDoesNotExist => Kind::IdDoesNotExist,
+        K::Deleted => Kind::Deleted,
+        K::NoSuchVersion { .. } => Kind::NoSuchVersion,
+        K::OlderVersion { .. } => Kind::OlderVersion,
+        K::NotLatest { .. } => Kind::NotLatest,
+        K::NotFound => Kind::NotFound,
+        K::Status { .. } => Kind::Status,
+        K::Timeout => Kind::Timeout,
+        K::Connect(_) => Kind::Connect,
+        K::Read(_) => Kind::Read,
+        K::BadAnswer(_) => Kind::BadAnswer,
+        K::Record(r) => of_record(r),
+        K::Pdf(p) => of_pdf(p),
+        K::NoNumber => Kind::NoNumber,
+    }
+}
+
+/// The kind of a verification input error.
+pub fn of_verify(e: &crate::verify::Error) -> Kind {
+    use crate::verify::ErrorKind as K;
+    match e.kind() {
+        K::BadKey(_) => Kind::BadKey,
+        K::BadSignature(_) => Kind::BadSignature,
+        K::BadHash(_) => Kind::BadHash,
+        K::BundleJson(_) | K::BadBundle(_) | K::BundleRecord(_) => Kind::BadBundle,
+        K::NotVerified(_) => Kind::NotVerified,
+    }
+}
+
+/// The kind of a batch error.
+pub fn of_batch(e: &crate::batch::Error) -> Kind {
+    use crate::batch::ErrorKind as K;
+    match e.kind() {
+        K::Io(_) => Kind::Io,
+        K::Manifest(_) => Kind::Manifest,
+        K::Number(r) => of_record(r),
+        K::Conflict(_) => Kind::Conflict,
+        K::Shard(_) => Kind::Shard,
+    }
+}
+
+/// The kind of a tar error.
+pub fn of_tar(e: &crate::job::tar::Error) -> Kind {
+    use crate::job::tar::ErrorKind as K;
+    match e.kind() {
+        K::Header { .. } => Kind::Header,
+        K::Truncated { .. } => Kind::Truncated,
+        K::Read(_) | K::Write(_) | K::Spool(_) | K::Commit(_) => Kind::Io,
+        K::Metadata(_) => Kind::Metadata,
+        K::SameFile => Kind::SameFile,
+        K::NoManifest => Kind::NoManifest,
+        K::Mismatch { .. } => Kind::Mismatch,
+        K::Unlisted { .. } => Kind::Unlisted,
+        K::Interrupted => Kind::Interrupted,
+    }
+}
+
+/// The kind of a badge error.
+pub fn of_badge(e: &crate::badge::Error) -> Kind {
+    use crate::badge::ErrorKind as K;
+    match e.kind() {
+        K::ControlCharacter { .. } => Kind::ControlCharacter,
+        K::EmptyLabel => Kind::EmptyLabel,
+        K::LabelTooLong { .. } => Kind::LabelTooLong,
+        K::QrModuleSize { .. } => Kind::QrModuleSize,
+        K::Qr(_) => Kind::Qr,
+        K::UnknownStyle(_) => Kind::UnknownStyle,
+        K::UnknownStatus(_) => Kind::UnknownStatus,
+        K::UnknownFormat(_) => Kind::UnknownFormat,
+        K::UnsupportedCharacter { .. } => Kind::UnsupportedCharacter,
+        K::EmptySource => Kind::EmptySource,
+        K::Template(_) => Kind::Template,
+    }
+}
+
+/// The kind of a pith.sty error.
+pub fn of_sty(e: &crate::sty::Error) -> Kind {
+    use crate::sty::ErrorKind as K;
+    match e.kind() {
+        K::InvalidDate(_) => Kind::InvalidDate,
+        K::InvalidVersion(_) => Kind::InvalidVersion,
+        K::Template => Kind::Template,
+    }
+}
+
+/// The kind of any library error: the first error of the chain (`e`, then its sources) the
+/// library knows; [`Kind::Invalid`] when none is.
+pub fn of(e: &(dyn std::error::Error + 'static)) -> Kind {
+    let mut cur = Some(e);
+    while let Some(c) = cur {
+        if let Some(k) = known(c) {
+            return k;
+        }
+        cur = c.source();
+    }
+    Kind::Invalid
+}
+
+fn known(e: &(dyn std::error::Error + 'static)) -> Option<Kind> {
+    if let Some(j) = e.downcast_ref::<super::Error>() {
+        return Some(j.kind_of());
+    }
+    if let Some(x) = e.downcast_ref::<crate::pdf::Error>() {
+        return Some(of_pdf(x));
+    }
+    if let Some(x) = e.downcast_ref::<crate::number::Error>() {
+        return Some(of_number(x));
+    }
+    if let Some(x) = e.downcast_ref::<crate::record::Error>() {
+        return Some(of_record(x));
+    }
+    if let Some(x) = e.downcast_ref::<crate::net::Error>() {
+        return Some(of_net(x));
+    }
+    if let Some(x) = e.downcast_ref::<crate::verify::Error>() {
+        return Some(of_verify(x));
+    }
+    if let Some(x) = e.downcast_ref::<crate::batch::Error>() {
+        return Some(of_batch(x));
+    }
+    if let Some(x) = e.downcast_ref::<crate::job::tar::Error>() {
+        return Some(of_tar(x));
+    }
+    if let Some(x) = e.downcast_ref::<crate::badge::Error>() {
+        return Some(of_badge(x));
+    }
+    if let Some(x) = e.downcast_ref::<crate::sty::Error>() {
+        return Some(of_sty(x));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_snake_case_and_classes_exist() {
+        let mut seen = std::collections::BTreeSet::new();
+        for k in Kind::ALL {
+            let n = k.name();
+            assert!(seen.insert(n), "{n} twice");
+            assert!(
+                n.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b == b'_' || b.is_ascii_digit()),
+                "{n}"
+            );
+            assert!(CLASSES.iter().any(|(c, _, _)| *c == k.class()), "{n}");
+            assert_eq!(Kind::from_name(n), Some(*k));
+            assert_eq!(serde_json::to_value(k).unwrap(), n);
+        }
+        for (c, bases, _) in CLASSES {
+            assert!(
+                *c == "PithError" || bases.iter().any(|b| CLASSES.iter().any(|(x, ..)| x == b)),
+                "{c} derives from no pith class"
+            );
+        }
+    }
+
+    #[test]
+    fn docs_list_every_kind_with_its_class() {
+        let doc = include_str!("../../docs/reports.md");
+        for k in Kind::ALL {
+            let row = format!("| `{}` | `{}` |", k.name(), k.class());
+            assert!(doc.contains(&row), "docs/reports.md lacks {row}");
+        }
+    }
+}

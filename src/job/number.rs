@@ -1,0 +1,125 @@
+//! The number job: the Pith Number of every record an input describes (an arXiv id, with the
+//! version asked for or the next; a record; an Atom feed; a paper's fields), one report each
+//! ([`NumberReport`]): `pith number --json` prints them, Python returns them.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::input::{ArxivSource, Input};
+use super::{Error, ErrorKind};
+use crate::net;
+use crate::record::Record;
+
+/// What to number.
+#[derive(Debug, Clone)]
+pub struct NumberRequest {
+    /// The input.
+    pub input: Input,
+    /// How arXiv is asked (for an arXiv input).
+    pub net: net::Settings,
+}
+
+/// The number of one record: `pith number --json` (one object per record) and Python's
+/// number functions.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NumberReport {
+    /// The versioned arXiv id the record is about (`2402.03791v3`).
+    pub arxiv_id: String,
+    /// The number, `pith:YYYY:<26>`.
+    pub pith_number: String,
+    /// Its short form, `pith:<8>`.
+    pub short_pith_number: String,
+    /// The SHA-256 of the canonical record, hex.
+    pub canonical_sha256: String,
+    /// The record URL.
+    pub url: String,
+    /// The canonical record.
+    pub record: Value,
+    /// For an arXiv input: the latest version arXiv lists (left out for other inputs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latest_version: Option<u32>,
+    /// For an arXiv input: whether arXiv's answer came from the cache (left out for other
+    /// inputs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cached: Option<bool>,
+}
+
+impl NumberReport {
+    /// The report of `record`.
+    pub fn of(record: &Record) -> Self {
+        let n = record.number();
+        NumberReport {
+            arxiv_id: format!("{}v{}", record.source.id, record.source.version),
+            pith_number: n.full(),
+            short_pith_number: n.short(),
+            canonical_sha256: record.canonical_sha256(),
+            url: n.url(),
+            record: record.to_value(),
+            latest_version: None,
+            cached: None,
+        }
+    }
+
+    /// The version of the record numbered.
+    pub fn version(&self) -> Option<u32> {
+        self.record["source"]["version"]
+            .as_u64()
+            .and_then(|v| u32::try_from(v).ok())
+    }
+}
+
+/// Numbers every record the input describes.
+///
+/// # Errors
+/// As [`Input::records`]; for an arXiv input, [`ErrorKind::Net`] with arXiv's refusal (an id
+/// that does not exist, an older version without its texts…).
+pub fn run(req: &NumberRequest) -> Result<Vec<NumberReport>, Error> {
+    match &req.input {
+        Input::Arxiv(src) => Ok(vec![arxiv(src, &req.net)?]),
+        input => Ok(input
+            .records(&req.net)?
+            .iter()
+            .map(NumberReport::of)
+            .collect()),
+    }
+}
+
+fn arxiv(src: &ArxivSource, settings: &net::Settings) -> Result<NumberReport, Error> {
+    let e = |e: net::Error| Error::new(ErrorKind::Net(Box::new(e)));
+    let client = net::Client::new(settings).map_err(e)?;
+    let meta = net::arxiv::fetch(&client, &src.id).map_err(e)?;
+    let paper = net::arxiv::paper(&meta, &src.id, src.want, &src.overrides).map_err(e)?;
+    let record = paper.to_record().map_err(|r| {
+        e(net::Error::from(net::ErrorKind::Record(Box::new(r))).about(src.id.to_string()))
+    })?;
+    let mut report = NumberReport::of(&record);
+    report.latest_version = Some(meta.latest);
+    report.cached = Some(meta.cached);
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_atom_feed_is_numbered() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/examples/2402.03791v3.atom.xml"
+        );
+        let r = run(&NumberRequest {
+            input: Input::Local(crate::record::Input::Atom {
+                path: path.into(),
+                id: None,
+            }),
+            net: net::Settings::default(),
+        })
+        .unwrap();
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].pith_number, "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5");
+        assert_eq!(r[0].arxiv_id, "2402.03791v3");
+        assert_eq!(r[0].version(), Some(3));
+        assert_eq!(r[0].latest_version, None);
+    }
+}

@@ -1,0 +1,355 @@
+//! The verify job: a PDF's number against its record (the resolver's, or one the caller
+//! holds), a record against a number and texts, a bundle and its receipts, a signature. One
+//! request, one report ([`VerifyReport`]): `pith verify --json` prints it, Python returns it,
+//! a server answers with it. The verdict is one key, `verdict`.
+//!
+//! A PDF that carries no number is a report too ([`Verdict::NoNumber`]), not an error: the
+//! front ends exit 1 for it as for a mismatch. The network is used only for a PDF with no
+//! record or bundle given (the resolver, or its cache) and for an arXiv input.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::input::Input;
+use super::{Error, ErrorKind, Source};
+use crate::net::pdfcheck::{self, Claim};
+use crate::net::{self};
+use crate::number::NumberRef;
+use crate::pdf;
+use crate::record::Record;
+use crate::verify::{self, Bundle, Check, CheckKind, CheckStatus, Key, Report, TextField, Verdict};
+
+/// What to verify. Give a PDF, or a record (or bundle) with what to check against it.
+#[derive(Debug, Default)]
+pub struct VerifyRequest<'a> {
+    /// A PDF whose number is checked against its record.
+    pub pdf: Option<Source<'a>>,
+    /// The password of an encrypted PDF.
+    pub password: Option<&'a [u8]>,
+    /// The number to check the record against (any form; a short alias by its prefix).
+    pub number: Option<String>,
+    /// The record (for a PDF: instead of the resolver's).
+    pub record: Option<Input>,
+    /// A bundle: its record, numbers and receipts (for a PDF: instead of the resolver's).
+    pub bundle: Option<Bundle>,
+    /// Texts to check against the record's canonical-text hashes.
+    pub texts: Vec<(TextField, String)>,
+    /// A base64 receipt signature over the record's canonical hash (or `sha256`).
+    pub signature: Option<String>,
+    /// With a signature and no record: the canonical sha256 (hex) that was signed.
+    pub sha256: Option<String>,
+    /// Public keys accepted besides the registry's.
+    pub keys: Vec<Key>,
+    /// How arXiv and the resolver are asked.
+    pub net: net::Settings,
+    /// For a PDF with no record or bundle given: the resolver to ask instead of the network's
+    /// (a server checking an upload against its own index). `None`: the network client, with
+    /// `net`'s settings.
+    pub resolver: Option<&'a dyn pdfcheck::Lookup>,
+}
+
+/// The report of a verification: `pith verify --json`, Python's verify functions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VerifyReport {
+    /// The PDF verified, when one was.
+    pub file: Option<String>,
+    /// The number the PDF carries (`pith:YYYY:<26>`, or the code alone when it gives no year).
+    pub pith_number: Option<String>,
+    /// Where the PDF carries it: `XMP`, `Info`, `record link`, `page 1 link`.
+    pub found_in: Option<String>,
+    /// The arXiv id of the record checked against.
+    pub arxiv_id: Option<String>,
+    /// Its version.
+    pub arxiv_version: Option<u32>,
+    /// Whether no check is a mismatch (and a PDF carries a number).
+    pub holds: bool,
+    /// The verdict: `verified`, `unverified`, `mismatch` or `no_number`.
+    pub verdict: Verdict,
+    /// The checks, in order.
+    pub checks: Vec<Check>,
+}
+
+impl VerifyReport {
+    fn of(report: Report) -> Self {
+        VerifyReport {
+            file: None,
+            pith_number: None,
+            found_in: None,
+            arxiv_id: None,
+            arxiv_version: None,
+            holds: report.holds(),
+            verdict: report.verdict(),
+            checks: report.checks,
+        }
+    }
+
+    /// Whether the front ends exit 0: every check holds and a number was found.
+    pub fn is_ok(&self) -> bool {
+        self.holds && self.verdict != Verdict::NoNumber
+    }
+
+    /// Whether nothing was compared with the record (a record alone is valid, not verified).
+    pub fn compares(&self) -> bool {
+        self.checks.iter().any(|c| c.kind != CheckKind::Record)
+    }
+}
+
+fn request(m: &str) -> Error {
+    Error::new(ErrorKind::Request(m.into()))
+}
+
+fn keys(given: &[Key]) -> Vec<Key> {
+    let mut k = vec![Key::registry()];
+    k.extend(given.iter().cloned());
+    k
+}
+
+/// Runs a verification.
+///
+/// # Errors
+/// [`ErrorKind::Request`] when there is nothing to verify or the inputs contradict each
+/// other; [`ErrorKind::Pdf`] when the PDF cannot be read; [`ErrorKind::Input`],
+/// [`ErrorKind::BadNumber`], [`ErrorKind::Verify`] for inputs that cannot be read or
+/// decoded; [`ErrorKind::Net`] when the resolver or arXiv cannot answer. A mismatch is a
+/// report, never an error.
+pub fn run(req: &VerifyRequest<'_>) -> Result<VerifyReport, Error> {
+    match req.pdf {
+        Some(pdf) => run_pdf(req, pdf),
+        None => run_record(req),
+    }
+}
+
+fn run_pdf(req: &VerifyRequest<'_>, source: Source<'_>) -> Result<VerifyReport, Error> {
+    if req.signature.is_some() || req.sha256.is_some() {
+        return Err(request("a signature and a sha256 check a record, not a PDF; the PDF's receipts come with its bundle"));
+    }
+    if req.number.is_some() || !req.texts.is_empty() {
+        return Err(request(
+            "a PDF is checked against the number it carries: give no number or texts with it",
+        ));
+    }
+    let keys = keys(&req.keys);
+    let in_file = |e: pdf::Error| match source {
+        Source::File(p) => Error::from(e.in_file(p)),
+        Source::Bytes { .. } => Error::from(e),
+    };
+    let ins = match source {
+        Source::File(p) => {
+            let file =
+                std::fs::File::open(p).map_err(|e| in_file(pdf::Error::io("cannot open", e)))?;
+            pdf::inspect_with(&file, pdf::Check::Sampled, req.password)
+        }
+        Source::Bytes { data, .. } => pdf::inspect_with(data, pdf::Check::Sampled, req.password),
+    }
+    .map_err(in_file)?;
+    let file = Some(match source {
+        Source::File(p) => p.display().to_string(),
+        Source::Bytes { name, .. } => name.to_owned(),
+    });
+    let Some(claim) = pdfcheck::claim(&ins) else {
+        let mut r = VerifyReport::of(Report::default());
+        r.file = file;
+        r.holds = false;
+        r.verdict = Verdict::NoNumber;
+        return Ok(r);
+    };
+    let against = match (&req.record, &req.bundle) {
+        (Some(_), Some(_)) => return Err(request("give a record or a bundle, not both")),
+        (Some(input), None) => pdfcheck::Source::Record(input.record(&req.net)?),
+        (None, Some(b)) => pdfcheck::Source::Bundle(b.clone()),
+        (None, None) => {
+            let client;
+            let lookup = match req.resolver {
+                Some(l) => l,
+                None => {
+                    client = net::Client::new(&req.net).map_err(net_error)?;
+                    &client
+                }
+            };
+            let found = pdfcheck::verify(&ins, pdfcheck::Source::Resolver(lookup), &keys)
+                .map_err(net_error)?;
+            return Ok(pdf_report(
+                file,
+                &found.claim,
+                found.record.as_ref(),
+                found.report,
+            ));
+        }
+    };
+    let found = pdfcheck::verify(&ins, against, &keys).map_err(net_error)?;
+    Ok(pdf_report(
+        file,
+        &claim,
+        found.record.as_ref(),
+        found.report,
+    ))
+}
+
+fn net_error(e: net::Error) -> Error {
+    Error::new(ErrorKind::Net(Box::new(e)))
+}
+
+fn pdf_report(
+    file: Option<String>,
+    claim: &Claim,
+    record: Option<&Record>,
+    report: Report,
+) -> VerifyReport {
+    let mut r = VerifyReport::of(report);
+    r.file = file;
+    r.pith_number = Some(claim.number.full());
+    r.found_in = Some(claim.place.name().to_owned());
+    r.arxiv_id = record.map(|r| r.source.id.clone());
+    r.arxiv_version = record.map(|r| r.source.version);
+    r
+}
+
+fn run_record(req: &VerifyRequest<'_>) -> Result<VerifyReport, Error> {
+    let keys = keys(&req.keys);
+    let mut report = Report::default();
+    let record = match (&req.bundle, &req.record) {
+        (Some(_), Some(_)) => {
+            return Err(request(
+                "a bundle carries its own record: give a bundle or a record, not both",
+            ))
+        }
+        (Some(bundle), None) => {
+            report.checks.extend(bundle.check(&keys).checks);
+            Some(bundle.record().clone())
+        }
+        (None, Some(input)) => {
+            let r = input.record(&req.net)?;
+            report.push(Check::new(
+                CheckKind::Record,
+                "canonical_record",
+                CheckStatus::Ok,
+                format!(
+                    "canonical sha256 {}, number {}",
+                    r.canonical_sha256(),
+                    r.number()
+                ),
+            ));
+            Some(r)
+        }
+        (None, None) => None,
+    };
+    if let Some(n) = &req.number {
+        let claimed = NumberRef::parse(n).map_err(|e| Error::new(ErrorKind::BadNumber(e)))?;
+        match &record {
+            Some(r) => report.push(verify::record_against_number(r, &claimed)),
+            None => return Err(request(
+                "a number alone cannot be verified: give its record, bundle or the paper's fields",
+            )),
+        }
+    }
+    for (field, text) in &req.texts {
+        let r = record
+            .as_ref()
+            .ok_or_else(|| request("a title or abstract needs a record to check against"))?;
+        report.push(verify::text_against_record(*field, text, r));
+    }
+    if let Some(sig) = &req.signature {
+        let digest = match (&record, &req.sha256) {
+            (_, Some(h)) => verify::parse_sha256(h).map_err(verify_error)?,
+            (Some(r), None) => r.digest(),
+            (None, None) => return Err(request("a signature needs a record or a sha256")),
+        };
+        report.push(verify::signature(&digest, sig.trim(), &keys).map_err(verify_error)?);
+    }
+    if report.checks.is_empty() {
+        return Err(request(
+            "nothing to verify: give a PDF, a record, a bundle or a signature",
+        ));
+    }
+    let mut r = VerifyReport::of(report);
+    r.arxiv_id = record.as_ref().map(|r| r.source.id.clone());
+    r.arxiv_version = record.as_ref().map(|r| r.source.version);
+    Ok(r)
+}
+
+fn verify_error(e: verify::Error) -> Error {
+    Error::new(ErrorKind::Verify(e))
+}
+
+/// Verifies the PDF at `path` against a record the caller holds, without the network.
+///
+/// # Errors
+/// As [`run`].
+pub fn pdf_against_record(path: &Path, record: Record) -> Result<VerifyReport, Error> {
+    run(&VerifyRequest {
+        pdf: Some(Source::File(path)),
+        record: Some(Input::Local(crate::record::Input::Record(Box::new(record)))),
+        ..VerifyRequest::default()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn root(p: &str) -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
+    }
+
+    fn record() -> Record {
+        Record::from_json(
+            &std::fs::read_to_string(root("examples/2402.03791v3.record.json")).unwrap(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_pdf_is_verified_against_a_record_held() {
+        let pdf = std::fs::read(root("tests/fixtures/minimal.pdf")).unwrap();
+        let n = record().number();
+        let (numbered, _) = super::super::inject_bytes(&pdf, &n, &Default::default()).unwrap();
+        let req = |data: &[u8], r: Record| {
+            run(&VerifyRequest {
+                pdf: Some(Source::Bytes { data, name: "x" }),
+                record: Some(Input::Local(crate::record::Input::Record(Box::new(r)))),
+                ..VerifyRequest::default()
+            })
+            .unwrap()
+        };
+        let ok = req(&numbered, record());
+        assert_eq!(ok.verdict, Verdict::Verified, "{ok:?}");
+        assert!(ok.is_ok());
+        assert_eq!(ok.pith_number.as_deref(), Some(n.full().as_str()));
+        let mut other = record();
+        other.metadata.title_canon_sha256 = "0".repeat(64);
+        let bad = req(&numbered, other);
+        assert_eq!(bad.verdict, Verdict::Mismatch);
+        let none = req(&pdf, record());
+        assert_eq!(none.verdict, Verdict::NoNumber);
+        assert!(!none.is_ok());
+        let json = serde_json::to_value(&none).unwrap();
+        assert_eq!(json["verdict"], "no_number");
+        assert!(json.get("verified").is_none());
+    }
+
+    #[test]
+    fn a_record_is_checked_against_a_number() {
+        let input = || {
+            Some(Input::Local(crate::record::Input::Record(Box::new(
+                record(),
+            ))))
+        };
+        let r = run(&VerifyRequest {
+            record: input(),
+            number: Some("pith:7BMK4ZKT".into()),
+            ..VerifyRequest::default()
+        })
+        .unwrap();
+        assert_eq!(r.verdict, Verdict::Verified);
+        let r = run(&VerifyRequest {
+            record: input(),
+            number: Some("pith:2024:AAAAAAAAAAAAAAAAAAAAAAAAAA".into()),
+            ..VerifyRequest::default()
+        })
+        .unwrap();
+        assert_eq!(r.verdict, Verdict::Mismatch);
+        let e = run(&VerifyRequest::default()).unwrap_err();
+        assert_eq!(e.kind_name(), "request");
+    }
+}
