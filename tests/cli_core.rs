@@ -418,3 +418,158 @@ fn issue15_resolver_url_is_a_number() {
     let snippet = stdout_of(pith().args(["snippet", url, "--format", "md"]));
     assert!(snippet.contains(url), "{snippet}");
 }
+
+/// README: "`--json` a machine-readable report; exit 0 when everything holds, 1 on a mismatch
+/// or no number, 2 on an error". Each subcommand that takes `--json`, each outcome: the exit
+/// code, a JSON document on standard output, and for an error `{"error", "kind"}` with the
+/// line standard error prints.
+#[test]
+fn every_json_subcommand_exits_as_the_readme_says() {
+    let dir = crate::common::tmpdir();
+    let d = dir.path();
+    let minimal = crate::common::fixture("minimal.pdf");
+    let record = example("2402.03791v3.record.json");
+    let numbered = d.join("numbered.pdf");
+    let other = d.join("other.pdf");
+    let other_number = "pith:2024:ZWRUDBOANTQFBE2ITHQCKK5EHL";
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_owned();
+    let (m, r, n, o) = (s(&minimal), s(&record), s(&numbered), s(&other));
+    let manifest = d.join("m.jsonl");
+    std::fs::write(
+        &manifest,
+        format!("{{\"pdf\": \"{m}\", \"number\": \"{SEED}\"}}\n"),
+    )
+    .unwrap();
+    let mf = s(&manifest);
+    let out_dir = s(&d.join("out"));
+    let report = s(&d.join("r.jsonl"));
+    let cases: Vec<(Vec<String>, i32)> = vec![
+        (
+            vec![
+                "inject".into(),
+                m.clone(),
+                "--number".into(),
+                SEED.into(),
+                "-o".into(),
+                n.clone(),
+            ],
+            0,
+        ),
+        (
+            vec![
+                "inject".into(),
+                m.clone(),
+                "--number".into(),
+                other_number.into(),
+                "-o".into(),
+                o.clone(),
+            ],
+            0,
+        ),
+        (
+            vec![
+                "inject".into(),
+                r.clone(),
+                "--number".into(),
+                SEED.into(),
+                "-o".into(),
+                s(&d.join("x.pdf")),
+            ],
+            2,
+        ),
+        (vec!["number".into(), "--record".into(), r.clone()], 0),
+        (vec!["number".into(), "--record".into(), m.clone()], 2),
+        (vec!["inspect".into(), n.clone()], 0),
+        (vec!["inspect".into(), m.clone()], 1),
+        (vec!["inspect".into(), r.clone()], 2),
+        (
+            vec!["verify".into(), n.clone(), "--record".into(), r.clone()],
+            0,
+        ),
+        (
+            vec!["verify".into(), o.clone(), "--record".into(), r.clone()],
+            1,
+        ),
+        (
+            vec!["verify".into(), m.clone(), "--record".into(), r.clone()],
+            1,
+        ),
+        (
+            vec![
+                "verify".into(),
+                "--record".into(),
+                r.clone(),
+                other_number.into(),
+            ],
+            1,
+        ),
+        (
+            vec!["verify".into(), "--record".into(), m.clone(), SEED.into()],
+            2,
+        ),
+        (
+            vec!["strip".into(), n.clone(), "-o".into(), s(&d.join("s.pdf"))],
+            0,
+        ),
+        (
+            vec!["strip".into(), r.clone(), "-o".into(), s(&d.join("t.pdf"))],
+            2,
+        ),
+        (
+            vec![
+                "batch".into(),
+                "--manifest".into(),
+                mf.clone(),
+                "--out-dir".into(),
+                out_dir.clone(),
+                "--report".into(),
+                report.clone(),
+            ],
+            0,
+        ),
+        (
+            vec![
+                "batch".into(),
+                "--manifest".into(),
+                mf.clone(),
+                "--out-dir".into(),
+                s(&d.join("none")),
+                "--check".into(),
+                "--report".into(),
+                report.clone(),
+            ],
+            1,
+        ),
+        (
+            vec![
+                "batch".into(),
+                "--manifest".into(),
+                s(&d.join("missing.jsonl")),
+                "--out-dir".into(),
+                out_dir.clone(),
+            ],
+            2,
+        ),
+    ];
+    for (args, want) in cases {
+        let out = pith().args(&args).arg("--json").output().unwrap();
+        let code = out.status.code().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(code, want, "{args:?}: {stdout}{stderr}");
+        if args[0] == "batch" && want != 2 {
+            continue; // the report went to its file
+        }
+        let v: Value =
+            serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {stdout}"));
+        if want == 2 {
+            let kind = v["kind"].as_str().unwrap_or_default();
+            assert!(!kind.is_empty() && kind != "invalid", "{args:?}: {v}");
+            assert_eq!(
+                stderr.trim(),
+                format!("pith: {}", v["error"].as_str().unwrap()),
+                "{args:?}"
+            );
+        }
+    }
+}

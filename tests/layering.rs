@@ -208,3 +208,54 @@ fn a_circle_or_an_upward_use_is_found() {
     assert_eq!(violations(&layers, &[u("batch", "net")]).len(), 1);
     assert_eq!(violations(&layers, &[u("batch", "nowhere")]).len(), 1);
 }
+
+/// The lengths of the `fn` items of a Rust source, by their indentation: `(name, lines)`.
+fn function_lengths(text: &str) -> Vec<(String, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let l = lines[i];
+        let indent = l.len() - l.trim_start().len();
+        let rest = l.trim_start();
+        let rest = rest.strip_prefix("pub(crate) ").unwrap_or(rest);
+        let rest = rest.strip_prefix("pub ").unwrap_or(rest);
+        if let Some(sig) = rest.strip_prefix("fn ") {
+            let name: String = sig
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let end = (i + 1..lines.len())
+                .find(|&j| lines[j].trim_end() == format!("{}}}", " ".repeat(indent)));
+            if let Some(j) = end {
+                out.push((name, j - i + 1));
+                i = j;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+#[test]
+fn no_function_of_the_command_line_is_over_60_lines() {
+    assert_eq!(
+        function_lengths("fn a() {\n    x\n}\n"),
+        vec![("a".into(), 3)]
+    );
+    let mut long = Vec::new();
+    for e in std::fs::read_dir(root().join("src/cli")).unwrap() {
+        let p = e.unwrap().path();
+        let text = std::fs::read_to_string(&p).unwrap();
+        for (name, n) in function_lengths(&text) {
+            if n > 60 {
+                long.push(format!("{}: {name} has {n} lines", p.display()));
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "the CLI only translates; move the work into the job layer:\n{}",
+        long.join("\n")
+    );
+}

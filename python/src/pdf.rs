@@ -190,8 +190,14 @@ fn path_or_bytes(obj: &Bound<'_, PyAny>) -> PyResult<(Option<PathBuf>, Vec<u8>)>
 /// ``bytes_before``, ``bytes_after``, ``written`` (dicts: ``item``, ``object``, ``text``)
 /// and ``replaced_xmp``.
 ///
-/// Raises NumberError for the number, ValueError for conflicting targets or stamp settings,
-/// and a PdfError subclass when the file is refused (NotPdfError, DamagedPdfError,
+/// ``number`` is any form ``pith inject --number`` takes: the full number, or the bare code or
+/// record URL, whose year comes from its record at the resolver (``PITH_RESOLVER_URL``; cached)
+/// or, when it cannot be had, NumberError of kind ``no_year`` with the sentence the command
+/// line prints.
+///
+/// Raises NumberError for the number, ValueError (OptionError, OutputError) for conflicting
+/// targets, stamp settings or an output that is the input, and a PdfError subclass when the
+/// file is refused (NotPdfError, DamagedPdfError,
 /// EncryptedPdfError, CertifiedPdfError, XmpError, UnsupportedPdfError) or cannot be
 /// read/written (PdfIOError). On any error the input is untouched and no output file exists.
 #[pyfunction]
@@ -359,7 +365,7 @@ pub fn strip<'py>(
     report(py, &r)
 }
 
-/// One item of a batch, as ``pith batch`` runs it: ``pdf`` gets ``number`` (any full form)
+/// One item of a batch, as ``pith batch`` runs it: ``pdf`` gets ``number`` (any form ``pith inject`` takes)
 /// written to ``out``, or to ``out_dir`` joined with ``relative`` (default: the file's name),
 /// or in place when neither is given; an output that already carries the number is left
 /// (``unchanged``), an output that would be the input or leave ``out_dir`` is refused.
@@ -370,7 +376,8 @@ pub fn strip<'py>(
 /// Returns the batch report line as a dict (docs/reports.md): ``pdf``, ``out``, ``status``,
 /// ``reason``, ``refusal``, ``number``, ``replaced``, ``found``, ``copied``,
 /// ``bytes_before``, ``bytes_after``, ``ms`` (empty keys left out). Never raises for a
-/// refused or failed file: that is the line's ``status``; raises NumberError for the number.
+/// refused or failed file, a number that does not parse or whose year cannot be had included:
+/// that is the line's ``status`` and ``refusal`` (the kind).
 #[pyfunction]
 #[pyo3(signature = (
     pdf, number, *, out=None, out_dir=None, relative=None, check=false, dry_run=false,

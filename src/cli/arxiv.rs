@@ -7,11 +7,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use pith::batch::arxiv::{self as arxiv_match, Decision, Wanted};
+use pith::batch::arxiv::{self as arxiv_match, Wanted};
 use pith::batch::Job;
-use pith::job::{ItemReport, Status};
+use pith::job::{self, ItemReport};
 use pith::record::arxiv::bulk::{self, Format, Input, Options, Report};
-use pith::record::Input as RecordSource;
 
 use super::input::read_text;
 
@@ -103,6 +102,25 @@ impl ArxivBatch<'_> {
             (None, None) => bail!("--arxiv-metadata needs --dir or --manifest"),
         };
         let ids: HashSet<String> = wanted.iter().map(|w| w.id.clone()).collect();
+        let collected = self.collect(&ids)?;
+        let (jobs, decided, c) =
+            job::run::arxiv_jobs(wanted, unnamed, &collected, self.any_version);
+        let (matched, skipped, failed) = (c.matched, c.skipped, c.failed);
+        super::note!(
+            "arXiv metadata: {} entries read; {matched} PDF(s) matched, {skipped} skipped (not the latest version), {failed} without usable metadata; {} entries matched no PDF{}",
+            collected.read,
+            collected.unmatched,
+            if collected.unattributed_bad > 0 {
+                format!("; {} unusable lines/records without an id", collected.unattributed_bad)
+            } else {
+                String::new()
+            }
+        );
+        Ok((jobs, decided))
+    }
+
+    /// The metadata pass: the entries of the PDFs' ids (`--arxiv-unmatched` gets the others).
+    fn collect(&self, ids: &HashSet<String>) -> Result<arxiv_match::Collected> {
         let inputs: Vec<Input> = self
             .metadata
             .iter()
@@ -135,7 +153,7 @@ impl ArxivBatch<'_> {
         };
         let collected = arxiv_match::collect(
             &inputs,
-            &ids,
+            ids,
             threads(self.jobs),
             &mut on_unmatched,
             &mut on_report,
@@ -147,69 +165,6 @@ impl ArxivBatch<'_> {
             w.flush()
                 .context("cannot write the --arxiv-unmatched list")?;
         }
-        let mut jobs = Vec::new();
-        let mut decided = Vec::new();
-        let (mut matched, mut skipped, mut failed) = (0usize, 0usize, 0usize);
-        let all = wanted
-            .into_iter()
-            .map(Ok)
-            .chain(unnamed.into_iter().map(Err));
-        for (index, w) in all.enumerate() {
-            let w = match w {
-                Ok(w) => w,
-                Err(pdf) => {
-                    failed += 1;
-                    decided.push((
-                        index,
-                        outcome(&pdf, Status::Unmatched, "the file name carries no arXiv id (2402.03791v3.pdf, hep-th9901001v1.pdf, hep-th/9901001v1.pdf)".into()),
-                    ));
-                    continue;
-                }
-            };
-            match arxiv_match::decide(&w, &collected, self.any_version) {
-                Decision::Number(n) => {
-                    matched += 1;
-                    jobs.push(Job {
-                        index,
-                        pdf: w.pdf,
-                        relative: w.relative,
-                        source: RecordSource::Number(n.full()),
-                        also: Vec::new(),
-                        out: w.out,
-                    });
-                }
-                Decision::Skip(reason) => {
-                    skipped += 1;
-                    decided.push((index, outcome(&w.pdf, Status::Skipped, reason)));
-                }
-                Decision::Unmatched(reason) => {
-                    failed += 1;
-                    decided.push((index, outcome(&w.pdf, Status::Unmatched, reason)));
-                }
-                Decision::Fail(reason) => {
-                    failed += 1;
-                    decided.push((index, outcome(&w.pdf, Status::Failed, reason)));
-                }
-            }
-        }
-        super::note!(
-            "arXiv metadata: {} entries read; {matched} PDF(s) matched, {skipped} skipped (not the latest version), {failed} without usable metadata; {} entries matched no PDF{}",
-            collected.read,
-            collected.unmatched,
-            if collected.unattributed_bad > 0 {
-                format!("; {} unusable lines/records without an id", collected.unattributed_bad)
-            } else {
-                String::new()
-            }
-        );
-        Ok((jobs, decided))
-    }
-}
-
-fn outcome(pdf: &Path, status: Status, reason: String) -> ItemReport {
-    ItemReport {
-        status,
-        reason: Some(reason),
-        ..ItemReport::new(pdf)
+        Ok(collected)
     }
 }

@@ -123,6 +123,11 @@ fn text(out: &mut impl Write, r: &InspectReport, expected: Option<&pith::NumberR
         (None, Some(e)) => writeln!(out, "xmp: unreadable ({e})")?,
         (None, None) => writeln!(out, "xmp: none")?,
     }
+    tail(out, r, expected)
+}
+
+/// The lines after the values: PDF/A, signatures, an interrupted update, the verdict.
+fn tail(out: &mut impl Write, r: &InspectReport, expected: Option<&pith::NumberRef>) -> Result<()> {
     let declared = r.xmp.as_ref().is_some_and(|x| x.pith_schema_declared);
     match &r.pdfa {
         Some(p) => writeln!(

@@ -134,67 +134,80 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
         },
         metadata_threads: threads,
     };
-    let mut on_note = |r: &pith::record::arxiv::bulk::Report| {
-        if !super::quiet() {
-            eprintln!("pith: {}", super::one_line(&r.to_string()));
-        }
-    };
-    let terminal = std::io::stderr().is_terminal() && !super::quiet();
-    if let Some(dir) = &args.tar_dir {
-        let out_dir = shared.out_dir.context("--tar-dir needs --out-dir")?;
-        let shard = shared
-            .shard
-            .map(Shard::parse)
-            .transpose()
-            .context("--shard")?;
-        let mut report = open_report(shared.report, false)?;
-        let mut write_err = None;
-        let summary = tar_run::run_dir(
-            &req,
-            dir,
-            out_dir,
-            shard,
-            &mut |line| {
-                if terminal {
-                    eprintln!(
-                        "pith: {} {}{}",
-                        serde_json::to_value(line.status)
-                            .ok()
-                            .and_then(|v| v.as_str().map(str::to_owned))
-                            .unwrap_or_default(),
-                        line.tar,
-                        line.reason
-                            .as_deref()
-                            .map(|r| format!(" ({})", super::one_line(r)))
-                            .unwrap_or_default()
-                    );
-                }
-                json_line(&mut report, line, &mut write_err);
-            },
-            &mut on_note,
-        )?;
-        json_line(&mut report, &summary, &mut write_err);
-        if let Some(e) = write_err {
-            return Err(e).context("cannot write the report");
-        }
-        report.flush().context("cannot write the report")?;
-        if summary.failed > 0 {
-            bail!(
-                "{} of {} tars failed (see the report); run the same command again for them",
-                summary.failed,
-                summary.total
-            );
-        }
-        if summary.failed_members > 0 {
-            // The tars are whole; some PDFs got no number (exit 1, as for "no number").
-            eprintln!(
-                "pith: {} members got no number (copied unchanged; see the reports)",
-                summary.failed_members
-            );
-            return Ok(Outcome::Mismatch);
-        }
-        return Ok(Outcome::Ok);
+    match &args.tar_dir {
+        Some(dir) => run_dir(&shared, &req, dir),
+        None => run_one(args, &shared, &req),
     }
+}
+
+/// arXiv metadata's notes, on standard error.
+fn on_note(r: &pith::record::arxiv::bulk::Report) {
+    if !super::quiet() {
+        eprintln!("pith: {}", super::one_line(&r.to_string()));
+    }
+}
+
+/// `--tar-dir`: every tar of a folder, each to the output folder with its report.
+fn run_dir(shared: &Shared, req: &Request<'_>, dir: &Path) -> Result<Outcome> {
+    let terminal = std::io::stderr().is_terminal() && !super::quiet();
+    let out_dir = shared.out_dir.context("--tar-dir needs --out-dir")?;
+    let shard = shared
+        .shard
+        .map(Shard::parse)
+        .transpose()
+        .context("--shard")?;
+    let mut report = open_report(shared.report, false)?;
+    let mut write_err = None;
+    let summary = tar_run::run_dir(
+        req,
+        dir,
+        out_dir,
+        shard,
+        &mut |line| {
+            if terminal {
+                eprintln!(
+                    "pith: {} {}{}",
+                    serde_json::to_value(line.status)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_owned))
+                        .unwrap_or_default(),
+                    line.tar,
+                    line.reason
+                        .as_deref()
+                        .map(|r| format!(" ({})", super::one_line(r)))
+                        .unwrap_or_default()
+                );
+            }
+            json_line(&mut report, line, &mut write_err);
+        },
+        &mut on_note,
+    )?;
+    json_line(&mut report, &summary, &mut write_err);
+    if let Some(e) = write_err {
+        return Err(e).context("cannot write the report");
+    }
+    report.flush().context("cannot write the report")?;
+    if summary.failed > 0 {
+        bail!(
+            "{} of {} tars failed (see the report); run the same command again for them",
+            summary.failed,
+            summary.total
+        );
+    }
+    if summary.failed_members > 0 {
+        // The tars are whole; some PDFs got no number (exit 1, as for "no number").
+        eprintln!(
+            "pith: {} members got no number (copied unchanged; see the reports)",
+            summary.failed_members
+        );
+        return Ok(Outcome::Mismatch);
+    }
+    Ok(Outcome::Ok)
+}
+
+/// `--tar`: one tar to `--out-tar`.
+fn run_one(args: &TarArgs, shared: &Shared, req: &Request<'_>) -> Result<Outcome> {
+    let terminal = std::io::stderr().is_terminal() && !super::quiet();
     let input = args.tar.as_deref().context("--tar")?;
     let output = args.out_tar.as_deref().context("--tar needs --out-tar")?;
     if is_dash(input) && shared.metadata.iter().any(|p| is_dash(p)) {
@@ -223,7 +236,7 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
         Sink::Path(output)
     };
     let totals: Totals = tar_run::run_one(
-        &req,
+        req,
         src,
         sink,
         &mut |m| json_line(&mut report, &hinted(m, &shared.settings), &mut write_err),
@@ -234,6 +247,11 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
         return Err(e).context("cannot write the report");
     }
     report.flush().context("cannot write the report")?;
+    Ok(end_one(&totals, terminal))
+}
+
+/// What a run of one tar says at its end, and its exit.
+fn end_one(totals: &Totals, terminal: bool) -> Outcome {
     let s = &totals.summary;
     if terminal {
         eprintln!(
@@ -254,9 +272,9 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
             "pith: {} of {} members got no number (copied unchanged; see the report)",
             s.failed, s.total
         );
-        return Ok(Outcome::Mismatch);
+        return Outcome::Mismatch;
     }
-    Ok(Outcome::Ok)
+    Outcome::Ok
 }
 
 /// The report's destination: `--report FILE`, else standard output (standard error when the

@@ -152,6 +152,73 @@ pub fn run(req: RunRequest<'_>, progress: &mut dyn Progress) -> Result<RunReport
     Ok(RunReport { summary, differ })
 }
 
+/// How many PDFs arXiv matching numbered, skipped and could not number.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Matched {
+    /// PDFs that get a number.
+    pub matched: usize,
+    /// Older versions left alone on purpose.
+    pub skipped: usize,
+    /// PDFs without an id in their name, an entry, or a usable one.
+    pub failed: usize,
+}
+
+/// Turns arXiv matching's decisions into the run: a job for each PDF that gets a number, a
+/// line (with its status) for each that does not; `unnamed` are PDFs whose name carries no
+/// arXiv id. Lines keep their input position, for sharding.
+pub fn arxiv_jobs(
+    wanted: Vec<crate::batch::arxiv::Wanted>,
+    unnamed: Vec<PathBuf>,
+    collected: &crate::batch::arxiv::Collected,
+    any_version: bool,
+) -> (Vec<Job>, Vec<(usize, ItemReport)>, Matched) {
+    use crate::batch::arxiv::{decide, Decision};
+    let line = |pdf: &Path, status: Status, reason: String| ItemReport {
+        status,
+        reason: Some(reason),
+        ..ItemReport::new(pdf)
+    };
+    let (mut jobs, mut decided, mut m) = (Vec::new(), Vec::new(), Matched::default());
+    let all = wanted
+        .into_iter()
+        .map(Ok)
+        .chain(unnamed.into_iter().map(Err));
+    for (index, w) in all.enumerate() {
+        let w = match w {
+            Ok(w) => w,
+            Err(pdf) => {
+                m.failed += 1;
+                let why = "the file name carries no arXiv id (2402.03791v3.pdf, hep-th9901001v1.pdf, hep-th/9901001v1.pdf)";
+                decided.push((index, line(&pdf, Status::Unmatched, why.into())));
+                continue;
+            }
+        };
+        let (status, reason) = match decide(&w, collected, any_version) {
+            Decision::Number(n) => {
+                m.matched += 1;
+                jobs.push(Job {
+                    index,
+                    pdf: w.pdf,
+                    relative: w.relative,
+                    source: crate::record::Input::Number(n.full()),
+                    also: Vec::new(),
+                    out: w.out,
+                });
+                continue;
+            }
+            Decision::Skip(r) => (Status::Skipped, r),
+            Decision::Unmatched(r) => (Status::Unmatched, r),
+            Decision::Fail(r) => (Status::Failed, r),
+        };
+        match status {
+            Status::Skipped => m.skipped += 1,
+            _ => m.failed += 1,
+        }
+        decided.push((index, line(&w.pdf, status, reason)));
+    }
+    (jobs, decided, m)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
