@@ -804,6 +804,7 @@ fn reason(stderr: &str) -> String {
 /// --check no worse and show the stamp once in pdftotext; refusals are one line. All files
 /// with PITH_CORPUS_FULL=1, else the small folders and every fifth file of the large ones.
 #[test]
+#[ignore = "full tier (the shared corpus): cargo test -- --include-ignored"]
 fn corpus() {
     let Some(dir) = common::corpus("stamp corpus") else {
         return;

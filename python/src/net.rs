@@ -77,7 +77,7 @@ pub fn error(py: Python<'_>, e: &pith::net::Error) -> PyErr {
         ErrorKind::NotFound => "not_found",
         ErrorKind::Status { .. } => "status",
         ErrorKind::Timeout => "timeout",
-        ErrorKind::Connect(_) => "connect",
+        ErrorKind::Connect { .. } => "connect",
         ErrorKind::Read(_) => "read",
         ErrorKind::BadAnswer(_) => "bad_answer",
         ErrorKind::Record(_) => "record",

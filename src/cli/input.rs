@@ -274,7 +274,7 @@ impl NumberInput {
                 "--number {}: {} (its record could not be read to find the year: {})",
                 n.code(),
                 pith::number::ErrorKind::NoYear,
-                super::one_line(&format!("{e:#}"))
+                super::one_line(&pith::pdf::chain(e.as_ref()))
             )),
         }
     }

@@ -172,7 +172,15 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
                 json_line(&mut report, line, &mut write_err);
             },
             &mut on_note,
-        )?;
+        );
+        let summary = match summary {
+            Ok(s) => s,
+            Err(e) => {
+                drop(report);
+                drop_empty_report(shared.report);
+                return Err(e.into());
+            }
+        };
         json_line(&mut report, &summary, &mut write_err);
         if let Some(e) = write_err {
             return Err(e).context("cannot write the report");
@@ -222,13 +230,21 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
     } else {
         Sink::Path(output)
     };
-    let totals: Totals = tar_run::run_one(
+    let totals: Result<Totals, _> = tar_run::run_one(
         &req,
         src,
         sink,
         &mut |m| json_line(&mut report, &hinted(m, &shared.settings), &mut write_err),
         &mut on_note,
-    )?;
+    );
+    let totals = match totals {
+        Ok(t) => t,
+        Err(e) => {
+            drop(report);
+            drop_empty_report(shared.report);
+            return Err(e.into());
+        }
+    };
     json_line(&mut report, &totals, &mut write_err);
     if let Some(e) = write_err {
         return Err(e).context("cannot write the report");
@@ -270,6 +286,16 @@ fn open_report(report: Option<&Path>, stdout_taken: bool) -> Result<Box<dyn Writ
         None if stdout_taken => Box::new(std::io::stderr()),
         None => Box::new(std::io::BufWriter::new(std::io::stdout())),
     })
+}
+
+/// Removes the report file of a run that failed before reporting anything, so that no empty
+/// report is left behind (it is created first, to refuse an unwritable one before the run).
+fn drop_empty_report(report: Option<&Path>) {
+    if let Some(p) = report.filter(|p| !is_dash(p)) {
+        if std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() == 0) {
+            let _ = std::fs::remove_file(p);
+        }
+    }
 }
 
 fn json_line(w: &mut Box<dyn Write>, v: &impl serde::Serialize, err: &mut Option<std::io::Error>) {
