@@ -905,4 +905,14 @@ fn out_tar_creates_its_folders_and_a_failed_run_leaves_no_report() {
     assert!(err.contains("missing.tar"), "{err}");
     assert!(!report2.exists(), "an empty report was left behind: {err}");
     assert!(!out2.exists());
+    // A report that cannot be written names itself, and the reason is in words.
+    if std::path::Path::new("/dev/full").exists() {
+        let out3 = d.join("out/third.tar");
+        let (code, _, err) = tar_to(&input, &out3, &meta, &["--report", "/dev/full"]);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains("/dev/full: cannot write the report: no space left on device"),
+            "{err}"
+        );
+    }
 }

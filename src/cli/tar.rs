@@ -183,9 +183,9 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
         };
         json_line(&mut report, &summary, &mut write_err);
         if let Some(e) = write_err {
-            return Err(e).context("cannot write the report");
+            return Err(e).context(cannot_write(shared.report, false));
         }
-        report.flush().context("cannot write the report")?;
+        report.flush().context(cannot_write(shared.report, false))?;
         if summary.failed > 0 {
             bail!(
                 "{} of {} tars failed (see the report); run the same command again for them",
@@ -247,9 +247,11 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
     };
     json_line(&mut report, &totals, &mut write_err);
     if let Some(e) = write_err {
-        return Err(e).context("cannot write the report");
+        return Err(e).context(cannot_write(shared.report, is_dash(output)));
     }
-    report.flush().context("cannot write the report")?;
+    report
+        .flush()
+        .context(cannot_write(shared.report, is_dash(output)))?;
     let s = &totals.summary;
     if terminal {
         eprintln!(
@@ -286,6 +288,16 @@ fn open_report(report: Option<&Path>, stdout_taken: bool) -> Result<Box<dyn Writ
         None if stdout_taken => Box::new(std::io::stderr()),
         None => Box::new(std::io::BufWriter::new(std::io::stdout())),
     })
+}
+
+/// The error line's start when the report cannot be written: the report's file, or the
+/// standard stream it goes to (as [`open_report`] chooses).
+fn cannot_write(report: Option<&Path>, stdout_taken: bool) -> String {
+    match report.filter(|p| !is_dash(p)) {
+        Some(p) => format!("{}: cannot write the report", p.display()),
+        None if stdout_taken => "cannot write the report to standard error".to_owned(),
+        None => "cannot write the report to standard output".to_owned(),
+    }
 }
 
 /// Removes the report file of a run that failed before reporting anything, so that no empty
