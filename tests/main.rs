@@ -1,6 +1,6 @@
 //! pith's integration tests: one test binary, a module per topic (as ripgrep's
 //! `tests/tests.rs`), on the one harness in `common/`. Run one topic with
-//! `cargo test --test main latex::` (the module path is the filter).
+//! `cargo test --test main latex:: -- --include-ignored` (the module path is the filter).
 //!
 //! Two tiers: `cargo test` runs the behaviour tests; the slow ones (TeX Live, the shared
 //! corpus, bombs, killed processes, long matrices) are `#[ignore = "full tier (…)"]` and run

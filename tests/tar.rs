@@ -568,13 +568,7 @@ fn manifest_mismatch_leaves_no_output_and_unlisted_tars_are_refused() {
     let d = common::tmpdir();
     let d = d.path();
     let meta = metadata(d);
-    let input = d.join("arXiv_pdf_2402_001.tar");
-    make_tar(
-        d,
-        &input,
-        "gnu",
-        &[("2402/2402.03791v3.pdf", example_pdf())],
-    );
+    let input = example_tar(d);
     let size = std::fs::metadata(&input).unwrap().len();
     let m = d.join("manifest.xml");
     let out = d.join("out.tar");
@@ -870,6 +864,18 @@ fn a_member_without_a_usable_entry_exits_1_with_the_tar_whole() {
     assert_eq!(listing(&input), listing(&out), "the tar is written whole");
 }
 
+/// `d/arXiv_pdf_2402_001.tar`: the example paper as `2402/2402.03791v3.pdf`, in GNU format.
+fn example_tar(d: &Path) -> PathBuf {
+    let input = d.join("arXiv_pdf_2402_001.tar");
+    make_tar(
+        d,
+        &input,
+        "gnu",
+        &[("2402/2402.03791v3.pdf", example_pdf())],
+    );
+    input
+}
+
 #[test]
 fn out_tar_creates_its_folders_and_a_failed_run_leaves_no_report() {
     if !tools("out_tar_creates_its_folders_and_a_failed_run_leaves_no_report") {
@@ -878,13 +884,7 @@ fn out_tar_creates_its_folders_and_a_failed_run_leaves_no_report() {
     let d = common::tmpdir();
     let d = d.path();
     let meta = metadata(d);
-    let input = d.join("arXiv_pdf_2402_001.tar");
-    make_tar(
-        d,
-        &input,
-        "gnu",
-        &[("2402/2402.03791v3.pdf", example_pdf())],
-    );
+    let input = example_tar(d);
     // Folders that do not exist yet are created, as --out-dir does.
     let out = d.join("out/sub/my.tar");
     let report = d.join("r.jsonl");

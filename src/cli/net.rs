@@ -68,7 +68,7 @@ fn waiting(w: &Wait) -> String {
             w.host
         ),
         _ if w.service == Service::Arxiv => format!(
-            "waiting {secs:.1} s before asking {}: arXiv asks for one request every 3 s, from every pith on this machine",
+            "waiting {secs:.1} s before asking {}: arXiv asks for at most one request every 3 s (counted across the pith runs on this machine)",
             w.host
         ),
         _ => format!(

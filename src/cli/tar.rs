@@ -173,14 +173,7 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
             },
             &mut on_note,
         );
-        let summary = match summary {
-            Ok(s) => s,
-            Err(e) => {
-                drop(report);
-                drop_empty_report(shared.report);
-                return Err(e.into());
-            }
-        };
+        let summary = summary.inspect_err(|_| discard_empty_report(&mut report, shared.report))?;
         json_line(&mut report, &summary, &mut write_err);
         if let Some(e) = write_err {
             return Err(e).context(cannot_write(shared.report, false));
@@ -237,14 +230,7 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
         &mut |m| json_line(&mut report, &hinted(m, &shared.settings), &mut write_err),
         &mut on_note,
     );
-    let totals = match totals {
-        Ok(t) => t,
-        Err(e) => {
-            drop(report);
-            drop_empty_report(shared.report);
-            return Err(e.into());
-        }
-    };
+    let totals = totals.inspect_err(|_| discard_empty_report(&mut report, shared.report))?;
     json_line(&mut report, &totals, &mut write_err);
     if let Some(e) = write_err {
         return Err(e).context(cannot_write(shared.report, is_dash(output)));
@@ -300,9 +286,11 @@ fn cannot_write(report: Option<&Path>, stdout_taken: bool) -> String {
     }
 }
 
-/// Removes the report file of a run that failed before reporting anything, so that no empty
-/// report is left behind (it is created first, to refuse an unwritable one before the run).
-fn drop_empty_report(report: Option<&Path>) {
+/// After a failed run: writes out what the report holds, and removes the report file if it is
+/// still empty (the run failed before its first line), so that no empty report is left behind.
+/// The file is created before the run, to refuse an unwritable one before any work.
+fn discard_empty_report(w: &mut Box<dyn Write>, report: Option<&Path>) {
+    let _ = w.flush();
     if let Some(p) = report.filter(|p| !is_dash(p)) {
         if std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() == 0) {
             let _ = std::fs::remove_file(p);
