@@ -55,7 +55,7 @@ export SOURCE_DATE_EPOCH=1700000000
 one() { # profile, case: runs the case once
   local pith="${bin[$1]}"
   case "$2" in
-    number) "$pith" number --arxiv-snapshot "$work/snapshot.jsonl" > /dev/null ;;
+    number) "$pith" -q number --arxiv-snapshot "$work/snapshot.jsonl" > /dev/null ;;
     inject) rm -rf "$work/out"; "$pith" -q batch --dir "$work/in" --out-dir "$work/out" --report /dev/null -j 2 ;;
     stamp) rm -rf "$work/out"; "$pith" -q batch --dir "$work/in" --out-dir "$work/out" --report /dev/null -j 2 --stamp ;;
     badge) for i in $(seq 1 300); do "$pith" badge pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5 --qr -o - > /dev/null; done ;;
