@@ -1316,3 +1316,46 @@ fn rsvg_convert_draws_every_text_inside_its_segment() {
         }
     }
 }
+
+/// A bare code's snippet and badge name the number in a form that exists: the bare code itself,
+/// not `pith:` + 26 characters (no such form); the year form stays as it was.
+#[test]
+fn a_bare_codes_alt_text_is_a_form_that_exists() {
+    let bare = crate::common::SEED_CODE;
+    for f in Format::ALL {
+        let o = crate::common::pith()
+            .args(["snippet", bare, "--format", f.name()])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0));
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            !text.contains(&format!("pith:{bare}")),
+            "{}: {text}",
+            f.name()
+        );
+        if f != Format::Latex {
+            assert!(text.contains(&format!("Pith Number {bare}")), "{text}");
+        }
+    }
+    let md = crate::common::pith()
+        .args(["snippet", bare, "--src", "b.svg"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&md.stdout).trim_end(),
+        format!("[![Pith Number {bare}](b.svg)]({URL})")
+    );
+    let svg = crate::common::pith()
+        .args(["badge", bare, "-o", "-"])
+        .output()
+        .unwrap();
+    let svg = String::from_utf8_lossy(&svg.stdout).into_owned();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let title = doc
+        .descendants()
+        .find(|n| n.has_tag_name("title"))
+        .and_then(|n| n.text())
+        .unwrap();
+    assert_eq!(title, format!("Pith Number {bare}"));
+}

@@ -317,6 +317,7 @@ fn interrupted_batch_leaves_files_whole_and_a_rerun_finishes() {
 }
 
 #[test]
+#[ignore = "full tier (kills processes in a loop): cargo test -- --include-ignored"]
 fn killed_in_place_inject_never_tears_a_file() {
     if !common::have_tool("qpdf", "killed_in_place") {
         return;
@@ -674,6 +675,7 @@ fn issue12_group_commit_lands_every_output_and_a_failing_one_alone() {
 }
 
 #[test]
+#[ignore = "full tier (kills processes in a loop): cargo test -- --include-ignored"]
 fn issue12_terminated_batch_leaves_no_temporary_files_and_whole_outputs() {
     if !common::have_tool("qpdf", "issue12_terminated_batch")
         || !common::have_tool("kill", "issue12_terminated_batch")

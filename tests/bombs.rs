@@ -443,11 +443,13 @@ fn shapes(total: u64) {
 }
 
 #[test]
+#[ignore = "full tier (bombs of hundreds of MB): cargo test -- --include-ignored"]
 fn bombs_of_2_gib_stay_in_bounded_memory() {
     shapes(2 * GIB);
 }
 
 #[test]
+#[ignore = "full tier (bombs of hundreds of MB): cargo test -- --include-ignored"]
 fn bombs_of_20_gib_stay_in_bounded_memory() {
     shapes(20 * GIB);
 }
@@ -491,6 +493,7 @@ fn shapes_without_the_zeros_are_ordinary_files() {
 /// and the XMP packet whole: each is first decoded as a stream and the file refused past
 /// 64 MiB, in bounded memory.
 #[test]
+#[ignore = "full tier (bombs of hundreds of MB): cargo test -- --include-ignored"]
 fn rewrite_refuses_bombs_in_bounded_memory() {
     if !common::have_tool("/usr/bin/time", "rewrite_refuses_bombs_in_bounded_memory") {
         return;

@@ -82,6 +82,7 @@ fn python_lines(program: &str, inputs: &[String]) -> Vec<String> {
 }
 
 #[test]
+#[ignore = "full tier (a long matrix or property run): cargo test -- --include-ignored"]
 fn canonical_json_equals_python_json_dumps() {
     if !common::have_tool("python3", "canonical_json_equals_python_json_dumps") {
         return;
@@ -103,6 +104,7 @@ fn canonical_json_equals_python_json_dumps() {
 }
 
 #[test]
+#[ignore = "full tier (a long matrix or property run): cargo test -- --include-ignored"]
 fn canon_equals_python_split_join_lower() {
     if !common::have_tool("python3", "canon_equals_python_split_join_lower") {
         return;

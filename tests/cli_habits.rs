@@ -836,3 +836,73 @@ fn strip_works_on_encrypted_files() {
         pith().args(["inspect"]).arg(&b).assert().code(1);
     }
 }
+
+/// Operating-system errors read as words, not Rust's `(os error 2)`, and each line names the
+/// file it is about.
+#[test]
+fn os_errors_are_words_naming_the_file() {
+    let dir = tmpdir();
+    let missing = dir.path().join("missing.pdf");
+    let m = missing.to_str().unwrap();
+    let out = dir.path().join("no/such/out.pdf");
+    let minimal = fixture("minimal.pdf");
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["inspect", m],
+        vec!["inject", m, "--number", SEED, "-o", "-"],
+        vec!["strip", m, "-o", "-"],
+        vec!["record", "--arxiv-atom", m],
+        vec![
+            "inject",
+            minimal.to_str().unwrap(),
+            "--number",
+            SEED,
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    ];
+    for args in runs {
+        let o = pith().args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("pith: "), "{err}");
+        assert!(err.contains("no such file or directory"), "{args:?}: {err}");
+        assert!(!err.contains("os error"), "{args:?}: {err}");
+        assert!(
+            err.contains("missing.pdf") || err.contains("no/such"),
+            "names the file: {err}"
+        );
+    }
+}
+
+/// A usage error is one `pith: …` line, then the usage and where to read more, as clap's
+/// four to six lines were not.
+#[test]
+fn usage_errors_are_one_line_and_the_usage() {
+    for (args, usage) in [
+        (&["number", "--bogus"][..], "Usage: pith number "),
+        (&["inject"][..], "Usage: pith inject "),
+        (&["frobnicate"][..], "Usage: pith "),
+    ] {
+        let o = pith().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 2, "{args:?}: {err}");
+        assert!(lines[0].starts_with("pith: "), "{err}");
+        assert!(!lines[0].contains("error:"), "{err}");
+        assert!(lines[1].starts_with(usage), "{err}");
+        assert!(lines[1].ends_with(" --help)"), "{err}");
+        assert!(o.stdout.is_empty());
+    }
+    assert!(
+        String::from_utf8_lossy(&pith().args(["number", "--bogus"]).output().unwrap().stderr)
+            .contains("'--bogus'")
+    );
+    // --help and --version keep clap's text and exit 0.
+    pith()
+        .arg("--version")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::starts_with("pith "));
+}

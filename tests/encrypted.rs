@@ -193,6 +193,7 @@ fn sources() -> [(&'static str, PathBuf, &'static [&'static str]); 2] {
 }
 
 #[test]
+#[ignore = "full tier (a long matrix or property run): cargo test -- --include-ignored"]
 fn qpdf_encrypted_every_revision() {
     if !tools("qpdf_encrypted_every_revision") {
         return;
@@ -218,6 +219,7 @@ fn qpdf_encrypted_every_revision() {
 }
 
 #[test]
+#[ignore = "full tier (a long matrix or property run): cargo test -- --include-ignored"]
 fn pikepdf_encrypted() {
     if !tools("pikepdf_encrypted") {
         return;
@@ -362,6 +364,7 @@ fn user_password_needed() {
 /// reads the number back from it; every file refused for want of a password is one qpdf
 /// cannot open without one either. Prints the counts by outcome.
 #[test]
+#[ignore = "full tier (the shared corpus): cargo test -- --include-ignored"]
 fn corpus_encrypted() {
     let Some(dir) = common::corpus("corpus_encrypted") else {
         return;
@@ -467,6 +470,7 @@ fn corpus_encrypted() {
 /// value or an error, never panic, and whatever `inject` plans is never a clear copy of what
 /// was encrypted.
 #[test]
+#[ignore = "full tier (a long matrix or property run): cargo test -- --include-ignored"]
 fn mutated_encryption_dictionaries_never_panic() {
     let number = pith::PithNumber::parse(A).unwrap();
     let opts = pith::pdf::Options::new("2024-01-01T00:00:00Z");

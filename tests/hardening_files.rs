@@ -597,6 +597,7 @@ fn batch_never_writes_over_its_input_or_outside_out_dir() {
 /// `inject --in-place` either succeed with a valid file or fail with one line naming the file,
 /// leaving no output, no temporary file and the input unchanged.
 #[test]
+#[ignore = "full tier (the shared corpus): cargo test -- --include-ignored"]
 fn bad_inputs_never_leave_partial_outputs_or_modified_inputs() {
     let mut inputs: Vec<(String, Vec<u8>)> = vec![
         ("empty.pdf".into(), vec![]),
@@ -719,6 +720,7 @@ fn bad_inputs_never_leave_partial_outputs_or_modified_inputs() {
 /// Killing `pith inject -o NEW` at any moment leaves either no output or a complete one (the
 /// in-place kill loop is `killed_in_place_inject_never_tears_a_file` in tests/batch.rs).
 #[test]
+#[ignore = "full tier (kills processes in a loop): cargo test -- --include-ignored"]
 fn killed_inject_to_a_new_file_leaves_nothing_or_everything() {
     if !common::have_tool("qpdf", "killed_inject_new_file") {
         return;

@@ -1090,6 +1090,7 @@ fn listed(log: &str, name: &str) -> String {
 /// hyperxmp and pdfmanagement, from the `\listfiles` of two probe documents (issue #8; with
 /// `\DocumentMetadata` newer pdfmanagements disable hyperxmp, hence two).
 #[test]
+#[ignore = "full tier (TeX Live): cargo test -- --include-ignored"]
 fn tex_versions() {
     if !have_tex("pdflatex", "tex_versions") {
         return;
@@ -1135,6 +1136,7 @@ fn tex_versions() {
 }
 
 #[test]
+#[ignore = "full tier (TeX Live): cargo test -- --include-ignored"]
 fn matrix() {
     if !have_tools("matrix") {
         return;
@@ -1153,6 +1155,7 @@ fn matrix() {
 
 /// Documents that must fail with a `\PackageError{pith}` naming the expected form.
 #[test]
+#[ignore = "full tier (TeX Live): cargo test -- --include-ignored"]
 fn invalid_numbers_are_errors() {
     if !have_tex("pdflatex", "invalid_numbers_are_errors") {
         return;
@@ -1228,6 +1231,7 @@ fn small_article(preamble: &str, body: &str) -> (bool, String, tempfile::TempDir
 }
 
 #[test]
+#[ignore = "full tier (TeX Live): cargo test -- --include-ignored"]
 fn pithnumber_is_preamble_only() {
     if !have_tex("pdflatex", "pithnumber_is_preamble_only") {
         return;
@@ -1238,6 +1242,7 @@ fn pithnumber_is_preamble_only() {
 }
 
 #[test]
+#[ignore = "full tier (TeX Live): cargo test -- --include-ignored"]
 fn fallback_places_badge_without_maketitle() {
     if !have_tools("fallback_places_badge_without_maketitle") {
         return;
@@ -1268,6 +1273,7 @@ fn fallback_places_badge_without_maketitle() {
 }
 
 #[test]
+#[ignore = "full tier (TeX Live): cargo test -- --include-ignored"]
 fn manual_badge_is_printed_once() {
     if !have_tools("manual_badge_is_printed_once") {
         return;
@@ -1285,6 +1291,7 @@ fn manual_badge_is_printed_once() {
 }
 
 #[test]
+#[ignore = "full tier (TeX Live): cargo test -- --include-ignored"]
 fn nobadge_option_keeps_metadata() {
     if !have_tools("nobadge_option_keeps_metadata") {
         return;
@@ -1308,6 +1315,7 @@ fn nobadge_option_keeps_metadata() {
 /// The manual `latex/pith.tex` compiles (with the committed package) to a PDF that carries its
 /// own badge and metadata.
 #[test]
+#[ignore = "full tier (TeX Live): cargo test -- --include-ignored"]
 fn manual_compiles() {
     if !have_tools("manual_compiles") {
         return;
@@ -1334,6 +1342,7 @@ fn manual_compiles() {
 /// Without `-halt-on-error` TeX carries on after the error; the argument must still never be
 /// executed (here: a file that would announce itself in the log).
 #[test]
+#[ignore = "full tier (TeX Live): cargo test -- --include-ignored"]
 fn argument_is_never_executed() {
     if !have_tex("pdflatex", "argument_is_never_executed") {
         return;
@@ -1369,6 +1378,7 @@ fn argument_is_never_executed() {
 }
 
 #[test]
+#[ignore = "full tier (TeX Live): cargo test -- --include-ignored"]
 fn missing_number_warns() {
     if !have_tex("pdflatex", "missing_number_warns") {
         return;
@@ -1391,6 +1401,7 @@ fn missing_number_warns() {
 /// The l3build log-level tests (`latex/testfiles/*.lvt` against their `.tlg`), run in a copy
 /// of `latex/` so that l3build's `build/` directory stays out of the tree.
 #[test]
+#[ignore = "full tier (TeX Live): cargo test -- --include-ignored"]
 fn l3build_check() {
     if !have_tex("l3build", "l3build_check") || !have_tex("pdftex", "l3build_check") {
         return;
@@ -1858,6 +1869,7 @@ fn run_kit_cell(c: &KitCell) -> Vec<String> {
 }
 
 #[test]
+#[ignore = "full tier (TeX Live): cargo test -- --include-ignored"]
 fn kits() {
     if !have_tools("kits") {
         return;
@@ -2397,6 +2409,7 @@ fn run_opt_cell(c: &OptCell) -> Vec<String> {
 /// key 'anonymous'"; a bare `anonymous` now means an anonymous copy, and the class's other
 /// options (review, draft, final, sigconf, ...) are left to the class.
 #[test]
+#[ignore = "full tier (TeX Live): cargo test -- --include-ignored"]
 fn class_options() {
     if !have_tools("class_options") {
         return;
@@ -2419,6 +2432,7 @@ fn class_options() {
 /// pith:YYYY:<26>` completes it and `pith inject --number <26>` is refused. Every route:
 /// pith's own packet on each engine, hyperxmp (acmart), pdfmanagement.
 #[test]
+#[ignore = "full tier (TeX Live): cargo test -- --include-ignored"]
 fn bare_code_metadata() {
     if !have_tools("bare_code_metadata") {
         return;
@@ -2574,6 +2588,7 @@ fn run_bare_cell(c: &Cell) -> Vec<String> {
 /// title at most [`TITLE_COST_MAX`] (the badge goes into the space the title block leaves
 /// below itself), and it must never pull the body up.
 #[test]
+#[ignore = "full tier (TeX Live): cargo test -- --include-ignored"]
 fn placement_vertical_cost() {
     if !have_tools("placement_vertical_cost") {
         return;
@@ -2658,6 +2673,7 @@ const TITLE_COST_MAX: f64 = 16.0;
 /// the package, exactly the package's files, no generated clutter or hidden files, a README,
 /// a manual PDF typeset from the source shipped next to it.
 #[test]
+#[ignore = "full tier (TeX Live): cargo test -- --include-ignored"]
 fn ctan_bundle() {
     if !have_tex("l3build", "ctan_bundle")
         || !have_tex("pdflatex", "ctan_bundle")

@@ -217,6 +217,7 @@ fn documents() -> Vec<(&'static str, String)> {
 }
 
 #[test]
+#[ignore = "full tier (TeX Live): cargo test -- --include-ignored"]
 fn documents_render_the_badge() {
     if !have_tools("documents_render_the_badge") {
         return;
@@ -254,6 +255,7 @@ fn small(preamble: &str, body: &str) -> (String, Value, String) {
 }
 
 #[test]
+#[ignore = "full tier (TeX Live): cargo test -- --include-ignored"]
 fn nobadge_keeps_the_head_link() {
     if !have_tools("nobadge_keeps_the_head_link") {
         return;
@@ -271,6 +273,7 @@ fn nobadge_keeps_the_head_link() {
 }
 
 #[test]
+#[ignore = "full tier (TeX Live): cargo test -- --include-ignored"]
 fn manual_badge_is_printed_once() {
     if !have_tools("manual_badge_is_printed_once") {
         return;
@@ -293,6 +296,7 @@ fn manual_badge_is_printed_once() {
 /// An invalid argument is an error in LaTeXML's log, never executed, and leaves no badge,
 /// no head link and no raw macro in the HTML.
 #[test]
+#[ignore = "full tier (TeX Live): cargo test -- --include-ignored"]
 fn invalid_argument_is_not_executed() {
     if !have_tools("invalid_argument_is_not_executed") {
         return;

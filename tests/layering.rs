@@ -21,11 +21,30 @@ const FRONT_END_CRATES: [&str; 8] = [
     "clap_mangen",
 ];
 
+/// The host's target triple, as `rustc -vV` reports it.
+fn host_triple() -> String {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let out = Command::new(rustc)
+        .arg("-vV")
+        .output()
+        .expect("rustc -vV runs");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("host: "))
+        .expect("rustc -vV names the host")
+        .trim()
+        .to_owned()
+}
+
 /// Every crate `pith-pdf` depends on, transitively, by its normal (non-dev, non-build) edges.
 fn engine_dependencies() -> BTreeSet<String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    // Offline (no test touches the network) and for the host only: the crates of other
+    // platforms (Windows, macOS) were never downloaded on a fresh clone, and without the filter
+    // `cargo metadata` needs them all.
     let out = Command::new(cargo)
         .args(["metadata", "--format-version", "1", "--locked", "--offline"])
+        .args(["--filter-platform", &host_triple()])
         .current_dir(root())
         .output()
         .expect("cargo metadata runs");

@@ -1,6 +1,10 @@
 //! pith's integration tests: one test binary, a module per topic (as ripgrep's
 //! `tests/tests.rs`), on the one harness in `common/`. Run one topic with
-//! `cargo test --test main latex::` (the module path is the filter).
+//! `cargo test --test main latex:: -- --include-ignored` (the module path is the filter).
+//!
+//! Two tiers: `cargo test` runs the behaviour tests; the slow ones (TeX Live, the shared
+//! corpus, bombs, killed processes, long matrices) are `#[ignore = "full tier (…)"]` and run
+//! with `cargo test -- --include-ignored`, as CI does.
 //!
 //! Tests that need an external tool or the shared corpus skip when it is missing, and the
 //! binary ends its output with how many skipped and why (`common::skips`); under

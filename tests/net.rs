@@ -921,3 +921,58 @@ fn a_bare_code_takes_its_year_from_the_resolver() {
     assert_error(&r, 2, &["a bare code has no year", "not of"]);
     assert!(!out.exists());
 }
+
+#[test]
+fn connection_failures_name_the_host_and_waits_are_told_with_v() {
+    // Nothing listens: the host asked, the variable that points pith elsewhere, the OS's
+    // reason in words, and what to do.
+    let down = Env::new(None, None, true);
+    let r = down.run(&["number", "2402.03791"]);
+    assert_error(
+        &r,
+        2,
+        &[
+            "2402.03791",
+            "cannot connect to 127.0.0.1",
+            "PITH_ARXIV_URL",
+            "connection refused",
+            "--offline",
+        ],
+    );
+    assert!(!r.stderr.contains("os error"), "{}", r.stderr);
+    let pdf = pdf_with(&down, &published("2402.03791"));
+    let r = down.run(&["verify", pdf.to_str().unwrap()]);
+    assert_error(
+        &r,
+        2,
+        &[
+            "cannot connect to 127.0.0.1",
+            "PITH_RESOLVER_URL",
+            "--offline",
+        ],
+    );
+    // -v says why a run pauses: the server's Retry-After, then arXiv's spacing.
+    let server = scripted(vec![Reply::status(503).header("Retry-After", "1")]);
+    let env = Env::new(Some(&server), None, false).with("PITH_ARXIV_SPACING_MS", "700");
+    let r = env.run(&["-v", "number", "2402.03791", "2412.14374"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(server.requests().len(), 3);
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert!(
+        lines
+            .contains(&"pith: 127.0.0.1 answered HTTP 503; waiting 1.0 s, as its Retry-After asks"),
+        "{lines:?}"
+    );
+    let spacing: Vec<&&str> = lines
+        .iter()
+        .filter(|l| {
+            l.starts_with("pith: waiting ") && l.contains(" s before asking 127.0.0.1: arXiv asks")
+        })
+        .collect();
+    assert_eq!(spacing.len(), 1, "{lines:?}");
+    // Without -v the same pauses are silent.
+    let plain = Server::start(arxiv_route);
+    let quiet = Env::new(Some(&plain), None, false).with("PITH_ARXIV_SPACING_MS", "300");
+    let r = quiet.run(&["number", "2402.03791", "2412.14374"]);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+}

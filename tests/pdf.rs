@@ -484,6 +484,7 @@ fn rewrite_repairs_a_damaged_file() {
 }
 
 #[test]
+#[ignore = "full tier (pyHanko validates signatures): cargo test -- --include-ignored"]
 fn signatures_stay_intact() {
     if !common::have_python_module("pyhanko", "signatures_stay_intact") {
         return;
@@ -566,6 +567,7 @@ fn sparse_pdf(path: &Path, stream: bool) {
 /// Offsets past 4 GiB (64-bit), on sparse files: the library plans the update without reading
 /// the hole, the update is appended in place and qpdf and inspect read it.
 #[test]
+#[ignore = "full tier (bombs of hundreds of MB): cargo test -- --include-ignored"]
 fn offsets_beyond_4_gib() {
     let dir = tmpdir();
     for stream in [false, true] {
@@ -667,6 +669,7 @@ fn reason(stderr: &str) -> String {
 /// no output); for every file qpdf accepts, the output is checked with qpdf, pdfinfo,
 /// exiftool and `inspect`.
 #[test]
+#[ignore = "full tier (the shared corpus): cargo test -- --include-ignored"]
 fn corpus() {
     let Some(dir) = common::corpus("corpus") else {
         return;

@@ -65,6 +65,7 @@ fn qpdf_warnings(path: &Path) -> Vec<String> {
 }
 
 #[test]
+#[ignore = "full tier (kills processes in a loop): cargo test -- --include-ignored"]
 fn in_place_kills_at_every_step_are_recovered_exactly() {
     let t = "in_place_kills_at_every_step_are_recovered_exactly";
     if !common::have_tool("strace", t)
@@ -161,6 +162,7 @@ fn in_place_kills_at_every_step_are_recovered_exactly() {
 }
 
 #[test]
+#[ignore = "full tier (kills processes in a loop): cargo test -- --include-ignored"]
 fn a_kill_during_recovery_is_recovered_too() {
     let t = "a_kill_during_recovery_is_recovered_too";
     if !common::have_tool("strace", t) {

@@ -408,6 +408,7 @@ fn batch_repair() {
 /// with `PITH_CORPUS_FULL=1`): each becomes an update that passes [`check_repaired`], or
 /// stays refused with one line. Prints the counts.
 #[test]
+#[ignore = "full tier (the shared corpus): cargo test -- --include-ignored"]
 fn fixtures_and_corpus() {
     if !tools("fixtures_and_corpus") {
         return;

@@ -418,6 +418,7 @@ fn check_stamped(input: &Path, out: &Path, text: &str, url: &str, pos: &str, dir
 }
 
 #[test]
+#[ignore = "full tier (22 fixtures and positions, each rendered by poppler and MuPDF): cargo test -- --include-ignored"]
 fn fixtures_are_stamped_where_asked() {
     if !tools_present("fixtures_are_stamped_where_asked") {
         return;
@@ -808,6 +809,7 @@ fn reason(stderr: &str) -> String {
 /// --check no worse and show the stamp once in pdftotext; refusals are one line. All files
 /// with PITH_CORPUS_FULL=1, else the small folders and every fifth file of the large ones.
 #[test]
+#[ignore = "full tier (the shared corpus): cargo test -- --include-ignored"]
 fn corpus() {
     let Some(dir) = common::corpus("stamp corpus") else {
         return;

@@ -571,13 +571,7 @@ fn manifest_mismatch_leaves_no_output_and_unlisted_tars_are_refused() {
     let d = common::tmpdir();
     let d = d.path();
     let meta = metadata(d);
-    let input = d.join("arXiv_pdf_2402_001.tar");
-    make_tar(
-        d,
-        &input,
-        "gnu",
-        &[("2402/2402.03791v3.pdf", example_pdf())],
-    );
+    let input = example_tar(d);
     let size = std::fs::metadata(&input).unwrap().len();
     let m = d.join("manifest.xml");
     let out = d.join("out.tar");
@@ -871,4 +865,57 @@ fn a_member_without_a_usable_entry_exits_1_with_the_tar_whole() {
         .contains("newer than the metadata"));
     assert_eq!(r["0001/hep-th0001001v1.pdf"]["status"], "injected");
     assert_eq!(listing(&input), listing(&out), "the tar is written whole");
+}
+
+/// `d/arXiv_pdf_2402_001.tar`: the example paper as `2402/2402.03791v3.pdf`, in GNU format.
+fn example_tar(d: &Path) -> PathBuf {
+    let input = d.join("arXiv_pdf_2402_001.tar");
+    make_tar(
+        d,
+        &input,
+        "gnu",
+        &[("2402/2402.03791v3.pdf", example_pdf())],
+    );
+    input
+}
+
+#[test]
+fn out_tar_creates_its_folders_and_a_failed_run_leaves_no_report() {
+    if !tools("out_tar_creates_its_folders_and_a_failed_run_leaves_no_report") {
+        return;
+    }
+    let d = common::tmpdir();
+    let d = d.path();
+    let meta = metadata(d);
+    let input = example_tar(d);
+    // Folders that do not exist yet are created, as --out-dir does.
+    let out = d.join("out/sub/my.tar");
+    let report = d.join("r.jsonl");
+    let (code, _, err) = tar_to(&input, &out, &meta, &["--report", s(&report)]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(listing(&out), listing(&input), "GNU tar reads the output");
+    assert!(
+        std::fs::metadata(&report).unwrap().len() > 0,
+        "the report of a run that worked"
+    );
+    // A run that fails before its first member (the input is not there) leaves no report and
+    // no output, and the error names the input.
+    let report2 = d.join("r2.jsonl");
+    let missing = d.join("missing.tar");
+    let out2 = d.join("out/other.tar");
+    let (code, _, err) = tar_to(&missing, &out2, &meta, &["--report", s(&report2)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("missing.tar"), "{err}");
+    assert!(!report2.exists(), "an empty report was left behind: {err}");
+    assert!(!out2.exists());
+    // A report that cannot be written names itself, and the reason is in words.
+    if std::path::Path::new("/dev/full").exists() {
+        let out3 = d.join("out/third.tar");
+        let (code, _, err) = tar_to(&input, &out3, &meta, &["--report", "/dev/full"]);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains("/dev/full: cannot write the report: no space left on device"),
+            "{err}"
+        );
+    }
 }

@@ -71,7 +71,8 @@ pub fn value_text(number: &PithNumber, full: bool) -> String {
 }
 
 /// The accessible name of a badge (its SVG title, a snippet's alt text): `Pith Number` and
-/// the full number with the default label, `label: full number` with another; then
+/// the full number with the default label, `label: full number` with another (a bare code
+/// stays bare, the form it was given in); then
 /// `, status` when one is shown (issue 23.2: "pith: pith:2024:…" read as a stutter).
 ///
 /// # Examples
@@ -86,13 +87,16 @@ pub fn value_text(number: &PithNumber, full: bool) -> String {
 ///     accessible_name(&n, &Options::default().label("paper")),
 ///     "paper: pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5"
 /// );
+/// let bare = pith::PithNumber::parse("7BMK4ZKTPUTUY3JKWBANNPOFR5")?;
+/// assert_eq!(
+///     accessible_name(&bare, &Options::default()),
+///     "Pith Number 7BMK4ZKTPUTUY3JKWBANNPOFR5"
+/// );
 /// # Ok::<(), pith::number::Error>(())
 /// ```
 pub fn accessible_name(number: &PithNumber, opts: &Options) -> String {
-    let full = match number.year() {
-        Some(_) => number.full(),
-        None => format!("pith:{}", number.code()),
-    };
+    // A bare code stays bare: `pith:` + 26 characters is not a form a number is written in.
+    let full = number.full();
     let name = if opts.label == Options::default().label {
         format!("Pith Number {full}")
     } else {

@@ -53,7 +53,7 @@ where
                         // All of this job's results are taken, whichever fails.
                         let mine: Vec<_> = results.by_ref().take(staged).collect();
                         if let Some(Err(e)) = mine.into_iter().find(Result::is_err) {
-                            o.commit_failed(error_chain(&e));
+                            o.commit_failed(crate::pdf::chain(&e));
                         }
                         ok &= tx.send((i, o)).is_ok();
                     }
@@ -101,18 +101,6 @@ where
         interrupted: stop.load(Ordering::SeqCst),
         ms: started.elapsed().as_millis() as u64,
     }
-}
-
-/// An error and its causes, `: `-separated (as anyhow's `{:#}` prints them).
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        text.push_str(": ");
-        text.push_str(&c.to_string());
-        cause = c.source();
-    }
-    text
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 
 mod arxiv;
@@ -195,10 +196,17 @@ enum Command {
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
+        Err(e)
+            if !e.use_stderr()
+                || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            // --help, --version, and `pith` alone: clap's own text.
             let _ = e.print();
-            return ExitCode::from(code);
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+        Err(e) => {
+            eprint!("{}", usage_error(&e.render().to_string()));
+            return ExitCode::from(2);
         }
     };
     let level = if cli.quiet {
@@ -231,7 +239,7 @@ pub fn main() -> ExitCode {
             if is_broken_pipe(&e) {
                 return ExitCode::SUCCESS;
             }
-            let line = one_line(&format!("{e:#}"));
+            let line = one_line(&pith::pdf::chain(e.as_ref()));
             if JSON.load(std::sync::atomic::Ordering::Relaxed) {
                 let v = serde_json::json!({ "error": line, "kind": kind_of(&e) });
                 println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
@@ -241,6 +249,44 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// A usage error as pith's other errors: one `pith: …` line (clap's message and its tips),
+/// then the usage line and where to read more, from clap's rendered text (`error: …`,
+/// `  tip: …`, `Usage: …`, `For more information, try '--help'.`).
+fn usage_error(rendered: &str) -> String {
+    let mut message = Vec::new();
+    let mut usage = None;
+    for line in rendered.lines().map(str::trim) {
+        if let Some(m) = line.strip_prefix("error: ") {
+            message.push(m.to_owned());
+        } else if let Some(u) = line.strip_prefix("Usage: ") {
+            usage.get_or_insert(u.to_owned());
+        } else if !line.is_empty() && usage.is_none() {
+            message.push(line.to_owned());
+        }
+    }
+    // Lines after a colon are its list (the missing arguments); other lines are tips.
+    let mut text = String::new();
+    for m in message {
+        if !text.is_empty() {
+            text.push_str(if text.ends_with(':') { " " } else { "; " });
+        }
+        text.push_str(&m);
+    }
+    let mut out = format!("pith: {}\n", one_line(&text));
+    if let Some(u) = usage {
+        // The command the usage is of: its words before the first option or argument.
+        let command: Vec<&str> = u
+            .split_whitespace()
+            .take_while(|w| !w.starts_with(['[', '<', '-']))
+            .collect();
+        out.push_str(&format!(
+            "Usage: {u} (more: {} --help)\n",
+            command.join(" ")
+        ));
+    }
+    out
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
@@ -278,6 +324,15 @@ mod tests {
         assert_eq!(head.chars().count(), super::MAX_ERROR_CHARS);
         assert_eq!(tail, " (6008 more bytes)");
         assert_eq!(super::one_line("x\n y"), "x y");
+    }
+
+    #[test]
+    fn usage_errors_are_one_line_and_the_usage() {
+        let rendered = "error: unexpected argument '--bogus' found\n\n  tip: to pass '--bogus' as a value, use '-- --bogus'\n\nUsage: pith number [OPTIONS] [ARXIV_ID]...\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            super::usage_error(rendered),
+            "pith: unexpected argument '--bogus' found; tip: to pass '--bogus' as a value, use '-- --bogus'\nUsage: pith number [OPTIONS] [ARXIV_ID]... (more: pith number --help)\n"
+        );
     }
 
     #[test]

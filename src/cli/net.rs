@@ -5,7 +5,8 @@
 use std::time::Duration;
 
 use anyhow::Result;
-use pith::net::{ErrorKind, Settings};
+use pith::net::client::Service;
+use pith::net::{ErrorKind, OnWait, Settings, Wait, WaitReason};
 
 /// How the network is used.
 #[derive(Debug, Clone, clap::Args, Default)]
@@ -40,6 +41,9 @@ impl NetArgs {
         }
         s.offline = self.offline;
         s.refresh = self.refresh;
+        if super::verbose(1) {
+            s.on_wait = OnWait::new(|w| eprintln!("pith: {}", waiting(w)));
+        }
         if let Some(t) = self.timeout {
             if !(t > 0.0 && t.is_finite()) {
                 anyhow::bail!("--timeout {t}: give a number of seconds above 0");
@@ -48,6 +52,29 @@ impl NetArgs {
             s.connect_timeout = s.connect_timeout.min(s.read_timeout);
         }
         Ok(s)
+    }
+}
+
+/// The `-v` line for a request that waits, so that a pause is explained.
+fn waiting(w: &Wait) -> String {
+    let secs = w.duration.as_secs_f64();
+    match w.reason {
+        WaitReason::RetryAfter { status } => format!(
+            "{} answered HTTP {status}; waiting {secs:.1} s, as its Retry-After asks",
+            w.host
+        ),
+        WaitReason::Backoff { status } => format!(
+            "{} answered HTTP {status}; waiting {secs:.1} s before trying again",
+            w.host
+        ),
+        _ if w.service == Service::Arxiv => format!(
+            "waiting {secs:.1} s before asking {}: arXiv asks for at most one request every 3 s (counted across the pith runs on this machine)",
+            w.host
+        ),
+        _ => format!(
+            "waiting {secs:.1} s before asking {}: requests to it are spaced out",
+            w.host
+        ),
     }
 }
 
@@ -73,13 +100,7 @@ pub fn hint(e: &pith::net::Error) -> Option<&'static str> {
 
 /// A network error as the one line `pith:` prints: the error, its causes, and the hint.
 pub fn describe(e: &pith::net::Error) -> String {
-    let mut line = e.to_string();
-    let mut cause = std::error::Error::source(e);
-    while let Some(c) = cause {
-        line.push_str(": ");
-        line.push_str(&c.to_string());
-        cause = c.source();
-    }
+    let mut line = pith::pdf::chain(e);
     if let Some(h) = hint(e) {
         // A line that already ends in a parenthesis takes the hint after a semicolon: one
         // pair of parentheses, not two in a row.

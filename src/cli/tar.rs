@@ -181,12 +181,13 @@ fn run_dir(shared: &Shared, req: &Request<'_>, dir: &Path) -> Result<Outcome> {
             json_line(&mut report, line, &mut write_err);
         },
         &mut on_note,
-    )?;
+    );
+    let summary = summary.inspect_err(|_| discard_empty_report(&mut report, shared.report))?;
     json_line(&mut report, &summary, &mut write_err);
     if let Some(e) = write_err {
-        return Err(e).context("cannot write the report");
+        return Err(e).context(cannot_write(shared.report, false));
     }
-    report.flush().context("cannot write the report")?;
+    report.flush().context(cannot_write(shared.report, false))?;
     if summary.failed > 0 {
         bail!(
             "{} of {} tars failed (see the report); run the same command again for them",
@@ -235,18 +236,21 @@ fn run_one(args: &TarArgs, shared: &Shared, req: &Request<'_>) -> Result<Outcome
     } else {
         Sink::Path(output)
     };
-    let totals: Totals = tar_run::run_one(
+    let totals: Result<Totals, _> = tar_run::run_one(
         req,
         src,
         sink,
         &mut |m| json_line(&mut report, &hinted(m, &shared.settings), &mut write_err),
         &mut on_note,
-    )?;
+    );
+    let totals = totals.inspect_err(|_| discard_empty_report(&mut report, shared.report))?;
     json_line(&mut report, &totals, &mut write_err);
     if let Some(e) = write_err {
-        return Err(e).context("cannot write the report");
+        return Err(e).context(cannot_write(shared.report, is_dash(output)));
     }
-    report.flush().context("cannot write the report")?;
+    report
+        .flush()
+        .context(cannot_write(shared.report, is_dash(output)))?;
     Ok(end_one(&totals, terminal))
 }
 
@@ -288,6 +292,28 @@ fn open_report(report: Option<&Path>, stdout_taken: bool) -> Result<Box<dyn Writ
         None if stdout_taken => Box::new(std::io::stderr()),
         None => Box::new(std::io::BufWriter::new(std::io::stdout())),
     })
+}
+
+/// The error line's start when the report cannot be written: the report's file, or the
+/// standard stream it goes to (as [`open_report`] chooses).
+fn cannot_write(report: Option<&Path>, stdout_taken: bool) -> String {
+    match report.filter(|p| !is_dash(p)) {
+        Some(p) => format!("{}: cannot write the report", p.display()),
+        None if stdout_taken => "cannot write the report to standard error".to_owned(),
+        None => "cannot write the report to standard output".to_owned(),
+    }
+}
+
+/// After a failed run: writes out what the report holds, and removes the report file if it is
+/// still empty (the run failed before its first line), so that no empty report is left behind.
+/// The file is created before the run, to refuse an unwritable one before any work.
+fn discard_empty_report(w: &mut Box<dyn Write>, report: Option<&Path>) {
+    let _ = w.flush();
+    if let Some(p) = report.filter(|p| !is_dash(p)) {
+        if std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() == 0) {
+            let _ = std::fs::remove_file(p);
+        }
+    }
 }
 
 fn json_line(w: &mut Box<dyn Write>, v: &impl serde::Serialize, err: &mut Option<std::io::Error>) {

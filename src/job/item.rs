@@ -566,20 +566,8 @@ pub fn already_done(out: &Path, number: &PithNumber) -> Option<u64> {
         .then(|| f.metadata().map(|m| m.len()).unwrap_or(0))
 }
 
-/// An error and its causes, `: `-separated, each cause once.
-pub(crate) fn chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        let t = c.to_string();
-        if !t.is_empty() && !text.contains(&t) {
-            text.push_str(": ");
-            text.push_str(&t);
-        }
-        cause = c.source();
-    }
-    text
-}
+/// An error and its causes, `: `-separated, each cause once, OS errors in words.
+pub(crate) use crate::pdf::chain;
 
 /// `text` on one line (a report reason).
 pub(crate) fn one_line(text: &str) -> String {

@@ -263,6 +263,12 @@ fn stream_checked(
             Ok(t)
         }
         Sink::Path(out) => {
+            // Missing folders of the output are created, as for --out-dir: `out/my.tar` works
+            // in a fresh directory.
+            if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| Error::new(parent.display().to_string(), ErrorKind::Write(e)))?;
+            }
             let mut result = None;
             let committed = crate::output::write_file_with(out, None, |f| {
                 let r = tar::stream(input, &mut *f, &plan, &opts, on_member)
@@ -458,12 +464,7 @@ pub fn run_dir(
 }
 
 fn failed(e: &TarEntry, err: &Error) -> TarLine {
-    let mut reason = err.to_string();
-    let mut cause = std::error::Error::source(err);
-    while let Some(c) = cause {
-        reason.push_str(&format!(": {c}"));
-        cause = c.source();
-    }
+    let reason = crate::pdf::chain(err);
     TarLine {
         tar: e.name().to_owned(),
         status: TarStatus::Failed,

@@ -20,7 +20,7 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::cache::Cache;
-use super::{Error, ErrorKind, Settings, USER_AGENT};
+use super::{host_of, Error, ErrorKind, Settings, Wait, WaitReason, USER_AGENT};
 
 /// Retries after a 429 or 5xx answer (so at most `MAX_RETRIES + 1` requests).
 pub const MAX_RETRIES: u32 = 3;
@@ -43,6 +43,14 @@ impl Service {
         match self {
             Service::Arxiv => "arxiv",
             Service::Resolver => "resolver",
+        }
+    }
+
+    /// The environment variable that points pith at another server for this service.
+    fn variable(self) -> &'static str {
+        match self {
+            Service::Arxiv => super::ENV_ARXIV_URL,
+            Service::Resolver => super::ENV_RESOLVER_URL,
         }
     }
 }
@@ -119,7 +127,8 @@ impl Client {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let (status, retry_after, body) = self.gated(service, spacing, || self.once(url))?;
+            let (status, retry_after, body) =
+                self.gated(service, url, spacing, || self.once(service, url))?;
             match status {
                 200 => {
                     return Ok(Fetched {
@@ -130,7 +139,7 @@ impl Client {
                 404 => return Err(ErrorKind::NotFound.into()),
                 429 | 500..=599 if attempt <= MAX_RETRIES => {
                     let backoff = spacing.max(self.floor(service)) * 2u32.pow(attempt - 1);
-                    let wait = match retry_after {
+                    let (wait, reason) = match retry_after {
                         Some(s) if s > MAX_RETRY_AFTER => {
                             return Err(ErrorKind::Status {
                                 status,
@@ -138,9 +147,15 @@ impl Client {
                             }
                             .into())
                         }
-                        Some(s) => s,
-                        None => backoff,
+                        Some(s) => (s, WaitReason::RetryAfter { status }),
+                        None => (backoff, WaitReason::Backoff { status }),
                     };
+                    self.settings.on_wait.tell(&Wait {
+                        service,
+                        host: host_of(url).to_owned(),
+                        duration: wait,
+                        reason,
+                    });
                     std::thread::sleep(wait);
                 }
                 _ => {
@@ -165,12 +180,12 @@ impl Client {
     }
 
     /// One request: status, `Retry-After` and the body (empty unless 200).
-    fn once(&self, url: &str) -> Result<(u16, Option<Duration>, Vec<u8>), Error> {
+    fn once(&self, service: Service, url: &str) -> Result<(u16, Option<Duration>, Vec<u8>), Error> {
         let mut resp = self
             .agent
             .get(url)
             .call()
-            .map_err(|e| transport(e, false))?;
+            .map_err(|e| transport(e, false, service, url))?;
         let status = resp.status().as_u16();
         let retry_after = resp
             .headers()
@@ -182,7 +197,7 @@ impl Client {
                 .with_config()
                 .limit(MAX_BODY)
                 .read_to_vec()
-                .map_err(|e| transport(e, true))?
+                .map_err(|e| transport(e, true, service, url))?
         } else {
             // Read (a bounded amount of) the error page so the connection can be reused.
             let _ = resp.body_mut().with_config().limit(1 << 20).read_to_vec();
@@ -195,6 +210,7 @@ impl Client {
     fn gated<T>(
         &self,
         service: Service,
+        url: &str,
         spacing: Duration,
         f: impl FnOnce() -> Result<T, Error>,
     ) -> Result<T, Error> {
@@ -229,6 +245,12 @@ impl Client {
             // A clock set back never makes a request wait longer than the spacing.
             let wait = due.saturating_sub(now()).min(spacing);
             if !wait.is_zero() {
+                self.settings.on_wait.tell(&Wait {
+                    service,
+                    host: host_of(url).to_owned(),
+                    duration: wait,
+                    reason: WaitReason::Spacing,
+                });
                 std::thread::sleep(wait);
             }
         }
@@ -265,8 +287,10 @@ fn parse_retry_after(v: &str) -> Option<Duration> {
     Some(Duration::from_secs(secs.max(0) as u64))
 }
 
-/// Maps a transport error: timeouts, connection failures, and (`reading`) errors of the body.
-fn transport(e: ureq::Error, reading: bool) -> Error {
+/// Maps a transport error: timeouts, connection failures (naming the host of `url` and the
+/// variable that points pith at another server for `service`), and (`reading`) errors of the
+/// body.
+fn transport(e: ureq::Error, reading: bool, service: Service, url: &str) -> Error {
     let timed_out = match &e {
         ureq::Error::Timeout(_) => true,
         ureq::Error::Io(io) => matches!(
@@ -291,7 +315,16 @@ fn transport(e: ureq::Error, reading: bool) -> Error {
             | ureq::Error::Tls(_)
             | ureq::Error::Rustls(_),
             false,
-        ) => ErrorKind::Connect(Box::new(e)).into(),
+        ) => ErrorKind::Connect {
+            host: host_of(url).to_owned(),
+            variable: service.variable(),
+            // The operating system's error itself, so that it is written in words.
+            source: match e {
+                ureq::Error::Io(io) => Box::new(io),
+                e => Box::new(e),
+            },
+        }
+        .into(),
         _ => ErrorKind::Read(Box::new(e)).into(),
     }
 }

@@ -85,7 +85,83 @@ pub struct Settings {
     pub connect_timeout: Duration,
     /// Read timeout for headers and for the body ([`READ_TIMEOUT`]).
     pub read_timeout: Duration,
+    /// Told each time a request waits (arXiv's spacing, a `Retry-After`, a backoff), before
+    /// the wait, so that a front end can say why nothing seems to happen. None by default.
+    pub on_wait: OnWait,
 }
+
+/// Why a request waits before it is sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum WaitReason {
+    /// The service's spacing since the last request (arXiv's one request every 3 seconds,
+    /// shared by every pith process on the machine).
+    Spacing,
+    /// The server answered `status` with a `Retry-After` of this length.
+    RetryAfter {
+        /// The HTTP status answered (429 or 5xx).
+        status: u16,
+    },
+    /// The server answered `status` without `Retry-After`: the exponential backoff.
+    Backoff {
+        /// The HTTP status answered (429 or 5xx).
+        status: u16,
+    },
+}
+
+/// A wait before a request, as [`Settings::on_wait`] is told of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Wait {
+    /// The service asked.
+    pub service: client::Service,
+    /// The host the request goes to (`export.arxiv.org`).
+    pub host: String,
+    /// How long the request waits.
+    pub duration: Duration,
+    /// Why.
+    pub reason: WaitReason,
+}
+
+/// The callback of [`Settings::on_wait`]: a function told of each [`Wait`], or none. Two
+/// settings compare equal whatever their callbacks (a callback is not a setting of the
+/// network's use).
+#[derive(Clone, Default)]
+pub struct OnWait(Option<std::sync::Arc<WaitFn>>);
+
+/// The function an [`OnWait`] calls.
+type WaitFn = dyn Fn(&Wait) + Send + Sync;
+
+impl OnWait {
+    /// A callback calling `f` for each wait.
+    pub fn new(f: impl Fn(&Wait) + Send + Sync + 'static) -> Self {
+        OnWait(Some(std::sync::Arc::new(f)))
+    }
+
+    /// Tells the callback, if any, of `wait`.
+    pub fn tell(&self, wait: &Wait) {
+        if let Some(f) = &self.0 {
+            f(wait);
+        }
+    }
+}
+
+impl fmt::Debug for OnWait {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "OnWait(Some(..))"
+        } else {
+            "OnWait(None)"
+        })
+    }
+}
+
+impl PartialEq for OnWait {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for OnWait {}
 
 impl Default for Settings {
     fn default() -> Self {
@@ -99,6 +175,7 @@ impl Default for Settings {
             resolver_spacing: RESOLVER_SPACING,
             connect_timeout: CONNECT_TIMEOUT,
             read_timeout: READ_TIMEOUT,
+            on_wait: OnWait::default(),
         }
     }
 }
@@ -209,7 +286,7 @@ pub enum ErrorKind {
     #[error("no cache directory (set PITH_CACHE_DIR)")]
     NoCacheDir,
     /// Occurs when the cache directory or a file in it cannot be read or written.
-    #[error("cache {path}: {source}")]
+    #[error("cache {path}")]
     Cache {
         /// The file or directory.
         path: PathBuf,
@@ -271,8 +348,17 @@ pub enum ErrorKind {
     Timeout,
     /// Occurs when the server cannot be reached or the connection fails (no network, DNS,
     /// refused, reset, TLS).
-    #[error("cannot connect")]
-    Connect(#[source] Box<ureq::Error>),
+    #[error("cannot connect to {host} (set {variable} to use another server)")]
+    Connect {
+        /// The host asked (`export.arxiv.org`).
+        host: String,
+        /// The environment variable naming the service's base URL ([`ENV_ARXIV_URL`],
+        /// [`ENV_RESOLVER_URL`]).
+        variable: &'static str,
+        /// What failed: the operating system's error (DNS, refused) or the TLS error.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// Occurs when an answer is cut short or cannot be read.
     #[error("the answer could not be read")]
     Read(#[source] Box<ureq::Error>),
@@ -315,7 +401,7 @@ impl Error {
     pub fn is_network(&self) -> bool {
         matches!(
             self.kind,
-            ErrorKind::Connect(_)
+            ErrorKind::Connect { .. }
                 | ErrorKind::Timeout
                 | ErrorKind::Read(_)
                 | ErrorKind::Status { .. }

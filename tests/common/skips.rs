@@ -1,8 +1,10 @@
 //! Tests that did not run are not "passed" (issue 23.5). A test that cannot run here (a tool,
 //! a Python module, the shared corpus or a privilege is missing) calls [`skip`], which prints
 //! a SKIP line and records it; when the test binary exits, after libtest's own summary, one
-//! block says how many tests skipped and why, grouped by reason, so that the end of
-//! `cargo test`'s output shows it. Under `PITH_REQUIRE_TOOLS=1` the callers fail instead.
+//! block says how many tests skipped and why, grouped by reason, so that the integration
+//! tests' output ends with it. Under `PITH_REQUIRE_TOOLS=1` the callers fail
+//! instead. Before it, a line says that the full tier (tests marked `#[ignore = "full tier …"]`)
+//! did not run, unless `--include-ignored` was given.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -56,11 +58,35 @@ pub fn summary() -> Option<String> {
     Some(out)
 }
 
-/// Prints [`summary`] to standard error when the test binary exits (after libtest's result
-/// line, whether the run passed or failed).
+/// The line saying that the full tier did not run, unless the binary was asked to run the
+/// ignored tests (`--include-ignored`, `--ignored`) or was only listing them.
+fn full_tier_note(args: &[String]) -> Option<&'static str> {
+    let ran_all = args
+        .iter()
+        .any(|a| a == "--include-ignored" || a == "--ignored" || a == "--list");
+    (!ran_all).then_some(
+        "\nfull tier not run: the tests marked `ignored` above (TeX Live, the shared corpus, bombs, \
+         killed processes, long matrices); `cargo test -- --include-ignored` runs them, as CI does\n",
+    )
+}
+
+/// Prints [`summary`] and the full tier's note to standard error when the test binary exits
+/// (after libtest's result line, whether the run passed or failed).
 #[dtor::dtor(unsafe)]
 fn print_summary() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(n) = full_tier_note(&args) {
+        eprint!("{n}");
+    }
     if let Some(s) = summary() {
         eprint!("{s}");
     }
+}
+
+#[test]
+fn the_full_tier_note_is_left_out_when_it_ran() {
+    let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert!(full_tier_note(&args(&["main", "latex::"])).is_some());
+    assert!(full_tier_note(&args(&["main", "--include-ignored"])).is_none());
+    assert!(full_tier_note(&args(&["main", "--ignored", "latex::"])).is_none());
 }

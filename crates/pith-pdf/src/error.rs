@@ -216,6 +216,44 @@ impl fmt::Display for Error {
     }
 }
 
+/// An error and its causes ([`std::error::Error::source`]) on one line, `: `-separated, each
+/// cause once (one whose text the line already holds is left out), with operating-system
+/// errors in words: `cannot open: no such file or directory`, not Rust's `No such file or
+/// directory (os error 2)`. Every front end and report reason writes errors through this.
+pub fn chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = reason(e);
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let t = reason(c);
+        if !t.is_empty() && !text.contains(&t) {
+            text.push_str(": ");
+            text.push_str(&t);
+        }
+        cause = c.source();
+    }
+    text
+}
+
+/// One error's own text; an I/O error's without the `(os error N)` its Display adds, and with
+/// a lower-case first letter, as the rest of the line.
+fn reason(e: &(dyn std::error::Error + 'static)) -> String {
+    let text = e.to_string();
+    let Some(io) = e.downcast_ref::<std::io::Error>() else {
+        return text;
+    };
+    let Some(code) = io.raw_os_error() else {
+        return text;
+    };
+    let words = text
+        .strip_suffix(&format!(" (os error {code})"))
+        .unwrap_or(&text);
+    let mut chars = words.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => words.to_owned(),
+    }
+}
+
 /// A byte count in words: whole MiB when it is one, else bytes.
 fn size(bytes: u64) -> String {
     if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
@@ -229,6 +267,18 @@ fn size(bytes: u64) -> String {
 mod tests {
     use super::*;
     use std::error::Error as _;
+
+    #[test]
+    fn chains_put_os_errors_in_words() {
+        let missing = std::fs::File::open("/nonexistent/pith-test").unwrap_err();
+        let e = Error::io("cannot open", missing).in_file(Path::new("a.pdf"));
+        assert_eq!(chain(&e), "a.pdf: cannot open: no such file or directory");
+        // Errors that are not the OS's are kept as they are, and a cause is written once.
+        let other = Error::io("cannot append", std::io::Error::other("Disk full"));
+        assert_eq!(chain(&other), "cannot append: Disk full");
+        let repeated = Error::io("Disk full", std::io::Error::other("Disk full"));
+        assert_eq!(chain(&repeated), "Disk full");
+    }
 
     #[test]
     fn messages_name_the_file_and_chain_the_cause() {

@@ -197,7 +197,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
             ErrorKind::Open { path, reason } => write!(f, "{}: {reason}", path.display()),
-            ErrorKind::Write(e) => write!(f, "cannot write the output: {e}"),
+            ErrorKind::Write(e) => write!(f, "cannot write the output: {}", crate::pdf::chain(e)),
             ErrorKind::Bad { place, reason } => write!(f, "{place}: {reason}"),
         }
     }
@@ -220,11 +220,16 @@ fn open_input(inp: &Input) -> Result<(Format, input::Stream), Error> {
             reason,
         },
     };
-    let (comp, mut s) = input::open(&inp.path).map_err(|e| err(format!("cannot read: {e}")))?;
+    let (comp, mut s) = input::open(&inp.path)
+        .map_err(|e| err(format!("cannot read: {}", crate::pdf::chain(&e))))?;
     let first = loop {
-        let buf = s
-            .fill_buf()
-            .map_err(|e| err(format!("cannot read ({} stream): {e}", comp.name())))?;
+        let buf = s.fill_buf().map_err(|e| {
+            err(format!(
+                "cannot read ({} stream): {}",
+                comp.name(),
+                crate::pdf::chain(&e)
+            ))
+        })?;
         let skip = buf
             .iter()
             .position(|b| !b.is_ascii_whitespace())
@@ -381,7 +386,10 @@ fn read_units(
                         push!(
                             Unit {
                                 place: place(Pos::After(count)),
-                                kind: UnitKind::Broken(format!("cannot read on: {e}")),
+                                kind: UnitKind::Broken(format!(
+                                    "cannot read on: {}",
+                                    crate::pdf::chain(&e)
+                                )),
                             },
                             0
                         );
