@@ -328,7 +328,7 @@ pub fn of_net(e: &crate::net::Error) -> Kind {
         K::NotFound => Kind::NotFound,
         K::Status { .. } => Kind::Status,
         K::Timeout => Kind::Timeout,
-        K::Connect(_) => Kind::Connect,
+        K::Connect { .. } => Kind::Connect,
         K::Read(_) => Kind::Read,
         K::BadAnswer(_) => Kind::BadAnswer,
         K::Record(r) => of_record(r),
