@@ -134,7 +134,8 @@ fn replaced_xmp(old: Option<&[u8]>) -> Option<String> {
 ///
 /// # Errors
 /// [`ErrorKind::SameFile`] (the output is the input), [`ErrorKind::Exists`] (with
-/// `no_clobber`), [`ErrorKind::NotInPlace`] (bytes in place), and
+/// `no_clobber`), [`ErrorKind::NotInPlace`] (bytes in place), [`ErrorKind::BadNumber`] for a
+/// number without its year, and
 /// every refusal and failure of the PDF layer ([`ErrorKind::Pdf`]). On error the input is
 /// untouched and no output file exists.
 pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
@@ -156,6 +157,11 @@ pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
     if matches!(destination, Destination::InPlace) && source.path().is_none() {
         return Err(Error::new(ErrorKind::NotInPlace));
     }
+    // Metadata carries the full number: a bare code reaching here (resolve it first,
+    // `super::input::full_number`) would be written as a value no reader takes for a number.
+    number
+        .require_year()
+        .map_err(|e| Error::new(ErrorKind::BadNumber(e)))?;
     let opts = settings.options();
     let mut report = InjectReport {
         input: source.name(),
@@ -341,6 +347,15 @@ mod tests {
             env!("CARGO_MANIFEST_DIR")
         ))
         .unwrap()
+    }
+
+    #[test]
+    fn a_number_without_its_year_is_refused_before_the_engine() {
+        let pdf = fixture("minimal.pdf");
+        let bare = PithNumber::parse("7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
+        let e = inject_bytes(&pdf, &bare, &Settings::default()).unwrap_err();
+        assert_eq!(e.kind_name(), "no_year", "{e}");
+        assert!(e.to_string().contains("a bare code has no year"), "{e}");
     }
 
     #[test]
