@@ -413,6 +413,8 @@ const GLYPH_DESC: f64 = -0.35;
 const GLYPH_ASC: f64 = 1.05;
 /// The most mark boxes kept (32 bytes each); further marks are merged into the last one.
 pub const MAX_BOXES: usize = 1 << 16;
+/// The longest piece of a slanted line marked as one box, in default user space units.
+const LINE_PIECE: f64 = 12.0;
 /// The most segments of one path kept for a stroke.
 const MAX_SEGMENTS: usize = 4096;
 /// Longest operand stack kept (real operators take at most 6 operands; `sc`/`scn` up to 33).
@@ -801,15 +803,33 @@ impl<'x> Walk<'x> {
     }
 
     /// A segment from the current point through `pts` (user space): a line, or a curve whose
-    /// control points bound it (§8.5.2.2).
+    /// control points bound it (§8.5.2.2). A long slanted line is marked as a chain of short
+    /// pieces: its own box would cover the whole rectangle it is the diagonal of (a page-wide
+    /// diagonal would take every margin).
     fn segment(&mut self, pts: &[(f64, f64)]) {
-        let mut b = Rect::new(self.point.0, self.point.1, self.point.0, self.point.1);
+        let from = self.point;
+        let mut b = Rect::new(from.0, from.1, from.0, from.1);
         for &(x, y) in pts {
             let (u, v) = self.path_point(x, y);
             b = union(Some(b), Rect::new(u, v, u, v)).unwrap_or(b);
             self.point = (u, v);
         }
-        self.push_seg(b);
+        let (dx, dy) = (self.point.0 - from.0, self.point.1 - from.1);
+        let pieces = (dx.hypot(dy) / LINE_PIECE).ceil();
+        if pts.len() == 1 && dx.abs() > 1.0 && dy.abs() > 1.0 && pieces > 1.0 {
+            let n = pieces.min(MAX_SEGMENTS as f64) as usize;
+            for i in 0..n {
+                let (t0, t1) = (i as f64 / n as f64, (i + 1) as f64 / n as f64);
+                self.push_seg(Rect::new(
+                    from.0 + dx * t0,
+                    from.1 + dy * t0,
+                    from.0 + dx * t1,
+                    from.1 + dy * t1,
+                ));
+            }
+        } else {
+            self.push_seg(b);
+        }
     }
 
     fn push_seg(&mut self, b: Rect) {
@@ -1194,6 +1214,16 @@ mod tests {
         assert_eq!(f.boxes.len(), 4, "{:?}", f.boxes);
         let middle = Rect::new(100.0, 100.0, 500.0, 700.0);
         assert!(f.boxes.iter().all(|b| b.intersect(&middle).is_none()));
+        // A slanted line marks the pieces along it, not the square it is the diagonal of.
+        let mut w = Walk::new(u64::MAX, |_, _| None);
+        w.feed(&b"1 w 0 0 m 600 600 l S"[..]).unwrap();
+        let f = w.finish();
+        assert!(f.boxes.len() > 10, "{:?}", f.boxes);
+        let corner = Rect::new(400.0, 50.0, 550.0, 200.0);
+        assert!(f.boxes.iter().all(|b| b.intersect(&corner).is_none()));
+        assert!(f.boxes.iter().any(|b| b
+            .intersect(&Rect::new(299.0, 299.0, 301.0, 301.0))
+            .is_some()));
         // Filled, the same rectangle covers the page.
         let mut w = Walk::new(u64::MAX, |_, _| None);
         w.feed(&b"0.5 g 10 10 592 772 re f"[..]).unwrap();
