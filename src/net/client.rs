@@ -4,10 +4,11 @@
 //! gate shared by every pith process on the machine:
 //!
 //! the gate is a file in the cache directory (`arxiv.lock`, `resolver.lock`) holding the time
-//! of the last request's start, in milliseconds since the Unix epoch. A request takes the
-//! file's exclusive lock (std file locking: `flock` on Unix, `LockFileEx` on Windows), waits
-//! until the spacing has passed since that time, writes the new time, and keeps the lock
-//! until its answer is read: requests to one service never overlap, in one process or many.
+//! the last request's answer was read, in milliseconds since the Unix epoch. A request takes
+//! the file's exclusive lock (std file locking: `flock` on Unix, `LockFileEx` on Windows),
+//! waits until the spacing has passed since that time, and keeps the lock until its answer is
+//! read, then writes the new time: requests to one service never overlap, in one process or
+//! many, and each starts a full spacing after the one before it ended.
 //!
 //! Answers 429 and 5xx are retried [`MAX_RETRIES`] times with exponential backoff starting at
 //! the spacing (at least [`MIN_BACKOFF`] for the real services), or after the server's
@@ -254,13 +255,16 @@ impl Client {
                 std::thread::sleep(wait);
             }
         }
+        let out = f();
+        // The time is taken once the answer was read, not when the request left: the next
+        // request then reaches the server a full spacing after this one did, however long this
+        // one took to send or to answer.
         let stamp = now().as_millis().to_string();
         file.set_len(0)
             .and_then(|_| file.seek(SeekFrom::Start(0)))
             .and_then(|_| file.write_all(stamp.as_bytes()))
             .and_then(|_| file.flush())
             .map_err(err)?;
-        let out = f();
         // Dropping the file releases the lock, after the answer was read.
         drop(file);
         out
