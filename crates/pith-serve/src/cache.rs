@@ -8,7 +8,7 @@
 //! 303 or 404 are kept; a `304` is answered from the kept `ETag`.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::BuildHasher;
 use std::sync::{Arc, Mutex};
 
 use axum::body::{Body, Bytes};
@@ -29,10 +29,13 @@ struct Kept {
     body: Bytes,
 }
 
+/// One shard: request key to kept answer.
+type Shard = Mutex<HashMap<String, Arc<Kept>>>;
+
 /// A bounded map from request to answer, shared by the server's workers.
 #[derive(Debug, Clone)]
 pub struct Cache {
-    shards: Arc<Vec<Mutex<HashMap<String, Arc<Kept>>>>>,
+    shards: Arc<Vec<Shard>>,
     per_shard: usize,
     hasher: std::collections::hash_map::RandomState,
 }
@@ -47,10 +50,8 @@ impl Cache {
         }
     }
 
-    fn shard(&self, key: &str) -> &Mutex<HashMap<String, Arc<Kept>>> {
-        let mut h = self.hasher.build_hasher();
-        key.hash(&mut h);
-        &self.shards[(h.finish() as usize) % SHARDS]
+    fn shard(&self, key: &str) -> &Shard {
+        &self.shards[(self.hasher.hash_one(key) as usize) % SHARDS]
     }
 
     fn get(&self, key: &str) -> Option<Arc<Kept>> {
