@@ -70,30 +70,37 @@ impl AppState {
 /// ```
 pub fn router(state: AppState) -> Router {
     let l = *state.limits();
+    // The resolver's routes: answers kept in memory, no request body.
     let resolver = Router::new()
         .route("/pith/{segment}", get(routes::pith))
         .route("/pith/{code}/{file}", get(routes::pith_file))
         .route("/arxiv/{*id}", get(routes::arxiv))
         .route("/badge/{file}", get(routes::badge))
+        .route("/healthz", get(routes::healthz))
         .route_layer(axum::middleware::from_fn_with_state(
             Cache::new(l.cache_entries),
             cache::layer,
+        ))
+        .route_layer(axum::middleware::from_fn_with_state(
+            l.max_body_bytes,
+            limits::body_limit,
         ));
     Router::new()
-        .route("/healthz", get(routes::healthz))
         .merge(resolver)
         .merge(pages())
         .fallback(routes::fallback)
         .layer(axum::middleware::from_fn(routes::finish))
         .layer(axum::middleware::from_fn_with_state(
-            (l.max_body_bytes, l.request_timeout),
-            limits::body_limit,
+            l.request_timeout,
+            limits::deadline,
         ))
         .with_state(state)
 }
 
 /// The HTML pages (home, record page, verify, assets) join the router here. None are served
-/// yet: every route above answers JSON, JSON-LD or SVG.
+/// yet: every route above answers JSON, JSON-LD or SVG. The pages' routes get the request
+/// deadline and the `ETag`/`Cache-Control` of [`routes::finish`], not the resolver's answer
+/// cache or body limit: an upload route sets its own.
 pub fn pages() -> Router<AppState> {
     Router::new()
 }
