@@ -76,8 +76,8 @@ EOF
 }
 
 # A server on a free port; sets $url.
-serve() { # index
-  "$pith" serve "$1" --listen 127.0.0.1:0 > "$work/serve.out" 2>&1 &
+serve() { # index, extra arguments
+  "$pith" serve "$1" --listen 127.0.0.1:0 "${@:2}" > "$work/serve.out" 2>&1 &
   pids+=($!)
   for _ in $(seq 600); do
     grep -q '^listening on ' "$work/serve.out" 2>/dev/null && break
@@ -170,14 +170,15 @@ read -r wall rss < "$work/time"
 echo
 echo "big index: $big records in ${wall} s, peak RSS $((rss / 1024)) MB, $(du -m "$work/big.pith-index" | cut -f1) MB on disk"
 echo
-echo "## lookup cost, record JSON, 64 connections, ${duration} s"
+echo "## lookup cost, record JSON without the answer cache, 64 connections, ${duration} s"
 echo "| index | req/s | p50 ms | p99 ms | errors | requests |"
 echo "|---|---|---|---|---|---|"
-serve "$work/small.pith-index"
+# Without the answer cache: every request is a lookup in the index.
+serve "$work/small.pith-index" --cache-entries 0
 paths "$work/small.pith-index" /pith/ .json "$work/small.paths"
 load "1,000 records" "$url" "$work/small.paths" "$duration"
 kill "${pids[-1]}"
-serve "$work/big.pith-index"
+serve "$work/big.pith-index" --cache-entries 0
 paths "$work/big.pith-index" /pith/ .json "$work/big.paths"
 load "$big records" "$url" "$work/big.paths" "$duration"
 python3 - "$work" "$big" <<'EOF'

@@ -20,6 +20,16 @@ pub struct Args {
     args: Vec<OsString>,
 }
 
+/// Examples of `pith index` (its help and man page come from pith-serve's; these are pith's).
+pub const INDEX_EXAMPLES: &str = "Examples:\n  \
+    pith index -o arxiv.pith-index --arxiv-snapshot arxiv-metadata-oai-snapshot.json.gz\n  \
+    pith index -o arxiv.pith-index --arxiv-oai harvest/page-1.xml.gz --bundles bundles/";
+
+/// Examples of `pith serve`.
+pub const SERVE_EXAMPLES: &str = "Examples:\n  \
+    pith serve arxiv.pith-index --listen 0.0.0.0:8080\n  \
+    pith serve arxiv.pith-index --export site/ --base-url https://mirror.example.org";
+
 /// The program that serves `pith index` and `pith serve`.
 const PROGRAM: &str = "pith-serve";
 
@@ -34,6 +44,9 @@ pub fn run(subcommand: &str, args: Args) -> Result<super::Outcome> {
     })?;
     let mut cmd = Command::new(&program);
     cmd.arg(subcommand).args(&args.args);
+    if super::quiet() {
+        cmd.arg("--quiet");
+    }
     launch(cmd).with_context(|| format!("cannot run {}", program.display()))
 }
 

@@ -185,10 +185,10 @@ enum Command {
     /// Print the man page pith(1), or write it and one page per subcommand into a directory.
     Man(generate::ManArgs),
     /// Build the index `pith serve` reads, from arXiv bulk metadata, records and bundles (runs pith-serve).
-    #[command(disable_help_flag = true)]
+    #[command(disable_help_flag = true, after_help = external::INDEX_EXAMPLES)]
     Index(external::Args),
     /// Serve an index as a mirror of the resolver, with live badges, or export it as static files (runs pith-serve).
-    #[command(disable_help_flag = true)]
+    #[command(disable_help_flag = true, after_help = external::SERVE_EXAMPLES)]
     Serve(external::Args),
 }
 

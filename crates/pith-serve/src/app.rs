@@ -89,24 +89,29 @@ impl AppState {
 /// ```
 pub fn router(state: AppState) -> Router {
     let l = *state.limits();
+    // The resolver's routes: answers kept in memory, no request body.
     let resolver = Router::new()
         .route("/pith/{segment}", get(routes::pith))
         .route("/pith/{code}/{file}", get(routes::pith_file))
         .route("/arxiv/{*id}", get(routes::arxiv))
         .route("/badge/{file}", get(routes::badge))
+        .route("/healthz", get(routes::healthz))
         .route_layer(axum::middleware::from_fn_with_state(
             Cache::new(l.cache_entries),
             cache::layer,
+        ))
+        .route_layer(axum::middleware::from_fn_with_state(
+            l.max_body_bytes,
+            limits::body_limit,
         ));
     Router::new()
-        .route("/healthz", get(routes::healthz))
         .merge(resolver)
         .merge(pages())
         .fallback(routes::fallback)
         .layer(axum::middleware::from_fn(routes::finish))
         .layer(axum::middleware::from_fn_with_state(
-            (l.max_body_bytes, l.request_timeout),
-            limits::body_limit,
+            l.request_timeout,
+            limits::deadline,
         ))
         // The upload takes bodies up to its own bound and in its own time (`--max-upload`), and
         // answers an oversize one with a page: the general body limit above is not for it.

@@ -774,6 +774,24 @@ fn json_files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
     Ok(out)
 }
 
+/// What a file of a records or bundles folder holds.
+enum Item {
+    Row(Box<Row>),
+    Bundle(Box<Bundle>),
+}
+
+/// The bundle a file of a bundles folder holds, or why it is not served: a bundle whose own
+/// statements disagree with its record is left out.
+fn bundle_in(text: &str, keys: &[Key]) -> Result<Box<Bundle>, String> {
+    let b = Bundle::from_json(text).map_err(|e| e.to_string())?;
+    match b.check(keys).verdict() {
+        Verdict::Mismatch => {
+            Err("the bundle does not verify (`pith verify --bundle` says why)".to_owned())
+        }
+        _ => Ok(Box::new(b)),
+    }
+}
+
 /// The records a file of a records folder holds: `(record, title, authors)`, or why not.
 fn records_in(text: &str) -> Vec<Result<(pith::Record, String, String), String>> {
     let v: serde_json::Value = match serde_json::from_str(text) {
@@ -919,14 +937,26 @@ pub fn build(
     if let Some(e) = failure.take() {
         return Err(e);
     }
-    for dir in &sources.records {
+    // Folders of records, then folders of bundles: every item stored, or reported.
+    let folders = (sources.records.iter().map(|d| (d, false)))
+        .chain(sources.bundles.iter().map(|d| (d, true)));
+    for (dir, bundles) in folders {
         for file in json_files(dir)? {
             let text = std::fs::read_to_string(&file).map_err(|e| Error::from(e).at(&file))?;
-            for r in records_in(&text) {
-                match r {
-                    Ok((record, title, authors)) => {
-                        w.put(&Row::of_record(&record, &title, &authors, ""))?
-                    }
+            let items: Vec<Result<Item, String>> = if bundles {
+                vec![bundle_in(&text, &sources.keys).map(Item::Bundle)]
+            } else {
+                records_in(&text)
+                    .into_iter()
+                    .map(|r| {
+                        r.map(|(rec, t, a)| Item::Row(Box::new(Row::of_record(&rec, &t, &a, ""))))
+                    })
+                    .collect()
+            };
+            for item in items {
+                match item {
+                    Ok(Item::Row(row)) => w.put(&row)?,
+                    Ok(Item::Bundle(b)) => w.put_bundle(&b, &sources.keys)?,
                     Err(reason) => bad(
                         &mut w,
                         format!("{}: {reason}", file.display()),
@@ -936,34 +966,6 @@ pub fn build(
                 if let Some(e) = failure.take() {
                     return Err(e);
                 }
-            }
-        }
-    }
-    for dir in &sources.bundles {
-        for file in json_files(dir)? {
-            let text = std::fs::read_to_string(&file).map_err(|e| Error::from(e).at(&file))?;
-            let bundle = Bundle::from_json(&text)
-                .map_err(|e| e.to_string())
-                .and_then(|b| {
-                    // A bundle whose own statements disagree with its record is not served.
-                    match b.check(&sources.keys).verdict() {
-                        Verdict::Mismatch => Err(
-                            "the bundle does not verify (`pith verify --bundle` says why)"
-                                .to_owned(),
-                        ),
-                        _ => Ok(b),
-                    }
-                });
-            match bundle {
-                Ok(b) => w.put_bundle(&b, &sources.keys)?,
-                Err(reason) => bad(
-                    &mut w,
-                    format!("{}: {reason}", file.display()),
-                    &mut failure,
-                ),
-            }
-            if let Some(e) = failure.take() {
-                return Err(e);
             }
         }
     }

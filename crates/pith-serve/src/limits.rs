@@ -6,7 +6,9 @@
 //! byte at a time), an idle/stall timeout on reads and writes ([`Limits::idle_timeout`], against
 //! clients that stop reading their answer), a bound on open connections, and a deadline for each
 //! answer ([`Limits::request_timeout`]). Requests carrying a body larger than
-//! [`Limits::max_body_bytes`] are answered 413 before any handler runs ([`body_limit`]).
+//! [`Limits::max_body_bytes`] are answered 413 before any handler of the resolver's routes runs
+//! ([`body_limit`]), and an answer that takes longer than [`Limits::request_timeout`] is a 503
+//! ([`deadline`]).
 //!
 //! On SIGTERM or Ctrl-C ([`shutdown_signal`]) the server stops accepting, lets requests in
 //! flight finish for [`Limits::grace`], then returns.
@@ -64,11 +66,10 @@ impl Default for Limits {
     }
 }
 
-/// Middleware: answers 413 to a request whose declared body exceeds `max` bytes, and 503 to
-/// one whose handler outlives `timeout`. Routes that take uploads set their own larger bound
-/// on their own route.
+/// Middleware: answers 413 to a request whose declared body exceeds `max` bytes. The
+/// resolver's routes take no body; a route that takes uploads sets its own bound.
 pub async fn body_limit(
-    axum::extract::State((max, timeout)): axum::extract::State<(u64, Duration)>,
+    axum::extract::State(max): axum::extract::State<u64>,
     req: Request,
     next: Next,
 ) -> Response {
@@ -85,6 +86,15 @@ pub async fn body_limit(
         )
             .into_response();
     }
+    next.run(req).await
+}
+
+/// Middleware: answers 503 to a request whose handler outlives `timeout`.
+pub async fn deadline(
+    axum::extract::State(timeout): axum::extract::State<Duration>,
+    req: Request,
+    next: Next,
+) -> Response {
     match tokio::time::timeout(timeout, next.run(req)).await {
         Ok(r) => r,
         Err(_) => (

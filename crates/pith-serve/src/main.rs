@@ -17,6 +17,9 @@ use pith_serve::limits::{self, Limits};
 #[derive(Debug, Parser)]
 #[command(name = "pith", bin_name = "pith", version, about)]
 struct Cli {
+    /// Print only errors: no counts or summaries on standard error.
+    #[arg(short, long, global = true, help_heading = "Global options")]
+    quiet: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -68,9 +71,6 @@ struct IndexArgs {
     /// Print the counts as JSON on standard output.
     #[arg(long)]
     json: bool,
-    /// Print only errors.
-    #[arg(short, long)]
-    quiet: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -130,8 +130,8 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Index(a) => run_index(a),
-        Command::Serve(a) => serve(a),
+        Command::Index(a) => run_index(a, cli.quiet),
+        Command::Serve(a) => serve(a, cli.quiet),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -157,7 +157,7 @@ fn threads(jobs: Option<usize>) -> usize {
         .max(1)
 }
 
-fn run_index(a: IndexArgs) -> Result<()> {
+fn run_index(a: IndexArgs, quiet: bool) -> Result<()> {
     if a.arxiv_snapshot.is_empty()
         && a.arxiv_oai.is_empty()
         && a.records.is_empty()
@@ -194,7 +194,7 @@ fn run_index(a: IndexArgs) -> Result<()> {
     if a.json {
         println!("{}", serde_json::to_string(&counts)?);
     }
-    if !a.quiet {
+    if !quiet {
         eprintln!("pith: {}: {counts}", a.output.display());
     }
     if counts.bad > 0 {
@@ -207,12 +207,14 @@ fn run_index(a: IndexArgs) -> Result<()> {
     Ok(())
 }
 
-fn serve(a: ServeArgs) -> Result<()> {
+fn serve(a: ServeArgs, quiet: bool) -> Result<()> {
     let index = Index::open(&a.index)?;
     let base = a.base_url.trim_end_matches('/');
     if let Some(dir) = &a.export {
         let done = pith_serve::export::export(&index, dir, base)?;
-        eprintln!("pith: {}: {done}", dir.display());
+        if !quiet {
+            eprintln!("pith: {}: {done}", dir.display());
+        }
         return Ok(());
     }
     let limits = Limits {
