@@ -88,6 +88,7 @@ fn append_info(file: &[u8], number: &str) -> Vec<u8> {
 }
 
 #[test]
+#[ignore = "full tier (headless Chromium, about three minutes): cargo test -- --include-ignored"]
 fn browser_flows() {
     let test = "pages::browser_flows";
     if !have_tool("chromium", test) || !have_tool("node", test) {
