@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds (or reuses) a Debian unstable ("sid") root with the newest TeX Live that Debian ships,
-# for the second TeX Live leg of the pith.sty matrix (issue #8):
+# for the second TeX Live leg of the pith.sty matrix:
 #
 #   .ci/texlive-sid.sh DIR        # prints DIR when ready
 #   PITH_TEX_CHROOT=DIR PITH_REQUIRE_TOOLS=1 cargo test --test main latex
@@ -18,9 +18,9 @@ mirror=${PITH_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 packages=(
   texlive-latex-base texlive-latex-recommended texlive-latex-extra texlive-publishers
   texlive-xetex texlive-luatex texlive-fonts-recommended lmodern ghostscript
-  # conference kits (tests/kits, issue #17); zip for `l3build ctan` (issue #16)
+  # conference kits (tests/kits); zip for `l3build ctan`
   tex-gyre texlive-science zip
-  # AASTeX's epsf and ulem (tests/latex.rs, class_options; issue 22)
+  # AASTeX's epsf and ulem (tests/latex.rs, class_options)
   texlive-plain-generic
 )
 if [ -f "$root/.pith-ready" ]; then

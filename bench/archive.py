@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Archive-scale benchmarks for issue #6, run side by side on the same files.
+"""Archive-scale benchmarks, run side by side on the same files.
 
 1. One large file (50 MB and 500 MB, built by concatenating real PDFs with qpdf): pith in
    place, pith to a new file, cp, exiftool, pikepdf, PyMuPDF (saveIncr) and qpdf. Median wall
@@ -215,7 +215,7 @@ def small(pith, work, minimum, runs):
         # allocates new ones (fs/ext4/ialloc.c, recently_deleted()), so deleting 700 outputs
         # just before a run made every file creation of that run scan past them. Creating
         # 741 empty files took 0.2-0.3 s right after such a deletion and 0.01 s otherwise: a
-        # cost of the benchmark's own cleanup, paid by every tool (issue #12). The copies are
+        # cost of the benchmark's own cleanup, paid by every tool. The copies are
         # deleted once all runs are done. The sync keeps one run's writeback out of the next.
         if os.path.exists(out):
             os.makedirs(trash, exist_ok=True)

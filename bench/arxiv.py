@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 14 benchmark: numbering arXiv bulk metadata, and batch matching by arXiv id.
+"""Benchmark: numbering arXiv bulk metadata, and batch matching by arXiv id.
 
     cargo build --release && python3 bench/arxiv.py [--sizes 10000,100000,1000000] [--pdfs 1000]
 
@@ -170,7 +170,7 @@ def main():
         sys.exit("build first: cargo build --release")
     work = Path(a.work)
     work.mkdir(parents=True, exist_ok=True)
-    print("# pith issue 14 benchmark (%d cores)\n" % os.cpu_count())
+    print("# pith arXiv bulk metadata benchmark (%d cores)\n" % os.cpu_count())
     if not a.skip_snapshot:
         part1(work, [int(x) for x in a.sizes.split(",")], a.runs, a.python_max)
     if not a.skip_batch:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates realistic arXiv metadata snapshot lines for the issue-14 benchmark and tests.
+"""Generates realistic arXiv metadata snapshot lines for the bulk-metadata benchmark and tests.
 
     python3 bench/arxiv_gen.py N [SEED] > snapshot.jsonl
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A straightforward Python reference for numbering the arXiv metadata snapshot (issue 14).
+"""A straightforward Python reference for numbering the arXiv metadata snapshot.
 
     python3 bench/arxiv_reference.py SNAPSHOT.jsonl > numbers.jsonl
 

@@ -1,4 +1,4 @@
-// Writes the shields.io reference badges that tests/badge.rs compares sizes against (issue #5):
+// Writes the shields.io reference badges that tests/badge.rs compares sizes against:
 // badge-maker's flat style for the same texts as pith's badges. Run from bench/ after
 // `npm ci`:  node badge-shields-fixtures.mjs
 import { makeBadge } from 'badge-maker'

@@ -1,4 +1,4 @@
-// Badges per second and bytes per badge of shields.io's badge-maker (issue #5), over the cases
+// Badges per second and bytes per badge of shields.io's badge-maker, over the cases
 // of bench/badge.rs. Run both with bench/badge.sh. Prints one JSON line per case.
 import { makeBadge } from 'badge-maker'
 

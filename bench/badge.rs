@@ -1,4 +1,4 @@
-//! Badges per second and bytes per badge of `pith::badge::svg` (issue #5), over the same cases
+//! Badges per second and bytes per badge of `pith::badge::svg`, over the same cases
 //! as `bench/badge.mjs` runs through shields.io's badge-maker. Run both with `bench/badge.sh`,
 //! or alone with `cargo bench --bench badge`. Prints one JSON line per case.
 

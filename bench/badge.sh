@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #5 benchmark: pith's badges beside shields.io's badge-maker, same cases, same machine,
+# Benchmark: pith's badges beside shields.io's badge-maker, same cases, same machine,
 # one after the other (not in CI). Needs node and npm; installs badge-maker into bench/.
 set -euo pipefail
 cd "$(dirname "$0")"

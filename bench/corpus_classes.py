@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compares how two pith binaries classify every PDF of a corpus (issue #12).
+"""Compares how two pith binaries classify every PDF of a corpus.
 
     python3 bench/corpus_classes.py OLD_PITH NEW_PITH [CORPUS_DIR]
 

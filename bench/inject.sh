@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark for `pith inject` (issue #4, #12): one ~50 MB PDF made by concatenating real PDFs from
+# Benchmark for `pith inject`: one ~50 MB PDF made by concatenating real PDFs from
 # the shared corpus with qpdf; `pith inject` in place and to a new file against exiftool writing
 # the same kind of metadata (also an incremental update) and against `cp` and `cp` + sync (the
 # floors). Prints the median wall time of RUNS runs and the ratio to `cp`, then the bytes each
@@ -77,7 +77,7 @@ cps_t=$(time_runs cp+sync sh -c "cp '$big' '$work/out.pdf' && sync '$work/out.pd
 pith_t=$(time_runs pith "$pith" inject "$big" --number "$number" -o "$work/out.pdf")
 exif_t=$(time_runs exiftool exiftool -config /dev/null "-XMP-xmp:Identifier+=$number" "-XMP-dc:Relation+=$url" -o "$work/out.pdf" "$big")
 
-# In place (issue 13): metadata only vs metadata + visible stamp on page 1, each run on a fresh
+# In place: metadata only vs metadata + visible stamp on page 1, each run on a fresh
 # copy of the input (the copy is not timed).
 time_inplace() { # extra args...; prints the median seconds
   local times=()

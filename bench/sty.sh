@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compile-time overhead of pith.sty (issue #3): the same article compiled with and without
+# Compile-time overhead of pith.sty: the same article compiled with and without
 # \usepackage{pith}, on each engine, RUNS times each (interleaved), reporting the median
 # CPU time (user+system of the TeX run and, for dvips, dvips and ps2pdf) and the difference.
 # CPU time rather than wall time, so that other load on the machine does not swamp the result. Usage: bench/sty.sh [RUNS] [ENGINES...]

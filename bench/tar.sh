@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark for `pith batch --tar` (issue 26): an arXiv-like bulk tar (real PDFs from the
+# Benchmark for `pith batch --tar`: an arXiv-like bulk tar (real PDFs from the
 # shared corpus, as many as fit in SIZE_MB, named YYMM/<id>v1.pdf with a bulk-metadata line per
 # id) streamed through pith against copying it (`cat IN.tar > OUT.tar && sync`, the floor).
 # Prints the median wall time of RUNS runs, the ratio to the copy (target: 1.5x or less), the

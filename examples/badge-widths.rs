@@ -1,5 +1,5 @@
 //! Generates `src/badge/widths.rs`, the static advance-width table of DejaVu Sans used to size
-//! badge text (issue #5). Run once, after a font change, and commit the result:
+//! badge text. Run once, after a font change, and commit the result:
 //!
 //! ```text
 //! cargo run --example badge-widths -- /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Renders examples/stamp-*.png (issue 13): page 1 of three stamped documents, with pdftoppm.
+# Renders examples/stamp-*.png: page 1 of three stamped documents, with pdftoppm.
 #   stamp-portrait.png   examples/2402.03791v3.pdf, default stamp (short form, left margin)
 #   stamp-rotated.png    tests/fixtures/stamp/rotate90.pdf (/Rotate 90), default stamp
 #   stamp-arxiv.png      tests/fixtures/stamp/arxiv-like.pdf, full form beside arXiv's stamp

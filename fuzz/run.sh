@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the fuzz targets as plain libFuzzer binaries and runs each for a bounded time (issue #7).
+# Builds the fuzz targets as plain libFuzzer binaries and runs each for a bounded time.
 #
 #   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]     (default: 60 s, every target)
 #

@@ -1,4 +1,4 @@
--- l3build configuration of pith.sty (issues #3, #16).
+-- l3build configuration of pith.sty.
 -- pith.sty and pith.sty.ltxml are generated (pith sty -o latex); l3build checks them and
 -- packs the CTAN upload. Run from this directory:
 --   l3build check   log-level tests in testfiles/ (tests/latex.rs runs it in a copy)

@@ -1,7 +1,7 @@
 //! Escaping of caller text for the formats pith writes: XML, HTML attributes, TeX, Markdown,
 //! AsciiDoc and URLs.
 //!
-//! This module owns every escaping rule (issue #11: XML escaping was written three times, TeX
+//! This module owns every escaping rule (XML escaping was written three times, TeX
 //! escaping twice). Each function is pure, total and returns the escaped text; refusing input
 //! that cannot be escaped (a TeX file name with `%`) is the caller's decision.
 //!

@@ -51,7 +51,7 @@ pub enum ErrorKind {
         found: String,
     },
     /// Occurs when a number must be written into metadata but is a bare code: the year is part
-    /// of the full form `pith:YYYY:CODE` (issue #15: a bare code was accepted, then failed deep
+    /// of the full form `pith:YYYY:CODE` (a bare code was accepted, then failed deep
     /// inside the XMP merge).
     #[error(
         "a bare code has no year, and metadata carries the full form pith:YYYY:<26 characters>; give the full number (`pith number <arXiv id>` prints it) or the paper's record"
@@ -214,7 +214,7 @@ impl PithNumber {
     }
 
     /// Parses `pith:YYYY:<26>`, a bare `<26>` code, or the resolver URL
-    /// `https://pith.science/pith/<26>` (as DOI tools accept doi.org URLs; issue #15). A bare
+    /// `https://pith.science/pith/<26>` (as DOI tools accept doi.org URLs). A bare
     /// code and a URL carry no year.
     ///
     /// # Errors

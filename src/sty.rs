@@ -1,5 +1,5 @@
-//! Renders the LaTeX package `pith.sty` from `templates/pith.sty.tera` (issue #3) and its
-//! LaTeXML binding `pith.sty.ltxml` from `templates/pith.sty.ltxml.tera` (issue #8).
+//! Renders the LaTeX package `pith.sty` from `templates/pith.sty.tera` and its
+//! LaTeXML binding `pith.sty.ltxml` from `templates/pith.sty.ltxml.tera`.
 //!
 //! This module owns the templates (compiled in with `include_str!`) and the escaping of text
 //! that goes into TeX source. It must not write files or run TeX or LaTeXML: `pith sty`
@@ -50,7 +50,7 @@ struct Property {
     macro_name: &'static str,
 }
 
-/// The XMP properties `pith.sty` writes (the same names `pith inject` writes, issue #4).
+/// The XMP properties `pith.sty` writes (the same names `pith inject` writes).
 const PROPERTIES: &[Property] = &[
     Property {
         xmp: crate::vocab::XMP_PROPERTIES[0],
@@ -193,7 +193,7 @@ pub fn render(options: &Options) -> Result<String, Error> {
     tera.render(TEMPLATE_NAME, &ctx).map_err(template_error)
 }
 
-/// Renders `pith.sty.ltxml`, the LaTeXML binding of `pith.sty` (issue #8).
+/// Renders `pith.sty.ltxml`, the LaTeXML binding of `pith.sty`.
 ///
 /// LaTeXML (and so arXiv's HTML view) loads `pith.sty.ltxml` in place of `pith.sty`. The
 /// binding accepts the same `\pithnumber` forms, reads the argument verbatim (never executed;

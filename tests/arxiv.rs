@@ -1,4 +1,4 @@
-//! Issue 14: arXiv bulk metadata (snapshot JSON Lines, OAI-PMH arXivRaw pages) numbered in
+//! ArXiv bulk metadata (snapshot JSON Lines, OAI-PMH arXivRaw pages) numbered in
 //! bulk, and PDFs matched to it by arXiv id. The golden numbers are the published ones of the
 //! shared vectors (tests/data/arxiv/vectors.expected.jsonl, written from tests/data/records.json
 //! by tests/data/arxiv/make_fixtures.py); the other checks compare against the Atom path, an

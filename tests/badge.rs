@@ -1,4 +1,4 @@
-//! Badges and snippets (issue #5), checked with tools we did not write: roxmltree parses the
+//! Badges and snippets, checked with tools we did not write: roxmltree parses the
 //! SVG, resvg renders it with DejaVu Sans, rqrr and `zbarimg` decode the QR code from the PNG,
 //! Python's html.parser and docutils read the snippets, pdfLaTeX compiles the LaTeX one.
 //!
@@ -428,7 +428,7 @@ fn the_cli_writes_the_library_bytes() {
         .assert()
         .success()
         .stdout("");
-    // The file and standard output are the library's SVG and a final newline (issue #15).
+    // The file and standard output are the library's SVG and a final newline.
     let golden = |name: &str| std::fs::read_to_string(golden_dir().join(name)).unwrap() + "\n";
     let want = golden("badge-flat-square-anchored.svg");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), want);

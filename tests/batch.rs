@@ -1,4 +1,4 @@
-//! `pith batch` (issue #6) and crash-safety of in-place updates (issues #6, #7): manifests,
+//! `pith batch` and crash-safety of in-place updates: manifests,
 //! directory mode, shards, reruns, interrupted runs and killed processes. Results are checked
 //! with qpdf and exiftool, not only with pith.
 
@@ -199,7 +199,7 @@ fn directory_mode_uses_sidecars_and_in_place_appends_only() {
         .output()
         .unwrap();
     assert!(o.status.success());
-    // PDFs without a sidecar are in the report (issue #15), not only on standard error.
+    // PDFs without a sidecar are in the report, not only on standard error.
     let lines = report_lines(&o.stdout);
     let orphan = lines
         .iter()
@@ -369,10 +369,10 @@ fn line_of<'a>(lines: &'a [Value], name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no report line for {name}: {lines:?}"))
 }
 
-/// Issue #15, bug 10 (batch part): disagreeing sidecars fail their file and say so, failed
+/// Bug 10 (batch part): disagreeing sidecars fail their file and say so, failed
 /// lines carry `out` (and `number` once known), and a refused file leaves no empty folder.
 #[test]
-fn issue15_sidecar_conflicts_failed_lines_and_no_empty_folders() {
+fn sidecar_conflicts_failed_lines_and_no_empty_folders() {
     let dir = tempfile::tempdir().unwrap();
     let (src, out) = (dir.path().join("in"), dir.path().join("out"));
     copy_writable(&fixture("minimal.pdf"), &src.join("a/twice.pdf"));
@@ -420,11 +420,11 @@ fn issue15_sidecar_conflicts_failed_lines_and_no_empty_folders() {
     assert!(!out.join("a").exists() && !out.join("b").exists());
 }
 
-/// Issue #15: `--report -` is standard output (bug 5), `--dry-run` writes nothing and says
+/// `--report -` is standard output (bug 5), `--dry-run` writes nothing and says
 /// what it would do, and `--mirror` copies refused and unmatched files unchanged.
 #[test]
-fn issue15_report_dash_dry_run_and_mirror() {
-    if !common::have_tool("qpdf", "issue15_report_dash_dry_run_and_mirror") {
+fn report_dash_dry_run_and_mirror() {
+    if !common::have_tool("qpdf", "report_dash_dry_run_and_mirror") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -480,12 +480,12 @@ fn issue15_report_dash_dry_run_and_mirror() {
     assert_eq!(exif_tag(&out.join("ok.pdf"), "PithNumber"), SEED);
 }
 
-/// Issue #15, bug 4 and the summary habit: on a terminal (a pseudo-terminal made by
+/// Bug 4 and the summary habit: on a terminal (a pseudo-terminal made by
 /// `script`), a run whose report goes to a file ends with one summary line;
 /// with the report on the terminal no bar frame is drawn into it.
 #[test]
-fn issue15_terminal_summary_and_no_interleaving() {
-    if !common::have_tool("script", "issue15_terminal_summary") {
+fn terminal_summary_and_no_interleaving() {
+    if !common::have_tool("script", "terminal_summary") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -522,10 +522,10 @@ fn issue15_terminal_summary_and_no_interleaving() {
     );
 }
 
-/// Issue #15, bug 3: a damaged file's refusal tells how to repair it with a command that
+/// Bug 3: a damaged file's refusal tells how to repair it with a command that
 /// exists (batch has no --rewrite).
 #[test]
-fn issue15_refusal_hints_name_commands_that_exist() {
+fn refusal_hints_name_commands_that_exist() {
     let dir = tempfile::tempdir().unwrap();
     copy_writable(
         &fixture("qpdf-bad-xref-entry.pdf"),
@@ -603,8 +603,8 @@ fn assert_updated(out: &Path, input: &[u8]) {
 }
 
 #[test]
-fn issue12_group_commit_lands_every_output_and_a_failing_one_alone() {
-    if !common::have_tool("qpdf", "issue12_group_commit") {
+fn group_commit_lands_every_output_and_a_failing_one_alone() {
+    if !common::have_tool("qpdf", "group_commit") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -676,9 +676,9 @@ fn issue12_group_commit_lands_every_output_and_a_failing_one_alone() {
 
 #[test]
 #[ignore = "full tier (kills processes in a loop): cargo test -- --include-ignored"]
-fn issue12_terminated_batch_leaves_no_temporary_files_and_whole_outputs() {
-    if !common::have_tool("qpdf", "issue12_terminated_batch")
-        || !common::have_tool("kill", "issue12_terminated_batch")
+fn terminated_batch_leaves_no_temporary_files_and_whole_outputs() {
+    if !common::have_tool("qpdf", "terminated_batch")
+        || !common::have_tool("kill", "terminated_batch")
     {
         return;
     }
@@ -741,6 +741,6 @@ fn issue12_terminated_batch_leaves_no_temporary_files_and_whole_outputs() {
         let s = report_lines(&o.stdout).pop().unwrap();
         assert_eq!(s["unchanged"].as_u64(), Some(present), "{signal}: {s}");
         assert_eq!(s["injected"].as_u64(), Some(600 - present), "{signal}: {s}");
-        eprintln!("issue12_terminated_batch {signal}: {present} of 600 done before the stop");
+        eprintln!("terminated_batch {signal}: {present} of 600 done before the stop");
     }
 }

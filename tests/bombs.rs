@@ -1,4 +1,4 @@
-//! Issue 24.1: memory bounded by a file's structure, not by what its streams inflate to.
+//! Memory bounded by a file's structure, not by what its streams inflate to.
 //!
 //! Four shapes, each a Flate stream of zeros after a real beginning, inflating to 2 GiB and to
 //! 20 GiB (2 MB and 20 MB on disk, generated here, never committed): the XMP packet, page 1's
@@ -22,7 +22,7 @@ use flate2::{Compress, Compression, FlushCompress};
 
 const A: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
 const GIB: u64 = 1 << 30;
-/// The peak resident memory allowed, in bytes (issue 24.1).
+/// The peak resident memory allowed, in bytes.
 const MAX_RSS: u64 = 150 << 20;
 
 /// A zlib stream of `prefix` followed by zeros, `total` bytes in all (rounded down to whole

@@ -296,10 +296,10 @@ fn bad_inputs_give_one_line_errors_and_exit_2() {
         .stderr(predicate::str::contains("bad.json"));
 }
 
-/// Issue #15, bug 7: conflicting or implausible inputs are refused instead of changing the
+/// Bug 7: conflicting or implausible inputs are refused instead of changing the
 /// number: a version given twice, a category arXiv does not have (case matters).
 #[test]
-fn issue15_conflicting_and_implausible_fields_are_refused() {
+fn conflicting_and_implausible_fields_are_refused() {
     let fields = |id: &str, version: Option<&str>, primary: &str, cross: &str| {
         let mut c = pith();
         c.args(["number", "--id", id, "--title", "T", "--abstract", "A"]);
@@ -338,10 +338,10 @@ fn issue15_conflicting_and_implausible_fields_are_refused() {
         .success();
 }
 
-/// Issue #15, bug 8: a multi-entry feed prints the arXiv id beside each number, and --json
+/// Bug 8: a multi-entry feed prints the arXiv id beside each number, and --json
 /// prints JSON Lines (one object per entry), not concatenated pretty objects.
 #[test]
-fn issue15_multi_entry_feeds_name_each_entry() {
+fn multi_entry_feeds_name_each_entry() {
     let out = stdout_of(
         pith()
             .args(["number", "--json", "--arxiv-atom"])
@@ -375,10 +375,10 @@ fn issue15_multi_entry_feeds_name_each_entry() {
     }
 }
 
-/// Issue #15, bug 9: a record alone is not "verified" (nothing was checked against it), and a
+/// Bug 9: a record alone is not "verified" (nothing was checked against it), and a
 /// malformed signature is an input error (exit 2), not a mismatch (exit 1).
 #[test]
-fn issue15_record_alone_is_unverified_and_bad_signatures_are_errors() {
+fn record_alone_is_unverified_and_bad_signatures_are_errors() {
     let out = stdout_of(
         pith()
             .args(["verify", "--record"])
@@ -402,9 +402,9 @@ fn issue15_record_alone_is_unverified_and_bad_signatures_are_errors() {
         .code(1);
 }
 
-/// Issue #15, habits: the resolver URL is accepted wherever a number is.
+/// Habits: the resolver URL is accepted wherever a number is.
 #[test]
-fn issue15_resolver_url_is_a_number() {
+fn resolver_url_is_a_number() {
     let url = "https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5";
     let out = stdout_of(
         pith()

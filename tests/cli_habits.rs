@@ -1,4 +1,4 @@
-//! Issue #15: what a new user hits first in `inject`, `inspect`, `badge`, `sty` and `snippet`,
+//! What a new user hits first in `inject`, `inspect`, `badge`, `sty` and `snippet`,
 //! and the habits users bring from exiftool, qpdf, ripgrep and cargo. Each bug has a test
 //! named after it that fails on the code before the fix; files are read back with qpdf,
 //! exiftool and pdfinfo.
@@ -422,7 +422,7 @@ fn quiet_and_verbose() {
         err.contains("pith: planned ") && err.contains("a.pdf"),
         "{err}"
     );
-    // Issue 23.3: -q leaves out every report line, summary and note: an inject to a file
+    // -q leaves out every report line, summary and note: an inject to a file
     // and to standard output, a strip, an arXiv bulk run, a batch on a terminal-less run.
     let a = dir.path().join("in/a.pdf");
     let quiet = |args: &[&str]| {
@@ -455,7 +455,7 @@ fn quiet_and_verbose() {
         .stderr(predicate::str::contains("/nonexistent.json"));
 }
 
-/// Issue 23.4: `pith strip` takes out the Info entries, pith's XMP values (keeping the rest
+/// `pith strip` takes out the Info entries, pith's XMP values (keeping the rest
 /// of the packet) and the stamp with its link, as an append-only update that qpdf accepts;
 /// `inspect` then finds no number (exit 1). Read back with exiftool, pdfinfo and qpdf.
 #[test]
@@ -539,7 +539,7 @@ fn strip_takes_the_number_link_and_stamp_out() {
     assert_eq!(std::fs::read(&stamped).unwrap(), again);
 }
 
-/// Issue 23.4: `pith batch --check` reads the same inputs as a run, changes nothing, and
+/// `pith batch --check` reads the same inputs as a run, changes nothing, and
 /// names the outputs that differ from or lack their number (exit 1).
 #[test]
 fn batch_check_names_outputs_that_differ_or_lack_their_number() {
@@ -611,7 +611,7 @@ fn batch_check_names_outputs_that_differ_or_lack_their_number() {
     );
 }
 
-/// Issue 23.3: replacing a different number is said (text, --json, batch line and summary);
+/// Replacing a different number is said (text, --json, batch line and summary);
 /// completing the same code is not a replacement.
 #[test]
 fn replacing_a_different_number_is_said() {
@@ -654,7 +654,7 @@ fn replacing_a_different_number_is_said() {
     assert_eq!(lines.last().unwrap()["replaced"], 1);
 }
 
-/// Issue 23.2: every subcommand's --help ends with examples, groups the global options
+/// Every subcommand's --help ends with examples, groups the global options
 /// apart, and mentions no issue numbers; `inject` without an output says what to give.
 #[test]
 fn help_teaches_with_examples_and_no_issue_numbers() {
@@ -717,7 +717,7 @@ fn help_teaches_with_examples_and_no_issue_numbers() {
         .stderr(predicate::str::contains("-o OUT.pdf").and(predicate::str::contains("--in-place")));
 }
 
-/// Issue 23.3: an output in a folder that does not exist is refused with that reason, never
+/// An output in a folder that does not exist is refused with that reason, never
 /// with the name of an internal temporary file, and nothing is created.
 #[test]
 fn a_missing_output_folder_is_named() {
@@ -762,7 +762,7 @@ fn a_missing_output_folder_is_named() {
     assert!(!dir.path().join("no").exists());
 }
 
-/// Issue 23.3: the refusals of --rewrite and --repair are whole sentences that say what to do.
+/// The refusals of --rewrite and --repair are whole sentences that say what to do.
 #[test]
 fn rewrite_and_repair_refusals_are_sentences() {
     let dir = tmpdir();
@@ -796,7 +796,7 @@ fn rewrite_and_repair_refusals_are_sentences() {
     }
 }
 
-/// Issue 23.4: an encrypted file is stripped too, its update encrypted like an inject's (the
+/// An encrypted file is stripped too, its update encrypted like an inject's (the
 /// page of the removed stamp keeps its encrypted strings); qpdf and poppler read the result.
 #[test]
 fn strip_works_on_encrypted_files() {

@@ -1,4 +1,4 @@
-//! Encrypted PDFs (issue 18, part 3): files qpdf and pikepdf encrypt with every revision they
+//! Encrypted PDFs (part 3): files qpdf and pikepdf encrypt with every revision they
 //! write (R2 RC4-40, R3 RC4-128, R4 RC4-128 and AES-128 with and without metadata encryption,
 //! R5 and R6 AES-256), with an empty user password and an owner password, are injected and
 //! checked with tools we did not write: `qpdf --check`, `qpdf --show-encryption` (unchanged),

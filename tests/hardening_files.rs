@@ -1,4 +1,4 @@
-//! Hardening (issue #7), files on disk: symlinks, devices and FIFOs as outputs, unwritable
+//! Hardening, files on disk: symlinks, devices and FIFOs as outputs, unwritable
 //! directories, a full disk, concurrent and killed updates. The input is never modified except
 //! by an in-place update, no partial output is left, and qpdf checks every result.
 

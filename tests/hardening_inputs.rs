@@ -1,4 +1,4 @@
-//! Hardening (issue #7), inputs: malformed records, bundles, Atom feeds and manifests (wrong
+//! Hardening, inputs: malformed records, bundles, Atom feeds and manifests (wrong
 //! types, huge and deeply nested inputs, invalid UTF-8) are one-line errors naming the file;
 //! bundles without a verified receipt are never called verified; the crashes found by the fuzz
 //! targets in `fuzz/` are replayed (`fuzz_regressions`). SECURITY.md lists which test backs

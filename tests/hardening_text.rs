@@ -1,4 +1,4 @@
-//! Hardening (issue #7), caller text in every output format: attack strings in badge labels
+//! Hardening, caller text in every output format: attack strings in badge labels
 //! and snippets stay text, read back with parsers we did not write (roxmltree, Python's
 //! html.parser, docutils).
 

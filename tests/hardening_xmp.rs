@@ -1,4 +1,4 @@
-//! Hardening (issue #7), XMP: entity expansion, external entities, DTDs, huge attributes,
+//! Hardening, XMP: entity expansion, external entities, DTDs, huge attributes,
 //! deep nesting, invalid UTF-8, a missing wrapper, reused namespace prefixes, decompression
 //! bombs and hostile text in existing metadata. Packets are read back with roxmltree, files
 //! with qpdf and exiftool; errors are one line starting `pith: ` naming the file.
@@ -327,7 +327,7 @@ fn decompression_bomb_in_the_metadata_stream_is_bounded() {
         "{}",
         r.stderr
     );
-    // 1: no number found (issue #15), 2: refused; never a crash.
+    // 1: no number found, 2: refused; never a crash.
     assert!((0..=2).contains(&r.code), "{}", r.stderr);
 }
 

@@ -1,4 +1,4 @@
-//! `pith.sty` (issue #3): the committed file matches the generator, and a matrix of real
+//! `pith.sty`: the committed file matches the generator, and a matrix of real
 //! documents compiles on every engine and class we support. Every compiled PDF is checked
 //! with tools we did not write: `qpdf --check` and `qpdf --json` (structure, link
 //! annotation, metadata streams), `pdfinfo` (Info keys), `exiftool` (XMP properties) and
@@ -7,7 +7,7 @@
 //! The matrix runs in two worker threads (CI has two cores); set `PITH_LATEX_ONLY=name,...`
 //! to run only some cells while working on the package.
 //!
-//! Two TeX Live legs (issue #8): the host's (Debian 12, TeX Live 2022) by default, or with
+//! Two TeX Live legs: the host's (Debian 12, TeX Live 2022) by default, or with
 //! `PITH_TEX_CHROOT=ROOT` the TeX Live inside a Debian root built by `.ci/texlive-sid.sh`
 //! (unstable: the newest TeX Live Debian ships). There every TeX program (and dvips, ps2pdf,
 //! l3build) runs as `chroot ROOT sh -c 'cd /tmp/pith-… && prog …'` on documents written to
@@ -132,7 +132,7 @@ fn cli_writes_the_same_sty() {
         .success();
     let written = std::fs::read_to_string(dir.path().join("pith.sty")).unwrap();
     assert_eq!(written, std::fs::read_to_string(sty_path()).unwrap());
-    // The LaTeXML binding is written alongside (issue #8).
+    // The LaTeXML binding is written alongside.
     assert_eq!(
         std::fs::read_to_string(dir.path().join("pith.sty.ltxml")).unwrap(),
         std::fs::read_to_string(common::root().join("latex/pith.sty.ltxml")).unwrap()
@@ -232,7 +232,7 @@ fn cells() -> Vec<Cell> {
             log_has: Some("Placement through command hooks"),
             ..cell("article-pdf", "article", "", Pdf, "PITH")
         },
-        // The bare code as a record page shows it (issue 22): URL and short form, no number.
+        // The bare code as a record page shows it: URL and short form, no number.
         Cell {
             number: CODE,
             log_has: Some("gives the code without its year"),
@@ -593,7 +593,7 @@ fn attr(s: &str, name: &str) -> Option<f64> {
     s[i..].split('"').next()?.parse().ok()
 }
 
-/// The text with ligatures spelled out. TeX Live 2026 (issue #8) maps the "fi" glyph to
+/// The text with ligatures spelled out. TeX Live 2026 maps the "fi" glyph to
 /// U+FB01 after dvips, and with `\DocumentMetadata` or elsarticle leaves T1's ligature slots
 /// (0x1B-0x1F) without a Unicode mapping, which pdftotext passes through as control
 /// characters; 2022 gives "f" "i".
@@ -681,7 +681,7 @@ fn run_cell(c: &Cell, features: &LegFeatures) -> Vec<String> {
         };
     }
     // The bare code has no year: no number is written, only the URL and the short form
-    // (issue 22).
+    //.
     let expected_number = c.number.starts_with("pith:").then_some(FULL);
 
     // 1. qpdf --check: no errors, no warnings (duplicated keys are warnings).
@@ -909,7 +909,7 @@ fn check_xmp(bytes: &[u8], c: &Cell, number: Option<&str>, errs: &mut Vec<String
             ));
         }
     }
-    // The standard properties `pith inject` writes too (issue 22): dc:relation holds the
+    // The standard properties `pith inject` writes too: dc:relation holds the
     // record URL, xmp:Identifier the full number, only when it is known.
     let items = |ns: &str, name: &str| -> Vec<String> {
         doc.descendants()
@@ -975,7 +975,7 @@ fn selected(name: &str) -> bool {
 }
 
 /// What a leg's TeX Live allows of the documents themselves (not of pith.sty), probed by
-/// compiling two tiny documents without pith (issue #8): features, not versions.
+/// compiling two tiny documents without pith: features, not versions.
 struct LegFeatures {
     /// hyperxmp may be loaded before hyperref (an error from hyperxmp 5.12 on).
     hyperxmp_before_hyperref: bool,
@@ -1087,7 +1087,7 @@ fn listed(log: &str, name: &str) -> String {
 }
 
 /// Reports the versions this leg runs: TeX Live (pdfTeX banner), LaTeX kernel, hyperref,
-/// hyperxmp and pdfmanagement, from the `\listfiles` of two probe documents (issue #8; with
+/// hyperxmp and pdfmanagement, from the `\listfiles` of two probe documents (with
 /// `\DocumentMetadata` newer pdfmanagements disable hyperxmp, hence two).
 #[test]
 #[ignore = "full tier (TeX Live): cargo test -- --include-ignored"]
@@ -1248,7 +1248,7 @@ fn fallback_places_badge_without_maketitle() {
         return;
     }
     // No \maketitle: the metadata is written, and the badge goes into the page-1 margin
-    // (issue #17: "never placed" only with nobadge), said in the log.
+    // ("never placed" only with nobadge), said in the log.
     let (ok, l, d) = small_article(
         &format!("\\usepackage{{pith}}\\pithnumber{{{FULL}}}"),
         "Text only.",
@@ -1445,7 +1445,7 @@ enum KitExpect {
     Anonymous,
 }
 
-/// One kit × mode × engine cell (issue #17). The kit's files and a test document
+/// One kit × mode × engine cell. The kit's files and a test document
 /// (`doc.tex` with `%%KIT%%`, `%%PKG%%`, `%%OPTS%%`) live in `tests/kits/<kit>/`.
 #[derive(Clone, Debug)]
 struct KitCell {
@@ -2174,7 +2174,7 @@ fn arxiv_band_is_left_free() {
 
 // ------------------------------------------------------------------------------ class options
 
-/// One document of the class-options matrix (issue 22): a class's submission line with
+/// One document of the class-options matrix: a class's submission line with
 /// `\usepackage{pith}`, which must compile, and whose copy is anonymous (no badge, link or
 /// metadata) exactly when the class or pith was told so.
 #[derive(Clone, Debug)]
@@ -2404,7 +2404,7 @@ fn run_opt_cell(c: &OptCell) -> Vec<String> {
     errs
 }
 
-/// Issue 22: class options reach pith.sty as global options. acmart's submission line
+/// Class options reach pith.sty as global options. acmart's submission line
 /// (`\documentclass[sigconf,review,anonymous]{acmart}`) stopped with "no value specified for
 /// key 'anonymous'"; a bare `anonymous` now means an anonymous copy, and the class's other
 /// options (review, draft, final, sigconf, ...) are left to the class.
@@ -2425,7 +2425,7 @@ fn class_options() {
 
 // ------------------------------------------------------------------------------ the bare code
 
-/// Issue 22: `\pithnumber{<26>}`, the bare code a record page shows. The badge and link
+/// `\pithnumber{<26>}`, the bare code a record page shows. The badge and link
 /// stay; the metadata names the record by URL (/PithURL, pith:url, dc:relation) and short
 /// form, never with an empty or yearless number; the log says how to give the full number.
 /// `pith inspect` reports the file as URL-only (exit 0), `pith inject --number
@@ -2582,7 +2582,7 @@ fn run_bare_cell(c: &Cell) -> Vec<String> {
     errs
 }
 
-/// The vertical cost of each placement (issue #17): the y of the first body word, from
+/// The vertical cost of each placement: the y of the first body word, from
 /// `pdftotext -bbox`, with pith in each placement against the same document without pith,
 /// in article, under the NeurIPS kit and in IEEEtran. margin and footer must cost nothing;
 /// title at most [`TITLE_COST_MAX`] (the badge goes into the space the title block leaves
@@ -2663,11 +2663,11 @@ fn placement_vertical_cost() {
 }
 
 /// The most the title placement may move the first body line down, in bp: below the one
-/// line (about 16 pt) that the issue measured for the plain-text badge pith.sty had before
-/// issue #17. Measured now: article 7.0, NeurIPS 14.3, IEEEtran 0.
+/// line (about 16 pt) measured for the plain-text badge pith.sty had before the title hook.
+/// Measured now: article 7.0, NeurIPS 14.3, IEEEtran 0.
 const TITLE_COST_MAX: f64 = 16.0;
 
-/// `l3build ctan` (issue #16) in a copy of `latex/` holding only what the repository tracks
+/// `l3build ctan` in a copy of `latex/` holding only what the repository tracks
 /// there (not the committed pith.pdf, so the zip's manual can only be the one typeset from
 /// pith.tex in this run), checked against CTAN's upload rules: one top directory named after
 /// the package, exactly the package's files, no generated clutter or hidden files, a README,

@@ -1,4 +1,4 @@
-//! `pith.sty.ltxml` (issue #8): LaTeXML, which arXiv uses for its HTML view, converts papers
+//! `pith.sty.ltxml`: LaTeXML, which arXiv uses for its HTML view, converts papers
 //! that use `pith.sty` with the binding `pith sty` writes next to it. Each document goes
 //! through Debian's `latexml` and `latexmlpost --format=html5`; the HTML is parsed with
 //! python3's `html.parser` (a real parser, not a regex) and must hold the badge (a link to

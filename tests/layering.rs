@@ -1,4 +1,4 @@
-//! The layering the workspace promises (issue 25): the PDF engine, `pith-pdf`, depends on none
+//! The layering the workspace promises: the PDF engine, `pith-pdf`, depends on none
 //! of the front ends' or the other outputs' crates, as `cargo metadata` reports its resolved
 //! dependency graph (normal dependencies, transitively).
 

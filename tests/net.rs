@@ -1,4 +1,4 @@
-//! The network client (issue 22) against an HTTP server on 127.0.0.1 started by each test:
+//! The network client against an HTTP server on 127.0.0.1 started by each test:
 //! numbers from arXiv ids checked against the published vectors, the 3-second spacing with the
 //! default settings (between two runs, and within one), the User-Agent and request URL,
 //! retries on 503/429 honouring Retry-After, timeouts, truncated and malformed answers,

@@ -1,4 +1,4 @@
-//! `pith inject` / `pith inspect` over real PDFs (issue #4), checked with tools we did not
+//! `pith inject` / `pith inspect` over real PDFs, checked with tools we did not
 //! write: qpdf, pdfinfo, exiftool, pyHanko. Fixtures live in `tests/fixtures` (see its
 //! README for origins and licences); the corpus test runs over `../shared/corpus`.
 
@@ -352,7 +352,7 @@ fn refusals_leave_nothing_behind() {
     let empty = dir.path().join("empty.pdf");
     std::fs::write(&empty, "").unwrap();
     let cases: [(PathBuf, &str); 6] = [
-        // Issue 18.3: files that open with the empty user password are updated now.
+        // Files that open with the empty user password are updated now.
         (
             fixture("encrypted/r4-aes128-user-password.pdf"),
             "needs a password",
@@ -917,7 +917,7 @@ fn corpus() {
     );
 }
 
-/// Issue 22: `\pithnumber{<26>}` (the bare code a record page shows) writes the record URL
+/// `\pithnumber{<26>}` (the bare code a record page shows) writes the record URL
 /// (Info /PithURL, pith:url, dc:relation) and the short form, but no number. `pith inspect`
 /// reports such a file as naming its record by URL only (exit 0, `number` null, `code` and
 /// `url` set); `pith inject --number pith:YYYY:<26>` completes it, keeping the URL, and the

@@ -1,4 +1,4 @@
-//! Issue #12: what an update costs in I/O, counted by strace (return values of the read
+//! What an update costs in I/O, counted by strace (return values of the read
 //! syscalls, and of copy_file_range separately). In place pith reads the trailer, the xref,
 //! a bounded sample of object headers and the objects it rewrites — not the content; to a new
 //! file the copy is the kernel's (copy_file_range), not a read/write loop through pith.
@@ -68,7 +68,7 @@ fn syscall_bytes(dir: &Path, calls: &str, args: &[&str]) -> u64 {
         .env("SOURCE_DATE_EPOCH", "1700000000")
         .output()
         .unwrap();
-    // `pith inspect` exits 1 on a file that carries no number (issue #15); anything else is
+    // `pith inspect` exits 1 on a file that carries no number; anything else is
     // a failure of the run being measured.
     let ok = o.status.success() || (args.first() == Some(&"inspect") && o.status.code() == Some(1));
     assert!(ok, "{}", String::from_utf8_lossy(&o.stderr));
@@ -120,7 +120,7 @@ fn in_place_reads_the_xref_not_the_file_and_new_files_are_kernel_copies() {
         "file {len}, xref {xref_bytes}: inspect {inspect}, --deep {deep}, -o reads {new_reads} \
          + copy_file_range {copied}, --in-place {in_place}"
     );
-    // The bound of issue #12: xref bytes + 2 MB (here far less: a few hundred KB).
+    // The bound: xref bytes + 2 MB (here far less: a few hundred KB).
     let bound = xref_bytes + (2 << 20);
     assert!(inspect < bound, "inspect read {inspect}");
     assert!(in_place < bound, "--in-place read {in_place}");

@@ -1,4 +1,4 @@
-//! Issue #18 part 2: exact crash recovery for `pith inject --in-place`. strace kills pith
+//! Part 2: exact crash recovery for `pith inject --in-place`. strace kills pith
 //! with SIGKILL on entry to its N-th `pwrite64`, `fdatasync` or `ftruncate` (every N until a
 //! run completes), which lands between every step of the commit protocol and between the
 //! 1 KB writes of the update itself. After each kill:

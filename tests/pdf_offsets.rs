@@ -1,4 +1,4 @@
-//! Issue #18 part 1: where xref offsets count from. A file with bytes before `%PDF-` counts
+//! Part 1: where xref offsets count from. A file with bytes before `%PDF-` counts
 //! its offsets from the header, as qpdf and mupdf read it (poppler reads both ways); pith
 //! decides the base once, from the header, for reading and for writing. Regression shapes:
 //! junk of several lengths before the header, `startxref` pointing at the white space or EOL

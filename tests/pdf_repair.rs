@@ -1,4 +1,4 @@
-//! Issue #18 part 4: `pith inject --repair` on files readers open only after reconstructing
+//! Part 4: `pith inject --repair` on files readers open only after reconstructing
 //! the cross-reference table. Damaged files are generated here (offsets shifted as by a CRLF
 //! conversion, junk inserted in the middle, missing `startxref`, truncated xref, an object
 //! defined twice, object streams, bytes before `%PDF-`), taken from tests/fixtures and from
@@ -530,7 +530,7 @@ fn an_uncommitted_in_place_repair_is_removed_and_redone() {
     assert_eq!(rc, 0, "{t}");
 }
 
-/// Issue 24.2: `--rewrite` of a damaged file whose page tree is broken while its pages exist
+/// `--rewrite` of a damaged file whose page tree is broken while its pages exist
 /// (the /Kids of the page tree root name a missing object; both page objects are there) is
 /// refused with exit 2 and a whole-sentence message, and nothing is written: pdfinfo finds no
 /// output. The same file with its page tree intact is rewritten with both pages (qpdf).

@@ -1,4 +1,4 @@
-//! The console blocks of README.md and docs/*.md run as CLI transcripts (issue #11): every ```` ```console ````
+//! The console blocks of README.md and docs/*.md run as CLI transcripts: every ```` ```console ````
 //! block is split into `$ command` lines (a trailing `\` continues a command) and the output
 //! that follows, each command runs with `sh` in a sandbox directory (the repository's
 //! `examples/` plus the files the README's commands name), and its standard output and error
@@ -148,7 +148,7 @@ fn atom_text(xml: &str, tag: &str) -> String {
 /// the seed paper, and the batch example's tree (two good PDFs and a damaged one).
 fn sandbox(dir: &Path) {
     std::os::unix::fs::symlink(root().join("examples"), dir.join("examples")).unwrap();
-    // Issue 14: the bulk-metadata fixtures the "Numbering arXiv in bulk" section runs on.
+    // The bulk-metadata fixtures the "Numbering arXiv in bulk" section runs on.
     std::fs::create_dir_all(dir.join("tests/data")).unwrap();
     std::os::unix::fs::symlink(
         root().join("tests/data/arxiv"),

@@ -1,4 +1,4 @@
-//! `pith inject --stamp` (issue 13) on generated documents (tests/fixtures/stamp, made by its
+//! `pith inject --stamp` on generated documents (tests/fixtures/stamp, made by its
 //! make.sh with pdflatex and pikepdf) and on the shared corpus, checked with tools we did not
 //! write: pdftotext (text found once, its box inside the crop box, in the chosen margin, clear
 //! of the page's words), qpdf --check (no worse), pdffonts (embedded), pdftoppm and mutool
@@ -251,7 +251,7 @@ fn tools_present(test: &str) -> bool {
         & common::have_python_module("pymupdf", test)
 }
 
-/// Every check of issue 13 on one stamped file; returns the stamp's box.
+/// Every check on one stamped file; returns the stamp's box.
 fn check_stamped(input: &Path, out: &Path, text: &str, url: &str, pos: &str, dir: &Path) -> BBox {
     let name = input.file_name().unwrap().to_string_lossy().to_string();
     let a = std::fs::read(input).unwrap();
@@ -665,7 +665,7 @@ fn encrypted_files_are_stamped_with_encrypted_strings() {
     }
     let dir = tmpdir();
     let fixtures = common::root().join("tests/fixtures/encrypted");
-    // Every revision and method that opens with the empty user password (issue 18.3): the
+    // Every revision and method that opens with the empty user password: the
     // readers open them as they are, so every check of an unencrypted file applies.
     for name in [
         "r2-rc4-40.pdf",

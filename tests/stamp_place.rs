@@ -1,4 +1,4 @@
-//! Issue 24.3: the stamp goes in a free margin of page 1, never over the page's content nor
+//! The stamp goes in a free margin of page 1, never over the page's content nor
 //! outside its crop box, and is refused when no edge has room for a legible one.
 //!
 //! Pages are built here: a left margin full of text (x = 5..50), a left margin full of a

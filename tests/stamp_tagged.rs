@@ -1,4 +1,4 @@
-//! Issue 24.4: in a tagged PDF the stamp's link annotation joins the structure tree: a `Link`
+//! In a tagged PDF the stamp's link annotation joins the structure tree: a `Link`
 //! element whose `/K` holds an `OBJR` to the annotation, the annotation's `/StructParent`, that
 //! key's entry in the parent tree pointing at the element, and `/ParentTreeNextKey` past it;
 //! the stamp's text stays an artifact. Checked with qpdf --check and pikepdf on the tagged

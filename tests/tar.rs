@@ -1,4 +1,4 @@
-//! Issue 26: `pith batch --tar/--tar-dir` on tars of PDFs as arXiv ships them. The tars are
+//! `pith batch --tar/--tar-dir` on tars of PDFs as arXiv ships them. The tars are
 //! written by GNU tar (ustar/GNU and pax formats) and read back by GNU tar (`tar -tvf`,
 //! extraction); the PDFs inside are checked with qpdf and exiftool, the numbers against
 //! `pith number --arxiv-snapshot`, the md5s against `md5sum`.

@@ -1,4 +1,4 @@
-//! Fuzz target (issue #7): bundle verification. Any JSON value through `pith::verify::bundle`
+//! Fuzz target: bundle verification. Any JSON value through `pith::verify::bundle`
 //! with the registry key: it may refuse the bundle but never panics, and an accepted bundle's
 //! report starts with the check of its canonical record.
 #![no_main]

@@ -1,4 +1,4 @@
-//! Fuzz target (issue #7): the PDF reader and update writer on bytes in memory.
+//! Fuzz target: the PDF reader and update writer on bytes in memory.
 //! `pith::pdf::inspect`, `inject` and `strip` must not panic on any input; when the file
 //! inspects cleanly and `inject` plans an update, the original followed by the update must
 //! inspect cleanly too and carry the number. (A file `inspect` already refuses, e.g. with a
@@ -23,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
                 Some(number.full()),
                 "the update carries the number"
             );
-            // `pith strip` takes it out again (issue 23.4).
+            // `pith strip` takes it out again.
             let s = strip(&out[..], &opts).expect("an updated file strips");
             out.extend_from_slice(&s.appended);
             let ins = inspect(&out[..]).expect("a stripped file opens");

@@ -1,4 +1,4 @@
-//! Fuzz target (issue #7): record JSON. Any text through `Record::from_json`; a record that
+//! Fuzz target: record JSON. Any text through `Record::from_json`; a record that
 //! parses must round-trip through its canonical bytes to the same record and number.
 #![no_main]
 

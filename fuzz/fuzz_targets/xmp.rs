@@ -1,4 +1,4 @@
-//! Fuzz target (issue #7): XMP packets. Any bytes through `pith::pdf::xmp::read` and `merge`; a
+//! Fuzz target: XMP packets. Any bytes through `pith::pdf::xmp::read` and `merge`; a
 //! merged packet must read back carrying the new values, and merging it again must work.
 #![no_main]
 

@@ -1,4 +1,4 @@
-//! `pith_number._native`: the pith library for Python (issue 16).
+//! `pith_number._native`: the pith library for Python.
 //!
 //! Binds the library, not the CLI: records and bundles come in as dicts (or JSON text), reports
 //! go out as dicts; errors are raised as the exception hierarchy of `pith_number.errors`,

@@ -1,4 +1,4 @@
-//! The network functions (issue 22): a paper's number from its arXiv id, the next version's
+//! The network functions: a paper's number from its arXiv id, the next version's
 //! number, and a PDF verified against its record at the resolver. Every rule (the request,
 //! the 3-second spacing shared with the CLI through the cache directory's lock, retries,
 //! timeouts, the cache) is the Rust library's (`pith::net`); the GIL is released while the

@@ -1,4 +1,4 @@
-//! `process_tar` and `write_tar_manifest` (issue 26): arXiv bulk tars streamed through the
+//! `process_tar` and `write_tar_manifest`: arXiv bulk tars streamed through the
 //! library's [`pith::job::tar_run`], from and to paths or binary file objects, the GIL
 //! released except around the file objects' own `read`/`write` calls.
 

@@ -127,7 +127,7 @@ def untouched(tmp_path: Path, name: str, **kw):
 
 def test_refusals_raise_the_kind_subclass(tmp_path: Path):
     cases = [
-        # Needs its user password (files with an empty one are updated, issue 18.3).
+        # Needs its user password (files with an empty one are updated).
         ("encrypted/r4-aes128-user-password.pdf", pn.EncryptedPdfError, "password"),
         ("qpdf-bad-xref-entry.pdf", pn.DamagedPdfError, "damaged"),
         ("pyhanko-certified-p1.pdf", pn.CertifiedPdfError, "certified"),

@@ -1,4 +1,4 @@
-//! SVG badges and embedding snippets (issue #5).
+//! SVG badges and embedding snippets.
 //!
 //! This module owns the badge: a shields.io-like SVG of two or three segments (label `pith`,
 //! the number, optionally a status), 20 px high, in the styles [`Style::Flat`] and
@@ -73,7 +73,7 @@ pub fn value_text(number: &PithNumber, full: bool) -> String {
 /// The accessible name of a badge (its SVG title, a snippet's alt text): `Pith Number` and
 /// the full number with the default label, `label: full number` with another (a bare code
 /// stays bare, the form it was given in); then
-/// `, status` when one is shown (issue 23.2: "pith: pith:2024:…" read as a stutter).
+/// `, status` when one is shown ("pith: pith:2024:…" read as a stutter).
 ///
 /// # Examples
 /// ```
@@ -176,7 +176,7 @@ impl Role {
 
     // Colours were chosen for WCAG AA (4.5:1) against their text in both schemes, with margin
     // for the flat style's gradient (#bbb at 10 % on top, black at 10 % at the bottom); the
-    // contrast table is in the tests and the issue #5 report. shields.io's blue #007ec6 (4.4:1)
+    // contrast table is in the tests and bench/README.md. shields.io's blue #007ec6 (4.4:1)
     // and green #4c1 (2.1:1) do not reach it.
     fn light(self) -> ColourPair {
         let (segment, background) = match self {

@@ -173,7 +173,7 @@ pub fn snippet(
             ctx.insert("alt", &tex_text(&alt));
             ctx.insert("src", &tex_path(&src)?);
             ctx.insert("url", &tex_url(&url));
-            // The conversion hint names the files the snippet uses (issue #15: it wrote
+            // The conversion hint names the files the snippet uses (it wrote
             // badge.pdf while the snippet included pith-<8>.pdf). Comment text: a `%` would
             // end nothing, but keep the name TeX-safe as the \includegraphics one is.
             let svg = match src.strip_suffix(".pdf") {

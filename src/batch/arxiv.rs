@@ -1,4 +1,4 @@
-//! Matching PDFs to arXiv bulk metadata by arXiv id and version (issue 14), for
+//! Matching PDFs to arXiv bulk metadata by arXiv id and version, for
 //! `pith batch --arxiv-metadata`.
 //!
 //! A PDF's id comes from its name as arXiv and its bulk mirrors write it ([`id_from_path`]):
@@ -312,7 +312,7 @@ pub fn collect(
 }
 
 /// [`collect`] for the ids `wanted` accepts: the ids of a stream not read yet (a tar on a
-/// pipe, issue 26) are known only by their month ([`crate::job::tar::yymm_of`]), or not at
+/// pipe) are known only by their month ([`crate::job::tar::yymm_of`]), or not at
 /// all (every id).
 ///
 /// # Errors

@@ -1,4 +1,4 @@
-//! arXiv's bulk PDF manifest, `arXiv_pdf_manifest.xml` (issue 26): one `<file>` per tar with
+//! arXiv's bulk PDF manifest, `arXiv_pdf_manifest.xml`: one `<file>` per tar with
 //! `filename`, `md5sum`, `size`, `num_items`, `first_item`, `last_item`, `seq_num`,
 //! `timestamp`, `yymm` (and whatever else a `<file>` holds, kept in order).
 //!

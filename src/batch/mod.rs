@@ -1,4 +1,4 @@
-//! Archive-scale batch post-processing (issue #6): manifests, shards, and a bounded worker pool.
+//! Archive-scale batch post-processing: manifests, shards, and a bounded worker pool.
 //!
 //! This module owns what a batch is: the list of jobs (from a JSON Lines manifest or from a
 //! directory tree with sidecar files), the deterministic `--shard K/N` slice, the parallel run
@@ -10,7 +10,7 @@
 //! the injector reads only what it needs of a file, so one huge PDF occupies one worker and
 //! never starves the others of memory.
 //!
-//! New output files are committed in groups (issue #12): each worker stages its outputs in an
+//! New output files are committed in groups: each worker stages its outputs in an
 //! [`crate::output::Group`] (written, their writeback started, not yet synced) and commits the group
 //! every [`GROUP_FILES`] files or [`GROUP_BYTES`] bytes, when it runs out of jobs, and when
 //! the run is stopped. An outcome whose file was staged is reported only after the commit, as
@@ -46,7 +46,7 @@ pub enum ErrorKind {
     /// Occurs when a job's number cannot be obtained (bad number, bad record, bad Atom).
     #[error(transparent)]
     Number(Box<record::Error>),
-    /// Occurs when two sidecars of one PDF give different numbers (issue #15: one was picked
+    /// Occurs when two sidecars of one PDF give different numbers (one was picked
     /// without a word).
     #[error("its sidecars disagree: {0}")]
     Conflict(String),

@@ -1,4 +1,4 @@
-//! The worker pool of a batch (issue #6) and its group commit of new outputs (issue #12):
+//! The worker pool of a batch and its group commit of new outputs:
 //! see the [module docs](super) for what a group is and when it is committed.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

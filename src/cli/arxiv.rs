@@ -1,4 +1,4 @@
-//! `pith number --arxiv-snapshot/--arxiv-oai` and `pith batch --arxiv-metadata` (issue 14):
+//! `pith number --arxiv-snapshot/--arxiv-oai` and `pith batch --arxiv-metadata`:
 //! argument plumbing and printing only; the runs are [`pith::record::arxiv::bulk`] and
 //! [`pith::batch::arxiv`].
 

@@ -1,4 +1,4 @@
-//! `pith badge` and `pith snippet` (issue #5): argument handling, the bundle check behind a
+//! `pith badge` and `pith snippet`: argument handling, the bundle check behind a
 //! derived "verified", and writing the output. The SVG and snippets come from `pith::badge`.
 
 use std::path::PathBuf;
@@ -123,7 +123,7 @@ fn bundle_verifies(path: &std::path::Path, number: &PithNumber, keys: &[Key]) ->
 }
 
 /// Runs `pith badge`. The SVG is written as a text file: the library's document and a final
-/// newline (issue #15: the README shows one, and `cat badge.svg` should end its line).
+/// newline (the README shows one, and `cat badge.svg` should end its line).
 pub fn run_badge(args: BadgeArgs) -> Result<Outcome> {
     let (number, opts) = args.look.resolve()?;
     let mut svg = badge::svg(&number, &opts)?;

@@ -153,7 +153,7 @@ fn arxiv_plan(args: &Args) -> Result<super::arxiv::Plan> {
     .plan()
 }
 
-/// How a run ends on a terminal: one line with the totals (issue #15).
+/// How a run ends on a terminal: one line with the totals.
 fn summary_line(s: &job::item::Summary, report: Option<&Path>) -> String {
     let mut parts = match s.matches.or(s.differs).or(s.missing) {
         Some(_) => vec![format!("{} carry their number", s.matches.unwrap_or(0))],

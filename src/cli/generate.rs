@@ -1,5 +1,5 @@
 //! `pith completions SHELL` and `pith man`: shell completions and man pages generated from the
-//! clap definitions (issue #15), so they say exactly what `--help` says.
+//! clap definitions, so they say exactly what `--help` says.
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -1,7 +1,7 @@
 //! `pith inspect`: prints the report of [`pith::job::inspect`] as text or JSON; exit 1 when
 //! it is not [`InspectReport::ok`] (no number, places that disagree, not the expected number;
-//! issue #15: "no number" exited 0 like a consistent file). A file that names its record by
-//! URL only (`\pithnumber{<26>}`; issue 22) has a number in this sense and exits 0 when
+//! "no number" exited 0 like a consistent file). A file that names its record by
+//! URL only (`\pithnumber{<26>}`) has a number in this sense and exits 0 when
 //! consistent, with a note saying how to add the full number.
 
 use std::io::Write;

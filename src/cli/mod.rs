@@ -298,7 +298,7 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 
 /// The longest error line printed, in characters. A hostile input can put megabytes into a
 /// message (serde quotes the offending JSON string, roxmltree the offending name); the line
-/// stays readable and bounded (issue #7).
+/// stays readable and bounded.
 const MAX_ERROR_CHARS: usize = 2000;
 
 /// Errors are printed on one line: newlines inside messages become spaces, and the line is cut

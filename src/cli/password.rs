@@ -1,4 +1,4 @@
-//! `--password` / `--password-file` (issue 18.3): the user or owner password of an encrypted
+//! `--password` / `--password-file`: the user or owner password of an encrypted
 //! PDF whose user password is not empty. Files that open without a password need neither.
 
 use std::path::PathBuf;

@@ -34,7 +34,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             }
             out.write_all(&record.canonical_bytes())?;
         } else if records.len() > 1 {
-            // Several entries of a feed: JSON Lines, not concatenated pretty objects (issue #15).
+            // Several entries of a feed: JSON Lines, not concatenated pretty objects.
             writeln!(out, "{}", serde_json::to_string(&record.to_value())?)?;
         } else {
             writeln!(out, "{}", serde_json::to_string_pretty(&record.to_value())?)?;

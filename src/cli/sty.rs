@@ -1,5 +1,5 @@
 //! `pith sty`: writes the LaTeX package `pith.sty` and its LaTeXML binding `pith.sty.ltxml`,
-//! rendered by [`pith::sty`] (issues #3, #8).
+//! rendered by [`pith::sty`].
 
 use std::path::PathBuf;
 
@@ -32,7 +32,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let ltxml = pith::sty::render_ltxml(&opts).context(pith::sty::LTXML_FILE)?;
     if !args.output.is_dir() {
-        // Issue #15: say what -o expects, not only what it is not.
+        // Say what -o expects, not only what it is not.
         anyhow::bail!(
             "{}: not a directory; -o takes the directory to write {} and {} into (\"-\" writes {} to standard output)",
             args.output.display(),

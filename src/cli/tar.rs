@@ -1,4 +1,4 @@
-//! `pith batch --tar/--tar-dir` (issue 26): the flags, and the report lines printed. The runs
+//! `pith batch --tar/--tar-dir`: the flags, and the report lines printed. The runs
 //! are [`pith::job::tar_run`]; the tar format and the members' updates are
 //! [`pith::job::tar`].
 

@@ -78,7 +78,7 @@ pub struct InspectReport {
     /// Whether the file names a record: a full number, or the record URL alone.
     pub has_number: bool,
     /// Whether the file names its record by URL (or code) only, without the full number, as
-    /// `\pithnumber{<26 characters>}` writes it (issue 22); `number` is then null.
+    /// `\pithnumber{<26 characters>}` writes it; `number` is then null.
     pub url_only: bool,
     /// The 26-character code of the record the file names.
     pub code: Option<String>,

@@ -233,7 +233,7 @@ pub fn run(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
 fn start(req: &ItemRequest<'_>) -> (ItemReport, Option<PithNumber>) {
     let job = req.job;
     let mut o = ItemReport::new(&job.pdf);
-    // Every line says where the result goes, and the number once it is known (issue #15).
+    // Every line says where the result goes, and the number once it is known.
     o.out = Some(req.output().unwrap_or_else(|| job.pdf.clone()));
     let number = match req
         .settings
@@ -248,7 +248,7 @@ fn start(req: &ItemRequest<'_>) -> (ItemReport, Option<PithNumber>) {
     };
     o.number = Some(number.full());
     // Mirroring into the output folder must stay inside it: a manifest line
-    // `"pdf": "../x.pdf"` would otherwise write beside or over files outside it (issue #7).
+    // `"pdf": "../x.pdf"` would otherwise write beside or over files outside it.
     if req.leaves_out_dir() {
         o.out = None;
         o.error(&Error::new(ErrorKind::LeavesOutDir).in_file(&job.pdf));
@@ -269,7 +269,7 @@ fn inject(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
         }
         return apply(&mut o, req, &number, To::InPlace, &[], group);
     };
-    // The input is never modified except in place (issue #7).
+    // The input is never modified except in place.
     if super::same_file(p, &job.pdf) {
         o.error(&Error::new(ErrorKind::SameFile).in_file(&job.pdf));
         return o;
@@ -363,7 +363,7 @@ fn apply(
         }
         Err(e) => {
             o.error(&e);
-            // Nothing was written: the folders made for the output go again (issue #15: a
+            // Nothing was written: the folders made for the output go again (a
             // refused file left an empty folder), deepest first, only while empty.
             for d in created {
                 if std::fs::remove_dir(d).is_err() {

@@ -1,4 +1,4 @@
-//! The job layer (issue 25; qpdf's `QPDFJob` is the model): typed requests in, serialisable
+//! The job layer (qpdf's `QPDFJob` is the model): typed requests in, serialisable
 //! reports out, and every policy the front ends used to write twice.
 //!
 //! A front end (the `pith` CLI, the Python module) turns its arguments into a request, runs

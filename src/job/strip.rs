@@ -1,4 +1,4 @@
-//! The strip job (`pith strip`, issue 23.4): take a Pith Number, its link and its stamp out of
+//! The strip job (`pith strip`): take a Pith Number, its link and its stamp out of
 //! a PDF as an append-only update ([`crate::pdf::strip()`]), to a new file, in place
 //! (crash-safe, [`crate::pdf::commit`]), to a stream or to memory.
 

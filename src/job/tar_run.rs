@@ -1,4 +1,4 @@
-//! The runs of arXiv bulk tars (issue 26), for `pith batch --tar/--tar-dir` and Python's
+//! The runs of arXiv bulk tars, for `pith batch --tar/--tar-dir` and Python's
 //! `process_tar`: which tars, the arXiv metadata pass, the manifest checks, where outputs go,
 //! what is already done.
 //!

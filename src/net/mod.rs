@@ -1,4 +1,4 @@
-//! The network client (issue 22): a paper's metadata from arXiv's OAI-PMH interface
+//! The network client: a paper's metadata from arXiv's OAI-PMH interface
 //! ([`arxiv`]) and records and bundles from the Pith resolver ([`resolver`]), through one
 //! polite HTTP client ([`client`]) and a cache of raw responses ([`cache`]).
 //!

@@ -100,7 +100,7 @@ pub fn record(client: &Client, code: &str) -> Result<Resolved, Error> {
 }
 
 /// The full number of a bare 26-character `code`: its record from the resolver (or the
-/// cache), whose own number must be `code`, gives the year a bare code lacks (issue 22: the
+/// cache), whose own number must be `code`, gives the year a bare code lacks (the
 /// code pith.science's record pages tell authors to paste).
 ///
 /// # Errors

@@ -7,7 +7,7 @@
 //! `<link rel="license" href=…>`). roxmltree is a real XML parser; it never fetches external
 //! entities, and DTDs are refused (arXiv feeds have none). Its tokenizer recurses once per
 //! element level, so documents nested deeper than [`MAX_DEPTH`] are refused before parsing
-//! (issue #7: 200,000 nested elements overflowed the stack and aborted the process).
+//! (200,000 nested elements overflowed the stack and aborted the process).
 
 use roxmltree::{Document, Node, ParsingOptions};
 
@@ -184,7 +184,7 @@ mod tests {
 
     #[test]
     fn deep_nesting_is_refused_before_parsing() {
-        // Issue #7: this overflowed roxmltree's recursive tokenizer and aborted the process.
+        // This overflowed roxmltree's recursive tokenizer and aborted the process.
         let deep = format!("{}{}", "<a>".repeat(200_000), "</a>".repeat(200_000));
         let e = parse(&deep).unwrap_err().to_string();
         assert!(e.contains("nested 200000 deep"), "{e}");

@@ -176,7 +176,7 @@ impl From<number::Error> for Error {
 /// assert_eq!(pith::record::canon("  Deep\n\tLearning  of $\\Phi$ "), "deep learning of $\\phi$");
 /// ```
 pub fn canon(text: &str) -> String {
-    // ASCII fast path (issue 14: canon was a third of the CPU of numbering the arXiv snapshot):
+    // ASCII fast path (canon was a third of the CPU of numbering the arXiv snapshot):
     // the same split on Python's ASCII whitespace (\t \n \v \f \r, U+001C–U+001F, space) and
     // ASCII lower-casing, byte by byte instead of char by char.
     if text.is_ascii() {
@@ -400,7 +400,7 @@ pub struct Paper {
 impl Paper {
     /// Checks the primary and cross-list categories against arXiv's taxonomy
     /// ([`taxonomy::CATEGORIES`], old archive names included): for metadata typed by hand,
-    /// where `cs.dc` for `cs.DC` would silently give another number (issue #15). Metadata
+    /// where `cs.dc` for `cs.DC` would silently give another number. Metadata
     /// read from arXiv itself is taken as arXiv states it.
     ///
     /// # Errors
@@ -479,7 +479,7 @@ impl Paper {
             ));
         }
         if let Some(v) = embedded.filter(|v| self.version != 0 && *v != self.version) {
-            // Issue #15: `--id 2402.03791v3 --version 2` silently used 2.
+            // `--id 2402.03791v3 --version 2` silently used 2.
             return Err(Error::field(
                 "source.version",
                 format!(

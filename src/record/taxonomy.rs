@@ -5,7 +5,7 @@
 //! Generated from `CATEGORIES` in arXiv's own definitions, `arxiv/taxonomy/definitions.py` of
 //! github.com/arXiv/arxiv-base (commit 0f94fa0, 2026-06-29; MIT licence, © Cornell
 //! University), without its `bad-arch.bad-cat` test sentinel. Category ids are
-//! case-sensitive (`cs.DC`, `math-ph`), as arXiv writes them (issue #15: `--primary cs.dc` was
+//! case-sensitive (`cs.DC`, `math-ph`), as arXiv writes them (`--primary cs.dc` was
 //! accepted and changed the number).
 
 /// Every category: id, full name, and whether arXiv still accepts new submissions in it.

@@ -157,8 +157,8 @@ impl Report {
     }
 
     /// The verdict: [`Verdict::Mismatch`] when any check fails, else
-    /// [`Verdict::Unverified`] when a check could not be made (issue #7: a bundle without
-    /// receipts is not "verified") or when nothing was checked against the record (issue #15:
+    /// [`Verdict::Unverified`] when a check could not be made (a bundle without
+    /// receipts is not "verified") or when nothing was checked against the record (
     /// a record alone is valid, not verified), else [`Verdict::Verified`].
     pub fn verdict(&self) -> Verdict {
         if !self.holds() {
@@ -310,7 +310,7 @@ pub fn parse_sha256(hex: &str) -> Result<[u8; 32], Error> {
 ///
 /// # Errors
 /// [`ErrorKind::BadSignature`] when the signature is not 64 bytes of base64: that is an input
-/// error, not a mismatch (issue #15).
+/// error, not a mismatch.
 pub fn signature(digest: &[u8; 32], signature_b64: &str, keys: &[Key]) -> Result<Check, Error> {
     let sig = parse_signature(signature_b64)?;
     let ok = keys

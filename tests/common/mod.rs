@@ -30,7 +30,7 @@ pub const SEED_URL: &str = "https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5
 pub const SEED_HASH: &str = "f858ae65537d274c6d2ab040d6bdc58f56e405d9a90f6fe1018ac133bbda80a2";
 /// Another published number (arXiv 2412.14374v1).
 pub const OTHER: &str = "pith:2024:ZWRUDBOANTQFBE2ITHQCKK5EHL";
-/// The attack strings of issue #7: markup, quotes, CDATA end, a TeX command, a closing
+/// The attack strings: markup, quotes, CDATA end, a TeX command, a closing
 /// parenthesis (ends a PDF literal string) and a TeX/PDF comment character.
 pub const ATTACKS: [&str; 6] = [
     "<script>alert(1)</script>",

@@ -1,4 +1,4 @@
-//! Tests that did not run are not "passed" (issue 23.5). A test that cannot run here (a tool,
+//! Tests that did not run are not "passed". A test that cannot run here (a tool,
 //! a Python module, the shared corpus or a privilege is missing) calls [`skip`], which prints
 //! a SKIP line and records it; when the test binary exits, after libtest's own summary, one
 //! block says how many tests skipped and why, grouped by reason, so that the integration

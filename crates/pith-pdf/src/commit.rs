@@ -10,7 +10,7 @@
 //! - **A stream** (standard output): the copy and the update, in order.
 //! - **In place**: the update is appended to the input itself under an exclusive lock, in
 //!   three synced steps, so that a kill at any moment leaves a file that reads as the original
-//!   or as the updated one, and that pith recognises exactly (issue #18 part 2):
+//!   or as the updated one, and that pith recognises exactly:
 //!   1. the last bytes first: a [`journal`](super::journal) marker line naming the original length and both
 //!      `startxref` values, then a copy of the *old* `startxref` tail, written where they
 //!      will end (the bytes in between are a hole of NULs, white space to PDF readers);
@@ -157,7 +157,7 @@ fn commit_file(
     }
     let (inj, len) = match load(&file, opts.password.as_deref()) {
         Err(e) if opts.repair && matches!(e.kind(), ErrorKind::Damaged(_)) => {
-            // `--repair` (issue 18.4): the whole file, less an uncommitted update of pith's.
+            // `--repair`: the whole file, less an uncommitted update of pith's.
             let mut data = read_all(&file).map_err(in_input)?;
             let end = &data[data.len().saturating_sub(256)..];
             if let Some(m) = recognise(end, data.len() as u64).filter(|m| !m.committed) {
@@ -290,7 +290,7 @@ fn append_in_place(
         }
     };
     // A failed write (disk full, quota) is undone at once: cut the file back to its original
-    // length (issue #7). A kill is undone by the next run, through the marker.
+    // length. A kill is undone by the next run, through the marker.
     let undo = |e: io::Error, what: &str| {
         let _ = file.set_len(len).and_then(|_| file.sync_data());
         restore_times();

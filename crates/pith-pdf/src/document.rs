@@ -1,6 +1,6 @@
 //! The objects an update starts from: the catalog, the XMP packet, the Info dictionary, read
 //! once through the [`Pdf`] reader. An encrypted file is opened with the Standard security
-//! handler ([`super::crypt`], issue 18.3), installed in the reader; one that cannot be
+//! handler ([`super::crypt`]), installed in the reader; one that cannot be
 //! opened (a password is needed, unsupported encryption) stops after the trailer.
 
 use crate::crypt;
@@ -39,7 +39,7 @@ impl<R: ReadAt> Document<R> {
 
     /// Checks that the objects an update rewrites or points at start where the xref says:
     /// the catalog, Info and metadata stream (already verified when fetched) and every
-    /// object the catalog and Info dictionaries reference directly (issue #12).
+    /// object the catalog and Info dictionaries reference directly.
     pub fn check_referenced(&self) -> Result<(), Error> {
         let mut nums = vec![self.root.num];
         let mut refs = |d: &Dict| {
@@ -130,7 +130,7 @@ pub(crate) fn load_checked<R: ReadAt>(
         if let Some(f) = pdf.get(r.num)? {
             if f.stream.is_some() {
                 doc.metadata_ref = Some(*r);
-                // The packet is parsed and rewritten whole: bounded (issue 24.1).
+                // The packet is parsed and rewritten whole: bounded.
                 doc.packet = Some(pdf.decoded(&f, "the XMP metadata stream", MAX_WHOLE)?);
             }
         }
@@ -163,7 +163,7 @@ pub(crate) fn load_checked<R: ReadAt>(
     Ok(doc)
 }
 
-/// Opens a damaged file (`--repair`, issue 18.4): rebuilds its cross-reference table by
+/// Opens a damaged file (`--repair`): rebuilds its cross-reference table by
 /// scanning ([`scan`]) and reads it through a stand-in section appended to it in memory;
 /// the update planned on the result goes right after `data` with a complete section of its own
 /// ([`super::writer::Update::complete`]), so `data` stays a byte-identical prefix.
@@ -251,7 +251,7 @@ pub(crate) fn count_pages<R: ReadAt>(pdf: &Pdf<R>, node: Option<&Obj>) -> Result
 }
 
 /// Opens the security handler of an encrypted file and installs it in the reader; the error
-/// kind says why it could not be (issue 18.3).
+/// kind says why it could not be.
 fn open_security<R: ReadAt>(
     pdf: &mut Pdf<R>,
     password: Option<&[u8]>,

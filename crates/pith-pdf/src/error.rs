@@ -34,7 +34,7 @@ pub enum ErrorKind {
     /// reconstruct the cross-reference table; appending to such a file would lose objects.
     Damaged(String),
     /// Occurs when a full rewrite is asked of an encrypted file: it would drop the
-    /// encryption (the incremental update keeps it, issue 18.3).
+    /// encryption (the incremental update keeps it).
     Encrypted,
     /// Occurs when an encrypted file cannot be opened: it needs a password that was not
     /// given, the password is wrong, or its encryption is unsupported or malformed.
@@ -43,11 +43,11 @@ pub enum ErrorKind {
     Certified,
     /// Occurs when a visible stamp is asked for a file with approval or certification
     /// signatures (the number of signatures, whether certified): the stamp changes page
-    /// content, which validators report (issue 13).
+    /// content, which validators report.
     Signed(usize, bool),
     /// Occurs when the existing XMP packet cannot be parsed (not UTF-8, not well-formed).
     Xmp(String),
-    /// Occurs when a stream decodes to more than pith reads of it (issue 24.1): `what` names
+    /// Occurs when a stream decodes to more than pith reads of it: `what` names
     /// the stream ("the XMP metadata stream"), `object` its number when it has one, `bound`
     /// the limit in bytes ([`super::filters::MAX_WHOLE`] for the XMP packet,
     /// [`super::filters::MAX_DECODED`] for xref and object streams, the stamp's bound on page
@@ -62,10 +62,10 @@ pub enum ErrorKind {
     },
     /// Occurs when a visible stamp is asked for and no margin of page 1 has room for a legible
     /// one: the page's content (text, drawings, images, annotations) reaches every edge, or the
-    /// page is too small (issue 24.3). The stamp is never drawn over content; the number can
+    /// page is too small. The stamp is never drawn over content; the number can
     /// still be written as metadata only.
     NoStampRoom,
-    /// Occurs when a full rewrite would lose pages (issue 24.2): its result has no readable
+    /// Occurs when a full rewrite would lose pages: its result has no readable
     /// page tree, or fewer pages (`kept`) than a tolerant reading of the file finds (`found`:
     /// its page tree, or for a damaged file every object that is a page). Nothing is written.
     PagesLost {

@@ -5,11 +5,11 @@
 //! weezl, ASCIIHex, ASCII85, RunLength and the PNG/TIFF predictors here) over the encoded
 //! bytes, so a caller that scans (the q/Q balance of page contents, an object stream up to the
 //! object it wants, an xref stream up to its rows) holds one buffer of each filter, whatever
-//! the stream inflates to (issue 24.1: lopdf 0.36 decoded with `read_to_end`, so a 20 MB bomb
+//! the stream inflates to (lopdf 0.36 decoded with `read_to_end`, so a 20 MB bomb
 //! cost 20 GB before any check). [`decode`] collects the output up to a bound and stops there,
 //! reading at most one byte past it: nothing is allocated beyond the bound.
 //!
-//! A leaf (issue 25.5): it knows the object model of [`super::syntax`] and nothing of the
+//! A leaf: it knows the object model of [`super::syntax`] and nothing of the
 //! reader or the document; its errors are its own [`FilterError`], which the reader maps to
 //! the `pdf` error with the object's identity. Decoding only: pith writes its streams
 //! unfiltered.

@@ -1,4 +1,4 @@
-//! Planning the update that writes a Pith Number (issue #4): the XMP packet (`xmp:Identifier`,
+//! Planning the update that writes a Pith Number: the XMP packet (`xmp:Identifier`,
 //! `dc:relation`, `pith:*`) as a new version of the metadata stream (or a new stream and
 //! catalog), the Info entries `/PithNumber` and `/PithURL` (none on PDF/A-4), and the
 //! trailer. It decides what to refuse (encrypted files it cannot open, certified unless
@@ -21,13 +21,13 @@ pub struct Options {
     pub force: bool,
     /// The update time for `xmp:MetadataDate` (ISO 8601, e.g. `2024-01-01T00:00:00Z`).
     pub now: String,
-    /// The user or owner password of an encrypted file whose user password is not empty
-    /// (issue 18.3); the empty user password is tried too.
+    /// The user or owner password of an encrypted file whose user password is not empty;
+    /// the empty user password is tried too.
     pub password: Option<Vec<u8>>,
-    /// Also put a visible, linked stamp on page 1 ([`stamp`], issue 13).
+    /// Also put a visible, linked stamp on page 1 ([`stamp`]).
     pub stamp: Option<stamp::Stamp>,
     /// When the file is refused as damaged, rebuild its cross-reference table by scanning and
-    /// append the update with a complete section (issue 18.4); the original bytes stay a
+    /// append the update with a complete section; the original bytes stay a
     /// prefix. A file that is not damaged is updated as without it.
     pub repair: bool,
 }
@@ -59,11 +59,11 @@ pub struct Injection {
     /// The old XMP packet, when it was unparsable and replaced under `force`.
     pub replaced_xmp: Option<Vec<u8>>,
     /// The number the file carried before (XMP `pith:number`, else Info `/PithNumber`), as
-    /// found, whether or not it is the one written (issue 23.3: a replaced number is said).
+    /// found, whether or not it is the one written (a replaced number is said).
     pub previous: Option<String>,
 }
 
-/// One thing an update writes (issue 25: typed, not only a line of text).
+/// One thing an update writes (typed, not only a line of text).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Written {
     /// Which part of the file.
@@ -131,7 +131,7 @@ pub fn inject<R: ReadAt>(
 }
 
 /// The largest file read whole, by a repair (rebuilding the cross-reference table from a scan)
-/// or a full rewrite (issue 24.1): 512 MiB. The append-only update reads only the objects it
+/// or a full rewrite: 512 MiB. The append-only update reads only the objects it
 /// needs and has no such limit.
 pub const MAX_READ_WHOLE: u64 = 512 << 20;
 
@@ -166,7 +166,7 @@ pub(crate) fn plan<R: ReadAt>(
     if mdp == Some(1) && !opts.force {
         return Err(Error::new(ErrorKind::Certified));
     }
-    // Issue 13: a stamp changes page content, which signature validators report.
+    // A stamp changes page content, which signature validators report.
     let stamp = match &opts.stamp {
         // On an encrypted file the stamp's strings and streams are encrypted like the rest
         // of the update (the writer's security handler).
@@ -319,7 +319,7 @@ pub(crate) fn plan<R: ReadAt>(
     }
 
     // An encrypted file's update repeats /Encrypt and /ID (the file key depends on the first
-    // /ID string), written out when they come from an older trailer (issue 18.3).
+    // /ID string), written out when they come from an older trailer.
     let (encrypt, id) = if doc.encrypted {
         let (e, id) = encryption_entries(pdf)?;
         (Some(e), id)
@@ -419,7 +419,7 @@ pub fn rewrite<R: ReadAt>(
     opts: &Options,
 ) -> Result<Vec<u8>, Error> {
     let data = read_all(&src)?;
-    // The pages a tolerant reader finds (issue 24.2): the page tree of a file that opens, else
+    // The pages a tolerant reader finds: the page tree of a file that opens, else
     // every object that is a page (the scan that rebuilds a damaged file's xref counts them).
     let (data, found) = match load(&data[..], None) {
         Ok(d) if d.encrypted => return Err(Error::new(ErrorKind::Encrypted)),
@@ -437,7 +437,7 @@ pub fn rewrite<R: ReadAt>(
         Err(e) => return Err(e),
     };
     // lopdf decodes object streams, xref streams and the XMP packet whole: each is first
-    // decoded here as a stream, and the file refused past the bound (issue 24.1).
+    // decoded here as a stream, and the file refused past the bound.
     if let Ok(r) = repair::scan(&data) {
         repair::check_decoded(&data[r.header..], &r, MAX_WHOLE)?;
     }
@@ -466,7 +466,7 @@ pub fn rewrite<R: ReadAt>(
         Ok((packet, entries))
     })?;
     // The result's page tree, read as any reader would: a rewrite that loses pages is refused,
-    // never written (issue 24.2).
+    // never written.
     let kept = load(&out[..], None)
         .ok()
         .and_then(|d| pages_of(&d))

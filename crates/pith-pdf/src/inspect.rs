@@ -22,7 +22,7 @@ pub struct Inspection {
     /// Whether the file is encrypted.
     pub encrypted: bool,
     /// For an encrypted file that pith opened, its encryption (e.g. `Standard R6 V5,
-    /// AES-256, 256-bit key`; issue 18.3).
+    /// AES-256, 256-bit key`).
     pub encryption: Option<String>,
     /// For an encrypted file that pith could not open, why (a password is needed, …): then
     /// no value was read, and [`Inspection::consistent`] says nothing about the file.
@@ -36,7 +36,7 @@ pub struct Inspection {
     /// Why the XMP packet could not be read.
     pub xmp_error: Option<String>,
     /// The record links (`https://pith.science/pith/<26>`) of page 1's link annotations: the
-    /// stamp's, or the badge link pith.sty writes (issue 22).
+    /// stamp's, or the badge link pith.sty writes.
     pub page_links: Vec<String>,
     /// Signature fields with a value.
     pub signatures: usize,
@@ -74,7 +74,7 @@ impl Inspection {
 
     /// The 26-character code of the record the file names: that of the number found, else
     /// that of the record URL. `\pithnumber{<26>}` (the bare code a record page shows) writes
-    /// the URL and the short form but no full number (issue 22): such a file has a code and
+    /// the URL and the short form but no full number: such a file has a code and
     /// no [`Inspection::number`].
     pub fn code(&self) -> Option<String> {
         self.found()
@@ -89,7 +89,7 @@ impl Inspection {
 
     /// Whether every place that holds a number or URL holds the same one, and the short form
     /// and URL belong to it. A file without any number agrees trivially; one with the record
-    /// URL but no number (issue 22) agrees when every URL and the short form name that record
+    /// URL but no number agrees when every URL and the short form name that record
     /// and no `xmp:Identifier` claims a number.
     pub fn consistent(&self) -> bool {
         let Some(n) = self.found() else {
@@ -163,7 +163,7 @@ pub fn inspect_checked<R: ReadAt>(src: R, check: Check) -> Result<Inspection, Er
 }
 
 /// [`inspect`] for an encrypted file whose user password is not empty: `password` is its
-/// user or owner password (issue 18.3). A file that cannot be opened is reported in
+/// user or owner password. A file that cannot be opened is reported in
 /// [`Inspection::not_read`], without values, not as an error.
 ///
 /// # Errors
@@ -238,7 +238,7 @@ mod tests {
         assert_eq!(Inspection::default().pdfa(), None);
     }
 
-    /// Issue 22: `\pithnumber{<26>}` writes the record URL and the short form, no number.
+    /// `\pithnumber{<26>}` writes the record URL and the short form, no number.
     #[test]
     fn url_only() {
         let n = Mark::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();

@@ -1,4 +1,4 @@
-//! The marker of an in-place update (issue #18 part 2): one PDF comment line written just
+//! The marker of an in-place update: one PDF comment line written just
 //! before the final `startxref`, naming the original length, the original `startxref` and
 //! the update's own. It is written first (with a copy of the original `startxref` tail) and
 //! committed last, so at every moment a file that ends with the marker says exactly whether

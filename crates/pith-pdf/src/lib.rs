@@ -21,7 +21,7 @@
 //!   object model and nothing of the reader); nothing is decoded whole past a documented bound;
 //! - [`reader`]: [`ReadAt`], header and `startxref`, the xref chain, object fetch;
 //! - [`security`]: the hook through which encrypted files are read and written, and
-//!   [`crypt`], the Standard security handler behind it (issue 18.3);
+//!   [`crypt`], the Standard security handler behind it;
 //! - [`writer`]: one primitive layer ([`writer::object`]) under typed writers (fonts,
 //!   annotations, structure elements, metadata stream, xref sections) and the incremental
 //!   update; every object the engine emits goes through it;

@@ -1,4 +1,4 @@
-//! The identifier a PDF is marked with, as the strings this crate writes (issue 25).
+//! The identifier a PDF is marked with, as the strings this crate writes.
 //!
 //! The engine does not compute or validate identifiers: the `pith` crate does. It takes an
 //! [`Identifier`] (the full form, the short form and the record URL) and writes those strings

@@ -1,5 +1,5 @@
 //! Whole-file outputs on disk: a file is either left as it was or replaced by its complete new
-//! content, never left half-written (issues #7, #11, #15).
+//! content, never left half-written.
 //!
 //! [`write_file_with`] writes one file through a temporary file in the target's directory,
 //! synced, then renamed over the target; [`write_files`] stages several files that way and
@@ -9,7 +9,7 @@
 //! would replace the device node itself. New files get mode 0666 less the umask, as any new
 //! file does; an existing file keeps its mode.
 //!
-//! [`Group`] is the same commit for many files at once (`pith batch`, issue #12): each file is
+//! [`Group`] is the same commit for many files at once (`pith batch`): each file is
 //! written to its temporary file and its writeback is started at once, without waiting; the
 //! group then syncs every temporary file, renames each synced one over its target and syncs
 //! each directory it renamed into, once. The guarantees are those of [`write_file_with`] (no
@@ -118,7 +118,7 @@ pub fn write_files(files: &[(PathBuf, &[u8])]) -> Result<(), Error> {
 /// Whether `path` exists as something other than a regular file, a directory or a symlink: a
 /// device (`/dev/null`, `/dev/stdout`), a FIFO or a socket. Such an output is written to
 /// directly; a temporary file renamed over it would replace the device node itself (as root,
-/// `-o /dev/null` turned /dev/null into a regular file; issue #7).
+/// `-o /dev/null` turned /dev/null into a regular file).
 pub fn is_special(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|m| {
         let t = m.file_type();
@@ -126,7 +126,7 @@ pub fn is_special(path: &Path) -> bool {
     })
 }
 
-/// Outputs written now and made durable together: a group commit (issue #12).
+/// Outputs written now and made durable together: a group commit.
 ///
 /// [`Group::stage`] writes a file to a temporary file in its target's directory and starts
 /// its writeback without waiting for it; [`Group::commit`] syncs every temporary file, renames
@@ -366,14 +366,14 @@ fn create(
             .map(|m| m.permissions())
     });
     // Created with 0666 the kernel applies the umask, as for any new file; tempfile's own
-    // default (0600) made `pith sty -o` and `pith badge -o` unreadable to others (issue #15).
+    // default (0600) made `pith sty -o` and `pith badge -o` unreadable to others.
     let mut tmp = tempfile::Builder::new()
         .prefix(".pith-tmp-")
         .permissions(Permissions::from_mode(0o666))
         .tempfile_in(dir)
         .map_err(|e| {
             // tempfile's error names the random temporary file; the user knows the folder
-            // (issue 23.3: "output folder X does not exist", no internal file name).
+            // ("output folder X does not exist", no internal file name).
             // (Unix error numbers: ENOENT, EACCES; this module is Unix-only.)
             let e = match e.kind() {
                 io::ErrorKind::NotFound => io::Error::from_raw_os_error(2),

@@ -85,7 +85,7 @@ pub fn section(r: &Rebuilt, at: u64) -> Vec<u8> {
     if let Some(id) = &r.id {
         trailer.push_str(&format!(" /ID {id}"));
     }
-    // The one writer of complete xref streams (issue 25.4), its own object listed last.
+    // The one writer of complete xref streams, its own object listed last.
     let mut rows = r.entries.clone();
     rows.insert(size, Entry::Offset(at, 0));
     let mut out = Vec::new();
@@ -290,7 +290,7 @@ pub fn scan(data: &[u8]) -> Result<Rebuilt, Error> {
     })
 }
 
-/// Refuses a file that a full load would inflate past `bound` (issue 24.1): lopdf decodes
+/// Refuses a file that a full load would inflate past `bound`: lopdf decodes
 /// object streams, xref streams and the metadata stream whole, so each of those `r` found in
 /// `data` (the bytes from `%PDF-` on) is first decoded here as a stream and counted, never
 /// held.

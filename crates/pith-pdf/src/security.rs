@@ -1,5 +1,5 @@
 //! The security-handler hook (ISO 32000-2 §7.6): how encrypted files will plug into the reader
-//! and the writer without reshaping either (issue #18 part 3). pith implements no cipher here.
+//! and the writer without reshaping either. pith implements no cipher here.
 //!
 //! - Reading: [`Pdf::set_security`](super::Pdf::set_security) installs a handler; every string
 //!   inside a fetched object and every stream's data pass through
@@ -18,7 +18,7 @@
 //!   encrypted for its own number before it is copied ([`super::crypt::encrypt_text`]).
 //!
 //! [`Identity`] is the handler of unencrypted files; [`super::crypt::Handler`] implements the
-//! Standard security handler (issue 18.3).
+//! Standard security handler.
 
 use crate::syntax::{Dict, Obj, Ref};
 

@@ -1,4 +1,4 @@
-//! Taking a Pith Number out of a PDF (issue 23.4, `pith strip`): an incremental update that
+//! Taking a Pith Number out of a PDF (`pith strip`): an incremental update that
 //! removes the Info entries `/PithNumber` and `/PithURL`, pith's XMP values
 //! ([`super::xmp::strip`]: everything else in the packet stays) and the stamp on page 1 with
 //! its link annotation, recognised by their `/PithStamp` keys ([`super::stamp`]). The original

@@ -5,7 +5,7 @@
 //! I/O or know about xref tables: [`super::reader`] feeds it windows of the file. The
 //! spans let [`super::writer::object::DictPatch`] keep the original text of entries pith does
 //! not change (Info, Catalog) instead of re-serialising objects it does not understand
-//! (issue #4: "never lose anything").
+//! ("never lose anything").
 
 use std::ops::Range;
 

@@ -1,7 +1,7 @@
 //! The Pith vocabulary: every name and address a Pith Number is written under, in one place.
 //!
 //! This module owns the facts that `number`, `sty`, `pdf::xmp`, `pdf::info` and `badge` must
-//! spell the same way (issue #11, "one fact, one place"): the record URL base, the XMP
+//! spell the same way ("one fact, one place"): the record URL base, the XMP
 //! namespace, its prefix and property names, and the document Info keys. It holds constants
 //! only: no logic and no dependency on any other pith module.
 //!

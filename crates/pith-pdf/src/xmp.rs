@@ -4,7 +4,7 @@
 //!
 //! The existing packet is parsed with a real XML parser (roxmltree, no DTDs) and edited by
 //! byte ranges, so every property, comment and namespace declaration we do not manage stays
-//! exactly as it was (issue #4: "keeping every existing property"). What is written:
+//! exactly as it was ("keeping every existing property"). What is written:
 //! - `xmp:Identifier` (bag): the full number, added beside the other identifiers;
 //! - `dc:relation` (bag): the verification URL, added beside the other relations;
 //! - `pith:number`, `pith:shortNumber`, `pith:url` in [`PITH_NS`] (the properties `pith.sty`
@@ -566,7 +566,7 @@ pub fn merge(packet: Option<&[u8]>, p: &Props, now: &str) -> Result<Vec<u8>, Err
     Ok(out.into_bytes())
 }
 
-/// Takes pith's values out of a packet (`pith strip`, issue 23.4): every property and
+/// Takes pith's values out of a packet (`pith strip`): every property and
 /// attribute in [`PITH_NS`], the `xmp:Identifier` items that are Pith Numbers and the
 /// `dc:relation` items that are record URLs (the whole property when nothing else is in it).
 /// Everything else stays byte for byte. `None` when the packet holds nothing of pith's.

@@ -1,4 +1,4 @@
-//! The tar format (issue 26): reading header blocks (ustar, GNU long names, pax extended
+//! The tar format: reading header blocks (ustar, GNU long names, pax extended
 //! headers), member data (in memory, or spooled past [`SPOOL_BOUND`]) and padding exactly as they
 //! are, and writing an entry back either byte for byte or with a new size: the size field and the
 //! checksum rewritten, and the `size` record of a pax header (with that header's own size and

@@ -1,4 +1,4 @@
-//! One member of a tar (issue 26): which number it gets from its name ([`plan_arxiv`]) and its
+//! One member of a tar: which number it gets from its name ([`plan_arxiv`]) and its
 //! update ([`process_member`]), which is the job layer's batch item ([`job::item::update`]):
 //! the same refusals and reports as `pith batch` on a file.
 

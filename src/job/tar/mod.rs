@@ -1,4 +1,4 @@
-//! Streaming tar archives of PDFs, arXiv's bulk tars first (issue 26): one pass from a reader to
+//! Streaming tar archives of PDFs, arXiv's bulk tars first: one pass from a reader to
 //! a writer, members in the same order, every PDF that has a number updated as `pith batch`
 //! updates a file (append-only, same refusals), everything else copied byte for byte.
 //!

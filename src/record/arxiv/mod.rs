@@ -1,4 +1,4 @@
-//! arXiv's bulk metadata (issue 14): the OAI-PMH `ListRecords` pages harvesters save and the
+//! arXiv's bulk metadata: the OAI-PMH `ListRecords` pages harvesters save and the
 //! metadata snapshot distributed as JSON Lines, read as streams and mapped to [`Paper`]s.
 //!
 //! This module owns the mapping from arXiv's bulk fields to a paper ([`RawMeta::to_paper`]);

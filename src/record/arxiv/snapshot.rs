@@ -78,7 +78,7 @@ pub fn parse_line(line: &[u8]) -> Result<RawMeta, String> {
 /// Reads only the `id` of a snapshot line: what a matcher needs to decide whether the line is
 /// wanted at all. The snapshot writes `"id"` as the first key and ids need no escapes, so the
 /// id is taken from the line's start without parsing the rest (a matcher reads gigabytes of
-/// lines it does not want: issue 14's "< 10 %" target); any other shape is parsed in full.
+/// lines it does not want: the benchmark's "< 10 %" target); any other shape is parsed in full.
 /// The rest of the line is not checked here: [`parse_line`] checks the lines that are wanted.
 ///
 /// # Errors

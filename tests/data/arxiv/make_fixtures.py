@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the issue-14 fixtures: the same papers in the three forms arXiv publishes metadata in.
+"""Writes the arXiv metadata fixtures: the same papers in the three forms arXiv publishes metadata in.
 
 Run from the repository root: python3 tests/data/arxiv/make_fixtures.py
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rebuilds assets/fonts/PithStamp-DejaVuSans.ttf, the font of `pith inject --stamp` (issue 13):
+# Rebuilds assets/fonts/PithStamp-DejaVuSans.ttf, the font of `pith inject --stamp`:
 # DejaVu Sans (Debian's fonts-dejavu-core) cut down with fontTools' pyftsubset (PyPI `fonttools`)
 # to the characters a stamp can contain: "pith:", the year digits and the RFC 4648 base32
 # alphabet of a Pith Number. Hinting is dropped (the stamp is small text; renderers hint it

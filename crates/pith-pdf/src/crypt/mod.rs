@@ -1,5 +1,5 @@
 //! The Standard security handler (ISO 32000-2 §7.6.4) for updating encrypted PDFs whose
-//! user password is empty, or whose password the owner gives (issue 18, part 3).
+//! user password is empty, or whose password the owner gives (part 3).
 //!
 //! [`Handler::open`] reads an encryption dictionary (`/V` 1, 2, 4, 5; `/R` 2–6; `/Length`;
 //! `/CF` with its crypt filters, `/StmF`, `/StrF`, `/Identity`; `/EncryptMetadata`),
@@ -392,7 +392,7 @@ impl Handler {
     }
 }
 
-/// The reader and writer hook (issue 18.3): strings with `/StrF`, streams as
+/// The reader and writer hook: strings with `/StrF`, streams as
 /// [`Handler::stream_method`] decides, new metadata streams in clear under
 /// `/EncryptMetadata false`; the encryption dictionary itself is never decrypted.
 impl SecurityHandler for Handler {

@@ -1,4 +1,4 @@
-//! Checking the xref against the file before anything is appended to it (issues #4, #12):
+//! Checking the xref against the file before anything is appended to it:
 //! in-use entries must point at their objects. [`Check::Sampled`] reads a bounded spread of
 //! object headers; [`Check::Full`] reads them all (`pith inspect --deep`).
 
@@ -19,7 +19,7 @@ impl<R: ReadAt> Pdf<R> {
     ///   object lies inside the file, every compressed object's stream is an in-use object,
     ///   and the entries `check` selects (all, or the spread [`sample`] by position) start
     ///   with their `N G obj`.
-    /// - Indexed tables (read on demand, issue #12): a spread of their entries by rank in the
+    /// - Indexed tables (read on demand): a spread of their entries by rank in the
     ///   table, the first and last [`SAMPLE_ENDS`] and [`SAMPLE_SPREAD`] between, each the
     ///   first in-use entry at or after its rank, must lie inside the file and start with
     ///   their headers.
@@ -178,7 +178,7 @@ impl<R: ReadAt> Pdf<R> {
 }
 
 /// How thoroughly [`Pdf::open_checked`] verifies the xref against the file before anything
-/// is appended to it (issue #12).
+/// is appended to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Check {
     /// A bounded, deterministic sample of entries spread over the file starts with its
@@ -201,7 +201,7 @@ pub const SAMPLE_SPREAD: usize = 224;
 /// Bytes read to check one object header.
 const HEADER: u64 = 48;
 /// A full check reads neighbours together: one read of up to 1 MB covers every object
-/// header in it, so a file with 100,000 objects costs a few dozen reads (issue #6).
+/// header in it, so a file with 100,000 objects costs a few dozen reads.
 const FULL_WINDOW: u64 = 1 << 20;
 /// A sampled check merges only headers within 4 KB (one page) of each other.
 const SAMPLE_WINDOW: u64 = 4096;

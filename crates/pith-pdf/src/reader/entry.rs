@@ -1,6 +1,6 @@
 //! One cross-reference entry as the reader keeps it, whichever kind of section it came from
 //! (a classic table or an xref stream). A leaf of the reader: the table and the xref modules
-//! both use it, and neither needs the other for it (issue 25.5).
+//! both use it, and neither needs the other for it.
 
 /// Where an object is, per one cross-reference entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

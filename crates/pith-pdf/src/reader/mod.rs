@@ -59,7 +59,7 @@ impl Fetched {
     }
 }
 
-/// An object stream decoded as far as the objects asked for so far (issue 24.1): its data is
+/// An object stream decoded as far as the objects asked for so far: its data is
 /// a prefix of the decoded stream, extended when an object lies past it, up to
 /// [`MAX_DECODED`]; the decoder keeps its place in between.
 struct ObjStm {
@@ -189,7 +189,7 @@ impl<R: ReadAt> Pdf<R> {
         let file_len = len;
         let mut tail_len = len.min(4096);
         let mut tail = read_window(&src, len - tail_len, tail_len as usize)?;
-        // An interrupted in-place update of pith's own (issue #18): the file is its first
+        // An interrupted in-place update of pith's own: the file is its first
         // `base` bytes; what follows was never committed.
         let mut len = len;
         if let Some(m) = journal::recognise(&tail, len).filter(|m| !m.committed) {
@@ -222,7 +222,7 @@ impl<R: ReadAt> Pdf<R> {
             security: None,
         };
         // Offsets count from the `%PDF-` header, decided once here for reading and writing
-        // alike (issue #18): that is how qpdf and mupdf read a file with bytes before the
+        // alike: that is how qpdf and mupdf read a file with bytes before the
         // header. A file whose offsets only work counted from the start of the file is one
         // those readers have to reconstruct, so it is damaged here too, with a message that
         // says so. (The old reader tried absolute offsets first; when `startxref` landed on
@@ -345,7 +345,7 @@ impl<R: ReadAt> Pdf<R> {
     }
 
     /// Whether object `num` lies in an object stream: an encrypted file stores its strings
-    /// in clear there, inside the encrypted container (issue 18.3).
+    /// in clear there, inside the encrypted container.
     pub fn in_object_stream(&self, num: u32) -> bool {
         matches!(self.entry(num), Ok(Some(Entry::InStream(..))))
     }

@@ -1,6 +1,6 @@
 //! Classic cross-reference tables (ISO 32000-2 §7.5.4), read two ways:
 //!
-//! - **Indexed** ([`Indexed`], issue #12): a conforming table is a run of subsections, each a
+//! - **Indexed** ([`Indexed`]): a conforming table is a run of subsections, each a
 //!   header line `first count` and `count` entries of exactly 20 bytes, so the entry of any
 //!   object sits at a computable offset. Opening the table walks the subsection headers only
 //!   (one jump of `count × 20` bytes each) and entries are read when asked for. A table of a

@@ -28,7 +28,7 @@ pub enum XrefKind {
 pub(crate) enum Layer {
     /// Every entry decoded: xref streams, and classic tables read whole.
     Map(HashMap<u32, Entry>),
-    /// A classic table whose entries are read when asked for (issue #12).
+    /// A classic table whose entries are read when asked for.
     Table(Indexed),
 }
 
@@ -227,7 +227,7 @@ impl<R: ReadAt> Pdf<R> {
             _ => vec![(0, size as u64)],
         };
         let rec = w.iter().sum::<usize>();
-        // Only the rows /Index (or /Size) asks for are decoded (issue 24.1): data past them is
+        // Only the rows /Index (or /Size) asks for are decoded: data past them is
         // never inflated, and the rows themselves are bounded by MAX_DECODED.
         let rows: u64 = index
             .iter()

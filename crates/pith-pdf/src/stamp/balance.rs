@@ -1,5 +1,5 @@
 //! How a page's content stream nests `q`/`Q` (ISO 32000-2 §8.4.2), so the stamp can restore the
-//! initial graphics state whatever the page leaves behind (issue 13).
+//! initial graphics state whatever the page leaves behind.
 //!
 //! Producers do write unbalanced content: a `q … cm` never closed, or a `Q` too many that pops
 //! a state the page never saved. The walk of [`super::content`] reads the operators (skipping

@@ -1,7 +1,7 @@
 //! A walk over page 1's content streams as they are decoded (ISO 32000-2 §8, §9.4), for the
-//! stamp: how the content nests `q`/`Q` ([`Nesting`], issue 13) and where it draws (its
-//! extent in default user space, issue 24.3), in one pass that never holds a page's content
-//! stream whole (issue 24.1).
+//! stamp: how the content nests `q`/`Q` ([`Nesting`]) and where it draws (its
+//! extent in default user space), in one pass that never holds a page's content
+//! stream whole.
 //!
 //! The lexer reads tokens from any [`Read`] through one 64 KiB buffer and skips what cannot
 //! hold an operator (strings, comments, dictionaries, inline image data). The walk tracks the

@@ -1,4 +1,4 @@
-//! The stamp's font (issue 13): DejaVu Sans, cut down at build time to the characters a stamp
+//! The stamp's font: DejaVu Sans, cut down at build time to the characters a stamp
 //! can hold (`assets/fonts/subset.sh`, fontTools' pyftsubset; licence in
 //! `assets/fonts/LICENSE-DejaVu.txt`), embedded whole as a Type0 font with a CIDFontType2
 //! descendant (ISO 32000-2 §9.7.4), `/Identity-H` encoding, `/CIDToGIDMap /Identity`, a `/W`

@@ -1,4 +1,4 @@
-//! Page geometry for the stamp (issue 13): the visible page area (ISO 32000-2 §14.11.2 crop box
+//! Page geometry for the stamp: the visible page area (ISO 32000-2 §14.11.2 crop box
 //! within the media box), its display rotation (`/Rotate`, §7.7.3.3) and unit (`/UserUnit`,
 //! PDF 1.6), and where the stamp goes in it.
 //!
@@ -290,7 +290,7 @@ impl Page {
     }
 }
 
-/// Places `text` in a free margin of `page` (issue 24.3): the edges in `order`, each tried at
+/// Places `text` in a free margin of `page`: the edges in `order`, each tried at
 /// `size_pt` points and then smaller down to [`MIN_SIZE_PT`], at several places along the edge
 /// (from the usual one outwards) and insets from [`INSET_PT`] down to [`MIN_INSET_PT`]. A place
 /// is free when the stamp's box, grown by [`GAP_PT`], meets none of `occupied` (boxes of the

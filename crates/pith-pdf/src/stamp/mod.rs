@@ -1,4 +1,4 @@
-//! A visible, linked Pith Number on page 1 (issue 13): `pith inject --stamp`.
+//! A visible, linked Pith Number on page 1: `pith inject --stamp`.
 //!
 //! [`plan`] reads page 1 (following the page tree from the catalog, with `/Resources`,
 //! `/MediaBox`, `/CropBox` and `/Rotate` inherited from `/Pages` ancestors), places the text
@@ -86,7 +86,7 @@ impl Stamp {
     }
 }
 
-/// The most of page 1's decoded content the stamp walks (issue 24.1): 256 MiB, far beyond
+/// The most of page 1's decoded content the stamp walks: 256 MiB, far beyond
 /// real pages (a dense vector map is a few tens of MB); past it the stamp is refused rather
 /// than spend minutes on a page whose contents inflate without end.
 pub const MAX_CONTENT: u64 = 256 << 20;
@@ -261,7 +261,7 @@ fn rect<R: ReadAt>(pdf: &Pdf<R>, o: Option<&Obj>) -> Option<Rect> {
 const MAX_ANNOTS: usize = 4096;
 
 /// The `/URI`s of page 1's link annotations that start with `prefix`: the stamp's link, and
-/// the badge link `pith.sty` writes (issue 22: a PDF's number read from what its page shows
+/// the badge link `pith.sty` writes (a PDF's number read from what its page shows
 /// when its metadata carries none). Reads page 1 and its annotations only.
 ///
 /// # Errors
@@ -302,7 +302,7 @@ pub fn page_links<R: ReadAt>(
 
 /// Reads page 1 and plans the stamp showing `number` as `stamp` says.
 ///
-/// The stamp goes in a free margin of the page ([`geometry::place_free`], issue 24.3): the
+/// The stamp goes in a free margin of the page ([`geometry::place_free`]): the
 /// position asked for, else the left margin, else the other edges, at the size asked for or
 /// smaller down to [`geometry::MIN_SIZE_PT`], never over the page's content (as the walk of
 /// [`content`] bounds it) nor outside the crop box.
@@ -399,7 +399,7 @@ pub fn plan<R: ReadAt>(
         Some(ex) => font_name_in(&ex.data).unwrap_or_else(|| b"PithStamp".to_vec()),
         None => free_font_name(pdf, resources.as_ref())?,
     };
-    // The page's own content, walked as it is decoded (issue 24.1), for its q/Q nesting (not
+    // The page's own content, walked as it is decoded, for its q/Q nesting (not
     // needed to replace a stamp: the Q count is in it already) and its extent. A content
     // stream that cannot be read or decoded is walked as far as it decodes (the page keeps it
     // as it is; the stamp then assumes the rest balanced and empty).
@@ -446,7 +446,7 @@ pub fn plan<R: ReadAt>(
     };
     let text = stamp.text(number);
     let enc = font::encode(&text)?;
-    // Where the page has content (issue 24.3): the marks of its content streams and the boxes
+    // Where the page has content: the marks of its content streams and the boxes
     // of its annotations (pith's own link excepted, and popups, which are not drawn on the
     // page); an unclipped shading covers the whole page.
     let mut occupied = found.boxes;
@@ -501,7 +501,7 @@ pub fn plan<R: ReadAt>(
             b.rect.intersect(&placement.rect).is_some()
                 && b.luminance.is_none_or(|l| l < PLATE_LUMINANCE)
         });
-    // Tagged files (issue 24.4): the link gets a structure element, unless the stamp's
+    // Tagged files: the link gets a structure element, unless the stamp's
     // annotation already has its /StructParent.
     let kept_key = existing
         .as_ref()

@@ -1,4 +1,4 @@
-//! The stamp's link in the structure tree of a tagged PDF (issue 24.4; ISO 32000-2 §14.7,
+//! The stamp's link in the structure tree of a tagged PDF (ISO 32000-2 §14.7,
 //! PDF/UA-1 §7.18.5): a `Link` structure element whose `/K` holds an object reference (`OBJR`)
 //! to the link annotation, the annotation's `/StructParent` key, and that key's entry in the
 //! parent tree (`/ParentTree`, a number tree, §7.9.7) pointing back at the element, with

@@ -4,7 +4,7 @@
 //! to write after them (see [`super::commit`] for how it reaches the disk).
 //!
 //! One [`Update`] serves every feature that changes a file: pith's metadata today, a page stamp
-//! (issue #13) tomorrow. New objects get numbers from [`Update::alloc`]; an existing object is
+//! tomorrow. New objects get numbers from [`Update::alloc`]; an existing object is
 //! replaced by writing it again under its own number (readers take the newest definition);
 //! both go through [`Update::object`] ([`Update::value`] for a value built by a typed writer:
 //! [`font`], [`annotation`], [`structure`], all on the primitives of [`object`]). When the file has a

@@ -1,4 +1,4 @@
-//! The one primitive layer under pith's typed writers (issue 25.4; typst/pdf-writer keeps the
+//! The one primitive layer under pith's typed writers (typst/pdf-writer keeps the
 //! same split): serialising any object value ([`obj`], [`to_vec`]: names re-escaped, strings in
 //! hexadecimal, reals without exponent), names ([`name`]), numbers ([`num`], [`number`]), and
 //! dictionaries built as values ([`dict`]); on top of it, the writers of this module in the
@@ -10,7 +10,7 @@
 //! encrypted per object (see [`crate::security`]).
 //!
 //! Editing keeps what pith does not understand: [`DictPatch`] writes the entries it sets first,
-//! then the original dictionary text with only those keys cut out, byte for byte (issue #4:
+//! then the original dictionary text with only those keys cut out, byte for byte (
 //! "never lose anything"; re-serialising unknown entries could change them).
 
 use crate::security::{SecurityHandler, StreamKind};
@@ -140,7 +140,7 @@ impl Default for DictPatch<'_> {
 }
 
 /// How strings are written: as they are, or encrypted for the object they belong to (an
-/// encrypted file's new objects, ISO 32000-2 §7.6.2; issue 18.3).
+/// encrypted file's new objects, ISO 32000-2 §7.6.2).
 #[derive(Clone, Copy, Default)]
 pub struct Strings<'a> {
     sec: Option<(&'a dyn SecurityHandler, Ref)>,
@@ -384,7 +384,7 @@ pub struct Trailer<'a> {
     /// `/ID`, the original text of the array.
     pub id: Option<&'a [u8]>,
     /// `/Encrypt` of an encrypted file, the original text of its value (a reference): the
-    /// update keeps the file's encryption (issue 18.3).
+    /// update keeps the file's encryption.
     pub encrypt: Option<&'a [u8]>,
 }
 
