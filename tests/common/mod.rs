@@ -127,8 +127,20 @@ pub fn no_network() -> &'static str {
     })
 }
 
-/// A `pith` command for the binary under test, with the `PITH_*` environment cleared and the
-/// network pointed at [`no_network`] (a test that serves arXiv or the resolver sets its own).
+/// An empty cache folder of its own for one command, so that what a user's runs left in
+/// `~/.cache/pith` (a record, whose year a bare code may take) never changes a test's outcome;
+/// a test that checks the cache sets `PITH_CACHE_DIR` itself.
+pub fn fresh_cache() -> PathBuf {
+    static ROOT: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let root = ROOT.get_or_init(|| tempfile::tempdir().expect("temporary folder"));
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    root.path().join(format!("cache-{n}"))
+}
+
+/// A `pith` command for the binary under test, with the `PITH_*` environment cleared, the
+/// network pointed at [`no_network`] (a test that serves arXiv or the resolver sets its own)
+/// and an empty cache ([`fresh_cache`]).
 pub fn pith() -> assert_cmd::Command {
     let mut c = assert_cmd::cargo::cargo_bin_cmd!("pith");
     for (k, _) in std::env::vars() {
@@ -137,7 +149,8 @@ pub fn pith() -> assert_cmd::Command {
         }
     }
     c.env("PITH_ARXIV_URL", no_network())
-        .env("PITH_RESOLVER_URL", no_network());
+        .env("PITH_RESOLVER_URL", no_network())
+        .env("PITH_CACHE_DIR", fresh_cache());
     c
 }
 

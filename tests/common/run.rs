@@ -27,6 +27,7 @@ pub fn run_pith_with(args: &[&std::ffi::OsStr], stdin: Option<&[u8]>, limit: Dur
     c.args(args)
         .env("PITH_ARXIV_URL", super::no_network())
         .env("PITH_RESOLVER_URL", super::no_network())
+        .env("PITH_CACHE_DIR", super::fresh_cache())
         .env("SOURCE_DATE_EPOCH", "1700000000")
         .stdin(if stdin.is_some() {
             Stdio::piped()
