@@ -130,7 +130,8 @@ fn declared_layers() -> Vec<Vec<String>> {
         .collect()
 }
 
-/// Every module's `crate::…` paths outside comments: `(module, module used, file:line)`.
+/// Every module's `crate::…` paths in code and in doc comments (an intra-doc link is a use
+/// that rustdoc resolves), not in plain comments: `(module, module used, file:line)`.
 fn crate_paths() -> Vec<(String, String, String)> {
     let mut out = Vec::new();
     let mut todo = vec![root().join("src")];
@@ -158,7 +159,12 @@ fn crate_paths() -> Vec<(String, String, String)> {
             }
             let text = std::fs::read_to_string(&p).unwrap();
             for (i, line) in text.lines().enumerate() {
-                let code = line.split("//").next().unwrap_or("");
+                let trimmed = line.trim_start();
+                let code = if trimmed.starts_with("///") || trimmed.starts_with("//!") {
+                    trimmed
+                } else {
+                    line.split("//").next().unwrap_or("")
+                };
                 for (at, _) in code.match_indices("crate::") {
                     if at > 0 && code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
                         continue; // pith_crate:: or the like, not this crate

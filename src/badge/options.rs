@@ -123,7 +123,7 @@ impl FromStr for Style {
 }
 
 /// The record status shown in a badge's third segment (SPEC, "Record status flags"); not a
-/// job's [`crate::job::Status`] nor a check's [`crate::verify::CheckStatus`].
+/// job's status nor a check's [`crate::verify::CheckStatus`].
 ///
 /// The badge prints what the caller says; it does not check anything itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

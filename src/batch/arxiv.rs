@@ -311,8 +311,17 @@ pub fn collect(
     )
 }
 
+/// The year and month of an arXiv id (`2402.03791` → `2402`, `hep-th/0001001` → `0001`): the
+/// `YYMM` of the bulk tar that holds its PDFs.
+pub fn yymm_of(id: &str) -> Option<&str> {
+    let digits = id.rsplit('/').next()?;
+    digits
+        .get(..4)
+        .filter(|s| s.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// [`collect`] for the ids `wanted` accepts: the ids of a stream not read yet (a tar on a
-/// pipe) are known only by their month ([`crate::job::tar::yymm_of`]), or not at
+/// pipe) are known only by their month ([`yymm_of`]), or not at
 /// all (every id).
 ///
 /// # Errors
@@ -445,6 +454,13 @@ pub fn decide(w: &Wanted, c: &Collected, any_version: bool) -> Decision {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn yymm() {
+        assert_eq!(yymm_of("2402.03791"), Some("2402"));
+        assert_eq!(yymm_of("hep-th/0001001"), Some("0001"));
+        assert_eq!(yymm_of("x"), None);
+    }
 
     #[test]
     fn names_as_mirrors_write_them() {

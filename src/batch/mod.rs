@@ -3,8 +3,8 @@
 //! This module owns what a batch is: the list of jobs (from a JSON Lines manifest or from a
 //! directory tree with sidecar files), the deterministic `--shard K/N` slice, the parallel run
 //! over a fixed number of workers, and the totals. It does not know how a PDF is updated: the
-//! caller passes the function that processes one job (the job layer's batch item,
-//! [`crate::job::item`], or its check) and owns the report line ([`Line`]).
+//! caller, the layer above, passes the function that processes one job (updating a PDF, or
+//! checking one) and owns the report line ([`Line`]).
 //!
 //! Memory is bounded by the number of workers: each worker holds one file's job at a time, and
 //! the injector reads only what it needs of a file, so one huge PDF occupies one worker and
@@ -102,7 +102,7 @@ pub struct Job {
     pub pdf: PathBuf,
     /// The input PDF's path relative to the batch root, used to mirror the tree.
     pub relative: PathBuf,
-    /// Where the number comes from (the same input the CLI resolves, `crate::job::input`).
+    /// Where the number comes from, as the manifest line or sidecar gives it; the caller resolves it.
     pub source: Input,
     /// Further sidecars of the same PDF, which must give the same number.
     pub also: Vec<Input>,

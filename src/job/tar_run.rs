@@ -82,7 +82,7 @@ impl Wanted {
     fn accepts(&self, id: &str) -> bool {
         match self {
             Wanted::Ids(s) => s.contains(id),
-            Wanted::Months(m) => tar::yymm_of(id).is_some_and(|y| m.contains(y)),
+            Wanted::Months(m) => arxiv_match::yymm_of(id).is_some_and(|y| m.contains(y)),
             Wanted::All => true,
         }
     }

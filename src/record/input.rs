@@ -1,6 +1,6 @@
 //! Where a paper's record or number comes from, as data: the inputs a manifest line, a sidecar
-//! or a front end names. Reading them (files, standard input, the network) is the job layer's
-//! ([`crate::job::input`]); this module does no I/O.
+//! or a front end names. Reading them (files, standard input, the network) is the job
+//! layer's; this module does no I/O.
 
 use std::path::{Path, PathBuf};
 

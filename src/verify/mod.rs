@@ -23,7 +23,7 @@ pub const REGISTRY_KEY_ID: &str = "pith-v1-2026-05";
 /// The registry's raw Ed25519 public key, base64 (SPEC, "Signatures").
 pub const REGISTRY_KEY_B64: &str = "stVStoiQhXFxp4s2pdzPNoqVNBMojDU/fJ2db5S3CbM=";
 
-/// Result of one check (what a [`Check`] found; a job's outcome is [`crate::job::Status`]).
+/// Result of one check (what a [`Check`] found; not a job's outcome, which the job layer states).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum CheckStatus {

@@ -94,15 +94,6 @@ pub fn plan_arxiv(name: &str, collected: &Collected, any_version: bool) -> Plann
     }
 }
 
-/// The year and month of an arXiv id (`2402.03791` → `2402`, `hep-th/0001001` → `0001`): the
-/// `YYMM` of the bulk tar that holds its PDFs.
-pub fn yymm_of(id: &str) -> Option<&str> {
-    let digits = id.rsplit('/').next()?;
-    digits
-        .get(..4)
-        .filter(|s| s.bytes().all(|b| b.is_ascii_digit()))
-}
-
 /// Updates one PDF member with `number` as `pith batch` updates a file (append-only, the same
 /// refusals; [`job::item::update`]), reading it where it is (in memory or spooled). Nothing
 /// is written: returns the length of the member to keep and the bytes to append after it
@@ -117,17 +108,5 @@ pub fn process_member(
     match body {
         Body::Mem(v) => job::item::update(name, v.as_slice(), v.len() as u64, number, settings),
         Body::Spool(f) => job::item::update(name, f, body.len(), number, settings),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn yymm() {
-        assert_eq!(yymm_of("2402.03791"), Some("2402"));
-        assert_eq!(yymm_of("hep-th/0001001"), Some("0001"));
-        assert_eq!(yymm_of("x"), None);
     }
 }

@@ -40,7 +40,7 @@ mod member;
 
 pub use format::{member_names, Body};
 use format::{read_entry, Entry, Next};
-pub use member::{plan_arxiv, process_member, yymm_of, Action, Planned};
+pub use member::{plan_arxiv, process_member, Action, Planned};
 
 /// Members larger than this (64 MiB) are spooled to a temporary file instead of being held in
 /// memory.

@@ -6,7 +6,7 @@
 //! OAI record, a problem with a file) and batches them; workers run the caller's function on
 //! each unit; the caller's thread receives the results in input order ([`crate::pipeline`]).
 //! [`number()`] is the `pith number --arxiv-snapshot/--arxiv-oai` run built on it; the batch
-//! matcher ([`crate::batch::arxiv`]) is another.
+//! layer's arXiv matcher is another.
 
 use std::fmt;
 use std::io::{self, BufRead, Write};
