@@ -9,22 +9,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyString;
 
 use pith::job::kind::{self, Kind};
-
-/// The error's message followed by its causes (`source()` chain), joined by ": " on one
-/// line, as the CLI prints them; a cause whose text is already in the message is left out.
-pub fn chain(e: &dyn std::error::Error) -> String {
-    let mut out = e.to_string();
-    let mut cur = e.source();
-    while let Some(c) = cur {
-        let t = c.to_string();
-        if !t.is_empty() && !out.contains(&t) {
-            out.push_str(": ");
-            out.push_str(&t);
-        }
-        cur = c.source();
-    }
-    out.replace('\n', " ")
-}
+// One line per error, as the CLI writes it (operating-system errors in words).
+use pith::pdf::chain;
 
 /// Extra attributes set on an exception instance.
 #[derive(Default)]

@@ -16,10 +16,12 @@ use pith::record::{self, Input, Paper, Record};
 use pith::verify::{self, Bundle, Check, Key, TextField};
 use pith::PithNumber;
 
+mod batch;
 mod convert;
 mod errors;
 mod net;
 mod pdf;
+mod progress;
 mod tar;
 
 use convert::{value_from_py, value_to_py};
@@ -511,5 +513,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pdf::inject_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(pdf::strip, m)?)?;
     m.add_function(wrap_pyfunction!(pdf::batch_item, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::batch, m)?)?;
     Ok(())
 }

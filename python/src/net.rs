@@ -64,7 +64,7 @@ pub fn error(py: Python<'_>, e: &pith::net::Error) -> PyErr {
     errors::of_kind(
         py,
         pith::job::kind::of_net(e),
-        errors::chain(e),
+        pith::pdf::chain(e),
         errors::Attrs::default(),
     )
 }

@@ -440,7 +440,7 @@ pub fn batch_item<'py>(
         let mut line = job::item::run(&req, &mut group);
         if let Some(Err(e)) = group.commit().into_iter().find(Result::is_err) {
             line.status = job::Status::Failed;
-            line.reason = Some(errors::chain(&e));
+            line.reason = Some(pith::pdf::chain(&e));
             line.bytes_after = line.bytes_before;
         }
         line

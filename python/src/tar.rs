@@ -15,6 +15,7 @@ use pith::job::tar_run::{self, Request, Sink, Source};
 
 use crate::convert::value_to_py;
 use crate::errors;
+use crate::progress::Callback;
 
 /// A path (str or os.PathLike) or a binary file object.
 enum End<F> {
@@ -89,6 +90,19 @@ impl Write for PyWriter {
     }
 }
 
+/// ``metadata``: a path or a list of paths (none when not given).
+pub fn paths_arg(metadata: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<PathBuf>> {
+    let Some(metadata) = metadata else {
+        return Ok(Vec::new());
+    };
+    match metadata.extract::<PathBuf>() {
+        Ok(p) => Ok(vec![p]),
+        Err(_) => metadata
+            .extract::<Vec<PathBuf>>()
+            .map_err(|_| PyValueError::new_err("metadata must be a path or a list of paths")),
+    }
+}
+
 /// `TarError` with the library's kind, naming the tar.
 fn tar_error(py: Python<'_>, e: &tar::Error) -> PyErr {
     let kind = match e.kind() {
@@ -109,7 +123,7 @@ fn tar_error(py: Python<'_>, e: &tar::Error) -> PyErr {
         py,
         "TarError",
         kind,
-        errors::chain(e),
+        pith::pdf::chain(e),
         errors::Attrs {
             path: Some(e.tar().to_owned()),
             ..Default::default()
@@ -123,7 +137,7 @@ fn manifest_arg(py: Python<'_>, path: &Path) -> PyResult<Manifest> {
             py,
             "TarError",
             "manifest",
-            errors::chain(&e),
+            pith::pdf::chain(&e),
             errors::Attrs {
                 path: Some(path.display().to_string()),
                 ..Default::default()
@@ -145,7 +159,10 @@ fn manifest_arg(py: Python<'_>, path: &Path) -> PyResult<Manifest> {
 /// tar's file name) or else by content; ``any_tar`` accepts a tar it does not list. ``report``
 /// writes the report lines and totals to that path (the CLI's ``NAME.jsonl``). ``jobs``
 /// workers update PDFs (default: the cores); ``now`` is the update time (default:
-/// ``SOURCE_DATE_EPOCH`` or now).
+/// ``SOURCE_DATE_EPOCH`` or now). ``progress``, if given, is called with each member's line (a
+/// dict) as it is written; returning ``False`` stops the run before the next member, as does
+/// ``KeyboardInterrupt`` (raised again once the run has stopped): the run then raises TarError
+/// (kind ``interrupted``) and a path output is not written.
 ///
 /// Returns a dict: ``members`` (a dict per regular file: ``pdf`` its name, ``id``,
 /// ``version``, ``status``, ``reason``, ``number``, ``copied``, ``bytes_before``,
@@ -158,6 +175,7 @@ fn manifest_arg(py: Python<'_>, path: &Path) -> PyResult<Manifest> {
     src, dst, *, metadata, any_version=false, manifest=None, any_tar=false, name=None,
     stamp=false, stamp_form="short", stamp_position="left", stamp_size=9.0,
     repair=false, force=false, jobs=None, now=None, report=None, spool_dir=None,
+    progress=None,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn process_tar<'py>(
@@ -179,13 +197,9 @@ pub fn process_tar<'py>(
     now: Option<String>,
     report: Option<PathBuf>,
     spool_dir: Option<PathBuf>,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let metadata: Vec<PathBuf> = match metadata.extract::<PathBuf>() {
-        Ok(p) => vec![p],
-        Err(_) => metadata
-            .extract::<Vec<PathBuf>>()
-            .map_err(|_| PyValueError::new_err("metadata must be a path or a list of paths"))?,
-    };
+    let metadata = paths_arg(Some(metadata))?;
     let mut src = end_arg(src, "src", "read", PyReader)?;
     let mut dst = end_arg(dst, "dst", "write", PyWriter)?;
     let settings = crate::pdf::settings(
@@ -216,11 +230,10 @@ pub fn process_tar<'py>(
             spool_dir,
             name: String::new(),
             md5: report.is_some(),
-            stop: None,
         },
         metadata_threads: threads,
     };
-    let mut members: Vec<MemberReport> = Vec::new();
+    let mut members: Callback<MemberReport> = Callback::new(progress);
     let result = py.detach(|| {
         let source = match &mut src {
             End::Path(p) => Source::Path(p),
@@ -230,18 +243,15 @@ pub fn process_tar<'py>(
             End::Path(p) => Sink::Path(p),
             End::File(w) => Sink::Writer(w),
         };
-        let totals = tar_run::run_one(
-            &req,
-            source,
-            sink,
-            &mut |m| members.push(m.clone()),
-            &mut |_| {},
-        )?;
+        let totals = tar_run::run_one(&req, source, sink, &mut members)?;
         if let Some(r) = &report {
-            tar_run::write_report(r, &members, &totals)?;
+            tar_run::write_report(r, &members.lines, &totals)?;
         }
         Ok::<_, tar::Error>(totals)
     });
+    // A KeyboardInterrupt or the callback's exception first: the tar's error is then that it
+    // was interrupted.
+    let members = members.finish()?;
     let totals = result.map_err(|e| tar_error(py, &e))?;
     let v = serde_json::json!({
         "members": members,

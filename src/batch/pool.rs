@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::{Job, Line, Run};
 use crate::output;
@@ -18,21 +18,26 @@ pub const GROUP_BYTES: u64 = 64 << 20;
 /// 1024 open files (each staged output holds one until its group commits).
 const STAGED_FDS: usize = 256;
 
+/// How often the calling thread asks `done` whether to stop while no outcome comes.
+const POLL: Duration = Duration::from_millis(100);
+
 /// Runs `work` over `jobs` on `threads` workers and hands every outcome to `done` on the
-/// calling thread, in completion order. When `stop` becomes true, no new job starts; jobs in
-/// flight finish and the rest are reported as [`Line::not_started`].
+/// calling thread, in completion order, as `done(Some(outcome))`; while none comes, `done(None)`
+/// about every tenth of a second. When `done` returns true the run stops: no new job starts,
+/// jobs in flight finish and the rest are reported as [`Line::not_started`].
 ///
 /// `work` may stage its outputs in the worker's [`output::Group`]. The pool commits the group
 /// (see the module docs) before it reports that outcome; a job one of whose files fails at
 /// the commit is reported [`Line::commit_failed`] with the reason. [`Line::set_ms`] gets the
 /// time of `work`, without the commit.
-pub fn run<L, W, D>(jobs: &[Job], threads: usize, stop: &AtomicBool, work: W, mut done: D) -> Run
+pub fn run<L, W, D>(jobs: &[Job], threads: usize, work: W, mut done: D) -> Run
 where
     L: Line,
     W: Fn(&Job, &mut output::Group) -> L + Sync,
-    D: FnMut(&L),
+    D: FnMut(Option<&L>) -> bool,
 {
     let started = Instant::now();
+    let stop = &AtomicBool::new(false);
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<(usize, L)>();
     let mut attempted = vec![false; jobs.len()];
@@ -87,14 +92,23 @@ where
             });
         }
         drop(tx);
-        for (i, o) in rx {
-            attempted[i] = true;
-            done(&o);
+        loop {
+            let asks_stop = match rx.recv_timeout(POLL) {
+                Ok((i, o)) => {
+                    attempted[i] = true;
+                    done(Some(&o))
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => done(None),
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            };
+            if asks_stop {
+                stop.store(true, Ordering::SeqCst);
+            }
         }
     });
     for (job, seen) in jobs.iter().zip(&attempted) {
         if !seen {
-            done(&L::not_started(job));
+            done(Some(&L::not_started(job)));
         }
     }
     Run {
@@ -176,11 +190,14 @@ mod tests {
             done(j, Some(out))
         };
         let mut seen = Vec::new();
-        let r = run(&jobs, 3, &AtomicBool::new(false), work, |o: &Seen| {
+        let r = run(&jobs, 3, work, |o: Option<&Seen>| {
             // Reported only once committed: the output is in place, or the job failed.
-            let out = o.out.as_ref().unwrap();
-            assert_eq!(o.what == "done", out.is_file(), "{o:?}");
-            seen.push(o.clone());
+            if let Some(o) = o {
+                let out = o.out.as_ref().unwrap();
+                assert_eq!(o.what == "done", out.is_file(), "{o:?}");
+                seen.push(o.clone());
+            }
+            false
         });
         assert!(!r.interrupted);
         let failed: Vec<_> = seen.iter().filter(|o| o.what != "done").collect();
@@ -201,15 +218,17 @@ mod tests {
     #[test]
     fn run_reports_every_job_once_and_stops() {
         let jobs = jobs(50, None);
-        let stop = AtomicBool::new(false);
         let mut seen = Vec::new();
+        // Each job takes a while, so that most have not started when the stop is asked.
         let work = |j: &Job, _: &mut output::Group| {
-            if j.index == 10 {
-                stop.store(true, Ordering::SeqCst);
-            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
             done(j, None)
         };
-        let r = run(&jobs, 4, &stop, work, |o: &Seen| seen.push(o.clone()));
+        // Asked to stop at the tenth outcome: the pool reports every job all the same.
+        let r = run(&jobs, 4, work, |o: Option<&Seen>| {
+            seen.extend(o.cloned());
+            seen.len() >= 10
+        });
         assert_eq!(seen.len(), 50);
         let skipped = seen.iter().filter(|o| o.what == "not started").count();
         assert!(r.interrupted && skipped > 0);

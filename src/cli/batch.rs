@@ -7,10 +7,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
-use pith::batch::{self, Job, Shard};
+use pith::batch::Shard;
 use pith::job::{self, ItemReport, Status};
 
-use super::input::read_text;
 use super::Outcome;
 
 /// Arguments of `pith batch`.
@@ -115,44 +114,6 @@ pub struct Args {
     tar: super::tar::TarArgs,
 }
 
-fn load_jobs(args: &Args) -> Result<(Vec<Job>, Vec<PathBuf>)> {
-    if let Some(m) = &args.manifest {
-        let text = read_text(m)?;
-        let base = match (&args.root, m.parent()) {
-            (Some(r), _) => r.clone(),
-            (None, Some(p)) if !p.as_os_str().is_empty() => p.to_owned(),
-            _ => PathBuf::from("."),
-        };
-        return Ok((batch::read_manifest(m, &text, &base)?, Vec::new()));
-    }
-    let dir = args
-        .dir
-        .as_ref()
-        .expect("clap requires --manifest or --dir");
-    Ok(batch::discover(dir)?)
-}
-
-/// `--arxiv-metadata`: the jobs of the matched PDFs and the outcomes of the others.
-fn arxiv_plan(args: &Args) -> Result<super::arxiv::Plan> {
-    let manifest = args.manifest.as_deref().map(|m| {
-        let base = match (&args.root, m.parent()) {
-            (Some(r), _) => r.clone(),
-            (None, Some(p)) if !p.as_os_str().is_empty() => p.to_owned(),
-            _ => PathBuf::from("."),
-        };
-        (m, base)
-    });
-    super::arxiv::ArxivBatch {
-        metadata: &args.arxiv_metadata,
-        dir: args.dir.as_deref(),
-        manifest,
-        any_version: args.arxiv_any_version,
-        unmatched: args.arxiv_unmatched.as_deref(),
-        jobs: args.jobs,
-    }
-    .plan()
-}
-
 /// How a run ends on a terminal: one line with the totals.
 fn summary_line(s: &job::item::Summary, report: Option<&Path>) -> String {
     let mut parts = match s.matches.or(s.differs).or(s.missing) {
@@ -187,29 +148,31 @@ fn summary_line(s: &job::item::Summary, report: Option<&Path>) -> String {
 }
 
 /// The jobs of the inputs, the orphans of a directory and the lines arXiv matching decided,
-/// sharded.
-fn inputs(args: &Args) -> Result<(Vec<Job>, Vec<PathBuf>, Vec<ItemReport>)> {
+/// sharded; the metadata pass's notices and its counts on standard error.
+fn inputs(args: &Args) -> Result<job::run::Plan> {
     let shard = args
         .shard
         .as_deref()
         .map(Shard::parse)
         .transpose()
         .context("--shard")?;
-    let (mut jobs, orphans, mut decided) = match args.arxiv_metadata.is_empty() {
-        true => {
-            let (jobs, orphans) = load_jobs(args)?;
-            (jobs, orphans, Vec::new())
-        }
-        false => {
-            let (jobs, decided) = arxiv_plan(args)?;
-            (jobs, Vec::new(), decided)
-        }
+    let inputs = job::run::Inputs {
+        manifest: args.manifest.as_deref(),
+        root: args.root.as_deref(),
+        dir: args.dir.as_deref(),
+        arxiv_metadata: &args.arxiv_metadata,
+        any_version: args.arxiv_any_version,
+        unmatched: args.arxiv_unmatched.as_deref(),
+        shard,
+        metadata_threads: super::arxiv::threads(args.jobs),
     };
-    if let Some(s) = shard {
-        jobs.retain(|j| s.contains(j.index));
-        decided.retain(|(i, _)| s.contains(*i));
+    let plan = job::run::plan(&inputs, &mut |r| {
+        eprintln!("pith: {}", super::one_line(&r.to_string()))
+    })?;
+    if let Some(a) = &plan.arxiv {
+        super::arxiv::note_pass(a);
     }
-    Ok((jobs, orphans, decided.into_iter().map(|(_, o)| o).collect()))
+    Ok(plan)
 }
 
 /// Ctrl-C and SIGTERM set the flag the run polls: files in flight finish, no other starts.
@@ -252,10 +215,12 @@ struct Reporter<'a> {
     write_err: Option<std::io::Error>,
     bar: Option<indicatif::ProgressBar>,
     settings: &'a job::Settings,
+    /// Set by Ctrl-C.
+    stop: Arc<AtomicBool>,
 }
 
 impl Reporter<'_> {
-    fn note(&self, line: String) {
+    fn say(&self, line: String) {
         match &self.bar {
             Some(b) => b.println(line),
             None => eprintln!("{line}"),
@@ -263,7 +228,7 @@ impl Reporter<'_> {
     }
 }
 
-impl job::run::Progress for Reporter<'_> {
+impl job::progress::Progress<ItemReport> for Reporter<'_> {
     fn start(&mut self, total: usize) {
         if let Some(b) = &self.bar {
             b.set_length(total as u64);
@@ -281,7 +246,7 @@ impl job::run::Progress for Reporter<'_> {
         }
         if let Some(old) = o.replaced.as_deref().filter(|_| !super::quiet()) {
             let n = o.number.as_deref().unwrap_or("?");
-            self.note(format!(
+            self.say(format!(
                 "pith: {}: replaced {n} (was {old})",
                 o.pdf.display()
             ));
@@ -289,7 +254,7 @@ impl job::run::Progress for Reporter<'_> {
         if super::verbose(1) && !super::quiet() {
             let why = o.reason.as_deref().map(|r| format!(" ({r})"));
             let why = why.unwrap_or_default();
-            self.note(format!("pith: {} {}{why}", o.status, o.pdf.display()));
+            self.say(format!("pith: {} {}{why}", o.status, o.pdf.display()));
         }
         if self.write_err.is_none() {
             let r = serde_json::to_writer(&mut self.report, &o)
@@ -297,6 +262,14 @@ impl job::run::Progress for Reporter<'_> {
                 .and_then(|_| self.report.write_all(b"\n"));
             self.write_err = r.err();
         }
+    }
+
+    fn note(&mut self, n: &job::progress::Notice) {
+        self.say(format!("pith: {}", super::one_line(&n.to_string())));
+    }
+
+    fn stopped(&mut self) -> bool {
+        self.stop.load(Ordering::SeqCst)
     }
 }
 
@@ -317,7 +290,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         return super::tar::run(&args.tar, shared);
     }
     let stop = stop_flag()?;
-    let (jobs, orphans, decided) = inputs(&args)?;
+    let plan = inputs(&args)?;
     let report_path = args.report.as_deref().filter(|p| p.as_os_str() != "-");
     let report: Box<dyn Write> = match report_path {
         Some(p) => Box::new(std::io::BufWriter::new(
@@ -331,25 +304,20 @@ pub fn run(args: Args) -> Result<Outcome> {
         write_err: None,
         bar: progress_bar(report_path.is_none()),
         settings: &settings,
+        stop,
     };
-    // Twice the cores: a worker also waits, for its group's syncs and for the file system, and
-    // the others keep the cores busy meanwhile (741 small PDFs on 2 cores: 0.26-0.35 s with 2
-    // workers, 0.19-0.27 s with 4).
-    let threads = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| 2 * n.get()));
+    let threads = args.jobs.unwrap_or_else(job::run::default_threads);
     let request = job::run::RunRequest {
-        jobs,
-        orphans,
+        jobs: plan.jobs,
+        orphans: plan.orphans,
         root: args.dir.as_deref(),
-        decided,
+        decided: plan.decided,
         out_dir: args.out_dir.as_deref(),
         dry_run: args.dry_run,
         mirror: args.mirror,
         check: args.check,
         settings: &settings,
         threads,
-        stop: &stop,
     };
     let done = job::run::run(request, &mut reporter)?;
     finish(&args, reporter, &done, report_path)

@@ -5,12 +5,15 @@
 use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use pith::batch::manifest::Manifest;
 use pith::batch::Shard;
+use pith::job::progress::{Notice, Progress};
 use pith::job::tar::{self, Totals};
-use pith::job::tar_run::{self, Request, Sink, Source};
+use pith::job::tar_run::{self, Request, Sink, Source, TarLine};
 
 use super::Outcome;
 
@@ -84,14 +87,6 @@ pub struct Shared<'a> {
     pub settings: pith::job::Settings,
 }
 
-/// A member's line with the command-line hint added to a refusal's reason, as `pith batch`
-/// adds it to a file's (the library names no flags).
-fn hinted(m: &tar::MemberReport, settings: &pith::job::Settings) -> tar::MemberReport {
-    let mut m = m.clone();
-    super::hint::add_batch_hint(m.refusal, &mut m.reason, settings);
-    m
-}
-
 fn is_dash(p: &Path) -> bool {
     p.as_os_str() == "-"
 }
@@ -109,11 +104,11 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
     // Ctrl-C or SIGTERM: stop before the next member; the output file is then not written
     // (its temporary file is removed), and a --tar-dir run starts no further tar. A second one
     // exits at once (a pipe that stalls never reaches the next member).
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();
         ctrlc::set_handler(move || {
-            if stop.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            if stop.swap(true, Ordering::SeqCst) {
                 std::process::exit(130);
             }
         })
@@ -130,25 +125,87 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
             spool_dir: args.spool_dir.clone(),
             name: String::new(),
             md5: false,
-            stop: Some(stop.clone()),
         },
         metadata_threads: threads,
     };
     match &args.tar_dir {
-        Some(dir) => run_dir(&shared, &req, dir),
-        None => run_one(args, &shared, &req),
+        Some(dir) => run_dir(&shared, &req, dir, stop),
+        None => run_one(args, &shared, &req, stop),
     }
 }
 
 /// arXiv metadata's notes, on standard error.
-fn on_note(r: &pith::record::arxiv::bulk::Report) {
+fn on_note(r: &Notice) {
     if !super::quiet() {
         eprintln!("pith: {}", super::one_line(&r.to_string()));
     }
 }
 
+/// A tar run's progress as the CLI shows it: report lines (members with the command line's
+/// hints, or tars, also on a terminal), notes on standard error, and Ctrl-C.
+struct Lines<'a> {
+    report: Box<dyn Write>,
+    write_err: Option<std::io::Error>,
+    /// `--tar`: the settings whose hints a refused member's reason gets.
+    settings: Option<&'a pith::job::Settings>,
+    /// `--tar-dir`: each tar's line also on standard error.
+    terminal: bool,
+    stop: Arc<AtomicBool>,
+}
+
+impl Progress<tar::MemberReport> for Lines<'_> {
+    fn line(&mut self, m: &tar::MemberReport) {
+        let mut m = m.clone();
+        if let Some(s) = self.settings {
+            super::hint::add_batch_hint(m.refusal, &mut m.reason, s);
+        }
+        json_line(&mut self.report, &m, &mut self.write_err);
+    }
+
+    fn note(&mut self, n: &Notice) {
+        on_note(n);
+    }
+
+    fn stopped(&mut self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+    }
+}
+
+impl Progress<TarLine> for Lines<'_> {
+    fn line(&mut self, line: &TarLine) {
+        if self.terminal {
+            eprintln!(
+                "pith: {} {}{}",
+                serde_json::to_value(line.status)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default(),
+                line.tar,
+                line.reason
+                    .as_deref()
+                    .map(|r| format!(" ({})", super::one_line(r)))
+                    .unwrap_or_default()
+            );
+        }
+        json_line(&mut self.report, line, &mut self.write_err);
+    }
+
+    fn note(&mut self, n: &Notice) {
+        on_note(n);
+    }
+
+    fn stopped(&mut self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+    }
+}
+
 /// `--tar-dir`: every tar of a folder, each to the output folder with its report.
-fn run_dir(shared: &Shared, req: &Request<'_>, dir: &Path) -> Result<Outcome> {
+fn run_dir(
+    shared: &Shared,
+    req: &Request<'_>,
+    dir: &Path,
+    stop: Arc<AtomicBool>,
+) -> Result<Outcome> {
     let terminal = std::io::stderr().is_terminal() && !super::quiet();
     let out_dir = shared.out_dir.context("--tar-dir needs --out-dir")?;
     let shard = shared
@@ -156,32 +213,19 @@ fn run_dir(shared: &Shared, req: &Request<'_>, dir: &Path) -> Result<Outcome> {
         .map(Shard::parse)
         .transpose()
         .context("--shard")?;
-    let mut report = open_report(shared.report, false)?;
-    let mut write_err = None;
-    let summary = tar_run::run_dir(
-        req,
-        dir,
-        out_dir,
-        shard,
-        &mut |line| {
-            if terminal {
-                eprintln!(
-                    "pith: {} {}{}",
-                    serde_json::to_value(line.status)
-                        .ok()
-                        .and_then(|v| v.as_str().map(str::to_owned))
-                        .unwrap_or_default(),
-                    line.tar,
-                    line.reason
-                        .as_deref()
-                        .map(|r| format!(" ({})", super::one_line(r)))
-                        .unwrap_or_default()
-                );
-            }
-            json_line(&mut report, line, &mut write_err);
-        },
-        &mut on_note,
-    );
+    let mut lines = Lines {
+        report: open_report(shared.report, false)?,
+        write_err: None,
+        settings: None,
+        terminal,
+        stop,
+    };
+    let summary = tar_run::run_dir(req, dir, out_dir, shard, &mut lines);
+    let Lines {
+        mut report,
+        mut write_err,
+        ..
+    } = lines;
     let summary = summary.inspect_err(|_| discard_empty_report(&mut report, shared.report))?;
     json_line(&mut report, &summary, &mut write_err);
     if let Some(e) = write_err {
@@ -207,7 +251,12 @@ fn run_dir(shared: &Shared, req: &Request<'_>, dir: &Path) -> Result<Outcome> {
 }
 
 /// `--tar`: one tar to `--out-tar`.
-fn run_one(args: &TarArgs, shared: &Shared, req: &Request<'_>) -> Result<Outcome> {
+fn run_one(
+    args: &TarArgs,
+    shared: &Shared,
+    req: &Request<'_>,
+    stop: Arc<AtomicBool>,
+) -> Result<Outcome> {
     let terminal = std::io::stderr().is_terminal() && !super::quiet();
     let input = args.tar.as_deref().context("--tar")?;
     let output = args.out_tar.as_deref().context("--tar needs --out-tar")?;
@@ -221,8 +270,13 @@ fn run_one(args: &TarArgs, shared: &Shared, req: &Request<'_>) -> Result<Outcome
         super::check_clobber(output)?;
     }
     // With the tar on standard output, the report goes to a file or standard error.
-    let mut report = open_report(shared.report, is_dash(output))?;
-    let mut write_err = None;
+    let mut lines = Lines {
+        report: open_report(shared.report, is_dash(output))?,
+        write_err: None,
+        settings: Some(&shared.settings),
+        terminal: false,
+        stop,
+    };
     let src = if is_dash(input) {
         Source::Reader(Box::new(std::io::stdin()), args.tar_name.as_deref())
     } else {
@@ -236,13 +290,12 @@ fn run_one(args: &TarArgs, shared: &Shared, req: &Request<'_>) -> Result<Outcome
     } else {
         Sink::Path(output)
     };
-    let totals: Result<Totals, _> = tar_run::run_one(
-        req,
-        src,
-        sink,
-        &mut |m| json_line(&mut report, &hinted(m, &shared.settings), &mut write_err),
-        &mut on_note,
-    );
+    let totals: Result<Totals, _> = tar_run::run_one(req, src, sink, &mut lines);
+    let Lines {
+        mut report,
+        mut write_err,
+        ..
+    } = lines;
     let totals = totals.inspect_err(|_| discard_empty_report(&mut report, shared.report))?;
     json_line(&mut report, &totals, &mut write_err);
     if let Some(e) = write_err {

@@ -71,6 +71,13 @@ pub enum ErrorKind {
     /// Occurs when a signature, key or bundle cannot be decoded.
     #[error(transparent)]
     Verify(crate::verify::Error),
+    /// Occurs when the PDFs to match with arXiv metadata cannot be listed (a bad manifest
+    /// line, an unreadable directory).
+    #[error(transparent)]
+    Arxiv(crate::batch::arxiv::Error),
+    /// Occurs when arXiv bulk metadata cannot be read.
+    #[error(transparent)]
+    Metadata(crate::record::arxiv::bulk::Error),
 }
 
 impl Error {
@@ -129,6 +136,11 @@ impl Error {
             ErrorKind::NoYear { .. } => Kind::NoYear,
             ErrorKind::Request(_) => Kind::Request,
             ErrorKind::Verify(e) => kind::of_verify(e),
+            ErrorKind::Arxiv(e) => match e.kind() {
+                crate::batch::arxiv::ErrorKind::Io(_) => Kind::Io,
+                _ => Kind::Manifest,
+            },
+            ErrorKind::Metadata(_) => Kind::Metadata,
         }
     }
 
@@ -148,7 +160,9 @@ impl Error {
             | ErrorKind::Net(_)
             | ErrorKind::BadNumber(_)
             | ErrorKind::NoYear { .. }
-            | ErrorKind::Verify(_) => false,
+            | ErrorKind::Verify(_)
+            | ErrorKind::Arxiv(_)
+            | ErrorKind::Metadata(_) => false,
             _ => true,
         }
     }
@@ -172,6 +186,7 @@ impl std::error::Error for Error {
             ErrorKind::Pdf(e) => std::error::Error::source(e),
             ErrorKind::Number(e) => std::error::Error::source(e),
             ErrorKind::Input(e) => std::error::Error::source(e),
+            ErrorKind::Arxiv(e) => std::error::Error::source(e),
             ErrorKind::Net(e) => std::error::Error::source(e.as_ref()),
             k => std::error::Error::source(k),
         }

@@ -41,6 +41,7 @@ pub mod inspect;
 pub mod item;
 pub mod kind;
 pub mod number;
+pub mod progress;
 pub mod run;
 pub mod strip;
 pub mod tar;

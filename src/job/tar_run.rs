@@ -23,11 +23,12 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::progress::{Notice, Progress};
 use super::tar::{self, Error, ErrorKind, MemberReport, Totals};
 use crate::batch::arxiv::{self as arxiv_match, Collected};
 use crate::batch::manifest::{self, Manifest, TarEntry};
 use crate::batch::Shard;
-use crate::record::arxiv::bulk::{Input as MetaInput, Report};
+use crate::record::arxiv::bulk::Input as MetaInput;
 
 /// What a run is asked to do.
 #[derive(Debug, Clone)]
@@ -113,7 +114,7 @@ fn collect(
     req: &Request,
     shown: &str,
     wanted: &Wanted,
-    on_note: &mut dyn FnMut(&Report),
+    on_note: &mut dyn FnMut(&Notice),
 ) -> Result<Collected, Error> {
     if req.metadata.is_empty() {
         return Ok(Collected::default());
@@ -160,8 +161,9 @@ fn entry_of<'m>(
 
 /// Streams one tar from `src` to `sink`, as the module docs say: the manifest entry is looked
 /// up, the metadata read for the tar's ids, every member planned by
-/// [`tar::plan_arxiv`] and reported to `on_member` in order; the metadata pass's notices go to
-/// `on_note`.
+/// [`tar::plan_arxiv`] and reported to `progress` in order, with the metadata pass's notices;
+/// when `progress` asks to stop, the run fails ([`ErrorKind::Interrupted`]) and a file output
+/// is not written.
 ///
 /// # Errors
 /// [`ErrorKind::Unlisted`] and [`ErrorKind::Mismatch`] for the manifest checks (a file
@@ -172,8 +174,7 @@ pub fn run_one(
     req: &Request,
     src: Source,
     sink: Sink,
-    on_member: &mut dyn FnMut(&MemberReport),
-    on_note: &mut dyn FnMut(&Report),
+    progress: &mut dyn Progress<MemberReport>,
 ) -> Result<Totals, Error> {
     let (shown, file_name) = match &src {
         Source::Path(p) => (
@@ -199,11 +200,11 @@ pub fn run_one(
             None => Wanted::All,
         },
     };
-    let collected = collect(req, &shown, &wanted, on_note)?;
+    let collected = collect(req, &shown, &wanted, &mut |n| progress.note(n))?;
     // A stream without a name is found in the manifest by its content at the end.
     let by_content = file_name.is_none() && req.manifest.is_some() && !req.any_tar;
     stream_checked(
-        req, &collected, src, sink, &shown, entry, by_content, on_member,
+        req, &collected, src, sink, &shown, entry, by_content, progress,
     )
 }
 
@@ -217,7 +218,7 @@ fn stream_checked(
     shown: &str,
     entry: Option<&TarEntry>,
     by_content: bool,
-    on_member: &mut dyn FnMut(&MemberReport),
+    progress: &mut dyn Progress<MemberReport>,
 ) -> Result<Totals, Error> {
     let err = |kind| Error::new(shown, kind);
     let plan = |name: &str| tar::plan_arxiv(name, collected, req.any_version);
@@ -258,7 +259,7 @@ fn stream_checked(
     };
     match sink {
         Sink::Writer(w) => {
-            let t = tar::stream(input, w, &plan, &opts, on_member)?;
+            let t = tar::stream(input, w, &plan, &opts, progress)?;
             check(&t)?;
             Ok(t)
         }
@@ -271,7 +272,7 @@ fn stream_checked(
             }
             let mut result = None;
             let committed = crate::output::write_file_with(out, None, |f| {
-                let r = tar::stream(input, &mut *f, &plan, &opts, on_member)
+                let r = tar::stream(input, &mut *f, &plan, &opts, progress)
                     .and_then(|t| check(&t).map(|_| t));
                 let ok = r.is_ok();
                 result = Some(r);
@@ -349,7 +350,9 @@ pub const OUTPUT_MANIFEST: &str = "arXiv_pdf_manifest.xml";
 
 /// Processes the tars of `req.manifest` found in `tar_dir` that fall to `shard`
 /// ([`manifest::shard_key`]), as the module docs say, each to `out_dir/NAME` with its report
-/// `out_dir/NAME.jsonl`; `on_tar` receives a line per tar in manifest order. Finally writes
+/// `out_dir/NAME.jsonl`; `progress` receives a line per tar in manifest order (and the
+/// metadata pass's notices); when it asks to stop, the tar in flight fails as interrupted
+/// and the run ends with [`ErrorKind::Interrupted`]. Finally writes
 /// `out_dir/arXiv_pdf_manifest.xml` listing every tar done in `out_dir` (by any shard) with
 /// its output's md5 and size.
 ///
@@ -362,8 +365,7 @@ pub fn run_dir(
     tar_dir: &Path,
     out_dir: &Path,
     shard: Option<Shard>,
-    on_tar: &mut dyn FnMut(&TarLine),
-    on_note: &mut dyn FnMut(&Report),
+    progress: &mut dyn Progress<TarLine>,
 ) -> Result<DirSummary, Error> {
     let Some((_, m)) = req.manifest else {
         return Err(Error::new(
@@ -414,24 +416,25 @@ pub fn run_dir(
     let collected = if pending.is_empty() {
         Collected::default()
     } else {
-        collect(req, &tar_dir.display().to_string(), &wanted, on_note)?
+        collect(req, &tar_dir.display().to_string(), &wanted, &mut |n| {
+            progress.note(n)
+        })?
     };
+    progress.start(summary.total);
     for (i, e) in ours.iter().enumerate() {
-        if req
-            .tar
-            .stop
-            .as_ref()
-            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
-        {
+        if progress.stopped() {
             return Err(Error::new(e.name(), ErrorKind::Interrupted));
         }
         if let Some(line) = lines[i].take() {
-            emit(&mut summary, &line, on_tar);
+            emit(&mut summary, &line, progress);
             continue;
         }
         let input = tar_dir.join(e.name());
         let output = out_dir.join(e.name());
-        let mut members = Vec::new();
+        let mut members = Members {
+            lines: Vec::new(),
+            outer: &mut *progress,
+        };
         let r = stream_checked(
             req,
             &collected,
@@ -440,10 +443,14 @@ pub fn run_dir(
             &input.display().to_string(),
             Some(e),
             false,
-            &mut |r| members.push(r.clone()),
+            &mut members,
         )
         .and_then(|t| {
-            write_report(&manifest::report_path(out_dir, e.name()), &members, &t)?;
+            write_report(
+                &manifest::report_path(out_dir, e.name()),
+                &members.lines,
+                &t,
+            )?;
             Ok(t)
         });
         let line = match r {
@@ -457,10 +464,31 @@ pub fn run_dir(
             },
             Err(err) => failed(e, &err),
         };
-        emit(&mut summary, &line, on_tar);
+        emit(&mut summary, &line, progress);
     }
     write_output_manifest(m, out_dir)?;
     Ok(summary)
+}
+
+/// The member lines of one tar of a [`run_dir`], gathered for its report; the run's own
+/// progress is asked whether to stop.
+struct Members<'p> {
+    lines: Vec<MemberReport>,
+    outer: &'p mut dyn Progress<TarLine>,
+}
+
+impl Progress<MemberReport> for Members<'_> {
+    fn line(&mut self, line: &MemberReport) {
+        self.lines.push(line.clone());
+    }
+
+    fn note(&mut self, note: &Notice) {
+        self.outer.note(note);
+    }
+
+    fn stopped(&mut self) -> bool {
+        self.outer.stopped()
+    }
 }
 
 fn failed(e: &TarEntry, err: &Error) -> TarLine {
@@ -475,7 +503,7 @@ fn failed(e: &TarEntry, err: &Error) -> TarLine {
     }
 }
 
-fn emit(summary: &mut DirSummary, line: &TarLine, on_tar: &mut dyn FnMut(&TarLine)) {
+fn emit(summary: &mut DirSummary, line: &TarLine, progress: &mut dyn Progress<TarLine>) {
     match line.status {
         TarStatus::Done => summary.done += 1,
         TarStatus::Skipped => summary.skipped += 1,
@@ -484,7 +512,7 @@ fn emit(summary: &mut DirSummary, line: &TarLine, on_tar: &mut dyn FnMut(&TarLin
     if let Some(t) = &line.totals {
         summary.failed_members += t.summary.failed;
     }
-    on_tar(line);
+    progress.line(line);
 }
 
 /// Writes the report of one tar to `path`: its member lines, then its totals (what

@@ -26,13 +26,14 @@ use std::fmt;
 use std::io::{self, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use md5::{Digest, Md5};
 use serde::Serialize;
 
 use crate::job::item::Summary;
+use crate::job::progress::Progress;
 use crate::job::{Kind, Settings, Status};
 
 mod format;
@@ -270,9 +271,6 @@ pub struct Options {
     /// Compute the md5 of the input and of the output (for a manifest); it costs about as
     /// much CPU as the rest of the run.
     pub md5: bool,
-    /// Set (by a Ctrl-C handler) to stop before the next member: the run then fails with
-    /// [`ErrorKind::Interrupted`], and a file output is not written.
-    pub stop: Option<Arc<AtomicBool>>,
 }
 
 enum Item {
@@ -290,8 +288,9 @@ struct Done {
 /// Streams the tar read from `input` to `output`: each regular-file member is planned by
 /// `plan` from its name, PDFs to inject go to [`process_member`] on `opts.threads` workers,
 /// and every member is written in the input's order (updated, or byte for byte);
-/// `on_member` receives each member's report line in that order. The output is flushed, not
-/// synced.
+/// `progress` receives each member's report line in that order. When `progress` asks to stop,
+/// no further member is read and the run fails with [`ErrorKind::Interrupted`]. The output is
+/// flushed, not synced.
 ///
 /// Memory: at most `threads + 2` members in flight, each at most [`SPOOL_BOUND`] in memory.
 ///
@@ -304,9 +303,11 @@ pub fn stream<R: Read + Send, W: Write>(
     output: W,
     plan: &(dyn Fn(&str) -> Planned + Sync),
     opts: &Options,
-    on_member: &mut dyn FnMut(&MemberReport),
+    progress: &mut dyn Progress<MemberReport>,
 ) -> Result<Totals, Error> {
     let start = Instant::now();
+    // Set on the calling thread when `progress` asks to stop; the reader polls it.
+    let stop = AtomicBool::new(false);
     let read_error: Mutex<Option<ErrorKind>> = Mutex::new(None);
     let read_sum: Mutex<Option<(Option<String>, u64)>> = Mutex::new(None);
     let mut out = Hashing::new(io::BufWriter::with_capacity(1 << 20, output), opts.md5);
@@ -322,11 +323,7 @@ pub fn stream<R: Read + Send, W: Write>(
             let mut r = Hashing::new(BufReader::with_capacity(1 << 20, input), opts.md5);
             let mut offset = 0u64;
             loop {
-                if opts
-                    .stop
-                    .as_ref()
-                    .is_some_and(|s| s.load(Ordering::Relaxed))
-                {
+                if stop.load(Ordering::Relaxed) {
                     *read_error.lock().unwrap_or_else(|p| p.into_inner()) =
                         Some(ErrorKind::Interrupted);
                     return;
@@ -424,7 +421,10 @@ pub fn stream<R: Read + Send, W: Write>(
             if let Some(rep) = &done.report {
                 summary.total += 1;
                 summary.count(rep.status, rep.replaced.is_some());
-                on_member(rep);
+                progress.line(rep);
+            }
+            if progress.stopped() {
+                stop.store(true, Ordering::Relaxed);
             }
             true
         },

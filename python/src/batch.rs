@@ -1,0 +1,138 @@
+//! `batch`: the directory or manifest run of ``pith batch --dir/--manifest``, through the
+//! library's [`pith::job::run`], the GIL released while it runs.
+
+use std::path::PathBuf;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use pith::batch::Shard;
+use pith::job::{self, ItemReport};
+
+use crate::convert::value_to_py;
+use crate::errors;
+use crate::progress::Callback;
+
+/// Runs a batch as ``pith batch`` does: every PDF under ``dir`` takes its number from its
+/// sidecar (``NAME.pith``, ``NAME.record.json`` or ``NAME.atom.xml``), or every PDF of the
+/// JSON Lines ``manifest`` (paths relative to ``root``, default the manifest's directory)
+/// from its line; with ``metadata`` (arXiv bulk metadata, a path or a list of paths) from the
+/// entry of the arXiv id in its name (``any_version`` numbers older versions too;
+/// ``unmatched`` gets the ids no PDF needed). Updated files go to a mirror tree under
+/// ``out_dir``, or into the files themselves with ``in_place=True``; ``mirror`` copies the
+/// files left alone too; ``dry_run`` plans and writes nothing; ``check`` changes nothing and
+/// reports whether each output carries its number. ``shard="K/N"`` runs one slice; ``jobs``
+/// workers (default: twice the cores). The stamp and repair options are those of
+/// :func:`inject`.
+///
+/// ``progress``, if given, is called with each report line (a dict) as its file is done;
+/// returning ``False`` stops the run: files in flight finish, the others are reported
+/// ``skipped``. ``KeyboardInterrupt`` stops it the same way and is raised once it has stopped,
+/// as is an exception of the callback.
+///
+/// Returns a dict: ``lines`` (the report lines, as ``pith batch --json`` prints them) and
+/// ``summary`` (its last line). Raises BatchError and its kin when the inputs cannot be read;
+/// a file that is refused or fails is a line, not an exception.
+#[pyfunction]
+#[pyo3(signature = (
+    dir=None, *, manifest=None, root=None, out_dir=None, in_place=false, dry_run=false,
+    check=false, mirror=false, shard=None, jobs=None, metadata=None, any_version=false,
+    unmatched=None, force=false, repair=false, now=None, stamp=false, stamp_form="short",
+    stamp_position="left", stamp_size=9.0, progress=None,
+))]
+#[allow(clippy::too_many_arguments)]
+pub fn batch<'py>(
+    py: Python<'py>,
+    dir: Option<PathBuf>,
+    manifest: Option<PathBuf>,
+    root: Option<PathBuf>,
+    out_dir: Option<PathBuf>,
+    in_place: bool,
+    dry_run: bool,
+    check: bool,
+    mirror: bool,
+    shard: Option<&str>,
+    jobs: Option<usize>,
+    metadata: Option<&Bound<'py, PyAny>>,
+    any_version: bool,
+    unmatched: Option<PathBuf>,
+    force: bool,
+    repair: bool,
+    now: Option<String>,
+    stamp: bool,
+    stamp_form: &str,
+    stamp_position: &str,
+    stamp_size: f64,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    if dir.is_some() == manifest.is_some() {
+        return Err(PyValueError::new_err("give either dir or manifest"));
+    }
+    if out_dir.is_some() == in_place {
+        return Err(PyValueError::new_err(
+            "give out_dir, or in_place=True to update the files themselves",
+        ));
+    }
+    if mirror && (out_dir.is_none() || check) {
+        return Err(PyValueError::new_err(
+            "mirror=True needs out_dir and cannot go with check=True",
+        ));
+    }
+    if check && dry_run {
+        return Err(PyValueError::new_err(
+            "give check=True or dry_run=True, not both",
+        ));
+    }
+    let metadata = crate::tar::paths_arg(metadata)?;
+    let shard = shard
+        .map(Shard::parse)
+        .transpose()
+        .map_err(|e| errors::job(py, "shard", &job::Error::new(job::ErrorKind::Number(e))))?;
+    let settings = crate::pdf::settings(
+        py,
+        force,
+        repair,
+        None,
+        now,
+        stamp,
+        stamp_form,
+        stamp_position,
+        stamp_size,
+    )?;
+    let threads = jobs.unwrap_or_else(job::run::default_threads).max(1);
+    let inputs = job::run::Inputs {
+        manifest: manifest.as_deref(),
+        root: root.as_deref(),
+        dir: dir.as_deref(),
+        arxiv_metadata: &metadata,
+        any_version,
+        unmatched: unmatched.as_deref(),
+        shard,
+        metadata_threads: threads,
+    };
+    let mut lines: Callback<ItemReport> = Callback::new(progress);
+    let done = py.detach(|| {
+        let plan = job::run::plan(&inputs, &mut |_| {})?;
+        let request = job::run::RunRequest {
+            jobs: plan.jobs,
+            orphans: plan.orphans,
+            root: dir.as_deref(),
+            decided: plan.decided,
+            out_dir: out_dir.as_deref(),
+            dry_run,
+            mirror,
+            check,
+            settings: &settings,
+            threads,
+        };
+        job::run::run(request, &mut lines)
+    });
+    let name = dir
+        .as_ref()
+        .or(manifest.as_ref())
+        .map(|p| p.display().to_string());
+    let done = done.map_err(|e| errors::job(py, &name.unwrap_or_default(), &e))?;
+    let lines = lines.finish()?;
+    let v = serde_json::json!({ "lines": lines, "summary": done.summary });
+    value_to_py(py, &v)
+}
