@@ -5,7 +5,8 @@ the SHA-256 of a paper's canonical metadata record, resolvable at
 ``https://pith.science/pith/<26 characters>``. This package binds the Rust library of the
 ``pith`` tool (crate ``pith-number``): numbers from records, arXiv Atom, arXiv bulk metadata lines or paper fields;
 canonical bytes; verification of records, texts, bundles and signatures; injection into and
-inspection, stripping and batch items of PDFs, on files or on bytes in memory (the GIL is
+inspection, stripping and batch items of PDFs, on files or on bytes in memory, and whole
+batches of a directory or manifest (the GIL is
 released while a PDF is read or written; reports have the keys of ``pith … --json``); badges and their
 embedding snippets; the LaTeX package ``pith.sty``.
 
@@ -27,6 +28,7 @@ from ._native import (
     __version__,
     badge_snippet,
     badge_svg,
+    batch,
     batch_item,
     canon_sha256,
     canon_text,
@@ -64,6 +66,7 @@ __all__ = [
     "URL_BASE",
     "badge_snippet",
     "badge_svg",
+    "batch",
     "batch_item",
     "canon_sha256",
     "canon_text",

@@ -1,9 +1,10 @@
 """Type stubs of the Rust extension module pith_number._native (see pith_number for docs)."""
 
-from typing import Any, BinaryIO, Dict, List, Literal, Optional, Sequence, Tuple, Union
+from typing import Any, BinaryIO, Callable, Dict, List, Literal, Optional, Sequence, Tuple, Union
 
 from .types import (
     BatchItemReport,
+    BatchReport,
     Check,
     InjectReport,
     Inspection,
@@ -50,6 +51,7 @@ __all__ = [
     "inject_bytes",
     "strip",
     "batch_item",
+    "batch",
 ]
 
 __version__: str
@@ -225,6 +227,33 @@ def batch_item(
 ) -> BatchItemReport:
     """One item of a batch, as pith batch runs (or checks) it; returns its report line."""
 
+def batch(
+    dir: Optional[PathLike] = None,
+    *,
+    manifest: Optional[PathLike] = None,
+    root: Optional[PathLike] = None,
+    out_dir: Optional[PathLike] = None,
+    in_place: bool = False,
+    dry_run: bool = False,
+    check: bool = False,
+    mirror: bool = False,
+    shard: Optional[str] = None,
+    jobs: Optional[int] = None,
+    metadata: Union[PathLike, Sequence[PathLike], None] = None,
+    any_version: bool = False,
+    unmatched: Optional[PathLike] = None,
+    force: bool = False,
+    repair: bool = False,
+    now: Optional[str] = None,
+    stamp: bool = False,
+    stamp_form: Literal["short", "full"] = "short",
+    stamp_position: Literal["left", "right", "top", "bottom"] = "left",
+    stamp_size: float = 9.0,
+    progress: Optional[Callable[[BatchItemReport], Optional[bool]]] = None,
+) -> BatchReport:
+    """A directory or manifest of PDFs, as pith batch --dir/--manifest runs it; returns its report
+    (lines and summary). progress gets each line; returning False stops the run."""
+
 def process_tar(
     src: Union[PathLike, BinaryIO],
     dst: Union[PathLike, BinaryIO],
@@ -244,6 +273,7 @@ def process_tar(
     now: Optional[str] = None,
     report: Optional[PathLike] = None,
     spool_dir: Optional[PathLike] = None,
+    progress: Optional[Callable[[Dict[str, Any]], Optional[bool]]] = None,
 ) -> Dict[str, Any]:
     """Streams a tar of PDFs, updating each PDF member named by arXiv id (pith batch --tar)."""
 

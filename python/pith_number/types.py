@@ -22,6 +22,8 @@ __all__ = [
     "InjectReport",
     "StripReport",
     "BatchItemReport",
+    "BatchSummary",
+    "BatchReport",
 ]
 
 RecordLike = Union[Mapping[str, Any], str, bytes]
@@ -178,3 +180,31 @@ class BatchItemReport(TypedDict, total=False):
     bytes_before: int
     bytes_after: int
     ms: int
+
+
+class BatchSummary(TypedDict, total=False):
+    """The last line of a ``pith batch`` report: the counts of its lines' statuses."""
+
+    summary: str
+    total: int
+    injected: int
+    unchanged: int
+    refused: int
+    failed: int
+    skipped: int
+    unmatched: int
+    planned: int
+    replaced: int
+    matches: int
+    differs: int
+    missing: int
+    interrupted: bool
+    """Stopped before every file was started (the others are ``skipped``)."""
+    ms: int
+
+
+class BatchReport(TypedDict):
+    """What :func:`pith_number.batch` returns: the report ``pith batch --json`` prints."""
+
+    lines: List[BatchItemReport]
+    summary: BatchSummary

@@ -3,7 +3,7 @@
 from the library's table and the same sentence (the CLI may add, after it, how to get past it
 with a flag). Every number form, a bare code with and without a resolver (a stand-in on
 127.0.0.1), bad numbers, encrypted files with and without the password, verify of matching,
-mismatching and number-less PDFs, strip, a batch item and a tar member."""
+mismatching and number-less PDFs, strip, a batch item, a directory batch and a tar member."""
 
 from __future__ import annotations
 
@@ -269,6 +269,31 @@ def test_a_batch_item(tmp_path: Path, monkeypatch, resolver) -> None:
                 line["reason"] = line["reason"].replace(pdf, "<pdf>")
         assert scrub(cli) == scrub(py), (number, cli, py)
     assert cli["status"] == "failed" and cli["refusal"] == "wrong_length"
+
+
+def test_a_directory_batch(tmp_path: Path, monkeypatch, resolver) -> None:
+    """`pith batch --dir` and `batch(dir)`: every number form a sidecar may hold, a bad one and
+    a PDF without a sidecar; the same lines (in input order) and the same summary."""
+    env = Env(tmp_path, monkeypatch, resolver.url())
+    d = env.path("in")
+    d.mkdir()
+    sidecars = {"full": SEED, "code": CODE, "url": URL, "short": "pith:7BMK4ZKT", "bad": "x"}
+    for name, number in sidecars.items():
+        (d / f"{name}.pdf").write_bytes((FIXTURES / "minimal.pdf").read_bytes())
+        (d / f"{name}.pith").write_text(number + "\n")
+    (d / "orphan.pdf").write_bytes((FIXTURES / "minimal.pdf").read_bytes())
+    report = d.parent / "r.jsonl"
+    rc, _, err = env.cli_json(["batch", "--dir", str(d), "--out-dir", str(d.parent / "cli"),
+                               "--report", str(report)])
+    assert rc == 2, err  # the bad sidecars fail
+    cli = [json.loads(x) for x in report.read_text().splitlines()]
+    py = pn.batch(d, out_dir=d.parent / "py")
+    by_pdf = lambda lines: sorted(lines, key=lambda x: x["pdf"])  # noqa: E731
+    assert scrub(by_pdf(cli[:-1])) == scrub(by_pdf(py["lines"]))
+    assert scrub(cli[-1]) == scrub(py["summary"])
+    status = {Path(x["pdf"]).stem: x["status"] for x in py["lines"]}
+    assert status == {"full": "injected", "code": "injected", "url": "injected",
+                      "short": "failed", "bad": "failed", "orphan": "unmatched"}, py
 
 
 def test_a_tar_member(tmp_path: Path, monkeypatch) -> None:

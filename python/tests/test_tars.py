@@ -13,7 +13,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Any, Dict, List, Tuple
 
 import pytest
 
@@ -151,3 +151,30 @@ def test_dask_example_matches_the_cli(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert [json.loads(l)["status"] for l in r.stdout.splitlines()
             if l.startswith("{")] == ["skipped"] * len(made)
+
+
+def test_process_tar_progress_sees_each_member_and_can_stop_it(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    need_tool("tar")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+    meta = metadata(tmp_path)
+    tars, m, made = tars_and_manifest(tmp_path)
+    seen: List[Dict[str, Any]] = []
+    r = pn.process_tar(made[0], tmp_path / "out.tar", metadata=meta, manifest=m,
+                       progress=seen.append)
+    assert seen == r["members"] and len(seen) == 2
+    # Stopped at its first member: the tar is interrupted and no output file is written.
+    many = make_tar(tmp_path, "many.tar", [(f"2402/2402.03791v{i}.pdf", example_pdf())
+                                           for i in range(1, 40)])
+    calls: List[str] = []
+
+    def first_only(line: Dict[str, Any]) -> bool:
+        calls.append(line["pdf"])
+        return False
+
+    with pytest.raises(pn.TarError) as e:
+        pn.process_tar(many, tmp_path / "many-out.tar", metadata=meta, jobs=1,
+                       progress=first_only)
+    assert e.value.kind == "interrupted", str(e.value)
+    assert 1 <= len(calls) < 39
+    assert not (tmp_path / "many-out.tar").exists()

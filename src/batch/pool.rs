@@ -22,8 +22,8 @@ const STAGED_FDS: usize = 256;
 const POLL: Duration = Duration::from_millis(100);
 
 /// Runs `work` over `jobs` on `threads` workers and hands every outcome to `done` on the
-/// calling thread, in completion order, as `done(Some(outcome))`; while none comes, `done(None)`
-/// about every tenth of a second. When `done` returns true the run stops: no new job starts,
+/// calling thread, in completion order, as `done(Some(outcome))`; before the first and while
+/// none comes, `done(None)` (about every tenth of a second). When `done` returns true the run stops: no new job starts,
 /// jobs in flight finish and the rest are reported as [`Line::not_started`].
 ///
 /// `work` may stage its outputs in the worker's [`output::Group`]. The pool commits the group
@@ -37,7 +37,9 @@ where
     D: FnMut(Option<&L>) -> bool,
 {
     let started = Instant::now();
-    let stop = &AtomicBool::new(false);
+    // A stop asked before the run (while the lines decided before it were reported) starts
+    // no job.
+    let stop = &AtomicBool::new(done(None));
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<(usize, L)>();
     let mut attempted = vec![false; jobs.len()];

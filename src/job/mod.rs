@@ -10,6 +10,8 @@
 //!   mirror copy of files left alone ([`item`]);
 //! - the replaced-number rule: a different number that was there before is reported in
 //!   `replaced`, the same code completed with its year is not;
+//! - how a long run reports its lines and is asked to stop ([`progress::Progress`]: the batch
+//!   run, the tar runs), and which inputs a batch runs ([`run::plan`]);
 //! - the reports themselves ([`InjectReport`], [`InspectReport`], [`ItemReport`],
 //!   [`StripReport`]): their keys are the CLI's `--json` keys and the Python dicts' keys,
 //!   documented once in `docs/reports.md`.
