@@ -142,14 +142,7 @@ fn arxiv_plan(
         _ => return Err(no_inputs()),
     };
     let ids: std::collections::HashSet<String> = wanted.iter().map(|w| w.id.clone()).collect();
-    let metadata: Vec<MetaInput> = inputs
-        .arxiv_metadata
-        .iter()
-        .map(|p| MetaInput {
-            path: p.clone(),
-            format: None,
-        })
-        .collect();
+    let metadata = MetaInput::recognised(inputs.arxiv_metadata);
     let mut list = match inputs.unmatched {
         Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(
             |e| Error::new(ErrorKind::Io("cannot create".into(), e)).in_file(p),
@@ -272,6 +265,41 @@ impl RunReport {
 /// # Errors
 /// [`ErrorKind::Io`] when the output folder cannot be created. A file's own failure is its
 /// line, never an error of the run.
+///
+/// # Examples
+/// A directory of PDFs with `NAME.pith` sidecars, as `pith batch --dir in --out-dir out`
+/// runs it; the lines are gathered in a list (a [`Progress`] that never stops the run).
+/// ```
+/// use pith::job::{run, ItemReport, Settings, Status};
+/// let dir = tempfile::tempdir()?;
+/// let input = dir.path().join("in");
+/// std::fs::create_dir(&input)?;
+/// std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/minimal.pdf"), input.join("a.pdf"))?;
+/// std::fs::write(input.join("a.pith"), "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\n")?;
+/// let plan = run::plan(&run::Inputs { dir: Some(&input), ..Default::default() }, &mut |_| {})?;
+/// let out = dir.path().join("out");
+/// let settings = Settings::default();
+/// let mut lines: Vec<ItemReport> = Vec::new();
+/// let report = run::run(
+///     run::RunRequest {
+///         jobs: plan.jobs,
+///         orphans: plan.orphans,
+///         root: Some(&input),
+///         decided: plan.decided,
+///         out_dir: Some(&out),
+///         dry_run: false,
+///         mirror: false,
+///         check: false,
+///         settings: &settings,
+///         threads: 2,
+///     },
+///     &mut lines,
+/// )?;
+/// assert_eq!(lines[0].status, Status::Injected);
+/// assert_eq!((report.summary.injected, report.end(false)), (1, run::End::Ok));
+/// assert!(out.join("a.pdf").is_file());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn run(
     req: RunRequest<'_>,
     progress: &mut dyn Progress<ItemReport>,

@@ -119,14 +119,7 @@ fn collect(
     if req.metadata.is_empty() {
         return Ok(Collected::default());
     }
-    let inputs: Vec<MetaInput> = req
-        .metadata
-        .iter()
-        .map(|p| MetaInput {
-            path: p.clone(),
-            format: None,
-        })
-        .collect();
+    let inputs = MetaInput::recognised(req.metadata);
     arxiv_match::collect_where(
         &inputs,
         &|id| wanted.accepts(id),

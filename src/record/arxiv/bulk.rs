@@ -52,6 +52,19 @@ pub struct Input {
     pub format: Option<Format>,
 }
 
+impl Input {
+    /// The inputs of `paths`, each form recognised from its first byte.
+    pub fn recognised(paths: &[PathBuf]) -> Vec<Input> {
+        paths
+            .iter()
+            .map(|p| Input {
+                path: p.clone(),
+                format: None,
+            })
+            .collect()
+    }
+}
+
 /// Where in the input a unit was found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Pos {
