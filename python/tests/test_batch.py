@@ -173,3 +173,25 @@ def test_a_missing_file_is_named_in_words_as_the_cli_does(tmp_path: Path) -> Non
                        timeout=60)
     assert r.returncode == 2
     assert r.stderr.strip() == "pith: " + str(e.value)
+
+
+def test_arxiv_metadata_numbers_pdfs_by_their_ids_as_the_cli_does(tmp_path: Path) -> None:
+    from test_tars import example_pdf, metadata
+    meta = metadata(tmp_path)
+    d = tmp_path / "in"
+    d.mkdir()
+    for name in ("2402.03791v3.pdf", "2402.03791v2.pdf", "no-id.pdf"):
+        (d / name).write_bytes(example_pdf())
+    rc, cli_lines, cli_summary = cli_batch(
+        ["--dir", str(d), "--out-dir", str(tmp_path / "cli"), "--arxiv-metadata", str(meta)],
+        tmp_path / "r.jsonl")
+    py = pn.batch(d, out_dir=tmp_path / "py", metadata=meta, unmatched=tmp_path / "ids.txt")
+    assert scrub(py["lines"]) == scrub(cli_lines)
+    status = {Path(x["pdf"]).name: x["status"] for x in py["lines"]}
+    assert status == {"2402.03791v3.pdf": "injected", "2402.03791v2.pdf": "skipped",
+                      "no-id.pdf": "unmatched"}, py
+    # The entries no PDF needed are listed, one id a line.
+    ids = (tmp_path / "ids.txt").read_text().split()
+    assert ids and "2402.03791" not in ids
+    any_version = pn.batch(d, out_dir=tmp_path / "all", metadata=meta, any_version=True)
+    assert any_version["summary"]["injected"] == 2
