@@ -195,3 +195,14 @@ def test_arxiv_metadata_numbers_pdfs_by_their_ids_as_the_cli_does(tmp_path: Path
     assert ids and "2402.03791" not in ids
     any_version = pn.batch(d, out_dir=tmp_path / "all", metadata=meta, any_version=True)
     assert any_version["summary"]["injected"] == 2
+
+
+def test_in_place_updates_the_files_themselves(tmp_path: Path) -> None:
+    d = papers(tmp_path / "in")
+    before = (d / "p0.pdf").read_bytes()
+    r = pn.batch(d, in_place=True)
+    assert r["summary"]["injected"] == 3
+    after = (d / "p0.pdf").read_bytes()
+    # An incremental update: the original bytes, then the update.
+    assert after.startswith(before) and len(after) > len(before)
+    assert pn.inspect(d / "p0.pdf")["number"] == SEED
