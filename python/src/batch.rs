@@ -108,7 +108,9 @@ pub fn batch<'py>(
         any_version,
         unmatched: unmatched.as_deref(),
         shard,
-        metadata_threads: threads,
+        // As pith batch: the metadata pass on the cores (it waits for nothing), unless `jobs`.
+        metadata_threads: jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
     };
     let mut lines: Callback<ItemReport> = Callback::new(progress);
     let done = py.detach(|| {
