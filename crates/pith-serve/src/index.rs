@@ -96,6 +96,10 @@ pub enum ErrorKind {
     /// Occurs under `strict` at the first input that cannot be indexed.
     #[error("{0}")]
     Bad(String),
+    /// Occurs when the file at the index's path was replaced (a rebuild renamed a new index
+    /// over it) since the index was opened; open it again to read the new one.
+    #[error("the index file was replaced since it was opened")]
+    Replaced,
 }
 
 impl Error {
@@ -178,6 +182,40 @@ pub enum Prefix {
 pub struct Index {
     path: PathBuf,
     id: u64,
+    file: FileId,
+}
+
+/// Which file a path names: a file renamed over it (a rebuilt index) has another identity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileId {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+}
+
+impl FileId {
+    /// The identity of the file at `path` now.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Io`] when there is no file there or it cannot be examined.
+    pub fn of(path: &Path) -> Result<FileId, Error> {
+        let m = std::fs::metadata(path).map_err(|e| Error::from(e).at(path))?;
+        #[cfg(unix)]
+        let (dev, ino) = {
+            use std::os::unix::fs::MetadataExt;
+            (m.dev(), m.ino())
+        };
+        // Elsewhere size and modification time tell a replaced file apart.
+        #[cfg(not(unix))]
+        let (dev, ino) = (0, 0);
+        Ok(FileId {
+            dev,
+            ino,
+            len: m.len(),
+            modified: m.modified().ok(),
+        })
+    }
 }
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -251,16 +289,34 @@ impl Index {
         if !path.is_file() {
             return Err(Error::from(ErrorKind::Input("no such index file".into())).at(path));
         }
+        // The file checked must be the file kept: a rebuild may rename another one into place
+        // meanwhile, and is then read at the next open.
+        let before = FileId::of(path)?;
         open_read(path).map_err(|e| e.at(path))?;
+        if FileId::of(path)? != before {
+            return Err(Error::from(ErrorKind::Replaced).at(path));
+        }
         Ok(Index {
             path: path.to_owned(),
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            file: before,
         })
     }
 
     /// The file.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The identity of the file opened, as it was when the index was opened.
+    pub fn file_id(&self) -> FileId {
+        self.file
+    }
+
+    /// Whether the path still names the file opened (false once a rebuild renamed a new index
+    /// over it, or the file is gone).
+    pub fn is_current(&self) -> bool {
+        FileId::of(&self.path).is_ok_and(|f| f == self.file)
     }
 
     /// Runs `f` with this thread's connection to the index.
@@ -278,7 +334,13 @@ impl Index {
                     if conns.len() >= MAX_CONNECTIONS_PER_THREAD {
                         conns.remove(0);
                     }
-                    conns.push((self.id, open_read(&self.path)?));
+                    let conn = open_read(&self.path)?;
+                    // A connection opened after a rebuild renamed a new file into place would
+                    // read that file under this index's name.
+                    if !self.is_current() {
+                        return Err(Error::from(ErrorKind::Replaced).at(&self.path));
+                    }
+                    conns.push((self.id, conn));
                     conns.len() - 1
                 }
             };
