@@ -219,4 +219,21 @@ mod tests {
         assert!(total <= SHARDS, "{total}");
         assert!(Cache::new(0).get("k", Generation(0)).is_none());
     }
+
+    #[test]
+    fn answers_of_another_index_are_not_given() {
+        let c = Cache::new(SHARDS);
+        let kept = |g| Kept {
+            generation: Generation(g),
+            status: StatusCode::OK,
+            headers: HeaderMap::new(),
+            body: Bytes::from_static(b"old"),
+        };
+        c.put("k".into(), kept(0));
+        assert!(c.get("k", Generation(0)).is_some());
+        assert!(c.get("k", Generation(1)).is_none());
+        c.put("k".into(), kept(1));
+        c.clear();
+        assert!(c.get("k", Generation(1)).is_none());
+    }
 }

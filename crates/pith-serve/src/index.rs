@@ -17,7 +17,9 @@
 //! arXiv id then leads to the new one.
 //!
 //! While served, the file is opened read-only and immutable (SQLite takes no locks and never
-//! looks for changes): a rebuild renames a new file into place, it never writes the old one.
+//! looks for changes): a rebuild renames a new file into place, it never writes the old one,
+//! and a server notices the path's new identity ([`FileId`], [`Index::is_current`]) and opens
+//! the new file as another [`Index`].
 
 use std::cell::RefCell;
 use std::fmt;
