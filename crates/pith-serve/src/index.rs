@@ -185,6 +185,9 @@ pub struct Index {
     path: PathBuf,
     id: u64,
     file: FileId,
+    /// Held while the index is; threads drop their connection to it once it is gone, so that
+    /// a replaced index file is closed (and its space freed) when no request reads it.
+    alive: std::sync::Arc<()>,
 }
 
 /// Which file a path names: a file renamed over it (a rebuilt index) has another identity.
@@ -226,7 +229,8 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 const MAX_CONNECTIONS_PER_THREAD: usize = 4;
 
 thread_local! {
-    static CONNECTIONS: RefCell<Vec<(u64, Connection)>> = const { RefCell::new(Vec::new()) };
+    static CONNECTIONS: RefCell<Vec<(u64, std::sync::Weak<()>, Connection)>> =
+        const { RefCell::new(Vec::new()) };
 }
 
 /// The `file:` URI that opens `path` read-only and immutable.
@@ -302,6 +306,7 @@ impl Index {
             path: path.to_owned(),
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             file: before,
+            alive: std::sync::Arc::new(()),
         })
     }
 
@@ -328,7 +333,8 @@ impl Index {
     pub fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T, Error>) -> Result<T, Error> {
         CONNECTIONS.with(|cell| {
             let mut conns = cell.borrow_mut();
-            let at = match conns.iter().position(|(id, _)| *id == self.id) {
+            conns.retain(|(_, alive, _)| alive.strong_count() > 0);
+            let at = match conns.iter().position(|(id, _, _)| *id == self.id) {
                 Some(i) => i,
                 None => {
                     // A server opens one index; a process that opens many (tests, tools) keeps
@@ -342,11 +348,11 @@ impl Index {
                     if !self.is_current() {
                         return Err(Error::from(ErrorKind::Replaced).at(&self.path));
                     }
-                    conns.push((self.id, conn));
+                    conns.push((self.id, std::sync::Arc::downgrade(&self.alive), conn));
                     conns.len() - 1
                 }
             };
-            f(&conns[at].1)
+            f(&conns[at].2)
         })
     }
 
