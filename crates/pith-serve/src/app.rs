@@ -226,36 +226,44 @@ pub async fn pin(State(state): State<AppState>, mut req: Request, next: Next) ->
 }
 
 /// Watches the served index's path: about every `every`, and on SIGHUP, [`AppState::reload`];
-/// `report` gets every reload that was not [`Reload::Unchanged`] or [`Reload::Ignored`]. Runs
-/// until the runtime ends.
-pub async fn watch(state: AppState, every: Duration, report: impl Fn(&Path, &Reload)) {
+/// `report` gets every reload that was not [`Reload::Unchanged`] or [`Reload::Ignored`]. The
+/// future runs until the runtime ends; call this inside the runtime, before the server says it
+/// listens: SIGHUP is taken over here, at the call, so from then on it no longer ends the
+/// process.
+pub fn watch(
+    state: AppState,
+    every: Duration,
+    report: impl Fn(&Path, &Reload) + Send + 'static,
+) -> impl std::future::Future<Output = ()> + Send {
     #[cfg(unix)]
     let mut hup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()).ok();
-    let mut tick = tokio::time::interval(every);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        #[cfg(unix)]
-        {
-            let hangup = async {
-                match hup.as_mut() {
-                    Some(h) => h.recv().await,
-                    None => std::future::pending().await,
+    async move {
+        let mut tick = tokio::time::interval(every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            #[cfg(unix)]
+            {
+                let hangup = async {
+                    match hup.as_mut() {
+                        Some(h) => h.recv().await,
+                        None => std::future::pending().await,
+                    }
+                };
+                tokio::select! {
+                    _ = tick.tick() => {}
+                    _ = hangup => {}
                 }
-            };
-            tokio::select! {
-                _ = tick.tick() => {}
-                _ = hangup => {}
             }
-        }
-        #[cfg(not(unix))]
-        tick.tick().await;
-        let s = state.clone();
-        // Opening and checking the new file reads it: off the workers that answer requests.
-        let Ok(r) = tokio::task::spawn_blocking(move || s.reload()).await else {
-            continue;
-        };
-        if !matches!(r, Reload::Unchanged | Reload::Ignored) {
-            report(state.current().0.path(), &r);
+            #[cfg(not(unix))]
+            tick.tick().await;
+            let s = state.clone();
+            // Opening and checking the new file reads it: off the workers that answer requests.
+            let Ok(r) = tokio::task::spawn_blocking(move || s.reload()).await else {
+                continue;
+            };
+            if !matches!(r, Reload::Unchanged | Reload::Ignored) {
+                report(state.current().0.path(), &r);
+            }
         }
     }
 }

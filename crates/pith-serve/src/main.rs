@@ -239,9 +239,8 @@ fn serve(a: ServeArgs, quiet: bool) -> Result<()> {
             .await
             .with_context(|| format!("cannot listen on {}", a.listen))?;
         let addr = listener.local_addr()?;
-        println!("listening on http://{addr}");
-        let _ = std::io::stdout().flush();
         let state = AppState::new(index, base, limits).with_max_upload(a.max_upload);
+        // Before the address is printed: from then on SIGHUP reloads, it does not end the server.
         tokio::spawn(app::watch(
             state.clone(),
             Duration::from_secs(1),
@@ -260,6 +259,8 @@ fn serve(a: ServeArgs, quiet: bool) -> Result<()> {
                 _ => {}
             },
         ));
+        println!("listening on http://{addr}");
+        let _ = std::io::stdout().flush();
         let router = app::router(state);
         limits::serve(listener, router, limits, limits::shutdown_signal()).await?;
         Ok(())
