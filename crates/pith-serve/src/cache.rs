@@ -1,6 +1,11 @@
-//! Answers kept in memory: the index is read-only while served, so the same request (path,
+//! Answers kept in memory: an index is read-only while served, so the same request (path,
 //! query and the kind of document asked for) always gets the same bytes, and a badge or record
 //! asked for again is sent without another lookup, render or hash.
+//!
+//! When the server swaps in a rebuilt index ([`crate::app::AppState::reload`]) the cache is
+//! emptied ([`Cache::clear`]), and every answer is kept with the generation of the index it was
+//! made from ([`Generation`]): an answer of the old index that a request still in flight keeps
+//! afterwards is never given for the new one.
 //!
 //! The cache is bounded ([`Cache::new`]): entries are spread over shards by a hash of their
 //! key, and a full shard is emptied before it takes a new entry (popular answers come back on
@@ -22,8 +27,14 @@ use crate::routes::{wants_html, wants_json};
 const MAX_BODY: usize = 256 * 1024;
 const SHARDS: usize = 16;
 
+/// Which index a request is answered from: the server counts the indexes it swapped in.
+/// [`crate::app::pin`] puts it in each request's extensions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Generation(pub u64);
+
 #[derive(Debug)]
 struct Kept {
+    generation: Generation,
     status: StatusCode,
     headers: HeaderMap,
     body: Bytes,
@@ -54,12 +65,20 @@ impl Cache {
         &self.shards[(self.hasher.hash_one(key) as usize) % SHARDS]
     }
 
-    fn get(&self, key: &str) -> Option<Arc<Kept>> {
+    fn get(&self, key: &str, generation: Generation) -> Option<Arc<Kept>> {
         self.shard(key)
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .get(key)
+            .filter(|k| k.generation == generation)
             .cloned()
+    }
+
+    /// Forgets every answer (the index they were made from was replaced).
+    pub fn clear(&self) {
+        for s in self.shards.iter() {
+            s.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        }
     }
 
     fn put(&self, key: String, kept: Kept) {
@@ -132,8 +151,13 @@ pub async fn layer(State(cache): State<Cache>, req: Request, next: Next) -> Resp
     // A HEAD answer has no body to keep: it is answered from a kept GET, or runs the route.
     let is_get = req.method() == Method::GET;
     let key = key(&req);
+    let generation = req
+        .extensions()
+        .get::<Generation>()
+        .copied()
+        .unwrap_or_default();
     let headers = crate::routes::negotiation(req.headers());
-    if let Some(kept) = cache.get(&key) {
+    if let Some(kept) = cache.get(&key, generation) {
         let etag = kept
             .headers
             .get(header::ETAG)
@@ -159,6 +183,7 @@ pub async fn layer(State(cache): State<Cache>, req: Request, next: Next) -> Resp
             .unwrap_or_default();
     };
     let kept = Kept {
+        generation,
         status: parts.status,
         headers: parts.headers,
         body: bytes,
@@ -183,6 +208,7 @@ mod tests {
             c.put(
                 format!("k{i}"),
                 Kept {
+                    generation: Generation(0),
                     status: StatusCode::OK,
                     headers: HeaderMap::new(),
                     body: Bytes::new(),
@@ -191,6 +217,23 @@ mod tests {
         }
         let total: usize = c.shards.iter().map(|s| s.lock().unwrap().len()).sum();
         assert!(total <= SHARDS, "{total}");
-        assert!(Cache::new(0).get("k").is_none());
+        assert!(Cache::new(0).get("k", Generation(0)).is_none());
+    }
+
+    #[test]
+    fn answers_of_another_index_are_not_given() {
+        let c = Cache::new(SHARDS);
+        let kept = |g| Kept {
+            generation: Generation(g),
+            status: StatusCode::OK,
+            headers: HeaderMap::new(),
+            body: Bytes::from_static(b"old"),
+        };
+        c.put("k".into(), kept(0));
+        assert!(c.get("k", Generation(0)).is_some());
+        assert!(c.get("k", Generation(1)).is_none());
+        c.put("k".into(), kept(1));
+        c.clear();
+        assert!(c.get("k", Generation(1)).is_none());
     }
 }

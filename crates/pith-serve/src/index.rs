@@ -1,7 +1,7 @@
 //! The index: one SQLite file holding every indexed version of every paper with its number,
 //! canonical record and display fields, and the bundles with their status flags.
 //!
-//! This module owns the file's schema ([`SCHEMA`]), building it ([`build`]) and reading it
+//! This module owns the file's schema ([`SCHEMA`], [`INDEXES`]), building it ([`build`]) and reading it
 //! ([`Index`]). It computes nothing itself: numbers come from the `pith` library's bulk arXiv
 //! run ([`pith::record::arxiv::bulk`]), records are read with the resolver's reader
 //! ([`pith::net::resolver::read_record`]) and bundles are checked by [`pith::verify::Bundle`].
@@ -17,7 +17,9 @@
 //! arXiv id then leads to the new one.
 //!
 //! While served, the file is opened read-only and immutable (SQLite takes no locks and never
-//! looks for changes): a rebuild renames a new file into place, it never writes the old one.
+//! looks for changes): a rebuild renames a new file into place, it never writes the old one,
+//! and a server notices the path's new identity ([`FileId`], [`Index::is_current`]) and opens
+//! the new file as another [`Index`].
 
 use std::cell::RefCell;
 use std::fmt;
@@ -48,8 +50,6 @@ CREATE TABLE records (
   license TEXT NOT NULL,
   superseded INTEGER NOT NULL DEFAULT 0
 );
-CREATE UNIQUE INDEX records_code ON records(code);
-CREATE UNIQUE INDEX records_current ON records(arxiv_id, version) WHERE superseded = 0;
 CREATE TABLE bundles (
   code TEXT PRIMARY KEY,
   bundle TEXT NOT NULL,        -- the bundle as given
@@ -57,6 +57,14 @@ CREATE TABLE bundles (
 ) WITHOUT ROWID;
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 PRAGMA user_version = 1;
+";
+
+/// The secondary indexes of [`SCHEMA`]'s `records`. A new index file gets them after its bulk
+/// rows are in: one sort instead of two B-tree insertions per row.
+pub const INDEXES: &str = "
+CREATE UNIQUE INDEX IF NOT EXISTS records_code ON records(code);
+CREATE UNIQUE INDEX IF NOT EXISTS records_current ON records(arxiv_id, version)
+  WHERE superseded = 0;
 ";
 
 /// The schema version [`SCHEMA`] writes and [`Index::open`] reads.
@@ -90,6 +98,10 @@ pub enum ErrorKind {
     /// Occurs under `strict` at the first input that cannot be indexed.
     #[error("{0}")]
     Bad(String),
+    /// Occurs when the file at the index's path was replaced (a rebuild renamed a new index
+    /// over it) since the index was opened; open it again to read the new one.
+    #[error("the index file was replaced since it was opened")]
+    Replaced,
 }
 
 impl Error {
@@ -172,6 +184,43 @@ pub enum Prefix {
 pub struct Index {
     path: PathBuf,
     id: u64,
+    file: FileId,
+    /// Held while the index is; threads drop their connection to it once it is gone, so that
+    /// a replaced index file is closed (and its space freed) when no request reads it.
+    alive: std::sync::Arc<()>,
+}
+
+/// Which file a path names: a file renamed over it (a rebuilt index) has another identity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileId {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+}
+
+impl FileId {
+    /// The identity of the file at `path` now.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Io`] when there is no file there or it cannot be examined.
+    pub fn of(path: &Path) -> Result<FileId, Error> {
+        let m = std::fs::metadata(path).map_err(|e| Error::from(e).at(path))?;
+        #[cfg(unix)]
+        let (dev, ino) = {
+            use std::os::unix::fs::MetadataExt;
+            (m.dev(), m.ino())
+        };
+        // Elsewhere size and modification time tell a replaced file apart.
+        #[cfg(not(unix))]
+        let (dev, ino) = (0, 0);
+        Ok(FileId {
+            dev,
+            ino,
+            len: m.len(),
+            modified: m.modified().ok(),
+        })
+    }
 }
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -180,7 +229,8 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 const MAX_CONNECTIONS_PER_THREAD: usize = 4;
 
 thread_local! {
-    static CONNECTIONS: RefCell<Vec<(u64, Connection)>> = const { RefCell::new(Vec::new()) };
+    static CONNECTIONS: RefCell<Vec<(u64, std::sync::Weak<()>, Connection)>> =
+        const { RefCell::new(Vec::new()) };
 }
 
 /// The `file:` URI that opens `path` read-only and immutable.
@@ -245,16 +295,35 @@ impl Index {
         if !path.is_file() {
             return Err(Error::from(ErrorKind::Input("no such index file".into())).at(path));
         }
+        // The file checked must be the file kept: a rebuild may rename another one into place
+        // meanwhile, and is then read at the next open.
+        let before = FileId::of(path)?;
         open_read(path).map_err(|e| e.at(path))?;
+        if FileId::of(path)? != before {
+            return Err(Error::from(ErrorKind::Replaced).at(path));
+        }
         Ok(Index {
             path: path.to_owned(),
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            file: before,
+            alive: std::sync::Arc::new(()),
         })
     }
 
     /// The file.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The identity of the file opened, as it was when the index was opened.
+    pub fn file_id(&self) -> FileId {
+        self.file
+    }
+
+    /// Whether the path still names the file opened (false once a rebuild renamed a new index
+    /// over it, or the file is gone).
+    pub fn is_current(&self) -> bool {
+        FileId::of(&self.path).is_ok_and(|f| f == self.file)
     }
 
     /// Runs `f` with this thread's connection to the index.
@@ -264,7 +333,8 @@ impl Index {
     pub fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T, Error>) -> Result<T, Error> {
         CONNECTIONS.with(|cell| {
             let mut conns = cell.borrow_mut();
-            let at = match conns.iter().position(|(id, _)| *id == self.id) {
+            conns.retain(|(_, alive, _)| alive.strong_count() > 0);
+            let at = match conns.iter().position(|(id, _, _)| *id == self.id) {
                 Some(i) => i,
                 None => {
                     // A server opens one index; a process that opens many (tests, tools) keeps
@@ -272,11 +342,17 @@ impl Index {
                     if conns.len() >= MAX_CONNECTIONS_PER_THREAD {
                         conns.remove(0);
                     }
-                    conns.push((self.id, open_read(&self.path)?));
+                    let conn = open_read(&self.path)?;
+                    // A connection opened after a rebuild renamed a new file into place would
+                    // read that file under this index's name.
+                    if !self.is_current() {
+                        return Err(Error::from(ErrorKind::Replaced).at(&self.path));
+                    }
+                    conns.push((self.id, std::sync::Arc::downgrade(&self.alive), conn));
                     conns.len() - 1
                 }
             };
-            f(&conns[at].1)
+            f(&conns[at].2)
         })
     }
 
@@ -582,11 +658,24 @@ struct Row {
 }
 
 fn collapse(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut out = String::with_capacity(s.len());
+    for word in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
 }
 
 impl Row {
-    fn of_record(record: &pith::Record, title: &str, authors: &str, version_date: &str) -> Row {
+    /// The row of `record`; `title` and `authors` are whitespace-collapsed already.
+    fn of_record(
+        record: &pith::Record,
+        title: String,
+        authors: String,
+        version_date: String,
+    ) -> Row {
         let bytes = record.canonical_bytes();
         let digest = pith::number::sha256(&bytes);
         let n = PithNumber::from_digest(&digest, Some(record.year()));
@@ -601,13 +690,14 @@ impl Row {
             year: record.year(),
             sha256: pith::number::hex(&digest),
             // Canonical JSON is UTF-8 (serde_json writes nothing else).
-            record: String::from_utf8_lossy(&bytes).into_owned(),
+            record: String::from_utf8(bytes)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
             arxiv_id: record.source.id.clone(),
             version: record.source.version,
-            title: collapse(title),
-            authors: collapse(authors),
+            title,
+            authors,
             submitted_at: m.submitted_at.clone(),
-            version_date: version_date.to_owned(),
+            version_date,
             categories,
             license: m.license.clone(),
         }
@@ -634,13 +724,18 @@ fn number_unit(u: Unit) -> Work {
                 .find(|(l, _)| pith::record::arxiv::version_number(l) == latest)
                 .and_then(|(_, d)| date::rfc2822_to_utc(d).ok())
                 .unwrap_or_default();
-            let title = m.title.clone();
-            match m.into_paper().and_then(|p| bulk::number_paper(&p)) {
-                Ok((record, _, _)) => Work::Row(Box::new(Row::of_record(
+            let title = collapse(&m.title);
+            // The record is serialised and hashed once, here (`bulk::number_paper` would do it
+            // too, and the row needs the canonical bytes besides the digest).
+            match m
+                .into_paper()
+                .and_then(|p| p.to_record().map_err(|e| e.to_string()))
+            {
+                Ok(record) => Work::Row(Box::new(Row::of_record(
                     &record,
-                    &title,
-                    &authors,
-                    &version_date,
+                    title,
+                    collapse(&authors),
+                    version_date,
                 ))),
                 Err(reason) => Work::Bad(format!("{place}: {reason}")),
             }
@@ -655,24 +750,43 @@ fn number_unit(u: Unit) -> Work {
 struct Writer<'c> {
     conn: &'c Connection,
     counts: Counts,
+    /// While a new file is filled without its [`INDEXES`]: hashes of the codes and of the
+    /// (arXiv id, version) pairs inserted so far.
+    deferred: Option<Deferred>,
+}
+
+/// What a new file's bulk rows are checked against while it has no [`INDEXES`]. Distinct
+/// hashes mean distinct keys, so a row whose two hashes are new is new; any other row (a
+/// version met again, or a hash collision) creates the indexes and takes the indexed path.
+#[derive(Default)]
+struct Deferred {
+    hasher: std::collections::hash_map::RandomState,
+    codes: std::collections::HashSet<u64>,
+    versions: std::collections::HashSet<u64>,
 }
 
 impl Writer<'_> {
+    /// Creates the secondary indexes if they were deferred.
+    fn index(&mut self) -> Result<(), Error> {
+        if self.deferred.take().is_some() {
+            self.conn.execute_batch(INDEXES)?;
+        }
+        Ok(())
+    }
+
     /// Inserts `row`; with `or_ignore`, a row whose code or current version is indexed
     /// already is left out. Returns the rows inserted (0 or 1).
     fn insert(&self, row: &Row, or_ignore: bool) -> Result<usize, Error> {
-        let verb = if or_ignore {
-            "INSERT OR IGNORE"
-        } else {
-            "INSERT"
-        };
+        // Constant statements: the cache finds them without a string built per row.
+        const INSERT: &str = "INSERT INTO records (code, year, sha256, record, arxiv_id, \
+            version, title, authors, submitted_at, version_date, categories, license) \
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
+        const INSERT_OR_IGNORE: &str = "INSERT OR IGNORE INTO records (code, year, sha256, \
+            record, arxiv_id, version, title, authors, submitted_at, version_date, categories, \
+            license) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
         Ok(self
             .conn
-            .prepare_cached(&format!(
-                "{verb} INTO records (code, year, sha256, record, arxiv_id, version, title, \
-                 authors, submitted_at, version_date, categories, license) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
-            ))?
+            .prepare_cached(if or_ignore { INSERT_OR_IGNORE } else { INSERT })?
             .execute(params![
                 row.code,
                 row.year,
@@ -690,6 +804,21 @@ impl Writer<'_> {
     }
 
     fn put(&mut self, row: &Row) -> Result<(), Error> {
+        if let Some(d) = &self.deferred {
+            use std::hash::BuildHasher;
+            let code = d.hasher.hash_one(&row.code);
+            let version = d.hasher.hash_one((&row.arxiv_id, row.version));
+            if !d.codes.contains(&code) && !d.versions.contains(&version) {
+                self.insert(row, false)?;
+                if let Some(d) = &mut self.deferred {
+                    d.codes.insert(code);
+                    d.versions.insert(version);
+                }
+                self.counts.added += 1;
+                return Ok(());
+            }
+            self.index()?;
+        }
         let c = self.conn;
         let inserted = self.insert(row, true)?;
         if inserted == 1 {
@@ -733,7 +862,7 @@ impl Writer<'_> {
 
     fn put_bundle(&mut self, bundle: &Bundle, keys: &[Key]) -> Result<(), Error> {
         let record = bundle.record();
-        let row = Row::of_record(record, "", "", "");
+        let row = Row::of_record(record, String::new(), String::new(), String::new());
         // A bundle may come before (or without) its paper's metadata: its record is indexed too.
         let has: bool = self
             .conn
@@ -897,6 +1026,7 @@ pub fn build(
     let mut w = Writer {
         conn: &conn,
         counts: Counts::default(),
+        deferred: (!existing).then(Deferred::default),
     };
     let mut failure: Option<Error> = None;
     let mut bad = |w: &mut Writer, line: String, failure: &mut Option<Error>| {
@@ -937,6 +1067,7 @@ pub fn build(
     if let Some(e) = failure.take() {
         return Err(e);
     }
+    w.index()?;
     // Folders of records, then folders of bundles: every item stored, or reported.
     let folders = (sources.records.iter().map(|d| (d, false)))
         .chain(sources.bundles.iter().map(|d| (d, true)));
@@ -949,7 +1080,14 @@ pub fn build(
                 records_in(&text)
                     .into_iter()
                     .map(|r| {
-                        r.map(|(rec, t, a)| Item::Row(Box::new(Row::of_record(&rec, &t, &a, ""))))
+                        r.map(|(rec, t, a)| {
+                            Item::Row(Box::new(Row::of_record(
+                                &rec,
+                                collapse(&t),
+                                collapse(&a),
+                                String::new(),
+                            )))
+                        })
                     })
                     .collect()
             };

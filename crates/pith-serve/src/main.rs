@@ -81,9 +81,13 @@ struct IndexArgs {
     /pith/<8|12|16> and /arxiv/<id>[vN] (303 to the number), /badge/<26>.svg?style=&full=&qr=,\n\
     /badge/<26>.json (shields.io endpoint), /healthz. Pages for browsers: / (look a paper up),\n\
     /pith/<26> with Accept: text/html (the record page), /verify (check a PDF; POST it with\n\
-    Accept: application/json for the pith verify --json report). SIGTERM stops it gracefully.")]
+    Accept: application/json for the pith verify --json report). SIGTERM stops it gracefully.\n\n\
+    A rebuilt INDEX (pith index -o INDEX … renames the new file into place) is picked up within\n\
+    about a second, or at once on SIGHUP: new requests read it, answers kept from the old one are\n\
+    dropped. If the new file is not a usable index, the old one goes on being served and one\n\
+    line on standard error says why.")]
 struct ServeArgs {
-    /// The index file (`pith index -o INDEX …` builds it).
+    /// The index file (`pith index -o INDEX …` builds it; a rebuild is served within a second).
     index: PathBuf,
     /// Address to listen on; port 0 picks a free port. The first line printed is
     /// `listening on http://HOST:PORT`.
@@ -235,9 +239,28 @@ fn serve(a: ServeArgs, quiet: bool) -> Result<()> {
             .await
             .with_context(|| format!("cannot listen on {}", a.listen))?;
         let addr = listener.local_addr()?;
+        let state = AppState::new(index, base, limits).with_max_upload(a.max_upload);
+        // Before the address is printed: from then on SIGHUP reloads, it does not end the server.
+        tokio::spawn(app::watch(
+            state.clone(),
+            Duration::from_secs(1),
+            move |path, r| match r {
+                app::Reload::Reloaded(n) if !quiet => {
+                    eprintln!(
+                        "pith: {}: rebuilt index served ({n} records)",
+                        path.display()
+                    );
+                }
+                app::Reload::Rejected(e) => eprintln!(
+                    "pith: {}: the new file is not served, the previous index is: {}",
+                    path.display(),
+                    one_line(&e.kind().to_string())
+                ),
+                _ => {}
+            },
+        ));
         println!("listening on http://{addr}");
         let _ = std::io::stdout().flush();
-        let state = AppState::new(index, base, limits).with_max_upload(a.max_upload);
         let router = app::router(state);
         limits::serve(listener, router, limits, limits::shutdown_signal()).await?;
         Ok(())

@@ -287,3 +287,158 @@ fn kill_9_during_index_leaves_the_old_index_readable() {
     let again = index(&out, &["--arxiv-snapshot", snap.to_str().unwrap()]);
     assert_eq!(again.code, 0, "{}", again.stderr);
 }
+
+/// `snap` with its line of arXiv paper `id` changed by `edit` (`None` leaves it out).
+fn edited(snap: &Path, out: &Path, id: &str, edit: Option<&dyn Fn(&mut Value)>) {
+    let mut w = std::fs::File::create(out).unwrap();
+    for line in std::fs::read_to_string(snap).unwrap().lines() {
+        let mut v: Value = serde_json::from_str(line).unwrap();
+        if v["id"] == id {
+            match edit {
+                Some(f) => f(&mut v),
+                None => continue,
+            }
+        }
+        writeln!(w, "{v}").unwrap();
+    }
+}
+
+#[test]
+fn a_new_index_with_a_version_met_twice_keeps_both_records() {
+    // Builds a new file: its first rows go in without the secondary indexes, the repeated
+    // version takes the indexed path; the result must be the same as an update's.
+    let dir = tempfile::tempdir().unwrap();
+    let snap = snapshot(dir.path());
+    let text = std::fs::read_to_string(&snap).unwrap();
+    let total = text.lines().count() as u64;
+    let line = text
+        .lines()
+        .find(|l| l.contains("\"2412.14374\""))
+        .unwrap()
+        .to_owned();
+    let mut v: Value = serde_json::from_str(&line).unwrap();
+    v["title"] = "Scaling Deep Learning Training, corrected".into();
+    let twice = dir.path().join("twice.jsonl");
+    std::fs::write(&twice, format!("{text}{line}\n{v}\n")).unwrap();
+    let out = dir.path().join("i.pith-index");
+    let r = index(&out, &["--arxiv-snapshot", twice.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let c = counts(&r);
+    assert_eq!(c["added"], total, "{c}");
+    assert_eq!(c["unchanged"], 1, "{c}");
+    assert_eq!(c["changed"], 1, "{c}");
+    assert_eq!(c["records"], total + 1, "{c}");
+    let idx = Index::open(&out).unwrap();
+    let now = idx.arxiv("2412.14374", None).unwrap().unwrap();
+    assert_eq!(now.title, "Scaling Deep Learning Training, corrected");
+    if have_tool(
+        "sqlite3",
+        "a_new_index_with_a_version_met_twice_keeps_both_records",
+    ) {
+        let r = run(
+            "sqlite3".as_ref(),
+            &[
+                out.to_str().unwrap(),
+                "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name",
+            ],
+            &[],
+        );
+        assert_eq!(r.stdout, "records_code\nrecords_current\n", "{}", r.stderr);
+    }
+}
+
+/// Polls `f` until it holds, for at most `secs` seconds.
+fn within(secs: u64, what: &str, mut f: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    while !f() {
+        assert!(Instant::now() < deadline, "not within {secs} s: {what}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn a_served_index_rebuilt_in_place_is_served_and_a_broken_one_is_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let snap = snapshot(dir.path());
+    let out = dir.path().join("i.pith-index");
+    // The first index lacks 2412.14374.
+    let without = dir.path().join("without.jsonl");
+    edited(&snap, &without, "2412.14374", None);
+    let r = index(&out, &["--arxiv-snapshot", without.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let first = counts(&r)["records"].as_u64().unwrap();
+    let s = Server::start(&out, &[]);
+    let health = |s: &Server| s.get("/healthz", &[]).text();
+    assert_eq!(health(&s), format!("ok {first} records\n"));
+    assert_eq!(s.get("/arxiv/2412.14374", &[]).status, 404);
+    // Asked twice: the second answer comes from the kept answers, which must be forgotten.
+    let old = s.get("/arxiv/2402.03791v3", &[]);
+    assert_eq!(old.status, 303);
+    assert_eq!(
+        s.get("/arxiv/2402.03791v3", &[]).header("location"),
+        old.header("location")
+    );
+
+    // Rebuilt into the same path: the missing paper, and 2402.03791v3 with another record.
+    let newer = dir.path().join("newer.jsonl");
+    edited(
+        &snap,
+        &newer,
+        "2402.03791",
+        Some(&|v: &mut Value| v["title"] = "A corrected title".into()),
+    );
+    let r = index(
+        &out,
+        &["--fresh", "--arxiv-snapshot", newer.to_str().unwrap()],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let second = counts(&r)["records"].as_u64().unwrap();
+    assert_eq!(second, first + 1);
+    within(10, "the rebuilt index is served", || {
+        s.get("/arxiv/2412.14374", &[]).status == 303
+    });
+    assert_eq!(health(&s), format!("ok {second} records\n"));
+    let new = s.get("/arxiv/2402.03791v3", &[]);
+    assert_eq!(new.status, 303);
+    assert_ne!(new.header("location"), old.header("location"));
+    let expected = Index::open(&out)
+        .unwrap()
+        .arxiv("2402.03791", Some(3))
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        new.header("location"),
+        Some(format!("/pith/{}", expected.number.code()).as_str())
+    );
+    let doc = s
+        .get(&format!("/pith/{}.json", expected.number.code()), &[])
+        .json();
+    assert_eq!(doc["name"], "A corrected title", "{doc}");
+
+    // A broken file renamed into place is not served: the rebuilt index goes on answering.
+    let broken = dir.path().join("broken");
+    std::fs::write(&broken, b"SQLite format 3\0 but not really an index").unwrap();
+    std::fs::rename(&broken, &out).unwrap();
+    std::thread::sleep(Duration::from_millis(2500));
+    assert_eq!(health(&s), format!("ok {second} records\n"));
+    assert_eq!(s.get("/arxiv/2412.14374", &[]).status, 303);
+    assert_eq!(
+        s.get("/arxiv/2402.03791v3", &[]).header("location"),
+        new.header("location")
+    );
+    // And an index that replaces the broken file is served again (SIGHUP: at once).
+    let r = index(
+        &out,
+        &["--fresh", "--arxiv-snapshot", without.to_str().unwrap()],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    std::process::Command::new("kill")
+        .args(["-HUP", &s.pid().to_string()])
+        .status()
+        .unwrap();
+    within(10, "the third index is served", || {
+        s.get("/arxiv/2412.14374", &[]).status == 404
+    });
+    assert_eq!(health(&s), format!("ok {first} records\n"));
+    assert_eq!(s.terminate(), Some(0));
+}

@@ -369,7 +369,7 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
 /// The record page of `entry`, for a client that accepts HTML.
 pub fn page(state: &AppState, headers: &HeaderMap, entry: &Entry) -> Response {
     let site = Site::of_request(state, headers);
-    let facts = match Facts::of(state.index(), entry, state.base_url()) {
+    let facts = match Facts::of(&state.index(), entry, state.base_url()) {
         Ok(f) => f,
         Err(e) => return internal_error(&e),
     };
