@@ -277,11 +277,6 @@ fn rotated_and_landscape_pages() {
 fn pages_without_room_are_refused() {
     let dir = common::tmpdir();
     let cases = [
-        (
-            "full-image",
-            "/MediaBox [0 0 612 792]",
-            "q 612 0 0 792 0 0 cm /Im1 Do Q\n".to_string(),
-        ),
         ("narrow", "/MediaBox [0 0 4 300]", String::new()),
         (
             "text-to-every-edge",
@@ -370,6 +365,8 @@ fn backgrounds_are_not_content() {
     // A page colour with nothing on it (a page of luamesh's documentation is two coloured
     // triangles): still background, not content that reaches every edge.
     cases.push(("grey-page-alone", "0.5 g 0 0 612 792 re f\n", true));
+    // A page that is one picture (a scan, a screenshot): stamped on it, on a plate.
+    cases.push(("image-alone", "q 612 0 0 792 0 0 cm /Im1 Do Q\n", true));
     cases.push((
         "triangles-alone",
         "1 0.894 0.71 rg 0 0 m 612 0 l 0 792 l h f 0.864 0.864 0.864 rg 0 0 m 612 792 l 0 792 l h f\n",
@@ -397,7 +394,7 @@ fn backgrounds_are_not_content() {
 fn full_edge_content_is_still_refused() {
     let dir = common::tmpdir();
     // A full-page fill or image drawn after the text covers it: that is content, not
-    // background; so is a page that is one full-page image and nothing else.
+    // background.
     let cases = [
         (
             "fill-after-text",
@@ -406,10 +403,6 @@ fn full_edge_content_is_still_refused() {
         (
             "image-after-text",
             format!("{}q 612 0 0 792 0 0 cm /Im1 Do Q\n", body(612.0, 792.0)),
-        ),
-        (
-            "image-alone",
-            "q 612 0 0 792 0 0 cm /Im1 Do Q\n".to_string(),
         ),
     ];
     for (name, content) in cases {

@@ -60,7 +60,7 @@ pub fn hint(e: &job::Error, settings: &Settings, rewrite: bool) -> &'static str 
                 "; give its user or owner password with --password or --password-file"
             }
             PdfKind::Signed(..) => "; use --force to stamp anyway, or inject without --stamp",
-            PdfKind::NoStampRoom => "; inject without --stamp to write the metadata only",
+            PdfKind::NoStampRoom => "; inject without --stamp to write the number as metadata only",
             _ => "",
         },
         _ => "",
@@ -80,7 +80,7 @@ pub fn batch_hint(kind: job::Kind, settings: &Settings) -> &'static str {
         K::Certified => "; rerun with --force to update anyway, which invalidates the certification",
         K::Xmp if !settings.force => "; rerun with --force to replace it",
         K::Signed => "; rerun with --force to stamp anyway, or without --stamp",
-        K::NoStampRoom => "; rerun without --stamp to write the metadata only",
+        K::NoStampRoom => "; rerun without --stamp to write the number as metadata only",
         K::SameFile => "; use --in-place to update it",
         K::LeavesOutDir => "; give an explicit \"out\" for it",
         K::Exists => " (--no-clobber)",

@@ -182,7 +182,7 @@ impl fmt::Display for Error {
             ErrorKind::Unsupported(m) => write!(f, "unsupported: {m}")?,
             ErrorKind::NoStampRoom => write!(
                 f,
-                "page 1 has no free margin with room for a legible stamp (its content reaches every edge, or the page is too small); the number can still be written as metadata only"
+                "page 1 has no free margin with room for a legible stamp (its content reaches every edge, or the page is too small)"
             )?,
             ErrorKind::PagesLost { found, kept: 0 } => write!(
                 f,

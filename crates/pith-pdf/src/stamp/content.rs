@@ -392,6 +392,77 @@ pub fn bbox(r: &Rect, m: &M) -> Rect {
     Rect { x0, y0, x1, y1 }
 }
 
+/// The area a filled shape with box `p` covers, as horizontal strips: within a strip, every
+/// point inside a closed shape lies between two points of its outline at the same height (a
+/// horizontal line from it crosses the outline on both sides), so each strip spans the
+/// outline pieces `outline` (boxes of its segments, long lines cut short) that reach it.
+/// Strips covering the same span are joined. `None` when strips would not help: a small
+/// shape, or an outline not known piece by piece.
+fn strips(p: &Rect, outline: &[Rect]) -> Option<Vec<Rect>> {
+    if outline.len() < 3 || p.width() < 4.0 * STRIP || p.height() < 4.0 * STRIP {
+        return None;
+    }
+    let n = ((p.height() / STRIP).ceil() as usize).clamp(1, MAX_STRIPS);
+    let step = p.height() / n as f64;
+    let mut out: Vec<Rect> = Vec::new();
+    for i in 0..n {
+        let (y0, y1) = (p.y0 + step * i as f64, p.y0 + step * (i + 1) as f64);
+        let mut span: Option<(f64, f64)> = None;
+        for b in outline.iter().filter(|b| b.y0 <= y1 && b.y1 >= y0) {
+            span = Some(span.map_or((b.x0, b.x1), |(a, c)| (a.min(b.x0), c.max(b.x1))));
+        }
+        let Some((x0, x1)) = span else { continue };
+        match out.last_mut() {
+            Some(l)
+                if (l.x0 - x0).abs() < 0.5
+                    && (l.x1 - x1).abs() < 0.5
+                    && (l.y1 - y0).abs() < 1e-9 =>
+            {
+                l.y1 = y1;
+            }
+            _ => out.push(Rect { x0, y0, x1, y1 }),
+        }
+    }
+    Some(out)
+}
+
+/// The boxes of a straight line `from`–`to`: one box, or when the line is long and slanted
+/// pieces no longer than [`LINE_PIECE`] (its own box would cover the whole rectangle it is
+/// the diagonal of).
+fn line_pieces(from: (f64, f64), to: (f64, f64)) -> Vec<Rect> {
+    let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+    let pieces = (dx.hypot(dy) / LINE_PIECE).ceil();
+    if !(dx.abs() > 1.0 && dy.abs() > 1.0 && pieces > 1.0) {
+        return vec![Rect::new(from.0, from.1, to.0, to.1)];
+    }
+    let n = pieces.min(MAX_SEGMENTS as f64) as usize;
+    (0..n)
+        .map(|i| {
+            let (t0, t1) = (i as f64 / n as f64, (i + 1) as f64 / n as f64);
+            Rect::new(
+                from.0 + dx * t0,
+                from.1 + dy * t0,
+                from.0 + dx * t1,
+                from.1 + dy * t1,
+            )
+        })
+        .collect()
+}
+
+/// The outline of the unit square mapped by `m` (an image's place, §8.9.5) as boxes of
+/// pieces no longer than [`LINE_PIECE`].
+fn quad_outline(m: &M) -> Vec<Rect> {
+    let c = [
+        apply(m, 0.0, 0.0),
+        apply(m, 1.0, 0.0),
+        apply(m, 1.0, 1.0),
+        apply(m, 0.0, 1.0),
+    ];
+    (0..4)
+        .flat_map(|k| line_pieces(c[k], c[(k + 1) % 4]))
+        .collect()
+}
+
 fn union(a: Option<Rect>, b: Rect) -> Option<Rect> {
     if !(b.x0.is_finite() && b.y0.is_finite() && b.x1.is_finite() && b.y1.is_finite()) {
         return a;
@@ -415,8 +486,14 @@ const GLYPH_ASC: f64 = 1.05;
 pub const MAX_BOXES: usize = 1 << 16;
 /// The longest piece of a slanted line marked as one box, in default user space units.
 const LINE_PIECE: f64 = 12.0;
-/// The most segments of one path kept for a stroke.
+/// The most segments of one path kept for a stroke or for a fill's strips.
 const MAX_SEGMENTS: usize = 4096;
+/// The height of the strips a large slanted or curved shape is marked in, in default user
+/// space units: its box alone would cover the corners it leaves empty (a skewed plane, a
+/// diamond, a disc), and those corners are the margins the stamp looks for.
+const STRIP: f64 = 8.0;
+/// The most strips one shape is marked in.
+const MAX_STRIPS: usize = 128;
 /// Longest operand stack kept (real operators take at most 6 operands; `sc`/`scn` up to 33).
 const MAX_OPERANDS: usize = 64;
 
@@ -508,9 +585,12 @@ pub struct Walk<'x> {
     tlm: M,
     path: Option<Rect>,
     /// The boxes of the current path's segments (user space), for a stroke: a frame drawn
-    /// round the page marks its four edges, not the page inside it. `None` past
+    /// round the page marks its four edges, not the page inside it; and for a large fill, its
+    /// outline ([`strips`]). `None` past
     /// [`MAX_SEGMENTS`] (the stroke then marks the path's box).
     segs: Option<Vec<Rect>>,
+    /// The closing lines of the current path's earlier open subpaths, for a fill's outline.
+    closers: Vec<Rect>,
     /// The current point and the start of the current subpath (user space).
     point: (f64, f64),
     start: (f64, f64),
@@ -549,6 +629,7 @@ impl<'x> Walk<'x> {
             tlm: IDENTITY,
             path: None,
             segs: Some(Vec::new()),
+            closers: Vec::new(),
             point: (0.0, 0.0),
             start: (0.0, 0.0),
             pending_clip: false,
@@ -577,6 +658,29 @@ impl<'x> Walk<'x> {
     fn paint_user(&mut self, b: Rect, luminance: Option<f64>) {
         self.paint = Some((luminance, false));
         self.mark_user(b);
+        self.paint = None;
+    }
+
+    /// Marks a paint (`paint`, as in [`Walk::paint`]) of a shape with box `b` and outline
+    /// pieces `outline`: a paint that may be the page's background counts by its box, as
+    /// [`Walk::mark_user`] decides; any other large shape by its [`strips`].
+    fn paint_shape(&mut self, b: Rect, outline: &[Rect], paint: (Option<f64>, bool)) {
+        self.paint = Some(paint);
+        let background = !self.text_seen
+            && self.page.is_some_and(|area| {
+                b.intersect(&area).is_some_and(|c| {
+                    c.width() >= BACKGROUND_COVER * area.width()
+                        && c.height() >= BACKGROUND_COVER * area.height()
+                })
+            });
+        match strips(&b, outline).filter(|_| !background) {
+            Some(parts) => {
+                for r in parts {
+                    self.mark_user(r);
+                }
+            }
+            None => self.mark_user(b),
+        }
         self.paint = None;
     }
 
@@ -718,10 +822,17 @@ impl<'x> Walk<'x> {
 
     /// Marks an image: the unit square of the current matrix (§8.9.5).
     fn paint_image(&mut self) {
-        let b = bbox(&Rect::new(0.0, 0.0, 1.0, 1.0), &self.gs.ctm);
-        self.paint = Some((None, true));
-        self.mark_user(b);
-        self.paint = None;
+        let m = self.gs.ctm;
+        let b = bbox(&Rect::new(0.0, 0.0, 1.0, 1.0), &m);
+        // An upright image fills its box; a rotated or skewed one only part of it.
+        let upright =
+            (m[1].abs() < 1e-9 && m[2].abs() < 1e-9) || (m[0].abs() < 1e-9 && m[3].abs() < 1e-9);
+        let outline = if upright {
+            Vec::new()
+        } else {
+            quad_outline(&m)
+        };
+        self.paint_shape(b, &outline, (None, true));
     }
 
     /// Adds a run of text `x0..x1` (unscaled text space) at the text matrix, then moves it.
@@ -779,6 +890,7 @@ impl<'x> Walk<'x> {
         self.scope = scope;
         self.path = None;
         self.segs = Some(Vec::new());
+        self.closers.clear();
         if r.is_err() {
             self.mark(bbox, matrix);
         }
@@ -797,6 +909,15 @@ impl<'x> Walk<'x> {
 
     /// Starts a subpath at `(x, y)` (`m`, and the corner of `re`).
     fn move_to(&mut self, x: f64, y: f64) {
+        // A fill closes every subpath (§8.5.3.1): the line back to the start of the one
+        // before is part of the filled shape's outline, though not of a stroke.
+        if self.path.is_some() && self.point != self.start {
+            let closer = line_pieces(self.point, self.start);
+            if self.closers.len() + closer.len() > MAX_SEGMENTS {
+                self.segs = None;
+            }
+            self.closers.extend(closer);
+        }
         let p = self.path_point(x, y);
         self.point = p;
         self.start = p;
@@ -814,21 +935,17 @@ impl<'x> Walk<'x> {
             b = union(Some(b), Rect::new(u, v, u, v)).unwrap_or(b);
             self.point = (u, v);
         }
-        let (dx, dy) = (self.point.0 - from.0, self.point.1 - from.1);
-        let pieces = (dx.hypot(dy) / LINE_PIECE).ceil();
-        if pts.len() == 1 && dx.abs() > 1.0 && dy.abs() > 1.0 && pieces > 1.0 {
-            let n = pieces.min(MAX_SEGMENTS as f64) as usize;
-            for i in 0..n {
-                let (t0, t1) = (i as f64 / n as f64, (i + 1) as f64 / n as f64);
-                self.push_seg(Rect::new(
-                    from.0 + dx * t0,
-                    from.1 + dy * t0,
-                    from.0 + dx * t1,
-                    from.1 + dy * t1,
-                ));
-            }
+        if pts.len() == 1 {
+            self.push_line(from, self.point);
         } else {
             self.push_seg(b);
+        }
+    }
+
+    /// A straight segment `from`–`to` (user space), in pieces when it is long and slanted.
+    fn push_line(&mut self, from: (f64, f64), to: (f64, f64)) {
+        for r in line_pieces(from, to) {
+            self.push_seg(r);
         }
     }
 
@@ -845,7 +962,7 @@ impl<'x> Walk<'x> {
     /// Closes the subpath (`h`): a line back to its start.
     fn close(&mut self) {
         let (a, b) = (self.point, self.start);
-        self.push_seg(Rect::new(a.0, a.1, b.0, b.1));
+        self.push_line(a, b);
         self.point = self.start;
     }
 
@@ -871,7 +988,19 @@ impl<'x> Walk<'x> {
                             self.mark_user(grow(&b));
                         }
                     }
-                    (_, true) => self.paint_user(grow(&p), self.gs.fill_luminance),
+                    (segs, true) => {
+                        let last = line_pieces(self.point, self.start);
+                        let outline: Vec<Rect> = match segs {
+                            Some(s) => s
+                                .iter()
+                                .chain(&self.closers)
+                                .chain(&last)
+                                .map(grow)
+                                .collect(),
+                            None => Vec::new(),
+                        };
+                        self.paint_shape(grow(&p), &outline, (self.gs.fill_luminance, false));
+                    }
                     _ => self.mark_user(grow(&p)),
                 }
             }
@@ -884,6 +1013,7 @@ impl<'x> Walk<'x> {
         }
         self.path = None;
         self.segs = Some(Vec::new());
+        self.closers.clear();
         self.pending_clip = false;
     }
 
@@ -1228,6 +1358,49 @@ mod tests {
         let mut w = Walk::new(u64::MAX, |_, _| None);
         w.feed(&b"0.5 g 10 10 592 772 re f"[..]).unwrap();
         assert!(w.finish().boxes[0].intersect(&middle).is_some());
+    }
+
+    #[test]
+    fn slanted_shapes_leave_their_corners_free() {
+        let walk = |data: &[u8]| {
+            let mut w = Walk::new(u64::MAX, |_, _| None);
+            w.feed(data).unwrap();
+            w.finish().boxes
+        };
+        let covered = |boxes: &[Rect], x: f64, y: f64| {
+            boxes
+                .iter()
+                .any(|b| b.x0 <= x && x <= b.x1 && b.y0 <= y && y <= b.y1)
+        };
+        // A filled diamond 400 pt wide: its middle is content, the corners of its box are not.
+        let diamond = walk(b"200 0 m 400 200 l 200 400 l 0 200 l h f");
+        assert!(covered(&diamond, 200.0, 200.0) && covered(&diamond, 20.0, 200.0));
+        for (x, y) in [(20.0, 20.0), (380.0, 20.0), (20.0, 380.0), (380.0, 380.0)] {
+            assert!(!covered(&diamond, x, y), "({x}, {y}): {diamond:?}");
+        }
+        // A fill closes an open subpath: the triangle's inside is covered up to its diagonal.
+        let triangle = walk(b"0 0 m 300 0 l 300 300 l f");
+        assert!(covered(&triangle, 200.0, 100.0) && covered(&triangle, 290.0, 280.0));
+        assert!(!covered(&triangle, 30.0, 250.0), "{triangle:?}");
+        // A stroke of the same open path marks its two lines only, not the diagonal.
+        let stroke = walk(b"0 0 m 300 0 l 300 300 l S");
+        assert!(!covered(&stroke, 150.0, 150.0) && !covered(&stroke, 200.0, 100.0));
+        // An image on a plane skewed as TikZ draws one: its box's corners stay free.
+        let image = walk(b"q 300 100 -100 300 150 0 cm /Im1 Do Q");
+        assert!(covered(&image, 200.0, 200.0));
+        assert!(
+            !covered(&image, 60.0, 20.0) && !covered(&image, 400.0, 380.0),
+            "{image:?}"
+        );
+        // An upright rectangle is still one box; a small shape counts by its box.
+        assert_eq!(
+            walk(b"10 10 500 500 re f"),
+            vec![Rect::new(10.0, 10.0, 510.0, 510.0)]
+        );
+        assert_eq!(
+            walk(b"0 0 m 20 0 l 0 20 l f"),
+            vec![Rect::new(0.0, 0.0, 20.0, 20.0)]
+        );
     }
 
     #[test]

@@ -169,7 +169,8 @@ pub const INSET_PT: f64 = 12.0;
 /// characters covers roughly the middle 45 % of a Letter or A4 page), so the Pith stamp keeps
 /// to the lowest quarter and never meets it.
 pub const SIDE_BAND: (f64, f64) = (0.04, 0.27);
-/// Along the top and bottom edges the stamp may use this fraction of the page width, centred.
+/// Along the top and bottom edges the stamp may use this fraction of the page width, centred,
+/// and along the right edge this fraction of its height.
 pub const EDGE_BAND: f64 = 0.8;
 
 /// Places `text` at `pos` on `page` at `size_pt` points, shrinking the font when the text is
@@ -191,8 +192,11 @@ pub fn place(page: &Page, pos: Position, size_pt: f64, text: &Extent) -> Placeme
 /// The font size (user units) at most `s` at which `text` fits the band of `pos`.
 fn fit_band(page: &Page, pos: Position, s: f64, text: &Extent) -> f64 {
     let (w, h) = page.visual_size();
+    // Only the left margin shares its middle with arXiv's identifier; along the other edges
+    // the stamp may use most of the edge before it shrinks (a small page, a figure).
     let along = match pos {
-        Position::Left | Position::Right => h * (SIDE_BAND.1 - SIDE_BAND.0),
+        Position::Left => h * (SIDE_BAND.1 - SIDE_BAND.0),
+        Position::Right => h * EDGE_BAND,
         Position::Top | Position::Bottom => w * EDGE_BAND,
     };
     if text.advance > 0.0 && text.advance * s > along {

@@ -453,18 +453,11 @@ pub fn plan<R: ReadAt>(
     if found.everything {
         occupied.push(geo.crop);
     }
-    // A page colour or full-page picture drawn before the text is background, not content:
-    // the stamp may sit on it where the text leaves a margin. On a page drawing nothing else,
-    // a full-page picture is the content (a scanned page, a poster: it may reach every edge),
-    // while a page colour or shading is still only background.
-    let background = if occupied.is_empty() {
-        let (pictures, plain): (Vec<_>, Vec<_>) =
-            found.background.into_iter().partition(|b| b.image);
-        occupied.extend(pictures.iter().map(|b| b.rect));
-        plain
-    } else {
-        found.background
-    };
+    // A page colour or full-page picture drawn before any text is background, not content:
+    // the stamp may sit on it where the text leaves a margin, on a plate where it needs one.
+    // A page that is one picture and nothing else (a scanned page, a screenshot, a photo) is
+    // stamped on it too, in the margin where a scan's margin is, as arXiv stamps such pages.
+    let background = found.background;
     for a in &annots {
         let own = existing
             .as_ref()
