@@ -144,8 +144,15 @@ def test_ctrl_c_stops_between_files_and_raises(tmp_path: Path) -> None:
             os.kill(os.getpid(), signal.SIGINT)
         seen.append(line)
 
-    with pytest.raises(KeyboardInterrupt):
-        pn.batch(d, out_dir=tmp_path / "out", jobs=1, progress=interrupt_once)
+    # A process started in the background by a non-interactive shell (a CI job, nohup … &)
+    # inherits SIGINT ignored, and Python then installs no handler for it: install Python's
+    # own, as an interactive interpreter has it, for the length of the test.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            pn.batch(d, out_dir=tmp_path / "out", jobs=1, progress=interrupt_once)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert len(list((tmp_path / "out").rglob("*.pdf"))) <= 2
 
 
