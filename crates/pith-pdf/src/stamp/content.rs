@@ -661,18 +661,23 @@ impl<'x> Walk<'x> {
         self.paint = None;
     }
 
+    /// Whether `b` covers at least [`BACKGROUND_COVER`] of the page's width and height (never
+    /// without the page's area).
+    fn covers_page(&self, b: &Rect) -> bool {
+        self.page.is_some_and(|area| {
+            b.intersect(&area).is_some_and(|c| {
+                c.width() >= BACKGROUND_COVER * area.width()
+                    && c.height() >= BACKGROUND_COVER * area.height()
+            })
+        })
+    }
+
     /// Marks a paint (`paint`, as in [`Walk::paint`]) of a shape with box `b` and outline
     /// pieces `outline`: a paint that may be the page's background counts by its box, as
     /// [`Walk::mark_user`] decides; any other large shape by its [`strips`].
     fn paint_shape(&mut self, b: Rect, outline: &[Rect], paint: (Option<f64>, bool)) {
         self.paint = Some(paint);
-        let background = !self.text_seen
-            && self.page.is_some_and(|area| {
-                b.intersect(&area).is_some_and(|c| {
-                    c.width() >= BACKGROUND_COVER * area.width()
-                        && c.height() >= BACKGROUND_COVER * area.height()
-                })
-            });
+        let background = !self.text_seen && self.covers_page(&b);
         match strips(&b, outline).filter(|_| !background) {
             Some(parts) => {
                 for r in parts {
@@ -786,14 +791,8 @@ impl<'x> Walk<'x> {
             },
             None => b,
         };
-        if let (Some((luminance, image)), Some(area), false) =
-            (self.paint, self.page, self.text_seen)
-        {
-            let covered = b.intersect(&area);
-            if covered.is_some_and(|c| {
-                c.width() >= BACKGROUND_COVER * area.width()
-                    && c.height() >= BACKGROUND_COVER * area.height()
-            }) {
+        if let (Some((luminance, image)), false) = (self.paint, self.text_seen) {
+            if self.covers_page(&b) {
                 self.found.background.push(Background {
                     rect: b,
                     luminance,
