@@ -36,7 +36,7 @@ pub mod snippet;
 mod widths;
 
 pub(crate) use options::check_text;
-pub use options::{Error, ErrorKind, Options, RecordStatus, Style};
+pub use options::{status, Error, ErrorKind, Options, RecordStatus, Style};
 
 pub use snippet::{snippet, Format, SnippetOptions};
 

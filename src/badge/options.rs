@@ -162,25 +162,29 @@ impl RecordStatus {
     }
 }
 
-impl RecordStatus {
-    /// The status a badge shows for a record with `flags`: anchored when the record is
-    /// externally anchored, else verified when a receipt signature verifies, else computed.
-    ///
-    /// # Examples
-    /// ```
-    /// use pith::badge::RecordStatus;
-    /// let flags = pith::verify::Flags { receipt_verified: true, ..Default::default() };
-    /// assert_eq!(RecordStatus::of_flags(&flags), RecordStatus::Verified);
-    /// assert_eq!(RecordStatus::of_flags(&Default::default()), RecordStatus::Computed);
-    /// ```
-    pub fn of_flags(flags: &crate::verify::Flags) -> Self {
-        if flags.externally_anchored {
-            RecordStatus::Anchored
-        } else if flags.receipt_verified {
-            RecordStatus::Verified
-        } else {
-            RecordStatus::Computed
-        }
+/// The status a badge shows for a record, from what pith checked itself: the one place this is
+/// decided, for `pith badge`, `pith serve`, its export, record page, `state.json` and shields
+/// document.
+///
+/// [`RecordStatus::Verified`] only when a receipt signature in the record's bundle verifies
+/// with a trusted key (`flags.receipt_verified`, from [`crate::verify::Bundle::flags`]);
+/// [`RecordStatus::Computed`] otherwise, and without a bundle. Never
+/// [`RecordStatus::Anchored`]: pith checks no anchor itself, so a bundle stating
+/// `externally_anchored` is a statement ([`crate::verify::Flags::claims`]), not a status.
+///
+/// # Examples
+/// ```
+/// use pith::badge::{status, RecordStatus};
+/// let flags = pith::verify::Flags { receipt_verified: true, ..Default::default() };
+/// assert_eq!(status(Some(&flags)), RecordStatus::Verified);
+/// let stated = pith::verify::Flags { externally_anchored: true, ..Default::default() };
+/// assert_eq!(status(Some(&stated)), RecordStatus::Computed);
+/// assert_eq!(status(None), RecordStatus::Computed);
+/// ```
+pub fn status(flags: Option<&crate::verify::Flags>) -> RecordStatus {
+    match flags {
+        Some(f) if f.receipt_verified => RecordStatus::Verified,
+        _ => RecordStatus::Computed,
     }
 }
 

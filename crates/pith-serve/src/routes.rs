@@ -127,9 +127,9 @@ pub mod documents {
         out
     }
 
-    /// The badge's status for a record: from its bundle's flags, `computed` without one.
+    /// The badge's status for a record: [`badge::status`] of its bundle's flags.
     pub fn status(bundle: Option<&BundleEntry>) -> RecordStatus {
-        bundle.map_or(RecordStatus::Computed, |b| RecordStatus::of_flags(&b.flags))
+        badge::status(bundle.map(|b| &b.flags))
     }
 
     fn status_name(bundle: Option<&BundleEntry>) -> &'static str {
