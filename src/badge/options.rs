@@ -65,6 +65,13 @@ pub enum ErrorKind {
     /// Occurs when an image source for a snippet is empty.
     #[error("the image source is empty")]
     EmptySource,
+    /// Occurs when the PDF engine refuses the badge's drawing (a character its font lacks).
+    #[error("cannot draw the PDF badge")]
+    Pdf(#[source] crate::pdf::Error),
+    /// Occurs when a LaTeX snippet is asked for an image pdfLaTeX cannot include (an SVG, or
+    /// a URL: `\includegraphics` reads local files only).
+    #[error("{0}")]
+    LatexImage(String),
     /// Occurs when a snippet template fails to render (a bug in `templates/snippet.*`).
     #[error("snippet template failed")]
     Template(#[source] tera::Error),
@@ -221,6 +228,7 @@ pub struct Options {
     pub(crate) status: Option<RecordStatus>,
     pub(crate) style: Style,
     pub(crate) qr: Option<u32>,
+    pub(crate) dark: bool,
 }
 
 impl Default for Options {
@@ -231,6 +239,7 @@ impl Default for Options {
             status: None,
             style: Style::Flat,
             qr: None,
+            dark: false,
         }
     }
 }
@@ -264,6 +273,19 @@ impl Options {
     pub fn qr(mut self, module_px: Option<u32>) -> Self {
         self.qr = module_px;
         self
+    }
+
+    /// Draws the dark colour scheme's colours only (for a page that picks its own image for
+    /// dark pages, HTML's `<picture>`), instead of the light ones that switch to dark by
+    /// themselves where the viewer applies the badge's CSS.
+    pub fn dark(mut self, dark: bool) -> Self {
+        self.dark = dark;
+        self
+    }
+
+    /// Whether only the dark scheme's colours are drawn.
+    pub fn get_dark(&self) -> bool {
+        self.dark
     }
 
     /// The label.

@@ -47,7 +47,8 @@ pub struct Args {
     input: RecordInput,
 }
 
-fn load_keys(given: &[String]) -> Result<Vec<Key>> {
+/// The registry key and the keys given (base64, hex, or a file holding one).
+pub(super) fn load_keys(given: &[String]) -> Result<Vec<Key>> {
     let mut keys = vec![Key::registry()];
     for k in given {
         let text = if std::path::Path::new(k).is_file() {

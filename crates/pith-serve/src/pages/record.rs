@@ -200,10 +200,22 @@ pub fn badge_variants(
             let snippets = Format::ALL
                 .into_iter()
                 .map(|f| {
-                    let opts = SnippetOptions {
-                        badge: options.clone(),
-                        src: Some(src.clone()),
-                        dark_src: None,
+                    // LaTeX includes a local PDF: its snippet names the file and where to
+                    // download it.
+                    let opts = if f == Format::Latex {
+                        SnippetOptions {
+                            badge: options.clone(),
+                            src: None,
+                            dark_src: None,
+                            download: Some(format!("{origin}/badge/{}.pdf{query}", number.code())),
+                        }
+                    } else {
+                        SnippetOptions {
+                            badge: options.clone(),
+                            src: Some(src.clone()),
+                            dark_src: None,
+                            download: None,
+                        }
                     };
                     Ok(Snippet {
                         format: f.name(),
@@ -277,7 +289,8 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
                 &SnippetOptions {
                     badge: b.options.clone(),
                     src: Some(b.src.clone()),
-                    dark_src: Some(format!("{}/badge/{code}.svg", origin)),
+                    dark_src: Some(format!("{}/badge/{code}-dark.svg", origin)),
+                    download: None,
                 },
             )
         })
