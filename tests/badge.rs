@@ -1134,7 +1134,11 @@ fn snippet_cli_refuses_dark_src_outside_html_and_bad_bundles() {
         .stderr(predicates::str::contains("no receipt signature"));
     // Another number's bundle is the wrong file, not a lower status.
     common::pith()
-        .args(["badge", recs[1]["pith_number"].as_str().unwrap(), "--bundle"])
+        .args([
+            "badge",
+            recs[1]["pith_number"].as_str().unwrap(),
+            "--bundle",
+        ])
         .arg(&path)
         .assert()
         .code(2)
@@ -1205,7 +1209,11 @@ fn printed_latex_snippet_compiles(dir: &std::path::Path, look: &[&str]) {
         .collect();
     assert_eq!(links.len(), 1, "{links:?}");
     assert_eq!(links[0]["/A"]["/URI"], format!("u:{URL}"));
-    assert_eq!(links[0]["/Border"], serde_json::json!([0, 0, 0]), "no link border");
+    assert_eq!(
+        links[0]["/Border"],
+        serde_json::json!([0, 0, 0]),
+        "no link border"
+    );
     let (ok, _, err) = common::run(
         "pdftoppm",
         &["-r", "150", "-f", "1", "-l", "1", "-png", "p.pdf", "render"],
@@ -1225,9 +1233,18 @@ fn printed_latex_snippet_compiles(dir: &std::path::Path, look: &[&str]) {
     // The value segment's blue (#0b66c3) and the label's grey (#555555), give or take the
     // renderer's anti-aliasing.
     let near = |p: &[u8; 3], c: [u8; 3]| p.iter().zip(c).all(|(a, b)| a.abs_diff(b) <= 6);
-    let blue = pixels.iter().filter(|p| near(p, [0x0b, 0x66, 0xc3])).count();
-    let grey = pixels.iter().filter(|p| near(p, [0x55, 0x55, 0x55])).count();
-    assert!(blue > 200 && grey > 100, "badge colours in the render: blue {blue}, grey {grey}");
+    let blue = pixels
+        .iter()
+        .filter(|p| near(p, [0x0b, 0x66, 0xc3]))
+        .count();
+    let grey = pixels
+        .iter()
+        .filter(|p| near(p, [0x55, 0x55, 0x55]))
+        .count();
+    assert!(
+        blue > 200 && grey > 100,
+        "badge colours in the render: blue {blue}, grey {grey}"
+    );
 }
 
 /// Writes the PNGs under `examples/` with `BLESS=1` and otherwise checks they are current.

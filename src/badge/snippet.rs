@@ -184,7 +184,9 @@ pub fn snippet(
             let is_pdf = src.to_ascii_lowercase().ends_with(".pdf");
             ctx.insert(
                 "command",
-                &is_pdf.then(|| badge_command(number, &opts.badge, &src)),
+                &is_pdf
+                    .then(|| badge_command(number, &opts.badge, &src))
+                    .flatten(),
             );
             let download = match &opts.download {
                 Some(d) => Some(checked_src("download", d)?.to_owned()),
@@ -217,8 +219,15 @@ fn latex_image(src: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// The `pith badge` command that writes the PDF badge `out` with `opts`' look.
-fn badge_command(number: &PithNumber, opts: &Options, out: &str) -> String {
+/// The `pith badge` command that writes the PDF badge `out` with `opts`' look; `None` for a
+/// label TeX would read as markup even in a comment's copy (the caller's own badge, then).
+fn badge_command(number: &PithNumber, opts: &Options, out: &str) -> Option<String> {
+    if opts
+        .label
+        .contains(['\\', '{', '}', '%', '$', '&', '#', '^', '~', '_', '\''])
+    {
+        return None;
+    }
     let mut c = String::from("pith badge --format pdf");
     if opts.full {
         c.push_str(" --full");
@@ -227,7 +236,7 @@ fn badge_command(number: &PithNumber, opts: &Options, out: &str) -> String {
         c.push_str(&format!(" --style {}", opts.style.name()));
     }
     if opts.label != Options::default().label {
-        c.push_str(&format!(" --label '{}'", opts.label.replace('\'', "'\\''")));
+        c.push_str(&format!(" --label '{}'", opts.label));
     }
     match opts.status {
         Some(super::RecordStatus::Computed) => c.push_str(" --status computed"),
@@ -246,7 +255,7 @@ fn badge_command(number: &PithNumber, opts: &Options, out: &str) -> String {
     }
     // A comment line ends only at a line break, which every caller text was checked for.
     c.push_str(&format!(" -o {out} {}", number.full()));
-    c
+    Some(c)
 }
 
 fn checked_src<'a>(field: &'static str, s: &'a str) -> Result<&'a str, Error> {

@@ -18,7 +18,6 @@ use super::Outcome;
     pith verify paper.pdf                       the PDF's number against its record at pith.science\n  \
     pith verify paper.pdf --bundle bundle.json  offline, against a saved bundle\n  \
     pith verify paper.pdf --arxiv 2402.03791 --next   against the version arXiv will announce next\n  \
-    pith verify --record rec.json pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\n  \
     pith verify --arxiv 2402.03791v3 pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\n  \
     pith verify --bundle bundle.json")]
 pub struct Args {
