@@ -67,6 +67,9 @@ CREATE UNIQUE INDEX IF NOT EXISTS records_current ON records(arxiv_id, version)
   WHERE superseded = 0;
 ";
 
+/// The `meta` key of the keys receipts were checked with (a JSON list of base64 keys).
+const TRUSTED_KEYS: &str = "trusted_keys";
+
 /// The schema version [`SCHEMA`] writes and [`Index::open`] reads.
 pub const SCHEMA_VERSION: i64 = 1;
 
@@ -519,6 +522,23 @@ impl Index {
             f(&r.get::<_, String>(0)?, &r.get::<_, String>(1)?)?;
         }
         Ok(())
+    }
+
+    /// The keys the last build checked the bundles' receipts with (the registry key and
+    /// each `--key`); the registry key alone for an index that does not say.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Sqlite`].
+    pub fn trusted_keys(&self) -> Result<Vec<Key>, Error> {
+        let stated = self
+            .meta()?
+            .into_iter()
+            .find(|(k, _)| k == TRUSTED_KEYS)
+            .and_then(|(_, v)| serde_json::from_str::<Vec<String>>(&v).ok())
+            .unwrap_or_default();
+        let mut keys = vec![Key::registry()];
+        keys.extend(stated.iter().filter_map(|k| Key::parse(k).ok()));
+        Ok(keys)
     }
 
     /// What the last build stated (`built_at`, counts), as key and value.
@@ -1112,6 +1132,13 @@ pub fn build(
     meta.execute(params![
         "builder",
         concat!("pith-serve ", env!("CARGO_PKG_VERSION"))
+    ])?;
+    // The keys the bundles' receipts were checked with: the server checks an uploaded PDF's
+    // receipts with the same ones, so its check page and its badges agree.
+    let keys: Vec<String> = sources.keys.iter().map(Key::to_base64).collect();
+    meta.execute(params![
+        TRUSTED_KEYS,
+        serde_json::to_string(&keys).unwrap_or_default()
     ])?;
     drop(meta);
     conn.execute_batch("COMMIT")?;

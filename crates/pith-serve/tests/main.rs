@@ -2,6 +2,7 @@
 mod common;
 
 mod export;
+mod forged;
 mod index;
 mod limits;
 mod pages;

@@ -342,12 +342,15 @@ pub async fn check(
         origin: site.origin.clone(),
     };
     let checked = tokio::task::spawn_blocking(move || {
+        // Receipts are checked with the keys the index trusted, as its badges were.
+        let keys = lookup.state.index().trusted_keys().unwrap_or_default();
         let req = VerifyRequest {
             pdf: Some(job::Source::Bytes {
                 data: &file,
                 name: &name,
             }),
             resolver: Some(&lookup),
+            keys: keys.into_iter().skip(1).collect(),
             ..VerifyRequest::default()
         };
         let report = job::verify::run(&req)?;
