@@ -98,13 +98,12 @@ impl VerifyReport {
 
     fn compose_headline(&self) -> String {
         let v = self.verdict;
-        // What the first check of a status was about, as `(the pith_number)`.
+        // What the first check of a status was about (`receipt`, `pith_number`).
         let about = |status: CheckStatus| {
             self.checks
                 .iter()
                 .find(|c| c.status == status)
-                .map(|c| format!(" ({})", c.subject))
-                .unwrap_or_default()
+                .map_or("a check", |c| c.subject.as_str())
         };
         let number = self.pith_number.as_deref().unwrap_or("the number");
         let paper = match (&self.arxiv_id, self.arxiv_version) {
@@ -128,14 +127,14 @@ impl VerifyReport {
                     "no check fails, but".to_owned()
                 };
                 let what = about(CheckStatus::Unverified);
-                format!("{lead} not everything could be checked{what}, so this is not a verified match.")
+                format!("{lead} the {what} could not be checked, so this is not a verified match.")
             }
             Verdict::Mismatch => {
                 let what = about(CheckStatus::Mismatch);
                 if pdf {
-                    format!("{number} does not match its record{what}.")
+                    format!("{number} does not match its record: the {what} check fails.")
                 } else {
-                    format!("a check fails{what}.")
+                    format!("the {what} check fails.")
                 }
             }
             Verdict::NoNumber => {

@@ -112,7 +112,7 @@ impl Refusal {
             Refusal::Damaged => format!(
                 "Its structure cannot be read ({detail}). A PDF viewer may still show it by repairing it; save a repaired copy and check that."
             ),
-            Refusal::NoNumber => "There is no number in its XMP metadata, its document information or a record link on page 1. Its authors may not have added one; look the paper up by its arXiv id instead.".into(),
+            Refusal::NoNumber => format!("{detail} There is no number in its XMP metadata, its document information or a record link on page 1. Its authors may not have added one; look the paper up by its arXiv id instead."),
             Refusal::CutOff => "Try again; if it happens again, the connection is too slow for a file this large.".into(),
         }
     }
@@ -368,8 +368,9 @@ pub async fn check(
         // Scripts get the report as `pith verify --json` prints it, `no_number` included.
         Ok(Ok((r, _))) if json => r,
         Ok(Ok((_, Some(why)))) => return refuse(Refusal::Encrypted, &why),
+        // The page says the report's headline, as `pith verify` does, then what to do.
         Ok(Ok((r, None))) if r.verdict == Verdict::NoNumber => {
-            return refuse(Refusal::NoNumber, "")
+            return refuse(Refusal::NoNumber, r.headline())
         }
         Ok(Ok((r, None))) => r,
         Ok(Err(e)) => {
