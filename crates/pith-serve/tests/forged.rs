@@ -144,6 +144,33 @@ fn a_forged_or_edited_bundle_raises_no_badge_anywhere() {
             pdf.body,
             std::fs::read(site.join(format!("badge/{c}.pdf"))).unwrap()
         );
+        // The dark variant the <picture> snippet names: `pith badge --dark`'s bytes.
+        let dark = s.get(&format!("/badge/{c}-dark.svg"), &[]);
+        assert_eq!(dark.status, 200);
+        assert_eq!(
+            dark.body,
+            std::fs::read(site.join(format!("badge/{c}-dark.svg"))).unwrap()
+        );
+        let cli_dark = run(
+            &common::pith(),
+            &[
+                "badge",
+                number,
+                "--dark",
+                "--bundle",
+                file.to_str().unwrap(),
+                "--key",
+                &key,
+            ],
+            &[],
+        );
+        assert!(dark.body == cli_dark.stdout.as_bytes(), "{i}: dark badge");
+        assert!(
+            !cli_dark.stdout.contains("prefers-color-scheme")
+                && cli_dark.stdout.contains("#79c0ff"),
+            "{}",
+            cli_dark.stdout
+        );
         let shields = s.get(&format!("/badge/{c}.json"), &[]).json();
         assert_eq!(shields["message"], format!("{} {want}", &c[..8]));
         let ld = s.get(&format!("/pith/{c}.json"), &[]).json();
