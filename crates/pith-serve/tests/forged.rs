@@ -175,7 +175,10 @@ fn a_forged_or_edited_bundle_raises_no_badge_anywhere() {
         assert_eq!(shields["message"], format!("{} {want}", &c[..8]));
         let ld = s.get(&format!("/pith/{c}.json"), &[]).json();
         assert_eq!(ld["status"], *want);
-        let page = s.get(&format!("/pith/{c}"), &[]).text();
+        let page = s
+            .get(&format!("/pith/{c}"), &[("Accept", "text/html")])
+            .text();
+        assert!(page.contains("<html"), "{page}");
         assert!(!page.contains(">anchored<"), "{i}: {page}");
         // The edited bundle is not served at all (its checks fail); the others are, with
         // what they state listed as statements, not as a status.

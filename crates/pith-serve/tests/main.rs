@@ -8,3 +8,4 @@ mod limits;
 mod pages;
 mod router;
 mod routes;
+mod snippets;
