@@ -65,6 +65,18 @@ pub enum ErrorKind {
     /// page is too small. The stamp is never drawn over content; the number can
     /// still be written as metadata only.
     NoStampRoom,
+    /// Occurs when page 1 prints another number than the one being written: `printed` is
+    /// what it shows, `writing` the number written, `drawn` whether pith drew it (its badge,
+    /// stamp or links, which replacing redraws) or not (text pith cannot rewrite). Nothing
+    /// is written: the page would contradict the metadata.
+    Printed {
+        /// The number page 1 shows.
+        printed: String,
+        /// The number being written.
+        writing: String,
+        /// Whether pith drew it.
+        drawn: bool,
+    },
     /// Occurs when a full rewrite would lose pages: its result has no readable
     /// page tree, or fewer pages (`kept`) than a tolerant reading of the file finds (`found`:
     /// its page tree, or for a damaged file every object that is a page). Nothing is written.
@@ -180,6 +192,22 @@ impl fmt::Display for Error {
             )?,
             ErrorKind::Xmp(m) => write!(f, "existing XMP packet is unusable: {m}")?,
             ErrorKind::Unsupported(m) => write!(f, "unsupported: {m}")?,
+            ErrorKind::Printed {
+                printed,
+                writing,
+                drawn: true,
+            } => write!(
+                f,
+                "page 1 prints {printed}, not {writing} being written; replacing redraws the badge and its link with {writing}"
+            )?,
+            ErrorKind::Printed {
+                printed,
+                writing,
+                drawn: false,
+            } => write!(
+                f,
+                "page 1 shows {printed} in its own text, which pith did not draw and cannot rewrite, not {writing} being written"
+            )?,
             ErrorKind::NoStampRoom => write!(
                 f,
                 "page 1 has no free margin with room for a legible stamp (its content reaches every edge, or the page is too small)"
