@@ -364,7 +364,9 @@ fn is_b32(c: u8) -> bool {
     c.is_ascii_uppercase() || (b'2'..=b'7').contains(&c)
 }
 
-/// Appends the number texts in `text` to `out`.
+/// Appends the number texts in `text` to `out`. Words are often not separated by spaces in
+/// the strings (a kern in a `TJ` array stands for the space), so a number ends where the
+/// base32 characters do.
 fn find_numbers(text: &[u8], out: &mut Vec<String>) {
     let p = NUMBER_SCHEME.as_bytes();
     let mut i = 0;
@@ -381,9 +383,7 @@ fn find_numbers(text: &[u8], out: &mut Vec<String>) {
             && rest.get(31).is_none_or(|&c| !is_b32(c));
         let short = rest.len() >= 8
             && rest[..8].iter().all(|&c| is_b32(c))
-            && rest
-                .get(8)
-                .is_none_or(|&c| !is_b32(c) && !c.is_ascii_lowercase());
+            && rest.get(8).is_none_or(|&c| !is_b32(c));
         let len = if full {
             31
         } else if short {
@@ -404,13 +404,14 @@ mod tests {
 
     #[test]
     fn number_text_in_strings_of_a_text_object() {
-        let data = b"BT /F1 9 Tf [(pi)-20(th:7BM)10(K4ZKT)] TJ ET\nBT (pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5) Tj ET BT <706974683A41414141414141413F> Tj ET (pith:) Tj BT (pith:abc) Tj ET";
+        let data = b"BT /F1 9 Tf [(pi)-20(th:7BM)10(K4ZKT)] TJ ET\nBT (pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5) Tj ET BT <706974683A41414141414141413F> Tj ET (pith:) Tj BT (pith:abc) Tj ET BT [(See)-333(pith:DDDDDDDD)-334(for)] TJ ET";
         assert_eq!(
             number_texts(data),
             vec![
                 "pith:7BMK4ZKT",
                 "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5",
-                "pith:AAAAAAAA"
+                "pith:AAAAAAAA",
+                "pith:DDDDDDDD"
             ]
         );
         // Inline image data is not text.
