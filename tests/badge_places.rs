@@ -94,8 +94,9 @@ fn blue_pixels(pdf: &Path, dir: &Path) -> usize {
         .filter_map(Result::ok)
         .map(|e| e.path())
         .find(|p| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with("render") && n.to_string_lossy().ends_with(".ppm"))
+            p.file_name().is_some_and(|n| {
+                n.to_string_lossy().starts_with("render") && n.to_string_lossy().ends_with(".ppm")
+            })
         })
         .expect("pdftoppm wrote a page");
     let data = std::fs::read(&ppm).unwrap();
@@ -163,7 +164,9 @@ fn check_engine(engine: Engine) -> Vec<String> {
     let ps = places(&r);
     for (kind, holds) in [("info", A), ("xmp", A), ("badge", A_SHORT), ("link", A_URL)] {
         if !ps.iter().any(|(k, h, ok)| k == kind && h == holds && *ok) {
-            err(format!("inspect lists no {kind} place holding {holds}: {ps:?}"));
+            err(format!(
+                "inspect lists no {kind} place holding {holds}: {ps:?}"
+            ));
         }
     }
     if r["consistent"] != true {
@@ -180,7 +183,9 @@ fn check_engine(engine: Engine) -> Vec<String> {
         || !stderr.contains("--replace")
         || refused.exists()
     {
-        err(format!("inject of another number was not refused as asked: {code} {stderr}"));
+        err(format!(
+            "inject of another number was not refused as asked: {code} {stderr}"
+        ));
     }
 
     // With --replace: page 1 shows and links B only, every place agrees.
@@ -214,7 +219,9 @@ fn check_engine(engine: Engine) -> Vec<String> {
         err(format!("inspect after --replace: {r}"));
     }
     if !stdout.contains("redrawn") {
-        err(format!("the report does not say the badge was redrawn: {stdout}"));
+        err(format!(
+            "the report does not say the badge was redrawn: {stdout}"
+        ));
     }
     if !common::tools::qpdf_clean(&replaced) {
         err("qpdf --check is not clean after --replace".into());
@@ -265,7 +272,15 @@ fn check_engine(engine: Engine) -> Vec<String> {
 
     // --stamp on a page that prints the number already adds nothing, and says so.
     let stamped = d.join("stamped.pdf");
-    let (code, stdout, stderr) = pith(&["inject", &s(&doc), "--number", A, "--stamp", "-o", &s(&stamped)]);
+    let (code, stdout, stderr) = pith(&[
+        "inject",
+        &s(&doc),
+        "--number",
+        A,
+        "--stamp",
+        "-o",
+        &s(&stamped),
+    ]);
     if code != 0 || !stdout.contains("no stamp added") {
         err(format!("--stamp on a badged page: {code} {stdout}{stderr}"));
     }
@@ -273,13 +288,31 @@ fn check_engine(engine: Engine) -> Vec<String> {
         .matches(A_SHORT)
         .count();
     if shown != 1 {
-        err(format!("page 1 shows {A_SHORT} {shown} times after --stamp"));
+        err(format!(
+            "page 1 shows {A_SHORT} {shown} times after --stamp"
+        ));
     }
     // Stamping the stripped paper twice: the second run is unchanged.
     let once = d.join("once.pdf");
     let twice = d.join("twice.pdf");
-    let (c1, _, e1) = pith(&["inject", &s(&stripped), "--number", A, "--stamp", "-o", &s(&once)]);
-    let (c2, o2, e2) = pith(&["inject", &s(&once), "--number", A, "--stamp", "-o", &s(&twice)]);
+    let (c1, _, e1) = pith(&[
+        "inject",
+        &s(&stripped),
+        "--number",
+        A,
+        "--stamp",
+        "-o",
+        &s(&once),
+    ]);
+    let (c2, o2, e2) = pith(&[
+        "inject",
+        &s(&once),
+        "--number",
+        A,
+        "--stamp",
+        "-o",
+        &s(&twice),
+    ]);
     if c1 != 0 || c2 != 0 || !o2.contains("unchanged") {
         err(format!("stamping twice: {c1} {e1} / {c2} {o2}{e2}"));
     } else if page1_text(&once).matches(A_SHORT).count() != 1 {
@@ -316,7 +349,10 @@ fn number_text_pith_did_not_draw_is_reported() {
     let dir = paper(Engine::Pdf, "See pith:ZZZZZZZZ for the data.").unwrap();
     let doc = dir.path().join("doc.pdf");
     let s = doc.to_string_lossy().into_owned();
-    assert!(page1_text(&doc).contains("pith:ZZZZZZZZ"), "pdftotext sees the typed number");
+    assert!(
+        page1_text(&doc).contains("pith:ZZZZZZZZ"),
+        "pdftotext sees the typed number"
+    );
     let r = inspect(&doc);
     let ps = places(&r);
     assert!(
@@ -327,7 +363,10 @@ fn number_text_pith_did_not_draw_is_reported() {
     assert_eq!(r["consistent"], false, "{r}");
     let (code, text, _) = pith(&["inspect", &s]);
     assert_eq!(code, 1);
-    assert!(text.contains("place: text pith:ZZZZZZZZ (differs) (not drawn by pith)"), "{text}");
+    assert!(
+        text.contains("place: text pith:ZZZZZZZZ (differs) (not drawn by pith)"),
+        "{text}"
+    );
     // Another number, even with --replace, is refused: the typed text would contradict it.
     let out = dir.path().join("out.pdf");
     let (code, _, stderr) = pith(&[
@@ -340,6 +379,9 @@ fn number_text_pith_did_not_draw_is_reported() {
         &out.to_string_lossy(),
     ]);
     assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("pith:ZZZZZZZZ") && stderr.contains("did not draw"), "{stderr}");
+    assert!(
+        stderr.contains("pith:ZZZZZZZZ") && stderr.contains("did not draw"),
+        "{stderr}"
+    );
     assert!(!out.exists());
 }

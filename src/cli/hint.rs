@@ -61,8 +61,8 @@ pub fn hint(e: &job::Error, settings: &Settings, rewrite: bool) -> &'static str 
             }
             PdfKind::Signed(..) => "; use --force to stamp anyway, or inject without --stamp",
             PdfKind::NoStampRoom => "; inject without --stamp to write the number as metadata only",
-            PdfKind::Printed { drawn: true, .. } => " (use --replace)",
-            PdfKind::Printed { drawn: false, .. } => {
+            PdfKind::Printed(p) if p.drawn => " (use --replace)",
+            PdfKind::Printed(_) => {
                 "; use --force to write the number anyway and leave that text as it is"
             }
             _ => "",

@@ -276,7 +276,7 @@ pub fn of_pdf(e: &crate::pdf::Error) -> Kind {
         P::Signed(..) => Kind::Signed,
         P::Xmp(_) => Kind::Xmp,
         P::NoStampRoom => Kind::NoStampRoom,
-        P::Printed { .. } => Kind::Printed,
+        P::Printed(_) => Kind::Printed,
         P::TooLarge { .. } => Kind::TooLarge,
         P::PagesLost { .. } => Kind::PagesLost,
         _ => Kind::Unsupported,

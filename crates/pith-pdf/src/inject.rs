@@ -6,6 +6,7 @@
 //! full rewrite ([`rewrite`]), which goes through [`super::repair`].
 
 use crate::document::{count_pages, load, load_repaired, Document};
+use crate::error::PrintedNumber;
 use crate::filters::MAX_WHOLE;
 use crate::mark::code_of;
 use crate::reader::{ReadAt, XrefKind};
@@ -192,11 +193,11 @@ pub(crate) fn plan<R: ReadAt>(
     let shows = |p: &Printed| p.text.clone().or_else(|| p.url.clone()).unwrap_or_default();
     if let Some(t) = others.iter().find(|p| p.kind == Kind::Text) {
         if !opts.force {
-            return Err(Error::new(ErrorKind::Printed {
+            return Err(Error::new(ErrorKind::Printed(Box::new(PrintedNumber {
                 printed: shows(t),
                 writing: number.full(),
                 drawn: false,
-            }));
+            }))));
         }
     }
     let redraw: Vec<&Printed> = others
@@ -206,11 +207,11 @@ pub(crate) fn plan<R: ReadAt>(
         .collect();
     if let Some(p) = redraw.first() {
         if !opts.replace {
-            return Err(Error::new(ErrorKind::Printed {
+            return Err(Error::new(ErrorKind::Printed(Box::new(PrintedNumber {
                 printed: shows(p),
                 writing: number.full(),
                 drawn: true,
-            }));
+            }))));
         }
     }
     let mut notes = Vec::new();

@@ -215,7 +215,7 @@ fn emptied(d: &Dict) -> Obj {
     let mut d = d.clone();
     d.entries.retain(|(k, _, _)| {
         ![
-            &printed::KEY_TEXT[..],
+            printed::KEY_TEXT,
             printed::KEY_URL,
             b"Length",
             b"Filter",
