@@ -910,14 +910,33 @@ fn check_xmp(bytes: &[u8], c: &Cell, number: Option<&str>, errs: &mut Vec<String
         }
     }
     // The standard properties `pith inject` writes too: dc:relation holds the
-    // record URL, xmp:Identifier the full number, only when it is known.
+    // record URL, xmp:Identifier the full number, only when it is known, qualified with
+    // xmpidq:Scheme `pith` (an item's value is then its rdf:value).
+    const XMPIDQ: &str = "http://ns.adobe.com/xmp/Identifier/qual/1.0/";
     let items = |ns: &str, name: &str| -> Vec<String> {
         doc.descendants()
             .filter(|n| n.tag_name().namespace() == Some(ns) && n.tag_name().name() == name)
             .flat_map(|n| n.descendants().filter(|m| m.tag_name().name() == "li"))
-            .filter_map(|m| m.text().map(str::to_string))
+            .filter_map(|m| {
+                match m.children().find(|v| v.tag_name().name() == "value") {
+                    Some(v) => v.text(),
+                    None => m.text(),
+                }
+                .map(str::to_string)
+            })
             .collect()
     };
+    let schemes: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.tag_name().namespace() == Some(XMPIDQ) && n.tag_name().name() == "Scheme")
+        .filter_map(|n| n.text())
+        .collect();
+    let want_schemes: Vec<&str> = number.map(|_| "pith").into_iter().collect();
+    if schemes != want_schemes {
+        errs.push(format!(
+            "XMP xmpidq:Scheme {schemes:?}, expected {want_schemes:?}"
+        ));
+    }
     let relations = items(common::DC_NS, "relation");
     if relations != [URL] {
         errs.push(format!("XMP dc:relation {relations:?}, expected [{URL}]"));
