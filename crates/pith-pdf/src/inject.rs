@@ -2,7 +2,8 @@
 //! `dc:relation`, `pith:*`) as a new version of the metadata stream (or a new stream and
 //! catalog), the Info entries `/PithNumber` and `/PithURL` (none on PDF/A-4), and the
 //! trailer. It decides what to refuse (encrypted files it cannot open, certified unless
-//! forced, unparsable XMP unless forced) and returns bytes; it touches no files ([`super::commit`] does). Also the
+//! forced, unparsable XMP unless forced, a page 1 that prints another number unless
+//! [`Options::replace`], which redraws pith's badge and links in the same update) and returns bytes; it touches no files ([`super::commit`] does). Also the
 //! full rewrite ([`rewrite`]), which goes through [`super::repair`].
 
 use crate::document::{count_pages, load, load_repaired, Document};

@@ -1,6 +1,7 @@
 //! What a PDF says about its Pith Number: [`inspect`] reads the Info entries, the XMP values,
-//! the PDF/A claim, signatures and the update count, and [`Inspection`] judges whether they
-//! agree. It never writes.
+//! what page 1 prints ([`crate::stamp::printed`]: the badge, the stamp, record links, number
+//! text), the PDF/A claim, signatures and the update count, and [`Inspection`] lists every
+//! place ([`Inspection::places`]) and judges whether they agree. It never writes.
 
 use crate::document::load_checked;
 use crate::mark::{code_of, SHORT_LEN};

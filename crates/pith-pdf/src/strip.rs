@@ -1,7 +1,10 @@
 //! Taking a Pith Number out of a PDF (`pith strip`): an incremental update that
 //! removes the Info entries `/PithNumber` and `/PithURL`, pith's XMP values
-//! ([`super::xmp::strip`]: everything else in the packet stays) and the stamp on page 1 with
-//! its link annotation, recognised by their `/PithStamp` keys ([`super::stamp`]). The original
+//! ([`super::xmp::strip`]: everything else in the packet stays), the stamp on page 1 with
+//! its link annotation, recognised by their `/PithStamp` keys ([`super::stamp`]), the text of
+//! the badge `pith.sty` printed (its form, marked `/PithMark /Badge`, gets an empty content
+//! stream: it draws nothing where it stood) and every page-1 link to a record the file names
+//! ([`super::stamp::printed`]). Number text pith did not draw stays, and is said. The original
 //! bytes stay a prefix; [`super::commit::strip_file`] writes it like an inject.
 //!
 //! The stamp's font objects stay in the file (the page's resources still name them; nothing

@@ -12,11 +12,14 @@
 //! - the font objects, and a new version of the page dictionary with its *own* resources (a
 //!   copy of the inherited or shared dictionary plus the font), so no other page changes.
 //!
-//! The stamp is recognised again by private `/PithStamp` keys on its content stream and
-//! annotation: stamping again with the same text is [`Plan::is_current`] (nothing to write);
+//! The stamp is recognised again by private `/PithStamp` keys on its content stream (with the
+//! text it shows in `/PithText` and its record in `/PithURL`) and annotation: stamping again with the same text is [`Plan::is_current`] (nothing to write);
 //! with another number, form, size or position the same two objects get new versions, so a
 //! page never carries two stamps. This module decides nothing about signatures or encryption
 //! (see [`super::inject()`]) and does no I/O beyond reading objects through [`Pdf`].
+//!
+//! [`printed`] reads what page 1 prints of a number (the badge `pith.sty` draws, the stamp,
+//! record links, number text pith did not draw); [`badge`] redraws the badge in its box.
 
 use crate::filters::MAX_WHOLE;
 use crate::reader::{too_large, Pdf, ReadAt};

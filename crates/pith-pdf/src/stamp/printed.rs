@@ -103,7 +103,8 @@ pub(crate) const KEY_URL: &[u8] = b"PithURL";
 
 /// The most XObjects and annotations of page 1 looked at.
 const MAX_ITEMS: usize = 4096;
-/// The most of one content stream searched for number text; larger streams are not searched.
+/// The most of page 1's decoded content searched for number text, all its streams together:
+/// a stream that would take the total past it, and every stream after it, is not searched.
 const MAX_TEXT: u64 = 16 << 20;
 
 /// Page 1 and what it prints of a number.
@@ -169,6 +170,7 @@ pub fn read<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<PageOne, Error> {
         _ => vec![],
     };
     let mut texts = Vec::new();
+    let mut budget = MAX_TEXT.min(MAX_WHOLE);
     for c in contents.iter().take(MAX_ITEMS) {
         let Obj::Ref(r) = c else { continue };
         let Some(f) = pdf.get(r.num).ok().flatten().filter(|f| f.stream.is_some()) else {
@@ -190,8 +192,15 @@ pub fn read<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<PageOne, Error> {
             places.push(p);
             continue;
         }
-        if let Ok(data) = pdf.decoded(&f, "page 1's content", MAX_TEXT.min(MAX_WHOLE)) {
-            texts.extend(number_texts(&data));
+        if budget == 0 {
+            continue;
+        }
+        match pdf.decoded(&f, "page 1's content", budget) {
+            Ok(data) => {
+                budget = budget.saturating_sub(data.len() as u64);
+                texts.extend(number_texts(&data));
+            }
+            Err(_) => budget = 0,
         }
     }
     let annots = match page.get(b"Annots").map(|a| pdf.resolve(a)) {
