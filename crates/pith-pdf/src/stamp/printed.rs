@@ -141,7 +141,8 @@ pub fn read<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<PageOne, Error> {
     if let Some(Ok(Obj::Dict(xo))) = res.get(b"XObject").map(|x| pdf.resolve(x)) {
         for (_, v, _) in xo.entries.iter().take(MAX_ITEMS) {
             let Obj::Ref(r) = v else { continue };
-            let Some(f) = pdf.get(r.num).ok().flatten() else {
+            // The dictionary only: an image's data can be megabytes.
+            let Some(f) = pdf.get_dict(r.num).ok().flatten() else {
                 continue;
             };
             let Some(d) = f.obj.as_dict() else { continue };
@@ -173,10 +174,10 @@ pub fn read<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<PageOne, Error> {
     let mut budget = MAX_TEXT.min(MAX_WHOLE);
     for c in contents.iter().take(MAX_ITEMS) {
         let Obj::Ref(r) = c else { continue };
-        let Some(f) = pdf.get(r.num).ok().flatten().filter(|f| f.stream.is_some()) else {
+        let Some(head) = pdf.get_dict(r.num).ok().flatten() else {
             continue;
         };
-        let stamp = f
+        let stamp = head
             .obj
             .as_dict()
             .and_then(|d| d.get(b"PithStamp"))
@@ -184,7 +185,7 @@ pub fn read<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<PageOne, Error> {
             == Some(b"Stamp");
         if stamp {
             let mut p = Printed::new(Kind::Stamp, Some(*r));
-            if let Some(d) = f.obj.as_dict() {
+            if let Some(d) = head.obj.as_dict() {
                 p.text = string_of(pdf, d, KEY_TEXT);
                 p.url = string_of(pdf, d, KEY_URL);
             }
@@ -192,9 +193,20 @@ pub fn read<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<PageOne, Error> {
             places.push(p);
             continue;
         }
-        if budget == 0 {
+        // Read the data only when its encoded length fits what is left to search.
+        let len = head
+            .obj
+            .as_dict()
+            .and_then(|d| d.get(b"Length"))
+            .and_then(|l| pdf.resolve(l).ok())
+            .and_then(|l| l.as_int())
+            .and_then(|l| u64::try_from(l).ok());
+        if budget == 0 || len.is_none_or(|l| l > budget) {
             continue;
         }
+        let Some(f) = pdf.get(r.num).ok().flatten().filter(|f| f.stream.is_some()) else {
+            continue;
+        };
         match pdf.decoded(&f, "page 1's content", budget) {
             Ok(data) => {
                 budget = budget.saturating_sub(data.len() as u64);
