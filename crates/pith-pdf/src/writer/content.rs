@@ -1,7 +1,8 @@
 //! A typed writer of content streams (ISO 32000-2 §8.2, Annex A), as typst/pdf-writer's
 //! `Content`: one method per operator, named after what it does, each writing its operands
 //! and operator on a line of their own. The stamp and the badge pith redraws on page 1 are
-//! written with it; nothing here decides what to draw.
+//! written with it, and so are the one-page drawings of [`super::page`]; nothing here decides
+//! what to draw.
 //!
 //! Numbers go through [`super::object::num`] (no exponent, at most four decimals), names
 //! through [`super::object::name`], strings of glyph codes as hexadecimal.
@@ -83,6 +84,30 @@ impl Content {
         self.op("re")
     }
 
+    /// `m`: begins a new subpath at (`x`, `y`) (§8.5.2.1).
+    pub fn move_to(&mut self, x: f64, y: f64) -> &mut Self {
+        self.nums(&[x, y]);
+        self.op("m")
+    }
+
+    /// `l`: a straight segment to (`x`, `y`).
+    pub fn line_to(&mut self, x: f64, y: f64) -> &mut Self {
+        self.nums(&[x, y]);
+        self.op("l")
+    }
+
+    /// `c`: a cubic Bézier segment with control points (`x1`, `y1`), (`x2`, `y2`) to
+    /// (`x3`, `y3`).
+    pub fn cubic_to(&mut self, c: [f64; 6]) -> &mut Self {
+        self.nums(&c);
+        self.op("c")
+    }
+
+    /// `h`: closes the current subpath.
+    pub fn close_path(&mut self) -> &mut Self {
+        self.op("h")
+    }
+
     /// `f`: fills the path with the non-zero winding rule (§8.5.3.1).
     pub fn fill_nonzero(&mut self) -> &mut Self {
         self.op("f")
@@ -122,6 +147,12 @@ impl Content {
     /// left them at.
     pub fn reset_text_state(&mut self) -> &mut Self {
         self.op("0 Tc 0 Tw 100 Tz 0 Ts 0 Tr")
+    }
+
+    /// `Tz`: the horizontal scaling, in percent of the glyphs' natural width (§9.3.4).
+    pub fn set_horizontal_scaling(&mut self, percent: f64) -> &mut Self {
+        self.nums(&[percent]);
+        self.op("Tz")
     }
 
     /// `Tf`: the font resource `font` at `size` (§9.3.1).
