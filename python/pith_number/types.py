@@ -71,7 +71,8 @@ class VerifyReport(TypedDict):
     arxiv_id: Optional[str]
     arxiv_version: Optional[int]
     holds: bool
-    verdict: Literal["verified", "mismatch", "unverified", "no_number"]
+    verdict: Literal["verified", "mismatch", "unverified", "no_number", "unknown"]
+    headline: str
     checks: List[Check]
 
 
