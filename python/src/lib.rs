@@ -303,16 +303,12 @@ fn verify_text<'py>(
 }
 
 fn keys_arg(py: Python<'_>, keys: Option<Vec<String>>) -> PyResult<Vec<Key>> {
-    match keys {
-        None => Ok(vec![Key::registry()]),
-        Some(ks) => {
-            let mut out = vec![Key::registry()];
-            for k in &ks {
-                out.push(Key::parse(k).map_err(|e| errors::verify(py, &e))?);
-            }
-            Ok(out)
-        }
-    }
+    let given = keys
+        .unwrap_or_default()
+        .iter()
+        .map(|k| Key::parse(k).map_err(|e| errors::verify(py, &e)))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(job::trusted_keys(&given))
 }
 
 /// Verifies a ``pith_open_graph_bundle`` (dict or JSON text): the canonical hash of its

@@ -216,9 +216,7 @@ pub fn process_tar<'py>(
     let manifest = manifest
         .map(|p| manifest_arg(py, &p).map(|m| (p, m)))
         .transpose()?;
-    let threads = jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let threads = pith::job::pass_threads(jobs);
     let req = Request {
         metadata: &metadata,
         any_version,

@@ -93,10 +93,7 @@ fn is_dash(p: &Path) -> bool {
 
 /// Runs `pith batch --tar` or `--tar-dir`.
 pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
-    let threads = shared
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let threads = pith::job::pass_threads(shared.jobs);
     let manifest = match &args.arxiv_manifest {
         Some(p) => Some(Manifest::read(p)?),
         None => None,
@@ -267,7 +264,7 @@ fn run_one(
         bail!("--out-tar - writes the tar to standard output; give the report a file with --report FILE");
     }
     if !is_dash(output) {
-        super::check_clobber(output)?;
+        super::check_output(output)?;
     }
     // With the tar on standard output, the report goes to a file or standard error.
     let mut lines = Lines {

@@ -78,6 +78,14 @@ pub enum ErrorKind {
     /// Occurs when arXiv bulk metadata cannot be read.
     #[error(transparent)]
     Metadata(crate::record::arxiv::bulk::Error),
+    /// Occurs when a line of a JSON Lines input (one record a line) is no record.
+    #[error("line {line}: {source}")]
+    Line {
+        /// The line's number, from 1.
+        line: usize,
+        /// Why it is no record.
+        source: crate::record::Error,
+    },
 }
 
 impl Error {
@@ -141,6 +149,7 @@ impl Error {
                 _ => Kind::Manifest,
             },
             ErrorKind::Metadata(_) => Kind::Metadata,
+            ErrorKind::Line { source, .. } => kind::of_record(source),
         }
     }
 
@@ -162,7 +171,8 @@ impl Error {
             | ErrorKind::NoYear { .. }
             | ErrorKind::Verify(_)
             | ErrorKind::Arxiv(_)
-            | ErrorKind::Metadata(_) => false,
+            | ErrorKind::Metadata(_)
+            | ErrorKind::Line { .. } => false,
             _ => true,
         }
     }
@@ -174,6 +184,10 @@ impl fmt::Display for Error {
             (ErrorKind::Pdf(e), _) if e.path().is_some() => e.fmt(f),
             (ErrorKind::Number(e), _) => e.fmt(f),
             (ErrorKind::Input(e), _) if e.path().is_some() => e.fmt(f),
+            // `FILE:LINE: …`, as compilers and grep name a line.
+            (ErrorKind::Line { line, source }, Some(p)) => {
+                write!(f, "{}:{line}: {source}", p.display())
+            }
             (k, Some(p)) => write!(f, "{}: {k}", p.display()),
             (k, None) => k.fmt(f),
         }
@@ -188,6 +202,7 @@ impl std::error::Error for Error {
             ErrorKind::Input(e) => std::error::Error::source(e),
             ErrorKind::Arxiv(e) => std::error::Error::source(e),
             ErrorKind::Net(e) => std::error::Error::source(e.as_ref()),
+            ErrorKind::Line { source, .. } => std::error::Error::source(source),
             k => std::error::Error::source(k),
         }
     }

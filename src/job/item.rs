@@ -569,7 +569,4 @@ pub fn already_done(out: &Path, number: &PithNumber) -> Option<u64> {
 /// An error and its causes, `: `-separated, each cause once, OS errors in words.
 pub(crate) use crate::pdf::chain;
 
-/// `text` on one line (a report reason).
-pub(crate) fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
+use super::one_line;
