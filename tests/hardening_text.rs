@@ -78,6 +78,20 @@ ref = next(iter(doc.findall(lambda n: n.tagname == "reference")))
 print(json.dumps({"kinds": kinds, "uri": img["uri"], "alt": img["alt"], "refuri": ref["refuri"]}))
 "#;
 
+/// The names of the TeX control sequences of `line` made of letters (`\href` → `href`).
+fn control_sequences(line: &str) -> Vec<&str> {
+    line.match_indices('\\')
+        .map(|(i, _)| {
+            let rest = &line[i + 1..];
+            let end = rest
+                .find(|c: char| !c.is_ascii_alphabetic())
+                .unwrap_or(rest.len());
+            &rest[..end]
+        })
+        .filter(|name| !name.is_empty())
+        .collect()
+}
+
 /// Removes CommonMark backslash escapes.
 fn md_unescape(s: &str) -> String {
     let mut out = String::new();
@@ -191,11 +205,25 @@ fn attack_strings_in_snippets_are_escaped_or_refused() {
         let r = snip("tex", false);
         assert_eq!(r.code, 0, "{}", r.stderr);
         let tex_line = r.stdout.lines().find(|l| l.starts_with("\\href")).unwrap();
+        assert!(
+            tex_line.starts_with(&format!("\\href{{{SEED_URL}}}{{")),
+            "{a}: {tex_line}"
+        );
         assert!(!r.stdout.contains("\\input{"), "{}", r.stdout);
         for l in r.stdout.lines().filter(|l| l.contains("sure")) {
             assert!(l.contains("100\\% sure"), "{l}");
         }
-        let _ = tex_line;
+        // The lines TeX reads (not comments) hold only the snippet's own control sequences:
+        // the caller's label cannot add one, nor end a line early with `%`.
+        for l in r.stdout.lines().filter(|l| !l.starts_with('%')) {
+            for cs in control_sequences(l) {
+                assert!(
+                    ["href", "includegraphics"].contains(&cs),
+                    "{a}: \\{cs} in {l}"
+                );
+            }
+            assert!(!l.contains('%'), "{a}: {l}");
+        }
         let r = snip("tex", true);
         if src.contains(['%', '\\', '{', '}', '&', '$', '^', '~', '#']) {
             assert_eq!(r.code, 2, "{a}: {}", r.stdout);
