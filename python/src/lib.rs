@@ -179,7 +179,7 @@ fn record_from_arxiv_line<'py>(
     let bad = |m: String| {
         errors::of_kind(
             py,
-            job::Kind::Arxiv,
+            job::ErrorCode::Arxiv,
             format!("arXiv snapshot line: {m}"),
             errors::Attrs::default(),
         )
@@ -329,7 +329,11 @@ fn verify_bundle<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let keys = keys_arg(py, keys)?;
     let value = value_from_py(bundle)?.map_err(|m| {
-        errors::verify_msg(py, job::Kind::BadBundle, format!("invalid bundle: {m}"))
+        errors::verify_msg(
+            py,
+            job::ErrorCode::BadBundle,
+            format!("invalid bundle: {m}"),
+        )
     })?;
     let bundle = Bundle::from_value(value).map_err(|e| errors::verify(py, &e))?;
     let req = job::VerifyRequest {

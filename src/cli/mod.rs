@@ -38,13 +38,13 @@ pub enum Outcome {
 /// An error whose kind the library knows and whose line the CLI composed (a hint added).
 #[derive(Debug)]
 pub struct Failure {
-    kind: pith::job::Kind,
+    kind: pith::job::ErrorCode,
     line: String,
 }
 
 impl Failure {
     /// The error of `kind` printed as `line`.
-    pub fn new(kind: pith::job::Kind, line: String) -> Self {
+    pub fn new(kind: pith::job::ErrorCode, line: String) -> Self {
         Failure { kind, line }
     }
 }
@@ -59,7 +59,7 @@ impl std::error::Error for Failure {}
 
 /// The kind of an error in the library's table: a [`Failure`]'s, else the first library
 /// error of the chain's.
-fn kind_of(e: &anyhow::Error) -> pith::job::Kind {
+fn kind_of(e: &anyhow::Error) -> pith::job::ErrorCode {
     for c in e.chain() {
         if let Some(f) = c.downcast_ref::<Failure>() {
             return f.kind;
@@ -68,11 +68,11 @@ fn kind_of(e: &anyhow::Error) -> pith::job::Kind {
             return h.kind();
         }
         let k = pith::job::kind::of(c);
-        if k != pith::job::Kind::Invalid {
+        if k != pith::job::ErrorCode::Invalid {
             return k;
         }
     }
-    pith::job::Kind::Invalid
+    pith::job::ErrorCode::Invalid
 }
 
 /// Whether the subcommand prints JSON: its errors are then also printed as a JSON object on

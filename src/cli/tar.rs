@@ -1,5 +1,5 @@
 //! `pith batch --tar/--tar-dir`: the flags, and the report lines printed. The runs
-//! are [`pith::job::tar_run`]; the tar format and the members' updates are
+//! are [`pith::job::tar::run`]; the tar format and the members' updates are
 //! [`pith::job::tar`].
 
 use std::fs::File;
@@ -12,8 +12,8 @@ use anyhow::{bail, Context, Result};
 use pith::batch::manifest::Manifest;
 use pith::batch::Shard;
 use pith::job::progress::{Notice, Progress};
+use pith::job::tar::run::{Request, Sink, Source, TarLine};
 use pith::job::tar::{self, Totals};
-use pith::job::tar_run::{self, Request, Sink, Source, TarLine};
 
 use super::Outcome;
 
@@ -217,7 +217,7 @@ fn run_dir(
         terminal,
         stop,
     };
-    let summary = tar_run::run_dir(req, dir, out_dir, shard, &mut lines);
+    let summary = tar::run::run_dir(req, dir, out_dir, shard, &mut lines);
     let Lines {
         mut report,
         mut write_err,
@@ -287,7 +287,7 @@ fn run_one(
     } else {
         Sink::Path(output)
     };
-    let totals: Result<Totals, _> = tar_run::run_one(req, src, sink, &mut lines);
+    let totals: Result<Totals, _> = tar::run::run_one(req, src, sink, &mut lines);
     let Lines {
         mut report,
         mut write_err,

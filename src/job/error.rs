@@ -1,10 +1,10 @@
 //! The job layer's error: an [`ErrorKind`] callers match on, the file it is about, and its
-//! stable name in the table of kinds ([`Kind`]).
+//! stable name in the table of kinds ([`ErrorCode`]).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::kind::{self, Kind};
+use super::kind::{self, ErrorCode};
 use crate::pdf;
 
 /// Why a job did not do what it was asked.
@@ -127,28 +127,28 @@ impl Error {
         }
     }
 
-    /// The kind's stable name in the table ([`Kind`]), for reports, `--json` and Python.
-    pub fn kind_of(&self) -> Kind {
+    /// The kind's stable name in the table ([`ErrorCode`]), for reports, `--json` and Python.
+    pub fn kind_of(&self) -> ErrorCode {
         match &*self.kind {
-            ErrorKind::SameFile => Kind::SameFile,
-            ErrorKind::Exists => Kind::Exists,
-            ErrorKind::LeavesOutDir => Kind::LeavesOutDir,
-            ErrorKind::NotInPlace => Kind::NotInPlace,
-            ErrorKind::Stamp(_) => Kind::Stamp,
+            ErrorKind::SameFile => ErrorCode::SameFile,
+            ErrorKind::Exists => ErrorCode::Exists,
+            ErrorKind::LeavesOutDir => ErrorCode::LeavesOutDir,
+            ErrorKind::NotInPlace => ErrorCode::NotInPlace,
+            ErrorKind::Stamp(_) => ErrorCode::Stamp,
             ErrorKind::Number(e) => kind::of_batch(e),
-            ErrorKind::Io(..) => Kind::Io,
+            ErrorKind::Io(..) => ErrorCode::Io,
             ErrorKind::Pdf(e) => kind::of_pdf(e),
             ErrorKind::Input(e) => kind::of_record(e),
             ErrorKind::Net(e) => kind::of_net(e),
             ErrorKind::BadNumber(e) => kind::of_number(e),
-            ErrorKind::NoYear { .. } => Kind::NoYear,
-            ErrorKind::Request(_) => Kind::Request,
+            ErrorKind::NoYear { .. } => ErrorCode::NoYear,
+            ErrorKind::Request(_) => ErrorCode::Request,
             ErrorKind::Verify(e) => kind::of_verify(e),
             ErrorKind::Arxiv(e) => match e.kind() {
-                crate::batch::arxiv::ErrorKind::Io(_) => Kind::Io,
-                _ => Kind::Manifest,
+                crate::batch::arxiv::ErrorKind::Io(_) => ErrorCode::Io,
+                _ => ErrorCode::Manifest,
             },
-            ErrorKind::Metadata(_) => Kind::Metadata,
+            ErrorKind::Metadata(_) => ErrorCode::Metadata,
             ErrorKind::Line { source, .. } => kind::of_record(source),
         }
     }

@@ -51,7 +51,6 @@ pub mod progress;
 pub mod run;
 pub mod strip;
 pub mod tar;
-pub mod tar_run;
 pub mod verify;
 
 pub use error::{Error, ErrorKind};
@@ -59,7 +58,7 @@ pub use inject::{inject_bytes, Destination, InjectReport, InjectRequest, Injecte
 pub use input::Input;
 pub use inspect::{InspectReport, InspectRequest};
 pub use item::{ItemReport, ItemRequest};
-pub use kind::Kind;
+pub use kind::ErrorCode;
 pub use number::{NumberReport, NumberRequest};
 pub use strip::{StripReport, StripRequest};
 pub use verify::{VerifyReport, VerifyRequest};
@@ -385,7 +384,7 @@ mod tests {
         let p = |s: &'static str| Path::new(s);
         assert!(stdin_once([p("-"), p("a")]).is_ok());
         let e = stdin_once([p("-"), p("a"), p("-")]).unwrap_err();
-        assert_eq!(e.kind_of(), Kind::Request);
+        assert_eq!(e.kind_of(), ErrorCode::Request);
     }
 
     #[test]

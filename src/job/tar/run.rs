@@ -23,11 +23,11 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::progress::{Notice, Progress};
-use super::tar::{self, Error, ErrorKind, MemberReport, Totals};
+use super::{self as tar, Error, ErrorKind, MemberReport, Totals};
 use crate::batch::arxiv::{self as arxiv_match, Collected};
 use crate::batch::manifest::{self, Manifest, TarEntry};
 use crate::batch::Shard;
+use crate::job::progress::{Notice, Progress};
 use crate::record::arxiv::bulk::Input as MetaInput;
 
 /// What a run is asked to do.
@@ -242,7 +242,7 @@ fn stream_checked(
         Ok(())
     };
     if let (Source::Path(i), Sink::Path(o)) = (&src, &sink) {
-        if super::same_file(i, o) {
+        if crate::job::same_file(i, o) {
             return Err(err(ErrorKind::SameFile));
         }
     }
@@ -368,7 +368,7 @@ pub fn run_dir(
     };
     let shown = out_dir.display().to_string();
     std::fs::create_dir_all(out_dir).map_err(|e| Error::new(&*shown, ErrorKind::Write(e)))?;
-    if super::same_file(tar_dir, out_dir) {
+    if crate::job::same_file(tar_dir, out_dir) {
         return Err(Error::new(shown, ErrorKind::SameFile));
     }
     let mut summary = DirSummary {
