@@ -142,16 +142,7 @@ pub fn bulk(
     report: &mut dyn FnMut(&bulk::Report),
 ) -> Result<bulk::Summary, Error> {
     super::stdin_once(req.snapshot.iter().chain(req.oai).map(PathBuf::as_path))?;
-    let inputs: Vec<bulk::Input> = req
-        .snapshot
-        .iter()
-        .map(|p| (p, bulk::Format::Snapshot))
-        .chain(req.oai.iter().map(|p| (p, bulk::Format::Oai)))
-        .map(|(p, f)| bulk::Input {
-            path: p.clone(),
-            format: Some(f),
-        })
-        .collect();
+    let inputs = bulk::Input::of_forms(req.snapshot, req.oai);
     let opts = bulk::Options {
         threads: super::pass_threads(req.jobs),
         strict: req.strict,
