@@ -30,8 +30,12 @@ use crate::progress::Callback;
 /// as is an exception of the callback.
 ///
 /// Returns a dict: ``lines`` (the report lines, as ``pith batch --json`` prints them) and
-/// ``summary`` (its last line). Raises BatchError and its kin when the inputs cannot be read;
-/// a file that is refused or fails is a line, not an exception.
+/// ``summary`` (its last line). Raises OptionError (kind ``request``) for arguments that do
+/// not go together, with the sentence ``pith batch`` prints for the same request (neither or
+/// both of ``dir`` and ``manifest``, neither or both of ``out_dir`` and ``in_place``, ``mirror``
+/// without ``out_dir`` or with ``check``, ``check`` with ``dry_run``, ``any_version`` or
+/// ``unmatched`` without ``metadata``, ``"-"`` twice); BatchError and its kin when the inputs
+/// cannot be read; a file that is refused or fails is a line, not an exception.
 #[pyfunction]
 #[pyo3(signature = (
     dir=None, *, manifest=None, root=None, out_dir=None, in_place=false, dry_run=false,

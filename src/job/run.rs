@@ -479,7 +479,7 @@ pub struct Matched {
 /// Turns arXiv matching's decisions into the run: a job for each PDF that gets a number, a
 /// line (with its status) for each that does not; `unnamed` are PDFs whose name carries no
 /// arXiv id. Lines keep their input position, for sharding.
-pub fn arxiv_jobs(
+fn arxiv_jobs(
     wanted: Vec<crate::batch::arxiv::Wanted>,
     unnamed: Vec<PathBuf>,
     collected: &crate::batch::arxiv::Collected,
