@@ -1,11 +1,11 @@
 //! Helpers shared by the integration tests: the `pith` command builder, fixtures and
-//! constants, readers of what qpdf, exiftool and pdfinfo report, a time-limited runner, a
-//! parallel map and a small writer of hostile PDFs. A test binary uses what it needs
+//! constants, readers of what qpdf, exiftool and pdfinfo report, a time-limited runner and
+//! the one writer of test PDFs ([`pdfgen`]); what pith-serve's harness needs too (skips, tool
+//! checks, signed bundles) comes from `pith-testkit`. A test binary uses what it needs
 //! (`mod common;`); nothing here knows pith's internals.
 #![allow(dead_code)]
 
 pub mod http;
-pub mod par;
 pub mod pdfgen;
 pub mod run;
 pub mod tex;
