@@ -257,9 +257,8 @@ fn run_one(
     let terminal = std::io::stderr().is_terminal() && !super::quiet();
     let input = args.tar.as_deref().context("--tar")?;
     let output = args.out_tar.as_deref().context("--tar needs --out-tar")?;
-    if is_dash(input) && shared.metadata.iter().any(|p| is_dash(p)) {
-        bail!("standard input (-) can be read only once: --tar - and --arxiv-metadata -");
-    }
+    let inputs = std::iter::once(input).chain(shared.metadata.iter().map(PathBuf::as_path));
+    pith::job::stdin_once(inputs).context("--tar and --arxiv-metadata")?;
     if is_dash(output) && shared.report.is_some_and(is_dash) {
         bail!("--out-tar - writes the tar to standard output; give the report a file with --report FILE");
     }
