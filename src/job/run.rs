@@ -537,6 +537,59 @@ mod tests {
     use super::*;
 
     #[test]
+    fn contradictory_batch_requests_are_refused_before_anything_is_read() {
+        let settings = Settings::default();
+        let (dir, m, o) = (Path::new("in"), Path::new("m.jsonl"), Path::new("out"));
+        let dash = [PathBuf::from("-"), PathBuf::from("-")];
+        let ok = BatchRequest {
+            inputs: Inputs {
+                dir: Some(dir),
+                ..Default::default()
+            },
+            out_dir: Some(o),
+            in_place: false,
+            dry_run: false,
+            mirror: false,
+            check: false,
+            jobs: None,
+            settings: &settings,
+        };
+        assert!(ok.validate().is_ok());
+        let with = |f: &dyn Fn(&mut BatchRequest<'_>)| {
+            let mut r = ok.clone();
+            f(&mut r);
+            r
+        };
+        let bad = [
+            with(&|r| r.inputs.dir = None),
+            with(&|r| r.inputs.manifest = Some(m)),
+            with(&|r| r.inputs.root = Some(dir)),
+            with(&|r| r.out_dir = None),
+            with(&|r| r.in_place = true),
+            with(&|r| (r.out_dir, r.in_place, r.mirror) = (None, true, true)),
+            with(&|r| (r.check, r.dry_run) = (true, true)),
+            with(&|r| (r.check, r.mirror) = (true, true)),
+            with(&|r| r.inputs.any_version = true),
+            with(&|r| r.inputs.unmatched = Some(o)),
+        ];
+        let mut twice = ok.clone();
+        twice.inputs.arxiv_metadata = &dash;
+        let bad = bad.iter().chain([&twice]);
+        let mut sentences = std::collections::BTreeSet::new();
+        for r in bad {
+            let e = r.validate().unwrap_err();
+            assert_eq!(e.kind_of(), super::super::ErrorCode::Request, "{e}");
+            // Refused before the inputs (which do not exist) are read.
+            assert!(matches!(
+                r.prepare(&mut |_| {}).err().map(|e| e.kind_of()),
+                Some(super::super::ErrorCode::Request)
+            ));
+            sentences.insert(e.to_string());
+        }
+        assert_eq!(sentences.len(), 9, "{sentences:#?}");
+    }
+
+    #[test]
     fn a_run_reports_every_line_and_ends_by_its_summary() {
         let dir = tempfile::tempdir().unwrap();
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/minimal.pdf");

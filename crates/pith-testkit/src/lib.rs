@@ -16,6 +16,15 @@ pub fn tools_required() -> bool {
     std::env::var("PITH_REQUIRE_TOOLS").is_ok_and(|v| v == "1")
 }
 
+/// What `test` needs is missing: a failure under `PITH_REQUIRE_TOOLS=1`, else a skip for
+/// `reason`.
+fn missing(test: &str, what: &str, reason: &str) {
+    if tools_required() {
+        panic!("{test}: required {what} is missing (PITH_REQUIRE_TOOLS=1)");
+    }
+    skips::skip(test, reason);
+}
+
 /// Whether the external program `name` can be run. When it cannot, prints a SKIP line naming
 /// the test, or panics under `PITH_REQUIRE_TOOLS=1`.
 pub fn have_tool(name: &str, test: &str) -> bool {
@@ -25,10 +34,11 @@ pub fn have_tool(name: &str, test: &str) -> bool {
         .output()
         .is_ok_and(|o| o.status.success());
     if !found {
-        if tools_required() {
-            panic!("{test}: required tool {name} is missing (PITH_REQUIRE_TOOLS=1)");
-        }
-        skips::skip(test, &format!("{name} not installed"));
+        missing(
+            test,
+            &format!("tool {name}"),
+            &format!("{name} not installed"),
+        );
     }
     found
 }
@@ -43,10 +53,8 @@ pub fn have_python_module(module: &str, test: &str) -> bool {
         .output()
         .is_ok_and(|o| o.status.success());
     if !ok {
-        if tools_required() {
-            panic!("{test}: required Python module {module} is missing (PITH_REQUIRE_TOOLS=1)");
-        }
-        skips::skip(test, &format!("python3 module {module} not installed"));
+        let reason = format!("python3 module {module} not installed");
+        missing(test, &format!("Python module {module}"), &reason);
     }
     ok
 }
