@@ -5,7 +5,7 @@
 //! built it) and reads its inputs into a [`RunRequest`] ([`BatchRequest::prepare`]). The
 //! front end watches the lines and stops the run through [`Progress`] (the CLI writes the
 //! report and draws the bar; a Python caller may pass a callback); what ends a run badly
-//! ([`RunReport::end`]) is decided here, and so is how one item runs alone ([`item`]).
+//! ([`RunReport::end`]) is decided here, and so is how one item runs alone ([`item()`]).
 
 use std::path::{Path, PathBuf};
 
