@@ -229,7 +229,6 @@ pub fn process_tar<'py>(
             name: String::new(),
             md5: report.is_some(),
         },
-        metadata_threads: threads,
     };
     let mut members: Callback<MemberReport> = Callback::new(progress);
     let result = py.detach(|| {

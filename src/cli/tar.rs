@@ -123,7 +123,6 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
             name: String::new(),
             md5: false,
         },
-        metadata_threads: threads,
     };
     match &args.tar_dir {
         Some(dir) => run_dir(&shared, &req, dir, stop),

@@ -41,10 +41,9 @@ pub struct Request<'a> {
     pub manifest: Option<(&'a Path, &'a Manifest)>,
     /// Process a tar the manifest does not list.
     pub any_tar: bool,
-    /// The tar stream's options (`name` is set per tar).
+    /// The tar stream's options (`name` is set per tar); its `threads` also read the
+    /// metadata.
     pub tar: tar::Options,
-    /// Threads of the metadata pass.
-    pub metadata_threads: usize,
 }
 
 /// Where a tar comes from.
@@ -123,7 +122,7 @@ fn collect(
     arxiv_match::collect_where(
         &inputs,
         &|id| wanted.accepts(id),
-        req.metadata_threads.max(1),
+        req.tar.threads.max(1),
         &mut |_| {},
         on_note,
     )
