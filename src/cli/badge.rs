@@ -129,7 +129,7 @@ pub fn run_badge(args: BadgeArgs) -> Result<Outcome> {
     let mut svg = badge::svg(&number, &opts)?;
     svg.push('\n');
     let out = args.output.as_deref().unwrap_or(std::path::Path::new("-"));
-    super::check_output(out)?;
+    super::check_clobber(out)?;
     write_atomic(out, svg.as_bytes())?;
     Ok(Outcome::Ok)
 }

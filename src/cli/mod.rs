@@ -124,9 +124,9 @@ static VERBOSITY: std::sync::atomic::AtomicI8 = std::sync::atomic::AtomicI8::new
 /// Whether `--no-clobber` was given.
 static NO_CLOBBER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// The library's check of an output about to be written ([`pith::job::check_output`]) under
-/// `--no-clobber`, with the command line's hint.
-pub fn check_output(path: &std::path::Path) -> anyhow::Result<()> {
+/// `--no-clobber`'s refusal of an output about to be written: the library's check
+/// ([`pith::job::check_output`]), with the command line's hint.
+pub fn check_clobber(path: &std::path::Path) -> anyhow::Result<()> {
     pith::job::check_output(None, path, no_clobber())
         .map_err(|e| hint::hinted(e, &pith::job::Settings::default(), false))
 }

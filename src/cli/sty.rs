@@ -44,7 +44,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     // Both files or neither: each is staged in a temporary file (written and synced) before
     // either is renamed into place, so a full disk leaves no half-written pair behind.
     for name in [pith::sty::STY_FILE, pith::sty::LTXML_FILE] {
-        super::check_output(&args.output.join(name))?;
+        super::check_clobber(&args.output.join(name))?;
     }
     let files = [
         (args.output.join(pith::sty::STY_FILE), sty.as_bytes()),

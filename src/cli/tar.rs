@@ -262,7 +262,7 @@ fn run_one(
         bail!("--out-tar - writes the tar to standard output; give the report a file with --report FILE");
     }
     if !is_dash(output) {
-        super::check_output(output)?;
+        super::check_clobber(output)?;
     }
     // With the tar on standard output, the report goes to a file or standard error.
     let mut lines = Lines {

@@ -45,7 +45,8 @@ pub struct Args {
     input: RecordInput,
 }
 
-fn load_keys(given: &[String]) -> Result<Vec<Key>> {
+/// The registry key and the keys given (base64, hex, or a file holding one).
+pub(super) fn load_keys(given: &[String]) -> Result<Vec<Key>> {
     let keys = given
         .iter()
         .map(|k| job::read_key(k).with_context(|| format!("--key {k}")))
