@@ -60,6 +60,7 @@ kinds! {
     Signed = "signed", "PdfError", "Signed: a stamp would change signed page content (force stamps anyway).";
     Xmp = "xmp", "XmpError", "An unparsable XMP packet (force replaces it).";
     NoStampRoom = "no_stamp_room", "PdfError", "No margin of page 1 has room for a legible stamp.";
+    Printed = "printed", "PdfError", "Page 1 prints another number than the one written (replace redraws what pith drew).";
     TooLarge = "too_large", "PdfError", "A stream would decode past its documented bound.";
     PagesLost = "pages_lost", "PdfError", "A full rewrite would lose pages.";
     Unsupported = "unsupported", "UnsupportedPdfError", "The file needs a feature pith does not write.";
@@ -100,6 +101,7 @@ kinds! {
     UnknownFormat = "unknown_format", "BadgeError", "A snippet format that does not exist.";
     UnsupportedCharacter = "unsupported_character", "BadgeError", "A character the badge font cannot draw.";
     EmptySource = "empty_source", "BadgeError", "An empty image source for a snippet.";
+    LatexImage = "latex_image", "BadgeError", "An image a LaTeX snippet cannot include (an SVG, or a URL).";
     InvalidDate = "invalid_date", "StyError", "A date pith.sty cannot carry.";
     InvalidVersion = "invalid_version", "StyError", "A version pith.sty cannot carry.";
     Template = "template", "PithError", "A built-in template failed to render (a bug: please report it).";
@@ -279,6 +281,7 @@ pub fn of_pdf(e: &crate::pdf::Error) -> ErrorCode {
         P::Signed(..) => ErrorCode::Signed,
         P::Xmp(_) => ErrorCode::Xmp,
         P::NoStampRoom => ErrorCode::NoStampRoom,
+        P::Printed(_) => ErrorCode::Printed,
         P::TooLarge { .. } => ErrorCode::TooLarge,
         P::PagesLost { .. } => ErrorCode::PagesLost,
         _ => ErrorCode::Unsupported,
@@ -395,6 +398,9 @@ pub fn of_badge(e: &crate::badge::Error) -> ErrorCode {
         K::UnknownFormat(_) => ErrorCode::UnknownFormat,
         K::UnsupportedCharacter { .. } => ErrorCode::UnsupportedCharacter,
         K::EmptySource => ErrorCode::EmptySource,
+        K::LatexImage(_) => ErrorCode::LatexImage,
+        // The PDF badge's drawing is refused only for a character its font lacks.
+        K::Pdf(_) => ErrorCode::UnsupportedCharacter,
         K::Template(_) => ErrorCode::Template,
     }
 }
