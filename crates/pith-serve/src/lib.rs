@@ -15,6 +15,8 @@
 //!   kept in memory;
 //! - [`export`]: the same routes written as static files;
 //! - [`limits`]: request limits, timeouts for slow clients and graceful shutdown;
+//! - [`upload`]: receiving and checking PDFs sent to `/verify` within the server's budget;
+//! - [`headers`]: the headers every answer carries (nosniff, and the pages' policy on HTML);
 //! - [`pages`]: the HTML pages a person uses (search, record page, checking a PDF).
 //!
 //! Every decision about numbers, records, bundles and badges is the `pith` library's; this crate
@@ -25,7 +27,9 @@
 pub mod app;
 pub mod cache;
 pub mod export;
+pub mod headers;
 pub mod index;
 pub mod limits;
 pub mod pages;
 pub mod routes;
+pub mod upload;
