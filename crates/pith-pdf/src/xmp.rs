@@ -170,12 +170,22 @@ const MAX_NESTING: usize = 512;
 /// Most attributes accepted on one element: roxmltree checks duplicates pairwise, so a
 /// hostile element with 100,000 attributes would take minutes.
 const MAX_ATTRIBUTES: usize = 1024;
+/// Most elements accepted in a packet: the parsed tree costs about a hundred bytes an element,
+/// so a packet of ten million empty elements (60 MB) would take a gigabyte. Real packets hold
+/// hundreds; a long author list a few thousand.
+const MAX_ELEMENTS: usize = 200_000;
 
 fn parse(s: &str) -> Result<Document<'_>, Error> {
     let crate::xml::Shape {
         depth,
         attributes: attrs,
+        elements,
     } = crate::xml::shape(s);
+    if elements > MAX_ELEMENTS {
+        return Err(xmp_err(format!(
+            "the packet has more than {MAX_ELEMENTS} elements"
+        )));
+    }
     if depth > MAX_NESTING {
         return Err(xmp_err(format!(
             "elements nest deeper than {MAX_NESTING} levels"
