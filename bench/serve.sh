@@ -174,11 +174,11 @@ echo "## lookup cost, record JSON without the answer cache, 64 connections, ${du
 echo "| index | req/s | p50 ms | p99 ms | errors | requests |"
 echo "|---|---|---|---|---|---|"
 # Without the answer cache: every request is a lookup in the index.
-serve "$work/small.pith-index" --cache-entries 0
+serve "$work/small.pith-index" --cache-bytes 0
 paths "$work/small.pith-index" /pith/ .json "$work/small.paths"
 load "1,000 records" "$url" "$work/small.paths" "$duration"
 kill "${pids[-1]}"
-serve "$work/big.pith-index" --cache-entries 0
+serve "$work/big.pith-index" --cache-bytes 0
 paths "$work/big.pith-index" /pith/ .json "$work/big.paths"
 load "$big records" "$url" "$work/big.paths" "$duration"
 python3 - "$work" "$big" <<'EOF'
