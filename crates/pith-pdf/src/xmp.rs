@@ -696,6 +696,20 @@ mod tests {
     }
 
     #[test]
+    fn a_packet_of_too_many_elements_is_refused_before_it_is_parsed() {
+        let packet = |n: usize| {
+            format!(
+                r#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="{RDF_NS}"><rdf:Description rdf:about="" xmlns:a="urn:a">{}</rdf:Description></rdf:RDF></x:xmpmeta>"#,
+                "<a:b/>".repeat(n)
+            )
+        };
+        // Three elements frame the empty ones.
+        assert!(read(packet(MAX_ELEMENTS - 3).as_bytes()).is_ok());
+        let e = read(packet(MAX_ELEMENTS).as_bytes()).unwrap_err();
+        assert!(e.to_string().contains("more than 200000 elements"), "{e}");
+    }
+
+    #[test]
     fn new_packet_is_wrapped_and_padded() {
         let out = merge(None, &props(A), "2024-01-01T00:00:00Z").unwrap();
         let s = String::from_utf8(out).unwrap();
