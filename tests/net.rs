@@ -574,7 +574,11 @@ fn arxiv_is_a_record_input_everywhere() {
     let code = number.rsplit(':').next().unwrap();
     let r = env.run(&["verify", "--arxiv", "2412.14374", number]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.trim_end().ends_with("verified"), "{}", r.stdout);
+    assert!(
+        r.stdout.trim_end().ends_with("every check holds."),
+        "{}",
+        r.stdout
+    );
     let r = env.run(&["badge", "--arxiv", "2412.14374", "--full"]);
     assert!(r.stdout.contains(&code[..8]), "{}", r.stderr);
     let r = env.run(&["snippet", "--arxiv", "arXiv:2412.14374", "--format", "md"]);
@@ -689,7 +693,7 @@ fn verify_a_pdf_against_the_resolver() {
     assert!(
         r.stdout
             .trim_end()
-            .ends_with("not everything could be checked)"),
+            .ends_with("so this is not a verified match."),
         "{}",
         r.stdout
     );
@@ -718,7 +722,11 @@ fn verify_a_pdf_against_the_resolver() {
     drop(server);
     let r = env.run(&["verify", p, "--key", &key, "--offline"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.trim_end().ends_with("verified"), "{}", r.stdout);
+    assert!(
+        r.stdout.trim_end().ends_with("every check holds."),
+        "{}",
+        r.stdout
+    );
     let files = Env::new(None, None, true);
     let bfile = files.cache.path().join("bundle.json");
     std::fs::write(&bfile, bundle.to_string()).unwrap();
@@ -731,7 +739,7 @@ fn verify_a_pdf_against_the_resolver() {
         &key,
     ]);
     assert!(
-        r.stdout.trim_end().ends_with("verified"),
+        r.stdout.trim_end().ends_with("every check holds."),
         "{}{}",
         r.stdout,
         r.stderr

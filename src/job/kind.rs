@@ -97,6 +97,7 @@ kinds! {
     UnknownFormat = "unknown_format", "BadgeError", "A snippet format that does not exist.";
     UnsupportedCharacter = "unsupported_character", "BadgeError", "A character the badge font cannot draw.";
     EmptySource = "empty_source", "BadgeError", "An empty image source for a snippet.";
+    LatexImage = "latex_image", "BadgeError", "An image a LaTeX snippet cannot include (an SVG, or a URL).";
     InvalidDate = "invalid_date", "StyError", "A date pith.sty cannot carry.";
     InvalidVersion = "invalid_version", "StyError", "A version pith.sty cannot carry.";
     Template = "template", "PithError", "A built-in template failed to render (a bug: please report it).";
@@ -391,6 +392,9 @@ pub fn of_badge(e: &crate::badge::Error) -> Kind {
         K::UnknownFormat(_) => Kind::UnknownFormat,
         K::UnsupportedCharacter { .. } => Kind::UnsupportedCharacter,
         K::EmptySource => Kind::EmptySource,
+        K::LatexImage(_) => Kind::LatexImage,
+        // The PDF badge's drawing is refused only for a character its font lacks.
+        K::Pdf(_) => Kind::UnsupportedCharacter,
         K::Template(_) => Kind::Template,
     }
 }

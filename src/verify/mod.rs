@@ -16,7 +16,7 @@ use crate::record::{self, Record};
 
 mod bundle;
 
-pub use bundle::{bundle, Bundle, Flags};
+pub use bundle::{bundle, Bundle, Flags, StatedFlag};
 
 /// Key id of the built-in registry key.
 pub const REGISTRY_KEY_ID: &str = "pith-v1-2026-05";
@@ -63,6 +63,10 @@ pub enum CheckKind {
     Receipts,
     /// Whether the places in a PDF that hold the number (XMP, Info, record link) agree.
     Metadata,
+    /// Whether the resolver (or the mirror checking an upload) has a record of the number at
+    /// all: when it has none, nothing could be compared, and the verdict is
+    /// [`Verdict::Unknown`], not a mismatch.
+    Lookup,
 }
 
 /// One verification step and its outcome.
@@ -122,16 +126,42 @@ pub enum Verdict {
     Mismatch,
     /// A PDF carries no number, so there was nothing to check.
     NoNumber,
+    /// The resolver (or mirror) asked has no record of the number: nothing contradicts it and
+    /// nothing confirms it. A number of a version not yet announced is one. Not a pass, and not
+    /// a mismatch either.
+    Unknown,
+}
+
+impl Verdict {
+    /// The verdict's key, as the JSON reports spell it: `verified`, `unverified`, `mismatch`,
+    /// `no_number`, `unknown`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Verdict::Verified => "verified",
+            Verdict::Unverified => "unverified",
+            Verdict::Mismatch => "mismatch",
+            Verdict::NoNumber => "no_number",
+            Verdict::Unknown => "unknown",
+        }
+    }
+
+    /// Whether the front ends exit 0 for this verdict (only [`Verdict::Verified`] and
+    /// [`Verdict::Unverified`]: nothing failed and something was found to check).
+    pub fn is_ok(self) -> bool {
+        matches!(self, Verdict::Verified | Verdict::Unverified)
+    }
 }
 
 impl fmt::Display for Verdict {
-    /// The one-line summary `pith verify` prints.
+    /// The verdict in capitals, as the first word of a report's headline (`VERIFIED`,
+    /// `UNVERIFIED`, `MISMATCH`, `NO NUMBER`, `UNKNOWN`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Verdict::Verified => "verified",
-            Verdict::Unverified => "UNVERIFIED (no mismatch, but not everything could be checked)",
+            Verdict::Verified => "VERIFIED",
+            Verdict::Unverified => "UNVERIFIED",
             Verdict::Mismatch => "MISMATCH",
-            Verdict::NoNumber => "NO NUMBER (the PDF carries no Pith Number)",
+            Verdict::NoNumber => "NO NUMBER",
+            Verdict::Unknown => "UNKNOWN",
         })
     }
 }
@@ -156,13 +186,20 @@ impl Report {
         self.checks.push(c);
     }
 
-    /// The verdict: [`Verdict::Mismatch`] when any check fails, else
+    /// The verdict: [`Verdict::Mismatch`] when any check fails, else [`Verdict::Unknown`]
+    /// when the resolver asked has no record of the number ([`CheckKind::Lookup`]), else
     /// [`Verdict::Unverified`] when a check could not be made (a bundle without
     /// receipts is not "verified") or when nothing was checked against the record (
     /// a record alone is valid, not verified), else [`Verdict::Verified`].
     pub fn verdict(&self) -> Verdict {
         if !self.holds() {
             Verdict::Mismatch
+        } else if self
+            .checks
+            .iter()
+            .any(|c| c.kind == CheckKind::Lookup && c.status != CheckStatus::Ok)
+        {
+            Verdict::Unknown
         } else if !self.compares()
             || self
                 .checks

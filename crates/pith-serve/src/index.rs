@@ -641,15 +641,7 @@ fn entry(r: &rusqlite::Row<'_>) -> rusqlite::Result<Entry> {
 }
 
 fn flags_from_json(text: &str) -> Flags {
-    let v: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
-    let f = |k: &str| v.get(k).and_then(serde_json::Value::as_bool) == Some(true);
-    Flags {
-        author_attested: f("author_attested"),
-        externally_anchored: f("externally_anchored"),
-        storage_verified: f("storage_verified"),
-        references_resolved: f("references_resolved"),
-        receipt_verified: f("receipt_verified"),
-    }
+    serde_json::from_str(text).unwrap_or_default()
 }
 
 /// What to index.

@@ -32,6 +32,7 @@
 pub mod annotation;
 pub mod font;
 pub mod object;
+pub mod page;
 pub mod structure;
 pub mod xref;
 
