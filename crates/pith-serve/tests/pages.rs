@@ -285,7 +285,15 @@ fn browser_flows() {
         }
     }
     let dark = run(pith_cmd()
-        .args(["snippet", NUMBER, "--format", "html", "--src", &badge, "--dark-src"])
+        .args([
+            "snippet",
+            NUMBER,
+            "--format",
+            "html",
+            "--src",
+            &badge,
+            "--dark-src",
+        ])
         .arg(badge.replace(".svg", "-dark.svg"))
         .args(status_args(&status)))
     .stdout;
@@ -596,8 +604,14 @@ fn the_export_holds_the_pages_and_says_what_needs_the_server() {
     let read = |rel: &str| std::fs::read_to_string(dir.path().join(rel)).unwrap();
     let home = read("index.html");
     assert!(home.contains("it has no search"), "{home}");
-    assert!(!home.contains("For example"), "no search examples without a search: {home}");
-    assert!(home.contains("A static copy of a <code>pith serve</code> index"), "{home}");
+    assert!(
+        !home.contains("For example"),
+        "no search examples without a search: {home}"
+    );
+    assert!(
+        home.contains("A static copy of a <code>pith serve</code> index"),
+        "{home}"
+    );
     assert!(
         !home.contains("<form"),
         "a static copy cannot search: {home}"
