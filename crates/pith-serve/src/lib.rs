@@ -9,7 +9,8 @@
 //! `pith` build carries no async runtime, HTTP stack or SQLite.
 //!
 //! Modules:
-//! - [`index`]: the SQLite schema, building (a new file renamed into place) and lookups;
+//! - [`index`]: the SQLite schema, [`index::build`](mod@index::build) (a new file renamed into place) and
+//!   [`index::read`] (lookups);
 //! - [`app`]: the shared state and the axum [`axum::Router`], with the place HTML pages join;
 //! - [`routes`]: the JSON, JSON-LD, SVG and redirect handlers, and [`cache`], their answers
 //!   kept in memory;
