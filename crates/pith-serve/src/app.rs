@@ -137,8 +137,8 @@ impl AppState {
                 .unwrap_or_else(|e| e.into_inner());
             let next = Generation(c.1 .0 + 1);
             *c = (Arc::new(index), next);
+            self.inner.cache.serve(next);
         }
-        self.inner.cache.clear();
     }
 
     /// Swaps in the file at the served index's path if it is another one than served (a rebuild
@@ -150,14 +150,14 @@ impl AppState {
             index::FileState::Overwritten => {
                 old.mark_overwritten();
                 if old.first_notice() {
-                    self.inner.cache.clear();
+                    self.inner.cache.close();
                     return Reload::Overwritten;
                 }
                 return Reload::Ignored;
             }
             // Found by a request, before the watcher looked: said here, once.
             index::FileState::Same if old.first_notice() => {
-                self.inner.cache.clear();
+                self.inner.cache.close();
                 return Reload::Overwritten;
             }
             index::FileState::Same => return Reload::Unchanged,
@@ -238,6 +238,11 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::pages::upload_router())
         .layer(axum::middleware::from_fn_with_state(state.clone(), pin))
         .layer(axum::middleware::from_fn(crate::headers::secure))
+        // Outermost: an answer already kept goes out before routing and the layers above.
+        .layer(axum::middleware::from_fn_with_state(
+            state.cache().clone(),
+            cache::hot,
+        ))
         .with_state(state)
 }
 

@@ -17,6 +17,7 @@
 //! `ETag`, a size known in advance and a status of 200, 301, 303 or 404 are kept; a `304` is
 //! answered from the kept `ETag`.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes, HttpBody};
@@ -71,6 +72,9 @@ type Map = quick_cache::sync::Cache<String, Arc<Kept>, Weigh>;
 pub struct Cache {
     map: Option<Arc<Map>>,
     max_entry: u64,
+    /// The generation of the index served now, for [`hot`]; `u64::MAX` while nothing may be
+    /// answered from memory ([`Cache::close`]).
+    serving: Arc<AtomicU64>,
 }
 
 impl std::fmt::Debug for Cache {
@@ -90,7 +94,22 @@ impl Cache {
         Cache {
             map: (bytes > 0).then(|| Arc::new(Map::with_weighter(items, bytes, Weigh))),
             max_entry: MAX_ENTRY.min(bytes),
+            serving: Arc::new(AtomicU64::new(0)),
         }
+    }
+
+    /// Forgets every answer and answers from now on for the index of `generation` (a rebuilt
+    /// one swapped in).
+    pub fn serve(&self, generation: Generation) {
+        self.serving.store(generation.0, Ordering::Release);
+        self.clear();
+    }
+
+    /// Forgets every answer and gives none from memory any more (the file served was written
+    /// over in place): requests go to the routes, which say so.
+    pub fn close(&self) {
+        self.serving.store(u64::MAX, Ordering::Release);
+        self.clear();
     }
 
     /// Bytes kept now (bodies, headers and keys).
@@ -187,6 +206,35 @@ fn build(kept: &Kept, not_modified: bool) -> Response<Body> {
     r
 }
 
+/// Middleware, outside everything else: a `GET` or `HEAD` whose answer is kept for the index
+/// served now is answered from memory, before routing, negotiation and the layers that make
+/// answers run; any other request goes on. A request with a body goes on too (the body rule
+/// answers it).
+pub async fn hot(State(cache): State<Cache>, req: Request, next: Next) -> Response<Body> {
+    let serving = cache.serving.load(Ordering::Acquire);
+    let plain = (req.method() == Method::GET || req.method() == Method::HEAD)
+        && serving != u64::MAX
+        && cache.map.is_some()
+        && !req.headers().contains_key(header::CONTENT_LENGTH)
+        && !req.headers().contains_key(header::TRANSFER_ENCODING);
+    if !plain {
+        return next.run(req).await;
+    }
+    let Some(key) = key(&req) else {
+        return next.run(req).await;
+    };
+    match cache.get(&key, Generation(serving)) {
+        Some(kept) => {
+            let nm = kept
+                .headers
+                .get(header::ETAG)
+                .is_some_and(|e| etag_matches(req.headers(), e.as_bytes()));
+            build(&kept, nm)
+        }
+        None => next.run(req).await,
+    }
+}
+
 /// Middleware: answers from the cache, or runs the route and keeps its answer.
 pub async fn layer(State(cache): State<Cache>, req: Request, next: Next) -> Response<Body> {
     if req.method() != Method::GET && req.method() != Method::HEAD {
@@ -225,7 +273,9 @@ pub async fn layer(State(cache): State<Cache>, req: Request, next: Next) -> Resp
     if !keep {
         return not_modified_or(res, &headers);
     }
-    let (parts, body) = res.into_parts();
+    let (mut parts, body) = res.into_parts();
+    // Kept as the layers outside would finish it: the hot path adds nothing.
+    crate::headers::complete(&mut parts.headers);
     let Ok(bytes) =
         axum::body::to_bytes(body, usize::try_from(cache.max_entry).unwrap_or(usize::MAX)).await
     else {

@@ -4,14 +4,20 @@
 //! `Referrer-Policy: no-referrer`. An answer that set its own keeps it.
 
 use axum::extract::Request;
-use axum::http::{header, HeaderValue};
+use axum::http::{header, HeaderMap, HeaderValue};
 use axum::middleware::Next;
 use axum::response::Response;
 
-/// Middleware: adds the headers an answer lacks.
+/// Middleware: adds the headers an answer lacks ([`complete`]).
 pub async fn secure(req: Request, next: Next) -> Response {
     let mut res = next.run(req).await;
-    let h = res.headers_mut();
+    complete(res.headers_mut());
+    res
+}
+
+/// Adds to the headers of an answer those it lacks: nosniff, and on HTML the policy and no
+/// referrer. (The answer cache keeps answers so completed.)
+pub fn complete(h: &mut HeaderMap) {
     h.entry(header::X_CONTENT_TYPE_OPTIONS)
         .or_insert(HeaderValue::from_static("nosniff"));
     let html = h
@@ -24,5 +30,4 @@ pub async fn secure(req: Request, next: Next) -> Response {
         h.entry(header::REFERRER_POLICY)
             .or_insert(HeaderValue::from_static("no-referrer"));
     }
-    res
 }
