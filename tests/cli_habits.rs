@@ -213,6 +213,7 @@ fn inject_dry_run_and_json() {
             "bytes_after",
             "bytes_before",
             "input",
+            "notes",
             "number",
             "output",
             "replaced",

@@ -984,3 +984,40 @@ fn connection_failures_name_the_host_and_waits_are_told_with_v() {
     let r = quiet.run(&["number", "2402.03791", "2412.14374"]);
     assert_eq!((r.code, r.stderr.as_str()), (0, ""));
 }
+
+/// A paper compiled with the number of the version arXiv has not announced yet (`pith number
+/// --next`): the resolver has no record of it, so `pith verify` says UNKNOWN, exit 1, not
+/// MISMATCH; the command its sentence names checks it against arXiv's next version and passes.
+#[test]
+fn an_unannounced_version_is_unknown_and_the_named_command_checks_it() {
+    let arxiv = Server::start(arxiv_route);
+    let resolver = resolver(Vec::new(), Vec::new());
+    let env = Env::new(Some(&arxiv), Some(&resolver), true);
+    let r = env.run(&["number", "2402.03791", "--next"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let next = r.stdout.trim().to_owned();
+    let pdf = pdf_with(&env, &next);
+    let p = pdf.to_str().unwrap();
+    let r = env.run(&["verify", p, "--json"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["verdict"], "unknown", "{v}");
+    let headline = v["headline"].as_str().unwrap();
+    let named = format!("pith verify {p} --arxiv ID --next");
+    assert!(
+        headline.starts_with("UNKNOWN: ") && headline.contains(&named),
+        "{headline}"
+    );
+    let r = env.run(&["verify", p]);
+    assert_eq!(r.code, 1);
+    assert_eq!(r.stdout.lines().last(), Some(headline), "{}", r.stdout);
+    assert!(!r.stdout.contains("MISMATCH"), "{}", r.stdout);
+    // The command the sentence names, with the paper's arXiv id.
+    let r = env.run(&["verify", p, "--arxiv", "2402.03791", "--next"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.lines().last().unwrap().starts_with("VERIFIED: "),
+        "{}",
+        r.stdout
+    );
+}

@@ -57,6 +57,7 @@ kinds! {
     Signed = "signed", "PdfError", "Signed: a stamp would change signed page content (force stamps anyway).";
     Xmp = "xmp", "XmpError", "An unparsable XMP packet (force replaces it).";
     NoStampRoom = "no_stamp_room", "PdfError", "No margin of page 1 has room for a legible stamp.";
+    Printed = "printed", "PdfError", "Page 1 prints another number than the one written (replace redraws what pith drew).";
     TooLarge = "too_large", "PdfError", "A stream would decode past its documented bound.";
     PagesLost = "pages_lost", "PdfError", "A full rewrite would lose pages.";
     Unsupported = "unsupported", "UnsupportedPdfError", "The file needs a feature pith does not write.";
@@ -276,6 +277,7 @@ pub fn of_pdf(e: &crate::pdf::Error) -> Kind {
         P::Signed(..) => Kind::Signed,
         P::Xmp(_) => Kind::Xmp,
         P::NoStampRoom => Kind::NoStampRoom,
+        P::Printed(_) => Kind::Printed,
         P::TooLarge { .. } => Kind::TooLarge,
         P::PagesLost { .. } => Kind::PagesLost,
         _ => Kind::Unsupported,

@@ -88,19 +88,22 @@ impl VerifyReport {
         }
     }
 
-    /// Sets the headline from the other fields; `asked` names the resolver the record was
-    /// looked up in (`the resolver`, `this mirror`).
-    fn finish(mut self, asked: &str) -> Self {
-        self.headline = self.compose_headline(asked);
+    /// Sets the headline from the other fields. It names no resolver and quotes no check's
+    /// detail: the same file gets the same sentence from the CLI, Python and a mirror's check
+    /// page, whose checks then say who was asked (`the resolver`, `this mirror`).
+    fn finish(mut self) -> Self {
+        self.headline = self.compose_headline();
         self
     }
 
-    fn compose_headline(&self, asked: &str) -> String {
+    fn compose_headline(&self) -> String {
         let v = self.verdict;
-        let first = |status: CheckStatus| {
+        // What the first check of a status was about (`receipt`, `pith_number`).
+        let about = |status: CheckStatus| {
             self.checks
                 .iter()
-                .find(|c| c.status == status && c.kind != CheckKind::Lookup)
+                .find(|c| c.status == status)
+                .map_or("a check", |c| c.subject.as_str())
         };
         let number = self.pith_number.as_deref().unwrap_or("the number");
         let paper = match (&self.arxiv_id, self.arxiv_version) {
@@ -118,33 +121,27 @@ impl VerifyReport {
                 "the record is valid, but nothing was checked against it.".to_owned()
             }
             Verdict::Unverified => {
-                let why = first(CheckStatus::Unverified)
-                    .map(|c| format!(" ({})", c.detail))
-                    .unwrap_or_default();
                 let lead = if pdf {
                     format!("{number} is the number of its record{paper}, but")
                 } else {
                     "no check fails, but".to_owned()
                 };
-                format!(
-                    "{lead} not everything could be checked{why}, so this is not a verified match."
-                )
+                let what = about(CheckStatus::Unverified);
+                format!("{lead} the {what} could not be checked, so this is not a verified match.")
             }
             Verdict::Mismatch => {
-                let what = first(CheckStatus::Mismatch)
-                    .map(|c| format!(": {}: {}", c.subject, c.detail))
-                    .unwrap_or_default();
+                let what = about(CheckStatus::Mismatch);
                 if pdf {
-                    format!("{number} does not match its record{what}.")
+                    format!("{number} does not match its record: the {what} check fails.")
                 } else {
-                    format!("a check fails{what}.")
+                    format!("the {what} check fails.")
                 }
             }
             Verdict::NoNumber => {
                 format!("{file} carries no Pith Number (XMP, Info, record link, page 1).")
             }
             Verdict::Unknown => format!(
-                "{asked} has no record of {number}. It may name a version not yet announced: \
+                "no record of {number} was found. It may name a version not yet announced: \
                  check it against arXiv with pith verify {file} --arxiv ID --next, ID being the \
                  paper's arXiv id."
             ),
@@ -153,7 +150,7 @@ impl VerifyReport {
     }
 
     /// The verdict as one sentence: the verdict in capitals, then what it means here
-    /// (`UNKNOWN: the resolver has no record of …`). Every door prints this sentence.
+    /// (`UNKNOWN: no record of pith:… was found. …`). Every door prints this sentence.
     pub fn headline(&self) -> &str {
         &self.headline
     }
@@ -168,9 +165,6 @@ impl VerifyReport {
         self.checks.iter().any(|c| c.kind != CheckKind::Record)
     }
 }
-
-/// How a headline names the network's resolver.
-const RESOLVER: &str = "the resolver";
 
 fn request(m: &str) -> Error {
     Error::new(ErrorKind::Request(m.into()))
@@ -229,7 +223,7 @@ fn run_pdf(req: &VerifyRequest<'_>, source: Source<'_>) -> Result<VerifyReport, 
         r.file = file;
         r.holds = false;
         r.verdict = Verdict::NoNumber;
-        return Ok(r.finish(RESOLVER));
+        return Ok(r.finish());
     };
     let against = match (&req.record, &req.bundle) {
         (Some(_), Some(_)) => return Err(request("give a record or a bundle, not both")),
@@ -247,13 +241,12 @@ fn run_pdf(req: &VerifyRequest<'_>, source: Source<'_>) -> Result<VerifyReport, 
             let found = pdfcheck::verify(&ins, pdfcheck::Source::Resolver(lookup), &keys)
                 .map_err(net_error)?;
             return Ok(
-                pdf_report(file, &found.claim, found.record.as_ref(), found.report)
-                    .finish(lookup.name()),
+                pdf_report(file, &found.claim, found.record.as_ref(), found.report).finish(),
             );
         }
     };
     let found = pdfcheck::verify(&ins, against, &keys).map_err(net_error)?;
-    Ok(pdf_report(file, &claim, found.record.as_ref(), found.report).finish(RESOLVER))
+    Ok(pdf_report(file, &claim, found.record.as_ref(), found.report).finish())
 }
 
 fn net_error(e: net::Error) -> Error {
@@ -335,7 +328,7 @@ fn run_record(req: &VerifyRequest<'_>) -> Result<VerifyReport, Error> {
     let mut r = VerifyReport::of(report);
     r.arxiv_id = record.as_ref().map(|r| r.source.id.clone());
     r.arxiv_version = record.as_ref().map(|r| r.source.version);
-    Ok(r.finish(RESOLVER))
+    Ok(r.finish())
 }
 
 fn verify_error(e: verify::Error) -> Error {

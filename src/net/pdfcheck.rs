@@ -189,7 +189,7 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
                         } else {
                             Status::Mismatch
                         },
-                        format!("the resolver states {s}; the record hashes to {hash}"),
+                        format!("{} states {s}; the record hashes to {hash}", lookup.name()),
                     ));
                 }
                 if let Some(s) = &res.stated_number {
@@ -199,7 +199,7 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
                         CheckKind::Claim,
                         "stated pith_number",
                         if ok { Status::Ok } else { Status::Mismatch },
-                        format!("the resolver states {s}; the record's number is {n}"),
+                        format!("{} states {s}; the record's number is {n}", lookup.name()),
                     ));
                 }
                 let missing = match lookup.bundle(&code) {
@@ -270,7 +270,7 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
                     CheckKind::Claim,
                     "bundle",
                     Status::Mismatch,
-                    "the bundle's record is not the resolver's record",
+                    "the bundle's record is not the record it was checked against",
                 ));
             }
         }

@@ -319,6 +319,11 @@ impl Key {
         parse_signature(signature_b64).is_ok_and(|sig| self.key.verify_strict(digest, &sig).is_ok())
     }
 
+    /// The raw 32-byte public key as base64, the form [`Key::parse`] reads back.
+    pub fn to_base64(&self) -> String {
+        data_encoding::BASE64.encode(self.key.as_bytes())
+    }
+
     /// A name for this key in messages: its key id, else its fingerprint.
     pub fn name(&self) -> String {
         self.key_id.clone().unwrap_or_else(|| self.fingerprint())

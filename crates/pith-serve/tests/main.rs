@@ -3,8 +3,10 @@ mod common;
 
 mod attacks;
 mod export;
+mod forged;
 mod index;
 mod limits;
 mod pages;
 mod router;
 mod routes;
+mod snippets;

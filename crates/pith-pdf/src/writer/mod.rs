@@ -30,6 +30,7 @@
 //! ```
 
 pub mod annotation;
+pub mod content;
 pub mod font;
 pub mod object;
 pub mod page;

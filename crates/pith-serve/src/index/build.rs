@@ -12,7 +12,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use super::read::{check_schema, open_read};
-use super::{Error, ErrorKind, INDEXES, SCHEMA};
+use super::{Error, ErrorKind, INDEXES, SCHEMA, TRUSTED_KEYS};
 
 /// What to index.
 #[derive(Debug, Clone, Default)]
@@ -561,6 +561,13 @@ pub fn build(
     meta.execute(params![
         "builder",
         concat!("pith-serve ", env!("CARGO_PKG_VERSION"))
+    ])?;
+    // The keys the bundles' receipts were checked with: the server checks an uploaded PDF's
+    // receipts with the same ones, so its check page and its badges agree.
+    let keys: Vec<String> = sources.keys.iter().map(Key::to_base64).collect();
+    meta.execute(params![
+        TRUSTED_KEYS,
+        serde_json::to_string(&keys).unwrap_or_default()
     ])?;
     drop(meta);
     conn.execute_batch("COMMIT")?;

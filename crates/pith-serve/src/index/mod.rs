@@ -72,6 +72,9 @@ CREATE UNIQUE INDEX IF NOT EXISTS records_current ON records(arxiv_id, version)
   WHERE superseded = 0;
 ";
 
+/// The `meta` key of the keys receipts were checked with (a JSON list of base64 keys).
+const TRUSTED_KEYS: &str = "trusted_keys";
+
 /// The schema version [`SCHEMA`] writes and [`Index::open`] reads.
 pub const SCHEMA_VERSION: i64 = 1;
 

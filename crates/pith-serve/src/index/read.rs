@@ -6,11 +6,11 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use pith::verify::Flags;
+use pith::verify::{Flags, Key};
 use pith::PithNumber;
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 
-use super::{BundleEntry, Entry, Error, ErrorKind, Prefix, SCHEMA_VERSION};
+use super::{BundleEntry, Entry, Error, ErrorKind, Prefix, SCHEMA_VERSION, TRUSTED_KEYS};
 
 /// An index opened for reading.
 ///
@@ -420,6 +420,23 @@ impl Index {
             f(&r.get::<_, String>(0)?, &r.get::<_, String>(1)?)?;
         }
         Ok(())
+    }
+
+    /// The keys the last build checked the bundles' receipts with (the registry key and
+    /// each `--key`); the registry key alone for an index that does not say.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Sqlite`].
+    pub fn trusted_keys(&self) -> Result<Vec<Key>, Error> {
+        let stated = self
+            .meta()?
+            .into_iter()
+            .find(|(k, _)| k == TRUSTED_KEYS)
+            .and_then(|(_, v)| serde_json::from_str::<Vec<String>>(&v).ok())
+            .unwrap_or_default();
+        let mut keys = vec![Key::registry()];
+        keys.extend(stated.iter().filter_map(|k| Key::parse(k).ok()));
+        Ok(keys)
     }
 
     /// What the last build stated (`built_at`, counts), as key and value.

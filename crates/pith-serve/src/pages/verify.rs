@@ -135,7 +135,7 @@ impl Refusal {
             Refusal::Damaged => format!(
                 "Its structure cannot be read ({detail}). A PDF viewer may still show it by repairing it; save a repaired copy and check that."
             ),
-            Refusal::NoNumber => "There is no number in its XMP metadata, its document information or a record link on page 1. Its authors may not have added one; look the paper up by its arXiv id instead.".into(),
+            Refusal::NoNumber => format!("{detail} There is no number in its XMP metadata, its document information or a record link on page 1. Its authors may not have added one; look the paper up by its arXiv id instead."),
             Refusal::CutOff => "Try again; if it happens again, the connection is too slow for a file this large.".into(),
             Refusal::Malformed => "The request says it holds a form (multipart/form-data) but its parts cannot be read. Send the file with the page's form, or as the request body itself (curl --data-binary @paper.pdf).".into(),
             Refusal::TooSlow => "The connection sent the file more slowly than this server accepts. Try again on a faster connection, or check the file on your own computer with pith verify paper.pdf.".into(),
@@ -315,12 +315,15 @@ pub async fn check(
     };
     let checked = budget
         .check(upload.held, move || {
+            // Receipts are checked with the keys the index trusted, as its badges were.
+            let keys = lookup.state.index().trusted_keys().unwrap_or_default();
             let req = VerifyRequest {
                 pdf: Some(job::Source::Bytes {
                     data: &file,
                     name: &name,
                 }),
                 resolver: Some(&lookup),
+                keys: keys.into_iter().skip(1).collect(),
                 ..VerifyRequest::default()
             };
             let report = job::verify::run(&req)?;
@@ -343,8 +346,9 @@ pub async fn check(
         Ok(Ok((_, Some(why)))) => return refuse(Refusal::Encrypted, &why),
         // Scripts get the report as `pith verify --json` prints it, `no_number` included.
         Ok(Ok((r, None))) if json => r,
+        // The page says the report's headline, as `pith verify` does, then what to do.
         Ok(Ok((r, None))) if r.verdict == Verdict::NoNumber => {
-            return refuse(Refusal::NoNumber, "")
+            return refuse(Refusal::NoNumber, r.headline())
         }
         Ok(Ok((r, None))) => r,
         Ok(Err(e)) => {
