@@ -170,12 +170,22 @@ const MAX_NESTING: usize = 512;
 /// Most attributes accepted on one element: roxmltree checks duplicates pairwise, so a
 /// hostile element with 100,000 attributes would take minutes.
 const MAX_ATTRIBUTES: usize = 1024;
+/// Most elements accepted in a packet: the parsed tree costs about a hundred bytes an element,
+/// so a packet of ten million empty elements (60 MB) would take a gigabyte. Real packets hold
+/// hundreds; a long author list a few thousand.
+const MAX_ELEMENTS: usize = 200_000;
 
 fn parse(s: &str) -> Result<Document<'_>, Error> {
     let crate::xml::Shape {
         depth,
         attributes: attrs,
+        elements,
     } = crate::xml::shape(s);
+    if elements > MAX_ELEMENTS {
+        return Err(xmp_err(format!(
+            "the packet has more than {MAX_ELEMENTS} elements"
+        )));
+    }
     if depth > MAX_NESTING {
         return Err(xmp_err(format!(
             "elements nest deeper than {MAX_NESTING} levels"
@@ -683,6 +693,20 @@ mod tests {
         let merged = merge(None, &p, "2024-01-01T00:00:00Z").unwrap();
         let stripped = strip(&merged).unwrap().unwrap();
         assert_eq!(read(&stripped).unwrap().number, None);
+    }
+
+    #[test]
+    fn a_packet_of_too_many_elements_is_refused_before_it_is_parsed() {
+        let packet = |n: usize| {
+            format!(
+                r#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="{RDF_NS}"><rdf:Description rdf:about="" xmlns:a="urn:a">{}</rdf:Description></rdf:RDF></x:xmpmeta>"#,
+                "<a:b/>".repeat(n)
+            )
+        };
+        // Three elements frame the empty ones.
+        assert!(read(packet(MAX_ELEMENTS - 3).as_bytes()).is_ok());
+        let e = read(packet(MAX_ELEMENTS).as_bytes()).unwrap_err();
+        assert!(e.to_string().contains("more than 200000 elements"), "{e}");
     }
 
     #[test]

@@ -39,6 +39,7 @@ struct Inner {
     /// The replacement last found unusable: it is reported once, not once a second.
     rejected: Mutex<Option<FileId>>,
     cache: Cache,
+    uploads: crate::upload::Budget,
     base_url: String,
     limits: Limits,
     max_upload: u64,
@@ -59,6 +60,9 @@ pub enum Reload {
     Reloaded(u64),
     /// A new file was found but is not a usable index: the old one is still served.
     Rejected(index::Error),
+    /// The file served was written over in place: requests are answered 503 until a new index
+    /// is renamed over the path.
+    Overwritten,
     /// Unusable as reported before, or the path names no file now (a rebuild renames its file
     /// into place, it never leaves the path empty): nothing to say again.
     Ignored,
@@ -76,7 +80,8 @@ impl AppState {
             inner: Arc::new(Inner {
                 current: RwLock::new((Arc::new(index), Generation(0))),
                 rejected: Mutex::new(None),
-                cache: Cache::new(limits.cache_entries),
+                cache: Cache::new(limits.cache_bytes),
+                uploads: crate::upload::Budget::new(&limits),
                 base_url: base_url.trim_end_matches('/').to_owned(),
                 limits,
                 max_upload: MAX_UPLOAD,
@@ -116,6 +121,11 @@ impl AppState {
         &self.inner.cache
     }
 
+    /// The budget uploads and checks share.
+    pub fn uploads(&self) -> &crate::upload::Budget {
+        &self.inner.uploads
+    }
+
     /// Serves `index` to new requests from now on (requests in flight finish on the old one)
     /// and forgets the answers kept from the old one.
     pub fn replace(&self, index: Index) {
@@ -127,20 +137,32 @@ impl AppState {
                 .unwrap_or_else(|e| e.into_inner());
             let next = Generation(c.1 .0 + 1);
             *c = (Arc::new(index), next);
+            self.inner.cache.serve(next);
         }
-        self.inner.cache.clear();
     }
 
     /// Swaps in the file at the served index's path if it is another one than served (a rebuild
     /// renamed a new index over it) and a usable index; otherwise the old one stays.
     pub fn reload(&self) -> Reload {
         let (old, _) = self.current();
-        let Ok(now) = FileId::of(old.path()) else {
-            return Reload::Ignored;
+        let now = match old.file_state() {
+            index::FileState::Replaced(now) => now,
+            index::FileState::Overwritten => {
+                old.mark_overwritten();
+                if old.first_notice() {
+                    self.inner.cache.close();
+                    return Reload::Overwritten;
+                }
+                return Reload::Ignored;
+            }
+            // Found by a request, before the watcher looked: said here, once.
+            index::FileState::Same if old.first_notice() => {
+                self.inner.cache.close();
+                return Reload::Overwritten;
+            }
+            index::FileState::Same => return Reload::Unchanged,
+            _ => return Reload::Ignored,
         };
-        if now == old.file_id() {
-            return Reload::Unchanged;
-        }
         let mut rejected = self
             .inner
             .rejected
@@ -186,7 +208,7 @@ impl AppState {
 /// ```
 pub fn router(state: AppState) -> Router {
     let l = *state.limits();
-    // The resolver's routes: answers kept in memory, no request body.
+    // The resolver's routes: answers kept in memory.
     let resolver = Router::new()
         .route("/pith/{segment}", get(routes::pith))
         .route("/pith/{code}/{file}", get(routes::pith_file))
@@ -196,15 +218,16 @@ pub fn router(state: AppState) -> Router {
         .route_layer(axum::middleware::from_fn_with_state(
             state.cache().clone(),
             cache::layer,
-        ))
-        .route_layer(axum::middleware::from_fn_with_state(
-            l.max_body_bytes,
-            limits::body_limit,
         ));
     Router::new()
         .merge(resolver)
         .merge(pages())
         .fallback(routes::fallback)
+        // One body rule for every route but the upload's, the fallback included.
+        .layer(axum::middleware::from_fn_with_state(
+            l.max_body_bytes,
+            limits::body_limit,
+        ))
         .layer(axum::middleware::from_fn(routes::finish))
         .layer(axum::middleware::from_fn_with_state(
             l.request_timeout,
@@ -214,6 +237,12 @@ pub fn router(state: AppState) -> Router {
         // answers an oversize one with a page: the general body limit above is not for it.
         .merge(crate::pages::upload_router())
         .layer(axum::middleware::from_fn_with_state(state.clone(), pin))
+        .layer(axum::middleware::from_fn(crate::headers::secure))
+        // Outermost: an answer already kept goes out before routing and the layers above.
+        .layer(axum::middleware::from_fn_with_state(
+            state.cache().clone(),
+            cache::hot,
+        ))
         .with_state(state)
 }
 
@@ -221,8 +250,37 @@ pub fn router(state: AppState) -> Router {
 /// rebuilt one is swapped in meanwhile; its [`Generation`] goes in its extensions for the cache.
 pub async fn pin(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
     let (index, generation) = state.current();
+    if index.is_overwritten() {
+        return unavailable(req.headers());
+    }
     req.extensions_mut().insert(generation);
-    PINNED.scope(index, next.run(req)).await
+    let headers = routes::negotiation(req.headers());
+    let res = PINNED.scope(Arc::clone(&index), next.run(req)).await;
+    // Found while answering, before the watcher looked.
+    if res.status().is_server_error() && index.is_overwritten() {
+        return unavailable(&headers);
+    }
+    res
+}
+
+/// The answer while the file served is one written over in place ([`Reload::Overwritten`]).
+fn unavailable(req: &HeaderMap) -> Response {
+    let mut r = routes::error(
+        req,
+        axum::http::StatusCode::SERVICE_UNAVAILABLE,
+        "this mirror's index file was overwritten while served and cannot be read; \
+         it answers again once a new index is renamed into place",
+    );
+    let h = r.headers_mut();
+    h.insert(
+        axum::http::header::CACHE_CONTROL,
+        axum::http::HeaderValue::from_static("no-store"),
+    );
+    h.insert(
+        axum::http::header::RETRY_AFTER,
+        axum::http::HeaderValue::from_static("30"),
+    );
+    r
 }
 
 /// Watches the served index's path: about every `every`, and on SIGHUP, [`AppState::reload`];

@@ -38,6 +38,8 @@ pub struct Exported {
     pub bundles: u64,
     /// Files written in all.
     pub files: u64,
+    /// Records not written: their arXiv id cannot name a path inside the export.
+    pub skipped: u64,
 }
 
 impl std::fmt::Display for Exported {
@@ -46,7 +48,11 @@ impl std::fmt::Display for Exported {
             f,
             "{} records, {} bundles, {} files",
             self.records, self.bundles, self.files
-        )
+        )?;
+        if self.skipped > 0 {
+            write!(f, ", {} records skipped", self.skipped)?;
+        }
+        Ok(())
     }
 }
 
@@ -58,11 +64,7 @@ struct Out {
 impl Out {
     /// Writes `rel` (a path the export composes from codes and arXiv ids, never from a URL).
     fn write(&mut self, rel: &str, bytes: &[u8]) -> Result<(), Error> {
-        // Ids come from the index, which came from files: a path leaving DIR is refused.
-        if rel
-            .split('/')
-            .any(|c| c.is_empty() || c == "." || c == ".." || c.contains('\\'))
-        {
+        if !inside(rel) {
             return Err(
                 ErrorKind::Input(format!("{rel:?} is not a path inside the export")).into(),
             );
@@ -76,6 +78,13 @@ impl Out {
         self.files += 1;
         Ok(())
     }
+}
+
+/// Whether `rel` names a path inside the export. Ids come from the index, which came from
+/// files: one that would leave DIR (`../`, `/…`, `\`) cannot be a file name there.
+fn inside(rel: &str) -> bool {
+    !rel.split('/')
+        .any(|c| c.is_empty() || c == "." || c == ".." || c.contains('\\'))
 }
 
 fn io(e: std::io::Error, path: &Path) -> Error {
@@ -100,11 +109,18 @@ fn shared(a: &str, b: &str) -> usize {
 
 /// Writes the export of `index` into `dir` (created when missing; files already there are
 /// replaced, others left). `base` prefixes the URLs written into documents and stubs (`""`:
-/// relative to the host's root).
+/// relative to the host's root). A record whose arXiv id cannot name a path inside `dir` is
+/// not written: `report` gets a line naming it, [`Exported::skipped`] counts it, and the rest
+/// is written.
 ///
 /// # Errors
 /// [`ErrorKind::Input`] naming a file that cannot be written; [`ErrorKind::Sqlite`].
-pub fn export(index: &Index, dir: &Path, base: &str) -> Result<Exported, Error> {
+pub fn export(
+    index: &Index,
+    dir: &Path,
+    base: &str,
+    report: &mut dyn FnMut(&str),
+) -> Result<Exported, Error> {
     let mut out = Out {
         dir: dir.to_owned(),
         files: 0,
@@ -135,6 +151,14 @@ pub fn export(index: &Index, dir: &Path, base: &str) -> Result<Exported, Error> 
     };
     index.each(|e, b| {
         let code = e.number.code();
+        if !inside(&format!("arxiv/{}v{}/index.html", e.arxiv_id, e.version)) {
+            report(&format!(
+                "{code}: not exported: its arXiv id {:?} cannot name a file inside the export",
+                e.arxiv_id
+            ));
+            done.skipped += 1;
+            return Ok(());
+        }
         out.write(&format!("pith/{code}.json"), &documents::record(base, e, b))?;
         // What a browser gets at /pith/<26>: the record page (a static host cannot tell a
         // browser from a script; scripts ask for the .json).
@@ -184,6 +208,10 @@ pub fn export(index: &Index, dir: &Path, base: &str) -> Result<Exported, Error> 
         aliases(&mut out, &p, prev_shared, 0)?;
     }
     index.each_latest(|id, code| {
+        // Reported with its record above.
+        if !inside(&format!("arxiv/{id}/index.html")) {
+            return Ok(());
+        }
         out.write(
             &format!("arxiv/{id}/index.html"),
             &stub(base, &format!("/pith/{code}")),

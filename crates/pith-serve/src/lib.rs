@@ -9,12 +9,15 @@
 //! `pith` build carries no async runtime, HTTP stack or SQLite.
 //!
 //! Modules:
-//! - [`index`]: the SQLite schema, building (a new file renamed into place) and lookups;
+//! - [`index`]: the SQLite schema, [`index::build`](mod@index::build) (a new file renamed into place) and
+//!   [`index::read`] (lookups);
 //! - [`app`]: the shared state and the axum [`axum::Router`], with the place HTML pages join;
 //! - [`routes`]: the JSON, JSON-LD, SVG and redirect handlers, and [`cache`], their answers
 //!   kept in memory;
 //! - [`export`]: the same routes written as static files;
 //! - [`limits`]: request limits, timeouts for slow clients and graceful shutdown;
+//! - [`upload`]: receiving and checking PDFs sent to `/verify` within the server's budget;
+//! - [`headers`]: the headers every answer carries (nosniff, and the pages' policy on HTML);
 //! - [`pages`]: the HTML pages a person uses (search, record page, checking a PDF).
 //!
 //! Every decision about numbers, records, bundles and badges is the `pith` library's; this crate
@@ -25,7 +28,9 @@
 pub mod app;
 pub mod cache;
 pub mod export;
+pub mod headers;
 pub mod index;
 pub mod limits;
 pub mod pages;
 pub mod routes;
+pub mod upload;

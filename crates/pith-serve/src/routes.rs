@@ -619,7 +619,11 @@ pub async fn finish(req: axum::extract::Request, next: axum::middleware::Next) -
         MISSING
     };
     let mut r = answer(&headers, parts.status, &ty, cache, bytes.to_vec());
-    // Keep what the inner answer said (Allow on a 405, Location), under ours.
+    // Keep what the inner answer said (Allow on a 405, Location), under ours; but its own
+    // Cache-Control (`no-cache` or `no-store` on what depends on the index state) stands.
+    if let Some(v) = parts.headers.remove(header::CACHE_CONTROL) {
+        r.headers_mut().insert(header::CACHE_CONTROL, v);
+    }
     for (k, v) in parts.headers.drain().filter_map(|(k, v)| k.map(|k| (k, v))) {
         r.headers_mut().entry(k).or_insert(v);
     }
