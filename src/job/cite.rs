@@ -179,10 +179,7 @@ fn bibtex(number: &PithNumber, d: &Details) -> String {
     fields.push(("doi", d.doi()));
     fields.push(("url", d.arxiv_url()));
     fields.push(("pith", number.full()));
-    fields.push((
-        "note",
-        format!("Pith Number {}, \\url{{{}}}", number.full(), number.url()),
-    ));
+    fields.push(("note", format!("Pith Number {}", number.full())));
     let mut out = format!("@misc{{{},\n", key(number));
     for (k, v) in fields {
         if k == "month" {

@@ -274,6 +274,26 @@ impl Input {
         }
     }
 
+    /// The input a paper is named by on a command line: a number in any form, else an arXiv
+    /// id or abs URL (its latest version unless the id carries one).
+    ///
+    /// # Errors
+    /// [`ErrorKind::BadNumber`] when the text is neither (the number's own reason).
+    pub fn from_text(text: &str) -> Result<Input, Error> {
+        let text = text.trim();
+        match PithNumber::parse(text) {
+            Ok(_) => Ok(Local::Number(text.to_owned()).into()),
+            Err(e) => match ArxivId::parse(text) {
+                Ok(id) => Ok(Input::Arxiv(Box::new(ArxivSource {
+                    id,
+                    want: Want::Asked,
+                    overrides: Overrides::default(),
+                }))),
+                Err(_) => Err(Error::new(ErrorKind::BadNumber(e))),
+            },
+        }
+    }
+
     /// The number to write into metadata ([`Input::full_number`]) and, when the input names
     /// the paper (anything but a number given as text), its display fields: what `inject`
     /// and `batch` write as the paper's identifiers, title and authors.
