@@ -490,6 +490,17 @@ pub fn item_number(job: &crate::batch::Job, net: &net::Settings) -> Result<PithN
     Ok(n)
 }
 
+/// The display fields of a batch item's paper, when its source or a further sidecar names it
+/// (a record, an Atom entry; a number alone names none): what its inject writes beside the
+/// number. The number itself is [`item_number`]'s, which checks the sources agree.
+pub fn item_details(job: &crate::batch::Job, net: &net::Settings) -> Option<Details> {
+    std::iter::once(&job.source)
+        .chain(&job.also)
+        .filter(|l| !matches!(l, Local::Number(_)))
+        .find_map(|l| Input::Local(l.clone()).described(net).ok())
+        .map(|d| d.details)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
