@@ -407,6 +407,7 @@ mod tests {
             settings: &s,
             rewrite: false,
             dry_run: false,
+            paper: None,
         })
         .unwrap_err();
         assert!(matches!(e.kind(), ErrorKind::NotInPlace));

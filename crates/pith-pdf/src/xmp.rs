@@ -1129,7 +1129,7 @@ mod tests {
         assert_eq!(v.prism_doi.as_deref(), Some("10.48550/arXiv.2402.03791"));
         assert_eq!(v.title.as_deref(), Some("A & B"));
         assert_eq!(v.creators, ["A. One", "B. Two"]);
-        assert_eq!(v.identifiers, [p.number.clone()]);
+        assert_eq!(v.identifiers, std::slice::from_ref(&p.number));
 
         // A publisher's title, authors, DOI and identifier scheme stay; only what is missing
         // is added, and strip gives the publisher's packet back byte for byte.
