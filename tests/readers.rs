@@ -420,3 +420,46 @@ fn cite_takes_every_input_form_and_refuses_a_short_alias() {
     assert!(r.stdout.is_empty());
     assert!(r.stderr.contains("offline"), "{}", r.stderr);
 }
+
+/// A number's citation comes from its record at the resolver, with the display fields the
+/// resolver gives beside it; a record of another number is refused.
+#[test]
+fn cite_a_number_from_the_resolver_stand_in() {
+    use crate::common::http::{Reply, Server};
+    let dir = tmpdir();
+    let wrapped = std::fs::read(wrapped_record(dir.path())).unwrap();
+    let other = std::fs::read(example("2412.14374v1.record.json")).unwrap();
+    let server = Server::start(move |r, _| {
+        if r.target
+            .ends_with(&format!("/pith/{}.json", common::SEED_CODE))
+        {
+            Reply::ok(wrapped.clone())
+        } else if r.target.ends_with("/pith/AAAAAAAAAAAAAAAAAAAAAAAAAA.json") {
+            Reply::ok(other.clone())
+        } else {
+            Reply::status(404)
+        }
+    });
+    let o = common::pith()
+        .env("PITH_RESOLVER_URL", server.url())
+        .args(["cite", common::SEED_CODE, "--format", "csl-json"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v[0]["title"], TITLE);
+    assert_eq!(v[0]["author"][0]["family"], "Doe");
+    assert!(server
+        .requests()
+        .iter()
+        .all(|r| r.target.contains("/pith/")));
+    let o = common::pith()
+        .env("PITH_RESOLVER_URL", server.url())
+        .args(["cite", "pith:2024:AAAAAAAAAAAAAAAAAAAAAAAAAA"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("another number"), "{err}");
+}
