@@ -32,8 +32,14 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let ltxml = pith::sty::render_ltxml(&opts).context(pith::sty::LTXML_FILE)?;
     // A folder that does not exist yet is made, as `pith man --dir` does; a file in its
-    // place is refused below.
-    if !args.output.exists() {
+    // place is refused below, and so is a missing path named like the file itself
+    // (`-o pith.sty`), which is a file name given where the folder goes.
+    let names_a_file = args
+        .output
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.ends_with(".sty") || n.ends_with(".ltxml"));
+    if !args.output.exists() && !names_a_file {
         std::fs::create_dir_all(&args.output)
             .with_context(|| format!("{}: cannot create", args.output.display()))?;
     }

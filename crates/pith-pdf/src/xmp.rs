@@ -549,8 +549,30 @@ struct Plan {
     creators: Vec<String>,
 }
 
+/// A paper's text as XMP can hold it: characters XML 1.0 does not allow (controls, lone
+/// surrogates cannot occur in a `str`, U+FFFE/U+FFFF) dropped, white space collapsed; `None`
+/// when nothing is left.
+fn xml_text(s: &str) -> Option<String> {
+    let kept: String = s
+        .chars()
+        .filter(|&c| {
+            matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}')
+                || c >= '\u{10000}'
+        })
+        .collect();
+    let t = kept.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!t.is_empty()).then_some(t)
+}
+
 impl Plan {
     fn new(v: &Values, p: &Paper) -> Plan {
+        let clean = |o: &Option<String>| o.as_deref().and_then(xml_text);
+        let p = &Paper {
+            doi: clean(&p.doi),
+            arxiv: clean(&p.arxiv),
+            title: clean(&p.title),
+            creators: p.creators.iter().filter_map(|c| xml_text(c)).collect(),
+        };
         let has_scheme = |s: &str| v.schemes.iter().any(|(k, _)| k == s);
         let pdfa = needs_extension_schema(v.pdfa_part.as_deref());
         let prism_ok = !pdfa
@@ -1179,6 +1201,21 @@ mod tests {
             "",
         );
         assert_eq!(ours_gone, without_date(&publisher));
+    }
+
+    #[test]
+    fn texts_xml_cannot_hold_are_cleaned_not_refused() {
+        let p = Props {
+            paper: Paper {
+                title: Some("a\u{1}b\u{fffe}  c".into()),
+                creators: vec!["\u{7}".into(), "D. E".into()],
+                ..paper()
+            },
+            ..props(A)
+        };
+        let v = read(&merge(None, &p, "now").unwrap()).unwrap();
+        assert_eq!(v.title.as_deref(), Some("ab c"));
+        assert_eq!(v.creators, ["D. E"]);
     }
 
     #[test]
