@@ -37,6 +37,8 @@ pub mod types {
     pub const JSON_LD: &str = "application/ld+json";
     /// SVG.
     pub const SVG: &str = "image/svg+xml";
+    /// PDF.
+    pub const PDF: &str = "application/pdf";
     /// HTML.
     pub const HTML: &str = "text/html; charset=utf-8";
     /// Plain text.
@@ -49,7 +51,8 @@ pub mod documents {
 
     /// The record's JSON-LD: schema.org's `ScholarlyArticle` with the record under
     /// `canonical_record`, `pith_number`, `short_pith_number`, `canonical_sha256`, the
-    /// record's aliases and its status flags. `base` prefixes the record URL (`""` leaves it
+    /// record's aliases, its status, what pith checked (`status_flags`) and what the bundle
+    /// states that pith did not (`bundle_states`). `base` prefixes the record URL (`""` leaves it
     /// relative to the document).
     pub fn record(base: &str, e: &Entry, bundle: Option<&BundleEntry>) -> Vec<u8> {
         let n = &e.number;
@@ -82,7 +85,8 @@ pub mod documents {
             "canonical_record": record,
             "source_aliases": aliases,
             "status": status_name(bundle),
-            "status_flags": flags,
+            "status_flags": {"receipt_verified": flags.receipt_verified},
+            "bundle_states": flags.claims(),
             "superseded": e.superseded,
         });
         if !e.title.is_empty() {
@@ -103,8 +107,9 @@ pub mod documents {
         serde_json::json!({"alias_kind": kind, "alias_value": value})
     }
 
-    /// The merged state of a record with a bundle: its number, hash, status and flags, and
-    /// how many events the bundle holds.
+    /// The merged state of a record with a bundle: its number, hash, status, whether its
+    /// receipt verified, what the bundle states that pith did not check (`bundle_states`),
+    /// and how many events the bundle holds.
     pub fn state(e: &Entry, b: &BundleEntry) -> Vec<u8> {
         let events = serde_json::from_str::<serde_json::Value>(&b.bundle)
             .ok()
@@ -115,11 +120,8 @@ pub mod documents {
             "short_pith_number": e.number.short(),
             "canonical_sha256": e.canonical_sha256,
             "status": status_name(Some(b)),
-            "author_attested": b.flags.author_attested,
-            "externally_anchored": b.flags.externally_anchored,
-            "storage_verified": b.flags.storage_verified,
-            "references_resolved": b.flags.references_resolved,
             "receipt_verified": b.flags.receipt_verified,
+            "bundle_states": b.flags.claims(),
             "event_count": events,
         });
         let mut out = serde_json::to_vec_pretty(&doc).unwrap_or_default();
@@ -127,13 +129,26 @@ pub mod documents {
         out
     }
 
-    /// The badge's status for a record: from its bundle's flags, `computed` without one.
+    /// The badge's status for a record: [`badge::status`] of its bundle's flags.
     pub fn status(bundle: Option<&BundleEntry>) -> RecordStatus {
-        bundle.map_or(RecordStatus::Computed, |b| RecordStatus::of_flags(&b.flags))
+        badge::status(bundle.map(|b| &b.flags))
     }
 
     fn status_name(bundle: Option<&BundleEntry>) -> &'static str {
         status(bundle).name()
+    }
+
+    /// The PDF badge: `pith badge --format pdf`'s bytes for the options and the record's
+    /// status.
+    ///
+    /// # Errors
+    /// As [`badge::pdf`] (options out of range).
+    pub fn badge_pdf(
+        n: &PithNumber,
+        opts: &Options,
+        bundle: Option<&BundleEntry>,
+    ) -> Result<Vec<u8>, badge::Error> {
+        badge::pdf(n, &opts.clone().status(Some(status(bundle))))
     }
 
     /// The SVG badge: `pith badge`'s bytes (the library's document and a final newline) for
@@ -504,7 +519,8 @@ impl BadgeQuery {
 }
 
 /// `GET /badge/{file}`: `<26>.svg` → the badge (`pith badge`'s bytes for the query's options
-/// and the record's status); `<26>.json` → the shields.io endpoint document.
+/// and the record's status), `<26>.pdf` → the same as `pith badge --format pdf`, `-dark`
+/// before either → `--dark`; `<26>.json` → the shields.io endpoint document.
 pub async fn badge(
     State(state): State<AppState>,
     file: Result<Path<String>, PathRejection>,
@@ -517,16 +533,26 @@ pub async fn badge(
     let Ok(Query(query)) = query else {
         return error(&req, StatusCode::BAD_REQUEST, "the query cannot be read");
     };
-    let (stem, svg) = match (file.strip_suffix(".svg"), file.strip_suffix(".json")) {
-        (Some(s), _) => (s, true),
-        (_, Some(s)) => (s, false),
-        _ => return not_found(&req, "a badge is /badge/<26 characters>.svg or .json"),
+    let (stem, kind) = match file.rsplit_once('.') {
+        Some((s, "svg")) => (s, types::SVG),
+        Some((s, "pdf")) => (s, types::PDF),
+        Some((s, "json")) => (s, types::JSON),
+        _ => {
+            return not_found(
+                &req,
+                "a badge is /badge/<26 characters>.svg, .pdf or .json (-dark.svg, -dark.pdf: the dark colours)",
+            )
+        }
+    };
+    let (stem, dark) = match stem.strip_suffix("-dark") {
+        Some(s) if kind != types::JSON => (s, true),
+        _ => (stem, false),
     };
     let Some(Named::Code(code, true)) = parse_segment(stem) else {
         return not_found(&req, "not a Pith Number of 26 upper-case characters");
     };
     let opts = match query.options() {
-        Ok(o) => o,
+        Ok(o) => o.dark(dark),
         Err(m) => return error(&req, StatusCode::BAD_REQUEST, &m),
     };
     let (entry, bundle) = match (state.index().record(&code), state.index().bundle(&code)) {
@@ -534,9 +560,14 @@ pub async fn badge(
         (Ok(None), _) => return not_found(&req, &format!("no record of {code} in this index")),
         (Err(e), _) | (_, Err(e)) => return internal(&req, &e),
     };
-    if svg {
-        match documents::badge_svg(&entry.number, &opts, bundle.as_ref()) {
-            Ok(body) => answer(&req, StatusCode::OK, types::SVG, CHANGING, body),
+    if kind != types::JSON {
+        let drawn = if kind == types::PDF {
+            documents::badge_pdf(&entry.number, &opts, bundle.as_ref())
+        } else {
+            documents::badge_svg(&entry.number, &opts, bundle.as_ref())
+        };
+        match drawn {
+            Ok(body) => answer(&req, StatusCode::OK, kind, CHANGING, body),
             Err(e) => error(&req, StatusCode::BAD_REQUEST, &e.to_string()),
         }
     } else {

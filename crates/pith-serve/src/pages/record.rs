@@ -52,20 +52,6 @@ impl Facts {
     }
 }
 
-/// The status flags' names and how the page says them.
-pub const FLAGS: [(&str, &str); 4] = [
-    ("author_attested", "attested by an author"),
-    (
-        "externally_anchored",
-        "anchored in a public timestamp (OpenTimestamps, Bitcoin)",
-    ),
-    (
-        "storage_verified",
-        "stored and checked at the Internet Archive",
-    ),
-    ("references_resolved", "references resolved"),
-];
-
 /// One flag as the page shows it.
 #[derive(Debug, Serialize)]
 struct Flag {
@@ -136,6 +122,7 @@ struct View {
     version_date: Option<String>,
     categories: Vec<String>,
     flags: Vec<Flag>,
+    claims: Vec<String>,
     flags_summary: String,
     has_bundle: bool,
     versions: Vec<Version>,
@@ -200,10 +187,22 @@ pub fn badge_variants(
             let snippets = Format::ALL
                 .into_iter()
                 .map(|f| {
-                    let opts = SnippetOptions {
-                        badge: options.clone(),
-                        src: Some(src.clone()),
-                        dark_src: None,
+                    // LaTeX includes a local PDF: its snippet names the file and where to
+                    // download it.
+                    let opts = if f == Format::Latex {
+                        SnippetOptions {
+                            badge: options.clone(),
+                            src: None,
+                            dark_src: None,
+                            download: Some(format!("{origin}/badge/{}.pdf{query}", number.code())),
+                        }
+                    } else {
+                        SnippetOptions {
+                            badge: options.clone(),
+                            src: Some(src.clone()),
+                            dark_src: None,
+                            download: None,
+                        }
                     };
                     Ok(Snippet {
                         format: f.name(),
@@ -277,7 +276,8 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
                 &SnippetOptions {
                     badge: b.options.clone(),
                     src: Some(b.src.clone()),
-                    dark_src: Some(format!("{}/badge/{code}.svg", origin)),
+                    dark_src: Some(format!("{}/badge/{code}-dark.svg", origin)),
+                    download: None,
                 },
             )
         })
@@ -291,17 +291,15 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
     } else {
         e.categories.clone()
     };
+    // The one status row is what this mirror checked; what the bundle states beside it is
+    // listed as the bundle's statement (`Flags::claims`), never as a status.
     let f = facts.bundle.as_ref().map(|b| b.flags).unwrap_or_default();
-    let flags: Vec<Flag> = FLAGS
-        .iter()
-        .zip([
-            f.author_attested,
-            f.externally_anchored,
-            f.storage_verified,
-            f.references_resolved,
-        ])
-        .map(|(&(name, label), on)| Flag { name, label, on })
-        .collect();
+    let flags = vec![Flag {
+        name: "receipt_verified",
+        label: "a receipt signature in the bundle verifies with a key this mirror trusts",
+        on: f.receipt_verified,
+    }];
+    let claims: Vec<String> = f.claims().into_iter().map(|c| c.sentence).collect();
     let flags_summary = match status {
         RecordStatus::Computed => "computed from arXiv's metadata".to_owned(),
         s => s.name().to_owned(),
@@ -339,6 +337,7 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
             .then(|| e.version_date.clone()),
         categories,
         flags,
+        claims,
         flags_summary,
         has_bundle: facts.bundle.is_some(),
         versions: facts
