@@ -113,29 +113,6 @@ impl Content {
         self.op("f")
     }
 
-    /// `m`: begins a subpath at (`x`, `y`) (§8.5.2.1).
-    pub fn move_to(&mut self, x: f64, y: f64) -> &mut Self {
-        self.nums(&[x, y]);
-        self.op("m")
-    }
-
-    /// `l`: a straight line to (`x`, `y`).
-    pub fn line_to(&mut self, x: f64, y: f64) -> &mut Self {
-        self.nums(&[x, y]);
-        self.op("l")
-    }
-
-    /// `c`: a cubic Bézier curve to (`x3`, `y3`) with control points 1 and 2.
-    pub fn cubic_to(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, x3: f64, y3: f64) -> &mut Self {
-        self.nums(&[x1, y1, x2, y2, x3, y3]);
-        self.op("c")
-    }
-
-    /// `h`: closes the current subpath.
-    pub fn close_path(&mut self) -> &mut Self {
-        self.op("h")
-    }
-
     /// `BMC`: begins a marked-content sequence tagged `tag` (§14.6), e.g. `Artifact`.
     pub fn begin_marked_content(&mut self, tag: &[u8]) -> &mut Self {
         name(tag, &mut self.buf);
@@ -186,12 +163,6 @@ impl Content {
         self.op("Tf")
     }
 
-    /// `Tz`: the horizontal scaling of text, in percent (§9.3.4).
-    pub fn set_horizontal_scaling(&mut self, percent: f64) -> &mut Self {
-        self.nums(&[percent]);
-        self.op("Tz")
-    }
-
     /// `Td`: moves to the start of the next line, offset by (`x`, `y`) (§9.4.2).
     pub fn next_line(&mut self, x: f64, y: f64) -> &mut Self {
         self.nums(&[x, y]);
@@ -240,7 +211,7 @@ mod tests {
             .fill_nonzero()
             .move_to(1.0, 2.0)
             .line_to(3.0, 2.0)
-            .cubic_to(4.0, 2.0, 5.0, 3.0, 5.0, 4.0)
+            .cubic_to([4.0, 2.0, 5.0, 3.0, 5.0, 4.0])
             .close_path()
             .fill_nonzero()
             .set_fill_rgb(0.043, 0.4, 0.765)
