@@ -44,11 +44,13 @@ struct IndexArgs {
     /// The index file to build or update.
     #[arg(short, long, value_name = "INDEX")]
     output: PathBuf,
-    /// arXiv's metadata snapshot (JSON Lines; gzip, bzip2, xz, zstd or zip); repeatable.
-    #[arg(long, value_name = "FILE")]
+    /// arXiv's metadata snapshot files (JSON Lines; gzip, bzip2, xz, zstd or zip): one or
+    /// more after the flag, as `pith number` takes them; repeatable.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
     arxiv_snapshot: Vec<PathBuf>,
-    /// OAI-PMH ListRecords pages in arXivRaw, as harvesters save them; repeatable.
-    #[arg(long, value_name = "FILE")]
+    /// OAI-PMH ListRecords pages in arXivRaw, as harvesters save them (compressed or not):
+    /// one or more after the flag (a harvest of several pages); repeatable.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
     arxiv_oai: Vec<PathBuf>,
     /// A folder of records (*.json: a record, the resolver's wrapped record, or an array).
     #[arg(long, value_name = "DIR")]
