@@ -2,7 +2,7 @@
 //! query and the kind of document asked for) always gets the same bytes, and a badge or record
 //! asked for again is sent without another lookup, render or hash.
 //!
-//! When the server swaps in a rebuilt index ([`crate::app::AppState::reload`]) the cache is
+//! When the server swaps in a rebuilt index (`AppState::reload`) the cache is
 //! emptied ([`Cache::clear`]), and every answer is kept with the generation of the index it was
 //! made from ([`Generation`]): an answer of the old index that a request still in flight keeps
 //! afterwards is never given for the new one.
@@ -21,14 +21,14 @@ use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, Method, Response, StatusCode};
 use axum::middleware::Next;
 
-use crate::routes::{wants_html, wants_json};
+use crate::negotiate::{Media, Negotiated};
 
 /// The largest answer kept, in bytes.
 const MAX_BODY: usize = 256 * 1024;
 const SHARDS: usize = 16;
 
 /// Which index a request is answered from: the server counts the indexes it swapped in.
-/// [`crate::app::pin`] puts it in each request's extensions.
+/// The state's `pin` middleware puts it in each request's extensions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Generation(pub u64);
 
@@ -97,25 +97,21 @@ impl Cache {
 /// (the answers of `/pith/<26>` depend on it).
 fn key(req: &Request) -> String {
     let h = req.headers();
-    let kind = match (wants_json(h), wants_html(h)) {
-        (true, _) => 'j',
-        (false, true) => 'h',
-        (false, false) => 'o',
-    };
+    let accept = Negotiated::of(h);
     let pq = req
         .uri()
         .path_and_query()
         .map_or(req.uri().path(), |p| p.as_str());
     // A record page names the server it was asked from (its snippets and check recipe, when no
     // --base-url is given), so the same page asked through another host name is another answer.
-    if kind == 'h' {
+    if accept.accepts(Media::Html) {
         let host = h
             .get(header::HOST)
             .and_then(|v| v.to_str().ok())
             .unwrap_or("");
-        return format!("{kind}{host}{pq}");
+        return format!("{}{host}{pq}", accept.key());
     }
-    format!("{kind}{pq}")
+    format!("{}{pq}", accept.key())
 }
 
 fn etag_matches(req: &HeaderMap, etag: &[u8]) -> bool {
@@ -156,7 +152,7 @@ pub async fn layer(State(cache): State<Cache>, req: Request, next: Next) -> Resp
         .get::<Generation>()
         .copied()
         .unwrap_or_default();
-    let headers = crate::routes::negotiation(req.headers());
+    let headers = crate::reply::negotiation(req.headers());
     if let Some(kept) = cache.get(&key, generation) {
         let etag = kept
             .headers

@@ -1,7 +1,7 @@
 //! The routes as static files, for any static host, object store or CDN (`pith serve INDEX
 //! --export DIR`).
 //!
-//! Each file holds the bytes the server answers on the same path ([`crate::routes::documents`]):
+//! Each file holds the bytes the server answers on the same path ([`crate::documents`]):
 //! - `pith/<26>.json`: the record's JSON-LD (what `pith verify` and the resolver client read);
 //! - `pith/<26>/bundle.json`, `pith/<26>/state.json`: where a bundle is indexed;
 //! - `badge/<26>.svg` (default options and the record's status) and `badge/<26>.json` (the
@@ -24,9 +24,9 @@ use std::path::{Path, PathBuf};
 
 use pith::badge::Options;
 
+use crate::documents;
 use crate::index::{Entry, Error, ErrorKind, Index};
 use crate::pages::{self, record::Facts};
-use crate::routes::documents;
 
 /// What an export wrote.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

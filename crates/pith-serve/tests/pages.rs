@@ -436,7 +436,7 @@ async fn home_page_is_small_and_links_its_assets() {
     assert!(headers.get(header::SET_COOKIE).is_none());
     assert!(headers.get(header::ETAG).is_some());
     assert!(body.len() < 60_000);
-    let css = format!("/{}", pith_serve::pages::assets::CSS.path());
+    let css = format!("/{}", pith_serve::assets::CSS.path());
     assert!(body.contains(&css), "{body}");
     let (status, headers, text) = get(&css).await;
     assert_eq!(status, StatusCode::OK);
@@ -588,10 +588,10 @@ fn the_export_holds_the_pages_and_says_what_needs_the_server() {
     // Only the badge the export writes is offered, with its absolute URL.
     assert!(record.contains("https://mirror.example.org/badge/7BMK4ZKTPUTUY3JKWBANNPOFR5.svg"));
     assert!(!record.contains("style=flat-square"), "{record}");
-    let css = pith_serve::pages::assets::CSS.path();
+    let css = pith_serve::assets::CSS.path();
     assert!(home.contains(&format!("/{css}")));
     assert_eq!(
         std::fs::read(dir.path().join(&css)).unwrap(),
-        pith_serve::pages::assets::CSS.bytes
+        pith_serve::assets::CSS.bytes
     );
 }

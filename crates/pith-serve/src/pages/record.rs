@@ -10,10 +10,11 @@ use pith::badge::{self, Format, Options, RecordStatus, SnippetOptions, Style};
 use pith::{PithNumber, Record};
 use serde::Serialize;
 
-use super::{html, internal_error, render, Site};
-use crate::app::AppState;
+use super::{html, render, Site};
+use crate::documents;
+use crate::error::Error;
 use crate::index::{self, BundleEntry, Entry, ErrorKind, Index};
-use crate::routes::documents;
+use crate::state::AppState;
 
 /// What the index knows of one paper version, as the page needs it.
 #[derive(Debug, Clone)]
@@ -366,15 +367,13 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
     Ok(render("record.html", &ctx)?)
 }
 
-/// The record page of `entry`, for a client that accepts HTML.
-pub fn page(state: &AppState, headers: &HeaderMap, entry: &Entry) -> Response {
+/// The record page of `entry`, for a client that prefers HTML.
+///
+/// # Errors
+/// The index's errors, and a page that fails to render (a bug).
+pub fn page(state: &AppState, headers: &HeaderMap, entry: &Entry) -> Result<Response, Error> {
     let site = Site::of_request(state, headers);
-    let facts = match Facts::of(&state.index(), entry, state.base_url()) {
-        Ok(f) => f,
-        Err(e) => return internal_error(&e),
-    };
-    match render_page(&facts, &site) {
-        Ok(body) => html(StatusCode::OK, body, headers),
-        Err(e) => internal_error(&e),
-    }
+    let facts = Facts::of(&state.index(), entry, state.base_url())?;
+    let body = render_page(&facts, &site).map_err(|e| Error::internal(&e))?;
+    Ok(html(StatusCode::OK, body, headers))
 }

@@ -9,8 +9,8 @@ use pith::number::NumberRef;
 use serde::Deserialize;
 
 use super::{html, internal_error, render, Message, Site};
-use crate::app::AppState;
 use crate::index::Prefix;
+use crate::state::AppState;
 
 /// What a search text names.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,12 +34,7 @@ pub fn parse(text: &str) -> Option<Target> {
     // A record link: the path segment after `/pith/`, without `.json` or what follows it.
     if let Some((_, rest)) = t.split_once("/pith/") {
         let seg = rest.split(['/', '?', '#', '.']).next().unwrap_or("");
-        let parsed = if seg.chars().count() == 26 {
-            NumberRef::parse(seg)
-        } else {
-            NumberRef::parse(&format!("pith:{seg}"))
-        };
-        return parsed.ok().map(Target::Number);
+        return NumberRef::parse_segment(seg).ok().map(Target::Number);
     }
     ArxivId::parse(t).ok().map(Target::Arxiv)
 }

@@ -1,0 +1,137 @@
+//! The documents the resolver's routes serve, as bytes, so that the static export writes the
+//! same: a record's JSON-LD, a bundle's merged state, badges and their shields.io endpoint
+//! document.
+
+use pith::badge::{self, Options, RecordStatus};
+use pith::number::ALIAS_LENS;
+use pith::PithNumber;
+
+use crate::index::{BundleEntry, Entry};
+
+/// The record's JSON-LD: schema.org's `ScholarlyArticle` with the record under
+/// `canonical_record`, `pith_number`, `short_pith_number`, `canonical_sha256`, the
+/// record's aliases and its status flags. `base` prefixes the record URL (`""` leaves it
+/// relative to the document).
+pub fn record(base: &str, e: &Entry, bundle: Option<&BundleEntry>) -> Vec<u8> {
+    let n = &e.number;
+    let record: serde_json::Value =
+        serde_json::from_str(&e.record).unwrap_or(serde_json::Value::Null);
+    let versioned = format!("{}v{}", e.arxiv_id, e.version);
+    let mut aliases = vec![
+        alias("arxiv", &e.arxiv_id),
+        alias("arxiv_version", &versioned),
+        alias(
+            "doi",
+            &format!("10.48550/arxiv.{}", e.arxiv_id.to_ascii_lowercase()),
+        ),
+    ];
+    for len in ALIAS_LENS {
+        aliases.push(alias(&format!("pith_short_{len}"), &n.alias(len)));
+    }
+    let flags = bundle.map(|b| b.flags).unwrap_or_default();
+    let mut doc = serde_json::json!({
+        "@context": "https://schema.org",
+        "@type": "ScholarlyArticle",
+        "@id": format!("{base}/pith/{}", n.code()),
+        "identifier": n.full(),
+        "url": format!("https://arxiv.org/abs/{versioned}"),
+        "sameAs": format!("https://doi.org/10.48550/arXiv.{}", e.arxiv_id),
+        "dateCreated": e.submitted_at,
+        "pith_number": n.full(),
+        "short_pith_number": n.short(),
+        "canonical_sha256": e.canonical_sha256,
+        "canonical_record": record,
+        "source_aliases": aliases,
+        "status": status_name(bundle),
+        "status_flags": flags,
+        "superseded": e.superseded,
+    });
+    if !e.title.is_empty() {
+        doc["name"] = e.title.clone().into();
+    }
+    if !e.authors.is_empty() {
+        doc["author"] = e.authors.clone().into();
+    }
+    if !e.version_date.is_empty() {
+        doc["dateModified"] = e.version_date.clone().into();
+    }
+    let mut out = serde_json::to_vec_pretty(&doc).unwrap_or_default();
+    out.push(b'\n');
+    out
+}
+
+fn alias(kind: &str, value: &str) -> serde_json::Value {
+    serde_json::json!({"alias_kind": kind, "alias_value": value})
+}
+
+/// The merged state of a record with a bundle: its number, hash, status and flags, and
+/// how many events the bundle holds.
+pub fn state(e: &Entry, b: &BundleEntry) -> Vec<u8> {
+    let events = serde_json::from_str::<serde_json::Value>(&b.bundle)
+        .ok()
+        .and_then(|v| v.get("events").and_then(|x| x.as_array()).map(Vec::len))
+        .unwrap_or(0);
+    let doc = serde_json::json!({
+        "pith_number": e.number.full(),
+        "short_pith_number": e.number.short(),
+        "canonical_sha256": e.canonical_sha256,
+        "status": status_name(Some(b)),
+        "author_attested": b.flags.author_attested,
+        "externally_anchored": b.flags.externally_anchored,
+        "storage_verified": b.flags.storage_verified,
+        "references_resolved": b.flags.references_resolved,
+        "receipt_verified": b.flags.receipt_verified,
+        "event_count": events,
+    });
+    let mut out = serde_json::to_vec_pretty(&doc).unwrap_or_default();
+    out.push(b'\n');
+    out
+}
+
+/// The badge's status for a record: from its bundle's flags, `computed` without one.
+pub fn status(bundle: Option<&BundleEntry>) -> RecordStatus {
+    bundle.map_or(RecordStatus::Computed, |b| RecordStatus::of_flags(&b.flags))
+}
+
+fn status_name(bundle: Option<&BundleEntry>) -> &'static str {
+    status(bundle).name()
+}
+
+/// The SVG badge: `pith badge`'s bytes (the library's document and a final newline) for
+/// the options and the record's status.
+///
+/// # Errors
+/// As [`badge::svg`] (options out of range).
+pub fn badge_svg(
+    n: &PithNumber,
+    opts: &Options,
+    bundle: Option<&BundleEntry>,
+) -> Result<Vec<u8>, badge::Error> {
+    let mut svg = badge::svg(n, &opts.clone().status(Some(status(bundle))))?;
+    svg.push('\n');
+    Ok(svg.into_bytes())
+}
+
+/// The shields.io endpoint document (`schemaVersion` 1): label `pith`, the badge's value
+/// and status as message, the status segment's colour.
+pub fn shields(n: &PithNumber, full: bool, bundle: Option<&BundleEntry>) -> Vec<u8> {
+    let st = status(bundle);
+    let colour = |segment: &str| {
+        badge::palette()
+            .into_iter()
+            .find(|(light, _)| light.segment == segment)
+            .map(|(light, _)| light.background.trim_start_matches('#').to_owned())
+            .unwrap_or_default()
+    };
+    let doc = serde_json::json!({
+        "schemaVersion": 1,
+        "label": "pith",
+        "message": format!("{} {}", badge::value_text(n, full), st.name()),
+        "color": colour(st.name()),
+        "labelColor": colour("label"),
+        "cacheSeconds": 300,
+    });
+    let mut out = serde_json::to_vec(&doc).unwrap_or_default();
+    out.push(b'\n');
+    out
+}
