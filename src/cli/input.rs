@@ -187,6 +187,7 @@ impl RecordInput {
                 .context("--primary is required with --id")?,
             categories: self.cross.clone(),
             license: self.license.clone(),
+            authors: Vec::new(),
         }))
         .into())
     }
