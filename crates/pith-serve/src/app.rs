@@ -29,6 +29,7 @@ pub fn router(state: AppState) -> Router {
         .route("/pith/{code}/{file}", get(routes::pith_file))
         .route("/arxiv/{*id}", get(routes::arxiv))
         .route("/badge/{file}", get(routes::badge))
+        .route("/badge/arxiv/{*file}", get(routes::concept_badge))
         .route("/healthz", get(routes::healthz))
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),

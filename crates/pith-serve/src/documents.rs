@@ -3,16 +3,56 @@
 //! document.
 
 use pith::badge::{self, Options, RecordStatus};
+use pith::job::cite;
 use pith::number::ALIAS_LENS;
-use pith::PithNumber;
+use pith::record::Details;
+use pith::{PithNumber, Record};
 
 use crate::index::{BundleEntry, Entry};
+use crate::negotiate::Media;
+
+/// The versions of a paper the index holds, as (version, number), oldest first.
+pub type Versions = [(u32, PithNumber)];
+
+/// The newest of `versions`, when it is newer than `version`.
+pub fn newer(version: u32, versions: &Versions) -> Option<&(u32, PithNumber)> {
+    versions.iter().max_by_key(|(v, _)| *v).filter(|(v, _)| *v > version)
+}
+
+/// The citation format a media type names.
+pub fn citation_format(m: Media) -> Option<cite::Format> {
+    cite::Format::ALL
+        .into_iter()
+        .find(|f| f.media_type() == m.essence())
+}
+
+/// The display fields of `e` as the citation job takes them; `None` for a stored record that
+/// does not parse.
+pub fn details(e: &Entry) -> Option<Details> {
+    let r = Record::from_json(&e.record).ok()?;
+    let mut d = Details::of(&r, &e.title, &e.authors);
+    d.version_date = (!e.version_date.is_empty()).then(|| e.version_date.clone());
+    Some(d)
+}
+
+/// The citation of `e` in `format` ([`cite::render`]); `None` for a stored record that does
+/// not parse.
+pub fn citation(e: &Entry, format: cite::Format) -> Option<Vec<u8>> {
+    details(e).map(|d| cite::render(&e.number, &d, format).into_bytes())
+}
 
 /// The record's JSON-LD: schema.org's `ScholarlyArticle` with the record under
 /// `canonical_record`, `pith_number`, `short_pith_number`, `canonical_sha256`, the
-/// record's aliases and its status flags. `base` prefixes the record URL (`""` leaves it
-/// relative to the document).
-pub fn record(base: &str, e: &Entry, bundle: Option<&BundleEntry>) -> Vec<u8> {
+/// record's aliases and its status flags, the display fields (`title`, `authors`), and every
+/// indexed version of the paper (`versions`, each with its number and whether it is the
+/// latest; `newer_version`, the latest, when this is not it). `base` prefixes the URLs (`""`
+/// leaves them relative to the document).
+pub fn record(
+    base: &str,
+    e: &Entry,
+    bundle: Option<&BundleEntry>,
+    versions: &Versions,
+) -> Vec<u8> {
     let n = &e.number;
     let record: serde_json::Value =
         serde_json::from_str(&e.record).unwrap_or(serde_json::Value::Null);
@@ -46,11 +86,25 @@ pub fn record(base: &str, e: &Entry, bundle: Option<&BundleEntry>) -> Vec<u8> {
         "status_flags": flags,
         "superseded": e.superseded,
     });
+    let latest = versions.iter().map(|(v, _)| *v).max().unwrap_or(e.version);
+    let version = |(v, n): &(u32, PithNumber)| {
+        serde_json::json!({
+            "version": v,
+            "pith_number": n.full(),
+            "url": format!("{base}/pith/{}", n.code()),
+            "latest": *v == latest,
+        })
+    };
+    doc["version"] = e.version.into();
+    doc["versions"] = versions.iter().map(version).collect();
+    doc["newer_version"] = newer(e.version, versions).map_or(serde_json::Value::Null, version);
     if !e.title.is_empty() {
         doc["name"] = e.title.clone().into();
+        doc["title"] = e.title.clone().into();
     }
     if !e.authors.is_empty() {
         doc["author"] = e.authors.clone().into();
+        doc["authors"] = e.authors.clone().into();
     }
     if !e.version_date.is_empty() {
         doc["dateModified"] = e.version_date.clone().into();

@@ -49,11 +49,19 @@ pub async fn healthz(State(state): State<AppState>, req: HeaderMap) -> Answer {
 }
 
 /// The representations of a record at `/pith/<26>`, the page first: a client that does not
-/// prefer another (`Accept: */*`, none at all) gets the page.
-pub const RECORD_OFFERS: [Media; 3] = [Media::Html, Media::JsonLd, Media::Json];
+/// prefer another (`Accept: */*`, none at all) gets the page, as DOI resolvers answer.
+pub const RECORD_OFFERS: [Media; 6] = [
+    Media::Html,
+    Media::JsonLd,
+    Media::Json,
+    Media::Bibtex,
+    Media::CslJson,
+    Media::Ris,
+];
 
-/// `GET /pith/{segment}`: `<26>` → the record page or, by `Accept`, its JSON-LD or JSON;
-/// `<26>.json` → the JSON-LD record as JSON; `<8|12|16>` → 303 to the full number; another
+/// `GET /pith/{segment}`: `<26>` → the record page or, by `Accept`, its JSON-LD, JSON or a
+/// citation (BibTeX, CSL-JSON, RIS); `<26>.json`, `.bib`, `.csl.json`, `.ris` → that
+/// representation whatever `Accept` says; `<8|12|16>` → 303 to the full number; another
 /// spelling of a number → 301 to its own.
 pub async fn pith(
     State(state): State<AppState>,
@@ -235,6 +243,44 @@ pub async fn badge(
         )));
     };
     let bundle = index.bundle(code)?;
+    Ok(if svg {
+        let body = documents::badge_svg(&entry.number, &opts, bundle.as_ref())
+            .map_err(|e| Error::bad_request(e.to_string()))?;
+        answer(&req, StatusCode::OK, types::SVG, CHANGING, body)
+    } else {
+        let body = documents::shields(&entry.number, opts.get_full(), bundle.as_ref());
+        answer(&req, StatusCode::OK, types::JSON, CHANGING, body)
+    })
+}
+
+/// `GET /badge/arxiv/{id}.svg` and `.json`: the concept badge of an arXiv paper, that of its
+/// latest indexed version (or of the version the id names), so that a README's badge never
+/// goes stale; the same options as [`badge`].
+pub async fn concept_badge(
+    State(state): State<AppState>,
+    paper: Paper,
+    query: Result<Query<BadgeQuery>, QueryRejection>,
+    req: HeaderMap,
+) -> Answer {
+    let Ok(Query(query)) = query else {
+        return Err(Error::bad_request("the query cannot be read"));
+    };
+    let svg = match paper.file {
+        Some(Media::Svg) => true,
+        Some(Media::Json) => false,
+        _ => {
+            return Err(Error::not_found(
+                "a concept badge is /badge/arxiv/<arXiv id>.svg or .json",
+            ))
+        }
+    };
+    let opts = query.options().map_err(Error::bad_request)?;
+    let index = state.index();
+    let id = &paper.id;
+    let Some(entry) = index.arxiv(id.id(), id.version())? else {
+        return Err(Error::not_found(format!("arXiv:{id} is not in this index")));
+    };
+    let bundle = index.bundle(entry.number.code())?;
     Ok(if svg {
         let body = documents::badge_svg(&entry.number, &opts, bundle.as_ref())
             .map_err(|e| Error::bad_request(e.to_string()))?;

@@ -41,12 +41,18 @@ impl Facts {
         let record = Record::from_json(&entry.record)
             .map_err(|e| index::Error::from(ErrorKind::Input(e.to_string())))?;
         let bundle = index.bundle(entry.number.code())?;
-        let json_ld = serde_json::from_slice(&documents::record(base, entry, bundle.as_ref()))
-            .unwrap_or(serde_json::Value::Null);
+        let versions = index.versions(&entry.arxiv_id)?;
+        let json_ld = serde_json::from_slice(&documents::record(
+            base,
+            entry,
+            bundle.as_ref(),
+            &versions,
+        ))
+        .unwrap_or(serde_json::Value::Null);
         Ok(Facts {
             entry: entry.clone(),
             record,
-            versions: index.versions(&entry.arxiv_id)?,
+            versions,
             bundle,
             json_ld,
         })
