@@ -1,15 +1,23 @@
 //! The whole application: the [`axum::Router`] ([`router`]) joining the resolver's routes
 //! ([`crate::routes`], their answers kept in memory by [`crate::cache`]), the pages
-//! ([`crate::pages`]) and the limits around them ([`crate::limits`]).
+//! ([`crate::pages`]), the limits around them ([`crate::limits`]) and the headers every answer
+//! carries ([`crate::headers`]).
 //!
 //! The state every handler shares is [`crate::state`]'s; it is named here too, for the binary.
 
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
 
-use crate::{cache, error, limits, pages, routes};
+use crate::error::Error;
+use crate::{cache, error, headers, limits, pages, reply, routes, state};
 
-pub use crate::state::{pin, watch, AppState, Reload, MAX_UPLOAD};
+pub use crate::state::{watch, AppState, Reload, MAX_UPLOAD};
 
 /// The whole application: the resolver's routes, the pages, and the limits around them.
 ///
@@ -23,7 +31,7 @@ pub use crate::state::{pin, watch, AppState, Reload, MAX_UPLOAD};
 pub fn router(state: AppState) -> Router {
     let l = *state.limits();
     // The resolver's routes: answers kept in memory (errors rendered for the client before
-    // they are kept), no request body.
+    // they are kept).
     let resolver = Router::new()
         .route("/pith/{segment}", get(routes::pith))
         .route("/pith/{code}/{file}", get(routes::pith_file))
@@ -38,15 +46,16 @@ pub fn router(state: AppState) -> Router {
         .route_layer(axum::middleware::from_fn_with_state(
             state.cache().clone(),
             cache::layer,
-        ))
-        .route_layer(axum::middleware::from_fn_with_state(
-            l.max_body_bytes,
-            limits::body_limit,
         ));
     Router::new()
         .merge(resolver)
         .merge(pages::router())
         .fallback(routes::fallback)
+        // One body rule for every route but the upload's, the fallback included.
+        .layer(axum::middleware::from_fn_with_state(
+            l.max_body_bytes,
+            limits::body_limit,
+        ))
         .layer(axum::middleware::from_fn(routes::finish))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -60,5 +69,38 @@ pub fn router(state: AppState) -> Router {
         // answers an oversize one with a page: the general body limit above is not for it.
         .merge(pages::upload_router())
         .layer(axum::middleware::from_fn_with_state(state.clone(), pin))
+        .layer(axum::middleware::from_fn(headers::secure))
         .with_state(state)
+}
+
+/// Middleware: the request reads the index served when it arrived, to its end, even when a
+/// rebuilt one is swapped in meanwhile ([`state::pinned`]); its generation goes in its
+/// extensions for the cache. While the file served is one written over in place, 503.
+pub async fn pin(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    let (index, generation) = state.current();
+    if index.is_overwritten() {
+        return unavailable(req.headers(), &state);
+    }
+    req.extensions_mut().insert(generation);
+    let headers = reply::negotiation(req.headers());
+    let res = state::pinned(Arc::clone(&index), next.run(req)).await;
+    // Found while answering, before the watcher looked.
+    if res.status().is_server_error() && index.is_overwritten() {
+        return unavailable(&headers, &state);
+    }
+    res
+}
+
+/// The answer while the file served is one written over in place ([`Reload::Overwritten`]).
+fn unavailable(req: &HeaderMap, state: &AppState) -> Response {
+    let mut r = Error::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "this mirror's index file was overwritten while served and cannot be read; \
+         it answers again once a new index is renamed into place",
+    )
+    .answer(req, state);
+    let h = r.headers_mut();
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    h.insert(header::RETRY_AFTER, HeaderValue::from_static("30"));
+    r
 }

@@ -16,7 +16,10 @@ pub type Versions = [(u32, PithNumber)];
 
 /// The newest of `versions`, when it is newer than `version`.
 pub fn newer(version: u32, versions: &Versions) -> Option<&(u32, PithNumber)> {
-    versions.iter().max_by_key(|(v, _)| *v).filter(|(v, _)| *v > version)
+    versions
+        .iter()
+        .max_by_key(|(v, _)| *v)
+        .filter(|(v, _)| *v > version)
 }
 
 /// The citation format a media type names.
@@ -47,12 +50,7 @@ pub fn citation(e: &Entry, format: cite::Format) -> Option<Vec<u8>> {
 /// indexed version of the paper (`versions`, each with its number and whether it is the
 /// latest; `newer_version`, the latest, when this is not it). `base` prefixes the URLs (`""`
 /// leaves them relative to the document).
-pub fn record(
-    base: &str,
-    e: &Entry,
-    bundle: Option<&BundleEntry>,
-    versions: &Versions,
-) -> Vec<u8> {
+pub fn record(base: &str, e: &Entry, bundle: Option<&BundleEntry>, versions: &Versions) -> Vec<u8> {
     let n = &e.number;
     let record: serde_json::Value =
         serde_json::from_str(&e.record).unwrap_or(serde_json::Value::Null);

@@ -102,6 +102,13 @@ pub enum ErrorKind {
     /// over it) since the index was opened; open it again to read the new one.
     #[error("the index file was replaced since it was opened")]
     Replaced,
+    /// Occurs when the file served was written over in place (`cp` onto it) instead of a new
+    /// file being renamed over its path: what it holds now is not the index opened.
+    #[error(
+        "the index file was overwritten in place while served; rename a new index over it \
+         (pith index -o, or cp to a temporary name beside it and mv that over it)"
+    )]
+    Overwritten,
 }
 
 impl Error {
@@ -188,6 +195,24 @@ pub struct Index {
     /// Held while the index is; threads drop their connection to it once it is gone, so that
     /// a replaced index file is closed (and its space freed) when no request reads it.
     alive: std::sync::Arc<()>,
+    /// Set once the file opened was found written over in place: nothing is read from it.
+    overwritten: std::sync::atomic::AtomicBool,
+    /// Set once [`Index::first_notice`] said so.
+    noticed: std::sync::atomic::AtomicBool,
+}
+
+/// What the path of an index names now, against the file opened ([`Index::file_state`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FileState {
+    /// The file opened, unchanged.
+    Same,
+    /// Another file (a rebuild renamed a new index over the path).
+    Replaced(FileId),
+    /// The file opened, written over in place: same file, other length or modification time.
+    Overwritten,
+    /// No file, or one that cannot be examined.
+    Gone,
 }
 
 /// Which file a path names: a file renamed over it (a rebuilt index) has another identity.
@@ -307,7 +332,41 @@ impl Index {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             file: before,
             alive: std::sync::Arc::new(()),
+            overwritten: std::sync::atomic::AtomicBool::new(false),
+            noticed: std::sync::atomic::AtomicBool::new(false),
         })
+    }
+
+    /// What the path names now: the file opened, another file renamed over it, or the file
+    /// opened written over in place.
+    pub fn file_state(&self) -> FileState {
+        let Ok(now) = FileId::of(&self.path) else {
+            return FileState::Gone;
+        };
+        if now == self.file {
+            FileState::Same
+        } else if cfg!(unix) && now.dev == self.file.dev && now.ino == self.file.ino {
+            FileState::Overwritten
+        } else {
+            FileState::Replaced(now)
+        }
+    }
+
+    /// Marks the file as written over in place ([`FileState::Overwritten`]): every read is
+    /// [`ErrorKind::Overwritten`] from now on. True the first time.
+    pub fn mark_overwritten(&self) -> bool {
+        !self.overwritten.swap(true, Ordering::AcqRel)
+    }
+
+    /// True the first time it is asked once the file was found written over in place, so that
+    /// it is reported once, whoever found it.
+    pub fn first_notice(&self) -> bool {
+        self.is_overwritten() && !self.noticed.swap(true, Ordering::AcqRel)
+    }
+
+    /// Whether the file was found written over in place.
+    pub fn is_overwritten(&self) -> bool {
+        self.overwritten.load(Ordering::Acquire)
     }
 
     /// The file.
@@ -331,6 +390,22 @@ impl Index {
     /// # Errors
     /// As [`Index::open`], and whatever `f` returns.
     pub fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T, Error>) -> Result<T, Error> {
+        if self.is_overwritten() {
+            return Err(Error::from(ErrorKind::Overwritten).at(&self.path));
+        }
+        let r = self.read_file(f);
+        // A file written over while open reads as damaged ("malformed", "not a database"):
+        // say what happened instead.
+        if matches!(&r, Err(e) if matches!(e.kind(), ErrorKind::Sqlite(_)))
+            && self.file_state() == FileState::Overwritten
+        {
+            self.mark_overwritten();
+            return Err(Error::from(ErrorKind::Overwritten).at(&self.path));
+        }
+        r
+    }
+
+    fn read_file<T>(&self, f: impl FnOnce(&Connection) -> Result<T, Error>) -> Result<T, Error> {
         CONNECTIONS.with(|cell| {
             let mut conns = cell.borrow_mut();
             conns.retain(|(_, alive, _)| alive.strong_count() > 0);

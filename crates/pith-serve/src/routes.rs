@@ -15,9 +15,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use pith::badge::{Options, Style};
 use pith::number::NumberRef;
-use serde::Deserialize;
 
 use crate::documents;
 use crate::error::Error;
@@ -25,6 +23,7 @@ use crate::extract::{self, Named, Paper};
 use crate::index::Prefix;
 use crate::negotiate::{Media, Negotiated};
 use crate::pages;
+use crate::query::BadgeQuery;
 use crate::reply::{self, answer, types, CHANGING, MISSING};
 use crate::state::AppState;
 
@@ -97,23 +96,30 @@ pub async fn pith(
     };
     let (media, negotiated) = match named.file {
         None => (accept.choose(&RECORD_OFFERS), true),
-        Some(Media::Json) => (Media::Json, false),
+        Some(m) if RECORD_OFFERS[2..].contains(&m) => (m, false),
         Some(_) => {
             return Err(Error::not_found(
-                "a record is /pith/<26 characters> or .json",
+                "a record is /pith/<26 characters>, or that and .json, .bib, .csl.json or .ris",
             ))
         }
     };
-    let Some(entry) = state.index().record(&code)? else {
+    let index = state.index();
+    let Some(entry) = index.record(&code)? else {
         return Err(Error::not_found(format!(
             "no record of {code} in this index"
         )));
     };
-    let r = match media {
-        Media::Html => pages::record::page(&state, &req, &entry)?,
-        m => {
-            let bundle = state.index().bundle(&code)?;
-            let body = documents::record(state.base_url(), &entry, bundle.as_ref());
+    let r = match (media, documents::citation_format(media)) {
+        (Media::Html, _) => pages::record::page(&state, &req, &entry)?,
+        (m, Some(format)) => {
+            let body = documents::citation(&entry, format)
+                .ok_or_else(|| Error::internal(&"the stored record does not parse"))?;
+            answer(&req, StatusCode::OK, m.content_type(), CHANGING, body)
+        }
+        (m, None) => {
+            let bundle = index.bundle(&code)?;
+            let versions = index.versions(&entry.arxiv_id)?;
+            let body = documents::record(state.base_url(), &entry, bundle.as_ref(), &versions);
             answer(&req, StatusCode::OK, m.content_type(), CHANGING, body)
         }
     };
@@ -167,50 +173,6 @@ pub async fn arxiv(State(state): State<AppState>, paper: Paper, req: HeaderMap) 
             &format!("/pith/{}", e.number.code()),
         )),
         None => Err(Error::not_found(format!("arXiv:{id} is not in this index"))),
-    }
-}
-
-/// The query of a badge: `pith badge`'s options.
-#[derive(Debug, Default, Deserialize)]
-pub struct BadgeQuery {
-    style: Option<String>,
-    full: Option<String>,
-    qr: Option<String>,
-    qr_module: Option<String>,
-}
-
-fn flag(v: Option<&str>) -> Result<bool, String> {
-    match v.map(str::to_ascii_lowercase).as_deref() {
-        None | Some("0" | "false" | "no") => Ok(false),
-        Some("" | "1" | "true" | "yes") => Ok(true),
-        Some(other) => Err(format!(
-            "{other:?} is not a yes/no value (1, true, 0, false)"
-        )),
-    }
-}
-
-impl BadgeQuery {
-    /// The badge options the query asks for (`pith badge`'s defaults otherwise).
-    ///
-    /// # Errors
-    /// A sentence saying which value is wrong.
-    pub fn options(&self) -> Result<Options, String> {
-        let style = match &self.style {
-            Some(s) => s.parse::<Style>().map_err(|e| e.to_string())?,
-            None => Style::Flat,
-        };
-        let module = match &self.qr_module {
-            Some(m) => Some(
-                m.parse::<u32>()
-                    .map_err(|_| format!("qr_module {m:?} is not a number of px"))?,
-            ),
-            None => None,
-        };
-        let qr = flag(self.qr.as_deref())? || module.is_some();
-        Ok(Options::default()
-            .full(flag(self.full.as_deref())?)
-            .style(style)
-            .qr(qr.then_some(module.unwrap_or(2))))
     }
 }
 
@@ -323,7 +285,11 @@ pub async fn finish(req: axum::extract::Request, next: axum::middleware::Next) -
         MISSING
     };
     let mut r = answer(&headers, parts.status, &ty, cache, bytes.to_vec());
-    // Keep what the inner answer said (Allow on a 405, Location), under ours.
+    // Keep what the inner answer said (Allow on a 405, Location), under ours; but its own
+    // Cache-Control (`no-cache` or `no-store` on what depends on the index state) stands.
+    if let Some(v) = parts.headers.remove(header::CACHE_CONTROL) {
+        r.headers_mut().insert(header::CACHE_CONTROL, v);
+    }
     for (k, v) in parts.headers.drain().filter_map(|(k, v)| k.map(|k| (k, v))) {
         r.headers_mut().entry(k).or_insert(v);
     }

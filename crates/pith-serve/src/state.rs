@@ -1,19 +1,16 @@
 //! The server's shared state ([`AppState`]): the index served, the answers kept of it, the
-//! base URL and the limits.
+//! upload budget, the base URL and the limits.
 //!
 //! A rebuild renames a new index over the served file; [`watch`] notices (the path's identity,
 //! checked about once a second, and on SIGHUP) and [`AppState::reload`] opens the new file and
-//! swaps it in for new requests: each request reads the index it started with ([`pin`]), and
-//! the kept answers are forgotten. A replacement that is not a usable index is left alone and
-//! the old one served.
+//! swaps it in for new requests: each request reads the index it started with ([`pinned`]),
+//! and the kept answers are forgotten. A replacement that is not a usable index is left alone
+//! and the old one served.
 
+use std::future::Future;
 use std::path::Path;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
-
-use axum::extract::{Request, State};
-use axum::middleware::Next;
-use axum::response::Response;
 
 use crate::cache::{Cache, Generation};
 use crate::index::{self, FileId, Index};
@@ -31,6 +28,7 @@ struct Inner {
     /// The replacement last found unusable: it is reported once, not once a second.
     rejected: Mutex<Option<FileId>>,
     cache: Cache,
+    uploads: crate::upload::Budget,
     base_url: String,
     limits: Limits,
     max_upload: u64,
@@ -51,6 +49,9 @@ pub enum Reload {
     Reloaded(u64),
     /// A new file was found but is not a usable index: the old one is still served.
     Rejected(index::Error),
+    /// The file served was written over in place: requests are answered 503 until a new index
+    /// is renamed over the path.
+    Overwritten,
     /// Unusable as reported before, or the path names no file now (a rebuild renames its file
     /// into place, it never leaves the path empty): nothing to say again.
     Ignored,
@@ -68,7 +69,8 @@ impl AppState {
             inner: Arc::new(Inner {
                 current: RwLock::new((Arc::new(index), Generation(0))),
                 rejected: Mutex::new(None),
-                cache: Cache::new(limits.cache_entries),
+                cache: Cache::new(limits.cache_bytes),
+                uploads: crate::upload::Budget::new(&limits),
                 base_url: base_url.trim_end_matches('/').to_owned(),
                 limits,
                 max_upload: MAX_UPLOAD,
@@ -98,7 +100,7 @@ impl AppState {
     }
 
     /// The index served now, and its generation.
-    fn current(&self) -> (Arc<Index>, Generation) {
+    pub fn current(&self) -> (Arc<Index>, Generation) {
         let c = self.inner.current.read().unwrap_or_else(|e| e.into_inner());
         (Arc::clone(&c.0), c.1)
     }
@@ -106,6 +108,11 @@ impl AppState {
     /// The answers kept in memory.
     pub fn cache(&self) -> &Cache {
         &self.inner.cache
+    }
+
+    /// The budget uploads and checks share.
+    pub fn uploads(&self) -> &crate::upload::Budget {
+        &self.inner.uploads
     }
 
     /// Serves `index` to new requests from now on (requests in flight finish on the old one)
@@ -127,12 +134,24 @@ impl AppState {
     /// renamed a new index over it) and a usable index; otherwise the old one stays.
     pub fn reload(&self) -> Reload {
         let (old, _) = self.current();
-        let Ok(now) = FileId::of(old.path()) else {
-            return Reload::Ignored;
+        let now = match old.file_state() {
+            index::FileState::Replaced(now) => now,
+            index::FileState::Overwritten => {
+                old.mark_overwritten();
+                if old.first_notice() {
+                    self.inner.cache.clear();
+                    return Reload::Overwritten;
+                }
+                return Reload::Ignored;
+            }
+            // Found by a request, before the watcher looked: said here, once.
+            index::FileState::Same if old.first_notice() => {
+                self.inner.cache.clear();
+                return Reload::Overwritten;
+            }
+            index::FileState::Same => return Reload::Unchanged,
+            _ => return Reload::Ignored,
         };
-        if now == old.file_id() {
-            return Reload::Unchanged;
-        }
         let mut rejected = self
             .inner
             .rejected
@@ -167,12 +186,10 @@ impl AppState {
     }
 }
 
-/// Middleware: the request reads the index served when it arrived, to its end, even when a
-/// rebuilt one is swapped in meanwhile; its [`Generation`] goes in its extensions for the cache.
-pub async fn pin(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
-    let (index, generation) = state.current();
-    req.extensions_mut().insert(generation);
-    PINNED.scope(index, next.run(req)).await
+/// Runs `f` (a request's handling) reading `index` to its end, even when a rebuilt one is
+/// swapped in meanwhile ([`AppState::index`] gives it inside).
+pub async fn pinned<F: Future>(index: Arc<Index>, f: F) -> F::Output {
+    PINNED.scope(index, f).await
 }
 
 /// Watches the served index's path: about every `every`, and on SIGHUP, [`AppState::reload`];

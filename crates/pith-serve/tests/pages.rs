@@ -568,7 +568,13 @@ async fn an_injected_pdf_matches_its_record() {
 fn the_export_holds_the_pages_and_says_what_needs_the_server() {
     let index = Index::open(common::snapshot_index()).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    pith_serve::export::export(&index, dir.path(), "https://mirror.example.org").unwrap();
+    pith_serve::export::export(
+        &index,
+        dir.path(),
+        "https://mirror.example.org",
+        &mut |_| {},
+    )
+    .unwrap();
     let read = |rel: &str| std::fs::read_to_string(dir.path().join(rel)).unwrap();
     let home = read("index.html");
     assert!(home.contains("needs the server itself"), "{home}");

@@ -42,13 +42,9 @@ impl Facts {
             .map_err(|e| index::Error::from(ErrorKind::Input(e.to_string())))?;
         let bundle = index.bundle(entry.number.code())?;
         let versions = index.versions(&entry.arxiv_id)?;
-        let json_ld = serde_json::from_slice(&documents::record(
-            base,
-            entry,
-            bundle.as_ref(),
-            &versions,
-        ))
-        .unwrap_or(serde_json::Value::Null);
+        let json_ld =
+            serde_json::from_slice(&documents::record(base, entry, bundle.as_ref(), &versions))
+                .unwrap_or(serde_json::Value::Null);
         Ok(Facts {
             entry: entry.clone(),
             record,

@@ -1,0 +1,28 @@
+//! The headers every answer carries, whichever code made it (a route, a page, an error, the
+//! framework's own 405 or a limit's 413 and 503): `X-Content-Type-Options: nosniff` on all, and
+//! on HTML the pages' `Content-Security-Policy` ([`crate::view::CSP`]) and
+//! `Referrer-Policy: no-referrer`. An answer that set its own keeps it.
+
+use axum::extract::Request;
+use axum::http::{header, HeaderValue};
+use axum::middleware::Next;
+use axum::response::Response;
+
+/// Middleware: adds the headers an answer lacks.
+pub async fn secure(req: Request, next: Next) -> Response {
+    let mut res = next.run(req).await;
+    let h = res.headers_mut();
+    h.entry(header::X_CONTENT_TYPE_OPTIONS)
+        .or_insert(HeaderValue::from_static("nosniff"));
+    let html = h
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|t| t.trim_start().to_ascii_lowercase().starts_with("text/html"));
+    if html {
+        h.entry(header::CONTENT_SECURITY_POLICY)
+            .or_insert(HeaderValue::from_static(crate::view::CSP));
+        h.entry(header::REFERRER_POLICY)
+            .or_insert(HeaderValue::from_static("no-referrer"));
+    }
+    res
+}
