@@ -7,6 +7,7 @@
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use pith::badge::{self, Format, Options, RecordStatus, SnippetOptions, Style};
+use pith::job::cite;
 use pith::{PithNumber, Record};
 use serde::Serialize;
 
@@ -69,12 +70,72 @@ pub const FLAGS: [(&str, &str); 4] = [
     ("references_resolved", "references resolved"),
 ];
 
-/// One flag as the page shows it.
+/// A date as a person reads it, with its ISO value for `<time datetime>`.
 #[derive(Debug, Serialize)]
-struct Flag {
+struct Date {
+    iso: String,
+    text: String,
+}
+
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+impl Date {
+    /// `2024-12-18T22:15:11Z` as "18 December 2024, 22:15 UTC" (the day alone for a date
+    /// without time); a value that does not read as a date is shown as it is.
+    fn of(iso: &str) -> Date {
+        let num = |r: std::ops::Range<usize>| iso.get(r).and_then(|t| t.parse::<u32>().ok());
+        let text = match (num(0..4), num(5..7), num(8..10)) {
+            (Some(y), Some(m @ 1..=12), Some(d)) if iso.get(4..5) == Some("-") => {
+                let day = format!("{d} {} {y}", MONTHS[m as usize - 1]);
+                match iso.get(11..16) {
+                    Some(hm) if iso.get(10..11) == Some("T") => format!("{day}, {hm} UTC"),
+                    _ => day,
+                }
+            }
+            _ => iso.to_owned(),
+        };
+        Date {
+            iso: iso.to_owned(),
+            text,
+        }
+    }
+
+    /// The day as Highwire's tags write it, `2024/12/18`.
+    fn slashed(&self) -> Option<String> {
+        let d = self.iso.get(0..10)?;
+        (d.len() == 10 && d.as_bytes()[4] == b'-').then(|| d.replace('-', "/"))
+    }
+}
+
+/// One citation format as the page offers it.
+#[derive(Debug, Serialize)]
+struct Citation {
+    format: &'static str,
     name: &'static str,
-    label: &'static str,
-    on: bool,
+    media_type: &'static str,
+    extension: &'static str,
+    text: String,
+}
+
+fn citation_name(f: cite::Format) -> &'static str {
+    match f {
+        cite::Format::Bibtex => "BibTeX",
+        cite::Format::CslJson => "CSL-JSON",
+        cite::Format::Ris => "RIS",
+    }
 }
 
 /// One snippet: its format's short name and display name, and the text `pith snippet` prints.
@@ -135,13 +196,21 @@ struct View {
     version: u32,
     latest: bool,
     arxiv_url: String,
-    submitted: String,
-    version_date: Option<String>,
+    pdf_url: String,
+    doi: String,
+    author_list: Vec<String>,
+    citation_date: Option<String>,
+    citation_publication_date: Option<String>,
+    submitted: Date,
+    version_date: Option<Date>,
     categories: Vec<String>,
-    flags: Vec<Flag>,
-    flags_summary: String,
+    status: &'static str,
+    holds: String,
+    not_yet: Vec<&'static str>,
     has_bundle: bool,
     versions: Vec<Version>,
+    newer: Option<Version>,
+    citations: Vec<Citation>,
     latex: String,
     badges: Vec<BadgeView>,
     dark_snippet: String,
@@ -295,20 +364,50 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
         e.categories.clone()
     };
     let f = facts.bundle.as_ref().map(|b| b.flags).unwrap_or_default();
-    let flags: Vec<Flag> = FLAGS
+    let on = [
+        f.author_attested,
+        f.externally_anchored,
+        f.storage_verified,
+        f.references_resolved,
+    ];
+    let held: Vec<&str> = FLAGS
         .iter()
-        .zip([
-            f.author_attested,
-            f.externally_anchored,
-            f.storage_verified,
-            f.references_resolved,
-        ])
-        .map(|(&(name, label), on)| Flag { name, label, on })
+        .zip(on)
+        .filter(|(_, o)| *o)
+        .map(|((_, l), _)| *l)
         .collect();
-    let flags_summary = match status {
-        RecordStatus::Computed => "computed from arXiv's metadata".to_owned(),
-        s => s.name().to_owned(),
+    let not_yet = FLAGS
+        .iter()
+        .zip(on)
+        .filter(|(_, o)| !*o)
+        .map(|((_, l), _)| *l)
+        .collect();
+    let mut holds = "The number is computed from arXiv's metadata of this version; anyone can compute it again (below).".to_owned();
+    if !held.is_empty() {
+        holds.push_str(&format!(" Also {}.", held.join("; ")));
+    }
+    let version_of = |(v, n): &(u32, PithNumber)| Version {
+        version: *v,
+        code: n.code().to_owned(),
+        full: n.full(),
+        current: n.code() == code,
     };
+    let details = documents::details(e);
+    let citations = cite::Format::ALL
+        .into_iter()
+        .filter_map(|f| {
+            Some(Citation {
+                format: f.name(),
+                name: citation_name(f),
+                media_type: f.media_type(),
+                extension: f.extension(),
+                text: cite::render(&number, details.as_ref()?, f),
+            })
+        })
+        .collect();
+    let submitted = Date::of(&r.metadata.submitted_at);
+    let version_date = (!e.version_date.is_empty() && e.version_date != r.metadata.submitted_at)
+        .then(|| Date::of(&e.version_date));
     let latest = facts
         .versions
         .iter()
@@ -337,23 +436,21 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
         version: r.source.version,
         latest,
         arxiv_url: format!("https://arxiv.org/abs/{}v{}", r.source.id, r.source.version),
-        submitted: r.metadata.submitted_at.clone(),
-        version_date: (!e.version_date.is_empty() && e.version_date != r.metadata.submitted_at)
-            .then(|| e.version_date.clone()),
+        pdf_url: format!("https://arxiv.org/pdf/{}v{}", r.source.id, r.source.version),
+        doi: pith::record::arxiv_doi(&r.source.id),
+        author_list: pith::record::split_authors(&e.authors),
+        citation_date: version_date.as_ref().unwrap_or(&submitted).slashed(),
+        citation_publication_date: submitted.slashed(),
+        submitted,
+        version_date,
         categories,
-        flags,
-        flags_summary,
+        status: status.name(),
+        holds,
+        not_yet,
         has_bundle: facts.bundle.is_some(),
-        versions: facts
-            .versions
-            .iter()
-            .map(|(v, n)| Version {
-                version: *v,
-                code: n.code().to_owned(),
-                full: n.full(),
-                current: n.code() == code,
-            })
-            .collect(),
+        versions: facts.versions.iter().map(version_of).collect(),
+        newer: documents::newer(r.source.version, &facts.versions).map(version_of),
+        citations,
         latex: latex_lines(&number),
         badges,
         dark_snippet: dark,
