@@ -38,6 +38,8 @@ pub fn router(state: AppState) -> Router {
         .route("/arxiv/{*id}", get(routes::arxiv))
         .route("/badge/{file}", get(routes::badge))
         .route("/badge/arxiv/{*file}", get(routes::concept_badge))
+        .route("/sitemap.xml", get(routes::sitemap_index))
+        .route("/sitemap/{file}", get(routes::sitemap))
         .route("/healthz", get(routes::healthz))
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),

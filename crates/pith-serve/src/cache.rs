@@ -143,7 +143,7 @@ fn key(req: &Request) -> Option<String> {
     key.push_str(&accept.key());
     // A record page names the server it was asked from (its snippets and check recipe, when no
     // --base-url is given), so the same page asked through another host name is another answer.
-    if accept.accepts(Media::Html) {
+    if accept.accepts(Media::Html) || path.starts_with("/sitemap") {
         key.push_str(
             h.get(header::HOST)
                 .and_then(|v| v.to_str().ok())

@@ -187,3 +187,52 @@ pub fn shields(n: &PithNumber, full: bool, bundle: Option<&BundleEntry>) -> Vec<
     out.push(b'\n');
     out
 }
+
+/// How many record pages one sitemap file lists: a file stays far under the protocol's 50,000
+/// URLs and 50 MB, and under the size an answer is kept in memory at.
+pub const SITEMAP_PAGE: u64 = 2_000;
+
+/// The sitemap index (sitemaps.org 0.9) of an index of `records` current records: the home page's
+/// file and one file of [`SITEMAP_PAGE`] record pages after another, at
+/// `{origin}/sitemap/<n>.xml` (`n` from 1).
+pub fn sitemap_index(origin: &str, records: u64) -> Vec<u8> {
+    let mut out = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    );
+    for n in 0..=records.div_ceil(SITEMAP_PAGE) {
+        let loc = pith::escape::xml(&format!("{origin}/sitemap/{n}.xml"));
+        out.push_str(&format!("<sitemap><loc>{loc}</loc></sitemap>\n"));
+    }
+    out.push_str("</sitemapindex>\n");
+    out.into_bytes()
+}
+
+/// One sitemap file: file 0 lists the home page, file `n` from 1 the record pages of `rows`
+/// (code and date, as [`crate::index::Index::current_page`] gives them), each with its
+/// `lastmod` day.
+pub fn sitemap(origin: &str, rows: &[(String, String)], home: bool) -> Vec<u8> {
+    let mut out = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    );
+    if home {
+        let loc = pith::escape::xml(&format!("{origin}/"));
+        out.push_str(&format!("<url><loc>{loc}</loc></url>\n"));
+    }
+    for (code, date) in rows {
+        let loc = pith::escape::xml(&format!("{origin}/pith/{code}"));
+        let day = date
+            .get(..10)
+            .filter(|d| d.as_bytes().get(4) == Some(&b'-'));
+        match day {
+            Some(d) => out.push_str(&format!(
+                "<url><loc>{loc}</loc><lastmod>{}</lastmod></url>\n",
+                pith::escape::xml(d)
+            )),
+            None => out.push_str(&format!("<url><loc>{loc}</loc></url>\n")),
+        }
+    }
+    out.push_str("</urlset>\n");
+    out.into_bytes()
+}

@@ -13,6 +13,9 @@
 //!   `pith/<8|12|16>/index.html` (unique prefixes) and `arxiv/<id>/index.html`,
 //!   `arxiv/<id>v<N>/index.html`, each an HTML page that moves the browser on (`<meta
 //!   http-equiv="refresh">` and a link) to the record;
+//! - `pith/<26>.bib`, `.csl.json`, `.ris`: the record's citations; `badge/arxiv/<id>.svg`
+//!   and `.json`: the concept badge, of the paper's latest version;
+//! - `sitemap.xml` and `sitemap/<n>.xml` (absolute URLs under the base URL);
 //! - `healthz`.
 //!
 //! What a static host cannot do: content negotiation (`/pith/<26>` with `Accept:
@@ -223,6 +226,19 @@ pub fn export(
         }
         Ok(())
     })?;
+    // The sitemaps, with absolute URLs under `base` (a sitemap's must be).
+    let current = index.current_len()?;
+    out.write("sitemap.xml", &documents::sitemap_index(base, current))?;
+    for n in 0..=current.div_ceil(documents::SITEMAP_PAGE) {
+        let rows = match n {
+            0 => Vec::new(),
+            n => index.current_page((n - 1) * documents::SITEMAP_PAGE, documents::SITEMAP_PAGE)?,
+        };
+        out.write(
+            &format!("sitemap/{n}.xml"),
+            &documents::sitemap(base, &rows, n == 0),
+        )?;
+    }
     out.write(
         "healthz",
         format!("ok {} records\n", done.records).as_bytes(),

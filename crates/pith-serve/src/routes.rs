@@ -26,6 +26,7 @@ use crate::pages;
 use crate::query::BadgeQuery;
 use crate::reply::{self, answer, types, CHANGING, MISSING};
 use crate::state::AppState;
+use crate::view;
 
 /// What a handler gives: an answer, or an error the client gets in the form it accepts.
 type Answer = Result<Response, Error>;
@@ -251,6 +252,41 @@ pub async fn concept_badge(
         let body = documents::shields(&entry.number, opts.get_full(), bundle.as_ref());
         answer(&req, StatusCode::OK, types::JSON, CHANGING, body)
     })
+}
+
+/// `GET /sitemap.xml`: the sitemap index, naming the home page's file and the record pages'
+/// files ([`documents::sitemap_index`]).
+pub async fn sitemap_index(State(state): State<AppState>, req: HeaderMap) -> Answer {
+    let origin = view::origin(&state, &req);
+    let body = documents::sitemap_index(&origin, state.index().current_len()?);
+    Ok(answer(&req, StatusCode::OK, types::XML, CHANGING, body))
+}
+
+/// `GET /sitemap/{n}.xml`: file 0 lists the home page, file `n` the `n`-th
+/// [`documents::SITEMAP_PAGE`] record pages in code order.
+pub async fn sitemap(
+    State(state): State<AppState>,
+    file: Result<Path<String>, axum::extract::rejection::PathRejection>,
+    req: HeaderMap,
+) -> Answer {
+    let Ok(Path(file)) = file else {
+        return Err(Error::bad_path());
+    };
+    let index = state.index();
+    let pages = index.current_len()?.div_ceil(documents::SITEMAP_PAGE);
+    let n = file
+        .strip_suffix(".xml")
+        .filter(|n| n.len() <= 10 && n.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|n| n.parse::<u64>().ok())
+        .filter(|n| *n <= pages)
+        .ok_or_else(|| Error::not_found("no such sitemap file; /sitemap.xml names them"))?;
+    let rows = match n {
+        0 => Vec::new(),
+        n => index.current_page((n - 1) * documents::SITEMAP_PAGE, documents::SITEMAP_PAGE)?,
+    };
+    let origin = view::origin(&state, &req);
+    let body = documents::sitemap(&origin, &rows, n == 0);
+    Ok(answer(&req, StatusCode::OK, types::XML, CHANGING, body))
 }
 
 /// The largest answer [`finish`] reads to give it an `ETag` (the framework's own answers, a
