@@ -159,6 +159,7 @@ fn browser_flows() {
         "small_base": small.url,
         "record_url": format!("{}/pith/{}", server.url, &NUMBER[10..]),
         "missing_query": "2501.99999",
+        "drop_file": d.join("matched.pdf"),
         "screenshots": screenshots,
         "search": [
             {"query": ID}, {"query": format!("arXiv:{ID}v3")}, {"query": format!("https://arxiv.org/abs/{ID}")},
@@ -369,6 +370,41 @@ fn browser_flows() {
         .map(|p| p["name"].as_str().unwrap())
         .collect();
     assert_eq!(pages.len(), 9, "{pages:?}");
+
+    // The record page's first screen at 1280 x 800: number, title, authors, status, the LaTeX
+    // line and a badge, whole, in both schemes; the snippets folded one format each; the page
+    // at most about two screens, and every snippet there once the folds are opened.
+    for f in seen["first_screen"].as_array().unwrap() {
+        let viewport = f["viewport"].as_f64().unwrap();
+        for (what, place) in f["places"].as_object().unwrap() {
+            assert!(place["visible"] == true, "{what} is not shown: {f}");
+            let (top, bottom) = (place["top"].as_f64().unwrap(), place["bottom"].as_f64().unwrap());
+            assert!(top >= 0.0 && bottom <= viewport, "{what} is not on the first screen: {f}");
+        }
+        assert_eq!(f["shown"], json!(["the LaTeX lines"]), "only the LaTeX lines unfolded: {f}");
+        assert_eq!(f["snippets"], 20, "{f}");
+        assert_eq!(f["snippets_in_own_details"], 20, "{f}");
+        assert_eq!(f["open_details"], 0, "{f}");
+        let height = f["height"].as_f64().unwrap();
+        assert!(height <= 2.2 * viewport, "the page is {height} px tall: {f}");
+        assert!(Path::new(f["screenshot"].as_str().unwrap()).is_file(), "{f}");
+    }
+    let folded = &seen["folded"];
+    assert_eq!(folded["shown"], folded["all"], "{folded}");
+    assert!(folded["height_open"].as_f64() > seen["first_screen"][0]["height"].as_f64());
+
+    // The drop zone: a PDF dropped on it is checked; by keyboard the field is reached, opens
+    // the file chooser, and the file is checked.
+    let drop = &seen["drop"];
+    assert_eq!(drop["over"], true, "{drop}");
+    assert_eq!(drop["status"], 200, "{drop}");
+    assert_eq!(drop["verdict"], "The number matches its record", "{drop}");
+    let keys = &seen["drop_keyboard"];
+    assert_eq!(keys["on_field"], true, "{keys}");
+    assert_ne!(keys["ring"], "none", "the drop zone shows focus: {keys}");
+    assert_eq!(keys["chooser"], true, "{keys}");
+    assert_eq!(keys["verdict"]["status"], 200, "{keys}");
+    assert_eq!(keys["verdict"]["text"], "The number matches its record", "{keys}");
 
     // Keyboard: Tab reaches the skip link first, with a visible outline.
     let f = &seen["focus"];

@@ -383,6 +383,9 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
         .map(|((_, l), _)| *l)
         .collect();
     let mut holds = "The number is computed from arXiv's metadata of this version; anyone can compute it again (below).".to_owned();
+    if f.receipt_verified {
+        holds.push_str(" Its record carries a receipt signed by a key pith trusts.");
+    }
     if !held.is_empty() {
         holds.push_str(&format!(" Also {}.", held.join("; ")));
     }
