@@ -378,16 +378,32 @@ fn browser_flows() {
         let viewport = f["viewport"].as_f64().unwrap();
         for (what, place) in f["places"].as_object().unwrap() {
             assert!(place["visible"] == true, "{what} is not shown: {f}");
-            let (top, bottom) = (place["top"].as_f64().unwrap(), place["bottom"].as_f64().unwrap());
-            assert!(top >= 0.0 && bottom <= viewport, "{what} is not on the first screen: {f}");
+            let (top, bottom) = (
+                place["top"].as_f64().unwrap(),
+                place["bottom"].as_f64().unwrap(),
+            );
+            assert!(
+                top >= 0.0 && bottom <= viewport,
+                "{what} is not on the first screen: {f}"
+            );
         }
-        assert_eq!(f["shown"], json!(["the LaTeX lines"]), "only the LaTeX lines unfolded: {f}");
+        assert_eq!(
+            f["shown"],
+            json!(["the LaTeX lines"]),
+            "only the LaTeX lines unfolded: {f}"
+        );
         assert_eq!(f["snippets"], 20, "{f}");
         assert_eq!(f["snippets_in_own_details"], 20, "{f}");
         assert_eq!(f["open_details"], 0, "{f}");
         let height = f["height"].as_f64().unwrap();
-        assert!(height <= 2.2 * viewport, "the page is {height} px tall: {f}");
-        assert!(Path::new(f["screenshot"].as_str().unwrap()).is_file(), "{f}");
+        assert!(
+            height <= 2.2 * viewport,
+            "the page is {height} px tall: {f}"
+        );
+        assert!(
+            Path::new(f["screenshot"].as_str().unwrap()).is_file(),
+            "{f}"
+        );
     }
     let folded = &seen["folded"];
     assert_eq!(folded["shown"], folded["all"], "{folded}");
@@ -404,7 +420,10 @@ fn browser_flows() {
     assert_ne!(keys["ring"], "none", "the drop zone shows focus: {keys}");
     assert_eq!(keys["chooser"], true, "{keys}");
     assert_eq!(keys["verdict"]["status"], 200, "{keys}");
-    assert_eq!(keys["verdict"]["text"], "The number matches its record", "{keys}");
+    assert_eq!(
+        keys["verdict"]["text"], "The number matches its record",
+        "{keys}"
+    );
 
     // Keyboard: Tab reaches the skip link first, with a visible outline.
     let f = &seen["focus"];

@@ -479,3 +479,20 @@ pub fn page(state: &AppState, headers: &HeaderMap, entry: &Entry) -> Result<Resp
     let body = render_page(&facts, &site).map_err(|e| Error::internal(&e))?;
     Ok(html(StatusCode::OK, body, headers))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_read_as_people_write_them() {
+        let d = Date::of("2024-12-18T22:15:11Z");
+        assert_eq!(d.text, "18 December 2024, 22:15 UTC");
+        assert_eq!(d.iso, "2024-12-18T22:15:11Z");
+        assert_eq!(d.slashed().as_deref(), Some("2024/12/18"));
+        assert_eq!(Date::of("2024-02-06").text, "6 February 2024");
+        assert_eq!(Date::of("2024-13-06").text, "2024-13-06");
+        assert_eq!(Date::of("soon").text, "soon");
+        assert_eq!(Date::of("soon").slashed(), None);
+    }
+}
