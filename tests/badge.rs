@@ -415,22 +415,14 @@ fn the_cli_writes_the_library_bytes() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("b.svg");
     common::pith()
-        .args([
-            "badge",
-            SEED,
-            "--style",
-            "flat-square",
-            "--status",
-            "anchored",
-            "-o",
-        ])
+        .args(["badge", SEED, "--style", "flat-square", "-o"])
         .arg(&out)
         .assert()
         .success()
         .stdout("");
     // The file and standard output are the library's SVG and a final newline.
     let golden = |name: &str| std::fs::read_to_string(golden_dir().join(name)).unwrap() + "\n";
-    let want = golden("badge-flat-square-anchored.svg");
+    let want = golden("badge-flat-square.svg");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), want);
     common::pith()
         .args(["badge", SEED])
@@ -854,6 +846,7 @@ fn tricky() -> SnippetOptions {
             .status(Some(RecordStatus::Verified)),
         src: Some("https://example.org/b adge.svg?x=1&y=2".into()),
         dark_src: Some("https://example.org/dark,1.svg".into()),
+        download: None,
     }
 }
 
@@ -1007,11 +1000,35 @@ fn latex_snippet_compiles_and_links() {
         e.kind(),
         badge::ErrorKind::UnsupportedCharacter { character: '%', .. }
     ));
-    let e = badge::snippet(&seed(), Format::Latex, &tricky()).unwrap_err();
+    let e = badge::snippet(
+        &seed(),
+        Format::Latex,
+        &SnippetOptions {
+            src: Some("a&b.pdf".into()),
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
     assert!(matches!(
         e.kind(),
         badge::ErrorKind::UnsupportedCharacter { character: '&', .. }
     ));
+    // pdfLaTeX includes neither an SVG nor a URL: a clear refusal, never a wrong command.
+    for src in ["https://example.org/b.pdf", "pith.svg", "b.SVG?x=1"] {
+        let e = badge::snippet(
+            &seed(),
+            Format::Latex,
+            &SnippetOptions {
+                src: Some(src.into()),
+                ..Default::default()
+            },
+        )
+        .unwrap_err();
+        assert!(
+            matches!(e.kind(), badge::ErrorKind::LatexImage(_)),
+            "{src}: {e}"
+        );
+    }
     if !common::have_tool("pdflatex", "latex_snippet_compiles_and_links")
         || !common::have_tool("pdftotext", "latex_snippet_compiles_and_links")
     {
@@ -1038,39 +1055,11 @@ fn latex_snippet_compiles_and_links() {
         Some(dir.path()),
     );
     assert!(ok, "{out}");
-    // The default snippet with the conversion its comment suggests: rsvg-convert -f pdf.
-    if common::have_tool("rsvg-convert", "latex_snippet_compiles_and_links") {
-        let d = snip(Format::Latex, &SnippetOptions::default());
-        std::fs::write(
-            dir.path().join("badge.svg"),
-            badge::svg(&seed(), &Options::default()).unwrap(),
-        )
-        .unwrap();
-        let (ok, _, err) = common::run(
-            "rsvg-convert",
-            &["-f", "pdf", "-o", "pith-7BMK4ZKT.pdf", "badge.svg"],
-            Some(dir.path()),
-        );
-        assert!(ok, "{err}");
-        let tex = format!(
-            "\\documentclass{{article}}\n\\usepackage{{graphicx,hyperref}}\n\\begin{{document}}\n{d}\n\\end{{document}}\n"
-        );
-        std::fs::write(dir.path().join("d.tex"), tex).unwrap();
-        let (ok, out, _) = common::run(
-            "pdflatex",
-            &["-interaction=nonstopmode", "-halt-on-error", "d.tex"],
-            Some(dir.path()),
-        );
-        assert!(ok, "{out}");
-        let (ok, images, _) = common::run("pdfimages", &["-list", "d.pdf"], Some(dir.path()));
-        // The badge is vector art (a form XObject), not an image: pdfimages lists none.
-        assert!(ok && images.lines().count() == 2, "{images}");
-        let (ok, text, _) = common::run("pdftotext", &["d.pdf", "-"], Some(dir.path()));
-        assert!(
-            ok && text.contains("7BMK4ZKT"),
-            "the badge text is in the PDF: {text}"
-        );
-    }
+    // The default snippet as `pith snippet` prints it, with the badge file written by the
+    // command its comment names: compiles as printed, links without a border, and the render
+    // shows the badge.
+    printed_latex_snippet_compiles(dir.path(), &[]);
+    printed_latex_snippet_compiles(dir.path(), &["--full", "--style", "flat-square"]);
     // The pith.sty alternative, uncommented, with the package `pith sty` writes.
     let lines: Vec<&str> = t.lines().collect();
     let at = lines
@@ -1130,18 +1119,132 @@ fn snippet_cli_refuses_dark_src_outside_html_and_bad_bundles() {
     let bundle = serde_json::json!({"canonical_record": rec["canonical_record"], "pith_number": rec["pith_number"]});
     let path = dir.path().join("bundle.json");
     std::fs::write(&path, bundle.to_string()).unwrap();
+    let number = rec["pith_number"].as_str().unwrap();
+    let computed = common::pith()
+        .args(["badge", number, "--status", "computed"])
+        .output()
+        .unwrap()
+        .stdout;
     common::pith()
-        .args(["badge", rec["pith_number"].as_str().unwrap(), "--bundle"])
+        .args(["badge", number, "--bundle"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(computed)
+        .stderr(predicates::str::contains("no receipt signature"));
+    // Another number's bundle is the wrong file, not a lower status.
+    common::pith()
+        .args([
+            "badge",
+            recs[1]["pith_number"].as_str().unwrap(),
+            "--bundle",
+        ])
         .arg(&path)
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("cannot derive \"verified\""));
+        .stderr(predicates::str::contains("the bundle is for"));
+    // A status is found, never stated above computed.
+    for s in ["verified", "anchored"] {
+        common::pith()
+            .args(["badge", SEED, "--status", s])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(format!("--status {s}")));
+    }
     // --bundle and --status are exclusive.
     common::pith()
         .args(["badge", SEED, "--status", "verified", "--bundle"])
         .arg(&path)
         .assert()
         .code(2);
+}
+
+/// Runs `pith snippet --format tex` with `look`, then the `pith badge` command its comment
+/// names, compiles the snippet as printed with pdfLaTeX and checks the result with qpdf (one
+/// link to the record, no border), pdftotext (the number is text) and pdftoppm (the badge's
+/// colours are drawn).
+fn printed_latex_snippet_compiles(dir: &std::path::Path, look: &[&str]) {
+    let test = "latex_snippet_compiles_and_links";
+    if !common::have_tool("qpdf", test) || !common::have_tool("pdftoppm", test) {
+        return;
+    }
+    let printed = common::pith()
+        .args(["snippet", SEED, "--format", "tex"])
+        .args(look)
+        .output()
+        .unwrap();
+    assert!(printed.status.success());
+    let snippet = String::from_utf8(printed.stdout).unwrap();
+    let command = snippet
+        .lines()
+        .find_map(|l| l.strip_prefix("%   pith "))
+        .unwrap_or_else(|| panic!("no pith badge command in\n{snippet}"));
+    let args: Vec<&str> = command.split(' ').collect();
+    common::pith()
+        .args(&args)
+        .current_dir(dir)
+        .assert()
+        .success();
+    let tex = format!(
+        "\\documentclass{{article}}\n\\usepackage{{graphicx,hyperref}}\n\\begin{{document}}\nA paper.\n\n{snippet}\n\\end{{document}}\n"
+    );
+    std::fs::write(dir.join("p.tex"), tex).unwrap();
+    let (ok, out, _) = common::run(
+        "pdflatex",
+        &["-interaction=nonstopmode", "-halt-on-error", "p.tex"],
+        Some(dir),
+    );
+    assert!(ok, "{out}");
+    let (ok, text, _) = common::run("pdftotext", &["p.pdf", "-"], Some(dir));
+    assert!(ok && text.contains("7BMK4ZKT"), "the badge text: {text}");
+    let (ok, json, err) = common::run("qpdf", &["--json", "p.pdf"], Some(dir));
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let links: Vec<&serde_json::Value> = v["qpdf"][1]
+        .as_object()
+        .unwrap()
+        .values()
+        .filter_map(|o| o.get("value"))
+        .filter(|o| o["/Subtype"] == "/Link")
+        .collect();
+    assert_eq!(links.len(), 1, "{links:?}");
+    assert_eq!(links[0]["/A"]["/URI"], format!("u:{URL}"));
+    assert_eq!(
+        links[0]["/Border"],
+        serde_json::json!([0, 0, 0]),
+        "no link border"
+    );
+    let (ok, _, err) = common::run(
+        "pdftoppm",
+        &["-r", "150", "-f", "1", "-l", "1", "-png", "p.pdf", "render"],
+        Some(dir),
+    );
+    assert!(ok, "{err}");
+    let png = std::fs::read(dir.join("render-1.png")).unwrap();
+    let img = Pixmap::decode_png(&png).unwrap();
+    let pixels: Vec<[u8; 3]> = img
+        .pixels()
+        .iter()
+        .map(|p| {
+            let p = p.demultiply();
+            [p.red(), p.green(), p.blue()]
+        })
+        .collect();
+    // The value segment's blue (#0b66c3) and the label's grey (#555555), give or take the
+    // renderer's anti-aliasing.
+    let near = |p: &[u8; 3], c: [u8; 3]| p.iter().zip(c).all(|(a, b)| a.abs_diff(b) <= 6);
+    let blue = pixels
+        .iter()
+        .filter(|p| near(p, [0x0b, 0x66, 0xc3]))
+        .count();
+    let grey = pixels
+        .iter()
+        .filter(|p| near(p, [0x55, 0x55, 0x55]))
+        .count();
+    assert!(
+        blue > 200 && grey > 100,
+        "badge colours in the render: blue {blue}, grey {grey}"
+    );
 }
 
 /// Writes the PNGs under `examples/` with `BLESS=1` and otherwise checks they are current.

@@ -114,7 +114,7 @@ fn verify_record_against_number() {
         .arg(SEED)
         .assert()
         .success()
-        .stdout(predicate::str::contains("verified"));
+        .stdout(predicate::str::contains("VERIFIED: every check holds."));
     pith()
         .args(["verify", "--record"])
         .arg(&rec)
@@ -412,7 +412,7 @@ fn resolver_url_is_a_number() {
             .arg(example("2402.03791v3.record.json"))
             .arg(url),
     );
-    assert!(out.ends_with("verified\n"), "{out}");
+    assert!(out.ends_with("VERIFIED: every check holds.\n"), "{out}");
     let svg = stdout_of(pith().args(["badge", url]));
     assert!(svg.contains("7BMK4ZKT"));
     let snippet = stdout_of(pith().args(["snippet", url, "--format", "md"]));

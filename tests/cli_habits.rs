@@ -58,7 +58,7 @@ fn bug1_bare_code_is_refused_for_writing_and_accepted_for_checking() {
         .arg(SEED_CODE)
         .assert()
         .success()
-        .stdout(predicate::str::ends_with("verified\n"));
+        .stdout(predicate::str::ends_with("VERIFIED: every check holds.\n"));
     pith().args(["badge", SEED_CODE]).assert().success();
     pith()
         .args(["snippet", SEED_CODE, "--format", "md"])
@@ -213,6 +213,7 @@ fn inject_dry_run_and_json() {
             "bytes_after",
             "bytes_before",
             "input",
+            "notes",
             "number",
             "output",
             "replaced",
@@ -237,7 +238,7 @@ fn inject_dry_run_and_json() {
     assert_eq!(std::fs::read(&input).unwrap(), before);
 }
 
-/// Bug 10: the tex snippet's conversion hint names the file the snippet includes; `sty -o
+/// Bug 10: the tex snippet's command writes the file the snippet includes; `sty -o
 /// FILE` says what -o expects.
 #[test]
 fn bug10_tex_hint_names_the_included_file_and_sty_says_what_it_expects() {
@@ -248,7 +249,7 @@ fn bug10_tex_hint_names_the_included_file_and_sty_says_what_it_expects() {
     let tex = String::from_utf8(out.stdout).unwrap();
     assert!(tex.contains("\\includegraphics[height=1.6em]{pith-7BMK4ZKT.pdf}"));
     assert!(
-        tex.contains("-o pith-7BMK4ZKT.pdf pith-7BMK4ZKT.svg"),
+        tex.contains("pith badge --format pdf -o pith-7BMK4ZKT.pdf "),
         "{tex}"
     );
     let dir = tmpdir();

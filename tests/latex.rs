@@ -44,7 +44,7 @@ fn tex_chroot() -> Option<PathBuf> {
 
 /// A fresh directory for a TeX run: under the chroot's `/tmp` on the chroot leg (so that TeX
 /// inside and the checking tools outside see the same files), else the host's temp dir.
-fn tex_dir(prefix: &str) -> tempfile::TempDir {
+pub(crate) fn tex_dir(prefix: &str) -> tempfile::TempDir {
     let mut b = tempfile::Builder::new();
     b.prefix(prefix);
     match tex_chroot() {
@@ -56,7 +56,7 @@ fn tex_dir(prefix: &str) -> tempfile::TempDir {
 
 /// Writes the `pith.sty` that `pith sty` renders (the same bytes as `latex/pith.sty`, see
 /// `committed_sty_matches_generator`) into `dir`.
-fn install_sty(dir: &Path) {
+pub(crate) fn install_sty(dir: &Path) {
     let sty = pith::sty::render(&pith::sty::Options::default()).expect("render pith.sty");
     std::fs::write(dir.join("pith.sty"), sty).unwrap();
 }
@@ -158,7 +158,7 @@ fn cli_refuses_a_missing_directory() {
 // ------------------------------------------------------------------------------ the matrix
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Engine {
+pub(crate) enum Engine {
     Pdf,
     Xe,
     Lua,
@@ -388,7 +388,7 @@ const TEX_FLAGS: [&str; 3] = [
 ];
 
 /// Compiles `doc.tex` in `dir` to `doc.pdf`; returns the log on failure.
-fn compile(dir: &Path, engine: Engine) -> Result<(), String> {
+pub(crate) fn compile(dir: &Path, engine: Engine) -> Result<(), String> {
     let tex = |prog: &str| {
         let mut args: Vec<&str> = TEX_FLAGS.to_vec();
         args.push("doc.tex");
@@ -467,13 +467,13 @@ fn pdf_str(v: &Value) -> Option<String> {
     Some(s.to_string())
 }
 
-struct Pdf {
+pub(crate) struct Pdf {
     objects: serde_json::Map<String, Value>,
     json: Value,
 }
 
 impl Pdf {
-    fn load(path: &Path) -> Result<Pdf, String> {
+    pub(crate) fn load(path: &Path) -> Result<Pdf, String> {
         let out = Command::new("qpdf")
             .args(["--json=2", "--decode-level=none"])
             .arg(path)
@@ -517,7 +517,7 @@ impl Pdf {
     }
 
     /// Link annotations of page 1: (URI, Border, Rect).
-    fn page1_links(&self) -> Vec<(String, Value, Vec<f64>)> {
+    pub(crate) fn page1_links(&self) -> Vec<(String, Value, Vec<f64>)> {
         let Some(page_ref) = self.json["pages"][0]["object"].as_str() else {
             return vec![];
         };
@@ -910,14 +910,33 @@ fn check_xmp(bytes: &[u8], c: &Cell, number: Option<&str>, errs: &mut Vec<String
         }
     }
     // The standard properties `pith inject` writes too: dc:relation holds the
-    // record URL, xmp:Identifier the full number, only when it is known.
+    // record URL, xmp:Identifier the full number, only when it is known, qualified with
+    // xmpidq:Scheme `pith` (an item's value is then its rdf:value).
+    const XMPIDQ: &str = "http://ns.adobe.com/xmp/Identifier/qual/1.0/";
     let items = |ns: &str, name: &str| -> Vec<String> {
         doc.descendants()
             .filter(|n| n.tag_name().namespace() == Some(ns) && n.tag_name().name() == name)
             .flat_map(|n| n.descendants().filter(|m| m.tag_name().name() == "li"))
-            .filter_map(|m| m.text().map(str::to_string))
+            .filter_map(|m| {
+                match m.children().find(|v| v.tag_name().name() == "value") {
+                    Some(v) => v.text(),
+                    None => m.text(),
+                }
+                .map(str::to_string)
+            })
             .collect()
     };
+    let schemes: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.tag_name().namespace() == Some(XMPIDQ) && n.tag_name().name() == "Scheme")
+        .filter_map(|n| n.text())
+        .collect();
+    let want_schemes: Vec<&str> = number.map(|_| "pith").into_iter().collect();
+    if schemes != want_schemes {
+        errs.push(format!(
+            "XMP xmpidq:Scheme {schemes:?}, expected {want_schemes:?}"
+        ));
+    }
     let relations = items(common::DC_NS, "relation");
     if relations != [URL] {
         errs.push(format!("XMP dc:relation {relations:?}, expected [{URL}]"));
@@ -956,7 +975,7 @@ fn check_xmp(bytes: &[u8], c: &Cell, number: Option<&str>, errs: &mut Vec<String
     }
 }
 
-fn have_tools(test: &str) -> bool {
+pub(crate) fn have_tools(test: &str) -> bool {
     [
         "pdflatex", "xelatex", "lualatex", "latex", "dvips", "ps2pdf",
     ]

@@ -14,6 +14,7 @@ mod common;
 
 mod arxiv;
 mod badge;
+mod badge_places;
 mod batch;
 mod bombs;
 mod canonical_python;

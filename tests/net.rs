@@ -574,7 +574,11 @@ fn arxiv_is_a_record_input_everywhere() {
     let code = number.rsplit(':').next().unwrap();
     let r = env.run(&["verify", "--arxiv", "2412.14374", number]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.trim_end().ends_with("verified"), "{}", r.stdout);
+    assert!(
+        r.stdout.trim_end().ends_with("every check holds."),
+        "{}",
+        r.stdout
+    );
     let r = env.run(&["badge", "--arxiv", "2412.14374", "--full"]);
     assert!(r.stdout.contains(&code[..8]), "{}", r.stderr);
     let r = env.run(&["snippet", "--arxiv", "arXiv:2412.14374", "--format", "md"]);
@@ -689,7 +693,7 @@ fn verify_a_pdf_against_the_resolver() {
     assert!(
         r.stdout
             .trim_end()
-            .ends_with("not everything could be checked)"),
+            .ends_with("so this is not a verified match."),
         "{}",
         r.stdout
     );
@@ -718,7 +722,11 @@ fn verify_a_pdf_against_the_resolver() {
     drop(server);
     let r = env.run(&["verify", p, "--key", &key, "--offline"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.trim_end().ends_with("verified"), "{}", r.stdout);
+    assert!(
+        r.stdout.trim_end().ends_with("every check holds."),
+        "{}",
+        r.stdout
+    );
     let files = Env::new(None, None, true);
     let bfile = files.cache.path().join("bundle.json");
     std::fs::write(&bfile, bundle.to_string()).unwrap();
@@ -731,7 +739,7 @@ fn verify_a_pdf_against_the_resolver() {
         &key,
     ]);
     assert!(
-        r.stdout.trim_end().ends_with("verified"),
+        r.stdout.trim_end().ends_with("every check holds."),
         "{}{}",
         r.stdout,
         r.stderr
@@ -975,4 +983,41 @@ fn connection_failures_name_the_host_and_waits_are_told_with_v() {
     let quiet = Env::new(Some(&plain), None, false).with("PITH_ARXIV_SPACING_MS", "300");
     let r = quiet.run(&["number", "2402.03791", "2412.14374"]);
     assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+}
+
+/// A paper compiled with the number of the version arXiv has not announced yet (`pith number
+/// --next`): the resolver has no record of it, so `pith verify` says UNKNOWN, exit 1, not
+/// MISMATCH; the command its sentence names checks it against arXiv's next version and passes.
+#[test]
+fn an_unannounced_version_is_unknown_and_the_named_command_checks_it() {
+    let arxiv = Server::start(arxiv_route);
+    let resolver = resolver(Vec::new(), Vec::new());
+    let env = Env::new(Some(&arxiv), Some(&resolver), true);
+    let r = env.run(&["number", "2402.03791", "--next"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let next = r.stdout.trim().to_owned();
+    let pdf = pdf_with(&env, &next);
+    let p = pdf.to_str().unwrap();
+    let r = env.run(&["verify", p, "--json"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["verdict"], "unknown", "{v}");
+    let headline = v["headline"].as_str().unwrap();
+    let named = format!("pith verify {p} --arxiv ID --next");
+    assert!(
+        headline.starts_with("UNKNOWN: ") && headline.contains(&named),
+        "{headline}"
+    );
+    let r = env.run(&["verify", p]);
+    assert_eq!(r.code, 1);
+    assert_eq!(r.stdout.lines().last(), Some(headline), "{}", r.stdout);
+    assert!(!r.stdout.contains("MISMATCH"), "{}", r.stdout);
+    // The command the sentence names, with the paper's arXiv id.
+    let r = env.run(&["verify", p, "--arxiv", "2402.03791", "--next"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.lines().last().unwrap().starts_with("VERIFIED: "),
+        "{}",
+        r.stdout
+    );
 }

@@ -532,9 +532,17 @@ fn stamping_again_is_unchanged_or_replaces_the_stamp() {
     assert_eq!(code, 0, "{e}");
     assert!(stdout.contains("unchanged"), "{stdout}");
     assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&again).unwrap());
-    // Another number: the stamp is replaced, not added.
+    // Another number: refused, the page would show the old one beside it.
     let two = dir.path().join("two.pdf");
-    let (code, stdout, e) = stamp(&one, B, &two, &[]);
+    let (code, _, e) = stamp(&one, B, &two, &[]);
+    assert_eq!(code, 2, "{e}");
+    assert!(
+        e.contains(A_SHORT) && e.contains(B) && e.contains("--replace"),
+        "{e}"
+    );
+    assert!(!two.exists());
+    // With --replace the stamp is replaced, not added.
+    let (code, stdout, e) = stamp(&one, B, &two, &["--replace"]);
     assert_eq!(code, 0, "{e}");
     assert!(stdout.contains("replaced"), "{stdout}");
     let (_, plain) = tool(

@@ -128,9 +128,10 @@ fn the_link_joins_the_structure_tree() {
         );
         qpdf_ok(&out);
         assert_eq!(check(&out), "ok 1", "{name}");
-        // Stamping again with another number replaces the stamp: still one Link element.
+        // Stamping again with another number replaces the stamp (asked for with --replace):
+        // still one Link element.
         let again = dir.path().join(format!("{name}.again.pdf"));
-        let (code, _, err) = common::inject(&out, B, &again, &["--stamp"]);
+        let (code, _, err) = common::inject(&out, B, &again, &["--stamp", "--replace"]);
         assert_eq!(code, 0, "{name}: {err}");
         qpdf_ok(&again);
         assert_eq!(check(&again), "ok 1", "{name}: again");

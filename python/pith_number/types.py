@@ -71,7 +71,8 @@ class VerifyReport(TypedDict):
     arxiv_id: Optional[str]
     arxiv_version: Optional[int]
     holds: bool
-    verdict: Literal["verified", "mismatch", "unverified", "no_number"]
+    verdict: Literal["verified", "mismatch", "unverified", "no_number", "unknown"]
+    headline: str
     checks: List[Check]
 
 
@@ -93,6 +94,16 @@ InfoValues = TypedDict("InfoValues", {"PithNumber": Optional[str], "PithURL": Op
 """The Info entries pith writes, as read."""
 
 
+class Place(TypedDict):
+    """One place a number lives in a file (``Inspection["places"]``)."""
+
+    place: Literal["info", "xmp", "link", "badge", "stamp", "text"]
+    holds: str
+    object: Optional[str]
+    rewritable: bool
+    agrees: bool
+
+
 class Inspection(TypedDict):
     """What :func:`pith_number.inspect` returns (the keys of ``pith inspect --json``)."""
 
@@ -111,6 +122,7 @@ class Inspection(TypedDict):
     pdfa: Optional[str]
     signatures: int
     docmdp: Optional[int]
+    places: List[Place]
     consistent: Optional[bool]
     matches_expected: Optional[bool]
     uncommitted_bytes: Optional[int]
@@ -119,7 +131,7 @@ class Inspection(TypedDict):
 class Written(TypedDict):
     """One part of a file an update wrote."""
 
-    item: Literal["rebuilt", "catalog", "xmp", "info", "stamp", "update"]
+    item: Literal["rebuilt", "catalog", "xmp", "info", "stamp", "badge", "link", "update"]
     object: Optional[str]
     text: str
 
@@ -143,6 +155,7 @@ class InjectReport(TypedDict):
     bytes_after: Optional[int]
     written: List[Written]
     replaced_xmp: Optional[str]
+    notes: List[str]
 
 
 class StripReport(TypedDict):
@@ -159,6 +172,7 @@ class StripReport(TypedDict):
     bytes_before: Optional[int]
     bytes_after: Optional[int]
     written: List[Written]
+    notes: List[str]
 
 
 class BatchItemReport(TypedDict, total=False):
@@ -180,6 +194,7 @@ class BatchItemReport(TypedDict, total=False):
     bytes_before: int
     bytes_after: int
     ms: int
+    notes: List[str]
 
 
 class BatchSummary(TypedDict, total=False):

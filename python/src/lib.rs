@@ -242,7 +242,8 @@ fn canon_sha256(text: &str) -> String {
 ///
 /// Returns a report dict: ``holds`` (no check is a mismatch), ``verdict`` (``verified``,
 /// ``mismatch``, or ``unverified`` — also for a record alone, which is valid but compared with
-/// nothing) and ``checks`` (each with ``subject``, ``status`` — ``ok``/``mismatch``/
+/// nothing), ``headline`` (the verdict as the sentence ``pith verify`` ends with) and
+/// ``checks`` (each with ``subject``, ``status`` — ``ok``/``mismatch``/
 /// ``unverified`` — and ``detail``). A mismatch is a result, not an exception; RecordError,
 /// NumberError and VerifyError are raised for input that cannot be read at all.
 #[pyfunction]
@@ -450,6 +451,7 @@ fn badge_snippet(
         badge: badge_options(py, full, status, style, label, qr)?,
         src,
         dark_src,
+        download: None,
     };
     badge::snippet(&n, format, &opts).map_err(|e| errors::badge(py, &e))
 }

@@ -139,8 +139,9 @@ pub fn number_from_arxiv<'py>(
 ///
 /// Returns a dict: ``file``, ``pith_number``, ``found_in`` (``XMP``, ``Info``, ``record
 /// link``), ``arxiv_id``, ``arxiv_version``, ``holds``, ``verdict`` (``verified``,
-/// ``unverified``, ``mismatch``) and ``checks``. A number the resolver has no record of is a
-/// ``mismatch``, not an error. Raises NetworkError (``no_number``, ``pdf``, ``connect``,
+/// ``unverified``, ``mismatch``, ``unknown``), ``headline`` (the verdict as the sentence
+/// ``pith verify`` ends with) and ``checks``. A number the resolver has no record of is
+/// ``unknown`` (it may name a version not yet announced), not a mismatch and not an error. Raises NetworkError (``no_number``, ``pdf``, ``connect``,
 /// ``not_cached``…). The same spacing and cache rules as :func:`number_from_arxiv` apply (one
 /// resolver request a second by default).
 #[pyfunction]

@@ -81,6 +81,7 @@ pub(crate) fn settings(
         repair,
         password: password.map(Password::into_bytes),
         stamp,
+        replace: false,
         now,
         no_clobber: false,
         net: None,

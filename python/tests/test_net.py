@@ -223,11 +223,11 @@ def test_verify_pdf_against_the_resolver(net, tmp_path: Path) -> None:
     assert r["verdict"] == "verified"
     other = published("2412.14374")["canonical_record"]
     assert pith_number.verify_pdf(pdf, record=other)["verdict"] == "mismatch"
-    # A number the resolver does not know is a mismatch, not a pass.
+    # A number the resolver does not know is unknown: not a pass, and not a mismatch.
     unknown = tmp_path / "unknown.pdf"
     pith_number.inject(FIXTURES / "minimal.pdf", "pith:2024:" + "A" * 26, unknown)
     r = pith_number.verify_pdf(unknown, resolver_url=s.url)
-    assert r["verdict"] == "mismatch" and r["holds"] is False
+    assert r["verdict"] == "unknown" and r["headline"].startswith("UNKNOWN: ")
     # A PDF without a number is a report too (the CLI exits 1 for it).
     none = pith_number.verify_pdf(FIXTURES / "minimal.pdf", resolver_url=s.url)
     assert none["verdict"] == "no_number" and none["holds"] is False

@@ -32,12 +32,14 @@ use svg::node::{Node, Value};
 use crate::number::PithNumber;
 
 mod options;
+mod pdf;
 pub mod snippet;
 mod widths;
 
 pub(crate) use options::check_text;
-pub use options::{Error, ErrorKind, Options, RecordStatus, Style};
+pub use options::{status, Error, ErrorKind, Options, RecordStatus, Style};
 
+pub use pdf::pdf;
 pub use snippet::{snippet, Format, SnippetOptions};
 
 /// Height of a badge in px (shields.io's flat styles).
@@ -347,19 +349,23 @@ pub fn svg(number: &PithNumber, opts: &Options) -> Result<String, Error> {
         .add(Title::new(name));
 
     // Dark scheme: CSS overrides the light colours given as presentation attributes, so a viewer
-    // without CSS still draws the light scheme.
-    let mut css = String::from("@media(prefers-color-scheme:dark){");
-    for s in &l.segments {
-        let (c, d) = (s.role.class(), s.role.dark());
-        if !css.contains(&format!(".{c}{{")) {
-            css.push_str(&format!(
-                ".{c}{{fill:{}}}.{c}t{{fill:{}}}",
-                d.background, d.text
-            ));
+    // without CSS still draws the light scheme. The dark variant draws the dark colours as
+    // attributes and needs no CSS.
+    let pair = |r: Role| if opts.dark { r.dark() } else { r.light() };
+    if !opts.dark {
+        let mut css = String::from("@media(prefers-color-scheme:dark){");
+        for s in &l.segments {
+            let (c, d) = (s.role.class(), s.role.dark());
+            if !css.contains(&format!(".{c}{{")) {
+                css.push_str(&format!(
+                    ".{c}{{fill:{}}}.{c}t{{fill:{}}}",
+                    d.background, d.text
+                ));
+            }
         }
+        css.push('}');
+        doc = doc.add(el("style").add(svg::node::Text::new(css)));
     }
-    css.push('}');
-    doc = doc.add(el("style").add(svg::node::Text::new(css)));
 
     if flat {
         doc = doc.add(
@@ -381,7 +387,7 @@ pub fn svg(number: &PithNumber, opts: &Options) -> Result<String, Error> {
     // the rounded right corners; so no colour is drawn under another's anti-aliased corner.
     let last = l.segments.len() - 1;
     for (i, s) in l.segments.iter().enumerate() {
-        let fill = short_hex(s.role.light().background);
+        let fill = short_hex(pair(s.role).background);
         let class = s.role.class();
         if i == 0 {
             let width = if flat { s.width + 3 } else { s.width };
@@ -432,16 +438,18 @@ pub fn svg(number: &PithNumber, opts: &Options) -> Result<String, Error> {
         .set("text-anchor", "middle");
     for s in &l.segments {
         let center = f64::from(2 * s.x + s.width) / 2.0;
-        g = g.add(
-            el("text")
-                .add(svg::node::Text::new(
-                    s.text.replace('"', &QUOTE_MARK.to_string()),
-                ))
-                .set("x", center)
-                .set("y", 14)
-                .set("textLength", s.text_len)
-                .set("class", format!("{}t", s.role.class())),
-        );
+        let mut text = el("text")
+            .add(svg::node::Text::new(
+                s.text.replace('"', &QUOTE_MARK.to_string()),
+            ))
+            .set("x", center)
+            .set("y", 14)
+            .set("textLength", s.text_len)
+            .set("class", format!("{}t", s.role.class()));
+        if opts.dark {
+            text = text.set("fill", short_hex(s.role.dark().text));
+        }
+        g = g.add(text);
     }
     doc = doc.add(g);
     if let Some((code, px, y)) = &l.qr {

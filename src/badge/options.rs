@@ -65,6 +65,13 @@ pub enum ErrorKind {
     /// Occurs when an image source for a snippet is empty.
     #[error("the image source is empty")]
     EmptySource,
+    /// Occurs when the PDF engine refuses the badge's drawing (a character its font lacks).
+    #[error("cannot draw the PDF badge")]
+    Pdf(#[source] crate::pdf::Error),
+    /// Occurs when a LaTeX snippet is asked for an image pdfLaTeX cannot include (an SVG, or
+    /// a URL: `\includegraphics` reads local files only).
+    #[error("{0}")]
+    LatexImage(String),
     /// Occurs when a snippet template fails to render (a bug in `templates/snippet.*`).
     #[error("snippet template failed")]
     Template(#[source] tera::Error),
@@ -162,25 +169,29 @@ impl RecordStatus {
     }
 }
 
-impl RecordStatus {
-    /// The status a badge shows for a record with `flags`: anchored when the record is
-    /// externally anchored, else verified when a receipt signature verifies, else computed.
-    ///
-    /// # Examples
-    /// ```
-    /// use pith::badge::RecordStatus;
-    /// let flags = pith::verify::Flags { receipt_verified: true, ..Default::default() };
-    /// assert_eq!(RecordStatus::of_flags(&flags), RecordStatus::Verified);
-    /// assert_eq!(RecordStatus::of_flags(&Default::default()), RecordStatus::Computed);
-    /// ```
-    pub fn of_flags(flags: &crate::verify::Flags) -> Self {
-        if flags.externally_anchored {
-            RecordStatus::Anchored
-        } else if flags.receipt_verified {
-            RecordStatus::Verified
-        } else {
-            RecordStatus::Computed
-        }
+/// The status a badge shows for a record, from what pith checked itself: the one place this is
+/// decided, for `pith badge`, `pith serve`, its export, record page, `state.json` and shields
+/// document.
+///
+/// [`RecordStatus::Verified`] only when a receipt signature in the record's bundle verifies
+/// with a trusted key (`flags.receipt_verified`, from [`crate::verify::Bundle::flags`]);
+/// [`RecordStatus::Computed`] otherwise, and without a bundle. Never
+/// [`RecordStatus::Anchored`]: pith checks no anchor itself, so a bundle stating
+/// `externally_anchored` is a statement ([`crate::verify::Flags::claims`]), not a status.
+///
+/// # Examples
+/// ```
+/// use pith::badge::{status, RecordStatus};
+/// let flags = pith::verify::Flags { receipt_verified: true, ..Default::default() };
+/// assert_eq!(status(Some(&flags)), RecordStatus::Verified);
+/// let stated = pith::verify::Flags { externally_anchored: true, ..Default::default() };
+/// assert_eq!(status(Some(&stated)), RecordStatus::Computed);
+/// assert_eq!(status(None), RecordStatus::Computed);
+/// ```
+pub fn status(flags: Option<&crate::verify::Flags>) -> RecordStatus {
+    match flags {
+        Some(f) if f.receipt_verified => RecordStatus::Verified,
+        _ => RecordStatus::Computed,
     }
 }
 
@@ -217,6 +228,7 @@ pub struct Options {
     pub(crate) status: Option<RecordStatus>,
     pub(crate) style: Style,
     pub(crate) qr: Option<u32>,
+    pub(crate) dark: bool,
 }
 
 impl Default for Options {
@@ -227,6 +239,7 @@ impl Default for Options {
             status: None,
             style: Style::Flat,
             qr: None,
+            dark: false,
         }
     }
 }
@@ -260,6 +273,19 @@ impl Options {
     pub fn qr(mut self, module_px: Option<u32>) -> Self {
         self.qr = module_px;
         self
+    }
+
+    /// Draws the dark colour scheme's colours only (for a page that picks its own image for
+    /// dark pages, HTML's `<picture>`), instead of the light ones that switch to dark by
+    /// themselves where the viewer applies the badge's CSS.
+    pub fn dark(mut self, dark: bool) -> Self {
+        self.dark = dark;
+        self
+    }
+
+    /// Whether only the dark scheme's colours are drawn.
+    pub fn get_dark(&self) -> bool {
+        self.dark
     }
 
     /// The label.

@@ -92,6 +92,9 @@ pub struct SnippetOptions {
     pub src: Option<String>,
     /// HTML only: a badge image for the dark colour scheme, wrapped in `<picture>`.
     pub dark_src: Option<String>,
+    /// LaTeX only: where the PDF badge can be downloaded (a mirror's `/badge/<26>.pdf`), named
+    /// in the snippet's comment beside the `pith badge` command that writes it.
+    pub download: Option<String>,
 }
 
 /// The default image name for `number` in `format`.
@@ -108,7 +111,8 @@ pub fn default_src(number: &PithNumber, format: Format) -> String {
 ///
 /// # Errors
 /// The badge's errors (see [`super::svg`]); [`ErrorKind::ControlCharacter`] or
-/// [`ErrorKind::EmptySource`] for a bad `src`/`dark_src`; [`ErrorKind::UnsupportedCharacter`]
+/// [`ErrorKind::EmptySource`] for a bad `src`/`dark_src`/`download`; [`ErrorKind::LatexImage`]
+/// for a LaTeX snippet of an SVG or a URL; [`ErrorKind::UnsupportedCharacter`]
 /// for a LaTeX image path holding `%`, `#`, `&`, `$`, `^`, `~`, `{`, `}` or `\`; [`ErrorKind::Template`] if a
 /// template fails (a bug).
 ///
@@ -170,22 +174,88 @@ pub fn snippet(
             ctx.insert("url", &adoc_quoted(&url));
         }
         Format::Latex => {
+            latex_image(&src)?;
             ctx.insert("alt", &tex_text(&alt));
             ctx.insert("src", &tex_path(&src)?);
             ctx.insert("url", &tex_url(&url));
-            // The conversion hint names the files the snippet uses (it wrote
-            // badge.pdf while the snippet included pith-<8>.pdf). Comment text: a `%` would
-            // end nothing, but keep the name TeX-safe as the \includegraphics one is.
-            let svg = match src.strip_suffix(".pdf") {
-                Some(stem) => format!("{stem}.svg"),
-                None => default_src(number, Format::Markdown),
+            // The comment names the command that writes the very file the snippet includes,
+            // with the options that make this badge; another kind of image (a PNG) is the
+            // caller's own.
+            let is_pdf = src.to_ascii_lowercase().ends_with(".pdf");
+            ctx.insert(
+                "command",
+                &is_pdf
+                    .then(|| badge_command(number, &opts.badge, &src))
+                    .flatten(),
+            );
+            let download = match &opts.download {
+                Some(d) => Some(checked_src("download", d)?.to_owned()),
+                None => None,
             };
-            ctx.insert("pdf_src", &tex_path(&src)?);
-            ctx.insert("svg_src", &svg);
+            ctx.insert("download", &download);
         }
     }
     tera::Tera::one_off(format.template(), &ctx, false)
         .map_err(|e| Error::new(ErrorKind::Template(e)))
+}
+
+/// Refuses an image pdfLaTeX cannot include: an SVG (its graphics drivers read PDF, PNG and
+/// JPEG) or a URL (`\includegraphics` reads local files only).
+fn latex_image(src: &str) -> Result<(), Error> {
+    let lower = src.to_ascii_lowercase();
+    let path = lower.split(['?', '#']).next().unwrap_or("");
+    if path.ends_with(".svg") || path.ends_with(".svgz") {
+        return Err(Error::new(ErrorKind::LatexImage(format!(
+            "pdfLaTeX cannot include the SVG {src}: give --src the PDF badge \
+             (pith badge --format pdf -o FILE.pdf writes it), or leave --src out for pith-<8 characters>.pdf"
+        ))));
+    }
+    if lower.contains("://") {
+        return Err(Error::new(ErrorKind::LatexImage(format!(
+            "LaTeX includes local files, not URLs like {src}: save the PDF badge beside the paper \
+             and give --src its file name"
+        ))));
+    }
+    Ok(())
+}
+
+/// The `pith badge` command that writes the PDF badge `out` with `opts`' look; `None` for a
+/// label TeX would read as markup even in a comment's copy (the caller's own badge, then).
+fn badge_command(number: &PithNumber, opts: &Options, out: &str) -> Option<String> {
+    if opts
+        .label
+        .contains(['\\', '{', '}', '%', '$', '&', '#', '^', '~', '_', '\''])
+    {
+        return None;
+    }
+    let mut c = String::from("pith badge --format pdf");
+    if opts.full {
+        c.push_str(" --full");
+    }
+    if opts.style != super::Style::default() {
+        c.push_str(&format!(" --style {}", opts.style.name()));
+    }
+    if opts.label != Options::default().label {
+        c.push_str(&format!(" --label '{}'", opts.label));
+    }
+    match opts.status {
+        Some(super::RecordStatus::Computed) => c.push_str(" --status computed"),
+        // Only a bundle whose receipt verifies makes a badge say more than computed.
+        Some(_) => c.push_str(" --bundle bundle.json"),
+        None => {}
+    }
+    if let Some(px) = opts.qr {
+        c.push_str(" --qr");
+        if px != 2 {
+            c.push_str(&format!(" --qr-module {px}"));
+        }
+    }
+    if opts.dark {
+        c.push_str(" --dark");
+    }
+    // A comment line ends only at a line break, which every caller text was checked for.
+    c.push_str(&format!(" -o {out} {}", number.full()));
+    Some(c)
 }
 
 fn checked_src<'a>(field: &'static str, s: &'a str) -> Result<&'a str, Error> {

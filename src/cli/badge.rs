@@ -1,12 +1,13 @@
-//! `pith badge` and `pith snippet`: argument handling, the bundle check behind a
-//! derived "verified", and writing the output. The SVG and snippets come from `pith::badge`.
+//! `pith badge` and `pith snippet`: argument handling, reading the bundle whose checks give the
+//! status ([`pith::badge::status`]), and writing the output. The SVG, PDF and snippets come
+//! from `pith::badge`.
 
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use pith::badge::{self, Format, Options, RecordStatus, SnippetOptions, Style};
-use pith::verify::{Bundle, Key};
-use pith::PithNumber;
+use pith::verify::Bundle;
+use pith::{NumberRef, PithNumber};
 
 use super::fsutil::write_atomic;
 use super::input::read_text;
@@ -24,14 +25,23 @@ pub struct BadgeLook {
     /// Show the whole number (2024:7BMK…) instead of the short form (7BMK4ZKT).
     #[arg(long)]
     full: bool,
-    /// Add a status segment: computed, verified or anchored. The badge shows what you say;
-    /// use --bundle to have "verified" derived from a signature check.
+    /// Add the status segment "computed" (a number computed from the paper's metadata). A
+    /// badge says "verified" only when --bundle's receipt signature verifies.
     #[arg(long, value_name = "STATUS", value_parser = ["computed", "verified", "anchored"])]
     status: Option<String>,
-    /// Derive the status "verified" from a bundle JSON whose record is this number and whose
-    /// receipt signature verifies with the registry key; fails otherwise.
+    /// Add the status pith finds in this bundle JSON of the number: "verified" when a receipt
+    /// signature in it verifies with the registry key (or a --key), else "computed". What the
+    /// bundle states beyond that (anchored, attested…) is reported, not shown.
     #[arg(long, value_name = "FILE", conflicts_with = "status")]
     bundle: Option<PathBuf>,
+    /// With --bundle: an Ed25519 public key (base64 or hex, or a file holding it) to trust
+    /// besides the built-in registry key.
+    #[arg(long, value_name = "KEY", requires = "bundle")]
+    key: Vec<String>,
+    /// Draw the dark colour scheme's colours only: the image for dark pages of an HTML
+    /// <picture> (the default badge switches by itself where the viewer applies its CSS).
+    #[arg(long)]
+    dark: bool,
     /// Style: flat (rounded, gradient) or flat-square.
     #[arg(long, default_value = "flat", value_parser = ["flat", "flat-square"])]
     style: String,
@@ -53,11 +63,16 @@ pub struct BadgeLook {
     pith badge pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5 -o pith-7BMK4ZKT.svg\n  \
     pith badge --full --status computed --style flat-square --qr pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\n  \
     pith badge --bundle bundle.json pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5 -o badge.svg\n  \
-    pith badge --arxiv 2402.03791 -o badge.svg       the latest version's number, from arXiv")]
+    pith badge --arxiv 2402.03791 -o badge.svg       the latest version's number, from arXiv\n  \
+    pith badge --format pdf -o pith-7BMK4ZKT.pdf pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5   for pdfLaTeX")]
 pub struct BadgeArgs {
     #[command(flatten)]
     look: BadgeLook,
-    /// Write the SVG to FILE (atomically) instead of standard output.
+    /// Image format: svg, or pdf (for pdfLaTeX's \includegraphics; the text is real text and
+    /// the page links to the record). Default: pdf when -o names a .pdf file, else svg.
+    #[arg(long, value_name = "FORMAT", value_parser = ["svg", "pdf"])]
+    format: Option<String>,
+    /// Write the badge to FILE (atomically) instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
 }
@@ -77,9 +92,13 @@ pub struct SnippetArgs {
     /// URL or path of the badge image (default pith-<8 characters>.svg, .pdf for tex).
     #[arg(long, value_name = "URL")]
     src: Option<String>,
-    /// HTML only: badge image for the dark colour scheme (adds a <picture>).
+    /// HTML only: badge image for the dark colour scheme (adds a <picture>); `pith badge
+    /// --dark` writes one.
     #[arg(long, value_name = "URL")]
     dark_src: Option<String>,
+    /// LaTeX only: where the PDF badge can be downloaded, named in the snippet's comment.
+    #[arg(long, value_name = "URL")]
+    download: Option<String>,
 }
 
 impl BadgeLook {
@@ -94,12 +113,15 @@ impl BadgeLook {
                 bail!("no number: give it, or --arxiv ID, --record FILE or another record input")
             }
         };
-        let status = match (&self.status, &self.bundle) {
-            (Some(s), _) => Some(s.parse::<RecordStatus>()?),
-            (None, Some(path)) => {
-                bundle_verifies(path, &number, &[Key::registry()])?;
-                Some(RecordStatus::Verified)
-            }
+        let status = match (self.status.as_deref(), &self.bundle) {
+            (Some("computed"), _) => Some(RecordStatus::Computed),
+            (Some("verified"), _) => bail!(
+                "--status verified is found, not stated: give --bundle FILE, whose receipt signature pith checks"
+            ),
+            (Some(other), _) => bail!(
+                "--status {other}: pith checks no anchor itself, so no badge says {other}; a bundle's statement of one is reported by pith verify --bundle"
+            ),
+            (None, Some(path)) => Some(bundle_status(path, &number, &self.key)?),
             (None, None) => None,
         };
         let opts = Options::default()
@@ -107,30 +129,62 @@ impl BadgeLook {
             .full(self.full)
             .status(status)
             .style(self.style.parse::<Style>()?)
-            .qr(self.qr.then_some(self.qr_module));
+            .qr(self.qr.then_some(self.qr_module))
+            .dark(self.dark);
         Ok((number, opts))
     }
 }
 
-/// Succeeds when the bundle at `path` grounds "verified" for `number`
-/// ([`Bundle::supports_verified`]): the only ground for a derived "verified".
-fn bundle_verifies(path: &std::path::Path, number: &PithNumber, keys: &[Key]) -> Result<()> {
-    let bundle =
-        Bundle::from_json(&read_text(path)?).with_context(|| path.display().to_string())?;
-    bundle
-        .supports_verified(number, keys)
-        .with_context(|| path.display().to_string())
+/// The status the bundle at `path` gives `number` ([`badge::status`]), with a note saying why
+/// it is not "verified" and what the bundle states that pith did not check.
+///
+/// # Errors
+/// A bundle that cannot be read, or that is another number's.
+fn bundle_status(
+    path: &std::path::Path,
+    number: &PithNumber,
+    keys: &[String],
+) -> Result<RecordStatus> {
+    let name = path.display().to_string();
+    let bundle = Bundle::from_json(&read_text(path)?).with_context(|| name.clone())?;
+    let own = bundle.record().number();
+    if !own.matches(&NumberRef::Full(number.clone())) {
+        bail!("{name}: the bundle is for {own}, not {}", number.full());
+    }
+    let keys = super::verify::load_keys(keys)?;
+    let flags = bundle.flags(&keys);
+    let status = badge::status(Some(&flags));
+    if status != RecordStatus::Verified {
+        if let Err(e) = bundle.supports_verified(number, &keys) {
+            super::note!("{name}: {e}; the badge says {status}");
+        }
+    }
+    for c in flags.claims() {
+        super::note!("{name}: {}", c.sentence);
+    }
+    Ok(status)
 }
 
 /// Runs `pith badge`. The SVG is written as a text file: the library's document and a final
-/// newline (the README shows one, and `cat badge.svg` should end its line).
+/// newline (the README shows one, and `cat badge.svg` should end its line); the PDF as its bytes.
 pub fn run_badge(args: BadgeArgs) -> Result<Outcome> {
     let (number, opts) = args.look.resolve()?;
-    let mut svg = badge::svg(&number, &opts)?;
-    svg.push('\n');
     let out = args.output.as_deref().unwrap_or(std::path::Path::new("-"));
+    let pdf = match args.format.as_deref() {
+        Some(f) => f == "pdf",
+        None => out
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("pdf")),
+    };
+    let bytes = if pdf {
+        badge::pdf(&number, &opts)?
+    } else {
+        let mut svg = badge::svg(&number, &opts)?;
+        svg.push('\n');
+        svg.into_bytes()
+    };
     super::check_clobber(out)?;
-    write_atomic(out, svg.as_bytes())?;
+    write_atomic(out, &bytes)?;
     Ok(Outcome::Ok)
 }
 
@@ -141,10 +195,14 @@ pub fn run_snippet(args: SnippetArgs) -> Result<Outcome> {
     if args.dark_src.is_some() && format != Format::Html {
         bail!("--dark-src is only used with --format html");
     }
+    if args.download.is_some() && format != Format::Latex {
+        bail!("--download is only used with --format tex");
+    }
     let opts = SnippetOptions {
         badge,
         src: args.src,
         dark_src: args.dark_src,
+        download: args.download,
     };
     let text = badge::snippet(&number, format, &opts)?;
     write_atomic(std::path::Path::new("-"), text.as_bytes())?;

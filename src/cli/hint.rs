@@ -61,6 +61,10 @@ pub fn hint(e: &job::Error, settings: &Settings, rewrite: bool) -> &'static str 
             }
             PdfKind::Signed(..) => "; use --force to stamp anyway, or inject without --stamp",
             PdfKind::NoStampRoom => "; inject without --stamp to write the number as metadata only",
+            PdfKind::Printed(p) if p.drawn => " (use --replace)",
+            PdfKind::Printed(_) => {
+                "; use --force to write the number anyway and leave that text as it is"
+            }
             _ => "",
         },
         _ => "",
@@ -81,6 +85,7 @@ pub fn batch_hint(kind: job::Kind, settings: &Settings) -> &'static str {
         K::Xmp if !settings.force => "; rerun with --force to replace it",
         K::Signed => "; rerun with --force to stamp anyway, or without --stamp",
         K::NoStampRoom => "; rerun without --stamp to write the number as metadata only",
+        K::Printed => "; rerun with --replace to redraw what pith drew (--force for text it did not)",
         K::SameFile => "; use --in-place to update it",
         K::LeavesOutDir => "; give an explicit \"out\" for it",
         K::Exists => " (--no-clobber)",

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use pith::job::{self, Destination, InjectReport, InjectRequest, Settings, Source, Status};
+use pith::pdf::stamp::{Form, Position};
 
 use super::hint::hinted;
 use super::input::NumberInput;
@@ -64,55 +65,64 @@ pub struct Args {
     pub stamp: StampArgs,
 }
 
-/// The stamp options of `pith inject` and `pith batch`.
+/// The page-1 options of `pith inject` and `pith batch`: the stamp, and what to do with a
+/// badge that shows another number.
 #[derive(Debug, Clone, clap::Args)]
 pub struct StampArgs {
     /// Also print the number on page 1 as real, selectable text with a link to its record
     /// (default: the short form, in the left margin like arXiv's identifier). Signed files are
-    /// refused unless --force.
+    /// refused unless --force; a page whose badge already prints the number gets no stamp.
     #[arg(long)]
     pub stamp: bool,
-    /// The stamp shows the full number (pith:YYYY:<26>) instead of the short one.
-    #[arg(long, requires = "stamp", conflicts_with = "stamp_form")]
+    /// The old spelling of --stamp-form full.
+    #[arg(long, hide = true, requires = "stamp", conflicts_with = "stamp_form")]
     pub stamp_full: bool,
     /// Which form of the number the stamp shows.
-    #[arg(long, value_enum, value_name = "FORM", requires = "stamp")]
-    pub stamp_form: Option<StampForm>,
+    #[arg(long, value_name = "FORM", requires = "stamp", value_parser = form_parser())]
+    pub stamp_form: Option<Form>,
     /// Where the stamp goes on the page as displayed.
     #[arg(
         long,
-        value_enum,
         value_name = "WHERE",
         requires = "stamp",
-        default_value = "left"
+        default_value = "left",
+        value_parser = position_parser()
     )]
-    pub stamp_position: StampPosition,
+    pub stamp_position: Position,
     /// Font size of the stamp in points (it shrinks when it would not fit its margin).
     #[arg(long, value_name = "PT", requires = "stamp", default_value_t = pith::pdf::stamp::DEFAULT_SIZE,
           value_parser = parse_size)]
     pub stamp_size: f64,
+    /// When page 1 prints another number (the badge pith.sty draws, a stamp, links to a
+    /// record), redraw the badge in its box and point its links at the new record, in the same
+    /// update; without it such a file is refused.
+    #[arg(long)]
+    pub replace: bool,
 }
 
-/// `--stamp-form`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum StampForm {
-    /// pith:7BMK4ZKT
-    Short,
-    /// pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5
-    Full,
+/// `--stamp-form`, parsed into the engine's [`Form`].
+fn form_parser() -> impl clap::builder::TypedValueParser<Value = Form> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new([
+        PossibleValue::new("short").help("pith:7BMK4ZKT"),
+        PossibleValue::new("full").help("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5"),
+    ])
+    .try_map(|s| s.parse::<Form>())
 }
 
-/// `--stamp-position`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum StampPosition {
-    /// Left margin, reading bottom to top, in its lower quarter (clear of arXiv's stamp).
-    Left,
-    /// Right margin, reading top to bottom, in its lower quarter.
-    Right,
-    /// Centred along the top edge.
-    Top,
-    /// Centred along the bottom edge.
-    Bottom,
+/// `--stamp-position`, parsed into the engine's [`Position`].
+fn position_parser() -> impl clap::builder::TypedValueParser<Value = Position> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new([
+        PossibleValue::new("left").help(
+            "Left margin, reading bottom to top, in its lower quarter (clear of arXiv's stamp)",
+        ),
+        PossibleValue::new("right")
+            .help("Right margin, reading top to bottom, in its lower quarter"),
+        PossibleValue::new("top").help("Centred along the top edge"),
+        PossibleValue::new("bottom").help("Centred along the bottom edge"),
+    ])
+    .try_map(|s| s.parse::<Position>())
 }
 
 fn parse_size(s: &str) -> Result<f64, String> {
@@ -128,22 +138,20 @@ fn parse_size(s: &str) -> Result<f64, String> {
 }
 
 impl StampArgs {
-    /// The library's stamp settings ([`pith::job::stamp`]), or `None` without `--stamp`.
+    /// The library's stamp settings ([`pith::job::stamp_of`]), or `None` without `--stamp`.
     pub fn to_stamp(&self) -> Result<Option<pith::pdf::stamp::Stamp>> {
         if !self.stamp {
             return Ok(None);
         }
-        let form = match (self.stamp_full, self.stamp_form) {
-            (true, _) | (_, Some(StampForm::Full)) => "full",
-            _ => "short",
+        let form = match self.stamp_full {
+            true => Form::Full,
+            false => self.stamp_form.unwrap_or_default(),
         };
-        let position = match self.stamp_position {
-            StampPosition::Left => "left",
-            StampPosition::Right => "right",
-            StampPosition::Top => "top",
-            StampPosition::Bottom => "bottom",
-        };
-        Ok(Some(job::stamp(form, position, self.stamp_size)?))
+        Ok(Some(job::stamp_of(
+            form,
+            self.stamp_position,
+            self.stamp_size,
+        )?))
     }
 }
 
@@ -183,6 +191,7 @@ fn report(args: &Args, r: &InjectReport, to_stdout: bool) -> Result<()> {
             (_, None) => format!("{out}: injected {} ({})", r.number, r.url),
         });
         lines.extend(r.written.iter().map(|w| format!("  {w}")));
+        lines.extend(r.notes.iter().map(|n| format!("  note: {n}")));
     }
     for line in lines {
         if to_stdout {
@@ -206,6 +215,7 @@ pub fn settings(
         repair,
         password,
         stamp: stamp.to_stamp()?,
+        replace: stamp.replace,
         now: None,
         no_clobber: super::no_clobber(),
         net: None,

@@ -123,6 +123,25 @@ fn text(out: &mut impl Write, r: &InspectReport, expected: Option<&pith::NumberR
         (None, Some(e)) => writeln!(out, "xmp: unreadable ({e})")?,
         (None, None) => writeln!(out, "xmp: none")?,
     }
+    for p in &r.places {
+        let kind = serde_json::to_value(p.place)?;
+        let kind = kind.as_str().unwrap_or("-");
+        writeln!(
+            out,
+            "place: {kind}{} {}{}{}",
+            p.object
+                .as_ref()
+                .map(|o| format!(" (object {o})"))
+                .unwrap_or_default(),
+            p.holds,
+            if p.agrees { "" } else { " (differs)" },
+            if p.rewritable {
+                ""
+            } else {
+                " (not drawn by pith)"
+            }
+        )?;
+    }
     tail(out, r, expected)
 }
 

@@ -83,6 +83,7 @@ pub fn run(args: Args) -> Result<Outcome> {
             (_, None) => format!("{}: removed the Pith link and stamp", r.output),
         });
         lines.extend(r.written.iter().map(|w| format!("  {w}")));
+        lines.extend(r.notes.iter().map(|n| format!("  note: {n}")));
     }
     for line in lines {
         if to_stdout {

@@ -1,4 +1,5 @@
-//! `pith verify`: check a record, texts or a bundle; exit 0 when all holds, 1 on a mismatch.
+//! `pith verify`: check a record, texts or a bundle; exit 0 when all holds, 1 on a mismatch,
+//! a number its resolver does not know, or a PDF without a number.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -16,7 +17,7 @@ use super::Outcome;
 #[command(after_help = "Examples:\n  \
     pith verify paper.pdf                       the PDF's number against its record at pith.science\n  \
     pith verify paper.pdf --bundle bundle.json  offline, against a saved bundle\n  \
-    pith verify --record rec.json pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\n  \
+    pith verify paper.pdf --arxiv 2402.03791 --next   against the version arXiv will announce next\n  \
     pith verify --arxiv 2402.03791v3 pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\n  \
     pith verify --bundle bundle.json")]
 pub struct Args {
@@ -45,7 +46,8 @@ pub struct Args {
     input: RecordInput,
 }
 
-fn load_keys(given: &[String]) -> Result<Vec<Key>> {
+/// The registry key and the keys given (base64, hex, or a file holding one).
+pub(super) fn load_keys(given: &[String]) -> Result<Vec<Key>> {
     let mut keys = vec![Key::registry()];
     for k in given {
         let text = if std::path::Path::new(k).is_file() {
@@ -165,7 +167,7 @@ fn print_text(out: &mut impl Write, r: &VerifyReport) -> Result<()> {
     if let (Some(_), Some(id), Some(v)) = (&r.file, &r.arxiv_id, r.arxiv_version) {
         writeln!(out, "{:<10} {:<28} arXiv:{id}v{v}", "paper", "source")?;
     }
-    writeln!(out, "{}", r.verdict)?;
+    writeln!(out, "{}", r.headline())?;
     if r.file.is_none() && r.verdict == Verdict::Unverified {
         if !r.compares() {
             super::note!("hint: the record is valid, but nothing was checked against it: give a number, --title, --abstract or --signature");

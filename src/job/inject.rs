@@ -104,6 +104,9 @@ pub struct InjectReport {
     pub written: Vec<pdf::Written>,
     /// The start of an unparsable XMP packet that was replaced (with `force`), as text.
     pub replaced_xmp: Option<String>,
+    /// What was left as it is, and why: a stamp not added because page 1 already prints
+    /// the number, a link that could not be rewritten.
+    pub notes: Vec<String>,
 }
 
 /// What [`run`] did.
@@ -177,6 +180,7 @@ pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
         bytes_after: None,
         written: Vec::new(),
         replaced_xmp: None,
+        notes: Vec::new(),
     };
     let in_source = |e: pdf::Error| match source.path() {
         Some(p) => Error::from(e.in_file(p)),
@@ -199,6 +203,7 @@ pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
             report.replaced = replaced(inj.previous.as_deref(), number);
             report.written = inj.written;
             report.replaced_xmp = replaced_xmp(inj.replaced_xmp.as_deref());
+            report.notes = inj.notes;
             return Ok(Injected {
                 report,
                 bytes: None,
@@ -227,6 +232,7 @@ pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
             r.written
         };
         report.replaced_xmp = replaced_xmp(r.replaced_xmp.as_deref());
+        report.notes = r.notes;
         let bytes = match destination {
             Destination::Memory => Some(memory),
             _ => None,
@@ -265,6 +271,7 @@ pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
         report.replaced = replaced(inj.previous.as_deref(), number);
         report.written = inj.written;
         report.replaced_xmp = replaced_xmp(inj.replaced_xmp.as_deref());
+        report.notes = inj.notes;
         let mut out = data.to_vec();
         out.extend_from_slice(&inj.appended);
         out

@@ -55,6 +55,24 @@ pub struct XmpValues {
     pub pith_schema_declared: bool,
 }
 
+/// One place a number lives in the file ([`InspectReport::places`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlaceReport {
+    /// Which place: `info`, `xmp`, `link` (a page-1 link annotation to a record URL),
+    /// `badge` (the badge `pith.sty` printed), `stamp` (pith's stamp) or `text` (number text
+    /// on page 1 that pith did not draw).
+    pub place: pdf::PlaceKind,
+    /// What it holds: the number (full or short form) or the record URL.
+    pub holds: String,
+    /// The object, `NUM GEN`, for page 1's places that are objects.
+    pub object: Option<String>,
+    /// Whether pith can rewrite it (`inject --replace`, `strip`): false for text it did not
+    /// draw.
+    pub rewritable: bool,
+    /// Whether it names the record the file names (`code`).
+    pub agrees: bool,
+}
+
 /// The report of an inspect: `pith inspect --json` and Python's `inspect()` dict.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InspectReport {
@@ -96,6 +114,9 @@ pub struct InspectReport {
     pub signatures: usize,
     /// `/P` of a certification signature.
     pub docmdp: Option<i64>,
+    /// Every place that holds a number: Info, XMP, then page 1's links, badge, stamp and
+    /// text.
+    pub places: Vec<PlaceReport>,
     /// Whether every place that holds a number agrees (unknown when not read).
     pub consistent: Option<bool>,
     /// Whether the number is the expected one (when one was given).
@@ -202,6 +223,17 @@ pub fn report(file: String, ins: &pdf::Inspection, expected: Option<&NumberRef>)
         pdfa: ins.pdfa(),
         signatures: ins.signatures,
         docmdp: ins.docmdp,
+        places: ins
+            .places()
+            .into_iter()
+            .map(|p| PlaceReport {
+                place: p.kind,
+                holds: p.holds,
+                object: p.object.map(|r| format!("{} {}", r.num, r.gen)),
+                rewritable: p.marked || p.kind != pdf::PlaceKind::Text,
+                agrees: p.agrees,
+            })
+            .collect(),
         // Nothing to agree on is no agreement: a file without a number is not "consistent"
         // (the text output says "- (no number)"); leftovers that disagree still say false.
         consistent: match (ins.not_read.is_none(), ins.consistent()) {

@@ -47,6 +47,10 @@ pub struct ItemReport {
     pub bytes_after: u64,
     /// Wall time spent on this file.
     pub ms: u64,
+    /// What was left as it is, and why (a stamp not added because page 1's badge already
+    /// prints the number).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl ItemReport {
@@ -66,6 +70,7 @@ impl ItemReport {
             bytes_before: size,
             bytes_after: size,
             ms: 0,
+            notes: Vec::new(),
         }
     }
 
@@ -357,6 +362,7 @@ fn apply(
             o.status = done.report.status;
             o.bytes_after = done.report.bytes_after.unwrap_or(o.bytes_before);
             o.replaced = done.report.replaced;
+            o.notes = done.report.notes;
             if o.status == Status::Unchanged {
                 o.reason = Some(format!("already carries {}", number.full()));
             }
@@ -470,11 +476,13 @@ pub fn update<R: crate::pdf::ReadAt>(
         bytes_before: size,
         bytes_after: size,
         ms: 0,
+        notes: Vec::new(),
     };
     let t = std::time::Instant::now();
     let update = match crate::pdf::inject(src, number, &settings.options()) {
         Ok(inj) => {
             o.replaced = super::replaced(inj.previous.as_deref(), number);
+            o.notes = inj.notes.clone();
             match inj.offsets {
                 Some(off) if !inj.unchanged => {
                     o.status = Status::Injected;

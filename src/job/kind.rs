@@ -57,6 +57,7 @@ kinds! {
     Signed = "signed", "PdfError", "Signed: a stamp would change signed page content (force stamps anyway).";
     Xmp = "xmp", "XmpError", "An unparsable XMP packet (force replaces it).";
     NoStampRoom = "no_stamp_room", "PdfError", "No margin of page 1 has room for a legible stamp.";
+    Printed = "printed", "PdfError", "Page 1 prints another number than the one written (replace redraws what pith drew).";
     TooLarge = "too_large", "PdfError", "A stream would decode past its documented bound.";
     PagesLost = "pages_lost", "PdfError", "A full rewrite would lose pages.";
     Unsupported = "unsupported", "UnsupportedPdfError", "The file needs a feature pith does not write.";
@@ -97,6 +98,7 @@ kinds! {
     UnknownFormat = "unknown_format", "BadgeError", "A snippet format that does not exist.";
     UnsupportedCharacter = "unsupported_character", "BadgeError", "A character the badge font cannot draw.";
     EmptySource = "empty_source", "BadgeError", "An empty image source for a snippet.";
+    LatexImage = "latex_image", "BadgeError", "An image a LaTeX snippet cannot include (an SVG, or a URL).";
     InvalidDate = "invalid_date", "StyError", "A date pith.sty cannot carry.";
     InvalidVersion = "invalid_version", "StyError", "A version pith.sty cannot carry.";
     Template = "template", "PithError", "A built-in template failed to render (a bug: please report it).";
@@ -275,6 +277,7 @@ pub fn of_pdf(e: &crate::pdf::Error) -> Kind {
         P::Signed(..) => Kind::Signed,
         P::Xmp(_) => Kind::Xmp,
         P::NoStampRoom => Kind::NoStampRoom,
+        P::Printed(_) => Kind::Printed,
         P::TooLarge { .. } => Kind::TooLarge,
         P::PagesLost { .. } => Kind::PagesLost,
         _ => Kind::Unsupported,
@@ -391,6 +394,9 @@ pub fn of_badge(e: &crate::badge::Error) -> Kind {
         K::UnknownFormat(_) => Kind::UnknownFormat,
         K::UnsupportedCharacter { .. } => Kind::UnsupportedCharacter,
         K::EmptySource => Kind::EmptySource,
+        K::LatexImage(_) => Kind::LatexImage,
+        // The PDF badge's drawing is refused only for a character its font lacks.
+        K::Pdf(_) => Kind::UnsupportedCharacter,
         K::Template(_) => Kind::Template,
     }
 }

@@ -126,24 +126,26 @@ pub const STAMP_SIZES: RangeInclusive<f64> = 2.0..=72.0;
 /// # Errors
 /// [`ErrorKind::Stamp`] naming the setting that is not allowed.
 pub fn stamp(form: &str, position: &str, size: f64) -> Result<pdf::stamp::Stamp, Error> {
-    use pdf::stamp::{Form, Position, Stamp};
     let bad = |m: String| Error::new(ErrorKind::Stamp(m));
-    let form = match form {
-        "short" => Form::Short,
-        "full" => Form::Full,
-        other => return Err(bad(format!("form {other:?} is not short or full"))),
-    };
-    let position = match position {
-        "left" => Position::Left,
-        "right" => Position::Right,
-        "top" => Position::Top,
-        "bottom" => Position::Bottom,
-        other => {
-            return Err(bad(format!(
-                "position {other:?} is not left, right, top or bottom"
-            )))
-        }
-    };
+    stamp_of(
+        form.parse().map_err(bad)?,
+        position.parse().map_err(bad)?,
+        size,
+    )
+}
+
+/// The stamp's settings from the engine's own types (what clap parses `--stamp-form` and
+/// `--stamp-position` into), the size checked against [`STAMP_SIZES`].
+///
+/// # Errors
+/// [`ErrorKind::Stamp`] for a size that is not allowed.
+pub fn stamp_of(
+    form: pdf::stamp::Form,
+    position: pdf::stamp::Position,
+    size: f64,
+) -> Result<pdf::stamp::Stamp, Error> {
+    use pdf::stamp::Stamp;
+    let bad = |m: String| Error::new(ErrorKind::Stamp(m));
     if !STAMP_SIZES.contains(&size) {
         return Err(bad(format!(
             "size {size} is not from {} to {} points",
@@ -171,6 +173,9 @@ pub struct Settings {
     pub password: Option<Vec<u8>>,
     /// Also put the visible stamp on page 1 ([`stamp`]).
     pub stamp: Option<pdf::stamp::Stamp>,
+    /// Redraw a badge, stamp or record links on page 1 that show another number, instead of
+    /// refusing the file.
+    pub replace: bool,
     /// The update time (ISO 8601); [`now`] when `None`.
     pub now: Option<String>,
     /// Never replace an existing output file: refuse it.
@@ -200,6 +205,7 @@ impl Settings {
         o.repair = self.repair;
         o.password = self.password.clone();
         o.stamp = self.stamp;
+        o.replace = self.replace;
         o
     }
 }

@@ -36,6 +36,8 @@ pub struct StripReport {
     pub bytes_after: Option<u64>,
     /// What was written.
     pub written: Vec<pdf::Written>,
+    /// What was left as it is, and why (number text on page 1 that pith did not draw).
+    pub notes: Vec<String>,
 }
 
 /// Runs a strip; with [`Destination::Memory`] the whole result is returned too.
@@ -88,6 +90,7 @@ pub fn run(req: StripRequest<'_>) -> Result<(StripReport, Option<Vec<u8>>), Erro
         bytes_before: None,
         bytes_after: None,
         written: Vec::new(),
+        notes: Vec::new(),
     };
     let io = |what: &str| {
         let what = what.to_owned();
@@ -112,6 +115,7 @@ pub fn run(req: StripRequest<'_>) -> Result<(StripReport, Option<Vec<u8>>), Erro
             };
             report.bytes_after = Some(r.bytes_after);
             report.removed = r.previous;
+            report.notes = r.notes;
             report.written = if report.status == Status::Unchanged {
                 Vec::new()
             } else {
@@ -130,6 +134,7 @@ pub fn run(req: StripRequest<'_>) -> Result<(StripReport, Option<Vec<u8>>), Erro
             };
             report.removed = s.previous;
             report.written = s.written;
+            report.notes = s.notes;
             let mut out = data.to_vec();
             out.extend_from_slice(&s.appended);
             report.bytes_after = Some(out.len() as u64);

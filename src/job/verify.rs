@@ -64,8 +64,11 @@ pub struct VerifyReport {
     pub arxiv_version: Option<u32>,
     /// Whether no check is a mismatch (and a PDF carries a number).
     pub holds: bool,
-    /// The verdict: `verified`, `unverified`, `mismatch` or `no_number`.
+    /// The verdict: `verified`, `unverified`, `mismatch`, `no_number` or `unknown`.
     pub verdict: Verdict,
+    /// The verdict as one sentence, the same at every door (the last line of `pith verify`,
+    /// the check page's headline): the verdict in capitals, then what it means for this file.
+    pub headline: String,
     /// The checks, in order.
     pub checks: Vec<Check>,
 }
@@ -80,13 +83,81 @@ impl VerifyReport {
             arxiv_version: None,
             holds: report.holds(),
             verdict: report.verdict(),
+            headline: String::new(),
             checks: report.checks,
         }
     }
 
-    /// Whether the front ends exit 0: every check holds and a number was found.
+    /// Sets the headline from the other fields. It names no resolver and quotes no check's
+    /// detail: the same file gets the same sentence from the CLI, Python and a mirror's check
+    /// page, whose checks then say who was asked (`the resolver`, `this mirror`).
+    fn finish(mut self) -> Self {
+        self.headline = self.compose_headline();
+        self
+    }
+
+    fn compose_headline(&self) -> String {
+        let v = self.verdict;
+        // What the first check of a status was about (`receipt`, `pith_number`).
+        let about = |status: CheckStatus| {
+            self.checks
+                .iter()
+                .find(|c| c.status == status)
+                .map_or("a check", |c| c.subject.as_str())
+        };
+        let number = self.pith_number.as_deref().unwrap_or("the number");
+        let paper = match (&self.arxiv_id, self.arxiv_version) {
+            (Some(id), Some(ver)) => format!(" (arXiv:{id}v{ver})"),
+            _ => String::new(),
+        };
+        let file = self.file.as_deref().unwrap_or("paper.pdf");
+        let pdf = self.file.is_some();
+        let text = match v {
+            Verdict::Verified if pdf => {
+                format!("{number} is the number of its record{paper}, and every check holds.")
+            }
+            Verdict::Verified => "every check holds.".to_owned(),
+            Verdict::Unverified if !self.compares() => {
+                "the record is valid, but nothing was checked against it.".to_owned()
+            }
+            Verdict::Unverified => {
+                let lead = if pdf {
+                    format!("{number} is the number of its record{paper}, but")
+                } else {
+                    "no check fails, but".to_owned()
+                };
+                let what = about(CheckStatus::Unverified);
+                format!("{lead} the {what} could not be checked, so this is not a verified match.")
+            }
+            Verdict::Mismatch => {
+                let what = about(CheckStatus::Mismatch);
+                if pdf {
+                    format!("{number} does not match its record: the {what} check fails.")
+                } else {
+                    format!("the {what} check fails.")
+                }
+            }
+            Verdict::NoNumber => {
+                format!("{file} carries no Pith Number (XMP, Info, record link, page 1).")
+            }
+            Verdict::Unknown => format!(
+                "no record of {number} was found. It may name a version not yet announced: \
+                 check it against arXiv with pith verify {file} --arxiv ID --next, ID being the \
+                 paper's arXiv id."
+            ),
+        };
+        format!("{v}: {text}")
+    }
+
+    /// The verdict as one sentence: the verdict in capitals, then what it means here
+    /// (`UNKNOWN: no record of pith:… was found. …`). Every door prints this sentence.
+    pub fn headline(&self) -> &str {
+        &self.headline
+    }
+
+    /// Whether the front ends exit 0: every check holds and a number was found and known.
     pub fn is_ok(&self) -> bool {
-        self.holds && self.verdict != Verdict::NoNumber
+        self.holds && self.verdict.is_ok()
     }
 
     /// Whether nothing was compared with the record (a record alone is valid, not verified).
@@ -152,7 +223,7 @@ fn run_pdf(req: &VerifyRequest<'_>, source: Source<'_>) -> Result<VerifyReport, 
         r.file = file;
         r.holds = false;
         r.verdict = Verdict::NoNumber;
-        return Ok(r);
+        return Ok(r.finish());
     };
     let against = match (&req.record, &req.bundle) {
         (Some(_), Some(_)) => return Err(request("give a record or a bundle, not both")),
@@ -169,21 +240,13 @@ fn run_pdf(req: &VerifyRequest<'_>, source: Source<'_>) -> Result<VerifyReport, 
             };
             let found = pdfcheck::verify(&ins, pdfcheck::Source::Resolver(lookup), &keys)
                 .map_err(net_error)?;
-            return Ok(pdf_report(
-                file,
-                &found.claim,
-                found.record.as_ref(),
-                found.report,
-            ));
+            return Ok(
+                pdf_report(file, &found.claim, found.record.as_ref(), found.report).finish(),
+            );
         }
     };
     let found = pdfcheck::verify(&ins, against, &keys).map_err(net_error)?;
-    Ok(pdf_report(
-        file,
-        &claim,
-        found.record.as_ref(),
-        found.report,
-    ))
+    Ok(pdf_report(file, &claim, found.record.as_ref(), found.report).finish())
 }
 
 fn net_error(e: net::Error) -> Error {
@@ -265,7 +328,7 @@ fn run_record(req: &VerifyRequest<'_>) -> Result<VerifyReport, Error> {
     let mut r = VerifyReport::of(report);
     r.arxiv_id = record.as_ref().map(|r| r.source.id.clone());
     r.arxiv_version = record.as_ref().map(|r| r.source.version);
-    Ok(r)
+    Ok(r.finish())
 }
 
 fn verify_error(e: verify::Error) -> Error {

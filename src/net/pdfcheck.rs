@@ -5,8 +5,9 @@
 //! checks ([`verify()`]): the record's hash against the number, what a wrapper or bundle states
 //! beside it, and the receipt signatures.
 //!
-//! A number the resolver has no record of is a failed check ([`Status::Mismatch`]), never a
-//! pass. A PDF carrying only the record link (a bare 26-character code) is checked through
+//! A number the resolver has no record of is an unmade check ([`CheckKind::Lookup`], whose
+//! verdict is [`verify::Verdict::Unknown`]), never a pass and never a mismatch: the number may
+//! name a version not yet announced. A PDF carrying only the record link (a bare 26-character code) is checked through
 //! the link's code. What the PDF claims to be (arXiv id and version) is the record's source.
 
 use std::path::Path;
@@ -80,8 +81,8 @@ pub trait Lookup: std::fmt::Debug + Sync {
     /// The record of `code` (26 characters), with what the resolver states beside it.
     ///
     /// # Errors
-    /// [`ErrorKind::NotFound`] when the resolver has no record of `code` (a failed check, not an
-    /// error, to [`verify()`]); any other error stops the check.
+    /// [`ErrorKind::NotFound`] when the resolver has no record of `code` (an unmade check, not
+    /// an error, to [`verify()`]); any other error stops the check.
     fn record(&self, code: &str) -> Result<resolver::Resolved, Error>;
     /// The bundle of `code`, `None` when the resolver has none.
     ///
@@ -91,6 +92,11 @@ pub trait Lookup: std::fmt::Debug + Sync {
     fn bundle(&self, code: &str) -> Result<Option<Bundle>, Error>;
     /// The URL of the record of `code`, named when the resolver has none.
     fn record_url(&self, code: &str) -> String;
+    /// How the checks name this resolver in their sentences (`the resolver`; a server
+    /// checking an upload against its own index says `this mirror`).
+    fn name(&self) -> &str {
+        "the resolver"
+    }
 }
 
 impl Lookup for Client {
@@ -155,8 +161,8 @@ pub fn verify_file(path: &Path, source: Source<'_>, keys: &[Key]) -> Result<PdfR
 ///
 /// # Errors
 /// [`ErrorKind::NoNumber`] when the PDF carries none; from the resolver, as
-/// [`resolver::record`] and [`resolver::bundle`] (a 404 for the record is a failed check, not
-/// an error).
+/// [`resolver::record`] and [`resolver::bundle`] (a 404 for the record is an unmade
+/// [`CheckKind::Lookup`] check, not an error).
 pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfReport, Error> {
     let claim = claim(ins).ok_or_else(|| Error::from(ErrorKind::NoNumber))?;
     let code = claim.number.code().to_owned();
@@ -183,7 +189,7 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
                         } else {
                             Status::Mismatch
                         },
-                        format!("the resolver states {s}; the record hashes to {hash}"),
+                        format!("{} states {s}; the record hashes to {hash}", lookup.name()),
                     ));
                 }
                 if let Some(s) = &res.stated_number {
@@ -193,7 +199,7 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
                         CheckKind::Claim,
                         "stated pith_number",
                         if ok { Status::Ok } else { Status::Mismatch },
-                        format!("the resolver states {s}; the record's number is {n}"),
+                        format!("{} states {s}; the record's number is {n}", lookup.name()),
                     ));
                 }
                 let missing = match lookup.bundle(&code) {
@@ -201,14 +207,15 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
                         bundle = Some(b);
                         None
                     }
-                    Ok(None) => {
-                        Some("the resolver has no bundle (and so no receipt) for this number")
-                    }
+                    Ok(None) => Some(format!(
+                        "{} has no bundle (and so no receipt) for this number",
+                        lookup.name()
+                    )),
                     // Offline, a bundle never fetched (or that the resolver did not have) is
                     // not known: its receipts are unchecked, not failed.
-                    Err(e) if matches!(e.kind(), ErrorKind::NotCached) => {
-                        Some("no bundle in the cache (offline), so no receipt was checked")
-                    }
+                    Err(e) if matches!(e.kind(), ErrorKind::NotCached) => Some(
+                        "no bundle in the cache (offline), so no receipt was checked".to_owned(),
+                    ),
                     Err(e) => return Err(e),
                 };
                 if let Some(why) = missing {
@@ -223,11 +230,12 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
             }
             Err(e) if matches!(e.kind(), ErrorKind::NotFound) => {
                 report.push(Check::new(
-                    CheckKind::Claim,
-                    "resolver",
-                    Status::Mismatch,
+                    CheckKind::Lookup,
+                    "record",
+                    Status::Unverified,
                     format!(
-                        "the resolver has no record of {} ({})",
+                        "{} has no record of {} ({})",
+                        lookup.name(),
                         claim.number,
                         lookup.record_url(&code)
                     ),
@@ -262,7 +270,7 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
                     CheckKind::Claim,
                     "bundle",
                     Status::Mismatch,
-                    "the bundle's record is not the resolver's record",
+                    "the bundle's record is not the record it was checked against",
                 ));
             }
         }

@@ -148,9 +148,11 @@ impl Bundle {
 /// whether a receipt signature in it verifies.
 ///
 /// The four flags are read, not checked: pith cannot check an OpenTimestamps anchor or an
-/// Internet Archive copy, so a flag is what the bundle says. Only `receipt_verified` is a
-/// check of pith's own ([`Bundle::supports_verified`]).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+/// Internet Archive copy, so a flag is what the bundle says ([`Flags::claims`]), never a
+/// status. Only `receipt_verified` is a check of pith's own ([`Bundle::supports_verified`]),
+/// and only it can raise a badge (`pith::badge::status`). A missing key reads as `false`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct Flags {
     /// The authors attested the record.
     pub author_attested: bool,
@@ -171,6 +173,57 @@ const FLAG_NAMES: [&str; 4] = [
     "storage_verified",
     "references_resolved",
 ];
+
+/// What each flag says of the record, in a sentence's words (same order as [`FLAG_NAMES`]).
+const FLAG_WORDS: [&str; 4] = [
+    "an author attested the record",
+    "the record is anchored in a public timestamp (OpenTimestamps, Bitcoin)",
+    "a stored copy was checked at the Internet Archive",
+    "the paper's references were resolved",
+];
+
+/// A statement a bundle makes about its record that pith did not check (a set status flag).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct StatedFlag {
+    /// The flag's name, as bundles spell it (`externally_anchored`).
+    pub flag: &'static str,
+    /// Whether pith checked it: always `false`, said in the JSON so that no reader takes the
+    /// statement for a status.
+    pub checked: bool,
+    /// The statement in words: `the bundle states that …; not checked`.
+    pub sentence: String,
+}
+
+impl Flags {
+    /// The flags the bundle sets, as statements pith did not check, in the SPEC's order.
+    ///
+    /// # Examples
+    /// ```
+    /// let f = pith::verify::Flags { externally_anchored: true, ..Default::default() };
+    /// let c = f.claims();
+    /// assert_eq!(c[0].flag, "externally_anchored");
+    /// assert!(c[0].sentence.ends_with("; not checked"));
+    /// ```
+    pub fn claims(&self) -> Vec<StatedFlag> {
+        let set = [
+            self.author_attested,
+            self.externally_anchored,
+            self.storage_verified,
+            self.references_resolved,
+        ];
+        FLAG_NAMES
+            .iter()
+            .zip(FLAG_WORDS)
+            .zip(set)
+            .filter(|(_, on)| *on)
+            .map(|((flag, words), _)| StatedFlag {
+                flag,
+                checked: false,
+                sentence: format!("the bundle states that {words}; not checked"),
+            })
+            .collect()
+    }
+}
 
 impl Bundle {
     /// The record's status flags: a flag holds when the bundle sets it to `true` at its top

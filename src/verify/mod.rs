@@ -16,7 +16,7 @@ use crate::record::{self, Record};
 
 mod bundle;
 
-pub use bundle::{bundle, Bundle, Flags};
+pub use bundle::{bundle, Bundle, Flags, StatedFlag};
 
 /// Key id of the built-in registry key.
 pub const REGISTRY_KEY_ID: &str = "pith-v1-2026-05";
@@ -63,6 +63,10 @@ pub enum CheckKind {
     Receipts,
     /// Whether the places in a PDF that hold the number (XMP, Info, record link) agree.
     Metadata,
+    /// Whether the resolver (or the mirror checking an upload) has a record of the number at
+    /// all: when it has none, nothing could be compared, and the verdict is
+    /// [`Verdict::Unknown`], not a mismatch.
+    Lookup,
 }
 
 /// One verification step and its outcome.
@@ -122,16 +126,42 @@ pub enum Verdict {
     Mismatch,
     /// A PDF carries no number, so there was nothing to check.
     NoNumber,
+    /// The resolver (or mirror) asked has no record of the number: nothing contradicts it and
+    /// nothing confirms it. A number of a version not yet announced is one. Not a pass, and not
+    /// a mismatch either.
+    Unknown,
+}
+
+impl Verdict {
+    /// The verdict's key, as the JSON reports spell it: `verified`, `unverified`, `mismatch`,
+    /// `no_number`, `unknown`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Verdict::Verified => "verified",
+            Verdict::Unverified => "unverified",
+            Verdict::Mismatch => "mismatch",
+            Verdict::NoNumber => "no_number",
+            Verdict::Unknown => "unknown",
+        }
+    }
+
+    /// Whether the front ends exit 0 for this verdict (only [`Verdict::Verified`] and
+    /// [`Verdict::Unverified`]: nothing failed and something was found to check).
+    pub fn is_ok(self) -> bool {
+        matches!(self, Verdict::Verified | Verdict::Unverified)
+    }
 }
 
 impl fmt::Display for Verdict {
-    /// The one-line summary `pith verify` prints.
+    /// The verdict in capitals, as the first word of a report's headline (`VERIFIED`,
+    /// `UNVERIFIED`, `MISMATCH`, `NO NUMBER`, `UNKNOWN`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Verdict::Verified => "verified",
-            Verdict::Unverified => "UNVERIFIED (no mismatch, but not everything could be checked)",
+            Verdict::Verified => "VERIFIED",
+            Verdict::Unverified => "UNVERIFIED",
             Verdict::Mismatch => "MISMATCH",
-            Verdict::NoNumber => "NO NUMBER (the PDF carries no Pith Number)",
+            Verdict::NoNumber => "NO NUMBER",
+            Verdict::Unknown => "UNKNOWN",
         })
     }
 }
@@ -156,13 +186,20 @@ impl Report {
         self.checks.push(c);
     }
 
-    /// The verdict: [`Verdict::Mismatch`] when any check fails, else
+    /// The verdict: [`Verdict::Mismatch`] when any check fails, else [`Verdict::Unknown`]
+    /// when the resolver asked has no record of the number ([`CheckKind::Lookup`]), else
     /// [`Verdict::Unverified`] when a check could not be made (a bundle without
     /// receipts is not "verified") or when nothing was checked against the record (
     /// a record alone is valid, not verified), else [`Verdict::Verified`].
     pub fn verdict(&self) -> Verdict {
         if !self.holds() {
             Verdict::Mismatch
+        } else if self
+            .checks
+            .iter()
+            .any(|c| c.kind == CheckKind::Lookup && c.status != CheckStatus::Ok)
+        {
+            Verdict::Unknown
         } else if !self.compares()
             || self
                 .checks
@@ -280,6 +317,11 @@ impl Key {
     /// A signature that is not 64 bytes of base64 does not verify.
     pub fn verify_digest(&self, digest: &[u8; 32], signature_b64: &str) -> bool {
         parse_signature(signature_b64).is_ok_and(|sig| self.key.verify_strict(digest, &sig).is_ok())
+    }
+
+    /// The raw 32-byte public key as base64, the form [`Key::parse`] reads back.
+    pub fn to_base64(&self) -> String {
+        data_encoding::BASE64.encode(self.key.as_bytes())
     }
 
     /// A name for this key in messages: its key id, else its fingerprint.

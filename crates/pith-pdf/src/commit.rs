@@ -74,6 +74,8 @@ pub struct Report {
     pub replaced_xmp: Option<Vec<u8>>,
     /// The number the file carried before, as found ([`super::Injection::previous`]).
     pub previous: Option<String>,
+    /// What was left as it is, and why ([`super::Injection::notes`]).
+    pub notes: Vec<String>,
 }
 
 /// Injects `number` into the PDF at `input` and writes the result to `target`.
@@ -194,6 +196,7 @@ fn commit_file(
         written: inj.written.clone(),
         replaced_xmp: inj.replaced_xmp.clone(),
         previous: inj.previous.clone(),
+        notes: inj.notes.clone(),
     };
     let applied = match inj.offsets {
         None => Applied::Unchanged,

@@ -19,6 +19,19 @@ pub struct Error {
     source: Option<std::io::Error>,
 }
 
+/// What page 1 prints that disagrees with the number being written
+/// ([`ErrorKind::Printed`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PrintedNumber {
+    /// The number page 1 shows (a short or full form, or a record URL).
+    pub printed: String,
+    /// The number being written.
+    pub writing: String,
+    /// Whether pith drew it (its badge, stamp or links, which replacing redraws), or not
+    /// (text pith cannot rewrite).
+    pub drawn: bool,
+}
+
 /// What went wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -65,6 +78,9 @@ pub enum ErrorKind {
     /// page is too small. The stamp is never drawn over content; the number can
     /// still be written as metadata only.
     NoStampRoom,
+    /// Occurs when page 1 prints another number than the one being written (see
+    /// [`PrintedNumber`]). Nothing is written: the page would contradict the metadata.
+    Printed(Box<PrintedNumber>),
     /// Occurs when a full rewrite would lose pages: its result has no readable
     /// page tree, or fewer pages (`kept`) than a tolerant reading of the file finds (`found`:
     /// its page tree, or for a damaged file every object that is a page). Nothing is written.
@@ -180,6 +196,16 @@ impl fmt::Display for Error {
             )?,
             ErrorKind::Xmp(m) => write!(f, "existing XMP packet is unusable: {m}")?,
             ErrorKind::Unsupported(m) => write!(f, "unsupported: {m}")?,
+            ErrorKind::Printed(p) if p.drawn => write!(
+                f,
+                "page 1 prints {}, not {} being written; replacing redraws the badge and its link with it",
+                p.printed, p.writing
+            )?,
+            ErrorKind::Printed(p) => write!(
+                f,
+                "page 1 shows {} in its own text, which pith did not draw and cannot rewrite, not {} being written",
+                p.printed, p.writing
+            )?,
             ErrorKind::NoStampRoom => write!(
                 f,
                 "page 1 has no free margin with room for a legible stamp (its content reaches every edge, or the page is too small)"

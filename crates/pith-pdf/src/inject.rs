@@ -2,13 +2,17 @@
 //! `dc:relation`, `pith:*`) as a new version of the metadata stream (or a new stream and
 //! catalog), the Info entries `/PithNumber` and `/PithURL` (none on PDF/A-4), and the
 //! trailer. It decides what to refuse (encrypted files it cannot open, certified unless
-//! forced, unparsable XMP unless forced) and returns bytes; it touches no files ([`super::commit`] does). Also the
+//! forced, unparsable XMP unless forced, a page 1 that prints another number unless
+//! [`Options::replace`], which redraws pith's badge and links in the same update) and returns bytes; it touches no files ([`super::commit`] does). Also the
 //! full rewrite ([`rewrite`]), which goes through [`super::repair`].
 
 use crate::document::{count_pages, load, load_repaired, Document};
+use crate::error::PrintedNumber;
 use crate::filters::MAX_WHOLE;
+use crate::mark::code_of;
 use crate::reader::{ReadAt, XrefKind};
 use crate::signature::{count_signatures, docmdp};
+use crate::stamp::printed::{self, Kind, Printed};
 use crate::writer::object::{DictPatch, Trailer, Value};
 use crate::writer::{Offsets, Update};
 use crate::Identifier;
@@ -30,6 +34,10 @@ pub struct Options {
     /// append the update with a complete section; the original bytes stay a
     /// prefix. A file that is not damaged is updated as without it.
     pub repair: bool,
+    /// When page 1 prints another number in pith's badge, stamp or record links, redraw
+    /// them with the number written (in the same box, in the same update) instead of
+    /// refusing the file ([`ErrorKind::Printed`]).
+    pub replace: bool,
 }
 
 impl Options {
@@ -41,6 +49,7 @@ impl Options {
             password: None,
             stamp: None,
             repair: false,
+            replace: false,
         }
     }
 }
@@ -61,6 +70,9 @@ pub struct Injection {
     /// The number the file carried before (XMP `pith:number`, else Info `/PithNumber`), as
     /// found, whether or not it is the one written (a replaced number is said).
     pub previous: Option<String>,
+    /// What was left as it is, and why (a stamp not added because page 1 already prints
+    /// the number), for people.
+    pub notes: Vec<String>,
 }
 
 /// One thing an update writes (typed, not only a line of text).
@@ -89,6 +101,10 @@ pub enum Item {
     Info,
     /// The visible stamp on page 1 and its link.
     Stamp,
+    /// The badge `pith.sty` printed on page 1 (its form XObject).
+    Badge,
+    /// A page-1 link annotation to a record.
+    Link,
     /// The incremental update itself (its size and xref kind).
     Update,
 }
@@ -166,8 +182,58 @@ pub(crate) fn plan<R: ReadAt>(
     if mdp == Some(1) && !opts.force {
         return Err(Error::new(ErrorKind::Certified));
     }
+    // What page 1 prints: another number is refused, or with `replace` redrawn; a stamp is
+    // not added where page 1 already prints this number.
+    let page1 = printed::read(&doc.pdf, &cat).ok();
+    let code = code_of(&number.url()).unwrap_or_default();
+    let places = page1.as_ref().map(|p| p.places.as_slice()).unwrap_or(&[]);
+    let others: Vec<&Printed> = places
+        .iter()
+        .filter(|p| p.holds() && !p.names(&code))
+        .collect();
+    let shows = |p: &Printed| p.text.clone().or_else(|| p.url.clone()).unwrap_or_default();
+    if let Some(t) = others.iter().find(|p| p.kind == Kind::Text) {
+        if !opts.force {
+            return Err(Error::new(ErrorKind::Printed(Box::new(PrintedNumber {
+                printed: shows(t),
+                writing: number.full(),
+                drawn: false,
+            }))));
+        }
+    }
+    let redraw: Vec<&Printed> = others
+        .iter()
+        .copied()
+        .filter(|p| p.kind != Kind::Text)
+        .collect();
+    if let Some(p) = redraw.first() {
+        if !opts.replace {
+            return Err(Error::new(ErrorKind::Printed(Box::new(PrintedNumber {
+                printed: shows(p),
+                writing: number.full(),
+                drawn: true,
+            }))));
+        }
+    }
+    let mut notes = Vec::new();
+    let badge_shows = places
+        .iter()
+        .find(|p| p.kind == Kind::Badge && p.holds() && p.names(&code));
+    let old_stamp = redraw.iter().any(|p| p.kind == Kind::Stamp);
+    let want_stamp = match (&opts.stamp, badge_shows) {
+        (Some(_), Some(b)) => {
+            notes.push(format!(
+                "no stamp added: page 1 already prints {} in its badge",
+                b.text.as_deref().unwrap_or(&number.short())
+            ));
+            None
+        }
+        // A stamp of another number is replaced by one of this number.
+        (None, _) if old_stamp => Some(stamp::Stamp::default()),
+        (s, _) => *s,
+    };
     // A stamp changes page content, which signature validators report.
-    let stamp = match &opts.stamp {
+    let stamp = match &want_stamp {
         // On an encrypted file the stamp's strings and streams are encrypted like the rest
         // of the update (the writer's security handler).
         Some(s) => {
@@ -223,7 +289,7 @@ pub(crate) fn plan<R: ReadAt>(
     };
     let xmp_ok = values.as_ref().is_some_and(|v| v.carries(&props));
     let stamp_ok = stamp.as_ref().is_none_or(stamp::Plan::is_current);
-    if info_ok && xmp_ok && stamp_ok {
+    if info_ok && xmp_ok && stamp_ok && redraw.is_empty() {
         return Ok(Injection {
             appended: Vec::new(),
             offsets: None,
@@ -231,6 +297,7 @@ pub(crate) fn plan<R: ReadAt>(
             written: vec![],
             replaced_xmp: None,
             previous,
+            notes,
         });
     }
 
@@ -336,6 +403,31 @@ pub(crate) fn plan<R: ReadAt>(
         );
     }
 
+    // Redraw pith's badges and point the links at the new record (the stamp was replaced
+    // above, with its own link).
+    for p in &redraw {
+        match p.kind {
+            Kind::Badge => {
+                let text = match p.text.as_deref().and_then(crate::mark::code_of) {
+                    Some(_) => number.full(),
+                    None => number.short(),
+                };
+                let line = stamp::badge::redraw(&mut up, p, &text, &number.url())?;
+                written.push(Written::new(Item::Badge, p.object, line));
+            }
+            Kind::Link if !stamp_links(p) => {
+                match stamp::badge::relink(&mut up, p, &number.url()) {
+                    Some(line) => written.push(Written::new(Item::Link, p.object, line)),
+                    None => notes.push(format!(
+                        "a page-1 link to {} is not an object of its own and was left as it is",
+                        p.url.as_deref().unwrap_or("-")
+                    )),
+                }
+            }
+            _ => {}
+        }
+    }
+
     let kind = up.xref_kind();
     let app = up.finish(&Trailer {
         root: doc.root,
@@ -363,7 +455,15 @@ pub(crate) fn plan<R: ReadAt>(
         written,
         replaced_xmp,
         previous,
+        notes,
     })
+}
+
+/// Whether `p` is the stamp's own link (the stamp's plan writes it).
+fn stamp_links(p: &Printed) -> bool {
+    p.dict
+        .as_ref()
+        .is_some_and(|d| d.get(b"PithStamp").is_some())
 }
 
 /// The `/Encrypt` value text of an encrypted file's trailer, and its `/ID` written out when

@@ -1,11 +1,13 @@
 //! What a PDF says about its Pith Number: [`inspect`] reads the Info entries, the XMP values,
-//! the PDF/A claim, signatures and the update count, and [`Inspection`] judges whether they
-//! agree. It never writes.
+//! what page 1 prints ([`crate::stamp::printed`]: the badge, the stamp, record links, number
+//! text), the PDF/A claim, signatures and the update count, and [`Inspection`] lists every
+//! place ([`Inspection::places`]) and judges whether they agree. It never writes.
 
 use crate::document::load_checked;
 use crate::mark::{code_of, SHORT_LEN};
 use crate::reader::{Check, ReadAt, XrefKind};
 use crate::signature::{count_signatures, docmdp};
+use crate::stamp::printed::{self, Kind, Printed};
 use crate::vocab::{NUMBER_SCHEME, URL_BASE};
 use crate::Mark;
 use crate::{info, xmp, Error};
@@ -38,6 +40,9 @@ pub struct Inspection {
     /// The record links (`https://pith.science/pith/<26>`) of page 1's link annotations: the
     /// stamp's, or the badge link pith.sty writes.
     pub page_links: Vec<String>,
+    /// What page 1 prints of a number: the badge, the stamp, record links and number text
+    /// pith did not draw ([`crate::stamp::printed`]).
+    pub printed: Vec<Printed>,
     /// Signature fields with a value.
     pub signatures: usize,
     /// `/P` of a DocMDP certification signature, when certified.
@@ -80,6 +85,70 @@ impl Inspection {
         self.found()
             .or_else(|| self.url())
             .and_then(|v| code_of(&v))
+            .or_else(|| self.printed_code())
+    }
+
+    /// The code page 1 names when the metadata names none: that of what pith drew first,
+    /// else of the first record link or full number text.
+    fn printed_code(&self) -> Option<String> {
+        let mut ps: Vec<&Printed> = self.printed.iter().filter(|p| p.holds()).collect();
+        ps.sort_by_key(|p| !p.marked);
+        ps.iter().find_map(|p| {
+            p.url
+                .as_deref()
+                .and_then(code_of)
+                .or_else(|| p.text.as_deref().and_then(code_of))
+        })
+    }
+
+    /// Every place that holds a number, with what it holds and whether it names the
+    /// record the file names ([`Inspection::code`]): Info, XMP, then page 1's.
+    pub fn places(&self) -> Vec<Place> {
+        let code = self.code();
+        let agrees = |v: &str| {
+            code.as_deref()
+                .is_some_and(|c| code_of(v).as_deref() == Some(c))
+        };
+        let mut out = Vec::new();
+        if let Some(v) = self.info_number.as_ref().or(self.info_url.as_ref()) {
+            let ok = [&self.info_number, &self.info_url]
+                .iter()
+                .all(|o| o.as_deref().is_none_or(agrees));
+            out.push(Place::new(PlaceKind::Info, v.clone(), None, true, ok));
+        }
+        if let Some(x) = &self.xmp {
+            let first = x
+                .number
+                .as_ref()
+                .or(x.identifiers.first())
+                .or(x.url.as_ref())
+                .or(x.relations.first());
+            if let Some(v) = first {
+                let ok = x
+                    .number
+                    .iter()
+                    .chain(&x.identifiers)
+                    .chain(&x.url)
+                    .chain(&x.relations)
+                    .all(|v| agrees(v))
+                    && x.short
+                        .as_deref()
+                        .is_none_or(|s| code.as_deref().is_some_and(|c| printed::text_names(s, c)));
+                out.push(Place::new(PlaceKind::Xmp, v.clone(), None, true, ok));
+            }
+        }
+        for p in self.printed.iter().filter(|p| p.holds()) {
+            let kind = match p.kind {
+                Kind::Badge => PlaceKind::Badge,
+                Kind::Stamp => PlaceKind::Stamp,
+                Kind::Link => PlaceKind::Link,
+                Kind::Text => PlaceKind::Text,
+            };
+            let holds = p.text.clone().or_else(|| p.url.clone()).unwrap_or_default();
+            let ok = code.as_deref().is_some_and(|c| p.names(c));
+            out.push(Place::new(kind, holds, p.object, p.marked, ok));
+        }
+        out
     }
 
     /// Whether the file names its record by code or URL only, without the full number.
@@ -95,7 +164,8 @@ impl Inspection {
         let Some(n) = self.found() else {
             let x = self.xmp.as_ref();
             let Some(url) = self.url() else {
-                return x.is_none_or(|x| x.identifiers.is_empty());
+                return x.is_none_or(|x| x.identifiers.is_empty())
+                    && self.places().iter().all(|p| p.agrees);
             };
             let Some(code) = code_of(&url).filter(|c| format!("{URL_BASE}{c}") == url) else {
                 return false;
@@ -130,7 +200,7 @@ impl Inspection {
                 && x.identifiers.iter().all(|v| *v == n)
                 && x.relations.iter().all(|v| *v == url)
         });
-        ok_info && ok_xmp
+        ok_info && ok_xmp && self.places().iter().all(|p| p.agrees)
     }
 
     /// The PDF/A claim, e.g. `PDF/A-1B`.
@@ -141,6 +211,58 @@ impl Inspection {
             "PDF/A-{part}{}",
             x.pdfa_conformance.as_deref().unwrap_or("").to_uppercase()
         ))
+    }
+}
+
+/// Which place holds a number ([`Place::kind`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum PlaceKind {
+    /// The Info dictionary (`/PithNumber`, `/PithURL`).
+    Info,
+    /// The XMP packet (`pith:*`, `xmp:Identifier`, `dc:relation`).
+    Xmp,
+    /// The badge `pith.sty` printed on page 1.
+    Badge,
+    /// pith's stamp on page 1.
+    Stamp,
+    /// A page-1 link annotation to a record URL.
+    Link,
+    /// Number text on page 1 that pith did not draw and cannot rewrite.
+    Text,
+}
+
+/// One place a number lives in a file ([`Inspection::places`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    /// Which place.
+    pub kind: PlaceKind,
+    /// What it holds: the number (full or short form) or the record URL.
+    pub holds: String,
+    /// The object, for page 1's places.
+    pub object: Option<crate::Ref>,
+    /// Whether pith wrote it (and can rewrite it).
+    pub marked: bool,
+    /// Whether it names the record the file names.
+    pub agrees: bool,
+}
+
+impl Place {
+    fn new(
+        kind: PlaceKind,
+        holds: String,
+        object: Option<crate::Ref>,
+        marked: bool,
+        agrees: bool,
+    ) -> Self {
+        Place {
+            kind,
+            holds,
+            object,
+            marked,
+            agrees,
+        }
     }
 }
 
@@ -211,6 +333,9 @@ pub fn inspect_with<R: ReadAt>(
         // A page tree pith cannot follow leaves the links unread, not the file unreadable.
         ins.page_links =
             super::stamp::page_links(&doc.pdf, &cat, crate::vocab::URL_BASE).unwrap_or_default();
+        ins.printed = printed::read(&doc.pdf, &cat)
+            .map(|p| p.places)
+            .unwrap_or_default();
     }
     ins.signatures = count_signatures(&doc.pdf, &cat)?;
     ins.docmdp = docmdp(&doc.pdf, &cat)?;

@@ -74,9 +74,11 @@ pub mod writer;
 pub mod xml;
 pub mod xmp;
 
-pub use error::{chain, Error, ErrorKind};
+pub use error::{chain, Error, ErrorKind, PrintedNumber};
 pub use inject::{inject, rewrite, Injection, Item, Options, Written};
-pub use inspect::{inspect, inspect_checked, inspect_with, inspect_with_password, Inspection};
+pub use inspect::{
+    inspect, inspect_checked, inspect_with, inspect_with_password, Inspection, Place, PlaceKind,
+};
 pub use mark::{Identifier, Mark};
 pub use reader::{Check, Pdf, ReadAt, XrefKind};
 pub use strip::strip;

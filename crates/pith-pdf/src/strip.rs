@@ -1,7 +1,10 @@
 //! Taking a Pith Number out of a PDF (`pith strip`): an incremental update that
 //! removes the Info entries `/PithNumber` and `/PithURL`, pith's XMP values
-//! ([`super::xmp::strip`]: everything else in the packet stays) and the stamp on page 1 with
-//! its link annotation, recognised by their `/PithStamp` keys ([`super::stamp`]). The original
+//! ([`super::xmp::strip`]: everything else in the packet stays), the stamp on page 1 with
+//! its link annotation, recognised by their `/PithStamp` keys ([`super::stamp`]), the text of
+//! the badge `pith.sty` printed (its form, marked `/PithMark /Badge`, gets an empty content
+//! stream: it draws nothing where it stood) and every page-1 link to a record the file names
+//! ([`super::stamp::printed`]). Number text pith did not draw stays, and is said. The original
 //! bytes stay a prefix; [`super::commit::strip_file`] writes it like an inject.
 //!
 //! The stamp's font objects stay in the file (the page's resources still name them; nothing
@@ -9,8 +12,11 @@
 
 use crate::document::{load, load_repaired, Document};
 use crate::inject::{encryption_entries, read_all, Injection, Item, Options, Written};
+use crate::mark::code_of;
 use crate::reader::{Pdf, ReadAt};
+use crate::security::StreamKind;
 use crate::signature::docmdp;
+use crate::stamp::printed::{self, Kind, Printed};
 use crate::syntax::{Dict, Obj, Ref};
 use crate::writer::object::{to_vec, Strings};
 use crate::writer::object::{DictPatch, Trailer};
@@ -50,10 +56,53 @@ pub(crate) fn plan<R: ReadAt>(doc: &Document<R>, opts: &Options) -> Result<Injec
         .and_then(|v| v.number.clone())
         .or_else(|| info_values.clone().and_then(|v| v.0));
     let packet = doc.packet.as_deref().map(xmp::strip).transpose()?.flatten();
-    let info_has = info_values.is_some_and(|v| v != (None, None));
-    let stamp = stamped_page(&doc.pdf, &cat);
+    let info_has = info_values.as_ref().is_some_and(|v| *v != (None, None));
+    // What page 1 prints: pith's badges are emptied, its links and stamp taken off, and so
+    // is every other link to a record the file names.
+    let page1 = printed::read(&doc.pdf, &cat).ok();
+    let places = page1.as_ref().map(|p| p.places.as_slice()).unwrap_or(&[]);
+    let mut codes: Vec<String> = [previous.clone(), info_values.clone().and_then(|v| v.1)]
+        .into_iter()
+        .flatten()
+        .chain(values.iter().flat_map(|v| v.url.clone()))
+        .filter_map(|v| code_of(&v))
+        .collect();
+    codes.extend(
+        places
+            .iter()
+            .filter(|p| p.marked)
+            .filter_map(|p| p.url.as_deref().and_then(code_of)),
+    );
+    let badges: Vec<&Printed> = places
+        .iter()
+        .filter(|p| p.kind == Kind::Badge && p.holds())
+        .collect();
+    let drop_link = |p: &Printed| {
+        p.kind == Kind::Link
+            && (p.marked
+                || p.url
+                    .as_deref()
+                    .and_then(code_of)
+                    .is_some_and(|c| codes.contains(&c)))
+    };
+    let links: Vec<Ref> = places
+        .iter()
+        .filter(|p| drop_link(p))
+        .filter_map(|p| p.object)
+        .collect();
+    let stamp = stamped_page(&doc.pdf, &cat, &links);
+    let had_stamp = places.iter().any(|p| p.kind == Kind::Stamp);
+    // Text pith did not draw stays; it is said.
+    let notes: Vec<String> = places
+        .iter()
+        .filter(|p| p.kind == Kind::Text)
+        .filter_map(|p| p.text.as_ref())
+        .map(|t| {
+            format!("page 1 shows {t} in its own text, which pith did not draw and cannot remove")
+        })
+        .collect();
 
-    if packet.is_none() && !info_has && stamp.is_none() {
+    if packet.is_none() && !info_has && stamp.is_none() && badges.is_empty() {
         return Ok(Injection {
             appended: Vec::new(),
             offsets: None,
@@ -61,6 +110,7 @@ pub(crate) fn plan<R: ReadAt>(doc: &Document<R>, opts: &Options) -> Result<Injec
             written: Vec::new(),
             replaced_xmp: None,
             previous,
+            notes,
         });
     }
     let pdf = &doc.pdf;
@@ -98,6 +148,22 @@ pub(crate) fn plan<R: ReadAt>(doc: &Document<R>, opts: &Options) -> Result<Injec
             format!("Info {} {}: /PithNumber and /PithURL removed", r.num, r.gen),
         ));
     }
+    for b in &badges {
+        let (Some(r), Some(d)) = (b.object, b.dict.as_ref()) else {
+            continue;
+        };
+        up.stream(r, &emptied(d), StreamKind::Other, b"");
+        written.push(Written::new(
+            Item::Badge,
+            Some(r),
+            format!(
+                "page 1: the badge (form {} {}) emptied, it showed {}",
+                r.num,
+                r.gen,
+                b.text.as_deref().or(b.url.as_deref()).unwrap_or("-")
+            ),
+        ));
+    }
     if let Some((page_ref, page)) = &stamp {
         let sec = up.security();
         up.object(
@@ -108,8 +174,13 @@ pub(crate) fn plan<R: ReadAt>(doc: &Document<R>, opts: &Options) -> Result<Injec
             Item::Stamp,
             Some(*page_ref),
             format!(
-                "page 1 (object {}): the stamp's content and link annotation removed",
-                page_ref.num
+                "page 1 (object {}): {} removed",
+                page_ref.num,
+                if had_stamp {
+                    "the stamp's content and the links to the record"
+                } else {
+                    "the links to the record"
+                }
             ),
         ));
     }
@@ -137,12 +208,34 @@ pub(crate) fn plan<R: ReadAt>(doc: &Document<R>, opts: &Options) -> Result<Injec
         written,
         replaced_xmp: None,
         previous,
+        notes,
     })
 }
 
-/// Whether object `o` (a reference) is a dictionary or stream marked `/PithStamp`.
-fn marked<R: ReadAt>(pdf: &Pdf<R>, o: &Obj) -> bool {
+/// A badge form's dictionary once emptied: what it showed and its record taken out, its
+/// filters gone with the data; `/PithMark /Badge` stays, so the box is still pith's.
+fn emptied(d: &Dict) -> Obj {
+    let mut d = d.clone();
+    d.entries.retain(|(k, _, _)| {
+        ![
+            printed::KEY_TEXT,
+            printed::KEY_URL,
+            b"Length",
+            b"Filter",
+            b"DecodeParms",
+        ]
+        .contains(&k.as_slice())
+    });
+    Obj::Dict(d)
+}
+
+/// Whether object `o` (a reference) is a dictionary or stream marked `/PithStamp`, or one of
+/// the `links` to take off.
+fn marked<R: ReadAt>(pdf: &Pdf<R>, o: &Obj, links: &[Ref]) -> bool {
     let Obj::Ref(r) = o else { return false };
+    if links.contains(r) {
+        return true;
+    }
     pdf.get(r.num)
         .ok()
         .flatten()
@@ -150,15 +243,23 @@ fn marked<R: ReadAt>(pdf: &Pdf<R>, o: &Obj) -> bool {
         .unwrap_or(false)
 }
 
-/// Page 1 without the stamp's content streams and link annotation, when it carries them.
-fn stamped_page<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Option<(Ref, Dict)> {
+/// Page 1 without the stamp's content streams, its link annotation and the other `links`,
+/// when it carries any.
+fn stamped_page<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict, links: &[Ref]) -> Option<(Ref, Dict)> {
     let (page_ref, mut page) = first_page(pdf, catalog)?;
     let mut changed = false;
     for key in [&b"Contents"[..], b"Annots"] {
-        let Some(Obj::Array(items)) = page.get(key).cloned() else {
-            continue;
+        // An array of its own (XeTeX and LuaTeX write /Annots so) is written into the
+        // page's new version as a direct array.
+        let items = match page.get(key).map(|v| pdf.resolve(v)) {
+            Some(Ok(Obj::Array(items))) => items,
+            _ => continue,
         };
-        let kept: Vec<Obj> = items.iter().filter(|o| !marked(pdf, o)).cloned().collect();
+        let kept: Vec<Obj> = items
+            .iter()
+            .filter(|o| !marked(pdf, o, links))
+            .cloned()
+            .collect();
         if kept.len() != items.len() {
             changed = true;
             for (k, v, _) in &mut page.entries {

@@ -46,7 +46,8 @@ pub fn citation(e: &Entry, format: cite::Format) -> Option<Vec<u8>> {
 
 /// The record's JSON-LD: schema.org's `ScholarlyArticle` with the record under
 /// `canonical_record`, `pith_number`, `short_pith_number`, `canonical_sha256`, the
-/// record's aliases and its status flags, the display fields (`title`, `authors`), and every
+/// record's aliases, its status, what pith checked (`status_flags`) and what the bundle
+/// states that pith did not (`bundle_states`), the display fields (`title`, `authors`), and every
 /// indexed version of the paper (`versions`, each with its number and whether it is the
 /// latest; `newer_version`, the latest, when this is not it). `base` prefixes the URLs (`""`
 /// leaves them relative to the document).
@@ -81,7 +82,8 @@ pub fn record(base: &str, e: &Entry, bundle: Option<&BundleEntry>, versions: &Ve
         "canonical_record": record,
         "source_aliases": aliases,
         "status": status_name(bundle),
-        "status_flags": flags,
+        "status_flags": {"receipt_verified": flags.receipt_verified},
+        "bundle_states": flags.claims(),
         "superseded": e.superseded,
     });
     let latest = versions.iter().map(|(v, _)| *v).max().unwrap_or(e.version);
@@ -116,8 +118,9 @@ fn alias(kind: &str, value: &str) -> serde_json::Value {
     serde_json::json!({"alias_kind": kind, "alias_value": value})
 }
 
-/// The merged state of a record with a bundle: its number, hash, status and flags, and
-/// how many events the bundle holds.
+/// The merged state of a record with a bundle: its number, hash, status, whether its
+/// receipt verified, what the bundle states that pith did not check (`bundle_states`),
+/// and how many events the bundle holds.
 pub fn state(e: &Entry, b: &BundleEntry) -> Vec<u8> {
     let events = serde_json::from_str::<serde_json::Value>(&b.bundle)
         .ok()
@@ -128,11 +131,8 @@ pub fn state(e: &Entry, b: &BundleEntry) -> Vec<u8> {
         "short_pith_number": e.number.short(),
         "canonical_sha256": e.canonical_sha256,
         "status": status_name(Some(b)),
-        "author_attested": b.flags.author_attested,
-        "externally_anchored": b.flags.externally_anchored,
-        "storage_verified": b.flags.storage_verified,
-        "references_resolved": b.flags.references_resolved,
         "receipt_verified": b.flags.receipt_verified,
+        "bundle_states": b.flags.claims(),
         "event_count": events,
     });
     let mut out = serde_json::to_vec_pretty(&doc).unwrap_or_default();
@@ -140,13 +140,26 @@ pub fn state(e: &Entry, b: &BundleEntry) -> Vec<u8> {
     out
 }
 
-/// The badge's status for a record: from its bundle's flags, `computed` without one.
+/// The badge's status for a record: [`badge::status`] of its bundle's flags.
 pub fn status(bundle: Option<&BundleEntry>) -> RecordStatus {
-    bundle.map_or(RecordStatus::Computed, |b| RecordStatus::of_flags(&b.flags))
+    badge::status(bundle.map(|b| &b.flags))
 }
 
 fn status_name(bundle: Option<&BundleEntry>) -> &'static str {
     status(bundle).name()
+}
+
+/// The PDF badge: `pith badge --format pdf`'s bytes for the options and the record's
+/// status.
+///
+/// # Errors
+/// As [`badge::pdf`] (options out of range).
+pub fn badge_pdf(
+    n: &PithNumber,
+    opts: &Options,
+    bundle: Option<&BundleEntry>,
+) -> Result<Vec<u8>, badge::Error> {
+    badge::pdf(n, &opts.clone().status(Some(status(bundle))))
 }
 
 /// The SVG badge: `pith badge`'s bytes (the library's document and a final newline) for

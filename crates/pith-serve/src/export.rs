@@ -4,7 +4,8 @@
 //! Each file holds the bytes the server answers on the same path ([`crate::documents`]):
 //! - `pith/<26>.json`: the record's JSON-LD (what `pith verify` and the resolver client read);
 //! - `pith/<26>/bundle.json`, `pith/<26>/state.json`: where a bundle is indexed;
-//! - `badge/<26>.svg` (default options and the record's status) and `badge/<26>.json` (the
+//! - `badge/<26>.svg` and `badge/<26>.pdf` (default options and the record's status), their
+//!   dark variants `badge/<26>-dark.svg` and `-dark.pdf`, and `badge/<26>.json` (the
 //!   shields.io endpoint document);
 //! - the pages ([`crate::pages::export`]): `index.html`, `verify/index.html` (saying that
 //!   checking a PDF needs the server), `assets/…`, and the record page at
@@ -184,6 +185,15 @@ pub fn export(
         let svg = documents::badge_svg(&e.number, &badge, b)
             .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?;
         out.write(&format!("badge/{code}.svg"), &svg)?;
+        let dark = badge.clone().dark(true);
+        let dark_svg = documents::badge_svg(&e.number, &dark, b)
+            .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?;
+        out.write(&format!("badge/{code}-dark.svg"), &dark_svg)?;
+        for (name, look) in [("", &badge), ("-dark", &dark)] {
+            let pdf = documents::badge_pdf(&e.number, look, b)
+                .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?;
+            out.write(&format!("badge/{code}{name}.pdf"), &pdf)?;
+        }
         out.write(
             &format!("badge/{code}.json"),
             &documents::shields(&e.number, false, b),

@@ -67,6 +67,9 @@ CREATE UNIQUE INDEX IF NOT EXISTS records_current ON records(arxiv_id, version)
   WHERE superseded = 0;
 ";
 
+/// The `meta` key of the keys receipts were checked with (a JSON list of base64 keys).
+const TRUSTED_KEYS: &str = "trusted_keys";
+
 /// The schema version [`SCHEMA`] writes and [`Index::open`] reads.
 pub const SCHEMA_VERSION: i64 = 1;
 
@@ -629,6 +632,23 @@ impl Index {
         })
     }
 
+    /// The keys the last build checked the bundles' receipts with (the registry key and
+    /// each `--key`); the registry key alone for an index that does not say.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Sqlite`].
+    pub fn trusted_keys(&self) -> Result<Vec<Key>, Error> {
+        let stated = self
+            .meta()?
+            .into_iter()
+            .find(|(k, _)| k == TRUSTED_KEYS)
+            .and_then(|(_, v)| serde_json::from_str::<Vec<String>>(&v).ok())
+            .unwrap_or_default();
+        let mut keys = vec![Key::registry()];
+        keys.extend(stated.iter().filter_map(|k| Key::parse(k).ok()));
+        Ok(keys)
+    }
+
     /// What the last build stated (`built_at`, counts), as key and value.
     ///
     /// # Errors
@@ -674,15 +694,7 @@ fn entry(r: &rusqlite::Row<'_>) -> rusqlite::Result<Entry> {
 }
 
 fn flags_from_json(text: &str) -> Flags {
-    let v: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
-    let f = |k: &str| v.get(k).and_then(serde_json::Value::as_bool) == Some(true);
-    Flags {
-        author_attested: f("author_attested"),
-        externally_anchored: f("externally_anchored"),
-        storage_verified: f("storage_verified"),
-        references_resolved: f("references_resolved"),
-        receipt_verified: f("receipt_verified"),
-    }
+    serde_json::from_str(text).unwrap_or_default()
 }
 
 /// What to index.
@@ -1228,6 +1240,13 @@ pub fn build(
     meta.execute(params![
         "builder",
         concat!("pith-serve ", env!("CARGO_PKG_VERSION"))
+    ])?;
+    // The keys the bundles' receipts were checked with: the server checks an uploaded PDF's
+    // receipts with the same ones, so its check page and its badges agree.
+    let keys: Vec<String> = sources.keys.iter().map(Key::to_base64).collect();
+    meta.execute(params![
+        TRUSTED_KEYS,
+        serde_json::to_string(&keys).unwrap_or_default()
     ])?;
     drop(meta);
     conn.execute_batch("COMMIT")?;

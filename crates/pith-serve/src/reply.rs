@@ -22,6 +22,8 @@ pub mod types {
     pub const JSON_LD: &str = "application/ld+json";
     /// SVG.
     pub const SVG: &str = "image/svg+xml";
+    /// PDF.
+    pub const PDF: &str = "application/pdf";
     /// HTML.
     pub const HTML: &str = "text/html; charset=utf-8";
     /// Plain text.

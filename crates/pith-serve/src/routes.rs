@@ -177,28 +177,67 @@ pub async fn arxiv(State(state): State<AppState>, paper: Paper, req: HeaderMap) 
     }
 }
 
-/// `GET /badge/{file}`: `<26>.svg` → the badge (`pith badge`'s bytes for the query's options
-/// and the record's status); `<26>.json` → the shields.io endpoint document.
-pub async fn badge(
-    State(state): State<AppState>,
-    named: Named,
-    query: Result<Query<BadgeQuery>, QueryRejection>,
-    req: HeaderMap,
-) -> Answer {
-    let Ok(Query(query)) = query else {
-        return Err(Error::bad_request("the query cannot be read"));
-    };
-    let svg = match named.file {
-        Some(Media::Svg) => true,
-        Some(Media::Json) => false,
+/// What a badge file is: its content type and whether it takes the dark colours, from
+/// `<stem>.svg`, `.pdf` or `.json` and `-dark` before `.svg` or `.pdf`; and the stem.
+fn badge_file(file: &str) -> Result<(&str, &'static str, bool), Error> {
+    let (stem, kind) = match file.rsplit_once('.') {
+        Some((s, "svg")) => (s, types::SVG),
+        Some((s, "pdf")) => (s, types::PDF),
+        Some((s, "json")) => (s, types::JSON),
         _ => {
             return Err(Error::not_found(
-                "a badge is /badge/<26 characters>.svg or .json",
+                "a badge is /badge/<26 characters>.svg, .pdf or .json (-dark.svg, -dark.pdf: the dark colours)",
             ))
         }
     };
+    Ok(match stem.strip_suffix("-dark") {
+        Some(s) if kind != types::JSON => (s, kind, true),
+        _ => (stem, kind, false),
+    })
+}
+
+/// The badge of `entry` as `kind` (`pith badge`'s SVG or PDF, or the shields.io document).
+fn badge_answer(
+    req: &HeaderMap,
+    entry: &crate::index::Entry,
+    bundle: Option<&crate::index::BundleEntry>,
+    kind: &'static str,
+    opts: &pith::badge::Options,
+) -> Answer {
+    let n = &entry.number;
+    let body = match kind {
+        types::PDF => documents::badge_pdf(n, opts, bundle),
+        types::SVG => documents::badge_svg(n, opts, bundle),
+        _ => Ok(documents::shields(n, opts.get_full(), bundle)),
+    }
+    .map_err(|e| Error::bad_request(e.to_string()))?;
+    Ok(answer(req, StatusCode::OK, kind, CHANGING, body))
+}
+
+/// `GET /badge/{file}`: `<26>.svg` → the badge (`pith badge`'s bytes for the query's options
+/// and the record's status), `<26>.pdf` → the same as `pith badge --format pdf`, `-dark`
+/// before either → `--dark`; `<26>.json` → the shields.io endpoint document.
+pub async fn badge(
+    State(state): State<AppState>,
+    file: Result<Path<String>, axum::extract::rejection::PathRejection>,
+    query: Result<Query<BadgeQuery>, QueryRejection>,
+    req: HeaderMap,
+) -> Answer {
+    let Ok(Path(file)) = file else {
+        return Err(Error::bad_path());
+    };
+    let Ok(Query(query)) = query else {
+        return Err(Error::bad_request("the query cannot be read"));
+    };
+    let (stem, kind, dark) = badge_file(&file)?;
+    let named = Named::parse(stem)?;
     let code = named.exact_code()?;
-    let opts = query.options().map_err(Error::bad_request)?;
+    if named.file.is_some() {
+        return Err(Error::not_found(
+            "a badge is /badge/<26 characters>.svg, .pdf or .json",
+        ));
+    }
+    let opts = query.options().map_err(Error::bad_request)?.dark(dark);
     let index = state.index();
     let Some(entry) = index.record(code)? else {
         return Err(Error::not_found(format!(
@@ -206,52 +245,39 @@ pub async fn badge(
         )));
     };
     let bundle = index.bundle(code)?;
-    Ok(if svg {
-        let body = documents::badge_svg(&entry.number, &opts, bundle.as_ref())
-            .map_err(|e| Error::bad_request(e.to_string()))?;
-        answer(&req, StatusCode::OK, types::SVG, CHANGING, body)
-    } else {
-        let body = documents::shields(&entry.number, opts.get_full(), bundle.as_ref());
-        answer(&req, StatusCode::OK, types::JSON, CHANGING, body)
-    })
+    badge_answer(&req, &entry, bundle.as_ref(), kind, &opts)
 }
 
-/// `GET /badge/arxiv/{id}.svg` and `.json`: the concept badge of an arXiv paper, that of its
-/// latest indexed version (or of the version the id names), so that a README's badge never
-/// goes stale; the same options as [`badge`].
+/// `GET /badge/arxiv/{id}.svg` (`.pdf`, `-dark.svg`, `.json`): the concept badge of an arXiv
+/// paper, that of its latest indexed version (or of the version the id names), so that a
+/// README's badge never goes stale; the same options as [`badge`].
 pub async fn concept_badge(
     State(state): State<AppState>,
-    paper: Paper,
+    file: Result<Path<String>, axum::extract::rejection::PathRejection>,
     query: Result<Query<BadgeQuery>, QueryRejection>,
     req: HeaderMap,
 ) -> Answer {
+    let Ok(Path(file)) = file else {
+        return Err(Error::bad_path());
+    };
     let Ok(Query(query)) = query else {
         return Err(Error::bad_request("the query cannot be read"));
     };
-    let svg = match paper.file {
-        Some(Media::Svg) => true,
-        Some(Media::Json) => false,
-        _ => {
-            return Err(Error::not_found(
-                "a concept badge is /badge/arxiv/<arXiv id>.svg or .json",
-            ))
-        }
-    };
-    let opts = query.options().map_err(Error::bad_request)?;
+    let (stem, kind, dark) = badge_file(&file)?;
+    let paper = Paper::parse(stem)?;
+    if paper.file.is_some() {
+        return Err(Error::not_found(
+            "a concept badge is /badge/arxiv/<arXiv id>.svg, .pdf or .json",
+        ));
+    }
+    let opts = query.options().map_err(Error::bad_request)?.dark(dark);
     let index = state.index();
     let id = &paper.id;
     let Some(entry) = index.arxiv(id.id(), id.version())? else {
         return Err(Error::not_found(format!("arXiv:{id} is not in this index")));
     };
     let bundle = index.bundle(entry.number.code())?;
-    Ok(if svg {
-        let body = documents::badge_svg(&entry.number, &opts, bundle.as_ref())
-            .map_err(|e| Error::bad_request(e.to_string()))?;
-        answer(&req, StatusCode::OK, types::SVG, CHANGING, body)
-    } else {
-        let body = documents::shields(&entry.number, opts.get_full(), bundle.as_ref());
-        answer(&req, StatusCode::OK, types::JSON, CHANGING, body)
-    })
+    badge_answer(&req, &entry, bundle.as_ref(), kind, &opts)
 }
 
 /// `GET /sitemap.xml`: the sitemap index, naming the home page's file and the record pages'

@@ -57,6 +57,11 @@ fn export_holds_the_servers_bytes_and_pith_verify_passes_on_a_static_host() {
         for (file, route) in [
             (format!("pith/{c}.json"), format!("/pith/{c}.json")),
             (format!("badge/{c}.svg"), format!("/badge/{c}.svg")),
+            (format!("badge/{c}.pdf"), format!("/badge/{c}.pdf")),
+            (
+                format!("badge/{c}-dark.svg"),
+                format!("/badge/{c}-dark.svg"),
+            ),
             (format!("badge/{c}.json"), format!("/badge/{c}.json")),
         ] {
             let bytes = std::fs::read(out.join(&file)).unwrap_or_else(|e| panic!("{file}: {e}"));

@@ -2,8 +2,10 @@
 mod common;
 
 mod export;
+mod forged;
 mod index;
 mod limits;
 mod pages;
 mod router;
 mod routes;
+mod snippets;

@@ -137,6 +137,20 @@ fn browser_flows() {
         .as_str()
         .unwrap()
         .to_owned();
+    // `pith snippet` finds "verified" only in the bundle, with the key the index was given.
+    let bundle_file = fixture.dir.path().join("bundles/first.json");
+    let status_args = |s: &str| -> Vec<String> {
+        if s == "verified" {
+            vec![
+                "--bundle".into(),
+                bundle_file.display().to_string(),
+                "--key".into(),
+                fixture.key.clone(),
+            ]
+        } else {
+            vec!["--status".into(), s.into()]
+        }
+    };
 
     // The files: matched, altered later, stripped, a text file, one over the small limit.
     let minimal = root.join("tests/fixtures/minimal.pdf");
@@ -252,10 +266,16 @@ fn browser_flows() {
             ("adoc", "AsciiDoc"),
             ("tex", "LaTeX"),
         ] {
+            // LaTeX includes a local file: the snippet names it and where to download it.
+            let image = if format == "tex" {
+                ["--download".to_owned(), src.replace(".svg", ".pdf")]
+            } else {
+                ["--src".to_owned(), src.clone()]
+            };
             let want = run(pith_cmd()
-                .args([
-                    "snippet", NUMBER, "--status", &status, "--format", format, "--src", src,
-                ])
+                .args(["snippet", NUMBER, "--format", format])
+                .args(status_args(&status))
+                .args(&image)
                 .args(*args))
             .stdout;
             assert_eq!(
@@ -265,18 +285,18 @@ fn browser_flows() {
             );
         }
     }
-    let dark = run(pith_cmd().args([
-        "snippet",
-        NUMBER,
-        "--status",
-        &status,
-        "--format",
-        "html",
-        "--src",
-        &badge,
-        "--dark-src",
-        &badge,
-    ]))
+    let dark = run(pith_cmd()
+        .args([
+            "snippet",
+            NUMBER,
+            "--format",
+            "html",
+            "--src",
+            &badge,
+            "--dark-src",
+        ])
+        .arg(badge.replace(".svg", "-dark.svg"))
+        .args(status_args(&status)))
     .stdout;
     assert_eq!(find("HTML with picture"), String::from_utf8(dark).unwrap());
     assert_eq!(
@@ -605,15 +625,21 @@ async fn an_injected_pdf_matches_its_record() {
     .unwrap();
     let mut pdf = minimal;
     pdf.extend_from_slice(&inj.appended);
-    let (s, body) = post(pdf.clone(), "text/html", 1_000_000).await;
+    let (s, page) = post(pdf.clone(), "text/html", 1_000_000).await;
     assert_eq!(s, StatusCode::OK);
-    assert!(
-        body.contains("The number matches its record") && body.contains("ZeroPP"),
-        "{body}"
-    );
     let (s, body) = post(pdf, "application/json", 1_000_000).await;
     assert_eq!(s, StatusCode::OK);
     let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    // The page's headline is the report's: the record matches, but no receipt was checked,
+    // so it is not shown as a match.
+    let headline = v["headline"].as_str().unwrap();
+    assert_eq!(v["verdict"], "unverified");
+    assert!(headline.starts_with("UNVERIFIED: "), "{headline}");
+    assert!(
+        page.contains(&pith::escape::html_attr(headline)) && page.contains("ZeroPP"),
+        "{page}"
+    );
+    assert!(!page.contains("The number matches its record"), "{page}");
     assert_eq!(v["file"], "a.pdf");
     assert_eq!(v["holds"], true);
     assert_eq!(v["arxiv_id"], "2402.03791");
@@ -632,16 +658,26 @@ fn the_export_holds_the_pages_and_says_what_needs_the_server() {
     .unwrap();
     let read = |rel: &str| std::fs::read_to_string(dir.path().join(rel)).unwrap();
     let home = read("index.html");
-    assert!(home.contains("needs the server itself"), "{home}");
+    assert!(home.contains("it has no search"), "{home}");
+    assert!(
+        !home.contains("For example"),
+        "no search examples without a search: {home}"
+    );
+    assert!(
+        home.contains("A static copy of a <code>pith serve</code> index"),
+        "{home}"
+    );
     assert!(
         !home.contains("<form"),
         "a static copy cannot search: {home}"
     );
     let verify = read("verify/index.html");
+    assert!(verify.contains("cannot take a file"), "{verify}");
     assert!(
-        verify.contains("checking a PDF needs the server itself"),
+        verify.contains("PITH_RESOLVER_URL=https://mirror.example.org pith verify paper.pdf"),
         "{verify}"
     );
+    assert!(!verify.contains("Choose a PDF"), "{verify}");
     assert!(!verify.contains("<form"), "{verify}");
     let record = read("pith/7BMK4ZKTPUTUY3JKWBANNPOFR5/index.html");
     assert!(record.contains("ZeroPP"));

@@ -13,3 +13,10 @@ pyftsubset "$src" \
   --no-hinting --desubroutinize --name-IDs=0,1,2,3,4,5,6,13,14 \
   --notdef-outline --recommended-glyphs --drop-tables+=GSUB,GPOS,GDEF,kern,FFTM,MATH,gasp \
   --output-file=PithStamp-DejaVuSans.ttf
+# PithText-DejaVuSans.ttf: the same font cut down to printable ASCII (U+0020..U+007E), for the
+# text of one-page drawings (`pith badge --format pdf`): a badge's label, number and status.
+pyftsubset "$src" \
+  --unicodes=U+0020-007E \
+  --no-hinting --desubroutinize --name-IDs=0,1,2,3,4,5,6,13,14 \
+  --notdef-outline --recommended-glyphs --drop-tables+=GSUB,GPOS,GDEF,kern,FFTM,MATH,gasp \
+  --output-file=PithText-DejaVuSans.ttf

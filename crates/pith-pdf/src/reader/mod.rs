@@ -393,7 +393,7 @@ impl<R: ReadAt> Pdf<R> {
         match self.entry(num)? {
             None | Some(Entry::Free) => Ok(None),
             Some(Entry::Offset(off, _)) => {
-                let f = self.fetch_at_depth(off + self.delta, Some(num), depth)?;
+                let f = self.fetch_at_depth(off + self.delta, Some(num), depth, true)?;
                 Ok(Some(f))
             }
             Some(Entry::InStream(stm, idx)) => {
@@ -523,7 +523,26 @@ impl<R: ReadAt> Pdf<R> {
     }
 
     fn fetch_at(&self, pos: u64, expect: Option<u32>) -> Result<Fetched, Error> {
-        self.fetch_at_depth(pos, expect, 0)
+        self.fetch_at_depth(pos, expect, 0, true)
+    }
+
+    /// Object `num` as [`Pdf::get`] reads it, but without a stream's data (`stream` is
+    /// `None`): for looking at a stream's dictionary without reading what may be megabytes
+    /// of image or content.
+    ///
+    /// # Errors
+    /// As [`Pdf::get`].
+    pub fn get_dict(&self, num: u32) -> Result<Option<Fetched>, Error> {
+        match self.entry(num)? {
+            Some(Entry::Offset(off, _)) => Ok(Some(self.fetch_at_depth(
+                off + self.delta,
+                Some(num),
+                0,
+                false,
+            )?)),
+            // Objects in object streams are never streams.
+            _ => self.get(num),
+        }
     }
 
     fn fetch_at_depth(
@@ -531,6 +550,7 @@ impl<R: ReadAt> Pdf<R> {
         pos: u64,
         expect: Option<u32>,
         depth: usize,
+        with_data: bool,
     ) -> Result<Fetched, Error> {
         let ((id, obj, data_start), raw) = parse_growing(&self.src, pos, |p| {
             let id = p.obj_header()?;
@@ -552,6 +572,7 @@ impl<R: ReadAt> Pdf<R> {
         }
         let stream = match data_start {
             None => None,
+            Some(_) if !with_data => None,
             Some(ds) => {
                 let d = obj.as_dict().expect("stream_start only after a dictionary");
                 let abs = pos + ds as u64;

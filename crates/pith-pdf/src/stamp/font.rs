@@ -6,7 +6,9 @@
 //! and PDF/A files keep every font embedded.
 //!
 //! It owns measuring and encoding the stamp text and the bytes of the five font objects. It
-//! reads the font with `ttf-parser`; it does no I/O and does not know about pages.
+//! reads the font with `ttf-parser`; it does no I/O and does not know about pages. The same
+//! code embeds [`TEXT`], the font cut down to printable ASCII, for the text of a one-page
+//! drawing ([`crate::writer::page`]); each is a [`Font`].
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -21,6 +23,27 @@ pub static FONT: &[u8] = include_bytes!("../../assets/fonts/PithStamp-DejaVuSans
 
 /// `/BaseFont` of the embedded subset: a six-letter subset tag (§9.9.2) and the font's name.
 pub const BASE_FONT: &str = "PITHST+DejaVuSans";
+
+/// An embedded font: the TrueType file and its `/BaseFont`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Font {
+    /// The font file.
+    pub bytes: &'static [u8],
+    /// `/BaseFont`: a six-letter subset tag and the font's name.
+    pub base_font: &'static str,
+}
+
+/// The stamp's font ([`FONT`]).
+pub const STAMP: Font = Font {
+    bytes: FONT,
+    base_font: BASE_FONT,
+};
+
+/// DejaVu Sans subset to printable ASCII (U+0020..U+007E; see `assets/fonts/subset.sh`).
+pub const TEXT: Font = Font {
+    bytes: include_bytes!("../../assets/fonts/PithText-DejaVuSans.ttf"),
+    base_font: "PITHTX+DejaVuSans",
+};
 
 /// Text encoded for the stamp font.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,12 +81,20 @@ pub struct FontRefs {
     pub cid_set: Ref,
 }
 
+#[cfg(test)]
 fn face() -> Result<ttf_parser::Face<'static>, Error> {
-    ttf_parser::Face::parse(FONT, 0).map_err(|e| {
-        Error::new(ErrorKind::Unsupported(format!(
-            "the built-in stamp font does not parse: {e}"
-        )))
-    })
+    STAMP.face()
+}
+
+impl Font {
+    fn face(&self) -> Result<ttf_parser::Face<'static>, Error> {
+        ttf_parser::Face::parse(self.bytes, 0).map_err(|e| {
+            Error::new(ErrorKind::Unsupported(format!(
+                "the built-in font {} does not parse: {e}",
+                self.base_font
+            )))
+        })
+    }
 }
 
 /// Every character the font maps, with its glyph id, in code point order.
@@ -92,27 +123,37 @@ fn mapped(face: &ttf_parser::Face<'_>) -> Vec<(char, u16)> {
 /// [`ErrorKind::Unsupported`] when a character is not in the font (only `pith:`, digits,
 /// upper-case letters and the space are).
 pub fn encode(text: &str) -> Result<Encoded, Error> {
-    let face = face()?;
-    let upem = f64::from(face.units_per_em());
-    let mut bytes = Vec::with_capacity(text.len() * 2);
-    let mut advance = 0.0;
-    for c in text.chars() {
-        let g = face.glyph_index(c).ok_or_else(|| {
-            Error::new(ErrorKind::Unsupported(format!(
-                "the stamp font has no glyph for {c:?}"
-            )))
-        })?;
-        bytes.extend_from_slice(&g.0.to_be_bytes());
-        advance += f64::from(face.glyph_hor_advance(g).unwrap_or(0)) / upem;
+    STAMP.encode(text)
+}
+
+impl Font {
+    /// Encodes `text` for this font and measures it.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Unsupported`] when a character is not in the font.
+    pub fn encode(&self, text: &str) -> Result<Encoded, Error> {
+        let face = self.face()?;
+        let upem = f64::from(face.units_per_em());
+        let mut bytes = Vec::with_capacity(text.len() * 2);
+        let mut advance = 0.0;
+        for c in text.chars() {
+            let g = face.glyph_index(c).ok_or_else(|| {
+                Error::new(ErrorKind::Unsupported(format!(
+                    "the built-in font has no glyph for {c:?}"
+                )))
+            })?;
+            bytes.extend_from_slice(&g.0.to_be_bytes());
+            advance += f64::from(face.glyph_hor_advance(g).unwrap_or(0)) / upem;
+        }
+        Ok(Encoded {
+            bytes,
+            extent: Extent {
+                advance,
+                ascent: f64::from(face.ascender()) / upem,
+                descent: f64::from(face.descender()) / upem,
+            },
+        })
     }
-    Ok(Encoded {
-        bytes,
-        extent: Extent {
-            advance,
-            ascent: f64::from(face.ascender()) / upem,
-            descent: f64::from(face.descender()) / upem,
-        },
-    })
 }
 
 /// A font-unit value in the PDF's 1/1000 em text space units.
@@ -126,65 +167,76 @@ fn thousandths(v: i32, upem: f64) -> i64 {
 /// # Errors
 /// [`ErrorKind::Unsupported`] when the built-in font does not parse (a broken build).
 pub fn objects(r: &FontRefs) -> Result<Vec<(Ref, Body)>, Error> {
-    let face = face()?;
-    let upem = f64::from(face.units_per_em());
-    let glyphs = face.number_of_glyphs();
-    let widths: Vec<i64> = (0..glyphs)
-        .map(|g| {
-            let w = face.glyph_hor_advance(ttf_parser::GlyphId(g)).unwrap_or(0);
-            thousandths(i32::from(w), upem)
-        })
-        .collect();
-    let bb = face.global_bounding_box();
-    let t = |v: i16| thousandths(i32::from(v), upem);
-    let cap = face.capital_height().unwrap_or(face.ascender());
+    STAMP.objects(r)
+}
 
-    let type0 = wf::Type0 {
-        base_font: BASE_FONT,
-        descendant: r.cid,
-        to_unicode: r.to_unicode,
+impl Font {
+    /// The bodies of the six font objects of this font, keyed by identity.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Unsupported`] when the built-in font does not parse (a broken build).
+    pub fn objects(&self, r: &FontRefs) -> Result<Vec<(Ref, Body)>, Error> {
+        let (font, base_font) = (self.bytes, self.base_font);
+        let face = self.face()?;
+        let upem = f64::from(face.units_per_em());
+        let glyphs = face.number_of_glyphs();
+        let widths: Vec<i64> = (0..glyphs)
+            .map(|g| {
+                let w = face.glyph_hor_advance(ttf_parser::GlyphId(g)).unwrap_or(0);
+                thousandths(i32::from(w), upem)
+            })
+            .collect();
+        let bb = face.global_bounding_box();
+        let t = |v: i16| thousandths(i32::from(v), upem);
+        let cap = face.capital_height().unwrap_or(face.ascender());
+
+        let type0 = wf::Type0 {
+            base_font,
+            descendant: r.cid,
+            to_unicode: r.to_unicode,
+        }
+        .to_obj();
+        let cid = wf::CidFont {
+            base_font,
+            descriptor: r.descriptor,
+            widths: &widths,
+        }
+        .to_obj();
+        let descriptor = wf::FontDescriptor {
+            font_name: base_font,
+            flags: 4,
+            bbox: [t(bb.x_min), t(bb.y_min), t(bb.x_max), t(bb.y_max)],
+            ascent: t(face.ascender()),
+            descent: t(face.descender()),
+            cap_height: t(cap),
+            stem_v: 80,
+            font_file2: r.file,
+            cid_set: r.cid_set,
+        }
+        .to_obj();
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+        z.write_all(font)
+            .map_err(|e| Error::new(ErrorKind::Io).with_source(e))?;
+        let packed = z
+            .finish()
+            .map_err(|e| Error::new(ErrorKind::Io).with_source(e))?;
+        let file = Body::Stream(wf::font_file2(font.len()), packed);
+        let cmap = Body::Stream(wf::plain_stream(), to_unicode(&mapped(&face)).into_bytes());
+        // Every glyph of the subset is a CID (Identity mapping): bits 0..glyphs set, high bit first.
+        let mut set = vec![0u8; usize::from(glyphs).div_ceil(8)];
+        for g in 0..usize::from(glyphs) {
+            set[g / 8] |= 0x80 >> (g % 8);
+        }
+        let cid_set = Body::Stream(wf::plain_stream(), set);
+        Ok(vec![
+            (r.type0, Body::Dict(type0)),
+            (r.cid, Body::Dict(cid)),
+            (r.descriptor, Body::Dict(descriptor)),
+            (r.file, file),
+            (r.to_unicode, cmap),
+            (r.cid_set, cid_set),
+        ])
     }
-    .to_obj();
-    let cid = wf::CidFont {
-        base_font: BASE_FONT,
-        descriptor: r.descriptor,
-        widths: &widths,
-    }
-    .to_obj();
-    let descriptor = wf::FontDescriptor {
-        font_name: BASE_FONT,
-        flags: 4,
-        bbox: [t(bb.x_min), t(bb.y_min), t(bb.x_max), t(bb.y_max)],
-        ascent: t(face.ascender()),
-        descent: t(face.descender()),
-        cap_height: t(cap),
-        stem_v: 80,
-        font_file2: r.file,
-        cid_set: r.cid_set,
-    }
-    .to_obj();
-    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
-    z.write_all(FONT)
-        .map_err(|e| Error::new(ErrorKind::Io).with_source(e))?;
-    let packed = z
-        .finish()
-        .map_err(|e| Error::new(ErrorKind::Io).with_source(e))?;
-    let file = Body::Stream(wf::font_file2(FONT.len()), packed);
-    let cmap = Body::Stream(wf::plain_stream(), to_unicode(&mapped(&face)).into_bytes());
-    // Every glyph of the subset is a CID (Identity mapping): bits 0..glyphs set, high bit first.
-    let mut set = vec![0u8; usize::from(glyphs).div_ceil(8)];
-    for g in 0..usize::from(glyphs) {
-        set[g / 8] |= 0x80 >> (g % 8);
-    }
-    let cid_set = Body::Stream(wf::plain_stream(), set);
-    Ok(vec![
-        (r.type0, Body::Dict(type0)),
-        (r.cid, Body::Dict(cid)),
-        (r.descriptor, Body::Dict(descriptor)),
-        (r.file, file),
-        (r.to_unicode, cmap),
-        (r.cid_set, cid_set),
-    ])
 }
 
 /// The `/ToUnicode` CMap (§9.10.3, Adobe technical note 5411) from glyph ids (2-byte codes)

@@ -12,26 +12,32 @@
 //! - the font objects, and a new version of the page dictionary with its *own* resources (a
 //!   copy of the inherited or shared dictionary plus the font), so no other page changes.
 //!
-//! The stamp is recognised again by private `/PithStamp` keys on its content stream and
-//! annotation: stamping again with the same text is [`Plan::is_current`] (nothing to write);
+//! The stamp is recognised again by private `/PithStamp` keys on its content stream (with the
+//! text it shows in `/PithText` and its record in `/PithURL`) and annotation: stamping again with the same text is [`Plan::is_current`] (nothing to write);
 //! with another number, form, size or position the same two objects get new versions, so a
 //! page never carries two stamps. This module decides nothing about signatures or encryption
 //! (see [`super::inject()`]) and does no I/O beyond reading objects through [`Pdf`].
+//!
+//! [`printed`] reads what page 1 prints of a number (the badge `pith.sty` draws, the stamp,
+//! record links, number text pith did not draw); [`badge`] redraws the badge in its box.
 
 use crate::filters::MAX_WHOLE;
 use crate::reader::{too_large, Pdf, ReadAt};
 use crate::security::StreamKind;
 use crate::syntax::{Dict, Obj, Ref};
 use crate::writer::annotation::Link;
+use crate::writer::content::Content;
 use crate::writer::object::{self as wo, dict, name_obj};
 use crate::writer::Update;
 use crate::Identifier;
 use crate::{Error, ErrorKind};
 
+pub mod badge;
 pub mod balance;
 pub mod content;
 pub mod font;
 pub mod geometry;
+pub mod printed;
 pub mod tagged;
 
 pub use geometry::Position;
@@ -76,6 +82,45 @@ impl Default for Stamp {
     }
 }
 
+impl Form {
+    /// Every form with its name, as front ends take them (`short`, `full`).
+    pub const NAMES: [(&'static str, Form); 2] = [("short", Form::Short), ("full", Form::Full)];
+}
+
+impl std::str::FromStr for Form {
+    type Err = String;
+    /// A form from its name ([`Form::NAMES`]); the error names the ones there are.
+    fn from_str(s: &str) -> Result<Self, String> {
+        Form::NAMES
+            .iter()
+            .find(|(n, _)| *n == s)
+            .map(|(_, f)| *f)
+            .ok_or_else(|| format!("form {s:?} is not short or full"))
+    }
+}
+
+impl Position {
+    /// Every position with its name, as front ends take them.
+    pub const NAMES: [(&'static str, Position); 4] = [
+        ("left", Position::Left),
+        ("right", Position::Right),
+        ("top", Position::Top),
+        ("bottom", Position::Bottom),
+    ];
+}
+
+impl std::str::FromStr for Position {
+    type Err = String;
+    /// A position from its name ([`Position::NAMES`]); the error names the ones there are.
+    fn from_str(s: &str) -> Result<Self, String> {
+        Position::NAMES
+            .iter()
+            .find(|(n, _)| *n == s)
+            .map(|(_, p)| *p)
+            .ok_or_else(|| format!("position {s:?} is not left, right, top or bottom"))
+    }
+}
+
 impl Stamp {
     /// The text the stamp shows for `number`.
     pub fn text(&self, number: &dyn Identifier) -> String {
@@ -95,7 +140,7 @@ pub const MAX_CONTENT: u64 = 256 << 20;
 const MARK_STAMP: &[u8] = b"Stamp";
 const MARK_LINK: &[u8] = b"Link";
 /// Fill colour of the stamp text (DeviceGray), a mid grey like arXiv's stamp.
-const GREY: &str = "0.35";
+const GREY: f64 = 0.35;
 /// The least luminance of a background the grey text stands out from without a plate: text of
 /// luminance 0.10 (`0.35 g`) on it has a contrast of 4.5:1 (WCAG 2's level AA for small text).
 const PLATE_LUMINANCE: f64 = 0.63;
@@ -634,38 +679,39 @@ impl Plan {
     /// own (isolated) content.
     fn content(&self, closes: usize) -> Vec<u8> {
         let p = &self.placement;
-        let m = |a: &[f64; 6]| a.iter().map(|v| wo::num(*v)).collect::<Vec<_>>().join(" ");
-        let mut s = String::new();
-        s.push_str(&"Q\n".repeat(closes));
-        s.push_str("q\n/Artifact BMC\n");
-        s.push_str(&format!("{} cm\n", m(&p.matrix)));
-        // The text state is reset as well, in case the original content leaves it changed and
-        // unbalanced (more `q` than `Q`).
+        let mut c = Content::new();
+        for _ in 0..closes {
+            c.restore_state();
+        }
+        c.save_state()
+            .begin_marked_content(b"Artifact")
+            .transform(p.matrix);
         if self.plate {
             let v = &p.visual;
             let pad = PLATE_PAD_EM * p.font_size;
-            s.push_str(&format!(
-                "1 g\n{} {} {} {} re\nf\n",
-                wo::num(v.x0 - pad),
-                wo::num(v.y0 - pad),
-                wo::num(v.width() + 2.0 * pad),
-                wo::num(v.height() + 2.0 * pad)
-            ));
+            c.set_fill_gray(1.0)
+                .rect(
+                    v.x0 - pad,
+                    v.y0 - pad,
+                    v.width() + 2.0 * pad,
+                    v.height() + 2.0 * pad,
+                )
+                .fill_nonzero();
         }
         if self.grey {
-            s.push_str(&format!("{GREY} g\n"));
+            c.set_fill_gray(GREY);
         }
-        s.push_str("0 Tc 0 Tw 100 Tz 0 Ts 0 Tr\nBT\n");
-        let mut out = s.into_bytes();
-        wo::name(&self.font_name, &mut out);
-        out.extend_from_slice(
-            format!(" {} Tf\n{} Tm\n<", wo::num(p.font_size), m(&p.text_matrix)).as_bytes(),
-        );
-        for b in &self.encoded {
-            out.extend_from_slice(format!("{b:02X}").as_bytes());
-        }
-        out.extend_from_slice(b"> Tj\nET\nEMC\nQ\n");
-        out
+        // The text state is reset as well, in case the original content leaves it changed and
+        // unbalanced (more `q` than `Q`).
+        c.reset_text_state()
+            .begin_text()
+            .set_font(&self.font_name, p.font_size)
+            .set_text_matrix(p.text_matrix)
+            .show_bytes(&self.encoded)
+            .end_text()
+            .end_marked_content()
+            .restore_state();
+        c.finish()
     }
 
     /// The link annotation (its strings are encrypted by the writer in an encrypted file).
@@ -680,6 +726,16 @@ impl Plan {
             mark: Some(("PithStamp", "Link")),
         }
         .to_obj()
+    }
+
+    /// The dictionary of the stamp's content stream: `/PithStamp /Stamp`, and what it shows
+    /// and its record in `/PithText` and `/PithURL` ([`printed`] reads them back).
+    fn stamp_entries(&self) -> Obj {
+        dict(vec![
+            ("PithStamp", name_obj("Stamp")),
+            ("PithText", Obj::Str(self.text.clone().into_bytes())),
+            ("PithURL", Obj::Str(self.url.clone().into_bytes())),
+        ])
     }
 
     /// The alternate description of the link (annotation `/Contents`, structure `/Alt`).
@@ -725,7 +781,7 @@ impl Plan {
             // Replace the stamp in place: same objects, new versions; the page is unchanged
             // unless the annotation went missing.
             let data = self.content(leading_closes(&ex.data));
-            up.stream(ex.stream, &mark(MARK_STAMP), StreamKind::Other, &data);
+            up.stream(ex.stream, &self.stamp_entries(), StreamKind::Other, &data);
             let annot = match &ex.annot {
                 Some((a, _)) => *a,
                 None => up.alloc(),
@@ -782,7 +838,7 @@ impl Plan {
         let s = up.alloc();
         up.stream(
             s,
-            &mark(MARK_STAMP),
+            &self.stamp_entries(),
             StreamKind::Other,
             &self.content(closes),
         );

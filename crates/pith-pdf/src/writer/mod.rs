@@ -30,8 +30,10 @@
 //! ```
 
 pub mod annotation;
+pub mod content;
 pub mod font;
 pub mod object;
+pub mod page;
 pub mod structure;
 pub mod xref;
 

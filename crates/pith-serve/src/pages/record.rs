@@ -56,8 +56,9 @@ impl Facts {
     }
 }
 
-/// The status flags' names and how the page says them.
-pub const FLAGS: [(&str, &str); 4] = [
+/// What the status does not hold yet, as the page says it: no mirror checks these today (a
+/// bundle may state them; the page lists that apart, as the bundle's statement).
+const NOT_YET: [(&str, &str); 4] = [
     ("author_attested", "attested by an author"),
     (
         "externally_anchored",
@@ -207,6 +208,7 @@ struct View {
     status: &'static str,
     holds: String,
     not_yet: Vec<&'static str>,
+    claims: Vec<String>,
     has_bundle: bool,
     versions: Vec<Version>,
     newer: Option<Version>,
@@ -272,10 +274,22 @@ pub fn badge_variants(
             let snippets = Format::ALL
                 .into_iter()
                 .map(|f| {
-                    let opts = SnippetOptions {
-                        badge: options.clone(),
-                        src: Some(src.clone()),
-                        dark_src: None,
+                    // LaTeX includes a local PDF: its snippet names the file and where to
+                    // download it.
+                    let opts = if f == Format::Latex {
+                        SnippetOptions {
+                            badge: options.clone(),
+                            src: None,
+                            dark_src: None,
+                            download: Some(format!("{origin}/badge/{}.pdf{query}", number.code())),
+                        }
+                    } else {
+                        SnippetOptions {
+                            badge: options.clone(),
+                            src: Some(src.clone()),
+                            dark_src: None,
+                            download: None,
+                        }
                     };
                     Ok(Snippet {
                         format: f.name(),
@@ -349,7 +363,8 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
                 &SnippetOptions {
                     badge: b.options.clone(),
                     src: Some(b.src.clone()),
-                    dark_src: Some(format!("{}/badge/{code}.svg", origin)),
+                    dark_src: Some(format!("{}/badge/{code}-dark.svg", origin)),
+                    download: None,
                 },
             )
         })
@@ -363,31 +378,15 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
     } else {
         e.categories.clone()
     };
+    // The one status row is what this mirror checked; what the bundle states beside it is
+    // listed as the bundle's statement (`Flags::claims`), never as a status.
     let f = facts.bundle.as_ref().map(|b| b.flags).unwrap_or_default();
-    let on = [
-        f.author_attested,
-        f.externally_anchored,
-        f.storage_verified,
-        f.references_resolved,
-    ];
-    let held: Vec<&str> = FLAGS
-        .iter()
-        .zip(on)
-        .filter(|(_, o)| *o)
-        .map(|((_, l), _)| *l)
-        .collect();
-    let not_yet = FLAGS
-        .iter()
-        .zip(on)
-        .filter(|(_, o)| !*o)
-        .map(|((_, l), _)| *l)
-        .collect();
+    let not_yet = NOT_YET.iter().map(|(_, label)| *label).collect();
+    let claims: Vec<String> = f.claims().into_iter().map(|c| c.sentence).collect();
     let mut holds = "The number is computed from arXiv's metadata of this version; anyone can compute it again (below).".to_owned();
     if f.receipt_verified {
-        holds.push_str(" Its record carries a receipt signed by a key pith trusts.");
-    }
-    if !held.is_empty() {
-        holds.push_str(&format!(" Also {}.", held.join("; ")));
+        holds
+            .push_str(" A receipt signature in its bundle verifies with a key this mirror trusts.");
     }
     let version_of = |(v, n): &(u32, PithNumber)| Version {
         version: *v,
@@ -450,6 +449,7 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
         status: status.name(),
         holds,
         not_yet,
+        claims,
         has_bundle: facts.bundle.is_some(),
         versions: facts.versions.iter().map(version_of).collect(),
         newer: documents::newer(r.source.version, &facts.versions).map(version_of),

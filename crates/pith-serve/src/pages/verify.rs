@@ -136,7 +136,7 @@ impl Refusal {
             Refusal::Damaged => format!(
                 "Its structure cannot be read ({detail}). A PDF viewer may still show it by repairing it; save a repaired copy and check that."
             ),
-            Refusal::NoNumber => "There is no number in its XMP metadata, its document information or a record link on page 1. Its authors may not have added one; look the paper up by its arXiv id instead.".into(),
+            Refusal::NoNumber => format!("{detail} There is no number in its XMP metadata, its document information or a record link on page 1. Its authors may not have added one; look the paper up by its arXiv id instead."),
             Refusal::CutOff => "Try again; if it happens again, the connection is too slow for a file this large.".into(),
             Refusal::Malformed => "The request says it holds a form (multipart/form-data) but its parts cannot be read. Send the file with the page's form, or as the request body itself (curl --data-binary @paper.pdf).".into(),
             Refusal::TooSlow => "The connection sent the file more slowly than this server accepts. Try again on a faster connection, or check the file on your own computer with pith verify paper.pdf.".into(),
@@ -251,6 +251,10 @@ impl Lookup for IndexLookup {
     fn record_url(&self, code: &str) -> String {
         pith::net::resolver::record_url(&self.origin, code)
     }
+
+    fn name(&self) -> &str {
+        "this mirror"
+    }
 }
 
 /// A file's name as the report gives it: its last path component, without control characters.
@@ -304,12 +308,15 @@ pub async fn check(
     };
     let checked = budget
         .check(upload.held, move || {
+            // Receipts are checked with the keys the index trusted, as its badges were.
+            let keys = lookup.state.index().trusted_keys().unwrap_or_default();
             let req = VerifyRequest {
                 pdf: Some(job::Source::Bytes {
                     data: &file,
                     name: &name,
                 }),
                 resolver: Some(&lookup),
+                keys: keys.into_iter().skip(1).collect(),
                 ..VerifyRequest::default()
             };
             let report = job::verify::run(&req)?;
@@ -332,8 +339,9 @@ pub async fn check(
         Ok(Ok((_, Some(why)))) => return refuse(Refusal::Encrypted, &why),
         // Scripts get the report as `pith verify --json` prints it, `no_number` included.
         Ok(Ok((r, None))) if json => r,
+        // The page says the report's headline, as `pith verify` does, then what to do.
         Ok(Ok((r, None))) if r.verdict == Verdict::NoNumber => {
-            return refuse(Refusal::NoNumber, "")
+            return refuse(Refusal::NoNumber, r.headline())
         }
         Ok(Ok((r, None))) => r,
         Ok(Err(e)) => {
@@ -440,60 +448,34 @@ fn describe(state: &AppState, report: &VerifyReport) -> ResultView {
         }),
         _ => None,
     };
-    let with = |status: CheckStatus| -> Vec<&pith::verify::Check> {
-        report
-            .checks
-            .iter()
-            .filter(|c| c.status == status)
-            .collect()
-    };
-    let failed = with(CheckStatus::Mismatch);
+    let failed: Vec<&pith::verify::Check> = report
+        .checks
+        .iter()
+        .filter(|c| c.status == CheckStatus::Mismatch)
+        .collect();
     let agree = !failed.iter().any(|c| c.kind == CheckKind::Metadata);
     let mut sentences = vec![format!("The number {n} was found in {found_in}.")];
     sentences.push(if agree {
-        "Every place in the file that holds a number names this one.".into()
+        "The file's XMP metadata and document information do not name another number.".into()
     } else {
         "The places in the file that hold the number do not agree: a later change to the file wrote another number beside it.".into()
     });
-    let (headline, tone) = match (&paper, report.verdict) {
-        (None, _) => {
-            sentences.push(format!(
-                "This server's index has no record of {n}, so the number cannot be checked here."
-            ));
-            ("No record of this number here", "bad")
-        }
-        (Some(p), Verdict::Mismatch) => {
-            sentences.push(format!(
-                "The record it names is that of “{}” (arXiv:{}), but not everything agrees:",
-                p.title, p.arxiv_id
-            ));
-            sentences.extend(
-                failed
-                    .iter()
-                    .filter(|c| c.kind != CheckKind::Metadata)
-                    .map(|c| format!("{}: {}.", c.subject, c.detail)),
-            );
-            ("The number does not match", "bad")
-        }
-        (Some(p), v) => {
-            sentences.push(format!(
-                "It is the number of the record of “{}” (arXiv:{}): the record hashes to it.",
-                p.title, p.arxiv_id
-            ));
-            if v == Verdict::Verified {
-                sentences.push("The record's receipt is signed by the registry key.".into());
-            } else {
-                sentences.extend(
-                    with(CheckStatus::Unverified)
-                        .iter()
-                        .map(|c| format!("Not checked: {}.", c.detail)),
-                );
-            }
-            ("The number matches its record", "ok")
-        }
+    if let Some(p) = &paper {
+        sentences.push(format!(
+            "The record it was checked against is that of “{}” (arXiv:{}).",
+            p.title, p.arxiv_id
+        ));
+    }
+    // The verdict and its sentence are the library's, the same `pith verify` prints; only
+    // the colour of the box is this page's.
+    let tone = match report.verdict {
+        Verdict::Verified => "ok",
+        Verdict::Unverified | Verdict::Unknown => "warn",
+        _ => "bad",
     };
+    let headline = report.headline().to_owned();
     ResultView {
-        headline: headline.into(),
+        headline,
         tone,
         sentences,
         file: report.file.clone().unwrap_or_default(),

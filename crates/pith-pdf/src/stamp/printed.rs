@@ -1,0 +1,460 @@
+//! What page 1 prints of a Pith Number, and where ([`read`]): the badge `pith.sty` draws (a
+//! Form XObject of page 1's resources whose dictionary carries `/PithMark /Badge`, the text it
+//! shows in `/PithText` and its record in `/PithURL`), pith's stamp (a content stream marked
+//! `/PithStamp /Stamp`), the link annotations to a record URL (marked `/PithMark /Link` or
+//! `/PithStamp /Link` when pith wrote them), and number text in page 1's own content streams
+//! that pith did not draw and cannot rewrite.
+//!
+//! The text is found in strings shown between `BT` and `ET` read byte for byte, which is how
+//! simple fonts (pdfTeX's Type 1 fonts, the standard fonts) encode letters and digits; text in
+//! fonts with two-byte codes (XeTeX's and LuaTeX's) is not read. It reads only; nothing is
+//! decided here about what to do with a place.
+
+use crate::filters::MAX_WHOLE;
+use crate::reader::{Pdf, ReadAt};
+use crate::syntax::{Dict, Obj, Ref};
+use crate::vocab::{NUMBER_SCHEME, URL_BASE};
+use crate::Error;
+
+use super::geometry::Rect;
+
+/// Which kind of place on page 1 holds a number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// The badge `pith.sty` draws (a marked Form XObject).
+    Badge,
+    /// pith's stamp (`pith inject --stamp`).
+    Stamp,
+    /// A link annotation whose URI is a record URL.
+    Link,
+    /// Number text in page 1's content that pith did not draw.
+    Text,
+}
+
+/// One place on page 1 that holds a number.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Printed {
+    /// What it is.
+    pub kind: Kind,
+    /// The object: the badge's form, the stamp's content stream, the annotation (`None` for
+    /// text, or a direct annotation).
+    pub object: Option<Ref>,
+    /// The number text it shows (`pith:7BMK4ZKT`, or the full form), when known.
+    pub text: Option<String>,
+    /// The record URL it names (the badge's `/PithURL`, a link's `/URI`), when known.
+    pub url: Option<String>,
+    /// Whether pith drew it (a badge, a stamp, a link with pith's mark): pith can rewrite it.
+    pub marked: bool,
+    /// A badge's `/BBox` in form space.
+    pub(crate) bbox: Option<Rect>,
+    /// A badge form's or annotation's dictionary, as read.
+    pub(crate) dict: Option<Dict>,
+}
+
+impl Printed {
+    fn new(kind: Kind, object: Option<Ref>) -> Self {
+        Printed {
+            kind,
+            object,
+            text: None,
+            url: None,
+            marked: false,
+            bbox: None,
+            dict: None,
+        }
+    }
+
+    /// Whether it holds a number at all (a badge emptied by `pith strip` holds none).
+    pub fn holds(&self) -> bool {
+        self.text.is_some() || self.url.is_some()
+    }
+
+    /// Whether it names the record whose 26-character code is `code`: its URL names that
+    /// code and its text is that record's short or full form.
+    pub fn names(&self, code: &str) -> bool {
+        let url_ok = self
+            .url
+            .as_deref()
+            .is_none_or(|u| crate::mark::code_of(u).as_deref() == Some(code));
+        let text_ok = self.text.as_deref().is_none_or(|t| text_names(t, code));
+        url_ok && text_ok
+    }
+}
+
+/// Whether number text `t` (`pith:<8>` or `pith:YYYY:<26>`) is a form of the record `code`.
+pub fn text_names(t: &str, code: &str) -> bool {
+    match crate::mark::code_of(t) {
+        Some(c) => c == code,
+        None => t
+            .strip_prefix(NUMBER_SCHEME)
+            .is_some_and(|s| s.len() == crate::mark::SHORT_LEN && code.starts_with(s)),
+    }
+}
+
+/// `/PithMark` (pith.sty, and pith's own writers) on what pith draws.
+pub(crate) const MARK_KEY: &[u8] = b"PithMark";
+/// Value of [`MARK_KEY`] on a badge's form.
+pub(crate) const MARK_BADGE: &[u8] = b"Badge";
+/// Value of [`MARK_KEY`] (or of the stamp's `/PithStamp`) on a link.
+pub(crate) const MARK_LINK: &[u8] = b"Link";
+/// The keys on a badge form naming what it shows and its record.
+pub(crate) const KEY_TEXT: &[u8] = b"PithText";
+pub(crate) const KEY_URL: &[u8] = b"PithURL";
+
+/// The most XObjects and annotations of page 1 looked at.
+const MAX_ITEMS: usize = 4096;
+/// The most of page 1's decoded content searched for number text, all its streams together:
+/// a stream that would take the total past it, and every stream after it, is not searched.
+const MAX_TEXT: u64 = 16 << 20;
+
+/// Page 1 and what it prints of a number.
+#[derive(Debug, Clone)]
+pub struct PageOne {
+    /// Page 1's object.
+    pub page_ref: Ref,
+    /// Its dictionary.
+    pub page: Dict,
+    /// The places, badges first, then the stamp, links and text.
+    pub places: Vec<Printed>,
+}
+
+fn string_of<R: ReadAt>(pdf: &Pdf<R>, d: &Dict, key: &[u8]) -> Option<String> {
+    match d.get(key).map(|v| pdf.resolve(v)) {
+        Some(Ok(Obj::Str(s))) => String::from_utf8(s).ok(),
+        _ => None,
+    }
+}
+
+/// Reads page 1's places.
+///
+/// # Errors
+/// [`crate::ErrorKind::Unsupported`] when there is no page 1; [`crate::ErrorKind::Damaged`]
+/// when page 1 cannot be parsed; [`crate::ErrorKind::Io`].
+pub fn read<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<PageOne, Error> {
+    let (page_ref, page, inh) = super::first_page(pdf, catalog)?;
+    let mut places = Vec::new();
+    // Badges: marked forms of the page's resources.
+    let res = match inh.resources.as_ref().map(|r| pdf.resolve(r)) {
+        Some(Ok(Obj::Dict(d))) => d,
+        _ => Dict::default(),
+    };
+    if let Some(Ok(Obj::Dict(xo))) = res.get(b"XObject").map(|x| pdf.resolve(x)) {
+        for (_, v, _) in xo.entries.iter().take(MAX_ITEMS) {
+            let Obj::Ref(r) = v else { continue };
+            // The dictionary only: an image's data can be megabytes.
+            let Some(f) = pdf.get_dict(r.num).ok().flatten() else {
+                continue;
+            };
+            let Some(d) = f.obj.as_dict() else { continue };
+            if d.get(MARK_KEY).and_then(Obj::as_name) != Some(MARK_BADGE) {
+                continue;
+            }
+            let mut p = Printed::new(Kind::Badge, Some(*r));
+            p.text = string_of(pdf, d, KEY_TEXT);
+            p.url = string_of(pdf, d, KEY_URL);
+            p.marked = true;
+            p.bbox = super::rect(pdf, d.get(b"BBox"));
+            p.dict = Some(d.clone());
+            places.push(p);
+        }
+    }
+    let contents = match page.get(b"Contents") {
+        Some(c @ Obj::Ref(r)) => match pdf.get(r.num).ok().flatten() {
+            Some(f) if f.stream.is_some() => vec![c.clone()],
+            Some(f) => match f.obj {
+                Obj::Array(a) => a,
+                _ => vec![],
+            },
+            None => vec![],
+        },
+        Some(Obj::Array(a)) => a.clone(),
+        _ => vec![],
+    };
+    let mut texts = Vec::new();
+    let mut budget = MAX_TEXT.min(MAX_WHOLE);
+    for c in contents.iter().take(MAX_ITEMS) {
+        let Obj::Ref(r) = c else { continue };
+        let Some(head) = pdf.get_dict(r.num).ok().flatten() else {
+            continue;
+        };
+        let stamp = head
+            .obj
+            .as_dict()
+            .and_then(|d| d.get(b"PithStamp"))
+            .and_then(Obj::as_name)
+            == Some(b"Stamp");
+        if stamp {
+            let mut p = Printed::new(Kind::Stamp, Some(*r));
+            if let Some(d) = head.obj.as_dict() {
+                p.text = string_of(pdf, d, KEY_TEXT);
+                p.url = string_of(pdf, d, KEY_URL);
+            }
+            p.marked = true;
+            places.push(p);
+            continue;
+        }
+        // Read the data only when its encoded length fits what is left to search.
+        let len = head
+            .obj
+            .as_dict()
+            .and_then(|d| d.get(b"Length"))
+            .and_then(|l| pdf.resolve(l).ok())
+            .and_then(|l| l.as_int())
+            .and_then(|l| u64::try_from(l).ok());
+        if budget == 0 || len.is_none_or(|l| l > budget) {
+            continue;
+        }
+        let Some(f) = pdf.get(r.num).ok().flatten().filter(|f| f.stream.is_some()) else {
+            continue;
+        };
+        match pdf.decoded(&f, "page 1's content", budget) {
+            Ok(data) => {
+                budget = budget.saturating_sub(data.len() as u64);
+                texts.extend(number_texts(&data));
+            }
+            Err(_) => budget = 0,
+        }
+    }
+    let annots = match page.get(b"Annots").map(|a| pdf.resolve(a)) {
+        Some(Ok(Obj::Array(a))) => a,
+        _ => vec![],
+    };
+    for a in annots.iter().take(MAX_ITEMS) {
+        let Ok(Obj::Dict(d)) = pdf.resolve(a) else {
+            continue;
+        };
+        if d.get(b"Subtype").and_then(Obj::as_name) != Some(b"Link") {
+            continue;
+        }
+        let Some(Ok(Obj::Dict(action))) = d.get(b"A").map(|x| pdf.resolve(x)) else {
+            continue;
+        };
+        let Some(uri) = string_of(pdf, &action, b"URI") else {
+            continue;
+        };
+        let marked = [&b"PithMark"[..], b"PithStamp"]
+            .iter()
+            .any(|k| d.get(k).and_then(Obj::as_name) == Some(MARK_LINK));
+        if !uri.starts_with(URL_BASE) && !marked {
+            continue;
+        }
+        let mut p = Printed::new(Kind::Link, a.as_ref());
+        p.url = Some(uri);
+        p.marked = marked;
+        p.dict = Some(d);
+        places.push(p);
+    }
+    // A stamp written by older versions names its record through its link only.
+    let stamp_url = places
+        .iter()
+        .find(|p| {
+            p.kind == Kind::Link
+                && p.marked
+                && p.dict
+                    .as_ref()
+                    .is_some_and(|d| d.get(b"PithStamp").is_some())
+        })
+        .and_then(|p| p.url.clone());
+    for p in places
+        .iter_mut()
+        .filter(|p| p.kind == Kind::Stamp && p.url.is_none())
+    {
+        p.url = stamp_url.clone();
+    }
+    for t in texts {
+        let mut p = Printed::new(Kind::Text, None);
+        p.text = Some(t);
+        places.push(p);
+    }
+    Ok(PageOne {
+        page_ref,
+        page,
+        places,
+    })
+}
+
+/// The number texts (`pith:` and 8 base32 characters, or a full `pith:YYYY:<26>`) in the
+/// strings each text object of `data` shows, in order.
+pub fn number_texts(data: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut text = Vec::new();
+    let mut i = 0;
+    let n = data.len();
+    let flush = |text: &mut Vec<u8>, out: &mut Vec<String>| {
+        find_numbers(text, out);
+        text.clear();
+    };
+    while i < n {
+        match data[i] {
+            b'%' => {
+                while i < n && data[i] != b'\n' && data[i] != b'\r' {
+                    i += 1;
+                }
+            }
+            b'(' => {
+                i += 1;
+                let mut depth = 1;
+                while i < n {
+                    match data[i] {
+                        b'\\' if i + 1 < n => {
+                            i += 1;
+                            let c = data[i];
+                            match c {
+                                b'n' => text.push(b'\n'),
+                                b'r' | b't' | b'b' | b'f' => text.push(b' '),
+                                b'0'..=b'7' => {
+                                    let mut v = 0u32;
+                                    let mut k = 0;
+                                    while k < 3 && i < n && (b'0'..=b'7').contains(&data[i]) {
+                                        v = v * 8 + u32::from(data[i] - b'0');
+                                        i += 1;
+                                        k += 1;
+                                    }
+                                    i -= 1;
+                                    text.push((v & 0xff) as u8);
+                                }
+                                b'\r' | b'\n' => {}
+                                _ => text.push(c),
+                            }
+                        }
+                        b'(' => {
+                            depth += 1;
+                            text.push(b'(');
+                        }
+                        b')' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                            text.push(b')');
+                        }
+                        c => text.push(c),
+                    }
+                    i += 1;
+                }
+            }
+            b'<' if data.get(i + 1) == Some(&b'<') => i += 1,
+            b'<' => {
+                i += 1;
+                let mut hex = Vec::new();
+                while i < n && data[i] != b'>' {
+                    if data[i].is_ascii_hexdigit() {
+                        hex.push(data[i]);
+                    }
+                    i += 1;
+                }
+                if hex.len() % 2 == 1 {
+                    hex.push(b'0');
+                }
+                for p in hex.chunks(2) {
+                    let s = std::str::from_utf8(p).unwrap_or("00");
+                    text.push(u8::from_str_radix(s, 16).unwrap_or(0));
+                }
+            }
+            c if c.is_ascii_alphabetic() => {
+                let start = i;
+                while i < n && (data[i].is_ascii_alphanumeric() || data[i] == b'*') {
+                    i += 1;
+                }
+                match &data[start..i] {
+                    b"BT" | b"ET" => flush(&mut text, &mut out),
+                    // Inline image data is binary: skip to its `EI`.
+                    b"ID" => {
+                        while i + 2 < n
+                            && !(data[i].is_ascii_whitespace()
+                                && &data[i + 1..i + 3] == b"EI"
+                                && data.get(i + 3).is_none_or(|b| !b.is_ascii_alphanumeric()))
+                        {
+                            i += 1;
+                        }
+                        i += 3;
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    flush(&mut text, &mut out);
+    out
+}
+
+fn is_b32(c: u8) -> bool {
+    c.is_ascii_uppercase() || (b'2'..=b'7').contains(&c)
+}
+
+/// Appends the number texts in `text` to `out`. Words are often not separated by spaces in
+/// the strings (a kern in a `TJ` array stands for the space), so a number ends where the
+/// base32 characters do.
+fn find_numbers(text: &[u8], out: &mut Vec<String>) {
+    let p = NUMBER_SCHEME.as_bytes();
+    let mut i = 0;
+    while i + p.len() <= text.len() {
+        if &text[i..i + p.len()] != p {
+            i += 1;
+            continue;
+        }
+        let rest = &text[i + p.len()..];
+        let full = rest.len() >= 31
+            && rest[..4].iter().all(u8::is_ascii_digit)
+            && rest[4] == b':'
+            && rest[5..31].iter().all(|&c| is_b32(c))
+            && rest.get(31).is_none_or(|&c| !is_b32(c));
+        let short = rest.len() >= 8
+            && rest[..8].iter().all(|&c| is_b32(c))
+            && rest.get(8).is_none_or(|&c| !is_b32(c));
+        let len = if full {
+            31
+        } else if short {
+            8
+        } else {
+            0
+        };
+        if len > 0 {
+            out.push(String::from_utf8_lossy(&text[i..i + p.len() + len]).into_owned());
+        }
+        i += p.len() + len;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn number_text_in_strings_of_a_text_object() {
+        let data = b"BT /F1 9 Tf [(pi)-20(th:7BM)10(K4ZKT)] TJ ET\nBT (pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5) Tj ET BT <706974683A41414141414141413F> Tj ET (pith:) Tj BT (pith:abc) Tj ET BT [(See)-333(pith:DDDDDDDD)-334(for)] TJ ET";
+        assert_eq!(
+            number_texts(data),
+            vec![
+                "pith:7BMK4ZKT",
+                "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5",
+                "pith:AAAAAAAA",
+                "pith:DDDDDDDD"
+            ]
+        );
+        // Inline image data is not text.
+        assert!(number_texts(b"BI /W 1 ID (pith:AAAAAAAA) EI BT ET").is_empty());
+        // Octal escapes and comments.
+        assert_eq!(
+            number_texts(b"BT (\\160ith:BBBBBBBB) Tj % (pith:CCCCCCCC)\nET"),
+            vec!["pith:BBBBBBBB"]
+        );
+    }
+
+    #[test]
+    fn a_place_names_its_record() {
+        let code = "7BMK4ZKTPUTUY3JKWBANNPOFR5";
+        assert!(text_names("pith:7BMK4ZKT", code));
+        assert!(text_names("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5", code));
+        assert!(!text_names("pith:AAAAAAAA", code));
+        let mut p = Printed::new(Kind::Badge, None);
+        p.text = Some("pith:7BMK4ZKT".into());
+        p.url = Some(format!("{URL_BASE}{code}"));
+        assert!(p.names(code) && p.holds());
+        p.url = Some(format!("{URL_BASE}AAAAAAAAAAAAAAAAAAAAAAAAAA"));
+        assert!(!p.names(code));
+    }
+}
