@@ -751,3 +751,48 @@ fn the_sitemap_names_every_record_page() {
         }
     }
 }
+
+#[test]
+fn the_export_writes_the_citations_concept_badges_and_sitemap_the_server_answers() {
+    let f = Fixture::new();
+    let out = f.dir.path().join("site");
+    let base = "https://mirror.example.org";
+    let r = run(
+        &common::pith(),
+        &[
+            "serve",
+            f.index.to_str().unwrap(),
+            "--export",
+            out.to_str().unwrap(),
+            "--base-url",
+            base,
+        ],
+        &[],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let s = Server::start(&f.index, &["--base-url", base]);
+    let mut files = vec![
+        ("sitemap.xml".to_owned(), "/sitemap.xml".to_owned()),
+        ("sitemap/0.xml".into(), "/sitemap/0.xml".into()),
+        ("sitemap/1.xml".into(), "/sitemap/1.xml".into()),
+    ];
+    for v in vectors() {
+        let c = code(v["pith_number"].as_str().unwrap());
+        let id = v["canonical_record"]["source"]["id"].as_str().unwrap();
+        for ext in [".bib", ".csl.json", ".ris"] {
+            files.push((format!("pith/{c}{ext}"), format!("/pith/{c}{ext}")));
+        }
+        for ext in ["svg", "json"] {
+            files.push((
+                format!("badge/arxiv/{id}.{ext}"),
+                format!("/badge/arxiv/{id}.{ext}"),
+            ));
+        }
+    }
+    for (file, route) in files {
+        let served = s.get(&route, &[]);
+        assert_eq!(served.status, 200, "{route}");
+        let written = std::fs::read(out.join(&file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!(written, served.body, "{file}");
+    }
+}
