@@ -41,7 +41,7 @@
 //!   retries, timeouts) and cached.
 //! - [`batch`]: archive-scale runs: manifests, sidecars, shards, the worker pool with its group
 //!   commit, arXiv matching ([`batch::arxiv`]) and the arXiv PDF manifest
-//!   ([`batch::manifest`]); the bulk tars are the job layer's ([`job::tar`], [`job::tar_run`]).
+//!   ([`batch::manifest`]); the bulk tars are the job layer's ([`job::tar`], its runs [`job::tar::run`]).
 //! - [`sty`]: renders the LaTeX package `pith.sty`. [`badge`]: SVG badges and snippets.
 //! - Shared utilities: [`decompress`] (compressed inputs recognised by content, bounded
 //!   lines), [`pipeline`] (an ordered parallel map with bounded memory), [`escape`] (escaping

@@ -231,7 +231,7 @@ fn directory_mode_uses_sidecars_and_in_place_appends_only() {
 /// bytes that qpdf accepts without warnings. Returns whether the file carries the number: an
 /// in-place update killed before its commit write leaves the new objects after the original
 /// `%%EOF` behind a copy of the original `startxref`, which readers take as the original
-/// document (see `src/cli/apply.rs`).
+/// document (the engine's commit writes the new `startxref` last: `pith_pdf::commit`).
 fn assert_whole(path: &Path, original: &[u8]) -> bool {
     let now = std::fs::read(path).unwrap();
     if now == original {

@@ -1,6 +1,6 @@
 //! CLI tests for `pith number`, `pith record` and `pith verify`, running the real binary.
 
-use crate::common::{data, example, pith, seed_vector, SEED, SEED_HASH};
+use crate::common::{self, data, example, pith, seed_vector, SEED, SEED_HASH};
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -188,12 +188,9 @@ fn verify_signature_vectors() {
 
 /// A bundle shaped as SPEC describes, signed by a test key given with --key.
 fn signed_bundle(dir: &std::path::Path) -> (std::path::PathBuf, String) {
-    use ed25519_dalek::{Signer, SigningKey};
-    let key = SigningKey::from_bytes(&[7u8; 32]);
     let v = seed_vector();
     let record = v["canonical_record"].clone();
-    let digest = pith::number::digest_from_hex(SEED_HASH).unwrap();
-    let sig = data_encoding::BASE64.encode(&key.sign(&digest).to_bytes());
+    let sig = common::sign_hash(SEED_HASH);
     let bundle = serde_json::json!({
         "bundle_type": "pith_open_graph_bundle", "bundle_version": "1.0",
         "pith_number": SEED, "short_pith_number": "pith:7BMK4ZKT",
@@ -207,8 +204,7 @@ fn signed_bundle(dir: &std::path::Path) -> (std::path::PathBuf, String) {
     });
     let path = dir.join("bundle.json");
     std::fs::write(&path, serde_json::to_string_pretty(&bundle).unwrap()).unwrap();
-    let pk = data_encoding::BASE64.encode(key.verifying_key().as_bytes());
-    (path, pk)
+    (path, common::test_key())
 }
 
 #[test]

@@ -503,9 +503,8 @@ fn in_place_keeps_permissions_and_the_file() {
 }
 
 /// `pith inject --in-place` appends to the file itself, as `pith batch --in-place` does (both
-/// through src/cli/apply.rs since a3615c4, now src/pdf/commit.rs; before, inject wrote a copy and renamed it over the
-/// input, which lost the inode, the timestamps and a symlink): same inode, timestamps kept, a
-/// symlink's target updated.
+/// through the engine's commit, `pith_pdf::commit`): same inode, timestamps kept, a symlink's
+/// target updated. A copy renamed over the input would lose all three.
 #[test]
 fn inject_in_place_appends_to_the_file_itself() {
     let dir = tmpdir();

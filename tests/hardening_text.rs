@@ -78,6 +78,39 @@ ref = next(iter(doc.findall(lambda n: n.tagname == "reference")))
 print(json.dumps({"kinds": kinds, "uri": img["uri"], "alt": img["alt"], "refuri": ref["refuri"]}))
 "#;
 
+/// The lines of a LaTeX snippet TeX reads: those that are no comment.
+fn live_tex(out: &str) -> impl Iterator<Item = &str> {
+    out.lines().filter(|l| !l.starts_with('%'))
+}
+
+/// What TeX makes of the lines it reads, label text aside: per line, its control sequences
+/// and its unescaped comment characters.
+fn shape_of_tex(out: &str) -> Vec<(Vec<&str>, usize)> {
+    live_tex(out)
+        .map(|l| {
+            let comments = l
+                .match_indices('%')
+                .filter(|(i, _)| !l[..*i].ends_with('\\'))
+                .count();
+            (control_sequences(l), comments)
+        })
+        .collect()
+}
+
+/// The names of the TeX control sequences of `line` made of letters (`\href` → `href`).
+fn control_sequences(line: &str) -> Vec<&str> {
+    line.match_indices('\\')
+        .map(|(i, _)| {
+            let rest = &line[i + 1..];
+            let end = rest
+                .find(|c: char| !c.is_ascii_alphabetic())
+                .unwrap_or(rest.len());
+            &rest[..end]
+        })
+        .filter(|name| !name.is_empty())
+        .collect()
+}
+
 /// Removes CommonMark backslash escapes.
 fn md_unescape(s: &str) -> String {
     let mut out = String::new();
@@ -96,6 +129,9 @@ fn md_unescape(s: &str) -> String {
 fn attack_strings_in_snippets_are_escaped_or_refused() {
     let py = common::have_tool("python3", "attack_strings_in_snippets");
     let rst = py && common::have_python_module("docutils", "attack_strings_in_snippets");
+    let plain = pith(&["snippet", SEED, "--format", "tex", "--label", "plain"]);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    let plain_tex = shape_of_tex(&plain.stdout);
     for a in ATTACKS {
         let alt = format!("{a}: {SEED}");
         let src = format!("https://example.org/{a}.svg");
@@ -190,16 +226,20 @@ fn attack_strings_in_snippets_are_escaped_or_refused() {
         // path TeX would misread is refused.
         let r = snip("tex", false);
         assert_eq!(r.code, 0, "{}", r.stderr);
-        let tex_line = r
-            .stdout
-            .lines()
-            .find(|l| l.starts_with("{\\hypersetup{pdfborder={0 0 0}}\\href"))
-            .unwrap();
+        // The link TeX reads (not a comment line) goes to the record.
+        let href = format!("\\href{{{SEED_URL}}}");
+        assert!(
+            live_tex(&r.stdout).any(|l| l.contains(&href)),
+            "{a}: {}",
+            r.stdout
+        );
         assert!(!r.stdout.contains("\\input{"), "{}", r.stdout);
         for l in r.stdout.lines().filter(|l| l.contains("sure")) {
             assert!(l.contains("100\\% sure"), "{l}");
         }
-        let _ = tex_line;
+        // The lines TeX reads hold the same control sequences and comment characters as with a
+        // plain label: the caller's label can add none, nor end a line early with `%`.
+        assert_eq!(shape_of_tex(&r.stdout), plain_tex, "{a}: {}", r.stdout);
         // An SVG URL is no image pdfLaTeX can include: refused, whatever its characters.
         let r = snip("tex", true);
         assert_eq!(r.code, 2, "{a}: {}", r.stdout);

@@ -72,17 +72,41 @@ fn xmp_huge_attributes_stay_bounded() {
         four < one * 10 + Duration::from_secs(1),
         "2 MB: {one:?}, 8 MB: {four:?}"
     );
-    // 50,000 sibling attributes.
-    let many: String = (0..50_000).map(|i| format!(" dc:a{i}=\"v\"")).collect();
-    let p = packet(&format!("<rdf:Description{many}/>"));
-    let _ = xmp::read(p.as_bytes());
-    let _ = xmp::merge(Some(p.as_bytes()), &props(), "2024-01-01T00:00:00Z");
+    // 50,000 sibling attributes: refused by their count (the engine keeps at most 1,024 on
+    // an element), at once, by both the reader and the merge; 1,000 are read and kept.
+    let attrs = |n: usize| -> String {
+        let many: String = (0..n).map(|i| format!(" dc:a{i}=\"v\"")).collect();
+        packet(&format!("<rdf:Description{many}/>"))
+    };
+    let p = attrs(50_000);
+    let t = Instant::now();
+    let refused = |r: Result<_, pith::pdf::Error>, what: &str| {
+        let e = r
+            .err()
+            .unwrap_or_else(|| panic!("{what}: 50,000 attributes accepted"));
+        assert!(
+            matches!(e.kind(), pith::pdf::ErrorKind::Xmp(_))
+                && e.to_string().contains("attributes"),
+            "{what}: {e}"
+        );
+    };
+    refused(xmp::read(p.as_bytes()).map(|_| ()), "read");
+    refused(
+        xmp::merge(Some(p.as_bytes()), &props(), "2024-01-01T00:00:00Z").map(|_| ()),
+        "merge",
+    );
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    let p = attrs(1_000);
+    let out = xmp::merge(Some(p.as_bytes()), &props(), "2024-01-01T00:00:00Z").unwrap();
+    assert!(xmp::read(&out).unwrap().carries(&props()));
+    assert!(String::from_utf8_lossy(&out).contains(" dc:a999=\"v\""));
 }
 
 /// 200,000 nested elements in an XMP packet: roxmltree's tokenizer recurses once per level,
 /// so without a depth check `xmp::read` and `xmp::merge` overflow the stack and abort the
 /// whole process (also `pith inject`, `pith inspect` and `pith batch`, where one file stops
-/// the run). Found by this suite; fixed in src/pdf/xmp.rs by a nesting check (9a606ec).
+/// the run). The engine's XMP reader refuses such a packet by its nesting depth
+/// (`pith_pdf::xml::shape`) before roxmltree sees it.
 #[test]
 fn xmp_deep_nesting_is_an_error_not_a_stack_overflow() {
     let depth = 200_000;
@@ -112,9 +136,10 @@ fn xmp_deep_nesting_is_an_error_not_a_stack_overflow() {
 }
 
 /// Nesting hidden from a naive depth check (regression test): `</` inside comments is not an
-/// end tag, and `/>` inside a quoted attribute value does not close the start tag. Before the
-/// fix, both packets passed src/pdf/xmp.rs's `shape` guard with a depth of at most 1 while
-/// roxmltree recursed 200,000 levels and the process aborted.
+/// end tag, and `/>` inside a quoted attribute value does not close the start tag. A guard that
+/// missed either would measure these packets at a depth of at most 1 while roxmltree recursed
+/// 200,000 levels and the process aborted; `pith_pdf::xml::shape` counts them as roxmltree
+/// will.
 #[test]
 fn xmp_nesting_check_cannot_be_bypassed() {
     let n = 200_000;

@@ -642,31 +642,6 @@ fn pdf_with(env: &Env, number: &str) -> std::path::PathBuf {
     out
 }
 
-/// A bundle of `rec` (a published vector) with one receipt signed by a test key; returns the
-/// bundle and the key's public half (base64).
-fn signed_bundle(rec: &Value) -> (Value, String) {
-    use ed25519_dalek::{Signer, SigningKey};
-    let key = SigningKey::from_bytes(&[7u8; 32]);
-    let hash = rec["canonical_sha256"].as_str().unwrap();
-    let digest = pith::number::digest_from_hex(hash).unwrap();
-    let sig = data_encoding::BASE64.encode(&key.sign(&digest).to_bytes());
-    let bundle = serde_json::json!({
-        "bundle_type": "pith_open_graph_bundle",
-        "bundle_version": "1.0",
-        "pith_number": rec["pith_number"],
-        "canonical_record": rec["canonical_record"],
-        "canonical_sha256": hash,
-        "events": [{"event_type": "record_created", "subject_pith_number": rec["pith_number"],
-            "target": "record", "payload": {"canonical_record": rec["canonical_record"],
-            "canonical_sha256": hash, "receipt": {"kind": "pith_receipt", "key_id": "test",
-            "signature_b64": sig}}}]
-    });
-    (
-        bundle,
-        data_encoding::BASE64.encode(key.verifying_key().as_bytes()),
-    )
-}
-
 #[test]
 fn verify_a_pdf_against_the_resolver() {
     let rec = published_record("2402.03791");
@@ -677,7 +652,7 @@ fn verify_a_pdf_against_the_resolver() {
         "canonical_sha256": rec["canonical_sha256"],
         "canonical_record": rec["canonical_record"],
     });
-    let (bundle, key) = signed_bundle(&rec);
+    let (bundle, key) = common::signed_bundle(&rec);
     let server = resolver(
         vec![(code.clone(), wrapped)],
         vec![(code.clone(), bundle.clone())],

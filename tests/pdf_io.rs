@@ -12,48 +12,25 @@ const A: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
 /// A PDF with `n` content streams of `size` bytes each (so the file is large and has many
 /// objects), classic xref table.
 fn big_pdf(n: usize, size: usize) -> Vec<u8> {
-    let mut out = b"%PDF-1.4\n".to_vec();
-    let mut offs = Vec::new();
-    let mut obj = |out: &mut Vec<u8>, body: &[u8]| {
-        offs.push(out.len());
-        out.extend_from_slice(format!("{} 0 obj\n", offs.len()).as_bytes());
-        out.extend_from_slice(body);
-        out.extend_from_slice(b"\nendobj\n");
-    };
-    obj(&mut out, b"<< /Type /Catalog /Pages 2 0 R >>");
     let kids: Vec<String> = (0..n).map(|i| format!("{} 0 R", 3 + 2 * i)).collect();
-    obj(
-        &mut out,
-        format!("<< /Type /Pages /Kids [{}] /Count {n} >>", kids.join(" ")).as_bytes(),
-    );
-    let data = vec![b'%'; size];
+    let mut objs = vec![
+        ("<< /Type /Catalog /Pages 2 0 R >>".to_owned(), None),
+        (
+            format!("<< /Type /Pages /Kids [{}] /Count {n} >>", kids.join(" ")),
+            None,
+        ),
+    ];
     for i in 0..n {
-        obj(
-            &mut out,
+        objs.push((
             format!(
                 "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] /Contents {} 0 R >>",
                 4 + 2 * i
-            )
-            .as_bytes(),
-        );
-        let mut s = format!("<< /Length {size} >>\nstream\n").into_bytes();
-        s.extend_from_slice(&data);
-        s.extend_from_slice(b"\nendstream");
-        obj(&mut out, &s);
+            ),
+            None,
+        ));
+        objs.push((format!("<< /Length {size} >>"), Some(vec![b'%'; size])));
     }
-    let x = out.len();
-    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f\r\n", offs.len() + 1).as_bytes());
-    for o in &offs {
-        out.extend_from_slice(format!("{o:010} 00000 n\r\n").as_bytes());
-    }
-    out.extend_from_slice(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{x}\n%%EOF\n",
-            offs.len() + 1
-        )
-        .as_bytes(),
-    );
-    out
+    common::pdfgen::classic(&objs)
 }
 
 /// Runs pith under strace and sums the return values of `calls`.

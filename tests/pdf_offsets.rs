@@ -18,9 +18,6 @@ const A: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
 /// `relative`, else from the start of the file. `ws_before_xref` is written between the last
 /// `endobj` and `xref`, and `startxref` points at it.
 fn build(prefix: &[u8], relative: bool, ws_before_xref: &[u8]) -> Vec<u8> {
-    let mut out = prefix.to_vec();
-    let base = if relative { out.len() } else { 0 };
-    out.extend_from_slice(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n");
     let objs = [
         "<< /Type /Catalog /Pages 2 0 R >>",
         "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
@@ -28,25 +25,14 @@ fn build(prefix: &[u8], relative: bool, ws_before_xref: &[u8]) -> Vec<u8> {
         "<< /Length 33 >>\nstream\nBT /F1 12 Tf 20 100 Td (Hi) Tj ET\nendstream",
         "<< /Title (Offsets) >>",
     ];
-    let mut offs = Vec::new();
-    for (i, body) in objs.iter().enumerate() {
-        offs.push(out.len() - base);
-        out.extend_from_slice(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
-    }
-    let xref = out.len() - base;
-    out.extend_from_slice(ws_before_xref);
-    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f\r\n", objs.len() + 1).as_bytes());
-    for o in offs {
-        out.extend_from_slice(format!("{o:010} 00000 n\r\n").as_bytes());
-    }
-    out.extend_from_slice(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R /Info 5 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-            objs.len() + 1
-        )
-        .as_bytes(),
-    );
-    out
+    let objs: Vec<(String, Option<Vec<u8>>)> = objs.iter().map(|o| (o.to_string(), None)).collect();
+    let layout = common::pdfgen::Layout {
+        prefix,
+        absolute: !relative,
+        before_xref: ws_before_xref,
+        trailer: " /Info 5 0 R",
+    };
+    common::pdfgen::classic_with(&objs, &layout)
 }
 
 /// qpdf --check's warnings, without the file name and offsets (so input and output compare).

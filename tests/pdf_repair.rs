@@ -18,9 +18,6 @@ const KEY: &str = "7BMK4ZKTPUTUY3JKWBANNPOFR5";
 /// A two-page PDF with a classic xref table; `prefix` goes before `%PDF-` (offsets count from
 /// the header). Object 4 is page 1's content.
 fn build(prefix: &[u8]) -> Vec<u8> {
-    let mut out = prefix.to_vec();
-    let base = out.len();
-    out.extend_from_slice(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n");
     let stream = |text: &str| {
         let c = format!("BT /F1 18 Tf 20 100 Td ({text}) Tj ET");
         format!("<< /Length {} >>\nstream\n{c}\nendstream", c.len())
@@ -35,24 +32,13 @@ fn build(prefix: &[u8]) -> Vec<u8> {
         &stream("Second page"),
         "<< /Title (Repair test) /Producer (pith tests) >>",
     ];
-    let mut offs = Vec::new();
-    for (i, body) in objs.iter().enumerate() {
-        offs.push(out.len() - base);
-        out.extend_from_slice(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
-    }
-    let xref = out.len() - base;
-    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f\r\n", objs.len() + 1).as_bytes());
-    for o in offs {
-        out.extend_from_slice(format!("{o:010} 00000 n\r\n").as_bytes());
-    }
-    out.extend_from_slice(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R /Info 8 0 R /ID [<00112233445566778899AABBCCDDEEFF><00112233445566778899AABBCCDDEEFF>] >>\nstartxref\n{xref}\n%%EOF\n",
-            objs.len() + 1
-        )
-        .as_bytes(),
-    );
-    out
+    let objs: Vec<(String, Option<Vec<u8>>)> = objs.iter().map(|o| (o.to_string(), None)).collect();
+    let layout = common::pdfgen::Layout {
+        prefix,
+        trailer: " /Info 8 0 R /ID [<00112233445566778899AABBCCDDEEFF><00112233445566778899AABBCCDDEEFF>]",
+        ..Default::default()
+    };
+    common::pdfgen::classic_with(&objs, &layout)
 }
 
 fn find(hay: &[u8], needle: &[u8]) -> usize {

@@ -66,38 +66,19 @@ fn numbers(meta: &Path) -> HashMap<String, String> {
 
 /// A one-page PDF with an uncompressed filler stream of `filler` bytes (for large members).
 fn build_pdf(filler: usize) -> Vec<u8> {
-    let mut out = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n".to_vec();
     let content = "BT /F1 18 Tf 20 100 Td (Large) Tj ET";
     let objs = [
-        "<< /Type /Catalog /Pages 2 0 R >>".to_owned(),
-        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_owned(),
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> /XObject << /X 6 0 R >> >> >>".to_owned(),
-        format!("<< /Length {} >>\nstream\n{content}\nendstream", content.len()),
-        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_owned(),
+        ("<< /Type /Catalog /Pages 2 0 R >>".to_owned(), None),
+        ("<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_owned(), None),
+        ("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> /XObject << /X 6 0 R >> >> >>".to_owned(), None),
+        (format!("<< /Length {} >>", content.len()), Some(content.as_bytes().to_vec())),
+        ("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_owned(), None),
+        (
+            format!("<< /Type /XObject /Subtype /Form /BBox [0 0 1 1] /Length {filler} >>"),
+            Some(vec![b' '; filler]),
+        ),
     ];
-    let mut offs = Vec::new();
-    for (i, body) in objs.iter().enumerate() {
-        offs.push(out.len());
-        out.extend_from_slice(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
-    }
-    offs.push(out.len());
-    out.extend_from_slice(
-        format!(
-            "6 0 obj\n<< /Type /XObject /Subtype /Form /BBox [0 0 1 1] /Length {filler} >>\nstream\n"
-        )
-        .as_bytes(),
-    );
-    out.resize(out.len() + filler, b' ');
-    out.extend_from_slice(b"\nendstream\nendobj\n");
-    let xref = out.len();
-    out.extend_from_slice(b"xref\n0 7\n0000000000 65535 f\r\n");
-    for o in offs {
-        out.extend_from_slice(format!("{o:010} 00000 n\r\n").as_bytes());
-    }
-    out.extend_from_slice(
-        format!("trailer\n<< /Size 7 /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n").as_bytes(),
-    );
-    out
+    common::pdfgen::classic(&objs)
 }
 
 /// Writes `files` (name, bytes) under `dir/src` and tars them with GNU tar in `format`, in

@@ -3,7 +3,6 @@
 
 use std::path::PathBuf;
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use pith::batch::Shard;
@@ -31,8 +30,12 @@ use crate::progress::Callback;
 /// as is an exception of the callback.
 ///
 /// Returns a dict: ``lines`` (the report lines, as ``pith batch --json`` prints them) and
-/// ``summary`` (its last line). Raises BatchError and its kin when the inputs cannot be read;
-/// a file that is refused or fails is a line, not an exception.
+/// ``summary`` (its last line). Raises OptionError (kind ``request``) for arguments that do
+/// not go together, with the sentence ``pith batch`` prints for the same request (neither or
+/// both of ``dir`` and ``manifest``, neither or both of ``out_dir`` and ``in_place``, ``mirror``
+/// without ``out_dir`` or with ``check``, ``check`` with ``dry_run``, ``any_version`` or
+/// ``unmatched`` without ``metadata``, ``"-"`` twice); BatchError and its kin when the inputs
+/// cannot be read; a file that is refused or fails is a line, not an exception.
 #[pyfunction]
 #[pyo3(signature = (
     dir=None, *, manifest=None, root=None, out_dir=None, in_place=false, dry_run=false,
@@ -65,24 +68,6 @@ pub fn batch<'py>(
     stamp_size: f64,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if dir.is_some() == manifest.is_some() {
-        return Err(PyValueError::new_err("give either dir or manifest"));
-    }
-    if out_dir.is_some() == in_place {
-        return Err(PyValueError::new_err(
-            "give out_dir, or in_place=True to update the files themselves",
-        ));
-    }
-    if mirror && (out_dir.is_none() || check) {
-        return Err(PyValueError::new_err(
-            "mirror=True needs out_dir and cannot go with check=True",
-        ));
-    }
-    if check && dry_run {
-        return Err(PyValueError::new_err(
-            "give check=True or dry_run=True, not both",
-        ));
-    }
     let metadata = crate::tar::paths_arg(metadata)?;
     let shard = shard
         .map(Shard::parse)
@@ -99,35 +84,28 @@ pub fn batch<'py>(
         stamp_position,
         stamp_size,
     )?;
-    let threads = jobs.unwrap_or_else(job::run::default_threads).max(1);
-    let inputs = job::run::Inputs {
-        manifest: manifest.as_deref(),
-        root: root.as_deref(),
-        dir: dir.as_deref(),
-        arxiv_metadata: &metadata,
-        any_version,
-        unmatched: unmatched.as_deref(),
-        shard,
-        // As pith batch: the metadata pass on the cores (it waits for nothing), unless `jobs`.
-        metadata_threads: jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+    let request = job::run::BatchRequest {
+        inputs: job::run::Inputs {
+            manifest: manifest.as_deref(),
+            root: root.as_deref(),
+            dir: dir.as_deref(),
+            arxiv_metadata: &metadata,
+            any_version,
+            unmatched: unmatched.as_deref(),
+            shard,
+        },
+        out_dir: out_dir.as_deref(),
+        in_place,
+        dry_run,
+        mirror,
+        check,
+        jobs,
+        settings: &settings,
     };
     let mut lines: Callback<ItemReport> = Callback::new(progress);
     let done = py.detach(|| {
-        let plan = job::run::plan(&inputs, &mut |_| {})?;
-        let request = job::run::RunRequest {
-            jobs: plan.jobs,
-            orphans: plan.orphans,
-            root: dir.as_deref(),
-            decided: plan.decided,
-            out_dir: out_dir.as_deref(),
-            dry_run,
-            mirror,
-            check,
-            settings: &settings,
-            threads,
-        };
-        job::run::run(request, &mut lines)
+        let prepared = request.prepare(&mut |_| {})?;
+        job::run::run(prepared.run, &mut lines)
     });
     let name = dir
         .as_ref()

@@ -8,7 +8,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use pith::job::kind::{self, Kind};
+use pith::job::kind::{self, ErrorCode};
 // One line per error, as the CLI writes it (operating-system errors in words).
 use pith::pdf::chain;
 
@@ -38,7 +38,7 @@ pub fn raise(py: Python<'_>, class: &str, kind: &str, message: String, attrs: At
 }
 
 /// The exception of `kind` (its class from the library's table of kinds) with `message`.
-pub fn of_kind(py: Python<'_>, kind: Kind, message: String, attrs: Attrs) -> PyErr {
+pub fn of_kind(py: Python<'_>, kind: ErrorCode, message: String, attrs: Attrs) -> PyErr {
     raise(py, kind.class(), kind.name(), message, attrs)
 }
 
@@ -72,7 +72,7 @@ pub fn record(py: Python<'_>, e: &pith::record::Error) -> PyErr {
 pub fn not_json(py: Python<'_>, what: &str, message: String) -> PyErr {
     of_kind(
         py,
-        Kind::Json,
+        ErrorCode::Json,
         format!("{what}: {message}"),
         Attrs::default(),
     )
@@ -119,7 +119,7 @@ pub fn verify(py: Python<'_>, e: &pith::verify::Error) -> PyErr {
 }
 
 /// `VerifyError` of `kind` with `message` (inputs the library takes pre-decoded).
-pub fn verify_msg(py: Python<'_>, kind: Kind, message: String) -> PyErr {
+pub fn verify_msg(py: Python<'_>, kind: ErrorCode, message: String) -> PyErr {
     of_kind(py, kind, message, Attrs::default())
 }
 
@@ -157,7 +157,7 @@ pub fn error_table() -> (
         .iter()
         .map(|(n, b, d)| (*n, b.to_vec(), *d))
         .collect();
-    let kinds = Kind::ALL
+    let kinds = ErrorCode::ALL
         .iter()
         .map(|k| (k.name(), k.class(), k.doc()))
         .collect();

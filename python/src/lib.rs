@@ -180,7 +180,7 @@ fn record_from_arxiv_line<'py>(
     let bad = |m: String| {
         errors::of_kind(
             py,
-            job::Kind::Arxiv,
+            job::ErrorCode::Arxiv,
             format!("arXiv snapshot line: {m}"),
             errors::Attrs::default(),
         )
@@ -305,16 +305,12 @@ fn verify_text<'py>(
 }
 
 fn keys_arg(py: Python<'_>, keys: Option<Vec<String>>) -> PyResult<Vec<Key>> {
-    match keys {
-        None => Ok(vec![Key::registry()]),
-        Some(ks) => {
-            let mut out = vec![Key::registry()];
-            for k in &ks {
-                out.push(Key::parse(k).map_err(|e| errors::verify(py, &e))?);
-            }
-            Ok(out)
-        }
-    }
+    let given = keys
+        .unwrap_or_default()
+        .iter()
+        .map(|k| Key::parse(k).map_err(|e| errors::verify(py, &e)))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(job::trusted_keys(&given))
 }
 
 /// Verifies a ``pith_open_graph_bundle`` (dict or JSON text): the canonical hash of its
@@ -335,7 +331,11 @@ fn verify_bundle<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let keys = keys_arg(py, keys)?;
     let value = value_from_py(bundle)?.map_err(|m| {
-        errors::verify_msg(py, job::Kind::BadBundle, format!("invalid bundle: {m}"))
+        errors::verify_msg(
+            py,
+            job::ErrorCode::BadBundle,
+            format!("invalid bundle: {m}"),
+        )
     })?;
     let bundle = Bundle::from_value(value).map_err(|e| errors::verify(py, &e))?;
     let req = job::VerifyRequest {

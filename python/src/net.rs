@@ -6,7 +6,6 @@
 //! error kind.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use pyo3::prelude::*;
 
@@ -42,19 +41,17 @@ fn settings(
         s.cache_dir = cache_dir;
     }
     if let Some(t) = timeout {
-        if !(t > 0.0 && t.is_finite()) {
-            return Err(errors::of_kind(
+        s.set_timeout_secs(t).map_err(|e| {
+            errors::of_kind(
                 py,
-                pith::job::Kind::Setting,
-                format!("timeout {t}: give a number of seconds above 0"),
+                pith::job::kind::of_net(&e),
+                pith::pdf::chain(&e),
                 errors::Attrs {
                     field: Some("timeout".into()),
                     ..errors::Attrs::default()
                 },
-            ));
-        }
-        s.read_timeout = Duration::from_secs_f64(t);
-        s.connect_timeout = s.connect_timeout.min(s.read_timeout);
+            )
+        })?;
     }
     Ok(s)
 }

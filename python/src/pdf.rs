@@ -434,17 +434,7 @@ pub fn batch_item<'py>(
             mirror,
             settings: &s,
         };
-        if check {
-            return job::item::check(&req);
-        }
-        let mut group = pith::output::Group::new();
-        let mut line = job::item::run(&req, &mut group);
-        if let Some(Err(e)) = group.commit().into_iter().find(Result::is_err) {
-            line.status = job::Status::Failed;
-            line.reason = Some(pith::pdf::chain(&e));
-            line.bytes_after = line.bytes_before;
-        }
-        line
+        job::run::item(&req, check)
     });
     report(py, &line)
 }

@@ -1,5 +1,5 @@
 //! `process_tar` and `write_tar_manifest`: arXiv bulk tars streamed through the
-//! library's [`pith::job::tar_run`], from and to paths or binary file objects, the GIL
+//! library's [`pith::job::tar::run`], from and to paths or binary file objects, the GIL
 //! released except around the file objects' own `read`/`write` calls.
 
 use std::io::{self, Read, Write};
@@ -10,8 +10,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyModule};
 
 use pith::batch::manifest::Manifest;
+use pith::job::tar::run::{Request, Sink, Source};
 use pith::job::tar::{self, ErrorKind, MemberReport};
-use pith::job::tar_run::{self, Request, Sink, Source};
 
 use crate::convert::value_to_py;
 use crate::errors;
@@ -216,9 +216,7 @@ pub fn process_tar<'py>(
     let manifest = manifest
         .map(|p| manifest_arg(py, &p).map(|m| (p, m)))
         .transpose()?;
-    let threads = jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let threads = pith::job::pass_threads(jobs);
     let req = Request {
         metadata: &metadata,
         any_version,
@@ -231,7 +229,6 @@ pub fn process_tar<'py>(
             name: String::new(),
             md5: report.is_some(),
         },
-        metadata_threads: threads,
     };
     let mut members: Callback<MemberReport> = Callback::new(progress);
     let result = py.detach(|| {
@@ -243,9 +240,9 @@ pub fn process_tar<'py>(
             End::Path(p) => Sink::Path(p),
             End::File(w) => Sink::Writer(w),
         };
-        let totals = tar_run::run_one(&req, source, sink, &mut members)?;
+        let totals = tar::run::run_one(&req, source, sink, &mut members)?;
         if let Some(r) = &report {
-            tar_run::write_report(r, &members.lines, &totals)?;
+            tar::run::write_report(r, &members.lines, &totals)?;
         }
         Ok::<_, tar::Error>(totals)
     });
@@ -268,7 +265,7 @@ pub fn process_tar<'py>(
 pub fn write_tar_manifest(py: Python<'_>, manifest: PathBuf, out_dir: PathBuf) -> PyResult<String> {
     let m = manifest_arg(py, &manifest)?;
     let path = py
-        .detach(|| tar_run::write_output_manifest(&m, &out_dir))
+        .detach(|| tar::run::write_output_manifest(&m, &out_dir))
         .map_err(|e| tar_error(py, &e))?;
     Ok(path.display().to_string())
 }

@@ -315,3 +315,53 @@ def test_a_tar_member(tmp_path: Path, monkeypatch) -> None:
         assert len(cli) == 1, (member, lines)
         assert scrub(cli[0]) == scrub(member), (cli[0], member)
     assert {x["status"] for x in py["members"]} == {"injected", "skipped"}
+
+
+def test_bad_batch_requests_are_refused_alike(tmp_path: Path, monkeypatch) -> None:
+    """A batch request that is incomplete or contradicts itself: the library's check refuses it
+    (kind ``request``) with the same sentence through ``pith batch`` and ``batch()``, before
+    any file is read or written."""
+    env = Env(tmp_path, monkeypatch, None)
+    d = tmp_path / "in"
+    d.mkdir()
+    (d / "a.pdf").write_bytes((FIXTURES / "minimal.pdf").read_bytes())
+    (d / "a.pith").write_text(SEED + "\n")
+    m = tmp_path / "m.jsonl"
+    m.write_text(json.dumps({"pdf": "in/a.pdf", "number": SEED}) + "\n")
+    o = tmp_path / "out"
+    meta = tmp_path / "meta.jsonl"
+    meta.write_text("")
+    table: List[Tuple[List[str], Callable[[], Any]]] = [
+        (["--out-dir", str(o)], lambda: pn.batch(out_dir=o)),
+        (["--dir", str(d), "--manifest", str(m), "--out-dir", str(o)],
+         lambda: pn.batch(d, manifest=m, out_dir=o)),
+        (["--dir", str(d), "--root", str(tmp_path), "--out-dir", str(o)],
+         lambda: pn.batch(d, root=tmp_path, out_dir=o)),
+        (["--dir", str(d)], lambda: pn.batch(d)),
+        (["--dir", str(d), "--out-dir", str(o), "--in-place"],
+         lambda: pn.batch(d, out_dir=o, in_place=True)),
+        (["--dir", str(d), "--in-place", "--mirror"],
+         lambda: pn.batch(d, in_place=True, mirror=True)),
+        (["--dir", str(d), "--out-dir", str(o), "--check", "--dry-run"],
+         lambda: pn.batch(d, out_dir=o, check=True, dry_run=True)),
+        (["--dir", str(d), "--out-dir", str(o), "--check", "--mirror"],
+         lambda: pn.batch(d, out_dir=o, check=True, mirror=True)),
+        (["--dir", str(d), "--out-dir", str(o), "--arxiv-any-version"],
+         lambda: pn.batch(d, out_dir=o, any_version=True)),
+        (["--dir", str(d), "--out-dir", str(o), "--arxiv-unmatched", str(tmp_path / "u.txt")],
+         lambda: pn.batch(d, out_dir=o, unmatched=tmp_path / "u.txt")),
+        (["--dir", str(d), "--out-dir", str(o), "--arxiv-metadata", "-", "-"],
+         lambda: pn.batch(d, out_dir=o, metadata=["-", "-"])),
+        (["--manifest", "-", "--out-dir", str(o), "--arxiv-metadata", "-", str(meta)],
+         lambda: pn.batch(manifest="-", out_dir=o, metadata=["-", meta])),
+    ]
+    sentences = set()
+    for args, py in table:
+        refused(env, ["batch", *args], py, "request")
+        with pytest.raises(pn.PithError) as e:
+            py()
+        sentences.add(str(e.value))
+    # Each rule has its own sentence (the two halves of a pair of options share one).
+    assert len(sentences) >= 8, sentences
+    assert not o.exists() and not (tmp_path / "u.txt").exists()
+    assert (d / "a.pdf").read_bytes() == (FIXTURES / "minimal.pdf").read_bytes()

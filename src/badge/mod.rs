@@ -37,7 +37,9 @@ pub mod snippet;
 mod widths;
 
 pub(crate) use options::check_text;
-pub use options::{status, Error, ErrorKind, Options, RecordStatus, Style};
+pub use options::{
+    status, status_from_bundle, BundleStatus, Error, ErrorKind, Options, RecordStatus, Style,
+};
 
 pub use pdf::pdf;
 pub use snippet::{snippet, Format, SnippetOptions};

@@ -195,6 +195,51 @@ pub fn status(flags: Option<&crate::verify::Flags>) -> RecordStatus {
     }
 }
 
+/// What a bundle gives the badge of a number ([`status_from_bundle`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BundleStatus {
+    /// The status: [`status`] of the bundle's flags.
+    pub status: RecordStatus,
+    /// Why it is not [`RecordStatus::Verified`], when it is not.
+    pub not_verified: Option<String>,
+    /// What the bundle states that pith did not check.
+    pub claims: Vec<crate::verify::StatedFlag>,
+}
+
+/// The status the bundle `bundle` gives the badge of `number`, receipts checked with `keys`.
+///
+/// # Errors
+/// [`crate::verify::ErrorKind::NotVerified`] when the bundle is another number's: the wrong
+/// file, not a lower status.
+pub fn status_from_bundle(
+    bundle: &crate::verify::Bundle,
+    number: &crate::number::PithNumber,
+    keys: &[crate::verify::Key],
+) -> Result<BundleStatus, crate::verify::Error> {
+    let own = bundle.record().number();
+    if !own.matches(&crate::number::NumberRef::Full(number.clone())) {
+        return Err(crate::verify::ErrorKind::NotVerified(format!(
+            "the bundle is for {own}, not {}",
+            number.full()
+        ))
+        .into());
+    }
+    let flags = bundle.flags(keys);
+    let status = status(Some(&flags));
+    let not_verified = match status {
+        RecordStatus::Verified => None,
+        _ => bundle
+            .supports_verified(number, keys)
+            .err()
+            .map(|e| e.to_string()),
+    };
+    Ok(BundleStatus {
+        status,
+        not_verified,
+        claims: flags.claims(),
+    })
+}
+
 impl fmt::Display for RecordStatus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use pith::badge::{self, Format, Options, RecordStatus, SnippetOptions, Style};
 use pith::verify::Bundle;
-use pith::{NumberRef, PithNumber};
+use pith::PithNumber;
 
 use super::fsutil::write_atomic;
 use super::input::read_text;
@@ -135,8 +135,8 @@ impl BadgeLook {
     }
 }
 
-/// The status the bundle at `path` gives `number` ([`badge::status`]), with a note saying why
-/// it is not "verified" and what the bundle states that pith did not check.
+/// The status the bundle at `path` gives `number` ([`badge::status_from_bundle`]), with a
+/// note saying why it is not "verified" and what the bundle states that pith did not check.
 ///
 /// # Errors
 /// A bundle that cannot be read, or that is another number's.
@@ -147,22 +147,15 @@ fn bundle_status(
 ) -> Result<RecordStatus> {
     let name = path.display().to_string();
     let bundle = Bundle::from_json(&read_text(path)?).with_context(|| name.clone())?;
-    let own = bundle.record().number();
-    if !own.matches(&NumberRef::Full(number.clone())) {
-        bail!("{name}: the bundle is for {own}, not {}", number.full());
-    }
     let keys = super::verify::load_keys(keys)?;
-    let flags = bundle.flags(&keys);
-    let status = badge::status(Some(&flags));
-    if status != RecordStatus::Verified {
-        if let Err(e) = bundle.supports_verified(number, &keys) {
-            super::note!("{name}: {e}; the badge says {status}");
-        }
+    let found = badge::status_from_bundle(&bundle, number, &keys).with_context(|| name.clone())?;
+    if let Some(why) = &found.not_verified {
+        super::note!("{name}: {why}; the badge says {}", found.status);
     }
-    for c in flags.claims() {
+    for c in &found.claims {
         super::note!("{name}: {}", c.sentence);
     }
-    Ok(status)
+    Ok(found.status)
 }
 
 /// Runs `pith badge`. The SVG is written as a text file: the library's document and a final

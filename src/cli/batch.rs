@@ -31,27 +31,17 @@ use super::Outcome;
 pub struct Args {
     /// A JSON Lines manifest: one object per PDF with "pdf" and one of "number", "record",
     /// "arxiv_atom"; optional "out".
-    #[arg(
-        long,
-        value_name = "FILE",
-        required_unless_present_any = ["dir", "tar", "tar_dir"],
-        conflicts_with = "dir"
-    )]
+    #[arg(long, value_name = "FILE")]
     manifest: Option<PathBuf>,
     /// A directory tree of PDFs whose numbers come from sidecar files (NAME.pith,
     /// NAME.record.json or NAME.atom.xml beside NAME.pdf).
     #[arg(long, value_name = "DIR")]
     dir: Option<PathBuf>,
     /// Base directory for relative manifest paths (default: the manifest's directory).
-    #[arg(long, value_name = "DIR", requires = "manifest")]
+    #[arg(long, value_name = "DIR")]
     root: Option<PathBuf>,
     /// Write updated files into a mirror tree under DIR (inputs are never modified).
-    #[arg(
-        long,
-        value_name = "DIR",
-        required_unless_present_any = ["in_place", "tar"],
-        conflicts_with = "in_place"
-    )]
+    #[arg(long, value_name = "DIR")]
     out_dir: Option<PathBuf>,
     /// Append the update to each file itself (crash-safe).
     #[arg(long)]
@@ -77,7 +67,7 @@ pub struct Args {
     dry_run: bool,
     /// With --out-dir: make it a complete mirror of the input tree; files that are refused or
     /// have no number are copied unchanged (and reported with "copied": true).
-    #[arg(long, requires = "out_dir")]
+    #[arg(long)]
     mirror: bool,
     /// Exit non-zero when any file is refused (encrypted, damaged, certified), not only when
     /// one fails.
@@ -98,15 +88,15 @@ pub struct Args {
     arxiv_metadata: Vec<PathBuf>,
     /// With --arxiv-metadata: also inject into PDFs that are not the latest version (the number
     /// is the latest version's, the only one the paper has).
-    #[arg(long, requires = "arxiv_metadata")]
+    #[arg(long)]
     arxiv_any_version: bool,
     /// With --arxiv-metadata: write the ids of metadata entries that matched no PDF here.
-    #[arg(long, value_name = "FILE", requires = "arxiv_metadata")]
+    #[arg(long, value_name = "FILE")]
     arxiv_unmatched: Option<PathBuf>,
     /// Change nothing: check that every output (the input itself with --in-place) carries
     /// the number its input assigns; one report line per file (matches, differs, missing);
     /// exit 1 naming the files that differ or lack it.
-    #[arg(long, conflicts_with_all = ["dry_run", "mirror"])]
+    #[arg(long)]
     check: bool,
     #[command(flatten)]
     stamp: super::inject::StampArgs,
@@ -147,32 +137,41 @@ fn summary_line(s: &job::item::Summary, report: Option<&Path>) -> String {
     line
 }
 
-/// The jobs of the inputs, the orphans of a directory and the lines arXiv matching decided,
-/// sharded; the metadata pass's notices and its counts on standard error.
-fn inputs(args: &Args) -> Result<job::run::Plan> {
+/// The request of the arguments, checked and read by the library: the jobs of the inputs,
+/// the orphans of a directory and the lines arXiv matching decided, sharded; the metadata
+/// pass's notices and its counts on standard error. (The combinations of these flags are the
+/// library's to refuse, so that the CLI and Python refuse them alike.)
+fn prepare<'a>(args: &'a Args, settings: &'a job::Settings) -> Result<job::run::RunRequest<'a>> {
     let shard = args
         .shard
         .as_deref()
         .map(Shard::parse)
         .transpose()
         .context("--shard")?;
-    let inputs = job::run::Inputs {
-        manifest: args.manifest.as_deref(),
-        root: args.root.as_deref(),
-        dir: args.dir.as_deref(),
-        arxiv_metadata: &args.arxiv_metadata,
-        any_version: args.arxiv_any_version,
-        unmatched: args.arxiv_unmatched.as_deref(),
-        shard,
-        metadata_threads: super::arxiv::threads(args.jobs),
+    let request = job::run::BatchRequest {
+        inputs: job::run::Inputs {
+            manifest: args.manifest.as_deref(),
+            root: args.root.as_deref(),
+            dir: args.dir.as_deref(),
+            arxiv_metadata: &args.arxiv_metadata,
+            any_version: args.arxiv_any_version,
+            unmatched: args.arxiv_unmatched.as_deref(),
+            shard,
+        },
+        out_dir: args.out_dir.as_deref(),
+        in_place: args.in_place,
+        dry_run: args.dry_run,
+        mirror: args.mirror,
+        check: args.check,
+        jobs: args.jobs,
+        settings,
     };
-    let plan = job::run::plan(&inputs, &mut |r| {
-        eprintln!("pith: {}", super::one_line(&r.to_string()))
-    })?;
-    if let Some(a) = &plan.arxiv {
+    let prepared =
+        request.prepare(&mut |r| eprintln!("pith: {}", super::one_line(&r.to_string())))?;
+    if let Some(a) = &prepared.arxiv {
         super::arxiv::note_pass(a);
     }
-    Ok(plan)
+    Ok(prepared.run)
 }
 
 /// Ctrl-C and SIGTERM set the flag the run polls: files in flight finish, no other starts.
@@ -290,7 +289,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         return super::tar::run(&args.tar, shared);
     }
     let stop = stop_flag()?;
-    let plan = inputs(&args)?;
+    let request = prepare(&args, &settings)?;
     let report_path = args.report.as_deref().filter(|p| p.as_os_str() != "-");
     let report: Box<dyn Write> = match report_path {
         Some(p) => Box::new(std::io::BufWriter::new(
@@ -305,19 +304,6 @@ pub fn run(args: Args) -> Result<Outcome> {
         bar: progress_bar(report_path.is_none()),
         settings: &settings,
         stop,
-    };
-    let threads = args.jobs.unwrap_or_else(job::run::default_threads);
-    let request = job::run::RunRequest {
-        jobs: plan.jobs,
-        orphans: plan.orphans,
-        root: args.dir.as_deref(),
-        decided: plan.decided,
-        out_dir: args.out_dir.as_deref(),
-        dry_run: args.dry_run,
-        mirror: args.mirror,
-        check: args.check,
-        settings: &settings,
-        threads,
     };
     let done = job::run::run(request, &mut reporter)?;
     finish(&args, reporter, &done, report_path)

@@ -16,7 +16,7 @@ pub struct Hinted {
 
 impl Hinted {
     /// The kind of the error in the library's table.
-    pub fn kind(&self) -> job::Kind {
+    pub fn kind(&self) -> job::ErrorCode {
         self.error.kind_of()
     }
 }
@@ -72,8 +72,8 @@ pub fn hint(e: &job::Error, settings: &Settings, rewrite: bool) -> &'static str 
 }
 
 /// How `pith batch` says to get past `e` in a report line (batch has no --rewrite).
-pub fn batch_hint(kind: job::Kind, settings: &Settings) -> &'static str {
-    use job::Kind as K;
+pub fn batch_hint(kind: job::ErrorCode, settings: &Settings) -> &'static str {
+    use job::ErrorCode as K;
     match kind {
         K::Damaged if settings.repair => {
             ". The scan of --repair could not rebuild its cross-reference table; pith inject --rewrite may."
@@ -95,7 +95,7 @@ pub fn batch_hint(kind: job::Kind, settings: &Settings) -> &'static str {
 
 /// Adds [`batch_hint`] to the reason of a refused report line, a file's or a tar member's.
 pub fn add_batch_hint(
-    refusal: Option<job::Kind>,
+    refusal: Option<job::ErrorCode>,
     reason: &mut Option<String>,
     settings: &Settings,
 ) {

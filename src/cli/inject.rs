@@ -56,7 +56,7 @@ pub struct Args {
     pub dry_run: bool,
     /// Print the report as one JSON object: input, output, status (injected, unchanged,
     /// rewritten, planned), number, url, replaced, bytes_before, bytes_after, written,
-    /// replaced_xmp (see docs/reports.md).
+    /// replaced_xmp, notes (see docs/reports.md).
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]

@@ -123,6 +123,12 @@ fn text(out: &mut impl Write, r: &InspectReport, expected: Option<&pith::NumberR
         (None, Some(e)) => writeln!(out, "xmp: unreadable ({e})")?,
         (None, None) => writeln!(out, "xmp: none")?,
     }
+    places(out, r)?;
+    tail(out, r, expected)
+}
+
+/// One line for each place that holds a number, saying which differ.
+fn places(out: &mut impl Write, r: &InspectReport) -> Result<()> {
     for p in &r.places {
         let kind = serde_json::to_value(p.place)?;
         let kind = kind.as_str().unwrap_or("-");
@@ -142,7 +148,7 @@ fn text(out: &mut impl Write, r: &InspectReport, expected: Option<&pith::NumberR
             }
         )?;
     }
-    tail(out, r, expected)
+    Ok(())
 }
 
 /// The lines after the values: PDF/A, signatures, an interrupted update, the verdict.

@@ -39,13 +39,13 @@ pub enum Outcome {
 /// An error whose kind the library knows and whose line the CLI composed (a hint added).
 #[derive(Debug)]
 pub struct Failure {
-    kind: pith::job::Kind,
+    kind: pith::job::ErrorCode,
     line: String,
 }
 
 impl Failure {
     /// The error of `kind` printed as `line`.
-    pub fn new(kind: pith::job::Kind, line: String) -> Self {
+    pub fn new(kind: pith::job::ErrorCode, line: String) -> Self {
         Failure { kind, line }
     }
 }
@@ -60,7 +60,7 @@ impl std::error::Error for Failure {}
 
 /// The kind of an error in the library's table: a [`Failure`]'s, else the first library
 /// error of the chain's.
-fn kind_of(e: &anyhow::Error) -> pith::job::Kind {
+fn kind_of(e: &anyhow::Error) -> pith::job::ErrorCode {
     for c in e.chain() {
         if let Some(f) = c.downcast_ref::<Failure>() {
             return f.kind;
@@ -69,11 +69,11 @@ fn kind_of(e: &anyhow::Error) -> pith::job::Kind {
             return h.kind();
         }
         let k = pith::job::kind::of(c);
-        if k != pith::job::Kind::Invalid {
+        if k != pith::job::ErrorCode::Invalid {
             return k;
         }
     }
-    pith::job::Kind::Invalid
+    pith::job::ErrorCode::Invalid
 }
 
 /// Whether the subcommand prints JSON: its errors are then also printed as a JSON object on
@@ -125,13 +125,11 @@ static VERBOSITY: std::sync::atomic::AtomicI8 = std::sync::atomic::AtomicI8::new
 /// Whether `--no-clobber` was given.
 static NO_CLOBBER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Refuses to write `path` when `--no-clobber` is given and it exists (a device such as
-/// `/dev/null`, and "-" for standard output, are not files to keep).
+/// `--no-clobber`'s refusal of an output about to be written: the library's check
+/// ([`pith::job::check_output`]), with the command line's hint.
 pub fn check_clobber(path: &std::path::Path) -> anyhow::Result<()> {
-    if NO_CLOBBER.load(std::sync::atomic::Ordering::Relaxed) && pith::job::kept(path) {
-        anyhow::bail!("{}: exists, not replaced (--no-clobber)", path.display());
-    }
-    Ok(())
+    pith::job::check_output(None, path, no_clobber())
+        .map_err(|e| hint::hinted(e, &pith::job::Settings::default(), false))
 }
 
 /// Whether `--no-clobber` was given.
@@ -300,35 +298,11 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
-/// The longest error line printed, in characters. A hostile input can put megabytes into a
-/// message (serde quotes the offending JSON string, roxmltree the offending name); the line
-/// stays readable and bounded.
-const MAX_ERROR_CHARS: usize = 2000;
-
-/// Errors are printed on one line: newlines inside messages become spaces, and the line is cut
-/// after [`MAX_ERROR_CHARS`] characters.
-pub(crate) fn one_line(s: &str) -> String {
-    let line = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    match line.char_indices().nth(MAX_ERROR_CHARS) {
-        Some((cut, _)) => format!("{}… ({} more bytes)", &line[..cut], line.len() - cut),
-        None => line,
-    }
-}
+pub(crate) use pith::job::one_line;
 
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;
-
-    #[test]
-    fn error_lines_are_bounded() {
-        let long = format!("a\nb {}", "é".repeat(5000));
-        let l = super::one_line(&long);
-        let (head, tail) = l.split_once('…').unwrap();
-        assert!(head.starts_with("a b éé"), "{l}");
-        assert_eq!(head.chars().count(), super::MAX_ERROR_CHARS);
-        assert_eq!(tail, " (6008 more bytes)");
-        assert_eq!(super::one_line("x\n y"), "x y");
-    }
 
     #[test]
     fn usage_errors_are_one_line_and_the_usage() {

@@ -2,8 +2,6 @@
 //! `--resolver-url`, `--offline`, `--refresh`, `--timeout`) and the hints added to network
 //! errors. Every rule (spacing, retries, cache) is `pith::net`'s.
 
-use std::time::Duration;
-
 use anyhow::Result;
 use pith::net::client::Service;
 use pith::net::{ErrorKind, OnWait, Settings, Wait, WaitReason};
@@ -45,11 +43,7 @@ impl NetArgs {
             s.on_wait = OnWait::new(|w| eprintln!("pith: {}", waiting(w)));
         }
         if let Some(t) = self.timeout {
-            if !(t > 0.0 && t.is_finite()) {
-                anyhow::bail!("--timeout {t}: give a number of seconds above 0");
-            }
-            s.read_timeout = Duration::from_secs_f64(t);
-            s.connect_timeout = s.connect_timeout.min(s.read_timeout);
+            s.set_timeout_secs(t).map_err(error)?;
         }
         Ok(s)
     }

@@ -3,12 +3,11 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use pith::job::input::{ArxivSource, Input};
 use pith::job::{self, NumberReport, NumberRequest};
-use pith::Record;
 
-use super::input::{read_text, RecordInput};
+use super::input::RecordInput;
 use super::Outcome;
 
 /// Arguments of `pith number`.
@@ -70,30 +69,20 @@ fn describe(r: &NumberReport) -> Result<serde_json::Value> {
 pub fn run(args: Args) -> Result<Outcome> {
     super::json_errors(args.json);
     if !args.arxiv_snapshot.is_empty() || !args.arxiv_oai.is_empty() {
-        super::arxiv::number(
-            &args.arxiv_snapshot,
-            &args.arxiv_oai,
-            args.strict,
-            args.jobs,
-        )?;
+        super::arxiv::number(&job::number::BulkRequest {
+            snapshot: &args.arxiv_snapshot,
+            oai: &args.arxiv_oai,
+            strict: args.strict,
+            jobs: args.jobs,
+        })?;
         return Ok(Outcome::Ok);
     }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if let Some(path) = &args.jsonl {
-        let text = read_text(path)?;
-        for (i, line) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            let record =
-                Record::from_json(line).with_context(|| format!("{}:{}", path.display(), i + 1))?;
-            let r = NumberReport::of(&record);
-            match args.json {
-                true => writeln!(out, "{}", describe(&r)?)?,
-                false => writeln!(out, "{}", r.pith_number)?,
-            }
-        }
+        job::number::jsonl(path, &mut |r| match args.json {
+            true => writeln!(out, "{}", describe(r).map_err(std::io::Error::other)?),
+            false => writeln!(out, "{}", r.pith_number),
+        })?;
         out.flush()?;
         return Ok(Outcome::Ok);
     }

@@ -1,5 +1,5 @@
 //! `pith batch --tar/--tar-dir`: the flags, and the report lines printed. The runs
-//! are [`pith::job::tar_run`]; the tar format and the members' updates are
+//! are [`pith::job::tar::run`]; the tar format and the members' updates are
 //! [`pith::job::tar`].
 
 use std::fs::File;
@@ -12,8 +12,8 @@ use anyhow::{bail, Context, Result};
 use pith::batch::manifest::Manifest;
 use pith::batch::Shard;
 use pith::job::progress::{Notice, Progress};
+use pith::job::tar::run::{Request, Sink, Source, TarLine};
 use pith::job::tar::{self, Totals};
-use pith::job::tar_run::{self, Request, Sink, Source, TarLine};
 
 use super::Outcome;
 
@@ -93,10 +93,7 @@ fn is_dash(p: &Path) -> bool {
 
 /// Runs `pith batch --tar` or `--tar-dir`.
 pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
-    let threads = shared
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let threads = pith::job::pass_threads(shared.jobs);
     let manifest = match &args.arxiv_manifest {
         Some(p) => Some(Manifest::read(p)?),
         None => None,
@@ -126,7 +123,6 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
             name: String::new(),
             md5: false,
         },
-        metadata_threads: threads,
     };
     match &args.tar_dir {
         Some(dir) => run_dir(&shared, &req, dir, stop),
@@ -220,7 +216,7 @@ fn run_dir(
         terminal,
         stop,
     };
-    let summary = tar_run::run_dir(req, dir, out_dir, shard, &mut lines);
+    let summary = tar::run::run_dir(req, dir, out_dir, shard, &mut lines);
     let Lines {
         mut report,
         mut write_err,
@@ -260,9 +256,8 @@ fn run_one(
     let terminal = std::io::stderr().is_terminal() && !super::quiet();
     let input = args.tar.as_deref().context("--tar")?;
     let output = args.out_tar.as_deref().context("--tar needs --out-tar")?;
-    if is_dash(input) && shared.metadata.iter().any(|p| is_dash(p)) {
-        bail!("standard input (-) can be read only once: --tar - and --arxiv-metadata -");
-    }
+    let inputs = std::iter::once(input).chain(shared.metadata.iter().map(PathBuf::as_path));
+    pith::job::stdin_once(inputs).context("--tar and --arxiv-metadata")?;
     if is_dash(output) && shared.report.is_some_and(is_dash) {
         bail!("--out-tar - writes the tar to standard output; give the report a file with --report FILE");
     }
@@ -290,7 +285,7 @@ fn run_one(
     } else {
         Sink::Path(output)
     };
-    let totals: Result<Totals, _> = tar_run::run_one(req, src, sink, &mut lines);
+    let totals: Result<Totals, _> = tar::run::run_one(req, src, sink, &mut lines);
     let Lines {
         mut report,
         mut write_err,

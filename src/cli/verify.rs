@@ -48,16 +48,11 @@ pub struct Args {
 
 /// The registry key and the keys given (base64, hex, or a file holding one).
 pub(super) fn load_keys(given: &[String]) -> Result<Vec<Key>> {
-    let mut keys = vec![Key::registry()];
-    for k in given {
-        let text = if std::path::Path::new(k).is_file() {
-            read_text(std::path::Path::new(k))?
-        } else {
-            k.clone()
-        };
-        keys.push(Key::parse(&text).with_context(|| format!("--key {k}"))?);
-    }
-    Ok(keys)
+    let keys = given
+        .iter()
+        .map(|k| job::read_key(k).with_context(|| format!("--key {k}")))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(job::trusted_keys(&keys))
 }
 
 /// Whether the positional argument names a PDF rather than a number.

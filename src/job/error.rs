@@ -1,10 +1,10 @@
 //! The job layer's error: an [`ErrorKind`] callers match on, the file it is about, and its
-//! stable name in the table of kinds ([`Kind`]).
+//! stable name in the table of kinds ([`ErrorCode`]).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::kind::{self, Kind};
+use super::kind::{self, ErrorCode};
 use crate::pdf;
 
 /// Why a job did not do what it was asked.
@@ -78,6 +78,14 @@ pub enum ErrorKind {
     /// Occurs when arXiv bulk metadata cannot be read.
     #[error(transparent)]
     Metadata(crate::record::arxiv::bulk::Error),
+    /// Occurs when a line of a JSON Lines input (one record a line) is no record.
+    #[error("line {line}: {source}")]
+    Line {
+        /// The line's number, from 1.
+        line: usize,
+        /// Why it is no record.
+        source: crate::record::Error,
+    },
 }
 
 impl Error {
@@ -119,28 +127,29 @@ impl Error {
         }
     }
 
-    /// The kind's stable name in the table ([`Kind`]), for reports, `--json` and Python.
-    pub fn kind_of(&self) -> Kind {
+    /// The kind's stable name in the table ([`ErrorCode`]), for reports, `--json` and Python.
+    pub fn kind_of(&self) -> ErrorCode {
         match &*self.kind {
-            ErrorKind::SameFile => Kind::SameFile,
-            ErrorKind::Exists => Kind::Exists,
-            ErrorKind::LeavesOutDir => Kind::LeavesOutDir,
-            ErrorKind::NotInPlace => Kind::NotInPlace,
-            ErrorKind::Stamp(_) => Kind::Stamp,
+            ErrorKind::SameFile => ErrorCode::SameFile,
+            ErrorKind::Exists => ErrorCode::Exists,
+            ErrorKind::LeavesOutDir => ErrorCode::LeavesOutDir,
+            ErrorKind::NotInPlace => ErrorCode::NotInPlace,
+            ErrorKind::Stamp(_) => ErrorCode::Stamp,
             ErrorKind::Number(e) => kind::of_batch(e),
-            ErrorKind::Io(..) => Kind::Io,
+            ErrorKind::Io(..) => ErrorCode::Io,
             ErrorKind::Pdf(e) => kind::of_pdf(e),
             ErrorKind::Input(e) => kind::of_record(e),
             ErrorKind::Net(e) => kind::of_net(e),
             ErrorKind::BadNumber(e) => kind::of_number(e),
-            ErrorKind::NoYear { .. } => Kind::NoYear,
-            ErrorKind::Request(_) => Kind::Request,
+            ErrorKind::NoYear { .. } => ErrorCode::NoYear,
+            ErrorKind::Request(_) => ErrorCode::Request,
             ErrorKind::Verify(e) => kind::of_verify(e),
             ErrorKind::Arxiv(e) => match e.kind() {
-                crate::batch::arxiv::ErrorKind::Io(_) => Kind::Io,
-                _ => Kind::Manifest,
+                crate::batch::arxiv::ErrorKind::Io(_) => ErrorCode::Io,
+                _ => ErrorCode::Manifest,
             },
-            ErrorKind::Metadata(_) => Kind::Metadata,
+            ErrorKind::Metadata(_) => ErrorCode::Metadata,
+            ErrorKind::Line { source, .. } => kind::of_record(source),
         }
     }
 
@@ -162,7 +171,8 @@ impl Error {
             | ErrorKind::NoYear { .. }
             | ErrorKind::Verify(_)
             | ErrorKind::Arxiv(_)
-            | ErrorKind::Metadata(_) => false,
+            | ErrorKind::Metadata(_)
+            | ErrorKind::Line { .. } => false,
             _ => true,
         }
     }
@@ -174,6 +184,10 @@ impl fmt::Display for Error {
             (ErrorKind::Pdf(e), _) if e.path().is_some() => e.fmt(f),
             (ErrorKind::Number(e), _) => e.fmt(f),
             (ErrorKind::Input(e), _) if e.path().is_some() => e.fmt(f),
+            // `FILE:LINE: …`, as compilers and grep name a line.
+            (ErrorKind::Line { line, source }, Some(p)) => {
+                write!(f, "{}:{line}: {source}", p.display())
+            }
             (k, Some(p)) => write!(f, "{}: {k}", p.display()),
             (k, None) => k.fmt(f),
         }
@@ -188,6 +202,7 @@ impl std::error::Error for Error {
             ErrorKind::Input(e) => std::error::Error::source(e),
             ErrorKind::Arxiv(e) => std::error::Error::source(e),
             ErrorKind::Net(e) => std::error::Error::source(e.as_ref()),
+            ErrorKind::Line { source, .. } => std::error::Error::source(source),
             k => std::error::Error::source(k),
         }
     }

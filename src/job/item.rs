@@ -8,7 +8,7 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Destination, Error, ErrorKind, InjectRequest, Kind, Settings, Source, Status};
+use super::{Destination, Error, ErrorCode, ErrorKind, InjectRequest, Settings, Source, Status};
 use crate::batch::Job;
 use crate::output::Group;
 use crate::PithNumber;
@@ -28,7 +28,7 @@ pub struct ItemReport {
     pub reason: Option<String>,
     /// The kind of a refusal or failure, a stable name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub refusal: Option<Kind>,
+    pub refusal: Option<ErrorCode>,
     /// The number written or found.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<String>,
@@ -173,7 +173,7 @@ impl crate::batch::Line for ItemReport {
     fn commit_failed(&mut self, reason: String) {
         self.status = Status::Failed;
         self.reason = Some(one_line(&reason));
-        self.refusal = Some(Kind::Io);
+        self.refusal = Some(ErrorCode::Io);
         self.bytes_after = self.bytes_before;
     }
 
@@ -577,7 +577,4 @@ pub fn already_done(out: &Path, number: &PithNumber) -> Option<u64> {
 /// An error and its causes, `: `-separated, each cause once, OS errors in words.
 pub(crate) use crate::pdf::chain;
 
-/// `text` on one line (a report reason).
-pub(crate) fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
+use super::one_line;

@@ -1,38 +1,41 @@
-//! The one table of error kinds: a stable snake_case name for every way a request can fail or
-//! be refused, the name reports carry (`"refusal": "damaged"`), `pith … --json` prints
-//! (`"kind"`) and Python's exceptions hold in `kind`, with the Python exception class each kind
-//! is raised as. The Python classes themselves are made from [`CLASSES`]; docs/reports.md lists
-//! the kinds. [`of`] finds the kind of any library error.
+//! The one table of error codes ([`ErrorCode`]): a stable snake_case name for every way a
+//! request can fail or be refused, the name reports carry (`"refusal": "damaged"`),
+//! `pith … --json` prints (`"kind"`) and Python's exceptions hold in `kind`, with the Python
+//! exception class each is raised as. The Python classes themselves are made from
+//! [`CLASSES`]; docs/reports.md lists the codes. [`of`] finds the code of any library error.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// Declares [`Kind`], its names, classes and descriptions from one list.
+/// Declares [`ErrorCode`], its names, classes and descriptions from one list.
 macro_rules! kinds {
     ($( $v:ident = $name:literal, $class:literal, $doc:literal; )*) => {
-        /// The kind of an error or refusal, a stable snake_case name ([`Kind::name`]).
+        /// The code of an error or refusal: a stable snake_case name ([`ErrorCode::name`])
+        /// that reports, `--json` and Python's exceptions carry as their `kind`. Each
+        /// module's `ErrorKind` is its own structured error; this is the one flat table
+        /// across them all, which callers match on.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[non_exhaustive]
-        pub enum Kind {
+        pub enum ErrorCode {
             $( #[doc = $doc] $v, )*
         }
 
-        impl Kind {
+        impl ErrorCode {
             /// Every kind, in the table's order.
-            pub const ALL: &'static [Kind] = &[$(Kind::$v),*];
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$v),*];
 
             /// The stable name (`"same_file"`).
             pub fn name(self) -> &'static str {
-                match self { $(Kind::$v => $name,)* }
+                match self { $(ErrorCode::$v => $name,)* }
             }
 
             /// The Python exception class it is raised as (one of [`CLASSES`]).
             pub fn class(self) -> &'static str {
-                match self { $(Kind::$v => $class,)* }
+                match self { $(ErrorCode::$v => $class,)* }
             }
 
             /// What it means, one sentence.
             pub fn doc(self) -> &'static str {
-                match self { $(Kind::$v => $doc,)* }
+                match self { $(ErrorCode::$v => $doc,)* }
             }
         }
     };
@@ -133,7 +136,7 @@ kinds! {
 }
 
 /// The Python exception classes: name, bases (Python names; `PithError` is the root) and
-/// what they are raised for. Every [`Kind::class`] is one of them.
+/// what they are raised for. Every [`ErrorCode::class`] is one of them.
 pub const CLASSES: &[(&str, &[&str], &str)] = &[
     (
         "PithError",
@@ -237,183 +240,184 @@ pub const CLASSES: &[(&str, &[&str], &str)] = &[
     ),
 ];
 
-impl Kind {
+impl ErrorCode {
     /// The kind of `name`, if it is one.
-    pub fn from_name(name: &str) -> Option<Kind> {
-        Kind::ALL.iter().copied().find(|k| k.name() == name)
+    pub fn from_name(name: &str) -> Option<ErrorCode> {
+        ErrorCode::ALL.iter().copied().find(|k| k.name() == name)
     }
 }
 
-impl std::fmt::Display for Kind {
+impl std::fmt::Display for ErrorCode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
     }
 }
 
-impl Serialize for Kind {
+impl Serialize for ErrorCode {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.name())
     }
 }
 
-impl<'de> Deserialize<'de> for Kind {
+impl<'de> Deserialize<'de> for ErrorCode {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
-        Kind::from_name(&s).ok_or_else(|| serde::de::Error::custom(format!("unknown kind {s:?}")))
+        ErrorCode::from_name(&s)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown kind {s:?}")))
     }
 }
 
 /// The kind of a PDF engine error.
-pub fn of_pdf(e: &crate::pdf::Error) -> Kind {
+pub fn of_pdf(e: &crate::pdf::Error) -> ErrorCode {
     use crate::pdf::ErrorKind as P;
     match e.kind() {
-        P::Io => Kind::Io,
-        P::NotFile => Kind::NotFile,
-        P::NotPdf => Kind::NotPdf,
-        P::Damaged(_) => Kind::Damaged,
-        P::Encrypted => Kind::Encrypted,
-        P::Crypt(_) => Kind::Password,
-        P::Certified => Kind::Certified,
-        P::Signed(..) => Kind::Signed,
-        P::Xmp(_) => Kind::Xmp,
-        P::NoStampRoom => Kind::NoStampRoom,
-        P::Printed(_) => Kind::Printed,
-        P::TooLarge { .. } => Kind::TooLarge,
-        P::PagesLost { .. } => Kind::PagesLost,
-        _ => Kind::Unsupported,
+        P::Io => ErrorCode::Io,
+        P::NotFile => ErrorCode::NotFile,
+        P::NotPdf => ErrorCode::NotPdf,
+        P::Damaged(_) => ErrorCode::Damaged,
+        P::Encrypted => ErrorCode::Encrypted,
+        P::Crypt(_) => ErrorCode::Password,
+        P::Certified => ErrorCode::Certified,
+        P::Signed(..) => ErrorCode::Signed,
+        P::Xmp(_) => ErrorCode::Xmp,
+        P::NoStampRoom => ErrorCode::NoStampRoom,
+        P::Printed(_) => ErrorCode::Printed,
+        P::TooLarge { .. } => ErrorCode::TooLarge,
+        P::PagesLost { .. } => ErrorCode::PagesLost,
+        _ => ErrorCode::Unsupported,
     }
 }
 
 /// The kind of a number error.
-pub fn of_number(e: &crate::number::Error) -> Kind {
+pub fn of_number(e: &crate::number::Error) -> ErrorCode {
     use crate::number::ErrorKind as K;
     match e.kind() {
-        K::WrongLength { .. } => Kind::WrongLength,
-        K::BadCharacter { .. } => Kind::BadCharacter,
-        K::BadYear { .. } => Kind::BadYear,
-        K::NoYear => Kind::NoYear,
-        K::BadForm => Kind::BadForm,
+        K::WrongLength { .. } => ErrorCode::WrongLength,
+        K::BadCharacter { .. } => ErrorCode::BadCharacter,
+        K::BadYear { .. } => ErrorCode::BadYear,
+        K::NoYear => ErrorCode::NoYear,
+        K::BadForm => ErrorCode::BadForm,
     }
 }
 
 /// The kind of a record error (an error about one entry of a feed takes its cause's kind).
-pub fn of_record(e: &crate::record::Error) -> Kind {
+pub fn of_record(e: &crate::record::Error) -> ErrorCode {
     use crate::record::ErrorKind as K;
     match e.kind() {
-        K::Json(_) => Kind::Json,
-        K::Field { .. } => Kind::Field,
-        K::Atom(_) => Kind::Atom,
-        K::Xml(_) => Kind::Xml,
-        K::Io(_) => Kind::Io,
-        K::Utf8 { .. } => Kind::Utf8,
+        K::Json(_) => ErrorCode::Json,
+        K::Field { .. } => ErrorCode::Field,
+        K::Atom(_) => ErrorCode::Atom,
+        K::Xml(_) => ErrorCode::Xml,
+        K::Io(_) => ErrorCode::Io,
+        K::Utf8 { .. } => ErrorCode::Utf8,
         K::Number(n) => of_number(n),
-        K::NotARecord => Kind::NotARecord,
-        K::Entries { .. } => Kind::Entries,
+        K::NotARecord => ErrorCode::NotARecord,
+        K::Entries { .. } => ErrorCode::Entries,
         K::Entry { source, .. } => of_record(source),
-        K::NoEntry(_) => Kind::NoEntry,
+        K::NoEntry(_) => ErrorCode::NoEntry,
     }
 }
 
 /// The kind of a network error (a PDF or record inside one takes its own kind).
-pub fn of_net(e: &crate::net::Error) -> Kind {
+pub fn of_net(e: &crate::net::Error) -> ErrorCode {
     use crate::net::ErrorKind as K;
     match e.kind() {
-        K::Setting { .. } => Kind::Setting,
-        K::NoCacheDir => Kind::NoCacheDir,
-        K::Cache { .. } => Kind::Cache,
-        K::NotCached => Kind::NotCached,
-        K::BadId => Kind::BadId,
-        K::IdDoesNotExist => Kind::IdDoesNotExist,
-        K::Deleted => Kind::Deleted,
-        K::NoSuchVersion { .. } => Kind::NoSuchVersion,
-        K::OlderVersion { .. } => Kind::OlderVersion,
-        K::NotLatest { .. } => Kind::NotLatest,
-        K::NotFound => Kind::NotFound,
-        K::Status { .. } => Kind::Status,
-        K::Timeout => Kind::Timeout,
-        K::Connect { .. } => Kind::Connect,
-        K::Read(_) => Kind::Read,
-        K::BadAnswer(_) => Kind::BadAnswer,
+        K::Setting { .. } => ErrorCode::Setting,
+        K::NoCacheDir => ErrorCode::NoCacheDir,
+        K::Cache { .. } => ErrorCode::Cache,
+        K::NotCached => ErrorCode::NotCached,
+        K::BadId => ErrorCode::BadId,
+        K::IdDoesNotExist => ErrorCode::IdDoesNotExist,
+        K::Deleted => ErrorCode::Deleted,
+        K::NoSuchVersion { .. } => ErrorCode::NoSuchVersion,
+        K::OlderVersion { .. } => ErrorCode::OlderVersion,
+        K::NotLatest { .. } => ErrorCode::NotLatest,
+        K::NotFound => ErrorCode::NotFound,
+        K::Status { .. } => ErrorCode::Status,
+        K::Timeout => ErrorCode::Timeout,
+        K::Connect { .. } => ErrorCode::Connect,
+        K::Read(_) => ErrorCode::Read,
+        K::BadAnswer(_) => ErrorCode::BadAnswer,
         K::Record(r) => of_record(r),
         K::Pdf(p) => of_pdf(p),
-        K::NoNumber => Kind::NoNumber,
+        K::NoNumber => ErrorCode::NoNumber,
     }
 }
 
 /// The kind of a verification input error.
-pub fn of_verify(e: &crate::verify::Error) -> Kind {
+pub fn of_verify(e: &crate::verify::Error) -> ErrorCode {
     use crate::verify::ErrorKind as K;
     match e.kind() {
-        K::BadKey(_) => Kind::BadKey,
-        K::BadSignature(_) => Kind::BadSignature,
-        K::BadHash(_) => Kind::BadHash,
-        K::BundleJson(_) | K::BadBundle(_) | K::BundleRecord(_) => Kind::BadBundle,
-        K::NotVerified(_) => Kind::NotVerified,
+        K::BadKey(_) => ErrorCode::BadKey,
+        K::BadSignature(_) => ErrorCode::BadSignature,
+        K::BadHash(_) => ErrorCode::BadHash,
+        K::BundleJson(_) | K::BadBundle(_) | K::BundleRecord(_) => ErrorCode::BadBundle,
+        K::NotVerified(_) => ErrorCode::NotVerified,
     }
 }
 
 /// The kind of a batch error.
-pub fn of_batch(e: &crate::batch::Error) -> Kind {
+pub fn of_batch(e: &crate::batch::Error) -> ErrorCode {
     use crate::batch::ErrorKind as K;
     match e.kind() {
-        K::Io(_) => Kind::Io,
-        K::Manifest(_) => Kind::Manifest,
+        K::Io(_) => ErrorCode::Io,
+        K::Manifest(_) => ErrorCode::Manifest,
         K::Number(r) => of_record(r),
-        K::Conflict(_) => Kind::Conflict,
-        K::Shard(_) => Kind::Shard,
+        K::Conflict(_) => ErrorCode::Conflict,
+        K::Shard(_) => ErrorCode::Shard,
     }
 }
 
 /// The kind of a tar error.
-pub fn of_tar(e: &crate::job::tar::Error) -> Kind {
+pub fn of_tar(e: &crate::job::tar::Error) -> ErrorCode {
     use crate::job::tar::ErrorKind as K;
     match e.kind() {
-        K::Header { .. } => Kind::Header,
-        K::Truncated { .. } => Kind::Truncated,
-        K::Read(_) | K::Write(_) | K::Spool(_) | K::Commit(_) => Kind::Io,
-        K::Metadata(_) => Kind::Metadata,
-        K::SameFile => Kind::SameFile,
-        K::NoManifest => Kind::NoManifest,
-        K::Mismatch { .. } => Kind::Mismatch,
-        K::Unlisted { .. } => Kind::Unlisted,
-        K::Interrupted => Kind::Interrupted,
+        K::Header { .. } => ErrorCode::Header,
+        K::Truncated { .. } => ErrorCode::Truncated,
+        K::Read(_) | K::Write(_) | K::Spool(_) | K::Commit(_) => ErrorCode::Io,
+        K::Metadata(_) => ErrorCode::Metadata,
+        K::SameFile => ErrorCode::SameFile,
+        K::NoManifest => ErrorCode::NoManifest,
+        K::Mismatch { .. } => ErrorCode::Mismatch,
+        K::Unlisted { .. } => ErrorCode::Unlisted,
+        K::Interrupted => ErrorCode::Interrupted,
     }
 }
 
 /// The kind of a badge error.
-pub fn of_badge(e: &crate::badge::Error) -> Kind {
+pub fn of_badge(e: &crate::badge::Error) -> ErrorCode {
     use crate::badge::ErrorKind as K;
     match e.kind() {
-        K::ControlCharacter { .. } => Kind::ControlCharacter,
-        K::EmptyLabel => Kind::EmptyLabel,
-        K::LabelTooLong { .. } => Kind::LabelTooLong,
-        K::QrModuleSize { .. } => Kind::QrModuleSize,
-        K::Qr(_) => Kind::Qr,
-        K::UnknownStyle(_) => Kind::UnknownStyle,
-        K::UnknownStatus(_) => Kind::UnknownStatus,
-        K::UnknownFormat(_) => Kind::UnknownFormat,
-        K::UnsupportedCharacter { .. } => Kind::UnsupportedCharacter,
-        K::EmptySource => Kind::EmptySource,
-        K::LatexImage(_) => Kind::LatexImage,
+        K::ControlCharacter { .. } => ErrorCode::ControlCharacter,
+        K::EmptyLabel => ErrorCode::EmptyLabel,
+        K::LabelTooLong { .. } => ErrorCode::LabelTooLong,
+        K::QrModuleSize { .. } => ErrorCode::QrModuleSize,
+        K::Qr(_) => ErrorCode::Qr,
+        K::UnknownStyle(_) => ErrorCode::UnknownStyle,
+        K::UnknownStatus(_) => ErrorCode::UnknownStatus,
+        K::UnknownFormat(_) => ErrorCode::UnknownFormat,
+        K::UnsupportedCharacter { .. } => ErrorCode::UnsupportedCharacter,
+        K::EmptySource => ErrorCode::EmptySource,
+        K::LatexImage(_) => ErrorCode::LatexImage,
         // The PDF badge's drawing is refused only for a character its font lacks.
-        K::Pdf(_) => Kind::UnsupportedCharacter,
-        K::Template(_) => Kind::Template,
+        K::Pdf(_) => ErrorCode::UnsupportedCharacter,
+        K::Template(_) => ErrorCode::Template,
     }
 }
 
 /// The kind of a pith.sty error.
-pub fn of_sty(e: &crate::sty::Error) -> Kind {
+pub fn of_sty(e: &crate::sty::Error) -> ErrorCode {
     use crate::sty::ErrorKind as K;
     match e.kind() {
-        K::InvalidDate(_) => Kind::InvalidDate,
-        K::InvalidVersion(_) => Kind::InvalidVersion,
-        K::Template => Kind::Template,
+        K::InvalidDate(_) => ErrorCode::InvalidDate,
+        K::InvalidVersion(_) => ErrorCode::InvalidVersion,
+        K::Template => ErrorCode::Template,
     }
 }
 
 /// The kind of any library error: the first error of the chain (`e`, then its sources) the
-/// library knows; [`Kind::Invalid`] when none is.
-pub fn of(e: &(dyn std::error::Error + 'static)) -> Kind {
+/// library knows; [`ErrorCode::Invalid`] when none is.
+pub fn of(e: &(dyn std::error::Error + 'static)) -> ErrorCode {
     let mut cur = Some(e);
     while let Some(c) = cur {
         if let Some(k) = known(c) {
@@ -421,10 +425,10 @@ pub fn of(e: &(dyn std::error::Error + 'static)) -> Kind {
         }
         cur = c.source();
     }
-    Kind::Invalid
+    ErrorCode::Invalid
 }
 
-fn known(e: &(dyn std::error::Error + 'static)) -> Option<Kind> {
+fn known(e: &(dyn std::error::Error + 'static)) -> Option<ErrorCode> {
     if let Some(j) = e.downcast_ref::<super::Error>() {
         return Some(j.kind_of());
     }
@@ -465,7 +469,7 @@ mod tests {
     #[test]
     fn names_are_unique_snake_case_and_classes_exist() {
         let mut seen = std::collections::BTreeSet::new();
-        for k in Kind::ALL {
+        for k in ErrorCode::ALL {
             let n = k.name();
             assert!(seen.insert(n), "{n} twice");
             assert!(
@@ -474,7 +478,7 @@ mod tests {
                 "{n}"
             );
             assert!(CLASSES.iter().any(|(c, _, _)| *c == k.class()), "{n}");
-            assert_eq!(Kind::from_name(n), Some(*k));
+            assert_eq!(ErrorCode::from_name(n), Some(*k));
             assert_eq!(serde_json::to_value(k).unwrap(), n);
         }
         for (c, bases, _) in CLASSES {
@@ -488,7 +492,7 @@ mod tests {
     #[test]
     fn docs_list_every_kind_with_its_class() {
         let doc = include_str!("../../docs/reports.md");
-        for k in Kind::ALL {
+        for k in ErrorCode::ALL {
             let row = format!("| `{}` | `{}` |", k.name(), k.class());
             assert!(doc.contains(&row), "docs/reports.md lacks {row}");
         }

@@ -2,12 +2,15 @@
 //! version asked for or the next; a record; an Atom feed; a paper's fields), one report each
 //! ([`NumberReport`]): `pith number --json` prints them, Python returns them.
 
+use std::path::{Path, PathBuf};
+
 use serde::Serialize;
 use serde_json::Value;
 
 use super::input::{ArxivSource, Input};
 use super::{Error, ErrorKind};
 use crate::net;
+use crate::record::arxiv::bulk;
 use crate::record::Record;
 
 /// What to number.
@@ -82,6 +85,69 @@ pub fn run(req: &NumberRequest) -> Result<Vec<NumberReport>, Error> {
             .map(NumberReport::of)
             .collect()),
     }
+}
+
+/// Numbers canonical records given as JSON Lines (`path`, `-` for standard input): one
+/// record a line, blank lines skipped; each report goes to `each` in order.
+///
+/// # Errors
+/// [`ErrorKind::Input`] when the file cannot be read; [`ErrorKind::Line`] (naming the line) at
+/// the first line that is no record, after the reports of the lines before it; `each`'s own
+/// error, as [`ErrorKind::Io`].
+pub fn jsonl(
+    path: &Path,
+    each: &mut dyn FnMut(&NumberReport) -> std::io::Result<()>,
+) -> Result<(), Error> {
+    let text = super::input::read_text(path).map_err(|e| Error::new(ErrorKind::Input(e)))?;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let record = Record::from_json(line).map_err(|source| {
+            Error::new(ErrorKind::Line {
+                line: i + 1,
+                source,
+            })
+            .in_file(path)
+        })?;
+        each(&NumberReport::of(&record))
+            .map_err(|e| Error::new(ErrorKind::Io("cannot write".into(), e)))?;
+    }
+    Ok(())
+}
+
+/// A run over arXiv's bulk metadata (`pith number --arxiv-snapshot/--arxiv-oai`).
+#[derive(Debug, Clone, Default)]
+pub struct BulkRequest<'a> {
+    /// Metadata snapshot files (JSON Lines; compressed or not; `-` for standard input).
+    pub snapshot: &'a [PathBuf],
+    /// OAI-PMH ListRecords pages in arXivRaw format.
+    pub oai: &'a [PathBuf],
+    /// Stop at the first bad line or record.
+    pub strict: bool,
+    /// Worker threads ([`super::pass_threads`] when `None`).
+    pub jobs: Option<usize>,
+}
+
+/// Numbers every paper of arXiv's bulk metadata: one JSON line per paper to `out`, in input
+/// order ([`bulk::number`]); bad lines and deleted records to `report`, and the run goes on
+/// unless `strict`.
+///
+/// # Errors
+/// [`ErrorKind::Request`] when standard input is named twice; [`ErrorKind::Metadata`] when the
+/// metadata cannot be read or written, or at the first bad line when `strict`.
+pub fn bulk(
+    req: &BulkRequest<'_>,
+    out: &mut dyn std::io::Write,
+    report: &mut dyn FnMut(&bulk::Report),
+) -> Result<bulk::Summary, Error> {
+    super::stdin_once(req.snapshot.iter().chain(req.oai).map(PathBuf::as_path))?;
+    let inputs = bulk::Input::of_forms(req.snapshot, req.oai);
+    let opts = bulk::Options {
+        threads: super::pass_threads(req.jobs),
+        strict: req.strict,
+    };
+    bulk::number(&inputs, opts, out, report).map_err(|e| Error::new(ErrorKind::Metadata(e)))
 }
 
 fn arxiv(src: &ArxivSource, settings: &net::Settings) -> Result<NumberReport, Error> {

@@ -1,8 +1,8 @@
 //! How a long job tells its caller what it is doing, and how the caller asks it to stop: one
 //! interface for the batch run ([`super::run`], lines are [`super::ItemReport`]s), the run of
-//! one tar ([`super::tar_run::run_one`], lines are [`super::tar::MemberReport`]s) and the run
-//! of a directory of tars ([`super::tar_run::run_dir`], lines are
-//! [`super::tar_run::TarLine`]s).
+//! one tar ([`super::tar::run::run_one`], lines are [`super::tar::MemberReport`]s) and the run
+//! of a directory of tars ([`super::tar::run::run_dir`], lines are
+//! [`super::tar::run::TarLine`]s).
 //!
 //! The front ends implement it: the CLI writes each line to the report and draws the bar, and
 //! turns Ctrl-C into [`Progress::stopped`]; Python calls the caller's callback and honours

@@ -1,9 +1,11 @@
 //! The batch run job: many PDFs (a manifest's or a directory's, or those arXiv metadata
 //! matched) on a pool of workers, one report line each ([`ItemReport`]), then the summary
-//! ([`Summary`]). The front end turns its arguments into [`Inputs`] ([`plan`] reads them
-//! into a [`RunRequest`]), watches the lines and stops the run through [`Progress`] (the CLI
-//! writes the report and draws the bar; a Python caller may pass a callback); what ends a run
-//! badly ([`RunReport::end`]) is decided here.
+//! ([`Summary`]). A front end turns its arguments into a [`BatchRequest`]; the request checks
+//! itself ([`BatchRequest::validate`]: one refusal, with one sentence, whichever front end
+//! built it) and reads its inputs into a [`RunRequest`] ([`BatchRequest::prepare`]). The
+//! front end watches the lines and stops the run through [`Progress`] (the CLI writes the
+//! report and draws the bar; a Python caller may pass a callback); what ends a run badly
+//! ([`RunReport::end`]) is decided here, and so is how one item runs alone ([`item()`]).
 
 use std::path::{Path, PathBuf};
 
@@ -31,13 +33,128 @@ pub struct Inputs<'a> {
     pub unmatched: Option<&'a Path>,
     /// Only this slice of the inputs.
     pub shard: Option<batch::Shard>,
-    /// Threads of the metadata pass.
-    pub metadata_threads: usize,
+}
+
+/// A batch as a front end is asked for it (`pith batch --dir/--manifest …`, Python's
+/// `batch`): where the PDFs and their numbers come from, where the results go, and how.
+#[derive(Debug, Clone)]
+pub struct BatchRequest<'a> {
+    /// The PDFs and their number sources.
+    pub inputs: Inputs<'a>,
+    /// The output folder the input tree is mirrored into.
+    pub out_dir: Option<&'a Path>,
+    /// Update the files themselves (instead of `out_dir`).
+    pub in_place: bool,
+    /// Work out every item and report it (`planned`); write nothing.
+    pub dry_run: bool,
+    /// With `out_dir`: copy files that are not updated unchanged (a complete mirror).
+    pub mirror: bool,
+    /// Change nothing: report whether each output carries its number.
+    pub check: bool,
+    /// Worker threads ([`super::worker_threads`] when `None`; the metadata pass takes
+    /// [`super::pass_threads`]).
+    pub jobs: Option<usize>,
+    /// How each file is updated.
+    pub settings: &'a Settings,
+}
+
+/// A batch ready to run: the request for [`run`] and, with arXiv metadata, what its pass
+/// found.
+pub struct Prepared<'a> {
+    /// The run.
+    pub run: RunRequest<'a>,
+    /// With arXiv metadata: what its pass found.
+    pub arxiv: Option<ArxivPass>,
+}
+
+impl<'a> BatchRequest<'a> {
+    /// Refuses a request that is incomplete or contradicts itself, before anything is read:
+    /// exactly one of a manifest and a directory; a root only with a manifest; exactly one of
+    /// an output folder and in place; a mirror only into an output folder and not with a
+    /// check; a check or a dry run, not both; the arXiv options only with arXiv metadata;
+    /// standard input named once.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Request`], whose sentence says what to give.
+    pub fn validate(&self) -> Result<(), Error> {
+        let i = &self.inputs;
+        let refuse = |m: &str| Err(Error::new(ErrorKind::Request(m.into())));
+        match (i.manifest, i.dir) {
+            (None, None) => return Err(no_inputs()),
+            (Some(_), Some(_)) => {
+                return refuse("a batch takes a manifest or a directory of PDFs, not both")
+            }
+            _ => {}
+        }
+        if i.root.is_some() && i.manifest.is_none() {
+            return refuse("a root is the base of a manifest's paths: give it with a manifest");
+        }
+        match (self.out_dir, self.in_place) {
+            (None, false) => {
+                return refuse(
+                    "a batch needs an output folder, or to update the files themselves in place",
+                )
+            }
+            (Some(_), true) => {
+                return refuse("a batch writes into an output folder or in place, not both")
+            }
+            _ => {}
+        }
+        if self.mirror && self.out_dir.is_none() {
+            return refuse("a mirror is made in an output folder: give one");
+        }
+        if self.check && (self.dry_run || self.mirror) {
+            return refuse("a check changes nothing: it takes no dry run and makes no mirror");
+        }
+        if i.arxiv_metadata.is_empty() && (i.any_version || i.unmatched.is_some()) {
+            return refuse(
+                "numbering every version and listing the unmatched ids need arXiv metadata",
+            );
+        }
+        let dashes = i
+            .manifest
+            .into_iter()
+            .chain(i.arxiv_metadata.iter().map(|p| p.as_path()));
+        super::stdin_once(dashes)
+    }
+
+    /// Checks the request ([`BatchRequest::validate`]) and reads its inputs (the manifest or
+    /// the directory, and the arXiv metadata with its notices to `note`) into the run,
+    /// keeping the shard's jobs.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Request`] from [`BatchRequest::validate`]; [`ErrorKind::Input`] when the
+    /// manifest cannot be read; [`ErrorKind::Number`] and [`ErrorKind::Arxiv`] for a bad
+    /// manifest line or an unreadable directory; [`ErrorKind::Metadata`] for the metadata;
+    /// [`ErrorKind::Io`] when the unmatched ids cannot be written.
+    pub fn prepare(
+        &self,
+        note: &mut dyn FnMut(&super::progress::Notice),
+    ) -> Result<Prepared<'a>, Error> {
+        self.validate()?;
+        let plan = plan(&self.inputs, super::pass_threads(self.jobs), note)?;
+        let run = RunRequest {
+            jobs: plan.jobs,
+            orphans: plan.orphans,
+            root: self.inputs.dir,
+            decided: plan.decided,
+            out_dir: self.out_dir,
+            dry_run: self.dry_run,
+            mirror: self.mirror,
+            check: self.check,
+            settings: self.settings,
+            threads: super::worker_threads(self.jobs),
+        };
+        Ok(Prepared {
+            run,
+            arxiv: plan.arxiv,
+        })
+    }
 }
 
 /// The inputs read: the run's jobs, orphans and lines decided before it.
 #[derive(Debug, Default)]
-pub struct Plan {
+struct Plan {
     /// The PDFs to update, each with where its number comes from.
     pub jobs: Vec<Job>,
     /// PDFs a directory holds with no number source.
@@ -61,17 +178,11 @@ pub struct ArxivPass {
     pub unattributed_bad: u64,
 }
 
-/// Reads `inputs` (the manifest or the directory, and the arXiv metadata with its notices to
-/// `note`) into the jobs of a run, keeping the shard's.
-///
-/// # Errors
-/// [`ErrorKind::Request`] when neither a manifest nor a directory is given, or standard input
-/// is named twice; [`ErrorKind::Input`] when the manifest cannot be read;
-/// [`ErrorKind::Number`] and [`ErrorKind::Arxiv`] for a bad manifest line or an unreadable
-/// directory; [`ErrorKind::Metadata`] for the metadata; [`ErrorKind::Io`] when the unmatched
-/// ids cannot be written.
-pub fn plan(
+/// Reads `inputs` into the jobs of a run, keeping the shard's ([`BatchRequest::prepare`]);
+/// the metadata pass runs on `threads`.
+fn plan(
     inputs: &Inputs<'_>,
+    threads: usize,
     note: &mut dyn FnMut(&super::progress::Notice),
 ) -> Result<Plan, Error> {
     let base = inputs.manifest.map(|m| match (inputs.root, m.parent()) {
@@ -94,7 +205,7 @@ pub fn plan(
             _ => return Err(no_inputs()),
         };
     } else {
-        let (jobs, lines, pass) = arxiv_plan(inputs, base.as_deref(), note)?;
+        let (jobs, lines, pass) = arxiv_plan(inputs, base.as_deref(), threads, note)?;
         (plan.jobs, decided, plan.arxiv) = (jobs, lines, Some(pass));
     }
     if let Some(s) = inputs.shard {
@@ -119,16 +230,11 @@ fn no_inputs() -> Error {
 fn arxiv_plan(
     inputs: &Inputs<'_>,
     base: Option<&Path>,
+    threads: usize,
     note: &mut dyn FnMut(&super::progress::Notice),
 ) -> Result<(Vec<Job>, Decided, ArxivPass), Error> {
     use crate::batch::arxiv as arxiv_match;
     use crate::record::arxiv::bulk::Input as MetaInput;
-    let dash = |p: &PathBuf| p.as_os_str() == "-";
-    if inputs.arxiv_metadata.iter().filter(|p| dash(p)).count() > 1 {
-        return Err(Error::new(ErrorKind::Request(
-            "standard input (-) can be read only once".into(),
-        )));
-    }
     let arxiv = |e| Error::new(ErrorKind::Arxiv(e));
     let (wanted, unnamed) = match (inputs.manifest, base, inputs.dir) {
         (Some(m), Some(base), _) => {
@@ -158,14 +264,8 @@ fn arxiv_plan(
             }
         }
     };
-    let collected = arxiv_match::collect(
-        &metadata,
-        &ids,
-        inputs.metadata_threads.max(1),
-        &mut on_unmatched,
-        note,
-    )
-    .map_err(|e| Error::new(ErrorKind::Metadata(e)))?;
+    let collected = arxiv_match::collect(&metadata, &ids, threads, &mut on_unmatched, note)
+        .map_err(|e| Error::new(ErrorKind::Metadata(e)))?;
     let flushed = match list {
         Some(mut w) => std::io::Write::flush(&mut w),
         None => Ok(()),
@@ -186,13 +286,6 @@ fn arxiv_plan(
         unattributed_bad: collected.unattributed_bad,
     };
     Ok((jobs, decided, pass))
-}
-
-/// The worker threads of a run when the caller gives none: twice the cores, since a worker
-/// also waits, for its group's syncs and for the file system, and the others keep the cores
-/// busy meanwhile (741 small PDFs on 2 cores: 0.26-0.35 s with 2 workers, 0.19-0.27 s with 4).
-pub fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| 2 * n.get())
 }
 
 /// One batch run.
@@ -276,25 +369,21 @@ impl RunReport {
 /// std::fs::create_dir(&input)?;
 /// std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/minimal.pdf"), input.join("a.pdf"))?;
 /// std::fs::write(input.join("a.pith"), "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\n")?;
-/// let plan = run::plan(&run::Inputs { dir: Some(&input), ..Default::default() }, &mut |_| {})?;
 /// let out = dir.path().join("out");
 /// let settings = Settings::default();
+/// let batch = run::BatchRequest {
+///     inputs: run::Inputs { dir: Some(&input), ..Default::default() },
+///     out_dir: Some(&out),
+///     in_place: false,
+///     dry_run: false,
+///     mirror: false,
+///     check: false,
+///     jobs: Some(2),
+///     settings: &settings,
+/// };
+/// let prepared = batch.prepare(&mut |_| {})?;
 /// let mut lines: Vec<ItemReport> = Vec::new();
-/// let report = run::run(
-///     run::RunRequest {
-///         jobs: plan.jobs,
-///         orphans: plan.orphans,
-///         root: Some(&input),
-///         decided: plan.decided,
-///         out_dir: Some(&out),
-///         dry_run: false,
-///         mirror: false,
-///         check: false,
-///         settings: &settings,
-///         threads: 2,
-///     },
-///     &mut lines,
-/// )?;
+/// let report = run::run(prepared.run, &mut lines)?;
 /// assert_eq!(lines[0].status, Status::Injected);
 /// assert_eq!((report.summary.injected, report.end(false)), (1, run::End::Ok));
 /// assert!(out.join("a.pdf").is_file());
@@ -335,11 +424,7 @@ pub fn run(
                 mirror: req.mirror,
                 settings: req.settings,
             };
-            if req.check {
-                item::check(&ir)
-            } else {
-                item::run(&ir, group)
-            }
+            in_group(&ir, req.check, group)
         },
         |o| {
             if let Some(o) = o {
@@ -357,6 +442,29 @@ pub fn run(
     Ok(RunReport { summary, differ })
 }
 
+/// One item, its output staged in `group` (the pool commits it): checked with `check`,
+/// else updated.
+fn in_group(req: &ItemRequest<'_>, check: bool, group: &mut crate::output::Group) -> ItemReport {
+    if check {
+        item::check(req)
+    } else {
+        item::run(req, group)
+    }
+}
+
+/// One item run alone, as a batch runs it (Python's `batch_item`): checked with `check`, else
+/// updated and its output committed at once; a commit that fails is the line's failure, as
+/// in a batch ([`crate::batch::Line::commit_failed`]).
+pub fn item(req: &ItemRequest<'_>, check: bool) -> ItemReport {
+    use crate::batch::Line;
+    let mut group = crate::output::Group::new();
+    let mut line = in_group(req, check, &mut group);
+    if let Some(Err(e)) = group.commit().into_iter().find(Result::is_err) {
+        line.commit_failed(crate::pdf::chain(&e));
+    }
+    line
+}
+
 /// How many PDFs arXiv matching numbered, skipped and could not number.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Matched {
@@ -371,7 +479,7 @@ pub struct Matched {
 /// Turns arXiv matching's decisions into the run: a job for each PDF that gets a number, a
 /// line (with its status) for each that does not; `unnamed` are PDFs whose name carries no
 /// arXiv id. Lines keep their input position, for sharding.
-pub fn arxiv_jobs(
+fn arxiv_jobs(
     wanted: Vec<crate::batch::arxiv::Wanted>,
     unnamed: Vec<PathBuf>,
     collected: &crate::batch::arxiv::Collected,
@@ -427,6 +535,59 @@ pub fn arxiv_jobs(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn contradictory_batch_requests_are_refused_before_anything_is_read() {
+        let settings = Settings::default();
+        let (dir, m, o) = (Path::new("in"), Path::new("m.jsonl"), Path::new("out"));
+        let dash = [PathBuf::from("-"), PathBuf::from("-")];
+        let ok = BatchRequest {
+            inputs: Inputs {
+                dir: Some(dir),
+                ..Default::default()
+            },
+            out_dir: Some(o),
+            in_place: false,
+            dry_run: false,
+            mirror: false,
+            check: false,
+            jobs: None,
+            settings: &settings,
+        };
+        assert!(ok.validate().is_ok());
+        let with = |f: &dyn Fn(&mut BatchRequest<'_>)| {
+            let mut r = ok.clone();
+            f(&mut r);
+            r
+        };
+        let bad = [
+            with(&|r| r.inputs.dir = None),
+            with(&|r| r.inputs.manifest = Some(m)),
+            with(&|r| r.inputs.root = Some(dir)),
+            with(&|r| r.out_dir = None),
+            with(&|r| r.in_place = true),
+            with(&|r| (r.out_dir, r.in_place, r.mirror) = (None, true, true)),
+            with(&|r| (r.check, r.dry_run) = (true, true)),
+            with(&|r| (r.check, r.mirror) = (true, true)),
+            with(&|r| r.inputs.any_version = true),
+            with(&|r| r.inputs.unmatched = Some(o)),
+        ];
+        let mut twice = ok.clone();
+        twice.inputs.arxiv_metadata = &dash;
+        let bad = bad.iter().chain([&twice]);
+        let mut sentences = std::collections::BTreeSet::new();
+        for r in bad {
+            let e = r.validate().unwrap_err();
+            assert_eq!(e.kind_of(), super::super::ErrorCode::Request, "{e}");
+            // Refused before the inputs (which do not exist) are read.
+            assert!(matches!(
+                r.prepare(&mut |_| {}).err().map(|e| e.kind_of()),
+                Some(super::super::ErrorCode::Request)
+            ));
+            sentences.insert(e.to_string());
+        }
+        assert_eq!(sentences.len(), 9, "{sentences:#?}");
+    }
 
     #[test]
     fn a_run_reports_every_line_and_ends_by_its_summary() {

@@ -219,10 +219,33 @@ impl Settings {
             s.resolver_spacing = d;
         }
         if let Some(d) = ms(ENV_TIMEOUT)? {
-            s.read_timeout = d;
-            s.connect_timeout = s.connect_timeout.min(d.max(Duration::from_millis(1)));
+            s.set_timeout(d);
         }
         Ok(s)
+    }
+
+    /// Waits at most `read` for an answer: the read timeout, and the connect timeout when it
+    /// is longer (a connection is never given more time than the whole answer). At least a
+    /// millisecond.
+    pub fn set_timeout(&mut self, read: Duration) {
+        self.read_timeout = read.max(Duration::from_millis(1));
+        self.connect_timeout = self.connect_timeout.min(self.read_timeout);
+    }
+
+    /// [`Settings::set_timeout`] from a number of seconds, as the front ends take it.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Setting`] (`timeout`) when `secs` is not a finite number above 0.
+    pub fn set_timeout_secs(&mut self, secs: f64) -> Result<(), Error> {
+        if !(secs > 0.0 && secs.is_finite()) {
+            return Err(ErrorKind::Setting {
+                name: "timeout",
+                reason: format!("{secs} is not a number of seconds above 0"),
+            }
+            .into());
+        }
+        self.set_timeout(Duration::from_secs_f64(secs));
+        Ok(())
     }
 
     /// The cache directory: [`Settings::cache_dir`], else the platform's cache directory

@@ -10,8 +10,6 @@
 //! name a version not yet announced. A PDF carrying only the record link (a bare 26-character code) is checked through
 //! the link's code. What the PDF claims to be (arXiv id and version) is the record's source.
 
-use std::path::Path;
-
 use super::client::Client;
 use super::resolver;
 use super::{Error, ErrorKind};
@@ -140,21 +138,6 @@ impl PdfReport {
             .as_ref()
             .map(|r| format!("{}v{}", r.source.id, r.source.version))
     }
-}
-
-/// Reads the number of the PDF at `path` and verifies it ([`verify()`]).
-///
-/// # Errors
-/// [`ErrorKind::Pdf`] when the PDF cannot be read; as [`verify()`].
-pub fn verify_file(path: &Path, source: Source<'_>, keys: &[Key]) -> Result<PdfReport, Error> {
-    let file = std::fs::File::open(path).map_err(|e| {
-        Error::from(ErrorKind::Pdf(Box::new(
-            crate::pdf::Error::io("cannot open", e).in_file(path),
-        )))
-    })?;
-    let ins = crate::pdf::inspect(&file)
-        .map_err(|e| Error::from(ErrorKind::Pdf(Box::new(e.in_file(path)))))?;
-    verify(&ins, source, keys)
 }
 
 /// Verifies what an inspected PDF carries against its record.

@@ -1,14 +1,13 @@
 //! Helpers shared by the integration tests: the `pith` command builder, fixtures and
-//! constants, readers of what qpdf, exiftool and pdfinfo report, a time-limited runner, a
-//! parallel map and a small writer of hostile PDFs. A test binary uses what it needs
+//! constants, readers of what qpdf, exiftool and pdfinfo report, a time-limited runner and
+//! the one writer of test PDFs ([`pdfgen`]); what pith-serve's harness needs too (skips, tool
+//! checks, signed bundles) comes from `pith-testkit`. A test binary uses what it needs
 //! (`mod common;`); nothing here knows pith's internals.
 #![allow(dead_code)]
 
 pub mod http;
-pub mod par;
 pub mod pdfgen;
 pub mod run;
-pub mod skips;
 pub mod tex;
 pub mod tools;
 
@@ -16,7 +15,17 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 #[allow(unused_imports)]
+pub use pith_testkit::{
+    have_python_module, have_tool, sign_hash, signed_bundle, skips, test_key, tools_required,
+};
+#[allow(unused_imports)]
 pub use run::{assert_one_line_error, leftovers, run_pith, run_pith_with, Run};
+
+/// The skips' summary, when the test binary exits ([`skips::print_summary`]).
+#[dtor::dtor(unsafe)]
+fn print_skips() {
+    skips::print_summary();
+}
 
 /// The seed paper's number (arXiv 2402.03791v3, SPEC's worked example).
 pub const SEED: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
@@ -48,46 +57,6 @@ pub const DC_NS: &str = "http://purl.org/dc/elements/1.1/";
 /// The namespace of the `pith` XMP properties, as published (spelled out here on purpose: the
 /// tests check the code against the published name, not against its own constant).
 pub const PITH_NS: &str = "https://pith.science/ns/1.0/";
-
-/// Whether `PITH_REQUIRE_TOOLS=1` is set (CI): a missing tool is then a failure, not a SKIP.
-pub fn tools_required() -> bool {
-    std::env::var("PITH_REQUIRE_TOOLS").is_ok_and(|v| v == "1")
-}
-
-/// Whether the external program `name` can be run. When it cannot, prints a SKIP line naming
-/// the test, or panics under `PITH_REQUIRE_TOOLS=1`.
-pub fn have_tool(name: &str, test: &str) -> bool {
-    let found = Command::new("sh")
-        .arg("-c")
-        .arg(format!("command -v {name}"))
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        if tools_required() {
-            panic!("{test}: required tool {name} is missing (PITH_REQUIRE_TOOLS=1)");
-        }
-        skips::skip(test, &format!("{name} not installed"));
-    }
-    found
-}
-
-/// Whether a Python module can be imported by `python3` (same SKIP/require rules as tools).
-pub fn have_python_module(module: &str, test: &str) -> bool {
-    if !have_tool("python3", test) {
-        return false;
-    }
-    let ok = Command::new("python3")
-        .args(["-c", &format!("import {module}")])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        if tools_required() {
-            panic!("{test}: required Python module {module} is missing (PITH_REQUIRE_TOOLS=1)");
-        }
-        skips::skip(test, &format!("python3 module {module} not installed"));
-    }
-    ok
-}
 
 /// The repository root.
 pub fn root() -> PathBuf {

@@ -22,51 +22,36 @@ pub fn build_pdf(info: Option<&[u8]>, xmp: Option<&[u8]>) -> Vec<u8> {
 /// As [`build_pdf`], with `filter` (e.g. `/Filter /FlateDecode`) in the metadata stream's
 /// dictionary.
 pub fn build_pdf_filtered(info: Option<&[u8]>, xmp: Option<&[u8]>, filter: &str) -> Vec<u8> {
-    let mut objs: Vec<Vec<u8>> = vec![
-        if xmp.is_some() {
-            b"<< /Type /Catalog /Pages 2 0 R /Metadata 4 0 R >>".to_vec()
-        } else {
-            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec()
-        },
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>".to_vec(),
-    ];
-    let mut s = match xmp {
-        Some(x) => format!(
-            "<< /Type /Metadata /Subtype /XML {filter} /Length {} >>\nstream\n",
-            x.len()
-        )
-        .into_bytes(),
-        None => b"null".to_vec(),
+    let catalog = match xmp {
+        Some(_) => "<< /Type /Catalog /Pages 2 0 R /Metadata 4 0 R >>",
+        None => "<< /Type /Catalog /Pages 2 0 R >>",
     };
-    if let Some(x) = xmp {
-        s.extend_from_slice(x);
-        s.extend_from_slice(b"\nendstream");
-    }
-    objs.push(s);
-    objs.push(info.map_or(b"null".to_vec(), <[u8]>::to_vec));
-    let mut out = b"%PDF-1.7\n%\xE2\xE3\xCF\xD3\n".to_vec();
-    let mut offsets = Vec::new();
-    for (i, o) in objs.iter().enumerate() {
-        offsets.push(out.len());
-        out.extend_from_slice(format!("{} 0 obj\n", i + 1).as_bytes());
-        out.extend_from_slice(o);
-        out.extend_from_slice(b"\nendobj\n");
-    }
-    let xref = out.len();
-    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objs.len() + 1).as_bytes());
-    for o in offsets {
-        out.extend_from_slice(format!("{o:010} 00000 n \n").as_bytes());
-    }
-    let info_key = if info.is_some() { " /Info 5 0 R" } else { "" };
-    out.extend_from_slice(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R{info_key} >>\nstartxref\n{xref}\n%%EOF\n",
-            objs.len() + 1
-        )
-        .as_bytes(),
-    );
-    out
+    // The packet and the Info dictionary go in as bytes: a test may give invalid UTF-8.
+    let mut objs: Vec<(Vec<u8>, Option<Vec<u8>>)> = vec![
+        (catalog.into(), None),
+        ("<< /Type /Pages /Kids [3 0 R] /Count 1 >>".into(), None),
+        (
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>".into(),
+            None,
+        ),
+    ];
+    objs.push(match xmp {
+        Some(x) => (
+            format!(
+                "<< /Type /Metadata /Subtype /XML {filter} /Length {} >>",
+                x.len()
+            )
+            .into(),
+            Some(x.to_vec()),
+        ),
+        None => (b"null".to_vec(), None),
+    });
+    objs.push((info.map_or(b"null".to_vec(), <[u8]>::to_vec), None));
+    let layout = Layout {
+        trailer: if info.is_some() { " /Info 5 0 R" } else { "" },
+        ..Layout::default()
+    };
+    classic_bytes(&objs, &layout)
 }
 
 /// A well-formed XMP packet whose rdf:Description holds `inner`.
@@ -120,14 +105,47 @@ pub fn external_entity() -> String {
     )
 }
 
+/// How [`classic_with`] lays a file out around its objects: what the defaults of
+/// [`classic`] leave out, for tests of readers that must cope with it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Layout<'a> {
+    /// Bytes before `%PDF-` (junk a reader skips; offsets count from the header).
+    pub prefix: &'a [u8],
+    /// Offsets count from the start of the file instead of the header (wrong after a
+    /// prefix: readers reconstruct such a file).
+    pub absolute: bool,
+    /// Bytes between the last `endobj` and `xref`; `startxref` points at them.
+    pub before_xref: &'a [u8],
+    /// Trailer entries after `/Size` and `/Root` (` /Info 5 0 R`).
+    pub trailer: &'a str,
+}
+
 /// The one builder of test PDFs from objects: object n is `objs[n-1]` (a dictionary, and the
 /// data of a stream given apart), catalog 1 0 R, a classic xref table.
 pub fn classic(objs: &[(String, Option<Vec<u8>>)]) -> Vec<u8> {
-    let mut out = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n".to_vec();
+    classic_with(objs, &Layout::default())
+}
+
+/// [`classic`] laid out as `layout` says.
+pub fn classic_with(objs: &[(String, Option<Vec<u8>>)], layout: &Layout<'_>) -> Vec<u8> {
+    let objs: Vec<(Vec<u8>, Option<Vec<u8>>)> = objs
+        .iter()
+        .map(|(d, data)| (d.clone().into_bytes(), data.clone()))
+        .collect();
+    classic_bytes(&objs, layout)
+}
+
+/// [`classic_with`] of dictionaries given as bytes (which may be no UTF-8).
+pub fn classic_bytes(objs: &[(Vec<u8>, Option<Vec<u8>>)], layout: &Layout<'_>) -> Vec<u8> {
+    let mut out = layout.prefix.to_vec();
+    let base = if layout.absolute { 0 } else { out.len() };
+    out.extend_from_slice(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n");
     let mut offs = Vec::new();
     for (i, (dict, data)) in objs.iter().enumerate() {
-        offs.push(out.len());
-        out.extend_from_slice(format!("{} 0 obj\n{dict}\n", i + 1).as_bytes());
+        offs.push(out.len() - base);
+        out.extend_from_slice(format!("{} 0 obj\n", i + 1).as_bytes());
+        out.extend_from_slice(dict);
+        out.push(b'\n');
         if let Some(d) = data {
             out.extend_from_slice(b"stream\n");
             out.extend_from_slice(d);
@@ -135,15 +153,17 @@ pub fn classic(objs: &[(String, Option<Vec<u8>>)]) -> Vec<u8> {
         }
         out.extend_from_slice(b"endobj\n");
     }
-    let x = out.len();
+    let x = out.len() - base;
+    out.extend_from_slice(layout.before_xref);
     out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f\r\n", objs.len() + 1).as_bytes());
     for o in offs {
         out.extend_from_slice(format!("{o:010} 00000 n\r\n").as_bytes());
     }
     out.extend_from_slice(
         format!(
-            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{x}\n%%EOF\n",
-            objs.len() + 1
+            "trailer\n<< /Size {} /Root 1 0 R{} >>\nstartxref\n{x}\n%%EOF\n",
+            objs.len() + 1,
+            layout.trailer
         )
         .as_bytes(),
     );

@@ -2,8 +2,9 @@
 //! happened (file, object context, byte offset) and the underlying I/O error, chained through
 //! [`std::error::Error::source`].
 //!
-//! Messages describe the file, never the command line: the CLI adds hints such as "use
-//! --force" (see `cli::apply::hint`), so the library can serve other front ends.
+//! Messages describe the file, never the command line: a front end adds how to get past an
+//! error in its own terms (the `pith` CLI's "use --force", a Python keyword), so the engine
+//! serves every front end alike.
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -192,8 +192,18 @@ pub(crate) fn plan<R: ReadAt>(
         .filter(|p| p.holds() && !p.names(&code))
         .collect();
     let shows = |p: &Printed| p.text.clone().or_else(|| p.url.clone()).unwrap_or_default();
+    // Text pith did not draw: refused when the file would name another number beside it,
+    // not when it carries this one already (the text then stands as it stood).
+    let carries = doc
+        .packet
+        .as_deref()
+        .and_then(|p| xmp::read(p).ok())
+        .and_then(|v| v.number)
+        .or_else(|| doc.info.as_ref().and_then(|(d, _)| info::read(d).0))
+        .and_then(|n| code_of(&n))
+        .is_some_and(|c| c == code);
     if let Some(t) = others.iter().find(|p| p.kind == Kind::Text) {
-        if !opts.force {
+        if !opts.force && !carries {
             return Err(Error::new(ErrorKind::Printed(Box::new(PrintedNumber {
                 printed: shows(t),
                 writing: number.full(),

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
+use pith::job::one_line;
 use pith_serve::app::{self, AppState};
 use pith_serve::index::{self, BuildOptions, Index, Sources};
 use pith_serve::limits::{self, Limits};
@@ -177,20 +178,6 @@ fn main() -> ExitCode {
     }
 }
 
-/// One line, bounded: a hostile input can put megabytes into a message.
-fn one_line(s: &str) -> String {
-    let line = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    match line.char_indices().nth(2000) {
-        Some((cut, _)) => format!("{}… ({} more bytes)", &line[..cut], line.len() - cut),
-        None => line,
-    }
-}
-
-fn threads(jobs: Option<usize>) -> usize {
-    jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1)
-}
-
 fn run_index(a: IndexArgs, quiet: bool) -> Result<()> {
     if a.arxiv_snapshot.is_empty()
         && a.arxiv_oai.is_empty()
@@ -199,16 +186,12 @@ fn run_index(a: IndexArgs, quiet: bool) -> Result<()> {
     {
         bail!("nothing to index: give --arxiv-snapshot, --arxiv-oai, --records or --bundles");
     }
-    let mut keys = vec![pith::verify::Key::registry()];
-    for k in &a.key {
-        let p = std::path::Path::new(k);
-        let text = if p.is_file() {
-            std::fs::read_to_string(p).with_context(|| format!("--key {k}"))?
-        } else {
-            k.clone()
-        };
-        keys.push(pith::verify::Key::parse(&text).with_context(|| format!("--key {k}"))?);
-    }
+    let keys = a
+        .key
+        .iter()
+        .map(|k| pith::job::read_key(k).with_context(|| format!("--key {k}")))
+        .collect::<Result<Vec<_>>>()?;
+    let keys = pith::job::trusted_keys(&keys);
     let sources = Sources {
         snapshots: a.arxiv_snapshot,
         oai: a.arxiv_oai,
@@ -217,7 +200,7 @@ fn run_index(a: IndexArgs, quiet: bool) -> Result<()> {
         keys,
     };
     let opts = BuildOptions {
-        threads: threads(a.jobs),
+        threads: pith::job::pass_threads(a.jobs),
         strict: a.strict,
         fresh: a.fresh,
     };
@@ -279,7 +262,7 @@ fn serve(a: ServeArgs, quiet: bool) -> Result<()> {
         ..Limits::default()
     };
     let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(threads(a.jobs))
+        .worker_threads(pith::job::pass_threads(a.jobs))
         .enable_all()
         .build()
         .context("cannot start the runtime")?;

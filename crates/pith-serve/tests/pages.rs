@@ -316,7 +316,8 @@ fn browser_flows() {
     };
     let m = upload("matched");
     assert_eq!(m["status"], 200, "{m}");
-    // The headline `pith verify` ends with for the same file.
+    // The page's verdict is the library's headline (the receipt verifies with the key the
+    // index trusts).
     assert!(
         m["verdict"].as_str().unwrap().starts_with("VERIFIED: "),
         "{m}"
@@ -338,11 +339,10 @@ fn browser_flows() {
     assert_eq!(big["status"], 413, "{big}");
     assert_eq!(big["h1"], "This file is too large to check here");
 
-    // JSON: the same document as `pith verify --json` against this server, trusting the key
-    // the index was built with (as the mirror does); the mirror's checks speak of "this mirror"
-    // where the command's speak of "the resolver".
+    // JSON: the same document as `pith verify --json` against this server.
     for u in seen["json_uploads"].as_array().unwrap() {
         let name = u["name"].as_str().unwrap();
+        // With the key the index trusts, as the server checks receipts.
         let cli = run(pith_cmd().env("PITH_RESOLVER_URL", &server.url).args([
             "verify",
             name,
@@ -352,6 +352,8 @@ fn browser_flows() {
         ]))
         .stdout;
         assert_eq!(u["status"], 200, "{u}");
+        // The same document, but that the mirror's checks speak of itself where the CLI's
+        // speak of the resolver it asked.
         assert_eq!(
             u["body"]
                 .as_str()

@@ -20,7 +20,8 @@
 //! writer it is given and to its spool files; it prints nothing.
 //!
 //! Layers: `format` (private: headers, data, padding) and `member` (planning and
-//! updating one PDF), under [`stream`].
+//! updating one PDF), under [`stream`]; [`run`] above it: which tars, the metadata pass, the
+//! manifest checks and where the outputs go.
 
 use std::fmt;
 use std::io::{self, BufReader, Read, Write};
@@ -34,10 +35,11 @@ use serde::Serialize;
 
 use crate::job::item::Summary;
 use crate::job::progress::Progress;
-use crate::job::{Kind, Settings, Status};
+use crate::job::{ErrorCode, Settings, Status};
 
 mod format;
 mod member;
+pub mod run;
 
 pub use format::{member_names, Body};
 use format::{read_entry, Entry, Next};
@@ -217,7 +219,7 @@ pub struct MemberReport {
     pub reason: Option<String>,
     /// What kind of refusal, for a refused member (as in `pith batch`'s lines).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub refusal: Option<Kind>,
+    pub refusal: Option<ErrorCode>,
     /// The number written or found.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub number: Option<String>,

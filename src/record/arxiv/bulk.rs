@@ -53,6 +53,18 @@ pub struct Input {
 }
 
 impl Input {
+    /// The inputs of snapshot files and of OAI-PMH pages, in that order, each of its form.
+    pub fn of_forms(snapshot: &[PathBuf], oai: &[PathBuf]) -> Vec<Input> {
+        let snapshot = snapshot.iter().map(|p| (p, Format::Snapshot));
+        snapshot
+            .chain(oai.iter().map(|p| (p, Format::Oai)))
+            .map(|(p, f)| Input {
+                path: p.clone(),
+                format: Some(f),
+            })
+            .collect()
+    }
+
     /// The inputs of `paths`, each form recognised from its first byte.
     pub fn recognised(paths: &[PathBuf]) -> Vec<Input> {
         paths

@@ -1,7 +1,8 @@
 //! A typed writer of content streams (ISO 32000-2 §8.2, Annex A), as typst/pdf-writer's
 //! `Content`: one method per operator, named after what it does, each writing its operands
 //! and operator on a line of their own. The stamp and the badge pith redraws on page 1 are
-//! written with it; nothing here decides what to draw.
+//! written with it, and so are the one-page drawings of [`super::page`]; nothing here decides
+//! what to draw.
 //!
 //! Numbers go through [`super::object::num`] (no exponent, at most four decimals), names
 //! through [`super::object::name`], strings of glyph codes as hexadecimal.
@@ -83,6 +84,30 @@ impl Content {
         self.op("re")
     }
 
+    /// `m`: begins a new subpath at (`x`, `y`) (§8.5.2.1).
+    pub fn move_to(&mut self, x: f64, y: f64) -> &mut Self {
+        self.nums(&[x, y]);
+        self.op("m")
+    }
+
+    /// `l`: a straight segment to (`x`, `y`).
+    pub fn line_to(&mut self, x: f64, y: f64) -> &mut Self {
+        self.nums(&[x, y]);
+        self.op("l")
+    }
+
+    /// `c`: a cubic Bézier segment with control points (`x1`, `y1`), (`x2`, `y2`) to
+    /// (`x3`, `y3`).
+    pub fn cubic_to(&mut self, c: [f64; 6]) -> &mut Self {
+        self.nums(&c);
+        self.op("c")
+    }
+
+    /// `h`: closes the current subpath.
+    pub fn close_path(&mut self) -> &mut Self {
+        self.op("h")
+    }
+
     /// `f`: fills the path with the non-zero winding rule (§8.5.3.1).
     pub fn fill_nonzero(&mut self) -> &mut Self {
         self.op("f")
@@ -124,12 +149,24 @@ impl Content {
         self.op("0 Tc 0 Tw 100 Tz 0 Ts 0 Tr")
     }
 
+    /// `Tz`: the horizontal scaling, in percent of the glyphs' natural width (§9.3.4).
+    pub fn set_horizontal_scaling(&mut self, percent: f64) -> &mut Self {
+        self.nums(&[percent]);
+        self.op("Tz")
+    }
+
     /// `Tf`: the font resource `font` at `size` (§9.3.1).
     pub fn set_font(&mut self, font: &[u8], size: f64) -> &mut Self {
         name(font, &mut self.buf);
         self.buf.push(b' ');
         self.nums(&[size]);
         self.op("Tf")
+    }
+
+    /// `Td`: moves to the start of the next line, offset by (`x`, `y`) (§9.4.2).
+    pub fn next_line(&mut self, x: f64, y: f64) -> &mut Self {
+        self.nums(&[x, y]);
+        self.op("Td")
     }
 
     /// `Tm`: the text matrix and text line matrix (§9.4.2).
@@ -172,18 +209,25 @@ mod tests {
             .set_fill_gray(1.0)
             .rect(0.0, -1.5, 40.25, 10.0)
             .fill_nonzero()
+            .move_to(1.0, 2.0)
+            .line_to(3.0, 2.0)
+            .cubic_to([4.0, 2.0, 5.0, 3.0, 5.0, 4.0])
+            .close_path()
+            .fill_nonzero()
             .set_fill_rgb(0.043, 0.4, 0.765)
             .reset_text_state()
             .begin_text()
             .set_font(b"PithStamp", 9.0)
             .set_text_matrix([0.0, 1.0, -1.0, 0.0, 20.0, 30.0])
+            .set_horizontal_scaling(95.5)
+            .next_line(1.0, -2.0)
             .show_bytes(&[0x00, 0x2A])
             .end_text()
             .x_object(b"Pith Badge")
             .end_marked_content()
             .restore_state();
         let found = c.finish();
-        let expected: &[u8] = b"q\n/Artifact BMC\n1 0 0 1 12.5 0 cm\n1 g\n0 -1.5 40.25 10 re\nf\n0.043 0.4 0.765 rg\n0 Tc 0 Tw 100 Tz 0 Ts 0 Tr\nBT\n/PithStamp 9 Tf\n0 1 -1 0 20 30 Tm\n<002A> Tj\nET\n/Pith#20Badge Do\nEMC\nQ\n";
+        let expected: &[u8] = b"q\n/Artifact BMC\n1 0 0 1 12.5 0 cm\n1 g\n0 -1.5 40.25 10 re\nf\n1 2 m\n3 2 l\n4 2 5 3 5 4 c\nh\nf\n0.043 0.4 0.765 rg\n0 Tc 0 Tw 100 Tz 0 Ts 0 Tr\nBT\n/PithStamp 9 Tf\n0 1 -1 0 20 30 Tm\n95.5 Tz\n1 -2 Td\n<002A> Tj\nET\n/Pith#20Badge Do\nEMC\nQ\n";
         assert!(
             found == expected,
             "\nEXPECTED: {}\nFOUND:    {}",

@@ -3,17 +3,17 @@
 //! update of an existing file.
 //!
 //! The file is PDF 1.7 with a classic xref table: a catalog, one page whose media box is the
-//! drawing, a content stream, the text font embedded ([`crate::stamp::font::TEXT`], DejaVu Sans
+//! drawing, a content stream ([`super::content::Content`]), the text font embedded ([`crate::stamp::font::TEXT`], DejaVu Sans
 //! cut down to printable ASCII, with a `/ToUnicode` CMap so that text extraction reads the
 //! characters), an optional link annotation ([`super::annotation::Link`]: no border, a URI)
 //! and an Info dictionary with its `/Title`. Same drawing, same bytes: no date and no `/ID` is
 //! written. It knows nothing of what is drawn: the caller lays out boxes and text in points.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 use super::annotation::Link;
-use super::object::{self, dict, name_obj, num, rect, Strings};
+use super::content::Content;
+use super::object::{self, dict, name_obj, rect, Strings};
 use super::xref;
 use crate::reader::Entry;
 use crate::security::StreamKind;
@@ -86,12 +86,8 @@ pub struct Drawing<'a> {
 /// The circle's control-point factor for a quarter arc drawn as one Bézier curve.
 const KAPPA: f64 = 0.552_284_75;
 
-fn colour(c: Rgb, op: &str, out: &mut String) {
-    let _ = writeln!(out, "{} {} {} {op}", num(c[0]), num(c[1]), num(c[2]));
-}
-
-/// The path of a box with rounded left and right corners (§8.5.2: `m`, `l`, `c`, `h`).
-fn fill_path(f: &Fill, out: &mut String) {
+/// The path of a box with rounded left and right corners, filled (§8.5.2, §8.5.3).
+fn fill_path(f: &Fill, c: &mut Content) {
     let [x, y, w, h] = f.rect;
     let max = (w / 2.0).min(h / 2.0).max(0.0);
     let (l, r) = (
@@ -99,74 +95,36 @@ fn fill_path(f: &Fill, out: &mut String) {
         f.right_radius.clamp(0.0, max),
     );
     let (x1, y1) = (x + w, y + h);
-    let p = |v: f64| num(v);
-    let _ = writeln!(out, "{} {} m", p(x + l), p(y));
-    let _ = writeln!(out, "{} {} l", p(x1 - r), p(y));
+    c.move_to(x + l, y).line_to(x1 - r, y);
     if r > 0.0 {
         let k = r * KAPPA;
-        let _ = writeln!(
-            out,
-            "{} {} {} {} {} {} c",
-            p(x1 - r + k),
-            p(y),
-            p(x1),
-            p(y + r - k),
-            p(x1),
-            p(y + r)
-        );
-        let _ = writeln!(out, "{} {} l", p(x1), p(y1 - r));
-        let _ = writeln!(
-            out,
-            "{} {} {} {} {} {} c",
-            p(x1),
-            p(y1 - r + k),
-            p(x1 - r + k),
-            p(y1),
-            p(x1 - r),
-            p(y1)
-        );
+        c.cubic_to([x1 - r + k, y, x1, y + r - k, x1, y + r])
+            .line_to(x1, y1 - r)
+            .cubic_to([x1, y1 - r + k, x1 - r + k, y1, x1 - r, y1]);
     } else {
-        let _ = writeln!(out, "{} {} l", p(x1), p(y1));
+        c.line_to(x1, y1);
     }
-    let _ = writeln!(out, "{} {} l", p(x + l), p(y1));
+    c.line_to(x + l, y1);
     if l > 0.0 {
         let k = l * KAPPA;
-        let _ = writeln!(
-            out,
-            "{} {} {} {} {} {} c",
-            p(x + l - k),
-            p(y1),
-            p(x),
-            p(y1 - l + k),
-            p(x),
-            p(y1 - l)
-        );
-        let _ = writeln!(out, "{} {} l", p(x), p(y + l));
-        let _ = writeln!(
-            out,
-            "{} {} {} {} {} {} c",
-            p(x),
-            p(y + l - k),
-            p(x + l - k),
-            p(y),
-            p(x + l),
-            p(y)
-        );
+        c.cubic_to([x + l - k, y1, x, y1 - l + k, x, y1 - l])
+            .line_to(x, y + l)
+            .cubic_to([x, y + l - k, x + l - k, y, x + l, y]);
     } else {
-        let _ = writeln!(out, "{} {} l", p(x), p(y));
+        c.line_to(x, y);
     }
-    out.push_str("h f\n");
+    c.close_path().fill_nonzero();
 }
 
 /// The page's content stream (§8, §9.4): each box filled, then each text in `BT … ET`.
 ///
 /// # Errors
 /// [`ErrorKind::Unsupported`] naming a character the font does not hold.
-fn content(d: &Drawing<'_>) -> Result<String, Error> {
-    let mut out = String::new();
+fn content(d: &Drawing<'_>) -> Result<Vec<u8>, Error> {
+    let mut c = Content::new();
     for f in &d.fills {
-        colour(f.colour, "rg", &mut out);
-        fill_path(f, &mut out);
+        c.set_fill_rgb(f.colour[0], f.colour[1], f.colour[2]);
+        fill_path(f, &mut c);
     }
     for t in &d.texts {
         let enc = font::TEXT.encode(t.text)?;
@@ -177,23 +135,15 @@ fn content(d: &Drawing<'_>) -> Result<String, Error> {
         } else {
             100.0
         };
-        out.push_str("BT\n");
-        colour(t.colour, "rg", &mut out);
-        let _ = writeln!(out, "/F1 {} Tf", num(t.size));
-        let _ = writeln!(out, "{} Tz", num(scale));
-        let _ = writeln!(
-            out,
-            "{} {} Td",
-            num(t.centre - width / 2.0),
-            num(t.baseline)
-        );
-        out.push('<');
-        for b in &enc.bytes {
-            let _ = write!(out, "{b:02X}");
-        }
-        out.push_str("> Tj\nET\n");
+        c.begin_text()
+            .set_fill_rgb(t.colour[0], t.colour[1], t.colour[2])
+            .set_font(b"F1", t.size)
+            .set_horizontal_scaling(scale)
+            .set_text_matrix([1.0, 0.0, 0.0, 1.0, t.centre - width / 2.0, t.baseline])
+            .show_bytes(&enc.bytes)
+            .end_text();
     }
-    Ok(out)
+    Ok(c.finish())
 }
 
 /// Writes `d` as a new one-page PDF file.
@@ -275,13 +225,7 @@ pub fn one_page(d: &Drawing<'_>) -> Result<Vec<u8>, Error> {
     objects.push((page, val(&dict(page_entries), page)));
     objects.push((
         contents,
-        object::stream(
-            contents,
-            &dict(vec![]),
-            StreamKind::Other,
-            content.as_bytes(),
-            None,
-        ),
+        object::stream(contents, &dict(vec![]), StreamKind::Other, &content, None),
     ));
     objects.push((
         info,
@@ -402,6 +346,10 @@ mod tests {
         assert!(text.contains("/Border [0 0 0]"));
         assert!(text.contains("/FontFile2"));
         assert!(text.contains(" Tz\n"));
+        assert!(
+            text.contains(" c\n") && text.contains("h\nf\n"),
+            "rounded corners"
+        );
     }
 
     #[test]

@@ -12,9 +12,13 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-/// The skip record and summary of the main test suite, shared.
-#[path = "../../../../tests/common/skips.rs"]
-pub mod skips;
+pub use pith_testkit::{have_tool, signed_bundle, skips, tools_required};
+
+/// The skips' summary, when the test binary exits ([`skips::print_summary`]).
+#[dtor::dtor(unsafe)]
+fn print_skips() {
+    skips::print_summary();
+}
 
 /// The repository root.
 pub fn root() -> PathBuf {
@@ -41,29 +45,6 @@ pub fn pith() -> PathBuf {
         p.display()
     );
     p
-}
-
-/// Whether `PITH_REQUIRE_TOOLS=1` is set (CI): a missing tool is then a failure.
-pub fn tools_required() -> bool {
-    std::env::var("PITH_REQUIRE_TOOLS").is_ok_and(|v| v == "1")
-}
-
-/// Whether the program `name` can be run; a SKIP line (or a panic under
-/// `PITH_REQUIRE_TOOLS=1`) when it cannot.
-pub fn have_tool(name: &str, test: &str) -> bool {
-    let found = Command::new("sh")
-        .arg("-c")
-        .arg(format!("command -v {name}"))
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        assert!(
-            !tools_required(),
-            "{test}: required tool {name} is missing (PITH_REQUIRE_TOOLS=1)"
-        );
-        skips::skip(test, &format!("{name} not installed"));
-    }
-    found
 }
 
 /// The result of a command.
@@ -122,31 +103,6 @@ pub fn vectors() -> Vec<Value> {
 /// The 26 characters of a full number.
 pub fn code(number: &str) -> String {
     number.rsplit(':').next().unwrap().to_owned()
-}
-
-/// A bundle of `rec` (a published vector) with one receipt signed by a test key; returns the
-/// bundle and the key's public half (base64).
-pub fn signed_bundle(rec: &Value) -> (Value, String) {
-    use ed25519_dalek::{Signer, SigningKey};
-    let key = SigningKey::from_bytes(&[7u8; 32]);
-    let hash = rec["canonical_sha256"].as_str().unwrap();
-    let digest = pith::number::digest_from_hex(hash).unwrap();
-    let sig = data_encoding::BASE64.encode(&key.sign(&digest).to_bytes());
-    let bundle = serde_json::json!({
-        "bundle_type": "pith_open_graph_bundle",
-        "bundle_version": "1.0",
-        "pith_number": rec["pith_number"],
-        "canonical_record": rec["canonical_record"],
-        "canonical_sha256": hash,
-        "events": [{"event_type": "record_created", "subject_pith_number": rec["pith_number"],
-            "target": "record", "payload": {"canonical_record": rec["canonical_record"],
-            "canonical_sha256": hash, "receipt": {"kind": "pith_receipt", "key_id": "test",
-            "signature_b64": sig}}}]
-    });
-    (
-        bundle,
-        data_encoding::BASE64.encode(key.verifying_key().as_bytes()),
-    )
 }
 
 /// The vectors' index: the arXiv snapshot made from the vectors, the OAI harvest of the same

@@ -23,11 +23,11 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::progress::{Notice, Progress};
-use super::tar::{self, Error, ErrorKind, MemberReport, Totals};
+use super::{self as tar, Error, ErrorKind, MemberReport, Totals};
 use crate::batch::arxiv::{self as arxiv_match, Collected};
 use crate::batch::manifest::{self, Manifest, TarEntry};
 use crate::batch::Shard;
+use crate::job::progress::{Notice, Progress};
 use crate::record::arxiv::bulk::Input as MetaInput;
 
 /// What a run is asked to do.
@@ -41,10 +41,9 @@ pub struct Request<'a> {
     pub manifest: Option<(&'a Path, &'a Manifest)>,
     /// Process a tar the manifest does not list.
     pub any_tar: bool,
-    /// The tar stream's options (`name` is set per tar).
+    /// The tar stream's options (`name` is set per tar); its `threads` also read the
+    /// metadata.
     pub tar: tar::Options,
-    /// Threads of the metadata pass.
-    pub metadata_threads: usize,
 }
 
 /// Where a tar comes from.
@@ -123,7 +122,7 @@ fn collect(
     arxiv_match::collect_where(
         &inputs,
         &|id| wanted.accepts(id),
-        req.metadata_threads.max(1),
+        req.tar.threads.max(1),
         &mut |_| {},
         on_note,
     )
@@ -242,7 +241,7 @@ fn stream_checked(
         Ok(())
     };
     if let (Source::Path(i), Sink::Path(o)) = (&src, &sink) {
-        if super::same_file(i, o) {
+        if crate::job::same_file(i, o) {
             return Err(err(ErrorKind::SameFile));
         }
     }
@@ -368,7 +367,7 @@ pub fn run_dir(
     };
     let shown = out_dir.display().to_string();
     std::fs::create_dir_all(out_dir).map_err(|e| Error::new(&*shown, ErrorKind::Write(e)))?;
-    if super::same_file(tar_dir, out_dir) {
+    if crate::job::same_file(tar_dir, out_dir) {
         return Err(Error::new(shown, ErrorKind::SameFile));
     }
     let mut summary = DirSummary {
