@@ -3,7 +3,7 @@
 //! bytes, and a badge or record asked for again is sent without another lookup, render or
 //! hash.
 //!
-//! When the server swaps in a rebuilt index ([`crate::app::AppState::reload`]) the cache is
+//! When the server swaps in a rebuilt index (`AppState::reload`) the cache is
 //! emptied ([`Cache::clear`]), and every answer is kept with the generation of the index it was
 //! made from ([`Generation`]): an answer of the old index that a request still in flight keeps
 //! afterwards is never given for the new one.
@@ -12,7 +12,7 @@
 //! key, and the least useful answers make room for new ones (quick_cache's CLOCK-Pro, which
 //! keeps the popular ones). An answer larger than [`MAX_ENTRY`] is sent as it is made, streamed,
 //! and not kept. Keys are normalised: a query counts only through the badge options it names
-//! ([`crate::routes::BadgeQuery::options`]), so unknown keys or the same options spelt another
+//! ([`crate::query::BadgeQuery::options`]), so unknown keys or the same options spelt another
 //! way cannot add entries, and other routes take no query at all. Only `GET` answers with an
 //! `ETag`, a size known in advance and a status of 200, 301, 303 or 404 are kept; a `304` is
 //! answered from the kept `ETag`.
@@ -25,7 +25,8 @@ use axum::extract::{Query, Request, State};
 use axum::http::{header, HeaderMap, Method, Response, StatusCode};
 use axum::middleware::Next;
 
-use crate::routes::{wants_html, wants_json, BadgeQuery};
+use crate::negotiate::{Media, Negotiated};
+use crate::query::BadgeQuery;
 
 /// The largest answer kept, in bytes: larger ones are streamed to the client as they are made.
 pub const MAX_ENTRY: u64 = 1 << 20;
@@ -33,7 +34,7 @@ pub const MAX_ENTRY: u64 = 1 << 20;
 const OVERHEAD: u64 = 256;
 
 /// Which index a request is answered from: the server counts the indexes it swapped in.
-/// [`crate::app::pin`] puts it in each request's extensions.
+/// The application's `pin` middleware puts it in each request's extensions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Generation(pub u64);
 
@@ -155,17 +156,13 @@ impl Cache {
 /// when the query cannot be read (the route answers 400, which is not kept).
 fn key(req: &Request) -> Option<String> {
     let h = req.headers();
-    let kind = match (wants_json(h), wants_html(h)) {
-        (true, _) => 'j',
-        (false, true) => 'h',
-        (false, false) => 'o',
-    };
+    let accept = Negotiated::of(h);
     let path = req.uri().path();
     let mut key = String::with_capacity(path.len() + 48);
-    key.push(kind);
+    key.push_str(&accept.key());
     // A record page names the server it was asked from (its snippets and check recipe, when no
     // --base-url is given), so the same page asked through another host name is another answer.
-    if kind == 'h' {
+    if accept.accepts(Media::Html) || path.starts_with("/sitemap") {
         key.push_str(
             h.get(header::HOST)
                 .and_then(|v| v.to_str().ok())
@@ -250,7 +247,7 @@ pub async fn layer(State(cache): State<Cache>, req: Request, next: Next) -> Resp
         .get::<Generation>()
         .copied()
         .unwrap_or_default();
-    let headers = crate::routes::negotiation(req.headers());
+    let headers = crate::reply::negotiation(req.headers());
     if let Some(kept) = cache.get(&key, generation) {
         let etag = kept
             .headers

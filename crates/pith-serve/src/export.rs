@@ -1,7 +1,7 @@
 //! The routes as static files, for any static host, object store or CDN (`pith serve INDEX
 //! --export DIR`).
 //!
-//! Each file holds the bytes the server answers on the same path ([`crate::routes::documents`]):
+//! Each file holds the bytes the server answers on the same path ([`crate::documents`]):
 //! - `pith/<26>.json`: the record's JSON-LD (what `pith verify` and the resolver client read);
 //! - `pith/<26>/bundle.json`, `pith/<26>/state.json`: where a bundle is indexed;
 //! - `badge/<26>.svg` and `badge/<26>.pdf` (default options and the record's status), their
@@ -14,6 +14,9 @@
 //!   `pith/<8|12|16>/index.html` (unique prefixes) and `arxiv/<id>/index.html`,
 //!   `arxiv/<id>v<N>/index.html`, each an HTML page that moves the browser on (`<meta
 //!   http-equiv="refresh">` and a link) to the record;
+//! - `pith/<26>.bib`, `.csl.json`, `.ris`: the record's citations; `badge/arxiv/<id>.svg`
+//!   and `.json`: the concept badge, of the paper's latest version;
+//! - `sitemap.xml` and `sitemap/<n>.xml` (absolute URLs under the base URL);
 //! - `healthz`.
 //!
 //! What a static host cannot do: content negotiation (`/pith/<26>` with `Accept:
@@ -25,9 +28,9 @@ use std::path::{Path, PathBuf};
 
 use pith::badge::Options;
 
+use crate::documents;
 use crate::index::{Entry, Error, ErrorKind, Index};
 use crate::pages::{self, record::Facts};
-use crate::routes::documents;
 
 /// What an export wrote.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -159,10 +162,16 @@ pub fn export(
             done.skipped += 1;
             return Ok(());
         }
-        out.write(&format!("pith/{code}.json"), &documents::record(base, e, b))?;
         // What a browser gets at /pith/<26>: the record page (a static host cannot tell a
         // browser from a script; scripts ask for the .json).
         let facts = Facts::of(index, e, base)?;
+        let json = documents::record(base, e, b, &facts.versions);
+        out.write(&format!("pith/{code}.json"), &json)?;
+        for format in pith::job::cite::Format::ALL {
+            if let Some(bytes) = documents::citation(e, format) {
+                out.write(&format!("pith/{code}{}", format.extension()), &bytes)?;
+            }
+        }
         let (path, page) = pages::export::record(&facts, &site)
             .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?;
         out.write(&path, &page)?;
@@ -215,8 +224,31 @@ pub fn export(
         out.write(
             &format!("arxiv/{id}/index.html"),
             &stub(base, &format!("/pith/{code}")),
-        )
+        )?;
+        // The concept badge: the latest version's.
+        if let Some(e) = index.record(code)? {
+            let b = index.bundle(code)?;
+            let svg = documents::badge_svg(&e.number, &badge, b.as_ref())
+                .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?;
+            out.write(&format!("badge/arxiv/{id}.svg"), &svg)?;
+            let shields = documents::shields(&e.number, false, b.as_ref());
+            out.write(&format!("badge/arxiv/{id}.json"), &shields)?;
+        }
+        Ok(())
     })?;
+    // The sitemaps, with absolute URLs under `base` (a sitemap's must be).
+    let current = index.current_len()?;
+    out.write("sitemap.xml", &documents::sitemap_index(base, current))?;
+    for n in 0..=current.div_ceil(documents::SITEMAP_PAGE) {
+        let rows = match n {
+            0 => Vec::new(),
+            n => index.current_page((n - 1) * documents::SITEMAP_PAGE, documents::SITEMAP_PAGE)?,
+        };
+        out.write(
+            &format!("sitemap/{n}.xml"),
+            &documents::sitemap(base, &rows, n == 0),
+        )?;
+    }
     out.write(
         "healthz",
         format!("ok {} records\n", done.records).as_bytes(),

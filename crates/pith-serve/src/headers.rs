@@ -1,6 +1,6 @@
 //! The headers every answer carries, whichever code made it (a route, a page, an error, the
 //! framework's own 405 or a limit's 413 and 503): `X-Content-Type-Options: nosniff` on all, and
-//! on HTML the pages' `Content-Security-Policy` ([`crate::pages::CSP`]) and
+//! on HTML the pages' `Content-Security-Policy` ([`crate::view::CSP`]) and
 //! `Referrer-Policy: no-referrer`. An answer that set its own keeps it.
 
 use axum::extract::Request;
@@ -26,7 +26,7 @@ pub fn complete(h: &mut HeaderMap) {
         .is_some_and(|t| t.trim_start().to_ascii_lowercase().starts_with("text/html"));
     if html {
         h.entry(header::CONTENT_SECURITY_POLICY)
-            .or_insert(HeaderValue::from_static(crate::pages::CSP));
+            .or_insert(HeaderValue::from_static(crate::view::CSP));
         h.entry(header::REFERRER_POLICY)
             .or_insert(HeaderValue::from_static("no-referrer"));
     }

@@ -422,6 +422,39 @@ impl Index {
         Ok(())
     }
 
+    /// The number of current records (one per indexed paper version).
+    ///
+    /// # Errors
+    /// [`ErrorKind::Sqlite`].
+    pub fn current_len(&self) -> Result<u64, Error> {
+        self.read(|c| {
+            let n: i64 = c
+                .prepare_cached("SELECT count(*) FROM records WHERE superseded = 0")?
+                .query_row([], |r| r.get(0))?;
+            Ok(n as u64)
+        })
+    }
+
+    /// Current records in code order, at most `limit` after the first `skip`: the code and
+    /// this version's date (v1's when unknown), as a sitemap lists them.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Sqlite`].
+    pub fn current_page(&self, skip: u64, limit: u64) -> Result<Vec<(String, String)>, Error> {
+        self.read(|c| {
+            let mut st = c.prepare_cached(
+                "SELECT code, CASE version_date WHEN '' THEN submitted_at ELSE version_date END \
+                 FROM records WHERE superseded = 0 ORDER BY code LIMIT ?1 OFFSET ?2",
+            )?;
+            let rows = st
+                .query_map(params![limit as i64, skip as i64], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })?
+                .collect::<Result<_, _>>()?;
+            Ok(rows)
+        })
+    }
+
     /// The keys the last build checked the bundles' receipts with (the registry key and
     /// each `--key`); the registry key alone for an index that does not say.
     ///

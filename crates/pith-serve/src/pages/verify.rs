@@ -18,7 +18,8 @@ use pith::verify::{Bundle, CheckKind, CheckStatus, Verdict};
 use serde::{Deserialize, Serialize};
 
 use super::{html, internal_error, render, Message, Site};
-use crate::app::AppState;
+use crate::negotiate::{Media, Negotiated};
+use crate::state::AppState;
 use crate::upload::Failure;
 
 /// The form page.
@@ -201,15 +202,7 @@ pub fn size_text(bytes: u64) -> String {
 }
 
 fn wants_json(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|a| {
-            a.split(',').any(|r| {
-                let m = r.split(';').next().unwrap_or("").trim();
-                m.eq_ignore_ascii_case("application/json")
-            })
-        })
+    Negotiated::of(headers).choose(&[Media::Html, Media::Json]) == Media::Json
 }
 
 /// The index as the resolver a PDF is checked against: what it states beside a record is what
