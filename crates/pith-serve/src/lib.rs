@@ -18,7 +18,7 @@
 //! `crate::` path of this crate to this list, from the top:
 //!
 //! 1. `app`, `export`
-//! 2. `routes`, `headers`
+//! 2. `routes`
 //! 3. `pages`
 //! 4. `extract`
 //! 5. `error`
@@ -27,13 +27,12 @@
 //! 8. `upload`
 //! 9. `limits`
 //! 10. `cache`, `documents`, `assets`
-//! 11. `reply`, `query`
+//! 11. `reply`, `query`, `headers`
 //! 12. `negotiate`, `etag`, `index`
 //!
 //! - [`app`]: the [`axum::Router`] joining routes, pages and limits;
 //! - [`export`]: the same routes written as static files;
 //! - [`routes`]: the resolver's handlers (records by `Accept`, bundles, redirects, badges);
-//!   [`headers`]: the headers every answer carries (nosniff, and the pages' policy on HTML);
 //! - [`pages`]: the HTML pages a person uses (search, record page, checking a PDF);
 //! - [`extract`]: what a path names (a number, an arXiv id), read by the library;
 //! - [`error`]: the handlers' one error type and the answer it becomes;
@@ -42,7 +41,8 @@
 //! - [`upload`]: receiving and checking PDFs sent to `/verify` within the server's budget;
 //! - [`cache`]: answers kept in memory; [`documents`]: the bytes of records, states and badges;
 //!   [`assets`]: the stylesheet and the script;
-//! - [`reply`]: the headers of every answer; [`query`]: a badge's query;
+//! - [`reply`]: the headers of every answer; [`query`]: a badge's query; [`headers`]: the
+//!   headers every answer carries whoever made it (nosniff, and the pages' policy on HTML);
 //!   [`negotiate`]: `Accept`, read once; [`etag`]:
 //!   entity tags and `If-None-Match`;
 //! - [`index`]: the SQLite schema, building (a new file renamed into place) and lookups;

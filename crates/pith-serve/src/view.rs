@@ -15,10 +15,8 @@ use serde::Serialize;
 use crate::etag::Etag;
 use crate::state::AppState;
 
-/// The policy every page is served with: nothing from another origin, no inline script, no
-/// plugins, no framing, forms post only here.
-pub const CSP: &str = "default-src 'self'; base-uri 'none'; form-action 'self'; \
-                       frame-ancestors 'none'; object-src 'none'";
+/// The policy every page is served with ([`crate::headers::CSP`]).
+pub use crate::headers::CSP;
 
 /// What every page's frame needs: where the site is, its assets, whether it is a static copy.
 #[derive(Debug, Clone, Serialize)]
