@@ -53,7 +53,7 @@ def test_cli_and_python_reports_have_the_same_keys(tmp_path: Path):
 
 def test_inject_bytes_in_memory(tmp_path: Path):
     data = (FIXTURES / "minimal.pdf").read_bytes()
-    out, report = pn.inject_bytes(data, OTHER, stamp=True, stamp_position="top")
+    out, report = pn.inject_bytes(data, OTHER)
     assert out[: len(data)] == data and report["status"] == "injected"
     assert report["bytes_after"] == len(out) and report["replaced"] is None
     again, report = pn.inject_bytes(out, SEED)
@@ -69,6 +69,19 @@ def test_inject_bytes_in_memory(tmp_path: Path):
     assert pn.inspect(again)["number"] == SEED
     with pytest.raises(pn.NotPdfError):
         pn.inject_bytes(b"hello", SEED)
+
+
+def test_inject_bytes_stamped_page_refuses_another_number():
+    # A stamp prints its number on the page: writing another number into the metadata alone
+    # would make the page contradict it, so it is refused, naming both numbers.
+    data = (FIXTURES / "minimal.pdf").read_bytes()
+    out, report = pn.inject_bytes(data, OTHER, stamp=True, stamp_position="top")
+    assert report["status"] == "injected" and "stamp" in {w["item"] for w in report["written"]}
+    with pytest.raises(pn.PdfError) as e:
+        pn.inject_bytes(out, SEED)
+    assert e.value.kind == "printed"
+    assert OTHER.split(":")[2][:8] in str(e.value) and SEED in str(e.value)
+    assert pn.inspect(out)["number"] == OTHER
 
 
 def test_strip_file_and_bytes(tmp_path: Path):
