@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Benchmark for `pith index` and `pith serve`, side by side in one run, load generator on the
 # same machine:
-#  1. throughput and latency: wrk, 64 connections, DURATION s, against the badge SVG and the
-#     record JSON of pith serve, and against nginx serving the same responses pre-rendered by
-#     `pith serve --export` (the physical reference: static files from the page cache); each
-#     run cycles through 1,000 numbers of the index (wrk Lua script);
+#  1. throughput and latency: wrk, 64 connections, DURATION s, against one badge asked again and
+#     again (the hot path), badge SVGs, record JSON, record pages and short forms of pith serve,
+#     and against nginx serving the same responses pre-rendered by `pith serve --export` (the
+#     physical reference: static files from the page cache); each run but the hot badge cycles
+#     through 1,000 numbers of the index (wrk Lua script);
 #  2. lookup cost: the record JSON of a 1,000-record and a 1,000,000-record index, same load;
 #  3. index build: `pith index` against `pith number --arxiv-snapshot` on the same generated
 #     snapshot (bench/arxiv_gen.py, PAPERS lines), wall time and GNU time's peak RSS.
@@ -13,8 +14,9 @@
 # SERVED papers (20,000) make the index served and exported for the throughput runs (exporting
 # 200,000 papers writes 1.6 million files; wrk cycles through 1,000 numbers either way).
 # PHASES="index throughput lookup" (the default) picks the parts to run.
-# Targets: no error, p99 < 10 ms, >= 15,000 req/s and >= half of nginx's; 1M-record lookups
-# within 1.5x of 1k-record ones; index <= 2x pith number, peak RSS < 500 MB.
+# Targets: no error; every route (badge, record JSON, record page, short form) >= 40,000 req/s
+# with p99 < 10 ms; the hot badge (one path) >= 0.9x nginx serving the same file; 1M-record
+# lookups within 1.5x of 1k-record ones; index <= 2x pith number, peak RSS < 500 MB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration="${1:-30}"
@@ -94,10 +96,12 @@ paths() { # index, prefix, suffix, file
 cat > "$work/cycle.lua" <<'EOF'
 local paths = {}
 for line in io.lines(os.getenv("PATHS")) do paths[#paths + 1] = line end
+local headers = {}
+if os.getenv("ACCEPT") ~= nil and os.getenv("ACCEPT") ~= "" then headers["Accept"] = os.getenv("ACCEPT") end
 local i = 0
 request = function()
   i = i % #paths + 1
-  return wrk.format("GET", paths[i])
+  return wrk.format("GET", paths[i], headers)
 end
 done = function(summary, latency, requests)
   local errors = summary.errors.connect + summary.errors.read + summary.errors.write
@@ -106,8 +110,8 @@ done = function(summary, latency, requests)
     latency:percentile(50) / 1000, latency:percentile(99) / 1000, errors, summary.requests))
 end
 EOF
-load() { # label, url, paths file, seconds
-  PATHS="$3" wrk -t2 -c64 -d"$4"s -s "$work/cycle.lua" "$2" > "$work/wrk.out" 2>&1 || { cat "$work/wrk.out" >&2; exit 1; }
+load() { # label, url, paths file, seconds[, Accept]
+  ACCEPT="${5:-}" PATHS="$3" wrk -t2 -c64 -d"$4"s -s "$work/cycle.lua" "$2" > "$work/wrk.out" 2>&1 || { cat "$work/wrk.out" >&2; exit 1; }
   read -r _ rps p50 p99 errors total < <(grep '^RESULT' "$work/wrk.out")
   printf '| %s | %s | %s | %s | %s | %s |\n' "$1" "$rps" "$p50" "$p99" "$errors" "$total"
   echo "$rps" > "$work/rps-$1"
@@ -121,6 +125,11 @@ serve "$work/full.pith-index"
 "$pith" serve "$work/full.pith-index" --export "$work/site" 2> /dev/null
 paths "$work/full.pith-index" /badge/ .svg "$work/badge.paths"
 paths "$work/full.pith-index" /pith/ .json "$work/record.paths"
+paths "$work/full.pith-index" /pith/ "" "$work/page.paths"
+head -1 "$work/badge.paths" > "$work/hot.paths"
+# Short forms whose 8-character prefix is unique (the export holds a stub for those only).
+sqlite3 "$work/full.pith-index" "SELECT substr(code, 1, 8) p FROM records GROUP BY p HAVING count(*) = 1 ORDER BY random() LIMIT 1000" \
+  | sed 's|^|/pith/|' > "$work/short.paths"
 nginx_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 cat > "$work/nginx.conf" <<EOF
 worker_processes $(nproc);
@@ -135,7 +144,8 @@ http {
   keepalive_requests 1000000;
   open_file_cache max=20000;
   etag on;
-  server { listen 127.0.0.1:$nginx_port; root $work/site; }
+  # /pith/<26> and /pith/<8> are folders holding index.html in the export.
+  server { listen 127.0.0.1:$nginx_port; root $work/site; location / { try_files \$uri \$uri/index.html =404; } }
 }
 EOF
 nginx -c "$work/nginx.conf" -p "$work"
@@ -145,17 +155,39 @@ echo
 echo "## throughput, 64 connections, ${duration} s, 1,000 numbers of a $served-paper index"
 echo "| server, route | req/s | p50 ms | p99 ms | errors | requests |"
 echo "|---|---|---|---|---|---|"
+nginx="http://127.0.0.1:$nginx_port"
+# Every path asked once first, to fill the answer cache: the hot path is what is measured.
+python3 - "$url" "$work" <<'EOF'
+import http.client, sys, urllib.parse
+u = urllib.parse.urlparse(sys.argv[1])
+c = http.client.HTTPConnection(u.hostname, u.port)
+for p in ["hot", "badge", "record", "page", "short"]:
+    for path in open(f"{sys.argv[2]}/{p}.paths").read().split():
+        c.request("GET", path, headers={"Accept": "text/html"} if p == "page" else {})
+        c.getresponse().read()
+EOF
+load "pith serve, hot badge (one SVG)" "$url" "$work/hot.paths" "$duration"
+load "nginx, hot badge (one SVG file)" "$nginx" "$work/hot.paths" "$duration"
 load "pith serve, badge SVG" "$url" "$work/badge.paths" "$duration"
-load "nginx, badge SVG file" "http://127.0.0.1:$nginx_port" "$work/badge.paths" "$duration"
+load "nginx, badge SVG file" "$nginx" "$work/badge.paths" "$duration"
 load "pith serve, record JSON" "$url" "$work/record.paths" "$duration"
-load "nginx, record JSON file" "http://127.0.0.1:$nginx_port" "$work/record.paths" "$duration"
+load "nginx, record JSON file" "$nginx" "$work/record.paths" "$duration"
+load "pith serve, record page" "$url" "$work/page.paths" "$duration" text/html
+load "nginx, record page file" "$nginx" "$work/page.paths" "$duration" text/html
+load "pith serve, short form (303)" "$url" "$work/short.paths" "$duration"
+load "nginx, short form stub file" "$nginx" "$work/short.paths" "$duration"
 python3 - "$work" <<'EOF'
 import sys
 w = sys.argv[1]
 r = lambda k: float(open(f"{w}/rps-{k}").read())
-for what, ours, theirs in [("badge SVG", "pith serve, badge SVG", "nginx, badge SVG file"),
-                           ("record JSON", "pith serve, record JSON", "nginx, record JSON file")]:
-    print(f"{what}: pith serve / nginx = {r(ours) / r(theirs):.2f} (target >= 0.5)")
+for what, ours, theirs, target in [
+        ("hot badge", "pith serve, hot badge (one SVG)", "nginx, hot badge (one SVG file)", 0.9),
+        ("badge SVG", "pith serve, badge SVG", "nginx, badge SVG file", None),
+        ("record JSON", "pith serve, record JSON", "nginx, record JSON file", None),
+        ("record page", "pith serve, record page", "nginx, record page file", None),
+        ("short form", "pith serve, short form (303)", "nginx, short form stub file", None)]:
+    t = f" (target >= {target})" if target else ""
+    print(f"{what}: pith serve {r(ours):.0f} req/s (target >= 40000), / nginx = {r(ours) / r(theirs):.2f}{t}")
 EOF
 kill "${pids[-1]}" "${pids[-2]}" 2>/dev/null || true
 fi
@@ -174,11 +206,11 @@ echo "## lookup cost, record JSON without the answer cache, 64 connections, ${du
 echo "| index | req/s | p50 ms | p99 ms | errors | requests |"
 echo "|---|---|---|---|---|---|"
 # Without the answer cache: every request is a lookup in the index.
-serve "$work/small.pith-index" --cache-entries 0
+serve "$work/small.pith-index" --cache-bytes 0
 paths "$work/small.pith-index" /pith/ .json "$work/small.paths"
 load "1,000 records" "$url" "$work/small.paths" "$duration"
 kill "${pids[-1]}"
-serve "$work/big.pith-index" --cache-entries 0
+serve "$work/big.pith-index" --cache-bytes 0
 paths "$work/big.pith-index" /pith/ .json "$work/big.paths"
 load "$big records" "$url" "$work/big.paths" "$duration"
 python3 - "$work" "$big" <<'EOF'

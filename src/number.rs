@@ -416,6 +416,36 @@ impl NumberRef {
         PithNumber::parse(text).map(NumberRef::Full)
     }
 
+    /// Parses the last path segment of a record URL (`…/pith/<segment>`): the bare 26
+    /// characters of a number or the bare 8, 12 or 16 of a short alias, any case. What follows
+    /// the segment (`.json`, a query) is the caller's to remove first.
+    ///
+    /// # Errors
+    /// Returns an [`Error`] saying what was expected (wrong length, bad character).
+    ///
+    /// # Examples
+    /// ```
+    /// use pith::number::NumberRef;
+    /// assert!(matches!(NumberRef::parse_segment("7bmk4zkt")?, NumberRef::Alias(_)));
+    /// assert!(matches!(NumberRef::parse_segment("7BMK4ZKTPUTUY3JKWBANNPOFR5")?, NumberRef::Full(_)));
+    /// assert!(NumberRef::parse_segment("pith:7BMK4ZKT").is_err());
+    /// # Ok::<(), pith::number::Error>(())
+    /// ```
+    pub fn parse_segment(text: &str) -> Result<Self, Error> {
+        let n = text.chars().count();
+        if n == CODE_LEN {
+            let code = check_code(text, text, &[CODE_LEN], "26")?;
+            return Ok(NumberRef::Full(PithNumber { code, year: None }));
+        }
+        let prefix = check_code(
+            text,
+            text,
+            &ALIAS_LENS,
+            "26 for a number, or 8, 12 or 16 for a short alias",
+        )?;
+        Ok(NumberRef::Alias(Alias { prefix }))
+    }
+
     /// The year, when the reference carries one.
     pub fn year(&self) -> Option<u16> {
         match self {

@@ -143,12 +143,21 @@ fn cli_writes_the_same_sty() {
 }
 
 #[test]
-fn cli_refuses_a_missing_directory() {
+fn cli_creates_a_missing_directory_and_refuses_one_under_a_file() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("nope");
     let out = common::pith()
         .args(["sty", "-o"])
         .arg(&missing)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(missing.join("pith.sty").is_file());
+    let file = dir.path().join("file");
+    std::fs::write(&file, "x").unwrap();
+    let out = common::pith()
+        .args(["sty", "-o"])
+        .arg(file.join("sub"))
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

@@ -104,9 +104,13 @@ fn the_pdf_engine_depends_on_no_front_end_crate() {
     );
 }
 
-/// The layers `src/lib.rs` declares under "## Layers", top first: each a list of modules.
-fn declared_layers() -> Vec<Vec<String>> {
-    let lib = std::fs::read_to_string(root().join("src/lib.rs")).unwrap();
+/// The crates whose `src/lib.rs` declares its layers: the library and the web server.
+const LAYERED: [&str; 2] = [".", "crates/pith-serve"];
+
+/// The layers `<krate>/src/lib.rs` declares under "## Layers", top first: each a list of
+/// modules.
+fn declared_layers(krate: &str) -> Vec<Vec<String>> {
+    let lib = std::fs::read_to_string(root().join(krate).join("src/lib.rs")).unwrap();
     let section = lib
         .split("//! ## Layers")
         .nth(1)
@@ -131,10 +135,12 @@ fn declared_layers() -> Vec<Vec<String>> {
 }
 
 /// Every module's `crate::…` paths in code and in doc comments (an intra-doc link is a use
-/// that rustdoc resolves), not in plain comments: `(module, module used, file:line)`.
-fn crate_paths() -> Vec<(String, String, String)> {
+/// that rustdoc resolves), not in plain comments, in `<krate>/src`: `(module, module used,
+/// file:line)`.
+fn crate_paths(krate: &str) -> Vec<(String, String, String)> {
+    let src = root().join(krate).join("src");
     let mut out = Vec::new();
-    let mut todo = vec![root().join("src")];
+    let mut todo = vec![src.clone()];
     while let Some(dir) = todo.pop() {
         for e in std::fs::read_dir(&dir).unwrap() {
             let p = e.unwrap().path();
@@ -145,7 +151,7 @@ fn crate_paths() -> Vec<(String, String, String)> {
             if p.extension().is_none_or(|x| x != "rs") {
                 continue;
             }
-            let rel = p.strip_prefix(root().join("src")).unwrap().to_owned();
+            let rel = p.strip_prefix(&src).unwrap().to_owned();
             let first = rel
                 .components()
                 .next()
@@ -174,7 +180,8 @@ fn crate_paths() -> Vec<(String, String, String)> {
                         .take_while(|c| c.is_ascii_lowercase() || *c == '_')
                         .collect();
                     if !used.is_empty() && used != module {
-                        out.push((module.clone(), used, format!("{}:{}", rel.display(), i + 1)));
+                        let at = format!("{krate}/src/{}:{}", rel.display(), i + 1);
+                        out.push((module.clone(), used, at));
                     }
                 }
             }
@@ -199,29 +206,34 @@ fn violations(layers: &[Vec<String>], uses: &[(String, String, String)]) -> Vec<
 
 #[test]
 fn every_crate_path_follows_the_layers_lib_rs_declares() {
-    let layers = declared_layers();
-    assert!(layers.len() >= 5, "{layers:?}");
-    let lib = std::fs::read_to_string(root().join("src/lib.rs")).unwrap();
-    for line in lib.lines() {
-        if let Some(m) = line
-            .strip_prefix("pub mod ")
-            .and_then(|m| m.strip_suffix(';'))
-        {
-            let n = layers.iter().filter(|l| l.iter().any(|x| x == m)).count();
-            assert_eq!(n, 1, "module {m} is in {n} layers of lib.rs");
+    for (krate, (from, to)) in LAYERED
+        .into_iter()
+        .zip([("job", "batch"), ("routes", "pages")])
+    {
+        let layers = declared_layers(krate);
+        assert!(layers.len() >= 5, "{krate}: {layers:?}");
+        let lib = std::fs::read_to_string(root().join(krate).join("src/lib.rs")).unwrap();
+        for line in lib.lines() {
+            if let Some(m) = line
+                .strip_prefix("pub mod ")
+                .and_then(|m| m.strip_suffix(';'))
+            {
+                let n = layers.iter().filter(|l| l.iter().any(|x| x == m)).count();
+                assert_eq!(n, 1, "{krate}: module {m} is in {n} layers of lib.rs");
+            }
         }
+        let uses = crate_paths(krate);
+        assert!(
+            uses.iter().any(|(f, t, _)| f == from && t == to),
+            "{krate}: the scan finds {from}'s uses of {to}"
+        );
+        let bad = violations(&layers, &uses);
+        assert!(
+            bad.is_empty(),
+            "{krate}: imports against the layers:\n{}",
+            bad.join("\n")
+        );
     }
-    let uses = crate_paths();
-    assert!(
-        uses.iter().any(|(f, t, _)| f == "job" && t == "batch"),
-        "the scan finds the job layer's uses"
-    );
-    let bad = violations(&layers, &uses);
-    assert!(
-        bad.is_empty(),
-        "imports against the layers:\n{}",
-        bad.join("\n")
-    );
 }
 
 #[test]

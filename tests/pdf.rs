@@ -138,7 +138,7 @@ fn inspect_json(path: &Path, number: Option<&str>) -> (i32, serde_json::Value) {
 
 /// Properties used in a packet whose namespace is not predefined by PDF/A and is not declared
 /// in its extension schemas (ISO 19005-1 §6.7.8).
-fn undeclared_properties(xmp: &str) -> BTreeSet<String> {
+pub(crate) fn undeclared_properties(xmp: &str) -> BTreeSet<String> {
     const PREDEFINED: &[&str] = &[
         "http://purl.org/dc/elements/1.1/",
         "http://ns.adobe.com/xap/1.0/",

@@ -147,6 +147,7 @@ fn record_from_fields<'py>(
         primary,
         categories,
         license,
+        authors: Vec::new(),
     };
     let r = job::Input::Local(Input::Fields(Box::new(paper)))
         .record(&pith::net::Settings::default())

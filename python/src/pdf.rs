@@ -259,6 +259,7 @@ pub fn inject<'py>(
                 settings: &s,
                 rewrite,
                 dry_run,
+                paper: None,
             })
         })
         .map_err(|e| raise(py, &name, &e))?;

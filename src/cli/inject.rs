@@ -225,7 +225,7 @@ pub fn settings(
 /// Runs `pith inject`.
 pub fn run(args: Args) -> Result<Outcome> {
     super::json_errors(args.json);
-    let number = args.number.full_number()?;
+    let (number, details) = args.number.full_described()?;
     let input = &args.input;
     if args.output.is_none() && !args.in_place {
         bail!(
@@ -264,6 +264,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         settings: &settings,
         rewrite: args.rewrite,
         dry_run: args.dry_run,
+        paper: details.as_ref(),
     })
     .map_err(|e| hinted(e, &settings, args.rewrite))?;
     if let Some(old) = &done.report.replaced_xmp {

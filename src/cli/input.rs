@@ -187,6 +187,7 @@ impl RecordInput {
                 .context("--primary is required with --id")?,
             categories: self.cross.clone(),
             license: self.license.clone(),
+            authors: Vec::new(),
         }))
         .into())
     }
@@ -252,11 +253,13 @@ impl NumberInput {
         }
     }
 
-    /// The number to write into metadata, with its year: a bare code or record URL takes it
-    /// from its record at the resolver, or from the cache with `--offline` (the library's
-    /// rule, [`pith::job::input::full_number`]).
-    pub fn full_number(&self) -> Result<PithNumber> {
-        let resolved = hint(self.to_input()?.full_number(&self.input.net.settings()?))?;
+    /// The number to write into metadata, with its year (a bare code or record URL takes it
+    /// from its record at the resolver, or from the cache with `--offline`: the library's rule,
+    /// [`pith::job::input::full_number`]) and, when the input names the paper (anything but
+    /// `--number`), its display fields, which `inject` writes beside the number
+    /// ([`pith::job::input::Input::to_write`]).
+    pub fn full_described(&self) -> Result<(PithNumber, Option<pith::record::Details>)> {
+        let (resolved, details) = hint(self.to_input()?.to_write(&self.input.net.settings()?))?;
         if resolved.year_from_resolver {
             super::note!(
                 "{}: the year comes from its record at the resolver: {}",
@@ -264,7 +267,7 @@ impl NumberInput {
                 resolved.number.full()
             );
         }
-        Ok(resolved.number)
+        Ok((resolved.number, details))
     }
 
     /// The number to check against: any form, a short alias included (`pith:7BMK4ZKT` as

@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 mod arxiv;
 mod badge;
 mod batch;
+mod cite;
 mod external;
 mod fsutil;
 mod generate;
@@ -164,6 +165,8 @@ enum Command {
     Record(record::Args),
     /// Check a PDF, a record, a text or a bundle against a number; exit 1 on a mismatch.
     Verify(verify::Args),
+    /// Print a paper's citation: BibTeX (arXiv's fields and the number), CSL-JSON or RIS.
+    Cite(cite::Args),
     /// Write the LaTeX package pith.sty.
     Sty(sty::Args),
     /// Write the number and its link into a PDF's XMP and Info (incremental update).
@@ -218,6 +221,7 @@ pub fn main() -> ExitCode {
         Command::Number(a) => number::run(a),
         Command::Record(a) => record::run(a),
         Command::Verify(a) => verify::run(a),
+        Command::Cite(a) => cite::run(a),
         Command::Sty(a) => sty::run(a),
         Command::Inject(a) => inject::run(a),
         Command::Inspect(a) => inspect::run(a),

@@ -15,8 +15,8 @@ use super::Outcome;
     pith sty -o paper/\n  \
     pith sty -o - > pith.sty")]
 pub struct Args {
-    /// Directory to write pith.sty and pith.sty.ltxml (its LaTeXML binding) into ("-" writes
-    /// pith.sty alone to standard output).
+    /// Directory to write pith.sty and pith.sty.ltxml (its LaTeXML binding) into, created when
+    /// missing ("-" writes pith.sty alone to standard output).
     #[arg(short = 'o', long = "output", value_name = "DIR", default_value = ".")]
     output: PathBuf,
 }
@@ -31,6 +31,18 @@ pub fn run(args: Args) -> Result<Outcome> {
         return Ok(Outcome::Ok);
     }
     let ltxml = pith::sty::render_ltxml(&opts).context(pith::sty::LTXML_FILE)?;
+    // A folder that does not exist yet is made, as `pith man --dir` does; a file in its
+    // place is refused below, and so is a missing path named like the file itself
+    // (`-o pith.sty`), which is a file name given where the folder goes.
+    let names_a_file = args
+        .output
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.ends_with(".sty") || n.ends_with(".ltxml"));
+    if !args.output.exists() && !names_a_file {
+        std::fs::create_dir_all(&args.output)
+            .with_context(|| format!("{}: cannot create", args.output.display()))?;
+    }
     if !args.output.is_dir() {
         // Say what -o expects, not only what it is not.
         anyhow::bail!(

@@ -8,7 +8,20 @@ use serde::{Deserialize, Serialize};
 
 use super::{check_output, replaced, Error, ErrorKind, Settings, Status};
 use crate::pdf::{self, commit};
+use crate::record::Details;
 use crate::PithNumber;
+
+/// What the PDF layer writes for a paper: its arXiv DOI and versioned id as qualified
+/// `xmp:Identifier` items (and `dc:identifier`, `prism:doi`), its title and authors where the
+/// file has none.
+pub fn paper(d: &Details) -> pdf::xmp::Paper {
+    pdf::xmp::Paper {
+        doi: Some(d.doi()),
+        arxiv: Some(d.versioned_id()),
+        title: Some(d.title.clone()).filter(|t| !t.is_empty()),
+        creators: d.authors.clone(),
+    }
+}
 
 /// Where the PDF comes from.
 #[derive(Debug, Clone, Copy)]
@@ -79,6 +92,10 @@ pub struct InjectRequest<'a> {
     pub rewrite: bool,
     /// Work out the update and report it ([`Status::Planned`]); write nothing.
     pub dry_run: bool,
+    /// The paper, when the input named it (an arXiv id, Atom, bulk metadata, a record): its
+    /// DOI and arXiv id are written beside the number, its title and authors where the file
+    /// has none ([`paper`]).
+    pub paper: Option<&'a Details>,
 }
 
 /// The report of an inject: `pith inject --json` and Python's `inject()` dict.
@@ -149,6 +166,7 @@ pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
         settings,
         rewrite,
         dry_run,
+        paper: details,
     } = req;
     if let Destination::File(o) | Destination::Staged(o, _) = &destination {
         if !dry_run {
@@ -165,7 +183,10 @@ pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
     number
         .require_year()
         .map_err(|e| Error::new(ErrorKind::BadNumber(e)))?;
-    let opts = settings.options();
+    let mut opts = settings.options();
+    if let Some(d) = details {
+        opts.paper = paper(d);
+    }
     let mut report = InjectReport {
         input: source.name(),
         output: destination.name(&source),
@@ -340,6 +361,7 @@ pub fn inject_bytes(
         settings,
         rewrite: false,
         dry_run: false,
+        paper: None,
     })?;
     Ok((done.bytes.unwrap_or_default(), done.report))
 }
@@ -392,6 +414,7 @@ mod tests {
             settings: &s,
             rewrite: false,
             dry_run: false,
+            paper: None,
         })
         .unwrap_err();
         assert!(matches!(e.kind(), ErrorKind::NotInPlace));

@@ -15,7 +15,7 @@ use super::{Error, ErrorKind};
 use crate::net::arxiv::Want;
 use crate::net::{self, ArxivId, Overrides};
 use crate::number::{NumberRef, PithNumber};
-use crate::record::{self, atom, split_versioned_id, Record};
+use crate::record::{self, atom, split_versioned_id, Details, Record};
 
 pub use crate::record::Input as Local;
 
@@ -81,9 +81,11 @@ fn local_records(input: &Local) -> Result<Vec<Record>, record::Error> {
         Local::Number(_) => Err(record::ErrorKind::NotARecord.into()),
         Local::RecordFile(p) => {
             let text = read_text(p)?;
-            Ok(vec![Record::from_json(&text).map_err(|e| e.at(p))?])
+            let v: serde_json::Value =
+                serde_json::from_str(&text).map_err(|e| record::Error::from(e).at(p))?;
+            Ok(vec![record_value(&v).map_err(|e| e.at(p))?.0])
         }
-        Local::RecordValue(v) => Ok(vec![Record::from_value(v)?]),
+        Local::RecordValue(v) => Ok(vec![record_value(v)?.0]),
         Local::Record(r) => Ok(vec![(**r).clone()]),
         Local::Atom { path, id } => {
             let text = read_text(path)?;
@@ -117,7 +119,203 @@ fn local_records(input: &Local) -> Result<Vec<Record>, record::Error> {
     }
 }
 
+/// A record given as JSON: bare, or wrapped as the resolver and the mirror serve it
+/// (`canonical_record` beside `pith_number`, `title` and `authors`), with the wrapper's
+/// display fields (empty when bare). A stated number must be the record's own.
+fn record_value(v: &serde_json::Value) -> Result<(Record, String, String), record::Error> {
+    let Some(inner) = v.get("canonical_record") else {
+        return Ok((Record::from_value(v)?, String::new(), String::new()));
+    };
+    let r = Record::from_value(inner)?;
+    if let Some(stated) = v.get("pith_number").and_then(serde_json::Value::as_str) {
+        let n = r.number();
+        let same = PithNumber::parse(stated)
+            .is_ok_and(|s| s.code() == n.code() && s.year().is_none_or(|y| n.year() == Some(y)));
+        if !same {
+            return Err(record::Error::field(
+                "pith_number",
+                format!("states {stated} but the record's number is {n}"),
+            ));
+        }
+    }
+    let text = |k: &str| {
+        v.get(k)
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    Ok((r, text("title"), text("authors")))
+}
+
+/// A paper's record with its display fields ([`Input::described`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Described {
+    /// The canonical record.
+    pub record: Record,
+    /// Its display fields (title and authors empty when the input gave none).
+    pub details: Details,
+}
+
 impl Input {
+    /// The one record the input describes, with the display fields its source gives: an Atom
+    /// entry's title and authors, arXiv's (through a client of `net`), a wrapped record's
+    /// `title` and `authors`, a paper's typed fields. A number is looked up at the resolver
+    /// (the cache when offline), whose answer may carry them too.
+    ///
+    /// # Errors
+    /// As [`Input::record`]; for a number, [`ErrorKind::BadNumber`] and [`ErrorKind::Net`]
+    /// when its record cannot be had.
+    pub fn described(&self, net: &net::Settings) -> Result<Described, Error> {
+        let one = |v: Vec<Described>, path: Option<&Path>| {
+            let count = v.len();
+            let mut v = v;
+            if count != 1 {
+                let e = record::Error::from(record::ErrorKind::Entries { count });
+                return Err(input_error(match path {
+                    Some(p) => e.at(p),
+                    None => e,
+                }));
+            }
+            Ok(v.remove(0))
+        };
+        let paper = |p: &record::Paper| -> Result<Described, record::Error> {
+            let record = p.to_record()?;
+            Ok(Described {
+                details: p.details(&record),
+                record,
+            })
+        };
+        match self {
+            Input::Local(Local::Number(text)) => {
+                let n = PithNumber::parse(text).map_err(|e| Error::new(ErrorKind::BadNumber(e)))?;
+                let client = net::Client::new(net).map_err(net_error)?;
+                let (r, title, authors) =
+                    net::resolver::described(&client, n.code()).map_err(net_error)?;
+                if r.record.number().code() != n.code() {
+                    return Err(net_error(net::Error::from(net::ErrorKind::BadAnswer(
+                        format!("the record served for {} is of another number", n.code()),
+                    ))));
+                }
+                Ok(Described {
+                    details: Details::of(&r.record, &title, &authors),
+                    record: r.record,
+                })
+            }
+            Input::Local(l @ (Local::RecordFile(_) | Local::RecordValue(_))) => {
+                let (v, path) = match l {
+                    Local::RecordFile(p) => {
+                        let text = read_text(p).map_err(input_error)?;
+                        let v = serde_json::from_str(&text)
+                            .map_err(|e| input_error(record::Error::from(e).at(p)))?;
+                        (v, Some(p.as_path()))
+                    }
+                    Local::RecordValue(v) => (v.clone(), None),
+                    _ => unreachable!("matched above"),
+                };
+                let (record, title, authors) = record_value(&v).map_err(|e| {
+                    input_error(match path {
+                        Some(p) => e.at(p),
+                        None => e,
+                    })
+                })?;
+                Ok(Described {
+                    details: Details::of(&record, &title, &authors),
+                    record,
+                })
+            }
+            Input::Local(Local::Record(r)) => Ok(Described {
+                details: Details::of(r, "", ""),
+                record: (**r).clone(),
+            }),
+            Input::Local(Local::Atom { path, id }) => {
+                let text = read_text(path).map_err(input_error)?;
+                let mut papers = atom::parse(&text).map_err(|e| input_error(e.at(path)))?;
+                if let Some(want) = id {
+                    let (want_id, want_v) = split_versioned_id(want.trim());
+                    papers.retain(|p| p.id == want_id && want_v.is_none_or(|v| v == p.version));
+                    if papers.is_empty() {
+                        return Err(input_error(
+                            record::Error::from(record::ErrorKind::NoEntry(want.clone())).at(path),
+                        ));
+                    }
+                }
+                let v = papers
+                    .iter()
+                    .map(|p| {
+                        paper(p).map_err(|e| {
+                            input_error(
+                                record::Error::from(record::ErrorKind::Entry {
+                                    id: p.id.clone(),
+                                    source: Box::new(e),
+                                })
+                                .at(path),
+                            )
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                one(v, Some(path))
+            }
+            Input::Local(Local::Fields(p)) => {
+                p.check_categories().map_err(input_error)?;
+                paper(p).map_err(input_error)
+            }
+            Input::Arxiv(src) => {
+                let client = net::Client::new(net).map_err(net_error)?;
+                let meta = net::arxiv::fetch(&client, &src.id).map_err(net_error)?;
+                let p = net::arxiv::paper(&meta, &src.id, src.want, &src.overrides)
+                    .map_err(net_error)?;
+                paper(&p).map_err(|e| {
+                    net_error(
+                        net::Error::from(net::ErrorKind::Record(Box::new(e)))
+                            .about(src.id.to_string()),
+                    )
+                })
+            }
+        }
+    }
+
+    /// The input a paper is named by on a command line: a number in any form, else an arXiv
+    /// id or abs URL (its latest version unless the id carries one).
+    ///
+    /// # Errors
+    /// [`ErrorKind::BadNumber`] when the text is neither (the number's own reason).
+    pub fn from_text(text: &str) -> Result<Input, Error> {
+        let text = text.trim();
+        match PithNumber::parse(text) {
+            Ok(_) => Ok(Local::Number(text.to_owned()).into()),
+            Err(e) => match ArxivId::parse(text) {
+                Ok(id) => Ok(Input::Arxiv(Box::new(ArxivSource {
+                    id,
+                    want: Want::Asked,
+                    overrides: Overrides::default(),
+                }))),
+                Err(_) => Err(Error::new(ErrorKind::BadNumber(e))),
+            },
+        }
+    }
+
+    /// The number to write into metadata ([`Input::full_number`]) and, when the input names
+    /// the paper (anything but a number given as text), its display fields: what `inject`
+    /// and `batch` write as the paper's identifiers, title and authors.
+    ///
+    /// # Errors
+    /// As [`Input::full_number`] and [`Input::described`].
+    pub fn to_write(&self, net: &net::Settings) -> Result<(Resolved, Option<Details>), Error> {
+        match self {
+            Input::Local(Local::Number(n)) => Ok((full_number(n, net)?, None)),
+            _ => {
+                let d = self.described(net)?;
+                Ok((
+                    Resolved {
+                        number: d.record.number(),
+                        year_from_resolver: false,
+                    },
+                    Some(d.details),
+                ))
+            }
+        }
+    }
+
     /// Every record the input describes: one, or one per matching entry of an Atom feed.
     /// arXiv is asked through a client of `net`.
     ///
@@ -292,6 +490,17 @@ pub fn item_number(job: &crate::batch::Job, net: &net::Settings) -> Result<PithN
     Ok(n)
 }
 
+/// The display fields of a batch item's paper, when its source or a further sidecar names it
+/// (a record, an Atom entry; a number alone names none): what its inject writes beside the
+/// number. The number itself is [`item_number`]'s, which checks the sources agree.
+pub fn item_details(job: &crate::batch::Job, net: &net::Settings) -> Option<Details> {
+    std::iter::once(&job.source)
+        .chain(&job.also)
+        .filter(|l| !matches!(l, Local::Number(_)))
+        .find_map(|l| Input::Local(l.clone()).described(net).ok())
+        .map(|d| d.details)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -344,6 +553,7 @@ mod tests {
                 primary: primary.into(),
                 categories: cross.iter().map(|c| c.to_string()).collect(),
                 license: None,
+                authors: vec![],
             })))
         };
         let net = offline();

@@ -334,6 +334,11 @@ fn apply(
 ) -> ItemReport {
     let staged = group.len();
     let mut stdout = std::io::stdout();
+    let details = req
+        .settings
+        .net_settings()
+        .ok()
+        .and_then(|net| super::input::item_details(req.job, &net));
     let run = |destination| {
         super::inject::run(InjectRequest {
             source: Source::File(&req.job.pdf),
@@ -342,6 +347,7 @@ fn apply(
             settings: req.settings,
             rewrite: false,
             dry_run: false,
+            paper: details.as_ref(),
         })
     };
     let r = match to {

@@ -40,6 +40,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::pdf;
 
+pub mod cite;
 mod error;
 pub mod inject;
 pub mod input;

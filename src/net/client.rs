@@ -182,11 +182,13 @@ impl Client {
 
     /// One request: status, `Retry-After` and the body (empty unless 200).
     fn once(&self, service: Service, url: &str) -> Result<(u16, Option<Duration>, Vec<u8>), Error> {
-        let mut resp = self
-            .agent
-            .get(url)
-            .call()
-            .map_err(|e| transport(e, false, service, url))?;
+        let mut req = self.agent.get(url);
+        if service == Service::Resolver {
+            // A record URL answers its page to a client that does not ask for JSON, as DOI
+            // resolvers do; pith reads JSON.
+            req = req.header("Accept", "application/json");
+        }
+        let mut resp = req.call().map_err(|e| transport(e, false, service, url))?;
         let status = resp.status().as_u16();
         let retry_after = resp
             .headers()

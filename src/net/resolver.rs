@@ -80,6 +80,37 @@ pub fn read_record(json: &[u8]) -> Result<Resolved, Error> {
 /// [`ErrorKind::NotFound`] when the resolver has none; as [`Client::get`] and
 /// [`read_record`]; about the record URL.
 pub fn record(client: &Client, code: &str) -> Result<Resolved, Error> {
+    record_and_bytes(client, code).map(|(r, _)| r)
+}
+
+/// The record of `code` as [`record`] gives it, with the display fields its wrapper gives
+/// beside it ([`display_fields`]).
+///
+/// # Errors
+/// As [`record`].
+pub fn described(client: &Client, code: &str) -> Result<(Resolved, String, String), Error> {
+    let (r, bytes) = record_and_bytes(client, code)?;
+    let (title, authors) = display_fields(&bytes);
+    Ok((r, title, authors))
+}
+
+/// The `title` and `authors` (arXiv's one-string form) a wrapped record gives beside
+/// `canonical_record`, each empty when absent (a bare record gives neither).
+pub fn display_fields(json: &[u8]) -> (String, String) {
+    let v: Value = serde_json::from_slice(json).unwrap_or(Value::Null);
+    if v.get("canonical_record").is_none() {
+        return (String::new(), String::new());
+    }
+    let text = |k: &str| {
+        v.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    (text("title"), text("authors"))
+}
+
+fn record_and_bytes(client: &Client, code: &str) -> Result<(Resolved, Vec<u8>), Error> {
     let url = record_url(&client.settings().resolver_url, code);
     let cache = client.cache();
     let file = cache.resolver_file(code, false);
@@ -87,7 +118,7 @@ pub fn record(client: &Client, code: &str) -> Result<Resolved, Error> {
         if let Some(bytes) = cache.read(&file)? {
             if let Ok(mut r) = read_record(&bytes) {
                 r.cached = true;
-                return Ok(r);
+                return Ok((r, bytes));
             }
         }
     }
@@ -96,7 +127,7 @@ pub fn record(client: &Client, code: &str) -> Result<Resolved, Error> {
         .map_err(|e| e.about(&url))?;
     let r = read_record(&fetched.body).map_err(|e| e.about(&url))?;
     cache.write(&file, &fetched.body)?;
-    Ok(r)
+    Ok((r, fetched.body))
 }
 
 /// The full number of a bare 26-character `code`: its record from the resolver (or the

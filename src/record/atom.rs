@@ -139,7 +139,15 @@ fn parse_entry(entry: &Node) -> Result<Paper, String> {
                 .find(|c| is(c, ATOM_NS, "link") && c.attribute("rel") == Some("license"))
                 .and_then(|c| c.attribute("href").map(str::to_owned))
         });
+    let authors = entry
+        .children()
+        .filter(|c| is(c, ATOM_NS, "author"))
+        .filter_map(|a| text_of(&a, ATOM_NS, "name"))
+        .map(|n| n.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|n| !n.is_empty())
+        .collect();
     Ok(Paper {
+        authors,
         id,
         version,
         title,

@@ -20,6 +20,7 @@
 pub mod arxiv;
 pub mod atom;
 pub mod canonical;
+pub mod details;
 pub mod input;
 pub mod taxonomy;
 
@@ -32,6 +33,7 @@ use serde_json::Value;
 
 use crate::number::{self, PithNumber};
 
+pub use details::{arxiv_doi, split_authors, Details};
 pub use input::Input;
 
 /// The schema version this crate writes.
@@ -395,6 +397,8 @@ pub struct Paper {
     pub categories: Vec<String>,
     /// License URL, if arXiv shows one.
     pub license: Option<String>,
+    /// The authors, one name each, for display ([`Details`]); never part of the record.
+    pub authors: Vec<String>,
 }
 
 impl Paper {
@@ -535,6 +539,11 @@ impl Paper {
         record.validate()?;
         Ok(record)
     }
+
+    /// The display fields of the paper's record `record` (the one [`Paper::to_record`] built).
+    pub fn details(&self, record: &Record) -> Details {
+        Details::with_authors(record, &self.title, self.authors.clone())
+    }
 }
 
 #[cfg(test)]
@@ -599,6 +608,7 @@ mod tests {
                 "math.DS".into(),
             ],
             license: None,
+            authors: vec![],
         };
         let r = p.to_record().unwrap();
         assert_eq!(r.metadata.submitted_at, "2024-02-06T08:14:56Z");

@@ -10,6 +10,7 @@ pub fn props() -> Props {
         number: SEED.into(),
         short: SEED_SHORT.into(),
         url: SEED_URL.into(),
+        ..Props::default()
     }
 }
 

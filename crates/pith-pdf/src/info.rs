@@ -33,6 +33,27 @@ pub fn entries(full: &str, url: &str) -> Vec<Entry> {
     ]
 }
 
+/// Info key of the document's title (ISO 32000-2 §14.3.3, a text string).
+pub const KEY_TITLE: &str = "Title";
+/// Info key of the author or authors (a text string).
+pub const KEY_AUTHOR: &str = "Author";
+
+/// The text of entry `key`, if it is a string.
+pub fn text(d: &Dict, key: &str) -> Option<String> {
+    match d.get(key.as_bytes()) {
+        Some(Obj::Str(s)) => Some(decode_text(s)),
+        _ => None,
+    }
+}
+
+/// The [`crate::vocab::added`] name of an entry pith writes for the paper (`Info/Title`).
+pub fn added_name(e: &Entry) -> &'static str {
+    match e.key {
+        KEY_TITLE => crate::vocab::added::INFO_TITLE,
+        _ => crate::vocab::added::INFO_AUTHOR,
+    }
+}
+
 /// Reads `/PithNumber` and `/PithURL` from an Info dictionary.
 pub fn read(d: &Dict) -> (Option<String>, Option<String>) {
     let get = |k: &str| match d.get(k.as_bytes()) {

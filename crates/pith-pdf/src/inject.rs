@@ -34,6 +34,9 @@ pub struct Options {
     /// append the update with a complete section; the original bytes stay a
     /// prefix. A file that is not damaged is updated as without it.
     pub repair: bool,
+    /// What is known of the paper: its identifiers are written beside the number, its title
+    /// and authors where the file has none ([`xmp::Paper`]).
+    pub paper: xmp::Paper,
     /// When page 1 prints another number in pith's badge, stamp or record links, redraw
     /// them with the number written (in the same box, in the same update) instead of
     /// refusing the file ([`ErrorKind::Printed`]).
@@ -49,6 +52,7 @@ impl Options {
             password: None,
             stamp: None,
             repair: false,
+            paper: xmp::Paper::default(),
             replace: false,
         }
     }
@@ -268,6 +272,7 @@ pub(crate) fn plan<R: ReadAt>(
         number: number.full(),
         short: number.short(),
         url: number.url(),
+        paper: opts.paper.clone(),
     };
     let mut replaced_xmp = None;
     let mut packet = doc.packet.clone();
@@ -288,16 +293,50 @@ pub(crate) fn plan<R: ReadAt>(
         },
     };
     let pdfa4 = values.as_ref().and_then(|v| v.pdfa_part.as_deref()) == Some("4");
+    let paper_entries = paper_info(
+        values.as_ref(),
+        packet.as_deref(),
+        doc.info.as_ref().map(|(d, _)| d),
+        &opts.paper,
+    );
     let entries = if pdfa4 {
         vec![]
     } else {
-        info::entries(&props.number, &props.url)
+        let mut e = info::entries(&props.number, &props.url);
+        e.extend(paper_entries.iter().cloned());
+        e
     };
-    let info_ok = match &doc.info {
-        Some((d, _)) => info::carries(d, &entries) && (!pdfa4 || info::read(d) == (None, None)),
-        None => entries.is_empty(),
+    let info_added: Vec<&str> = paper_entries.iter().map(info::added_name).collect();
+    // Info entries pith wrote for a paper before that this update does not write again (the
+    // number is now another paper's, or none is known): they go.
+    let stale_info: Vec<&str> = [
+        (crate::vocab::added::INFO_TITLE, info::KEY_TITLE),
+        (crate::vocab::added::INFO_AUTHOR, info::KEY_AUTHOR),
+    ]
+    .into_iter()
+    .filter(|(name, key)| {
+        values.as_ref().is_some_and(|v| v.added(name))
+            && !entries.iter().any(|e| e.key == *key)
+            && doc
+                .info
+                .as_ref()
+                .is_some_and(|(d, _)| info::text(d, key).is_some())
+    })
+    .map(|(_, key)| key)
+    .collect();
+    let info_ok = stale_info.is_empty()
+        && match &doc.info {
+            Some((d, _)) => info::carries(d, &entries) && (!pdfa4 || info::read(d) == (None, None)),
+            None => entries.is_empty(),
+        };
+    let xmp_ok = match (&values, &packet) {
+        (Some(v), Some(p)) => {
+            v.carries(&props)
+                && info_added.iter().all(|a| v.added(a))
+                && xmp::current(p, &props, &info_added).unwrap_or(false)
+        }
+        _ => false,
     };
-    let xmp_ok = values.as_ref().is_some_and(|v| v.carries(&props));
     let stamp_ok = stamp.as_ref().is_none_or(stamp::Plan::is_current);
     if info_ok && xmp_ok && stamp_ok && redraw.is_empty() {
         return Ok(Injection {
@@ -323,11 +362,11 @@ pub(crate) fn plan<R: ReadAt>(
     }
 
     // XMP: a new version of the existing metadata stream, or a new stream and catalog.
-    let new_packet = match xmp::merge(packet.as_deref(), &props, &opts.now) {
+    let new_packet = match xmp::merge_with(packet.as_deref(), &props, &opts.now, &info_added) {
         Ok(p) => p,
         Err(_) if opts.force && packet.is_some() => {
             replaced_xmp = packet.take();
-            xmp::merge(None, &props, &opts.now)?
+            xmp::merge_with(None, &props, &opts.now, &info_added)?
         }
         Err(e) => return Err(e),
     };
@@ -350,11 +389,23 @@ pub(crate) fn plan<R: ReadAt>(
         }
     };
     up.metadata(meta, &new_packet);
-    written.push(Written::new(Item::Xmp, Some(meta), format!("XMP metadata {} {}: xmp:Identifier {}, dc:relation {}, pith:number, pith:shortNumber, pith:url", meta.num, meta.gen, props.number, props.url)));
+    let also = xmp::read(&new_packet)
+        .map(|v| v.added)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|a| !a.starts_with("Info/"))
+        .collect::<Vec<_>>();
+    let also = if also.is_empty() {
+        String::new()
+    } else {
+        format!("; for the paper: {}", also.join(", "))
+    };
+    written.push(Written::new(Item::Xmp, Some(meta), format!("XMP metadata {} {}: xmp:Identifier {}, dc:relation {}, pith:number, pith:shortNumber, pith:url{also}", meta.num, meta.gen, props.number, props.url)));
 
     // Info: an indirect dictionary with the Pith entries (none on PDF/A-4).
     let mut info_ref = doc.info_ref;
     if !entries.is_empty()
+        || !stale_info.is_empty()
         || doc
             .info
             .as_ref()
@@ -367,6 +418,9 @@ pub(crate) fn plan<R: ReadAt>(
         };
         for e in &entries {
             d.set(e.key, Value::Text(e.value.clone()));
+        }
+        for key in &stale_info {
+            d.remove(key);
         }
         if entries.is_empty() {
             // PDF/A-4 allows no custom Info entries (ISO 19005-4 §6.1.3): drop old ones.
@@ -384,11 +438,15 @@ pub(crate) fn plan<R: ReadAt>(
                 ),
             ));
         } else {
+            let also: String = paper_entries
+                .iter()
+                .map(|e| format!(" /{}", e.key))
+                .collect();
             written.push(Written::new(
                 Item::Info,
                 Some(r),
                 format!(
-                    "Info {} {}: /PithNumber {} /PithURL {}",
+                    "Info {} {}: /PithNumber {} /PithURL {}{also}",
                     r.num, r.gen, props.number, props.url
                 ),
             ));
@@ -467,6 +525,48 @@ pub(crate) fn plan<R: ReadAt>(
         previous,
         notes,
     })
+}
+
+/// The Info entries `/Title` and `/Author` written for the paper: only where the file has
+/// none of the publisher's, neither in Info nor in XMP (what pith added before counts as
+/// pith's), and never on PDF/A, whose Info and XMP must agree entry by entry.
+fn paper_info(
+    values: Option<&xmp::Values>,
+    packet: Option<&[u8]>,
+    info: Option<&crate::syntax::Dict>,
+    paper: &xmp::Paper,
+) -> Vec<info::Entry> {
+    if values.is_some_and(|v| v.pdfa_part.is_some()) {
+        return Vec::new();
+    }
+    let (xmp_title, xmp_creator) = packet
+        .and_then(|p| xmp::publisher_has(p).ok())
+        .unwrap_or((false, false));
+    let was_ours = |name: &str| values.is_some_and(|v| v.added(name));
+    let info_has = |key: &str, name: &str| {
+        info.and_then(|d| info::text(d, key))
+            .is_some_and(|t| !t.trim().is_empty())
+            && !was_ours(name)
+    };
+    let mut out = Vec::new();
+    if let Some(t) = paper.title.as_ref().filter(|t| !t.is_empty()) {
+        if !xmp_title && !info_has(info::KEY_TITLE, crate::vocab::added::INFO_TITLE) {
+            out.push(info::Entry {
+                key: info::KEY_TITLE,
+                value: t.clone(),
+            });
+        }
+    }
+    if !paper.creators.is_empty()
+        && !xmp_creator
+        && !info_has(info::KEY_AUTHOR, crate::vocab::added::INFO_AUTHOR)
+    {
+        out.push(info::Entry {
+            key: info::KEY_AUTHOR,
+            value: paper.creators.join(", "),
+        });
+    }
+    out
 }
 
 /// Whether `p` is the stamp's own link (the stamp's plan writes it).
@@ -555,6 +655,7 @@ pub fn rewrite<R: ReadAt>(
         number: number.full(),
         short: number.short(),
         url: number.url(),
+        paper: opts.paper.clone(),
     };
     let out = repair::rewrite_document(&data, |old| {
         let values = old.as_deref().map(xmp::read);

@@ -56,7 +56,23 @@ pub(crate) fn plan<R: ReadAt>(doc: &Document<R>, opts: &Options) -> Result<Injec
         .and_then(|v| v.number.clone())
         .or_else(|| info_values.clone().and_then(|v| v.0));
     let packet = doc.packet.as_deref().map(xmp::strip).transpose()?.flatten();
-    let info_has = info_values.as_ref().is_some_and(|v| *v != (None, None));
+    // The Info entries pith wrote for the paper (`pith:added` lists them), beside its own.
+    let paper_keys: Vec<&str> = [
+        (crate::vocab::added::INFO_TITLE, info::KEY_TITLE),
+        (crate::vocab::added::INFO_AUTHOR, info::KEY_AUTHOR),
+    ]
+    .into_iter()
+    .filter(|(name, key)| {
+        values.as_ref().is_some_and(|v| v.added(name))
+            && doc
+                .info
+                .as_ref()
+                .is_some_and(|(d, _)| info::text(d, key).is_some())
+    })
+    .map(|(_, key)| key)
+    .collect();
+    let info_has =
+        info_values.as_ref().is_some_and(|v| *v != (None, None)) || !paper_keys.is_empty();
     // What page 1 prints: pith's badges are emptied, its links and stamp taken off, and so
     // is every other link to a record the file names.
     let page1 = printed::read(&doc.pdf, &cat).ok();
@@ -141,6 +157,9 @@ pub(crate) fn plan<R: ReadAt>(doc: &Document<R>, opts: &Options) -> Result<Injec
     if let (true, Some(r), Some((d, text))) = (info_has, doc.info_ref, &doc.info) {
         let mut patch = DictPatch::of(d, text);
         patch.remove(info::KEY_NUMBER).remove(info::KEY_URL);
+        for key in &paper_keys {
+            patch.remove(key);
+        }
         up.dict(r, &patch);
         written.push(Written::new(
             Item::Info,

@@ -49,8 +49,40 @@ pub struct XmpProperty {
     pub description: &'static str,
 }
 
-/// The three `pith` XMP properties, in the order they are written.
-pub const XMP_PROPERTIES: [XmpProperty; 3] = [
+/// XMP property listing what pith wrote into the file beside its own values, so that `strip`
+/// takes out exactly that and nothing of the publisher's (bag of Text: the [`ADDED`] names).
+pub const XMP_ADDED: &str = "added";
+
+/// The names [`XMP_ADDED`] lists: the paper's identifiers pith added to `xmp:Identifier`
+/// (by their scheme), the properties it added because the file had none, and the Info keys.
+pub mod added {
+    /// An `xmp:Identifier` item of scheme `doi`.
+    pub const IDENTIFIER_DOI: &str = "xmp:Identifier/doi";
+    /// An `xmp:Identifier` item of scheme `arxiv`.
+    pub const IDENTIFIER_ARXIV: &str = "xmp:Identifier/arxiv";
+    /// `dc:identifier`.
+    pub const DC_IDENTIFIER: &str = "dc:identifier";
+    /// `prism:doi`.
+    pub const PRISM_DOI: &str = "prism:doi";
+    /// `dc:title`.
+    pub const DC_TITLE: &str = "dc:title";
+    /// `dc:creator`.
+    pub const DC_CREATOR: &str = "dc:creator";
+    /// The Info entry `/Title`.
+    pub const INFO_TITLE: &str = "Info/Title";
+    /// The Info entry `/Author`.
+    pub const INFO_AUTHOR: &str = "Info/Author";
+}
+
+/// `xmpidq:Scheme` of the number's own `xmp:Identifier` item.
+pub const SCHEME_PITH: &str = "pith";
+/// `xmpidq:Scheme` of the paper's DOI item.
+pub const SCHEME_DOI: &str = "doi";
+/// `xmpidq:Scheme` of the paper's arXiv id item.
+pub const SCHEME_ARXIV: &str = "arxiv";
+
+/// The four `pith` XMP properties, in the order they are written.
+pub const XMP_PROPERTIES: [XmpProperty; 4] = [
     XmpProperty {
         name: XMP_NUMBER,
         value_type: "Text",
@@ -65,6 +97,12 @@ pub const XMP_PROPERTIES: [XmpProperty; 3] = [
         name: XMP_URL,
         value_type: "URL",
         description: "Verification page of the Pith Number",
+    },
+    XmpProperty {
+        name: XMP_ADDED,
+        value_type: "bag Text",
+        description:
+            "Metadata pith wrote beside the Pith Number, so that it can be taken out again",
     },
 ];
 
@@ -85,6 +123,6 @@ mod tests {
         assert!(XMP_NS.ends_with('/'));
         assert_eq!(NUMBER_SCHEME, format!("{XMP_PREFIX}:"));
         let names: Vec<_> = XMP_PROPERTIES.iter().map(|p| p.name).collect();
-        assert_eq!(names, [XMP_NUMBER, XMP_SHORT_NUMBER, XMP_URL]);
+        assert_eq!(names, [XMP_NUMBER, XMP_SHORT_NUMBER, XMP_URL, XMP_ADDED]);
     }
 }

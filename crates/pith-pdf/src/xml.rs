@@ -13,6 +13,8 @@ pub struct Shape {
     pub depth: usize,
     /// Most attributes on one element (an upper bound: `=` signs outside quoted values).
     pub attributes: usize,
+    /// Elements in all (start and empty-element tags).
+    pub elements: usize,
 }
 
 /// Measures element nesting and attributes per element in one linear pass. Comments, CDATA
@@ -23,7 +25,7 @@ pub struct Shape {
 /// # Examples
 /// ```
 /// let s = pith_pdf::xml::shape("<a><b/><c x='/>' y='1'>t</c><!-- </a> --></a>");
-/// assert_eq!((s.depth, s.attributes), (2, 2));
+/// assert_eq!((s.depth, s.attributes, s.elements), (2, 2, 3));
 /// ```
 pub fn shape(s: &str) -> Shape {
     let b = s.as_bytes();
@@ -34,7 +36,7 @@ pub fn shape(s: &str) -> Shape {
             .position(|w| w == pat)
             .map_or(b.len(), |p| from + p + pat.len())
     };
-    let (mut depth, mut max, mut attrs) = (0usize, 0usize, 0usize);
+    let (mut depth, mut max, mut attrs, mut elements) = (0usize, 0usize, 0usize, 0usize);
     let mut i = 0;
     while let Some(k) = b[i..].iter().position(|&c| c == b'<') {
         i += k;
@@ -65,6 +67,7 @@ pub fn shape(s: &str) -> Shape {
                 j += 1;
             }
             attrs = attrs.max(eq);
+            elements += 1;
             // An empty-element tag `<a/>` does not nest.
             if !(j < b.len() && b[j - 1] == b'/') {
                 depth += 1;
@@ -76,6 +79,7 @@ pub fn shape(s: &str) -> Shape {
     Shape {
         depth: max,
         attributes: attrs,
+        elements,
     }
 }
 

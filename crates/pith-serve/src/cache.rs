@@ -1,34 +1,40 @@
 //! Answers kept in memory: an index is read-only while served, so the same request (path,
-//! query and the kind of document asked for) always gets the same bytes, and a badge or record
-//! asked for again is sent without another lookup, render or hash.
+//! the options its query names and the kind of document asked for) always gets the same
+//! bytes, and a badge or record asked for again is sent without another lookup, render or
+//! hash.
 //!
-//! When the server swaps in a rebuilt index ([`crate::app::AppState::reload`]) the cache is
+//! When the server swaps in a rebuilt index (`AppState::reload`) the cache is
 //! emptied ([`Cache::clear`]), and every answer is kept with the generation of the index it was
 //! made from ([`Generation`]): an answer of the old index that a request still in flight keeps
 //! afterwards is never given for the new one.
 //!
-//! The cache is bounded ([`Cache::new`]): entries are spread over shards by a hash of their
-//! key, and a full shard is emptied before it takes a new entry (popular answers come back on
-//! their next request). Only `GET`/`HEAD` answers with an `ETag` and a status of 200, 301,
-//! 303 or 404 are kept; a `304` is answered from the kept `ETag`.
+//! The cache is bounded in bytes ([`Cache::new`]): every answer weighs its body, headers and
+//! key, and the least useful answers make room for new ones (quick_cache's CLOCK-Pro, which
+//! keeps the popular ones). An answer larger than [`MAX_ENTRY`] is sent as it is made, streamed,
+//! and not kept. Keys are normalised: a query counts only through the badge options it names
+//! ([`crate::query::BadgeQuery::options`]), so unknown keys or the same options spelt another
+//! way cannot add entries, and other routes take no query at all. Only `GET` answers with an
+//! `ETag`, a size known in advance and a status of 200, 301, 303 or 404 are kept; a `304` is
+//! answered from the kept `ETag`.
 
-use std::collections::HashMap;
-use std::hash::BuildHasher;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
-use axum::body::{Body, Bytes};
-use axum::extract::{Request, State};
+use axum::body::{Body, Bytes, HttpBody};
+use axum::extract::{Query, Request, State};
 use axum::http::{header, HeaderMap, Method, Response, StatusCode};
 use axum::middleware::Next;
 
-use crate::routes::{wants_html, wants_json};
+use crate::negotiate::{Media, Negotiated};
+use crate::query::BadgeQuery;
 
-/// The largest answer kept, in bytes.
-const MAX_BODY: usize = 256 * 1024;
-const SHARDS: usize = 16;
+/// The largest answer kept, in bytes: larger ones are streamed to the client as they are made.
+pub const MAX_ENTRY: u64 = 1 << 20;
+/// What an entry costs besides its body and headers (the map's own bookkeeping), in bytes.
+const OVERHEAD: u64 = 256;
 
 /// Which index a request is answered from: the server counts the indexes it swapped in.
-/// [`crate::app::pin`] puts it in each request's extensions.
+/// The application's `pin` middleware puts it in each request's extensions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Generation(pub u64);
 
@@ -40,82 +46,136 @@ struct Kept {
     body: Bytes,
 }
 
-/// One shard of the cache: request key to answer.
-type Shard = Mutex<HashMap<String, Arc<Kept>>>;
+impl Kept {
+    fn weight(&self, key: &str) -> u64 {
+        let headers: usize = self
+            .headers
+            .iter()
+            .map(|(k, v)| k.as_str().len() + v.len() + 32)
+            .sum();
+        OVERHEAD + key.len() as u64 + headers as u64 + self.body.len() as u64
+    }
+}
 
-/// A bounded map from request to answer, shared by the server's workers.
 #[derive(Debug, Clone)]
+struct Weigh;
+
+impl quick_cache::Weighter<String, Arc<Kept>> for Weigh {
+    fn weight(&self, key: &String, val: &Arc<Kept>) -> u64 {
+        val.weight(key)
+    }
+}
+
+type Map = quick_cache::sync::Cache<String, Arc<Kept>, Weigh>;
+
+/// A map from request to answer bounded in bytes, shared by the server's workers.
+#[derive(Clone)]
 pub struct Cache {
-    shards: Arc<Vec<Shard>>,
-    per_shard: usize,
-    hasher: std::collections::hash_map::RandomState,
+    map: Option<Arc<Map>>,
+    max_entry: u64,
+    /// The generation of the index served now, for [`hot`]; `u64::MAX` while nothing may be
+    /// answered from memory ([`Cache::close`]).
+    serving: Arc<AtomicU64>,
+}
+
+impl std::fmt::Debug for Cache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cache")
+            .field("bytes", &self.bytes())
+            .field("max_entry", &self.max_entry)
+            .finish()
+    }
 }
 
 impl Cache {
-    /// A cache of about `entries` answers (0 keeps none).
-    pub fn new(entries: usize) -> Self {
+    /// A cache of at most `bytes` of answers (0 keeps none).
+    pub fn new(bytes: u64) -> Self {
+        // Badges and records weigh a few KiB each: the item estimate only sizes the tables.
+        let items = usize::try_from(bytes / 4096).unwrap_or(usize::MAX).max(16);
         Cache {
-            shards: Arc::new((0..SHARDS).map(|_| Mutex::new(HashMap::new())).collect()),
-            per_shard: entries.div_ceil(SHARDS),
-            hasher: std::collections::hash_map::RandomState::new(),
+            map: (bytes > 0).then(|| Arc::new(Map::with_weighter(items, bytes, Weigh))),
+            max_entry: MAX_ENTRY.min(bytes),
+            serving: Arc::new(AtomicU64::new(0)),
         }
     }
 
-    fn shard(&self, key: &str) -> &Shard {
-        &self.shards[(self.hasher.hash_one(key) as usize) % SHARDS]
+    /// Forgets every answer and answers from now on for the index of `generation` (a rebuilt
+    /// one swapped in).
+    pub fn serve(&self, generation: Generation) {
+        self.serving.store(generation.0, Ordering::Release);
+        self.clear();
+    }
+
+    /// Forgets every answer and gives none from memory any more (the file served was written
+    /// over in place): requests go to the routes, which say so.
+    pub fn close(&self) {
+        self.serving.store(u64::MAX, Ordering::Release);
+        self.clear();
+    }
+
+    /// Bytes kept now (bodies, headers and keys).
+    pub fn bytes(&self) -> u64 {
+        self.map.as_ref().map_or(0, |m| m.weight())
+    }
+
+    /// Answers kept now.
+    pub fn len(&self) -> usize {
+        self.map.as_ref().map_or(0, |m| m.len())
+    }
+
+    /// Whether no answer is kept.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     fn get(&self, key: &str, generation: Generation) -> Option<Arc<Kept>> {
-        self.shard(key)
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
+        self.map
+            .as_ref()?
             .get(key)
             .filter(|k| k.generation == generation)
-            .cloned()
     }
 
     /// Forgets every answer (the index they were made from was replaced).
     pub fn clear(&self) {
-        for s in self.shards.iter() {
-            s.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        if let Some(m) = &self.map {
+            m.clear();
         }
     }
 
     fn put(&self, key: String, kept: Kept) {
-        if self.per_shard == 0 {
-            return;
+        if let Some(m) = &self.map {
+            if kept.weight(&key) <= self.max_entry.saturating_add(64 * 1024) {
+                m.insert(key, Arc::new(kept));
+            }
         }
-        let mut shard = self.shard(&key).lock().unwrap_or_else(|e| e.into_inner());
-        if shard.len() >= self.per_shard {
-            shard.clear();
-        }
-        shard.insert(key, Arc::new(kept));
     }
 }
 
-/// The key of a request: path and query, and what kind of document the client asked for
-/// (the answers of `/pith/<26>` depend on it).
-fn key(req: &Request) -> String {
+/// The key of a request: what kind of document the client asked for (the answers of
+/// `/pith/<26>` depend on it), the path, and for a badge the options its query names; `None`
+/// when the query cannot be read (the route answers 400, which is not kept).
+fn key(req: &Request) -> Option<String> {
     let h = req.headers();
-    let kind = match (wants_json(h), wants_html(h)) {
-        (true, _) => 'j',
-        (false, true) => 'h',
-        (false, false) => 'o',
-    };
-    let pq = req
-        .uri()
-        .path_and_query()
-        .map_or(req.uri().path(), |p| p.as_str());
+    let accept = Negotiated::of(h);
+    let path = req.uri().path();
+    let mut key = String::with_capacity(path.len() + 48);
+    key.push_str(&accept.key());
     // A record page names the server it was asked from (its snippets and check recipe, when no
     // --base-url is given), so the same page asked through another host name is another answer.
-    if kind == 'h' {
-        let host = h
-            .get(header::HOST)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("");
-        return format!("{kind}{host}{pq}");
+    if accept.accepts(Media::Html) || path.starts_with("/sitemap") {
+        key.push_str(
+            h.get(header::HOST)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or(""),
+        );
     }
-    format!("{kind}{pq}")
+    key.push_str(path);
+    if path.starts_with("/badge/") && req.uri().query().is_some() {
+        let Query(q) = Query::<BadgeQuery>::try_from_uri(req.uri()).ok()?;
+        let opts = q.options().ok()?;
+        key.push_str(&format!("?{opts:?}"));
+    }
+    Some(key)
 }
 
 fn etag_matches(req: &HeaderMap, etag: &[u8]) -> bool {
@@ -143,20 +203,51 @@ fn build(kept: &Kept, not_modified: bool) -> Response<Body> {
     r
 }
 
+/// Middleware, outside everything else: a `GET` or `HEAD` whose answer is kept for the index
+/// served now is answered from memory, before routing, negotiation and the layers that make
+/// answers run; any other request goes on. A request with a body goes on too (the body rule
+/// answers it).
+pub async fn hot(State(cache): State<Cache>, req: Request, next: Next) -> Response<Body> {
+    let serving = cache.serving.load(Ordering::Acquire);
+    let plain = (req.method() == Method::GET || req.method() == Method::HEAD)
+        && serving != u64::MAX
+        && cache.map.is_some()
+        && !req.headers().contains_key(header::CONTENT_LENGTH)
+        && !req.headers().contains_key(header::TRANSFER_ENCODING);
+    if !plain {
+        return next.run(req).await;
+    }
+    let Some(key) = key(&req) else {
+        return next.run(req).await;
+    };
+    match cache.get(&key, Generation(serving)) {
+        Some(kept) => {
+            let nm = kept
+                .headers
+                .get(header::ETAG)
+                .is_some_and(|e| etag_matches(req.headers(), e.as_bytes()));
+            build(&kept, nm)
+        }
+        None => next.run(req).await,
+    }
+}
+
 /// Middleware: answers from the cache, or runs the route and keeps its answer.
 pub async fn layer(State(cache): State<Cache>, req: Request, next: Next) -> Response<Body> {
     if req.method() != Method::GET && req.method() != Method::HEAD {
         return next.run(req).await;
     }
+    let Some(key) = key(&req) else {
+        return next.run(req).await;
+    };
     // A HEAD answer has no body to keep: it is answered from a kept GET, or runs the route.
     let is_get = req.method() == Method::GET;
-    let key = key(&req);
     let generation = req
         .extensions()
         .get::<Generation>()
         .copied()
         .unwrap_or_default();
-    let headers = crate::routes::negotiation(req.headers());
+    let headers = crate::reply::negotiation(req.headers());
     if let Some(kept) = cache.get(&key, generation) {
         let etag = kept
             .headers
@@ -169,17 +260,25 @@ pub async fn layer(State(cache): State<Cache>, req: Request, next: Next) -> Resp
     let mut req = req;
     req.headers_mut().remove(header::IF_NONE_MATCH);
     let res = next.run(req).await;
+    // A large answer goes out as it is, streamed: it is not read into memory to be kept.
+    let size = res.body().size_hint().exact();
     let keep = is_get
+        && cache.map.is_some()
+        && size.is_some_and(|n| n <= cache.max_entry)
         && matches!(res.status().as_u16(), 200 | 301 | 303 | 404)
         && res.headers().contains_key(header::ETAG);
     if !keep {
-        return res;
+        return not_modified_or(res, &headers);
     }
-    let (parts, body) = res.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, MAX_BODY).await else {
+    let (mut parts, body) = res.into_parts();
+    // Kept as the layers outside would finish it: the hot path adds nothing.
+    crate::headers::complete(&mut parts.headers);
+    let Ok(bytes) =
+        axum::body::to_bytes(body, usize::try_from(cache.max_entry).unwrap_or(usize::MAX)).await
+    else {
         return Response::builder()
             .status(StatusCode::INTERNAL_SERVER_ERROR)
-            .body(Body::from("the answer was too large\n"))
+            .body(Body::from("the answer could not be made\n"))
             .unwrap_or_default();
     };
     let kept = Kept {
@@ -197,43 +296,83 @@ pub async fn layer(State(cache): State<Cache>, req: Request, next: Next) -> Resp
     r
 }
 
+/// An answer not kept, or `304` when its `ETag` matches the request's `If-None-Match` (the
+/// route was asked without it).
+fn not_modified_or(res: Response<Body>, req: &HeaderMap) -> Response<Body> {
+    let matches = res.status() == StatusCode::OK
+        && res
+            .headers()
+            .get(header::ETAG)
+            .is_some_and(|e| etag_matches(req, e.as_bytes()));
+    if !matches {
+        return res;
+    }
+    let (mut parts, _) = res.into_parts();
+    parts.status = StatusCode::NOT_MODIFIED;
+    parts.headers.remove(header::CONTENT_TYPE);
+    parts.headers.remove(header::CONTENT_LENGTH);
+    Response::from_parts(parts, Body::empty())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn full_shards_are_emptied() {
-        let c = Cache::new(SHARDS);
-        for i in 0..1000 {
-            c.put(
-                format!("k{i}"),
-                Kept {
-                    generation: Generation(0),
-                    status: StatusCode::OK,
-                    headers: HeaderMap::new(),
-                    body: Bytes::new(),
-                },
-            );
+    fn kept(g: u64, body: &'static [u8]) -> Kept {
+        Kept {
+            generation: Generation(g),
+            status: StatusCode::OK,
+            headers: HeaderMap::new(),
+            body: Bytes::from_static(body),
         }
-        let total: usize = c.shards.iter().map(|s| s.lock().unwrap().len()).sum();
-        assert!(total <= SHARDS, "{total}");
+    }
+
+    #[test]
+    fn the_cache_holds_its_byte_budget() {
+        let budget = 256 * 1024;
+        let c = Cache::new(budget);
+        static BODY: [u8; 10_000] = [b'x'; 10_000];
+        for i in 0..1000 {
+            c.put(format!("k{i}"), kept(0, &BODY));
+        }
+        assert!(c.bytes() <= budget, "{} > {budget}", c.bytes());
+        assert!(c.len() >= 10, "{} entries kept", c.len());
         assert!(Cache::new(0).get("k", Generation(0)).is_none());
+        // An entry over the per-entry bound is not kept.
+        static BIG: [u8; 300_000] = [b'x'; 300_000];
+        let c = Cache::new(budget);
+        c.put("big".into(), kept(0, &BIG));
+        assert!(c.get("big", Generation(0)).is_none());
     }
 
     #[test]
     fn answers_of_another_index_are_not_given() {
-        let c = Cache::new(SHARDS);
-        let kept = |g| Kept {
-            generation: Generation(g),
-            status: StatusCode::OK,
-            headers: HeaderMap::new(),
-            body: Bytes::from_static(b"old"),
-        };
-        c.put("k".into(), kept(0));
+        let c = Cache::new(1 << 20);
+        c.put("k".into(), kept(0, b"old"));
         assert!(c.get("k", Generation(0)).is_some());
         assert!(c.get("k", Generation(1)).is_none());
-        c.put("k".into(), kept(1));
+        c.put("k".into(), kept(1, b"new"));
         c.clear();
         assert!(c.get("k", Generation(1)).is_none());
+    }
+
+    #[test]
+    fn queries_count_only_through_the_options_they_name() {
+        let key_of = |uri: &str| key(&Request::builder().uri(uri).body(Body::empty()).unwrap());
+        let b = "/badge/7BMK4ZKTPUTUY3JKWBANNPOFR5.svg";
+        let plain = key_of(b).unwrap();
+        assert_eq!(key_of(&format!("{b}?n=1")), key_of(&format!("{b}?n=2")));
+        assert_eq!(key_of(&format!("{b}?full=0")), key_of(&format!("{b}?n=2")));
+        assert_eq!(
+            key_of(&format!("{b}?full=1")),
+            key_of(&format!("{b}?full=yes"))
+        );
+        assert_ne!(key_of(&format!("{b}?full=1")).unwrap(), plain);
+        // Repeated keys and bad values: no key (the route answers 400, which is not kept).
+        assert_eq!(key_of(&format!("{b}?full=1&full=0")), None);
+        assert_eq!(key_of(&format!("{b}?style=nope")), None);
+        // Other routes take no query.
+        let r = "/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5.json";
+        assert_eq!(key_of(&format!("{r}?n=1")), key_of(r));
     }
 }

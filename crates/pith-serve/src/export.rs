@@ -1,7 +1,7 @@
 //! The routes as static files, for any static host, object store or CDN (`pith serve INDEX
 //! --export DIR`).
 //!
-//! Each file holds the bytes the server answers on the same path ([`crate::routes::documents`]):
+//! Each file holds the bytes the server answers on the same path ([`crate::documents`]):
 //! - `pith/<26>.json`: the record's JSON-LD (what `pith verify` and the resolver client read);
 //! - `pith/<26>/bundle.json`, `pith/<26>/state.json`: where a bundle is indexed;
 //! - `badge/<26>.svg` and `badge/<26>.pdf` (default options and the record's status), their
@@ -14,6 +14,9 @@
 //!   `pith/<8|12|16>/index.html` (unique prefixes) and `arxiv/<id>/index.html`,
 //!   `arxiv/<id>v<N>/index.html`, each an HTML page that moves the browser on (`<meta
 //!   http-equiv="refresh">` and a link) to the record;
+//! - `pith/<26>.bib`, `.csl.json`, `.ris`: the record's citations; `badge/arxiv/<id>.svg`
+//!   and `.json`: the concept badge, of the paper's latest version;
+//! - `sitemap.xml` and `sitemap/<n>.xml` (absolute URLs under the base URL);
 //! - `healthz`.
 //!
 //! What a static host cannot do: content negotiation (`/pith/<26>` with `Accept:
@@ -25,9 +28,9 @@ use std::path::{Path, PathBuf};
 
 use pith::badge::Options;
 
+use crate::documents;
 use crate::index::{Entry, Error, ErrorKind, Index};
 use crate::pages::{self, record::Facts};
-use crate::routes::documents;
 
 /// What an export wrote.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -38,6 +41,8 @@ pub struct Exported {
     pub bundles: u64,
     /// Files written in all.
     pub files: u64,
+    /// Records not written: their arXiv id cannot name a path inside the export.
+    pub skipped: u64,
 }
 
 impl std::fmt::Display for Exported {
@@ -46,7 +51,11 @@ impl std::fmt::Display for Exported {
             f,
             "{} records, {} bundles, {} files",
             self.records, self.bundles, self.files
-        )
+        )?;
+        if self.skipped > 0 {
+            write!(f, ", {} records skipped", self.skipped)?;
+        }
+        Ok(())
     }
 }
 
@@ -58,11 +67,7 @@ struct Out {
 impl Out {
     /// Writes `rel` (a path the export composes from codes and arXiv ids, never from a URL).
     fn write(&mut self, rel: &str, bytes: &[u8]) -> Result<(), Error> {
-        // Ids come from the index, which came from files: a path leaving DIR is refused.
-        if rel
-            .split('/')
-            .any(|c| c.is_empty() || c == "." || c == ".." || c.contains('\\'))
-        {
+        if !inside(rel) {
             return Err(
                 ErrorKind::Input(format!("{rel:?} is not a path inside the export")).into(),
             );
@@ -76,6 +81,13 @@ impl Out {
         self.files += 1;
         Ok(())
     }
+}
+
+/// Whether `rel` names a path inside the export. Ids come from the index, which came from
+/// files: one that would leave DIR (`../`, `/…`, `\`) cannot be a file name there.
+fn inside(rel: &str) -> bool {
+    !rel.split('/')
+        .any(|c| c.is_empty() || c == "." || c == ".." || c.contains('\\'))
 }
 
 fn io(e: std::io::Error, path: &Path) -> Error {
@@ -100,11 +112,18 @@ fn shared(a: &str, b: &str) -> usize {
 
 /// Writes the export of `index` into `dir` (created when missing; files already there are
 /// replaced, others left). `base` prefixes the URLs written into documents and stubs (`""`:
-/// relative to the host's root).
+/// relative to the host's root). A record whose arXiv id cannot name a path inside `dir` is
+/// not written: `report` gets a line naming it, [`Exported::skipped`] counts it, and the rest
+/// is written.
 ///
 /// # Errors
 /// [`ErrorKind::Input`] naming a file that cannot be written; [`ErrorKind::Sqlite`].
-pub fn export(index: &Index, dir: &Path, base: &str) -> Result<Exported, Error> {
+pub fn export(
+    index: &Index,
+    dir: &Path,
+    base: &str,
+    report: &mut dyn FnMut(&str),
+) -> Result<Exported, Error> {
     let mut out = Out {
         dir: dir.to_owned(),
         files: 0,
@@ -135,10 +154,24 @@ pub fn export(index: &Index, dir: &Path, base: &str) -> Result<Exported, Error> 
     };
     index.each(|e, b| {
         let code = e.number.code();
-        out.write(&format!("pith/{code}.json"), &documents::record(base, e, b))?;
+        if !inside(&format!("arxiv/{}v{}/index.html", e.arxiv_id, e.version)) {
+            report(&format!(
+                "{code}: not exported: its arXiv id {:?} cannot name a file inside the export",
+                e.arxiv_id
+            ));
+            done.skipped += 1;
+            return Ok(());
+        }
         // What a browser gets at /pith/<26>: the record page (a static host cannot tell a
         // browser from a script; scripts ask for the .json).
         let facts = Facts::of(index, e, base)?;
+        let json = documents::record(base, e, b, &facts.versions);
+        out.write(&format!("pith/{code}.json"), &json)?;
+        for format in pith::job::cite::Format::ALL {
+            if let Some(bytes) = documents::citation(e, format) {
+                out.write(&format!("pith/{code}{}", format.extension()), &bytes)?;
+            }
+        }
         let (path, page) = pages::export::record(&facts, &site)
             .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?;
         out.write(&path, &page)?;
@@ -184,11 +217,38 @@ pub fn export(index: &Index, dir: &Path, base: &str) -> Result<Exported, Error> 
         aliases(&mut out, &p, prev_shared, 0)?;
     }
     index.each_latest(|id, code| {
+        // Reported with its record above.
+        if !inside(&format!("arxiv/{id}/index.html")) {
+            return Ok(());
+        }
         out.write(
             &format!("arxiv/{id}/index.html"),
             &stub(base, &format!("/pith/{code}")),
-        )
+        )?;
+        // The concept badge: the latest version's.
+        if let Some(e) = index.record(code)? {
+            let b = index.bundle(code)?;
+            let svg = documents::badge_svg(&e.number, &badge, b.as_ref())
+                .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?;
+            out.write(&format!("badge/arxiv/{id}.svg"), &svg)?;
+            let shields = documents::shields(&e.number, false, b.as_ref());
+            out.write(&format!("badge/arxiv/{id}.json"), &shields)?;
+        }
+        Ok(())
     })?;
+    // The sitemaps, with absolute URLs under `base` (a sitemap's must be).
+    let current = index.current_len()?;
+    out.write("sitemap.xml", &documents::sitemap_index(base, current))?;
+    for n in 0..=current.div_ceil(documents::SITEMAP_PAGE) {
+        let rows = match n {
+            0 => Vec::new(),
+            n => index.current_page((n - 1) * documents::SITEMAP_PAGE, documents::SITEMAP_PAGE)?,
+        };
+        out.write(
+            &format!("sitemap/{n}.xml"),
+            &documents::sitemap(base, &rows, n == 0),
+        )?;
+    }
     out.write(
         "healthz",
         format!("ok {} records\n", done.records).as_bytes(),

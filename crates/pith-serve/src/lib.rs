@@ -8,24 +8,64 @@
 //! `pith-serve serve …`) the way git and cargo run their external subcommands, so that the core
 //! `pith` build carries no async runtime, HTTP stack or SQLite.
 //!
-//! Modules:
-//! - [`index`]: the SQLite schema, building (a new file renamed into place) and lookups;
-//! - [`app`]: the shared state and the axum [`axum::Router`], with the place HTML pages join;
-//! - [`routes`]: the JSON, JSON-LD, SVG and redirect handlers, and [`cache`], their answers
-//!   kept in memory;
-//! - [`export`]: the same routes written as static files;
-//! - [`limits`]: request limits, timeouts for slow clients and graceful shutdown;
-//! - [`pages`]: the HTML pages a person uses (search, record page, checking a PDF).
-//!
 //! Every decision about numbers, records, bundles and badges is the `pith` library's; this crate
 //! stores what the library computes and translates requests into library calls.
+//!
+//! ## Layers
+//!
+//! A module uses (`crate::…`) only modules of the layers below its own, never one of its own
+//! layer, so no two modules import each other; the root crate's `tests/layering.rs` holds every
+//! `crate::` path of this crate to this list, from the top:
+//!
+//! 1. `app`, `export`
+//! 2. `routes`, `headers`
+//! 3. `pages`
+//! 4. `extract`
+//! 5. `error`
+//! 6. `view`
+//! 7. `state`
+//! 8. `upload`
+//! 9. `limits`
+//! 10. `cache`, `documents`, `assets`
+//! 11. `reply`, `query`
+//! 12. `negotiate`, `etag`, `index`
+//!
+//! - [`app`]: the [`axum::Router`] joining routes, pages and limits;
+//! - [`export`]: the same routes written as static files;
+//! - [`routes`]: the resolver's handlers (records by `Accept`, bundles, redirects, badges);
+//!   [`headers`]: the headers every answer carries (nosniff, and the pages' policy on HTML);
+//! - [`pages`]: the HTML pages a person uses (search, record page, checking a PDF);
+//! - [`extract`]: what a path names (a number, an arXiv id), read by the library;
+//! - [`error`]: the handlers' one error type and the answer it becomes;
+//! - [`view`]: the templates and the frame every HTML answer shares;
+//! - [`state`]: the shared state, the served index and its reloading;
+//! - [`upload`]: receiving and checking PDFs sent to `/verify` within the server's budget;
+//! - [`cache`]: answers kept in memory; [`documents`]: the bytes of records, states and badges;
+//!   [`assets`]: the stylesheet and the script;
+//! - [`reply`]: the headers of every answer; [`query`]: a badge's query;
+//!   [`negotiate`]: `Accept`, read once; [`etag`]:
+//!   entity tags and `If-None-Match`;
+//! - [`index`]: the SQLite schema, building (a new file renamed into place) and lookups;
+//!   [`limits`]: request limits, timeouts for slow clients and graceful shutdown.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod app;
+pub mod assets;
 pub mod cache;
+pub mod documents;
+pub mod error;
+pub mod etag;
 pub mod export;
+pub mod extract;
+pub mod headers;
 pub mod index;
 pub mod limits;
+pub mod negotiate;
 pub mod pages;
+pub mod query;
+pub mod reply;
 pub mod routes;
+pub mod state;
+pub mod upload;
+pub mod view;

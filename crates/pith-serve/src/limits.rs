@@ -47,8 +47,26 @@ pub struct Limits {
     pub max_connections: usize,
     /// Time requests in flight get to finish after SIGTERM.
     pub grace: Duration,
-    /// Answers kept in memory ([`crate::cache`]; 0 keeps none).
-    pub cache_entries: usize,
+    /// Bytes of answers kept in memory ([`crate::cache`]; 0 keeps none).
+    pub cache_bytes: u64,
+    /// Uploads to `/verify` being received at once; one more is answered 503 at once.
+    pub upload_slots: usize,
+    /// Bytes the uploads being received or checked may hold in memory together; an upload
+    /// that would pass it is answered 503.
+    pub upload_memory: u64,
+    /// Bytes per second an upload must keep up, on average, once [`Limits::upload_grace`] is
+    /// over; a slower one is cut off (408).
+    pub upload_rate: u64,
+    /// Time an upload may take before [`Limits::upload_rate`] is asked of it.
+    pub upload_grace: Duration,
+    /// PDFs checked at once; the others wait their turn.
+    pub checks: usize,
+    /// Checks that may wait for a turn; one more is answered 503 at once.
+    pub check_queue: usize,
+    /// Time a check may wait for its turn before 503.
+    pub check_wait: Duration,
+    /// Time a check may take before 503.
+    pub check_timeout: Duration,
 }
 
 impl Default for Limits {
@@ -61,7 +79,15 @@ impl Default for Limits {
             request_timeout: Duration::from_secs(10),
             max_connections: 4096,
             grace: Duration::from_secs(10),
-            cache_entries: 16_384,
+            cache_bytes: 64 << 20,
+            upload_slots: 32,
+            upload_memory: 128_000_000,
+            upload_rate: 16 * 1024,
+            upload_grace: Duration::from_secs(10),
+            checks: 2,
+            check_queue: 16,
+            check_wait: Duration::from_secs(10),
+            check_timeout: Duration::from_secs(30),
         }
     }
 }
@@ -145,7 +171,9 @@ pub async fn serve(
         .max_header_size(limits.max_header_bytes)
         // The read buffer bounds the head too; hyper's minimum is 8 KiB.
         .max_buf_size((limits.max_header_bytes + 1024).max(8192))
-        .max_headers(100);
+        .max_headers(100)
+        // A client that shuts its side down after sending a whole request still gets the answer.
+        .half_close(true);
     let graceful = GracefulShutdown::new();
     let slots = Arc::new(Semaphore::new(limits.max_connections.max(1)));
     let mut shutdown = std::pin::pin!(shutdown);

@@ -44,11 +44,13 @@ struct IndexArgs {
     /// The index file to build or update.
     #[arg(short, long, value_name = "INDEX")]
     output: PathBuf,
-    /// arXiv's metadata snapshot (JSON Lines; gzip, bzip2, xz, zstd or zip); repeatable.
-    #[arg(long, value_name = "FILE")]
+    /// arXiv's metadata snapshot files (JSON Lines; gzip, bzip2, xz, zstd or zip): one or
+    /// more after the flag, as `pith number` takes them; repeatable.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
     arxiv_snapshot: Vec<PathBuf>,
-    /// OAI-PMH ListRecords pages in arXivRaw, as harvesters save them; repeatable.
-    #[arg(long, value_name = "FILE")]
+    /// OAI-PMH ListRecords pages in arXivRaw, as harvesters save them (compressed or not):
+    /// one or more after the flag (a harvest of several pages); repeatable.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
     arxiv_oai: Vec<PathBuf>,
     /// A folder of records (*.json: a record, the resolver's wrapped record, or an array).
     #[arg(long, value_name = "DIR")]
@@ -113,9 +115,39 @@ struct ServeArgs {
     /// Seconds an answer may take before 503.
     #[arg(long, value_name = "SECS", default_value_t = Limits::default().request_timeout.as_secs())]
     request_timeout: u64,
-    /// Answers kept in memory (badges, records, redirects); 0 keeps none.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().cache_entries)]
-    cache_entries: usize,
+    /// Bytes of answers kept in memory (badges, records, redirects; 64 MiB by default); 0
+    /// keeps none. An answer over 1 MiB is streamed and not kept.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().cache_bytes)]
+    cache_bytes: u64,
+    /// The bound in answers of earlier versions, read as N answers of 4 KiB (0 keeps none).
+    #[arg(long, value_name = "N", hide = true, conflicts_with = "cache_bytes")]
+    cache_entries: Option<u64>,
+    /// PDFs checked at once (/verify); others wait their turn.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().checks)]
+    checks: usize,
+    /// Checks that may wait for their turn; one more is answered 503 with Retry-After.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().check_queue)]
+    check_queue: usize,
+    /// Seconds a check may wait for its turn before 503.
+    #[arg(long, value_name = "SECS", default_value_t = Limits::default().check_wait.as_secs())]
+    check_wait: u64,
+    /// Seconds a check may take before 503.
+    #[arg(long, value_name = "SECS", default_value_t = Limits::default().check_timeout.as_secs())]
+    check_timeout: u64,
+    /// Uploads to /verify received at once; one more is answered 503 with Retry-After.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().upload_slots)]
+    upload_slots: usize,
+    /// Bytes all uploads being received or checked may hold in memory together (128 MB by
+    /// default; at least --max-upload); one that would pass it is answered 503.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().upload_memory)]
+    upload_memory: u64,
+    /// Bytes per second an upload must keep up on average after --upload-grace; a slower
+    /// one is cut off (408).
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().upload_rate)]
+    upload_rate: u64,
+    /// Seconds an upload may take before --upload-rate is asked of it.
+    #[arg(long, value_name = "SECS", default_value_t = Limits::default().upload_grace.as_secs())]
+    upload_grace: u64,
     /// Worker threads answering requests (default: one per core).
     #[arg(short, long, value_name = "N")]
     jobs: Option<usize>,
@@ -198,9 +230,18 @@ fn serve(a: ServeArgs, quiet: bool) -> Result<()> {
     let index = Index::open(&a.index)?;
     let base = a.base_url.trim_end_matches('/');
     if let Some(dir) = &a.export {
-        let done = pith_serve::export::export(&index, dir, base)?;
+        let done = pith_serve::export::export(&index, dir, base, &mut |line| {
+            eprintln!("pith: {}", one_line(line));
+        })?;
         if !quiet {
             eprintln!("pith: {}: {done}", dir.display());
+        }
+        if done.skipped > 0 {
+            bail!(
+                "{} record(s) could not be exported (reported above); the rest is in {}",
+                done.skipped,
+                dir.display()
+            );
         }
         return Ok(());
     }
@@ -209,7 +250,17 @@ fn serve(a: ServeArgs, quiet: bool) -> Result<()> {
         header_timeout: Duration::from_secs(a.header_timeout.max(1)),
         idle_timeout: Duration::from_secs(a.idle_timeout.max(1)),
         request_timeout: Duration::from_secs(a.request_timeout.max(1)),
-        cache_entries: a.cache_entries,
+        cache_bytes: a
+            .cache_entries
+            .map_or(a.cache_bytes, |n| n.saturating_mul(4096)),
+        checks: a.checks.max(1),
+        check_queue: a.check_queue,
+        check_wait: Duration::from_secs(a.check_wait),
+        check_timeout: Duration::from_secs(a.check_timeout.max(1)),
+        upload_slots: a.upload_slots.max(1),
+        upload_memory: a.upload_memory.max(a.max_upload),
+        upload_rate: a.upload_rate.max(1),
+        upload_grace: Duration::from_secs(a.upload_grace),
         ..Limits::default()
     };
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -234,6 +285,11 @@ fn serve(a: ServeArgs, quiet: bool) -> Result<()> {
                         path.display()
                     );
                 }
+                app::Reload::Overwritten => eprintln!(
+                    "pith: {}: {}; answering 503 until then",
+                    path.display(),
+                    pith_serve::index::ErrorKind::Overwritten
+                ),
                 app::Reload::Rejected(e) => eprintln!(
                     "pith: {}: the new file is not served, the previous index is: {}",
                     path.display(),

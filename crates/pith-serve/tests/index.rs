@@ -442,3 +442,54 @@ fn a_served_index_rebuilt_in_place_is_served_and_a_broken_one_is_not() {
     assert_eq!(health(&s), format!("ok {first} records\n"));
     assert_eq!(s.terminate(), Some(0));
 }
+
+/// A harvest of several OAI-PMH pages goes after one `--arxiv-oai`, compressed or not, as
+/// `pith number --arxiv-oai` takes them, and gives the numbers `pith number` gives.
+#[test]
+fn several_oai_pages_after_one_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.xml");
+    std::fs::copy(data("arxiv/vectors.arxivraw.xml"), &a).unwrap();
+    let b = dir.path().join("b.xml.gz");
+    if !have_tool("gzip", "several_oai_pages_after_one_flag") {
+        return;
+    }
+    let gz = std::process::Command::new("gzip")
+        .arg("-c")
+        .arg(data("arxiv/extras.arxivraw.xml"))
+        .output()
+        .unwrap();
+    assert!(gz.status.success());
+    std::fs::write(&b, gz.stdout).unwrap();
+    let out = dir.path().join("i.pith-index");
+    let r = index(
+        &out,
+        &["--arxiv-oai", a.to_str().unwrap(), b.to_str().unwrap()],
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    let both = counts(&r);
+    let numbered = run(
+        &common::pith(),
+        &[
+            "number",
+            "--arxiv-oai",
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(numbered.code, 0, "{numbered:?}");
+    let numbers: Vec<Value> = numbered
+        .stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["number"].is_string())
+        .collect();
+    assert!(!numbers.is_empty(), "{numbered:?}");
+    let index = Index::open(&out).unwrap();
+    assert_eq!(index.len().unwrap(), numbers.len() as u64, "{both}");
+    for v in &numbers {
+        let n = pith::PithNumber::parse(v["number"].as_str().unwrap()).unwrap();
+        assert!(index.record(n.code()).unwrap().is_some(), "{v} not indexed");
+    }
+}

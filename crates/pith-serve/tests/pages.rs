@@ -173,6 +173,7 @@ fn browser_flows() {
         "small_base": small.url,
         "record_url": format!("{}/pith/{}", server.url, &NUMBER[10..]),
         "missing_query": "2501.99999",
+        "drop_file": d.join("matched.pdf"),
         "screenshots": screenshots,
         "search": [
             {"query": ID}, {"query": format!("arXiv:{ID}v3")}, {"query": format!("https://arxiv.org/abs/{ID}")},
@@ -408,6 +409,57 @@ fn browser_flows() {
         .collect();
     assert_eq!(pages.len(), 9, "{pages:?}");
 
+    // The record page's first screen at 1280 x 800: number, title, authors, status, the LaTeX
+    // line and a badge, whole, in both schemes; the snippets folded one format each; the page
+    // at most about two screens, and every snippet there once the folds are opened.
+    for f in seen["first_screen"].as_array().unwrap() {
+        let viewport = f["viewport"].as_f64().unwrap();
+        for (what, place) in f["places"].as_object().unwrap() {
+            assert!(place["visible"] == true, "{what} is not shown: {f}");
+            let (top, bottom) = (
+                place["top"].as_f64().unwrap(),
+                place["bottom"].as_f64().unwrap(),
+            );
+            assert!(
+                top >= 0.0 && bottom <= viewport,
+                "{what} is not on the first screen: {f}"
+            );
+        }
+        assert_eq!(
+            f["shown"],
+            json!(["the LaTeX lines"]),
+            "only the LaTeX lines unfolded: {f}"
+        );
+        assert_eq!(f["snippets"], 20, "{f}");
+        assert_eq!(f["snippets_in_own_details"], 20, "{f}");
+        assert_eq!(f["open_details"], 0, "{f}");
+        let height = f["height"].as_f64().unwrap();
+        assert!(
+            height <= 2.2 * viewport,
+            "the page is {height} px tall: {f}"
+        );
+        assert!(
+            Path::new(f["screenshot"].as_str().unwrap()).is_file(),
+            "{f}"
+        );
+    }
+    let folded = &seen["folded"];
+    assert_eq!(folded["shown"], folded["all"], "{folded}");
+    assert!(folded["height_open"].as_f64() > seen["first_screen"][0]["height"].as_f64());
+
+    // The drop zone: a PDF dropped on it is checked; by keyboard the field is reached, opens
+    // the file chooser, and the file is checked.
+    let drop = &seen["drop"];
+    assert_eq!(drop["over"], true, "{drop}");
+    assert_eq!(drop["status"], 200, "{drop}");
+    assert_eq!(drop["verdict"], m["verdict"], "{drop}");
+    let keys = &seen["drop_keyboard"];
+    assert_eq!(keys["on_field"], true, "{keys}");
+    assert_ne!(keys["ring"], "none", "the drop zone shows focus: {keys}");
+    assert_eq!(keys["chooser"], true, "{keys}");
+    assert_eq!(keys["verdict"]["status"], 200, "{keys}");
+    assert_eq!(keys["verdict"]["text"], m["verdict"], "{keys}");
+
     // Keyboard: Tab reaches the skip link first, with a visible outline.
     let f = &seen["focus"];
     assert_eq!(f["text"], "Skip to content", "{f}");
@@ -474,7 +526,7 @@ async fn home_page_is_small_and_links_its_assets() {
     assert!(headers.get(header::SET_COOKIE).is_none());
     assert!(headers.get(header::ETAG).is_some());
     assert!(body.len() < 60_000);
-    let css = format!("/{}", pith_serve::pages::assets::CSS.path());
+    let css = format!("/{}", pith_serve::assets::CSS.path());
     assert!(body.contains(&css), "{body}");
     let (status, headers, text) = get(&css).await;
     assert_eq!(status, StatusCode::OK);
@@ -599,7 +651,7 @@ async fn an_injected_pdf_matches_its_record() {
     assert_eq!(v["verdict"], "unverified");
     assert!(headline.starts_with("UNVERIFIED: "), "{headline}");
     assert!(
-        page.contains(&pith_serve::pages::escape_html(headline)) && page.contains("ZeroPP"),
+        page.contains(&pith::escape::html_attr(headline)) && page.contains("ZeroPP"),
         "{page}"
     );
     assert!(!page.contains("The number matches its record"), "{page}");
@@ -612,7 +664,13 @@ async fn an_injected_pdf_matches_its_record() {
 fn the_export_holds_the_pages_and_says_what_needs_the_server() {
     let index = Index::open(common::snapshot_index()).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    pith_serve::export::export(&index, dir.path(), "https://mirror.example.org").unwrap();
+    pith_serve::export::export(
+        &index,
+        dir.path(),
+        "https://mirror.example.org",
+        &mut |_| {},
+    )
+    .unwrap();
     let read = |rel: &str| std::fs::read_to_string(dir.path().join(rel)).unwrap();
     let home = read("index.html");
     assert!(home.contains("it has no search"), "{home}");
@@ -642,10 +700,10 @@ fn the_export_holds_the_pages_and_says_what_needs_the_server() {
     // Only the badge the export writes is offered, with its absolute URL.
     assert!(record.contains("https://mirror.example.org/badge/7BMK4ZKTPUTUY3JKWBANNPOFR5.svg"));
     assert!(!record.contains("style=flat-square"), "{record}");
-    let css = pith_serve::pages::assets::CSS.path();
+    let css = pith_serve::assets::CSS.path();
     assert!(home.contains(&format!("/{css}")));
     assert_eq!(
         std::fs::read(dir.path().join(&css)).unwrap(),
-        pith_serve::pages::assets::CSS.bytes
+        pith_serve::assets::CSS.bytes
     );
 }

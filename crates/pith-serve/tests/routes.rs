@@ -322,3 +322,477 @@ fn pith_verify_passes_against_the_server() {
     common::inject(number, &pdf);
     crate::export::verify_with_resolver(&s.url, &pdf, number, &f.key);
 }
+
+/// Whether Python can import `module`; a SKIP line (or a failure under `PITH_REQUIRE_TOOLS=1`)
+/// when it cannot.
+fn have_python_module(module: &str, test: &str) -> bool {
+    if !have_tool("python3", test) {
+        return false;
+    }
+    let ok = std::process::Command::new("python3")
+        .args(["-c", &format!("import {module}")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            !common::tools_required(),
+            "{test}: Python module {module} is missing (PITH_REQUIRE_TOOLS=1)"
+        );
+        common::skips::skip(test, &format!("Python module {module} not installed"));
+    }
+    ok
+}
+
+/// Runs `python3 -c script` with `input` on its standard input; its standard output.
+fn python(script: &str, input: &[u8]) -> String {
+    use std::io::Write as _;
+    let mut child = std::process::Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{script}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_record_url_answers_each_client_in_the_form_it_prefers() {
+    let f = Fixture::new();
+    let s = Server::start(&f.index, &[]);
+    let c = code(vectors()[0]["pith_number"].as_str().unwrap());
+    let path = format!("/pith/{c}");
+    let html = "text/html; charset=utf-8";
+    // What does not prefer JSON gets the page, as DOI resolvers answer: curl, Zotero's
+    // translation server and link previewers send */* or nothing.
+    for accept in [
+        None,
+        Some("*/*"),
+        Some("text/html"),
+        Some("text/html, application/ld+json;q=0"),
+        Some("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"),
+        Some("image/png"),
+    ] {
+        let headers: Vec<(&str, &str)> = accept.iter().map(|a| ("Accept", *a)).collect();
+        let r = s.get(&path, &headers);
+        assert_eq!(r.status, 200, "{accept:?}");
+        assert_eq!(r.header("content-type"), Some(html), "{accept:?}");
+        assert_eq!(r.header("vary"), Some("Accept"), "{accept:?}");
+        assert!(r.text().contains("<p class=\"number\" id=\"number\">"));
+    }
+    // What prefers another representation gets it, q-values read.
+    let mut etags = std::collections::BTreeSet::new();
+    for (accept, ty) in [
+        ("application/ld+json", "application/ld+json"),
+        (
+            "text/html;q=0.5, application/ld+json",
+            "application/ld+json",
+        ),
+        ("application/json", "application/json"),
+        (
+            "application/x-bibtex",
+            "application/x-bibtex; charset=utf-8",
+        ),
+        (
+            "application/vnd.citationstyles.csl+json",
+            "application/vnd.citationstyles.csl+json",
+        ),
+        (
+            "application/x-research-info-systems",
+            "application/x-research-info-systems; charset=utf-8",
+        ),
+        ("text/html", html),
+    ] {
+        let r = s.get(&path, &[("Accept", accept)]);
+        assert_eq!(r.status, 200, "{accept}");
+        assert_eq!(r.header("content-type"), Some(ty), "{accept}");
+        assert_eq!(r.header("vary"), Some("Accept"), "{accept}");
+        let etag = r.header("etag").unwrap().to_owned();
+        // Each representation its own ETag, and a 304 only for the same one.
+        if etags.insert((ty.to_owned(), etag.clone())) {
+            let again = s.get(&path, &[("Accept", accept), ("If-None-Match", &etag)]);
+            assert_eq!(again.status, 304, "{accept}");
+        }
+    }
+    let distinct: std::collections::BTreeSet<&String> = etags.iter().map(|(_, e)| e).collect();
+    assert_eq!(distinct.len(), 6, "{etags:?}");
+    // The JSON-LD and the .json are the same bytes under two types, so two ETags.
+    let ld = s.get(&path, &[("Accept", "application/ld+json")]);
+    let json = s.get(&format!("{path}.json"), &[]);
+    assert_eq!(ld.body, json.body);
+    assert_ne!(ld.header("etag"), json.header("etag"));
+    let cross = s.get(
+        &format!("{path}.json"),
+        &[("If-None-Match", ld.header("etag").unwrap())],
+    );
+    assert_eq!(cross.status, 200);
+    // The file URLs answer their own type whatever Accept says, with no Vary.
+    for (suffix, accept) in [
+        (".json", "application/json"),
+        (".bib", "application/x-bibtex"),
+        (".csl.json", "application/vnd.citationstyles.csl+json"),
+        (".ris", "application/x-research-info-systems"),
+    ] {
+        let by_accept = s.get(&path, &[("Accept", accept)]);
+        let file = s.get(&format!("{path}{suffix}"), &[("Accept", "text/html")]);
+        assert_eq!(file.status, 200, "{suffix}");
+        assert_eq!(file.body, by_accept.body, "{suffix}");
+        assert_eq!(file.header("vary"), None, "{suffix}");
+        assert_eq!(file.header("access-control-allow-origin"), Some("*"));
+    }
+    // A short alias keeps the suffix it was asked with.
+    let r = s.get(&format!("/pith/{}.bib", &c[..8]), &[]);
+    assert_eq!(r.status, 303);
+    assert_eq!(r.header("location"), Some(format!("{path}.bib").as_str()));
+    // Errors too are negotiated, and say so.
+    let missing = s.get("/pith/AAAAAAAAAAAAAAAAAAAAAAAAAA", &[]);
+    assert_eq!(missing.status, 404);
+    assert_eq!(missing.header("content-type"), Some("application/json"));
+    assert_eq!(missing.header("vary"), Some("Accept"));
+    let page = s.get(
+        "/pith/AAAAAAAAAAAAAAAAAAAAAAAAAA",
+        &[("Accept", "text/html")],
+    );
+    assert!(page
+        .header("content-security-policy")
+        .is_some_and(|p| p.starts_with("default-src 'self'")));
+}
+
+#[test]
+fn citations_are_pith_cites_and_other_tools_read_them() {
+    let test = "routes::citations_are_pith_cites_and_other_tools_read_them";
+    let f = Fixture::new();
+    let s = Server::start(&f.index, &[]);
+    let v = &vectors()[0];
+    let number = v["pith_number"].as_str().unwrap();
+    let c = code(number);
+    let id = v["canonical_record"]["source"]["id"].as_str().unwrap();
+    let version = v["canonical_record"]["source"]["version"].as_u64().unwrap();
+    let cite = |format: &str| {
+        let cache = tempfile::tempdir().unwrap();
+        let r = run(
+            &common::pith(),
+            &["cite", &c, "--format", format],
+            &[
+                ("PITH_RESOLVER_URL", s.url.as_str()),
+                ("PITH_CACHE_DIR", cache.path().to_str().unwrap()),
+            ],
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.stdout
+    };
+    let bib = s.get(&format!("/pith/{c}.bib"), &[]).text();
+    let csl = s.get(&format!("/pith/{c}.csl.json"), &[]).text();
+    let ris = s.get(&format!("/pith/{c}.ris"), &[]).text();
+    // `pith cite` against this mirror (its record JSON, title and authors) prints the same.
+    assert_eq!(bib, cite("bibtex"));
+    assert_eq!(csl, cite("csl-json"));
+    assert_eq!(ris, cite("ris"));
+    assert!(bib.contains(&format!("{id}v{version}")), "{bib}");
+    if have_python_module("bibtexparser", test) {
+        let out = python(
+            "import sys, json, bibtexparser\n\
+             lib = bibtexparser.parse_string(sys.stdin.read())\n\
+             e = lib.entries[0]\n\
+             print(json.dumps({k: e.fields_dict[k].value for k in ('eprint', 'doi', 'archivePrefix')}))",
+            bib.as_bytes(),
+        );
+        let got: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(got["eprint"], format!("{id}v{version}"), "{got}");
+        assert_eq!(got["doi"], format!("10.48550/arXiv.{id}"), "{got}");
+        assert_eq!(got["archivePrefix"], "arXiv", "{got}");
+    }
+    if have_python_module("rispy", test) {
+        let out = python(
+            "import sys, json, rispy\n\
+             e = rispy.loads(sys.stdin.read())[0]\n\
+             print(json.dumps({'title': e.get('title') or e.get('primary_title'), 'doi': e.get('doi')}))",
+            ris.as_bytes(),
+        );
+        let got: Value = serde_json::from_str(&out).unwrap();
+        assert!(
+            got["title"].as_str().unwrap().starts_with("ZeroPP"),
+            "{got}"
+        );
+        assert_eq!(got["doi"], format!("10.48550/arXiv.{id}"), "{got}");
+    }
+    if have_tool("pandoc", test) {
+        let dir = tempfile::tempdir().unwrap();
+        let key = format!("pith:{}", &c[..8]);
+        std::fs::write(dir.path().join("paper.md"), format!("See [@{key}].\n")).unwrap();
+        for (file, body) in [("refs.json", &csl), ("refs.bib", &bib)] {
+            std::fs::write(dir.path().join(file), body).unwrap();
+            let out = std::process::Command::new("pandoc")
+                .current_dir(dir.path())
+                .args([
+                    "--citeproc",
+                    "--bibliography",
+                    file,
+                    "-t",
+                    "plain",
+                    "paper.md",
+                ])
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                out.status.success(),
+                "{file}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(text.contains("ZeroPP"), "{file}: {text}");
+            assert!(
+                !text.contains("???"),
+                "{file}: the key is not found: {text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn extractors_find_the_record_pages_citation_tags_json_ld_and_open_graph() {
+    let test = "routes::extractors_find_the_record_pages_citation_tags_json_ld_and_open_graph";
+    if !have_python_module("extruct", test) || !have_python_module("trafilatura", test) {
+        return;
+    }
+    let f = Fixture::new();
+    let s = Server::start(&f.index, &[]);
+    let v = &vectors()[0];
+    let number = v["pith_number"].as_str().unwrap();
+    let c = code(number);
+    let id = v["canonical_record"]["source"]["id"].as_str().unwrap();
+    // What a reference manager's fetch gets: Accept */*, or no Accept at all.
+    for headers in [vec![("Accept", "*/*")], vec![]] {
+        let page = s.get(&format!("/pith/{c}"), &headers);
+        assert_eq!(page.status, 200);
+        let out = python(
+            "import sys, json, extruct, trafilatura\n\
+             from html.parser import HTMLParser\n\
+             html = sys.stdin.read()\n\
+             data = extruct.extract(html, syntaxes=['json-ld', 'opengraph'], uniform=True)\n\
+             meta = trafilatura.extract_metadata(html)\n\
+             tags = []\n\
+             class P(HTMLParser):\n\
+             \x20   def handle_starttag(self, tag, attrs):\n\
+             \x20       a = dict(attrs)\n\
+             \x20       if tag == 'meta' and (a.get('name') or '').startswith('citation_'):\n\
+             \x20           tags.append([a['name'], a.get('content')])\n\
+             P().feed(html)\n\
+             print(json.dumps({'json_ld': data['json-ld'], 'og': data['opengraph'],\n\
+             \x20   'title': meta.title, 'author': meta.author, 'date': meta.date, 'tags': tags}))",
+            &page.body,
+        );
+        let got: Value = serde_json::from_str(&out).unwrap();
+        let ld = &got["json_ld"][0];
+        assert_eq!(ld["pith_number"], number, "{got}");
+        assert_eq!(ld["canonical_record"], v["canonical_record"]);
+        assert_eq!(got["og"][0]["@type"], "article", "{got}");
+        assert!(got["og"][0]["og:title"]
+            .as_str()
+            .unwrap()
+            .starts_with("ZeroPP"));
+        assert!(
+            got["title"].as_str().unwrap().starts_with("ZeroPP"),
+            "{got}"
+        );
+        assert!(got["author"].as_str().unwrap().contains("Author"), "{got}");
+        assert!(got["date"].as_str().unwrap().starts_with("2024"), "{got}");
+        let tag = |name: &str| -> Vec<String> {
+            got["tags"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|t| t[0] == name)
+                .map(|t| t[1].as_str().unwrap().to_owned())
+                .collect()
+        };
+        assert_eq!(tag("citation_author").len(), 2, "{got}");
+        assert_eq!(tag("citation_doi"), [format!("10.48550/arXiv.{id}")]);
+        assert_eq!(tag("citation_arxiv_id"), [id.to_owned()]);
+        assert_eq!(tag("citation_title").len(), 1);
+        assert!(tag("citation_pdf_url")[0].starts_with("https://arxiv.org/pdf/"));
+        assert_eq!(tag("citation_publication_date").len(), 1);
+    }
+}
+
+#[test]
+fn an_older_version_says_a_newer_one_exists_and_the_concept_badge_follows_the_newest() {
+    let dir = tempfile::tempdir().unwrap();
+    let snapshot = common::data("arxiv/vectors.snapshot.jsonl");
+    let text = std::fs::read_to_string(&snapshot).unwrap();
+    // The older snapshot: arXiv's metadata before 2402.03791 had its v2 and v3.
+    let older: String = text
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            if v["id"] == "2402.03791" {
+                v["versions"] = Value::Array(v["versions"].as_array().unwrap()[..1].to_vec());
+            }
+            format!("{v}\n")
+        })
+        .collect();
+    let old = dir.path().join("old.jsonl");
+    std::fs::write(&old, older).unwrap();
+    let index = dir.path().join("i.pith-index");
+    for snap in [&old, &snapshot] {
+        let r = run(
+            &common::pith(),
+            &[
+                "index",
+                "-o",
+                index.to_str().unwrap(),
+                "--arxiv-snapshot",
+                snap.to_str().unwrap(),
+            ],
+            &[],
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    }
+    let s = Server::start(&index, &[]);
+    let v1 = s.get("/arxiv/2402.03791v1", &[]);
+    assert_eq!(v1.status, 303);
+    let v1 = v1.header("location").unwrap().to_owned();
+    let newest = "7BMK4ZKTPUTUY3JKWBANNPOFR5";
+    assert_ne!(v1, format!("/pith/{newest}"));
+    // The page of v1 says so at the top, with the newest number and its link.
+    let page = s.get(&v1, &[]).text();
+    let main = &page[page.find("<main").unwrap()..];
+    let notice = &main[..main.find("class=\"number\"").unwrap()];
+    assert!(notice.contains("A newer version exists"), "{notice}");
+    assert!(
+        notice.contains(&format!("href=\"/pith/{newest}\"")),
+        "{notice}"
+    );
+    assert!(notice.contains("version 3"), "{notice}");
+    // The newest page says nothing of the kind.
+    let latest = s.get(&format!("/pith/{newest}"), &[]).text();
+    assert!(!latest.contains("A newer version exists"));
+    // The record JSON lists every version, marks the latest and names it.
+    let doc = s.get(&format!("{v1}.json"), &[]).json();
+    let versions = doc["versions"].as_array().unwrap();
+    assert_eq!(versions.len(), 2, "{doc}");
+    assert_eq!(versions[0]["version"], 1);
+    assert_eq!(versions[0]["latest"], false);
+    assert_eq!(versions[1]["version"], 3);
+    assert_eq!(versions[1]["latest"], true);
+    assert_eq!(
+        doc["newer_version"]["pith_number"],
+        format!("pith:2024:{newest}")
+    );
+    assert_eq!(
+        s.get(&format!("/pith/{newest}.json"), &[]).json()["newer_version"],
+        Value::Null
+    );
+    // The concept badge is the newest version's badge, byte for byte, and so is its document.
+    for ext in ["svg", "json"] {
+        let concept = s.get(&format!("/badge/arxiv/2402.03791.{ext}"), &[]);
+        assert_eq!(concept.status, 200, "{ext}");
+        assert_eq!(
+            concept.body,
+            s.get(&format!("/badge/{newest}.{ext}"), &[]).body
+        );
+        let pinned = s.get(&format!("/badge/arxiv/2402.03791v1.{ext}"), &[]);
+        assert_eq!(
+            pinned.body,
+            s.get(&format!("/badge/{}.{ext}", &v1[6..]), &[]).body
+        );
+    }
+    let styled = s.get("/badge/arxiv/1608.03461.svg?style=flat-square", &[]);
+    assert_eq!(styled.status, 200, "{}", styled.text());
+    assert!(styled.text().starts_with("<svg"));
+    assert_eq!(s.get("/badge/arxiv/2402.99999.svg", &[]).status, 404);
+    assert_eq!(s.get("/badge/arxiv/2402.03791.png", &[]).status, 404);
+}
+
+#[test]
+fn the_sitemap_names_every_record_page() {
+    let f = Fixture::new();
+    let s = Server::start(&f.index, &["--base-url", "https://mirror.example.org"]);
+    let index = s.get("/sitemap.xml", &[]);
+    assert_eq!(index.status, 200);
+    assert_eq!(
+        index.header("content-type"),
+        Some("application/xml; charset=utf-8")
+    );
+    let text = index.text();
+    assert!(text.contains("<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"));
+    assert!(
+        text.contains("<loc>https://mirror.example.org/sitemap/1.xml</loc>"),
+        "{text}"
+    );
+    let pages = s.get("/sitemap/1.xml", &[]).text();
+    for v in vectors() {
+        let c = code(v["pith_number"].as_str().unwrap());
+        assert!(
+            pages.contains(&format!("<loc>https://mirror.example.org/pith/{c}</loc>")),
+            "{c}: {pages}"
+        );
+    }
+    assert!(s
+        .get("/sitemap/0.xml", &[])
+        .text()
+        .contains("<loc>https://mirror.example.org/</loc>"));
+    assert_eq!(s.get("/sitemap/2.xml", &[]).status, 404);
+    assert_eq!(s.get("/sitemap/x.xml", &[]).status, 404);
+    if have_tool("xmllint", "routes::the_sitemap_names_every_record_page") {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, body) in [("index.xml", text.as_str()), ("1.xml", pages.as_str())] {
+            let p = dir.path().join(name);
+            std::fs::write(&p, body).unwrap();
+            let r = run("xmllint".as_ref(), &["--noout", p.to_str().unwrap()], &[]);
+            assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+        }
+    }
+}
+
+#[test]
+fn the_export_writes_the_citations_concept_badges_and_sitemap_the_server_answers() {
+    let f = Fixture::new();
+    let out = f.dir.path().join("site");
+    let base = "https://mirror.example.org";
+    let r = run(
+        &common::pith(),
+        &[
+            "serve",
+            f.index.to_str().unwrap(),
+            "--export",
+            out.to_str().unwrap(),
+            "--base-url",
+            base,
+        ],
+        &[],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let s = Server::start(&f.index, &["--base-url", base]);
+    let mut files = vec![
+        ("sitemap.xml".to_owned(), "/sitemap.xml".to_owned()),
+        ("sitemap/0.xml".into(), "/sitemap/0.xml".into()),
+        ("sitemap/1.xml".into(), "/sitemap/1.xml".into()),
+    ];
+    for v in vectors() {
+        let c = code(v["pith_number"].as_str().unwrap());
+        let id = v["canonical_record"]["source"]["id"].as_str().unwrap();
+        for ext in [".bib", ".csl.json", ".ris"] {
+            files.push((format!("pith/{c}{ext}"), format!("/pith/{c}{ext}")));
+        }
+        for ext in ["svg", "json"] {
+            files.push((
+                format!("badge/arxiv/{id}.{ext}"),
+                format!("/badge/arxiv/{id}.{ext}"),
+            ));
+        }
+    }
+    for (file, route) in files {
+        let served = s.get(&route, &[]);
+        assert_eq!(served.status, 200, "{route}");
+        let written = std::fs::read(out.join(&file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!(written, served.body, "{file}");
+    }
+}

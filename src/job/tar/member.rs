@@ -29,6 +29,20 @@ pub enum Action {
     Copy(Status, String),
 }
 
+/// Why a member that is not named `.pdf` is copied: PostScript (arXiv's `.ps`, `.ps.gz`,
+/// `.eps`) said as such, anything else (a `README.txt`, a folder's listing) by its name.
+fn not_a_pdf(name: &str) -> String {
+    let lower = name.to_ascii_lowercase();
+    if [".ps", ".ps.gz", ".eps", ".eps.gz"]
+        .iter()
+        .any(|s| lower.ends_with(s))
+    {
+        "PostScript, not a PDF; copied unchanged".into()
+    } else {
+        "not a PDF (the name does not end in .pdf); copied unchanged".into()
+    }
+}
+
 /// The plan for a member named `name` of an arXiv bulk tar (`2402/2402.03791v3.pdf`,
 /// `0001/hep-th0001001v1.pdf`), from the metadata `collected` for its id: its number when it
 /// is the latest version (or any version with `any_version`), else a copy with the reason,
@@ -52,10 +66,7 @@ pub fn plan_arxiv(name: &str, collected: &Collected, any_version: bool) -> Plann
         return Planned {
             id: None,
             version: None,
-            action: Action::Copy(
-                Status::Unmatched,
-                "not a PDF (PostScript or another format); copied unchanged".into(),
-            ),
+            action: Action::Copy(Status::Unmatched, not_a_pdf(name)),
         };
     }
     let Some((id, version)) = arxiv_match::id_from_path(path) else {
@@ -108,5 +119,25 @@ pub fn process_member(
     match body {
         Body::Mem(v) => job::item::update(name, v.as_slice(), v.len() as u64, number, settings),
         Body::Spool(f) => job::item::update(name, f, body.len(), number, settings),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn members_that_are_not_pdfs_are_named_for_what_they_are() {
+        let reason = |name: &str| match plan_arxiv(name, &Collected::default(), false).action {
+            Action::Copy(Status::Unmatched, r) => r,
+            other => panic!("{name}: {other:?}"),
+        };
+        assert_eq!(
+            reason("0001/astro-ph0001001v1.ps.gz"),
+            "PostScript, not a PDF; copied unchanged"
+        );
+        let readme = reason("2402/README.txt");
+        assert!(!readme.contains("PostScript"), "{readme}");
+        assert!(readme.contains("does not end in .pdf"), "{readme}");
     }
 }

@@ -136,6 +136,7 @@ impl RawMeta {
             primary,
             categories: cats.map(str::to_owned).collect(),
             license,
+            authors: super::split_authors(&self.authors),
         })
     }
 }

@@ -4,7 +4,8 @@
 //! what to do instead.
 
 use super::record::{render_page, Facts};
-use super::{assets, render, Site};
+use super::{render, Site};
+use crate::assets;
 
 /// A page or asset of the export: its path under the export folder, and its bytes.
 pub type File = (String, Vec<u8>);

@@ -7,13 +7,15 @@
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use pith::badge::{self, Format, Options, RecordStatus, SnippetOptions, Style};
+use pith::job::cite;
 use pith::{PithNumber, Record};
 use serde::Serialize;
 
-use super::{html, internal_error, render, Site};
-use crate::app::AppState;
+use super::{html, render, Site};
+use crate::documents;
+use crate::error::Error;
 use crate::index::{self, BundleEntry, Entry, ErrorKind, Index};
-use crate::routes::documents;
+use crate::state::AppState;
 
 /// What the index knows of one paper version, as the page needs it.
 #[derive(Debug, Clone)]
@@ -40,24 +42,101 @@ impl Facts {
         let record = Record::from_json(&entry.record)
             .map_err(|e| index::Error::from(ErrorKind::Input(e.to_string())))?;
         let bundle = index.bundle(entry.number.code())?;
-        let json_ld = serde_json::from_slice(&documents::record(base, entry, bundle.as_ref()))
-            .unwrap_or(serde_json::Value::Null);
+        let versions = index.versions(&entry.arxiv_id)?;
+        let json_ld =
+            serde_json::from_slice(&documents::record(base, entry, bundle.as_ref(), &versions))
+                .unwrap_or(serde_json::Value::Null);
         Ok(Facts {
             entry: entry.clone(),
             record,
-            versions: index.versions(&entry.arxiv_id)?,
+            versions,
             bundle,
             json_ld,
         })
     }
 }
 
-/// One flag as the page shows it.
+/// What the status does not hold yet, as the page says it: no mirror checks these today (a
+/// bundle may state them; the page lists that apart, as the bundle's statement).
+const NOT_YET: [(&str, &str); 4] = [
+    ("author_attested", "attested by an author"),
+    (
+        "externally_anchored",
+        "anchored in a public timestamp (OpenTimestamps, Bitcoin)",
+    ),
+    (
+        "storage_verified",
+        "stored and checked at the Internet Archive",
+    ),
+    ("references_resolved", "references resolved"),
+];
+
+/// A date as a person reads it, with its ISO value for `<time datetime>`.
 #[derive(Debug, Serialize)]
-struct Flag {
+struct Date {
+    iso: String,
+    text: String,
+}
+
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+impl Date {
+    /// `2024-12-18T22:15:11Z` as "18 December 2024, 22:15 UTC" (the day alone for a date
+    /// without time); a value that does not read as a date is shown as it is.
+    fn of(iso: &str) -> Date {
+        let num = |r: std::ops::Range<usize>| iso.get(r).and_then(|t| t.parse::<u32>().ok());
+        let text = match (num(0..4), num(5..7), num(8..10)) {
+            (Some(y), Some(m @ 1..=12), Some(d)) if iso.get(4..5) == Some("-") => {
+                let day = format!("{d} {} {y}", MONTHS[m as usize - 1]);
+                match iso.get(11..16) {
+                    Some(hm) if iso.get(10..11) == Some("T") => format!("{day}, {hm} UTC"),
+                    _ => day,
+                }
+            }
+            _ => iso.to_owned(),
+        };
+        Date {
+            iso: iso.to_owned(),
+            text,
+        }
+    }
+
+    /// The day as Highwire's tags write it, `2024/12/18`.
+    fn slashed(&self) -> Option<String> {
+        let d = self.iso.get(0..10)?;
+        (d.len() == 10 && d.as_bytes()[4] == b'-').then(|| d.replace('-', "/"))
+    }
+}
+
+/// One citation format as the page offers it.
+#[derive(Debug, Serialize)]
+struct Citation {
+    format: &'static str,
     name: &'static str,
-    label: &'static str,
-    on: bool,
+    media_type: &'static str,
+    extension: &'static str,
+    text: String,
+}
+
+fn citation_name(f: cite::Format) -> &'static str {
+    match f {
+        cite::Format::Bibtex => "BibTeX",
+        cite::Format::CslJson => "CSL-JSON",
+        cite::Format::Ris => "RIS",
+    }
 }
 
 /// One snippet: its format's short name and display name, and the text `pith snippet` prints.
@@ -118,14 +197,22 @@ struct View {
     version: u32,
     latest: bool,
     arxiv_url: String,
-    submitted: String,
-    version_date: Option<String>,
+    pdf_url: String,
+    doi: String,
+    author_list: Vec<String>,
+    citation_date: Option<String>,
+    citation_publication_date: Option<String>,
+    submitted: Date,
+    version_date: Option<Date>,
     categories: Vec<String>,
-    flags: Vec<Flag>,
+    status: &'static str,
+    holds: String,
+    not_yet: Vec<&'static str>,
     claims: Vec<String>,
-    flags_summary: String,
     has_bundle: bool,
     versions: Vec<Version>,
+    newer: Option<Version>,
+    citations: Vec<Citation>,
     latex: String,
     badges: Vec<BadgeView>,
     dark_snippet: String,
@@ -294,16 +381,35 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
     // The one status row is what this mirror checked; what the bundle states beside it is
     // listed as the bundle's statement (`Flags::claims`), never as a status.
     let f = facts.bundle.as_ref().map(|b| b.flags).unwrap_or_default();
-    let flags = vec![Flag {
-        name: "receipt_verified",
-        label: "a receipt signature in the bundle verifies with a key this mirror trusts",
-        on: f.receipt_verified,
-    }];
+    let not_yet = NOT_YET.iter().map(|(_, label)| *label).collect();
     let claims: Vec<String> = f.claims().into_iter().map(|c| c.sentence).collect();
-    let flags_summary = match status {
-        RecordStatus::Computed => "computed from arXiv's metadata".to_owned(),
-        s => s.name().to_owned(),
+    let mut holds = "The number is computed from arXiv's metadata of this version; anyone can compute it again (below).".to_owned();
+    if f.receipt_verified {
+        holds
+            .push_str(" A receipt signature in its bundle verifies with a key this mirror trusts.");
+    }
+    let version_of = |(v, n): &(u32, PithNumber)| Version {
+        version: *v,
+        code: n.code().to_owned(),
+        full: n.full(),
+        current: n.code() == code,
     };
+    let details = documents::details(e);
+    let citations = cite::Format::ALL
+        .into_iter()
+        .filter_map(|f| {
+            Some(Citation {
+                format: f.name(),
+                name: citation_name(f),
+                media_type: f.media_type(),
+                extension: f.extension(),
+                text: cite::render(&number, details.as_ref()?, f),
+            })
+        })
+        .collect();
+    let submitted = Date::of(&r.metadata.submitted_at);
+    let version_date = (!e.version_date.is_empty() && e.version_date != r.metadata.submitted_at)
+        .then(|| Date::of(&e.version_date));
     let latest = facts
         .versions
         .iter()
@@ -332,24 +438,22 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
         version: r.source.version,
         latest,
         arxiv_url: format!("https://arxiv.org/abs/{}v{}", r.source.id, r.source.version),
-        submitted: r.metadata.submitted_at.clone(),
-        version_date: (!e.version_date.is_empty() && e.version_date != r.metadata.submitted_at)
-            .then(|| e.version_date.clone()),
+        pdf_url: format!("https://arxiv.org/pdf/{}v{}", r.source.id, r.source.version),
+        doi: pith::record::arxiv_doi(&r.source.id),
+        author_list: pith::record::split_authors(&e.authors),
+        citation_date: version_date.as_ref().unwrap_or(&submitted).slashed(),
+        citation_publication_date: submitted.slashed(),
+        submitted,
+        version_date,
         categories,
-        flags,
+        status: status.name(),
+        holds,
+        not_yet,
         claims,
-        flags_summary,
         has_bundle: facts.bundle.is_some(),
-        versions: facts
-            .versions
-            .iter()
-            .map(|(v, n)| Version {
-                version: *v,
-                code: n.code().to_owned(),
-                full: n.full(),
-                current: n.code() == code,
-            })
-            .collect(),
+        versions: facts.versions.iter().map(version_of).collect(),
+        newer: documents::newer(r.source.version, &facts.versions).map(version_of),
+        citations,
         latex: latex_lines(&number),
         badges,
         dark_snippet: dark,
@@ -365,15 +469,30 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
     Ok(render("record.html", &ctx)?)
 }
 
-/// The record page of `entry`, for a client that accepts HTML.
-pub fn page(state: &AppState, headers: &HeaderMap, entry: &Entry) -> Response {
+/// The record page of `entry`, for a client that prefers HTML.
+///
+/// # Errors
+/// The index's errors, and a page that fails to render (a bug).
+pub fn page(state: &AppState, headers: &HeaderMap, entry: &Entry) -> Result<Response, Error> {
     let site = Site::of_request(state, headers);
-    let facts = match Facts::of(&state.index(), entry, state.base_url()) {
-        Ok(f) => f,
-        Err(e) => return internal_error(&e),
-    };
-    match render_page(&facts, &site) {
-        Ok(body) => html(StatusCode::OK, body, headers),
-        Err(e) => internal_error(&e),
+    let facts = Facts::of(&state.index(), entry, state.base_url())?;
+    let body = render_page(&facts, &site).map_err(|e| Error::internal(&e))?;
+    Ok(html(StatusCode::OK, body, headers))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_read_as_people_write_them() {
+        let d = Date::of("2024-12-18T22:15:11Z");
+        assert_eq!(d.text, "18 December 2024, 22:15 UTC");
+        assert_eq!(d.iso, "2024-12-18T22:15:11Z");
+        assert_eq!(d.slashed().as_deref(), Some("2024/12/18"));
+        assert_eq!(Date::of("2024-02-06").text, "6 February 2024");
+        assert_eq!(Date::of("2024-13-06").text, "2024-13-06");
+        assert_eq!(Date::of("soon").text, "soon");
+        assert_eq!(Date::of("soon").slashed(), None);
     }
 }

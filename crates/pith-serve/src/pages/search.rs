@@ -8,9 +8,10 @@ use pith::net::ArxivId;
 use pith::number::NumberRef;
 use serde::Deserialize;
 
-use super::{html, internal_error, render, Message, Site};
-use crate::app::AppState;
+use super::{html, render, Message, Site};
+use crate::error::Error;
 use crate::index::Prefix;
+use crate::state::AppState;
 
 /// What a search text names.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,12 +35,7 @@ pub fn parse(text: &str) -> Option<Target> {
     // A record link: the path segment after `/pith/`, without `.json` or what follows it.
     if let Some((_, rest)) = t.split_once("/pith/") {
         let seg = rest.split(['/', '?', '#', '.']).next().unwrap_or("");
-        let parsed = if seg.chars().count() == 26 {
-            NumberRef::parse(seg)
-        } else {
-            NumberRef::parse(&format!("pith:{seg}"))
-        };
-        return parsed.ok().map(Target::Number);
+        return NumberRef::parse_segment(seg).ok().map(Target::Number);
     }
     ArxivId::parse(t).ok().map(Target::Arxiv)
 }
@@ -56,21 +52,19 @@ pub async fn home(
     State(state): State<AppState>,
     Query(search): Query<Search>,
     headers: HeaderMap,
-) -> Response {
+) -> Result<Response, Error> {
     let site = Site::of_request(&state, &headers);
     let q = search.q.unwrap_or_default();
     if q.trim().is_empty() {
         let mut ctx = tera::Context::new();
         ctx.insert("site", &site);
         ctx.insert("query", "");
-        return match render("home.html", &ctx) {
-            Ok(body) => html(StatusCode::OK, body, &headers),
-            Err(e) => internal_error(&e),
-        };
+        let body = render("home.html", &ctx).map_err(|e| Error::internal(&e))?;
+        return Ok(html(StatusCode::OK, body, &headers));
     }
     let shown = q.trim().chars().take(200).collect::<String>();
     let Some(query) = parse(&q) else {
-        return Message {
+        return Ok(Message {
             heading: "Not an arXiv id or a Pith Number".into(),
             paragraphs: vec![format!(
                 "“{shown}” is neither an arXiv id (such as 2402.03791 or arXiv:2402.03791v3) nor a Pith Number (such as pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5 or pith:7BMK4ZKT)."
@@ -78,7 +72,7 @@ pub async fn home(
             search: Some(shown),
             back_to_verify: false,
         }
-        .page(StatusCode::BAD_REQUEST, &site, &headers);
+        .page(StatusCode::BAD_REQUEST, &site, &headers));
     };
     let index = state.index();
     let found = match &query {
@@ -92,9 +86,9 @@ pub async fn home(
         Target::Arxiv(id) => index
             .arxiv(id.id(), id.version())
             .map(|e| e.map(|e| e.number.code().to_owned())),
-    };
-    match found {
-        Ok(Some(code)) => (
+    }?;
+    Ok(match found {
+        Some(code) => (
             StatusCode::SEE_OTHER,
             [
                 (header::LOCATION, format!("/pith/{code}")),
@@ -102,7 +96,7 @@ pub async fn home(
             ],
         )
             .into_response(),
-        Ok(None) => {
+        None => {
             let what = match &query {
                 Target::Number(n) => format!("the Pith Number {n}"),
                 Target::Arxiv(id) => format!("arXiv:{id}"),
@@ -118,8 +112,7 @@ pub async fn home(
             }
             .page(StatusCode::NOT_FOUND, &site, &headers)
         }
-        Err(e) => internal_error(&e),
-    }
+    })
 }
 
 #[cfg(test)]

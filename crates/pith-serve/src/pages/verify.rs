@@ -7,13 +7,10 @@
 //! the server's `--max-upload` is read to its end (so that the browser shows the answer rather
 //! than a reset connection) without being kept, and answered 413 with a page.
 
-use std::time::Duration;
-
-use axum::body::{Body, Bytes};
+use axum::body::Body;
 use axum::extract::{Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use http_body_util::BodyExt;
 use pith::job::{self, VerifyReport, VerifyRequest};
 use pith::net::pdfcheck::Lookup;
 use pith::net::resolver::Resolved;
@@ -21,14 +18,9 @@ use pith::verify::{Bundle, CheckKind, CheckStatus, Verdict};
 use serde::{Deserialize, Serialize};
 
 use super::{html, internal_error, render, Message, Site};
-use crate::app::AppState;
-
-/// Room for the multipart framing around the file (boundaries, part headers, other fields).
-const MULTIPART_SLACK: u64 = 64 * 1024;
-/// How much of an over-limit body is read and dropped before the connection is closed anyway.
-const DRAIN_FACTOR: u64 = 4;
-/// How long an upload may take to arrive.
-const UPLOAD_TIME: Duration = Duration::from_secs(120);
+use crate::negotiate::{Media, Negotiated};
+use crate::state::AppState;
+use crate::upload::Failure;
 
 /// The form page.
 pub async fn form(State(state): State<AppState>, headers: HeaderMap) -> Response {
@@ -64,6 +56,28 @@ pub enum Refusal {
     NoNumber,
     /// The upload stopped before its end.
     CutOff,
+    /// The form around the file cannot be read.
+    Malformed,
+    /// The upload came too slowly.
+    TooSlow,
+    /// The server is checking as many files as it can.
+    Busy,
+    /// The check took too long.
+    TimedOut,
+}
+
+impl From<Failure> for Refusal {
+    fn from(f: Failure) -> Self {
+        match f {
+            Failure::NoFile => Refusal::NoFile,
+            Failure::TooLarge => Refusal::TooLarge,
+            Failure::Malformed => Refusal::Malformed,
+            Failure::CutOff => Refusal::CutOff,
+            Failure::TooSlow => Refusal::TooSlow,
+            Failure::TimedOut => Refusal::TimedOut,
+            _ => Refusal::Busy,
+        }
+    }
 }
 
 impl Refusal {
@@ -76,13 +90,19 @@ impl Refusal {
             Refusal::Damaged => "damaged",
             Refusal::NoNumber => "no_number",
             Refusal::CutOff => "cut_off",
+            Refusal::Malformed => "malformed_form",
+            Refusal::TooSlow => "too_slow",
+            Refusal::Busy => "busy",
+            Refusal::TimedOut => "timed_out",
         }
     }
 
     fn status(self) -> StatusCode {
         match self {
-            Refusal::NoFile | Refusal::CutOff => StatusCode::BAD_REQUEST,
+            Refusal::NoFile | Refusal::CutOff | Refusal::Malformed => StatusCode::BAD_REQUEST,
             Refusal::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Refusal::TooSlow => StatusCode::REQUEST_TIMEOUT,
+            Refusal::Busy | Refusal::TimedOut => StatusCode::SERVICE_UNAVAILABLE,
             _ => StatusCode::UNPROCESSABLE_ENTITY,
         }
     }
@@ -96,6 +116,10 @@ impl Refusal {
             Refusal::Damaged => "This PDF is damaged",
             Refusal::NoNumber => "This PDF carries no Pith Number",
             Refusal::CutOff => "The upload stopped before the end of the file",
+            Refusal::Malformed => "The form sent cannot be read",
+            Refusal::TooSlow => "The upload came too slowly",
+            Refusal::Busy => "This server is busy checking other files",
+            Refusal::TimedOut => "Checking this file took too long",
         }
     }
 
@@ -114,6 +138,10 @@ impl Refusal {
             ),
             Refusal::NoNumber => format!("{detail} There is no number in its XMP metadata, its document information or a record link on page 1. Its authors may not have added one; look the paper up by its arXiv id instead."),
             Refusal::CutOff => "Try again; if it happens again, the connection is too slow for a file this large.".into(),
+            Refusal::Malformed => "The request says it holds a form (multipart/form-data) but its parts cannot be read. Send the file with the page's form, or as the request body itself (curl --data-binary @paper.pdf).".into(),
+            Refusal::TooSlow => "The connection sent the file more slowly than this server accepts. Try again on a faster connection, or check the file on your own computer with pith verify paper.pdf.".into(),
+            Refusal::Busy => "Try again in a few seconds, or check the file on your own computer with pith verify paper.pdf.".into(),
+            Refusal::TimedOut => "The server stopped waiting for the check of this file. Check it on your own computer with pith verify paper.pdf, which has no such limit.".into(),
         }
     }
 }
@@ -174,15 +202,7 @@ pub fn size_text(bytes: u64) -> String {
 }
 
 fn wants_json(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|a| {
-            a.split(',').any(|r| {
-                let m = r.split(';').next().unwrap_or("").trim();
-                m.eq_ignore_ascii_case("application/json")
-            })
-        })
+    Negotiated::of(headers).choose(&[Media::Html, Media::Json]) == Media::Json
 }
 
 /// The index as the resolver a PDF is checked against: what it states beside a record is what
@@ -237,57 +257,6 @@ impl Lookup for IndexLookup {
     }
 }
 
-/// Reads the body up to `keep` bytes; beyond, reads on without keeping (up to
-/// `DRAIN_FACTOR` times as much) and says it was too large.
-async fn read_body(body: Body, keep: u64) -> Result<Bytes, Refusal> {
-    let mut body = body;
-    let mut kept = Vec::new();
-    let mut seen: u64 = 0;
-    let read = async {
-        while let Some(frame) = body.frame().await {
-            let frame = frame.map_err(|_| Refusal::CutOff)?;
-            let Ok(data) = frame.into_data() else {
-                continue;
-            };
-            seen += data.len() as u64;
-            if seen <= keep {
-                kept.extend_from_slice(&data);
-            } else {
-                kept = Vec::new();
-                if seen > keep.saturating_mul(DRAIN_FACTOR) {
-                    break;
-                }
-            }
-        }
-        Ok::<(), Refusal>(())
-    };
-    match tokio::time::timeout(UPLOAD_TIME, read).await {
-        Ok(Ok(())) if seen <= keep => Ok(Bytes::from(kept)),
-        Ok(Ok(())) => Err(Refusal::TooLarge),
-        Ok(Err(r)) => Err(r),
-        Err(_) => Err(Refusal::CutOff),
-    }
-}
-
-/// The file of a multipart form: the field `pdf`, else the first field with a file name.
-async fn multipart_file(body: Bytes, boundary: String) -> Result<(String, Bytes), Refusal> {
-    let stream = futures_util::stream::once(async move { Ok::<Bytes, std::io::Error>(body) });
-    let mut form = multer::Multipart::new(stream, boundary);
-    while let Some(field) = form.next_field().await.map_err(|_| Refusal::CutOff)? {
-        let is_file = field.name() == Some("pdf") || field.file_name().is_some();
-        if !is_file {
-            continue;
-        }
-        let name = field.file_name().unwrap_or("upload.pdf").to_owned();
-        let bytes = field.bytes().await.map_err(|_| Refusal::CutOff)?;
-        if bytes.is_empty() {
-            return Err(Refusal::NoFile);
-        }
-        return Ok((name, bytes));
-    }
-    Err(Refusal::NoFile)
-}
-
 /// A file's name as the report gives it: its last path component, without control characters.
 fn clean_name(name: &str) -> String {
     let base = name.rsplit(['/', '\\']).next().unwrap_or("");
@@ -314,60 +283,62 @@ pub async fn check(
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .and_then(|ct| multer::parse_boundary(ct).ok());
-    let keep = if boundary.is_some() {
-        limit.saturating_add(MULTIPART_SLACK)
-    } else {
-        limit
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    let budget = state.uploads().clone();
+    let upload = match budget.slot() {
+        Ok(slot) => budget.receive(&slot, body, boundary, limit, declared).await,
+        Err(f) => Err(f),
     };
-    let bytes = match read_body(body, keep).await {
-        Ok(b) => b,
-        Err(r) => return refuse(r, ""),
+    let upload = match upload {
+        Ok(u) => u,
+        Err(f) => return refuse(f.into(), ""),
     };
-    let (name, file) = match boundary {
-        Some(b) => match multipart_file(bytes, b).await {
-            Ok(f) => f,
-            Err(r) => return refuse(r, ""),
-        },
-        None => (named.file.unwrap_or_else(|| "upload.pdf".into()), bytes),
-    };
-    if file.is_empty() {
-        return refuse(Refusal::NoFile, "");
-    }
-    if file.len() as u64 > limit {
-        return refuse(Refusal::TooLarge, "");
-    }
+    let name = upload
+        .name
+        .or(named.file)
+        .unwrap_or_else(|| "upload.pdf".into());
+    let file = upload.file;
     let name = clean_name(&name);
     let lookup = IndexLookup {
         state: state.clone(),
         origin: site.origin.clone(),
     };
-    let checked = tokio::task::spawn_blocking(move || {
-        // Receipts are checked with the keys the index trusted, as its badges were.
-        let keys = lookup.state.index().trusted_keys().unwrap_or_default();
-        let req = VerifyRequest {
-            pdf: Some(job::Source::Bytes {
-                data: &file,
-                name: &name,
-            }),
-            resolver: Some(&lookup),
-            keys: keys.into_iter().skip(1).collect(),
-            ..VerifyRequest::default()
-        };
-        let report = job::verify::run(&req)?;
-        // An encrypted file opened without its password was not read at all: say so, rather
-        // than that it carries no number.
-        let not_read = if report.verdict == Verdict::NoNumber {
-            pith::pdf::inspect(&file[..]).ok().and_then(|i| i.not_read)
-        } else {
-            None
-        };
-        Ok::<_, job::Error>((report, not_read))
-    })
-    .await;
+    let checked = budget
+        .check(upload.held, move || {
+            // Receipts are checked with the keys the index trusted, as its badges were.
+            let keys = lookup.state.index().trusted_keys().unwrap_or_default();
+            let req = VerifyRequest {
+                pdf: Some(job::Source::Bytes {
+                    data: &file,
+                    name: &name,
+                }),
+                resolver: Some(&lookup),
+                keys: keys.into_iter().skip(1).collect(),
+                ..VerifyRequest::default()
+            };
+            let report = job::verify::run(&req)?;
+            // An encrypted file opened without its password was not read at all: say so, rather
+            // than that it carries no number.
+            let not_read = if report.verdict == Verdict::NoNumber {
+                pith::pdf::inspect(&file[..]).ok().and_then(|i| i.not_read)
+            } else {
+                None
+            };
+            Ok::<_, job::Error>((report, not_read))
+        })
+        .await;
+    let checked = match checked {
+        Ok(c) => c,
+        Err(f) => return refuse(f.into(), ""),
+    };
     let report = match checked {
-        // Scripts get the report as `pith verify --json` prints it, `no_number` included.
-        Ok(Ok((r, _))) if json => r,
+        // An encrypted file was not read: its own refusal, for pages and scripts alike.
         Ok(Ok((_, Some(why)))) => return refuse(Refusal::Encrypted, &why),
+        // Scripts get the report as `pith verify --json` prints it, `no_number` included.
+        Ok(Ok((r, None))) if json => r,
         // The page says the report's headline, as `pith verify` does, then what to do.
         Ok(Ok((r, None))) if r.verdict == Verdict::NoNumber => {
             return refuse(Refusal::NoNumber, r.headline())
@@ -431,7 +402,11 @@ fn refusal(
         }
         .page(r.status(), site, headers)
     };
-    if r == Refusal::TooLarge {
+    if matches!(r, Refusal::Busy | Refusal::TimedOut) {
+        resp.headers_mut()
+            .insert(header::RETRY_AFTER, header::HeaderValue::from_static("5"));
+    }
+    if matches!(r, Refusal::TooLarge | Refusal::TooSlow | Refusal::Busy) {
         // What was not read of the body is not read now: say the connection ends here.
         resp.headers_mut().insert(
             header::CONNECTION,

@@ -18,7 +18,8 @@ const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const [planPath, outPath] = process.argv.slice(2);
 const plan = JSON.parse(readFileSync(planPath, 'utf8'));
-const out = { search: [], snippets: [], uploads: [], json_uploads: [], requests: [], axe: [], pages: [], cookies: [], set_cookie: [], focus: null };
+const out = { search: [], snippets: [], uploads: [], json_uploads: [], requests: [], axe: [], pages: [], cookies: [], set_cookie: [], focus: null,
+  first_screen: [], folded: null, drop: null, drop_keyboard: null };
 
 const browser = await chromium.launch({
   executablePath: plan.chromium,
@@ -150,6 +151,110 @@ for (const u of plan.json_uploads) {
     body: readFileSync(u.path),
   });
   out.json_uploads.push({ name: u.name, status: r.status, body: await r.text() });
+}
+
+// 6. The record page's first screen (1280 x 800), in both schemes: where the number, title,
+// authors, status, LaTeX line and badge are, what is folded, and how tall the page is.
+for (const scheme of ['light', 'dark']) {
+  const ctx = await newContext(scheme, 1280);
+  const page = await ctx.newPage();
+  await page.goto(plan.record_url);
+  await page.waitForLoadState('load');
+  const file = join(plan.screenshots, `record-first-screen-${scheme}-1280.png`);
+  await page.screenshot({ path: file });
+  const seen = await page.evaluate(() => {
+    const place = (sel) => {
+      const e = document.querySelector(sel);
+      if (!e) { return null; }
+      const r = e.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, visible: e.checkVisibility() && r.height > 0 };
+    };
+    const shown = [...document.querySelectorAll('pre[data-copy]')]
+      .filter((p) => p.checkVisibility()).map((p) => p.getAttribute('data-copy'));
+    const snippets = [...document.querySelectorAll('pre[data-copy]')].filter((p) =>
+      / (flat|flat square|with the whole number|with a qr code of the record page)$/.test(p.getAttribute('data-copy')));
+    return {
+      viewport: window.innerHeight,
+      height: document.documentElement.scrollHeight,
+      places: {
+        number: place('#number'), title: place('h1'), authors: place('.authors'),
+        status: place('#status'), latex: place('pre[data-copy="the LaTeX lines"]'),
+        badge: place('.badge-line img'),
+      },
+      shown,
+      // Each format's snippet in a <details> of its own, closed when the page opens.
+      snippets: snippets.length,
+      snippets_in_own_details: snippets.filter((p) => {
+        const d = p.closest('details');
+        return d && !d.open && d.querySelectorAll('pre[data-copy]').length === 1;
+      }).length,
+      open_details: document.querySelectorAll('details[open]').length,
+    };
+  });
+  out.first_screen.push({ scheme, screenshot: file, ...seen });
+  if (scheme === 'light') {
+    // Opening every fold shows every snippet; the page stays readable without them open.
+    await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+    out.folded = await page.evaluate(() => ({
+      shown: [...document.querySelectorAll('pre[data-copy]')].filter((p) => p.checkVisibility()).length,
+      all: document.querySelectorAll('pre[data-copy]').length,
+      height_open: document.documentElement.scrollHeight,
+    }));
+    await page.screenshot({ path: join(plan.screenshots, 'record-unfolded-light-1280.png'), fullPage: true });
+  }
+  await ctx.close();
+}
+
+// 7. The check page's drop zone: a PDF dragged onto it is checked, and the field in it is
+// reached and opened by keyboard.
+{
+  const ctx = await newContext('light', 1280);
+  const page = await ctx.newPage();
+  await page.goto(`${plan.base}/verify`);
+  const bytes = readFileSync(plan.drop_file).toString('base64');
+  const dt = await page.evaluateHandle((b64) => {
+    const bin = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const t = new DataTransfer();
+    t.items.add(new File([bin], 'matched.pdf', { type: 'application/pdf' }));
+    return t;
+  }, bytes);
+  await page.dispatchEvent('.drop', 'dragenter', { dataTransfer: dt });
+  await page.dispatchEvent('.drop', 'dragover', { dataTransfer: dt });
+  const over = await page.evaluate(() => document.querySelector('.drop').classList.contains('over'));
+  await page.screenshot({ path: join(plan.screenshots, 'verify-drag-over-light-1280.png') });
+  const [resp] = await Promise.all([
+    page.waitForNavigation(),
+    page.dispatchEvent('.drop', 'drop', { dataTransfer: dt }),
+  ]);
+  out.drop = { over, status: resp.status(), url: page.url(),
+    verdict: await page.locator('.verdict').textContent().catch(() => null) };
+  await page.screenshot({ path: join(plan.screenshots, 'verify-dropped-light-1280.png'), fullPage: true });
+
+  // By keyboard: Tab from the page's start until the file field has focus, then Space opens
+  // the file chooser, and the chosen file is checked on Enter at the button.
+  await page.goto(`${plan.base}/verify`);
+  let tabs = 0;
+  let onField = false;
+  while (tabs < 20 && !onField) {
+    await page.keyboard.press('Tab');
+    tabs += 1;
+    onField = await page.evaluate(() => document.activeElement && document.activeElement.id === 'pdf');
+  }
+  const ring = await page.evaluate(() => getComputedStyle(document.querySelector('.drop')).outlineStyle);
+  let chooser = null;
+  if (onField) {
+    [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 5000 }).catch(() => null),
+      page.keyboard.press('Space')]);
+  }
+  let verdict = null;
+  if (chooser) {
+    await chooser.setFiles(plan.drop_file);
+    await page.keyboard.press('Tab');
+    const [r2] = await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    verdict = { status: r2.status(), text: await page.locator('.verdict').textContent().catch(() => null) };
+  }
+  out.drop_keyboard = { tabs, on_field: onField, ring, chooser: chooser !== null, verdict };
+  await ctx.close();
 }
 
 // 5. Every other page surveyed.

@@ -164,13 +164,22 @@ pub struct Server {
 impl Server {
     /// `pith serve INDEX --listen 127.0.0.1:0 ARGS…`, once it printed its address.
     pub fn start(index: &Path, args: &[&str]) -> Server {
+        Server::spawn(index, args, Stdio::inherit())
+    }
+
+    /// As [`Server::start`], its standard error written to `log`.
+    pub fn start_logged(index: &Path, args: &[&str], log: &Path) -> Server {
+        Server::spawn(index, args, std::fs::File::create(log).unwrap().into())
+    }
+
+    fn spawn(index: &Path, args: &[&str], stderr: Stdio) -> Server {
         let mut child = Command::new(pith())
             .arg("serve")
             .arg(index)
             .args(["--listen", "127.0.0.1:0"])
             .args(args)
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(stderr)
             .spawn()
             .expect("start pith serve");
         let mut line = String::new();

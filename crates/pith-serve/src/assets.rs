@@ -7,7 +7,8 @@ use std::sync::LazyLock;
 use axum::extract::Path;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use sha2::{Digest, Sha256};
+
+use crate::etag::{self, Etag};
 
 /// One asset: its bytes, its content type, and its hashed name.
 pub struct Asset {
@@ -17,18 +18,18 @@ pub struct Asset {
     pub bytes: &'static [u8],
     /// Its `Content-Type`.
     pub content_type: &'static str,
-    /// Its strong `ETag`, the quoted hash.
-    pub etag: String,
+    /// Its strong `ETag`.
+    pub etag: Etag,
 }
 
 impl Asset {
     fn new(stem: &str, ext: &str, bytes: &'static [u8], content_type: &'static str) -> Self {
-        let hash = pith::number::hex(&Sha256::digest(bytes));
+        let hash = pith::number::hex(&pith::number::sha256(bytes));
         Asset {
             name: format!("{stem}.{}.{ext}", &hash[..12]),
             bytes,
             content_type,
-            etag: format!("\"{}\"", &hash[..32]),
+            etag: Etag::of(content_type, bytes),
         }
     }
 
@@ -43,7 +44,7 @@ pub static CSS: LazyLock<Asset> = LazyLock::new(|| {
     Asset::new(
         "pith",
         "css",
-        include_bytes!("../../assets/pith.css"),
+        include_bytes!("../assets/pith.css"),
         "text/css; charset=utf-8",
     )
 });
@@ -53,7 +54,7 @@ pub static JS: LazyLock<Asset> = LazyLock::new(|| {
     Asset::new(
         "pith",
         "js",
-        include_bytes!("../../assets/pith.js"),
+        include_bytes!("../assets/pith.js"),
         "text/javascript; charset=utf-8",
     )
 });
@@ -67,26 +68,21 @@ pub fn all() -> [&'static Asset; 2] {
 /// for any other name (nothing here reaches the file system).
 pub async fn serve(Path(name): Path<String>, headers: HeaderMap) -> Response {
     let Some(asset) = all().into_iter().find(|a| a.name == name) else {
-        return super::not_found_plain();
+        return (
+            StatusCode::NOT_FOUND,
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            "no such file\n",
+        )
+            .into_response();
     };
     let cache = [
-        (
-            header::ETAG,
-            HeaderValue::from_str(&asset.etag).unwrap_or(HeaderValue::from_static("\"\"")),
-        ),
+        (header::ETAG, asset.etag.value()),
         (
             header::CACHE_CONTROL,
             HeaderValue::from_static("public, max-age=31536000, immutable"),
         ),
     ];
-    let fresh = headers
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| {
-            v.split(',')
-                .any(|t| t.trim() == asset.etag || t.trim() == "*")
-        });
-    if fresh {
+    if etag::matches(&headers, asset.etag.as_str().as_bytes()) {
         return (StatusCode::NOT_MODIFIED, cache).into_response();
     }
     (

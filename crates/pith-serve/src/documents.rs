@@ -1,0 +1,251 @@
+//! The documents the resolver's routes serve, as bytes, so that the static export writes the
+//! same: a record's JSON-LD, a bundle's merged state, badges and their shields.io endpoint
+//! document.
+
+use pith::badge::{self, Options, RecordStatus};
+use pith::job::cite;
+use pith::number::ALIAS_LENS;
+use pith::record::Details;
+use pith::{PithNumber, Record};
+
+use crate::index::{BundleEntry, Entry};
+use crate::negotiate::Media;
+
+/// The versions of a paper the index holds, as (version, number), oldest first.
+pub type Versions = [(u32, PithNumber)];
+
+/// The newest of `versions`, when it is newer than `version`.
+pub fn newer(version: u32, versions: &Versions) -> Option<&(u32, PithNumber)> {
+    versions
+        .iter()
+        .max_by_key(|(v, _)| *v)
+        .filter(|(v, _)| *v > version)
+}
+
+/// The citation format a media type names.
+pub fn citation_format(m: Media) -> Option<cite::Format> {
+    cite::Format::ALL
+        .into_iter()
+        .find(|f| f.media_type() == m.essence())
+}
+
+/// The display fields of `e` as the citation job takes them; `None` for a stored record that
+/// does not parse.
+pub fn details(e: &Entry) -> Option<Details> {
+    let r = Record::from_json(&e.record).ok()?;
+    let mut d = Details::of(&r, &e.title, &e.authors);
+    d.version_date = (!e.version_date.is_empty()).then(|| e.version_date.clone());
+    Some(d)
+}
+
+/// The citation of `e` in `format` ([`cite::render`]); `None` for a stored record that does
+/// not parse.
+pub fn citation(e: &Entry, format: cite::Format) -> Option<Vec<u8>> {
+    details(e).map(|d| cite::render(&e.number, &d, format).into_bytes())
+}
+
+/// The record's JSON-LD: schema.org's `ScholarlyArticle` with the record under
+/// `canonical_record`, `pith_number`, `short_pith_number`, `canonical_sha256`, the
+/// record's aliases, its status, what pith checked (`status_flags`) and what the bundle
+/// states that pith did not (`bundle_states`), the display fields (`title`, `authors`), and every
+/// indexed version of the paper (`versions`, each with its number and whether it is the
+/// latest; `newer_version`, the latest, when this is not it). `base` prefixes the URLs (`""`
+/// leaves them relative to the document).
+pub fn record(base: &str, e: &Entry, bundle: Option<&BundleEntry>, versions: &Versions) -> Vec<u8> {
+    let n = &e.number;
+    let record: serde_json::Value =
+        serde_json::from_str(&e.record).unwrap_or(serde_json::Value::Null);
+    let versioned = format!("{}v{}", e.arxiv_id, e.version);
+    let mut aliases = vec![
+        alias("arxiv", &e.arxiv_id),
+        alias("arxiv_version", &versioned),
+        alias(
+            "doi",
+            &format!("10.48550/arxiv.{}", e.arxiv_id.to_ascii_lowercase()),
+        ),
+    ];
+    for len in ALIAS_LENS {
+        aliases.push(alias(&format!("pith_short_{len}"), &n.alias(len)));
+    }
+    let flags = bundle.map(|b| b.flags).unwrap_or_default();
+    let mut doc = serde_json::json!({
+        "@context": "https://schema.org",
+        "@type": "ScholarlyArticle",
+        "@id": format!("{base}/pith/{}", n.code()),
+        "identifier": n.full(),
+        "url": format!("https://arxiv.org/abs/{versioned}"),
+        "sameAs": format!("https://doi.org/10.48550/arXiv.{}", e.arxiv_id),
+        "dateCreated": e.submitted_at,
+        "pith_number": n.full(),
+        "short_pith_number": n.short(),
+        "canonical_sha256": e.canonical_sha256,
+        "canonical_record": record,
+        "source_aliases": aliases,
+        "status": status_name(bundle),
+        "status_flags": {"receipt_verified": flags.receipt_verified},
+        "bundle_states": flags.claims(),
+        "superseded": e.superseded,
+    });
+    let latest = versions.iter().map(|(v, _)| *v).max().unwrap_or(e.version);
+    let version = |(v, n): &(u32, PithNumber)| {
+        serde_json::json!({
+            "version": v,
+            "pith_number": n.full(),
+            "url": format!("{base}/pith/{}", n.code()),
+            "latest": *v == latest,
+        })
+    };
+    doc["version"] = e.version.into();
+    doc["versions"] = versions.iter().map(version).collect();
+    doc["newer_version"] = newer(e.version, versions).map_or(serde_json::Value::Null, version);
+    if !e.title.is_empty() {
+        doc["name"] = e.title.clone().into();
+        doc["title"] = e.title.clone().into();
+    }
+    if !e.authors.is_empty() {
+        doc["author"] = e.authors.clone().into();
+        doc["authors"] = e.authors.clone().into();
+    }
+    if !e.version_date.is_empty() {
+        doc["dateModified"] = e.version_date.clone().into();
+    }
+    let mut out = serde_json::to_vec_pretty(&doc).unwrap_or_default();
+    out.push(b'\n');
+    out
+}
+
+fn alias(kind: &str, value: &str) -> serde_json::Value {
+    serde_json::json!({"alias_kind": kind, "alias_value": value})
+}
+
+/// The merged state of a record with a bundle: its number, hash, status, whether its
+/// receipt verified, what the bundle states that pith did not check (`bundle_states`),
+/// and how many events the bundle holds.
+pub fn state(e: &Entry, b: &BundleEntry) -> Vec<u8> {
+    let events = serde_json::from_str::<serde_json::Value>(&b.bundle)
+        .ok()
+        .and_then(|v| v.get("events").and_then(|x| x.as_array()).map(Vec::len))
+        .unwrap_or(0);
+    let doc = serde_json::json!({
+        "pith_number": e.number.full(),
+        "short_pith_number": e.number.short(),
+        "canonical_sha256": e.canonical_sha256,
+        "status": status_name(Some(b)),
+        "receipt_verified": b.flags.receipt_verified,
+        "bundle_states": b.flags.claims(),
+        "event_count": events,
+    });
+    let mut out = serde_json::to_vec_pretty(&doc).unwrap_or_default();
+    out.push(b'\n');
+    out
+}
+
+/// The badge's status for a record: [`badge::status`] of its bundle's flags.
+pub fn status(bundle: Option<&BundleEntry>) -> RecordStatus {
+    badge::status(bundle.map(|b| &b.flags))
+}
+
+fn status_name(bundle: Option<&BundleEntry>) -> &'static str {
+    status(bundle).name()
+}
+
+/// The PDF badge: `pith badge --format pdf`'s bytes for the options and the record's
+/// status.
+///
+/// # Errors
+/// As [`badge::pdf`] (options out of range).
+pub fn badge_pdf(
+    n: &PithNumber,
+    opts: &Options,
+    bundle: Option<&BundleEntry>,
+) -> Result<Vec<u8>, badge::Error> {
+    badge::pdf(n, &opts.clone().status(Some(status(bundle))))
+}
+
+/// The SVG badge: `pith badge`'s bytes (the library's document and a final newline) for
+/// the options and the record's status.
+///
+/// # Errors
+/// As [`badge::svg`] (options out of range).
+pub fn badge_svg(
+    n: &PithNumber,
+    opts: &Options,
+    bundle: Option<&BundleEntry>,
+) -> Result<Vec<u8>, badge::Error> {
+    let mut svg = badge::svg(n, &opts.clone().status(Some(status(bundle))))?;
+    svg.push('\n');
+    Ok(svg.into_bytes())
+}
+
+/// The shields.io endpoint document (`schemaVersion` 1): label `pith`, the badge's value
+/// and status as message, the status segment's colour.
+pub fn shields(n: &PithNumber, full: bool, bundle: Option<&BundleEntry>) -> Vec<u8> {
+    let st = status(bundle);
+    let colour = |segment: &str| {
+        badge::palette()
+            .into_iter()
+            .find(|(light, _)| light.segment == segment)
+            .map(|(light, _)| light.background.trim_start_matches('#').to_owned())
+            .unwrap_or_default()
+    };
+    let doc = serde_json::json!({
+        "schemaVersion": 1,
+        "label": "pith",
+        "message": format!("{} {}", badge::value_text(n, full), st.name()),
+        "color": colour(st.name()),
+        "labelColor": colour("label"),
+        "cacheSeconds": 300,
+    });
+    let mut out = serde_json::to_vec(&doc).unwrap_or_default();
+    out.push(b'\n');
+    out
+}
+
+/// How many record pages one sitemap file lists: a file stays far under the protocol's 50,000
+/// URLs and 50 MB, and under the size an answer is kept in memory at.
+pub const SITEMAP_PAGE: u64 = 2_000;
+
+/// The sitemap index (sitemaps.org 0.9) of an index of `records` current records: the home page's
+/// file and one file of [`SITEMAP_PAGE`] record pages after another, at
+/// `{origin}/sitemap/<n>.xml` (`n` from 1).
+pub fn sitemap_index(origin: &str, records: u64) -> Vec<u8> {
+    let mut out = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    );
+    for n in 0..=records.div_ceil(SITEMAP_PAGE) {
+        let loc = pith::escape::xml(&format!("{origin}/sitemap/{n}.xml"));
+        out.push_str(&format!("<sitemap><loc>{loc}</loc></sitemap>\n"));
+    }
+    out.push_str("</sitemapindex>\n");
+    out.into_bytes()
+}
+
+/// One sitemap file: file 0 lists the home page, file `n` from 1 the record pages of `rows`
+/// (code and date, as [`crate::index::Index::current_page`] gives them), each with its
+/// `lastmod` day.
+pub fn sitemap(origin: &str, rows: &[(String, String)], home: bool) -> Vec<u8> {
+    let mut out = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    );
+    if home {
+        let loc = pith::escape::xml(&format!("{origin}/"));
+        out.push_str(&format!("<url><loc>{loc}</loc></url>\n"));
+    }
+    for (code, date) in rows {
+        let loc = pith::escape::xml(&format!("{origin}/pith/{code}"));
+        let day = date
+            .get(..10)
+            .filter(|d| d.as_bytes().get(4) == Some(&b'-'));
+        match day {
+            Some(d) => out.push_str(&format!(
+                "<url><loc>{loc}</loc><lastmod>{}</lastmod></url>\n",
+                pith::escape::xml(d)
+            )),
+            None => out.push_str(&format!("<url><loc>{loc}</loc></url>\n")),
+        }
+    }
+    out.push_str("</urlset>\n");
+    out.into_bytes()
+}

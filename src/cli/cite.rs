@@ -1,0 +1,58 @@
+//! `pith cite`: a paper's citation (BibTeX, CSL-JSON, RIS) from its arXiv id, its number or a
+//! record input; the input is resolved and the citation made by [`pith::job::cite`].
+
+use std::io::Write;
+
+use anyhow::{bail, Result};
+use pith::job::cite::{self, CiteRequest, Format};
+use pith::job::input::Input;
+
+use super::input::{hint, RecordInput};
+use super::Outcome;
+
+/// Arguments of `pith cite`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    pith cite 2402.03791v3                          BibTeX, from arXiv's metadata\n  \
+    pith cite pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5 --format csl-json\n  \
+    pith cite --offline --record paper.record.json --format ris\n  \
+    pith cite --arxiv-atom examples/2402.03791v3.atom.xml >> refs.bib\n\
+\n\
+A record file may be the bare canonical record or the resolver's JSON (canonical_record beside\n\
+title and authors); the title and authors come from there, from the Atom entry or from arXiv.")]
+pub struct Args {
+    /// The paper: an arXiv id or abs URL (2402.03791v3), or its Pith Number (pith:YYYY:<26>,
+    /// <26> or its record URL; the record comes from the resolver, or the cache with
+    /// --offline).
+    #[arg(value_name = "ID|NUMBER")]
+    paper: Option<String>,
+    /// The citation format.
+    #[arg(long, value_name = "FORMAT", default_value = "bibtex", value_parser = ["bibtex", "csl-json", "ris"])]
+    format: String,
+    #[command(flatten)]
+    input: RecordInput,
+}
+
+/// Prints the citation.
+pub fn run(args: Args) -> Result<Outcome> {
+    let format: Format = args.format.parse().map_err(anyhow::Error::msg)?;
+    let input = match (&args.paper, args.input.is_given()) {
+        (Some(_), true) => {
+            bail!("give either ID|NUMBER or a record input (--record, --arxiv-atom…), not both")
+        }
+        (Some(text), false) => hint(Input::from_text(text))?,
+        (None, true) => args.input.to_input()?,
+        (None, false) => {
+            bail!("no paper: give an arXiv id, a number, --record FILE or --arxiv-atom FILE")
+        }
+    };
+    let report = hint(cite::run(&CiteRequest {
+        input,
+        format,
+        net: args.input.net.settings()?,
+    }))?;
+    let mut out = std::io::stdout().lock();
+    out.write_all(report.text.as_bytes())?;
+    out.flush()?;
+    Ok(Outcome::Ok)
+}
