@@ -174,6 +174,7 @@ def inject(
     stamp_form: Literal["short", "full"] = "short",
     stamp_position: Literal["left", "right", "top", "bottom"] = "left",
     stamp_size: float = 9.0,
+    replace: bool = False,
     password: Union[str, bytes, None] = None,
     repair: bool = False,
     rewrite: bool = False,
@@ -191,6 +192,7 @@ def inject_bytes(
     stamp_form: Literal["short", "full"] = "short",
     stamp_position: Literal["left", "right", "top", "bottom"] = "left",
     stamp_size: float = 9.0,
+    replace: bool = False,
     password: Union[str, bytes, None] = None,
     repair: bool = False,
 ) -> Tuple[bytes, InjectReport]:
@@ -224,6 +226,7 @@ def batch_item(
     stamp_form: Literal["short", "full"] = "short",
     stamp_position: Literal["left", "right", "top", "bottom"] = "left",
     stamp_size: float = 9.0,
+    replace: bool = False,
 ) -> BatchItemReport:
     """One item of a batch, as pith batch runs (or checks) it; returns its report line."""
 
@@ -249,6 +252,7 @@ def batch(
     stamp_form: Literal["short", "full"] = "short",
     stamp_position: Literal["left", "right", "top", "bottom"] = "left",
     stamp_size: float = 9.0,
+    replace: bool = False,
     progress: Optional[Callable[[BatchItemReport], Optional[bool]]] = None,
 ) -> BatchReport:
     """A directory or manifest of PDFs, as pith batch --dir/--manifest runs it; returns its report
@@ -267,6 +271,7 @@ def process_tar(
     stamp_form: Literal["short", "full"] = "short",
     stamp_position: Literal["left", "right", "top", "bottom"] = "left",
     stamp_size: float = 9.0,
+    replace: bool = False,
     repair: bool = False,
     force: bool = False,
     jobs: Optional[int] = None,

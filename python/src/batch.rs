@@ -21,7 +21,7 @@ use crate::progress::Callback;
 /// ``out_dir``, or into the files themselves with ``in_place=True``; ``mirror`` copies the
 /// files left alone too; ``dry_run`` plans and writes nothing; ``check`` changes nothing and
 /// reports whether each output carries its number. ``shard="K/N"`` runs one slice; ``jobs``
-/// workers (default: twice the cores). The stamp and repair options are those of
+/// workers (default: twice the cores). The stamp, ``replace`` and repair options are those of
 /// :func:`inject`.
 ///
 /// ``progress``, if given, is called with each report line (a dict) as its file is done;
@@ -41,7 +41,7 @@ use crate::progress::Callback;
     dir=None, *, manifest=None, root=None, out_dir=None, in_place=false, dry_run=false,
     check=false, mirror=false, shard=None, jobs=None, metadata=None, any_version=false,
     unmatched=None, force=false, repair=false, now=None, stamp=false, stamp_form="short",
-    stamp_position="left", stamp_size=9.0, progress=None,
+    stamp_position="left", stamp_size=9.0, replace=false, progress=None,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn batch<'py>(
@@ -66,6 +66,7 @@ pub fn batch<'py>(
     stamp_form: &str,
     stamp_position: &str,
     stamp_size: f64,
+    replace: bool,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let metadata = crate::tar::paths_arg(metadata)?;
@@ -83,6 +84,7 @@ pub fn batch<'py>(
         stamp_form,
         stamp_position,
         stamp_size,
+        replace,
     )?;
     let request = job::run::BatchRequest {
         inputs: job::run::Inputs {

@@ -71,6 +71,7 @@ pub(crate) fn settings(
     stamp_form: &str,
     stamp_position: &str,
     stamp_size: f64,
+    replace: bool,
 ) -> PyResult<Settings> {
     let stamp = stamp
         .then(|| job::stamp(stamp_form, stamp_position, stamp_size))
@@ -81,7 +82,7 @@ pub(crate) fn settings(
         repair,
         password: password.map(Password::into_bytes),
         stamp,
-        replace: false,
+        replace,
         now,
         no_clobber: false,
         net: None,
@@ -178,7 +179,11 @@ fn path_or_bytes(obj: &Bound<'_, PyAny>) -> PyResult<(Option<PathBuf>, Vec<u8>)>
 /// ``stamp=True`` also prints the number on page 1 as real, linked text (``pith inject
 /// --stamp``): ``stamp_form`` ``"short"`` (``pith:7BMK4ZKT``) or ``"full"``,
 /// ``stamp_position`` ``"left"`` (the default, like arXiv's identifier), ``"right"``,
-/// ``"top"`` or ``"bottom"``, ``stamp_size`` in points (2 to 72). ``password`` (str or bytes)
+/// ``"top"`` or ``"bottom"``, ``stamp_size`` in points (2 to 72). A file whose page 1 prints
+/// another number (the badge ``pith.sty`` draws, a stamp, links to a record) is refused with
+/// PdfError of kind ``printed`` naming both numbers; ``replace=True`` (``pith inject
+/// --replace``) redraws the badge in its box, replaces the stamp and points the links at the
+/// new record, in the same update. ``password`` (str or bytes)
 /// opens an encrypted file whose user password is not empty (user or owner password).
 /// ``repair=True`` rebuilds the cross-reference table of a file refused as damaged and appends
 /// the update with a complete section (the original bytes stay a prefix). ``rewrite=True``
@@ -199,12 +204,13 @@ fn path_or_bytes(obj: &Bound<'_, PyAny>) -> PyResult<(Option<PathBuf>, Vec<u8>)>
 /// Raises NumberError for the number, ValueError (OptionError, OutputError) for conflicting
 /// targets, stamp settings or an output that is the input, and a PdfError subclass when the
 /// file is refused (NotPdfError, DamagedPdfError,
-/// EncryptedPdfError, CertifiedPdfError, XmpError, UnsupportedPdfError) or cannot be
+/// EncryptedPdfError, CertifiedPdfError, XmpError, UnsupportedPdfError, PdfError of kind
+/// ``printed``) or cannot be
 /// read/written (PdfIOError). On any error the input is untouched and no output file exists.
 #[pyfunction]
 #[pyo3(signature = (
     path, number, output=None, *, in_place=false, force=false, now=None, stamp=false,
-    stamp_form="short", stamp_position="left", stamp_size=9.0,
+    stamp_form="short", stamp_position="left", stamp_size=9.0, replace=false,
     password=None, repair=false, rewrite=false, dry_run=false,
 ))]
 #[allow(clippy::too_many_arguments)]
@@ -220,6 +226,7 @@ pub fn inject<'py>(
     stamp_form: &str,
     stamp_position: &str,
     stamp_size: f64,
+    replace: bool,
     password: Option<Password>,
     repair: bool,
     rewrite: bool,
@@ -236,6 +243,7 @@ pub fn inject<'py>(
         stamp_form,
         stamp_position,
         stamp_size,
+        replace,
     )?;
     let out = target(output.as_deref(), in_place)?;
     let name = path.display().to_string();
@@ -267,7 +275,7 @@ pub fn inject<'py>(
 #[pyfunction]
 #[pyo3(signature = (
     data, number, *, force=false, now=None, stamp=false, stamp_form="short",
-    stamp_position="left", stamp_size=9.0, password=None, repair=false,
+    stamp_position="left", stamp_size=9.0, replace=false, password=None, repair=false,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn inject_bytes<'py>(
@@ -280,6 +288,7 @@ pub fn inject_bytes<'py>(
     stamp_form: &str,
     stamp_position: &str,
     stamp_size: f64,
+    replace: bool,
     password: Option<Password>,
     repair: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
@@ -294,6 +303,7 @@ pub fn inject_bytes<'py>(
         stamp_form,
         stamp_position,
         stamp_size,
+        replace,
     )?;
     let bytes = data.as_bytes();
     let (out, r) = py
@@ -372,8 +382,8 @@ pub fn strip<'py>(
 /// or in place when neither is given; an output that already carries the number is left
 /// (``unchanged``), an output that would be the input or leave ``out_dir`` is refused.
 /// ``check=True`` changes nothing and reports ``matches``, ``differs`` or ``missing``.
-/// ``dry_run=True`` reports ``planned``. The stamp and repair options are those of
-/// :func:`inject`.
+/// ``dry_run=True`` reports ``planned``. The stamp, ``replace`` and repair options are those
+/// of :func:`inject`.
 ///
 /// Returns the batch report line as a dict (docs/reports.md): ``pdf``, ``out``, ``status``,
 /// ``reason``, ``refusal``, ``number``, ``replaced``, ``found``, ``copied``,
@@ -384,7 +394,7 @@ pub fn strip<'py>(
 #[pyo3(signature = (
     pdf, number, *, out=None, out_dir=None, relative=None, check=false, dry_run=false,
     mirror=false, force=false, repair=false, now=None, stamp=false, stamp_form="short",
-    stamp_position="left", stamp_size=9.0,
+    stamp_position="left", stamp_size=9.0, replace=false,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn batch_item<'py>(
@@ -404,6 +414,7 @@ pub fn batch_item<'py>(
     stamp_form: &str,
     stamp_position: &str,
     stamp_size: f64,
+    replace: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let s = settings(
         py,
@@ -415,6 +426,7 @@ pub fn batch_item<'py>(
         stamp_form,
         stamp_position,
         stamp_size,
+        replace,
     )?;
     let relative = relative
         .or_else(|| pdf.file_name().map(PathBuf::from))

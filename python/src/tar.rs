@@ -162,7 +162,8 @@ fn manifest_arg(py: Python<'_>, path: &Path) -> PyResult<Manifest> {
 /// ``SOURCE_DATE_EPOCH`` or now). ``progress``, if given, is called with each member's line (a
 /// dict) as it is written; returning ``False`` stops the run before the next member, as does
 /// ``KeyboardInterrupt`` (raised again once the run has stopped): the run then raises TarError
-/// (kind ``interrupted``) and a path output is not written.
+/// (kind ``interrupted``) and a path output is not written. The stamp, ``replace``, repair and
+/// force options are those of :func:`inject`.
 ///
 /// Returns a dict: ``members`` (a dict per regular file: ``pdf`` its name, ``id``,
 /// ``version``, ``status``, ``reason``, ``number``, ``copied``, ``bytes_before``,
@@ -173,7 +174,7 @@ fn manifest_arg(py: Python<'_>, path: &Path) -> PyResult<Manifest> {
 #[pyfunction]
 #[pyo3(signature = (
     src, dst, *, metadata, any_version=false, manifest=None, any_tar=false, name=None,
-    stamp=false, stamp_form="short", stamp_position="left", stamp_size=9.0,
+    stamp=false, stamp_form="short", stamp_position="left", stamp_size=9.0, replace=false,
     repair=false, force=false, jobs=None, now=None, report=None, spool_dir=None,
     progress=None,
 ))]
@@ -191,6 +192,7 @@ pub fn process_tar<'py>(
     stamp_form: &str,
     stamp_position: &str,
     stamp_size: f64,
+    replace: bool,
     repair: bool,
     force: bool,
     jobs: Option<usize>,
@@ -212,6 +214,7 @@ pub fn process_tar<'py>(
         stamp_form,
         stamp_position,
         stamp_size,
+        replace,
     )?;
     let manifest = manifest
         .map(|p| manifest_arg(py, &p).map(|m| (p, m)))
