@@ -144,12 +144,20 @@ pub struct Pdf<R: ReadAt> {
     trailer: Dict,
     trailer_raw: Vec<u8>,
     objstms: RefCell<HashMap<u32, std::rc::Rc<ObjStm>>>,
+    /// The last large object without a stream read at an offset ([`LARGE_OBJECT`]): a page
+    /// tree's root with the /Kids of every page is read by each step of an update (the page
+    /// count, page 1's links and what it prints), so it is read from the file once.
+    large: RefCell<Option<(u32, Fetched)>>,
     /// Object numbers of the xref streams read: writers often give them stale offsets, and
     /// nothing references them, so [`Pdf::check_offsets`] skips them (like qpdf).
     xref_streams: HashSet<u32>,
     /// Decrypts fetched strings and streams (encrypted files); `None` reads bytes as stored.
     security: Option<Box<dyn SecurityHandler>>,
 }
+
+/// The size, in bytes, from which an object read is kept for the next read of it
+/// ([`Pdf::get`]): one such object at a time.
+const LARGE_OBJECT: usize = 64 << 10;
 
 pub(crate) fn damaged(msg: impl Into<String>, offset: u64) -> Error {
     Error::new(ErrorKind::Damaged(msg.into())).at_offset(offset)
@@ -218,6 +226,7 @@ impl<R: ReadAt> Pdf<R> {
             trailer: Dict::default(),
             trailer_raw: Vec::new(),
             objstms: RefCell::new(HashMap::new()),
+            large: RefCell::new(None),
             xref_streams: HashSet::new(),
             security: None,
         };
@@ -257,6 +266,7 @@ impl<R: ReadAt> Pdf<R> {
         self.sections = 0;
         self.layers.clear();
         self.looked_up.borrow_mut().clear();
+        self.large.borrow_mut().take();
         self.size = 0;
         self.trailer = Dict::default();
         self.trailer_raw.clear();
@@ -336,6 +346,7 @@ impl<R: ReadAt> Pdf<R> {
     /// from now on (see [`super::security`]); the writer encrypts new objects with it too.
     pub fn set_security(&mut self, handler: Box<dyn SecurityHandler>) {
         self.objstms.borrow_mut().clear();
+        self.large.borrow_mut().take();
         self.security = Some(handler);
     }
 
@@ -393,7 +404,15 @@ impl<R: ReadAt> Pdf<R> {
         match self.entry(num)? {
             None | Some(Entry::Free) => Ok(None),
             Some(Entry::Offset(off, _)) => {
+                if let Some((n, f)) = &*self.large.borrow() {
+                    if *n == num {
+                        return Ok(Some(f.clone()));
+                    }
+                }
                 let f = self.fetch_at_depth(off + self.delta, Some(num), depth, true)?;
+                if f.stream.is_none() && f.raw.len() >= LARGE_OBJECT {
+                    *self.large.borrow_mut() = Some((num, f.clone()));
+                }
                 Ok(Some(f))
             }
             Some(Entry::InStream(stm, idx)) => {

@@ -111,15 +111,19 @@ pub(crate) fn read_window<R: ReadAt + ?Sized>(
     Ok(buf)
 }
 
-/// Runs `f` on a window at `pos`, growing the window while `f` runs out of bytes.
+/// Runs `f` on a window at `pos`, growing the window while `f` runs out of bytes. A larger
+/// window reads only the bytes past the one before, so a large object (a page tree root
+/// listing every page) is read from the file once.
 pub(crate) fn parse_growing<R: ReadAt + ?Sized, T>(
     src: &R,
     pos: u64,
     f: impl Fn(&mut Parser<'_>) -> Result<T, SyntaxError>,
 ) -> Result<(T, Vec<u8>), Error> {
     let mut size = 4096usize;
+    let mut buf = Vec::new();
     loop {
-        let buf = read_window(src, pos, size)?;
+        let more = read_window(src, pos + buf.len() as u64, size - buf.len())?;
+        buf.extend_from_slice(&more);
         let at_eof = pos + buf.len() as u64 >= src.len();
         let mut p = Parser::new(&buf, 0, at_eof);
         match f(&mut p) {
