@@ -35,7 +35,7 @@ pub async fn form(State(state): State<AppState>, headers: HeaderMap) -> Response
 
 /// The query of a raw-body upload: the file's name, for the report's `file` key.
 #[derive(Debug, Deserialize)]
-pub struct Named {
+pub struct UploadName {
     file: Option<String>,
 }
 
@@ -294,7 +294,7 @@ fn clean_name(name: &str) -> String {
 /// `POST /verify`.
 pub async fn check(
     State(state): State<AppState>,
-    Query(named): Query<Named>,
+    Query(named): Query<UploadName>,
     headers: HeaderMap,
     body: Body,
 ) -> Response {
