@@ -54,6 +54,19 @@ pub fn added_name(e: &Entry) -> &'static str {
     }
 }
 
+/// The Info entries pith wrote for a paper (those `added` says the packet's `pith:added` lists)
+/// that `d` still holds: what an update that no longer writes them, or a strip, removes.
+pub fn paper_keys_held(d: Option<&Dict>, added: impl Fn(&str) -> bool) -> Vec<&'static str> {
+    [
+        (crate::vocab::added::INFO_TITLE, KEY_TITLE),
+        (crate::vocab::added::INFO_AUTHOR, KEY_AUTHOR),
+    ]
+    .into_iter()
+    .filter(|(name, key)| added(name) && d.is_some_and(|d| text(d, key).is_some()))
+    .map(|(_, key)| key)
+    .collect()
+}
+
 /// Reads `/PithNumber` and `/PithURL` from an Info dictionary.
 pub fn read(d: &Dict) -> (Option<String>, Option<String>) {
     let get = |k: &str| match d.get(k.as_bytes()) {

@@ -309,20 +309,11 @@ pub(crate) fn plan<R: ReadAt>(
     let info_added: Vec<&str> = paper_entries.iter().map(info::added_name).collect();
     // Info entries pith wrote for a paper before that this update does not write again (the
     // number is now another paper's, or none is known): they go.
-    let stale_info: Vec<&str> = [
-        (crate::vocab::added::INFO_TITLE, info::KEY_TITLE),
-        (crate::vocab::added::INFO_AUTHOR, info::KEY_AUTHOR),
-    ]
-    .into_iter()
-    .filter(|(name, key)| {
+    let stale_info: Vec<&str> = info::paper_keys_held(doc.info.as_ref().map(|(d, _)| d), |name| {
         values.as_ref().is_some_and(|v| v.added(name))
-            && !entries.iter().any(|e| e.key == *key)
-            && doc
-                .info
-                .as_ref()
-                .is_some_and(|(d, _)| info::text(d, key).is_some())
     })
-    .map(|(_, key)| key)
+    .into_iter()
+    .filter(|key| !entries.iter().any(|e| e.key == *key))
     .collect();
     let info_ok = stale_info.is_empty()
         && match &doc.info {

@@ -57,20 +57,9 @@ pub(crate) fn plan<R: ReadAt>(doc: &Document<R>, opts: &Options) -> Result<Injec
         .or_else(|| info_values.clone().and_then(|v| v.0));
     let packet = doc.packet.as_deref().map(xmp::strip).transpose()?.flatten();
     // The Info entries pith wrote for the paper (`pith:added` lists them), beside its own.
-    let paper_keys: Vec<&str> = [
-        (crate::vocab::added::INFO_TITLE, info::KEY_TITLE),
-        (crate::vocab::added::INFO_AUTHOR, info::KEY_AUTHOR),
-    ]
-    .into_iter()
-    .filter(|(name, key)| {
+    let paper_keys = info::paper_keys_held(doc.info.as_ref().map(|(d, _)| d), |name| {
         values.as_ref().is_some_and(|v| v.added(name))
-            && doc
-                .info
-                .as_ref()
-                .is_some_and(|(d, _)| info::text(d, key).is_some())
-    })
-    .map(|(_, key)| key)
-    .collect();
+    });
     let info_has =
         info_values.as_ref().is_some_and(|v| *v != (None, None)) || !paper_keys.is_empty();
     // What page 1 prints: pith's badges are emptied, its links and stamp taken off, and so

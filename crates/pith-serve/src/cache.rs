@@ -178,15 +178,6 @@ fn key(req: &Request) -> Option<String> {
     Some(key)
 }
 
-fn etag_matches(req: &HeaderMap, etag: &[u8]) -> bool {
-    req.get_all(header::IF_NONE_MATCH)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .map(|t| t.trim().trim_start_matches("W/"))
-        .any(|t| t.as_bytes() == etag || t == "*")
-}
-
 fn build(kept: &Kept, not_modified: bool) -> Response<Body> {
     let (status, body) = if not_modified {
         (StatusCode::NOT_MODIFIED, Body::empty())
@@ -225,7 +216,7 @@ pub async fn hot(State(cache): State<Cache>, req: Request, next: Next) -> Respon
             let nm = kept
                 .headers
                 .get(header::ETAG)
-                .is_some_and(|e| etag_matches(req.headers(), e.as_bytes()));
+                .is_some_and(|e| crate::etag::matches(req.headers(), e.as_bytes()));
             build(&kept, nm)
         }
         None => next.run(req).await,
@@ -253,7 +244,7 @@ pub async fn layer(State(cache): State<Cache>, req: Request, next: Next) -> Resp
             .headers
             .get(header::ETAG)
             .map(|v| v.as_bytes().to_vec());
-        let nm = etag.is_some_and(|e| etag_matches(&headers, &e));
+        let nm = etag.is_some_and(|e| crate::etag::matches(&headers, &e));
         return build(&kept, nm);
     }
     // The route answers without If-None-Match, so that the full answer can be kept.
@@ -290,7 +281,7 @@ pub async fn layer(State(cache): State<Cache>, req: Request, next: Next) -> Resp
     let nm = kept
         .headers
         .get(header::ETAG)
-        .is_some_and(|e| etag_matches(&headers, e.as_bytes()));
+        .is_some_and(|e| crate::etag::matches(&headers, e.as_bytes()));
     let r = build(&kept, nm);
     cache.put(key, kept);
     r
@@ -303,7 +294,7 @@ fn not_modified_or(res: Response<Body>, req: &HeaderMap) -> Response<Body> {
         && res
             .headers()
             .get(header::ETAG)
-            .is_some_and(|e| etag_matches(req, e.as_bytes()));
+            .is_some_and(|e| crate::etag::matches(req, e.as_bytes()));
     if !matches {
         return res;
     }

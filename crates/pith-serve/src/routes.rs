@@ -196,6 +196,20 @@ fn badge_file(file: &str) -> Result<(&str, &'static str, bool), Error> {
     })
 }
 
+/// A badge route's file name and query, each read or refused as every badge route refuses it.
+fn badge_request(
+    file: Result<Path<String>, axum::extract::rejection::PathRejection>,
+    query: Result<Query<BadgeQuery>, QueryRejection>,
+) -> Result<(String, BadgeQuery), Error> {
+    let Ok(Path(file)) = file else {
+        return Err(Error::bad_path());
+    };
+    let Ok(Query(query)) = query else {
+        return Err(Error::bad_request("the query cannot be read"));
+    };
+    Ok((file, query))
+}
+
 /// The badge of `entry` as `kind` (`pith badge`'s SVG or PDF, or the shields.io document).
 fn badge_answer(
     req: &HeaderMap,
@@ -223,12 +237,7 @@ pub async fn badge(
     query: Result<Query<BadgeQuery>, QueryRejection>,
     req: HeaderMap,
 ) -> Answer {
-    let Ok(Path(file)) = file else {
-        return Err(Error::bad_path());
-    };
-    let Ok(Query(query)) = query else {
-        return Err(Error::bad_request("the query cannot be read"));
-    };
+    let (file, query) = badge_request(file, query)?;
     let (stem, kind, dark) = badge_file(&file)?;
     let named = Named::parse(stem)?;
     let code = named.exact_code()?;
@@ -257,12 +266,7 @@ pub async fn concept_badge(
     query: Result<Query<BadgeQuery>, QueryRejection>,
     req: HeaderMap,
 ) -> Answer {
-    let Ok(Path(file)) = file else {
-        return Err(Error::bad_path());
-    };
-    let Ok(Query(query)) = query else {
-        return Err(Error::bad_request("the query cannot be read"));
-    };
+    let (file, query) = badge_request(file, query)?;
     let (stem, kind, dark) = badge_file(&file)?;
     let paper = Paper::parse(stem)?;
     if paper.file.is_some() {

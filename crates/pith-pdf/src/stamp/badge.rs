@@ -71,20 +71,7 @@ pub fn redraw(up: &mut Update, badge: &Printed, text: &str, url: &str) -> Result
         .end_text()
         .restore_state();
 
-    let refs = font::FontRefs {
-        type0: up.alloc(),
-        cid: up.alloc(),
-        descriptor: up.alloc(),
-        file: up.alloc(),
-        to_unicode: up.alloc(),
-        cid_set: up.alloc(),
-    };
-    for (id, obj) in font::objects(&refs)? {
-        match obj {
-            font::Body::Dict(d) => up.value(id, &d),
-            font::Body::Stream(entries, data) => up.stream(id, &entries, StreamKind::Other, &data),
-        }
-    }
+    let refs = font::write(up)?;
     let mut entries = d.clone();
     entries.entries.retain(|(k, _, _)| {
         ![

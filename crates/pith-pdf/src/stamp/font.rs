@@ -170,6 +170,31 @@ pub fn objects(r: &FontRefs) -> Result<Vec<(Ref, Body)>, Error> {
     STAMP.objects(r)
 }
 
+/// Allocates the six font objects in `up` and writes them: the stamp's font, which a stamp or
+/// a badge drawn anew names.
+///
+/// # Errors
+/// As [`objects`].
+pub fn write(up: &mut crate::writer::Update) -> Result<FontRefs, Error> {
+    let refs = FontRefs {
+        type0: up.alloc(),
+        cid: up.alloc(),
+        descriptor: up.alloc(),
+        file: up.alloc(),
+        to_unicode: up.alloc(),
+        cid_set: up.alloc(),
+    };
+    for (id, obj) in objects(&refs)? {
+        match obj {
+            Body::Dict(d) => up.value(id, &d),
+            Body::Stream(entries, data) => {
+                up.stream(id, &entries, crate::security::StreamKind::Other, &data)
+            }
+        }
+    }
+    Ok(refs)
+}
+
 impl Font {
     /// The bodies of the six font objects of this font, keyed by identity.
     ///

@@ -324,14 +324,7 @@ pub fn page_links<R: ReadAt>(
     };
     let mut out = Vec::new();
     for a in annots.iter().take(MAX_ANNOTS) {
-        // An unreadable annotation is not a link.
-        let Ok(Obj::Dict(d)) = pdf.resolve(a) else {
-            continue;
-        };
-        if d.get(b"Subtype").and_then(Obj::as_name) != Some(b"Link") {
-            continue;
-        }
-        let Some(Ok(Obj::Dict(action))) = d.get(b"A").map(|x| pdf.resolve(x)) else {
+        let Some((_, action)) = printed::link_action(pdf, a) else {
             continue;
         };
         if let Some(Ok(Obj::Str(uri))) = action.get(b"URI").map(|x| pdf.resolve(x)) {
@@ -804,22 +797,7 @@ impl Plan {
             return Ok(());
         }
 
-        let refs = font::FontRefs {
-            type0: up.alloc(),
-            cid: up.alloc(),
-            descriptor: up.alloc(),
-            file: up.alloc(),
-            to_unicode: up.alloc(),
-            cid_set: up.alloc(),
-        };
-        for (id, obj) in font::objects(&refs)? {
-            match obj {
-                font::Body::Dict(d) => up.value(id, &d),
-                font::Body::Stream(entries, data) => {
-                    up.stream(id, &entries, StreamKind::Other, &data)
-                }
-            }
-        }
+        let refs = font::write(up)?;
         let mut contents = Vec::new();
         let mut closes = 0;
         if !self.contents.is_empty() {

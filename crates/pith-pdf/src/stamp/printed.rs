@@ -220,13 +220,7 @@ pub fn read<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<PageOne, Error> {
         _ => vec![],
     };
     for a in annots.iter().take(MAX_ITEMS) {
-        let Ok(Obj::Dict(d)) = pdf.resolve(a) else {
-            continue;
-        };
-        if d.get(b"Subtype").and_then(Obj::as_name) != Some(b"Link") {
-            continue;
-        }
-        let Some(Ok(Obj::Dict(action))) = d.get(b"A").map(|x| pdf.resolve(x)) else {
+        let Some((d, action)) = link_action(pdf, a) else {
             continue;
         };
         let Some(uri) = string_of(pdf, &action, b"URI") else {
@@ -417,6 +411,21 @@ fn find_numbers(text: &[u8], out: &mut Vec<String>) {
         }
         i += p.len() + len;
     }
+}
+
+/// The dictionary of annotation `a` and its action's when `a` is a link annotation with an
+/// action dictionary; an unreadable annotation is not a link.
+pub(super) fn link_action<R: ReadAt>(pdf: &Pdf<R>, a: &Obj) -> Option<(Dict, Dict)> {
+    let Ok(Obj::Dict(d)) = pdf.resolve(a) else {
+        return None;
+    };
+    if d.get(b"Subtype").and_then(Obj::as_name) != Some(b"Link") {
+        return None;
+    }
+    let Some(Ok(Obj::Dict(action))) = d.get(b"A").map(|x| pdf.resolve(x)) else {
+        return None;
+    };
+    Some((d, action))
 }
 
 #[cfg(test)]
