@@ -14,6 +14,7 @@ __all__ = [
     "NumberDetails",
     "ParsedNumber",
     "Check",
+    "NewerVersion",
     "VerifyReport",
     "XmpValues",
     "InfoValues",
@@ -62,6 +63,14 @@ class Check(TypedDict):
     detail: str
 
 
+class NewerVersion(TypedDict):
+    """A newer version of the paper than the record checked, as the resolver names it."""
+
+    version: int
+    pith_number: str
+    url: str
+
+
 class VerifyReport(TypedDict):
     """What the verify functions return (``pith verify --json``)."""
 
@@ -74,6 +83,7 @@ class VerifyReport(TypedDict):
     verdict: Literal["verified", "mismatch", "unverified", "no_number", "unknown"]
     headline: str
     checks: List[Check]
+    newer_version: Optional[NewerVersion]
 
 
 # Keys with a colon or a capital cannot be class attributes: these use the functional form.

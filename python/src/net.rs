@@ -137,7 +137,9 @@ pub fn number_from_arxiv<'py>(
 /// Returns a dict: ``file``, ``pith_number``, ``found_in`` (``XMP``, ``Info``, ``record
 /// link``), ``arxiv_id``, ``arxiv_version``, ``holds``, ``verdict`` (``verified``,
 /// ``unverified``, ``mismatch``, ``unknown``), ``headline`` (the verdict as the sentence
-/// ``pith verify`` ends with) and ``checks``. A number the resolver has no record of is
+/// ``pith verify`` ends with), ``checks`` and ``newer_version`` (``version``,
+/// ``pith_number``, ``url`` of a newer version of the paper when the resolver names one, else
+/// None; it changes no verdict). A number the resolver has no record of is
 /// ``unknown`` (it may name a version not yet announced), not a mismatch and not an error. Raises NetworkError (``no_number``, ``pdf``, ``connect``,
 /// ``not_cached``…). The same spacing and cache rules as :func:`number_from_arxiv` apply (one
 /// resolver request a second by default).

@@ -431,7 +431,7 @@ pub fn batch_item<'py>(
     let relative = relative
         .or_else(|| pdf.file_name().map(PathBuf::from))
         .unwrap_or_default();
-    let job = pith::batch::Job {
+    let job = pith::batch::Item {
         index: 0,
         pdf,
         relative,

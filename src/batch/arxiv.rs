@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::number::PithNumber;
-use crate::record::arxiv::bulk::{self, Input, Meaning, Place, Report, Unit};
+use crate::record::arxiv::bulk::{self, Meaning, MetadataFile, Place, Report, Unit};
 use crate::record::is_arxiv_id;
 
 /// A PDF and the arXiv paper it is.
@@ -296,7 +296,7 @@ enum Seen {
 /// # Errors
 /// As [`bulk::scan`].
 pub fn collect(
-    inputs: &[Input],
+    inputs: &[MetadataFile],
     wanted: &HashSet<String>,
     threads: usize,
     unmatched: &mut dyn FnMut(&str),
@@ -327,7 +327,7 @@ pub fn yymm_of(id: &str) -> Option<&str> {
 /// # Errors
 /// As [`bulk::scan`].
 pub fn collect_where(
-    inputs: &[Input],
+    inputs: &[MetadataFile],
     wanted: &(dyn Fn(&str) -> bool + Sync),
     threads: usize,
     unmatched: &mut dyn FnMut(&str),

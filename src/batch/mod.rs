@@ -95,7 +95,7 @@ impl std::error::Error for Error {
 
 /// One file to process.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Job {
+pub struct Item {
     /// Position in the full manifest (before sharding), 0-based.
     pub index: usize,
     /// The input PDF.
@@ -182,7 +182,7 @@ pub fn manifest_lines(text: &str, base: &Path) -> Result<Vec<ManifestLine>, (usi
 ///
 /// # Errors
 /// [`ErrorKind::Manifest`] naming the manifest and line.
-pub fn read_manifest(manifest: &Path, text: &str, base: &Path) -> Result<Vec<Job>, Error> {
+pub fn read_manifest(manifest: &Path, text: &str, base: &Path) -> Result<Vec<Item>, Error> {
     let lines = manifest_lines(text, base)
         .map_err(|(n, m)| Error::new(manifest, Some(n), ErrorKind::Manifest(m)))?;
     let mut jobs = Vec::new();
@@ -219,7 +219,7 @@ pub fn read_manifest(manifest: &Path, text: &str, base: &Path) -> Result<Vec<Job
                 "give exactly one of \"number\", \"record\", \"arxiv_atom\"",
             ));
         }
-        jobs.push(Job {
+        jobs.push(Item {
             index: jobs.len(),
             pdf: l.pdf,
             relative: l.relative,
@@ -269,7 +269,7 @@ pub fn pdfs_under(root: &Path) -> Result<Vec<PathBuf>, (PathBuf, std::io::Error)
 ///
 /// # Errors
 /// [`ErrorKind::Io`] when a directory cannot be read.
-pub fn discover(root: &Path) -> Result<(Vec<Job>, Vec<PathBuf>), Error> {
+pub fn discover(root: &Path) -> Result<(Vec<Item>, Vec<PathBuf>), Error> {
     let pdfs = pdfs_under(root).map_err(|(p, e)| Error::new(&p, None, ErrorKind::Io(e)))?;
     let mut jobs = Vec::new();
     let mut orphans = Vec::new();
@@ -293,7 +293,7 @@ pub fn discover(root: &Path) -> Result<(Vec<Job>, Vec<PathBuf>), Error> {
         }
         let relative = pdf.strip_prefix(root).unwrap_or(&pdf).to_owned();
         let source = sources.remove(0);
-        jobs.push(Job {
+        jobs.push(Item {
             index: jobs.len(),
             pdf,
             relative,
@@ -368,7 +368,7 @@ impl Shard {
 /// What the pool needs of the caller's report line ([`run`] does not know what a line says).
 pub trait Line: Send {
     /// The line of a job the run did not start (it was interrupted).
-    fn not_started(job: &Job) -> Self;
+    fn not_started(job: &Item) -> Self;
     /// Marks the line failed: its staged output could not be committed, for `reason`.
     fn commit_failed(&mut self, reason: String);
     /// Sets the wall time spent on the job, in milliseconds.

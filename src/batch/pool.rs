@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use super::{Job, Line, Run};
+use super::{Item, Line, Run};
 use crate::output;
 
 /// At most this many staged outputs per worker before its group is committed.
@@ -30,10 +30,10 @@ const POLL: Duration = Duration::from_millis(100);
 /// (see the module docs) before it reports that outcome; a job one of whose files fails at
 /// the commit is reported [`Line::commit_failed`] with the reason. [`Line::set_ms`] gets the
 /// time of `work`, without the commit.
-pub fn run<L, W, D>(jobs: &[Job], threads: usize, work: W, mut done: D) -> Run
+pub fn run<L, W, D>(jobs: &[Item], threads: usize, work: W, mut done: D) -> Run
 where
     L: Line,
-    W: Fn(&Job, &mut output::Group) -> L + Sync,
+    W: Fn(&Item, &mut output::Group) -> L + Sync,
     D: FnMut(Option<&L>) -> bool,
 {
     let started = Instant::now();
@@ -135,7 +135,7 @@ mod tests {
     }
 
     impl Line for Seen {
-        fn not_started(job: &Job) -> Self {
+        fn not_started(job: &Item) -> Self {
             Seen {
                 pdf: job.pdf.clone(),
                 out: None,
@@ -149,9 +149,9 @@ mod tests {
     }
 
     /// `n` jobs on files that do not exist, with outputs `I.out` under `out_dir` if given.
-    fn jobs(n: usize, out_dir: Option<&Path>) -> Vec<Job> {
+    fn jobs(n: usize, out_dir: Option<&Path>) -> Vec<Item> {
         (0..n)
-            .map(|i| Job {
+            .map(|i| Item {
                 index: i,
                 pdf: format!("/nonexistent/{i}.pdf").into(),
                 relative: format!("{i}.pdf").into(),
@@ -162,7 +162,7 @@ mod tests {
             .collect()
     }
 
-    fn done(job: &Job, out: Option<PathBuf>) -> Seen {
+    fn done(job: &Item, out: Option<PathBuf>) -> Seen {
         Seen {
             pdf: job.pdf.clone(),
             out,
@@ -174,10 +174,10 @@ mod tests {
     fn run_commits_staged_outputs_before_reporting_them() {
         use std::io::Write;
         let dir = tempfile::tempdir().unwrap();
-        // Job 7's output path is a non-empty directory: its rename fails at the commit.
+        // Item 7's output path is a non-empty directory: its rename fails at the commit.
         std::fs::create_dir_all(dir.path().join("7.out/x")).unwrap();
         let jobs = jobs(100, Some(dir.path()));
-        let work = |j: &Job, group: &mut output::Group| {
+        let work = |j: &Item, group: &mut output::Group| {
             let out = j.out.clone().unwrap();
             let extra = out.with_extension("extra");
             // Every third job stages two files, the others one.
@@ -222,7 +222,7 @@ mod tests {
         let jobs = jobs(50, None);
         let mut seen = Vec::new();
         // Each job takes a while, so that most have not started when the stop is asked.
-        let work = |j: &Job, _: &mut output::Group| {
+        let work = |j: &Item, _: &mut output::Group| {
             std::thread::sleep(std::time::Duration::from_millis(10));
             done(j, None)
         };

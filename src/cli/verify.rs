@@ -162,6 +162,14 @@ fn print_text(out: &mut impl Write, r: &VerifyReport) -> Result<()> {
     if let (Some(_), Some(id), Some(v)) = (&r.file, &r.arxiv_id, r.arxiv_version) {
         writeln!(out, "{:<10} {:<28} arXiv:{id}v{v}", "paper", "source")?;
     }
+    // A note, not a check: the number still names the version it was made for.
+    if let Some(n) = &r.newer_version {
+        writeln!(
+            out,
+            "newer version: v{} is {} ({})",
+            n.version, n.pith_number, n.url
+        )?;
+    }
     writeln!(out, "{}", r.headline())?;
     if r.file.is_none() && r.verdict == Verdict::Unverified {
         if !r.compares() {

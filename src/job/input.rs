@@ -461,7 +461,7 @@ pub fn full_number(text: &str, net: &net::Settings) -> Result<Resolved, Error> {
 /// # Errors
 /// As [`Input::full_number`]; [`ErrorKind::Number`] ([`crate::batch::ErrorKind::Conflict`])
 /// when two sidecars disagree.
-pub fn item_number(job: &crate::batch::Job, net: &net::Settings) -> Result<PithNumber, Error> {
+pub fn item_number(job: &crate::batch::Item, net: &net::Settings) -> Result<PithNumber, Error> {
     let number = |l: &Local| {
         Input::Local(l.clone())
             .full_number(net)
@@ -493,7 +493,7 @@ pub fn item_number(job: &crate::batch::Job, net: &net::Settings) -> Result<PithN
 /// The display fields of a batch item's paper, when its source or a further sidecar names it
 /// (a record, an Atom entry; a number alone names none): what its inject writes beside the
 /// number. The number itself is [`item_number`]'s, which checks the sources agree.
-pub fn item_details(job: &crate::batch::Job, net: &net::Settings) -> Option<Details> {
+pub fn item_details(job: &crate::batch::Item, net: &net::Settings) -> Option<Details> {
     std::iter::once(&job.source)
         .chain(&job.also)
         .filter(|l| !matches!(l, Local::Number(_)))

@@ -9,7 +9,7 @@ use std::path::{Component, Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{Destination, Error, ErrorCode, ErrorKind, InjectRequest, Settings, Source, Status};
-use crate::batch::Job;
+use crate::batch::Item;
 use crate::output::Group;
 use crate::PithNumber;
 
@@ -162,7 +162,7 @@ impl Summary {
 }
 
 impl crate::batch::Line for ItemReport {
-    fn not_started(job: &Job) -> Self {
+    fn not_started(job: &Item) -> Self {
         ItemReport {
             status: Status::Skipped,
             reason: Some("interrupted before this file was started".into()),
@@ -186,7 +186,7 @@ impl crate::batch::Line for ItemReport {
 #[derive(Debug, Clone, Copy)]
 pub struct ItemRequest<'a> {
     /// The PDF and where its number comes from.
-    pub job: &'a Job,
+    pub job: &'a Item,
     /// The output folder the input tree is mirrored into; `None` (and no `out` in the job)
     /// is in place.
     pub out_dir: Option<&'a Path>,

@@ -142,7 +142,7 @@ pub fn bulk(
     report: &mut dyn FnMut(&bulk::Report),
 ) -> Result<bulk::Summary, Error> {
     super::stdin_once(req.snapshot.iter().chain(req.oai).map(PathBuf::as_path))?;
-    let inputs = bulk::Input::of_forms(req.snapshot, req.oai);
+    let inputs = bulk::MetadataFile::of_forms(req.snapshot, req.oai);
     let opts = bulk::Options {
         threads: super::pass_threads(req.jobs),
         strict: req.strict,

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use super::item::{self, ItemRequest, Summary};
 use super::progress::Progress;
 use super::{Error, ErrorKind, ItemReport, Settings, Status};
-use crate::batch::{self, Job};
+use crate::batch::{self, Item};
 
 /// Where a batch run's PDFs and their numbers come from: what `pith batch --dir/--manifest`
 /// and Python's `batch` are given.
@@ -156,7 +156,7 @@ impl<'a> BatchRequest<'a> {
 #[derive(Debug, Default)]
 struct Plan {
     /// The PDFs to update, each with where its number comes from.
-    pub jobs: Vec<Job>,
+    pub jobs: Vec<Item>,
     /// PDFs a directory holds with no number source.
     pub orphans: Vec<PathBuf>,
     /// Lines arXiv matching decided (skips and misses).
@@ -232,9 +232,9 @@ fn arxiv_plan(
     base: Option<&Path>,
     threads: usize,
     note: &mut dyn FnMut(&super::progress::Notice),
-) -> Result<(Vec<Job>, Decided, ArxivPass), Error> {
+) -> Result<(Vec<Item>, Decided, ArxivPass), Error> {
     use crate::batch::arxiv as arxiv_match;
-    use crate::record::arxiv::bulk::Input as MetaInput;
+    use crate::record::arxiv::bulk::MetadataFile;
     let arxiv = |e| Error::new(ErrorKind::Arxiv(e));
     let (wanted, unnamed) = match (inputs.manifest, base, inputs.dir) {
         (Some(m), Some(base), _) => {
@@ -248,7 +248,7 @@ fn arxiv_plan(
         _ => return Err(no_inputs()),
     };
     let ids: std::collections::HashSet<String> = wanted.iter().map(|w| w.id.clone()).collect();
-    let metadata = MetaInput::recognised(inputs.arxiv_metadata);
+    let metadata = MetadataFile::recognised(inputs.arxiv_metadata);
     let mut list = match inputs.unmatched {
         Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(
             |e| Error::new(ErrorKind::Io("cannot create".into(), e)).in_file(p),
@@ -291,7 +291,7 @@ fn arxiv_plan(
 /// One batch run.
 pub struct RunRequest<'a> {
     /// The PDFs to update (or check), each with where its number comes from.
-    pub jobs: Vec<Job>,
+    pub jobs: Vec<Item>,
     /// PDFs a directory run found no number source for, under `root`: reported `unmatched`
     /// (with `mirror`, copied unchanged into the output folder).
     pub orphans: Vec<PathBuf>,
@@ -484,7 +484,7 @@ fn arxiv_jobs(
     unnamed: Vec<PathBuf>,
     collected: &crate::batch::arxiv::Collected,
     any_version: bool,
-) -> (Vec<Job>, Vec<(usize, ItemReport)>, Matched) {
+) -> (Vec<Item>, Vec<(usize, ItemReport)>, Matched) {
     use crate::batch::arxiv::{decide, Decision};
     let line = |pdf: &Path, status: Status, reason: String| ItemReport {
         status,
@@ -509,7 +509,7 @@ fn arxiv_jobs(
         let (status, reason) = match decide(&w, collected, any_version) {
             Decision::Number(n) => {
                 m.matched += 1;
-                jobs.push(Job {
+                jobs.push(Item {
                     index,
                     pdf: w.pdf,
                     relative: w.relative,
@@ -595,7 +595,7 @@ mod tests {
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/minimal.pdf");
         let pdf = dir.path().join("a.pdf");
         std::fs::copy(&src, &pdf).unwrap();
-        let job = |i: usize, n: &str| Job {
+        let job = |i: usize, n: &str| Item {
             index: i,
             pdf: pdf.clone(),
             relative: PathBuf::from(format!("{i}.pdf")),

@@ -14,6 +14,7 @@ use serde::Serialize;
 use super::input::Input;
 use super::{Error, ErrorKind, Source};
 use crate::net::pdfcheck::{self, Claim};
+use crate::net::resolver::NewerVersion;
 use crate::net::{self};
 use crate::number::NumberRef;
 use crate::pdf;
@@ -71,6 +72,10 @@ pub struct VerifyReport {
     pub headline: String,
     /// The checks, in order.
     pub checks: Vec<Check>,
+    /// A newer version of the paper than the record checked, when the resolver (a mirror)
+    /// names one. A note for the reader: it changes no check and no verdict, since a newer
+    /// version does not make the older number wrong.
+    pub newer_version: Option<NewerVersion>,
 }
 
 impl VerifyReport {
@@ -85,6 +90,7 @@ impl VerifyReport {
             verdict: report.verdict(),
             headline: String::new(),
             checks: report.checks,
+            newer_version: None,
         }
     }
 
@@ -238,9 +244,9 @@ fn run_pdf(req: &VerifyRequest<'_>, source: Source<'_>) -> Result<VerifyReport, 
             };
             let found = pdfcheck::verify(&ins, pdfcheck::Source::Resolver(lookup), &keys)
                 .map_err(net_error)?;
-            return Ok(
-                pdf_report(file, &found.claim, found.record.as_ref(), found.report).finish(),
-            );
+            let mut r = pdf_report(file, &found.claim, found.record.as_ref(), found.report);
+            r.newer_version = found.newer_version;
+            return Ok(r.finish());
         }
     };
     let found = pdfcheck::verify(&ins, against, &keys).map_err(net_error)?;

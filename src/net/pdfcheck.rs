@@ -129,6 +129,8 @@ pub struct PdfReport {
     pub record: Option<Record>,
     /// The checks; its [`Report::verdict`] is the answer.
     pub report: Report,
+    /// A newer version of the paper, when the resolver names one (a note, not a check).
+    pub newer_version: Option<resolver::NewerVersion>,
 }
 
 impl PdfReport {
@@ -152,6 +154,7 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
     let claimed = NumberRef::Full(claim.number.clone());
     let mut report = Report::default();
     let mut bundle = None;
+    let mut newer_version = None;
     let record = match source {
         Source::Record(r) => Some(r),
         Source::Bundle(b) => {
@@ -209,6 +212,7 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
                         why,
                     ));
                 }
+                newer_version = res.newer_version;
                 Some(res.record)
             }
             Err(e) if matches!(e.kind(), ErrorKind::NotFound) => {
@@ -279,6 +283,7 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
         claim,
         record,
         report,
+        newer_version,
     })
 }
 

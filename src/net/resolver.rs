@@ -9,9 +9,14 @@
 //! Caching: a record is named by its own hash, so a cached record is used whatever its age; a
 //! bundle may gain events, so a cached bundle is used when younger than [`BUNDLE_FRESH`]
 //! (offline: of any age). A 404 is never cached.
+//!
+//! A mirror also names, beside the record, the newest version of the paper it indexes when
+//! that is not the record's own (`newer_version`); pith.science may not, so it is optional
+//! ([`NewerVersion`]). It is a note for the reader, never part of a check.
 
 use std::time::Duration;
 
+use serde::Serialize;
 use serde_json::Value;
 
 use super::client::{Client, Service};
@@ -31,8 +36,56 @@ pub struct Resolved {
     pub stated_number: Option<String>,
     /// The `canonical_sha256` a wrapper states beside the record.
     pub stated_sha256: Option<String>,
+    /// A newer version of the paper than the record's, when the resolver names one.
+    pub newer_version: Option<NewerVersion>,
     /// Whether it came from the cache.
     pub cached: bool,
+}
+
+/// A newer version of a paper than the record checked: what a mirror states beside a record
+/// under `newer_version` (`{version, pith_number, url, latest}`). A newer version does not
+/// make the older number wrong; it tells the reader where the paper now stands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NewerVersion {
+    /// The arXiv version (`3` for v3).
+    pub version: u32,
+    /// Its full number (`pith:YYYY:<26>`).
+    pub pith_number: String,
+    /// Its record page (absolute: a path the resolver gives is joined to the resolver's URL).
+    pub url: String,
+}
+
+impl NewerVersion {
+    /// The `newer_version` a wrapper states beside `record`, with a relative `url` joined to
+    /// `base` (the resolver's URL). `None` when absent, or when it does not name a full number
+    /// of a version newer than the record's: a confused resolver's note is left out rather
+    /// than shown, since it decides nothing.
+    pub fn stated(wrapper: &Value, record: &Record, base: &str) -> Option<NewerVersion> {
+        let n = wrapper.get("newer_version")?;
+        let version = u32::try_from(n.get("version")?.as_u64()?).ok()?;
+        let number = crate::PithNumber::parse(n.get("pith_number")?.as_str()?).ok()?;
+        if version <= record.source.version || number.year().is_none() {
+            return None;
+        }
+        let page = format!("{}/pith/{}", base.trim_end_matches('/'), number.code());
+        // The URL is printed to a terminal and a page: only a plain http(s) URL is kept as
+        // given; anything else is replaced by the number's page at this resolver.
+        let plain = |u: &str| !u.chars().any(|c| c.is_control() || c.is_whitespace());
+        let url = match n.get("url").and_then(Value::as_str) {
+            Some(u) if plain(u) && (u.starts_with("https://") || u.starts_with("http://")) => {
+                u.to_owned()
+            }
+            Some(u) if plain(u) && u.starts_with('/') && !u.starts_with("//") => {
+                format!("{}{u}", base.trim_end_matches('/'))
+            }
+            _ => page,
+        };
+        Some(NewerVersion {
+            version,
+            pith_number: number.full(),
+            url,
+        })
+    }
 }
 
 /// The record URL of a code at the resolver `base`.
@@ -46,11 +99,20 @@ pub fn bundle_url(base: &str, code: &str) -> String {
 }
 
 /// Reads a record as the resolver serves it: wrapped (`canonical_record` beside
-/// `pith_number` and `canonical_sha256`) or bare.
+/// `pith_number` and `canonical_sha256`) or bare. A `newer_version` URL that is a path is
+/// kept as a path; [`read_record_at`] joins it to the resolver's URL.
 ///
 /// # Errors
 /// [`ErrorKind::BadAnswer`] for text that is not JSON, or a record that is not valid.
 pub fn read_record(json: &[u8]) -> Result<Resolved, Error> {
+    read_record_at(json, "")
+}
+
+/// Reads a record as [`read_record`] does, served by the resolver at `base`.
+///
+/// # Errors
+/// As [`read_record`].
+pub fn read_record_at(json: &[u8], base: &str) -> Result<Resolved, Error> {
     let bad = |m: String| Error::from(ErrorKind::BadAnswer(m));
     let v: Value = serde_json::from_slice(json).map_err(|e| bad(format!("not JSON: {e}")))?;
     let (rec, number, sha) = match v.get("canonical_record") {
@@ -66,10 +128,12 @@ pub fn read_record(json: &[u8]) -> Result<Resolved, Error> {
         None => (&v, None, None),
     };
     let record = Record::from_value(rec).map_err(|e| bad(format!("the record: {e}")))?;
+    let newer_version = NewerVersion::stated(&v, &record, base);
     Ok(Resolved {
         record,
         stated_number: number,
         stated_sha256: sha,
+        newer_version,
         cached: false,
     })
 }
@@ -111,12 +175,13 @@ pub fn display_fields(json: &[u8]) -> (String, String) {
 }
 
 fn record_and_bytes(client: &Client, code: &str) -> Result<(Resolved, Vec<u8>), Error> {
-    let url = record_url(&client.settings().resolver_url, code);
+    let base = &client.settings().resolver_url;
+    let url = record_url(base, code);
     let cache = client.cache();
     let file = cache.resolver_file(code, false);
     if !client.settings().refresh {
         if let Some(bytes) = cache.read(&file)? {
-            if let Ok(mut r) = read_record(&bytes) {
+            if let Ok(mut r) = read_record_at(&bytes, base) {
                 r.cached = true;
                 return Ok((r, bytes));
             }
@@ -125,7 +190,7 @@ fn record_and_bytes(client: &Client, code: &str) -> Result<(Resolved, Vec<u8>), 
     let fetched = client
         .get(Service::Resolver, &url)
         .map_err(|e| e.about(&url))?;
-    let r = read_record(&fetched.body).map_err(|e| e.about(&url))?;
+    let r = read_record_at(&fetched.body, base).map_err(|e| e.about(&url))?;
     cache.write(&file, &fetched.body)?;
     Ok((r, fetched.body))
 }
@@ -211,5 +276,54 @@ mod tests {
             record_url("https://pith.science/", "X"),
             "https://pith.science/pith/X.json"
         );
+    }
+
+    #[test]
+    fn a_newer_version_is_read_when_it_names_one() {
+        let recs: Value =
+            serde_json::from_str(include_str!("../../tests/data/records.json")).unwrap();
+        let mut v = recs[0].clone();
+        let record = Record::from_value(&v["canonical_record"]).unwrap();
+        let later = record.source.version + 2;
+        let number = "pith:2024:AAAAAAAAAAAAAAAAAAAAAAAAAA";
+        let at = |v: &Value, base: &str| {
+            read_record_at(&serde_json::to_vec(v).unwrap(), base)
+                .unwrap()
+                .newer_version
+        };
+        // pith.science's answer names none.
+        assert_eq!(at(&v, "http://m"), None);
+        // A mirror's relative URL is joined to the resolver asked; an absolute one is kept.
+        v["newer_version"] = serde_json::json!({"version": later, "pith_number": number,
+            "url": "/pith/AAAAAAAAAAAAAAAAAAAAAAAAAA", "latest": true});
+        let n = at(&v, "http://m/").unwrap();
+        assert_eq!((n.version, n.pith_number.as_str()), (later, number));
+        assert_eq!(n.url, "http://m/pith/AAAAAAAAAAAAAAAAAAAAAAAAAA");
+        v["newer_version"]["url"] = "https://mirror.example/pith/A".into();
+        assert_eq!(
+            at(&v, "http://m").unwrap().url,
+            "https://mirror.example/pith/A"
+        );
+        // A URL that is not plain becomes the number's page at the resolver asked.
+        for url in [
+            "javascript:alert(1)",
+            "https://x\u{1b}[2J",
+            "//evil.example/x",
+        ] {
+            v["newer_version"]["url"] = url.into();
+            assert_eq!(
+                at(&v, "http://m").unwrap().url,
+                "http://m/pith/AAAAAAAAAAAAAAAAAAAAAAAAAA",
+                "{url}"
+            );
+        }
+        // Not newer than the record, or no full number: left out.
+        v["newer_version"]["version"] = record.source.version.into();
+        assert_eq!(at(&v, "http://m"), None);
+        v["newer_version"]["version"] = later.into();
+        v["newer_version"]["pith_number"] = "AAAAAAAAAAAAAAAAAAAAAAAAAA".into();
+        assert_eq!(at(&v, "http://m"), None);
+        v["newer_version"] = Value::Null;
+        assert_eq!(at(&v, "http://m"), None);
     }
 }

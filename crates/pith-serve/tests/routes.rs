@@ -611,9 +611,9 @@ fn extractors_find_the_record_pages_citation_tags_json_ld_and_open_graph() {
     }
 }
 
-#[test]
-fn an_older_version_says_a_newer_one_exists_and_the_concept_badge_follows_the_newest() {
-    let dir = tempfile::tempdir().unwrap();
+/// An index built from an older snapshot (2402.03791 at v1 only) and then the vectors'
+/// snapshot (v1 and v3), in `dir`.
+fn older_and_newer_index(dir: &std::path::Path) -> std::path::PathBuf {
     let snapshot = common::data("arxiv/vectors.snapshot.jsonl");
     let text = std::fs::read_to_string(&snapshot).unwrap();
     // The older snapshot: arXiv's metadata before 2402.03791 had its v2 and v3.
@@ -627,13 +627,20 @@ fn an_older_version_says_a_newer_one_exists_and_the_concept_badge_follows_the_ne
             format!("{v}\n")
         })
         .collect();
-    let old = dir.path().join("old.jsonl");
+    let old = dir.join("old.jsonl");
     std::fs::write(&old, older).unwrap();
-    let index = dir.path().join("i.pith-index");
+    let index = dir.join("i.pith-index");
     for snap in [&old, &snapshot] {
         let r = common::build_index(&index, &["--arxiv-snapshot", snap.to_str().unwrap()]);
         assert_eq!(r.code, 0, "{}", r.stderr);
     }
+    index
+}
+
+#[test]
+fn an_older_version_says_a_newer_one_exists_and_the_concept_badge_follows_the_newest() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = older_and_newer_index(dir.path());
     let s = Server::start(&index, &[]);
     let v1 = s.get("/arxiv/2402.03791v1", &[]);
     assert_eq!(v1.status, 303);
@@ -763,4 +770,92 @@ fn the_export_writes_the_citations_concept_badges_and_sitemap_the_server_answers
         let written = std::fs::read(out.join(&file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(written, served.body, "{file}");
     }
+}
+
+#[test]
+fn verify_against_a_mirror_names_a_newer_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = older_and_newer_index(dir.path());
+    let s = Server::start(&index, &[]);
+    let newest = "7BMK4ZKTPUTUY3JKWBANNPOFR5";
+    let v1 = s.get("/arxiv/2402.03791v1", &[]);
+    assert_eq!(v1.status, 303);
+    let v1 = v1
+        .header("location")
+        .unwrap()
+        .trim_start_matches("/pith/")
+        .to_owned();
+    assert_ne!(v1, newest);
+    let number_of = |c: &str| {
+        s.get(&format!("/pith/{c}.json"), &[]).json()["pith_number"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let (old, new) = (number_of(&v1), number_of(newest));
+    assert_eq!(new, format!("pith:2024:{newest}"));
+    let verify = |number: &str, json: bool| {
+        let pdf = dir.path().join(format!("{}.pdf", code(number)));
+        if !pdf.exists() {
+            common::inject(number, &pdf);
+        }
+        let cache = tempfile::tempdir().unwrap();
+        let mut args = vec!["verify", pdf.to_str().unwrap()];
+        if json {
+            args.push("--json");
+        }
+        let r = run(
+            &common::pith(),
+            &args,
+            &[
+                ("PITH_RESOLVER_URL", s.url.as_str()),
+                ("PITH_CACHE_DIR", cache.path().to_str().unwrap()),
+            ],
+        );
+        assert!(r.code == 0 || r.code == 1, "{}{}", r.stdout, r.stderr);
+        (r, pdf)
+    };
+    // A PDF of v1: the key names v3, its number and its page at this mirror.
+    let (r, old_pdf) = verify(&old, true);
+    let report: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(report["pith_number"], old.as_str(), "{report}");
+    assert_eq!(report["arxiv_version"], 1, "{report}");
+    let newer = &report["newer_version"];
+    assert_eq!(newer["version"], 3, "{report}");
+    assert_eq!(newer["pith_number"], new.as_str(), "{report}");
+    assert_eq!(newer["url"], format!("{}/pith/{newest}", s.url), "{report}");
+    // The page it names is the newest version's record.
+    assert_eq!(number_of(newest), new);
+    let text = verify(&old, false).0.stdout;
+    let line = format!("newer version: v3 is {new} ({}/pith/{newest})", s.url);
+    assert!(text.lines().any(|l| l == line), "{text}");
+    // A newer version changes no verdict: v1's is that of the newest, checked the same way.
+    let (latest, _) = verify(&new, true);
+    let latest: Value = serde_json::from_str(&latest.stdout).unwrap();
+    assert_eq!(report["verdict"], latest["verdict"], "{report}\n{latest}");
+    assert_eq!(report["holds"], true, "{report}");
+    // The newest version's PDF has no such key value nor line.
+    assert_eq!(latest["newer_version"], Value::Null, "{latest}");
+    assert_eq!(latest["arxiv_version"], 3, "{latest}");
+    let text = verify(&new, false).0.stdout;
+    assert!(!text.contains("newer version"), "{text}");
+    // The mirror's check page answers the same report, and says so in words.
+    let pdf = std::fs::read(&old_pdf).unwrap();
+    let post = |accept: &str| {
+        let mut req = format!(
+            "POST /verify?file={} HTTP/1.1\r\nHost: {}\r\nAccept: {accept}\r\nContent-Type: application/pdf\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            old_pdf.file_name().unwrap().to_str().unwrap(),
+            s.url.trim_start_matches("http://"),
+            pdf.len()
+        )
+        .into_bytes();
+        req.extend_from_slice(&pdf);
+        s.raw(&req)
+    };
+    let checked = post("application/json");
+    assert_eq!(checked.status, 200, "{}", checked.text());
+    assert_eq!(checked.json()["newer_version"], report["newer_version"]);
+    let page = post("text/html").text();
+    assert!(page.contains("A newer version exists"), "{page}");
+    assert!(page.contains(&format!("href=\"/pith/{newest}\"")), "{page}");
 }

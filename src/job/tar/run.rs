@@ -28,7 +28,7 @@ use crate::batch::arxiv::{self as arxiv_match, Collected};
 use crate::batch::manifest::{self, Manifest, TarEntry};
 use crate::batch::Shard;
 use crate::job::progress::{Notice, Progress};
-use crate::record::arxiv::bulk::Input as MetaInput;
+use crate::record::arxiv::bulk::MetadataFile;
 
 /// What a run is asked to do.
 #[derive(Debug, Clone)]
@@ -118,7 +118,7 @@ fn collect(
     if req.metadata.is_empty() {
         return Ok(Collected::default());
     }
-    let inputs = MetaInput::recognised(req.metadata);
+    let inputs = MetadataFile::recognised(req.metadata);
     arxiv_match::collect_where(
         &inputs,
         &|id| wanted.accepts(id),

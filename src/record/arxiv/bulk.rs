@@ -45,20 +45,20 @@ impl Format {
 
 /// One metadata file to read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Input {
+pub struct MetadataFile {
     /// The file, or `-` for standard input.
     pub path: PathBuf,
     /// The expected form; `None` recognises it from the first byte (`{` or `<`).
     pub format: Option<Format>,
 }
 
-impl Input {
+impl MetadataFile {
     /// The inputs of snapshot files and of OAI-PMH pages, in that order, each of its form.
-    pub fn of_forms(snapshot: &[PathBuf], oai: &[PathBuf]) -> Vec<Input> {
+    pub fn of_forms(snapshot: &[PathBuf], oai: &[PathBuf]) -> Vec<MetadataFile> {
         let snapshot = snapshot.iter().map(|p| (p, Format::Snapshot));
         snapshot
             .chain(oai.iter().map(|p| (p, Format::Oai)))
-            .map(|(p, f)| Input {
+            .map(|(p, f)| MetadataFile {
                 path: p.clone(),
                 format: Some(f),
             })
@@ -66,10 +66,10 @@ impl Input {
     }
 
     /// The inputs of `paths`, each form recognised from its first byte.
-    pub fn recognised(paths: &[PathBuf]) -> Vec<Input> {
+    pub fn recognised(paths: &[PathBuf]) -> Vec<MetadataFile> {
         paths
             .iter()
-            .map(|p| Input {
+            .map(|p| MetadataFile {
                 path: p.clone(),
                 format: None,
             })
@@ -238,7 +238,7 @@ impl std::error::Error for Error {
 }
 
 /// Opens an input and recognises its form (after decompression) from its first byte.
-fn open_input(inp: &Input) -> Result<(Format, input::Stream), Error> {
+fn open_input(inp: &MetadataFile) -> Result<(Format, input::Stream), Error> {
     let err = |reason: String| Error {
         kind: ErrorKind::Open {
             path: inp.path.clone(),
@@ -305,7 +305,12 @@ fn open_input(inp: &Input) -> Result<(Format, input::Stream), Error> {
 /// # Errors
 /// [`ErrorKind::Open`] when a file cannot be opened or is not of its stated form. Problems
 /// inside a file are units ([`UnitKind::Broken`], [`UnitKind::TooLong`]), not errors.
-pub fn scan<T, W, C>(inputs: &[Input], threads: usize, work: W, mut consume: C) -> Result<(), Error>
+pub fn scan<T, W, C>(
+    inputs: &[MetadataFile],
+    threads: usize,
+    work: W,
+    mut consume: C,
+) -> Result<(), Error>
 where
     T: Send,
     W: Fn(Unit) -> T + Sync,
@@ -353,7 +358,7 @@ where
 // `push!` resets the byte count also where the loop ends right after it.
 #[allow(unused_assignments)]
 fn read_units(
-    inp: &Input,
+    inp: &MetadataFile,
     fmt: Format,
     mut stream: input::Stream,
     emit: &mut dyn FnMut(Vec<Unit>) -> bool,
@@ -581,7 +586,7 @@ enum Numbered {
 ///
 /// # Examples
 /// ```
-/// use pith::record::arxiv::bulk::{number, Input, Options};
+/// use pith::record::arxiv::bulk::{number, MetadataFile, Options};
 /// let dir = std::env::temp_dir().join(format!("pith-doc-bulk-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir)?;
 /// let path = dir.join("snap.jsonl");
@@ -589,7 +594,7 @@ enum Numbered {
 ///     r#""categories":"hep-ph","license":null,"#,
 ///     r#""versions":[{"version":"v1","created":"Mon, 2 Apr 2007 19:18:42 GMT"}]}"#, "\n"))?;
 /// let mut out = Vec::new();
-/// let s = number(&[Input { path, format: None }], Options { threads: 2, strict: false },
+/// let s = number(&[MetadataFile { path, format: None }], Options { threads: 2, strict: false },
 ///                &mut out, &mut |_| {})?;
 /// assert_eq!(s.numbered, 1);
 /// assert!(String::from_utf8(out)?.starts_with(r#"{"id":"0704.0001","version":1,"number":"pith:2007:"#));
@@ -597,7 +602,7 @@ enum Numbered {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn number(
-    inputs: &[Input],
+    inputs: &[MetadataFile],
     opts: Options,
     out: &mut dyn Write,
     report: &mut dyn FnMut(&Report),

@@ -478,12 +478,12 @@ pub fn build(
         }
     };
     // arXiv bulk metadata: numbers computed on every core, stored in input order.
-    let inputs: Vec<bulk::Input> = sources
+    let inputs: Vec<bulk::MetadataFile> = sources
         .snapshots
         .iter()
         .map(|p| (p, bulk::Format::Snapshot))
         .chain(sources.oai.iter().map(|p| (p, bulk::Format::Oai)))
-        .map(|(p, f)| bulk::Input {
+        .map(|(p, f)| bulk::MetadataFile {
             path: p.clone(),
             format: Some(f),
         })

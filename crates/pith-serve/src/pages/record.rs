@@ -128,8 +128,13 @@ struct Citation {
     name: &'static str,
     media_type: &'static str,
     extension: &'static str,
-    text: String,
+    /// The citation to copy; `None` past [`INLINE_CITATION`] (a collaboration of thousands of
+    /// authors), whose file is linked instead, so that the page stays small enough to keep.
+    text: Option<String>,
 }
+
+/// The largest citation the page holds inline, in bytes: a paper's is under 2 KB.
+const INLINE_CITATION: usize = 16 << 10;
 
 fn citation_name(f: cite::Format) -> &'static str {
     match f {
@@ -403,7 +408,8 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
                 name: citation_name(f),
                 media_type: f.media_type(),
                 extension: f.extension(),
-                text: cite::render(&number, details.as_ref()?, f),
+                text: Some(cite::render(&number, details.as_ref()?, f))
+                    .filter(|t| t.len() <= INLINE_CITATION),
             })
         })
         .collect();

@@ -13,7 +13,7 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use pith::job::{self, VerifyReport, VerifyRequest};
 use pith::net::pdfcheck::Lookup;
-use pith::net::resolver::Resolved;
+use pith::net::resolver::{NewerVersion, Resolved};
 use pith::verify::{Bundle, CheckKind, CheckStatus, Verdict};
 use serde::{Deserialize, Serialize};
 
@@ -35,7 +35,7 @@ pub async fn form(State(state): State<AppState>, headers: HeaderMap) -> Response
 
 /// The query of a raw-body upload: the file's name, for the report's `file` key.
 #[derive(Debug, Deserialize)]
-pub struct Named {
+pub struct UploadName {
     file: Option<String>,
 }
 
@@ -156,7 +156,16 @@ struct ResultView {
     number: Option<String>,
     found_in: Option<String>,
     paper: Option<PaperLink>,
+    newer: Option<NewerLink>,
     checks: Vec<CheckRow>,
+}
+
+/// The newest indexed version of the paper, when the file is of an older one.
+#[derive(Debug, Serialize)]
+struct NewerLink {
+    version: u32,
+    number: String,
+    code: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -224,14 +233,28 @@ impl std::fmt::Debug for IndexLookup {
 impl Lookup for IndexLookup {
     fn record(&self, code: &str) -> Result<Resolved, pith::net::Error> {
         let bad = |m: String| pith::net::Error::from(pith::net::ErrorKind::BadAnswer(m));
-        match self.state.index().record(code) {
-            Ok(Some(e)) => Ok(Resolved {
-                record: pith::Record::from_json(&e.record).map_err(|x| bad(x.to_string()))?,
-                // What this server's JSON-LD states beside the record.
-                stated_number: Some(e.number.full()),
-                stated_sha256: Some(e.canonical_sha256),
-                cached: false,
-            }),
+        let index = self.state.index();
+        match index.record(code) {
+            Ok(Some(e)) => {
+                // What this server's JSON-LD states beside the record, the newest indexed
+                // version of the paper included, at the origin the check page names.
+                let versions = index
+                    .versions(&e.arxiv_id)
+                    .map_err(|x| bad(x.to_string()))?;
+                let newer_version =
+                    crate::documents::newer(e.version, &versions).map(|(v, n)| NewerVersion {
+                        version: *v,
+                        pith_number: n.full(),
+                        url: format!("{}/pith/{}", self.origin.trim_end_matches('/'), n.code()),
+                    });
+                Ok(Resolved {
+                    record: pith::Record::from_json(&e.record).map_err(|x| bad(x.to_string()))?,
+                    stated_number: Some(e.number.full()),
+                    stated_sha256: Some(e.canonical_sha256),
+                    newer_version,
+                    cached: false,
+                })
+            }
             Ok(None) => Err(pith::net::Error::from(pith::net::ErrorKind::NotFound)),
             Err(e) => Err(bad(e.to_string())),
         }
@@ -271,7 +294,7 @@ fn clean_name(name: &str) -> String {
 /// `POST /verify`.
 pub async fn check(
     State(state): State<AppState>,
-    Query(named): Query<Named>,
+    Query(named): Query<UploadName>,
     headers: HeaderMap,
     body: Body,
 ) -> Response {
@@ -482,6 +505,14 @@ fn describe(state: &AppState, report: &VerifyReport) -> ResultView {
         number: Some(n),
         found_in: Some(found_in),
         paper,
+        newer: report.newer_version.as_ref().and_then(|v| {
+            let n = pith::PithNumber::parse(&v.pith_number).ok()?;
+            Some(NewerLink {
+                version: v.version,
+                number: n.full(),
+                code: n.code().to_owned(),
+            })
+        }),
         checks: report
             .checks
             .iter()
