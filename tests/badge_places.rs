@@ -102,21 +102,9 @@ fn blue_pixels(pdf: &Path, dir: &Path) -> usize {
     let data = std::fs::read(&ppm).unwrap();
     std::fs::remove_file(&ppm).unwrap();
     // P6 header: magic, width, height, maxval, then RGB bytes.
-    let mut fields = Vec::new();
-    let mut i = 0;
-    while fields.len() < 4 {
-        while data[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        let s = i;
-        while !data[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        fields.push(String::from_utf8_lossy(&data[s..i]).into_owned());
-    }
+    let (fields, rgb) = common::tools::netpbm(&data);
     assert_eq!(fields[0], "P6");
-    data[i + 1..]
-        .chunks(3)
+    rgb.chunks(3)
         .filter(|p| {
             p.len() == 3
                 && (i32::from(p[0]) - 11).abs() < 30

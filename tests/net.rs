@@ -126,22 +126,8 @@ fn python_number(record: &Value) -> Option<String> {
         return None;
     }
     let script = "import sys,json,hashlib,base64\nr=json.load(sys.stdin)\nb=json.dumps(r,sort_keys=True,separators=(',',':'),ensure_ascii=False).encode()\nd=hashlib.sha256(b).digest()\nprint('pith:%s:%s'%(r['metadata']['submitted_at'][:4],base64.b32encode(d).decode()[:26]))";
-    let mut child = Command::new("python3")
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(record.to_string().as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
-    assert!(o.status.success());
-    Some(String::from_utf8(o.stdout).unwrap().trim().to_owned())
+    let out = common::tools::python(script, record.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    Some(out.trim().to_owned())
 }
 
 fn user_agent() -> String {

@@ -141,22 +141,11 @@ struct Gray(usize, usize, Vec<u8>);
 
 fn read_pgm(path: &Path) -> Gray {
     let data = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    // P5 <w> <h> <max>\n<data>, fields separated by white space (no comments from these tools).
-    let mut fields = Vec::new();
-    let mut i = 0;
-    while fields.len() < 4 {
-        while data[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        let s = i;
-        while !data[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        fields.push(String::from_utf8_lossy(&data[s..i]).into_owned());
-    }
+    // P5 <w> <h> <max>\n<data>.
+    let (fields, px) = common::tools::netpbm(&data);
     assert_eq!(fields[0], "P5", "{}", path.display());
     let (w, h): (usize, usize) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
-    let px = data[i + 1..].to_vec();
+    let px = px.to_vec();
     assert_eq!(px.len(), w * h, "{}", path.display());
     Gray(w, h, px)
 }

@@ -57,6 +57,24 @@ def run(args: List[str]) -> subprocess.CompletedProcess:
     return subprocess.run(args, capture_output=True, text=True, timeout=120)
 
 
+def latex_paper(tmp_path: Path, sty: str, number: str) -> Path:
+    """Compiles with pdflatex, in ``tmp_path``, a one-page paper that uses ``sty`` as
+    pith.sty and gives it ``number``; the PDF's path. Skips (fails under
+    PITH_REQUIRE_TOOLS=1) when pdflatex is missing."""
+    pdflatex = need_tool("pdflatex")
+    (tmp_path / "pith.sty").write_text(sty, encoding="utf-8")
+    (tmp_path / "paper.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{pith}\n"
+        f"\\pithnumber{{{number}}}\n\\title{{T}}\\author{{A}}\n"
+        "\\begin{document}\n\\maketitle\nx\n\\end{document}\n",
+        encoding="utf-8",
+    )
+    r = run([pdflatex, "-interaction=nonstopmode", "-halt-on-error",
+             "-output-directory", str(tmp_path), str(tmp_path / "paper.tex")])
+    assert r.returncode == 0, r.stdout[-2000:]
+    return tmp_path / "paper.pdf"
+
+
 def sha256_file(path: Path) -> str:
     """Hex SHA-256 of a file's bytes."""
     return hashlib.sha256(path.read_bytes()).hexdigest()

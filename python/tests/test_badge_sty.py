@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import pith_number as pn
-from conftest import REPO, SEED, need_module, need_tool, run
+from conftest import REPO, SEED, latex_paper, need_module, need_tool, run
 
 CODE = SEED.split(":")[2]
 URL = "https://pith.science/pith/" + CODE
@@ -106,18 +106,7 @@ def test_sty_is_the_committed_file_and_compiles(tmp_path: Path):
     with pytest.raises(pn.StyError) as e:
         pn.sty(version="1 0")
     assert e.value.kind == "invalid_version"
-    pdflatex = need_tool("pdflatex")
-    (tmp_path / "pith.sty").write_text(text, encoding="utf-8")
-    (tmp_path / "paper.tex").write_text(
-        "\\documentclass{article}\n\\usepackage{pith}\n"
-        f"\\pithnumber{{{SEED}}}\n\\title{{T}}\\author{{A}}\n"
-        "\\begin{document}\n\\maketitle\nx\n\\end{document}\n",
-        encoding="utf-8",
-    )
-    r = run([pdflatex, "-interaction=nonstopmode", "-halt-on-error",
-             "-output-directory", str(tmp_path), str(tmp_path / "paper.tex")])
-    assert r.returncode == 0, r.stdout[-2000:]
-    pdf = tmp_path / "paper.pdf"
+    pdf = latex_paper(tmp_path, text, SEED)
     ins = pn.inspect(pdf)
     assert ins["number"] == SEED and ins["consistent"]
     meta = run([need_tool("pdfinfo"), "-meta", str(pdf)]).stdout

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 import pith_number as pn
-from conftest import pith_cli, FIXTURES, REPO, SEED, need_module, need_tool, require_tools, run
+from conftest import (pith_cli, FIXTURES, REPO, SEED, latex_paper, need_module, need_tool,
+                      require_tools, run)
 
 OTHER = "pith:2024:ZWRUDBOANTQFBE2ITHQCKK5EHL"
 
@@ -138,18 +139,7 @@ def printed(request, tmp_path: Path) -> Path:
                  "--stamp", "-o", str(out)])
         assert r.returncode == 0, r.stderr
         return out
-    pdflatex = need_tool("pdflatex")
-    (tmp_path / "pith.sty").write_text(pn.sty(), encoding="utf-8")
-    (tmp_path / "paper.tex").write_text(
-        "\\documentclass{article}\n\\usepackage{pith}\n"
-        f"\\pithnumber{{{OTHER}}}\n\\title{{T}}\\author{{A}}\n"
-        "\\begin{document}\n\\maketitle\nx\n\\end{document}\n",
-        encoding="utf-8",
-    )
-    r = run([pdflatex, "-interaction=nonstopmode", "-halt-on-error",
-             "-output-directory", str(tmp_path), str(tmp_path / "paper.tex")])
-    assert r.returncode == 0, r.stdout[-2000:]
-    return tmp_path / "paper.pdf"
+    return latex_paper(tmp_path, pn.sty(), OTHER)
 
 
 def _page_one(path: Path) -> tuple:

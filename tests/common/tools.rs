@@ -104,26 +104,25 @@ pub fn pdfinfo_meta(path: &Path) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-/// Runs `python3 -c script` with `input` on standard input: its standard output, or its
-/// standard error when it fails.
-pub fn python(script: &str, input: &str) -> Result<String, String> {
-    let mut c = Command::new("python3")
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write;
-        c.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+pub use pith_testkit::python;
+
+/// A binary Netpbm image as pdftoppm writes it (`P5` grey, `P6` RGB): its four header fields
+/// (magic, width, height, maxval) and the pixel bytes after them. The fields are separated by
+/// white space; these tools write no comments.
+pub fn netpbm(data: &[u8]) -> (Vec<String>, &[u8]) {
+    let mut fields = Vec::new();
+    let mut i = 0;
+    while fields.len() < 4 {
+        while data[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let s = i;
+        while !data[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        fields.push(String::from_utf8_lossy(&data[s..i]).into_owned());
     }
-    let o = c.wait_with_output().unwrap();
-    if o.status.success() {
-        Ok(String::from_utf8_lossy(&o.stdout).into_owned())
-    } else {
-        Err(String::from_utf8_lossy(&o.stderr).into_owned())
-    }
+    (fields, &data[i + 1..])
 }
 
 /// Info `/PithNumber` as pikepdf reads it (or pikepdf's error). Callers check

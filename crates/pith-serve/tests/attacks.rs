@@ -11,43 +11,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::common::{self, code, data, pith, run, skips, vectors, Fixture, Server};
+use pith_testkit::zlib::zeros_after;
+
+use crate::common::{self, code, data, skips, vectors, Fixture, Server};
 
 /// The memory budget docs/serve.md states for the default settings.
 const BUDGET: u64 = 512 << 20;
-
-/// A zlib stream of `prefix` and then zeros, `total` bytes inflated, made without
-/// compressing the zeros one by one: after a full flush every MiB of zeros compresses to the
-/// same block, which is repeated; the Adler-32 checksum is worked out.
-fn zeros_after(prefix: &[u8], total: u64) -> Vec<u8> {
-    use flate2::{Compress, Compression, FlushCompress};
-    const MIB: usize = 1 << 20;
-    let mut c = Compress::new(Compression::best(), true);
-    let mut out = Vec::new();
-    c.compress_vec(prefix, &mut out, FlushCompress::Full)
-        .unwrap();
-    let zeros = vec![0u8; MIB];
-    let mut block = Vec::with_capacity(MIB / 100);
-    c.compress_vec(&zeros, &mut block, FlushCompress::Full)
-        .unwrap();
-    let chunks = (total - prefix.len() as u64) / MIB as u64;
-    for _ in 0..chunks {
-        out.extend_from_slice(&block);
-    }
-    let mut tail = Vec::with_capacity(64);
-    c.compress_vec(&[], &mut tail, FlushCompress::Finish)
-        .unwrap();
-    tail.truncate(tail.len() - 4);
-    out.extend_from_slice(&tail);
-    let (mut a, mut b) = (1u64, 0u64);
-    for &x in prefix {
-        a = (a + u64::from(x)) % 65521;
-        b = (b + a) % 65521;
-    }
-    b = (b + (chunks * MIB as u64) % 65521 * a) % 65521;
-    out.extend_from_slice(&((b << 16 | a) as u32).to_be_bytes());
-    out
-}
 
 /// A one-page PDF whose cross-reference stream inflates to 2.2 GB (2.2 MB on disk).
 fn xref_bomb() -> Vec<u8> {
@@ -148,17 +117,7 @@ fn big_index(dir: &Path) -> (PathBuf, String, String) {
     let src = dir.join("snap.jsonl");
     std::fs::write(&src, snap).unwrap();
     let index = dir.join("big.pith-index");
-    let r = run(
-        &pith(),
-        &[
-            "index",
-            "-o",
-            index.to_str().unwrap(),
-            "--arxiv-snapshot",
-            src.to_str().unwrap(),
-        ],
-        &[],
-    );
+    let r = common::build_index(&index, &["--arxiv-snapshot", src.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     let idx = pith_serve::index::Index::open(&index).unwrap();
     let code_of = |id: &str| {
@@ -449,16 +408,7 @@ fn every_record_is_served_whatever_its_size() {
     let dir = tempfile::tempdir().unwrap();
     let (index, page_code, json_code) = big_index(dir.path());
     let site = dir.path().join("site");
-    let r = run(
-        &pith(),
-        &[
-            "serve",
-            index.to_str().unwrap(),
-            "--export",
-            site.to_str().unwrap(),
-        ],
-        &[],
-    );
+    let r = common::export(&index, &site, &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     for args in [&[][..], &["--cache-bytes", "0"][..]] {
         let s = Server::start(&index, args);
@@ -587,16 +537,7 @@ fn an_export_writes_every_record_but_one_it_cannot_name() {
     .unwrap();
     drop(conn);
     let site = dir.path().join("out/site");
-    let r = run(
-        &pith(),
-        &[
-            "serve",
-            index.to_str().unwrap(),
-            "--export",
-            site.to_str().unwrap(),
-        ],
-        &[],
-    );
+    let r = common::export(&index, &site, &[]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(
         r.stderr.contains(&hostile) && r.stderr.contains("../../escaped"),

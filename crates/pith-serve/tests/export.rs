@@ -39,16 +39,7 @@ fn export_holds_the_servers_bytes_and_pith_verify_passes_on_a_static_host() {
     let t = "export_holds_the_servers_bytes_and_pith_verify_passes_on_a_static_host";
     let f = Fixture::new();
     let out = f.dir.path().join("site");
-    let r = run(
-        &common::pith(),
-        &[
-            "serve",
-            f.index.to_str().unwrap(),
-            "--export",
-            out.to_str().unwrap(),
-        ],
-        &[],
-    );
+    let r = common::export(&f.index, &out, &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let s = Server::start(&f.index, &[]);
     let all = vectors();

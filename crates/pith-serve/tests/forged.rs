@@ -67,12 +67,9 @@ fn a_forged_or_edited_bundle_raises_no_badge_anywhere() {
         std::fs::write(bundles.join(format!("{i}.json")), b.to_string()).unwrap();
     }
     let index = dir.path().join("i.pith-index");
-    let r = run(
-        &common::pith(),
+    let r = common::build_index(
+        &index,
         &[
-            "index",
-            "-o",
-            index.to_str().unwrap(),
             "--records",
             records.to_str().unwrap(),
             "--bundles",
@@ -80,7 +77,6 @@ fn a_forged_or_edited_bundle_raises_no_badge_anywhere() {
             "--key",
             &key,
         ],
-        &[],
     );
     // The edited bundle is left out, and the build says so (exit 2, the rest indexed).
     assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
@@ -90,16 +86,7 @@ fn a_forged_or_edited_bundle_raises_no_badge_anywhere() {
         r.stderr
     );
     let site = dir.path().join("site");
-    let r = run(
-        &common::pith(),
-        &[
-            "serve",
-            index.to_str().unwrap(),
-            "--export",
-            site.to_str().unwrap(),
-        ],
-        &[],
-    );
+    let r = common::export(&index, &site, &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let s = Server::start(&index, &[]);
     for (i, (_, want)) in cases.iter().enumerate() {

@@ -345,22 +345,7 @@ fn have_python_module(module: &str, test: &str) -> bool {
 
 /// Runs `python3 -c script` with `input` on its standard input; its standard output.
 fn python(script: &str, input: &[u8]) -> String {
-    use std::io::Write as _;
-    let mut child = std::process::Command::new("python3")
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{script}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    pith_testkit::python(script, input).unwrap_or_else(|e| panic!("{script}: {e}"))
 }
 
 #[test]
@@ -465,15 +450,24 @@ fn the_record_url_answers_each_client_in_the_form_it_prefers() {
         .is_some_and(|p| p.starts_with("default-src 'self'")));
 }
 
+/// A server on the vectors' index (kept alive by the fixture returned), and the first
+/// published vector with its code and its arXiv id.
+fn serve_first() -> (Fixture, Server, Value, String, String) {
+    let f = Fixture::new();
+    let s = Server::start(&f.index, &[]);
+    let v = vectors().swap_remove(0);
+    let c = code(v["pith_number"].as_str().unwrap());
+    let id = v["canonical_record"]["source"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    (f, s, v, c, id)
+}
+
 #[test]
 fn citations_are_pith_cites_and_other_tools_read_them() {
     let test = "routes::citations_are_pith_cites_and_other_tools_read_them";
-    let f = Fixture::new();
-    let s = Server::start(&f.index, &[]);
-    let v = &vectors()[0];
-    let number = v["pith_number"].as_str().unwrap();
-    let c = code(number);
-    let id = v["canonical_record"]["source"]["id"].as_str().unwrap();
+    let (_f, s, v, c, id) = serve_first();
     let version = v["canonical_record"]["source"]["version"].as_u64().unwrap();
     let cite = |format: &str| {
         let cache = tempfile::tempdir().unwrap();
@@ -562,12 +556,7 @@ fn extractors_find_the_record_pages_citation_tags_json_ld_and_open_graph() {
     if !have_python_module("extruct", test) || !have_python_module("trafilatura", test) {
         return;
     }
-    let f = Fixture::new();
-    let s = Server::start(&f.index, &[]);
-    let v = &vectors()[0];
-    let number = v["pith_number"].as_str().unwrap();
-    let c = code(number);
-    let id = v["canonical_record"]["source"]["id"].as_str().unwrap();
+    let (_f, s, v, c, id) = serve_first();
     // What a reference manager's fetch gets: Accept */*, or no Accept at all.
     for headers in [vec![("Accept", "*/*")], vec![]] {
         let page = s.get(&format!("/pith/{c}"), &headers);
@@ -591,7 +580,7 @@ fn extractors_find_the_record_pages_citation_tags_json_ld_and_open_graph() {
         );
         let got: Value = serde_json::from_str(&out).unwrap();
         let ld = &got["json_ld"][0];
-        assert_eq!(ld["pith_number"], number, "{got}");
+        assert_eq!(ld["pith_number"], v["pith_number"], "{got}");
         assert_eq!(ld["canonical_record"], v["canonical_record"]);
         assert_eq!(got["og"][0]["@type"], "article", "{got}");
         assert!(got["og"][0]["og:title"]
@@ -642,17 +631,7 @@ fn older_and_newer_index(dir: &std::path::Path) -> std::path::PathBuf {
     std::fs::write(&old, older).unwrap();
     let index = dir.join("i.pith-index");
     for snap in [&old, &snapshot] {
-        let r = run(
-            &common::pith(),
-            &[
-                "index",
-                "-o",
-                index.to_str().unwrap(),
-                "--arxiv-snapshot",
-                snap.to_str().unwrap(),
-            ],
-            &[],
-        );
+        let r = common::build_index(&index, &["--arxiv-snapshot", snap.to_str().unwrap()]);
         assert_eq!(r.code, 0, "{}", r.stderr);
     }
     index
@@ -764,18 +743,7 @@ fn the_export_writes_the_citations_concept_badges_and_sitemap_the_server_answers
     let f = Fixture::new();
     let out = f.dir.path().join("site");
     let base = "https://mirror.example.org";
-    let r = run(
-        &common::pith(),
-        &[
-            "serve",
-            f.index.to_str().unwrap(),
-            "--export",
-            out.to_str().unwrap(),
-            "--base-url",
-            base,
-        ],
-        &[],
-    );
+    let r = common::export(&f.index, &out, &["--base-url", base]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let s = Server::start(&f.index, &["--base-url", base]);
     let mut files = vec![

@@ -2,14 +2,17 @@
 //! `crates/pith-serve/tests/common/` of pith-serve), so that each helper is written once:
 //! the record of tests that did not run and its summary ([`skips`]), the checks for the tools
 //! a test needs ([`have_tool`], [`have_python_module`]: a visible skip, a failure under
-//! `PITH_REQUIRE_TOOLS=1`), and a bundle with a receipt signed by a test key
-//! ([`signed_bundle`]). It knows nothing of pith's internals: tests check pith from outside.
+//! `PITH_REQUIRE_TOOLS=1`) and a runner for the Python scripts that check outputs
+//! ([`python`]), a bundle with a receipt signed by a test key
+//! ([`signed_bundle`]), and flate bombs ([`zlib::zeros_after`]). It knows nothing of pith's
+//! internals: tests check pith from outside.
 
 use std::process::Command;
 
 use serde_json::Value;
 
 pub mod skips;
+pub mod zlib;
 
 /// Whether `PITH_REQUIRE_TOOLS=1` is set (CI): a missing tool is then a failure, not a SKIP.
 pub fn tools_required() -> bool {
@@ -57,6 +60,31 @@ pub fn have_python_module(module: &str, test: &str) -> bool {
         missing(test, &format!("Python module {module}"), &reason);
     }
     ok
+}
+
+/// Runs `python3 -c script` with `input` on standard input: its standard output, or its
+/// standard error when it fails. Callers check [`have_python_module`] first.
+pub fn python(script: &str, input: impl AsRef<[u8]>) -> Result<String, String> {
+    use std::io::Write as _;
+    let mut child = Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_ref())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
 }
 
 /// The public half (base64) of the key [`signed_bundle`] signs with.

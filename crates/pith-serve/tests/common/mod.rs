@@ -73,6 +73,26 @@ pub fn run(program: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
     }
 }
 
+/// `pith index -o out` with `args` after: the run, for the caller to check.
+pub fn build_index(out: &Path, args: &[&str]) -> Run {
+    let mut all = vec!["index", "-o", out.to_str().unwrap()];
+    all.extend_from_slice(args);
+    run(&pith(), &all, &[])
+}
+
+/// `pith serve index --export site`, with `extra` arguments after: the run, for the caller
+/// to check.
+pub fn export(index: &Path, site: &Path, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "serve",
+        index.to_str().unwrap(),
+        "--export",
+        site.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    run(&pith(), &args, &[])
+}
+
 /// `pith inject`s `number` into the test suite's minimal PDF, written to `out`.
 pub fn inject(number: &str, out: &Path) {
     let r = run(
@@ -128,12 +148,9 @@ impl Fixture {
         let (bundle, key) = signed_bundle(&vectors()[0]);
         std::fs::write(bundles.join("first.json"), bundle.to_string()).unwrap();
         let index = dir.path().join("vectors.pith-index");
-        let r = run(
-            &pith(),
+        let r = build_index(
+            &index,
             &[
-                "index",
-                "-o",
-                index.to_str().unwrap(),
                 "--arxiv-snapshot",
                 data("arxiv/vectors.snapshot.jsonl").to_str().unwrap(),
                 "--arxiv-oai",
@@ -145,7 +162,6 @@ impl Fixture {
                 "--key",
                 &key,
             ],
-            &[],
         );
         assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
         Fixture { dir, index, key }
