@@ -50,7 +50,7 @@ pub struct XmpProperty {
 }
 
 /// XMP property listing what pith wrote into the file beside its own values, so that `strip`
-/// takes out exactly that and nothing of the publisher's (bag of Text: the [`ADDED`] names).
+/// takes out exactly that and nothing of the publisher's (bag of Text: the names in [`added`](mod@added)).
 pub const XMP_ADDED: &str = "added";
 
 /// The names [`XMP_ADDED`] lists: the paper's identifiers pith added to `xmp:Identifier`
