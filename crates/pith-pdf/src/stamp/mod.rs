@@ -227,6 +227,24 @@ impl Inherited {
     }
 }
 
+/// The content streams of `page` as its `/Contents` lists them: one stream, or the items of
+/// an array (direct or indirect); nothing for anything else.
+pub(crate) fn page_contents<R: ReadAt>(pdf: &Pdf<R>, page: &Dict) -> Vec<Obj> {
+    match page.get(b"Contents") {
+        // An unreadable object is kept as it is, as if it were a stream.
+        Some(c @ Obj::Ref(r)) => match pdf.get(r.num).unwrap_or(None) {
+            Some(f) if f.stream.is_some() => vec![c.clone()],
+            Some(f) => match f.obj {
+                Obj::Array(a) => a,
+                _ => vec![],
+            },
+            None => vec![],
+        },
+        Some(Obj::Array(a)) => a.clone(),
+        _ => vec![],
+    }
+}
+
 /// Page 1: its reference, dictionary and inherited attributes.
 fn first_page<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<(Ref, Dict, Inherited), Error> {
     let mut node = catalog
@@ -368,20 +386,7 @@ pub fn plan<R: ReadAt>(
     let user_unit = page.get(b"UserUnit").and_then(as_f64);
     let geo = Page::new(media, crop, rotate, user_unit);
 
-    let contents = match page.get(b"Contents") {
-        None => vec![],
-        // An unreadable object is kept as it is, as if it were a stream.
-        Some(c @ Obj::Ref(r)) => match pdf.get(r.num).unwrap_or(None) {
-            Some(f) if f.stream.is_some() => vec![c.clone()],
-            Some(f) => match f.obj {
-                Obj::Array(a) => a,
-                _ => vec![],
-            },
-            None => vec![],
-        },
-        Some(Obj::Array(a)) => a.clone(),
-        Some(_) => vec![],
-    };
+    let contents = page_contents(pdf, &page);
     let annots = match page.get(b"Annots").map(|a| pdf.resolve(a)).transpose()? {
         Some(Obj::Array(a)) => a,
         _ => vec![],

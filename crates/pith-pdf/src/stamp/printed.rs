@@ -158,18 +158,7 @@ pub fn read<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<PageOne, Error> {
             places.push(p);
         }
     }
-    let contents = match page.get(b"Contents") {
-        Some(c @ Obj::Ref(r)) => match pdf.get(r.num).ok().flatten() {
-            Some(f) if f.stream.is_some() => vec![c.clone()],
-            Some(f) => match f.obj {
-                Obj::Array(a) => a,
-                _ => vec![],
-            },
-            None => vec![],
-        },
-        Some(Obj::Array(a)) => a.clone(),
-        _ => vec![],
-    };
+    let contents = super::page_contents(pdf, &page);
     let mut texts = Vec::new();
     let mut budget = MAX_TEXT.min(MAX_WHOLE);
     for c in contents.iter().take(MAX_ITEMS) {
