@@ -72,25 +72,13 @@ impl Bundle {
             format!("canonical sha256 {hash}"),
         ));
         // Every place the bundle states the hash, number or record must agree with it.
-        walk(bundle, "", &mut |path, v| {
-            check_claim(path, v, record, &hash, &n, &mut report);
-        });
-        // Receipts.
-        let mut receipts = 0;
-        walk(bundle, "", &mut |path, v| {
-            if let Some(o) = v.as_object() {
-                let sig = SIGNATURE_FIELDS
-                    .iter()
-                    .find_map(|f| o.get(*f).and_then(Value::as_str));
-                let is_receipt = o.get("kind").and_then(Value::as_str) == Some("pith_receipt");
-                if sig.is_none() && !is_receipt {
-                    return;
-                }
-                receipts += 1;
-                report.push(check_receipt(path, o, sig, &digest, keys));
-            }
-        });
-        if receipts == 0 {
+        report
+            .checks
+            .extend(claim_checks(bundle, "", record, &hash, &n));
+        let receipts = receipt_checks(bundle, "", &digest, keys);
+        let found = receipts.len();
+        report.checks.extend(receipts);
+        if found == 0 {
             report.push(Check::new(
                 CheckKind::Receipts,
                 "receipt",
@@ -258,6 +246,11 @@ impl Bundle {
         }
     }
 
+    /// The bundle as a JSON value.
+    pub fn value(&self) -> &Value {
+        &self.value
+    }
+
     /// The bundle as JSON text.
     pub fn to_json(&self) -> String {
         self.value.to_string()
@@ -270,6 +263,40 @@ impl Bundle {
 /// As [`Bundle::from_value`].
 pub fn bundle(bundle: &Value, keys: &[Key]) -> Result<Report, Error> {
     Ok(Bundle::from_value(bundle.clone())?.check(keys))
+}
+
+/// The checks of every hash, number and record stated in `v` (found at `path` of a bundle)
+/// against the bundle's `record`.
+pub(super) fn claim_checks(
+    v: &Value,
+    path: &str,
+    record: &Record,
+    hash: &str,
+    n: &PithNumber,
+) -> Vec<Check> {
+    let mut report = Report::default();
+    walk(v, path, &mut |path, v| {
+        check_claim(path, v, record, hash, n, &mut report);
+    });
+    report.checks
+}
+
+/// The checks of every receipt in `v` (found at `path` of a bundle): an object carrying a
+/// signature field, or whose `kind` is `pith_receipt`, against `digest` and `keys`.
+pub(super) fn receipt_checks(v: &Value, path: &str, digest: &[u8; 32], keys: &[Key]) -> Vec<Check> {
+    let mut out = Vec::new();
+    walk(v, path, &mut |path, v| {
+        if let Some(o) = v.as_object() {
+            let sig = SIGNATURE_FIELDS
+                .iter()
+                .find_map(|f| o.get(*f).and_then(Value::as_str));
+            let is_receipt = o.get("kind").and_then(Value::as_str) == Some("pith_receipt");
+            if sig.is_some() || is_receipt {
+                out.push(check_receipt(path, o, sig, digest, keys));
+            }
+        }
+    });
+    out
 }
 
 fn first_event_payload(bundle: &Value) -> Option<&Value> {

@@ -1,5 +1,6 @@
 //! Verification: records against numbers, texts against records, bundles and their receipts
-//! ([`Bundle`], in `verify/bundle.rs`).
+//! ([`Bundle`], in `verify/bundle.rs`), and a record's state recomputed from its bundle's
+//! events ([`state()`], in `verify/state.rs`).
 //!
 //! Every check yields a [`Check`] with a [`CheckStatus`]; nothing is silently passed. What cannot be
 //! verified (a receipt signed by an unknown key, a field of unknown meaning) is reported as
@@ -15,8 +16,10 @@ use crate::number::{self, NumberRef};
 use crate::record::{self, Record};
 
 mod bundle;
+mod state;
 
 pub use bundle::{bundle, Bundle, Flags, StatedFlag};
+pub use state::{state, Current, EventCheck, EventStatus, State, MERGE_VERSION};
 
 /// Key id of the built-in registry key.
 pub const REGISTRY_KEY_ID: &str = "pith-v1-2026-05";
@@ -324,6 +327,19 @@ impl Key {
         data_encoding::BASE64.encode(self.key.as_bytes())
     }
 
+    /// The raw 32-byte public key as lowercase hex.
+    pub fn to_hex(&self) -> String {
+        number::hex(self.key.as_bytes())
+    }
+
+    /// The first 26 base32 characters of SHA-256 of the raw key (130 bits, as for numbers):
+    /// the mirror manifest's `fingerprint_sha256_b32_first128bits`.
+    pub fn fingerprint_b32(&self) -> String {
+        number::PithNumber::from_digest(&number::sha256(self.key.as_bytes()), None)
+            .code()
+            .to_owned()
+    }
+
     /// A name for this key in messages: its key id, else its fingerprint.
     pub fn name(&self) -> String {
         self.key_id.clone().unwrap_or_else(|| self.fingerprint())
@@ -420,6 +436,11 @@ mod tests {
     fn registry_fingerprint_is_the_published_one() {
         let k = Key::registry();
         assert_eq!(k.fingerprint(), "8d4b5ee74e4693bcd1df2446408b0d54");
+        assert_eq!(k.fingerprint_b32(), "RVFV5Z2OI2J3ZUO7ERDEBCYNKS");
+        assert_eq!(
+            k.to_hex(),
+            "b2d552b68890857171a78b36a5dccf368a953413288c353f7c9d9d6f94b709b3"
+        );
         assert!(k.is_named("pith-v1-2026-05"));
         assert!(k.is_named("8D4B5EE74E4693BCD1DF2446408B0D54"));
         let hex =
