@@ -15,7 +15,7 @@ use axum::routing::get;
 use axum::Router;
 
 use crate::error::Error;
-use crate::{cache, error, headers, limits, pages, reply, routes, state};
+use crate::{agent, cache, error, headers, limits, pages, reply, routes, state};
 
 pub use crate::state::{watch, AppState, Reload, MAX_UPLOAD};
 
@@ -41,6 +41,9 @@ pub fn router(state: AppState) -> Router {
         .route("/sitemap.xml", get(routes::sitemap_index))
         .route("/sitemap/{file}", get(routes::sitemap))
         .route("/healthz", get(routes::healthz))
+        .route("/.well-known/pith/{code}/{file}", get(agent::well_known))
+        .route("/api/pith-number/{code}/{file}", get(agent::api))
+        .route("/pith-signing-key.json", get(agent::signing_key))
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
             error::layer,
@@ -52,6 +55,8 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(resolver)
         .merge(pages::router())
+        // Not kept: without a base URL, the manifest names the request's host.
+        .route("/pith-mirrors.json", get(agent::mirrors))
         .fallback(routes::fallback)
         // One body rule for every route but the upload's, the fallback included.
         .layer(axum::middleware::from_fn_with_state(

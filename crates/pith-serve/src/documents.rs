@@ -118,26 +118,16 @@ fn alias(kind: &str, value: &str) -> serde_json::Value {
     serde_json::json!({"alias_kind": kind, "alias_value": value})
 }
 
-/// The merged state of a record with a bundle: its number, hash, status, whether its
-/// receipt verified, what the bundle states that pith did not check (`bundle_states`),
-/// and how many events the bundle holds.
-pub fn state(e: &Entry, b: &BundleEntry) -> Vec<u8> {
-    let events = serde_json::from_str::<serde_json::Value>(&b.bundle)
-        .ok()
-        .and_then(|v| v.get("events").and_then(|x| x.as_array()).map(Vec::len))
-        .unwrap_or(0);
-    let doc = serde_json::json!({
-        "pith_number": e.number.full(),
-        "short_pith_number": e.number.short(),
-        "canonical_sha256": e.canonical_sha256,
-        "status": status_name(Some(b)),
-        "receipt_verified": b.flags.receipt_verified,
-        "bundle_states": b.flags.claims(),
-        "event_count": events,
-    });
-    let mut out = serde_json::to_vec_pretty(&doc).unwrap_or_default();
-    out.push(b'\n');
-    out
+/// The state of a record with a bundle, recomputed from the bundle's events with `keys`
+/// ([`crate::protocol::state`]), with the record's status beside it.
+pub fn state(e: &Entry, b: &BundleEntry, keys: &[pith::verify::Key]) -> Vec<u8> {
+    crate::protocol::state(
+        &e.number.short(),
+        &e.canonical_sha256,
+        status_name(Some(b)),
+        b,
+        keys,
+    )
 }
 
 /// The badge's status for a record: [`badge::status`] of its bundle's flags.

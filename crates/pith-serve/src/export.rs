@@ -3,7 +3,11 @@
 //!
 //! Each file holds the bytes the server answers on the same path ([`crate::documents`]):
 //! - `pith/<26>.json`: the record's JSON-LD (what `pith verify` and the resolver client read);
-//! - `pith/<26>/bundle.json`, `pith/<26>/state.json`: where a bundle is indexed;
+//! - `pith/<26>/bundle.json`, `pith/<26>/state.json`: where a bundle is indexed, with the
+//!   protocol's files of it ([`crate::protocol`]): `.well-known/pith/<26>/bundle.json`,
+//!   `api/pith-number/<26>/events.json` and, where the bundle holds a graph snapshot,
+//!   `api/pith-number/<26>/graph.json`;
+//! - `pith-signing-key.json` and `pith-mirrors.json` (the manifest, under the base URL);
 //! - `badge/<26>.svg` and `badge/<26>.pdf` (default options and the record's status), their
 //!   dark variants `badge/<26>-dark.svg` and `-dark.pdf`, and `badge/<26>.json` (the
 //!   shields.io endpoint document);
@@ -31,6 +35,7 @@ use pith::badge::Options;
 use crate::documents;
 use crate::index::{Entry, Error, ErrorKind, Index};
 use crate::pages::{self, record::Facts};
+use crate::protocol;
 
 /// What an export wrote.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -105,6 +110,26 @@ pub fn stub(base: &str, to: &str) -> Vec<u8> {
     .into_bytes()
 }
 
+/// The protocol's files of a record with a bundle: the well-known copy of the bundle
+/// (`bundle`, its bytes), its events and, where it holds one, its graph snapshot.
+fn protocol_files(
+    out: &mut Out,
+    code: &str,
+    bundle: &[u8],
+    b: &crate::index::BundleEntry,
+    keys: &[pith::verify::Key],
+) -> Result<(), Error> {
+    let rel = |p: &str| protocol::path(p, code)[1..].to_owned();
+    out.write(&rel(protocol::WELL_KNOWN), bundle)?;
+    if let Some(events) = protocol::events(b, keys) {
+        out.write(&rel(protocol::EVENTS), &events)?;
+    }
+    if let Some(graph) = protocol::graph(b, keys) {
+        out.write(&rel(protocol::GRAPH), &graph)?;
+    }
+    Ok(())
+}
+
 /// The number of leading characters `a` and `b` share.
 fn shared(a: &str, b: &str) -> usize {
     a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count()
@@ -137,6 +162,12 @@ pub fn export(
     {
         out.write(&path, &bytes)?;
     }
+    let keys = index.trusted_keys()?;
+    out.write(
+        "pith-signing-key.json",
+        &protocol::signing_keys(&keys, base),
+    )?;
+    out.write("pith-mirrors.json", &protocol::mirrors(&keys, base))?;
     // Codes come in order: a prefix is unique when neither neighbour shares it.
     let mut prev: Option<Entry> = None;
     let mut prev_shared = 0usize;
@@ -179,7 +210,11 @@ pub fn export(
             let mut bytes = b.bundle.clone().into_bytes();
             bytes.push(b'\n');
             out.write(&format!("pith/{code}/bundle.json"), &bytes)?;
-            out.write(&format!("pith/{code}/state.json"), &documents::state(e, b))?;
+            out.write(
+                &format!("pith/{code}/state.json"),
+                &documents::state(e, b, &keys),
+            )?;
+            protocol_files(&mut out, code, &bytes, b, &keys)?;
             done.bundles += 1;
         }
         let svg = documents::badge_svg(&e.number, &badge, b)

@@ -18,7 +18,7 @@
 //! `crate::` path of this crate to this list, from the top:
 //!
 //! 1. `app`, `export`
-//! 2. `routes`
+//! 2. `routes`, `agent`
 //! 3. `pages`
 //! 4. `extract`
 //! 5. `error`
@@ -27,12 +27,14 @@
 //! 8. `upload`
 //! 9. `limits`
 //! 10. `cache`, `documents`, `assets`
-//! 11. `reply`, `query`, `headers`
+//! 11. `reply`, `query`, `headers`, `protocol`
 //! 12. `negotiate`, `etag`, `index`
 //!
 //! - [`app`]: the [`axum::Router`] joining routes, pages and limits;
 //! - [`export`]: the same routes written as static files;
 //! - [`routes`]: the resolver's handlers (records by `Accept`, bundles, redirects, badges);
+//!   [`agent`]: the protocol's routes beside them (well-known bundles, graph, events, signing
+//!   keys, the mirror manifest);
 //! - [`pages`]: the HTML pages a person uses (search, record page, checking a PDF);
 //! - [`extract`]: what a path names (a number, an arXiv id), read by the library;
 //! - [`error`]: the handlers' one error type and the answer it becomes;
@@ -43,6 +45,7 @@
 //!   [`assets`]: the stylesheet and the script;
 //! - [`reply`]: the headers of every answer; [`query`]: a badge's query; [`headers`]: the
 //!   headers every answer carries whoever made it (nosniff, and the pages' policy on HTML);
+//!   [`protocol`]: the protocol's documents (states, graph, events, keys, manifest);
 //!   [`negotiate`]: `Accept`, read once; [`etag`]:
 //!   entity tags and `If-None-Match`;
 //! - [`index`]: the SQLite schema, building (a new file renamed into place) and lookups;
@@ -50,6 +53,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod agent;
 pub mod app;
 pub mod assets;
 pub mod cache;
@@ -63,6 +67,7 @@ pub mod index;
 pub mod limits;
 pub mod negotiate;
 pub mod pages;
+pub mod protocol;
 pub mod query;
 pub mod reply;
 pub mod routes;

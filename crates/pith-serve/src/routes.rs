@@ -152,7 +152,7 @@ pub async fn pith_file(
         b.push(b'\n');
         b
     } else {
-        documents::state(&entry, &bundle)
+        documents::state(&entry, &bundle, &index.trusted_keys()?)
     };
     Ok(answer(&req, StatusCode::OK, types::JSON, CHANGING, body))
 }

@@ -7,6 +7,7 @@ mod forged;
 mod index;
 mod limits;
 mod pages;
+mod protocol;
 mod router;
 mod routes;
 mod snippets;

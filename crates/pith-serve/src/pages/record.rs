@@ -215,6 +215,8 @@ struct View {
     not_yet: Vec<&'static str>,
     claims: Vec<String>,
     has_bundle: bool,
+    /// Whether the bundle holds a graph snapshot (the Agent API's Graph JSON).
+    has_graph: bool,
     versions: Vec<Version>,
     newer: Option<Version>,
     citations: Vec<Citation>,
@@ -457,6 +459,10 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
         not_yet,
         claims,
         has_bundle: facts.bundle.is_some(),
+        has_graph: facts
+            .bundle
+            .as_ref()
+            .is_some_and(|b| crate::protocol::graph(b, &[]).is_some()),
         versions: facts.versions.iter().map(version_of).collect(),
         newer: documents::newer(r.source.version, &facts.versions).map(version_of),
         citations,

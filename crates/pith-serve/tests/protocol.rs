@@ -1,0 +1,236 @@
+//! The protocol's routes beside the records: the well-known bundle, the signing keys, the
+//! mirror manifest, a state recomputed from the bundle's events, the graph snapshot and the
+//! events, served and exported alike.
+
+use serde_json::{json, Value};
+
+use crate::common::{self, build_index, code, data, have_tool, vectors, Server};
+
+/// An index of the vectors whose first record has a bundle of two events: the receipt signed
+/// by the test key, and a graph snapshot (whose signing rule is not published).
+fn index_with_graph(dir: &std::path::Path) -> (std::path::PathBuf, String, Value) {
+    let records = dir.join("records");
+    let bundles = dir.join("bundles");
+    std::fs::create_dir_all(&records).unwrap();
+    std::fs::create_dir_all(&bundles).unwrap();
+    std::fs::copy(data("records.json"), records.join("records.json")).unwrap();
+    let (mut bundle, key) = common::signed_bundle(&vectors()[0]);
+    let snapshot = json!({"builder_version": "test", "claims": {"count": 0, "items": [],
+        "snapshot_sha256": "258153158e38e3291e3d48162225fcdb2d5a3ed65a07baac614ab91432fd4f57"}});
+    bundle["source_aliases"] = json!([{"alias_kind": "arxiv", "alias_value": "x",
+        "created_at": "2026-01-01T00:00:00Z"}]);
+    bundle["events"].as_array_mut().unwrap().push(json!({
+        "event_id": "sha256:00", "event_type": "graph_snapshot", "target": "graph",
+        "created_at": "2026-01-01T00:00:00Z",
+        "signer": {"key_id": "test", "signer_id": "test"},
+        "payload": {"graph_snapshot": snapshot}}));
+    std::fs::write(bundles.join("first.json"), bundle.to_string()).unwrap();
+    let index = dir.join("graph.pith-index");
+    let r = build_index(
+        &index,
+        &[
+            "--records",
+            records.to_str().unwrap(),
+            "--bundles",
+            bundles.to_str().unwrap(),
+            "--key",
+            &key,
+        ],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    (index, key, snapshot)
+}
+
+/// SHA-256 of the raw key (base64), by Python's hashlib: (hex of the first 16 bytes, the
+/// first 26 base32 characters).
+fn fingerprints(key_b64: &str) -> Option<(String, String)> {
+    if !have_tool("python3", "protocol fingerprints") {
+        return None;
+    }
+    let out = pith_testkit::python(
+        "import sys,hashlib,base64;d=hashlib.sha256(base64.b64decode(sys.stdin.read())).digest();\
+         print(d[:16].hex());print(base64.b32encode(d).decode()[:26])",
+        key_b64,
+    )
+    .unwrap();
+    let mut l = out.lines();
+    Some((l.next()?.to_owned(), l.next()?.to_owned()))
+}
+
+#[test]
+fn the_protocol_routes_serve_what_the_bundle_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let (index, key, snapshot) = index_with_graph(dir.path());
+    let base = "https://mirror.example";
+    let s = Server::start(&index, &["--base-url", base]);
+    let all = vectors();
+    let first = code(all[0]["pith_number"].as_str().unwrap());
+    let second = code(all[1]["pith_number"].as_str().unwrap());
+
+    // The well-known bundle: the same bytes.
+    let bundle = s.get(&format!("/pith/{first}/bundle.json"), &[]);
+    let wk = s.get(&format!("/.well-known/pith/{first}/bundle.json"), &[]);
+    assert_eq!(
+        (wk.status, wk.header("content-type")),
+        (200, Some("application/json"))
+    );
+    assert!(wk.body == bundle.body);
+    for path in [
+        format!("/.well-known/pith/{second}/bundle.json"),
+        format!("/api/pith-number/{second}/graph.json"),
+        format!("/api/pith-number/{second}/events.json"),
+    ] {
+        let r = s.get(&path, &[]);
+        assert_eq!(r.status, 404, "{path}");
+        assert!(r.text().contains("no bundle of"), "{path}: {}", r.text());
+    }
+    assert_eq!(
+        s.get(&format!("/.well-known/pith/{first}/x.json"), &[])
+            .status,
+        404
+    );
+    assert_eq!(
+        s.get(&format!("/api/pith-number/{}/graph.json", &first[..8]), &[])
+            .status,
+        404
+    );
+
+    // The state, recomputed: the receipt valid, the graph snapshot unchecked, never valid.
+    let st = s.get(&format!("/pith/{first}/state.json"), &[]).json();
+    assert_eq!(st["state_type"], "pith_open_graph_state");
+    assert_eq!(st["state_version"], "1.0");
+    assert_eq!(st["pith_number"], all[0]["pith_number"]);
+    assert_eq!(st["merge_version"], "pith-checked-events-v1");
+    assert_eq!(st["event_count"], 2);
+    assert_eq!(st["valid_event_count"], 1);
+    assert_eq!(st["invalid_event_count"], 0);
+    assert_eq!(st["unchecked_event_count"], 1);
+    assert_eq!(st["equivocation_count"], 0);
+    assert_eq!(
+        st["current"]["canonical_record"],
+        all[0]["canonical_record"]
+    );
+    assert_eq!(st["current"]["source_aliases"][0]["alias_value"], "x");
+    let snaps = st["current"]["graph_snapshots"].as_array().unwrap();
+    assert_eq!(snaps.len(), 1);
+    assert_eq!(snaps[0]["event_id"], "sha256:00");
+    assert_eq!(st["status"], "verified");
+
+    // Graph and events.
+    let g = s
+        .get(&format!("/api/pith-number/{first}/graph.json"), &[])
+        .json();
+    assert_eq!(g, snapshot);
+    let ev = s
+        .get(&format!("/api/pith-number/{first}/events.json"), &[])
+        .json();
+    assert_eq!(
+        ev["events"],
+        serde_json::from_slice::<Value>(&bundle.body).unwrap()["events"]
+    );
+    let statuses: Vec<&str> = ev["event_checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["valid", "unchecked"]);
+
+    // The keys, with fingerprints as Python's hashlib computes them.
+    let keys = s.get("/pith-signing-key.json", &[]).json();
+    let keys = keys["keys"].as_array().unwrap();
+    assert_eq!(keys.len(), 2, "{keys:?}");
+    assert_eq!(keys[0]["key_id"], "pith-v1-2026-05");
+    assert_eq!(
+        keys[0]["fingerprint_sha256_hex"],
+        "8d4b5ee74e4693bcd1df2446408b0d54"
+    );
+    assert_eq!(
+        keys[0]["fingerprint_sha256_b32_first128bits"],
+        "RVFV5Z2OI2J3ZUO7ERDEBCYNKS"
+    );
+    assert_eq!(keys[1]["public_key_b64"], key);
+    assert_eq!(keys[1]["algorithm"], "ed25519");
+    if let Some((hex, b32)) = fingerprints(&key) {
+        assert_eq!(keys[1]["fingerprint_sha256_hex"], hex);
+        assert_eq!(keys[1]["fingerprint_sha256_b32_first128bits"], b32);
+    }
+
+    // The manifest: this mirror, under the base URL.
+    let m = s.get("/pith-mirrors.json", &[]).json();
+    assert_eq!(m["manifest_type"], "pith_mirror_manifest");
+    let me = &m["mirrors"][0];
+    assert_eq!(me["base_url"], base);
+    assert_eq!(
+        me["bundle_pattern"],
+        format!("{base}/pith/{{suffix}}/bundle.json")
+    );
+    assert_eq!(
+        me["state_pattern"],
+        format!("{base}/pith/{{suffix}}/state.json")
+    );
+    assert_eq!(
+        me["well_known_pattern"],
+        format!("{base}/.well-known/pith/{{suffix}}/bundle.json")
+    );
+    assert_eq!(
+        me["public_key"]["fingerprint_sha256_hex"],
+        "8d4b5ee74e4693bcd1df2446408b0d54"
+    );
+    assert!(m.get("generated_at").is_none() && me.get("status").is_none());
+
+    // The record page links them as the Agent API.
+    let page = s
+        .get(&format!("/pith/{first}"), &[("Accept", "text/html")])
+        .text();
+    assert!(page.contains("Agent API"), "{page}");
+    for link in [
+        format!("/api/pith-number/{first}/graph.json"),
+        format!("/api/pith-number/{first}/events.json"),
+        format!("/.well-known/pith/{first}/bundle.json"),
+        "/pith-signing-key.json".to_owned(),
+        "/pith-mirrors.json".to_owned(),
+    ] {
+        assert!(page.contains(&link), "{link}");
+    }
+    let page2 = s
+        .get(&format!("/pith/{second}"), &[("Accept", "text/html")])
+        .text();
+    assert!(!page2.contains(&format!("/api/pith-number/{second}/graph.json")));
+
+    // The export writes the same bytes.
+    let site = dir.path().join("site");
+    let r = common::export(&index, &site, &["--base-url", base]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for rel in [
+        format!(".well-known/pith/{first}/bundle.json"),
+        format!("api/pith-number/{first}/graph.json"),
+        format!("api/pith-number/{first}/events.json"),
+        format!("pith/{first}/state.json"),
+        "pith-signing-key.json".to_owned(),
+        "pith-mirrors.json".to_owned(),
+    ] {
+        let bytes = std::fs::read(site.join(&rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        assert!(
+            bytes == s.get(&format!("/{rel}"), &[]).body,
+            "{rel} differs"
+        );
+    }
+    assert!(!site
+        .join(format!("api/pith-number/{second}/graph.json"))
+        .exists());
+}
+
+#[test]
+fn without_a_base_url_the_manifest_names_the_host_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let (index, _, _) = index_with_graph(dir.path());
+    let s = Server::start(&index, &[]);
+    let m = s.get("/pith-mirrors.json", &[]).json();
+    let want = format!("http://{}", s.addr);
+    assert_eq!(m["mirrors"][0]["base_url"], want.as_str());
+    assert_eq!(
+        m["mirrors"][0]["bundle_pattern"],
+        format!("{want}/pith/{{suffix}}/bundle.json")
+    );
+}
