@@ -71,6 +71,13 @@ class NewerVersion(TypedDict):
     url: str
 
 
+class Mirror(TypedDict):
+    """The mirror that answered, as the mirror manifest names it."""
+
+    name: str
+    base_url: str
+
+
 class VerifyReport(TypedDict):
     """What the verify functions return (``pith verify --json``)."""
 
@@ -84,6 +91,7 @@ class VerifyReport(TypedDict):
     headline: str
     checks: List[Check]
     newer_version: Optional[NewerVersion]
+    mirror: Optional[Mirror]
 
 
 # Keys with a colon or a capital cannot be class attributes: these use the functional form.

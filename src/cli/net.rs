@@ -1,5 +1,5 @@
 //! The network options shared by every command that may fetch (`--arxiv-url`,
-//! `--resolver-url`, `--offline`, `--refresh`, `--timeout`) and the hints added to network
+//! `--resolver-url`, `--mirrors`, `--offline`, `--refresh`, `--timeout`) and the hints added to network
 //! errors. Every rule (spacing, retries, cache) is `pith::net`'s.
 
 use anyhow::Result;
@@ -15,6 +15,10 @@ pub struct NetArgs {
     /// The resolver's base URL [default: $PITH_RESOLVER_URL, else https://pith.science].
     #[arg(long, value_name = "URL", help_heading = "Network")]
     pub resolver_url: Option<String>,
+    /// The mirror manifest whose mirrors are asked in turn: a URL or a file [default:
+    /// $PITH_MIRRORS, else https://pith.science/pith-mirrors.json with the default resolver].
+    #[arg(long, value_name = "URL|FILE", help_heading = "Network")]
+    pub mirrors: Option<String>,
     /// Use only answers cached earlier (in $PITH_CACHE_DIR, else ~/.cache/pith); never the
     /// network.
     #[arg(long, conflicts_with = "refresh", help_heading = "Network")]
@@ -36,6 +40,9 @@ impl NetArgs {
         }
         if let Some(u) = &self.resolver_url {
             s.resolver_url = u.clone();
+        }
+        if let Some(m) = &self.mirrors {
+            s.mirrors = Some(m.clone());
         }
         s.offline = self.offline;
         s.refresh = self.refresh;

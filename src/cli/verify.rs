@@ -170,6 +170,13 @@ fn print_text(out: &mut impl Write, r: &VerifyReport) -> Result<()> {
             n.version, n.pith_number, n.url
         )?;
     }
+    if let Some(m) = &r.mirror {
+        writeln!(
+            out,
+            "{:<10} {:<28} {} ({})",
+            "mirror", "answered", m.name, m.base_url
+        )?;
+    }
     writeln!(out, "{}", r.headline())?;
     if r.file.is_none() && r.verdict == Verdict::Unverified {
         if !r.compares() {

@@ -76,6 +76,19 @@ pub struct VerifyReport {
     /// names one. A note for the reader: it changes no check and no verdict, since a newer
     /// version does not make the older number wrong.
     pub newer_version: Option<NewerVersion>,
+    /// The mirror that answered, when a mirror manifest named the mirrors asked (`None`: the
+    /// resolver alone, the cache, or a record or bundle given). Its answer was believed only
+    /// as far as its checks hold, so it changes no verdict.
+    pub mirror: Option<AnsweredBy>,
+}
+
+/// The mirror that answered a verification, as the manifest names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AnsweredBy {
+    /// Its name in the manifest.
+    pub name: String,
+    /// Its base URL.
+    pub base_url: String,
 }
 
 impl VerifyReport {
@@ -91,6 +104,7 @@ impl VerifyReport {
             headline: String::new(),
             checks: report.checks,
             newer_version: None,
+            mirror: None,
         }
     }
 
@@ -246,6 +260,10 @@ fn run_pdf(req: &VerifyRequest<'_>, source: Source<'_>) -> Result<VerifyReport, 
                 .map_err(net_error)?;
             let mut r = pdf_report(file, &found.claim, found.record.as_ref(), found.report);
             r.newer_version = found.newer_version;
+            r.mirror = found.mirror.map(|m| AnsweredBy {
+                name: m.name,
+                base_url: m.base_url,
+            });
             return Ok(r.finish());
         }
     };

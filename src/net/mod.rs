@@ -1,6 +1,7 @@
 //! The network client: a paper's metadata from arXiv's OAI-PMH interface
 //! ([`arxiv`]) and records and bundles from the Pith resolver ([`resolver`]), through one
-//! polite HTTP client ([`client`]) and a cache of raw responses ([`cache`]).
+//! polite HTTP client ([`client`]) and a cache of raw responses ([`cache`]); the resolver's
+//! mirrors, asked in turn, from a mirror manifest ([`mirrors`]).
 //!
 //! This module owns every rule about talking to those services: the request URLs, the
 //! spacing between requests (arXiv's API terms ask for at most one request every 3 seconds,
@@ -19,6 +20,7 @@ use std::time::Duration;
 pub mod arxiv;
 pub mod cache;
 pub mod client;
+pub mod mirrors;
 pub mod pdfcheck;
 pub mod resolver;
 
@@ -77,6 +79,10 @@ pub struct Settings {
     pub offline: bool,
     /// Ignore cached answers and fetch again (the new answer replaces the cached one).
     pub refresh: bool,
+    /// The mirror manifest to read ([`mirrors::ENV_MIRRORS`]): a URL or a file. `None`:
+    /// pith.science's when the resolver is the default one, else the resolver alone
+    /// ([`Settings::manifest`]).
+    pub mirrors: Option<String>,
     /// Least time between two arXiv requests ([`ARXIV_SPACING`]).
     pub arxiv_spacing: Duration,
     /// Least time between two resolver requests ([`RESOLVER_SPACING`]).
@@ -171,6 +177,7 @@ impl Default for Settings {
             cache_dir: None,
             offline: false,
             refresh: false,
+            mirrors: None,
             arxiv_spacing: ARXIV_SPACING,
             resolver_spacing: RESOLVER_SPACING,
             connect_timeout: CONNECT_TIMEOUT,
@@ -182,7 +189,7 @@ impl Default for Settings {
 
 impl Settings {
     /// The defaults, changed by the environment: [`ENV_ARXIV_URL`], [`ENV_RESOLVER_URL`],
-    /// [`ENV_CACHE_DIR`], [`ENV_ARXIV_SPACING`], [`ENV_RESOLVER_SPACING`], [`ENV_TIMEOUT`].
+    /// [`mirrors::ENV_MIRRORS`], [`ENV_CACHE_DIR`], [`ENV_ARXIV_SPACING`], [`ENV_RESOLVER_SPACING`], [`ENV_TIMEOUT`].
     /// Empty variables are ignored.
     ///
     /// # Errors
@@ -212,6 +219,7 @@ impl Settings {
             s.resolver_url = v;
         }
         s.cache_dir = var(ENV_CACHE_DIR).map(PathBuf::from);
+        s.mirrors = var(mirrors::ENV_MIRRORS);
         if let Some(d) = ms(ENV_ARXIV_SPACING)? {
             s.arxiv_spacing = d;
         }
@@ -222,6 +230,19 @@ impl Settings {
             s.set_timeout(d);
         }
         Ok(s)
+    }
+
+    /// The mirror manifest read: [`Settings::mirrors`], else pith.science's
+    /// ([`mirrors::MIRRORS_URL`]) when the resolver is the default one; `None`: the resolver
+    /// alone.
+    pub fn manifest(&self) -> Option<&str> {
+        match &self.mirrors {
+            Some(m) => Some(m),
+            None if self.resolver_url.trim_end_matches('/') == RESOLVER_URL => {
+                Some(mirrors::MIRRORS_URL)
+            }
+            None => None,
+        }
     }
 
     /// Waits at most `read` for an answer: the read timeout, and the connect timeout when it

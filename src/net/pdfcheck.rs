@@ -11,6 +11,7 @@
 //! the link's code. What the PDF claims to be (arXiv id and version) is the record's source.
 
 use super::client::Client;
+use super::mirrors::Mirror;
 use super::resolver;
 use super::{Error, ErrorKind};
 use crate::number::{NumberRef, PithNumber};
@@ -95,6 +96,28 @@ pub trait Lookup: std::fmt::Debug + Sync {
     fn name(&self) -> &str {
         "the resolver"
     }
+    /// The record of `code` as [`Lookup::record`] gives it, with the mirror that answered
+    /// when mirrors are asked in turn (`None`: this resolver alone, or its cache).
+    ///
+    /// # Errors
+    /// As [`Lookup::record`].
+    fn record_from(&self, code: &str) -> Result<(resolver::Resolved, Option<Mirror>), Error> {
+        self.record(code).map(|r| (r, None))
+    }
+    /// The bundle of `code` as [`Lookup::bundle`] gives it, with the mirror that answered;
+    /// mirrors asked in turn believe a bundle only when a receipt in it verifies with `keys`
+    /// (or a key their manifest states).
+    ///
+    /// # Errors
+    /// As [`Lookup::bundle`].
+    fn bundle_from(
+        &self,
+        code: &str,
+        keys: &[Key],
+    ) -> Result<(Option<Bundle>, Option<Mirror>), Error> {
+        let _ = keys;
+        self.bundle(code).map(|b| (b, None))
+    }
 }
 
 impl Lookup for Client {
@@ -106,6 +129,16 @@ impl Lookup for Client {
     }
     fn record_url(&self, code: &str) -> String {
         resolver::record_url(&self.settings().resolver_url, code)
+    }
+    fn record_from(&self, code: &str) -> Result<(resolver::Resolved, Option<Mirror>), Error> {
+        resolver::record_from(self, code)
+    }
+    fn bundle_from(
+        &self,
+        code: &str,
+        keys: &[Key],
+    ) -> Result<(Option<Bundle>, Option<Mirror>), Error> {
+        resolver::bundle_from(self, code, keys)
     }
 }
 
@@ -131,6 +164,9 @@ pub struct PdfReport {
     pub report: Report,
     /// A newer version of the paper, when the resolver names one (a note, not a check).
     pub newer_version: Option<resolver::NewerVersion>,
+    /// The mirror that answered (the bundle's, else the record's), when a mirror manifest
+    /// named the mirrors asked.
+    pub mirror: Option<Mirror>,
 }
 
 impl PdfReport {
@@ -155,6 +191,9 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
     let mut report = Report::default();
     let mut bundle = None;
     let mut newer_version = None;
+    let mut mirror = None;
+    // A bundle from a mirror is checked with the keys its manifest states too.
+    let mut keys = keys.to_vec();
     let record = match source {
         Source::Record(r) => Some(r),
         Source::Bundle(b) => {
@@ -162,8 +201,9 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
             bundle = Some(b);
             Some(r)
         }
-        Source::Resolver(lookup) => match lookup.record(&code) {
-            Ok(res) => {
+        Source::Resolver(lookup) => match lookup.record_from(&code) {
+            Ok((res, from)) => {
+                mirror = from;
                 let hash = res.record.canonical_sha256();
                 let n = res.record.number();
                 if let Some(s) = &res.stated_sha256 {
@@ -188,12 +228,16 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
                         format!("{} states {s}; the record's number is {n}", lookup.name()),
                     ));
                 }
-                let missing = match lookup.bundle(&code) {
-                    Ok(Some(b)) => {
+                let missing = match lookup.bundle_from(&code, &keys) {
+                    Ok((Some(b), from)) => {
                         bundle = Some(b);
+                        if let Some(m) = from {
+                            keys.extend(m.keys.iter().cloned());
+                            mirror = Some(m);
+                        }
                         None
                     }
-                    Ok(None) => Some(format!(
+                    Ok((None, _)) => Some(format!(
                         "{} has no bundle (and so no receipt) for this number",
                         lookup.name()
                     )),
@@ -246,7 +290,7 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
     }
     if let Some(b) = &bundle {
         report.checks.extend(
-            b.check(keys)
+            b.check(&keys)
                 .checks
                 .into_iter()
                 .filter(|c| c.kind != CheckKind::Record),
@@ -284,6 +328,7 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
         record,
         report,
         newer_version,
+        mirror,
     })
 }
 

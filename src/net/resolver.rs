@@ -6,6 +6,10 @@
 //! yourself" recipe reads with `jq '.canonical_record'`), or bare; both are accepted
 //! ([`read_record`]), and what a wrapper states is kept to be checked.
 //!
+//! With a mirror manifest ([`mirrors`]), the mirrors are asked in turn when one fails or
+//! cannot be reached, and a mirror's answer is believed only as far as it checks
+//! ([`record_from`], [`bundle_from`]).
+//!
 //! Caching: a record is named by its own hash, so a cached record is used whatever its age; a
 //! bundle may gain events, so a cached bundle is used when younger than [`BUNDLE_FRESH`]
 //! (offline: of any age). A 404 is never cached.
@@ -20,9 +24,10 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::client::{Client, Service};
+use super::mirrors::{self, Mirror};
 use super::{Error, ErrorKind};
 use crate::record::Record;
-use crate::verify::Bundle;
+use crate::verify::{Bundle, Key};
 
 /// How long a cached bundle is used before the resolver is asked again.
 pub const BUNDLE_FRESH: Duration = Duration::from_secs(24 * 3600);
@@ -175,24 +180,69 @@ pub fn display_fields(json: &[u8]) -> (String, String) {
 }
 
 fn record_and_bytes(client: &Client, code: &str) -> Result<(Resolved, Vec<u8>), Error> {
-    let base = &client.settings().resolver_url;
-    let url = record_url(base, code);
+    record_answer(client, code).map(|(r, b, _)| (r, b))
+}
+
+/// The record of `code` as [`record`] gives it, with the mirror that answered when a mirror
+/// manifest named the mirrors asked (`None`: from the cache, or the resolver alone).
+///
+/// # Errors
+/// As [`record`].
+pub fn record_from(client: &Client, code: &str) -> Result<(Resolved, Option<Mirror>), Error> {
+    record_answer(client, code).map(|(r, _, m)| (r, m))
+}
+
+/// The first of `errors` that says the number is unknown (a 404), else the first.
+fn first_error(mut errors: Vec<Error>) -> Error {
+    let at = errors
+        .iter()
+        .position(|e| matches!(e.kind(), ErrorKind::NotFound))
+        .unwrap_or(0);
+    errors.swap_remove(at)
+}
+
+/// The record of `code`: from the cache (a record is named by its hash), else from the
+/// mirrors in turn, the first whose record hashes to `code`; when none does, the first record
+/// served (its checks then fail), else the first error (a 404 first).
+fn record_answer(
+    client: &Client,
+    code: &str,
+) -> Result<(Resolved, Vec<u8>, Option<Mirror>), Error> {
     let cache = client.cache();
     let file = cache.resolver_file(code, false);
     if !client.settings().refresh {
         if let Some(bytes) = cache.read(&file)? {
-            if let Ok(mut r) = read_record_at(&bytes, base) {
+            if let Ok(mut r) = read_record_at(&bytes, &client.settings().resolver_url) {
                 r.cached = true;
-                return Ok((r, bytes));
+                return Ok((r, bytes, None));
             }
         }
     }
-    let fetched = client
-        .get(Service::Resolver, &url)
-        .map_err(|e| e.about(&url))?;
-    let r = read_record_at(&fetched.body, base).map_err(|e| e.about(&url))?;
-    cache.write(&file, &fetched.body)?;
-    Ok((r, fetched.body))
+    let ms = mirrors::mirrors(client)?;
+    let alone = ms.list.len() == 1;
+    let mut served = None;
+    let mut errors = Vec::new();
+    for m in &ms.list {
+        let url = m.record_url(code);
+        let got = client
+            .get(Service::Resolver, &url)
+            .and_then(|f| read_record_at(&f.body, &m.base_url).map(|r| (r, f.body)))
+            .map_err(|e| e.about(&url));
+        match got {
+            Ok((r, body)) if alone || r.record.number().code().eq_ignore_ascii_case(code) => {
+                cache.write(&file, &body)?;
+                return Ok((r, body, ms.named.then(|| m.clone())));
+            }
+            Ok((r, body)) => {
+                served.get_or_insert((r, body, Some(m.clone())));
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    match served {
+        Some(s) => Ok(s),
+        None => Err(first_error(errors)),
+    }
 }
 
 /// The full number of a bare 26-character `code`: its record from the resolver (or the
@@ -216,12 +266,39 @@ pub fn full_number(client: &Client, code: &str) -> Result<crate::PithNumber, Err
 }
 
 /// The bundle of `code`, from the cache or the resolver; `None` when the resolver has none.
+/// With mirrors, as [`bundle_from`] with the registry key.
 ///
 /// # Errors
 /// As [`Client::get`] (a 404 excepted); [`ErrorKind::BadAnswer`] for a bundle that is not
 /// valid; about the bundle URL.
 pub fn bundle(client: &Client, code: &str) -> Result<Option<Bundle>, Error> {
-    let url = bundle_url(&client.settings().resolver_url, code);
+    bundle_from(client, code, &[Key::registry()]).map(|(b, _)| b)
+}
+
+/// Whether a mirror's bundle is believed: it is the bundle of `code`, none of its checks
+/// fails, and a receipt in it verifies with `keys` or the keys the manifest gives `mirror`.
+fn believed(b: &Bundle, code: &str, keys: &[Key], mirror: &[Key]) -> bool {
+    let n = b.record().number();
+    let all: Vec<Key> = keys.iter().chain(mirror).cloned().collect();
+    n.code().eq_ignore_ascii_case(code) && b.supports_verified(&n, &all).is_ok()
+}
+
+/// The bundle of `code` and the mirror that served it (named when a manifest named the
+/// mirrors asked; `None` from the cache). Fresh from the cache when younger than
+/// [`BUNDLE_FRESH`] (offline, of any age); else the mirrors are asked in turn and, when a
+/// manifest names them, the first bundle believed is taken (a receipt that verifies with
+/// `keys` or with a key whose fingerprint the manifest states for that mirror); when none is
+/// believed, the first served (its checks then say why); when none is served, `None` if a
+/// mirror answered 404, else the first error. Only a believed bundle (with the resolver
+/// alone: any valid one) is cached.
+///
+/// # Errors
+/// As [`bundle`].
+pub fn bundle_from(
+    client: &Client,
+    code: &str,
+    keys: &[Key],
+) -> Result<(Option<Bundle>, Option<Mirror>), Error> {
     let s = client.settings();
     let cache = client.cache();
     let file = cache.resolver_file(code, true);
@@ -230,6 +307,7 @@ pub fn bundle(client: &Client, code: &str) -> Result<Option<Bundle>, Error> {
             .map_err(|e| e.to_string())
             .and_then(|t| Bundle::from_json(t).map_err(|e| e.to_string()))
     };
+    let ms = mirrors::mirrors(client)?;
     if !s.refresh {
         let fresh = std::fs::metadata(&file)
             .and_then(|m| m.modified())
@@ -239,19 +317,41 @@ pub fn bundle(client: &Client, code: &str) -> Result<Option<Bundle>, Error> {
         if fresh {
             if let Some(bytes) = cache.read(&file)? {
                 if let Ok(b) = read(&bytes) {
-                    return Ok(Some(b));
+                    let stated: Vec<Key> = ms.list.iter().flat_map(|m| m.keys.clone()).collect();
+                    if !ms.named || believed(&b, code, keys, &stated) {
+                        return Ok((Some(b), None));
+                    }
                 }
             }
         }
     }
-    let fetched = match client.get(Service::Resolver, &url) {
-        Ok(f) => f,
-        Err(e) if matches!(e.kind(), ErrorKind::NotFound) => return Ok(None),
-        Err(e) => return Err(e.about(&url)),
-    };
-    let b = read(&fetched.body).map_err(|m| Error::from(ErrorKind::BadAnswer(m)).about(&url))?;
-    cache.write(&file, &fetched.body)?;
-    Ok(Some(b))
+    let mut served = None;
+    let mut errors = Vec::new();
+    let mut missing = false;
+    for m in &ms.list {
+        let url = m.bundle_url(code);
+        match client.get(Service::Resolver, &url) {
+            Ok(f) => match read(&f.body) {
+                Ok(b) if !ms.named || believed(&b, code, keys, &m.keys) => {
+                    cache.write(&file, &f.body)?;
+                    return Ok((Some(b), ms.named.then(|| m.clone())));
+                }
+                Ok(b) => {
+                    served.get_or_insert((Some(b), Some(m.clone())));
+                }
+                Err(why) => errors.push(Error::from(ErrorKind::BadAnswer(why)).about(&url)),
+            },
+            Err(e) if matches!(e.kind(), ErrorKind::NotFound) => missing = true,
+            Err(e) => errors.push(e.about(&url)),
+        }
+    }
+    if let Some(s) = served {
+        return Ok(s);
+    }
+    if missing || errors.is_empty() {
+        return Ok((None, None));
+    }
+    Err(first_error(errors))
 }
 
 #[cfg(test)]
