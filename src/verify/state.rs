@@ -250,7 +250,7 @@ mod tests {
             "payload": {"graph_snapshot": {"claims": {"count": 0}}}});
         let (v, key) = bundle_with(json!([graph]), &sk);
         let b = Bundle::from_value(v.clone()).unwrap();
-        let s = state(&b, &[key.clone()]);
+        let s = state(&b, std::slice::from_ref(&key));
         assert_eq!(s.merge_version, MERGE_VERSION);
         assert_eq!(
             (s.event_count, s.valid_event_count, s.invalid_event_count),
