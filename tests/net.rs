@@ -1076,6 +1076,18 @@ fn mirrors_are_tried_in_turn_and_only_signatures_are_believed() {
         r.stdout
     );
 
+    // Again: from the cache, asking no one, the manifest's key still trusted; offline too.
+    let asked = good.requests().len() + bad.requests().len();
+    for extra in [&[][..], &["--offline"][..]] {
+        let mut args = vec!["verify", p, "--json"];
+        args.extend_from_slice(extra);
+        let r = env.run(&args);
+        let c: Value = serde_json::from_str(&r.stdout).unwrap();
+        assert_eq!(c["verdict"], "verified", "{c}");
+        assert_eq!(c["mirror"], Value::Null, "from the cache: {c}");
+    }
+    assert_eq!(good.requests().len() + bad.requests().len(), asked);
+
     // A bare code takes its year from the mirrors too, passing over another paper's record.
     let out = env.cache.path().join("bare.pdf");
     let r = env.run(&[

@@ -111,6 +111,36 @@ pub fn mirrors(client: &Client) -> Result<Mirrors, Error> {
     }
 }
 
+/// The keys the manifest states for any of its mirrors, read without the network (a file, or
+/// a manifest fetched before and cached, of any age): what an answer cached earlier is
+/// checked with again. Empty when no manifest applies or none can be had so.
+pub fn stated_keys(client: &Client) -> Vec<Key> {
+    let Some(source) = client.settings().manifest() else {
+        return Vec::new();
+    };
+    let bytes = if is_url(source) {
+        client
+            .cache()
+            .read(&cache_file(client, source))
+            .ok()
+            .flatten()
+    } else {
+        std::fs::read(source).ok()
+    };
+    bytes
+        .and_then(|b| parse(&b, source).ok())
+        .map(|list| list.into_iter().flat_map(|m| m.keys).collect())
+        .unwrap_or_default()
+}
+
+/// The cache file of the manifest at `url`.
+fn cache_file(client: &Client, url: &str) -> std::path::PathBuf {
+    client.cache().dir().join("mirrors").join(format!(
+        "{}.json",
+        &number::hex(&number::sha256(url.as_bytes()))[..16]
+    ))
+}
+
 fn is_url(source: &str) -> bool {
     source.starts_with("https://") || source.starts_with("http://")
 }

@@ -110,13 +110,12 @@ pub trait Lookup: std::fmt::Debug + Sync {
     ///
     /// # Errors
     /// As [`Lookup::bundle`].
-    fn bundle_from(
-        &self,
-        code: &str,
-        keys: &[Key],
-    ) -> Result<(Option<Bundle>, Option<Mirror>), Error> {
+    fn bundle_from(&self, code: &str, keys: &[Key]) -> Result<resolver::BundleAnswer, Error> {
         let _ = keys;
-        self.bundle(code).map(|b| (b, None))
+        self.bundle(code).map(|bundle| resolver::BundleAnswer {
+            bundle,
+            ..Default::default()
+        })
     }
 }
 
@@ -133,11 +132,7 @@ impl Lookup for Client {
     fn record_from(&self, code: &str) -> Result<(resolver::Resolved, Option<Mirror>), Error> {
         resolver::record_from(self, code)
     }
-    fn bundle_from(
-        &self,
-        code: &str,
-        keys: &[Key],
-    ) -> Result<(Option<Bundle>, Option<Mirror>), Error> {
+    fn bundle_from(&self, code: &str, keys: &[Key]) -> Result<resolver::BundleAnswer, Error> {
         resolver::bundle_from(self, code, keys)
     }
 }
@@ -229,15 +224,19 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
                     ));
                 }
                 let missing = match lookup.bundle_from(&code, &keys) {
-                    Ok((Some(b), from)) => {
+                    Ok(resolver::BundleAnswer {
+                        bundle: Some(b),
+                        mirror: from,
+                        keys: stated,
+                    }) => {
                         bundle = Some(b);
-                        if let Some(m) = from {
-                            keys.extend(m.keys.iter().cloned());
-                            mirror = Some(m);
+                        keys.extend(stated);
+                        if from.is_some() {
+                            mirror = from;
                         }
                         None
                     }
-                    Ok((None, _)) => Some(format!(
+                    Ok(_) => Some(format!(
                         "{} has no bundle (and so no receipt) for this number",
                         lookup.name()
                     )),

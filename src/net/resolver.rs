@@ -219,7 +219,7 @@ fn record_answer(
         }
     }
     let ms = mirrors::mirrors(client)?;
-    let alone = ms.list.len() == 1;
+    let alone = !ms.named;
     let mut served = None;
     let mut errors = Vec::new();
     for m in &ms.list {
@@ -272,7 +272,20 @@ pub fn full_number(client: &Client, code: &str) -> Result<crate::PithNumber, Err
 /// As [`Client::get`] (a 404 excepted); [`ErrorKind::BadAnswer`] for a bundle that is not
 /// valid; about the bundle URL.
 pub fn bundle(client: &Client, code: &str) -> Result<Option<Bundle>, Error> {
-    bundle_from(client, code, &[Key::registry()]).map(|(b, _)| b)
+    bundle_from(client, code, &[Key::registry()]).map(|a| a.bundle)
+}
+
+/// A bundle as [`bundle_from`] gives it.
+#[derive(Debug, Clone, Default)]
+pub struct BundleAnswer {
+    /// The bundle; `None` when no one has one.
+    pub bundle: Option<Bundle>,
+    /// The mirror that served it, when a manifest named the mirrors asked (`None`: the cache,
+    /// or the resolver alone).
+    pub mirror: Option<Mirror>,
+    /// The keys the manifest states that it was believed with besides the caller's: its
+    /// checks are made with them too.
+    pub keys: Vec<Key>,
 }
 
 /// Whether a mirror's bundle is believed: it is the bundle of `code`, none of its checks
@@ -294,11 +307,7 @@ fn believed(b: &Bundle, code: &str, keys: &[Key], mirror: &[Key]) -> bool {
 ///
 /// # Errors
 /// As [`bundle`].
-pub fn bundle_from(
-    client: &Client,
-    code: &str,
-    keys: &[Key],
-) -> Result<(Option<Bundle>, Option<Mirror>), Error> {
+pub fn bundle_from(client: &Client, code: &str, keys: &[Key]) -> Result<BundleAnswer, Error> {
     let s = client.settings();
     let cache = client.cache();
     let file = cache.resolver_file(code, true);
@@ -307,7 +316,10 @@ pub fn bundle_from(
             .map_err(|e| e.to_string())
             .and_then(|t| Bundle::from_json(t).map_err(|e| e.to_string()))
     };
-    let ms = mirrors::mirrors(client)?;
+    // A bundle cached earlier is used without asking anyone: with a manifest, while it is
+    // still believed with the keys given or those the manifest states (offline, whatever was
+    // cached is all there is: its checks say what it is worth).
+    let manifest = s.manifest().is_some();
     if !s.refresh {
         let fresh = std::fs::metadata(&file)
             .and_then(|m| m.modified())
@@ -317,14 +329,23 @@ pub fn bundle_from(
         if fresh {
             if let Some(bytes) = cache.read(&file)? {
                 if let Ok(b) = read(&bytes) {
-                    let stated: Vec<Key> = ms.list.iter().flat_map(|m| m.keys.clone()).collect();
-                    if !ms.named || believed(&b, code, keys, &stated) {
-                        return Ok((Some(b), None));
+                    let stated = if manifest {
+                        mirrors::stated_keys(client)
+                    } else {
+                        Vec::new()
+                    };
+                    if !manifest || s.offline || believed(&b, code, keys, &stated) {
+                        return Ok(BundleAnswer {
+                            bundle: Some(b),
+                            mirror: None,
+                            keys: stated,
+                        });
                     }
                 }
             }
         }
     }
+    let ms = mirrors::mirrors(client)?;
     let mut served = None;
     let mut errors = Vec::new();
     let mut missing = false;
@@ -334,10 +355,18 @@ pub fn bundle_from(
             Ok(f) => match read(&f.body) {
                 Ok(b) if !ms.named || believed(&b, code, keys, &m.keys) => {
                     cache.write(&file, &f.body)?;
-                    return Ok((Some(b), ms.named.then(|| m.clone())));
+                    return Ok(BundleAnswer {
+                        bundle: Some(b),
+                        mirror: ms.named.then(|| m.clone()),
+                        keys: m.keys.clone(),
+                    });
                 }
                 Ok(b) => {
-                    served.get_or_insert((Some(b), Some(m.clone())));
+                    served.get_or_insert(BundleAnswer {
+                        bundle: Some(b),
+                        mirror: Some(m.clone()),
+                        keys: m.keys.clone(),
+                    });
                 }
                 Err(why) => errors.push(Error::from(ErrorKind::BadAnswer(why)).about(&url)),
             },
@@ -349,7 +378,7 @@ pub fn bundle_from(
         return Ok(s);
     }
     if missing || errors.is_empty() {
-        return Ok((None, None));
+        return Ok(BundleAnswer::default());
     }
     Err(first_error(errors))
 }
