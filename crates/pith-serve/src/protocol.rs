@@ -40,11 +40,10 @@ fn bytes(doc: &Value) -> Vec<u8> {
     out
 }
 
-/// One key as the manifest describes the registry's: its id (the fingerprint for a key given
-/// without one, as receipts may name it), `ed25519`, raw, base64, hex and both fingerprints.
+/// One key as the manifest describes the registry's: its id (left out for a key given without
+/// one: any receipt may then name it), `ed25519`, raw, base64, hex and both fingerprints.
 fn key_doc(k: &Key, base: &str) -> Value {
-    json!({
-        "key_id": k.name(),
+    let mut doc = json!({
         "algorithm": "ed25519",
         "format": "raw",
         "public_key_b64": k.to_base64(),
@@ -52,7 +51,11 @@ fn key_doc(k: &Key, base: &str) -> Value {
         "fingerprint_sha256_hex": k.fingerprint(),
         "fingerprint_sha256_b32_first128bits": k.fingerprint_b32(),
         "url": format!("{base}{SIGNING_KEY}"),
-    })
+    });
+    if let Some(id) = &k.key_id {
+        doc["key_id"] = id.clone().into();
+    }
+    doc
 }
 
 /// `keys` without repeats (the same key given twice, by id and by its bytes), in order.

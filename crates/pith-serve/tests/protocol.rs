@@ -150,6 +150,7 @@ fn the_protocol_routes_serve_what_the_bundle_holds() {
         "RVFV5Z2OI2J3ZUO7ERDEBCYNKS"
     );
     assert_eq!(keys[1]["public_key_b64"], key);
+    assert!(keys[1].get("key_id").is_none(), "no id was given: {keys:?}");
     assert_eq!(keys[1]["algorithm"], "ed25519");
     if let Some((hex, b32)) = fingerprints(&key) {
         assert_eq!(keys[1]["fingerprint_sha256_hex"], hex);
@@ -233,4 +234,57 @@ fn without_a_base_url_the_manifest_names_the_host_asked() {
         m["mirrors"][0]["bundle_pattern"],
         format!("{want}/pith/{{suffix}}/bundle.json")
     );
+}
+
+/// `pith verify` finds this mirror through its own manifest and trusts the key the manifest
+/// states with its fingerprint: the receipt by the test key verifies without `--key`, and the
+/// mirror that answered is named. Before it in the manifest, a mirror nobody listens on.
+#[test]
+fn pith_verify_reads_this_mirrors_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let (index, _, _) = index_with_graph(dir.path());
+    let s = Server::start(&index, &[]);
+    let mut m = s.get("/pith-mirrors.json", &[]).json();
+    let dead = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        format!("http://127.0.0.1:{}", l.local_addr().unwrap().port())
+    };
+    let mut down = m["mirrors"][0].clone();
+    down["name"] = "down".into();
+    down["base_url"] = dead.clone().into();
+    down["bundle_pattern"] = format!("{dead}/pith/{{suffix}}/bundle.json").into();
+    m["mirrors"].as_array_mut().unwrap().insert(0, down);
+    let manifest = dir.path().join("mirrors.json");
+    std::fs::write(&manifest, m.to_string()).unwrap();
+    let number = vectors()[0]["pith_number"].as_str().unwrap().to_owned();
+    let pdf = dir.path().join("numbered.pdf");
+    common::inject(&number, &pdf);
+    let cache = dir.path().join("cache");
+    let env = [
+        ("PITH_CACHE_DIR", cache.to_str().unwrap()),
+        ("PITH_RESOLVER_SPACING_MS", "0"),
+        ("PITH_MIRRORS", manifest.to_str().unwrap()),
+    ];
+    let r = common::run(
+        &common::pith(),
+        &["verify", pdf.to_str().unwrap(), "--json"],
+        &env,
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["verdict"], "verified", "{v}");
+    assert_eq!(v["mirror"]["base_url"], s.url.as_str(), "{v}");
+    // Without the manifest's key, the same receipt is not verified.
+    let mut bare = m.clone();
+    for e in bare["mirrors"].as_array_mut().unwrap() {
+        e.as_object_mut().unwrap().remove("public_keys");
+    }
+    std::fs::write(&manifest, bare.to_string()).unwrap();
+    let r = common::run(
+        &common::pith(),
+        &["verify", pdf.to_str().unwrap(), "--json", "--refresh"],
+        &env,
+    );
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["verdict"], "unverified", "{v}");
 }
