@@ -139,7 +139,8 @@ pub fn number_from_arxiv<'py>(
 /// ``unverified``, ``mismatch``, ``unknown``), ``headline`` (the verdict as the sentence
 /// ``pith verify`` ends with), ``checks`` and ``newer_version`` (``version``,
 /// ``pith_number``, ``url`` of a newer version of the paper when the resolver names one, else
-/// None; it changes no verdict). A number the resolver has no record of is
+/// None; it changes no verdict) and ``mirror`` (``name``, ``base_url`` of the mirror that
+/// answered when a mirror manifest, ``PITH_MIRRORS``, named the mirrors asked, else None). A number the resolver has no record of is
 /// ``unknown`` (it may name a version not yet announced), not a mismatch and not an error. Raises NetworkError (``no_number``, ``pdf``, ``connect``,
 /// ``not_cached``…). The same spacing and cache rules as :func:`number_from_arxiv` apply (one
 /// resolver request a second by default).
