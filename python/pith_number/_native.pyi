@@ -317,6 +317,7 @@ def verify_pdf(
     resolver_url: Optional[str] = None,
     cache_dir: Optional[PathLike] = None,
     timeout: Optional[float] = None,
+    mirrors: Optional[str] = None,
 ) -> dict:
     """Verifies the number a PDF carries against its record (the resolver's, or one given)."""
 

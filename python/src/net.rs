@@ -140,12 +140,13 @@ pub fn number_from_arxiv<'py>(
 /// ``pith verify`` ends with), ``checks`` and ``newer_version`` (``version``,
 /// ``pith_number``, ``url`` of a newer version of the paper when the resolver names one, else
 /// None; it changes no verdict) and ``mirror`` (``name``, ``base_url`` of the mirror that
-/// answered when a mirror manifest, ``PITH_MIRRORS``, named the mirrors asked, else None). A number the resolver has no record of is
+/// answered when a mirror manifest, ``mirrors`` (a URL or a file) or ``PITH_MIRRORS``, named
+/// the mirrors asked, else None). A number the resolver has no record of is
 /// ``unknown`` (it may name a version not yet announced), not a mismatch and not an error. Raises NetworkError (``no_number``, ``pdf``, ``connect``,
 /// ``not_cached``…). The same spacing and cache rules as :func:`number_from_arxiv` apply (one
 /// resolver request a second by default).
 #[pyfunction]
-#[pyo3(signature = (path, *, record=None, bundle=None, keys=None, password=None, offline=false, refresh=false, resolver_url=None, cache_dir=None, timeout=None))]
+#[pyo3(signature = (path, *, record=None, bundle=None, keys=None, password=None, offline=false, refresh=false, resolver_url=None, cache_dir=None, timeout=None, mirrors=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn verify_pdf<'py>(
     py: Python<'py>,
@@ -159,8 +160,12 @@ pub fn verify_pdf<'py>(
     resolver_url: Option<String>,
     cache_dir: Option<PathBuf>,
     timeout: Option<f64>,
+    mirrors: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let s = settings(py, offline, refresh, None, resolver_url, cache_dir, timeout)?;
+    let mut s = settings(py, offline, refresh, None, resolver_url, cache_dir, timeout)?;
+    if mirrors.is_some() {
+        s.mirrors = mirrors;
+    }
     let keys = crate::keys_arg(py, keys)?;
     let record = match record {
         Some(r) => Some(job::Input::Local(pith::record::Input::Record(Box::new(

@@ -98,3 +98,7 @@ def test_cli_and_python_agree_on_the_mirror_that_answered(net, tmp_path: Path, m
     cli = json.loads(out.stdout)
     assert (cli["verdict"], cli["mirror"]) == (py["verdict"], py["mirror"])
     assert cli["checks"] == py["checks"]
+    # The manifest given as an argument: the same answer.
+    monkeypatch.delenv("PITH_MIRRORS")
+    again = pith_number.verify_pdf(pdf, mirrors=str(path), refresh=True)
+    assert (again["verdict"], again["mirror"]) == (py["verdict"], py["mirror"])
