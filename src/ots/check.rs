@@ -135,7 +135,11 @@ pub fn check(proof: &Proof, expected: &Expected, headers: &Headers) -> Result<Ve
             given,
         }));
     }
-    if let Some((_, h)) = headers.headers.iter().find(|(_, h)| !h.has_work()) {
+    if let Some((_, h)) = headers
+        .headers
+        .iter()
+        .find(|(_, h)| !h.has_work(headers.chain))
+    {
         return Ok(Verdict::Refused(Refusal::HeaderWork {
             block_hash: h.hash_hex(),
         }));

@@ -11,6 +11,30 @@ pub const HEADER_LEN: usize = 80;
 /// The easiest target Bitcoin's main chain allows (`bits` 0x1d00ffff, difficulty 1): a header
 /// claiming an easier one is no Bitcoin header, whatever its hash.
 pub const POW_LIMIT_BITS: u32 = 0x1d00ffff;
+/// The easiest target of Bitcoin's regression-test chain (`bits` 0x207fffff), where any
+/// second hash meets it.
+pub const REGTEST_LIMIT_BITS: u32 = 0x207fffff;
+
+/// Which chain's rules a header's work is held to.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Chain {
+    /// Bitcoin's main chain ([`POW_LIMIT_BITS`]): what every front end checks against.
+    #[default]
+    Main,
+    /// Bitcoin's regression-test chain ([`REGTEST_LIMIT_BITS`]): headers anyone can make in
+    /// an instant, for tests of a whole setup on a local chain; never a front end's default.
+    Regtest,
+}
+
+impl Chain {
+    /// The easiest target the chain allows.
+    pub fn limit_bits(self) -> u32 {
+        match self {
+            Chain::Main => POW_LIMIT_BITS,
+            Chain::Regtest => REGTEST_LIMIT_BITS,
+        }
+    }
+}
 /// The most headers a file may hold (more than the whole chain's).
 pub const MAX_HEADERS: usize = 4_000_000;
 
@@ -87,11 +111,11 @@ impl BlockHeader {
         display(&self.hash())
     }
 
-    /// Whether the header carries the work it claims: its target is a valid one no easier
-    /// than [`POW_LIMIT_BITS`], and its hash, read as a little-endian number, is at most that
-    /// target.
-    pub fn has_work(&self) -> bool {
-        let (Some(t), Some(limit)) = (target(self.bits()), target(POW_LIMIT_BITS)) else {
+    /// Whether the header carries the work it claims on `chain`: its target is a valid one no
+    /// easier than the chain allows, and its hash, read as a little-endian number, is at most
+    /// that target.
+    pub fn has_work(&self, chain: Chain) -> bool {
+        let (Some(t), Some(limit)) = (target(self.bits()), target(chain.limit_bits())) else {
             return false;
         };
         let mut h = self.hash();
@@ -113,6 +137,8 @@ pub fn display(internal: &[u8; 32]) -> String {
 pub struct Headers {
     /// The headers, in the order given.
     pub headers: Vec<(Option<u64>, BlockHeader)>,
+    /// The chain whose rules their work is held to (the main chain's unless set).
+    pub chain: Chain,
 }
 
 impl Headers {

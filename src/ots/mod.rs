@@ -23,7 +23,7 @@ pub mod header;
 pub mod proof;
 
 pub use check::{check, Anchor, Expected, Refusal, Verdict};
-pub use header::{BlockHeader, Headers};
+pub use header::{BlockHeader, Chain, Headers};
 pub use proof::{Attestation, Op, Proof, Timestamp};
 
 use std::fmt;

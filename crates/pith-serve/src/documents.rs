@@ -8,7 +8,7 @@ use pith::number::ALIAS_LENS;
 use pith::record::Details;
 use pith::{PithNumber, Record};
 
-use crate::index::{BundleEntry, Entry};
+use crate::index::{Anchor, BundleEntry, Entry};
 use crate::negotiate::Media;
 
 /// The versions of a paper the index holds, as (version, number), oldest first.
@@ -47,11 +47,18 @@ pub fn citation(e: &Entry, format: cite::Format) -> Option<Vec<u8>> {
 /// The record's JSON-LD: schema.org's `ScholarlyArticle` with the record under
 /// `canonical_record`, `pith_number`, `short_pith_number`, `canonical_sha256`, the
 /// record's aliases, its status, what pith checked (`status_flags`) and what the bundle
-/// states that pith did not (`bundle_states`), the display fields (`title`, `authors`), and every
+/// states that pith did not (`bundle_states`), the block its OpenTimestamps proof is anchored in
+/// when pith checked one (`anchor`), the display fields (`title`, `authors`), and every
 /// indexed version of the paper (`versions`, each with its number and whether it is the
 /// latest; `newer_version`, the latest, when this is not it). `base` prefixes the URLs (`""`
 /// leaves them relative to the document).
-pub fn record(base: &str, e: &Entry, bundle: Option<&BundleEntry>, versions: &Versions) -> Vec<u8> {
+pub fn record(
+    base: &str,
+    e: &Entry,
+    bundle: Option<&BundleEntry>,
+    anchor: Option<&Anchor>,
+    versions: &Versions,
+) -> Vec<u8> {
     let n = &e.number;
     let record: serde_json::Value =
         serde_json::from_str(&e.record).unwrap_or(serde_json::Value::Null);
@@ -81,8 +88,9 @@ pub fn record(base: &str, e: &Entry, bundle: Option<&BundleEntry>, versions: &Ve
         "canonical_sha256": e.canonical_sha256,
         "canonical_record": record,
         "source_aliases": aliases,
-        "status": status_name(bundle),
-        "status_flags": {"receipt_verified": flags.receipt_verified},
+        "status": status(bundle, anchor).name(),
+        "status_flags": {"receipt_verified": flags.receipt_verified, "anchored": anchor.is_some()},
+        "anchor": anchor,
         "bundle_states": flags.claims(),
         "superseded": e.superseded,
     });
@@ -119,9 +127,10 @@ fn alias(kind: &str, value: &str) -> serde_json::Value {
 }
 
 /// The merged state of a record with a bundle: its number, hash, status, whether its
-/// receipt verified, what the bundle states that pith did not check (`bundle_states`),
-/// and how many events the bundle holds.
-pub fn state(e: &Entry, b: &BundleEntry) -> Vec<u8> {
+/// receipt verified, the block it is anchored in when pith checked its proof (`anchor`), what
+/// the bundle states that pith did not check (`bundle_states`), and how many events the
+/// bundle holds.
+pub fn state(e: &Entry, b: &BundleEntry, anchor: Option<&Anchor>) -> Vec<u8> {
     let events = serde_json::from_str::<serde_json::Value>(&b.bundle)
         .ok()
         .and_then(|v| v.get("events").and_then(|x| x.as_array()).map(Vec::len))
@@ -130,8 +139,9 @@ pub fn state(e: &Entry, b: &BundleEntry) -> Vec<u8> {
         "pith_number": e.number.full(),
         "short_pith_number": e.number.short(),
         "canonical_sha256": e.canonical_sha256,
-        "status": status_name(Some(b)),
+        "status": status(Some(b), anchor).name(),
         "receipt_verified": b.flags.receipt_verified,
+        "anchor": anchor,
         "bundle_states": b.flags.claims(),
         "event_count": events,
     });
@@ -140,13 +150,10 @@ pub fn state(e: &Entry, b: &BundleEntry) -> Vec<u8> {
     out
 }
 
-/// The badge's status for a record: [`badge::status`] of its bundle's flags.
-pub fn status(bundle: Option<&BundleEntry>) -> RecordStatus {
-    badge::status(bundle.map(|b| &b.flags))
-}
-
-fn status_name(bundle: Option<&BundleEntry>) -> &'static str {
-    status(bundle).name()
+/// The badge's status for a record: [`badge::status`] of its bundle's flags and of whether
+/// its OpenTimestamps proof verified when the index was built.
+pub fn status(bundle: Option<&BundleEntry>, anchor: Option<&Anchor>) -> RecordStatus {
+    badge::status(bundle.map(|b| &b.flags), anchor.is_some())
 }
 
 /// The PDF badge: `pith badge --format pdf`'s bytes for the options and the record's
@@ -158,8 +165,9 @@ pub fn badge_pdf(
     n: &PithNumber,
     opts: &Options,
     bundle: Option<&BundleEntry>,
+    anchor: Option<&Anchor>,
 ) -> Result<Vec<u8>, badge::Error> {
-    badge::pdf(n, &opts.clone().status(Some(status(bundle))))
+    badge::pdf(n, &opts.clone().status(Some(status(bundle, anchor))))
 }
 
 /// The SVG badge: `pith badge`'s bytes (the library's document and a final newline) for
@@ -171,16 +179,22 @@ pub fn badge_svg(
     n: &PithNumber,
     opts: &Options,
     bundle: Option<&BundleEntry>,
+    anchor: Option<&Anchor>,
 ) -> Result<Vec<u8>, badge::Error> {
-    let mut svg = badge::svg(n, &opts.clone().status(Some(status(bundle))))?;
+    let mut svg = badge::svg(n, &opts.clone().status(Some(status(bundle, anchor))))?;
     svg.push('\n');
     Ok(svg.into_bytes())
 }
 
 /// The shields.io endpoint document (`schemaVersion` 1): label `pith`, the badge's value
 /// and status as message, the status segment's colour.
-pub fn shields(n: &PithNumber, full: bool, bundle: Option<&BundleEntry>) -> Vec<u8> {
-    let st = status(bundle);
+pub fn shields(
+    n: &PithNumber,
+    full: bool,
+    bundle: Option<&BundleEntry>,
+    anchor: Option<&Anchor>,
+) -> Vec<u8> {
+    let st = status(bundle, anchor);
     let colour = |segment: &str| {
         badge::palette()
             .into_iter()
