@@ -15,6 +15,10 @@ use super::{note, Failure, Outcome};
 
 /// Arguments of `pith ots`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    pith ots stamp record.json\n  \
+    pith ots upgrade 7BMK4ZKTPUTUY3JKWBANNPOFR5.ots\n  \
+    pith ots verify 7BMK4ZKTPUTUY3JKWBANNPOFR5.ots pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5 --headers headers.hex")]
 pub struct Args {
     #[command(subcommand)]
     command: Command,

@@ -149,10 +149,15 @@ impl Headers {
     /// [`ErrorKind::Headers`] when it is neither, or holds more than [`MAX_HEADERS`].
     pub fn parse(bytes: &[u8]) -> Result<Headers, Error> {
         let bad = |m: String| Error::from(ErrorKind::Headers(m));
+        // Text when every line that is not blank or a comment is hex digits; a raw file of
+        // headers holds bytes no text has.
         let text = std::str::from_utf8(bytes).ok().filter(|t| {
-            t.lines()
+            let mut lines = t
+                .lines()
                 .map(str::trim)
-                .any(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_hexdigit()))
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .peekable();
+            lines.peek().is_some() && lines.all(|l| l.bytes().all(|b| b.is_ascii_hexdigit()))
         });
         let mut out = Headers::default();
         match text {
@@ -176,7 +181,7 @@ impl Headers {
                 }
             }
             None => {
-                if bytes.is_empty() || bytes.len() % HEADER_LEN != 0 {
+                if bytes.is_empty() || !bytes.len().is_multiple_of(HEADER_LEN) {
                     return Err(bad(format!(
                         "{} bytes are not whole 80-byte block headers, nor lines of hex",
                         bytes.len()
@@ -235,6 +240,7 @@ mod tests {
         );
         assert!(Headers::parse(&h[..79]).is_err());
         assert!(Headers::parse(b"abc\n").is_err());
+        assert!(Headers::parse(b"not hex\n").is_err());
         assert!(Headers::parse(b"").is_err());
     }
 }

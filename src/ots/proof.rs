@@ -68,7 +68,7 @@ impl HashOp {
     }
 
     /// The digest's length in bytes.
-    pub fn len(self) -> usize {
+    pub fn digest_len(self) -> usize {
         match self {
             HashOp::Sha1 | HashOp::Ripemd160 => 20,
             HashOp::Sha256 | HashOp::Keccak256 => 32,
@@ -561,7 +561,7 @@ impl Proof {
         }
         let tag = r.byte()?;
         let hash = HashOp::from_tag(tag).ok_or(ErrorKind::FileDigestOp(tag))?;
-        let digest = r.take(hash.len())?.to_vec();
+        let digest = r.take(hash.digest_len())?.to_vec();
         let timestamp = r.timestamp(0)?;
         match bytes.len() - r.at {
             0 => Ok(Proof {
