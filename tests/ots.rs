@@ -592,3 +592,66 @@ fn a_calendar_that_has_nothing_yet_leaves_the_proof_pending() {
     assert_eq!(r.stderr.lines().count(), 1, "{r:?}");
     assert!(!out.exists());
 }
+
+#[test]
+fn a_number_or_a_record_is_stamped_as_its_records_sha256() {
+    let vectors: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(common::data("records.json")).unwrap())
+            .unwrap();
+    let v = vectors
+        .iter()
+        .find(|v| v.get("variant_of").is_none())
+        .unwrap()
+        .clone();
+    let number = v["pith_number"].as_str().unwrap().to_owned();
+    let code = number.rsplit(':').next().unwrap().to_owned();
+    let want = data_encoding::HEXLOWER
+        .decode(v["canonical_sha256"].as_str().unwrap().as_bytes())
+        .unwrap();
+    let record = v["canonical_record"].to_string();
+    let path = format!("/pith/{code}.json");
+    let resolver = Server::start(move |r: &Request, _| {
+        if r.target == path {
+            Reply::ok(record.clone())
+        } else {
+            Reply::status(404)
+        }
+    });
+    let asked = Arc::new(Mutex::new(Vec::<Vec<u8>>::new()));
+    let seen = asked.clone();
+    let calendar = Server::start(move |r: &Request, _| {
+        seen.lock().unwrap().push(r.body.clone());
+        // A pending attestation right on the digest.
+        let uri = b"http://127.0.0.1:9";
+        let mut t = vec![0x00, 0x83, 0xdf, 0xe3, 0x0d, 0x2e, 0xf9, 0x0c, 0x8e];
+        t.push(uri.len() as u8 + 1);
+        t.push(uri.len() as u8);
+        t.extend(uri);
+        Reply::ok(t)
+    });
+    let dir = common::tmpdir();
+    let file = dir.path().join("record.json");
+    std::fs::write(&file, v["canonical_record"].to_string()).unwrap();
+    let (res, cal) = (resolver.url(), calendar.url());
+    let env = [
+        ("PITH_RESOLVER_URL", res.as_str()),
+        ("PITH_RESOLVER_SPACING_MS", "0"),
+        ("PITH_OTS_CALENDARS", cal.as_str()),
+    ];
+    let by_number = dir.path().join("n.ots");
+    let r = pith(&env, &["ots", "stamp", &number, "-o", s(&by_number)]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let r = pith(
+        &env,
+        &["ots", "stamp", s(&file), "-o", s(&dir.path().join("r.ots"))],
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(asked.lock().unwrap().as_slice(), &[want.clone(), want]);
+    // Checked against the number alone, offline: the proof's digest is the number's.
+    let r = pith(&[], &["ots", "verify", s(&by_number), &number, "--json"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&r.stdout).unwrap()["status"],
+        "pending"
+    );
+}

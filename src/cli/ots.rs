@@ -144,16 +144,14 @@ fn stamp(a: StampArgs) -> Result<Outcome> {
     let client = pith::net::Client::new(&settings)?;
     let (digest, default_out) = match (&a.subject.subject, &a.subject.file, &a.subject.digest) {
         (Some(text), _, _) => {
-            let record = match named(text)? {
-                Named::Record(r) => r,
-                Named::Number(n) => {
-                    let got = pith::net::resolver::record(&client, n.code())
-                        .map_err(|e| e.about(n.full()))?;
-                    got.record
-                }
+            let (digest, code) = match named(text)? {
+                Named::Record(r) => (r.digest(), r.number().code().to_owned()),
+                Named::Number(n) => (
+                    pith::net::ots::digest_of_number(&client, &n)?,
+                    n.code().to_owned(),
+                ),
             };
-            let code = record.number().code().to_owned();
-            (record.digest(), PathBuf::from(format!("{code}.ots")))
+            (digest, PathBuf::from(format!("{code}.ots")))
         }
         (None, Some(f), _) => {
             let d: [u8; 32] = pith::number::sha256(&read(f)?);

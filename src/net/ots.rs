@@ -83,6 +83,27 @@ impl Calendars {
     }
 }
 
+/// The digest a number's proof is of: the SHA-256 of its record's canonical bytes (the digest
+/// the number is made from), the record from the resolver or the cache, which must be the
+/// number's own.
+///
+/// # Errors
+/// As [`super::resolver::record`]; [`ErrorKind::BadAnswer`] when the record is another
+/// number's.
+pub fn digest_of_number(client: &Client, number: &crate::PithNumber) -> Result<[u8; 32], Error> {
+    let got = super::resolver::record(client, number.code()).map_err(|e| e.about(number.full()))?;
+    let own = got.record.number();
+    if own.code() != number.code() {
+        return Err(Error::from(ErrorKind::BadAnswer(format!(
+            "the record served is of {}, not {}",
+            own.full(),
+            number.full()
+        )))
+        .about(number.full()));
+    }
+    Ok(got.record.digest())
+}
+
 /// What submitting a digest gave.
 #[derive(Debug)]
 pub struct Submitted {

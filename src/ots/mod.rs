@@ -11,7 +11,7 @@
 //! ([`header`]: 80 bytes, double SHA-256, the compact target) and the verdict ([`check`]):
 //! which attestation the headers given bear out, whether the proof starts from the digest
 //! asked about, and why a proof is refused. It does no I/O and never talks to a calendar or a
-//! node: the network is [`crate::net`]'s, the files the front ends'.
+//! node: the network is the `net` module's (`net::ots`), the files the front ends'.
 //!
 //! Its own parser rather than the `opentimestamps` crate: that crate (MIT/Apache-2.0) parses
 //! and replays proofs but checks no header, writes no merged proof, bounds neither the work a
