@@ -15,7 +15,7 @@
 //!
 //! 1. `job`
 //! 2. `batch`, `net`, `sty`, `badge`
-//! 3. `verify`
+//! 3. `verify`, `ots`
 //! 4. `record`
 //! 5. `number`
 //! 6. `decompress`, `pipeline`, `escape`
@@ -39,6 +39,8 @@
 //! - [`net`]: the network client: a paper's record from arXiv (OAI-PMH `GetRecord`), records
 //!   and bundles from the resolver, PDFs verified against them; polite (spacing across runs,
 //!   retries, timeouts) and cached.
+//! - [`ots`]: OpenTimestamps proofs (`.ots`) read, written and checked offline against
+//!   Bitcoin block headers (proof of work, merkle root, the digest the proof starts from).
 //! - [`batch`]: archive-scale runs: manifests, sidecars, shards, the worker pool with its group
 //!   commit, arXiv matching ([`batch::arxiv`]) and the arXiv PDF manifest
 //!   ([`batch::manifest`]); the bulk tars are the job layer's ([`job::tar`], its runs [`job::tar::run`]).
@@ -73,6 +75,7 @@ pub mod escape;
 pub mod job;
 pub mod net;
 pub mod number;
+pub mod ots;
 pub mod pipeline;
 pub mod record;
 pub mod sty;

@@ -30,6 +30,7 @@ mod latexml;
 mod layering;
 mod net;
 mod newcomer;
+mod ots;
 mod pdf;
 mod pdf_io;
 mod pdf_kill;

@@ -173,23 +173,27 @@ impl RecordStatus {
 /// decided, for `pith badge`, `pith serve`, its export, record page, `state.json` and shields
 /// document.
 ///
-/// [`RecordStatus::Verified`] only when a receipt signature in the record's bundle verifies
-/// with a trusted key (`flags.receipt_verified`, from [`crate::verify::Bundle::flags`]);
-/// [`RecordStatus::Computed`] otherwise, and without a bundle. Never
-/// [`RecordStatus::Anchored`]: pith checks no anchor itself, so a bundle stating
-/// `externally_anchored` is a statement ([`crate::verify::Flags::claims`]), not a status.
+/// [`RecordStatus::Anchored`] only when pith itself checked an OpenTimestamps proof of the
+/// record's digest against Bitcoin block headers (`anchored`: [`crate::ots::check`] gave
+/// [`crate::ots::Verdict::Anchored`]); else [`RecordStatus::Verified`] only when a receipt
+/// signature in the record's bundle verifies with a trusted key (`flags.receipt_verified`, from
+/// [`crate::verify::Bundle::flags`]); [`RecordStatus::Computed`] otherwise, and without a
+/// bundle. A bundle stating `externally_anchored` is a statement
+/// ([`crate::verify::Flags::claims`]), never a status.
 ///
 /// # Examples
 /// ```
 /// use pith::badge::{status, RecordStatus};
 /// let flags = pith::verify::Flags { receipt_verified: true, ..Default::default() };
-/// assert_eq!(status(Some(&flags)), RecordStatus::Verified);
+/// assert_eq!(status(Some(&flags), false), RecordStatus::Verified);
+/// assert_eq!(status(Some(&flags), true), RecordStatus::Anchored);
 /// let stated = pith::verify::Flags { externally_anchored: true, ..Default::default() };
-/// assert_eq!(status(Some(&stated)), RecordStatus::Computed);
-/// assert_eq!(status(None), RecordStatus::Computed);
+/// assert_eq!(status(Some(&stated), false), RecordStatus::Computed);
+/// assert_eq!(status(None, false), RecordStatus::Computed);
 /// ```
-pub fn status(flags: Option<&crate::verify::Flags>) -> RecordStatus {
+pub fn status(flags: Option<&crate::verify::Flags>, anchored: bool) -> RecordStatus {
     match flags {
+        _ if anchored => RecordStatus::Anchored,
         Some(f) if f.receipt_verified => RecordStatus::Verified,
         _ => RecordStatus::Computed,
     }
@@ -225,7 +229,7 @@ pub fn status_from_bundle(
         .into());
     }
     let flags = bundle.flags(keys);
-    let status = status(Some(&flags));
+    let status = status(Some(&flags), false);
     let not_verified = match status {
         RecordStatus::Verified => None,
         _ => bundle

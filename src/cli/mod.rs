@@ -20,6 +20,7 @@ mod input;
 mod inspect;
 mod net;
 mod number;
+mod ots;
 mod password;
 mod record;
 mod strip;
@@ -181,6 +182,8 @@ enum Command {
     Batch(batch::Args),
     /// Print the code that embeds a badge (Markdown, HTML, reStructuredText, AsciiDoc, LaTeX).
     Snippet(badge::SnippetArgs),
+    /// OpenTimestamps proofs of a record's digest: stamp, upgrade, and verify offline against Bitcoin headers.
+    Ots(ots::Args),
     /// Print shell completions (bash, zsh, fish, elvish, powershell).
     Completions(generate::CompletionsArgs),
     /// Print the man page pith(1), or write it and one page per subcommand into a directory.
@@ -229,6 +232,7 @@ pub fn main() -> ExitCode {
         Command::Badge(a) => badge::run_badge(a),
         Command::Batch(a) => batch::run(a),
         Command::Snippet(a) => badge::run_snippet(a),
+        Command::Ots(a) => ots::run(a),
         Command::Completions(a) => generate::completions(a),
         Command::Man(a) => generate::man(a),
         Command::Index(a) => external::run("index", a),

@@ -337,7 +337,7 @@ pub fn of_net(e: &crate::net::Error) -> ErrorCode {
         K::Timeout => ErrorCode::Timeout,
         K::Connect { .. } => ErrorCode::Connect,
         K::Read(_) => ErrorCode::Read,
-        K::BadAnswer(_) => ErrorCode::BadAnswer,
+        K::BadAnswer(_) | K::Ots(_) => ErrorCode::BadAnswer,
         K::Record(r) => of_record(r),
         K::Pdf(p) => of_pdf(p),
         K::NoNumber => ErrorCode::NoNumber,

@@ -37,6 +37,10 @@ pub enum Service {
     Arxiv,
     /// The Pith resolver.
     Resolver,
+    /// An OpenTimestamps calendar.
+    Calendar,
+    /// A Bitcoin node's REST interface or an Esplora-style API.
+    Bitcoin,
 }
 
 impl Service {
@@ -44,6 +48,8 @@ impl Service {
         match self {
             Service::Arxiv => "arxiv",
             Service::Resolver => "resolver",
+            Service::Calendar => "calendar",
+            Service::Bitcoin => "bitcoin",
         }
     }
 
@@ -52,6 +58,8 @@ impl Service {
         match self {
             Service::Arxiv => super::ENV_ARXIV_URL,
             Service::Resolver => super::ENV_RESOLVER_URL,
+            Service::Calendar => super::ots::ENV_CALENDARS,
+            Service::Bitcoin => super::ots::ENV_BITCOIN_URL,
         }
     }
 }
@@ -110,6 +118,7 @@ impl Client {
         match service {
             Service::Arxiv => self.settings.effective_arxiv_spacing(),
             Service::Resolver => self.settings.resolver_spacing,
+            Service::Calendar | Service::Bitcoin => self.settings.ots_spacing,
         }
     }
 
@@ -121,6 +130,19 @@ impl Client {
     /// [`ErrorKind::Timeout`], [`ErrorKind::Connect`], [`ErrorKind::Read`];
     /// [`ErrorKind::Cache`] when the gate's file cannot be used.
     pub fn get(&self, service: Service, url: &str) -> Result<Fetched, Error> {
+        self.request(service, url, None)
+    }
+
+    /// `POST url` with `body` to `service`, as [`Client::get`] (a calendar takes a digest
+    /// this way; a 429 or 5xx is retried as for a `GET`: the calendar records a digest once).
+    ///
+    /// # Errors
+    /// As [`Client::get`].
+    pub fn post(&self, service: Service, url: &str, body: &[u8]) -> Result<Fetched, Error> {
+        self.request(service, url, Some(body))
+    }
+
+    fn request(&self, service: Service, url: &str, body: Option<&[u8]>) -> Result<Fetched, Error> {
         if self.settings.offline {
             return Err(ErrorKind::NotCached.into());
         }
@@ -129,7 +151,7 @@ impl Client {
         loop {
             attempt += 1;
             let (status, retry_after, body) =
-                self.gated(service, url, spacing, || self.once(service, url))?;
+                self.gated(service, url, spacing, || self.once(service, url, body))?;
             match status {
                 200 => {
                     return Ok(Fetched {
@@ -176,19 +198,46 @@ impl Client {
         match service {
             Service::Arxiv if self.spacing(service) >= super::ARXIV_SPACING => MIN_BACKOFF,
             Service::Resolver if self.spacing(service) >= super::RESOLVER_SPACING => MIN_BACKOFF,
+            Service::Calendar | Service::Bitcoin if self.spacing(service) >= super::OTS_SPACING => {
+                MIN_BACKOFF
+            }
             _ => Duration::ZERO,
         }
     }
 
     /// One request: status, `Retry-After` and the body (empty unless 200).
-    fn once(&self, service: Service, url: &str) -> Result<(u16, Option<Duration>, Vec<u8>), Error> {
-        let mut req = self.agent.get(url);
-        if service == Service::Resolver {
-            // A record URL answers its page to a client that does not ask for JSON, as DOI
-            // resolvers do; pith reads JSON.
-            req = req.header("Accept", "application/json");
-        }
-        let mut resp = req.call().map_err(|e| transport(e, false, service, url))?;
+    fn once(
+        &self,
+        service: Service,
+        url: &str,
+        body: Option<&[u8]>,
+    ) -> Result<(u16, Option<Duration>, Vec<u8>), Error> {
+        // A record URL answers its page to a client that does not ask for JSON, as DOI
+        // resolvers do; pith reads JSON. A calendar answers its own binary format to a client
+        // that asks for it, as OpenTimestamps' client does.
+        let accept = match service {
+            Service::Resolver => Some("application/json"),
+            Service::Calendar => Some("application/vnd.opentimestamps.v1"),
+            _ => None,
+        };
+        let sent = match body {
+            Some(b) => {
+                let mut req = self.agent.post(url);
+                if let Some(a) = accept {
+                    req = req.header("Accept", a);
+                }
+                req.header("Content-Type", "application/x-www-form-urlencoded")
+                    .send(b)
+            }
+            None => {
+                let mut req = self.agent.get(url);
+                if let Some(a) = accept {
+                    req = req.header("Accept", a);
+                }
+                req.call()
+            }
+        };
+        let mut resp = sent.map_err(|e| transport(e, false, service, url))?;
         let status = resp.status().as_u16();
         let retry_after = resp
             .headers()

@@ -21,6 +21,7 @@ pub mod arxiv;
 pub mod cache;
 pub mod client;
 pub mod mirrors;
+pub mod ots;
 pub mod pdfcheck;
 pub mod resolver;
 
@@ -37,6 +38,8 @@ pub const ARXIV_SPACING: Duration = Duration::from_secs(3);
 /// The least time between two requests to the resolver. pith.science is ours and serves
 /// static JSON; one request a second keeps a batch of checks from hammering it.
 pub const RESOLVER_SPACING: Duration = Duration::from_secs(1);
+/// The least time between two requests to an OpenTimestamps calendar or a Bitcoin API.
+pub const OTS_SPACING: Duration = Duration::from_secs(1);
 /// How long a connection may take to open.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a response (headers, then the body) may take to arrive.
@@ -63,6 +66,9 @@ pub const ENV_CACHE_DIR: &str = "PITH_CACHE_DIR";
 pub const ENV_ARXIV_SPACING: &str = "PITH_ARXIV_SPACING_MS";
 /// Environment variable setting the spacing between resolver requests, in milliseconds.
 pub const ENV_RESOLVER_SPACING: &str = "PITH_RESOLVER_SPACING_MS";
+/// Environment variable setting the spacing between requests to a calendar or a Bitcoin
+/// API, in milliseconds.
+pub const ENV_OTS_SPACING: &str = "PITH_OTS_SPACING_MS";
 /// Environment variable setting the read timeout, in milliseconds.
 pub const ENV_TIMEOUT: &str = "PITH_NET_TIMEOUT_MS";
 
@@ -87,6 +93,8 @@ pub struct Settings {
     pub arxiv_spacing: Duration,
     /// Least time between two resolver requests ([`RESOLVER_SPACING`]).
     pub resolver_spacing: Duration,
+    /// Least time between two requests to a calendar or a Bitcoin API ([`OTS_SPACING`]).
+    pub ots_spacing: Duration,
     /// Connect timeout ([`CONNECT_TIMEOUT`]).
     pub connect_timeout: Duration,
     /// Read timeout for headers and for the body ([`READ_TIMEOUT`]).
@@ -180,6 +188,7 @@ impl Default for Settings {
             mirrors: None,
             arxiv_spacing: ARXIV_SPACING,
             resolver_spacing: RESOLVER_SPACING,
+            ots_spacing: OTS_SPACING,
             connect_timeout: CONNECT_TIMEOUT,
             read_timeout: READ_TIMEOUT,
             on_wait: OnWait::default(),
@@ -189,7 +198,8 @@ impl Default for Settings {
 
 impl Settings {
     /// The defaults, changed by the environment: [`ENV_ARXIV_URL`], [`ENV_RESOLVER_URL`],
-    /// [`mirrors::ENV_MIRRORS`], [`ENV_CACHE_DIR`], [`ENV_ARXIV_SPACING`], [`ENV_RESOLVER_SPACING`], [`ENV_TIMEOUT`].
+    /// [`mirrors::ENV_MIRRORS`], [`ENV_CACHE_DIR`], [`ENV_ARXIV_SPACING`],
+    /// [`ENV_RESOLVER_SPACING`], [`ENV_OTS_SPACING`], [`ENV_TIMEOUT`].
     /// Empty variables are ignored.
     ///
     /// # Errors
@@ -225,6 +235,9 @@ impl Settings {
         }
         if let Some(d) = ms(ENV_RESOLVER_SPACING)? {
             s.resolver_spacing = d;
+        }
+        if let Some(d) = ms(ENV_OTS_SPACING)? {
+            s.ots_spacing = d;
         }
         if let Some(d) = ms(ENV_TIMEOUT)? {
             s.set_timeout(d);
@@ -416,6 +429,10 @@ pub enum ErrorKind {
     /// Occurs when a PDF cannot be read.
     #[error("cannot read the PDF")]
     Pdf(#[source] Box<crate::pdf::Error>),
+    /// Occurs when a calendar's answer is not an OpenTimestamps timestamp, or a Bitcoin API's
+    /// is not the block header asked for.
+    #[error("unusable answer")]
+    Ots(#[source] Box<crate::ots::Error>),
     /// Occurs when a PDF carries no Pith Number (no XMP or Info entry, no record link).
     #[error("the PDF carries no Pith Number")]
     NoNumber,

@@ -71,6 +71,8 @@ pub struct Request {
     pub method: String,
     /// Headers, names lower-cased.
     pub headers: Vec<(String, String)>,
+    /// The body its `Content-Length` announced (a `POST`'s), else empty.
+    pub body: Vec<u8>,
 }
 
 impl Request {
@@ -169,11 +171,21 @@ fn serve(conn: TcpStream, reqs: &Mutex<Vec<Request>>, route: &Route) {
                 headers.push((k.trim().to_ascii_lowercase(), v.trim().to_owned()));
             }
         }
+        let length = headers
+            .iter()
+            .find(|(k, _)| k == "content-length")
+            .and_then(|(_, v)| v.parse::<usize>().ok())
+            .unwrap_or(0);
+        let mut body = vec![0; length.min(1 << 20)];
+        if std::io::Read::read_exact(&mut reader, &mut body).is_err() {
+            return;
+        }
         let req = Request {
             at: Instant::now(),
             target,
             method,
             headers,
+            body,
         };
         let n = {
             let mut r = reqs.lock().unwrap();

@@ -8,7 +8,7 @@ use pith::number::ALIAS_LENS;
 use pith::record::Details;
 use pith::{PithNumber, Record};
 
-use crate::index::{BundleEntry, Entry};
+use crate::index::{Anchor, BundleEntry, Entry};
 use crate::negotiate::Media;
 
 /// The versions of a paper the index holds, as (version, number), oldest first.
@@ -47,11 +47,18 @@ pub fn citation(e: &Entry, format: cite::Format) -> Option<Vec<u8>> {
 /// The record's JSON-LD: schema.org's `ScholarlyArticle` with the record under
 /// `canonical_record`, `pith_number`, `short_pith_number`, `canonical_sha256`, the
 /// record's aliases, its status, what pith checked (`status_flags`) and what the bundle
-/// states that pith did not (`bundle_states`), the display fields (`title`, `authors`), and every
+/// states that pith did not (`bundle_states`), the block its OpenTimestamps proof is anchored in
+/// when pith checked one (`anchor`), the display fields (`title`, `authors`), and every
 /// indexed version of the paper (`versions`, each with its number and whether it is the
 /// latest; `newer_version`, the latest, when this is not it). `base` prefixes the URLs (`""`
 /// leaves them relative to the document).
-pub fn record(base: &str, e: &Entry, bundle: Option<&BundleEntry>, versions: &Versions) -> Vec<u8> {
+pub fn record(
+    base: &str,
+    e: &Entry,
+    bundle: Option<&BundleEntry>,
+    anchor: Option<&Anchor>,
+    versions: &Versions,
+) -> Vec<u8> {
     let n = &e.number;
     let record: serde_json::Value =
         serde_json::from_str(&e.record).unwrap_or(serde_json::Value::Null);
@@ -81,8 +88,9 @@ pub fn record(base: &str, e: &Entry, bundle: Option<&BundleEntry>, versions: &Ve
         "canonical_sha256": e.canonical_sha256,
         "canonical_record": record,
         "source_aliases": aliases,
-        "status": status_name(bundle),
-        "status_flags": {"receipt_verified": flags.receipt_verified},
+        "status": status(bundle, anchor).name(),
+        "status_flags": {"receipt_verified": flags.receipt_verified, "anchored": anchor.is_some()},
+        "anchor": anchor,
         "bundle_states": flags.claims(),
         "superseded": e.superseded,
     });
@@ -119,24 +127,28 @@ fn alias(kind: &str, value: &str) -> serde_json::Value {
 }
 
 /// The state of a record with a bundle, recomputed from the bundle's events with `keys`
-/// ([`crate::protocol::state`]), with the record's status beside it.
-pub fn state(e: &Entry, b: &BundleEntry, keys: &[pith::verify::Key]) -> Vec<u8> {
+/// ([`crate::protocol::state`]), with the record's status beside it and the block it is
+/// anchored in when pith checked its proof (`anchor`).
+pub fn state(
+    e: &Entry,
+    b: &BundleEntry,
+    keys: &[pith::verify::Key],
+    anchor: Option<&Anchor>,
+) -> Vec<u8> {
     crate::protocol::state(
         &e.number.short(),
         &e.canonical_sha256,
-        status_name(Some(b)),
+        status(Some(b), anchor).name(),
         b,
         keys,
+        anchor,
     )
 }
 
-/// The badge's status for a record: [`badge::status`] of its bundle's flags.
-pub fn status(bundle: Option<&BundleEntry>) -> RecordStatus {
-    badge::status(bundle.map(|b| &b.flags))
-}
-
-fn status_name(bundle: Option<&BundleEntry>) -> &'static str {
-    status(bundle).name()
+/// The badge's status for a record: [`badge::status`] of its bundle's flags and of whether
+/// its OpenTimestamps proof verified when the index was built.
+pub fn status(bundle: Option<&BundleEntry>, anchor: Option<&Anchor>) -> RecordStatus {
+    badge::status(bundle.map(|b| &b.flags), anchor.is_some())
 }
 
 /// The PDF badge: `pith badge --format pdf`'s bytes for the options and the record's
@@ -148,8 +160,9 @@ pub fn badge_pdf(
     n: &PithNumber,
     opts: &Options,
     bundle: Option<&BundleEntry>,
+    anchor: Option<&Anchor>,
 ) -> Result<Vec<u8>, badge::Error> {
-    badge::pdf(n, &opts.clone().status(Some(status(bundle))))
+    badge::pdf(n, &opts.clone().status(Some(status(bundle, anchor))))
 }
 
 /// The SVG badge: `pith badge`'s bytes (the library's document and a final newline) for
@@ -161,16 +174,22 @@ pub fn badge_svg(
     n: &PithNumber,
     opts: &Options,
     bundle: Option<&BundleEntry>,
+    anchor: Option<&Anchor>,
 ) -> Result<Vec<u8>, badge::Error> {
-    let mut svg = badge::svg(n, &opts.clone().status(Some(status(bundle))))?;
+    let mut svg = badge::svg(n, &opts.clone().status(Some(status(bundle, anchor))))?;
     svg.push('\n');
     Ok(svg.into_bytes())
 }
 
 /// The shields.io endpoint document (`schemaVersion` 1): label `pith`, the badge's value
 /// and status as message, the status segment's colour.
-pub fn shields(n: &PithNumber, full: bool, bundle: Option<&BundleEntry>) -> Vec<u8> {
-    let st = status(bundle);
+pub fn shields(
+    n: &PithNumber,
+    full: bool,
+    bundle: Option<&BundleEntry>,
+    anchor: Option<&Anchor>,
+) -> Vec<u8> {
+    let st = status(bundle, anchor);
     let colour = |segment: &str| {
         badge::palette()
             .into_iter()

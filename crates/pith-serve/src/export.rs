@@ -196,7 +196,8 @@ pub fn export(
         // What a browser gets at /pith/<26>: the record page (a static host cannot tell a
         // browser from a script; scripts ask for the .json).
         let facts = Facts::of(index, e, base)?;
-        let json = documents::record(base, e, b, &facts.versions);
+        let a = facts.anchor.as_ref();
+        let json = documents::record(base, e, b, a, &facts.versions);
         out.write(&format!("pith/{code}.json"), &json)?;
         for format in pith::job::cite::Format::ALL {
             if let Some(bytes) = documents::citation(e, format) {
@@ -212,26 +213,26 @@ pub fn export(
             out.write(&format!("pith/{code}/bundle.json"), &bytes)?;
             out.write(
                 &format!("pith/{code}/state.json"),
-                &documents::state(e, b, &keys),
+                &documents::state(e, b, &keys, a),
             )?;
             protocol_files(&mut out, code, &bytes, b, &keys)?;
             done.bundles += 1;
         }
-        let svg = documents::badge_svg(&e.number, &badge, b)
+        let svg = documents::badge_svg(&e.number, &badge, b, a)
             .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?;
         out.write(&format!("badge/{code}.svg"), &svg)?;
         let dark = badge.clone().dark(true);
-        let dark_svg = documents::badge_svg(&e.number, &dark, b)
+        let dark_svg = documents::badge_svg(&e.number, &dark, b, a)
             .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?;
         out.write(&format!("badge/{code}-dark.svg"), &dark_svg)?;
         for (name, look) in [("", &badge), ("-dark", &dark)] {
-            let pdf = documents::badge_pdf(&e.number, look, b)
+            let pdf = documents::badge_pdf(&e.number, look, b, a)
                 .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?;
             out.write(&format!("badge/{code}{name}.pdf"), &pdf)?;
         }
         out.write(
             &format!("badge/{code}.json"),
-            &documents::shields(&e.number, false, b),
+            &documents::shields(&e.number, false, b, a),
         )?;
         if !e.superseded {
             out.write(
@@ -263,10 +264,11 @@ pub fn export(
         // The concept badge: the latest version's.
         if let Some(e) = index.record(code)? {
             let b = index.bundle(code)?;
-            let svg = documents::badge_svg(&e.number, &badge, b.as_ref())
+            let a = index.anchor(code)?;
+            let svg = documents::badge_svg(&e.number, &badge, b.as_ref(), a.as_ref())
                 .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?;
             out.write(&format!("badge/arxiv/{id}.svg"), &svg)?;
-            let shields = documents::shields(&e.number, false, b.as_ref());
+            let shields = documents::shields(&e.number, false, b.as_ref(), a.as_ref());
             out.write(&format!("badge/arxiv/{id}.json"), &shields)?;
         }
         Ok(())

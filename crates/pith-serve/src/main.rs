@@ -58,6 +58,15 @@ struct IndexArgs {
     /// A folder of bundles (*.json); their events give each record's status.
     #[arg(long, value_name = "DIR")]
     bundles: Vec<PathBuf>,
+    /// A folder of OpenTimestamps proofs, <26>.ots, each of the indexed record of that
+    /// number: a proof that verifies against the Bitcoin headers makes its record "anchored".
+    #[arg(long, value_name = "DIR")]
+    anchors: Vec<PathBuf>,
+    /// Bitcoin block headers the proofs are checked against: 80-byte headers one after another,
+    /// or lines of 160 hex digits [default: asked of $PITH_BITCOIN_URL, a node's REST
+    /// interface (…/rest) or an Esplora-style API].
+    #[arg(long, value_name = "FILE", requires = "anchors")]
+    headers: Option<PathBuf>,
     /// An Ed25519 public key (base64 or hex, or a file holding it) whose receipt signatures
     /// make a record "verified", besides the built-in registry key.
     #[arg(long, value_name = "KEY")]
@@ -180,13 +189,33 @@ fn main() -> ExitCode {
     }
 }
 
+/// The Bitcoin headers the proofs in `anchors` are checked against: the file given, else those
+/// of the blocks the proofs claim, from `PITH_BITCOIN_URL`; none without either.
+fn anchor_headers(
+    anchors: &[PathBuf],
+    file: Option<&std::path::Path>,
+) -> Result<pith::ots::Headers> {
+    if let Some(f) = file {
+        let bytes = std::fs::read(f).with_context(|| f.display().to_string())?;
+        return pith::ots::Headers::parse(&bytes).with_context(|| f.display().to_string());
+    }
+    let url = std::env::var(pith::net::ots::ENV_BITCOIN_URL).unwrap_or_default();
+    if anchors.is_empty() || url.trim().is_empty() {
+        return Ok(pith::ots::Headers::default());
+    }
+    let heights = index::build::anchor_heights(anchors)?;
+    let client = pith::net::Client::new(&pith::net::Settings::from_env()?)?;
+    Ok(pith::net::ots::headers(&client, url.trim(), &heights)?)
+}
+
 fn run_index(a: IndexArgs, quiet: bool) -> Result<()> {
     if a.arxiv_snapshot.is_empty()
         && a.arxiv_oai.is_empty()
         && a.records.is_empty()
         && a.bundles.is_empty()
+        && a.anchors.is_empty()
     {
-        bail!("nothing to index: give --arxiv-snapshot, --arxiv-oai, --records or --bundles");
+        bail!("nothing to index: give --arxiv-snapshot, --arxiv-oai, --records, --bundles or --anchors");
     }
     let keys = a
         .key
@@ -200,6 +229,8 @@ fn run_index(a: IndexArgs, quiet: bool) -> Result<()> {
         records: a.records,
         bundles: a.bundles,
         keys,
+        headers: anchor_headers(&a.anchors, a.headers.as_deref())?,
+        anchors: a.anchors,
     };
     let opts = BuildOptions {
         threads: pith::job::pass_threads(a.jobs),

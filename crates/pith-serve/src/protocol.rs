@@ -11,7 +11,7 @@
 use pith::verify::{Bundle, Key, State};
 use serde_json::{json, Value};
 
-use crate::index::BundleEntry;
+use crate::index::{Anchor, BundleEntry};
 
 /// Where the well-known copy of a bundle is, relative to the base URL (`{suffix}` the 26
 /// characters of the number), as the manifest's `well_known_pattern` names it.
@@ -120,9 +120,17 @@ pub fn recomputed(b: &BundleEntry, keys: &[Key]) -> Option<State> {
 
 /// `/pith/<26>/state.json`: the published `pith_open_graph_state` fields, recomputed
 /// ([`pith::verify::state`]), then pith's own beside them: `short_pith_number`,
-/// `canonical_sha256`, `status`, `receipt_verified` and `bundle_states` (what the bundle states
+/// `canonical_sha256`, `status`, `receipt_verified`, `anchor` (the block pith checked the
+/// record's timestamp against, or null) and `bundle_states` (what the bundle states
 /// that pith did not check).
-pub fn state(short: &str, sha: &str, status: &str, b: &BundleEntry, keys: &[Key]) -> Vec<u8> {
+pub fn state(
+    short: &str,
+    sha: &str,
+    status: &str,
+    b: &BundleEntry,
+    keys: &[Key],
+    anchor: Option<&Anchor>,
+) -> Vec<u8> {
     let mut doc = recomputed(b, keys)
         .and_then(|s| serde_json::to_value(s).ok())
         .unwrap_or_else(|| json!({}));
@@ -130,6 +138,7 @@ pub fn state(short: &str, sha: &str, status: &str, b: &BundleEntry, keys: &[Key]
     doc["canonical_sha256"] = sha.into();
     doc["status"] = status.into();
     doc["receipt_verified"] = b.flags.receipt_verified.into();
+    doc["anchor"] = serde_json::to_value(anchor).unwrap_or_default();
     doc["bundle_states"] = serde_json::to_value(b.flags.claims()).unwrap_or_default();
     bytes(&doc)
 }

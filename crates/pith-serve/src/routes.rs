@@ -119,8 +119,15 @@ pub async fn pith(
         }
         (m, None) => {
             let bundle = index.bundle(&code)?;
+            let anchor = index.anchor(&code)?;
             let versions = index.versions(&entry.arxiv_id)?;
-            let body = documents::record(state.base_url(), &entry, bundle.as_ref(), &versions);
+            let body = documents::record(
+                state.base_url(),
+                &entry,
+                bundle.as_ref(),
+                anchor.as_ref(),
+                &versions,
+            );
             answer(&req, StatusCode::OK, m.content_type(), CHANGING, body)
         }
     };
@@ -152,7 +159,12 @@ pub async fn pith_file(
         b.push(b'\n');
         b
     } else {
-        documents::state(&entry, &bundle, &index.trusted_keys()?)
+        documents::state(
+            &entry,
+            &bundle,
+            &index.trusted_keys()?,
+            index.anchor(code)?.as_ref(),
+        )
     };
     Ok(answer(&req, StatusCode::OK, types::JSON, CHANGING, body))
 }
@@ -215,14 +227,15 @@ fn badge_answer(
     req: &HeaderMap,
     entry: &crate::index::Entry,
     bundle: Option<&crate::index::BundleEntry>,
+    anchor: Option<&crate::index::Anchor>,
     kind: &'static str,
     opts: &pith::badge::Options,
 ) -> Answer {
     let n = &entry.number;
     let body = match kind {
-        types::PDF => documents::badge_pdf(n, opts, bundle),
-        types::SVG => documents::badge_svg(n, opts, bundle),
-        _ => Ok(documents::shields(n, opts.get_full(), bundle)),
+        types::PDF => documents::badge_pdf(n, opts, bundle, anchor),
+        types::SVG => documents::badge_svg(n, opts, bundle, anchor),
+        _ => Ok(documents::shields(n, opts.get_full(), bundle, anchor)),
     }
     .map_err(|e| Error::bad_request(e.to_string()))?;
     Ok(answer(req, StatusCode::OK, kind, CHANGING, body))
@@ -254,7 +267,8 @@ pub async fn badge(
         )));
     };
     let bundle = index.bundle(code)?;
-    badge_answer(&req, &entry, bundle.as_ref(), kind, &opts)
+    let anchor = index.anchor(code)?;
+    badge_answer(&req, &entry, bundle.as_ref(), anchor.as_ref(), kind, &opts)
 }
 
 /// `GET /badge/arxiv/{id}.svg` (`.pdf`, `-dark.svg`, `.json`): the concept badge of an arXiv
@@ -281,7 +295,8 @@ pub async fn concept_badge(
         return Err(Error::not_found(format!("arXiv:{id} is not in this index")));
     };
     let bundle = index.bundle(entry.number.code())?;
-    badge_answer(&req, &entry, bundle.as_ref(), kind, &opts)
+    let anchor = index.anchor(entry.number.code())?;
+    badge_answer(&req, &entry, bundle.as_ref(), anchor.as_ref(), kind, &opts)
 }
 
 /// `GET /sitemap.xml`: the sitemap index, naming the home page's file and the record pages'

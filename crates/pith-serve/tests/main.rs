@@ -1,6 +1,7 @@
 //! pith-serve's tests: one binary, a module per topic (as the main suite).
 mod common;
 
+mod anchors;
 mod attacks;
 mod export;
 mod forged;

@@ -12,7 +12,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use super::read::{check_schema, open_read};
-use super::{Error, ErrorKind, INDEXES, SCHEMA, TRUSTED_KEYS};
+use super::{Error, ErrorKind, ANCHORS, INDEXES, SCHEMA, TRUSTED_KEYS};
 
 /// What to index.
 #[derive(Debug, Clone, Default)]
@@ -30,6 +30,11 @@ pub struct Sources {
     /// Keys whose receipt signatures make a bundle's record "verified" (the registry key by
     /// default).
     pub keys: Vec<Key>,
+    /// Folders of OpenTimestamps proofs, `<26>.ots`, each of the record of that code: a proof
+    /// that verifies against [`Sources::headers`] makes its record "anchored".
+    pub anchors: Vec<PathBuf>,
+    /// The Bitcoin block headers the proofs are checked against.
+    pub headers: pith::ots::Headers,
 }
 
 /// How to build.
@@ -56,6 +61,8 @@ pub struct Counts {
     pub deleted: u64,
     /// Bundles indexed (new or replaced).
     pub bundles: u64,
+    /// OpenTimestamps proofs that verified (their records are anchored).
+    pub anchors: u64,
     /// Lines, records, files or bundles that could not be indexed.
     pub bad: u64,
     /// Records in the index after the build, superseded ones included.
@@ -66,12 +73,18 @@ impl fmt::Display for Counts {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} added, {} changed, {} unchanged, {} deleted, {} bundles, {} bad; {} records",
+            "{} added, {} changed, {} unchanged, {} deleted, {} bundles, {}{} bad; {} records",
             self.added,
             self.changed,
             self.unchanged,
             self.deleted,
             self.bundles,
+            // Only a build given proofs says how many were anchored.
+            if self.anchors > 0 {
+                format!("{} anchored, ", self.anchors)
+            } else {
+                String::new()
+            },
             self.bad,
             self.records
         )
@@ -294,6 +307,67 @@ impl Writer<'_> {
         Ok(())
     }
 
+    /// Checks the proof `file` (`<26>.ots`) of the indexed record of that code against
+    /// `headers`, and stores it when it is anchored; otherwise removes what an earlier build
+    /// stored for the code and says why (the inner error).
+    fn put_anchor(
+        &mut self,
+        file: &Path,
+        headers: &pith::ots::Headers,
+    ) -> Result<Result<(), String>, Error> {
+        let code = file
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_ascii_uppercase())
+            .unwrap_or_default();
+        let Ok(number) = pith::PithNumber::parse(&code) else {
+            return Ok(Err("not named <26 characters of a number>.ots".into()));
+        };
+        let code = number.code().to_owned();
+        self.conn
+            .execute("DELETE FROM anchors WHERE code = ?1", [&code])?;
+        let stored: Option<String> = self
+            .conn
+            .query_row("SELECT record FROM records WHERE code = ?1", [&code], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        let Some(record) = stored.and_then(|r| pith::Record::from_json(&r).ok()) else {
+            return Ok(Err(format!("no record of {code} is indexed")));
+        };
+        let mut bytes = Vec::new();
+        let read = std::fs::File::open(file).and_then(|f| {
+            use std::io::Read;
+            f.take(pith::ots::proof::MAX_PROOF as u64 + 1)
+                .read_to_end(&mut bytes)
+        });
+        read.map_err(|e| Error::from(e).at(file))?;
+        let proof = match pith::ots::Proof::parse(&bytes) {
+            Ok(p) => p,
+            Err(e) => return Ok(Err(e.to_string())),
+        };
+        let verdict = pith::ots::check(&proof, &pith::ots::Expected::record(&record), headers);
+        let anchor = match verdict {
+            Ok(pith::ots::Verdict::Anchored(a)) => a,
+            Ok(pith::ots::Verdict::Pending { .. }) => return Ok(Err("pending".into())),
+            Ok(pith::ots::Verdict::Refused(why)) => return Ok(Err(why.to_string())),
+            Err(e) => return Ok(Err(e.to_string())),
+        };
+        self.conn.execute(
+            "INSERT INTO anchors (code, height, time, block_hash, merkle_root, proof) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                code,
+                anchor.height as i64,
+                anchor.time,
+                anchor.block_hash,
+                anchor.merkle_root,
+                bytes
+            ],
+        )?;
+        self.counts.anchors += 1;
+        Ok(Ok(()))
+    }
+
     fn put_bundle(&mut self, bundle: &Bundle, keys: &[Key]) -> Result<(), Error> {
         let record = bundle.record();
         let row = Row::of_record(
@@ -323,6 +397,41 @@ impl Writer<'_> {
 }
 
 /// The `*.json` files under `dir`, recursively, in path order.
+/// The Bitcoin blocks the readable proofs of `dirs` claim, lowest first, each once: the
+/// headers to fetch for them.
+///
+/// # Errors
+/// A folder that cannot be read.
+pub fn anchor_heights(dirs: &[PathBuf]) -> Result<Vec<u64>, Error> {
+    let mut out = Vec::new();
+    for dir in dirs {
+        for file in ots_files(dir)? {
+            let size = std::fs::metadata(&file).map_or(0, |m| m.len());
+            if size > pith::ots::proof::MAX_PROOF as u64 {
+                continue; // the build reports it
+            }
+            let bytes = std::fs::read(&file).map_err(|e| Error::from(e).at(&file))?;
+            if let Ok(p) = pith::ots::Proof::parse(&bytes) {
+                out.extend(p.bitcoin_heights());
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+/// The `*.ots` files of a folder, sorted.
+fn ots_files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| Error::from(e).at(dir))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "ots"))
+        .collect();
+    v.sort();
+    Ok(v)
+}
+
 fn json_files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_owned()];
@@ -545,6 +654,22 @@ pub fn build(
                 if let Some(e) = failure.take() {
                     return Err(e);
                 }
+            }
+        }
+    }
+    conn.execute_batch(ANCHORS)?;
+    for dir in &sources.anchors {
+        for file in ots_files(dir)? {
+            match w.put_anchor(&file, &sources.headers)? {
+                Ok(()) => {}
+                Err(reason) => bad(
+                    &mut w,
+                    format!("{}: {reason}", file.display()),
+                    &mut failure,
+                ),
+            }
+            if let Some(e) = failure.take() {
+                return Err(e);
             }
         }
     }

@@ -36,6 +36,7 @@ pub mod build;
 pub mod read;
 
 pub use build::{build, BuildOptions, Counts, Sources};
+pub use pith::ots::Anchor;
 pub use read::{FileId, FileState, Index};
 
 /// The schema, created in a new index. `user_version` names its version.
@@ -62,6 +63,21 @@ CREATE TABLE bundles (
 ) WITHOUT ROWID;
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 PRAGMA user_version = 1;
+";
+
+/// The proofs of anchoring pith checked: one row per record whose OpenTimestamps proof
+/// verified against Bitcoin block headers when the index was built. A side table, created in
+/// any index a build touches (an index built before it has none, and reads as anchoring
+/// nothing).
+pub const ANCHORS: &str = "
+CREATE TABLE IF NOT EXISTS anchors (
+  code TEXT PRIMARY KEY,
+  height INTEGER NOT NULL,     -- the block the proof is anchored in
+  time INTEGER NOT NULL,       -- the block header's time, seconds since the Unix epoch
+  block_hash TEXT NOT NULL,    -- as explorers write it
+  merkle_root TEXT NOT NULL,   -- as explorers write it
+  proof BLOB NOT NULL          -- the .ots file as given
+) WITHOUT ROWID;
 ";
 
 /// The secondary indexes of [`SCHEMA`]'s `records`. A new index file gets them after its bulk

@@ -354,6 +354,37 @@ impl Index {
         })
     }
 
+    /// The anchor pith checked for a code when the index was built: the block its
+    /// OpenTimestamps proof is anchored in. None when no proof of it verified, and in an index
+    /// built before anchors were kept.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Sqlite`].
+    pub fn anchor(&self, code: &str) -> Result<Option<super::Anchor>, Error> {
+        self.read(|c| {
+            let st = c.prepare_cached(
+                "SELECT height, time, block_hash, merkle_root FROM anchors WHERE code = ?1",
+            );
+            let mut st = match st {
+                Ok(st) => st,
+                Err(e) if e.to_string().contains("no such table") => return Ok(None),
+                Err(e) => return Err(e.into()),
+            };
+            Ok(st
+                .query_row([code], |r| {
+                    let time: u32 = r.get(1)?;
+                    Ok(super::Anchor {
+                        height: r.get::<_, i64>(0)? as u64,
+                        time,
+                        time_utc: pith::ots::check::utc(time),
+                        block_hash: r.get(2)?,
+                        merkle_root: r.get(3)?,
+                    })
+                })
+                .optional()?)
+        })
+    }
+
     /// The number of records indexed (superseded ones included).
     ///
     /// # Errors

@@ -28,6 +28,8 @@ pub struct Facts {
     pub versions: Vec<(u32, PithNumber)>,
     /// Its bundle, when one is indexed.
     pub bundle: Option<BundleEntry>,
+    /// The block its OpenTimestamps proof is anchored in, when the index checked one.
+    pub anchor: Option<crate::index::Anchor>,
     /// The JSON-LD document the record's URL answers to `Accept: application/ld+json`.
     pub json_ld: serde_json::Value,
 }
@@ -42,15 +44,16 @@ impl Facts {
         let record = Record::from_json(&entry.record)
             .map_err(|e| index::Error::from(ErrorKind::Input(e.to_string())))?;
         let bundle = index.bundle(entry.number.code())?;
+        let anchor = index.anchor(entry.number.code())?;
         let versions = index.versions(&entry.arxiv_id)?;
-        let json_ld =
-            serde_json::from_slice(&documents::record(base, entry, bundle.as_ref(), &versions))
-                .unwrap_or(serde_json::Value::Null);
+        let doc = documents::record(base, entry, bundle.as_ref(), anchor.as_ref(), &versions);
+        let json_ld = serde_json::from_slice(&doc).unwrap_or(serde_json::Value::Null);
         Ok(Facts {
             entry: entry.clone(),
             record,
             versions,
             bundle,
+            anchor,
             json_ld,
         })
     }
@@ -358,7 +361,7 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
     let number = r.number();
     let code = number.code().to_owned();
     let origin = site.origin.as_str();
-    let status = documents::status(facts.bundle.as_ref());
+    let status = documents::status(facts.bundle.as_ref(), facts.anchor.as_ref());
     let badges = badge_variants(&number, Some(status), origin, !site.is_static)?;
     let dark = badges
         .iter()
@@ -388,12 +391,23 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
     // The one status row is what this mirror checked; what the bundle states beside it is
     // listed as the bundle's statement (`Flags::claims`), never as a status.
     let f = facts.bundle.as_ref().map(|b| b.flags).unwrap_or_default();
-    let not_yet = NOT_YET.iter().map(|(_, label)| *label).collect();
+    // What the mirror checked itself leaves the list of what it does not check yet.
+    let not_yet = NOT_YET
+        .iter()
+        .filter(|(flag, _)| facts.anchor.is_none() || *flag != "externally_anchored")
+        .map(|(_, label)| *label)
+        .collect();
     let claims: Vec<String> = f.claims().into_iter().map(|c| c.sentence).collect();
     let mut holds = "The number is computed from arXiv's metadata of this version; anyone can compute it again (below).".to_owned();
     if f.receipt_verified {
         holds
             .push_str(" A receipt signature in its bundle verifies with a key this mirror trusts.");
+    }
+    if let Some(a) = &facts.anchor {
+        holds.push_str(&format!(
+            " Its OpenTimestamps proof is {}: this mirror checked the block header's proof of work and that the proof leads from the record's SHA-256 to the header's merkle root.",
+            a.sentence()
+        ));
     }
     let version_of = |(v, n): &(u32, PithNumber)| Version {
         version: *v,

@@ -1,0 +1,105 @@
+//! OpenTimestamps proofs, checked offline against Bitcoin block headers.
+//!
+//! An OpenTimestamps proof (`.ots`) shows that a digest existed by a time: starting from the
+//! digest, a tree of operations (append, prepend, hashes) arrives at messages, each carrying
+//! an attestation. A Bitcoin attestation says "this message is the merkle root of block H";
+//! a pending one names the calendar that will complete the proof once the calendar's
+//! transaction is mined.
+//!
+//! This module owns the format ([`proof`]: reading and writing `.ots` files, evaluating the
+//! operation tree, merging a calendar's answer into a proof), the block headers
+//! ([`header`]: 80 bytes, double SHA-256, the compact target) and the verdict ([`check`]):
+//! which attestation the headers given bear out, whether the proof starts from the digest
+//! asked about, and why a proof is refused. It does no I/O and never talks to a calendar or a
+//! node: the network is the `net` module's (`net::ots`), the files the front ends'.
+//!
+//! Its own parser rather than the `opentimestamps` crate: that crate (MIT/Apache-2.0) parses
+//! and replays proofs but checks no header, writes no merged proof, bounds neither the work a
+//! proof may ask for nor its depth by the reference's rules, and brings `env_logger` and
+//! `bitcoin_hashes` for what is a few hundred lines here on the `sha2` pith already uses.
+
+pub mod check;
+pub mod header;
+pub mod proof;
+
+pub use check::{check, Anchor, Expected, Refusal, Verdict};
+pub use header::{BlockHeader, Chain, Headers};
+pub use proof::{Attestation, Op, Proof, Timestamp};
+
+use std::fmt;
+
+/// An error reading a proof or block headers.
+#[derive(Debug)]
+pub struct Error {
+    kind: ErrorKind,
+}
+
+/// What is wrong with a proof or a headers file.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// Occurs when the bytes do not start with OpenTimestamps' proof header.
+    #[error("not an OpenTimestamps proof (no OpenTimestamps header)")]
+    NotAProof,
+    /// Occurs when the proof's major version is not 1, the only one defined.
+    #[error("OpenTimestamps proof version {0} is not supported (only version 1 is)")]
+    Version(u64),
+    /// Occurs when the proof ends in the middle of an item.
+    #[error("the proof is cut short at byte {0}")]
+    Truncated(usize),
+    /// Occurs when an operation tag is not one OpenTimestamps defines.
+    #[error("unknown operation 0x{tag:02x} at byte {at}")]
+    UnknownOp {
+        /// The tag byte.
+        tag: u8,
+        /// Its offset in the file.
+        at: usize,
+    },
+    /// Occurs when the file's digest is not made by a hash operation.
+    #[error("the file digest's operation 0x{0:02x} is not a hash")]
+    FileDigestOp(u8),
+    /// Occurs when a length, a message or the nesting exceeds OpenTimestamps' own limits
+    /// (4096-byte messages and arguments, 8192-byte attestations, 256 operations deep), or
+    /// evaluating the proof would take more work than [`proof::MAX_WORK`].
+    #[error("{0}")]
+    Limit(String),
+    /// Occurs when an attestation's payload does not hold what its kind says.
+    #[error("bad {kind} attestation: {reason}")]
+    BadAttestation {
+        /// The attestation's kind.
+        kind: &'static str,
+        /// Why.
+        reason: String,
+    },
+    /// Occurs when bytes follow the end of the proof.
+    #[error("{0} bytes follow the end of the proof")]
+    Trailing(usize),
+    /// Occurs when a headers file is neither 80-byte headers nor lines of 160 hex digits.
+    #[error("{0}")]
+    Headers(String),
+}
+
+impl Error {
+    /// The kind of error.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.kind.fmt(f)
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        std::error::Error::source(&self.kind)
+    }
+}
+
+impl From<ErrorKind> for Error {
+    fn from(kind: ErrorKind) -> Self {
+        Error { kind }
+    }
+}

@@ -1,0 +1,694 @@
+//! The `.ots` format: the header, the file's digest, the tree of operations and its
+//! attestations; reading with OpenTimestamps' own limits, writing, evaluating the tree from
+//! the digest to each attestation's message, and merging a calendar's answer into a proof.
+
+use sha2::Digest as _;
+
+use super::{Error, ErrorKind};
+
+/// The first bytes of every proof file.
+pub const MAGIC: &[u8] = b"\x00OpenTimestamps\x00\x00Proof\x00\xbf\x89\xe2\xe8\x84\xe8\x92\x94";
+/// The one major version defined.
+pub const VERSION: u64 = 1;
+/// The longest message an operation may take or give, and the longest argument (the
+/// reference implementation's limit).
+pub const MAX_MSG: usize = 4096;
+/// The longest attestation payload.
+pub const MAX_PAYLOAD: usize = 8192;
+/// The longest calendar URI in a pending attestation.
+pub const MAX_URI: usize = 1000;
+/// How many operations deep a proof may nest (the reference's recursion limit).
+pub const MAX_DEPTH: usize = 256;
+/// The most bytes the operations of one proof may hash or copy when it is evaluated: a
+/// proof of a few kilobytes needs a few hundred kilobytes; a crafted one may not ask for
+/// gigabytes.
+pub const MAX_WORK: usize = 64 << 20;
+/// The largest proof read (real ones are a few kilobytes; a proof of many files stays far
+/// below).
+pub const MAX_PROOF: usize = 1 << 20;
+
+const TAG_ATTESTATION: u8 = 0x00;
+const TAG_FORK: u8 = 0xff;
+const BITCOIN_TAG: [u8; 8] = [0x05, 0x88, 0x96, 0x0d, 0x73, 0xd7, 0x19, 0x01];
+const PENDING_TAG: [u8; 8] = [0x83, 0xdf, 0xe3, 0x0d, 0x2e, 0xf9, 0x0c, 0x8e];
+/// The characters OpenTimestamps allows in a calendar URI.
+const URI_CHARS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._/:";
+
+/// A hash operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HashOp {
+    /// SHA-1 (tag 0x02).
+    Sha1,
+    /// RIPEMD-160 (tag 0x03).
+    Ripemd160,
+    /// SHA-256 (tag 0x08).
+    Sha256,
+    /// Keccak-256, as Ethereum's (tag 0x67).
+    Keccak256,
+}
+
+impl HashOp {
+    fn from_tag(tag: u8) -> Option<HashOp> {
+        Some(match tag {
+            0x02 => HashOp::Sha1,
+            0x03 => HashOp::Ripemd160,
+            0x08 => HashOp::Sha256,
+            0x67 => HashOp::Keccak256,
+            _ => return None,
+        })
+    }
+
+    fn tag(self) -> u8 {
+        match self {
+            HashOp::Sha1 => 0x02,
+            HashOp::Ripemd160 => 0x03,
+            HashOp::Sha256 => 0x08,
+            HashOp::Keccak256 => 0x67,
+        }
+    }
+
+    /// The digest's length in bytes.
+    pub fn digest_len(self) -> usize {
+        match self {
+            HashOp::Sha1 | HashOp::Ripemd160 => 20,
+            HashOp::Sha256 | HashOp::Keccak256 => 32,
+        }
+    }
+
+    /// The name OpenTimestamps gives it (`sha256`).
+    pub fn name(self) -> &'static str {
+        match self {
+            HashOp::Sha1 => "sha1",
+            HashOp::Ripemd160 => "ripemd160",
+            HashOp::Sha256 => "sha256",
+            HashOp::Keccak256 => "keccak256",
+        }
+    }
+
+    /// The digest of `data`.
+    pub fn apply(self, data: &[u8]) -> Vec<u8> {
+        match self {
+            HashOp::Sha1 => sha1::Sha1::digest(data).to_vec(),
+            HashOp::Ripemd160 => ripemd::Ripemd160::digest(data).to_vec(),
+            HashOp::Sha256 => sha2::Sha256::digest(data).to_vec(),
+            HashOp::Keccak256 => sha3::Keccak256::digest(data).to_vec(),
+        }
+    }
+}
+
+/// An operation on the message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Op {
+    /// Appends the bytes (tag 0xf0).
+    Append(Vec<u8>),
+    /// Prepends the bytes (tag 0xf1).
+    Prepend(Vec<u8>),
+    /// Reverses the bytes (tag 0xf2; deprecated by OpenTimestamps, still read).
+    Reverse,
+    /// Writes the message as lowercase hex (tag 0xf3).
+    Hexlify,
+    /// Hashes the message.
+    Hash(HashOp),
+}
+
+impl Op {
+    /// The message after the operation.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Limit`] when the message or the result is longer than [`MAX_MSG`], or the
+    /// message is empty for an operation that needs one.
+    pub fn apply(&self, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        if msg.len() > MAX_MSG {
+            return Err(limit(format!(
+                "a message of {} bytes (at most {MAX_MSG})",
+                msg.len()
+            )));
+        }
+        let out = match self {
+            Op::Append(a) => [msg, a].concat(),
+            Op::Prepend(a) => [a, msg].concat(),
+            Op::Reverse | Op::Hexlify if msg.is_empty() => {
+                return Err(limit("an empty message to reverse or hexlify".into()))
+            }
+            Op::Reverse => msg.iter().rev().copied().collect(),
+            Op::Hexlify => crate::number::hex(msg).into_bytes(),
+            Op::Hash(h) => h.apply(msg),
+        };
+        if out.len() > MAX_MSG {
+            return Err(limit(format!(
+                "a result of {} bytes (at most {MAX_MSG})",
+                out.len()
+            )));
+        }
+        Ok(out)
+    }
+}
+
+/// What an attestation says of the message it sits on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Attestation {
+    /// The message is the merkle root of Bitcoin block `height`, in the header's own byte
+    /// order.
+    Bitcoin {
+        /// The block height the proof claims.
+        height: u64,
+    },
+    /// A calendar holds the message and will complete the proof once its transaction is
+    /// mined.
+    Pending {
+        /// The calendar's URL.
+        uri: String,
+    },
+    /// An attestation pith does not know (another chain, a future kind); never checked.
+    Unknown {
+        /// Its 8-byte tag.
+        tag: [u8; 8],
+        /// Its payload.
+        payload: Vec<u8>,
+    },
+}
+
+/// A node of the tree: the attestations on its message and the operations leading on.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Timestamp {
+    /// Attestations on this node's message.
+    pub attestations: Vec<Attestation>,
+    /// Operations from this node's message, each to its own node.
+    pub ops: Vec<(Op, Timestamp)>,
+}
+
+/// A proof file: the digest it starts from and the tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Proof {
+    /// How the file's digest was made.
+    pub hash: HashOp,
+    /// The digest the proof starts from.
+    pub digest: Vec<u8>,
+    /// The tree from the digest.
+    pub timestamp: Timestamp,
+}
+
+/// An attestation reached from the digest, with the message it is on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reached<'a> {
+    /// The message the operations arrive at.
+    pub message: Vec<u8>,
+    /// The attestation on it.
+    pub attestation: &'a Attestation,
+}
+
+fn limit(what: String) -> Error {
+    ErrorKind::Limit(format!("the proof asks for {what}")).into()
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], Error> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let end = end.ok_or(ErrorKind::Truncated(self.bytes.len()))?;
+        let out = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(out)
+    }
+
+    fn byte(&mut self) -> Result<u8, Error> {
+        Ok(self.take(1)?[0])
+    }
+
+    fn varuint(&mut self) -> Result<u64, Error> {
+        let start = self.at;
+        let mut value: u64 = 0;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte()?;
+            value |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return Ok(value);
+            }
+        }
+        Err(ErrorKind::Limit(format!("a number at byte {start} longer than 64 bits")).into())
+    }
+
+    fn varbytes(&mut self, min: usize, max: usize, what: &str) -> Result<&[u8], Error> {
+        let n = self.varuint()?;
+        if n < min as u64 || n > max as u64 {
+            return Err(ErrorKind::Limit(format!(
+                "{what} of {n} bytes at byte {} (allowed {min} to {max})",
+                self.at
+            ))
+            .into());
+        }
+        self.take(n as usize)
+    }
+
+    fn timestamp(&mut self, depth: usize) -> Result<Timestamp, Error> {
+        if depth > MAX_DEPTH {
+            return Err(limit(format!("more than {MAX_DEPTH} operations in a row")));
+        }
+        let mut t = Timestamp::default();
+        loop {
+            let tag = self.byte()?;
+            let more = tag == TAG_FORK;
+            let tag = if more { self.byte()? } else { tag };
+            self.item(tag, depth, &mut t)?;
+            if !more {
+                return Ok(t);
+            }
+        }
+    }
+
+    fn item(&mut self, tag: u8, depth: usize, t: &mut Timestamp) -> Result<(), Error> {
+        let at = self.at - 1;
+        if tag == TAG_ATTESTATION {
+            t.attestations.push(self.attestation()?);
+            return Ok(());
+        }
+        let op = match tag {
+            0xf0 => Op::Append(self.varbytes(1, MAX_MSG, "an argument")?.to_vec()),
+            0xf1 => Op::Prepend(self.varbytes(1, MAX_MSG, "an argument")?.to_vec()),
+            0xf2 => Op::Reverse,
+            0xf3 => Op::Hexlify,
+            _ => match HashOp::from_tag(tag) {
+                Some(h) => Op::Hash(h),
+                None => return Err(ErrorKind::UnknownOp { tag, at }.into()),
+            },
+        };
+        let next = self.timestamp(depth + 1)?;
+        t.ops.push((op, next));
+        Ok(())
+    }
+
+    fn attestation(&mut self) -> Result<Attestation, Error> {
+        let tag: [u8; 8] = self.take(8)?.try_into().expect("8 bytes");
+        let payload = self.varbytes(0, MAX_PAYLOAD, "an attestation")?;
+        let mut p = Reader {
+            bytes: payload,
+            at: 0,
+        };
+        let bad = |kind: &'static str, reason: String| -> Error {
+            ErrorKind::BadAttestation { kind, reason }.into()
+        };
+        let out = match tag {
+            BITCOIN_TAG => Attestation::Bitcoin {
+                height: p
+                    .varuint()
+                    .map_err(|e| bad("Bitcoin", format!("height: {e}")))?,
+            },
+            PENDING_TAG => {
+                let uri = p
+                    .varbytes(0, MAX_URI, "a calendar URI")
+                    .map_err(|e| bad("pending", e.to_string()))?;
+                if let Some(c) = uri.iter().find(|c| !URI_CHARS.contains(c)) {
+                    return Err(bad("pending", format!("the URI holds the byte 0x{c:02x}")));
+                }
+                Attestation::Pending {
+                    uri: String::from_utf8(uri.to_vec()).expect("ASCII"),
+                }
+            }
+            _ => {
+                return Ok(Attestation::Unknown {
+                    tag,
+                    payload: payload.to_vec(),
+                })
+            }
+        };
+        if p.at != payload.len() {
+            let kind = match out {
+                Attestation::Bitcoin { .. } => "Bitcoin",
+                _ => "pending",
+            };
+            return Err(bad(
+                kind,
+                format!("{} bytes follow its value", payload.len() - p.at),
+            ));
+        }
+        Ok(out)
+    }
+}
+
+fn put_varuint(out: &mut Vec<u8>, mut v: u64) {
+    loop {
+        let b = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(b);
+            return;
+        }
+        out.push(b | 0x80);
+    }
+}
+
+fn put_varbytes(out: &mut Vec<u8>, b: &[u8]) {
+    put_varuint(out, b.len() as u64);
+    out.extend_from_slice(b);
+}
+
+impl Timestamp {
+    /// A calendar's answer: a tree from the message it was asked about, alone (no header).
+    ///
+    /// # Errors
+    /// As [`Proof::parse`].
+    pub fn parse(bytes: &[u8]) -> Result<Timestamp, Error> {
+        if bytes.len() > MAX_PROOF {
+            return Err(limit(format!(
+                "{} bytes (at most {MAX_PROOF})",
+                bytes.len()
+            )));
+        }
+        let mut r = Reader { bytes, at: 0 };
+        let t = r.timestamp(0)?;
+        match bytes.len() - r.at {
+            0 => Ok(t),
+            n => Err(ErrorKind::Trailing(n).into()),
+        }
+    }
+
+    /// The tree in the format's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.write(&mut out);
+        out
+    }
+
+    fn write(&self, out: &mut Vec<u8>) {
+        let n = self.attestations.len() + self.ops.len();
+        let mut i = 0;
+        let mut lead = |out: &mut Vec<u8>| {
+            i += 1;
+            if i < n {
+                out.push(TAG_FORK);
+            }
+        };
+        for a in &self.attestations {
+            lead(out);
+            out.push(TAG_ATTESTATION);
+            let (tag, payload) = match a {
+                Attestation::Bitcoin { height } => {
+                    let mut p = Vec::new();
+                    put_varuint(&mut p, *height);
+                    (BITCOIN_TAG, p)
+                }
+                Attestation::Pending { uri } => {
+                    let mut p = Vec::new();
+                    put_varbytes(&mut p, uri.as_bytes());
+                    (PENDING_TAG, p)
+                }
+                Attestation::Unknown { tag, payload } => (*tag, payload.clone()),
+            };
+            out.extend_from_slice(&tag);
+            put_varbytes(out, &payload);
+        }
+        for (op, next) in &self.ops {
+            lead(out);
+            match op {
+                Op::Append(a) => {
+                    out.push(0xf0);
+                    put_varbytes(out, a);
+                }
+                Op::Prepend(a) => {
+                    out.push(0xf1);
+                    put_varbytes(out, a);
+                }
+                Op::Reverse => out.push(0xf2),
+                Op::Hexlify => out.push(0xf3),
+                Op::Hash(h) => out.push(h.tag()),
+            }
+            next.write(out);
+        }
+    }
+
+    /// Adds `other`'s attestations and operations to this node's, merging the nodes reached
+    /// by the same operation: two answers about one message become one tree.
+    pub fn merge(&mut self, other: Timestamp) {
+        for a in other.attestations {
+            if !self.attestations.contains(&a) {
+                self.attestations.push(a);
+            }
+        }
+        for (op, next) in other.ops {
+            match self.ops.iter_mut().find(|(o, _)| *o == op) {
+                Some((_, mine)) => mine.merge(next),
+                None => self.ops.push((op, next)),
+            }
+        }
+    }
+
+    /// Whether a Bitcoin attestation is anywhere in the tree.
+    pub fn has_bitcoin(&self) -> bool {
+        self.attestations
+            .iter()
+            .any(|a| matches!(a, Attestation::Bitcoin { .. }))
+            || self.ops.iter().any(|(_, t)| t.has_bitcoin())
+    }
+
+    /// Every attestation with the message the operations arrive at, from `msg`, in the
+    /// order of the file.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Limit`] when an operation's message or result is too long, or the whole
+    /// takes more than [`MAX_WORK`] bytes of work.
+    pub fn reached(&self, msg: &[u8]) -> Result<Vec<Reached<'_>>, Error> {
+        let mut out = Vec::new();
+        let mut work = 0;
+        self.walk(msg, &mut work, &mut out)?;
+        Ok(out)
+    }
+
+    fn walk<'a>(
+        &'a self,
+        msg: &[u8],
+        work: &mut usize,
+        out: &mut Vec<Reached<'a>>,
+    ) -> Result<(), Error> {
+        for a in &self.attestations {
+            out.push(Reached {
+                message: msg.to_vec(),
+                attestation: a,
+            });
+        }
+        for (op, next) in &self.ops {
+            *work += msg.len() + 64;
+            if *work > MAX_WORK {
+                return Err(limit(format!("more than {MAX_WORK} bytes of hashing")));
+            }
+            next.walk(&op.apply(msg)?, work, out)?;
+        }
+        Ok(())
+    }
+
+    /// Completes pending attestations: for each one whose calendar `ask` answers (with the
+    /// calendar's URI and the message it holds), merges the answer in; an answer that reaches
+    /// Bitcoin replaces the pending attestation. Returns how many were completed.
+    ///
+    /// # Errors
+    /// As [`Timestamp::reached`], or `ask`'s own error.
+    pub fn upgrade<E: From<Error>>(
+        &mut self,
+        msg: &[u8],
+        ask: &mut impl FnMut(&str, &[u8]) -> Result<Option<Timestamp>, E>,
+    ) -> Result<usize, E> {
+        let mut done = 0;
+        let mut work = 0;
+        self.upgrade_at(msg, &mut work, ask, &mut done)?;
+        Ok(done)
+    }
+
+    fn upgrade_at<E: From<Error>>(
+        &mut self,
+        msg: &[u8],
+        work: &mut usize,
+        ask: &mut impl FnMut(&str, &[u8]) -> Result<Option<Timestamp>, E>,
+        done: &mut usize,
+    ) -> Result<(), E> {
+        for (op, next) in &mut self.ops {
+            *work += msg.len() + 64;
+            if *work > MAX_WORK {
+                return Err(limit(format!("more than {MAX_WORK} bytes of hashing")).into());
+            }
+            next.upgrade_at(&op.apply(msg)?, work, ask, done)?;
+        }
+        let pending: Vec<String> = self
+            .attestations
+            .iter()
+            .filter_map(|a| match a {
+                Attestation::Pending { uri } => Some(uri.clone()),
+                _ => None,
+            })
+            .collect();
+        for uri in pending {
+            let Some(answer) = ask(&uri, msg)? else {
+                continue;
+            };
+            let complete = answer.has_bitcoin();
+            self.merge(answer);
+            if complete {
+                self.attestations
+                    .retain(|a| !matches!(a, Attestation::Pending { uri: u } if *u == uri));
+                *done += 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Proof {
+    /// Reads a proof file.
+    ///
+    /// # Errors
+    /// [`ErrorKind::NotAProof`] without the header; [`ErrorKind::Version`],
+    /// [`ErrorKind::FileDigestOp`], [`ErrorKind::UnknownOp`], [`ErrorKind::Truncated`],
+    /// [`ErrorKind::BadAttestation`], [`ErrorKind::Limit`], [`ErrorKind::Trailing`].
+    pub fn parse(bytes: &[u8]) -> Result<Proof, Error> {
+        if !bytes.starts_with(MAGIC) {
+            return Err(ErrorKind::NotAProof.into());
+        }
+        if bytes.len() > MAX_PROOF {
+            return Err(limit(format!(
+                "{} bytes (at most {MAX_PROOF})",
+                bytes.len()
+            )));
+        }
+        let mut r = Reader {
+            bytes,
+            at: MAGIC.len(),
+        };
+        let version = r.varuint()?;
+        if version != VERSION {
+            return Err(ErrorKind::Version(version).into());
+        }
+        let tag = r.byte()?;
+        let hash = HashOp::from_tag(tag).ok_or(ErrorKind::FileDigestOp(tag))?;
+        let digest = r.take(hash.digest_len())?.to_vec();
+        let timestamp = r.timestamp(0)?;
+        match bytes.len() - r.at {
+            0 => Ok(Proof {
+                hash,
+                digest,
+                timestamp,
+            }),
+            n => Err(ErrorKind::Trailing(n).into()),
+        }
+    }
+
+    /// A proof of `digest` (a SHA-256) with `timestamp` as its tree.
+    pub fn new(digest: [u8; 32], timestamp: Timestamp) -> Proof {
+        Proof {
+            hash: HashOp::Sha256,
+            digest: digest.to_vec(),
+            timestamp,
+        }
+    }
+
+    /// The proof file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        put_varuint(&mut out, VERSION);
+        out.push(self.hash.tag());
+        out.extend_from_slice(&self.digest);
+        self.timestamp.write(&mut out);
+        out
+    }
+
+    /// The heights of the Bitcoin blocks the proof claims, lowest first, each once.
+    pub fn bitcoin_heights(&self) -> Vec<u64> {
+        fn walk(t: &Timestamp, out: &mut Vec<u64>) {
+            for a in &t.attestations {
+                if let Attestation::Bitcoin { height } = a {
+                    out.push(*height);
+                }
+            }
+            for (_, next) in &t.ops {
+                walk(next, out);
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.timestamp, &mut out);
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Every attestation with the message it is on ([`Timestamp::reached`] from the digest).
+    ///
+    /// # Errors
+    /// As [`Timestamp::reached`].
+    pub fn reached(&self) -> Result<Vec<Reached<'_>>, Error> {
+        self.timestamp.reached(&self.digest)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Proof {
+        let mut t = Timestamp::default();
+        let mut inner = Timestamp::default();
+        inner
+            .attestations
+            .push(Attestation::Bitcoin { height: 358391 });
+        inner.attestations.push(Attestation::Pending {
+            uri: "https://a.example".into(),
+        });
+        t.ops.push((Op::Append(vec![1, 2]), Timestamp::default()));
+        t.ops[0].1.ops.push((Op::Hash(HashOp::Sha256), inner));
+        t.ops.push((Op::Prepend(vec![9]), Timestamp::default()));
+        t.ops[1].1.attestations.push(Attestation::Unknown {
+            tag: [1; 8],
+            payload: vec![7; 3],
+        });
+        Proof::new([0xab; 32], t)
+    }
+
+    #[test]
+    fn writes_what_it_reads() {
+        let p = sample();
+        let bytes = p.to_bytes();
+        assert_eq!(Proof::parse(&bytes).unwrap(), p);
+        let reached = p.reached().unwrap();
+        assert_eq!(reached.len(), 3);
+        let mut m = vec![0xab; 32];
+        m.extend([1, 2]);
+        assert_eq!(reached[0].message, HashOp::Sha256.apply(&m));
+    }
+
+    #[test]
+    fn every_cut_is_an_error_not_a_panic() {
+        let bytes = sample().to_bytes();
+        for n in 0..bytes.len() {
+            assert!(Proof::parse(&bytes[..n]).is_err(), "cut at {n}");
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(matches!(
+            Proof::parse(&longer).unwrap_err().kind(),
+            ErrorKind::Trailing(1)
+        ));
+    }
+
+    #[test]
+    fn depth_and_length_are_bounded() {
+        let mut deep = MAGIC.to_vec();
+        deep.push(1);
+        deep.push(0x08);
+        deep.extend([0; 32]);
+        deep.extend(std::iter::repeat_n(0x08, 100_000));
+        assert!(matches!(
+            Proof::parse(&deep).unwrap_err().kind(),
+            ErrorKind::Limit(_)
+        ));
+        let long = Op::Append(vec![0; MAX_MSG]);
+        assert!(long.apply(&[1]).is_err());
+    }
+
+    #[test]
+    fn merge_joins_same_operations() {
+        let mut a = sample().timestamp;
+        let b = sample().timestamp;
+        a.merge(b);
+        assert_eq!(a, sample().timestamp);
+    }
+}
