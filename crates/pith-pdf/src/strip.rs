@@ -30,10 +30,10 @@ use crate::{info, xmp, Error, ErrorKind};
 /// As [`super::inject()`]: a file that cannot be opened, damaged (unless `repair`), certified
 /// (unless `force`), an unparsable XMP packet.
 pub fn strip<R: ReadAt>(src: R, opts: &Options) -> Result<Injection, Error> {
-    match load(&src, opts.password.as_deref()) {
+    match load(&src, opts.password.as_deref(), opts.budget()) {
         Err(e) if opts.repair && matches!(e.kind(), ErrorKind::Damaged(_)) => {
             let data = read_all(&src)?;
-            plan(&load_repaired(data)?, opts)
+            plan(&load_repaired(data, opts.budget())?, opts)
         }
         r => plan(&r?, opts),
     }

@@ -14,6 +14,7 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::io::{self, Read};
 
+use crate::budget::Budget;
 use crate::filters::{self, Decoder, FilterError, MAX_DECODED};
 use crate::journal;
 use crate::security::{decrypt_obj, SecurityHandler};
@@ -153,6 +154,8 @@ pub struct Pdf<R: ReadAt> {
     xref_streams: HashSet<u32>,
     /// Decrypts fetched strings and streams (encrypted files); `None` reads bytes as stored.
     security: Option<Box<dyn SecurityHandler>>,
+    /// What reading this document may cost, and what it has cost so far.
+    budget: Budget,
 }
 
 /// The size, in bytes, from which an object read is kept for the next read of it
@@ -185,6 +188,18 @@ impl<R: ReadAt> Pdf<R> {
     /// # Errors
     /// As [`Pdf::open`].
     pub fn open_checked(src: R, check: Check) -> Result<Self, Error> {
+        Self::open_within(src, check, Budget::default())
+    }
+
+    /// [`Pdf::open_checked`] spending from `budget`: every object parsed, xref entry held,
+    /// byte decoded and node walked in this document counts against its
+    /// [`Limits`](crate::budget::Limits), and its [`Stop`](crate::budget::Stop) token is
+    /// checked in every loop.
+    ///
+    /// # Errors
+    /// As [`Pdf::open`], and [`ErrorKind::OverLimit`], [`ErrorKind::Stopped`].
+    pub fn open_within(src: R, check: Check, budget: Budget) -> Result<Self, Error> {
+        budget.check()?;
         let src = KnownLen::new(src);
         let len = src.len();
         let head = read_window(&src, 0, 1024)?;
@@ -229,6 +244,7 @@ impl<R: ReadAt> Pdf<R> {
             large: RefCell::new(None),
             xref_streams: HashSet::new(),
             security: None,
+            budget,
         };
         // Offsets count from the `%PDF-` header, decided once here for reading and writing
         // alike: that is how qpdf and mupdf read a file with bytes before the
@@ -272,6 +288,12 @@ impl<R: ReadAt> Pdf<R> {
         self.trailer_raw.clear();
         self.objstms.borrow_mut().clear();
         self.xref_streams.clear();
+        self.budget.reset();
+    }
+
+    /// This document's budget: its limits, its stop token and what it has spent.
+    pub fn budget(&self) -> &Budget {
+        &self.budget
     }
 
     /// Header version (`1.4`, `2.0`).
