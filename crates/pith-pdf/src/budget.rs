@@ -330,6 +330,22 @@ impl Budget {
         self.stop.check()
     }
 
+    /// The refusal for the first limit gone over so far, else the stop token's: called where
+    /// a function that tolerates unreadable parts (and so drops their errors) ends, so that
+    /// a limit reached inside one of them still refuses the whole file.
+    ///
+    /// # Errors
+    /// [`ErrorKind::OverLimit`], [`ErrorKind::Stopped`].
+    pub fn verdict(&self) -> Result<(), Error> {
+        for r in Resource::ALL {
+            let limit = self.limits.get(r);
+            if self.used(r) > limit {
+                return Err(over(r, limit));
+            }
+        }
+        self.stop.check()
+    }
+
     /// Checks the stop token only.
     ///
     /// # Errors
