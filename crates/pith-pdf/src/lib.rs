@@ -77,6 +77,9 @@ pub mod writer;
 pub mod xml;
 pub mod xmp;
 
+#[cfg(test)]
+mod shapes;
+
 pub use budget::{Halt, Limits, Resource, Stop};
 pub use error::{chain, Error, ErrorKind, PrintedNumber};
 pub use inject::{inject, rewrite, Injection, Item, Options, Written};

@@ -23,12 +23,14 @@ use crate::{Error, ErrorKind};
 
 pub mod check;
 mod entry;
+pub mod pages;
 pub mod source;
 mod table;
 pub mod xref;
 
 pub use check::Check;
 pub(crate) use entry::Entry;
+pub use pages::{FirstPage, Inherited};
 pub use source::{find, rfind, ReadAt};
 use source::{parse_growing, read_window, KnownLen};
 use xref::Layer;
@@ -191,6 +193,8 @@ pub struct Pdf<R: ReadAt> {
     security: Option<Box<dyn SecurityHandler>>,
     /// What reading this document may cost, and what it has cost so far.
     budget: Budget,
+    /// Page 1, once read ([`Pdf::first_page`]).
+    page_one: RefCell<Option<Result<FirstPage, ErrorKind>>>,
 }
 
 /// Parsed objects kept by number, oldest out first when they would hold more than the
@@ -320,6 +324,7 @@ impl<R: ReadAt> Pdf<R> {
             xref_streams: HashSet::new(),
             security: None,
             budget,
+            page_one: RefCell::new(None),
         };
         // Offsets count from the `%PDF-` header, decided once here for reading and writing
         // alike: that is how qpdf and mupdf read a file with bytes before the
@@ -363,6 +368,7 @@ impl<R: ReadAt> Pdf<R> {
         self.trailer_raw.clear();
         self.objstms.borrow_mut().clear();
         self.xref_streams.clear();
+        self.page_one.borrow_mut().take();
         self.budget.reset();
     }
 
@@ -444,6 +450,7 @@ impl<R: ReadAt> Pdf<R> {
     pub fn set_security(&mut self, handler: Box<dyn SecurityHandler>) {
         self.objstms.borrow_mut().clear();
         self.cache.borrow_mut().clear();
+        self.page_one.borrow_mut().take();
         self.security = Some(handler);
     }
 
