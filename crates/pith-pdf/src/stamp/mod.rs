@@ -457,7 +457,15 @@ pub fn plan<R: ReadAt>(
     // A page that is one picture and nothing else (a scanned page, a screenshot, a photo) is
     // stamped on it too, in the margin where a scan's margin is, as arXiv stamps such pages.
     let background = found.background;
+    // An annotation listed again occupies the same box: looked at once.
+    let mut seen = std::collections::HashSet::new();
     for a in &annots {
+        if let Obj::Ref(r) = a {
+            if !seen.insert(r.num) {
+                continue;
+            }
+        }
+        pdf.budget().spend(Resource::WalkNodes, 1)?;
         let own = existing
             .as_ref()
             .and_then(|ex| ex.annot.as_ref())
