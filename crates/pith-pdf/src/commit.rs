@@ -358,7 +358,7 @@ mod tests {
 
     fn setup(name: &str) -> (tempfile::TempDir, std::path::PathBuf, Vec<u8>) {
         let dir = tempfile::tempdir().unwrap();
-        let bytes = crate::fixture(name);
+        let bytes = crate::testkit::fixture(name);
         let p = dir.path().join("in.pdf");
         std::fs::write(&p, &bytes).unwrap();
         (dir, p, bytes)

@@ -24,6 +24,7 @@ use crate::{Error, ErrorKind};
 pub mod check;
 mod entry;
 pub mod pages;
+mod rebuilt;
 pub mod source;
 mod table;
 pub mod xref;
@@ -31,6 +32,7 @@ pub mod xref;
 pub use check::Check;
 pub(crate) use entry::Entry;
 pub use pages::{FirstPage, Inherited};
+pub use rebuilt::Rebuilt;
 pub use source::{find, rfind, ReadAt};
 use source::{parse_growing, read_window, KnownLen};
 use xref::Layer;
@@ -838,7 +840,7 @@ mod tests {
     use super::testpdf::{build, DOC};
     use super::*;
 
-    use crate::fixture;
+    use crate::testkit::fixture;
 
     #[test]
     fn opens_and_fetches() {

@@ -5,7 +5,7 @@
 //! (a shared node is a DAG, not a larger tree), and the stop token is checked at each node.
 //!
 //! Nothing here decides what to do with a page: the stamp, the strip and what page 1 prints
-//! ([`crate::stamp`]) take it from here.
+//! take it from here.
 
 use std::collections::HashSet;
 
