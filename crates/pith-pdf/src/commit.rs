@@ -190,6 +190,8 @@ fn commit_file(
             (work.plan(&doc, opts).map_err(in_input)?, doc.pdf.len())
         }
     };
+    // A job stopped while it planned writes nothing.
+    opts.stop.check().map_err(in_input)?;
     let report = |applied, bytes_after| Report {
         applied,
         bytes_after,

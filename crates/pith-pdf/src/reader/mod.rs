@@ -161,6 +161,10 @@ pub(crate) fn filter_err(e: FilterError, what: &str, object: Option<u32>) -> Err
     }
 }
 
+/// Page 1 as the reader found it: the page, or why there is none (the refusal's kind and
+/// offset).
+type PageOne = Result<FirstPage, (ErrorKind, Option<u64>)>;
+
 /// A PDF opened for reading its xref chain and a few objects.
 pub struct Pdf<R: ReadAt> {
     src: KnownLen<R>,
@@ -196,7 +200,7 @@ pub struct Pdf<R: ReadAt> {
     /// What reading this document may cost, and what it has cost so far.
     budget: Budget,
     /// Page 1, once read ([`Pdf::first_page`]).
-    page_one: RefCell<Option<Result<FirstPage, ErrorKind>>>,
+    page_one: RefCell<Option<PageOne>>,
 }
 
 /// Parsed objects kept by number, oldest out first when they would hold more than the
