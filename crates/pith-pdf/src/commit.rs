@@ -157,7 +157,7 @@ fn commit_file(
         file.lock()
             .map_err(|e| Error::io("cannot lock", e).in_file(input))?;
     }
-    let (inj, len) = match load(&file, opts.password.as_deref()) {
+    let (inj, len) = match load(&file, opts.password.as_deref(), opts.budget()) {
         Err(e) if opts.repair && matches!(e.kind(), ErrorKind::Damaged(_)) => {
             // `--repair`: the whole file, less an uncommitted update of pith's.
             let mut data = read_all(&file).map_err(in_input)?;
@@ -173,7 +173,7 @@ fn commit_file(
                 }
             }
             let len = data.len() as u64;
-            let doc = load_repaired(data).map_err(in_input)?;
+            let doc = load_repaired(data, opts.budget()).map_err(in_input)?;
             (work.plan(&doc, opts).map_err(in_input)?, len)
         }
         doc => {
@@ -190,6 +190,8 @@ fn commit_file(
             (work.plan(&doc, opts).map_err(in_input)?, doc.pdf.len())
         }
     };
+    // A job stopped while it planned writes nothing.
+    opts.stop.check().map_err(in_input)?;
     let report = |applied, bytes_after| Report {
         applied,
         bytes_after,
@@ -358,7 +360,7 @@ mod tests {
 
     fn setup(name: &str) -> (tempfile::TempDir, std::path::PathBuf, Vec<u8>) {
         let dir = tempfile::tempdir().unwrap();
-        let bytes = crate::fixture(name);
+        let bytes = crate::testkit::fixture(name);
         let p = dir.path().join("in.pdf");
         std::fs::write(&p, &bytes).unwrap();
         (dir, p, bytes)
