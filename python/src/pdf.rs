@@ -86,6 +86,7 @@ pub(crate) fn settings(
         now,
         no_clobber: false,
         net: None,
+        ..Settings::default()
     })
 }
 
@@ -211,7 +212,7 @@ fn path_or_bytes(obj: &Bound<'_, PyAny>) -> PyResult<(Option<PathBuf>, Vec<u8>)>
 #[pyo3(signature = (
     path, number, output=None, *, in_place=false, force=false, now=None, stamp=false,
     stamp_form="short", stamp_position="left", stamp_size=9.0, replace=false,
-    password=None, repair=false, rewrite=false, dry_run=false,
+    password=None, repair=false, rewrite=false, dry_run=false, file_timeout=120.0,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn inject<'py>(
@@ -231,9 +232,10 @@ pub fn inject<'py>(
     repair: bool,
     rewrite: bool,
     dry_run: bool,
+    file_timeout: f64,
 ) -> PyResult<Bound<'py, PyAny>> {
     let n = full_number(py, number)?;
-    let s = settings(
+    let mut s = settings(
         py,
         force,
         repair,
@@ -245,6 +247,8 @@ pub fn inject<'py>(
         stamp_size,
         replace,
     )?;
+    s.file_timeout = job::stop::bound_of_secs(file_timeout);
+    let s = s.bounded();
     let out = target(output.as_deref(), in_place)?;
     let name = path.display().to_string();
     let done = py
@@ -276,6 +280,7 @@ pub fn inject<'py>(
 #[pyo3(signature = (
     data, number, *, force=false, now=None, stamp=false, stamp_form="short",
     stamp_position="left", stamp_size=9.0, replace=false, password=None, repair=false,
+    file_timeout=120.0,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn inject_bytes<'py>(
@@ -291,9 +296,10 @@ pub fn inject_bytes<'py>(
     replace: bool,
     password: Option<Password>,
     repair: bool,
+    file_timeout: f64,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let n = full_number(py, number)?;
-    let s = settings(
+    let mut s = settings(
         py,
         force,
         repair,
@@ -305,6 +311,8 @@ pub fn inject_bytes<'py>(
         stamp_size,
         replace,
     )?;
+    s.file_timeout = job::stop::bound_of_secs(file_timeout);
+    let s = s.bounded();
     let bytes = data.as_bytes();
     let (out, r) = py
         .detach(|| job::inject_bytes(bytes, &n, &s))
@@ -394,7 +402,7 @@ pub fn strip<'py>(
 #[pyo3(signature = (
     pdf, number, *, out=None, out_dir=None, relative=None, check=false, dry_run=false,
     mirror=false, force=false, repair=false, now=None, stamp=false, stamp_form="short",
-    stamp_position="left", stamp_size=9.0, replace=false,
+    stamp_position="left", stamp_size=9.0, replace=false, file_timeout=120.0,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn batch_item<'py>(
@@ -415,8 +423,9 @@ pub fn batch_item<'py>(
     stamp_position: &str,
     stamp_size: f64,
     replace: bool,
+    file_timeout: f64,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let s = settings(
+    let mut s = settings(
         py,
         force,
         repair,
@@ -428,6 +437,7 @@ pub fn batch_item<'py>(
         stamp_size,
         replace,
     )?;
+    s.file_timeout = job::stop::bound_of_secs(file_timeout);
     let relative = relative
         .or_else(|| pdf.file_name().map(PathBuf::from))
         .unwrap_or_default();

@@ -76,10 +76,11 @@ impl ItemReport {
 
     /// Records `e`: refused or failed, its message and kind.
     pub fn error(&mut self, e: &Error) {
-        self.status = if e.is_refusal() {
-            Status::Refused
-        } else {
-            Status::Failed
+        self.status = match e.kind_of() {
+            // Cancelled by its run's interruption: not done, as the files not started.
+            ErrorCode::Interrupted => Status::Skipped,
+            _ if e.is_refusal() => Status::Refused,
+            _ => Status::Failed,
         };
         self.reason = Some(one_line(&chain(e)));
         self.refusal = Some(e.kind_of());
@@ -282,7 +283,7 @@ fn inject(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
     // Restartable: an output that already carries this number is done. (An output with the
     // number but without the stamp asked for is not done.)
     if req.settings.stamp.is_none() {
-        if let Some(size) = already_done(p, &number) {
+        if let Some(size) = already_done(p, &number, req.settings) {
             o.status = Status::Unchanged;
             o.bytes_after = size;
             o.reason = Some(format!("{} already carries {}", p.display(), number.full()));
@@ -570,12 +571,14 @@ fn is_special(p: &Path) -> bool {
 }
 
 /// The size of `out` when it exists and already carries `number` consistently.
-pub fn already_done(out: &Path, number: &PithNumber) -> Option<u64> {
+/// It is read within `settings`' limits and stop token, as the update would be.
+pub fn already_done(out: &Path, number: &PithNumber, settings: &Settings) -> Option<u64> {
     if is_special(out) {
         return None; // a FIFO would block the open; a device holds no PDF
     }
     let f = std::fs::File::open(out).ok()?;
-    let found = crate::pdf::inspect(&f).ok()?;
+    let found =
+        crate::pdf::inspect_opts(&f, &settings.inspect_options(crate::pdf::Check::Sampled)).ok()?;
     (found.found()? == number.full() && found.consistent())
         .then(|| f.metadata().map(|m| m.len()).unwrap_or(0))
 }
