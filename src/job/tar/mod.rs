@@ -460,7 +460,14 @@ pub fn stream<R: Read + Send, W: Write>(
     if let Some(e) = write_error {
         return Err(err(ErrorKind::Write(e)));
     }
-    if let Some(k) = read_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+    let mut read_error = read_error.into_inner().unwrap_or_else(|p| p.into_inner());
+    if stop.load(Ordering::Relaxed) {
+        // Asked to stop: the run was interrupted, whatever the reader met after (a pipe
+        // closed by the same Ctrl-C), and even if every member was read (those in flight
+        // were stopped, not updated).
+        read_error = Some(ErrorKind::Interrupted);
+    }
+    if let Some(k) = read_error {
         let mut e = err(k);
         if matches!(e.kind, ErrorKind::Interrupted) {
             summary.interrupted = true;
