@@ -21,6 +21,7 @@ mod canonical_python;
 mod cli_core;
 mod cli_habits;
 mod encrypted;
+mod every_door;
 mod hardening_files;
 mod hardening_inputs;
 mod hardening_text;

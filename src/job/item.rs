@@ -455,19 +455,21 @@ pub fn bytes(
     number: &PithNumber,
     settings: &Settings,
 ) -> (Vec<u8>, ItemReport) {
-    let (update, o) = update(name, data, data.len() as u64, number, settings);
+    let (update, o) = update(name, data, data.len() as u64, number, None, settings);
     (update.map(|(_, add)| add).unwrap_or_default(), o)
 }
 
 /// One item read through `src` (`size` bytes: a buffer, or a tar member spooled to a file),
 /// the batch's rules applied as for a file on disk, with nothing written: returns the update
 /// (the length of `src` to keep, and the bytes to append after it), `None` when the PDF
-/// already carries the number or is refused, and the report line, named `name`.
+/// already carries the number or is refused, and the report line, named `name`. The paper's
+/// fields in `paper` are written beside the number, as [`super::inject::run`] writes them.
 pub fn update<R: crate::pdf::ReadAt>(
     name: &Path,
     src: R,
     size: u64,
     number: &PithNumber,
+    paper: Option<&crate::record::Details>,
     settings: &Settings,
 ) -> (Option<(u64, Vec<u8>)>, ItemReport) {
     let mut o = ItemReport {
@@ -486,7 +488,11 @@ pub fn update<R: crate::pdf::ReadAt>(
         notes: Vec::new(),
     };
     let t = std::time::Instant::now();
-    let update = match crate::pdf::inject(src, number, &settings.options()) {
+    let mut opts = settings.options();
+    if let Some(d) = paper {
+        opts.paper = super::inject::paper(d);
+    }
+    let update = match crate::pdf::inject(src, number, &opts) {
         Ok(inj) => {
             o.replaced = super::replaced(inj.previous.as_deref(), number);
             o.notes = inj.notes.clone();

@@ -523,7 +523,7 @@ fn arxiv_jobs(
             }
         };
         let (status, reason) = match decide(&w, collected, any_version) {
-            Decision::Number(n) => {
+            Decision::Number(n, details) => {
                 m.matched += 1;
                 jobs.push(Item {
                     index,
@@ -532,6 +532,7 @@ fn arxiv_jobs(
                     source: crate::record::Input::Number(n.full()),
                     also: Vec::new(),
                     out: w.out,
+                    details: Some(details),
                 });
                 continue;
             }
@@ -618,6 +619,7 @@ mod tests {
             source: crate::record::Input::Number(n.into()),
             also: Vec::new(),
             out: None,
+            details: None,
         };
         let out = dir.path().join("out");
         let settings = Settings::default();

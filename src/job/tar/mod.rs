@@ -412,10 +412,11 @@ pub fn stream<R: Read + Send, W: Write>(
                         report.status = status;
                         report.reason = Some(reason);
                     }
-                    Action::Inject(n) => {
+                    Action::Inject(n, details) => {
                         let file = stops.file();
                         let settings = opts.settings.for_file(file.token());
-                        let (u, o) = process_member(&entry.name, &entry.body, &n, &settings);
+                        let (u, o) =
+                            process_member(&entry.name, &entry.body, &n, Some(&details), &settings);
                         report.number = o.number;
                         report.status = o.status;
                         report.refusal = o.refusal;
