@@ -114,9 +114,8 @@ fn a_hostile_file_is_one_line_and_the_run_goes_on() {
             assert!(qpdf_ok(&out.join(Path::new(pdf).file_name().unwrap())));
         }
     }
-    assert_eq!(
+    assert!(
         summary["injected"].as_u64().unwrap() >= 10,
-        true,
         "{summary}"
     );
 }
