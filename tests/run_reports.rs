@@ -114,10 +114,7 @@ fn a_hostile_file_is_one_line_and_the_run_goes_on() {
             assert!(qpdf_ok(&out.join(Path::new(pdf).file_name().unwrap())));
         }
     }
-    assert!(
-        summary["injected"].as_u64().unwrap() >= 10,
-        "{summary}"
-    );
+    assert!(summary["injected"].as_u64().unwrap() >= 10, "{summary}");
 }
 
 /// Killed with SIGKILL mid-run, the report holds a whole line for every file it names, and

@@ -402,11 +402,10 @@ pub fn check(req: &ItemRequest<'_>) -> ItemReport {
         o.reason = Some(format!("{}: no such output", out.display()));
         return o;
     }
-    let r = super::inspect::run(&super::InspectRequest {
-        source: Source::File(&out),
-        deep: false,
-        password: req.settings.password.as_deref(),
-        expected: Some(crate::NumberRef::Full(number.clone())),
+    // Read within the settings' limits and stop token, as an update would be.
+    let r = read_output(&out, req.settings).map(|ins| {
+        let expected = crate::NumberRef::Full(number.clone());
+        super::inspect::report(out.display().to_string(), &ins, Some(&expected))
     });
     match r {
         Err(e) => o.error(&e),
@@ -431,6 +430,23 @@ pub fn check(req: &ItemRequest<'_>) -> ItemReport {
         }
     }
     o
+}
+
+/// The inspection of an output a check reads, within `settings`' limits and stop token; a
+/// FIFO or device is refused without being opened (the open would block).
+fn read_output(out: &Path, settings: &Settings) -> Result<crate::pdf::Inspection, Error> {
+    let not_file =
+        || Error::from(crate::pdf::Error::new(crate::pdf::ErrorKind::NotFile).in_file(out));
+    if is_special(out) {
+        return Err(not_file());
+    }
+    let file = std::fs::File::open(out)
+        .map_err(|e| Error::new(ErrorKind::Io("cannot open".into(), e)).in_file(out))?;
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Err(not_file());
+    }
+    crate::pdf::inspect_opts(&file, &settings.inspect_options(crate::pdf::Check::Sampled))
+        .map_err(|e| Error::from(e.in_file(out)))
 }
 
 /// One item on bytes in memory: the number is given, nothing is read or written on disk.
