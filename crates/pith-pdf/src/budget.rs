@@ -148,7 +148,7 @@ impl Resource {
             Resource::Objects => "objects parsed",
             Resource::XrefEntries => "cross-reference entries",
             Resource::WalkNodes => {
-                "nodes visited in its page tree, annotations, fields, outlines and name trees"
+                "nodes visited in its page tree, annotations, form fields and other trees"
             }
             Resource::ParsedBytes => "bytes of parsed objects",
             Resource::Operators => "content operators scanned",
@@ -401,6 +401,35 @@ mod tests {
             l.set(r, 7);
             assert_eq!(l.get(r), 7);
         }
+    }
+
+    /// docs/pdf.md lists every setting with its default and what it counts.
+    #[test]
+    fn the_docs_list_every_limit_and_its_default() {
+        let docs =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/pdf.md"))
+                .unwrap();
+        let d = Limits::default();
+        for r in Resource::ALL {
+            let row = docs
+                .lines()
+                .find(|l| l.starts_with(&format!("| `{}` |", r.setting())))
+                .unwrap_or_else(|| panic!("no row for {r} in docs/pdf.md"));
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            let default = cells[3].split(' ').next().unwrap();
+            assert_eq!(default, d.get(r).to_string(), "{row}");
+        }
+        let line = Error::new(ErrorKind::OverLimit {
+            resource: Resource::WalkNodes,
+            limit: d.walk_nodes,
+        })
+        .to_string();
+        assert!(
+            docs.contains(&line),
+            "docs/pdf.md shows the refusal: {line}"
+        );
+        let stopped = Error::new(ErrorKind::Stopped(Halt::Deadline)).to_string();
+        assert!(docs.contains(&stopped), "{stopped}");
     }
 
     #[test]

@@ -210,51 +210,12 @@ pub(crate) fn load_repaired(data: Vec<u8>, budget: Budget) -> Result<Document<Ve
     Ok(doc)
 }
 
-/// Counts the pages under the page tree node `node`, refusing a tree with a missing or
-/// malformed node: once a complete table is appended, readers stop reconstructing, so a file
-/// whose pages they now find only by their own scan (a page tree object lost) must not get
-/// one. Loops and depth are bounded.
+/// Counts the pages under the page tree node `node` ([`Pdf::count_pages`]), refusing a tree
+/// with a missing or malformed node: once a complete table is appended, readers stop
+/// reconstructing, so a file whose pages they now find only by their own scan (a page tree
+/// object lost) must not get one.
 pub(crate) fn count_pages<R: ReadAt>(pdf: &Pdf<R>, node: Option<&Obj>) -> Result<u64, Error> {
-    let broken = |what: &str| {
-        Error::new(ErrorKind::Damaged(format!(
-            "the page tree is broken after rebuilding the cross-reference table ({what})"
-        )))
-    };
-    let mut stack = vec![(node.cloned().unwrap_or(Obj::Null), 0usize)];
-    let mut seen = std::collections::HashSet::new();
-    let mut pages = 0u64;
-    while let Some((o, depth)) = stack.pop() {
-        if let Obj::Ref(r) = &o {
-            if !seen.insert(r.num) {
-                return Err(broken(&format!("object {} appears twice", r.num)));
-            }
-        }
-        if depth > 64 || seen.len() > 1_000_000 {
-            return Err(broken("too deep or too large"));
-        }
-        let d = match pdf.resolve(&o)? {
-            Obj::Dict(d) => d,
-            _ => {
-                return Err(broken(&match o {
-                    Obj::Ref(r) => format!("object {} is missing or not a dictionary", r.num),
-                    _ => "a node is not a dictionary".into(),
-                }))
-            }
-        };
-        match d.get(b"Kids") {
-            Some(kids) => {
-                let Obj::Array(kids) = pdf.resolve(kids)? else {
-                    return Err(broken("/Kids is not an array"));
-                };
-                stack.extend(kids.into_iter().map(|k| (k, depth + 1)));
-            }
-            None => match d.get(b"Type").and_then(Obj::as_name) {
-                None | Some(b"Page") => pages += 1,
-                Some(_) => return Err(broken("a leaf is not a page")),
-            },
-        }
-    }
-    Ok(pages)
+    pdf.count_pages(node, "after rebuilding the cross-reference table")
 }
 
 /// Opens the security handler of an encrypted file and installs it in the reader; the error

@@ -191,6 +191,18 @@ pub(crate) fn plan<R: ReadAt>(
     number: &dyn Identifier,
     opts: &Options,
 ) -> Result<Injection, Error> {
+    let inj = plan_update(doc, number, opts)?;
+    // A limit reached or a stop inside a part read tolerantly (page 1, its annotations)
+    // refuses the file: never an update planned on a partial reading.
+    doc.pdf.budget().verdict()?;
+    Ok(inj)
+}
+
+fn plan_update<R: ReadAt>(
+    doc: &Document<R>,
+    number: &dyn Identifier,
+    opts: &Options,
+) -> Result<Injection, Error> {
     if let Some(kind) = &doc.not_opened {
         return Err(Error::new(kind.clone()));
     }
@@ -633,6 +645,7 @@ pub fn rewrite<R: ReadAt>(
     number: &dyn Identifier,
     opts: &Options,
 ) -> Result<Vec<u8>, Error> {
+    let budget = opts.budget();
     let data = read_all(&src)?;
     // The pages a tolerant reader finds: the page tree of a file that opens, else
     // every object that is a page (the scan that rebuilds a damaged file's xref counts them).
@@ -641,21 +654,23 @@ pub fn rewrite<R: ReadAt>(
         Ok(d) => {
             let found = match pages_of(&d) {
                 Some(n) => n,
-                None => repair::scan(&data).map_or(0, |r| r.pages),
+                None => repair::scan_within(&data, &budget).map_or(0, |r| r.pages),
             };
             (data, found)
         }
         Err(e) if matches!(e.kind(), ErrorKind::Damaged(_)) => {
-            let found = repair::scan(&data)?.pages;
-            (repair::repair(&data)?, found)
+            let found = repair::scan_within(&data, &budget)?.pages;
+            (repair::repair_within(&data, &budget)?, found)
         }
         Err(e) => return Err(e),
     };
     // lopdf decodes object streams, xref streams and the XMP packet whole: each is first
     // decoded here as a stream, and the file refused past the bound.
-    if let Ok(r) = repair::scan(&data) {
+    if let Ok(r) = repair::scan_within(&data, &budget) {
         repair::check_decoded(&data[r.header..], &r, MAX_WHOLE)?;
     }
+    // The full load and save below are lopdf's: the budget is checked before them.
+    budget.verdict()?;
     let props = xmp::Props {
         number: number.full(),
         short: number.short(),

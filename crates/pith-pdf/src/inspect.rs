@@ -362,15 +362,24 @@ pub fn inspect_opts<R: ReadAt>(src: R, opts: &InspectOptions) -> Result<Inspecti
     }
     let cat = doc.catalog();
     if doc.not_opened.is_none() {
-        // A page tree pith cannot follow leaves the links unread, not the file unreadable.
-        ins.page_links =
-            super::stamp::page_links(&doc.pdf, &cat, crate::vocab::URL_BASE).unwrap_or_default();
+        // A page tree pith cannot follow leaves page 1 unread, not the file unreadable. The
+        // links to records come from the same walk of page 1 as the rest of what it prints.
         ins.printed = printed::read(&doc.pdf, &cat)
             .map(|p| p.places)
             .unwrap_or_default();
+        ins.page_links = ins
+            .printed
+            .iter()
+            .filter(|p| p.kind == Kind::Link)
+            .filter_map(|p| p.url.clone())
+            .filter(|u| u.starts_with(URL_BASE))
+            .collect();
     }
     ins.signatures = count_signatures(&doc.pdf, &cat)?;
     ins.docmdp = docmdp(&doc.pdf, &cat)?;
+    // A limit reached or a stop inside a part read tolerantly (page 1) refuses the whole
+    // file: never an inspection with parts silently missing.
+    doc.pdf.budget().verdict()?;
     Ok(ins)
 }
 

@@ -23,12 +23,16 @@ use crate::{Error, ErrorKind};
 
 pub mod check;
 mod entry;
+pub mod pages;
+mod rebuilt;
 pub mod source;
 mod table;
 pub mod xref;
 
 pub use check::Check;
 pub(crate) use entry::Entry;
+pub use pages::{FirstPage, Inherited};
+pub use rebuilt::Rebuilt;
 pub use source::{find, rfind, ReadAt};
 use source::{parse_growing, read_window, KnownLen};
 use xref::Layer;
@@ -157,6 +161,10 @@ pub(crate) fn filter_err(e: FilterError, what: &str, object: Option<u32>) -> Err
     }
 }
 
+/// Page 1 as the reader found it: the page, or why there is none (the refusal's kind and
+/// offset).
+type PageOne = Result<FirstPage, (ErrorKind, Option<u64>)>;
+
 /// A PDF opened for reading its xref chain and a few objects.
 pub struct Pdf<R: ReadAt> {
     src: KnownLen<R>,
@@ -191,6 +199,8 @@ pub struct Pdf<R: ReadAt> {
     security: Option<Box<dyn SecurityHandler>>,
     /// What reading this document may cost, and what it has cost so far.
     budget: Budget,
+    /// Page 1, once read ([`Pdf::first_page`]).
+    page_one: RefCell<Option<PageOne>>,
 }
 
 /// Parsed objects kept by number, oldest out first when they would hold more than the
@@ -320,6 +330,7 @@ impl<R: ReadAt> Pdf<R> {
             xref_streams: HashSet::new(),
             security: None,
             budget,
+            page_one: RefCell::new(None),
         };
         // Offsets count from the `%PDF-` header, decided once here for reading and writing
         // alike: that is how qpdf and mupdf read a file with bytes before the
@@ -363,6 +374,7 @@ impl<R: ReadAt> Pdf<R> {
         self.trailer_raw.clear();
         self.objstms.borrow_mut().clear();
         self.xref_streams.clear();
+        self.page_one.borrow_mut().take();
         self.budget.reset();
     }
 
@@ -444,6 +456,7 @@ impl<R: ReadAt> Pdf<R> {
     pub fn set_security(&mut self, handler: Box<dyn SecurityHandler>) {
         self.objstms.borrow_mut().clear();
         self.cache.borrow_mut().clear();
+        self.page_one.borrow_mut().take();
         self.security = Some(handler);
     }
 
@@ -831,7 +844,7 @@ mod tests {
     use super::testpdf::{build, DOC};
     use super::*;
 
-    use crate::fixture;
+    use crate::testkit::fixture;
 
     #[test]
     fn opens_and_fetches() {

@@ -10,6 +10,9 @@
 //! fonts with two-byte codes (XeTeX's and LuaTeX's) is not read. It reads only; nothing is
 //! decided here about what to do with a place.
 
+use std::collections::HashSet;
+
+use crate::budget::Resource;
 use crate::filters::MAX_WHOLE;
 use crate::reader::{Pdf, ReadAt};
 use crate::syntax::{Dict, Obj, Ref};
@@ -138,9 +141,16 @@ pub fn read<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<PageOne, Error> {
         Some(Ok(Obj::Dict(d))) => d,
         _ => Dict::default(),
     };
+    // Each object is looked at once, however often the page lists it (a shared object is
+    // one place, not thousands), and each one counts as a node walked.
+    let mut seen = HashSet::new();
     if let Some(Ok(Obj::Dict(xo))) = res.get(b"XObject").map(|x| pdf.resolve(x)) {
         for (_, v, _) in xo.entries.iter().take(MAX_ITEMS) {
             let Obj::Ref(r) = v else { continue };
+            if !seen.insert(r.num) {
+                continue;
+            }
+            pdf.budget().spend(Resource::WalkNodes, 1)?;
             // The dictionary only: an image's data can be megabytes.
             let Some(f) = pdf.get_dict(r.num).ok().flatten() else {
                 continue;
@@ -163,6 +173,10 @@ pub fn read<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<PageOne, Error> {
     let mut budget = MAX_TEXT.min(MAX_WHOLE);
     for c in contents.iter().take(MAX_ITEMS) {
         let Obj::Ref(r) = c else { continue };
+        if !seen.insert(r.num) {
+            continue;
+        }
+        pdf.budget().spend(Resource::WalkNodes, 1)?;
         let Some(head) = pdf.get_dict(r.num).ok().flatten() else {
             continue;
         };
@@ -209,6 +223,12 @@ pub fn read<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<PageOne, Error> {
         _ => vec![],
     };
     for a in annots.iter().take(MAX_ITEMS) {
+        if let Obj::Ref(r) = a {
+            if !seen.insert(r.num) {
+                continue;
+            }
+        }
+        pdf.budget().spend(Resource::WalkNodes, 1)?;
         let Some((d, action)) = link_action(pdf, a) else {
             continue;
         };
@@ -454,106 +474,5 @@ mod tests {
         assert!(p.names(code) && p.holds());
         p.url = Some(format!("{URL_BASE}AAAAAAAAAAAAAAAAAAAAAAAAAA"));
         assert!(!p.names(code));
-    }
-}
-
-#[cfg(test)]
-mod badged {
-    use crate::inject::{inject, Options};
-    use crate::reader::testpdf::build;
-    use crate::{inspect, strip, ErrorKind, Mark, PlaceKind};
-
-    const A: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
-    const B: &str = "pith:2025:AAAABBBBCCCCDDDDEEEEFFFFGG";
-
-    /// A page as `pith.sty` leaves it: a marked badge form, a marked link, the number in Info;
-    /// and text of its own with `typed` in it.
-    fn paper(typed: &str) -> Vec<u8> {
-        let text = format!("BT /F1 9 Tf 10 10 Td ({typed}) Tj ET");
-        let badge = "q 0.3 g 0 0 60 10 re f Q";
-        let objs = [
-            "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
-            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Resources << /XObject << /Fm1 5 0 R >> >> /Contents 4 0 R /Annots [6 0 R] >>".to_string(),
-            format!("<< /Length {} >>\nstream\n{text} /Fm1 Do\nendstream", text.len() + 8),
-            format!("<< /Type /XObject /Subtype /Form /BBox [0 0 60 10] /PithMark /Badge /PithStyle /badge /PithText (pith:7BMK4ZKT) /PithURL (https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5) /Length {} >>\nstream\n{badge}\nendstream", badge.len()),
-            "<< /Type /Annot /Subtype /Link /Rect [0 0 60 10] /Border [0 0 0] /PithMark /Link /A << /S /URI /URI (https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5) >> >>".to_string(),
-            format!("<< /PithNumber ({A}) /PithURL (https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5) >>"),
-        ];
-        let objs: Vec<&str> = objs.iter().map(String::as_str).collect();
-        build(b"", &objs, "/Info 7 0 R")
-    }
-
-    fn then(base: &[u8], appended: &[u8]) -> Vec<u8> {
-        let mut v = base.to_vec();
-        v.extend_from_slice(appended);
-        v
-    }
-
-    #[test]
-    fn every_place_is_listed_replaced_and_stripped() {
-        let bytes = paper("Hello");
-        let ins = inspect(&bytes[..]).unwrap();
-        let kinds: Vec<PlaceKind> = ins.places().iter().map(|p| p.kind).collect();
-        assert_eq!(kinds, [PlaceKind::Info, PlaceKind::Badge, PlaceKind::Link]);
-        assert!(ins.consistent());
-
-        let b = Mark::parse(B).unwrap();
-        let opts = Options::new("2024-01-01T00:00:00Z");
-        let e = inject(&bytes[..], &b, &opts).unwrap_err();
-        assert!(
-            matches!(e.kind(), ErrorKind::Printed(p) if p.drawn && p.printed == "pith:7BMK4ZKT")
-        );
-
-        let replace = Options {
-            replace: true,
-            ..opts.clone()
-        };
-        let out = then(&bytes, &inject(&bytes[..], &b, &replace).unwrap().appended);
-        let ins = inspect(&out[..]).unwrap();
-        assert!(ins.consistent(), "{:?}", ins.places());
-        let holds: Vec<String> = ins.places().into_iter().map(|p| p.holds).collect();
-        assert_eq!(holds, [B, B, "pith:AAAABBBB", b.url.as_str()]);
-        // A second run is unchanged: nothing left to redraw.
-        assert!(inject(&out[..], &b, &replace).unwrap().unchanged);
-
-        let s = strip(&out[..], &opts).unwrap();
-        let stripped = then(&out, &s.appended);
-        let ins = inspect(&stripped[..]).unwrap();
-        assert!(ins.places().is_empty(), "{:?}", ins.places());
-        assert!(ins.code().is_none());
-        assert!(strip(&stripped[..], &opts).unwrap().unchanged);
-    }
-
-    #[test]
-    fn typed_number_text_is_reported_and_never_contradicted() {
-        let bytes = paper("see pith:ZZZZZZZZ");
-        let ins = inspect(&bytes[..]).unwrap();
-        let text = ins
-            .places()
-            .into_iter()
-            .find(|p| p.kind == PlaceKind::Text)
-            .unwrap();
-        assert!(!text.agrees && !text.marked && text.holds == "pith:ZZZZZZZZ");
-        assert!(!ins.consistent());
-        let opts = Options {
-            replace: true,
-            ..Options::new("2024-01-01T00:00:00Z")
-        };
-        let e = inject(&bytes[..], &Mark::parse(B).unwrap(), &opts).unwrap_err();
-        assert!(matches!(e.kind(), ErrorKind::Printed(p) if !p.drawn));
-        // The number the file carries already is written again; strip says what it leaves.
-        let out = then(
-            &bytes,
-            &inject(&bytes[..], &Mark::parse(A).unwrap(), &opts)
-                .unwrap()
-                .appended,
-        );
-        let s = strip(&out[..], &opts).unwrap();
-        assert!(
-            s.notes.iter().any(|n| n.contains("pith:ZZZZZZZZ")),
-            "{:?}",
-            s.notes
-        );
     }
 }
