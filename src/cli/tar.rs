@@ -298,6 +298,19 @@ fn run_one(
         Sink::Path(output)
     };
     let totals: Result<Totals, _> = tar::run::run_one(req, src, sink, &mut lines);
+    let totals = end_report(lines, totals, shared.report, is_dash(output))?;
+    Ok(end_one(&totals, terminal))
+}
+
+/// Ends a run of one tar's report with its totals, also when it was interrupted (its
+/// partial totals, as a directory run's report ends with its summary); a report still empty
+/// after a failed run is removed.
+fn end_report(
+    lines: Lines<'_>,
+    totals: Result<Totals, tar::Error>,
+    path: Option<&Path>,
+    stdout_taken: bool,
+) -> Result<Totals> {
     let Lines {
         mut report,
         mut write_err,
@@ -306,22 +319,19 @@ fn run_one(
     let totals = match totals {
         Ok(t) => t,
         Err(e) => {
-            // An interrupted run's report ends with its totals, as a directory run's does.
             if let Some(t) = e.partial() {
                 json_line(&mut report, t, &mut write_err);
             }
-            discard_empty_report(&mut report, shared.report);
+            discard_empty_report(&mut report, path);
             return Err(e.into());
         }
     };
     json_line(&mut report, &totals, &mut write_err);
     if let Some(e) = write_err {
-        return Err(e).context(cannot_write(shared.report, is_dash(output)));
+        return Err(e).context(cannot_write(path, stdout_taken));
     }
-    report
-        .flush()
-        .context(cannot_write(shared.report, is_dash(output)))?;
-    Ok(end_one(&totals, terminal))
+    report.flush().context(cannot_write(path, stdout_taken))?;
+    Ok(totals)
 }
 
 /// What a run of one tar says at its end, and its exit.
