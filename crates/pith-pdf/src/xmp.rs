@@ -1166,6 +1166,32 @@ mod tests {
     }
 
     #[test]
+    fn a_whole_number_item_as_pith_sty_writes_it_is_the_same_number() {
+        let p = props(A);
+        let packet = format!(
+            r#"<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="{RDF_NS}"><rdf:Description rdf:about="" xmlns:dc="{DC_NS}" xmlns:xmp="{XMP_NS}" xmlns:pith="{PITH_NS}"><pith:number>{n}</pith:number><pith:shortNumber>{short}</pith:shortNumber><pith:url>{url}</pith:url><dc:relation><rdf:Bag><rdf:li>{url}</rdf:li></rdf:Bag></dc:relation><xmp:Identifier><rdf:Bag><rdf:li rdf:parseType="Resource" xmlns:xmpidq="{XMPIDQ_NS}"><rdf:value>{n}</rdf:value><xmpidq:Scheme>pith</xmpidq:Scheme></rdf:li></rdf:Bag></xmp:Identifier></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>"#,
+            n = p.number,
+            short = p.short,
+            url = p.url
+        );
+        let v = read(packet.as_bytes()).unwrap();
+        assert_eq!(v.identifiers, std::slice::from_ref(&p.number));
+        assert!(v.carries(&p), "a file pith.sty numbered is done");
+        let stripped = String::from_utf8(strip(packet.as_bytes()).unwrap().unwrap()).unwrap();
+        assert!(!stripped.contains(A), "{stripped}");
+        // The scheme's value form reads back as the same number.
+        let ours = merge(None, &p, "2024-01-01T00:00:00Z").unwrap();
+        let v = read(&ours).unwrap();
+        assert_eq!(v.identifiers, std::slice::from_ref(&p.number));
+        assert!(v.carries(&p));
+        let text = String::from_utf8(ours).unwrap();
+        assert!(
+            text.contains(&format!(">{}<", scheme_value(&p.number))),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn a_known_paper_gets_qualified_identifiers_and_strip_takes_exactly_them_out() {
         let p = Props {
             paper: paper(),
