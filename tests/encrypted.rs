@@ -119,7 +119,7 @@ fn check_injected(name: &str, input: &Path, out: &Path, pw: &str, metadata_clear
         );
         assert_eq!(
             exif.lines().collect::<Vec<_>>(),
-            [A, A],
+            [A, &A["pith:".len()..]],
             "{name}: exiftool: {exif}"
         );
     }

@@ -113,8 +113,12 @@ fn check_exiftool(
     if info && (v["PithNumber"].as_str() != Some(number) || v["PithURL"].as_str() != Some(url)) {
         return Err(format!("exiftool Info: {v}"));
     }
-    if !json_has(v, "Identifier", number)
-        || !json_has(v, "Relation", url)
+    // The item of scheme `pith` holds the number without the `pith:` its scheme says.
+    if !json_has(
+        v,
+        "Identifier",
+        number.strip_prefix("pith:").unwrap_or(number),
+    ) || !json_has(v, "Relation", url)
         || v["Number"].as_str() != Some(number)
         || v["Url"].as_str() != Some(url)
     {

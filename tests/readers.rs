@@ -80,10 +80,12 @@ fn calibre_reads_the_doi_arxiv_and_pith_identifiers_and_the_title() {
         for want in [
             format!("doi:{DOI}"),
             "arxiv:2402.03791v3".to_string(),
-            format!("pith:{SEED}"),
+            SEED.to_string(),
         ] {
             assert!(ids.contains(&want), "{name}: {want} not in {ids:?}\n{m}");
         }
+        // The number once, as it is pasted: `pith:2024:…`, never `pith:pith:2024:…`.
+        assert!(!ids.contains("pith:pith:"), "{name}: {ids:?}");
         assert_eq!(
             meta_line(&m, "Title").as_deref(),
             Some(TITLE),
@@ -150,7 +152,7 @@ fn exiftool_reads_prism_doi_and_the_qualified_identifiers() {
     };
     assert_eq!(
         list("XMP-xmp:Identifier"),
-        [SEED, DOI, "2402.03791v3"],
+        [&SEED["pith:".len()..], DOI, "2402.03791v3"],
         "{v}"
     );
     // Each item's scheme qualifier, one line per item (-a keeps the repeated tag).

@@ -164,9 +164,12 @@ def inspect(
 
 def inject(
     path: PathLike,
-    number: str,
+    number: Optional[str] = None,
     output: Optional[PathLike] = None,
     *,
+    record: Union[Dict[str, Any], str, bytes, None] = None,
+    arxiv_atom: Optional[PathLike] = None,
+    arxiv_id: Optional[str] = None,
     in_place: bool = False,
     force: bool = False,
     now: Optional[str] = None,
@@ -179,6 +182,7 @@ def inject(
     repair: bool = False,
     rewrite: bool = False,
     dry_run: bool = False,
+    file_timeout: float = 120.0,
 ) -> InjectReport:
     """Writes a number into a PDF as an incremental update."""
 
@@ -195,6 +199,7 @@ def inject_bytes(
     replace: bool = False,
     password: Union[str, bytes, None] = None,
     repair: bool = False,
+    file_timeout: float = 120.0,
 ) -> Tuple[bytes, InjectReport]:
     """Writes a number into a PDF held in memory; returns the updated PDF and the report."""
 
@@ -227,6 +232,7 @@ def batch_item(
     stamp_position: Literal["left", "right", "top", "bottom"] = "left",
     stamp_size: float = 9.0,
     replace: bool = False,
+    file_timeout: float = 120.0,
 ) -> BatchItemReport:
     """One item of a batch, as pith batch runs (or checks) it; returns its report line."""
 
@@ -253,6 +259,7 @@ def batch(
     stamp_position: Literal["left", "right", "top", "bottom"] = "left",
     stamp_size: float = 9.0,
     replace: bool = False,
+    file_timeout: float = 120.0,
     progress: Optional[Callable[[BatchItemReport], Optional[bool]]] = None,
 ) -> BatchReport:
     """A directory or manifest of PDFs, as pith batch --dir/--manifest runs it; returns its report
@@ -278,6 +285,7 @@ def process_tar(
     now: Optional[str] = None,
     report: Optional[PathLike] = None,
     spool_dir: Optional[PathLike] = None,
+    file_timeout: float = 120.0,
     progress: Optional[Callable[[Dict[str, Any]], Optional[bool]]] = None,
 ) -> Dict[str, Any]:
     """Streams a tar of PDFs, updating each PDF member named by arXiv id (pith batch --tar)."""

@@ -21,12 +21,14 @@ use crate::progress::Callback;
 /// ``out_dir``, or into the files themselves with ``in_place=True``; ``mirror`` copies the
 /// files left alone too; ``dry_run`` plans and writes nothing; ``check`` changes nothing and
 /// reports whether each output carries its number. ``shard="K/N"`` runs one slice; ``jobs``
-/// workers (default: twice the cores). The stamp, ``replace`` and repair options are those of
+/// workers (default: twice the cores). ``file_timeout`` bounds the seconds one file may take
+/// (0: no bound): a file past it is a ``failed`` line of kind ``over_time`` and the run goes
+/// on. The stamp, ``replace`` and repair options are those of
 /// :func:`inject`.
 ///
 /// ``progress``, if given, is called with each report line (a dict) as its file is done;
-/// returning ``False`` stops the run: files in flight finish, the others are reported
-/// ``skipped``. ``KeyboardInterrupt`` stops it the same way and is raised once it has stopped,
+/// returning ``False`` stops the run: files in flight are stopped where they are (nothing is
+/// written for them) and they and the others are reported ``skipped``. ``KeyboardInterrupt`` stops it the same way and is raised once it has stopped,
 /// as is an exception of the callback.
 ///
 /// Returns a dict: ``lines`` (the report lines, as ``pith batch --json`` prints them) and
@@ -41,7 +43,7 @@ use crate::progress::Callback;
     dir=None, *, manifest=None, root=None, out_dir=None, in_place=false, dry_run=false,
     check=false, mirror=false, shard=None, jobs=None, metadata=None, any_version=false,
     unmatched=None, force=false, repair=false, now=None, stamp=false, stamp_form="short",
-    stamp_position="left", stamp_size=9.0, replace=false, progress=None,
+    stamp_position="left", stamp_size=9.0, replace=false, file_timeout=120.0, progress=None,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn batch<'py>(
@@ -67,6 +69,7 @@ pub fn batch<'py>(
     stamp_position: &str,
     stamp_size: f64,
     replace: bool,
+    file_timeout: f64,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let metadata = crate::tar::paths_arg(metadata)?;
@@ -74,7 +77,7 @@ pub fn batch<'py>(
         .map(Shard::parse)
         .transpose()
         .map_err(|e| errors::job(py, "shard", &job::Error::new(job::ErrorKind::Number(e))))?;
-    let settings = crate::pdf::settings(
+    let mut settings = crate::pdf::settings(
         py,
         force,
         repair,
@@ -86,6 +89,7 @@ pub fn batch<'py>(
         stamp_size,
         replace,
     )?;
+    settings.file_timeout = job::stop::bound_of_secs(file_timeout);
     let request = job::run::BatchRequest {
         inputs: job::run::Inputs {
             manifest: manifest.as_deref(),

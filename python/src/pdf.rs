@@ -59,6 +59,48 @@ fn full_number(py: Python<'_>, text: &str) -> PyResult<pith::PithNumber> {
     .map_err(|e| raise(py, "", &e))
 }
 
+/// The number to write and, when the input names the paper (a record, an Atom entry), its
+/// fields: one of ``number``, ``record`` (a dict or JSON text, bare or wrapped with its display
+/// fields) and ``arxiv_atom`` (a path; ``arxiv_id`` picks an entry of a feed), resolved as
+/// ``pith inject --number/--record/--arxiv-atom`` resolves them
+/// ([`job::input::Input::to_write`]).
+fn to_write(
+    py: Python<'_>,
+    number: Option<&str>,
+    record: Option<&Bound<'_, PyAny>>,
+    arxiv_atom: Option<PathBuf>,
+    arxiv_id: Option<String>,
+) -> PyResult<(pith::PithNumber, Option<pith::record::Details>)> {
+    use pith::record::Input as Local;
+    let given = [number.is_some(), record.is_some(), arxiv_atom.is_some()];
+    if given.iter().filter(|g| **g).count() != 1 {
+        return Err(PyValueError::new_err(
+            "give exactly one of number, record and arxiv_atom",
+        ));
+    }
+    if arxiv_id.is_some() && arxiv_atom.is_none() {
+        return Err(PyValueError::new_err(
+            "arxiv_id picks an entry of arxiv_atom: give arxiv_atom too",
+        ));
+    }
+    let input: job::Input = match (number, record, arxiv_atom) {
+        (Some(n), _, _) => Local::Number(n.to_owned()).into(),
+        (_, Some(r), _) => {
+            let v = crate::convert::value_from_py(r)?
+                .map_err(|m| crate::errors::not_json(py, "record", m))?;
+            Local::RecordValue(v).into()
+        }
+        (_, _, Some(path)) => Local::Atom { path, id: arxiv_id }.into(),
+        _ => unreachable!("one input was checked above"),
+    };
+    py.detach(|| {
+        let net = job::Settings::default().net_settings()?;
+        input.to_write(&net)
+    })
+    .map(|(r, d)| (r.number, d))
+    .map_err(|e| raise(py, "", &e))
+}
+
 /// The job settings from the keyword arguments every writing function takes.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn settings(
@@ -86,6 +128,7 @@ pub(crate) fn settings(
         now,
         no_clobber: false,
         net: None,
+        ..Settings::default()
     })
 }
 
@@ -199,7 +242,14 @@ fn path_or_bytes(obj: &Bound<'_, PyAny>) -> PyResult<(Option<PathBuf>, Vec<u8>)>
 /// ``number`` is any form ``pith inject --number`` takes: the full number, or the bare code or
 /// record URL, whose year comes from its record at the resolver (``PITH_RESOLVER_URL``; cached)
 /// or, when it cannot be had, NumberError of kind ``no_year`` with the sentence the command
-/// line prints.
+/// line prints. Instead of ``number``, ``record`` (a dict or JSON text: a canonical record, or
+/// one wrapped with its ``title`` and ``authors`` as the resolver serves it) or ``arxiv_atom``
+/// (the path of an arXiv Atom entry or feed; ``arxiv_id`` picks an entry) names the paper:
+/// its DOI, arXiv id, title and authors are then written beside the number, as ``pith inject
+/// --record/--arxiv-atom`` writes them (a title or authors the file has already are kept). A
+/// file that already carries the number is left as it is (``unchanged``), fields and all.
+/// ``file_timeout`` bounds the seconds the update may take (0: no bound); past it, PdfError
+/// of kind ``over_time`` and nothing is written.
 ///
 /// Raises NumberError for the number, ValueError (OptionError, OutputError) for conflicting
 /// targets, stamp settings or an output that is the input, and a PdfError subclass when the
@@ -209,16 +259,20 @@ fn path_or_bytes(obj: &Bound<'_, PyAny>) -> PyResult<(Option<PathBuf>, Vec<u8>)>
 /// read/written (PdfIOError). On any error the input is untouched and no output file exists.
 #[pyfunction]
 #[pyo3(signature = (
-    path, number, output=None, *, in_place=false, force=false, now=None, stamp=false,
+    path, number=None, output=None, *, record=None, arxiv_atom=None, arxiv_id=None,
+    in_place=false, force=false, now=None, stamp=false,
     stamp_form="short", stamp_position="left", stamp_size=9.0, replace=false,
-    password=None, repair=false, rewrite=false, dry_run=false,
+    password=None, repair=false, rewrite=false, dry_run=false, file_timeout=120.0,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn inject<'py>(
     py: Python<'py>,
     path: PathBuf,
-    number: &str,
+    number: Option<&str>,
     output: Option<PathBuf>,
+    record: Option<&Bound<'py, PyAny>>,
+    arxiv_atom: Option<PathBuf>,
+    arxiv_id: Option<String>,
     in_place: bool,
     force: bool,
     now: Option<String>,
@@ -231,9 +285,10 @@ pub fn inject<'py>(
     repair: bool,
     rewrite: bool,
     dry_run: bool,
+    file_timeout: f64,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let n = full_number(py, number)?;
-    let s = settings(
+    let (n, details) = to_write(py, number, record, arxiv_atom, arxiv_id)?;
+    let mut s = settings(
         py,
         force,
         repair,
@@ -245,6 +300,8 @@ pub fn inject<'py>(
         stamp_size,
         replace,
     )?;
+    s.file_timeout = job::stop::bound_of_secs(file_timeout);
+    let s = s.bounded();
     let out = target(output.as_deref(), in_place)?;
     let name = path.display().to_string();
     let done = py
@@ -259,7 +316,7 @@ pub fn inject<'py>(
                 settings: &s,
                 rewrite,
                 dry_run,
-                paper: None,
+                paper: details.as_ref(),
             })
         })
         .map_err(|e| raise(py, &name, &e))?;
@@ -276,6 +333,7 @@ pub fn inject<'py>(
 #[pyo3(signature = (
     data, number, *, force=false, now=None, stamp=false, stamp_form="short",
     stamp_position="left", stamp_size=9.0, replace=false, password=None, repair=false,
+    file_timeout=120.0,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn inject_bytes<'py>(
@@ -291,9 +349,10 @@ pub fn inject_bytes<'py>(
     replace: bool,
     password: Option<Password>,
     repair: bool,
+    file_timeout: f64,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let n = full_number(py, number)?;
-    let s = settings(
+    let mut s = settings(
         py,
         force,
         repair,
@@ -305,6 +364,8 @@ pub fn inject_bytes<'py>(
         stamp_size,
         replace,
     )?;
+    s.file_timeout = job::stop::bound_of_secs(file_timeout);
+    let s = s.bounded();
     let bytes = data.as_bytes();
     let (out, r) = py
         .detach(|| job::inject_bytes(bytes, &n, &s))
@@ -394,7 +455,7 @@ pub fn strip<'py>(
 #[pyo3(signature = (
     pdf, number, *, out=None, out_dir=None, relative=None, check=false, dry_run=false,
     mirror=false, force=false, repair=false, now=None, stamp=false, stamp_form="short",
-    stamp_position="left", stamp_size=9.0, replace=false,
+    stamp_position="left", stamp_size=9.0, replace=false, file_timeout=120.0,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn batch_item<'py>(
@@ -415,8 +476,9 @@ pub fn batch_item<'py>(
     stamp_position: &str,
     stamp_size: f64,
     replace: bool,
+    file_timeout: f64,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let s = settings(
+    let mut s = settings(
         py,
         force,
         repair,
@@ -428,6 +490,7 @@ pub fn batch_item<'py>(
         stamp_size,
         replace,
     )?;
+    s.file_timeout = job::stop::bound_of_secs(file_timeout);
     let relative = relative
         .or_else(|| pdf.file_name().map(PathBuf::from))
         .unwrap_or_default();
@@ -438,6 +501,7 @@ pub fn batch_item<'py>(
         source: pith::record::Input::Number(number.to_owned()),
         also: Vec::new(),
         out,
+        details: None,
     };
     let line = py.detach(|| {
         let req = job::ItemRequest {

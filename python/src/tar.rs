@@ -161,8 +161,10 @@ fn manifest_arg(py: Python<'_>, path: &Path) -> PyResult<Manifest> {
 /// workers update PDFs (default: the cores); ``now`` is the update time (default:
 /// ``SOURCE_DATE_EPOCH`` or now). ``progress``, if given, is called with each member's line (a
 /// dict) as it is written; returning ``False`` stops the run before the next member, as does
-/// ``KeyboardInterrupt`` (raised again once the run has stopped): the run then raises TarError
-/// (kind ``interrupted``) and a path output is not written. The stamp, ``replace``, repair and
+/// ``KeyboardInterrupt`` (raised again once the run has stopped), and stops the members being
+/// updated: the run then raises TarError (kind ``interrupted``) and a path output is not
+/// written. ``file_timeout`` bounds the seconds one member's update may take (0: no bound): a
+/// member past it is ``failed`` (kind ``over_time``), copied unchanged, and the run goes on. The stamp, ``replace``, repair and
 /// force options are those of :func:`inject`.
 ///
 /// Returns a dict: ``members`` (a dict per regular file: ``pdf`` its name, ``id``,
@@ -176,7 +178,7 @@ fn manifest_arg(py: Python<'_>, path: &Path) -> PyResult<Manifest> {
     src, dst, *, metadata, any_version=false, manifest=None, any_tar=false, name=None,
     stamp=false, stamp_form="short", stamp_position="left", stamp_size=9.0, replace=false,
     repair=false, force=false, jobs=None, now=None, report=None, spool_dir=None,
-    progress=None,
+    file_timeout=120.0, progress=None,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn process_tar<'py>(
@@ -199,12 +201,13 @@ pub fn process_tar<'py>(
     now: Option<String>,
     report: Option<PathBuf>,
     spool_dir: Option<PathBuf>,
+    file_timeout: f64,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let metadata = paths_arg(Some(metadata))?;
     let mut src = end_arg(src, "src", "read", PyReader)?;
     let mut dst = end_arg(dst, "dst", "write", PyWriter)?;
-    let settings = crate::pdf::settings(
+    let mut settings = crate::pdf::settings(
         py,
         force,
         repair,
@@ -216,6 +219,7 @@ pub fn process_tar<'py>(
         stamp_size,
         replace,
     )?;
+    settings.file_timeout = pith::job::stop::bound_of_secs(file_timeout);
     let manifest = manifest
         .map(|p| manifest_arg(py, &p).map(|m| (p, m)))
         .transpose()?;

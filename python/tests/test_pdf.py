@@ -71,7 +71,8 @@ def test_inject_new_file_read_back_by_other_tools(tmp_path: Path, name: str):
     assert SEED in meta and URL in meta
     e = exiftool(out)
     assert e.get("PithNumber") == SEED and e.get("PithURL") == URL
-    assert SEED in as_list(e.get("Identifier")) and URL in as_list(e.get("Relation"))
+    # The item of scheme ``pith`` holds the number without the ``pith:`` its scheme says.
+    assert SEED[len("pith:"):] in as_list(e.get("Identifier")) and URL in as_list(e.get("Relation"))
     ins = pn.inspect(out)
     assert ins["number"] == SEED and ins["consistent"] and ins["sections"] >= 2
     assert ins["info"]["PithNumber"] == SEED and ins["xmp"] is not None and ins["xmp"]["pith:url"] == URL

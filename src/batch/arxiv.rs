@@ -250,6 +250,90 @@ pub fn read_manifest(manifest: &Path, text: &str, base: &Path) -> Result<Vec<Wan
     Ok(out)
 }
 
+/// Most bytes of a title an entry keeps: far more than any arXiv title, and what keeps
+/// millions of kept entries bounded.
+pub const TITLE_BOUND: usize = 1 << 10;
+
+/// Most bytes of the authors an entry keeps; a longer list (collaborations of thousands) ends
+/// with `et al.` after the names that fit.
+pub const AUTHORS_BOUND: usize = 4 << 10;
+
+/// The paper's fields an entry keeps for the inject, beside its number: its title, authors,
+/// v1 date and primary category, in one string (a run may keep millions of entries), the
+/// title cut at [`TITLE_BOUND`] bytes and the authors at [`AUTHORS_BOUND`].
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Fields(Box<str>);
+
+/// Separates the fields, and the authors, in [`Fields`]: control characters no field holds
+/// (their whitespace is collapsed to spaces).
+const FIELD: char = '\u{1f}';
+const AUTHOR: char = '\u{1e}';
+
+/// `text` cut to at most `bound` bytes at a character boundary.
+fn cut(text: &str, bound: usize) -> &str {
+    if text.len() <= bound {
+        return text;
+    }
+    let mut end = bound;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].trim_end()
+}
+
+impl Fields {
+    /// The fields of `d` to keep (its id and version are the entry's own).
+    pub fn keep(d: &crate::record::Details) -> Fields {
+        let clean = |t: &str| t.replace([FIELD, AUTHOR], " ");
+        let mut authors = String::new();
+        let mut cut_short = false;
+        const ET_AL: &str = "et al.";
+        for a in &d.authors {
+            let a = clean(a);
+            if authors.len() + a.len() + 1 + ET_AL.len() + 1 > AUTHORS_BOUND {
+                cut_short = true;
+                break;
+            }
+            if !authors.is_empty() {
+                authors.push(AUTHOR);
+            }
+            authors.push_str(&a);
+        }
+        if cut_short {
+            if !authors.is_empty() {
+                authors.push(AUTHOR);
+            }
+            authors.push_str(ET_AL);
+        }
+        let title = clean(cut(&d.title, TITLE_BOUND));
+        Fields(
+            [title.as_str(), &authors, &d.submitted_at, &d.primary_cat]
+                .join(&FIELD.to_string())
+                .into(),
+        )
+    }
+
+    /// The paper's display fields, for the paper `id` version `version`.
+    pub fn details(&self, id: &str, version: u32) -> crate::record::Details {
+        let mut f = self.0.split(FIELD);
+        let mut next = || f.next().unwrap_or_default().to_owned();
+        let (title, authors, submitted_at, primary_cat) = (next(), next(), next(), next());
+        crate::record::Details {
+            arxiv_id: id.to_owned(),
+            version,
+            title,
+            authors: authors
+                .split(AUTHOR)
+                .filter(|a| !a.is_empty())
+                .map(str::to_owned)
+                .collect(),
+            submitted_at,
+            version_date: None,
+            primary_cat,
+        }
+    }
+}
+
 /// A metadata entry some PDF needed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MetadataEntry {
@@ -259,6 +343,8 @@ pub enum MetadataEntry {
         version: u32,
         /// The record's number.
         number: PithNumber,
+        /// The paper's title, authors and dates, written beside the number.
+        fields: Fields,
         /// Where the entry was read.
         place: Place,
     },
@@ -354,10 +440,14 @@ pub fn collect_where(
         }
         let place = u.place.clone();
         let entry = match u.meaning() {
-            Meaning::Meta(m) => match m.into_paper().and_then(|p| bulk::number_paper(&p)) {
-                Ok((r, _, n)) => MetadataEntry::Numbered {
+            Meaning::Meta(m) => match m
+                .into_paper()
+                .and_then(|p| bulk::number_paper(&p).map(|(r, _, n)| (p, r, n)))
+            {
+                Ok((p, r, n)) => MetadataEntry::Numbered {
                     version: r.source.version,
                     number: n,
+                    fields: Fields::keep(&p.details(&r)),
                     place,
                 },
                 Err(e) => MetadataEntry::Bad(place, e),
@@ -407,8 +497,9 @@ pub fn collect_where(
 /// What to do with one PDF.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision {
-    /// Inject this number.
-    Number(PithNumber),
+    /// Inject this number, with the paper's fields (its latest version's, the version the
+    /// number is of).
+    Number(PithNumber, Box<crate::record::Details>),
     /// Leave the PDF alone on purpose (an older version): why, and that numbering any version
     /// would inject it.
     Skip(String),
@@ -434,13 +525,20 @@ pub fn decide(w: &Wanted, c: &Collected, any_version: bool) -> Decision {
             "the metadata entry for {id} is unusable ({place}: {reason})"
         )),
         Some(MetadataEntry::Numbered {
-            version, number, ..
+            version,
+            number,
+            fields,
+            ..
         }) => match w.version {
-            Some(v) if v == *version => Decision::Number(number.clone()),
+            Some(v) if v == *version => {
+                Decision::Number(number.clone(), Box::new(fields.details(id, *version)))
+            }
             Some(v) if v > *version => Decision::Fail(format!(
                 "{id}v{v} is newer than the metadata's latest version v{version} (stale metadata?)"
             )),
-            _ if any_version => Decision::Number(number.clone()),
+            _ if any_version => {
+                Decision::Number(number.clone(), Box::new(fields.details(id, *version)))
+            }
             Some(v) => Decision::Skip(format!(
                 "{id}v{v} is not the latest version (v{version}); the record, and so the number, is v{version}'s; numbering any version injects it anyway"
             )),
@@ -513,6 +611,36 @@ mod tests {
     }
 
     #[test]
+    fn kept_fields_are_one_bounded_string_and_give_the_details_back() {
+        let d = crate::record::Details {
+            arxiv_id: "2402.03791".into(),
+            version: 3,
+            title: "A title".into(),
+            authors: vec!["A. One".into(), "B. Two".into()],
+            submitted_at: "2024-02-06T08:14:56Z".into(),
+            version_date: None,
+            primary_cat: "cs.DC".into(),
+        };
+        assert_eq!(Fields::keep(&d).details("2402.03791", 3), d);
+        let many = crate::record::Details {
+            title: "é".repeat(2000),
+            authors: (0..5000).map(|i| format!("Author Number{i}")).collect(),
+            ..d.clone()
+        };
+        let kept = Fields::keep(&many);
+        assert!(
+            kept.0.len() <= TITLE_BOUND + AUTHORS_BOUND + 64,
+            "{}",
+            kept.0.len()
+        );
+        let back = kept.details("2402.03791", 3);
+        assert!(back.title.len() <= TITLE_BOUND && back.title.starts_with("éé"));
+        assert_eq!(back.authors.last().map(String::as_str), Some("et al."));
+        assert_eq!(back.authors[..3], many.authors[..3]);
+        assert_eq!(back.submitted_at, d.submitted_at);
+    }
+
+    #[test]
     fn decisions() {
         let n = PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
         let place = Place {
@@ -525,6 +653,7 @@ mod tests {
             MetadataEntry::Numbered {
                 version: 3,
                 number: n.clone(),
+                fields: Fields::default(),
                 place: place.clone(),
             },
         );
@@ -539,14 +668,20 @@ mod tests {
         };
         assert_eq!(
             decide(&w("2402.03791", Some(3)), &c, false),
-            Decision::Number(n.clone())
+            Decision::Number(
+                n.clone(),
+                Box::new(Fields::default().details("2402.03791", 3))
+            )
         );
         assert!(
             matches!(decide(&w("2402.03791", Some(2)), &c, false), Decision::Skip(r) if r.contains("not the latest version (v3)"))
         );
         assert_eq!(
             decide(&w("2402.03791", Some(2)), &c, true),
-            Decision::Number(n.clone())
+            Decision::Number(
+                n.clone(),
+                Box::new(Fields::default().details("2402.03791", 3))
+            )
         );
         assert!(matches!(
             decide(&w("2402.03791", None), &c, false),

@@ -108,6 +108,9 @@ pub struct Item {
     pub also: Vec<Input>,
     /// An explicit output path from the manifest.
     pub out: Option<PathBuf>,
+    /// The paper's fields when the run found them beside its number (arXiv's bulk metadata):
+    /// written with the number, as a record or Atom sidecar's are.
+    pub details: Option<Box<crate::record::Details>>,
 }
 
 fn resolve_path(base: &Path, p: &str) -> PathBuf {
@@ -226,6 +229,7 @@ pub fn read_manifest(manifest: &Path, text: &str, base: &Path) -> Result<Vec<Ite
             source: sources.remove(0),
             also: Vec::new(),
             out: l.out,
+            details: None,
         });
     }
     Ok(jobs)
@@ -300,6 +304,7 @@ pub fn discover(root: &Path) -> Result<(Vec<Item>, Vec<PathBuf>), Error> {
             source,
             also: sources,
             out: None,
+            details: None,
         });
     }
     Ok((jobs, orphans))

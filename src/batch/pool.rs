@@ -158,6 +158,7 @@ mod tests {
                 source: Input::Number("x".into()),
                 also: Vec::new(),
                 out: out_dir.map(|d| d.join(format!("{i}.out"))),
+                details: None,
             })
             .collect()
     }

@@ -98,6 +98,10 @@ pub struct Args {
     /// exit 1 naming the files that differ or lack it.
     #[arg(long)]
     check: bool,
+    /// Stop any one file (or tar member) after SECS seconds: it is reported failed (kind
+    /// over_time), nothing is written for it, and the run goes on; 0 for no bound.
+    #[arg(long, value_name = "SECS", default_value_t = job::stop::FILE_TIMEOUT_SECS as f64)]
+    file_timeout: f64,
     #[command(flatten)]
     stamp: super::inject::StampArgs,
     #[command(flatten)]
@@ -174,12 +178,14 @@ fn prepare<'a>(args: &'a Args, settings: &'a job::Settings) -> Result<job::run::
     Ok(prepared.run)
 }
 
-/// Ctrl-C and SIGTERM set the flag the run polls: files in flight finish, no other starts.
+/// Ctrl-C and SIGTERM set the flag the run polls: the files in flight are stopped where
+/// they are (nothing is written for them; they are reported `skipped`) and no other starts.
 fn stop_flag() -> Result<Arc<AtomicBool>> {
     let stop = Arc::new(AtomicBool::new(false));
     let s = stop.clone();
-    // A second Ctrl-C while files finish is ignored on purpose: stopping mid-file is what
-    // the flag exists to avoid. SIGKILL still works and leaves files whole.
+    // A second Ctrl-C changes nothing: the run ends within moments, and ending it earlier
+    // would lose the report's summary. SIGKILL still works and leaves files whole and every
+    // finished line in the report.
     ctrlc::set_handler(move || s.store(true, Ordering::SeqCst))
         .context("cannot install the Ctrl-C handler")?;
     Ok(stop)
@@ -256,9 +262,12 @@ impl job::progress::Progress<ItemReport> for Reporter<'_> {
             self.say(format!("pith: {} {}{why}", o.status, o.pdf.display()));
         }
         if self.write_err.is_none() {
+            // Each line is flushed as its file is done: a run killed at any moment leaves
+            // every finished line in the report.
             let r = serde_json::to_writer(&mut self.report, &o)
                 .map_err(std::io::Error::from)
-                .and_then(|_| self.report.write_all(b"\n"));
+                .and_then(|_| self.report.write_all(b"\n"))
+                .and_then(|_| self.report.flush());
             self.write_err = r.err();
         }
     }
@@ -275,7 +284,8 @@ impl job::progress::Progress<ItemReport> for Reporter<'_> {
 /// Runs `pith batch`.
 pub fn run(args: Args) -> Result<Outcome> {
     super::json_errors(args.json);
-    let settings = super::inject::settings(args.force, args.repair, None, &args.stamp)?;
+    let mut settings = super::inject::settings(args.force, args.repair, None, &args.stamp)?;
+    settings.file_timeout = job::stop::bound_of_secs(args.file_timeout);
     if args.tar.active() {
         let shared = super::tar::Shared {
             out_dir: args.out_dir.as_deref(),

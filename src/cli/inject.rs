@@ -219,6 +219,7 @@ pub fn settings(
         now: None,
         no_clobber: super::no_clobber(),
         net: None,
+        ..Settings::default()
     })
 }
 

@@ -101,23 +101,28 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
     // Ctrl-C or SIGTERM: stop before the next member; the output file is then not written
     // (its temporary file is removed), and a --tar-dir run starts no further tar. A second one
     // exits at once (a pipe that stalls never reaches the next member).
+    // The run's own token stops the members being updated at once.
     let stop = Arc::new(AtomicBool::new(false));
+    let run_stop = pith::pdf::Stop::new();
     {
-        let stop = stop.clone();
+        let (stop, run_stop) = (stop.clone(), run_stop.clone());
         ctrlc::set_handler(move || {
             if stop.swap(true, Ordering::SeqCst) {
                 std::process::exit(130);
             }
+            run_stop.cancel();
         })
         .context("cannot install the Ctrl-C handler")?;
     }
+    let mut settings = shared.settings.clone();
+    settings.stop = run_stop;
     let req = Request {
         metadata: shared.metadata,
         any_version: shared.any_version,
         manifest: args.arxiv_manifest.as_deref().zip(manifest.as_ref()),
         any_tar: args.any_tar,
         tar: tar::Options {
-            settings: shared.settings.clone(),
+            settings,
             threads,
             spool_dir: args.spool_dir.clone(),
             name: String::new(),
@@ -228,6 +233,13 @@ fn run_dir(
         return Err(e).context(cannot_write(shared.report, false));
     }
     report.flush().context(cannot_write(shared.report, false))?;
+    if summary.interrupted {
+        bail!(
+            "interrupted: {} of {} tars done, the others not started (rerun the same command to continue)",
+            summary.done + summary.skipped,
+            summary.total
+        );
+    }
     if summary.failed > 0 {
         bail!(
             "{} of {} tars failed (see the report); run the same command again for them",
@@ -286,20 +298,40 @@ fn run_one(
         Sink::Path(output)
     };
     let totals: Result<Totals, _> = tar::run::run_one(req, src, sink, &mut lines);
+    let totals = end_report(lines, totals, shared.report, is_dash(output))?;
+    Ok(end_one(&totals, terminal))
+}
+
+/// Ends a run of one tar's report with its totals, also when it was interrupted (its
+/// partial totals, as a directory run's report ends with its summary); a report still empty
+/// after a failed run is removed.
+fn end_report(
+    lines: Lines<'_>,
+    totals: Result<Totals, tar::Error>,
+    path: Option<&Path>,
+    stdout_taken: bool,
+) -> Result<Totals> {
     let Lines {
         mut report,
         mut write_err,
         ..
     } = lines;
-    let totals = totals.inspect_err(|_| discard_empty_report(&mut report, shared.report))?;
+    let totals = match totals {
+        Ok(t) => t,
+        Err(e) => {
+            if let Some(t) = e.partial() {
+                json_line(&mut report, t, &mut write_err);
+            }
+            discard_empty_report(&mut report, path);
+            return Err(e.into());
+        }
+    };
     json_line(&mut report, &totals, &mut write_err);
     if let Some(e) = write_err {
-        return Err(e).context(cannot_write(shared.report, is_dash(output)));
+        return Err(e).context(cannot_write(path, stdout_taken));
     }
-    report
-        .flush()
-        .context(cannot_write(shared.report, is_dash(output)))?;
-    Ok(end_one(&totals, terminal))
+    report.flush().context(cannot_write(path, stdout_taken))?;
+    Ok(totals)
 }
 
 /// What a run of one tar says at its end, and its exit.
@@ -368,9 +400,12 @@ fn json_line(w: &mut Box<dyn Write>, v: &impl serde::Serialize, err: &mut Option
     if err.is_some() {
         return;
     }
+    // Each line is flushed as it is written: a run killed at any moment leaves every
+    // finished line in the report.
     if let Err(e) = serde_json::to_writer(&mut *w, v)
         .map_err(std::io::Error::from)
         .and_then(|_| w.write_all(b"\n"))
+        .and_then(|_| w.flush())
     {
         *err = Some(e);
     }

@@ -272,7 +272,9 @@ pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
         }
     };
     let out = if rewrite {
-        let before = pdf::inspect(data).ok().and_then(|i| i.found());
+        let before = pdf::inspect_opts(data, &settings.inspect_options(pdf::Check::Sampled))
+            .ok()
+            .and_then(|i| i.found());
         let mut out = pdf::rewrite(data, number, &opts).map_err(in_source)?;
         if opts.stamp.is_some() {
             // Rewrite, then stamp: the stamp goes on top as an incremental update.

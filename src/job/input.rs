@@ -494,6 +494,9 @@ pub fn item_number(job: &crate::batch::Item, net: &net::Settings) -> Result<Pith
 /// (a record, an Atom entry; a number alone names none): what its inject writes beside the
 /// number. The number itself is [`item_number`]'s, which checks the sources agree.
 pub fn item_details(job: &crate::batch::Item, net: &net::Settings) -> Option<Details> {
+    if let Some(d) = &job.details {
+        return Some((**d).clone());
+    }
     std::iter::once(&job.source)
         .chain(&job.also)
         .filter(|l| !matches!(l, Local::Number(_)))

@@ -76,10 +76,11 @@ impl ItemReport {
 
     /// Records `e`: refused or failed, its message and kind.
     pub fn error(&mut self, e: &Error) {
-        self.status = if e.is_refusal() {
-            Status::Refused
-        } else {
-            Status::Failed
+        self.status = match e.kind_of() {
+            // Cancelled by its run's interruption: not done, as the files not started.
+            ErrorCode::Interrupted => Status::Skipped,
+            _ if e.is_refusal() => Status::Refused,
+            _ => Status::Failed,
         };
         self.reason = Some(one_line(&chain(e)));
         self.refusal = Some(e.kind_of());
@@ -282,7 +283,7 @@ fn inject(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
     // Restartable: an output that already carries this number is done. (An output with the
     // number but without the stamp asked for is not done.)
     if req.settings.stamp.is_none() {
-        if let Some(size) = already_done(p, &number) {
+        if let Some(size) = already_done(p, &number, req.settings) {
             o.status = Status::Unchanged;
             o.bytes_after = size;
             o.reason = Some(format!("{} already carries {}", p.display(), number.full()));
@@ -401,11 +402,10 @@ pub fn check(req: &ItemRequest<'_>) -> ItemReport {
         o.reason = Some(format!("{}: no such output", out.display()));
         return o;
     }
-    let r = super::inspect::run(&super::InspectRequest {
-        source: Source::File(&out),
-        deep: false,
-        password: req.settings.password.as_deref(),
-        expected: Some(crate::NumberRef::Full(number.clone())),
+    // Read within the settings' limits and stop token, as an update would be.
+    let r = read_output(&out, req.settings).map(|ins| {
+        let expected = crate::NumberRef::Full(number.clone());
+        super::inspect::report(out.display().to_string(), &ins, Some(&expected))
     });
     match r {
         Err(e) => o.error(&e),
@@ -432,6 +432,23 @@ pub fn check(req: &ItemRequest<'_>) -> ItemReport {
     o
 }
 
+/// The inspection of an output a check reads, within `settings`' limits and stop token; a
+/// FIFO or device is refused without being opened (the open would block).
+fn read_output(out: &Path, settings: &Settings) -> Result<crate::pdf::Inspection, Error> {
+    let not_file =
+        || Error::from(crate::pdf::Error::new(crate::pdf::ErrorKind::NotFile).in_file(out));
+    if is_special(out) {
+        return Err(not_file());
+    }
+    let file = std::fs::File::open(out)
+        .map_err(|e| Error::new(ErrorKind::Io("cannot open".into(), e)).in_file(out))?;
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Err(not_file());
+    }
+    crate::pdf::inspect_opts(&file, &settings.inspect_options(crate::pdf::Check::Sampled))
+        .map_err(|e| Error::from(e.in_file(out)))
+}
+
 /// One item on bytes in memory: the number is given, nothing is read or written on disk.
 /// Returns the update to append to `data` (empty when the PDF already carries the number, or
 /// when it is refused) and the report line, named `name`. [`update`] on a slice.
@@ -454,19 +471,21 @@ pub fn bytes(
     number: &PithNumber,
     settings: &Settings,
 ) -> (Vec<u8>, ItemReport) {
-    let (update, o) = update(name, data, data.len() as u64, number, settings);
+    let (update, o) = update(name, data, data.len() as u64, number, None, settings);
     (update.map(|(_, add)| add).unwrap_or_default(), o)
 }
 
 /// One item read through `src` (`size` bytes: a buffer, or a tar member spooled to a file),
 /// the batch's rules applied as for a file on disk, with nothing written: returns the update
 /// (the length of `src` to keep, and the bytes to append after it), `None` when the PDF
-/// already carries the number or is refused, and the report line, named `name`.
+/// already carries the number or is refused, and the report line, named `name`. The paper's
+/// fields in `paper` are written beside the number, as [`super::inject::run`] writes them.
 pub fn update<R: crate::pdf::ReadAt>(
     name: &Path,
     src: R,
     size: u64,
     number: &PithNumber,
+    paper: Option<&crate::record::Details>,
     settings: &Settings,
 ) -> (Option<(u64, Vec<u8>)>, ItemReport) {
     let mut o = ItemReport {
@@ -485,7 +504,11 @@ pub fn update<R: crate::pdf::ReadAt>(
         notes: Vec::new(),
     };
     let t = std::time::Instant::now();
-    let update = match crate::pdf::inject(src, number, &settings.options()) {
+    let mut opts = settings.options();
+    if let Some(d) = paper {
+        opts.paper = super::inject::paper(d);
+    }
+    let update = match crate::pdf::inject(src, number, &opts) {
         Ok(inj) => {
             o.replaced = super::replaced(inj.previous.as_deref(), number);
             o.notes = inj.notes.clone();
@@ -570,12 +593,14 @@ fn is_special(p: &Path) -> bool {
 }
 
 /// The size of `out` when it exists and already carries `number` consistently.
-pub fn already_done(out: &Path, number: &PithNumber) -> Option<u64> {
+/// It is read within `settings`' limits and stop token, as the update would be.
+pub fn already_done(out: &Path, number: &PithNumber, settings: &Settings) -> Option<u64> {
     if is_special(out) {
         return None; // a FIFO would block the open; a device holds no PDF
     }
     let f = std::fs::File::open(out).ok()?;
-    let found = crate::pdf::inspect(&f).ok()?;
+    let found =
+        crate::pdf::inspect_opts(&f, &settings.inspect_options(crate::pdf::Check::Sampled)).ok()?;
     (found.found()? == number.full() && found.consistent())
         .then(|| f.metadata().map(|m| m.len()).unwrap_or(0))
 }

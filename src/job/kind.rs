@@ -62,6 +62,8 @@ kinds! {
     NoStampRoom = "no_stamp_room", "PdfError", "No margin of page 1 has room for a legible stamp.";
     Printed = "printed", "PdfError", "Page 1 prints another number than the one written (replace redraws what pith drew).";
     TooLarge = "too_large", "PdfError", "A stream would decode past its documented bound.";
+    OverLimit = "over_limit", "PdfError", "Reading the file would cost more than a limit per file allows (the setting named raises it).";
+    OverTime = "over_time", "PdfError", "The time allowed for one file ran out (the per-file time bound raises it).";
     PagesLost = "pages_lost", "PdfError", "A full rewrite would lose pages.";
     Unsupported = "unsupported", "UnsupportedPdfError", "The file needs a feature pith does not write.";
     // A number.
@@ -283,6 +285,10 @@ pub fn of_pdf(e: &crate::pdf::Error) -> ErrorCode {
         P::NoStampRoom => ErrorCode::NoStampRoom,
         P::Printed(_) => ErrorCode::Printed,
         P::TooLarge { .. } => ErrorCode::TooLarge,
+        P::OverLimit { .. } => ErrorCode::OverLimit,
+        P::Stopped(crate::pdf::Halt::Deadline) => ErrorCode::OverTime,
+        // Cancelled: the run it belongs to was interrupted.
+        P::Stopped(_) => ErrorCode::Interrupted,
         P::PagesLost { .. } => ErrorCode::PagesLost,
         _ => ErrorCode::Unsupported,
     }

@@ -50,6 +50,7 @@ pub mod kind;
 pub mod number;
 pub mod progress;
 pub mod run;
+pub mod stop;
 pub mod strip;
 pub mod tar;
 pub mod verify;
@@ -186,6 +187,14 @@ pub struct Settings {
     /// How the resolver is asked for the year of a bare code (a batch sidecar's);
     /// [`crate::net::Settings::from_env`] when `None`.
     pub net: Option<crate::net::Settings>,
+    /// The most reading one file may cost ([`pdf::Limits::default`]).
+    pub limits: pdf::Limits,
+    /// Stops the work on a file when cancelled or past its deadline: a run gives each of its
+    /// files its own ([`stop::Stops`]); [`pdf::Stop::never`] by default.
+    pub stop: pdf::Stop,
+    /// How long one file of a batch or a tar may take ([`stop::FILE_TIMEOUT`] is the front
+    /// ends' default); `None` is no bound.
+    pub file_timeout: Option<std::time::Duration>,
 }
 
 impl Settings {
@@ -209,7 +218,36 @@ impl Settings {
         o.password = self.password.clone();
         o.stamp = self.stamp;
         o.replace = self.replace;
+        o.limits = self.limits;
+        o.stop = self.stop.clone();
         o
+    }
+
+    /// The PDF layer's options for reading a file (its password, limits and stop token).
+    pub fn inspect_options(&self, check: pdf::Check) -> pdf::InspectOptions {
+        pdf::InspectOptions {
+            check,
+            password: self.password.clone(),
+            limits: self.limits,
+            stop: self.stop.clone(),
+        }
+    }
+
+    /// These settings for one file run alone (Python's `inject`): a stop token whose
+    /// deadline is [`Settings::file_timeout`] from now; as they are without a bound.
+    pub fn bounded(&self) -> Settings {
+        match self.file_timeout {
+            Some(b) => self.for_file(&pdf::Stop::after(b)),
+            None => self.clone(),
+        }
+    }
+
+    /// These settings for one file of a run: its own stop token.
+    pub fn for_file(&self, stop: &pdf::Stop) -> Settings {
+        Settings {
+            stop: stop.clone(),
+            ..self.clone()
+        }
     }
 }
 

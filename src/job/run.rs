@@ -413,16 +413,21 @@ pub fn run(
         progress.line(o);
     }
     let mut differ = Vec::new();
+    // Each file gets its own token: its deadline is the per-file bound, and a stop asked by
+    // `progress` cancels the files in flight, which end as `skipped` lines with nothing written.
+    let stops = super::stop::Stops::new(req.settings.file_timeout, &req.settings.stop);
     let run = batch::run(
         &req.jobs,
         req.threads,
         |j, group| {
+            let file = stops.file();
+            let settings = req.settings.for_file(file.token());
             let ir = ItemRequest {
                 job: j,
                 out_dir: req.out_dir,
                 dry_run: req.dry_run,
                 mirror: req.mirror,
-                settings: req.settings,
+                settings: &settings,
             };
             in_group(&ir, req.check, group)
         },
@@ -434,7 +439,11 @@ pub fn run(
                 summary.add(o);
                 progress.line(o);
             }
-            progress.stopped()
+            let stop = progress.stopped() || stops.relay();
+            if stop {
+                stops.cancel();
+            }
+            stop
         },
     );
     summary.interrupted = run.interrupted;
@@ -458,7 +467,14 @@ fn in_group(req: &ItemRequest<'_>, check: bool, group: &mut crate::output::Group
 pub fn item(req: &ItemRequest<'_>, check: bool) -> ItemReport {
     use crate::batch::Line;
     let mut group = crate::output::Group::new();
-    let mut line = in_group(req, check, &mut group);
+    let stops = super::stop::Stops::new(req.settings.file_timeout, &req.settings.stop);
+    let file = stops.file();
+    let settings = req.settings.for_file(file.token());
+    let req = ItemRequest {
+        settings: &settings,
+        ..*req
+    };
+    let mut line = in_group(&req, check, &mut group);
     if let Some(Err(e)) = group.commit().into_iter().find(Result::is_err) {
         line.commit_failed(crate::pdf::chain(&e));
     }
@@ -507,7 +523,7 @@ fn arxiv_jobs(
             }
         };
         let (status, reason) = match decide(&w, collected, any_version) {
-            Decision::Number(n) => {
+            Decision::Number(n, details) => {
                 m.matched += 1;
                 jobs.push(Item {
                     index,
@@ -516,6 +532,7 @@ fn arxiv_jobs(
                     source: crate::record::Input::Number(n.full()),
                     also: Vec::new(),
                     out: w.out,
+                    details: Some(details),
                 });
                 continue;
             }
@@ -602,6 +619,7 @@ mod tests {
             source: crate::record::Input::Number(n.into()),
             also: Vec::new(),
             out: None,
+            details: None,
         };
         let out = dir.path().join("out");
         let settings = Settings::default();

@@ -5,8 +5,11 @@
 //! The existing packet is parsed with a real XML parser (roxmltree, no DTDs) and edited by
 //! byte ranges, so every property, comment and namespace declaration we do not manage stays
 //! exactly as it was ("keeping every existing property"). What is written:
-//! - `xmp:Identifier` (bag): the full number as an item qualified with `xmpidq:Scheme` `pith`
-//!   (the form reference managers such as calibre read), added beside the other identifiers;
+//! - `xmp:Identifier` (bag): the number as an item qualified with `xmpidq:Scheme` `pith`, its
+//!   value the number without the `pith:` the scheme already says ([`scheme_value`]), so that
+//!   calibre, which shows an identifier as `scheme:value`, shows the full number once; added
+//!   beside the other identifiers (an item holding the whole number, as `pith.sty` writes it,
+//!   is read as the same number);
 //!   when the paper is known ([`Paper`]), its DOI (scheme `doi`) and arXiv id (scheme `arxiv`)
 //!   unless the bag already has an item of that scheme;
 //! - `dc:relation` (bag): the verification URL, added beside the other relations;
@@ -118,10 +121,9 @@ impl Values {
             && self.short.as_deref() == Some(&p.short)
             && self.url.as_deref() == Some(&p.url)
             && self.identifiers == [p.number.clone()]
-            && self
-                .schemes
-                .iter()
-                .any(|(s, v)| s == vocab::SCHEME_PITH && *v == p.number)
+            && self.schemes.iter().any(|(s, v)| {
+                s == vocab::SCHEME_PITH && (*v == p.number || v == scheme_value(&p.number))
+            })
             && self.relations == [p.url.clone()]
             && (!needs_extension_schema(self.pdfa_part.as_deref()) || self.pith_schema_declared)
     }
@@ -319,6 +321,12 @@ fn li_text(li: Node) -> String {
     li.text().unwrap_or("").trim().to_string()
 }
 
+/// The value of the `xmp:Identifier` item of scheme `pith` for the full `number`: the number
+/// without its `pith:` prefix (`2024:7BMK…`), as a DOI item's value is the DOI without `doi:`.
+pub fn scheme_value(number: &str) -> &str {
+    number.strip_prefix(vocab::NUMBER_SCHEME).unwrap_or(number)
+}
+
 /// The `xmpidq:Scheme` qualifier of an array item, lower-cased, if it has one.
 fn li_scheme(li: Node) -> Option<String> {
     let holder = li
@@ -408,11 +416,15 @@ fn values(doc: &Document) -> Values {
                 (Some(DC_NS), "creator") => v.creators.extend(texts().filter(|t| !t.is_empty())),
                 (Some(XMP_NS), "Identifier") => {
                     for (li, t) in items(p) {
-                        if let Some(scheme) = li_scheme(li) {
-                            v.schemes.push((scheme, t.clone()));
-                        }
+                        let scheme = li_scheme(li);
                         if t.starts_with(vocab::NUMBER_SCHEME) {
-                            v.identifiers.push(t);
+                            v.identifiers.push(t.clone());
+                        } else if scheme.as_deref() == Some(vocab::SCHEME_PITH) && !t.is_empty() {
+                            // The scheme's value form: the number is its scheme and value.
+                            v.identifiers.push(format!("{}{t}", vocab::NUMBER_SCHEME));
+                        }
+                        if let Some(scheme) = scheme {
+                            v.schemes.push((scheme, t));
                         }
                     }
                 }
@@ -706,7 +718,7 @@ pub fn merge_with(
     let mut about: Option<String> = None;
 
     let id_items = |rdfp: &str| {
-        let mut items = qualified_li(rdfp, vocab::SCHEME_PITH, &p.number);
+        let mut items = qualified_li(rdfp, vocab::SCHEME_PITH, scheme_value(&p.number));
         if let Some(d) = &plan.doi_item {
             items.push_str(&qualified_li(rdfp, vocab::SCHEME_DOI, d));
         }
@@ -986,6 +998,7 @@ fn strip_text(s: &str) -> Result<Option<String>, Error> {
                 (Some(XMP_NS), "Identifier") => &|li: Node, t: &str| {
                     t.starts_with(vocab::NUMBER_SCHEME)
                         || match li_scheme(li).as_deref() {
+                            Some(vocab::SCHEME_PITH) => true,
                             Some(vocab::SCHEME_DOI) => listed.added(added::IDENTIFIER_DOI),
                             Some(vocab::SCHEME_ARXIV) => listed.added(added::IDENTIFIER_ARXIV),
                             _ => false,
@@ -1153,6 +1166,32 @@ mod tests {
     }
 
     #[test]
+    fn a_whole_number_item_as_pith_sty_writes_it_is_the_same_number() {
+        let p = props(A);
+        let packet = format!(
+            r#"<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="{RDF_NS}"><rdf:Description rdf:about="" xmlns:dc="{DC_NS}" xmlns:xmp="{XMP_NS}" xmlns:pith="{PITH_NS}"><pith:number>{n}</pith:number><pith:shortNumber>{short}</pith:shortNumber><pith:url>{url}</pith:url><dc:relation><rdf:Bag><rdf:li>{url}</rdf:li></rdf:Bag></dc:relation><xmp:Identifier><rdf:Bag><rdf:li rdf:parseType="Resource" xmlns:xmpidq="{XMPIDQ_NS}"><rdf:value>{n}</rdf:value><xmpidq:Scheme>pith</xmpidq:Scheme></rdf:li></rdf:Bag></xmp:Identifier></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>"#,
+            n = p.number,
+            short = p.short,
+            url = p.url
+        );
+        let v = read(packet.as_bytes()).unwrap();
+        assert_eq!(v.identifiers, std::slice::from_ref(&p.number));
+        assert!(v.carries(&p), "a file pith.sty numbered is done");
+        let stripped = String::from_utf8(strip(packet.as_bytes()).unwrap().unwrap()).unwrap();
+        assert!(!stripped.contains(A), "{stripped}");
+        // The scheme's value form reads back as the same number.
+        let ours = merge(None, &p, "2024-01-01T00:00:00Z").unwrap();
+        let v = read(&ours).unwrap();
+        assert_eq!(v.identifiers, std::slice::from_ref(&p.number));
+        assert!(v.carries(&p));
+        let text = String::from_utf8(ours).unwrap();
+        assert!(
+            text.contains(&format!(">{}<", scheme_value(&p.number))),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn a_known_paper_gets_qualified_identifiers_and_strip_takes_exactly_them_out() {
         let p = Props {
             paper: paper(),
@@ -1165,7 +1204,9 @@ mod tests {
                 .find(|(k, _)| k == s)
                 .map(|(_, v)| v.as_str())
         };
-        assert_eq!(scheme("pith"), Some(p.number.as_str()));
+        // The scheme says `pith`, the value the rest: calibre shows `pith:2024:…` once.
+        assert_eq!(scheme("pith"), Some(scheme_value(&p.number)));
+        assert_eq!(format!("pith:{}", scheme("pith").unwrap()), p.number);
         assert_eq!(scheme("doi"), Some("10.48550/arXiv.2402.03791"));
         assert_eq!(scheme("arxiv"), Some("2402.03791v3"));
         assert_eq!(

@@ -23,8 +23,8 @@ pub struct Planned {
 /// The action of a [`Planned`] member.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
-    /// Update the PDF with this number.
-    Inject(PithNumber),
+    /// Update the PDF with this number and the paper's fields.
+    Inject(PithNumber, Box<crate::record::Details>),
     /// Copy the member unchanged, reported with this status and reason.
     Copy(Status, String),
 }
@@ -87,7 +87,7 @@ pub fn plan_arxiv(name: &str, collected: &Collected, any_version: bool) -> Plann
         out: None,
     };
     let action = match arxiv_match::decide(&w, collected, any_version) {
-        Decision::Number(n) => Action::Inject(n),
+        Decision::Number(n, details) => Action::Inject(n, details),
         Decision::Skip(reason) => {
             Action::Copy(Status::Skipped, format!("{reason}; copied unchanged"))
         }
@@ -108,17 +108,21 @@ pub fn plan_arxiv(name: &str, collected: &Collected, any_version: bool) -> Plann
 /// Updates one PDF member with `number` as `pith batch` updates a file (append-only, the same
 /// refusals; [`job::item::update`]), reading it where it is (in memory or spooled). Nothing
 /// is written: returns the length of the member to keep and the bytes to append after it
-/// (`None` when it already carries the number or is refused), and its report line.
+/// (`None` when it already carries the number or is refused), and its report line. The
+/// paper's fields in `paper` are written beside the number.
 pub fn process_member(
     name: &str,
     body: &Body,
     number: &PithNumber,
+    paper: Option<&crate::record::Details>,
     settings: &Settings,
 ) -> (Option<(u64, Vec<u8>)>, ItemReport) {
     let name = Path::new(name);
     match body {
-        Body::Mem(v) => job::item::update(name, v.as_slice(), v.len() as u64, number, settings),
-        Body::Spool(f) => job::item::update(name, f, body.len(), number, settings),
+        Body::Mem(v) => {
+            job::item::update(name, v.as_slice(), v.len() as u64, number, paper, settings)
+        }
+        Body::Spool(f) => job::item::update(name, f, body.len(), number, paper, settings),
     }
 }
 

@@ -54,6 +54,8 @@ pub const SPOOL_BOUND: u64 = 64 << 20;
 pub struct Error {
     tar: String,
     kind: ErrorKind,
+    /// What an interrupted stream had done: its totals, `interrupted` set.
+    partial: Option<Box<Totals>>,
 }
 
 /// What went wrong.
@@ -127,7 +129,15 @@ impl Error {
         Error {
             tar: tar.into(),
             kind,
+            partial: None,
         }
+    }
+
+    /// An interrupted run's totals: the members reported before it stopped, counted as a
+    /// finished run's are, with `interrupted` set (the report ends with them, as an
+    /// interrupted `pith batch` report ends with its summary).
+    pub fn partial(&self) -> Option<&Totals> {
+        self.partial.as_deref()
     }
 
     /// The tar concerned, as named to [`stream`].
@@ -312,131 +322,169 @@ pub fn stream<R: Read + Send, W: Write>(
     let stop = AtomicBool::new(false);
     let read_error: Mutex<Option<ErrorKind>> = Mutex::new(None);
     let read_sum: Mutex<Option<(Option<String>, u64)>> = Mutex::new(None);
+    // Bytes read so far, for the totals of an interrupted run.
+    let read_so_far = std::sync::atomic::AtomicU64::new(0);
     let mut out = Hashing::new(io::BufWriter::with_capacity(1 << 20, output), opts.md5);
     let mut write_error: Option<io::Error> = None;
     let mut summary = Summary::new(0);
     let mut entries = 0usize;
     let spool = opts.spool_dir.as_deref();
     let threads = opts.threads.max(1);
-    crate::pipeline::ordered(
-        threads,
-        threads + 2,
-        |emit: &mut dyn FnMut(Item) -> bool| {
-            let mut r = Hashing::new(BufReader::with_capacity(1 << 20, input), opts.md5);
-            let mut offset = 0u64;
-            loop {
-                if stop.load(Ordering::Relaxed) {
-                    *read_error.lock().unwrap_or_else(|p| p.into_inner()) =
-                        Some(ErrorKind::Interrupted);
-                    return;
-                }
-                match read_entry(&mut r, &mut offset, spool) {
-                    Ok(Next::Entry(e)) => {
-                        let planned = e.is_file().then(|| plan(&e.name));
-                        if !emit(Item::Entry(e, planned)) {
+    // Each PDF member gets its own token: the per-file bound, cancelled when `progress`
+    // asks to stop.
+    let stops = crate::job::stop::Stops::new(opts.settings.file_timeout, &opts.settings.stop);
+    // The run's own token (a signal handler's) stops the reader and the members in flight at
+    // once, even while the member at the head of the queue is still being updated.
+    let on_cancel = || stop.store(true, Ordering::Relaxed);
+    stops.relaying(&on_cancel, || {
+        crate::pipeline::ordered(
+            threads,
+            threads + 2,
+            |emit: &mut dyn FnMut(Item) -> bool| {
+                let mut r = Hashing::new(BufReader::with_capacity(1 << 20, input), opts.md5);
+                let mut offset = 0u64;
+                loop {
+                    if stop.load(Ordering::Relaxed) {
+                        *read_error.lock().unwrap_or_else(|p| p.into_inner()) =
+                            Some(ErrorKind::Interrupted);
+                        return;
+                    }
+                    let next = read_entry(&mut r, &mut offset, spool);
+                    read_so_far.store(r.n, Ordering::Relaxed);
+                    match next {
+                        Ok(Next::Entry(e)) => {
+                            let planned = e.is_file().then(|| plan(&e.name));
+                            if !emit(Item::Entry(e, planned)) {
+                                return;
+                            }
+                        }
+                        Ok(Next::End(bytes)) => {
+                            emit(Item::End(bytes));
+                            break;
+                        }
+                        Err(k) => {
+                            *read_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(k);
                             return;
                         }
                     }
-                    Ok(Next::End(bytes)) => {
-                        emit(Item::End(bytes));
-                        break;
-                    }
-                    Err(k) => {
-                        *read_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(k);
-                        return;
-                    }
                 }
-            }
-            *read_sum.lock().unwrap_or_else(|p| p.into_inner()) = Some(r.finish());
-        },
-        |item: Item| -> Done {
-            let (entry, planned) = match item {
-                Item::End(end) => {
+                *read_sum.lock().unwrap_or_else(|p| p.into_inner()) = Some(r.finish());
+            },
+            |item: Item| -> Done {
+                let (entry, planned) = match item {
+                    Item::End(end) => {
+                        return Done {
+                            entry: None,
+                            end,
+                            report: None,
+                            update: None,
+                        }
+                    }
+                    Item::Entry(e, p) => (e, p),
+                };
+                let Some(planned) = planned else {
                     return Done {
-                        entry: None,
-                        end,
+                        entry: Some(entry),
+                        end: Vec::new(),
                         report: None,
                         update: None,
+                    };
+                };
+                let t = Instant::now();
+                let before = entry.body.len();
+                let mut report = MemberReport {
+                    pdf: entry.name.clone(),
+                    id: planned.id,
+                    version: planned.version,
+                    status: Status::Unmatched,
+                    reason: None,
+                    refusal: None,
+                    number: None,
+                    replaced: None,
+                    copied: true,
+                    bytes_before: before,
+                    bytes_after: before,
+                    ms: 0,
+                };
+                let mut update = None;
+                match planned.action {
+                    Action::Copy(status, reason) => {
+                        report.status = status;
+                        report.reason = Some(reason);
+                    }
+                    Action::Inject(n, details) => {
+                        let file = stops.file();
+                        let settings = opts.settings.for_file(file.token());
+                        let (u, o) =
+                            process_member(&entry.name, &entry.body, &n, Some(&details), &settings);
+                        report.number = o.number;
+                        report.status = o.status;
+                        report.refusal = o.refusal;
+                        report.replaced = o.replaced;
+                        report.bytes_after = o.bytes_after;
+                        report.copied = u.is_none() && o.status != Status::Unchanged;
+                        report.reason = o.reason;
+                        update = u;
                     }
                 }
-                Item::Entry(e, p) => (e, p),
-            };
-            let Some(planned) = planned else {
-                return Done {
+                report.ms = t.elapsed().as_millis() as u64;
+                Done {
                     entry: Some(entry),
                     end: Vec::new(),
-                    report: None,
-                    update: None,
-                };
-            };
-            let t = Instant::now();
-            let before = entry.body.len();
-            let mut report = MemberReport {
-                pdf: entry.name.clone(),
-                id: planned.id,
-                version: planned.version,
-                status: Status::Unmatched,
-                reason: None,
-                refusal: None,
-                number: None,
-                replaced: None,
-                copied: true,
-                bytes_before: before,
-                bytes_after: before,
-                ms: 0,
-            };
-            let mut update = None;
-            match planned.action {
-                Action::Copy(status, reason) => {
-                    report.status = status;
-                    report.reason = Some(reason);
+                    report: Some(report),
+                    update,
                 }
-                Action::Inject(n) => {
-                    let (u, o) = process_member(&entry.name, &entry.body, &n, &opts.settings);
-                    report.number = o.number;
-                    report.status = o.status;
-                    report.refusal = o.refusal;
-                    report.replaced = o.replaced;
-                    report.bytes_after = o.bytes_after;
-                    report.copied = u.is_none() && o.status != Status::Unchanged;
-                    report.reason = o.reason;
-                    update = u;
+            },
+            |done: Done| {
+                let r = write_done(&mut out, &done);
+                if let Err(e) = r {
+                    write_error = Some(e);
+                    return false;
                 }
-            }
-            report.ms = t.elapsed().as_millis() as u64;
-            Done {
-                entry: Some(entry),
-                end: Vec::new(),
-                report: Some(report),
-                update,
-            }
-        },
-        |done: Done| {
-            let r = write_done(&mut out, &done);
-            if let Err(e) = r {
-                write_error = Some(e);
-                return false;
-            }
-            if done.entry.is_some() {
-                entries += 1;
-            }
-            if let Some(rep) = &done.report {
-                summary.total += 1;
-                summary.count(rep.status, rep.replaced.is_some());
-                progress.line(rep);
-            }
-            if progress.stopped() {
-                stop.store(true, Ordering::Relaxed);
-            }
-            true
-        },
-    );
+                if done.entry.is_some() {
+                    entries += 1;
+                }
+                if let Some(rep) = &done.report {
+                    summary.total += 1;
+                    summary.count(rep.status, rep.replaced.is_some());
+                    progress.line(rep);
+                }
+                if progress.stopped() {
+                    stop.store(true, Ordering::Relaxed);
+                    stops.cancel();
+                }
+                true
+            },
+        )
+    });
     let err = |kind| Error::new(opts.name.clone(), kind);
     if let Some(e) = write_error {
         return Err(err(ErrorKind::Write(e)));
     }
-    if let Some(k) = read_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(err(k));
+    let mut read_error = read_error.into_inner().unwrap_or_else(|p| p.into_inner());
+    if stop.load(Ordering::Relaxed) {
+        // Asked to stop: the run was interrupted, whatever the reader met after (a pipe
+        // closed by the same Ctrl-C), and even if every member was read (those in flight
+        // were stopped, not updated).
+        read_error = Some(ErrorKind::Interrupted);
+    }
+    if let Some(k) = read_error {
+        let mut e = err(k);
+        if matches!(e.kind, ErrorKind::Interrupted) {
+            summary.interrupted = true;
+            summary.ms = start.elapsed().as_millis() as u64;
+            let _ = out.flush();
+            e.partial = Some(Box::new(Totals {
+                summary,
+                tar: opts.name.clone(),
+                entries,
+                md5_in: None,
+                size_in: read_so_far.load(Ordering::Relaxed),
+                md5: None,
+                size: out.n,
+            }));
+        }
+        return Err(e);
     }
     out.flush().map_err(|e| err(ErrorKind::Write(e)))?;
     let (md5_in, size_in) = read_sum

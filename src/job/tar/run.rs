@@ -335,6 +335,8 @@ pub struct DirSummary {
     pub failed: usize,
     /// Members with an error of their own (status "failed" in a tar's report).
     pub failed_members: usize,
+    /// Whether the run was stopped before every tar was done (the others were not started).
+    pub interrupted: bool,
 }
 
 /// The name of the output manifest in an output directory.
@@ -344,7 +346,7 @@ pub const OUTPUT_MANIFEST: &str = "arXiv_pdf_manifest.xml";
 /// ([`manifest::shard_key`]), as the module docs say, each to `out_dir/NAME` with its report
 /// `out_dir/NAME.jsonl`; `progress` receives a line per tar in manifest order (and the
 /// metadata pass's notices); when it asks to stop, the tar in flight fails as interrupted
-/// and the run ends with [`ErrorKind::Interrupted`]. Finally writes
+/// and no further tar starts ([`DirSummary::interrupted`]). Finally writes
 /// `out_dir/arXiv_pdf_manifest.xml` listing every tar done in `out_dir` (by any shard) with
 /// its output's md5 and size.
 ///
@@ -415,7 +417,8 @@ pub fn run_dir(
     progress.start(summary.total);
     for (i, e) in ours.iter().enumerate() {
         if progress.stopped() {
-            return Err(Error::new(e.name(), ErrorKind::Interrupted));
+            summary.interrupted = true;
+            break;
         }
         if let Some(line) = lines[i].take() {
             emit(&mut summary, &line, progress);
@@ -445,6 +448,7 @@ pub fn run_dir(
             )?;
             Ok(t)
         });
+        let stopped = matches!(&r, Err(e) if matches!(e.kind(), ErrorKind::Interrupted));
         let line = match r {
             Ok(t) => TarLine {
                 tar: e.name().to_owned(),
@@ -457,6 +461,10 @@ pub fn run_dir(
             Err(err) => failed(e, &err),
         };
         emit(&mut summary, &line, progress);
+        if stopped {
+            summary.interrupted = true;
+            break;
+        }
     }
     write_output_manifest(m, out_dir)?;
     Ok(summary)
