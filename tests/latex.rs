@@ -919,7 +919,7 @@ fn check_xmp(bytes: &[u8], c: &Cell, number: Option<&str>, errs: &mut Vec<String
         }
     }
     // The standard properties `pith inject` writes too: dc:relation holds the
-    // record URL, xmp:Identifier the full number, only when it is known, qualified with
+    // record URL, xmp:Identifier the number (without `pith:`), only when it is known, qualified with
     // xmpidq:Scheme `pith` (an item's value is then its rdf:value).
     const XMPIDQ: &str = "http://ns.adobe.com/xmp/Identifier/qual/1.0/";
     let items = |ns: &str, name: &str| -> Vec<String> {
@@ -950,11 +950,17 @@ fn check_xmp(bytes: &[u8], c: &Cell, number: Option<&str>, errs: &mut Vec<String
     if relations != [URL] {
         errs.push(format!("XMP dc:relation {relations:?}, expected [{URL}]"));
     }
+    // The item's value is the number without the `pith:` its scheme says, as `pith inject`
+    // writes it (calibre shows `pith:` + value: the number once).
+    let is_number = |i: &str| {
+        let v = i.strip_prefix("pith:").unwrap_or(i);
+        v.len() == 31 && v.as_bytes()[4] == b':' && v[..4].bytes().all(|b| b.is_ascii_digit())
+    };
     let ids: Vec<String> = items("http://ns.adobe.com/xap/1.0/", "Identifier")
         .into_iter()
-        .filter(|i| i.starts_with("pith:"))
+        .filter(|i| is_number(i))
         .collect();
-    let want: Vec<&str> = number.into_iter().collect();
+    let want: Vec<&str> = number.map(|n| &n["pith:".len()..]).into_iter().collect();
     if ids != want {
         errs.push(format!("XMP xmp:Identifier {ids:?}, expected {want:?}"));
     }
