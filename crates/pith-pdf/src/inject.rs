@@ -649,18 +649,25 @@ pub fn rewrite<R: ReadAt>(
     let data = read_all(&src)?;
     // The pages a tolerant reader finds: the page tree of a file that opens, else
     // every object that is a page (the scan that rebuilds a damaged file's xref counts them).
-    let (data, found) = match load(&data[..], None, opts.budget()) {
+    // Also the Info dictionary, so that the paper's /Title and /Author follow the same rule
+    // as in an incremental update (written only where the file has none of its own).
+    let (data, found, old_info) = match load(&data[..], None, opts.budget()) {
         Ok(d) if d.encrypted => return Err(Error::new(ErrorKind::Encrypted)),
         Ok(d) => {
             let found = match pages_of(&d) {
                 Some(n) => n,
                 None => repair::scan_within(&data, &budget).map_or(0, |r| r.pages),
             };
-            (data, found)
+            let old_info = d.info.map(|(i, _)| i);
+            (data, found, old_info)
         }
         Err(e) if matches!(e.kind(), ErrorKind::Damaged(_)) => {
             let found = repair::scan_within(&data, &budget)?.pages;
-            (repair::repair_within(&data, &budget)?, found)
+            let data = repair::repair_within(&data, &budget)?;
+            let old_info = load(&data[..], None, opts.budget())
+                .ok()
+                .and_then(|d| d.info.map(|(i, _)| i));
+            (data, found, old_info)
         }
         Err(e) => return Err(e),
     };
@@ -684,13 +691,20 @@ pub fn rewrite<R: ReadAt>(
             Some(Err(_)) => None,
             _ => old,
         };
-        let pdfa4 = matches!(values, Some(Ok(ref v)) if v.pdfa_part.as_deref() == Some("4"));
-        let packet = xmp::merge(old.as_deref(), &props, &opts.now)?;
+        let read = match values {
+            Some(Ok(ref v)) => Some(v),
+            _ => None,
+        };
+        let pdfa4 = read.is_some_and(|v| v.pdfa_part.as_deref() == Some("4"));
+        let paper_entries = paper_info(read, old.as_deref(), old_info.as_ref(), &opts.paper);
+        let info_added: Vec<&str> = paper_entries.iter().map(info::added_name).collect();
+        let packet = xmp::merge_with(old.as_deref(), &props, &opts.now, &info_added)?;
         let entries = if pdfa4 {
             vec![]
         } else {
             info::entries(&props.number, &props.url)
                 .into_iter()
+                .chain(paper_entries)
                 .map(|e| (e.key.to_string(), e.value))
                 .collect()
         };
