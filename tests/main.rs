@@ -37,6 +37,7 @@ mod pdf_offsets;
 mod pdf_repair;
 mod readers;
 mod readme;
+mod requests;
 mod stamp;
 mod stamp_place;
 mod stamp_tagged;

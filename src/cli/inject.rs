@@ -51,7 +51,8 @@ pub struct Args {
     /// Update certified files that forbid changes, and replace an unparsable XMP packet.
     #[arg(long)]
     pub force: bool,
-    /// Work out the update and report it ("planned"), writing nothing.
+    /// Work out the update and report it ("planned"), writing nothing (-o and --in-place
+    /// may be left out).
     #[arg(long, conflicts_with = "rewrite")]
     pub dry_run: bool,
     /// Print the report as one JSON object: input, output, status (injected, unchanged,
@@ -227,7 +228,8 @@ pub fn run(args: Args) -> Result<Outcome> {
     super::json_errors(args.json);
     let (number, details) = args.number.full_described()?;
     let input = &args.input;
-    if args.output.is_none() && !args.in_place {
+    // A dry run writes nothing, so it needs nowhere to write.
+    if args.output.is_none() && !args.in_place && !args.dry_run {
         bail!(
             "{}: say where the result goes: -o OUT.pdf for a new file, or --in-place to update it",
             input.display()
@@ -255,6 +257,8 @@ pub fn run(args: Args) -> Result<Outcome> {
     let destination = match &args.output {
         Some(o) if o.as_os_str() == "-" => Destination::Stream(&mut stdout),
         Some(o) => Destination::File(o),
+        // A dry run without -o plans the update of standard input's bytes in memory.
+        None if matches!(source, Source::Bytes { .. }) => Destination::Memory,
         None => Destination::InPlace,
     };
     let done = job::inject::run(InjectRequest {

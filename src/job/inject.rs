@@ -304,6 +304,11 @@ pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
             bytes: None,
         });
     }
+    // A new file gets the input file's permissions, as the incremental path gives it.
+    let permissions = source
+        .path()
+        .and_then(|p| std::fs::metadata(p).ok())
+        .map(|m| m.permissions());
     let bytes = match destination {
         Destination::Memory => Some(out),
         Destination::Stream(w) => {
@@ -320,12 +325,13 @@ pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
             None
         }
         Destination::File(o) => {
-            crate::output::write_file_with(o, None, |f| f.write_all(&out)).map_err(Error::from)?;
+            crate::output::write_file_with(o, permissions, |f| f.write_all(&out))
+                .map_err(Error::from)?;
             None
         }
         Destination::Staged(o, group) => {
             group
-                .stage(o, None, |f| f.write_all(&out))
+                .stage(o, permissions, |f| f.write_all(&out))
                 .map_err(Error::from)?;
             None
         }

@@ -1,0 +1,189 @@
+//! What each command does with what it is asked, whichever way it is asked: reruns that
+//! find the work done, dry runs that check what they plan, outputs that keep the input's
+//! permissions, formats that follow the output's name, and refusals that give a reason.
+//! PDFs are checked with qpdf and exiftool, not only with pith.
+
+use crate::common;
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use crate::common::tools::{exif_tag, qpdf_clean};
+use crate::common::{copy_writable, fixture, SEED};
+use serde_json::Value;
+
+fn report_lines(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("report line {l:?}: {e}")))
+        .collect()
+}
+
+fn line_of<'a>(lines: &'a [Value], name: &str) -> &'a Value {
+    lines
+        .iter()
+        .find(|l| l["pdf"].as_str().is_some_and(|p| p.ends_with(name)))
+        .unwrap_or_else(|| panic!("no line for {name}: {lines:?}"))
+}
+
+/// A second stamped run into the same output folder finds every output done: `unchanged`,
+/// and not a byte rewritten (same content, same inode, same modification time).
+#[test]
+fn stamped_rerun_is_unchanged() {
+    if !common::have_tool("qpdf", "stamped_rerun")
+        || !common::have_tool("exiftool", "stamped_rerun")
+    {
+        return;
+    }
+    let dir = common::tmpdir();
+    copy_writable(&fixture("minimal.pdf"), &dir.path().join("in/a.pdf"));
+    std::fs::write(dir.path().join("in/a.pith"), SEED).unwrap();
+    copy_writable(
+        &fixture("qpdf-object-stream.pdf"),
+        &dir.path().join("in/sub/b.pdf"),
+    );
+    std::fs::write(dir.path().join("in/sub/b.pith"), SEED).unwrap();
+    let run = || {
+        let o = common::pith()
+            .current_dir(dir.path())
+            .args(["batch", "--dir", "in", "--out-dir", "out", "--stamp"])
+            .args(["--report", "-"])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        report_lines(&o.stdout)
+    };
+    let first = run();
+    let outs = ["out/a.pdf", "out/sub/b.pdf"].map(|p| dir.path().join(p));
+    for (name, out) in ["a.pdf", "b.pdf"].iter().zip(&outs) {
+        assert_eq!(line_of(&first, name)["status"], "injected", "{first:?}");
+        assert!(qpdf_clean(out));
+        assert_eq!(exif_tag(out, "PithNumber"), SEED);
+    }
+    let before: Vec<_> = outs
+        .iter()
+        .map(|p| {
+            use std::os::unix::fs::MetadataExt;
+            let m = std::fs::metadata(p).unwrap();
+            (std::fs::read(p).unwrap(), m.ino(), m.modified().unwrap())
+        })
+        .collect();
+    let second = run();
+    for name in ["a.pdf", "b.pdf"] {
+        assert_eq!(line_of(&second, name)["status"], "unchanged", "{second:?}");
+    }
+    assert_eq!(second.last().unwrap()["unchanged"], 2, "{second:?}");
+    for (p, (bytes, ino, mtime)) in outs.iter().zip(&before) {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::metadata(p).unwrap();
+        assert_eq!(&std::fs::read(p).unwrap(), bytes, "{}", p.display());
+        assert_eq!(
+            (m.ino(), m.modified().unwrap()),
+            (*ino, *mtime),
+            "rewritten"
+        );
+    }
+}
+
+/// A dry run plans from the inputs: a manifest entry whose PDF is missing is an error line,
+/// not `planned`; a present one is planned and nothing is written.
+#[test]
+fn batch_dry_run_checks_its_inputs() {
+    let dir = common::tmpdir();
+    copy_writable(&fixture("minimal.pdf"), &dir.path().join("here.pdf"));
+    let manifest = dir.path().join("m.jsonl");
+    std::fs::write(
+        &manifest,
+        format!(
+            "{{\"pdf\":\"here.pdf\",\"number\":\"{SEED}\"}}\n\
+             {{\"pdf\":\"gone.pdf\",\"number\":\"{SEED}\"}}\n"
+        ),
+    )
+    .unwrap();
+    let o = common::pith()
+        .args(["batch", "--dry-run", "--report", "-", "--manifest"])
+        .arg(&manifest)
+        .arg("--out-dir")
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    let lines = report_lines(&o.stdout);
+    assert_eq!(
+        line_of(&lines, "here.pdf")["status"],
+        "planned",
+        "{lines:?}"
+    );
+    let gone = line_of(&lines, "gone.pdf");
+    assert!(
+        gone["status"] == "failed" || gone["status"] == "refused",
+        "{gone}"
+    );
+    assert!(
+        gone["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("gone.pdf")),
+        "{gone}"
+    );
+    assert!(!dir.path().join("out").exists(), "a dry run writes nothing");
+}
+
+/// `inject --dry-run` needs no output: it reports what it would write, from a file or from
+/// standard input, and writes nothing.
+#[test]
+fn inject_dry_run_needs_no_output() {
+    let dir = common::tmpdir();
+    let input = dir.path().join("a.pdf");
+    copy_writable(&fixture("minimal.pdf"), &input);
+    let before = std::fs::read(&input).unwrap();
+    let o = common::pith()
+        .arg("inject")
+        .arg(&input)
+        .args(["--number", SEED, "--dry-run", "--json"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["status"], "planned", "{v}");
+    assert!(
+        v["bytes_after"].as_u64() > v["bytes_before"].as_u64(),
+        "{v}"
+    );
+    assert_eq!(std::fs::read(&input).unwrap(), before);
+    let o = common::pith()
+        .args(["inject", "-", "--number", SEED, "--dry-run", "--json"])
+        .write_stdin(before.clone())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["status"], "planned", "{v}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+fn mode(p: &Path) -> u32 {
+    std::fs::metadata(p).unwrap().permissions().mode() & 0o7777
+}
+
+/// An output keeps the input's permissions whether it is an incremental update or a whole
+/// rewrite (with and without a stamp on top).
+#[test]
+fn rewrite_keeps_the_inputs_permissions() {
+    if !common::have_tool("qpdf", "rewrite_permissions") {
+        return;
+    }
+    let dir = common::tmpdir();
+    let input = dir.path().join("a.pdf");
+    copy_writable(&fixture("minimal.pdf"), &input);
+    std::fs::set_permissions(&input, std::fs::Permissions::from_mode(0o640)).unwrap();
+    for (name, extra) in [
+        ("update.pdf", &[][..]),
+        ("rewrite.pdf", &["--rewrite"][..]),
+        ("rewrite-stamp.pdf", &["--rewrite", "--stamp"][..]),
+    ] {
+        let out = dir.path().join(name);
+        let (code, _, stderr) = common::inject(&input, SEED, &out, extra);
+        assert_eq!(code, 0, "{name}: {stderr}");
+        assert!(qpdf_clean(&out), "{name}");
+        assert_eq!(mode(&out), 0o640, "{name}");
+    }
+}
