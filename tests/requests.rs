@@ -187,3 +187,51 @@ fn rewrite_keeps_the_inputs_permissions() {
         assert_eq!(mode(&out), 0o640, "{name}");
     }
 }
+
+/// `pith number --arxiv-atom F --next`, offline: the record of the next version is the
+/// entry's record with the version one higher (its v1 date and metadata kept), so its number
+/// is that of the example record with `"version": 4`; `--next` without a latest version to
+/// follow is refused with what to give.
+#[test]
+fn next_version_from_an_atom_file_offline() {
+    let dir = common::tmpdir();
+    let mut v: Value = serde_json::from_str(
+        &std::fs::read_to_string(common::example("2402.03791v3.record.json")).unwrap(),
+    )
+    .unwrap();
+    v["source"]["version"] = 4.into();
+    let v4 = dir.path().join("v4.record.json");
+    std::fs::write(&v4, v.to_string()).unwrap();
+    let number = |args: &[&str]| {
+        let o = common::pith()
+            .arg("number")
+            .args(args)
+            .arg("--offline")
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).trim().to_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (code, want, e) = number(&["--record", v4.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{e}");
+    let atom = common::example("2402.03791v3.atom.xml");
+    let (code, got, e) = number(&["--arxiv-atom", atom.to_str().unwrap(), "--next"]);
+    assert_eq!((code, got.as_str()), (Some(0), want.as_str()), "{e}");
+    assert_ne!(got, SEED, "the next version has a number of its own");
+    let (code, _, e) = number(&[
+        "--record",
+        common::example("2402.03791v3.record.json")
+            .to_str()
+            .unwrap(),
+        "--next",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(e.contains("--arxiv-atom") && e.contains("--arxiv"), "{e}");
+    // Offline with nothing cached, the way out is the Atom file, not back to the network.
+    let (code, _, e) = number(&["2402.03791", "--next"]);
+    assert_eq!(code, Some(2));
+    assert!(e.contains("--arxiv-atom FILE"), "{e}");
+}

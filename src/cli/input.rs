@@ -20,8 +20,9 @@ pub struct RecordInput {
     /// --abstract-file, --primary, --cross and --license replace arXiv's fields.
     #[arg(long, value_name = "ID", help_heading = "Record input")]
     pub arxiv: Option<String>,
-    /// With --arxiv: the record the next version (latest + 1) will have.
-    #[arg(long, requires = "arxiv", help_heading = "Record input")]
+    /// With --arxiv or --arxiv-atom: the record the next version (latest + 1) will have (from
+    /// an Atom file, offline).
+    #[arg(long, help_heading = "Record input")]
     pub next: bool,
     #[command(flatten)]
     pub net: super::net::NetArgs,
@@ -146,6 +147,9 @@ impl RecordInput {
         if sources.iter().filter(|b| **b).count() > 1 {
             bail!("give one of --record, --arxiv-atom, or the explicit fields (--id --title …), not several");
         }
+        if self.next && self.arxiv_atom.is_none() {
+            bail!("--next needs the paper's latest version: give --arxiv ID or --arxiv-atom FILE");
+        }
         if let Some(path) = &self.record {
             if self.id.is_some() {
                 bail!("--id cannot be combined with --record");
@@ -156,6 +160,7 @@ impl RecordInput {
             return Ok(Local::Atom {
                 path: path.clone(),
                 id: self.id.clone(),
+                next: self.next,
             }
             .into());
         }
