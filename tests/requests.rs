@@ -235,3 +235,55 @@ fn next_version_from_an_atom_file_offline() {
     assert_eq!(code, Some(2));
     assert!(e.contains("--arxiv-atom FILE"), "{e}");
 }
+
+/// A badge's format follows the output's name: `.pdf` is a PDF, `.svg` or no name an SVG, and
+/// a name of another image format (`.png`) or one that contradicts `--format` is refused
+/// with nothing written. `--status` offers only what a badge may be told.
+#[test]
+fn badge_format_follows_the_output_name() {
+    let dir = common::tmpdir();
+    let badge = |extra: &[&str]| {
+        common::pith()
+            .current_dir(dir.path())
+            .args(["badge", SEED])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let o = badge(&["-o", "b.pdf"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(std::fs::read(dir.path().join("b.pdf"))
+        .unwrap()
+        .starts_with(b"%PDF-"));
+    let o = badge(&["-o", "b.svg"]);
+    assert!(o.status.success());
+    assert!(std::fs::read_to_string(dir.path().join("b.svg"))
+        .unwrap()
+        .starts_with("<svg"));
+    for (extra, says) in [
+        (&["-o", "b.png"][..], "not PNG"),
+        (&["-o", "c.PNG"][..], "not PNG"),
+        (&["-o", "c.pdf", "--format", "svg"][..], "the name says PDF"),
+    ] {
+        let o = badge(extra);
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {e}");
+        assert!(e.contains(says) && e.lines().count() == 1, "{e}");
+        assert!(
+            !dir.path().join(extra[1]).exists(),
+            "{extra:?} wrote a file"
+        );
+    }
+    // The help offers the values a badge accepts; "verified" is refused with the reason.
+    let help = common::pith().args(["badge", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("[possible values: computed]"), "{help}");
+    let o = badge(&["--status", "verified"]);
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        e.contains("found, not stated") && e.contains("--bundle"),
+        "{e}"
+    );
+    assert!(o.stdout.is_empty());
+}
