@@ -287,3 +287,41 @@ fn badge_format_follows_the_output_name() {
     );
     assert!(o.stdout.is_empty());
 }
+
+/// `-q` means errors only: `inspect -q` and `verify -q` print no report and answer with
+/// their exit status; an error is still its one line; `--json` is printed when asked for.
+#[test]
+fn quiet_means_errors_only() {
+    let dir = common::tmpdir();
+    let plain = fixture("minimal.pdf");
+    let numbered = dir.path().join("n.pdf");
+    let (code, _, e) = common::inject(&plain, SEED, &numbered, &[]);
+    assert_eq!(code, 0, "{e}");
+    let record = common::example("2402.03791v3.record.json");
+    let run = |args: &[&str]| {
+        let o = common::pith().args(args).output().unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let n = numbered.to_str().unwrap();
+    let r = record.to_str().unwrap();
+    for (args, want) in [
+        (vec!["inspect", "-q", n], 0),
+        (vec!["inspect", "-q", n, "--number", common::OTHER], 1),
+        (vec!["verify", "-q", n, "--record", r], 0),
+        (vec!["verify", "-q", plain.to_str().unwrap(), "--record", r], 1),
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, Some(want), "{args:?}: {out}{err}");
+        assert!(out.is_empty() && err.is_empty(), "{args:?}: {out}{err}");
+    }
+    let (code, _, err) = run(&["inspect", "-q", "/nonexistent/x.pdf"]);
+    assert_eq!(code, Some(2));
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let (code, out, _) = run(&["inspect", "-q", "--json", n]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains(SEED), "{out}");
+}

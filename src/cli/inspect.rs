@@ -72,7 +72,8 @@ pub fn run(args: Args) -> Result<Outcome> {
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?;
-    } else {
+    } else if !super::quiet() {
+        // -q: errors only; the exit status says whether the file holds (as grep -q).
         text(&mut out, &r, expected.as_ref())?;
     }
     Ok(if r.ok() {

@@ -137,7 +137,8 @@ pub fn run(args: Args) -> Result<Outcome> {
     let mut out = std::io::stdout().lock();
     if json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
-    } else {
+    } else if !super::quiet() {
+        // -q: errors only; the exit status is the verdict (as grep -q).
         print_text(&mut out, &report)?;
     }
     Ok(if report.is_ok() {
