@@ -312,7 +312,10 @@ fn quiet_means_errors_only() {
         (vec!["inspect", "-q", n], 0),
         (vec!["inspect", "-q", n, "--number", common::OTHER], 1),
         (vec!["verify", "-q", n, "--record", r], 0),
-        (vec!["verify", "-q", plain.to_str().unwrap(), "--record", r], 1),
+        (
+            vec!["verify", "-q", plain.to_str().unwrap(), "--record", r],
+            1,
+        ),
     ] {
         let (code, out, err) = run(&args);
         assert_eq!(code, Some(want), "{args:?}: {out}{err}");
@@ -324,4 +327,34 @@ fn quiet_means_errors_only() {
     let (code, out, _) = run(&["inspect", "-q", "--json", n]);
     assert_eq!(code, Some(0));
     assert!(out.contains(SEED), "{out}");
+}
+
+/// One arXiv id grammar: an id with an upper-case archive is refused by the record code (a
+/// record file) and by the network code (`--arxiv`), both before anything is sent.
+#[test]
+fn one_arxiv_id_grammar() {
+    let dir = common::tmpdir();
+    let mut v: Value = serde_json::from_str(
+        &std::fs::read_to_string(common::example("1608.03461v2.record.json")).unwrap(),
+    )
+    .unwrap();
+    for (id, ok) in [("hep-th/9901001", true), ("HEP-TH/9901001", false)] {
+        v["source"]["id"] = id.into();
+        let rec = dir.path().join("r.json");
+        std::fs::write(&rec, v.to_string()).unwrap();
+        let o = common::pith()
+            .args(["number", "--offline", "--record"])
+            .arg(&rec)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.success(), ok, "record {id}: {o:?}");
+        let o = common::pith()
+            .args(["number", "--offline", id])
+            .output()
+            .unwrap();
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{id}");
+        // A good id fails for want of the cache, a bad one as not an id.
+        assert_eq!(e.contains("not in the cache"), ok, "{id}: {e}");
+    }
 }

@@ -131,14 +131,8 @@ impl RecordInput {
         })
     }
 
-    /// The library input these arguments describe; conflicting flags are refused here.
-    pub fn to_input(&self) -> Result<Input> {
-        if let Some(text) = &self.arxiv {
-            if self.record.is_some() || self.arxiv_atom.is_some() {
-                bail!("give one of --arxiv, --record or --arxiv-atom, not several");
-            }
-            return Ok(Input::Arxiv(Box::new(self.arxiv_source(text)?)));
-        }
+    /// Refuses local inputs given together, and flags that do not go with the one given.
+    fn one_local_source(&self) -> Result<()> {
         let sources = [
             self.record.is_some(),
             self.arxiv_atom.is_some(),
@@ -150,10 +144,22 @@ impl RecordInput {
         if self.next && self.arxiv_atom.is_none() {
             bail!("--next needs the paper's latest version: give --arxiv ID or --arxiv-atom FILE");
         }
-        if let Some(path) = &self.record {
-            if self.id.is_some() {
-                bail!("--id cannot be combined with --record");
+        if self.record.is_some() && self.id.is_some() {
+            bail!("--id cannot be combined with --record");
+        }
+        Ok(())
+    }
+
+    /// The library input these arguments describe; conflicting flags are refused here.
+    pub fn to_input(&self) -> Result<Input> {
+        if let Some(text) = &self.arxiv {
+            if self.record.is_some() || self.arxiv_atom.is_some() {
+                bail!("give one of --arxiv, --record or --arxiv-atom, not several");
             }
+            return Ok(Input::Arxiv(Box::new(self.arxiv_source(text)?)));
+        }
+        self.one_local_source()?;
+        if let Some(path) = &self.record {
             return Ok(Local::RecordFile(path.clone()).into());
         }
         if let Some(path) = &self.arxiv_atom {
