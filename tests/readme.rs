@@ -375,3 +375,25 @@ fn python_build_leftovers_are_ignored() {
         assert!(o.success(), "{path} is not ignored by .gitignore");
     }
 }
+
+/// The example bundle (`examples/2402.03791v3.bundle.json`) is the seed paper's record with
+/// one receipt signed by the example key, whose public half is `examples/example-key.pub`
+/// (the key's private half is public too: it signs examples, nothing else). Both are the
+/// test kit's, byte for byte; `PITH_WRITE_EXAMPLES=1` writes them again.
+#[test]
+fn example_bundle_is_signed_by_the_example_key() {
+    let rec = crate::common::seed_vector();
+    let (bundle, key) = pith_testkit::signed_bundle(&rec);
+    let text = format!("{}\n", serde_json::to_string_pretty(&bundle).unwrap());
+    let key = format!("{key}\n");
+    let (bundle_path, key_path) = (
+        example("2402.03791v3.bundle.json"),
+        example("example-key.pub"),
+    );
+    if std::env::var_os("PITH_WRITE_EXAMPLES").is_some() {
+        std::fs::write(&bundle_path, &text).unwrap();
+        std::fs::write(&key_path, &key).unwrap();
+    }
+    assert_eq!(std::fs::read_to_string(&bundle_path).unwrap(), text);
+    assert_eq!(std::fs::read_to_string(&key_path).unwrap(), key);
+}
