@@ -250,7 +250,7 @@ impl ImageFormat {
         out: Option<&std::path::Path>,
     ) -> Result<ImageFormat, Error> {
         let ext = out
-            .filter(|p| p.as_os_str() != "-")
+            .filter(|p| !crate::output::is_stdio(p))
             .and_then(|p| p.extension())
             .map(|e| e.to_string_lossy().to_ascii_lowercase());
         let named = ext.as_deref().map(|e| {

@@ -237,7 +237,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let settings = settings(args.force, args.repair, args.password.bytes()?, &args.stamp)?;
     let data;
-    let source = if input.as_os_str() == "-" {
+    let source = if pith::output::is_stdio(input) {
         let mut v = Vec::new();
         std::io::stdin()
             .lock()
@@ -252,10 +252,13 @@ pub fn run(args: Args) -> Result<Outcome> {
         Source::File(input)
     };
     // With the PDF on standard output, the report goes to standard error.
-    let to_stdout = args.output.as_deref().is_some_and(|o| o.as_os_str() == "-");
+    let to_stdout = args
+        .output
+        .as_deref()
+        .is_some_and(pith::output::is_stdio);
     let mut stdout = std::io::stdout();
     let destination = match &args.output {
-        Some(o) if o.as_os_str() == "-" => Destination::Stream(&mut stdout),
+        Some(o) if pith::output::is_stdio(o) => Destination::Stream(&mut stdout),
         Some(o) => Destination::File(o),
         // A dry run without -o plans the update of standard input's bytes in memory.
         None if matches!(source, Source::Bytes { .. }) => Destination::Memory,

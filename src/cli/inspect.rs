@@ -50,7 +50,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     };
     let password = args.password.bytes()?;
     let data;
-    let source = if path.as_os_str() == "-" {
+    let source = if pith::output::is_stdio(path) {
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
             .context("-: cannot read standard input")?;

@@ -233,7 +233,9 @@ pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
         let mut memory = Vec::new();
         let mut stdout = std::io::stdout();
         let target = match &mut destination {
-            Destination::File(o) if o.as_os_str() == "-" => commit::Target::Stream(&mut stdout),
+            Destination::File(o) if crate::output::is_stdio(o) => {
+                commit::Target::Stream(&mut stdout)
+            }
             Destination::File(o) => commit::Target::File(o),
             Destination::InPlace => commit::Target::InPlace,
             Destination::Stream(w) => commit::Target::Stream(*w),
@@ -317,7 +319,7 @@ pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
                 .map_err(|e| Error::new(ErrorKind::Io("cannot write".into(), e)))?;
             None
         }
-        Destination::File(o) if o.as_os_str() == "-" => {
+        Destination::File(o) if crate::output::is_stdio(o) => {
             let mut w = std::io::stdout().lock();
             w.write_all(&out)
                 .and_then(|_| w.flush())

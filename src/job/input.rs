@@ -52,7 +52,7 @@ pub struct ArxivSource {
 /// [`record::ErrorKind::Io`] or [`record::ErrorKind::Utf8`], with the path.
 pub fn read_text(path: &Path) -> Result<String, record::Error> {
     let at = |k: record::ErrorKind| record::Error::from(k).at(path);
-    let bytes = if path.as_os_str() == "-" {
+    let bytes = if crate::output::is_stdio(path) {
         let mut v = Vec::new();
         std::io::stdin()
             .read_to_end(&mut v)

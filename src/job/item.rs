@@ -303,7 +303,7 @@ fn inject(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
             return o;
         }
     }
-    if p.as_os_str() == "-" {
+    if crate::output::is_stdio(p) {
         // "out": "-" is standard output, as for pith inject.
         return apply(&mut o, req, &number, To::Stdout, &[], group);
     }

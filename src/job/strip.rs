@@ -102,7 +102,9 @@ pub fn run(req: StripRequest<'_>) -> Result<(StripReport, Option<Vec<u8>>), Erro
             let mut memory = Vec::new();
             let mut stdout = std::io::stdout();
             let target = match &mut destination {
-                Destination::File(o) if o.as_os_str() == "-" => commit::Target::Stream(&mut stdout),
+                Destination::File(o) if crate::output::is_stdio(o) => {
+                    commit::Target::Stream(&mut stdout)
+                }
                 Destination::File(o) | Destination::Staged(o, _) => commit::Target::File(o),
                 Destination::InPlace => commit::Target::InPlace,
                 Destination::Stream(w) => commit::Target::Stream(*w),
@@ -145,7 +147,7 @@ pub fn run(req: StripRequest<'_>) -> Result<(StripReport, Option<Vec<u8>>), Erro
                     .write_all(&out)
                     .and_then(|_| w.flush())
                     .map_err(io("cannot write"))?,
-                Destination::File(o) | Destination::Staged(o, _) if o.as_os_str() == "-" => {
+                Destination::File(o) | Destination::Staged(o, _) if crate::output::is_stdio(o) => {
                     let mut w = std::io::stdout().lock();
                     w.write_all(&out)
                         .and_then(|_| w.flush())
