@@ -252,10 +252,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         Source::File(input)
     };
     // With the PDF on standard output, the report goes to standard error.
-    let to_stdout = args
-        .output
-        .as_deref()
-        .is_some_and(pith::output::is_stdio);
+    let to_stdout = args.output.as_deref().is_some_and(pith::output::is_stdio);
     let mut stdout = std::io::stdout();
     let destination = match &args.output {
         Some(o) if pith::output::is_stdio(o) => Destination::Stream(&mut stdout),

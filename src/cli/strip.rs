@@ -54,10 +54,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         no_clobber: super::no_clobber(),
         ..Settings::default()
     };
-    let to_stdout = args
-        .output
-        .as_deref()
-        .is_some_and(pith::output::is_stdio);
+    let to_stdout = args.output.as_deref().is_some_and(pith::output::is_stdio);
     let mut stdout = std::io::stdout();
     let destination = match &args.output {
         Some(o) if pith::output::is_stdio(o) => Destination::Stream(&mut stdout),
