@@ -58,7 +58,10 @@ def main():
         if i % 20 == 7:
             pid = "%s/%02d%02d%03d" % (rng.choice(OLD), rng.randrange(92, 100), rng.randrange(1, 13), i % 1000)
         else:
-            pid = "%02d%02d.%05d" % (t.year % 100, t.month, i % 100000)
+            # arXiv's grammar: 4 digits after the dot until 1412, 5 from 1501.
+            yymm = (t.year % 100) * 100 + t.month
+            width = 5 if yymm >= 1501 else 4
+            pid = "%04d.%0*d" % (yymm, width, i % 10 ** width)
         nv = rng.choice([1, 1, 1, 2, 2, 3, 4, 5])
         versions = [{"version": "v%d" % (k + 1),
                      "created": format_datetime(t + timedelta(days=30 * k, minutes=k * 7), usegmt=True)}

@@ -79,7 +79,7 @@ pub type Stream = Box<dyn BufRead + Send>;
 /// # Errors
 /// The I/O error of opening or of reading the first bytes, or an unsupported zip entry.
 pub fn open(path: &Path) -> io::Result<(Compression, Stream)> {
-    let raw: Box<dyn Read + Send> = if path.as_os_str() == "-" {
+    let raw: Box<dyn Read + Send> = if crate::output::is_stdio(path) {
         Box::new(io::stdin())
     } else {
         Box::new(File::open(path)?)

@@ -458,7 +458,7 @@ fn batch_matches_pdfs_by_arxiv_name_and_version() {
         "sub/1608.03461v2.pdf", // matches, in a subdirectory
         "hep-th/9901001v2.pdf", // old-style, archive as directory: matches
         "hep-th9901001v1.pdf",  // old-style, glued, older: skipped
-        "9999.99999v1.pdf",     // no metadata entry: failed
+        "2412.99999v1.pdf",     // no metadata entry: failed
         "notes.pdf",            // no arXiv id in the name: failed
     ] {
         let p = pdfs.join(name);
@@ -533,8 +533,8 @@ fn batch_matches_pdfs_by_arxiv_name_and_version() {
     assert_eq!(status("2402.03791v2.pdf"), "skipped");
     assert!(reason("2402.03791v2.pdf").contains("not the latest version (v3)"));
     assert_eq!(status("hep-th9901001v1.pdf"), "skipped");
-    assert_eq!(status("9999.99999v1.pdf"), "unmatched");
-    assert!(reason("9999.99999v1.pdf").contains("no metadata entry for 9999.99999"));
+    assert_eq!(status("2412.99999v1.pdf"), "unmatched");
+    assert!(reason("2412.99999v1.pdf").contains("no metadata entry for 2412.99999"));
     assert_eq!(status("notes.pdf"), "unmatched");
     assert!(!out.join("2402.03791v2.pdf").exists() && !out.join("notes.pdf").exists());
     assert_eq!(

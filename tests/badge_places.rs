@@ -280,6 +280,33 @@ fn check_engine(engine: Engine) -> Vec<String> {
             "page 1 shows {A_SHORT} {shown} times after --stamp"
         ));
     }
+    // --stamp --replace with another number: the badge is redrawn and is the one place
+    // page 1 prints the new number; no margin stamp prints it a second time.
+    let restamped = d.join("restamped.pdf");
+    let (code, stdout, stderr) = pith(&[
+        "inject",
+        &s(&doc),
+        "--number",
+        B,
+        "--stamp",
+        "--replace",
+        "-o",
+        &s(&restamped),
+    ]);
+    if code != 0 || !stdout.contains("no stamp added") {
+        err(format!(
+            "--stamp --replace on a badged page: {code} {stdout}{stderr}"
+        ));
+    } else {
+        let text = page1_text(&restamped);
+        if text.matches(B_SHORT).count() != 1 || text.contains(A_SHORT) {
+            err(format!("page 1 after --stamp --replace shows: {text:?}"));
+        }
+        let r = inspect(&restamped);
+        if places(&r).iter().any(|(k, _, _)| k == "stamp") {
+            err(format!("a stamp after --stamp --replace: {r}"));
+        }
+    }
     // Stamping the stripped paper twice: the second run is unchanged.
     let once = d.join("once.pdf");
     let twice = d.join("twice.pdf");

@@ -459,7 +459,9 @@ fn report_dash_dry_run_and_mirror() {
     );
     let lines = report_lines(&o.stdout);
     assert_eq!(line_of(&lines, "ok.pdf")["status"], "planned");
-    assert_eq!(lines.last().unwrap()["planned"], 2);
+    // A dry run plans from the file: the encrypted one is refused as the real run refuses it.
+    assert_eq!(line_of(&lines, "locked.pdf")["status"], "refused");
+    assert_eq!(lines.last().unwrap()["planned"], 1);
     assert!(!out.exists(), "a dry run writes nothing");
     let o = run(&["--mirror"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

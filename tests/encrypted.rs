@@ -337,6 +337,32 @@ fn user_password_needed() {
         // The user password, and the owner password from a file, open it.
         let (code, _, stderr) = inject(&input, &out, &["--password", "user"]);
         assert_eq!(code, 0, "{variant}: {stderr}");
+        // verify takes the password too; without it the file is an error it cannot read
+        // (exit 2, kind "password"), never a file without a number.
+        let record = common::example("2402.03791v3.record.json");
+        let verify = |extra: &[&str]| {
+            common::pith()
+                .arg("verify")
+                .arg(&out)
+                .arg("--record")
+                .arg(&record)
+                .args(extra)
+                .output()
+                .unwrap()
+        };
+        let o = verify(&["--json"]);
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(2), "{variant}: {stdout}");
+        assert!(!stdout.contains("NO NUMBER"), "{stdout}");
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["kind"], "password", "{v}");
+        let o = verify(&["--password", "user"]);
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(0), "{variant}: {stdout}");
+        assert!(
+            stdout.contains(A) && stdout.contains("VERIFIED"),
+            "{stdout}"
+        );
         check_injected(
             &format!("{variant} user password"),
             &input,

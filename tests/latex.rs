@@ -2796,3 +2796,68 @@ fn ctan_bundle() {
         "manual PDF does not show {version}"
     );
 }
+
+/// latex + dvipdfmx with `\usepackage[dvipdfmx]{hyperref}`: pith.sty follows hyperref's
+/// driver, so the PDF has the badge's link (qpdf), the number in Info (pdfinfo) and XMP
+/// (exiftool), and `pith inspect` finds the badge drawn by pith, consistent. A DVI driver
+/// pith writes nothing for is said in the log.
+#[test]
+#[ignore = "full tier (TeX Live): cargo test -- --include-ignored"]
+fn dvi_output_follows_hyperrefs_driver() {
+    if !have_tools("dvi_output_follows_hyperrefs_driver")
+        || !have_tex("dvipdfmx", "dvi_output_follows_hyperrefs_driver")
+    {
+        return;
+    }
+    let paper = |hyperref: &str| {
+        let dir = tex_dir("pith-dvipdfmx-");
+        install_sty(dir.path());
+        std::fs::write(
+            dir.path().join("doc.tex"),
+            format!(
+                "\\documentclass{{article}}\n{hyperref}\n\\usepackage{{pith}}\\pithnumber{{{FULL}}}\n\
+                 \\title{{Zebrafish}}\\author{{Ada}}\n\\begin{{document}}\n\\maketitle\nText.\n\
+                 \\end{{document}}\n"
+            ),
+        )
+        .unwrap();
+        let mut args: Vec<&str> = TEX_FLAGS.to_vec();
+        args.push("doc.tex");
+        let (ok, _) = sh(dir.path(), "latex", &args);
+        assert!(ok, "latex failed:\n{}", log_tail(dir.path()));
+        dir
+    };
+    let dir = paper("\\usepackage[dvipdfmx]{hyperref}");
+    let d = dir.path();
+    let (ok, out) = sh(d, "dvipdfmx", &["-q", "-o", "doc.pdf", "doc.dvi"]);
+    assert!(ok, "dvipdfmx failed: {out}");
+    let pdf = d.join("doc.pdf");
+    assert!(common::tools::qpdf_clean(&pdf));
+    let qpdf = common::run("qpdf", &["--json", pdf.to_str().unwrap()], None).1;
+    assert!(qpdf.contains(URL), "no link to the record in the PDF");
+    let info = common::run("pdfinfo", &["-custom", pdf.to_str().unwrap()], None).1;
+    assert!(info.contains(FULL), "pdfinfo: {info}");
+    assert_eq!(common::tools::exif_tag(&pdf, "PithNumber"), FULL);
+    let o = common::pith()
+        .args(["inspect", "--json"])
+        .arg(&pdf)
+        .output()
+        .unwrap();
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(r["consistent"], true, "{r}");
+    let text = serde_json::to_string(&r["places"]).unwrap();
+    assert!(!text.contains("not drawn by pith"), "{r}");
+    assert!(
+        r["places"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["place"] == "badge" && p["holds"] == SHORT),
+        "{r}"
+    );
+    assert!(flat_log(&log(d)).contains("following hyperref's driver hdvipdfm"));
+    // A DVI program pith writes nothing for: the log says what is left out.
+    let dir = paper("\\usepackage[dvipsone]{hyperref}");
+    let log = flat_log(&log(dir.path()));
+    assert!(log.contains("no link and no metadata are written"), "{log}");
+}

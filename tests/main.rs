@@ -40,6 +40,7 @@ mod pdf_repair;
 mod readers;
 mod readme;
 mod run_reports;
+mod requests;
 mod stamp;
 mod stamp_place;
 mod stamp_tagged;

@@ -408,6 +408,20 @@ fn cite_takes_every_input_form_and_refuses_a_short_alias() {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stdout).contains("AU  - Doe, Jane Q.\n"));
+    // A bare record has no title to cite: refused with the reason, one line, exit 2.
+    let r = common::run_pith(&[
+        "cite",
+        "--offline",
+        "--record",
+        example("2402.03791v3.record.json").to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+    assert!(
+        r.stderr.contains("2402.03791v3.record.json") && r.stderr.contains("no title"),
+        "{}",
+        r.stderr
+    );
     // A short alias names no record: one line, exit 2.
     let r = common::run_pith(&["cite", "pith:7BMK4ZKT"]);
     assert_eq!(r.code, 2, "{}", r.stderr);

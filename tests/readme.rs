@@ -15,7 +15,7 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::common::http::{arxiv_route, Server};
-use crate::common::{copy_writable, example, fixture, have_tool, root};
+use crate::common::{copy_writable, example, have_tool, root};
 
 /// One command of a transcript and the output shown after it.
 #[derive(Debug)]
@@ -129,6 +129,21 @@ fn redact(line: &str) -> String {
     out
 }
 
+/// The title and abstract files the docs give `--title-file` and `--abstract-file` are the
+/// example Atom entry's texts, as arXiv publishes them.
+#[test]
+fn example_texts_are_the_atom_entrys() {
+    let atom = std::fs::read_to_string(example("2402.03791v3.atom.xml")).unwrap();
+    for (tag, file) in [("title", "title"), ("summary", "abstract")] {
+        let text = std::fs::read_to_string(example(&format!("2402.03791v3.{file}.txt"))).unwrap();
+        assert_eq!(
+            text,
+            atom_text(&atom, tag),
+            "examples/2402.03791v3.{file}.txt"
+        );
+    }
+}
+
 /// The text of `<tag>` in the first Atom `<entry>` of `xml`.
 fn atom_text(xml: &str, tag: &str) -> String {
     let doc = roxmltree::Document::parse(xml).unwrap();
@@ -144,8 +159,10 @@ fn atom_text(xml: &str, tag: &str) -> String {
         .to_owned()
 }
 
-/// The sandbox the README's commands run in: `examples/`, the title and abstract files of
-/// the seed paper, and the batch example's tree (two good PDFs and a damaged one).
+/// The sandbox the README's commands run in: `examples/`, and a copy of the batch example's
+/// tree, `examples/archive/` (two good PDFs, a damaged one, their inputs and the manifest),
+/// as docs/archives.md tells the reader to make one. Every other file a command names is
+/// one of `examples/`.
 fn sandbox(dir: &Path) {
     std::os::unix::fs::symlink(root().join("examples"), dir.join("examples")).unwrap();
     // The bulk-metadata fixtures the "Numbering arXiv in bulk" section runs on.
@@ -155,33 +172,21 @@ fn sandbox(dir: &Path) {
         dir.join("tests/data/arxiv"),
     )
     .unwrap();
-    let atom = std::fs::read_to_string(example("2402.03791v3.atom.xml")).unwrap();
-    std::fs::write(dir.join("title.txt"), atom_text(&atom, "title")).unwrap();
-    std::fs::write(dir.join("abstract.txt"), atom_text(&atom, "summary")).unwrap();
-    for (from, to) in [
-        (example("2402.03791v3.pdf"), "2402/2402.03791v3.pdf"),
-        (
-            example("2402.03791v3.atom.xml"),
-            "2402/2402.03791v3.atom.xml",
-        ),
-        (fixture("qpdf-object-stream.pdf"), "2412/2412.14374v1.pdf"),
-        (fixture("qpdf-bad-xref-entry.pdf"), "old/broken.pdf"),
-        (
-            example("1608.03461v2.record.json"),
-            "old/broken.record.json",
-        ),
-    ] {
-        copy_writable(&from, &dir.join(to));
+    copy_tree(&example("archive"), dir);
+}
+
+/// Copies the files under `from` into `to`, following symbolic links (`cp -rL`).
+fn copy_tree(from: &Path, to: &Path) {
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        let dest = to.join(p.file_name().unwrap());
+        if p.is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+            copy_tree(&p, &dest);
+        } else {
+            copy_writable(&p, &dest);
+        }
     }
-    std::fs::write(
-        dir.join("manifest.jsonl"),
-        concat!(
-            "{\"pdf\": \"2402/2402.03791v3.pdf\", \"arxiv_atom\": \"2402/2402.03791v3.atom.xml\"}\n",
-            "{\"pdf\": \"2412/2412.14374v1.pdf\", \"number\": \"pith:2024:ZWRUDBOANTQFBE2ITHQCKK5EHL\"}\n",
-            "{\"pdf\": \"old/broken.pdf\", \"record\": \"old/broken.record.json\"}\n",
-        ),
-    )
-    .unwrap();
 }
 
 /// Runs `command` with `sh` in `dir`, with the binary under test first on `PATH`; returns
@@ -369,4 +374,26 @@ fn python_build_leftovers_are_ignored() {
             .unwrap();
         assert!(o.success(), "{path} is not ignored by .gitignore");
     }
+}
+
+/// The example bundle (`examples/2402.03791v3.bundle.json`) is the seed paper's record with
+/// one receipt signed by the example key, whose public half is `examples/example-key.pub`
+/// (the key's private half is public too: it signs examples, nothing else). Both are the
+/// test kit's, byte for byte; `PITH_WRITE_EXAMPLES=1` writes them again.
+#[test]
+fn example_bundle_is_signed_by_the_example_key() {
+    let rec = crate::common::seed_vector();
+    let (bundle, key) = pith_testkit::signed_bundle(&rec);
+    let text = format!("{}\n", serde_json::to_string_pretty(&bundle).unwrap());
+    let key = format!("{key}\n");
+    let (bundle_path, key_path) = (
+        example("2402.03791v3.bundle.json"),
+        example("example-key.pub"),
+    );
+    if std::env::var_os("PITH_WRITE_EXAMPLES").is_some() {
+        std::fs::write(&bundle_path, &text).unwrap();
+        std::fs::write(&key_path, &key).unwrap();
+    }
+    assert_eq!(std::fs::read_to_string(&bundle_path).unwrap(), text);
+    assert_eq!(std::fs::read_to_string(&key_path).unwrap(), key);
 }

@@ -383,8 +383,10 @@ fn badge_options(
     label: &str,
     qr: Option<u32>,
 ) -> PyResult<badge::Options> {
+    // The status a caller may state, by the rule every front end shares: "verified" is
+    // found by checking a bundle, never stated.
     let status = status
-        .map(|s| s.parse::<badge::RecordStatus>())
+        .map(badge::stated_status)
         .transpose()
         .map_err(|e| errors::badge(py, &e))?;
     let style = style
@@ -400,9 +402,9 @@ fn badge_options(
 
 /// The SVG badge of ``number`` (a full number: ``pith:YYYY:<26>`` or the 26 characters).
 ///
-/// ``full`` shows the whole number instead of the short form; ``status`` adds a third segment
-/// (``computed``, ``verified``, ``anchored``; the badge shows what you say, it checks
-/// nothing); ``style`` is ``flat`` or ``flat-square``; ``qr`` draws a QR code of the record URL
+/// ``full`` shows the whole number instead of the short form; ``status="computed"`` adds a
+/// third segment (``verified`` is found by checking a bundle's receipt, never stated, and
+/// no badge says ``anchored``: both raise BadgeError, kind ``unchecked_status``); ``style`` is ``flat`` or ``flat-square``; ``qr`` draws a QR code of the record URL
 /// below the badge with modules of that many px (2–16). Raises NumberError for the number,
 /// BadgeError for options the badge refuses.
 #[pyfunction]

@@ -12,18 +12,18 @@ from pathlib import Path
 import pytest
 
 import pith_number as pn
-from conftest import REPO, SEED, latex_paper, need_module, need_tool, run
+from conftest import REPO, SEED, latex_paper, need_module, need_tool, pith_cli, run
 
 CODE = SEED.split(":")[2]
 URL = "https://pith.science/pith/" + CODE
 
 
 def test_badge_svg_is_xml_and_renders(tmp_path: Path):
-    svg = pn.badge_svg(SEED, full=True, status="verified", style="flat-square")
+    svg = pn.badge_svg(SEED, full=True, status="computed", style="flat-square")
     root = ET.fromstring(svg)
     assert root.tag.endswith("svg") and int(root.get("width", "0")) > 0
     text = "".join(root.itertext())
-    assert "2024:" + CODE in text and "verified" in text
+    assert "2024:" + CODE in text and "computed" in text
     f = tmp_path / "b.svg"
     f.write_text(svg, encoding="utf-8")
     r = run([need_tool("rsvg-convert"), "-o", str(tmp_path / "b.png"), str(f)])
@@ -31,6 +31,20 @@ def test_badge_svg_is_xml_and_renders(tmp_path: Path):
     assert (tmp_path / "b.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     short = ET.fromstring(pn.badge_svg(CODE))
     assert CODE[:8] in "".join(short.itertext())
+
+
+def test_badge_status_is_what_pith_checked():
+    """The CLI's rule: "verified" comes from a bundle's checked receipt, never stated, and no
+    badge says "anchored"; both refused with the library's kind and sentence."""
+    for status in ("verified", "anchored"):
+        with pytest.raises(pn.BadgeError) as e:
+            pn.badge_svg(SEED, status=status)
+        assert e.value.kind == "unchecked_status"
+        assert status in str(e.value)
+        with pytest.raises(pn.BadgeError):
+            pn.badge_snippet(SEED, "md", status=status)
+        cli = run([pith_cli(), "badge", SEED, "--status", status])
+        assert cli.returncode == 2 and str(e.value) in cli.stderr, cli.stderr
 
 
 def test_badge_qr_decodes_to_the_record_url(tmp_path: Path):

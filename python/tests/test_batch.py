@@ -83,6 +83,18 @@ def test_a_directory_gives_the_report_and_files_of_pith_batch(tmp_path: Path) ->
     assert checked["summary"]["matches"] == 3
 
 
+def test_a_stamped_rerun_is_unchanged_and_writes_nothing(tmp_path: Path) -> None:
+    d = papers(tmp_path / "in")
+    out = tmp_path / "py"
+    first = pn.batch(d, out_dir=out, stamp=True)
+    assert first["summary"]["injected"] == 3
+    files = sorted(p for p in out.rglob("*.pdf"))
+    before = [(p.read_bytes(), p.stat().st_ino, p.stat().st_mtime_ns) for p in files]
+    again = pn.batch(d, out_dir=out, stamp=True)
+    assert again["summary"]["unchanged"] == 3 and again["summary"]["injected"] == 0
+    assert [(p.read_bytes(), p.stat().st_ino, p.stat().st_mtime_ns) for p in files] == before
+
+
 def test_a_manifest_and_a_dry_run(tmp_path: Path) -> None:
     d = papers(tmp_path / "in")
     m = tmp_path / "jobs.jsonl"

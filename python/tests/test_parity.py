@@ -191,6 +191,20 @@ def test_encrypted_files_with_and_without_the_password(tmp_path: Path, monkeypat
          lambda: pn.inspect(ENCRYPTED, password="user"), code=1)
 
 
+def test_verify_of_a_file_that_needs_a_password(tmp_path: Path, monkeypatch) -> None:
+    """Without the password the file is refused alike (kind ``password``), never a file
+    without a number; with it, both verify it."""
+    env = Env(tmp_path, monkeypatch, None)
+    locked = env.path("locked.pdf")
+    pn.inject(ENCRYPTED, SEED, locked, password="user")
+    rec = json.loads(RECORD.read_text())
+    refused(env, ["verify", str(locked), "--record", str(RECORD)],
+            lambda: pn.verify_pdf(locked, record=rec), "password")
+    r = same(env, ["verify", str(locked), "--record", str(RECORD), "--password", "user"],
+             lambda: pn.verify_pdf(locked, record=rec, password="user"))
+    assert r["verdict"] == "verified"
+
+
 def test_other_refusals(tmp_path: Path, monkeypatch) -> None:
     env = Env(tmp_path, monkeypatch, None)
     not_pdf = tmp_path / "x.pdf"

@@ -38,7 +38,8 @@ mod widths;
 
 pub(crate) use options::check_text;
 pub use options::{
-    status, status_from_bundle, BundleStatus, Error, ErrorKind, Options, RecordStatus, Style,
+    stated_status, status, status_from_bundle, BundleStatus, Error, ErrorKind, ImageFormat,
+    Options, RecordStatus, Style,
 };
 
 pub use pdf::pdf;

@@ -50,6 +50,15 @@ pub enum ErrorKind {
     /// Occurs when a status name is not `computed`, `verified` or `anchored`.
     #[error("unknown status {0:?} (expected computed, verified or anchored)")]
     UnknownStatus(String),
+    /// Occurs when a caller states a status pith finds by checking ([`stated_status`]):
+    /// `verified` comes from a bundle's receipt signature that verifies, and no badge says
+    /// `anchored`, since pith checks no anchor itself.
+    #[error("{}", unchecked_status(*.0))]
+    UncheckedStatus(RecordStatus),
+    /// Occurs when a badge image's format is not `svg` or `pdf`, or contradicts the output's
+    /// file name ([`ImageFormat::for_output`]).
+    #[error("{0}")]
+    ImageFormat(String),
     /// Occurs when a snippet format is not `md`, `html`, `rst`, `adoc` or `tex`.
     #[error("unknown snippet format {0:?} (expected md, html, rst, adoc or tex)")]
     UnknownFormat(String),
@@ -169,6 +178,133 @@ impl RecordStatus {
     }
 }
 
+fn unchecked_status(s: RecordStatus) -> String {
+    match s {
+        RecordStatus::Anchored => "status \"anchored\" is never shown: pith checks no anchor itself (a bundle's statement of one is reported when the bundle is verified)".into(),
+        s => format!("status {:?} is found, not stated: a badge says it when the record's bundle holds a receipt signature that verifies with a trusted key", s.name()),
+    }
+}
+
+/// The status a caller may state for a badge by name: `computed` only, the same rule for
+/// every front end. The others are found by checking ([`status`], [`status_from_bundle`]).
+///
+/// # Errors
+/// [`ErrorKind::UnknownStatus`] for a name that is no status, [`ErrorKind::UncheckedStatus`]
+/// for `verified` and `anchored`.
+///
+/// # Examples
+/// ```
+/// use pith::badge::{stated_status, RecordStatus};
+/// assert_eq!(stated_status("computed")?, RecordStatus::Computed);
+/// assert!(stated_status("verified").is_err());
+/// # Ok::<(), pith::badge::Error>(())
+/// ```
+pub fn stated_status(name: &str) -> Result<RecordStatus, Error> {
+    match name.parse::<RecordStatus>()? {
+        RecordStatus::Computed => Ok(RecordStatus::Computed),
+        s => Err(Error::new(ErrorKind::UncheckedStatus(s))),
+    }
+}
+
+/// The file format of a badge image: SVG, or PDF for pdfLaTeX's `\includegraphics`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImageFormat {
+    /// An SVG document.
+    Svg,
+    /// A one-page PDF ([`super::pdf()`]).
+    Pdf,
+}
+
+impl ImageFormat {
+    /// Every format.
+    pub const ALL: [ImageFormat; 2] = [ImageFormat::Svg, ImageFormat::Pdf];
+
+    /// The format's name, which is also its file extension (`svg`, `pdf`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ImageFormat::Svg => "svg",
+            ImageFormat::Pdf => "pdf",
+        }
+    }
+
+    /// The format of a badge written to `out` (`None` or `-`: standard output): the one
+    /// `asked`, else the one the file's extension names, else SVG for a name without an
+    /// extension or standard output.
+    ///
+    /// # Errors
+    /// [`ErrorKind::ImageFormat`] when the extension names another image format (`x.png`),
+    /// or one that contradicts `asked` (`x.pdf` asked as SVG): the file would hold bytes
+    /// its name does not describe.
+    ///
+    /// # Examples
+    /// ```
+    /// use pith::badge::ImageFormat;
+    /// use std::path::Path;
+    /// assert_eq!(ImageFormat::for_output(None, Some(Path::new("b.pdf")))?, ImageFormat::Pdf);
+    /// assert_eq!(ImageFormat::for_output(None, None)?, ImageFormat::Svg);
+    /// assert!(ImageFormat::for_output(None, Some(Path::new("b.png"))).is_err());
+    /// # Ok::<(), pith::badge::Error>(())
+    /// ```
+    pub fn for_output(
+        asked: Option<ImageFormat>,
+        out: Option<&std::path::Path>,
+    ) -> Result<ImageFormat, Error> {
+        let ext = out
+            .filter(|p| !crate::output::is_stdio(p))
+            .and_then(|p| p.extension())
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        let named = ext.as_deref().map(|e| {
+            ImageFormat::ALL
+                .into_iter()
+                .find(|f| f.name() == e)
+                .ok_or(e)
+        });
+        let file = || out.map(|p| p.display().to_string()).unwrap_or_default();
+        match (asked, named) {
+            (_, Some(Err(e))) if IMAGE_EXTENSIONS.contains(&e) => {
+                Err(Error::new(ErrorKind::ImageFormat(format!(
+                    "{}: a badge is written as SVG or PDF, not {}; name the file .svg or .pdf",
+                    file(),
+                    e.to_ascii_uppercase()
+                ))))
+            }
+            (Some(a), Some(Ok(n))) if a != n => Err(Error::new(ErrorKind::ImageFormat(format!(
+                "{}: the name says {} but {} was asked for",
+                file(),
+                n.name().to_ascii_uppercase(),
+                a.name().to_ascii_uppercase()
+            )))),
+            (Some(a), _) => Ok(a),
+            (None, Some(Ok(n))) => Ok(n),
+            // A name with no image extension (`badge`, `badge.out`) gets the default.
+            (None, _) => Ok(ImageFormat::Svg),
+        }
+    }
+}
+
+/// Extensions of image formats a badge is not written in: a file so named is refused rather
+/// than given bytes of another format.
+const IMAGE_EXTENSIONS: &[&str] = &[
+    "png", "jpg", "jpeg", "gif", "webp", "avif", "bmp", "tif", "tiff", "ico", "eps", "ps", "svgz",
+    "heic", "jxl",
+];
+
+impl FromStr for ImageFormat {
+    type Err = Error;
+
+    /// Parses `svg` or `pdf`.
+    fn from_str(s: &str) -> Result<Self, Error> {
+        ImageFormat::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| {
+                Error::new(ErrorKind::ImageFormat(format!(
+                    "unknown image format {s:?} (expected svg or pdf)"
+                )))
+            })
+    }
+}
+
 /// The status a badge shows for a record, from what pith checked itself: the one place this is
 /// decided, for `pith badge`, `pith serve`, its export, record page, `state.json` and shields
 /// document.
@@ -253,7 +389,8 @@ impl fmt::Display for RecordStatus {
 impl FromStr for RecordStatus {
     type Err = Error;
 
-    /// Parses `computed`, `verified` or `anchored`.
+    /// Parses `computed`, `verified` or `anchored` (any of them: [`stated_status`] is what a
+    /// caller may state).
     fn from_str(s: &str) -> Result<Self, Error> {
         RecordStatus::ALL
             .into_iter()

@@ -215,6 +215,7 @@ pub fn read_manifest(manifest: &Path, text: &str, base: &Path) -> Result<Vec<Ite
                         .ok_or_else(|| bad("\"arxiv_atom\" must be a path"))?,
                 ),
                 id: None,
+                next: false,
             });
         }
         if sources.len() != 1 {
@@ -288,7 +289,11 @@ pub fn discover(root: &Path) -> Result<(Vec<Item>, Vec<PathBuf>), Error> {
             sources.push(match suffix {
                 ".pith" => Input::Number(read_sidecar(&p)?),
                 ".record.json" => Input::RecordFile(p),
-                _ => Input::Atom { path: p, id: None },
+                _ => Input::Atom {
+                    path: p,
+                    id: None,
+                    next: false,
+                },
             });
         }
         if sources.is_empty() {

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
-use pith::badge::{self, Format, Options, RecordStatus, SnippetOptions, Style};
+use pith::badge::{self, Format, ImageFormat, Options, RecordStatus, SnippetOptions, Style};
 use pith::verify::Bundle;
 use pith::PithNumber;
 
@@ -27,7 +27,7 @@ pub struct BadgeLook {
     full: bool,
     /// Add the status segment "computed" (a number computed from the paper's metadata). A
     /// badge says "verified" only when --bundle's receipt signature verifies.
-    #[arg(long, value_name = "STATUS", value_parser = ["computed", "verified", "anchored"])]
+    #[arg(long, value_name = "STATUS", value_parser = status_parser())]
     status: Option<String>,
     /// Add the status pith finds in this bundle JSON of the number: "verified" when a receipt
     /// signature in it verifies with the registry key (or a --key), else "computed". What the
@@ -57,6 +57,17 @@ pub struct BadgeLook {
     qr_module: u32,
 }
 
+/// `--status`: the help offers the one status a badge may be told, "computed"; the others
+/// are accepted only to be refused with the library's reason.
+fn status_parser() -> impl clap::builder::TypedValueParser<Value = String> {
+    use clap::builder::{PossibleValue, PossibleValuesParser};
+    PossibleValuesParser::new([
+        PossibleValue::new("computed"),
+        PossibleValue::new("verified").hide(true),
+        PossibleValue::new("anchored").hide(true),
+    ])
+}
+
 /// Arguments of `pith badge`.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
@@ -69,7 +80,8 @@ pub struct BadgeArgs {
     #[command(flatten)]
     look: BadgeLook,
     /// Image format: svg, or pdf (for pdfLaTeX's \includegraphics; the text is real text and
-    /// the page links to the record). Default: pdf when -o names a .pdf file, else svg.
+    /// the page links to the record). Default: the one -o's extension names, else svg; a name
+    /// of another image format (.png) is refused.
     #[arg(long, value_name = "FORMAT", value_parser = ["svg", "pdf"])]
     format: Option<String>,
     /// Write the badge to FILE (atomically) instead of standard output.
@@ -114,13 +126,15 @@ impl BadgeLook {
             }
         };
         let status = match (self.status.as_deref(), &self.bundle) {
-            (Some("computed"), _) => Some(RecordStatus::Computed),
-            (Some("verified"), _) => bail!(
-                "--status verified is found, not stated: give --bundle FILE, whose receipt signature pith checks"
-            ),
-            (Some(other), _) => bail!(
-                "--status {other}: pith checks no anchor itself, so no badge says {other}; a bundle's statement of one is reported by pith verify --bundle"
-            ),
+            (Some(s), _) => Some(badge::stated_status(s).map_err(|e| {
+                let hint = match e.kind() {
+                    badge::ErrorKind::UncheckedStatus(RecordStatus::Verified) => {
+                        " (give --bundle FILE, whose receipt signature pith checks)"
+                    }
+                    _ => "",
+                };
+                anyhow::anyhow!("--status {s}: {e}{hint}")
+            })?),
             (None, Some(path)) => Some(bundle_status(path, &number, &self.key)?),
             (None, None) => None,
         };
@@ -163,13 +177,12 @@ fn bundle_status(
 pub fn run_badge(args: BadgeArgs) -> Result<Outcome> {
     let (number, opts) = args.look.resolve()?;
     let out = args.output.as_deref().unwrap_or(std::path::Path::new("-"));
-    let pdf = match args.format.as_deref() {
-        Some(f) => f == "pdf",
-        None => out
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("pdf")),
-    };
-    let bytes = if pdf {
+    let asked = args
+        .format
+        .as_deref()
+        .map(str::parse::<ImageFormat>)
+        .transpose()?;
+    let bytes = if ImageFormat::for_output(asked, Some(out))? == ImageFormat::Pdf {
         badge::pdf(&number, &opts)?
     } else {
         let mut svg = badge::svg(&number, &opts)?;

@@ -300,7 +300,10 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let stop = stop_flag()?;
     let request = prepare(&args, &settings)?;
-    let report_path = args.report.as_deref().filter(|p| p.as_os_str() != "-");
+    let report_path = args
+        .report
+        .as_deref()
+        .filter(|p| !pith::output::is_stdio(p));
     let report: Box<dyn Write> = match report_path {
         Some(p) => Box::new(std::io::BufWriter::new(
             File::create(p)

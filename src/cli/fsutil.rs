@@ -10,7 +10,7 @@ use anyhow::Result;
 /// Writes `bytes` to `path` through a temporary file in the same directory and an atomic
 /// rename, so `path` is either untouched or complete. "-" writes to standard output.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    if path.as_os_str() == "-" {
+    if pith::output::is_stdio(path) {
         let mut out = std::io::stdout().lock();
         out.write_all(bytes)?;
         out.flush()?;

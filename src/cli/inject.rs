@@ -51,7 +51,8 @@ pub struct Args {
     /// Update certified files that forbid changes, and replace an unparsable XMP packet.
     #[arg(long)]
     pub force: bool,
-    /// Work out the update and report it ("planned"), writing nothing.
+    /// Work out the update and report it ("planned"), writing nothing (-o and --in-place
+    /// may be left out).
     #[arg(long, conflicts_with = "rewrite")]
     pub dry_run: bool,
     /// Print the report as one JSON object: input, output, status (injected, unchanged,
@@ -228,7 +229,8 @@ pub fn run(args: Args) -> Result<Outcome> {
     super::json_errors(args.json);
     let (number, details) = args.number.full_described()?;
     let input = &args.input;
-    if args.output.is_none() && !args.in_place {
+    // A dry run writes nothing, so it needs nowhere to write.
+    if args.output.is_none() && !args.in_place && !args.dry_run {
         bail!(
             "{}: say where the result goes: -o OUT.pdf for a new file, or --in-place to update it",
             input.display()
@@ -236,7 +238,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     }
     let settings = settings(args.force, args.repair, args.password.bytes()?, &args.stamp)?;
     let data;
-    let source = if input.as_os_str() == "-" {
+    let source = if pith::output::is_stdio(input) {
         let mut v = Vec::new();
         std::io::stdin()
             .lock()
@@ -251,11 +253,13 @@ pub fn run(args: Args) -> Result<Outcome> {
         Source::File(input)
     };
     // With the PDF on standard output, the report goes to standard error.
-    let to_stdout = args.output.as_deref().is_some_and(|o| o.as_os_str() == "-");
+    let to_stdout = args.output.as_deref().is_some_and(pith::output::is_stdio);
     let mut stdout = std::io::stdout();
     let destination = match &args.output {
-        Some(o) if o.as_os_str() == "-" => Destination::Stream(&mut stdout),
+        Some(o) if pith::output::is_stdio(o) => Destination::Stream(&mut stdout),
         Some(o) => Destination::File(o),
+        // A dry run without -o plans the update of standard input's bytes in memory.
+        None if matches!(source, Source::Bytes { .. }) => Destination::Memory,
         None => Destination::InPlace,
     };
     let done = job::inject::run(InjectRequest {

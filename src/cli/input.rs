@@ -20,8 +20,9 @@ pub struct RecordInput {
     /// --abstract-file, --primary, --cross and --license replace arXiv's fields.
     #[arg(long, value_name = "ID", help_heading = "Record input")]
     pub arxiv: Option<String>,
-    /// With --arxiv: the record the next version (latest + 1) will have.
-    #[arg(long, requires = "arxiv", help_heading = "Record input")]
+    /// With --arxiv or --arxiv-atom: the record the next version (latest + 1) will have (from
+    /// an Atom file, offline).
+    #[arg(long, help_heading = "Record input")]
     pub next: bool,
     #[command(flatten)]
     pub net: super::net::NetArgs,
@@ -130,14 +131,8 @@ impl RecordInput {
         })
     }
 
-    /// The library input these arguments describe; conflicting flags are refused here.
-    pub fn to_input(&self) -> Result<Input> {
-        if let Some(text) = &self.arxiv {
-            if self.record.is_some() || self.arxiv_atom.is_some() {
-                bail!("give one of --arxiv, --record or --arxiv-atom, not several");
-            }
-            return Ok(Input::Arxiv(Box::new(self.arxiv_source(text)?)));
-        }
+    /// Refuses local inputs given together, and flags that do not go with the one given.
+    fn one_local_source(&self) -> Result<()> {
         let sources = [
             self.record.is_some(),
             self.arxiv_atom.is_some(),
@@ -146,16 +141,32 @@ impl RecordInput {
         if sources.iter().filter(|b| **b).count() > 1 {
             bail!("give one of --record, --arxiv-atom, or the explicit fields (--id --title …), not several");
         }
-        if let Some(path) = &self.record {
-            if self.id.is_some() {
-                bail!("--id cannot be combined with --record");
+        if self.next && self.arxiv_atom.is_none() {
+            bail!("--next needs the paper's latest version: give --arxiv ID or --arxiv-atom FILE");
+        }
+        if self.record.is_some() && self.id.is_some() {
+            bail!("--id cannot be combined with --record");
+        }
+        Ok(())
+    }
+
+    /// The library input these arguments describe; conflicting flags are refused here.
+    pub fn to_input(&self) -> Result<Input> {
+        if let Some(text) = &self.arxiv {
+            if self.record.is_some() || self.arxiv_atom.is_some() {
+                bail!("give one of --arxiv, --record or --arxiv-atom, not several");
             }
+            return Ok(Input::Arxiv(Box::new(self.arxiv_source(text)?)));
+        }
+        self.one_local_source()?;
+        if let Some(path) = &self.record {
             return Ok(Local::RecordFile(path.clone()).into());
         }
         if let Some(path) = &self.arxiv_atom {
             return Ok(Local::Atom {
                 path: path.clone(),
                 id: self.id.clone(),
+                next: self.next,
             }
             .into());
         }

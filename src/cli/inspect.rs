@@ -50,7 +50,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     };
     let password = args.password.bytes()?;
     let data;
-    let source = if path.as_os_str() == "-" {
+    let source = if pith::output::is_stdio(path) {
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
             .context("-: cannot read standard input")?;
@@ -72,7 +72,8 @@ pub fn run(args: Args) -> Result<Outcome> {
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?;
-    } else {
+    } else if !super::quiet() {
+        // -q: errors only; the exit status says whether the file holds (as grep -q).
         text(&mut out, &r, expected.as_ref())?;
     }
     Ok(if r.ok() {

@@ -84,7 +84,11 @@ pub fn hint(e: &pith::net::Error) -> Option<&'static str> {
     Some(match e.kind() {
         ErrorKind::IdDoesNotExist => "check the id at arxiv.org",
         ErrorKind::Deleted => "check the id at arxiv.org; a deleted record has no number",
-        ErrorKind::NotCached => "run once without --offline to fetch and cache it",
+        // Each way out leads somewhere new: fetching needs the network, and a saved Atom
+        // entry needs neither the network nor the cache.
+        ErrorKind::NotCached => {
+            "run once without --offline to fetch and cache it, or give the paper's Atom entry (arXiv's export API) with --arxiv-atom FILE"
+        }
         ErrorKind::OlderVersion { .. } => {
             "give that version's --title-file and --abstract-file, or drop the version for the latest"
         }
@@ -93,7 +97,7 @@ pub fn hint(e: &pith::net::Error) -> Option<&'static str> {
         ErrorKind::Cache { .. } => "set PITH_CACHE_DIR to a writable directory",
         ErrorKind::BadAnswer(_) => "try again later, or with --refresh",
         _ if e.is_network() => {
-            "check the network and try again later; --offline uses answers cached earlier"
+            "check the network and try again later; --offline uses answers cached earlier, --arxiv-atom FILE a saved Atom entry"
         }
         _ => return None,
     })

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
-/// The password options shared by `inject` and `inspect`.
+/// The password options shared by `inject`, `inspect`, `strip` and `verify`.
 #[derive(Debug, Default, clap::Args)]
 pub struct Password {
     /// The user or owner password of an encrypted PDF that does not open without one

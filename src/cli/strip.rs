@@ -54,10 +54,10 @@ pub fn run(args: Args) -> Result<Outcome> {
         no_clobber: super::no_clobber(),
         ..Settings::default()
     };
-    let to_stdout = args.output.as_deref().is_some_and(|o| o.as_os_str() == "-");
+    let to_stdout = args.output.as_deref().is_some_and(pith::output::is_stdio);
     let mut stdout = std::io::stdout();
     let destination = match &args.output {
-        Some(o) if o.as_os_str() == "-" => Destination::Stream(&mut stdout),
+        Some(o) if pith::output::is_stdio(o) => Destination::Stream(&mut stdout),
         Some(o) => Destination::File(o),
         None => Destination::InPlace,
     };

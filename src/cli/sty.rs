@@ -26,7 +26,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<Outcome> {
     let opts = pith::sty::Options::default();
     let sty = pith::sty::render(&opts).context(pith::sty::STY_FILE)?;
-    if args.output.as_os_str() == "-" {
+    if pith::output::is_stdio(&args.output) {
         write_atomic(&args.output, sty.as_bytes())?;
         return Ok(Outcome::Ok);
     }

@@ -88,7 +88,7 @@ pub struct Shared<'a> {
 }
 
 fn is_dash(p: &Path) -> bool {
-    p.as_os_str() == "-"
+    pith::output::is_stdio(p)
 }
 
 /// Runs `pith batch --tar` or `--tar-dir`.

@@ -44,6 +44,8 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     input: RecordInput,
+    #[command(flatten)]
+    password: super::password::Password,
 }
 
 /// The registry key and the keys given (base64, hex, or a file holding one).
@@ -85,7 +87,11 @@ fn texts(args: &mut Args) -> Result<Vec<(TextField, String)>> {
 }
 
 /// The arguments as the library's request.
-fn request(mut args: Args, pdf: Option<&std::path::Path>) -> Result<VerifyRequest<'_>> {
+fn request<'a>(
+    mut args: Args,
+    pdf: Option<&'a std::path::Path>,
+    password: Option<&'a [u8]>,
+) -> Result<VerifyRequest<'a>> {
     let texts = texts(&mut args)?;
     let bundle = match &args.bundle {
         Some(b) => {
@@ -95,7 +101,7 @@ fn request(mut args: Args, pdf: Option<&std::path::Path>) -> Result<VerifyReques
     };
     Ok(VerifyRequest {
         pdf: pdf.map(Source::File),
-        password: None,
+        password,
         number: if pdf.is_some() {
             None
         } else {
@@ -125,11 +131,14 @@ pub fn run(args: Args) -> Result<Outcome> {
         .clone()
         .filter(|a| is_pdf(a))
         .map(std::path::PathBuf::from);
-    let report = super::input::hint(job::verify::run(&request(args, pdf.as_deref())?))?;
+    let password = args.password.bytes()?;
+    let request = request(args, pdf.as_deref(), password.as_deref())?;
+    let report = super::input::hint(job::verify::run(&request))?;
     let mut out = std::io::stdout().lock();
     if json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
-    } else {
+    } else if !super::quiet() {
+        // -q: errors only; the exit status is the verdict (as grep -q).
         print_text(&mut out, &report)?;
     }
     Ok(if report.is_ok() {

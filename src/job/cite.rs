@@ -326,7 +326,9 @@ pub struct CiteReport {
 ///
 /// # Errors
 /// As [`Input::described`]: an input that names no record (a short alias), a record that
-/// cannot be had (offline without the cache), a file's own errors.
+/// cannot be had (offline without the cache), a file's own errors; [`ErrorKind::Request`]
+/// when the input gives no title (a bare canonical record holds only hashes of its texts),
+/// since a citation without one names no paper a reader could find.
 pub fn run(req: &CiteRequest) -> Result<CiteReport, Error> {
     let described = req.input.described(&req.net)?;
     let number = described.record.number();
@@ -334,6 +336,17 @@ pub fn run(req: &CiteRequest) -> Result<CiteReport, Error> {
         return Err(Error::new(ErrorKind::Input(
             crate::record::ErrorKind::NotARecord.into(),
         )));
+    }
+    if described.details.title.trim().is_empty() {
+        let e = Error::new(ErrorKind::Request(format!(
+            "no title to cite: the record of {number} holds only hashes of its texts; a citation \
+             needs the paper's title, from the resolver's JSON (title and authors beside \
+             canonical_record), its Atom entry or its arXiv id"
+        )));
+        return Err(match req.input.path() {
+            Some(p) => e.in_file(p),
+            None => e,
+        });
     }
     Ok(CiteReport {
         number: number.full(),

@@ -233,7 +233,9 @@ pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
         let mut memory = Vec::new();
         let mut stdout = std::io::stdout();
         let target = match &mut destination {
-            Destination::File(o) if o.as_os_str() == "-" => commit::Target::Stream(&mut stdout),
+            Destination::File(o) if crate::output::is_stdio(o) => {
+                commit::Target::Stream(&mut stdout)
+            }
             Destination::File(o) => commit::Target::File(o),
             Destination::InPlace => commit::Target::InPlace,
             Destination::Stream(w) => commit::Target::Stream(*w),
@@ -306,39 +308,31 @@ pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
             bytes: None,
         });
     }
-    let bytes = match destination {
-        Destination::Memory => Some(out),
-        Destination::Stream(w) => {
-            w.write_all(&out)
-                .and_then(|_| w.flush())
-                .map_err(|e| Error::new(ErrorKind::Io("cannot write".into(), e)))?;
-            None
+    // A new file gets the input file's permissions, as the incremental path gives it.
+    let permissions = source
+        .path()
+        .and_then(|p| std::fs::metadata(p).ok())
+        .map(|m| m.permissions());
+    // Every byte goes through the engine's commit, as for an incremental update.
+    let mut stdout = std::io::stdout();
+    let target = match destination {
+        Destination::Memory => {
+            return Ok(Injected {
+                report,
+                bytes: Some(out),
+            })
         }
-        Destination::File(o) if o.as_os_str() == "-" => {
-            let mut w = std::io::stdout().lock();
-            w.write_all(&out)
-                .and_then(|_| w.flush())
-                .map_err(|e| Error::new(ErrorKind::Io("cannot write".into(), e)))?;
-            None
-        }
-        Destination::File(o) => {
-            crate::output::write_file_with(o, None, |f| f.write_all(&out)).map_err(Error::from)?;
-            None
-        }
-        Destination::Staged(o, group) => {
-            group
-                .stage(o, None, |f| f.write_all(&out))
-                .map_err(Error::from)?;
-            None
-        }
+        Destination::Stream(w) => commit::Target::Stream(w),
+        Destination::File(o) if crate::output::is_stdio(o) => commit::Target::Stream(&mut stdout),
+        Destination::File(o) => commit::Target::File(o),
+        Destination::Staged(o, group) => commit::Target::Staged(o, group),
+        // A rewrite in place replaces the file: it keeps the permissions it had.
         Destination::InPlace => {
-            // A rewrite in place replaces the file: it keeps the permissions it had.
-            let p = source.path().expect("checked above: in place needs a file");
-            let perms = std::fs::metadata(p).ok().map(|m| m.permissions());
-            crate::output::write_file_with(p, perms, |f| f.write_all(&out)).map_err(Error::from)?;
-            None
+            commit::Target::File(source.path().expect("checked above: in place needs a file"))
         }
     };
+    commit::write_bytes(&out, target, permissions)?;
+    let bytes = None;
     Ok(Injected { report, bytes })
 }
 

@@ -15,7 +15,7 @@ use super::{Error, ErrorKind};
 use crate::net::arxiv::Want;
 use crate::net::{self, ArxivId, Overrides};
 use crate::number::{NumberRef, PithNumber};
-use crate::record::{self, atom, split_versioned_id, Details, Record};
+use crate::record::{self, atom, split_versioned_id, Details, Paper, Record};
 
 pub use crate::record::Input as Local;
 
@@ -52,7 +52,7 @@ pub struct ArxivSource {
 /// [`record::ErrorKind::Io`] or [`record::ErrorKind::Utf8`], with the path.
 pub fn read_text(path: &Path) -> Result<String, record::Error> {
     let at = |k: record::ErrorKind| record::Error::from(k).at(path);
-    let bytes = if path.as_os_str() == "-" {
+    let bytes = if crate::output::is_stdio(path) {
         let mut v = Vec::new();
         std::io::stdin()
             .read_to_end(&mut v)
@@ -76,6 +76,27 @@ fn net_error(e: net::Error) -> Error {
     Error::new(ErrorKind::Net(Box::new(e)))
 }
 
+/// The papers of an Atom file (`id` picks those with that arXiv id, and version when it
+/// carries one); with `next`, each as its next version will be announced: version N+1, the
+/// v1 date and the latest metadata, as [`net::arxiv::paper`] makes it from arXiv's answer.
+fn atom_papers(path: &Path, id: Option<&str>, next: bool) -> Result<Vec<Paper>, record::Error> {
+    let text = read_text(path)?;
+    let mut papers = atom::parse(&text).map_err(|e| e.at(path))?;
+    if let Some(want) = id {
+        let (want_id, want_v) = split_versioned_id(want.trim());
+        papers.retain(|p| p.id == want_id && want_v.is_none_or(|v| v == p.version));
+        if papers.is_empty() {
+            return Err(record::Error::from(record::ErrorKind::NoEntry(want.to_owned())).at(path));
+        }
+    }
+    if next {
+        for p in &mut papers {
+            p.version += 1;
+        }
+    }
+    Ok(papers)
+}
+
 fn local_records(input: &Local) -> Result<Vec<Record>, record::Error> {
     match input {
         Local::Number(_) => Err(record::ErrorKind::NotARecord.into()),
@@ -87,31 +108,18 @@ fn local_records(input: &Local) -> Result<Vec<Record>, record::Error> {
         }
         Local::RecordValue(v) => Ok(vec![record_value(v)?.0]),
         Local::Record(r) => Ok(vec![(**r).clone()]),
-        Local::Atom { path, id } => {
-            let text = read_text(path)?;
-            let mut papers = atom::parse(&text).map_err(|e| e.at(path))?;
-            if let Some(want) = id {
-                let (want_id, want_v) = split_versioned_id(want.trim());
-                papers.retain(|p| p.id == want_id && want_v.is_none_or(|v| v == p.version));
-                if papers.is_empty() {
-                    return Err(
-                        record::Error::from(record::ErrorKind::NoEntry(want.clone())).at(path),
-                    );
-                }
-            }
-            papers
-                .iter()
-                .map(|p| {
-                    p.to_record().map_err(|e| {
-                        record::Error::from(record::ErrorKind::Entry {
-                            id: p.id.clone(),
-                            source: Box::new(e),
-                        })
-                        .at(path)
+        Local::Atom { path, id, next } => atom_papers(path, id.as_deref(), *next)?
+            .iter()
+            .map(|p| {
+                p.to_record().map_err(|e| {
+                    record::Error::from(record::ErrorKind::Entry {
+                        id: p.id.clone(),
+                        source: Box::new(e),
                     })
+                    .at(path)
                 })
-                .collect()
-        }
+            })
+            .collect(),
         Local::Fields(paper) => {
             paper.check_categories()?;
             Ok(vec![paper.to_record()?])
@@ -227,18 +235,8 @@ impl Input {
                 details: Details::of(r, "", ""),
                 record: (**r).clone(),
             }),
-            Input::Local(Local::Atom { path, id }) => {
-                let text = read_text(path).map_err(input_error)?;
-                let mut papers = atom::parse(&text).map_err(|e| input_error(e.at(path)))?;
-                if let Some(want) = id {
-                    let (want_id, want_v) = split_versioned_id(want.trim());
-                    papers.retain(|p| p.id == want_id && want_v.is_none_or(|v| v == p.version));
-                    if papers.is_empty() {
-                        return Err(input_error(
-                            record::Error::from(record::ErrorKind::NoEntry(want.clone())).at(path),
-                        ));
-                    }
-                }
+            Input::Local(Local::Atom { path, id, next }) => {
+                let papers = atom_papers(path, id.as_deref(), *next).map_err(input_error)?;
                 let v = papers
                     .iter()
                     .map(|p| {
@@ -364,7 +362,7 @@ impl Input {
     /// use pith::job::input::{Input, Local};
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/2402.03791v3.atom.xml");
     /// let net = pith::net::Settings::default();
-    /// let n = Input::from(Local::Atom { path: path.into(), id: None }).number(&net)?;
+    /// let n = Input::from(Local::Atom { path: path.into(), id: None, next: false }).number(&net)?;
     /// assert_eq!(n.full(), "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5");
     /// # Ok::<(), pith::job::Error>(())
     /// ```
@@ -537,6 +535,7 @@ mod tests {
             Local::Atom {
                 path: example("2402.03791v3.atom.xml"),
                 id: Some("2402.03791v3".into()),
+                next: false,
             },
         ] {
             let input = Input::from(input);
@@ -591,6 +590,7 @@ mod tests {
         let e = Input::from(Local::Atom {
             path: example("2402.03791v3.atom.xml"),
             id: Some("2401.00001".into()),
+            next: false,
         })
         .number(&net)
         .unwrap_err();

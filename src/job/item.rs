@@ -269,10 +269,7 @@ fn inject(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
     let (mut o, number) = start(req);
     let Some(number) = number else { return o };
     let Some(p) = &out_path else {
-        if req.dry_run {
-            o.status = Status::Planned;
-            return o;
-        }
+        // A dry run plans the update (reading the PDF) and writes nothing.
         return apply(&mut o, req, &number, To::InPlace, &[], group);
     };
     // The input is never modified except in place.
@@ -281,22 +278,21 @@ fn inject(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
         return o;
     }
     // Restartable: an output that already carries this number is done. (An output with the
-    // number but without the stamp asked for is not done.)
-    if req.settings.stamp.is_none() {
-        if let Some(size) = already_done(p, &number, req.settings) {
-            o.status = Status::Unchanged;
-            o.bytes_after = size;
-            o.reason = Some(format!("{} already carries {}", p.display(), number.full()));
-            return o;
-        }
+    // number but without the stamp asked for is not done: with a stamp, page 1 must print
+    // the number too, as pith's stamp or badge.)
+    if let Some(size) = already_done(p, &number, req.settings) {
+        o.status = Status::Unchanged;
+        o.bytes_after = size;
+        o.reason = Some(format!("{} already carries {}", p.display(), number.full()));
+        return o;
     }
     if req.settings.no_clobber && super::kept(p) {
         o.error(&Error::new(ErrorKind::Exists).in_file(p));
         return o;
     }
     if req.dry_run {
-        o.status = Status::Planned;
-        return o;
+        // What would be written is planned from the input, which must be there and readable.
+        return apply(&mut o, req, &number, To::File(p), &[], group);
     }
     let mut created = Vec::new();
     if let Some(parent) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -308,7 +304,7 @@ fn inject(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
             return o;
         }
     }
-    if p.as_os_str() == "-" {
+    if crate::output::is_stdio(p) {
         // "out": "-" is standard output, as for pith inject.
         return apply(&mut o, req, &number, To::Stdout, &[], group);
     }
@@ -347,7 +343,7 @@ fn apply(
             number,
             settings: req.settings,
             rewrite: false,
-            dry_run: false,
+            dry_run: req.dry_run,
             paper: details.as_ref(),
         })
     };
@@ -592,16 +588,24 @@ fn is_special(p: &Path) -> bool {
     crate::output::is_special(p)
 }
 
-/// The size of `out` when it exists and already carries `number` consistently.
+/// The size of `out` when it exists and already carries `number` consistently; with a stamp
+/// in `settings`, page 1 must also print it as pith's stamp or badge (what a stamp run adds).
 /// It is read within `settings`' limits and stop token, as the update would be.
 pub fn already_done(out: &Path, number: &PithNumber, settings: &Settings) -> Option<u64> {
+    use crate::pdf::stamp::printed::Kind;
     if is_special(out) {
         return None; // a FIFO would block the open; a device holds no PDF
     }
     let f = std::fs::File::open(out).ok()?;
     let found =
         crate::pdf::inspect_opts(&f, &settings.inspect_options(crate::pdf::Check::Sampled)).ok()?;
-    (found.found()? == number.full() && found.consistent())
+    let prints = || {
+        found.printed.iter().any(|p| {
+            matches!(p.kind, Kind::Stamp | Kind::Badge) && p.holds() && p.names(number.code())
+        })
+    };
+    let printed = settings.stamp.is_some();
+    (found.found()? == number.full() && found.consistent() && (!printed || prints()))
         .then(|| f.metadata().map(|m| m.len()).unwrap_or(0))
 }
 

@@ -100,7 +100,8 @@ kinds! {
     Qr = "qr", "BadgeError", "A QR code that cannot be made.";
     UnknownStyle = "unknown_style", "BadgeError", "A badge style that does not exist.";
     UnknownStatus = "unknown_status", "BadgeError", "A badge status that does not exist.";
-    UnknownFormat = "unknown_format", "BadgeError", "A snippet format that does not exist.";
+    UncheckedStatus = "unchecked_status", "BadgeError", "A badge status stated that only a check gives (verified comes from a bundle's receipt; anchored from nothing pith checks).";
+    UnknownFormat = "unknown_format", "BadgeError", "A snippet or image format that does not exist, or that the output's name contradicts.";
     UnsupportedCharacter = "unsupported_character", "BadgeError", "A character the badge font cannot draw.";
     EmptySource = "empty_source", "BadgeError", "An empty image source for a snippet.";
     LatexImage = "latex_image", "BadgeError", "An image a LaTeX snippet cannot include (an SVG, or a URL).";
@@ -401,6 +402,8 @@ pub fn of_badge(e: &crate::badge::Error) -> ErrorCode {
         K::Qr(_) => ErrorCode::Qr,
         K::UnknownStyle(_) => ErrorCode::UnknownStyle,
         K::UnknownStatus(_) => ErrorCode::UnknownStatus,
+        K::UncheckedStatus(_) => ErrorCode::UncheckedStatus,
+        K::ImageFormat(_) => ErrorCode::UnknownFormat,
         K::UnknownFormat(_) => ErrorCode::UnknownFormat,
         K::UnsupportedCharacter { .. } => ErrorCode::UnsupportedCharacter,
         K::EmptySource => ErrorCode::EmptySource,

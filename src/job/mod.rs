@@ -326,7 +326,12 @@ pub fn one_line(text: &str) -> String {
 /// # Errors
 /// [`ErrorKind::Request`].
 pub fn stdin_once<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Result<(), Error> {
-    if paths.into_iter().filter(|p| p.as_os_str() == "-").count() > 1 {
+    if paths
+        .into_iter()
+        .filter(|p| crate::output::is_stdio(p))
+        .count()
+        > 1
+    {
         return Err(Error::new(ErrorKind::Request(
             "standard input (-) can be read only once".into(),
         )));
@@ -367,7 +372,7 @@ pub fn replaced(previous: Option<&str>, number: &crate::PithNumber) -> Option<St
 /// # Errors
 /// [`ErrorKind::SameFile`], [`ErrorKind::Exists`].
 pub fn check_output(input: Option<&Path>, out: &Path, no_clobber: bool) -> Result<(), Error> {
-    if out.as_os_str() == "-" {
+    if crate::output::is_stdio(out) {
         return Ok(());
     }
     if input.is_some_and(|i| same_file(i, out)) {
@@ -382,7 +387,7 @@ pub fn check_output(input: Option<&Path>, out: &Path, no_clobber: bool) -> Resul
 /// Whether `--no-clobber`'s rule keeps `out` from being replaced: it exists and is a file to
 /// keep (a device such as `/dev/null` is not, nor `-`, standard output).
 pub fn kept(out: &Path) -> bool {
-    out.as_os_str() != "-"
+    !crate::output::is_stdio(out)
         && std::fs::symlink_metadata(out).is_ok()
         && !crate::output::is_special(out)
 }

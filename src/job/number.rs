@@ -178,6 +178,7 @@ mod tests {
             input: Input::Local(crate::record::Input::Atom {
                 path: path.into(),
                 id: None,
+                next: false,
             }),
             net: net::Settings::default(),
         })

@@ -2,8 +2,6 @@
 //! a PDF as an append-only update ([`crate::pdf::strip()`]), to a new file, in place
 //! (crash-safe, [`crate::pdf::commit`]), to a stream or to memory.
 
-use std::io::Write;
-
 use serde::{Deserialize, Serialize};
 
 use super::{check_output, Destination, Error, ErrorKind, Settings, Source, Status};
@@ -92,17 +90,15 @@ pub fn run(req: StripRequest<'_>) -> Result<(StripReport, Option<Vec<u8>>), Erro
         written: Vec::new(),
         notes: Vec::new(),
     };
-    let io = |what: &str| {
-        let what = what.to_owned();
-        move |e: std::io::Error| Error::new(ErrorKind::Io(what, e))
-    };
     match source {
         Source::File(input) => {
             report.bytes_before = std::fs::metadata(input).ok().map(|m| m.len());
             let mut memory = Vec::new();
             let mut stdout = std::io::stdout();
             let target = match &mut destination {
-                Destination::File(o) if o.as_os_str() == "-" => commit::Target::Stream(&mut stdout),
+                Destination::File(o) if crate::output::is_stdio(o) => {
+                    commit::Target::Stream(&mut stdout)
+                }
                 Destination::File(o) | Destination::Staged(o, _) => commit::Target::File(o),
                 Destination::InPlace => commit::Target::InPlace,
                 Destination::Stream(w) => commit::Target::Stream(*w),
@@ -138,23 +134,19 @@ pub fn run(req: StripRequest<'_>) -> Result<(StripReport, Option<Vec<u8>>), Erro
             let mut out = data.to_vec();
             out.extend_from_slice(&s.appended);
             report.bytes_after = Some(out.len() as u64);
-            match destination {
+            // Every byte goes through the engine's commit, as for a file's update.
+            let mut stdout = std::io::stdout();
+            let target = match destination {
                 Destination::Memory => return Ok((report, Some(out))),
                 Destination::InPlace => return Err(Error::new(ErrorKind::NotInPlace)),
-                Destination::Stream(w) => w
-                    .write_all(&out)
-                    .and_then(|_| w.flush())
-                    .map_err(io("cannot write"))?,
-                Destination::File(o) | Destination::Staged(o, _) if o.as_os_str() == "-" => {
-                    let mut w = std::io::stdout().lock();
-                    w.write_all(&out)
-                        .and_then(|_| w.flush())
-                        .map_err(io("cannot write"))?
+                Destination::Stream(w) => commit::Target::Stream(w),
+                Destination::File(o) | Destination::Staged(o, _) if crate::output::is_stdio(o) => {
+                    commit::Target::Stream(&mut stdout)
                 }
-                Destination::File(o) | Destination::Staged(o, _) => {
-                    crate::output::write_file_with(o, None, |f| f.write_all(&out))?
-                }
-            }
+                Destination::File(o) => commit::Target::File(o),
+                Destination::Staged(o, group) => commit::Target::Staged(o, group),
+            };
+            commit::write_bytes(&out, target, None)?;
             Ok((report, None))
         }
     }

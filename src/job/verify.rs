@@ -232,6 +232,11 @@ fn run_pdf(req: &VerifyRequest<'_>, source: Source<'_>) -> Result<VerifyReport, 
         Source::Bytes { data, .. } => pdf::inspect_with(data, pdf::Check::Sampled, req.password),
     }
     .map_err(in_file)?;
+    // A file that cannot be opened has no values to read: that is an error (a password is
+    // needed, or wrong), not a file without a number.
+    if let Some(kind) = ins.not_opened.clone() {
+        return Err(in_file(pdf::Error::new(kind)));
+    }
     let file = Some(match source {
         Source::File(p) => p.display().to_string(),
         Source::Bytes { name, .. } => name.to_owned(),

@@ -96,18 +96,15 @@ impl ArxivId {
         if version == Some(0) {
             return Err(bad());
         }
-        // Old style: archive[.SC]/YYMMNNN; arXiv's own id drops the subject class.
+        // Old style: archive[.SC]/YYMMNNN; arXiv's own id drops the subject class. What is
+        // left is held to the records' grammar.
         let id = match id.split_once('/') {
             Some((archive, num)) => {
-                let archive = archive.split('.').next().unwrap_or("");
-                if !archive.bytes().all(|b| b.is_ascii_lowercase() || b == b'-') {
-                    return Err(bad());
-                }
-                format!("{archive}/{num}")
+                format!("{}/{num}", archive.split('.').next().unwrap_or(""))
             }
             None => id,
         };
-        if !is_arxiv_id(&id) || !new_style_digits_fit(&id) {
+        if !is_arxiv_id(&id) {
             return Err(bad());
         }
         Ok(ArxivId { id, version })
@@ -132,20 +129,6 @@ impl ArxivId {
             self.id
         )
     }
-}
-
-/// New-style ids have 4 digits after the dot until 1412 and 5 from 1501, and a month 01–12.
-fn new_style_digits_fit(id: &str) -> bool {
-    let Some((yymm, n)) = id.split_once('.').filter(|_| !id.contains('/')) else {
-        return true;
-    };
-    let (Ok(yymm), month) = (
-        yymm.parse::<u32>(),
-        yymm.get(2..).and_then(|m| m.parse::<u32>().ok()),
-    ) else {
-        return false;
-    };
-    (1..=12).contains(&month.unwrap_or(0)) && n.len() == if yymm >= 1501 { 5 } else { 4 }
 }
 
 impl fmt::Display for ArxivId {

@@ -26,6 +26,9 @@ pub enum Input {
         path: PathBuf,
         /// `2402.03791` or `2402.03791v3`.
         id: Option<String>,
+        /// The record of the next version instead (the entry's version + 1, its v1 date and
+        /// metadata), as arXiv will announce it; works offline, from the file alone.
+        next: bool,
     },
     /// The paper's explicit fields, typed by hand: their categories are checked against
     /// arXiv's taxonomy ([`Paper::check_categories`]).

@@ -339,6 +339,16 @@ impl Record {
         if self.source.id.trim().is_empty() {
             return Err(Error::field("source.id", "is empty"));
         }
+        if self.source.kind == "arxiv" && !is_arxiv_id(&self.source.id) {
+            return Err(Error::field(
+                "source.id",
+                format!(
+                    "{:?} is not an arXiv id as arXiv writes it (YYMM.NNNNN, or archive/YYMMNNN \
+                     with the archive in lower case)",
+                    self.source.id
+                ),
+            ));
+        }
         if self.source.version == 0 {
             return Err(Error::field("source.version", "versions start at 1"));
         }
@@ -445,24 +455,30 @@ pub fn split_versioned_id(text: &str) -> (String, Option<u32>) {
     (text.to_owned(), None)
 }
 
-/// Whether `id` is shaped like an arXiv identifier (`YYMM.NNNN[N]` or `archive[.XX]/YYMMNNN`).
+/// Whether `id` is an arXiv identifier as arXiv writes it, the one grammar for records, the
+/// network client and file names: new style `YYMM.NNNN` (to 1412) or `YYMM.NNNNN` (from 1501),
+/// month 01–12; old style `archive/YYMMNNN`, the archive in lower case (`hep-th`, `math`)
+/// without a subject class (arXiv's id drops `math.GT`'s `.GT`). Any other spelling would hash
+/// to a number of its own, which no one else computes for the paper.
 pub fn is_arxiv_id(id: &str) -> bool {
     if let Some((archive, num)) = id.split_once('/') {
-        let arch_ok = !archive.is_empty()
-            && archive.bytes().all(|b| {
-                b.is_ascii_lowercase() || b == b'-' || b == b'.' || b.is_ascii_uppercase()
-            });
+        let arch_ok = archive
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_lowercase())
+            && archive.bytes().all(|b| b.is_ascii_lowercase() || b == b'-');
         return arch_ok && num.len() == 7 && num.bytes().all(|b| b.is_ascii_digit());
     }
-    match id.split_once('.') {
-        Some((yymm, n)) => {
-            yymm.len() == 4
-                && yymm.bytes().all(|b| b.is_ascii_digit())
-                && (n.len() == 4 || n.len() == 5)
-                && n.bytes().all(|b| b.is_ascii_digit())
-        }
-        None => false,
+    let Some((yymm, n)) = id.split_once('.') else {
+        return false;
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if yymm.len() != 4 || !digits(yymm) || !digits(n) {
+        return false;
     }
+    let month = yymm[2..].parse::<u32>().unwrap_or(0);
+    let wide = yymm.parse::<u32>().unwrap_or(0) >= 1501;
+    (1..=12).contains(&month) && n.len() == if wide { 5 } else { 4 }
 }
 
 impl Paper {
@@ -590,6 +606,19 @@ mod tests {
         assert!(is_arxiv_id("0902.2274"));
         assert!(!is_arxiv_id("2402.037"));
         assert!(!is_arxiv_id("../etc"));
+        // One grammar: lower-case archives, no subject class, digits that fit the month.
+        for bad in [
+            "HEP-TH/9901001",
+            "Hep-th/9901001",
+            "math.GT/0309136",
+            "-x/9901001",
+        ] {
+            assert!(!is_arxiv_id(bad), "{bad}");
+        }
+        for bad in ["2402.0379", "1412.12345", "2413.03791", "2400.03791"] {
+            assert!(!is_arxiv_id(bad), "{bad}");
+        }
+        assert!(is_arxiv_id("hep-th/9901001") && is_arxiv_id("1412.1234"));
     }
 
     #[test]

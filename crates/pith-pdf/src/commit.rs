@@ -330,6 +330,35 @@ fn append_in_place(
     Ok(tail_at + tail(0, width).len() as u64)
 }
 
+/// Writes a whole PDF held in memory (a full rewrite, or an update of bytes in memory) to
+/// `target` the way [`inject_file`] writes an update: a new file through a temporary file,
+/// synced and renamed, with `permissions` (the input file's, when there is one); a staged file
+/// by its group's commit; a stream in order, flushed. [`Target::InPlace`] names no file here:
+/// the caller replaces its input by giving it as [`Target::File`].
+///
+/// # Errors
+/// [`ErrorKind::Io`] naming the output; [`ErrorKind::Io`] for `InPlace`.
+pub fn write_bytes(
+    bytes: &[u8],
+    target: Target<'_>,
+    permissions: Option<std::fs::Permissions>,
+) -> Result<(), Error> {
+    match target {
+        Target::File(out) => write_file_with(out, permissions, |f| f.write_all(bytes)),
+        Target::Staged(out, group) => group
+            .stage(out, permissions, |f| f.write_all(bytes))
+            .map_err(output_error),
+        Target::Stream(w) => w
+            .write_all(bytes)
+            .and_then(|_| w.flush())
+            .map_err(|e| Error::io("cannot write", e)),
+        Target::InPlace => Err(Error::io(
+            "cannot replace",
+            io::Error::new(io::ErrorKind::InvalidInput, "no file named to replace"),
+        )),
+    }
+}
+
 /// [`crate::output::write_file_with`] with its error as this module's [`ErrorKind::Io`].
 fn write_file_with(
     path: &Path,
@@ -357,6 +386,24 @@ mod tests {
     use super::*;
 
     const NUM: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
+
+    #[test]
+    fn whole_bytes_go_through_the_same_targets() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out.pdf");
+        let perms = std::fs::Permissions::from_mode(0o640);
+        write_bytes(b"%PDF-1.7 whole", Target::File(&out), Some(perms)).unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), b"%PDF-1.7 whole");
+        let mode = std::fs::metadata(&out).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
+        let mut sink = Vec::new();
+        write_bytes(b"bytes", Target::Stream(&mut sink), None).unwrap();
+        assert_eq!(sink, b"bytes");
+        assert!(write_bytes(b"x", Target::InPlace, None).is_err());
+        // Nothing but the output: no temporary file is left beside it.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
 
     fn setup(name: &str) -> (tempfile::TempDir, std::path::PathBuf, Vec<u8>) {
         let dir = tempfile::tempdir().unwrap();

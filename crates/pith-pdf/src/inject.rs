@@ -256,15 +256,18 @@ fn plan_update<R: ReadAt>(
         }
     }
     let mut notes = Vec::new();
-    let badge_shows = places
-        .iter()
-        .find(|p| p.kind == Kind::Badge && p.holds() && p.names(&code));
+    // The badge prints this number already, or will once redrawn (another number's badge
+    // reaching here is redrawn: without `replace` it was refused above).
+    let badge_shows = places.iter().find(|p| p.kind == Kind::Badge && p.holds());
     let old_stamp = redraw.iter().any(|p| p.kind == Kind::Stamp);
     let want_stamp = match (&opts.stamp, badge_shows) {
         (Some(_), Some(b)) => {
+            let text = match b.names(&code) {
+                true => b.text.clone().unwrap_or_else(|| number.short()),
+                false => number.short(),
+            };
             notes.push(format!(
-                "no stamp added: page 1 already prints {} in its badge",
-                b.text.as_deref().unwrap_or(&number.short())
+                "no stamp added: page 1 already prints {text} in its badge"
             ));
             None
         }

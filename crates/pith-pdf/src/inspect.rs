@@ -30,6 +30,9 @@ pub struct Inspection {
     /// For an encrypted file that pith could not open, why (a password is needed, …): then
     /// no value was read, and [`Inspection::consistent`] says nothing about the file.
     pub not_read: Option<String>,
+    /// The error behind [`Inspection::not_read`], for a caller that needs the values (a
+    /// verification must refuse the file, not call it numberless).
+    pub not_opened: Option<crate::ErrorKind>,
     /// Info `/PithNumber`.
     pub info_number: Option<String>,
     /// Info `/PithURL`.
@@ -347,6 +350,7 @@ pub fn inspect_opts<R: ReadAt>(src: R, opts: &InspectOptions) -> Result<Inspecti
         uncommitted: doc.pdf.uncommitted(),
         encryption: doc.encryption.clone(),
         not_read: doc.not_opened.clone().map(|k| Error::new(k).to_string()),
+        not_opened: doc.not_opened.clone(),
         ..Inspection::default()
     };
     if doc.not_opened.is_none() {

@@ -115,6 +115,12 @@ pub fn write_files(files: &[(PathBuf, &[u8])]) -> Result<(), Error> {
     staged.into_iter().try_for_each(Staged::commit)
 }
 
+/// Whether `path` names standard input or output (`-`) rather than a file: the one rule for
+/// every command, reader and writer.
+pub fn is_stdio(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
 /// Whether `path` exists as something other than a regular file, a directory or a symlink: a
 /// device (`/dev/null`, `/dev/stdout`), a FIFO or a socket. Such an output is written to
 /// directly; a temporary file renamed over it would replace the device node itself (as root,

@@ -565,16 +565,16 @@ fn extractors_find_the_record_pages_citation_tags_json_ld_and_open_graph() {
             "import sys, json, extruct, trafilatura\n\
              from html.parser import HTMLParser\n\
              html = sys.stdin.read()\n\
-             data = extruct.extract(html, syntaxes=['json-ld', 'opengraph'], uniform=True)\n\
+             data = extruct.extract(html, syntaxes=['json-ld', 'opengraph', 'dublincore'], uniform=True)\n\
              meta = trafilatura.extract_metadata(html)\n\
              tags = []\n\
              class P(HTMLParser):\n\
              \x20   def handle_starttag(self, tag, attrs):\n\
              \x20       a = dict(attrs)\n\
-             \x20       if tag == 'meta' and (a.get('name') or '').startswith('citation_'):\n\
+             \x20       if tag == 'meta' and (a.get('name') or '').startswith(('citation_', 'DC.')):\n\
              \x20           tags.append([a['name'], a.get('content')])\n\
              P().feed(html)\n\
-             print(json.dumps({'json_ld': data['json-ld'], 'og': data['opengraph'],\n\
+             print(json.dumps({'json_ld': data['json-ld'], 'og': data['opengraph'], 'dc': data['dublincore'],\n\
              \x20   'title': meta.title, 'author': meta.author, 'date': meta.date, 'tags': tags}))",
             &page.body,
         );
@@ -608,6 +608,24 @@ fn extractors_find_the_record_pages_citation_tags_json_ld_and_open_graph() {
         assert_eq!(tag("citation_title").len(), 1);
         assert!(tag("citation_pdf_url")[0].starts_with("https://arxiv.org/pdf/"));
         assert_eq!(tag("citation_publication_date").len(), 1);
+        // What reference managers read for a preprint (Zotero's Embedded Metadata
+        // translator): the type, the repository and the arXiv id, in Highwire and Dublin Core.
+        assert_eq!(tag("citation_publisher"), ["arXiv"]);
+        assert_eq!(tag("DC.type"), ["preprint"]);
+        assert_eq!(tag("DC.publisher"), ["arXiv"]);
+        assert_eq!(tag("DC.creator").len(), 2, "{got}");
+        assert!(
+            tag("DC.identifier").contains(&format!(
+                "arXiv:{id}v{}",
+                v["canonical_record"]["source"]["version"]
+            )),
+            "{got}"
+        );
+        let dc = serde_json::to_string(&got["dc"]).unwrap();
+        assert!(
+            dc.contains("preprint") && dc.contains(&format!("arXiv:{id}")),
+            "{dc}"
+        );
     }
 }
 

@@ -1,0 +1,360 @@
+//! What each command does with what it is asked, whichever way it is asked: reruns that
+//! find the work done, dry runs that check what they plan, outputs that keep the input's
+//! permissions, formats that follow the output's name, and refusals that give a reason.
+//! PDFs are checked with qpdf and exiftool, not only with pith.
+
+use crate::common;
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use crate::common::tools::{exif_tag, qpdf_clean};
+use crate::common::{copy_writable, fixture, SEED};
+use serde_json::Value;
+
+fn report_lines(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("report line {l:?}: {e}")))
+        .collect()
+}
+
+fn line_of<'a>(lines: &'a [Value], name: &str) -> &'a Value {
+    lines
+        .iter()
+        .find(|l| l["pdf"].as_str().is_some_and(|p| p.ends_with(name)))
+        .unwrap_or_else(|| panic!("no line for {name}: {lines:?}"))
+}
+
+/// A second stamped run into the same output folder finds every output done: `unchanged`,
+/// and not a byte rewritten (same content, same inode, same modification time).
+#[test]
+fn stamped_rerun_is_unchanged() {
+    if !common::have_tool("qpdf", "stamped_rerun")
+        || !common::have_tool("exiftool", "stamped_rerun")
+    {
+        return;
+    }
+    let dir = common::tmpdir();
+    copy_writable(&fixture("minimal.pdf"), &dir.path().join("in/a.pdf"));
+    std::fs::write(dir.path().join("in/a.pith"), SEED).unwrap();
+    copy_writable(
+        &fixture("qpdf-object-stream.pdf"),
+        &dir.path().join("in/sub/b.pdf"),
+    );
+    std::fs::write(dir.path().join("in/sub/b.pith"), SEED).unwrap();
+    let run = || {
+        let o = common::pith()
+            .current_dir(dir.path())
+            .args(["batch", "--dir", "in", "--out-dir", "out", "--stamp"])
+            .args(["--report", "-"])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        report_lines(&o.stdout)
+    };
+    let first = run();
+    let outs = ["out/a.pdf", "out/sub/b.pdf"].map(|p| dir.path().join(p));
+    for (name, out) in ["a.pdf", "b.pdf"].iter().zip(&outs) {
+        assert_eq!(line_of(&first, name)["status"], "injected", "{first:?}");
+        assert!(qpdf_clean(out));
+        assert_eq!(exif_tag(out, "PithNumber"), SEED);
+    }
+    let before: Vec<_> = outs
+        .iter()
+        .map(|p| {
+            use std::os::unix::fs::MetadataExt;
+            let m = std::fs::metadata(p).unwrap();
+            (std::fs::read(p).unwrap(), m.ino(), m.modified().unwrap())
+        })
+        .collect();
+    let second = run();
+    for name in ["a.pdf", "b.pdf"] {
+        assert_eq!(line_of(&second, name)["status"], "unchanged", "{second:?}");
+    }
+    assert_eq!(second.last().unwrap()["unchanged"], 2, "{second:?}");
+    for (p, (bytes, ino, mtime)) in outs.iter().zip(&before) {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::metadata(p).unwrap();
+        assert_eq!(&std::fs::read(p).unwrap(), bytes, "{}", p.display());
+        assert_eq!(
+            (m.ino(), m.modified().unwrap()),
+            (*ino, *mtime),
+            "rewritten"
+        );
+    }
+}
+
+/// A dry run plans from the inputs: a manifest entry whose PDF is missing is an error line,
+/// not `planned`; a present one is planned and nothing is written.
+#[test]
+fn batch_dry_run_checks_its_inputs() {
+    let dir = common::tmpdir();
+    copy_writable(&fixture("minimal.pdf"), &dir.path().join("here.pdf"));
+    let manifest = dir.path().join("m.jsonl");
+    std::fs::write(
+        &manifest,
+        format!(
+            "{{\"pdf\":\"here.pdf\",\"number\":\"{SEED}\"}}\n\
+             {{\"pdf\":\"gone.pdf\",\"number\":\"{SEED}\"}}\n"
+        ),
+    )
+    .unwrap();
+    let o = common::pith()
+        .args(["batch", "--dry-run", "--report", "-", "--manifest"])
+        .arg(&manifest)
+        .arg("--out-dir")
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    let lines = report_lines(&o.stdout);
+    assert_eq!(
+        line_of(&lines, "here.pdf")["status"],
+        "planned",
+        "{lines:?}"
+    );
+    let gone = line_of(&lines, "gone.pdf");
+    assert!(
+        gone["status"] == "failed" || gone["status"] == "refused",
+        "{gone}"
+    );
+    assert!(
+        gone["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("gone.pdf")),
+        "{gone}"
+    );
+    assert!(!dir.path().join("out").exists(), "a dry run writes nothing");
+}
+
+/// `inject --dry-run` needs no output: it reports what it would write, from a file or from
+/// standard input, and writes nothing.
+#[test]
+fn inject_dry_run_needs_no_output() {
+    let dir = common::tmpdir();
+    let input = dir.path().join("a.pdf");
+    copy_writable(&fixture("minimal.pdf"), &input);
+    let before = std::fs::read(&input).unwrap();
+    let o = common::pith()
+        .arg("inject")
+        .arg(&input)
+        .args(["--number", SEED, "--dry-run", "--json"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["status"], "planned", "{v}");
+    assert!(
+        v["bytes_after"].as_u64() > v["bytes_before"].as_u64(),
+        "{v}"
+    );
+    assert_eq!(std::fs::read(&input).unwrap(), before);
+    let o = common::pith()
+        .args(["inject", "-", "--number", SEED, "--dry-run", "--json"])
+        .write_stdin(before.clone())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["status"], "planned", "{v}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+fn mode(p: &Path) -> u32 {
+    std::fs::metadata(p).unwrap().permissions().mode() & 0o7777
+}
+
+/// An output keeps the input's permissions whether it is an incremental update or a whole
+/// rewrite (with and without a stamp on top).
+#[test]
+fn rewrite_keeps_the_inputs_permissions() {
+    if !common::have_tool("qpdf", "rewrite_permissions") {
+        return;
+    }
+    let dir = common::tmpdir();
+    let input = dir.path().join("a.pdf");
+    copy_writable(&fixture("minimal.pdf"), &input);
+    std::fs::set_permissions(&input, std::fs::Permissions::from_mode(0o640)).unwrap();
+    for (name, extra) in [
+        ("update.pdf", &[][..]),
+        ("rewrite.pdf", &["--rewrite"][..]),
+        ("rewrite-stamp.pdf", &["--rewrite", "--stamp"][..]),
+    ] {
+        let out = dir.path().join(name);
+        let (code, _, stderr) = common::inject(&input, SEED, &out, extra);
+        assert_eq!(code, 0, "{name}: {stderr}");
+        assert!(qpdf_clean(&out), "{name}");
+        assert_eq!(mode(&out), 0o640, "{name}");
+    }
+}
+
+/// `pith number --arxiv-atom F --next`, offline: the record of the next version is the
+/// entry's record with the version one higher (its v1 date and metadata kept), so its number
+/// is that of the example record with `"version": 4`; `--next` without a latest version to
+/// follow is refused with what to give.
+#[test]
+fn next_version_from_an_atom_file_offline() {
+    let dir = common::tmpdir();
+    let mut v: Value = serde_json::from_str(
+        &std::fs::read_to_string(common::example("2402.03791v3.record.json")).unwrap(),
+    )
+    .unwrap();
+    v["source"]["version"] = 4.into();
+    let v4 = dir.path().join("v4.record.json");
+    std::fs::write(&v4, v.to_string()).unwrap();
+    let number = |args: &[&str]| {
+        let o = common::pith()
+            .arg("number")
+            .args(args)
+            .arg("--offline")
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).trim().to_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (code, want, e) = number(&["--record", v4.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{e}");
+    let atom = common::example("2402.03791v3.atom.xml");
+    let (code, got, e) = number(&["--arxiv-atom", atom.to_str().unwrap(), "--next"]);
+    assert_eq!((code, got.as_str()), (Some(0), want.as_str()), "{e}");
+    assert_ne!(got, SEED, "the next version has a number of its own");
+    let (code, _, e) = number(&[
+        "--record",
+        common::example("2402.03791v3.record.json")
+            .to_str()
+            .unwrap(),
+        "--next",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(e.contains("--arxiv-atom") && e.contains("--arxiv"), "{e}");
+    // Offline with nothing cached, the way out is the Atom file, not back to the network.
+    let (code, _, e) = number(&["2402.03791", "--next"]);
+    assert_eq!(code, Some(2));
+    assert!(e.contains("--arxiv-atom FILE"), "{e}");
+}
+
+/// A badge's format follows the output's name: `.pdf` is a PDF, `.svg` or no name an SVG, and
+/// a name of another image format (`.png`) or one that contradicts `--format` is refused
+/// with nothing written. `--status` offers only what a badge may be told.
+#[test]
+fn badge_format_follows_the_output_name() {
+    let dir = common::tmpdir();
+    let badge = |extra: &[&str]| {
+        common::pith()
+            .current_dir(dir.path())
+            .args(["badge", SEED])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let o = badge(&["-o", "b.pdf"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(std::fs::read(dir.path().join("b.pdf"))
+        .unwrap()
+        .starts_with(b"%PDF-"));
+    let o = badge(&["-o", "b.svg"]);
+    assert!(o.status.success());
+    assert!(std::fs::read_to_string(dir.path().join("b.svg"))
+        .unwrap()
+        .starts_with("<svg"));
+    for (extra, says) in [
+        (&["-o", "b.png"][..], "not PNG"),
+        (&["-o", "c.PNG"][..], "not PNG"),
+        (&["-o", "c.pdf", "--format", "svg"][..], "the name says PDF"),
+    ] {
+        let o = badge(extra);
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {e}");
+        assert!(e.contains(says) && e.lines().count() == 1, "{e}");
+        assert!(
+            !dir.path().join(extra[1]).exists(),
+            "{extra:?} wrote a file"
+        );
+    }
+    // The help offers the values a badge accepts; "verified" is refused with the reason.
+    let help = common::pith().args(["badge", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("[possible values: computed]"), "{help}");
+    let o = badge(&["--status", "verified"]);
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        e.contains("found, not stated") && e.contains("--bundle"),
+        "{e}"
+    );
+    assert!(o.stdout.is_empty());
+}
+
+/// `-q` means errors only: `inspect -q` and `verify -q` print no report and answer with
+/// their exit status; an error is still its one line; `--json` is printed when asked for.
+#[test]
+fn quiet_means_errors_only() {
+    let dir = common::tmpdir();
+    let plain = fixture("minimal.pdf");
+    let numbered = dir.path().join("n.pdf");
+    let (code, _, e) = common::inject(&plain, SEED, &numbered, &[]);
+    assert_eq!(code, 0, "{e}");
+    let record = common::example("2402.03791v3.record.json");
+    let run = |args: &[&str]| {
+        let o = common::pith().args(args).output().unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let n = numbered.to_str().unwrap();
+    let r = record.to_str().unwrap();
+    for (args, want) in [
+        (vec!["inspect", "-q", n], 0),
+        (vec!["inspect", "-q", n, "--number", common::OTHER], 1),
+        (vec!["verify", "-q", n, "--record", r], 0),
+        (
+            vec!["verify", "-q", plain.to_str().unwrap(), "--record", r],
+            1,
+        ),
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, Some(want), "{args:?}: {out}{err}");
+        assert!(out.is_empty() && err.is_empty(), "{args:?}: {out}{err}");
+    }
+    let (code, _, err) = run(&["inspect", "-q", "/nonexistent/x.pdf"]);
+    assert_eq!(code, Some(2));
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let (code, out, _) = run(&["inspect", "-q", "--json", n]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains(SEED), "{out}");
+}
+
+/// One arXiv id grammar: an id with an upper-case archive is refused by the record code (a
+/// record file) and by the network code (`--arxiv`), both before anything is sent.
+#[test]
+fn one_arxiv_id_grammar() {
+    let dir = common::tmpdir();
+    let mut v: Value = serde_json::from_str(
+        &std::fs::read_to_string(common::example("1608.03461v2.record.json")).unwrap(),
+    )
+    .unwrap();
+    for (id, ok) in [("hep-th/9901001", true), ("HEP-TH/9901001", false)] {
+        v["source"]["id"] = id.into();
+        let rec = dir.path().join("r.json");
+        std::fs::write(&rec, v.to_string()).unwrap();
+        let o = common::pith()
+            .args(["number", "--offline", "--record"])
+            .arg(&rec)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.success(), ok, "record {id}: {o:?}");
+        let o = common::pith()
+            .args(["number", "--offline", id])
+            .output()
+            .unwrap();
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{id}");
+        // A good id fails for want of the cache, a bad one as not an id.
+        assert_eq!(e.contains("not in the cache"), ok, "{id}: {e}");
+    }
+}
