@@ -90,7 +90,7 @@ pub async fn pin(State(state): State<AppState>, mut req: Request, next: Next) ->
     }
     req.extensions_mut().insert(generation);
     let headers = reply::negotiation(req.headers());
-    let res = state::pinned(Arc::clone(&index), next.run(req)).await;
+    let res = state::pinned(Arc::clone(&index), generation, next.run(req)).await;
     // Found while answering, before the watcher looked.
     if res.status().is_server_error() && index.is_overwritten() {
         return unavailable(&headers, &state);

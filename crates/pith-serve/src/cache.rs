@@ -25,7 +25,7 @@ use axum::extract::{Query, Request, State};
 use axum::http::{header, HeaderMap, Method, Response, StatusCode};
 use axum::middleware::Next;
 
-use crate::negotiate::{Media, Negotiated};
+use crate::negotiate::Negotiated;
 use crate::query::BadgeQuery;
 
 /// The largest answer kept, in bytes: larger ones are streamed to the client as they are made.
@@ -160,15 +160,8 @@ fn key(req: &Request) -> Option<String> {
     let path = req.uri().path();
     let mut key = String::with_capacity(path.len() + 48);
     key.push_str(&accept.key());
-    // A record page names the server it was asked from (its snippets and check recipe, when no
-    // --base-url is given), so the same page asked through another host name is another answer.
-    if accept.accepts(Media::Html) || path.starts_with("/sitemap") {
-        key.push_str(
-            h.get(header::HOST)
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or(""),
-        );
-    }
+    // No answer depends on the request's Host: the only host the server names is its own
+    // --base-url.
     key.push_str(path);
     if path.starts_with("/badge/") && req.uri().query().is_some() {
         let Query(q) = Query::<BadgeQuery>::try_from_uri(req.uri()).ok()?;

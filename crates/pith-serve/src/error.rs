@@ -96,7 +96,7 @@ impl Error {
             search: (self.status == StatusCode::NOT_FOUND).then(String::new),
             back_to_verify: false,
         }
-        .page(self.status, &Site::of_request(state, req), req)
+        .page(self.status, &Site::of(state), req)
     }
 }
 
@@ -128,6 +128,13 @@ impl From<index::Error> for Error {
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("the index cannot be read: {e}"),
         )
+    }
+}
+
+impl From<String> for Error {
+    /// An answer that could not be made: 500, saying why.
+    fn from(e: String) -> Self {
+        Error::internal(&e)
     }
 }
 

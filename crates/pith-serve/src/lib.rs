@@ -26,9 +26,10 @@
 //! 7. `state`
 //! 8. `upload`
 //! 9. `limits`
-//! 10. `cache`, `documents`, `assets`
-//! 11. `reply`, `query`, `headers`
-//! 12. `negotiate`, `etag`, `index`
+//! 10. `rendered`, `documents`, `assets`
+//! 11. `cache`
+//! 12. `reply`, `query`, `headers`
+//! 13. `negotiate`, `etag`, `index`
 //!
 //! - [`app`]: the [`axum::Router`] joining routes, pages and limits;
 //! - [`export`]: the same routes written as static files;
@@ -39,7 +40,8 @@
 //! - [`view`]: the templates and the frame every HTML answer shares;
 //! - [`state`]: the shared state, the served index and its reloading;
 //! - [`upload`]: receiving and checking PDFs sent to `/verify` within the server's budget;
-//! - [`cache`]: answers kept in memory; [`documents`]: the bytes of records, states and badges;
+//! - [`rendered`]: a record's page, JSON and citations made once per index on a bounded pool,
+//!   large ones kept in files; [`cache`]: answers kept in memory; [`documents`]: the bytes of records, states and badges;
 //!   [`assets`]: the stylesheet and the script;
 //! - [`reply`]: the headers of every answer; [`query`]: a badge's query; [`headers`]: the
 //!   headers every answer carries whoever made it (nosniff, and the pages' policy on HTML);
@@ -64,6 +66,7 @@ pub mod limits;
 pub mod negotiate;
 pub mod pages;
 pub mod query;
+pub mod rendered;
 pub mod reply;
 pub mod routes;
 pub mod state;

@@ -2,6 +2,7 @@
 //! representation, a `Cache-Control`, `nosniff`, CORS for JSON and SVG, the badge's own policy
 //! for SVG, and `304 Not Modified` when the client holds the same representation.
 
+use axum::body::Body;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
@@ -42,6 +43,18 @@ pub fn answer(
     body: Vec<u8>,
 ) -> Response {
     let etag = Etag::of(content_type, &body);
+    finish(req, status, content_type, &etag, cache, Body::from(body))
+}
+
+/// [`answer`] for a body whose tag is known: made once ([`crate::rendered`]), or streamed.
+pub fn finish(
+    req: &HeaderMap,
+    status: StatusCode,
+    content_type: &str,
+    etag: &Etag,
+    cache: &'static str,
+    body: Body,
+) -> Response {
     let cors = content_type.starts_with("application/") || content_type == types::SVG;
     let mut r = if status == StatusCode::OK && etag.matches(req) {
         StatusCode::NOT_MODIFIED.into_response()

@@ -26,7 +26,6 @@ use crate::pages;
 use crate::query::BadgeQuery;
 use crate::reply::{self, answer, types, CHANGING, MISSING};
 use crate::state::AppState;
-use crate::view;
 
 /// What a handler gives: an answer, or an error the client gets in the form it accepts.
 type Answer = Result<Response, Error>;
@@ -110,20 +109,33 @@ pub async fn pith(
             "no record of {code} in this index"
         )));
     };
-    let r = match (media, documents::citation_format(media)) {
-        (Media::Html, _) => pages::record::page(&state, &req, &entry)?,
+    // Every representation of a record is made once per index, on the pool that makes pages
+    // (a record may hold tens of thousands of authors), and kept: in memory, or in a file.
+    let key = format!("{}/{code}", media.content_type());
+    let made = match (media, documents::citation_format(media)) {
+        (Media::Html, _) => return pages::record::page(&state, &req, &entry).await.map(reply::vary_accept),
         (m, Some(format)) => {
-            let body = documents::citation(&entry, format)
-                .ok_or_else(|| Error::internal(&"the stored record does not parse"))?;
-            answer(&req, StatusCode::OK, m.content_type(), CHANGING, body)
+            state
+                .rendered()
+                .get(state.generation(), &key, m.content_type(), move || {
+                    documents::citation(&entry, format)
+                        .ok_or_else(|| Error::internal(&"the stored record does not parse"))
+                })
+                .await?
         }
         (m, None) => {
-            let bundle = index.bundle(&code)?;
-            let versions = index.versions(&entry.arxiv_id)?;
-            let body = documents::record(state.base_url(), &entry, bundle.as_ref(), &versions);
-            answer(&req, StatusCode::OK, m.content_type(), CHANGING, body)
+            let base = state.base_url().to_owned();
+            state
+                .rendered()
+                .get(state.generation(), &key, m.content_type(), move || {
+                    let bundle = index.bundle(&code)?;
+                    let versions = index.versions(&entry.arxiv_id)?;
+                    Ok::<_, Error>(documents::record(&base, &entry, bundle.as_ref(), &versions))
+                })
+                .await?
         }
     };
+    let r = made.answer(&req, CHANGING);
     Ok(if negotiated { reply::vary_accept(r) } else { r })
 }
 
@@ -284,11 +296,22 @@ pub async fn concept_badge(
     badge_answer(&req, &entry, bundle.as_ref(), kind, &opts)
 }
 
+/// The origin a sitemap names: a sitemap's URLs are absolute, and the only host this server
+/// names is its `--base-url` (never the request's `Host`, which any client sets).
+fn sitemap_origin(state: &AppState) -> Result<&str, Error> {
+    match state.base_url() {
+        "" => Err(Error::not_found(
+            "this mirror has no sitemap: a sitemap's URLs are absolute, and the mirror was started without its public address (--base-url)",
+        )),
+        base => Ok(base),
+    }
+}
+
 /// `GET /sitemap.xml`: the sitemap index, naming the home page's file and the record pages'
 /// files ([`documents::sitemap_index`]).
 pub async fn sitemap_index(State(state): State<AppState>, req: HeaderMap) -> Answer {
-    let origin = view::origin(&state, &req);
-    let body = documents::sitemap_index(&origin, state.index().current_len()?);
+    let origin = sitemap_origin(&state)?;
+    let body = documents::sitemap_index(origin, state.index().current_len()?);
     Ok(answer(&req, StatusCode::OK, types::XML, CHANGING, body))
 }
 
@@ -314,8 +337,8 @@ pub async fn sitemap(
         0 => Vec::new(),
         n => index.current_page((n - 1) * documents::SITEMAP_PAGE, documents::SITEMAP_PAGE)?,
     };
-    let origin = view::origin(&state, &req);
-    let body = documents::sitemap(&origin, &rows, n == 0);
+    let origin = sitemap_origin(&state)?;
+    let body = documents::sitemap(origin, &rows, n == 0);
     Ok(answer(&req, StatusCode::OK, types::XML, CHANGING, body))
 }
 

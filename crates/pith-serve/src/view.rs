@@ -23,8 +23,9 @@ pub use crate::headers::CSP;
 pub struct Site {
     /// The path of the site root, `/`.
     pub root: &'static str,
-    /// The absolute origin (`http://host:port`), for what readers copy elsewhere (snippets,
-    /// the check recipe).
+    /// The absolute origin (`https://mirror.example.org`) for what readers copy elsewhere
+    /// (snippets, the check recipe); empty when the server knows no public address of its own,
+    /// and URLs are then relative to it.
     pub origin: String,
     /// The stylesheet's path.
     pub css: String,
@@ -50,29 +51,12 @@ impl Site {
         }
     }
 
-    /// The frame of a page answering a request: the origin is the server's `--base-url`, else
-    /// comes from the `Host` header.
-    pub fn of_request(state: &AppState, headers: &HeaderMap) -> Self {
-        Site::new(origin(state, headers), false, state.index().len().ok())
+    /// The frame of a page the server answers: URLs under its `--base-url`, or relative to the
+    /// server when none was given (never taken from the request, so that no client can make a
+    /// page name another host).
+    pub fn of(state: &AppState) -> Self {
+        Site::new(state.base_url().to_owned(), false, state.index().len().ok())
     }
-}
-
-/// The absolute origin readers should copy: the server's `--base-url` when one was given, else
-/// `http://` and the request's `Host`.
-pub fn origin(state: &AppState, headers: &HeaderMap) -> String {
-    if !state.base_url().is_empty() {
-        return state.base_url().to_owned();
-    }
-    let host = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .filter(|h| {
-            !h.is_empty()
-                && h.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
-        })
-        .unwrap_or("localhost");
-    format!("http://{host}")
 }
 
 static TERA: LazyLock<tera::Tera> = LazyLock::new(|| {

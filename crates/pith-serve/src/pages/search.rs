@@ -53,7 +53,7 @@ pub async fn home(
     Query(search): Query<Search>,
     headers: HeaderMap,
 ) -> Result<Response, Error> {
-    let site = Site::of_request(&state, &headers);
+    let site = Site::of(&state);
     let q = search.q.unwrap_or_default();
     if q.trim().is_empty() {
         let mut ctx = tera::Context::new();

@@ -26,7 +26,7 @@ use crate::upload::Failure;
 pub async fn form(State(state): State<AppState>, headers: HeaderMap) -> Response {
     page(
         &state,
-        &Site::of_request(&state, &headers),
+        &Site::of(&state),
         None,
         StatusCode::OK,
         &headers,
@@ -300,7 +300,7 @@ pub async fn check(
 ) -> Response {
     let limit = state.max_upload();
     let json = wants_json(&headers);
-    let site = Site::of_request(&state, &headers);
+    let site = Site::of(&state);
     let refuse = |r: Refusal, detail: &str| refusal(&state, &site, &headers, json, r, detail);
     let boundary = headers
         .get(header::CONTENT_TYPE)
