@@ -41,7 +41,8 @@ pub struct Exported {
     pub bundles: u64,
     /// Files written in all.
     pub files: u64,
-    /// Records not written: their arXiv id cannot name a path inside the export.
+    /// Records not written: a row that cannot be read, an arXiv id or code the library does
+    /// not read as one, or a record whose files cannot be made.
     pub skipped: u64,
 }
 
@@ -84,10 +85,12 @@ impl Out {
 }
 
 /// Whether `rel` names a path inside the export. Ids come from the index, which came from
-/// files: one that would leave DIR (`../`, `/…`, `\`) cannot be a file name there.
+/// files: one that would leave DIR (`../`, `/…`, `\`) or hold a control character cannot be
+/// a file name there (the ids are checked before; this is the last word on every path).
 fn inside(rel: &str) -> bool {
     !rel.split('/')
         .any(|c| c.is_empty() || c == "." || c == ".." || c.contains('\\'))
+        && !rel.chars().any(char::is_control)
 }
 
 fn io(e: std::io::Error, path: &Path) -> Error {
@@ -103,6 +106,57 @@ pub fn stub(base: &str, to: &str) -> Vec<u8> {
          <meta name=\"robots\" content=\"noindex\"></head>\n<body><p>This moved to <a href=\"{url}\">{url}</a>.</p></body></html>\n"
     )
     .into_bytes()
+}
+
+/// The files of one record, with their paths in the export: its JSON, citations, page,
+/// bundle and state, badges and its version's redirect stub.
+fn record_files(
+    index: &Index,
+    e: &Entry,
+    b: Option<&crate::index::BundleEntry>,
+    base: &str,
+    site: &pages::Site,
+    badge: &Options,
+) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let code = e.number.code();
+    let mut files = Vec::new();
+    // What a browser gets at /pith/<26>: the record page (a static host cannot tell a
+    // browser from a script; scripts ask for the .json).
+    let facts = Facts::of(index, e, base).map_err(|x| x.to_string())?;
+    files.push((
+        format!("pith/{code}.json"),
+        documents::record(base, e, b, &facts.versions),
+    ));
+    for format in pith::job::cite::Format::ALL {
+        if let Some(bytes) = documents::citation(e, format) {
+            files.push((format!("pith/{code}{}", format.extension()), bytes));
+        }
+    }
+    files.push(pages::export::record(&facts, site).map_err(|x| x.to_string())?);
+    if let Some(b) = b {
+        let mut bytes = b.bundle.clone().into_bytes();
+        bytes.push(b'\n');
+        files.push((format!("pith/{code}/bundle.json"), bytes));
+        files.push((format!("pith/{code}/state.json"), documents::state(e, b)));
+    }
+    let dark = badge.clone().dark(true);
+    for (name, look) in [("", badge), ("-dark", &dark)] {
+        let svg = documents::badge_svg(&e.number, look, b).map_err(|x| x.to_string())?;
+        files.push((format!("badge/{code}{name}.svg"), svg));
+        let pdf = documents::badge_pdf(&e.number, look, b).map_err(|x| x.to_string())?;
+        files.push((format!("badge/{code}{name}.pdf"), pdf));
+    }
+    files.push((
+        format!("badge/{code}.json"),
+        documents::shields(&e.number, false, b),
+    ));
+    if !e.superseded {
+        files.push((
+            format!("arxiv/{}v{}/index.html", e.arxiv_id, e.version),
+            stub(base, &format!("/pith/{code}")),
+        ));
+    }
+    Ok(files)
 }
 
 /// The number of leading characters `a` and `b` share.
@@ -152,57 +206,44 @@ pub fn export(
         }
         Ok::<(), Error>(())
     };
-    index.each(|e, b| {
+    index.each_row(|row| {
+        let (e, b) = match row {
+            Ok(r) => r,
+            Err(bad) => {
+                report(&format!(
+                    "{:?}: not exported: the row cannot be read: {}",
+                    bad.code, bad.error
+                ));
+                done.skipped += 1;
+                return Ok(());
+            }
+        };
         let code = e.number.code();
-        if !inside(&format!("arxiv/{}v{}/index.html", e.arxiv_id, e.version)) {
+        // The library's grammar of arXiv ids decides what may name a folder: no separator
+        // but arXiv's own, no `..`, no control character.
+        if !pith::record::is_arxiv_id(&e.arxiv_id) || e.version == 0 {
             report(&format!(
-                "{code}: not exported: its arXiv id {:?} cannot name a file inside the export",
-                e.arxiv_id
+                "{code}: not exported: its arXiv id {:?} (version {}) is not one, so it cannot name a file",
+                e.arxiv_id, e.version
             ));
             done.skipped += 1;
             return Ok(());
         }
-        // What a browser gets at /pith/<26>: the record page (a static host cannot tell a
-        // browser from a script; scripts ask for the .json).
-        let facts = Facts::of(index, e, base)?;
-        let json = documents::record(base, e, b, &facts.versions);
-        out.write(&format!("pith/{code}.json"), &json)?;
-        for format in pith::job::cite::Format::ALL {
-            if let Some(bytes) = documents::citation(e, format) {
-                out.write(&format!("pith/{code}{}", format.extension()), &bytes)?;
+        // The record's files are made before any is written: a record that cannot be made
+        // whole is reported and leaves no file.
+        let files = match record_files(index, e, b, base, &site, &badge) {
+            Ok(f) => f,
+            Err(why) => {
+                report(&format!("{code}: not exported: {why}"));
+                done.skipped += 1;
+                return Ok(());
             }
+        };
+        for (path, bytes) in &files {
+            out.write(path, bytes)?;
         }
-        let (path, page) = pages::export::record(&facts, &site)
-            .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?;
-        out.write(&path, &page)?;
-        if let Some(b) = b {
-            let mut bytes = b.bundle.clone().into_bytes();
-            bytes.push(b'\n');
-            out.write(&format!("pith/{code}/bundle.json"), &bytes)?;
-            out.write(&format!("pith/{code}/state.json"), &documents::state(e, b))?;
+        if b.is_some() {
             done.bundles += 1;
-        }
-        let svg = documents::badge_svg(&e.number, &badge, b)
-            .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?;
-        out.write(&format!("badge/{code}.svg"), &svg)?;
-        let dark = badge.clone().dark(true);
-        let dark_svg = documents::badge_svg(&e.number, &dark, b)
-            .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?;
-        out.write(&format!("badge/{code}-dark.svg"), &dark_svg)?;
-        for (name, look) in [("", &badge), ("-dark", &dark)] {
-            let pdf = documents::badge_pdf(&e.number, look, b)
-                .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?;
-            out.write(&format!("badge/{code}{name}.pdf"), &pdf)?;
-        }
-        out.write(
-            &format!("badge/{code}.json"),
-            &documents::shields(&e.number, false, b),
-        )?;
-        if !e.superseded {
-            out.write(
-                &format!("arxiv/{}v{}/index.html", e.arxiv_id, e.version),
-                &stub(base, &format!("/pith/{code}")),
-            )?;
         }
         let s = prev.as_ref().map_or(0, |p| shared(p.number.code(), code));
         if let Some(p) = prev.take() {
@@ -218,7 +259,7 @@ pub fn export(
     }
     index.each_latest(|id, code| {
         // Reported with its record above.
-        if !inside(&format!("arxiv/{id}/index.html")) {
+        if !pith::record::is_arxiv_id(id) || pith::PithNumber::parse(code).is_err() {
             return Ok(());
         }
         out.write(
