@@ -28,8 +28,8 @@ use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
 use tokio::sync::{Notify, Semaphore};
-use tower::ServiceExt;
 use tokio_io_timeout::TimeoutStream;
+use tower::ServiceExt;
 
 /// The bounds a request and a connection must keep.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -323,8 +323,7 @@ pub async fn serve(
             () = &mut shutdown => break,
         };
         let who = client(peer.ip());
-        let Some((id, conn)) = registry.admit(who, limits.max_connections_per_client.max(1))
-        else {
+        let Some((id, conn)) = registry.admit(who, limits.max_connections_per_client.max(1)) else {
             // This client holds its share: the connection is closed unanswered.
             drop(stream);
             continue;

@@ -86,9 +86,11 @@ impl Made {
                 Ok(f) => stream(tokio::fs::File::from_std(f), Arc::clone(self)),
                 // Removed behind the server's back: the client sees a cut answer, as when a
                 // disk fails; the next request makes it again.
-                Err(e) => Body::from_stream(futures_util::stream::once(async move {
-                    Err::<Bytes, _>(e)
-                })),
+                Err(e) => {
+                    Body::from_stream(futures_util::stream::once(
+                        async move { Err::<Bytes, _>(e) },
+                    ))
+                }
             },
         }
     }
@@ -280,7 +282,9 @@ mod tests {
         assert_eq!(std::fs::read_dir(r.dir().unwrap()).unwrap().count(), 0);
         // Another index: made again.
         let small = r
-            .get(Generation(1), "k", "text/plain", || Ok::<_, String>(b"x".to_vec()))
+            .get(Generation(1), "k", "text/plain", || {
+                Ok::<_, String>(b"x".to_vec())
+            })
             .await
             .unwrap();
         assert!(matches!(small.held, Held::Memory(_)));

@@ -113,7 +113,11 @@ pub async fn pith(
     // (a record may hold tens of thousands of authors), and kept: in memory, or in a file.
     let key = format!("{}/{code}", media.content_type());
     let made = match (media, documents::citation_format(media)) {
-        (Media::Html, _) => return pages::record::page(&state, &req, &entry).await.map(reply::vary_accept),
+        (Media::Html, _) => {
+            return pages::record::page(&state, &req, &entry)
+                .await
+                .map(reply::vary_accept)
+        }
         (m, Some(format)) => {
             state
                 .rendered()

@@ -561,7 +561,11 @@ fn an_export_writes_every_record_but_those_it_cannot_name() {
         assert!(!site.join(format!("pith/{code}.json")).exists(), "{code}");
     }
     // One line per skipped record, each a line: no control character reached the report.
-    assert!(!r.stderr.contains('\x1b') && !r.stderr.contains('\0'), "{:?}", r.stderr);
+    assert!(
+        !r.stderr.contains('\x1b') && !r.stderr.contains('\0'),
+        "{:?}",
+        r.stderr
+    );
     assert!(!dir.path().join("escaped").exists() && !dir.path().join("out/escaped").exists());
     // Every other record has its badges (named by code) and its JSON.
     let written: std::collections::BTreeSet<String> = std::fs::read_dir(site.join("badge"))
@@ -616,7 +620,9 @@ fn no_url_is_taken_from_the_host_header() {
         (
             format!(
                 "/arxiv/{}",
-                vectors()[0]["canonical_record"]["source"]["id"].as_str().unwrap()
+                vectors()[0]["canonical_record"]["source"]["id"]
+                    .as_str()
+                    .unwrap()
             ),
             &evil[..],
         ),
@@ -632,11 +638,19 @@ fn no_url_is_taken_from_the_host_header() {
     drop(s);
     // With it: that host, whatever the request says.
     let s = Server::start(&f.index, &["--base-url", "https://mirror.example.org"]);
-    for p in ["/sitemap.xml".to_owned(), "/sitemap/1.xml".to_owned(), format!("/pith/{c}")] {
+    for p in [
+        "/sitemap.xml".to_owned(),
+        "/sitemap/1.xml".to_owned(),
+        format!("/pith/{c}"),
+    ] {
         let r = s.get(&p, &html);
         assert_eq!(r.status, 200, "{p}: {}", r.text());
         assert!(!r.text().contains("evil"), "{p}");
-        assert!(r.text().contains("https://mirror.example.org/"), "{p}: {}", r.text());
+        assert!(
+            r.text().contains("https://mirror.example.org/"),
+            "{p}: {}",
+            r.text()
+        );
     }
 }
 
@@ -655,7 +669,11 @@ fn probe_while(addr: &str, busy: impl FnOnce()) -> Duration {
                     .unwrap();
                 let mut b = Vec::new();
                 let _ = c.read_to_end(&mut b);
-                assert!(b.starts_with(b"HTTP/1.1 200"), "{}", String::from_utf8_lossy(&b));
+                assert!(
+                    b.starts_with(b"HTTP/1.1 200"),
+                    "{}",
+                    String::from_utf8_lossy(&b)
+                );
                 worst = worst.max(t.elapsed());
                 std::thread::sleep(Duration::from_millis(50));
             }
@@ -678,9 +696,20 @@ fn a_flood_of_large_record_pages_leaves_the_server_answering() {
     let page = ask(&s, "GET", &format!("/pith/{big_code}"), "text/html");
     assert_eq!(page.status, 200);
     assert!(page.body.len() < 512 << 10, "{} bytes", page.body.len());
-    assert!(page.text().contains("44900 more"), "the page does not say how many more");
-    let json = ask(&s, "GET", &format!("/pith/{big_code}.json"), "application/json");
-    assert!(json.text().contains("Author044999"), "the JSON lost authors");
+    assert!(
+        page.text().contains("44900 more"),
+        "the page does not say how many more"
+    );
+    let json = ask(
+        &s,
+        "GET",
+        &format!("/pith/{big_code}.json"),
+        "application/json",
+    );
+    assert!(
+        json.text().contains("Author044999"),
+        "the JSON lost authors"
+    );
     let worst = probe_while(&s.addr, || {
         let until = Instant::now() + Duration::from_secs(5);
         let clients: Vec<_> = (0..64)
@@ -757,12 +786,15 @@ fn held_connections_leave_new_clients_answered() {
                 let Some((_, c)) = slot else { continue };
                 let mut b = [0u8; 4096];
                 let gone = matches!(c.read(&mut b), Ok(0))
-                    || c.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").is_err();
+                    || c.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                        .is_err();
                 if gone {
                     *slot = None;
                 }
             }
-            std::thread::sleep(Duration::from_secs(4).min(until.saturating_duration_since(Instant::now())));
+            std::thread::sleep(
+                Duration::from_secs(4).min(until.saturating_duration_since(Instant::now())),
+            );
         }
     });
     drop(extra);
@@ -770,7 +802,10 @@ fn held_connections_leave_new_clients_answered() {
         "held: {} still open after 10 s",
         conns.iter().flatten().count()
     );
-    assert!(worst < Duration::from_secs(1), "a new client waited {worst:?}");
+    assert!(
+        worst < Duration::from_secs(1),
+        "a new client waited {worst:?}"
+    );
 }
 
 #[test]

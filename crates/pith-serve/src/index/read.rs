@@ -419,9 +419,9 @@ impl Index {
                 Err(err) => {
                     // Named as stored, whatever it holds (the caller escapes it to say it).
                     let code = match r.get_ref(0) {
-                        Ok(rusqlite::types::ValueRef::Text(t) | rusqlite::types::ValueRef::Blob(t)) => {
-                            String::from_utf8_lossy(t).into_owned()
-                        }
+                        Ok(
+                            rusqlite::types::ValueRef::Text(t) | rusqlite::types::ValueRef::Blob(t),
+                        ) => String::from_utf8_lossy(t).into_owned(),
                         _ => String::new(),
                     };
                     f(Err(BadRow {

@@ -12,10 +12,10 @@ use pith::{PithNumber, Record};
 use serde::Serialize;
 
 use super::{render, Site};
-use crate::reply::types;
 use crate::documents;
 use crate::error::Error;
 use crate::index::{self, BundleEntry, Entry, ErrorKind, Index};
+use crate::reply::types;
 use crate::state::AppState;
 
 /// What the index knows of one paper version, as the page needs it.
@@ -522,11 +522,7 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
 ///
 /// # Errors
 /// The index's errors, and a page that fails to render (a bug).
-pub async fn page(
-    state: &AppState,
-    headers: &HeaderMap,
-    entry: &Entry,
-) -> Result<Response, Error> {
+pub async fn page(state: &AppState, headers: &HeaderMap, entry: &Entry) -> Result<Response, Error> {
     let site = Site::of(state);
     let index = state.index();
     let base = state.base_url().to_owned();

@@ -24,13 +24,7 @@ use crate::upload::Failure;
 
 /// The form page.
 pub async fn form(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    page(
-        &state,
-        &Site::of(&state),
-        None,
-        StatusCode::OK,
-        &headers,
-    )
+    page(&state, &Site::of(&state), None, StatusCode::OK, &headers)
 }
 
 /// The query of a raw-body upload: the file's name, for the report's `file` key.
