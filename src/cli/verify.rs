@@ -113,6 +113,7 @@ fn request(mut args: Args, pdf: Option<&std::path::Path>) -> Result<VerifyReques
         keys: load_keys(&args.key)?[1..].to_vec(),
         net: args.input.net.settings()?,
         resolver: None,
+        stop: Default::default(),
     })
 }
 

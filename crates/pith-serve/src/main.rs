@@ -306,8 +306,18 @@ fn serve(a: ServeArgs, quiet: bool) -> Result<()> {
         ));
         println!("listening on http://{addr}");
         let _ = std::io::stdout().flush();
+        let uploads = state.uploads().clone();
         let router = app::router(state);
-        limits::serve(listener, router, limits, limits::shutdown_signal()).await?;
-        Ok(())
-    })
+        // On SIGTERM the checks in flight are stopped too: their clients get a 503 at once,
+        // and nothing outlives the grace period.
+        let shutdown = async move {
+            limits::shutdown_signal().await;
+            uploads.stop_all();
+        };
+        limits::serve(listener, router, limits, shutdown).await?;
+        Ok::<(), anyhow::Error>(())
+    })?;
+    // A check that has not yet seen its stop is not waited for.
+    rt.shutdown_timeout(Duration::from_millis(500));
+    Ok(())
 }

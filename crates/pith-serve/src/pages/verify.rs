@@ -324,7 +324,7 @@ pub async fn check(
         origin: site.origin.clone(),
     };
     let checked = budget
-        .check(upload.held, move || {
+        .check(upload.held, move |stop| {
             // Receipts are checked with the keys the index trusted, as its badges were.
             let keys = lookup.state.index().trusted_keys().unwrap_or_default();
             let req = VerifyRequest {
@@ -334,13 +334,20 @@ pub async fn check(
                 }),
                 resolver: Some(&lookup),
                 keys: keys.into_iter().skip(1).collect(),
+                stop: stop.clone(),
                 ..VerifyRequest::default()
             };
             let report = job::verify::run(&req)?;
             // An encrypted file opened without its password was not read at all: say so, rather
             // than that it carries no number.
             let not_read = if report.verdict == Verdict::NoNumber {
-                pith::pdf::inspect(&file[..]).ok().and_then(|i| i.not_read)
+                let opts = pith::pdf::InspectOptions {
+                    stop,
+                    ..Default::default()
+                };
+                pith::pdf::inspect_opts(&file[..], &opts)
+                    .ok()
+                    .and_then(|i| i.not_read)
             } else {
                 None
             };
