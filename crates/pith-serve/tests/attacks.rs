@@ -963,3 +963,52 @@ fn every_answer_carries_its_headers_and_each_refusal_its_kind() {
     assert_eq!(status, 422, "{r}");
     assert!(r.contains("\"error\":\"encrypted\""), "{r}");
 }
+
+#[test]
+#[ignore = "full tier (PDFs built to be expensive, checked under a 1 s deadline, then SIGTERM)"]
+fn a_check_past_its_deadline_gives_its_turn_back_and_sigterm_ends_checks() {
+    let f = Fixture::new();
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.pdf");
+    common::inject(vectors()[0]["pith_number"].as_str().unwrap(), &good);
+    let good = std::fs::read(&good).unwrap();
+    let heavy = [xref_bomb(), xmp_flood(10_000_000)];
+    let s = Server::start(&f.index, &["--check-timeout", "1", "--check-wait", "30"]);
+    let addr = s.addr.clone();
+    // Both turns taken by files built to be expensive; a good file waits for a turn, which
+    // must come once their deadline passed, not when the work they started would end.
+    let t = Instant::now();
+    let hostile: Vec<_> = heavy
+        .iter()
+        .cloned()
+        .map(|pdf| {
+            let addr = addr.clone();
+            std::thread::spawn(move || upload(&addr, &pdf).0)
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let (status, _) = upload(&addr, &good);
+    assert_eq!(status, 200, "the good file");
+    assert!(t.elapsed() < Duration::from_secs(5), "the good file waited {:?}", t.elapsed());
+    for h in hostile {
+        let status = h.join().unwrap();
+        // Read within the budget (no number), refused, or stopped at its deadline.
+        assert!(matches!(status, 200 | 422 | 503), "a hostile file was answered {status}");
+    }
+    // SIGTERM while both turns are taken again: the checks end and the server exits within
+    // the 10 s the docs give it.
+    let hostile: Vec<_> = heavy
+        .into_iter()
+        .map(|pdf| {
+            let addr = addr.clone();
+            std::thread::spawn(move || upload(&addr, &pdf).0)
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    assert_eq!(s.terminate(), Some(0));
+    assert!(t.elapsed() < Duration::from_secs(10), "exited after {:?}", t.elapsed());
+    for h in hostile {
+        let _ = h.join();
+    }
+}
