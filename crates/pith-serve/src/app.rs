@@ -1,7 +1,7 @@
 //! The whole application: the [`axum::Router`] ([`router`]) joining the resolver's routes
 //! ([`crate::routes`], their answers kept in memory by [`crate::cache`]), the pages
 //! ([`crate::pages`]), the limits around them ([`crate::limits`]) and the headers every answer
-//! carries ([`crate::headers`]).
+//! carries ([`crate::http::secure`]).
 //!
 //! The state every handler shares is [`crate::state`]'s; it is named here too, for the binary.
 
@@ -15,7 +15,8 @@ use axum::routing::get;
 use axum::Router;
 
 use crate::error::Error;
-use crate::{cache, error, headers, limits, pages, reply, routes, state};
+use crate::http::{reply, secure};
+use crate::{cache, error, limits, pages, routes, state};
 
 pub use crate::state::{watch, AppState, Reload, MAX_UPLOAD};
 
@@ -71,7 +72,7 @@ pub fn router(state: AppState) -> Router {
         // answers an oversize one with a page: the general body limit above is not for it.
         .merge(pages::upload_router())
         .layer(axum::middleware::from_fn_with_state(state.clone(), pin))
-        .layer(axum::middleware::from_fn(headers::secure))
+        .layer(axum::middleware::from_fn(secure::secure))
         // Outermost: an answer already kept goes out before routing and the layers above.
         .layer(axum::middleware::from_fn_with_state(
             state.cache().clone(),

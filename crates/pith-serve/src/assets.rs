@@ -8,7 +8,7 @@ use axum::extract::Path;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use crate::etag::{self, Etag};
+use crate::http::etag::{self, Etag};
 
 /// One asset: its bytes, its content type, and its hashed name.
 pub struct Asset {

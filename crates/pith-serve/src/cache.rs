@@ -12,7 +12,7 @@
 //! key, and the least useful answers make room for new ones (quick_cache's CLOCK-Pro, which
 //! keeps the popular ones). An answer larger than [`MAX_ENTRY`] is sent as it is made, streamed,
 //! and not kept. Keys are normalised: a query counts only through the badge options it names
-//! ([`crate::query::BadgeQuery::options`]), so unknown keys or the same options spelt another
+//! ([`crate::http::badge::BadgeQuery::options`]), so unknown keys or the same options spelt another
 //! way cannot add entries, and other routes take no query at all. Only `GET` answers with an
 //! `ETag`, a size known in advance and a status of 200, 301, 303 or 404 are kept; a `304` is
 //! answered from the kept `ETag`.
@@ -25,8 +25,8 @@ use axum::extract::{Query, Request, State};
 use axum::http::{header, HeaderMap, Method, Response, StatusCode};
 use axum::middleware::Next;
 
-use crate::negotiate::Negotiated;
-use crate::query::BadgeQuery;
+use crate::http::negotiate::Negotiated;
+use crate::http::badge::BadgeQuery;
 
 /// The largest answer kept, in bytes: larger ones are streamed to the client as they are made.
 pub const MAX_ENTRY: u64 = 1 << 20;
@@ -209,7 +209,7 @@ pub async fn hot(State(cache): State<Cache>, req: Request, next: Next) -> Respon
             let nm = kept
                 .headers
                 .get(header::ETAG)
-                .is_some_and(|e| crate::etag::matches(req.headers(), e.as_bytes()));
+                .is_some_and(|e| crate::http::etag::matches(req.headers(), e.as_bytes()));
             build(&kept, nm)
         }
         None => next.run(req).await,
@@ -231,13 +231,13 @@ pub async fn layer(State(cache): State<Cache>, req: Request, next: Next) -> Resp
         .get::<Generation>()
         .copied()
         .unwrap_or_default();
-    let headers = crate::reply::negotiation(req.headers());
+    let headers = crate::http::reply::negotiation(req.headers());
     if let Some(kept) = cache.get(&key, generation) {
         let etag = kept
             .headers
             .get(header::ETAG)
             .map(|v| v.as_bytes().to_vec());
-        let nm = etag.is_some_and(|e| crate::etag::matches(&headers, &e));
+        let nm = etag.is_some_and(|e| crate::http::etag::matches(&headers, &e));
         return build(&kept, nm);
     }
     // The route answers without If-None-Match, so that the full answer can be kept.
@@ -256,7 +256,7 @@ pub async fn layer(State(cache): State<Cache>, req: Request, next: Next) -> Resp
     }
     let (mut parts, body) = res.into_parts();
     // Kept as the layers outside would finish it: the hot path adds nothing.
-    crate::headers::complete(&mut parts.headers);
+    crate::http::secure::complete(&mut parts.headers);
     let Ok(bytes) =
         axum::body::to_bytes(body, usize::try_from(cache.max_entry).unwrap_or(usize::MAX)).await
     else {
@@ -274,7 +274,7 @@ pub async fn layer(State(cache): State<Cache>, req: Request, next: Next) -> Resp
     let nm = kept
         .headers
         .get(header::ETAG)
-        .is_some_and(|e| crate::etag::matches(&headers, e.as_bytes()));
+        .is_some_and(|e| crate::http::etag::matches(&headers, e.as_bytes()));
     let r = build(&kept, nm);
     cache.put(key, kept);
     r
@@ -287,7 +287,7 @@ fn not_modified_or(res: Response<Body>, req: &HeaderMap) -> Response<Body> {
         && res
             .headers()
             .get(header::ETAG)
-            .is_some_and(|e| crate::etag::matches(req, e.as_bytes()));
+            .is_some_and(|e| crate::http::etag::matches(req, e.as_bytes()));
     if !matches {
         return res;
     }

@@ -9,7 +9,7 @@ use pith::record::Details;
 use pith::{PithNumber, Record};
 
 use crate::index::{BundleEntry, Entry};
-use crate::negotiate::Media;
+use crate::http::negotiate::Media;
 
 /// The versions of a paper the index holds, as (version, number), oldest first.
 pub type Versions = [(u32, PithNumber)];

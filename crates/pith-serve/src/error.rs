@@ -1,6 +1,6 @@
 //! The one error type of the handlers ([`Error`]: a status and one sentence) and how it
 //! becomes an answer: JSON (`error`, `status`, `message`) for scripts, the message page for a
-//! browser, chosen by the request's `Accept` ([`crate::negotiate`]) and marked `Vary: Accept`.
+//! browser, chosen by the request's `Accept` ([`crate::http::negotiate`]) and marked `Vary: Accept`.
 //!
 //! A handler returns `Result<_, Error>`; [`Error`]'s own [`IntoResponse`] writes the JSON
 //! answer and leaves the error in the answer's extensions, and [`layer`], which has the
@@ -13,8 +13,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::index;
-use crate::negotiate::{Media, Negotiated};
-use crate::reply::{self, types, MISSING};
+use crate::http::negotiate::{Media, Negotiated};
+use crate::http::reply::{self, types, MISSING};
 use crate::state::AppState;
 use crate::view::{Message, Site};
 

@@ -28,8 +28,7 @@
 //! 9. `limits`
 //! 10. `rendered`, `documents`, `assets`
 //! 11. `cache`
-//! 12. `reply`, `query`, `headers`
-//! 13. `negotiate`, `etag`, `index`
+//! 12. `http`, `index`
 //!
 //! - [`app`]: the [`axum::Router`] joining routes, pages and limits;
 //! - [`export`]: the same routes written as static files;
@@ -43,10 +42,8 @@
 //! - [`rendered`]: a record's page, JSON and citations made once per index on a bounded pool,
 //!   large ones kept in files; [`cache`]: answers kept in memory; [`documents`]: the bytes of records, states and badges;
 //!   [`assets`]: the stylesheet and the script;
-//! - [`reply`]: the headers of every answer; [`query`]: a badge's query; [`headers`]: the
-//!   headers every answer carries whoever made it (nosniff, and the pages' policy on HTML);
-//!   [`negotiate`]: `Accept`, read once; [`etag`]:
-//!   entity tags and `If-None-Match`;
+//! - [`http`]: the one HTTP layer: answers' headers, content types, entity tags and `304`,
+//!   negotiation, the headers every answer carries, and a badge request read once;
 //! - [`index`]: the SQLite schema, building (a new file renamed into place) and lookups;
 //!   [`limits`]: request limits, timeouts for slow clients and graceful shutdown.
 #![forbid(unsafe_code)]
@@ -57,17 +54,13 @@ pub mod assets;
 pub mod cache;
 pub mod documents;
 pub mod error;
-pub mod etag;
 pub mod export;
 pub mod extract;
-pub mod headers;
+pub mod http;
 pub mod index;
 pub mod limits;
-pub mod negotiate;
 pub mod pages;
-pub mod query;
 pub mod rendered;
-pub mod reply;
 pub mod routes;
 pub mod state;
 pub mod upload;

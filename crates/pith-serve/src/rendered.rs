@@ -22,7 +22,7 @@ use axum::response::Response;
 use tokio::sync::Semaphore;
 
 use crate::cache::Generation;
-use crate::etag::Etag;
+use crate::http::etag::Etag;
 
 /// The largest representation kept in memory, in bytes; larger ones go to a file.
 pub const IN_MEMORY: usize = 256 << 10;
@@ -61,9 +61,9 @@ impl Made {
     }
 
     /// The answer to a request with these headers (`304` when it holds this one), streamed
-    /// from its file when it has one: [`crate::reply::finish`] with its length.
+    /// from its file when it has one: [`crate::http::reply::finish`] with its length.
     pub fn answer(self: &Arc<Self>, req: &HeaderMap, cache: &'static str) -> Response {
-        let mut r = crate::reply::finish(
+        let mut r = crate::http::reply::finish(
             req,
             StatusCode::OK,
             self.content_type,

@@ -8,7 +8,7 @@
 //! route reaches the file system from the URL: every answer comes from the index.
 //!
 //! Every answer carries an `ETag` of its representation and a `Cache-Control`
-//! ([`crate::reply`]); JSON and SVG answers carry `Access-Control-Allow-Origin: *`; answers
+//! ([`crate::http::reply`]); JSON and SVG answers carry `Access-Control-Allow-Origin: *`; answers
 //! whose body depends on `Accept` say so in `Vary`.
 
 use axum::extract::rejection::QueryRejection;
@@ -21,10 +21,10 @@ use crate::documents;
 use crate::error::Error;
 use crate::extract::{self, Named, Paper};
 use crate::index::Prefix;
-use crate::negotiate::{Media, Negotiated};
+use crate::http::negotiate::{Media, Negotiated};
 use crate::pages;
-use crate::query::BadgeQuery;
-use crate::reply::{self, answer, types, CHANGING, MISSING};
+use crate::http::badge::BadgeQuery;
+use crate::http::reply::{self, answer, types, CHANGING, MISSING};
 use crate::state::AppState;
 
 /// What a handler gives: an answer, or an error the client gets in the form it accepts.

@@ -12,11 +12,11 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
-use crate::etag::Etag;
+use crate::http::etag::Etag;
 use crate::state::AppState;
 
-/// The policy every page is served with ([`crate::headers::CSP`]).
-pub use crate::headers::CSP;
+/// The policy every page is served with ([`crate::http::secure::CSP`]).
+pub use crate::http::secure::CSP;
 
 /// What every page's frame needs: where the site is, its assets, whether it is a static copy.
 #[derive(Debug, Clone, Serialize)]
@@ -90,7 +90,7 @@ pub fn render(template: &str, ctx: &tera::Context) -> Result<String, tera::Error
 /// An HTML answer with the pages' headers: the policy, no referrer, an `ETag` of the body and
 /// `Cache-Control: no-cache` (the page can change with the index; the ETag makes asking cheap).
 pub fn html(status: StatusCode, body: String, request: &HeaderMap) -> Response {
-    let etag = Etag::of(crate::reply::types::HTML, body.as_bytes());
+    let etag = Etag::of(crate::http::reply::types::HTML, body.as_bytes());
     let fresh = status == StatusCode::OK && etag.matches(request);
     let headers = [
         (header::CONTENT_TYPE, "text/html; charset=utf-8"),

@@ -15,7 +15,7 @@ use super::{render, Site};
 use crate::documents;
 use crate::error::Error;
 use crate::index::{self, BundleEntry, Entry, ErrorKind, Index};
-use crate::reply::types;
+use crate::http::reply::types;
 use crate::state::AppState;
 
 /// What the index knows of one paper version, as the page needs it.

@@ -18,7 +18,7 @@ use pith::verify::{Bundle, CheckKind, CheckStatus, Verdict};
 use serde::{Deserialize, Serialize};
 
 use super::{html, internal_error, render, Message, Site};
-use crate::negotiate::{Media, Negotiated};
+use crate::http::negotiate::{Media, Negotiated};
 use crate::state::AppState;
 use crate::upload::Failure;
 

@@ -6,7 +6,7 @@ use axum::body::Body;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use crate::etag::Etag;
+use crate::http::etag::Etag;
 
 /// Cache lifetime of what is named by its own hash (a record under its number).
 pub const IMMUTABLE: &str = "public, max-age=31536000, immutable";
