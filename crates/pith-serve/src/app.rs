@@ -31,8 +31,8 @@ pub use crate::state::{watch, AppState, Reload, MAX_UPLOAD};
 /// ```
 pub fn router(state: AppState) -> Router {
     let l = *state.limits();
-    // The resolver's routes: answers kept in memory (errors rendered for the client before
-    // they are kept).
+    // The resolver's routes and the pages: answers kept in memory, errors rendered for the
+    // client (the one error layer) before they are kept. A new route is one line here.
     let resolver = Router::new()
         .route("/pith/{segment}", get(routes::pith))
         .route("/pith/{code}/{file}", get(routes::pith_file))
@@ -42,6 +42,7 @@ pub fn router(state: AppState) -> Router {
         .route("/sitemap.xml", get(routes::sitemap_index))
         .route("/sitemap/{file}", get(routes::sitemap))
         .route("/healthz", get(routes::healthz))
+        .merge(pages::router())
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
             error::layer,
@@ -52,7 +53,6 @@ pub fn router(state: AppState) -> Router {
         ));
     Router::new()
         .merge(resolver)
-        .merge(pages::router())
         .fallback(routes::fallback)
         // One body rule for every route but the upload's, the fallback included.
         .layer(axum::middleware::from_fn_with_state(
@@ -60,10 +60,6 @@ pub fn router(state: AppState) -> Router {
             limits::body_limit,
         ))
         .layer(axum::middleware::from_fn(routes::finish))
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            error::layer,
-        ))
         .layer(axum::middleware::from_fn_with_state(
             l.request_timeout,
             limits::deadline,

@@ -151,6 +151,12 @@ impl Cache {
     }
 }
 
+/// The text of a search (`/?q=`), the only part of its query a search reads.
+#[derive(serde::Deserialize)]
+struct SearchKey {
+    q: Option<String>,
+}
+
 /// The key of a request: what kind of document the client asked for (the answers of
 /// `/pith/<26>` depend on it), the path, and for a badge the options its query names; `None`
 /// when the query cannot be read (the route answers 400, which is not kept).
@@ -163,6 +169,15 @@ fn key(req: &Request) -> Option<String> {
     // No answer depends on the request's Host: the only host the server names is its own
     // --base-url.
     key.push_str(path);
+    // A search answers by its text alone.
+    if path == "/" {
+        // A query that cannot be read is answered by the route, not kept.
+        let Query(s) = Query::<SearchKey>::try_from_uri(req.uri()).ok()?;
+        if let Some(q) = s.q.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
+            key.push_str("?q=");
+            key.push_str(q);
+        }
+    }
     if path.starts_with("/badge/") && req.uri().query().is_some() {
         let Query(q) = Query::<BadgeQuery>::try_from_uri(req.uri()).ok()?;
         let opts = q.options().ok()?;
@@ -355,6 +370,10 @@ mod tests {
         // Repeated keys and bad values: no key (the route answers 400, which is not kept).
         assert_eq!(key_of(&format!("{b}?full=1&full=0")), None);
         assert_eq!(key_of(&format!("{b}?style=nope")), None);
+        // A search is its text; one that cannot be read has no key.
+        assert_ne!(key_of("/?q=2402.03791"), key_of("/"));
+        assert_eq!(key_of("/?q=2402.03791&x=1"), key_of("/?q=%202402.03791"));
+        assert_eq!(key_of("/?q=a&q=b"), None);
         // Other routes take no query.
         let r = "/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5.json";
         assert_eq!(key_of(&format!("{r}?n=1")), key_of(r));

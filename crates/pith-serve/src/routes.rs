@@ -389,7 +389,7 @@ pub async fn finish(req: axum::extract::Request, next: axum::middleware::Next) -
     r
 }
 
-/// Anything else: 404.
-pub async fn fallback() -> Error {
-    Error::not_found("nothing here")
+/// Anything else: 404, rendered for the client here (no route's layers run for it).
+pub async fn fallback(State(state): State<AppState>, req: HeaderMap) -> Response {
+    Error::not_found("nothing here").answer(&req, &state)
 }

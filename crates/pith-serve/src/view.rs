@@ -13,6 +13,8 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use crate::http::etag::Etag;
+use crate::http::reply::{self, types};
+use crate::http::secure;
 use crate::state::AppState;
 
 /// The policy every page is served with ([`crate::http::secure::CSP`]).
@@ -87,24 +89,22 @@ pub fn render(template: &str, ctx: &tera::Context) -> Result<String, tera::Error
     TERA.render(template, ctx)
 }
 
-/// An HTML answer with the pages' headers: the policy, no referrer, an `ETag` of the body and
-/// `Cache-Control: no-cache` (the page can change with the index; the ETag makes asking cheap).
+/// An HTML answer with the pages' headers: the answer's own ([`reply::finish`]: an `ETag` of
+/// the body, `304` when the client holds it, `Cache-Control: no-cache`, since the page can
+/// change with the index and the ETag makes asking cheap), the pages' policy
+/// ([`crate::http::secure`]) and `Vary: Accept`.
 pub fn html(status: StatusCode, body: String, request: &HeaderMap) -> Response {
-    let etag = Etag::of(crate::http::reply::types::HTML, body.as_bytes());
-    let fresh = status == StatusCode::OK && etag.matches(request);
-    let headers = [
-        (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-        (header::CONTENT_SECURITY_POLICY, CSP),
-        (header::REFERRER_POLICY, "no-referrer"),
-        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        (header::CACHE_CONTROL, "no-cache"),
-        (header::VARY, "Accept"),
-    ];
-    let etag = etag.value();
-    if fresh {
-        return (StatusCode::NOT_MODIFIED, headers, [(header::ETAG, etag)]).into_response();
-    }
-    (status, headers, [(header::ETAG, etag)], body).into_response()
+    let etag = Etag::of(types::HTML, body.as_bytes());
+    let mut r = reply::finish(
+        request,
+        status,
+        types::HTML,
+        &etag,
+        "no-cache",
+        axum::body::Body::from(body),
+    );
+    secure::complete(r.headers_mut());
+    reply::vary_accept(r)
 }
 
 /// A page with a heading and sentences: not found, too large, and the like.
@@ -142,7 +142,7 @@ impl Message {
 pub fn internal_error(e: &dyn std::fmt::Display) -> Response {
     (
         StatusCode::INTERNAL_SERVER_ERROR,
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        [(header::CONTENT_TYPE, types::TEXT)],
         format!("the server could not answer: {e}\n"),
     )
         .into_response()

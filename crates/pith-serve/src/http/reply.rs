@@ -15,7 +15,7 @@ pub const CHANGING: &str = "public, max-age=300";
 /// Cache lifetime of answers that something is missing or wrong.
 pub const MISSING: &str = "public, max-age=60";
 
-/// Content types.
+/// Content types: the one list of what answers carry.
 pub mod types {
     /// JSON.
     pub const JSON: &str = "application/json";
@@ -31,6 +31,12 @@ pub mod types {
     pub const TEXT: &str = "text/plain; charset=utf-8";
     /// XML (the sitemap).
     pub const XML: &str = "application/xml; charset=utf-8";
+    /// BibTeX.
+    pub const BIBTEX: &str = "application/x-bibtex; charset=utf-8";
+    /// CSL-JSON.
+    pub const CSL_JSON: &str = "application/vnd.citationstyles.csl+json";
+    /// RIS.
+    pub const RIS: &str = "application/x-research-info-systems; charset=utf-8";
 }
 
 /// An answer with an `ETag` of its representation, `Cache-Control`, and CORS for JSON and

@@ -389,7 +389,7 @@ pub async fn check(
         return (
             StatusCode::OK,
             [
-                (header::CONTENT_TYPE, "application/json"),
+                (header::CONTENT_TYPE, crate::http::reply::types::JSON),
                 (header::CACHE_CONTROL, "no-store"),
             ],
             text,
@@ -413,7 +413,7 @@ fn refusal(
         let v = serde_json::json!({"error": r.key(), "message": format!("{}. {sentence}", r.heading())});
         (
             r.status(),
-            [(header::CONTENT_TYPE, "application/json")],
+            [(header::CONTENT_TYPE, crate::http::reply::types::JSON)],
             format!("{v}\n"),
         )
             .into_response()
