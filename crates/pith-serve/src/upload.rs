@@ -230,7 +230,8 @@ impl Budget {
                 _ => return Err(Failure::Busy),
             }
         };
-        let stop = Stop::after(self.limits.check_timeout);
+        // Cancelled when the deadline below passes, so that the client hears of it first.
+        let stop = Stop::new();
         {
             let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
             let Some(running) = running.as_mut() else {
