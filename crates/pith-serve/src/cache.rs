@@ -12,7 +12,7 @@
 //! key, and the least useful answers make room for new ones (quick_cache's CLOCK-Pro, which
 //! keeps the popular ones). An answer larger than [`MAX_ENTRY`] is sent as it is made, streamed,
 //! and not kept. Keys are normalised: a query counts only through the badge options it names
-//! ([`crate::http::badge::BadgeQuery::options`]), so unknown keys or the same options spelt another
+//! ([`crate::http::badge::BadgeRequest`]), so unknown keys or the same options spelt another
 //! way cannot add entries, and other routes take no query at all. Only `GET` answers with an
 //! `ETag`, a size known in advance and a status of 200, 301, 303 or 404 are kept; a `304` is
 //! answered from the kept `ETag`.
@@ -26,7 +26,7 @@ use axum::http::{header, HeaderMap, Method, Response, StatusCode};
 use axum::middleware::Next;
 
 use crate::http::negotiate::Negotiated;
-use crate::http::badge::BadgeQuery;
+use crate::http::badge::BadgeRequest;
 
 /// The largest answer kept, in bytes: larger ones are streamed to the client as they are made.
 pub const MAX_ENTRY: u64 = 1 << 20;
@@ -151,6 +151,10 @@ impl Cache {
     }
 }
 
+/// A request's key, made by [`hot`] for [`layer`].
+#[derive(Clone)]
+struct Keyed(String);
+
 /// The text of a search (`/?q=`), the only part of its query a search reads.
 #[derive(serde::Deserialize)]
 struct SearchKey {
@@ -160,7 +164,7 @@ struct SearchKey {
 /// The key of a request: what kind of document the client asked for (the answers of
 /// `/pith/<26>` depend on it), the path, and for a badge the options its query names; `None`
 /// when the query cannot be read (the route answers 400, which is not kept).
-fn key(req: &Request) -> Option<String> {
+fn key(req: &mut Request) -> Option<String> {
     let h = req.headers();
     let accept = Negotiated::of(h);
     let path = req.uri().path();
@@ -179,9 +183,18 @@ fn key(req: &Request) -> Option<String> {
         }
     }
     if path.starts_with("/badge/") && req.uri().query().is_some() {
-        let Query(q) = Query::<BadgeQuery>::try_from_uri(req.uri()).ok()?;
-        let opts = q.options().ok()?;
-        key.push_str(&format!("?{opts:?}"));
+        let badge = match req.extensions().get::<BadgeRequest>() {
+            Some(b) => b.key(),
+            None => {
+                let b = BadgeRequest::read(req.uri());
+                let k = b.key();
+                // Read once: the route's extractor takes it from here.
+                req.extensions_mut().insert(b);
+                k
+            }
+        };
+        key.push('?');
+        key.push_str(&badge?);
     }
     Some(key)
 }
@@ -206,7 +219,7 @@ fn build(kept: &Kept, not_modified: bool) -> Response<Body> {
 /// served now is answered from memory, before routing, negotiation and the layers that make
 /// answers run; any other request goes on. A request with a body goes on too (the body rule
 /// answers it).
-pub async fn hot(State(cache): State<Cache>, req: Request, next: Next) -> Response<Body> {
+pub async fn hot(State(cache): State<Cache>, mut req: Request, next: Next) -> Response<Body> {
     let serving = cache.serving.load(Ordering::Acquire);
     let plain = (req.method() == Method::GET || req.method() == Method::HEAD)
         && serving != u64::MAX
@@ -216,7 +229,7 @@ pub async fn hot(State(cache): State<Cache>, req: Request, next: Next) -> Respon
     if !plain {
         return next.run(req).await;
     }
-    let Some(key) = key(&req) else {
+    let Some(key) = key(&mut req) else {
         return next.run(req).await;
     };
     match cache.get(&key, Generation(serving)) {
@@ -227,16 +240,24 @@ pub async fn hot(State(cache): State<Cache>, req: Request, next: Next) -> Respon
                 .is_some_and(|e| crate::http::etag::matches(req.headers(), e.as_bytes()));
             build(&kept, nm)
         }
-        None => next.run(req).await,
+        None => {
+            // Made once: the layer that keeps the answer reads it from here.
+            req.extensions_mut().insert(Keyed(key));
+            next.run(req).await
+        }
     }
 }
 
 /// Middleware: answers from the cache, or runs the route and keeps its answer.
-pub async fn layer(State(cache): State<Cache>, req: Request, next: Next) -> Response<Body> {
+pub async fn layer(State(cache): State<Cache>, mut req: Request, next: Next) -> Response<Body> {
     if req.method() != Method::GET && req.method() != Method::HEAD {
         return next.run(req).await;
     }
-    let Some(key) = key(&req) else {
+    let key = match req.extensions_mut().remove::<Keyed>() {
+        Some(Keyed(k)) => Some(k),
+        None => key(&mut req),
+    };
+    let Some(key) = key else {
         return next.run(req).await;
     };
     // A HEAD answer has no body to keep: it is answered from a kept GET, or runs the route.
@@ -357,7 +378,7 @@ mod tests {
 
     #[test]
     fn queries_count_only_through_the_options_they_name() {
-        let key_of = |uri: &str| key(&Request::builder().uri(uri).body(Body::empty()).unwrap());
+        let key_of = |uri: &str| key(&mut Request::builder().uri(uri).body(Body::empty()).unwrap());
         let b = "/badge/7BMK4ZKTPUTUY3JKWBANNPOFR5.svg";
         let plain = key_of(b).unwrap();
         assert_eq!(key_of(&format!("{b}?n=1")), key_of(&format!("{b}?n=2")));

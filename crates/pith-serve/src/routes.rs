@@ -11,8 +11,7 @@
 //! ([`crate::http::reply`]); JSON and SVG answers carry `Access-Control-Allow-Origin: *`; answers
 //! whose body depends on `Accept` say so in `Vary`.
 
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use pith::number::NumberRef;
@@ -23,7 +22,7 @@ use crate::extract::{self, Named, Paper};
 use crate::index::Prefix;
 use crate::http::negotiate::{Media, Negotiated};
 use crate::pages;
-use crate::http::badge::BadgeQuery;
+use crate::http::badge::BadgeRequest;
 use crate::http::reply::{self, answer, types, CHANGING, MISSING};
 use crate::state::AppState;
 
@@ -212,18 +211,16 @@ fn badge_file(file: &str) -> Result<(&str, &'static str, bool), Error> {
     })
 }
 
-/// A badge route's file name and query, each read or refused as every badge route refuses it.
+/// A badge route's file name and options, each read or refused as every badge route refuses
+/// it.
 fn badge_request(
     file: Result<Path<String>, axum::extract::rejection::PathRejection>,
-    query: Result<Query<BadgeQuery>, QueryRejection>,
-) -> Result<(String, BadgeQuery), Error> {
+    request: BadgeRequest,
+) -> Result<(String, pith::badge::Options), Error> {
     let Ok(Path(file)) = file else {
         return Err(Error::bad_path());
     };
-    let Ok(Query(query)) = query else {
-        return Err(Error::bad_request("the query cannot be read"));
-    };
-    Ok((file, query))
+    Ok((file, request.options.map_err(Error::bad_request)?))
 }
 
 /// The badge of `entry` as `kind` (`pith badge`'s SVG or PDF, or the shields.io document).
@@ -250,10 +247,10 @@ fn badge_answer(
 pub async fn badge(
     State(state): State<AppState>,
     file: Result<Path<String>, axum::extract::rejection::PathRejection>,
-    query: Result<Query<BadgeQuery>, QueryRejection>,
+    request: BadgeRequest,
     req: HeaderMap,
 ) -> Answer {
-    let (file, query) = badge_request(file, query)?;
+    let (file, options) = badge_request(file, request)?;
     let (stem, kind, dark) = badge_file(&file)?;
     let named = Named::parse(stem)?;
     let code = named.exact_code()?;
@@ -262,7 +259,7 @@ pub async fn badge(
             "a badge is /badge/<26 characters>.svg, .pdf or .json",
         ));
     }
-    let opts = query.options().map_err(Error::bad_request)?.dark(dark);
+    let opts = options.dark(dark);
     let index = state.index();
     let Some(entry) = index.record(code)? else {
         return Err(Error::not_found(format!(
@@ -279,10 +276,10 @@ pub async fn badge(
 pub async fn concept_badge(
     State(state): State<AppState>,
     file: Result<Path<String>, axum::extract::rejection::PathRejection>,
-    query: Result<Query<BadgeQuery>, QueryRejection>,
+    request: BadgeRequest,
     req: HeaderMap,
 ) -> Answer {
-    let (file, query) = badge_request(file, query)?;
+    let (file, options) = badge_request(file, request)?;
     let (stem, kind, dark) = badge_file(&file)?;
     let paper = Paper::parse(stem)?;
     if paper.file.is_some() {
@@ -290,7 +287,7 @@ pub async fn concept_badge(
             "a concept badge is /badge/arxiv/<arXiv id>.svg, .pdf or .json",
         ));
     }
-    let opts = query.options().map_err(Error::bad_request)?.dark(dark);
+    let opts = options.dark(dark);
     let index = state.index();
     let id = &paper.id;
     let Some(entry) = index.arxiv(id.id(), id.version())? else {
