@@ -86,7 +86,7 @@ pub async fn pin(State(state): State<AppState>, mut req: Request, next: Next) ->
         return unavailable(req.headers(), &state);
     }
     req.extensions_mut().insert(generation);
-    let headers = reply::negotiation(req.headers());
+    let headers = reply::asked(&mut req);
     let res = state::pinned(Arc::clone(&index), generation, next.run(req)).await;
     // Found while answering, before the watcher looked.
     if res.status().is_server_error() && index.is_overwritten() {

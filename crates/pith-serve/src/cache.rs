@@ -25,8 +25,8 @@ use axum::extract::{Query, Request, State};
 use axum::http::{header, HeaderMap, Method, Response, StatusCode};
 use axum::middleware::Next;
 
-use crate::http::negotiate::Negotiated;
 use crate::http::badge::BadgeRequest;
+use crate::http::negotiate::Negotiated;
 
 /// The largest answer kept, in bytes: larger ones are streamed to the client as they are made.
 pub const MAX_ENTRY: u64 = 1 << 20;
@@ -267,7 +267,7 @@ pub async fn layer(State(cache): State<Cache>, mut req: Request, next: Next) -> 
         .get::<Generation>()
         .copied()
         .unwrap_or_default();
-    let headers = crate::http::reply::negotiation(req.headers());
+    let headers = crate::http::reply::asked(&mut req);
     if let Some(kept) = cache.get(&key, generation) {
         let etag = kept
             .headers

@@ -8,8 +8,8 @@ use pith::number::ALIAS_LENS;
 use pith::record::Details;
 use pith::{PithNumber, Record};
 
-use crate::index::{BundleEntry, Entry};
 use crate::http::negotiate::Media;
+use crate::index::{BundleEntry, Entry};
 
 /// The versions of a paper the index holds, as (version, number), oldest first.
 pub type Versions = [(u32, PithNumber)];

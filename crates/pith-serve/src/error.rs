@@ -12,9 +12,9 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::index;
 use crate::http::negotiate::{Media, Negotiated};
 use crate::http::reply::{self, types, MISSING};
+use crate::index;
 use crate::state::AppState;
 use crate::view::{Message, Site};
 
@@ -149,8 +149,8 @@ impl IntoResponse for Error {
 
 /// Middleware: an answer that is an [`Error`] is rendered for the request, as the client's
 /// `Accept` prefers.
-pub async fn layer(State(state): State<AppState>, req: Request, next: Next) -> Response {
-    let headers = reply::negotiation(req.headers());
+pub async fn layer(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    let headers = reply::asked(&mut req);
     let mut res = next.run(req).await;
     match res.extensions_mut().remove::<Error>() {
         Some(e) => e.answer(&headers, &state),

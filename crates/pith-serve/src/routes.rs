@@ -19,11 +19,11 @@ use pith::number::NumberRef;
 use crate::documents;
 use crate::error::Error;
 use crate::extract::{self, Named, Paper};
-use crate::index::Prefix;
-use crate::http::negotiate::{Media, Negotiated};
-use crate::pages;
 use crate::http::badge::BadgeRequest;
+use crate::http::negotiate::{Media, Negotiated};
 use crate::http::reply::{self, answer, types, CHANGING, MISSING};
+use crate::index::Prefix;
+use crate::pages;
 use crate::state::AppState;
 
 /// What a handler gives: an answer, or an error the client gets in the form it accepts.
@@ -349,8 +349,8 @@ const MAX_FINISHED: usize = 1 << 20;
 
 /// Middleware: answers that no handler marked (the framework's 405 and rejections, and any
 /// route that sets none) get `Cache-Control` and an `ETag` of their bytes.
-pub async fn finish(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
-    let headers = reply::negotiation(req.headers());
+pub async fn finish(mut req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let headers = reply::asked(&mut req);
     let res = next.run(req).await;
     if res.headers().contains_key(header::ETAG) || res.status() == StatusCode::NOT_MODIFIED {
         return res;

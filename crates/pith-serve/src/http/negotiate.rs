@@ -13,8 +13,8 @@
 
 use std::convert::Infallible;
 
-use axum::extract::FromRequestParts;
 use crate::http::reply::types;
+use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap};
 

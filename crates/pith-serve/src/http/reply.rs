@@ -101,14 +101,25 @@ pub fn vary_accept(mut r: Response) -> Response {
     r
 }
 
-/// The request headers an answer depends on (`Accept`, `If-None-Match`, `Host`), copied for
-/// a middleware that answers after the request was handed on.
-pub fn negotiation(req: &HeaderMap) -> HeaderMap {
+/// The request headers an answer depends on (`Accept`, `If-None-Match`), copied once per
+/// request for the middlewares that answer after the request was handed on: the first to ask
+/// ([`asked`]) copies them into the request's extensions, the others share that copy.
+#[derive(Debug, Clone)]
+pub struct Asked(pub std::sync::Arc<HeaderMap>);
+
+/// The request's [`Asked`] headers.
+pub fn asked(req: &mut axum::extract::Request) -> std::sync::Arc<HeaderMap> {
+    if let Some(Asked(h)) = req.extensions().get::<Asked>() {
+        return std::sync::Arc::clone(h);
+    }
     let mut h = HeaderMap::new();
-    for name in [header::ACCEPT, header::IF_NONE_MATCH, header::HOST] {
-        for v in req.get_all(&name) {
+    for name in [header::ACCEPT, header::IF_NONE_MATCH] {
+        for v in req.headers().get_all(&name) {
             h.append(name.clone(), v.clone());
         }
     }
+    let h = std::sync::Arc::new(h);
+    req.extensions_mut()
+        .insert(Asked(std::sync::Arc::clone(&h)));
     h
 }

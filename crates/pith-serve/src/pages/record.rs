@@ -14,8 +14,8 @@ use serde::Serialize;
 use super::{render, Site};
 use crate::documents;
 use crate::error::Error;
-use crate::index::{self, BundleEntry, Entry, ErrorKind, Index};
 use crate::http::reply::types;
+use crate::index::{self, BundleEntry, Entry, ErrorKind, Index};
 use crate::state::AppState;
 
 /// What the index knows of one paper version, as the page needs it.
