@@ -4,8 +4,9 @@
 //! the request line and headers ([`Limits::max_header_bytes`], answered 431 by hyper), a
 //! deadline for the request head ([`Limits::header_timeout`], against clients that send it a
 //! byte at a time), an idle/stall timeout on reads and writes ([`Limits::idle_timeout`], against
-//! clients that stop reading their answer), a bound on open connections, and a deadline for each
-//! answer ([`Limits::request_timeout`]). Requests carrying a body larger than
+//! clients that stop reading their answer), a bound on open connections in all and per client
+//! address, the longest idle connection closed to make room when all are open ([`serve`]), and a
+//! deadline for each answer ([`Limits::request_timeout`]). Requests carrying a body larger than
 //! [`Limits::max_body_bytes`] are answered 413 before any handler of the resolver's routes runs
 //! ([`body_limit`]), and an answer that takes longer than [`Limits::request_timeout`] is a 503
 //! ([`deadline`]).
