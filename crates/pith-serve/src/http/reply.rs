@@ -52,7 +52,7 @@ pub fn answer(
     finish(req, status, content_type, &etag, cache, Body::from(body))
 }
 
-/// [`answer`] for a body whose tag is known: made once ([`crate::rendered`]), or streamed.
+/// [`answer`] for a body whose tag is known: one made once and kept, or streamed.
 pub fn finish(
     req: &HeaderMap,
     status: StatusCode,
