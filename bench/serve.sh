@@ -130,8 +130,10 @@ paths "$work/full.pith-index" /badge/ .svg "$work/badge.paths"
 paths "$work/full.pith-index" /pith/ .json "$work/record.paths"
 paths "$work/full.pith-index" /pith/ "" "$work/page.paths"
 head -1 "$work/badge.paths" > "$work/hot.paths"
-# Searches for arXiv ids (each a 303 to the record page); nginx answers the export's stub.
-sqlite3 "$work/full.pith-index" "SELECT DISTINCT arxiv_id FROM records WHERE superseded = 0 ORDER BY random() LIMIT 1000" > "$work/ids"
+# Searches for arXiv ids (each a 303 to the record page); nginx answers the export's stub. The
+# old-style ids (archive/YYMMNNN) only: the generator's new-style ones (0704.NNNNN, five digits
+# in 2007) are not ids arXiv issued, and the search field answers them 400.
+sqlite3 "$work/full.pith-index" "SELECT DISTINCT arxiv_id FROM records WHERE superseded = 0 AND arxiv_id LIKE '%/%' ORDER BY random() LIMIT 1000" > "$work/ids"
 sed 's|^|/?q=|' "$work/ids" > "$work/search.paths"
 sed 's|^|/arxiv/|' "$work/ids" > "$work/stub.paths"
 # Short forms whose 8-character prefix is unique (the export holds a stub for those only).
