@@ -121,7 +121,8 @@ struct ServeArgs {
     #[arg(long, value_name = "SECS", default_value_t = Limits::default().request_timeout.as_secs())]
     request_timeout: u64,
     /// Bytes of answers kept in memory (badges, records, redirects; 64 MiB by default); 0
-    /// keeps none. An answer over 1 MiB is streamed and not kept.
+    /// keeps none. A record's page, JSON and citations are made once per index; one over
+    /// 256 KiB is kept in a file beside the index and streamed.
     #[arg(long, value_name = "BYTES", default_value_t = Limits::default().cache_bytes)]
     cache_bytes: u64,
     /// The bound in answers of earlier versions, read as N answers of 4 KiB (0 keeps none).
