@@ -119,6 +119,7 @@ fn request<'a>(
         keys: load_keys(&args.key)?[1..].to_vec(),
         net: args.input.net.settings()?,
         resolver: None,
+        stop: Default::default(),
     })
 }
 

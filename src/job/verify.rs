@@ -48,6 +48,9 @@ pub struct VerifyRequest<'a> {
     /// (a server checking an upload against its own index). `None`: the network client, with
     /// `net`'s settings.
     pub resolver: Option<&'a dyn pdfcheck::Lookup>,
+    /// Stops reading the PDF when cancelled or past its deadline ([`pdf::Stop::never`] by
+    /// default): a server's check that timed out ends, and frees what it held.
+    pub stop: pdf::Stop,
 }
 
 /// The report of a verification: `pith verify --json`, Python's verify functions.
@@ -223,13 +226,19 @@ fn run_pdf(req: &VerifyRequest<'_>, source: Source<'_>) -> Result<VerifyReport, 
         Source::File(p) => Error::from(e.in_file(p)),
         Source::Bytes { .. } => Error::from(e),
     };
+    let opts = pdf::InspectOptions {
+        check: pdf::Check::Sampled,
+        password: req.password.map(<[u8]>::to_vec),
+        stop: req.stop.clone(),
+        ..pdf::InspectOptions::default()
+    };
     let ins = match source {
         Source::File(p) => {
             let file =
                 std::fs::File::open(p).map_err(|e| in_file(pdf::Error::io("cannot open", e)))?;
-            pdf::inspect_with(&file, pdf::Check::Sampled, req.password)
+            pdf::inspect_opts(&file, &opts)
         }
-        Source::Bytes { data, .. } => pdf::inspect_with(data, pdf::Check::Sampled, req.password),
+        Source::Bytes { data, .. } => pdf::inspect_opts(data, &opts),
     }
     .map_err(in_file)?;
     // A file that cannot be opened has no values to read: that is an error (a password is

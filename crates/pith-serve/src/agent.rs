@@ -5,15 +5,14 @@
 //! answer, or say in a sentence why there is nothing.
 
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 
 use crate::error::Error;
 use crate::extract::Named;
+use crate::http::reply::{answer, types, CHANGING};
 use crate::protocol;
-use crate::reply::{answer, types, CHANGING};
 use crate::state::AppState;
-use crate::view;
 
 type Answer = Result<Response, Error>;
 type Parts = Result<Path<(String, String)>, axum::extract::rejection::PathRejection>;
@@ -97,15 +96,18 @@ pub async fn signing_key(State(state): State<AppState>, req: HeaderMap) -> Answe
     Ok(json(&req, protocol::signing_keys(&keys, state.base_url())))
 }
 
-/// `GET /pith-mirrors.json`: this mirror's manifest entry, under `--base-url` (else the
-/// request's host). Not kept in the answer cache: without a base URL it depends on `Host`.
+/// `GET /pith-mirrors.json`: this mirror's manifest entry, under `--base-url`. A manifest's
+/// patterns are absolute URLs that clients fetch, and the only host this server names is its
+/// `--base-url` (never the request's `Host`, which any client sets): without one, a 404 says so.
 pub async fn mirrors(State(state): State<AppState>, req: HeaderMap) -> Answer {
+    let base = match state.base_url() {
+        "" => {
+            return Err(Error::not_found(
+                "this mirror has no manifest: its patterns are absolute URLs, and the mirror was started without its public address (--base-url)",
+            ))
+        }
+        base => base.to_owned(),
+    };
     let keys = state.index().trusted_keys()?;
-    let origin = view::origin(&state, &req);
-    let mut r = json(&req, protocol::mirrors(&keys, &origin));
-    if state.base_url().is_empty() {
-        r.headers_mut()
-            .insert(header::VARY, HeaderValue::from_static("Host"));
-    }
-    Ok(r)
+    Ok(json(&req, protocol::mirrors(&keys, &base)))
 }

@@ -1,7 +1,7 @@
 //! The whole application: the [`axum::Router`] ([`router`]) joining the resolver's routes
 //! ([`crate::routes`], their answers kept in memory by [`crate::cache`]), the pages
 //! ([`crate::pages`]), the limits around them ([`crate::limits`]) and the headers every answer
-//! carries ([`crate::headers`]).
+//! carries ([`crate::http::secure`]).
 //!
 //! The state every handler shares is [`crate::state`]'s; it is named here too, for the binary.
 
@@ -15,7 +15,8 @@ use axum::routing::get;
 use axum::Router;
 
 use crate::error::Error;
-use crate::{agent, cache, error, headers, limits, pages, reply, routes, state};
+use crate::http::{reply, secure};
+use crate::{agent, cache, error, limits, pages, routes, state};
 
 pub use crate::state::{watch, AppState, Reload, MAX_UPLOAD};
 
@@ -30,8 +31,8 @@ pub use crate::state::{watch, AppState, Reload, MAX_UPLOAD};
 /// ```
 pub fn router(state: AppState) -> Router {
     let l = *state.limits();
-    // The resolver's routes: answers kept in memory (errors rendered for the client before
-    // they are kept).
+    // The resolver's routes and the pages: answers kept in memory, errors rendered for the
+    // client (the one error layer) before they are kept. A new route is one line here.
     let resolver = Router::new()
         .route("/pith/{segment}", get(routes::pith))
         .route("/pith/{code}/{file}", get(routes::pith_file))
@@ -44,6 +45,8 @@ pub fn router(state: AppState) -> Router {
         .route("/.well-known/pith/{code}/{file}", get(agent::well_known))
         .route("/api/pith-number/{code}/{file}", get(agent::api))
         .route("/pith-signing-key.json", get(agent::signing_key))
+        .route("/pith-mirrors.json", get(agent::mirrors))
+        .merge(pages::router())
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
             error::layer,
@@ -54,9 +57,6 @@ pub fn router(state: AppState) -> Router {
         ));
     Router::new()
         .merge(resolver)
-        .merge(pages::router())
-        // Not kept: without a base URL, the manifest names the request's host.
-        .route("/pith-mirrors.json", get(agent::mirrors))
         .fallback(routes::fallback)
         // One body rule for every route but the upload's, the fallback included.
         .layer(axum::middleware::from_fn_with_state(
@@ -65,10 +65,6 @@ pub fn router(state: AppState) -> Router {
         ))
         .layer(axum::middleware::from_fn(routes::finish))
         .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            error::layer,
-        ))
-        .layer(axum::middleware::from_fn_with_state(
             l.request_timeout,
             limits::deadline,
         ))
@@ -76,7 +72,7 @@ pub fn router(state: AppState) -> Router {
         // answers an oversize one with a page: the general body limit above is not for it.
         .merge(pages::upload_router())
         .layer(axum::middleware::from_fn_with_state(state.clone(), pin))
-        .layer(axum::middleware::from_fn(headers::secure))
+        .layer(axum::middleware::from_fn(secure::secure))
         // Outermost: an answer already kept goes out before routing and the layers above.
         .layer(axum::middleware::from_fn_with_state(
             state.cache().clone(),
@@ -94,8 +90,8 @@ pub async fn pin(State(state): State<AppState>, mut req: Request, next: Next) ->
         return unavailable(req.headers(), &state);
     }
     req.extensions_mut().insert(generation);
-    let headers = reply::negotiation(req.headers());
-    let res = state::pinned(Arc::clone(&index), next.run(req)).await;
+    let headers = reply::asked(&mut req);
+    let res = state::pinned(Arc::clone(&index), generation, next.run(req)).await;
     // Found while answering, before the watcher looked.
     if res.status().is_server_error() && index.is_overwritten() {
         return unavailable(&headers, &state);

@@ -4,11 +4,13 @@
 
 use std::sync::LazyLock;
 
+use axum::body::Body;
 use axum::extract::Path;
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
 
-use crate::etag::{self, Etag};
+use crate::http::etag::Etag;
+use crate::http::reply;
 
 /// One asset: its bytes, its content type, and its hashed name.
 pub struct Asset {
@@ -67,39 +69,23 @@ pub fn all() -> [&'static Asset; 2] {
 /// `GET /assets/<name>`: the asset of that hashed name, `304` when the client has it, `404`
 /// for any other name (nothing here reaches the file system).
 pub async fn serve(Path(name): Path<String>, headers: HeaderMap) -> Response {
-    let Some(asset) = all().into_iter().find(|a| a.name == name) else {
-        return (
-            StatusCode::NOT_FOUND,
-            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-            "no such file\n",
-        )
-            .into_response();
-    };
-    let cache = [
-        (header::ETAG, asset.etag.value()),
-        (
-            header::CACHE_CONTROL,
-            HeaderValue::from_static("public, max-age=31536000, immutable"),
+    match all().into_iter().find(|a| a.name == name) {
+        Some(asset) => reply::finish(
+            &headers,
+            StatusCode::OK,
+            asset.content_type,
+            &asset.etag,
+            reply::IMMUTABLE,
+            Body::from(asset.bytes),
         ),
-    ];
-    if etag::matches(&headers, asset.etag.as_str().as_bytes()) {
-        return (StatusCode::NOT_MODIFIED, cache).into_response();
+        None => reply::answer(
+            &headers,
+            StatusCode::NOT_FOUND,
+            reply::types::TEXT,
+            reply::MISSING,
+            b"no such file\n".to_vec(),
+        ),
     }
-    (
-        cache,
-        [
-            (
-                header::CONTENT_TYPE,
-                HeaderValue::from_static(asset.content_type),
-            ),
-            (
-                header::X_CONTENT_TYPE_OPTIONS,
-                HeaderValue::from_static("nosniff"),
-            ),
-        ],
-        asset.bytes,
-    )
-        .into_response()
 }
 
 #[cfg(test)]

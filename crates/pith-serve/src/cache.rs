@@ -12,7 +12,7 @@
 //! key, and the least useful answers make room for new ones (quick_cache's CLOCK-Pro, which
 //! keeps the popular ones). An answer larger than [`MAX_ENTRY`] is sent as it is made, streamed,
 //! and not kept. Keys are normalised: a query counts only through the badge options it names
-//! ([`crate::query::BadgeQuery::options`]), so unknown keys or the same options spelt another
+//! ([`crate::http::badge::BadgeRequest`]), so unknown keys or the same options spelt another
 //! way cannot add entries, and other routes take no query at all. Only `GET` answers with an
 //! `ETag`, a size known in advance and a status of 200, 301, 303 or 404 are kept; a `304` is
 //! answered from the kept `ETag`.
@@ -25,8 +25,8 @@ use axum::extract::{Query, Request, State};
 use axum::http::{header, HeaderMap, Method, Response, StatusCode};
 use axum::middleware::Next;
 
-use crate::negotiate::{Media, Negotiated};
-use crate::query::BadgeQuery;
+use crate::http::badge::BadgeRequest;
+use crate::http::negotiate::Negotiated;
 
 /// The largest answer kept, in bytes: larger ones are streamed to the client as they are made.
 pub const MAX_ENTRY: u64 = 1 << 20;
@@ -151,29 +151,50 @@ impl Cache {
     }
 }
 
+/// A request's key, made by [`hot`] for [`layer`].
+#[derive(Clone)]
+struct Keyed(String);
+
+/// The text of a search (`/?q=`), the only part of its query a search reads.
+#[derive(serde::Deserialize)]
+struct SearchKey {
+    q: Option<String>,
+}
+
 /// The key of a request: what kind of document the client asked for (the answers of
 /// `/pith/<26>` depend on it), the path, and for a badge the options its query names; `None`
 /// when the query cannot be read (the route answers 400, which is not kept).
-fn key(req: &Request) -> Option<String> {
+fn key(req: &mut Request) -> Option<String> {
     let h = req.headers();
     let accept = Negotiated::of(h);
     let path = req.uri().path();
     let mut key = String::with_capacity(path.len() + 48);
     key.push_str(&accept.key());
-    // A record page names the server it was asked from (its snippets and check recipe, when no
-    // --base-url is given), so the same page asked through another host name is another answer.
-    if accept.accepts(Media::Html) || path.starts_with("/sitemap") {
-        key.push_str(
-            h.get(header::HOST)
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or(""),
-        );
-    }
+    // No answer depends on the request's Host: the only host the server names is its own
+    // --base-url.
     key.push_str(path);
+    // A search answers by its text alone.
+    if path == "/" {
+        // A query that cannot be read is answered by the route, not kept.
+        let Query(s) = Query::<SearchKey>::try_from_uri(req.uri()).ok()?;
+        if let Some(q) = s.q.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
+            key.push_str("?q=");
+            key.push_str(q);
+        }
+    }
     if path.starts_with("/badge/") && req.uri().query().is_some() {
-        let Query(q) = Query::<BadgeQuery>::try_from_uri(req.uri()).ok()?;
-        let opts = q.options().ok()?;
-        key.push_str(&format!("?{opts:?}"));
+        let badge = match req.extensions().get::<BadgeRequest>() {
+            Some(b) => b.key(),
+            None => {
+                let b = BadgeRequest::read(req.uri());
+                let k = b.key();
+                // Read once: the route's extractor takes it from here.
+                req.extensions_mut().insert(b);
+                k
+            }
+        };
+        key.push('?');
+        key.push_str(&badge?);
     }
     Some(key)
 }
@@ -198,7 +219,7 @@ fn build(kept: &Kept, not_modified: bool) -> Response<Body> {
 /// served now is answered from memory, before routing, negotiation and the layers that make
 /// answers run; any other request goes on. A request with a body goes on too (the body rule
 /// answers it).
-pub async fn hot(State(cache): State<Cache>, req: Request, next: Next) -> Response<Body> {
+pub async fn hot(State(cache): State<Cache>, mut req: Request, next: Next) -> Response<Body> {
     let serving = cache.serving.load(Ordering::Acquire);
     let plain = (req.method() == Method::GET || req.method() == Method::HEAD)
         && serving != u64::MAX
@@ -208,7 +229,7 @@ pub async fn hot(State(cache): State<Cache>, req: Request, next: Next) -> Respon
     if !plain {
         return next.run(req).await;
     }
-    let Some(key) = key(&req) else {
+    let Some(key) = key(&mut req) else {
         return next.run(req).await;
     };
     match cache.get(&key, Generation(serving)) {
@@ -216,19 +237,27 @@ pub async fn hot(State(cache): State<Cache>, req: Request, next: Next) -> Respon
             let nm = kept
                 .headers
                 .get(header::ETAG)
-                .is_some_and(|e| crate::etag::matches(req.headers(), e.as_bytes()));
+                .is_some_and(|e| crate::http::etag::matches(req.headers(), e.as_bytes()));
             build(&kept, nm)
         }
-        None => next.run(req).await,
+        None => {
+            // Made once: the layer that keeps the answer reads it from here.
+            req.extensions_mut().insert(Keyed(key));
+            next.run(req).await
+        }
     }
 }
 
 /// Middleware: answers from the cache, or runs the route and keeps its answer.
-pub async fn layer(State(cache): State<Cache>, req: Request, next: Next) -> Response<Body> {
+pub async fn layer(State(cache): State<Cache>, mut req: Request, next: Next) -> Response<Body> {
     if req.method() != Method::GET && req.method() != Method::HEAD {
         return next.run(req).await;
     }
-    let Some(key) = key(&req) else {
+    let key = match req.extensions_mut().remove::<Keyed>() {
+        Some(Keyed(k)) => Some(k),
+        None => key(&mut req),
+    };
+    let Some(key) = key else {
         return next.run(req).await;
     };
     // A HEAD answer has no body to keep: it is answered from a kept GET, or runs the route.
@@ -238,13 +267,13 @@ pub async fn layer(State(cache): State<Cache>, req: Request, next: Next) -> Resp
         .get::<Generation>()
         .copied()
         .unwrap_or_default();
-    let headers = crate::reply::negotiation(req.headers());
+    let headers = crate::http::reply::asked(&mut req);
     if let Some(kept) = cache.get(&key, generation) {
         let etag = kept
             .headers
             .get(header::ETAG)
             .map(|v| v.as_bytes().to_vec());
-        let nm = etag.is_some_and(|e| crate::etag::matches(&headers, &e));
+        let nm = etag.is_some_and(|e| crate::http::etag::matches(&headers, &e));
         return build(&kept, nm);
     }
     // The route answers without If-None-Match, so that the full answer can be kept.
@@ -263,7 +292,7 @@ pub async fn layer(State(cache): State<Cache>, req: Request, next: Next) -> Resp
     }
     let (mut parts, body) = res.into_parts();
     // Kept as the layers outside would finish it: the hot path adds nothing.
-    crate::headers::complete(&mut parts.headers);
+    crate::http::secure::complete(&mut parts.headers);
     let Ok(bytes) =
         axum::body::to_bytes(body, usize::try_from(cache.max_entry).unwrap_or(usize::MAX)).await
     else {
@@ -281,7 +310,7 @@ pub async fn layer(State(cache): State<Cache>, req: Request, next: Next) -> Resp
     let nm = kept
         .headers
         .get(header::ETAG)
-        .is_some_and(|e| crate::etag::matches(&headers, e.as_bytes()));
+        .is_some_and(|e| crate::http::etag::matches(&headers, e.as_bytes()));
     let r = build(&kept, nm);
     cache.put(key, kept);
     r
@@ -294,7 +323,7 @@ fn not_modified_or(res: Response<Body>, req: &HeaderMap) -> Response<Body> {
         && res
             .headers()
             .get(header::ETAG)
-            .is_some_and(|e| crate::etag::matches(req, e.as_bytes()));
+            .is_some_and(|e| crate::http::etag::matches(req, e.as_bytes()));
     if !matches {
         return res;
     }
@@ -349,7 +378,7 @@ mod tests {
 
     #[test]
     fn queries_count_only_through_the_options_they_name() {
-        let key_of = |uri: &str| key(&Request::builder().uri(uri).body(Body::empty()).unwrap());
+        let key_of = |uri: &str| key(&mut Request::builder().uri(uri).body(Body::empty()).unwrap());
         let b = "/badge/7BMK4ZKTPUTUY3JKWBANNPOFR5.svg";
         let plain = key_of(b).unwrap();
         assert_eq!(key_of(&format!("{b}?n=1")), key_of(&format!("{b}?n=2")));
@@ -362,6 +391,10 @@ mod tests {
         // Repeated keys and bad values: no key (the route answers 400, which is not kept).
         assert_eq!(key_of(&format!("{b}?full=1&full=0")), None);
         assert_eq!(key_of(&format!("{b}?style=nope")), None);
+        // A search is its text; one that cannot be read has no key.
+        assert_ne!(key_of("/?q=2402.03791"), key_of("/"));
+        assert_eq!(key_of("/?q=2402.03791&x=1"), key_of("/?q=%202402.03791"));
+        assert_eq!(key_of("/?q=a&q=b"), None);
         // Other routes take no query.
         let r = "/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5.json";
         assert_eq!(key_of(&format!("{r}?n=1")), key_of(r));

@@ -8,8 +8,8 @@ use pith::number::ALIAS_LENS;
 use pith::record::Details;
 use pith::{PithNumber, Record};
 
+use crate::http::negotiate::Media;
 use crate::index::{Anchor, BundleEntry, Entry};
-use crate::negotiate::Media;
 
 /// The versions of a paper the index holds, as (version, number), oldest first.
 pub type Versions = [(u32, PithNumber)];

@@ -1,6 +1,6 @@
 //! The one error type of the handlers ([`Error`]: a status and one sentence) and how it
 //! becomes an answer: JSON (`error`, `status`, `message`) for scripts, the message page for a
-//! browser, chosen by the request's `Accept` ([`crate::negotiate`]) and marked `Vary: Accept`.
+//! browser, chosen by the request's `Accept` ([`crate::http::negotiate`]) and marked `Vary: Accept`.
 //!
 //! A handler returns `Result<_, Error>`; [`Error`]'s own [`IntoResponse`] writes the JSON
 //! answer and leaves the error in the answer's extensions, and [`layer`], which has the
@@ -12,9 +12,9 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use crate::http::negotiate::{Media, Negotiated};
+use crate::http::reply::{self, types, MISSING};
 use crate::index;
-use crate::negotiate::{Media, Negotiated};
-use crate::reply::{self, types, MISSING};
 use crate::state::AppState;
 use crate::view::{Message, Site};
 
@@ -96,7 +96,7 @@ impl Error {
             search: (self.status == StatusCode::NOT_FOUND).then(String::new),
             back_to_verify: false,
         }
-        .page(self.status, &Site::of_request(state, req), req)
+        .page(self.status, &Site::of(state), req)
     }
 }
 
@@ -131,6 +131,13 @@ impl From<index::Error> for Error {
     }
 }
 
+impl From<String> for Error {
+    /// An answer that could not be made: 500, saying why.
+    fn from(e: String) -> Self {
+        Error::internal(&e)
+    }
+}
+
 impl IntoResponse for Error {
     /// The JSON answer, with the error in its extensions for [`layer`].
     fn into_response(self) -> Response {
@@ -142,8 +149,8 @@ impl IntoResponse for Error {
 
 /// Middleware: an answer that is an [`Error`] is rendered for the request, as the client's
 /// `Accept` prefers.
-pub async fn layer(State(state): State<AppState>, req: Request, next: Next) -> Response {
-    let headers = reply::negotiation(req.headers());
+pub async fn layer(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    let headers = reply::asked(&mut req);
     let mut res = next.run(req).await;
     match res.extensions_mut().remove::<Error>() {
         Some(e) => e.answer(&headers, &state),

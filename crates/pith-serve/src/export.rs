@@ -46,7 +46,8 @@ pub struct Exported {
     pub bundles: u64,
     /// Files written in all.
     pub files: u64,
-    /// Records not written: their arXiv id cannot name a path inside the export.
+    /// Records not written: a row that cannot be read, an arXiv id or code the library does
+    /// not read as one, or a record whose files cannot be made.
     pub skipped: u64,
 }
 
@@ -89,10 +90,12 @@ impl Out {
 }
 
 /// Whether `rel` names a path inside the export. Ids come from the index, which came from
-/// files: one that would leave DIR (`../`, `/…`, `\`) cannot be a file name there.
+/// files: one that would leave DIR (`../`, `/…`, `\`) or hold a control character cannot be
+/// a file name there (the ids are checked before; this is the last word on every path).
 fn inside(rel: &str) -> bool {
     !rel.split('/')
         .any(|c| c.is_empty() || c == "." || c == ".." || c.contains('\\'))
+        && !rel.chars().any(char::is_control)
 }
 
 fn io(e: std::io::Error, path: &Path) -> Error {
@@ -113,21 +116,77 @@ pub fn stub(base: &str, to: &str) -> Vec<u8> {
 /// The protocol's files of a record with a bundle: the well-known copy of the bundle
 /// (`bundle`, its bytes), its events and, where it holds one, its graph snapshot.
 fn protocol_files(
-    out: &mut Out,
     code: &str,
     bundle: &[u8],
     b: &crate::index::BundleEntry,
     keys: &[pith::verify::Key],
-) -> Result<(), Error> {
+) -> Vec<(String, Vec<u8>)> {
     let rel = |p: &str| protocol::path(p, code)[1..].to_owned();
-    out.write(&rel(protocol::WELL_KNOWN), bundle)?;
+    let mut files = vec![(rel(protocol::WELL_KNOWN), bundle.to_vec())];
     if let Some(events) = protocol::events(b, keys) {
-        out.write(&rel(protocol::EVENTS), &events)?;
+        files.push((rel(protocol::EVENTS), events));
     }
     if let Some(graph) = protocol::graph(b, keys) {
-        out.write(&rel(protocol::GRAPH), &graph)?;
+        files.push((rel(protocol::GRAPH), graph));
     }
-    Ok(())
+    files
+}
+
+/// The files of one record, with their paths in the export: its JSON, citations, page,
+/// bundle and state, badges and its version's redirect stub.
+fn record_files(
+    index: &Index,
+    e: &Entry,
+    b: Option<&crate::index::BundleEntry>,
+    base: &str,
+    site: &pages::Site,
+    badge: &Options,
+    keys: &[pith::verify::Key],
+) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let code = e.number.code();
+    let mut files = Vec::new();
+    // What a browser gets at /pith/<26>: the record page (a static host cannot tell a
+    // browser from a script; scripts ask for the .json).
+    let facts = Facts::of(index, e, base).map_err(|x| x.to_string())?;
+    let a = facts.anchor.as_ref();
+    files.push((
+        format!("pith/{code}.json"),
+        documents::record(base, e, b, a, &facts.versions),
+    ));
+    for format in pith::job::cite::Format::ALL {
+        if let Some(bytes) = documents::citation(e, format) {
+            files.push((format!("pith/{code}{}", format.extension()), bytes));
+        }
+    }
+    files.push(pages::export::record(&facts, site).map_err(|x| x.to_string())?);
+    if let Some(b) = b {
+        let mut bytes = b.bundle.clone().into_bytes();
+        bytes.push(b'\n');
+        files.push((
+            format!("pith/{code}/state.json"),
+            documents::state(e, b, keys, a),
+        ));
+        files.extend(protocol_files(code, &bytes, b, keys));
+        files.push((format!("pith/{code}/bundle.json"), bytes));
+    }
+    let dark = badge.clone().dark(true);
+    for (name, look) in [("", badge), ("-dark", &dark)] {
+        let svg = documents::badge_svg(&e.number, look, b, a).map_err(|x| x.to_string())?;
+        files.push((format!("badge/{code}{name}.svg"), svg));
+        let pdf = documents::badge_pdf(&e.number, look, b, a).map_err(|x| x.to_string())?;
+        files.push((format!("badge/{code}{name}.pdf"), pdf));
+    }
+    files.push((
+        format!("badge/{code}.json"),
+        documents::shields(&e.number, false, b, a),
+    ));
+    if !e.superseded {
+        files.push((
+            format!("arxiv/{}v{}/index.html", e.arxiv_id, e.version),
+            stub(base, &format!("/pith/{code}")),
+        ));
+    }
+    Ok(files)
 }
 
 /// The number of leading characters `a` and `b` share.
@@ -167,7 +226,10 @@ pub fn export(
         "pith-signing-key.json",
         &protocol::signing_keys(&keys, base),
     )?;
-    out.write("pith-mirrors.json", &protocol::mirrors(&keys, base))?;
+    // A manifest's patterns are absolute URLs: an export without its public address has none.
+    if !base.is_empty() {
+        out.write("pith-mirrors.json", &protocol::mirrors(&keys, base))?;
+    }
     // Codes come in order: a prefix is unique when neither neighbour shares it.
     let mut prev: Option<Entry> = None;
     let mut prev_shared = 0usize;
@@ -183,62 +245,44 @@ pub fn export(
         }
         Ok::<(), Error>(())
     };
-    index.each(|e, b| {
+    index.each_row(|row| {
+        let (e, b) = match row {
+            Ok(r) => r,
+            Err(bad) => {
+                report(&format!(
+                    "{:?}: not exported: the row cannot be read: {}",
+                    bad.code, bad.error
+                ));
+                done.skipped += 1;
+                return Ok(());
+            }
+        };
         let code = e.number.code();
-        if !inside(&format!("arxiv/{}v{}/index.html", e.arxiv_id, e.version)) {
+        // The library's grammar of arXiv ids decides what may name a folder: no separator
+        // but arXiv's own, no `..`, no control character.
+        if !pith::record::is_arxiv_id(&e.arxiv_id) || e.version == 0 {
             report(&format!(
-                "{code}: not exported: its arXiv id {:?} cannot name a file inside the export",
-                e.arxiv_id
+                "{code}: not exported: its arXiv id {:?} (version {}) is not one, so it cannot name a file",
+                e.arxiv_id, e.version
             ));
             done.skipped += 1;
             return Ok(());
         }
-        // What a browser gets at /pith/<26>: the record page (a static host cannot tell a
-        // browser from a script; scripts ask for the .json).
-        let facts = Facts::of(index, e, base)?;
-        let a = facts.anchor.as_ref();
-        let json = documents::record(base, e, b, a, &facts.versions);
-        out.write(&format!("pith/{code}.json"), &json)?;
-        for format in pith::job::cite::Format::ALL {
-            if let Some(bytes) = documents::citation(e, format) {
-                out.write(&format!("pith/{code}{}", format.extension()), &bytes)?;
+        // The record's files are made before any is written: a record that cannot be made
+        // whole is reported and leaves no file.
+        let files = match record_files(index, e, b, base, &site, &badge, &keys) {
+            Ok(f) => f,
+            Err(why) => {
+                report(&format!("{code}: not exported: {why}"));
+                done.skipped += 1;
+                return Ok(());
             }
+        };
+        for (path, bytes) in &files {
+            out.write(path, bytes)?;
         }
-        let (path, page) = pages::export::record(&facts, &site)
-            .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?;
-        out.write(&path, &page)?;
-        if let Some(b) = b {
-            let mut bytes = b.bundle.clone().into_bytes();
-            bytes.push(b'\n');
-            out.write(&format!("pith/{code}/bundle.json"), &bytes)?;
-            out.write(
-                &format!("pith/{code}/state.json"),
-                &documents::state(e, b, &keys, a),
-            )?;
-            protocol_files(&mut out, code, &bytes, b, &keys)?;
+        if b.is_some() {
             done.bundles += 1;
-        }
-        let svg = documents::badge_svg(&e.number, &badge, b, a)
-            .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?;
-        out.write(&format!("badge/{code}.svg"), &svg)?;
-        let dark = badge.clone().dark(true);
-        let dark_svg = documents::badge_svg(&e.number, &dark, b, a)
-            .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?;
-        out.write(&format!("badge/{code}-dark.svg"), &dark_svg)?;
-        for (name, look) in [("", &badge), ("-dark", &dark)] {
-            let pdf = documents::badge_pdf(&e.number, look, b, a)
-                .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?;
-            out.write(&format!("badge/{code}{name}.pdf"), &pdf)?;
-        }
-        out.write(
-            &format!("badge/{code}.json"),
-            &documents::shields(&e.number, false, b, a),
-        )?;
-        if !e.superseded {
-            out.write(
-                &format!("arxiv/{}v{}/index.html", e.arxiv_id, e.version),
-                &stub(base, &format!("/pith/{code}")),
-            )?;
         }
         let s = prev.as_ref().map_or(0, |p| shared(p.number.code(), code));
         if let Some(p) = prev.take() {
@@ -254,7 +298,7 @@ pub fn export(
     }
     index.each_latest(|id, code| {
         // Reported with its record above.
-        if !inside(&format!("arxiv/{id}/index.html")) {
+        if !pith::record::is_arxiv_id(id) || pith::PithNumber::parse(code).is_err() {
             return Ok(());
         }
         out.write(

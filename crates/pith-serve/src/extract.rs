@@ -9,7 +9,7 @@ use pith::net::ArxivId;
 use pith::number::NumberRef;
 
 use crate::error::Error;
-use crate::negotiate::Media;
+use crate::http::negotiate::Media;
 
 /// The file suffixes a path may end in, longest first, and the representation each names.
 pub const SUFFIXES: [(&str, Media); 5] = [

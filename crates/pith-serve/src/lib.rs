@@ -26,9 +26,9 @@
 //! 7. `state`
 //! 8. `upload`
 //! 9. `limits`
-//! 10. `cache`, `documents`, `assets`
-//! 11. `reply`, `query`, `headers`, `protocol`
-//! 12. `negotiate`, `etag`, `index`
+//! 10. `rendered`, `documents`, `assets`
+//! 11. `cache`, `protocol`
+//! 12. `http`, `index`
 //!
 //! - [`app`]: the [`axum::Router`] joining routes, pages and limits;
 //! - [`export`]: the same routes written as static files;
@@ -41,13 +41,12 @@
 //! - [`view`]: the templates and the frame every HTML answer shares;
 //! - [`state`]: the shared state, the served index and its reloading;
 //! - [`upload`]: receiving and checking PDFs sent to `/verify` within the server's budget;
-//! - [`cache`]: answers kept in memory; [`documents`]: the bytes of records, states and badges;
+//! - [`rendered`]: a record's page, JSON and citations made once per index on a bounded pool,
+//!   large ones kept in files; [`cache`]: answers kept in memory; [`documents`]: the bytes of records, states and badges;
 //!   [`assets`]: the stylesheet and the script;
-//! - [`reply`]: the headers of every answer; [`query`]: a badge's query; [`headers`]: the
-//!   headers every answer carries whoever made it (nosniff, and the pages' policy on HTML);
+//! - [`http`]: the one HTTP layer: answers' headers, content types, entity tags and `304`,
+//!   negotiation, the headers every answer carries, and a badge request read once;
 //!   [`protocol`]: the protocol's documents (states, graph, events, keys, manifest);
-//!   [`negotiate`]: `Accept`, read once; [`etag`]:
-//!   entity tags and `If-None-Match`;
 //! - [`index`]: the SQLite schema, building (a new file renamed into place) and lookups;
 //!   [`limits`]: request limits, timeouts for slow clients and graceful shutdown.
 #![forbid(unsafe_code)]
@@ -59,17 +58,14 @@ pub mod assets;
 pub mod cache;
 pub mod documents;
 pub mod error;
-pub mod etag;
 pub mod export;
 pub mod extract;
-pub mod headers;
+pub mod http;
 pub mod index;
 pub mod limits;
-pub mod negotiate;
 pub mod pages;
 pub mod protocol;
-pub mod query;
-pub mod reply;
+pub mod rendered;
 pub mod routes;
 pub mod state;
 pub mod upload;

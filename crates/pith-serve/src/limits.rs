@@ -4,8 +4,9 @@
 //! the request line and headers ([`Limits::max_header_bytes`], answered 431 by hyper), a
 //! deadline for the request head ([`Limits::header_timeout`], against clients that send it a
 //! byte at a time), an idle/stall timeout on reads and writes ([`Limits::idle_timeout`], against
-//! clients that stop reading their answer), a bound on open connections, and a deadline for each
-//! answer ([`Limits::request_timeout`]). Requests carrying a body larger than
+//! clients that stop reading their answer), a bound on open connections in all and per client
+//! address, the longest idle connection closed to make room when all are open ([`serve`]), and a
+//! deadline for each answer ([`Limits::request_timeout`]). Requests carrying a body larger than
 //! [`Limits::max_body_bytes`] are answered 413 before any handler of the resolver's routes runs
 //! ([`body_limit`]), and an answer that takes longer than [`Limits::request_timeout`] is a 503
 //! ([`deadline`]).
@@ -13,10 +14,12 @@
 //! On SIGTERM or Ctrl-C ([`shutdown_signal`]) the server stops accepting, lets requests in
 //! flight finish for [`Limits::grace`], then returns.
 
+use std::collections::HashMap;
 use std::future::Future;
-use std::net::SocketAddr;
-use std::sync::Arc;
-use std::time::Duration;
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use axum::extract::Request;
 use axum::http::{header, StatusCode};
@@ -24,11 +27,10 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::server::graceful::GracefulShutdown;
-use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::sync::{Notify, Semaphore};
 use tokio_io_timeout::TimeoutStream;
+use tower::ServiceExt;
 
 /// The bounds a request and a connection must keep.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,8 +45,11 @@ pub struct Limits {
     pub idle_timeout: Duration,
     /// Time a handler may take before 503 is answered.
     pub request_timeout: Duration,
-    /// Connections open at once; further ones wait to be accepted.
+    /// Connections open at once; when they are, the one idle the longest is closed for a new
+    /// one (or the new one waits while every one is answering).
     pub max_connections: usize,
+    /// Connections one client address (an IPv6 /64) may hold open; a further one is closed.
+    pub max_connections_per_client: usize,
     /// Time requests in flight get to finish after SIGTERM.
     pub grace: Duration,
     /// Bytes of answers kept in memory ([`crate::cache`]; 0 keeps none).
@@ -78,6 +83,7 @@ impl Default for Limits {
             idle_timeout: Duration::from_secs(30),
             request_timeout: Duration::from_secs(10),
             max_connections: 4096,
+            max_connections_per_client: 256,
             grace: Duration::from_secs(10),
             cache_bytes: 64 << 20,
             upload_slots: 32,
@@ -154,8 +160,131 @@ pub async fn shutdown_signal() {
     }
 }
 
+/// Whom a connection is counted against: its address, or for IPv6 its /64 (what one
+/// subscriber holds).
+fn client(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let s = v6.segments();
+                IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+            }
+        },
+        v4 => v4,
+    }
+}
+
+/// One open connection, as the listener sees it: whether a request is being answered on it,
+/// since when it is idle, and how to ask it to close.
+struct Conn {
+    /// Requests being answered (0: idle, waiting for a request head).
+    busy: AtomicUsize,
+    /// Milliseconds since [`Registry::epoch`] at which it last became idle.
+    idle_since: AtomicU64,
+    /// Already asked to close.
+    closing: AtomicBool,
+    close: Notify,
+}
+
+/// The connections open: per client, and each with its state, so that the longest idle one
+/// can be closed to make room.
+struct Registry {
+    epoch: Instant,
+    inner: Mutex<Open>,
+}
+
+#[derive(Default)]
+struct Open {
+    clients: HashMap<IpAddr, usize>,
+    conns: HashMap<u64, Arc<Conn>>,
+    next: u64,
+}
+
+impl Registry {
+    fn now(&self) -> u64 {
+        u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    fn open(&self) -> std::sync::MutexGuard<'_, Open> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Counts a new connection of `who`, unless `who` holds `max` already.
+    fn admit(&self, who: IpAddr, max: usize) -> Option<(u64, Arc<Conn>)> {
+        let mut o = self.open();
+        let n = o.clients.entry(who).or_insert(0);
+        if *n >= max {
+            return None;
+        }
+        *n += 1;
+        o.next += 1;
+        let id = o.next;
+        let c = Arc::new(Conn {
+            busy: AtomicUsize::new(0),
+            idle_since: AtomicU64::new(self.now()),
+            closing: AtomicBool::new(false),
+            close: Notify::new(),
+        });
+        o.conns.insert(id, Arc::clone(&c));
+        Some((id, c))
+    }
+
+    fn forget(&self, id: u64, who: IpAddr) {
+        let mut o = self.open();
+        o.conns.remove(&id);
+        if let Some(n) = o.clients.get_mut(&who) {
+            *n -= 1;
+            if *n == 0 {
+                o.clients.remove(&who);
+            }
+        }
+    }
+
+    /// Asks the connection idle the longest to close (a keep-alive waiting for its next
+    /// request, or one that never sent its first); whether there was one.
+    fn close_idle(&self) -> bool {
+        let o = self.open();
+        let oldest = o
+            .conns
+            .values()
+            .filter(|c| c.busy.load(Ordering::Acquire) == 0 && !c.closing.load(Ordering::Acquire))
+            .min_by_key(|c| c.idle_since.load(Ordering::Acquire));
+        match oldest {
+            Some(c) => {
+                c.closing.store(true, Ordering::Release);
+                c.close.notify_one();
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// A request being answered on a connection: the connection is busy until it is dropped.
+struct Busy(Arc<Conn>, Arc<Registry>);
+
+impl Busy {
+    fn new(c: &Arc<Conn>, r: &Arc<Registry>) -> Busy {
+        c.busy.fetch_add(1, Ordering::AcqRel);
+        Busy(Arc::clone(c), Arc::clone(r))
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.0.idle_since.store(self.1.now(), Ordering::Release);
+        self.0.busy.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
 /// Serves `router` on `listener` within `limits` until `shutdown` resolves, then waits up to
 /// [`Limits::grace`] for the connections still open.
+///
+/// Every client gets an answer while others hold connections: one address (an IPv6 /64) holds
+/// at most [`Limits::max_connections_per_client`], a further one is closed at once; and when
+/// [`Limits::max_connections`] are open, the connection idle the longest is closed to make room
+/// for a new one (a connection answering a request is never closed for it).
 ///
 /// # Errors
 /// None in practice: a failed `accept` (out of file descriptors) is waited out and retried.
@@ -174,15 +303,16 @@ pub async fn serve(
         .max_headers(100)
         // A client that shuts its side down after sending a whole request still gets the answer.
         .half_close(true);
-    let graceful = GracefulShutdown::new();
-    let slots = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+    let max = limits.max_connections.max(1);
+    let slots = Arc::new(Semaphore::new(max));
+    let registry = Arc::new(Registry {
+        epoch: Instant::now(),
+        inner: Mutex::new(Open::default()),
+    });
+    let (stop, stopped) = tokio::sync::watch::channel(false);
     let mut shutdown = std::pin::pin!(shutdown);
-    loop {
-        let permit = tokio::select! {
-            p = slots.clone().acquire_owned() => match p { Ok(p) => p, Err(_) => break },
-            () = &mut shutdown => break,
-        };
-        let (stream, _peer): (_, SocketAddr) = tokio::select! {
+    'accept: loop {
+        let (stream, peer): (_, SocketAddr) = tokio::select! {
             r = listener.accept() => match r {
                 Ok(s) => s,
                 Err(_) => {
@@ -193,22 +323,71 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
+        let who = client(peer.ip());
+        let Some((id, conn)) = registry.admit(who, limits.max_connections_per_client.max(1)) else {
+            // This client holds its share: the connection is closed unanswered.
+            drop(stream);
+            continue;
+        };
+        let permit = loop {
+            if let Ok(p) = Arc::clone(&slots).try_acquire_owned() {
+                break p;
+            }
+            // Full: the longest idle connection makes room; while every one is answering,
+            // look again as they finish.
+            registry.close_idle();
+            tokio::select! {
+                p = Arc::clone(&slots).acquire_owned() => match p {
+                    Ok(p) => break p,
+                    Err(_) => break 'accept,
+                },
+                () = tokio::time::sleep(Duration::from_millis(20)) => {},
+                () = &mut shutdown => {
+                    registry.forget(id, who);
+                    break 'accept;
+                }
+            }
+        };
         let _ = stream.set_nodelay(true);
         let mut stream = TimeoutStream::new(stream);
         stream.set_read_timeout(Some(limits.idle_timeout));
         stream.set_write_timeout(Some(limits.idle_timeout));
         let io = TokioIo::new(Box::pin(stream));
-        let service = TowerToHyperService::new(router.clone());
-        let conn = graceful.watch(http.serve_connection(io, service));
+        let (router, reg, c) = (router.clone(), Arc::clone(&registry), Arc::clone(&conn));
+        let service = hyper::service::service_fn(move |req: Request<hyper::body::Incoming>| {
+            let busy = Busy::new(&c, &reg);
+            let call = router.clone().oneshot(req.map(axum::body::Body::new));
+            async move {
+                let r = call.await;
+                drop(busy);
+                r
+            }
+        });
+        let mut stopped = stopped.clone();
+        let registry = Arc::clone(&registry);
+        let http = http.clone();
         tokio::spawn(async move {
-            let _ = conn.await;
+            let served = http.serve_connection(io, service);
+            let mut served = std::pin::pin!(served);
+            tokio::select! {
+                _ = served.as_mut() => {}
+                () = conn.close.notified() => {
+                    served.as_mut().graceful_shutdown();
+                    let _ = served.as_mut().await;
+                }
+                _ = stopped.changed() => {
+                    served.as_mut().graceful_shutdown();
+                    let _ = served.as_mut().await;
+                }
+            }
+            registry.forget(id, who);
             drop(permit);
         });
     }
     drop(listener);
-    tokio::select! {
-        () = graceful.shutdown() => {},
-        () = tokio::time::sleep(limits.grace) => {},
-    }
+    let _ = stop.send(true);
+    // Every connection gives its slot back when it ends.
+    let all = u32::try_from(max).unwrap_or(u32::MAX);
+    let _ = tokio::time::timeout(limits.grace, slots.acquire_many(all)).await;
     Ok(())
 }

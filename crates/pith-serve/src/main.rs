@@ -108,13 +108,18 @@ struct ServeArgs {
     /// Write every route as static files into DIR instead of serving.
     #[arg(long, value_name = "DIR")]
     export: Option<PathBuf>,
-    /// The public URL of this mirror (https://mirror.example.org): redirects and documents
-    /// name it instead of paths relative to the server.
+    /// The public URL of this mirror (https://mirror.example.org): the only host its answers
+    /// name (snippets, the check recipe, JSON-LD ids, the sitemap). Without it URLs are
+    /// relative to the server and there is no sitemap; the request's Host is never used.
     #[arg(long, value_name = "URL", default_value = "")]
     base_url: String,
-    /// Connections open at once; more wait to be accepted.
+    /// Connections open at once; when they are, the one idle the longest is closed to make
+    /// room for a new one.
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_connections)]
     max_connections: usize,
+    /// Connections one client address (an IPv6 /64) may hold open; a further one is closed.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_connections_per_client)]
+    max_connections_per_client: usize,
     /// Seconds a client has to send its request head.
     #[arg(long, value_name = "SECS", default_value_t = Limits::default().header_timeout.as_secs())]
     header_timeout: u64,
@@ -125,7 +130,8 @@ struct ServeArgs {
     #[arg(long, value_name = "SECS", default_value_t = Limits::default().request_timeout.as_secs())]
     request_timeout: u64,
     /// Bytes of answers kept in memory (badges, records, redirects; 64 MiB by default); 0
-    /// keeps none. An answer over 1 MiB is streamed and not kept.
+    /// keeps none. A record's page, JSON and citations are made once per index; one over
+    /// 256 KiB is kept in a file beside the index and streamed.
     #[arg(long, value_name = "BYTES", default_value_t = Limits::default().cache_bytes)]
     cache_bytes: u64,
     /// The bound in answers of earlier versions, read as N answers of 4 KiB (0 keeps none).
@@ -278,6 +284,7 @@ fn serve(a: ServeArgs, quiet: bool) -> Result<()> {
     }
     let limits = Limits {
         max_connections: a.max_connections.max(1),
+        max_connections_per_client: a.max_connections_per_client.max(1),
         header_timeout: Duration::from_secs(a.header_timeout.max(1)),
         idle_timeout: Duration::from_secs(a.idle_timeout.max(1)),
         request_timeout: Duration::from_secs(a.request_timeout.max(1)),
@@ -331,8 +338,18 @@ fn serve(a: ServeArgs, quiet: bool) -> Result<()> {
         ));
         println!("listening on http://{addr}");
         let _ = std::io::stdout().flush();
+        let uploads = state.uploads().clone();
         let router = app::router(state);
-        limits::serve(listener, router, limits, limits::shutdown_signal()).await?;
-        Ok(())
-    })
+        // On SIGTERM the checks in flight are stopped too: their clients get a 503 at once,
+        // and nothing outlives the grace period.
+        let shutdown = async move {
+            limits::shutdown_signal().await;
+            uploads.stop_all();
+        };
+        limits::serve(listener, router, limits, shutdown).await?;
+        Ok::<(), anyhow::Error>(())
+    })?;
+    // A check that has not yet seen its stop is not waited for.
+    rt.shutdown_timeout(Duration::from_millis(500));
+    Ok(())
 }

@@ -8,11 +8,10 @@
 //! route reaches the file system from the URL: every answer comes from the index.
 //!
 //! Every answer carries an `ETag` of its representation and a `Cache-Control`
-//! ([`crate::reply`]); JSON and SVG answers carry `Access-Control-Allow-Origin: *`; answers
+//! ([`crate::http::reply`]); JSON and SVG answers carry `Access-Control-Allow-Origin: *`; answers
 //! whose body depends on `Accept` say so in `Vary`.
 
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use pith::number::NumberRef;
@@ -20,13 +19,12 @@ use pith::number::NumberRef;
 use crate::documents;
 use crate::error::Error;
 use crate::extract::{self, Named, Paper};
+use crate::http::badge::BadgeRequest;
+use crate::http::negotiate::{Media, Negotiated};
+use crate::http::reply::{self, answer, types, CHANGING, MISSING};
 use crate::index::Prefix;
-use crate::negotiate::{Media, Negotiated};
 use crate::pages;
-use crate::query::BadgeQuery;
-use crate::reply::{self, answer, types, CHANGING, MISSING};
 use crate::state::AppState;
-use crate::view;
 
 /// What a handler gives: an answer, or an error the client gets in the form it accepts.
 type Answer = Result<Response, Error>;
@@ -110,27 +108,44 @@ pub async fn pith(
             "no record of {code} in this index"
         )));
     };
-    let r = match (media, documents::citation_format(media)) {
-        (Media::Html, _) => pages::record::page(&state, &req, &entry)?,
+    // Every representation of a record is made once per index, on the pool that makes pages
+    // (a record may hold tens of thousands of authors), and kept: in memory, or in a file.
+    let key = format!("{}/{code}", media.content_type());
+    let made = match (media, documents::citation_format(media)) {
+        (Media::Html, _) => {
+            return pages::record::page(&state, &req, &entry)
+                .await
+                .map(reply::vary_accept)
+        }
         (m, Some(format)) => {
-            let body = documents::citation(&entry, format)
-                .ok_or_else(|| Error::internal(&"the stored record does not parse"))?;
-            answer(&req, StatusCode::OK, m.content_type(), CHANGING, body)
+            state
+                .rendered()
+                .get(state.generation(), &key, m.content_type(), move || {
+                    documents::citation(&entry, format)
+                        .ok_or_else(|| Error::internal(&"the stored record does not parse"))
+                })
+                .await?
         }
         (m, None) => {
-            let bundle = index.bundle(&code)?;
-            let anchor = index.anchor(&code)?;
-            let versions = index.versions(&entry.arxiv_id)?;
-            let body = documents::record(
-                state.base_url(),
-                &entry,
-                bundle.as_ref(),
-                anchor.as_ref(),
-                &versions,
-            );
-            answer(&req, StatusCode::OK, m.content_type(), CHANGING, body)
+            let base = state.base_url().to_owned();
+            state
+                .rendered()
+                .get(state.generation(), &key, m.content_type(), move || {
+                    let bundle = index.bundle(&code)?;
+                    let anchor = index.anchor(&code)?;
+                    let versions = index.versions(&entry.arxiv_id)?;
+                    Ok::<_, Error>(documents::record(
+                        &base,
+                        &entry,
+                        bundle.as_ref(),
+                        anchor.as_ref(),
+                        &versions,
+                    ))
+                })
+                .await?
         }
     };
+    let r = made.answer(&req, CHANGING);
     Ok(if negotiated { reply::vary_accept(r) } else { r })
 }
 
@@ -208,18 +223,16 @@ fn badge_file(file: &str) -> Result<(&str, &'static str, bool), Error> {
     })
 }
 
-/// A badge route's file name and query, each read or refused as every badge route refuses it.
+/// A badge route's file name and options, each read or refused as every badge route refuses
+/// it.
 fn badge_request(
     file: Result<Path<String>, axum::extract::rejection::PathRejection>,
-    query: Result<Query<BadgeQuery>, QueryRejection>,
-) -> Result<(String, BadgeQuery), Error> {
+    request: BadgeRequest,
+) -> Result<(String, pith::badge::Options), Error> {
     let Ok(Path(file)) = file else {
         return Err(Error::bad_path());
     };
-    let Ok(Query(query)) = query else {
-        return Err(Error::bad_request("the query cannot be read"));
-    };
-    Ok((file, query))
+    Ok((file, request.options.map_err(Error::bad_request)?))
 }
 
 /// The badge of `entry` as `kind` (`pith badge`'s SVG or PDF, or the shields.io document).
@@ -247,10 +260,10 @@ fn badge_answer(
 pub async fn badge(
     State(state): State<AppState>,
     file: Result<Path<String>, axum::extract::rejection::PathRejection>,
-    query: Result<Query<BadgeQuery>, QueryRejection>,
+    request: BadgeRequest,
     req: HeaderMap,
 ) -> Answer {
-    let (file, query) = badge_request(file, query)?;
+    let (file, options) = badge_request(file, request)?;
     let (stem, kind, dark) = badge_file(&file)?;
     let named = Named::parse(stem)?;
     let code = named.exact_code()?;
@@ -259,7 +272,7 @@ pub async fn badge(
             "a badge is /badge/<26 characters>.svg, .pdf or .json",
         ));
     }
-    let opts = query.options().map_err(Error::bad_request)?.dark(dark);
+    let opts = options.dark(dark);
     let index = state.index();
     let Some(entry) = index.record(code)? else {
         return Err(Error::not_found(format!(
@@ -277,10 +290,10 @@ pub async fn badge(
 pub async fn concept_badge(
     State(state): State<AppState>,
     file: Result<Path<String>, axum::extract::rejection::PathRejection>,
-    query: Result<Query<BadgeQuery>, QueryRejection>,
+    request: BadgeRequest,
     req: HeaderMap,
 ) -> Answer {
-    let (file, query) = badge_request(file, query)?;
+    let (file, options) = badge_request(file, request)?;
     let (stem, kind, dark) = badge_file(&file)?;
     let paper = Paper::parse(stem)?;
     if paper.file.is_some() {
@@ -288,7 +301,7 @@ pub async fn concept_badge(
             "a concept badge is /badge/arxiv/<arXiv id>.svg, .pdf or .json",
         ));
     }
-    let opts = query.options().map_err(Error::bad_request)?.dark(dark);
+    let opts = options.dark(dark);
     let index = state.index();
     let id = &paper.id;
     let Some(entry) = index.arxiv(id.id(), id.version())? else {
@@ -299,11 +312,22 @@ pub async fn concept_badge(
     badge_answer(&req, &entry, bundle.as_ref(), anchor.as_ref(), kind, &opts)
 }
 
+/// The origin a sitemap names: a sitemap's URLs are absolute, and the only host this server
+/// names is its `--base-url` (never the request's `Host`, which any client sets).
+fn sitemap_origin(state: &AppState) -> Result<&str, Error> {
+    match state.base_url() {
+        "" => Err(Error::not_found(
+            "this mirror has no sitemap: a sitemap's URLs are absolute, and the mirror was started without its public address (--base-url)",
+        )),
+        base => Ok(base),
+    }
+}
+
 /// `GET /sitemap.xml`: the sitemap index, naming the home page's file and the record pages'
 /// files ([`documents::sitemap_index`]).
 pub async fn sitemap_index(State(state): State<AppState>, req: HeaderMap) -> Answer {
-    let origin = view::origin(&state, &req);
-    let body = documents::sitemap_index(&origin, state.index().current_len()?);
+    let origin = sitemap_origin(&state)?;
+    let body = documents::sitemap_index(origin, state.index().current_len()?);
     Ok(answer(&req, StatusCode::OK, types::XML, CHANGING, body))
 }
 
@@ -329,8 +353,8 @@ pub async fn sitemap(
         0 => Vec::new(),
         n => index.current_page((n - 1) * documents::SITEMAP_PAGE, documents::SITEMAP_PAGE)?,
     };
-    let origin = view::origin(&state, &req);
-    let body = documents::sitemap(&origin, &rows, n == 0);
+    let origin = sitemap_origin(&state)?;
+    let body = documents::sitemap(origin, &rows, n == 0);
     Ok(answer(&req, StatusCode::OK, types::XML, CHANGING, body))
 }
 
@@ -340,8 +364,8 @@ const MAX_FINISHED: usize = 1 << 20;
 
 /// Middleware: answers that no handler marked (the framework's 405 and rejections, and any
 /// route that sets none) get `Cache-Control` and an `ETag` of their bytes.
-pub async fn finish(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
-    let headers = reply::negotiation(req.headers());
+pub async fn finish(mut req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let headers = reply::asked(&mut req);
     let res = next.run(req).await;
     if res.headers().contains_key(header::ETAG) || res.status() == StatusCode::NOT_MODIFIED {
         return res;
@@ -377,7 +401,7 @@ pub async fn finish(req: axum::extract::Request, next: axum::middleware::Next) -
     r
 }
 
-/// Anything else: 404.
-pub async fn fallback() -> Error {
-    Error::not_found("nothing here")
+/// Anything else: 404, rendered for the client here (no route's layers run for it).
+pub async fn fallback(State(state): State<AppState>, req: HeaderMap) -> Response {
+    Error::not_found("nothing here").answer(&req, &state)
 }

@@ -15,6 +15,7 @@ use std::time::Duration;
 use crate::cache::{Cache, Generation};
 use crate::index::{self, FileId, Index};
 use crate::limits::Limits;
+use crate::rendered::Rendered;
 
 /// What every handler shares: the index, the base URL and the limits.
 #[derive(Clone)]
@@ -28,6 +29,7 @@ struct Inner {
     /// The replacement last found unusable: it is reported once, not once a second.
     rejected: Mutex<Option<FileId>>,
     cache: Cache,
+    rendered: Rendered,
     uploads: crate::upload::Budget,
     base_url: String,
     limits: Limits,
@@ -35,8 +37,8 @@ struct Inner {
 }
 
 tokio::task_local! {
-    /// The index a request started with ([`pin`]).
-    static PINNED: Arc<Index>;
+    /// The index a request started with ([`pinned`]), and its generation.
+    static PINNED: (Arc<Index>, Generation);
 }
 
 /// What [`AppState::reload`] did.
@@ -65,11 +67,18 @@ impl AppState {
     /// trailing slash) prefixes the URLs the server writes (redirects, JSON-LD `@id`); empty, they
     /// are relative to the server.
     pub fn new(index: Index, base_url: &str, limits: Limits) -> Self {
+        // A quarter of the memory for answers keeps what the record routes made (the answers'
+        // cache keeps the small ones again, for the fastest path).
+        let made = limits.cache_bytes / 4;
+        // Making pages takes at most half the cores: the other routes keep the rest.
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get() / 2);
+        let rendered = Rendered::new(made, index.path(), threads);
         AppState {
             inner: Arc::new(Inner {
                 current: RwLock::new((Arc::new(index), Generation(0))),
                 rejected: Mutex::new(None),
-                cache: Cache::new(limits.cache_bytes),
+                cache: Cache::new(limits.cache_bytes - made),
+                rendered,
                 uploads: crate::upload::Budget::new(&limits),
                 base_url: base_url.trim_end_matches('/').to_owned(),
                 limits,
@@ -95,8 +104,20 @@ impl AppState {
     /// The index: the one the current request started with, or the one served now.
     pub fn index(&self) -> Arc<Index> {
         PINNED
-            .try_with(Arc::clone)
+            .try_with(|p| Arc::clone(&p.0))
             .unwrap_or_else(|_| self.current().0)
+    }
+
+    /// The generation of [`AppState::index`].
+    pub fn generation(&self) -> Generation {
+        PINNED
+            .try_with(|p| p.1)
+            .unwrap_or_else(|_| self.current().1)
+    }
+
+    /// The record representations made for the index served.
+    pub fn rendered(&self) -> &Rendered {
+        &self.inner.rendered
     }
 
     /// The index served now, and its generation.
@@ -127,6 +148,7 @@ impl AppState {
             let next = Generation(c.1 .0 + 1);
             *c = (Arc::new(index), next);
             self.inner.cache.serve(next);
+            self.inner.rendered.clear();
         }
     }
 
@@ -140,6 +162,7 @@ impl AppState {
                 old.mark_overwritten();
                 if old.first_notice() {
                     self.inner.cache.close();
+                    self.inner.rendered.clear();
                     return Reload::Overwritten;
                 }
                 return Reload::Ignored;
@@ -147,6 +170,7 @@ impl AppState {
             // Found by a request, before the watcher looked: said here, once.
             index::FileState::Same if old.first_notice() => {
                 self.inner.cache.close();
+                self.inner.rendered.clear();
                 return Reload::Overwritten;
             }
             index::FileState::Same => return Reload::Unchanged,
@@ -188,8 +212,8 @@ impl AppState {
 
 /// Runs `f` (a request's handling) reading `index` to its end, even when a rebuilt one is
 /// swapped in meanwhile ([`AppState::index`] gives it inside).
-pub async fn pinned<F: Future>(index: Arc<Index>, f: F) -> F::Output {
-    PINNED.scope(index, f).await
+pub async fn pinned<F: Future>(index: Arc<Index>, generation: Generation, f: F) -> F::Output {
+    PINNED.scope((index, generation), f).await
 }
 
 /// Watches the served index's path: about every `every`, and on SIGHUP, [`AppState::reload`];

@@ -13,9 +13,10 @@
 //!   The file is read as it arrives, from the raw body or a multipart form, and kept once.
 //! - Checks: at most [`Limits::checks`] run at once, at most [`Limits::check_queue`] wait
 //!   for a turn and for at most [`Limits::check_wait`] ([`Failure::Busy`] beyond), and an
-//!   answer is given after [`Limits::check_timeout`] at the latest ([`Failure::TimedOut`]); a
-//!   check that outlives it still holds its turn until it ends, so the bound on checks running
-//!   holds whatever a file makes the check do.
+//!   answer is given after [`Limits::check_timeout`] at the latest ([`Failure::TimedOut`]).
+//!   The check is then stopped (the engine's [`Stop`], checked inside its loops), so its turn
+//!   and the memory it held are given back within moments; [`Budget::stop_all`] stops every
+//!   check in flight when the server stops.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -25,6 +26,8 @@ use axum::body::{Body, Bytes};
 use http_body_util::BodyExt;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
+
+use pith::pdf::Stop;
 
 use crate::limits::Limits;
 
@@ -64,6 +67,8 @@ pub struct Budget {
     memory: Arc<Semaphore>,
     checks: Arc<Semaphore>,
     waiting: Arc<AtomicUsize>,
+    /// The checks running, to stop them all when the server stops; `None` once it stops.
+    running: Arc<Mutex<Option<Vec<Stop>>>>,
     limits: Limits,
 }
 
@@ -121,6 +126,7 @@ impl Budget {
             memory: Arc::new(Semaphore::new(units)),
             checks: Arc::new(Semaphore::new(limits.checks.max(1))),
             waiting: Arc::new(AtomicUsize::new(0)),
+            running: Arc::new(Mutex::new(Some(Vec::new()))),
             limits: *limits,
         }
     }
@@ -187,16 +193,29 @@ impl Budget {
         }
     }
 
+    /// Stops every check running and refuses new ones ([`Failure::Busy`]): the server stops.
+    pub fn stop_all(&self) {
+        let running = self
+            .running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        for stop in running.into_iter().flatten() {
+            stop.cancel();
+        }
+    }
+
     /// Runs `check` off the workers that answer requests, in its turn, holding `held` (the
-    /// memory of the file it reads) until it ends.
+    /// memory of the file it reads) until it ends; `check` gets the [`Stop`] the engine must
+    /// heed, which fires at [`Limits::check_timeout`] and when the server stops.
     ///
     /// # Errors
-    /// [`Failure::Busy`] when too many wait or the turn does not come in time,
-    /// [`Failure::TimedOut`] when the check outlives its deadline.
+    /// [`Failure::Busy`] when too many wait or the turn does not come in time, or the server
+    /// is stopping; [`Failure::TimedOut`] when the check outlives its deadline.
     pub async fn check<T: Send + 'static>(
         &self,
         held: Held,
-        check: impl FnOnce() -> T + Send + 'static,
+        check: impl FnOnce(Stop) -> T + Send + 'static,
     ) -> Result<Result<T, tokio::task::JoinError>, Failure> {
         let turn = {
             let waiting = Waiting::join(&self.waiting, self.limits.check_queue)?;
@@ -211,14 +230,30 @@ impl Budget {
                 _ => return Err(Failure::Busy),
             }
         };
+        // Cancelled when the deadline below passes, so that the client hears of it first.
+        let stop = Stop::new();
+        {
+            let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+            let Some(running) = running.as_mut() else {
+                return Err(Failure::Busy);
+            };
+            // Forget the checks that ended, then count this one.
+            running.retain(|s| !s.is_stopped());
+            running.push(stop.clone());
+        }
+        let engine = stop.clone();
         let task = tokio::task::spawn_blocking(move || {
             let _turn = turn;
             let _held = held;
-            check()
+            check(engine)
         });
-        tokio::time::timeout(self.limits.check_timeout, task)
+        let r = tokio::time::timeout(self.limits.check_timeout, task)
             .await
-            .map_err(|_| Failure::TimedOut)
+            .map_err(|_| Failure::TimedOut);
+        // Ended or timed out: the engine stops at its next step, and gives back its turn and
+        // memory as its task ends.
+        stop.cancel();
+        r
     }
 }
 
@@ -478,7 +513,7 @@ mod tests {
             let b = b.clone();
             let held = b.held();
             tokio::spawn(async move {
-                b.check(held, || std::thread::sleep(Duration::from_millis(600)))
+                b.check(held, |_| std::thread::sleep(Duration::from_millis(600)))
                     .await
             })
         };
@@ -487,11 +522,47 @@ mod tests {
         let waiter = {
             let b = b.clone();
             let held = b.held();
-            tokio::spawn(async move { b.check(held, || ()).await })
+            tokio::spawn(async move { b.check(held, |_| ()).await })
         };
         tokio::time::sleep(Duration::from_millis(50)).await;
-        assert_eq!(b.check(b.held(), || ()).await.err(), Some(Failure::Busy));
+        assert_eq!(b.check(b.held(), |_| ()).await.err(), Some(Failure::Busy));
         assert_eq!(waiter.await.unwrap().err(), Some(Failure::Busy));
         assert_eq!(slow.await.unwrap().err(), Some(Failure::TimedOut));
+    }
+
+    #[tokio::test]
+    async fn a_check_past_its_deadline_is_stopped_and_gives_its_turn_back() {
+        let l = Limits {
+            checks: 1,
+            check_wait: Duration::from_secs(5),
+            check_timeout: Duration::from_millis(200),
+            ..Limits::default()
+        };
+        let b = Budget::new(&l);
+        let work = |stop: Stop| {
+            // An engine loop: it heeds its stop, else it would run for a minute.
+            let t = std::time::Instant::now();
+            while !stop.is_stopped() && t.elapsed() < Duration::from_secs(60) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            t.elapsed()
+        };
+        let t = std::time::Instant::now();
+        assert_eq!(b.check(b.held(), work).await.err(), Some(Failure::TimedOut));
+        // The next check gets the one turn at once: the first one ended.
+        let ran = b.check(b.held(), |_| ()).await;
+        assert!(matches!(ran, Ok(Ok(()))), "{ran:?}");
+        assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+        // Stopping the server stops the checks in flight and refuses new ones.
+        let running = {
+            let b = b.clone();
+            let held = b.held();
+            tokio::spawn(async move { b.check(held, work).await })
+        };
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        b.stop_all();
+        assert_eq!(b.check(b.held(), |_| ()).await.err(), Some(Failure::Busy));
+        let _ = running.await.unwrap();
+        assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
     }
 }

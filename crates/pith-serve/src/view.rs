@@ -12,19 +12,22 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
-use crate::etag::Etag;
+use crate::http::etag::Etag;
+use crate::http::reply::{self, types};
+use crate::http::secure;
 use crate::state::AppState;
 
-/// The policy every page is served with ([`crate::headers::CSP`]).
-pub use crate::headers::CSP;
+/// The policy every page is served with ([`crate::http::secure::CSP`]).
+pub use crate::http::secure::CSP;
 
 /// What every page's frame needs: where the site is, its assets, whether it is a static copy.
 #[derive(Debug, Clone, Serialize)]
 pub struct Site {
     /// The path of the site root, `/`.
     pub root: &'static str,
-    /// The absolute origin (`http://host:port`), for what readers copy elsewhere (snippets,
-    /// the check recipe).
+    /// The absolute origin (`https://mirror.example.org`) for what readers copy elsewhere
+    /// (snippets, the check recipe); empty when the server knows no public address of its own,
+    /// and URLs are then relative to it.
     pub origin: String,
     /// The stylesheet's path.
     pub css: String,
@@ -50,29 +53,12 @@ impl Site {
         }
     }
 
-    /// The frame of a page answering a request: the origin is the server's `--base-url`, else
-    /// comes from the `Host` header.
-    pub fn of_request(state: &AppState, headers: &HeaderMap) -> Self {
-        Site::new(origin(state, headers), false, state.index().len().ok())
+    /// The frame of a page the server answers: URLs under its `--base-url`, or relative to the
+    /// server when none was given (never taken from the request, so that no client can make a
+    /// page name another host).
+    pub fn of(state: &AppState) -> Self {
+        Site::new(state.base_url().to_owned(), false, state.index().len().ok())
     }
-}
-
-/// The absolute origin readers should copy: the server's `--base-url` when one was given, else
-/// `http://` and the request's `Host`.
-pub fn origin(state: &AppState, headers: &HeaderMap) -> String {
-    if !state.base_url().is_empty() {
-        return state.base_url().to_owned();
-    }
-    let host = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .filter(|h| {
-            !h.is_empty()
-                && h.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
-        })
-        .unwrap_or("localhost");
-    format!("http://{host}")
 }
 
 static TERA: LazyLock<tera::Tera> = LazyLock::new(|| {
@@ -103,24 +89,22 @@ pub fn render(template: &str, ctx: &tera::Context) -> Result<String, tera::Error
     TERA.render(template, ctx)
 }
 
-/// An HTML answer with the pages' headers: the policy, no referrer, an `ETag` of the body and
-/// `Cache-Control: no-cache` (the page can change with the index; the ETag makes asking cheap).
+/// An HTML answer with the pages' headers: the answer's own ([`reply::finish`]: an `ETag` of
+/// the body, `304` when the client holds it, `Cache-Control: no-cache`, since the page can
+/// change with the index and the ETag makes asking cheap), the pages' policy
+/// ([`crate::http::secure`]) and `Vary: Accept`.
 pub fn html(status: StatusCode, body: String, request: &HeaderMap) -> Response {
-    let etag = Etag::of(crate::reply::types::HTML, body.as_bytes());
-    let fresh = status == StatusCode::OK && etag.matches(request);
-    let headers = [
-        (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-        (header::CONTENT_SECURITY_POLICY, CSP),
-        (header::REFERRER_POLICY, "no-referrer"),
-        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        (header::CACHE_CONTROL, "no-cache"),
-        (header::VARY, "Accept"),
-    ];
-    let etag = etag.value();
-    if fresh {
-        return (StatusCode::NOT_MODIFIED, headers, [(header::ETAG, etag)]).into_response();
-    }
-    (status, headers, [(header::ETAG, etag)], body).into_response()
+    let etag = Etag::of(types::HTML, body.as_bytes());
+    let mut r = reply::finish(
+        request,
+        status,
+        types::HTML,
+        &etag,
+        "no-cache",
+        axum::body::Body::from(body),
+    );
+    secure::complete(r.headers_mut());
+    reply::vary_accept(r)
 }
 
 /// A page with a heading and sentences: not found, too large, and the like.
@@ -158,7 +142,7 @@ impl Message {
 pub fn internal_error(e: &dyn std::fmt::Display) -> Response {
     (
         StatusCode::INTERNAL_SERVER_ERROR,
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        [(header::CONTENT_TYPE, types::TEXT)],
         format!("the server could not answer: {e}\n"),
     )
         .into_response()

@@ -223,17 +223,20 @@ fn the_protocol_routes_serve_what_the_bundle_holds() {
 }
 
 #[test]
-fn without_a_base_url_the_manifest_names_the_host_asked() {
+fn without_a_base_url_there_is_no_manifest_whatever_the_host() {
     let dir = tempfile::tempdir().unwrap();
     let (index, _, _) = index_with_graph(dir.path());
     let s = Server::start(&index, &[]);
-    let m = s.get("/pith-mirrors.json", &[]).json();
-    let want = format!("http://{}", s.addr);
-    assert_eq!(m["mirrors"][0]["base_url"], want.as_str());
-    assert_eq!(
-        m["mirrors"][0]["bundle_pattern"],
-        format!("{want}/pith/{{suffix}}/bundle.json")
-    );
+    // A manifest's patterns are absolute: never taken from the client's Host header.
+    let r = s.get("/pith-mirrors.json", &[("Host", "evil.example")]);
+    assert_eq!(r.status, 404, "{}", r.text());
+    assert!(!r.text().contains("evil.example"), "{}", r.text());
+    assert!(r.text().contains("--base-url"), "{}", r.text());
+    let site = dir.path().join("site");
+    let e = common::export(&index, &site, &[]);
+    assert_eq!(e.code, 0, "{}", e.stderr);
+    assert!(site.join("pith-signing-key.json").exists());
+    assert!(!site.join("pith-mirrors.json").exists());
 }
 
 /// `pith verify` finds this mirror through its own manifest and trusts the key the manifest
@@ -243,8 +246,13 @@ fn without_a_base_url_the_manifest_names_the_host_asked() {
 fn pith_verify_reads_this_mirrors_manifest() {
     let dir = tempfile::tempdir().unwrap();
     let (index, _, _) = index_with_graph(dir.path());
-    let s = Server::start(&index, &[]);
-    let mut m = s.get("/pith-mirrors.json", &[]).json();
+    // The server listens on a port chosen at start, after its --base-url is given: the
+    // manifest it publishes under a stand-in base is moved to the address it listens on.
+    const STAND_IN: &str = "http://mirror.invalid";
+    let s = Server::start(&index, &["--base-url", STAND_IN]);
+    let published = s.get("/pith-mirrors.json", &[]).text();
+    assert!(published.contains(STAND_IN), "{published}");
+    let mut m: Value = serde_json::from_str(&published.replace(STAND_IN, &s.url)).unwrap();
     let dead = {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         format!("http://127.0.0.1:{}", l.local_addr().unwrap().port())

@@ -872,7 +872,11 @@ fn verify_against_a_mirror_names_a_newer_version() {
     };
     let checked = post("application/json");
     assert_eq!(checked.status, 200, "{}", checked.text());
-    assert_eq!(checked.json()["newer_version"], report["newer_version"]);
+    // The same report, its URLs under the mirror's --base-url (relative to it without one,
+    // as here) where the command's name the resolver it asked.
+    let mut newer = report["newer_version"].clone();
+    newer["url"] = Value::from(format!("/pith/{newest}"));
+    assert_eq!(checked.json()["newer_version"], newer);
     let page = post("text/html").text();
     assert!(page.contains("A newer version exists"), "{page}");
     assert!(page.contains(&format!("href=\"/pith/{newest}\"")), "{page}");

@@ -37,7 +37,7 @@ pub mod read;
 
 pub use build::{build, BuildOptions, Counts, Sources};
 pub use pith::ots::Anchor;
-pub use read::{FileId, FileState, Index};
+pub use read::{BadRow, FileId, FileState, Index};
 
 /// The schema, created in a new index. `user_version` names its version.
 pub const SCHEMA: &str = "

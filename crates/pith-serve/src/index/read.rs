@@ -406,10 +406,26 @@ impl Index {
     /// Calls `f` on every entry, in code order, with its bundle when one is indexed.
     ///
     /// # Errors
-    /// [`ErrorKind::Sqlite`], and the first error `f` returns.
+    /// [`ErrorKind::Sqlite`] (a row that cannot be read included), and the first error `f`
+    /// returns.
     pub fn each(
         &self,
         mut f: impl FnMut(&Entry, Option<&BundleEntry>) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        self.each_row(|row| match row {
+            Ok((e, b)) => f(e, b),
+            Err(bad) => Err(bad.error),
+        })
+    }
+
+    /// Calls `f` on every row, in code order: an entry with its bundle when one is indexed, or
+    /// a row that cannot be read as one ([`BadRow`]), so that a walk can report it and go on.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Sqlite`] (the walk itself), and the first error `f` returns.
+    pub fn each_row(
+        &self,
+        mut f: impl FnMut(Result<(&Entry, Option<&BundleEntry>), BadRow>) -> Result<(), Error>,
     ) -> Result<(), Error> {
         // A connection of its own: the walk may be long and `f` may look things up.
         let c = open_read(&self.path)?;
@@ -419,15 +435,32 @@ impl Index {
         ))?;
         let mut rows = st.query([])?;
         while let Some(r) = rows.next()? {
-            let e = entry(r)?;
-            let b = match r.get::<_, Option<String>>(COLUMN_COUNT)? {
-                Some(bundle) => Some(BundleEntry {
-                    bundle,
-                    flags: flags_of(r, COLUMN_COUNT + 1)?,
-                }),
-                None => None,
-            };
-            f(&e, b.as_ref())?;
+            let read = entry(r).and_then(|e| {
+                let b = match r.get::<_, Option<String>>(COLUMN_COUNT)? {
+                    Some(bundle) => Some(BundleEntry {
+                        bundle,
+                        flags: flags_of(r, COLUMN_COUNT + 1)?,
+                    }),
+                    None => None,
+                };
+                Ok((e, b))
+            });
+            match read {
+                Ok((e, b)) => f(Ok((&e, b.as_ref())))?,
+                Err(err) => {
+                    // Named as stored, whatever it holds (the caller escapes it to say it).
+                    let code = match r.get_ref(0) {
+                        Ok(
+                            rusqlite::types::ValueRef::Text(t) | rusqlite::types::ValueRef::Blob(t),
+                        ) => String::from_utf8_lossy(t).into_owned(),
+                        _ => String::new(),
+                    };
+                    f(Err(BadRow {
+                        code,
+                        error: err.into(),
+                    }))?
+                }
+            }
         }
         Ok(())
     }
@@ -549,6 +582,15 @@ fn entry(r: &rusqlite::Row<'_>) -> rusqlite::Result<Entry> {
         license: r.get(11)?,
         superseded: r.get::<_, i64>(12)? != 0,
     })
+}
+
+/// A row of the records table that cannot be read as an entry (an index edited by hand).
+#[derive(Debug)]
+pub struct BadRow {
+    /// The row's code as stored, whatever it holds.
+    pub code: String,
+    /// Why it cannot be read.
+    pub error: Error,
 }
 
 /// The flags a row holds (column `at`), as the build wrote them with the library's

@@ -4,16 +4,17 @@
 //! the LaTeX lines, the badge in every style with the snippets of `pith snippet`, and every other
 //! version of the paper. JSON-LD and Open Graph tags go in the head.
 
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use pith::badge::{self, Format, Options, RecordStatus, SnippetOptions, Style};
 use pith::job::cite;
 use pith::{PithNumber, Record};
 use serde::Serialize;
 
-use super::{html, render, Site};
+use super::{render, Site};
 use crate::documents;
 use crate::error::Error;
+use crate::http::reply::types;
 use crate::index::{self, BundleEntry, Entry, ErrorKind, Index};
 use crate::state::AppState;
 
@@ -138,6 +139,22 @@ struct Citation {
 
 /// The largest citation the page holds inline, in bytes: a paper's is under 2 KB.
 const INLINE_CITATION: usize = 16 << 10;
+/// The authors a page names (in the text and in its citation tags); a collaboration's
+/// thousands are in the record's JSON and the citations, which the page links.
+pub const SHOWN_AUTHORS: usize = 100;
+/// The longest title a page shows, in characters; longer ones end with "…".
+const SHOWN_TITLE: usize = 1000;
+/// The largest canonical record, and JSON-LD in the page's head, the page holds, in bytes;
+/// larger ones are linked (`/pith/<26>.json`).
+const INLINE_RECORD: usize = 32 << 10;
+
+/// `text` cut to `max` characters, with "…" when it was longer.
+fn shortened(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
+    }
+}
 
 fn citation_name(f: cite::Format) -> &'static str {
     match f {
@@ -199,6 +216,8 @@ struct View {
     short: String,
     title: String,
     authors: String,
+    /// How many authors the page does not name (past [`SHOWN_AUTHORS`]).
+    more_authors: usize,
     description: String,
     page_url: String,
     arxiv_id: String,
@@ -226,10 +245,12 @@ struct View {
     latex: String,
     badges: Vec<BadgeView>,
     dark_snippet: String,
-    canonical: String,
+    /// The canonical record, pretty; `None` past [`INLINE_RECORD`] (linked instead).
+    canonical: Option<String>,
     sha256: String,
     recipe: String,
-    json_ld: String,
+    /// The JSON-LD for the head; `None` past [`INLINE_RECORD`] (the alternate link names it).
+    json_ld: Option<String>,
 }
 
 fn format_name(f: Format) -> &'static str {
@@ -331,13 +352,22 @@ pub fn latex_lines(number: &PithNumber) -> String {
 /// The recipe that checks the number by hand against the server at `origin` (a static copy
 /// answers the JSON-LD at `<26>.json` only: it cannot read `Accept`).
 pub fn recipe(origin: &str, code: &str, sha256: &str, is_static: bool) -> String {
+    // Without an address of its own the server names none (never the request's Host): the
+    // reader puts the one in their address bar in front.
+    let (set, origin) = match origin {
+        "" => (
+            "MIRROR=https://...   # the address of this server, as in your address bar\n",
+            "$MIRROR",
+        ),
+        o => ("", o),
+    };
     let url = if is_static {
         format!("{origin}/pith/{code}.json")
     } else {
         format!("{origin}/pith/{code}")
     };
     format!(
-        "curl -sH 'Accept: application/ld+json' {url} \\\n  \
+        "{set}curl -sH 'Accept: application/ld+json' {url} \\\n  \
          | jq -c '.canonical_record' \\\n  \
          | python3 -c \"import sys,json,hashlib; b=json.dumps(json.loads(sys.stdin.read()), sort_keys=True, separators=(',',':'), ensure_ascii=False).encode(); print(hashlib.sha256(b).hexdigest())\"\n\
          # expect: {sha256}\n"
@@ -439,21 +469,33 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
         .max()
         .is_none_or(|m| m <= r.source.version);
     let sha256 = r.canonical_sha256();
+    let mut author_list = pith::record::split_authors(&e.authors);
+    let more_authors = author_list.len().saturating_sub(SHOWN_AUTHORS);
+    author_list.truncate(SHOWN_AUTHORS);
+    let authors = if more_authors > 0 {
+        author_list.join(", ")
+    } else {
+        e.authors.clone()
+    };
+    let title = shortened(&e.title, SHOWN_TITLE);
+    let canonical = serde_json::to_string_pretty(r)?;
+    let json_ld = script_json(&facts.json_ld);
     let view = View {
         full: number.full(),
         short: number.short(),
-        title: if e.title.is_empty() {
+        title: if title.is_empty() {
             format!("arXiv:{}v{}", r.source.id, r.source.version)
         } else {
-            e.title.clone()
+            title.clone()
         },
-        authors: e.authors.clone(),
+        authors,
+        more_authors,
         description: format!(
             "{} for arXiv:{}v{}: {}",
             number.full(),
             r.source.id,
             r.source.version,
-            e.title
+            title
         ),
         page_url: format!("{origin}/pith/{code}"),
         arxiv_id: r.source.id.clone(),
@@ -462,7 +504,7 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
         arxiv_url: format!("https://arxiv.org/abs/{}v{}", r.source.id, r.source.version),
         pdf_url: format!("https://arxiv.org/pdf/{}v{}", r.source.id, r.source.version),
         doi: pith::record::arxiv_doi(&r.source.id),
-        author_list: pith::record::split_authors(&e.authors),
+        author_list,
         citation_date: version_date.as_ref().unwrap_or(&submitted).slashed(),
         citation_publication_date: submitted.slashed(),
         submitted,
@@ -483,10 +525,10 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
         latex: latex_lines(&number),
         badges,
         dark_snippet: dark,
-        canonical: serde_json::to_string_pretty(r)?,
+        canonical: (canonical.len() <= INLINE_RECORD).then_some(canonical),
         recipe: recipe(origin, &code, &sha256, site.is_static),
         sha256,
-        json_ld: script_json(&facts.json_ld),
+        json_ld: (json_ld.len() <= INLINE_RECORD).then_some(json_ld),
         code,
     };
     let mut ctx = tera::Context::new();
@@ -495,15 +537,28 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
     Ok(render("record.html", &ctx)?)
 }
 
-/// The record page of `entry`, for a client that prefers HTML.
+/// The record page of `entry`, for a client that prefers HTML: made once per index on the
+/// pool that makes pages ([`crate::rendered`]), then kept.
 ///
 /// # Errors
 /// The index's errors, and a page that fails to render (a bug).
-pub fn page(state: &AppState, headers: &HeaderMap, entry: &Entry) -> Result<Response, Error> {
-    let site = Site::of_request(state, headers);
-    let facts = Facts::of(&state.index(), entry, state.base_url())?;
-    let body = render_page(&facts, &site).map_err(|e| Error::internal(&e))?;
-    Ok(html(StatusCode::OK, body, headers))
+pub async fn page(state: &AppState, headers: &HeaderMap, entry: &Entry) -> Result<Response, Error> {
+    let site = Site::of(state);
+    let index = state.index();
+    let base = state.base_url().to_owned();
+    let e = entry.clone();
+    let key = format!("{}/{}", types::HTML, entry.number.code());
+    let made = state
+        .rendered()
+        .get(state.generation(), &key, types::HTML, move || {
+            let facts = Facts::of(&index, &e, &base)?;
+            render_page(&facts, &site)
+                .map(String::into_bytes)
+                .map_err(|e| Error::internal(&e))
+        })
+        .await?;
+    // The page can change with the index; the ETag makes asking again cheap.
+    Ok(made.answer(headers, "no-cache"))
 }
 
 #[cfg(test)]

@@ -2,14 +2,15 @@
 //! bare number, a short form, or a record link, resolved against the index to a record page.
 
 use axum::extract::{Query, State};
-use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::Response;
 use pith::net::ArxivId;
 use pith::number::NumberRef;
 use serde::Deserialize;
 
 use super::{html, render, Message, Site};
 use crate::error::Error;
+use crate::http::reply;
 use crate::index::Prefix;
 use crate::state::AppState;
 
@@ -53,7 +54,7 @@ pub async fn home(
     Query(search): Query<Search>,
     headers: HeaderMap,
 ) -> Result<Response, Error> {
-    let site = Site::of_request(&state, &headers);
+    let site = Site::of(&state);
     let q = search.q.unwrap_or_default();
     if q.trim().is_empty() {
         let mut ctx = tera::Context::new();
@@ -88,14 +89,20 @@ pub async fn home(
             .map(|e| e.map(|e| e.number.code().to_owned())),
     }?;
     Ok(match found {
-        Some(code) => (
-            StatusCode::SEE_OTHER,
-            [
-                (header::LOCATION, format!("/pith/{code}")),
-                (header::CACHE_CONTROL, "no-cache".to_owned()),
-            ],
-        )
-            .into_response(),
+        Some(code) => {
+            // With its ETag, so that the answer is kept and the same search answered from memory.
+            let mut r = reply::answer(
+                &headers,
+                StatusCode::SEE_OTHER,
+                reply::types::TEXT,
+                "no-cache",
+                Vec::new(),
+            );
+            if let Ok(v) = HeaderValue::from_str(&format!("/pith/{code}")) {
+                r.headers_mut().insert(header::LOCATION, v);
+            }
+            r
+        }
         None => {
             let what = match &query {
                 Target::Number(n) => format!("the Pith Number {n}"),

@@ -18,19 +18,13 @@ use pith::verify::{Bundle, CheckKind, CheckStatus, Verdict};
 use serde::{Deserialize, Serialize};
 
 use super::{html, internal_error, render, Message, Site};
-use crate::negotiate::{Media, Negotiated};
+use crate::http::negotiate::{Media, Negotiated};
 use crate::state::AppState;
 use crate::upload::Failure;
 
 /// The form page.
 pub async fn form(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    page(
-        &state,
-        &Site::of_request(&state, &headers),
-        None,
-        StatusCode::OK,
-        &headers,
-    )
+    page(&state, &Site::of(&state), None, StatusCode::OK, &headers)
 }
 
 /// The query of a raw-body upload: the file's name, for the report's `file` key.
@@ -300,7 +294,7 @@ pub async fn check(
 ) -> Response {
     let limit = state.max_upload();
     let json = wants_json(&headers);
-    let site = Site::of_request(&state, &headers);
+    let site = Site::of(&state);
     let refuse = |r: Refusal, detail: &str| refusal(&state, &site, &headers, json, r, detail);
     let boundary = headers
         .get(header::CONTENT_TYPE)
@@ -330,7 +324,7 @@ pub async fn check(
         origin: site.origin.clone(),
     };
     let checked = budget
-        .check(upload.held, move || {
+        .check(upload.held, move |stop| {
             // Receipts are checked with the keys the index trusted, as its badges were.
             let keys = lookup.state.index().trusted_keys().unwrap_or_default();
             let req = VerifyRequest {
@@ -340,13 +334,20 @@ pub async fn check(
                 }),
                 resolver: Some(&lookup),
                 keys: keys.into_iter().skip(1).collect(),
+                stop: stop.clone(),
                 ..VerifyRequest::default()
             };
             let report = job::verify::run(&req)?;
             // An encrypted file opened without its password was not read at all: say so, rather
             // than that it carries no number.
             let not_read = if report.verdict == Verdict::NoNumber {
-                pith::pdf::inspect(&file[..]).ok().and_then(|i| i.not_read)
+                let opts = pith::pdf::InspectOptions {
+                    stop,
+                    ..Default::default()
+                };
+                pith::pdf::inspect_opts(&file[..], &opts)
+                    .ok()
+                    .and_then(|i| i.not_read)
             } else {
                 None
             };
@@ -388,7 +389,7 @@ pub async fn check(
         return (
             StatusCode::OK,
             [
-                (header::CONTENT_TYPE, "application/json"),
+                (header::CONTENT_TYPE, crate::http::reply::types::JSON),
                 (header::CACHE_CONTROL, "no-store"),
             ],
             text,
@@ -412,7 +413,7 @@ fn refusal(
         let v = serde_json::json!({"error": r.key(), "message": format!("{}. {sentence}", r.heading())});
         (
             r.status(),
-            [(header::CONTENT_TYPE, "application/json")],
+            [(header::CONTENT_TYPE, crate::http::reply::types::JSON)],
             format!("{v}\n"),
         )
             .into_response()

@@ -14,6 +14,18 @@ use serde_json::Value;
 
 pub use pith_testkit::{have_tool, signed_bundle, skips, tools_required};
 
+/// A connection to `addr` from the loopback address `from` (`127.0.0.N`: Linux routes all of
+/// 127/8 to the loopback device), as another client on another machine would open it.
+pub fn connect_from(from: &str, addr: &str) -> std::io::Result<TcpStream> {
+    use socket2::{Domain, Socket, Type};
+    let to: std::net::SocketAddr = addr.parse().expect("an address");
+    let s = Socket::new(Domain::IPV4, Type::STREAM, None)?;
+    let local: std::net::SocketAddr = format!("{from}:0").parse().expect("an address");
+    s.bind(&local.into())?;
+    s.connect_timeout(&to.into(), Duration::from_secs(5))?;
+    Ok(s.into())
+}
+
 /// The skips' summary, when the test binary exits ([`skips::print_summary`]).
 #[dtor::dtor(unsafe)]
 fn print_skips() {

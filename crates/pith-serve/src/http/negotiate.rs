@@ -13,6 +13,7 @@
 
 use std::convert::Infallible;
 
+use crate::http::reply::types;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap};
@@ -65,14 +66,18 @@ impl Media {
         }
     }
 
-    /// The `Content-Type` an answer of this type carries (text types with their charset).
+    /// The `Content-Type` an answer of this type carries (text types with their charset):
+    /// [`types`]' names, the one list of the content types answers carry.
     pub fn content_type(self) -> &'static str {
         match self {
-            Media::Html => "text/html; charset=utf-8",
-            Media::Bibtex => "application/x-bibtex; charset=utf-8",
-            Media::Ris => "application/x-research-info-systems; charset=utf-8",
-            Media::Text => "text/plain; charset=utf-8",
-            m => m.essence(),
+            Media::Html => types::HTML,
+            Media::JsonLd => types::JSON_LD,
+            Media::Json => types::JSON,
+            Media::Bibtex => types::BIBTEX,
+            Media::CslJson => types::CSL_JSON,
+            Media::Ris => types::RIS,
+            Media::Svg => types::SVG,
+            Media::Text => types::TEXT,
         }
     }
 
