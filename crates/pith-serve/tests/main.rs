@@ -4,6 +4,7 @@ mod common;
 mod attacks;
 mod export;
 mod forged;
+mod hostile;
 mod index;
 mod limits;
 mod pages;

@@ -247,23 +247,26 @@ fn base(catalog: &str, page_extra: &str) -> Objects {
     ]
 }
 
-/// Page 1's `/Annots` lists object 6, a link annotation of about `bytes` bytes (most of them
-/// its URI), `refs` times.
+/// Page 1's `/Annots` lists object 6, `refs` times: a link to a record page (as a paper's
+/// number link is), of about `bytes` bytes, most of them its `/QuadPoints` numbers.
 pub fn shared_annot(refs: usize, bytes: usize) -> Vec<u8> {
     let mut objs = base("", " /Annots 7 0 R");
-    let mut path = String::with_capacity(bytes + 16);
+    let mut quad = String::with_capacity(bytes + 16);
     let mut i = 0u32;
-    while path.len() < bytes {
-        path.push_str(&format!("p{}/", i % 1000));
+    while quad.len() < bytes {
+        quad.push_str(&format!("{} ", i % 600));
         i += 1;
     }
     objs.push(obj(format!(
         "<< /Type /Annot /Subtype /Link /Rect [72 72 144 96] /Border [0 0 0] \
-         /A << /S /URI /URI (https://example.org/{path}) >> >>"
+         /A << /S /URI /URI ({RECORD_URL}) >> /QuadPoints [{quad}] >>"
     )));
     objs.push(obj(format!("[{}]", "6 0 R ".repeat(refs))));
     classic(&objs, "")
 }
+
+/// The record page of a published number (arXiv 2402.03791v3), where a paper's link goes.
+const RECORD_URL: &str = "https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5";
 
 /// A file whose cross-reference stream lists its own objects and then, through `/Prev`,
 /// `sections` more streams of `free` free entries each (three zero bytes a row: 8 Mi entries
