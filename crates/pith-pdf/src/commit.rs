@@ -157,7 +157,7 @@ fn commit_file(
         file.lock()
             .map_err(|e| Error::io("cannot lock", e).in_file(input))?;
     }
-    let (inj, len) = match load(&file, opts.password.as_deref()) {
+    let (inj, len) = match load(&file, opts.password.as_deref(), opts.budget()) {
         Err(e) if opts.repair && matches!(e.kind(), ErrorKind::Damaged(_)) => {
             // `--repair`: the whole file, less an uncommitted update of pith's.
             let mut data = read_all(&file).map_err(in_input)?;
@@ -173,7 +173,7 @@ fn commit_file(
                 }
             }
             let len = data.len() as u64;
-            let doc = load_repaired(data).map_err(in_input)?;
+            let doc = load_repaired(data, opts.budget()).map_err(in_input)?;
             (work.plan(&doc, opts).map_err(in_input)?, len)
         }
         doc => {

@@ -3,10 +3,11 @@
 //! handler ([`super::crypt`]), installed in the reader; one that cannot be
 //! opened (a password is needed, unsupported encryption) stops after the trailer.
 
+use crate::budget::Budget;
 use crate::crypt;
 use crate::filters::MAX_WHOLE;
 use crate::reader::{Check, Fetched, Pdf, ReadAt};
-use crate::repair::{scan, section, Rebuilt};
+use crate::repair::{scan_within, section, Rebuilt};
 use crate::syntax::{self, Dict, Obj, Ref};
 use crate::writer::object::rebase;
 use crate::{Error, ErrorKind};
@@ -62,8 +63,12 @@ impl<R: ReadAt> Document<R> {
 /// Opens `src` ([`Check::Sampled`]) and reads the catalog, the metadata stream and the Info
 /// dictionary; an encrypted file is opened with the empty user password or `password` (user
 /// or owner).
-pub(crate) fn load<R: ReadAt>(src: R, password: Option<&[u8]>) -> Result<Document<R>, Error> {
-    load_checked(src, Check::Sampled, password)
+pub(crate) fn load<R: ReadAt>(
+    src: R,
+    password: Option<&[u8]>,
+    budget: Budget,
+) -> Result<Document<R>, Error> {
+    load_checked(src, Check::Sampled, password, budget)
 }
 
 /// [`load`] with the given xref check.
@@ -71,8 +76,9 @@ pub(crate) fn load_checked<R: ReadAt>(
     src: R,
     check: Check,
     password: Option<&[u8]>,
+    budget: Budget,
 ) -> Result<Document<R>, Error> {
-    let mut pdf = Pdf::open_checked(src, check)?;
+    let mut pdf = Pdf::open_within(src, check, budget)?;
     let encrypted = pdf
         .trailer()
         .get(b"Encrypt")
@@ -171,8 +177,9 @@ pub(crate) fn load_checked<R: ReadAt>(
 /// # Errors
 /// As [`scan`] ([`ErrorKind::Encrypted`] for an encrypted damaged file), and what [`load`]
 /// returns on the repaired bytes.
-pub(crate) fn load_repaired(data: Vec<u8>) -> Result<Document<Vec<u8>>, Error> {
-    let rebuilt = scan(&data).map_err(|e| match e.kind() {
+pub(crate) fn load_repaired(data: Vec<u8>, budget: Budget) -> Result<Document<Vec<u8>>, Error> {
+    budget.check()?;
+    let rebuilt = scan_within(&data, &budget).map_err(|e| match e.kind() {
         ErrorKind::Encrypted => Error::new(ErrorKind::Unsupported(
             "rebuilding the cross-reference table of an encrypted file".into(),
         )),
@@ -187,7 +194,7 @@ pub(crate) fn load_repaired(data: Vec<u8>) -> Result<Document<Vec<u8>>, Error> {
     }
     let at = (staged.len() - rebuilt.header) as u64;
     staged.extend_from_slice(&section(&rebuilt, at));
-    let mut doc = load_checked(staged, Check::Full, None)?;
+    let mut doc = load_checked(staged, Check::Full, None, budget)?;
     if doc.encrypted {
         return Err(Error::new(ErrorKind::Unsupported(
             "rebuilding the cross-reference table of an encrypted file".into(),
@@ -203,51 +210,12 @@ pub(crate) fn load_repaired(data: Vec<u8>) -> Result<Document<Vec<u8>>, Error> {
     Ok(doc)
 }
 
-/// Counts the pages under the page tree node `node`, refusing a tree with a missing or
-/// malformed node: once a complete table is appended, readers stop reconstructing, so a file
-/// whose pages they now find only by their own scan (a page tree object lost) must not get
-/// one. Loops and depth are bounded.
+/// Counts the pages under the page tree node `node` ([`Pdf::count_pages`]), refusing a tree
+/// with a missing or malformed node: once a complete table is appended, readers stop
+/// reconstructing, so a file whose pages they now find only by their own scan (a page tree
+/// object lost) must not get one.
 pub(crate) fn count_pages<R: ReadAt>(pdf: &Pdf<R>, node: Option<&Obj>) -> Result<u64, Error> {
-    let broken = |what: &str| {
-        Error::new(ErrorKind::Damaged(format!(
-            "the page tree is broken after rebuilding the cross-reference table ({what})"
-        )))
-    };
-    let mut stack = vec![(node.cloned().unwrap_or(Obj::Null), 0usize)];
-    let mut seen = std::collections::HashSet::new();
-    let mut pages = 0u64;
-    while let Some((o, depth)) = stack.pop() {
-        if let Obj::Ref(r) = &o {
-            if !seen.insert(r.num) {
-                return Err(broken(&format!("object {} appears twice", r.num)));
-            }
-        }
-        if depth > 64 || seen.len() > 1_000_000 {
-            return Err(broken("too deep or too large"));
-        }
-        let d = match pdf.resolve(&o)? {
-            Obj::Dict(d) => d,
-            _ => {
-                return Err(broken(&match o {
-                    Obj::Ref(r) => format!("object {} is missing or not a dictionary", r.num),
-                    _ => "a node is not a dictionary".into(),
-                }))
-            }
-        };
-        match d.get(b"Kids") {
-            Some(kids) => {
-                let Obj::Array(kids) = pdf.resolve(kids)? else {
-                    return Err(broken("/Kids is not an array"));
-                };
-                stack.extend(kids.into_iter().map(|k| (k, depth + 1)));
-            }
-            None => match d.get(b"Type").and_then(Obj::as_name) {
-                None | Some(b"Page") => pages += 1,
-                Some(_) => return Err(broken("a leaf is not a page")),
-            },
-        }
-    }
-    Ok(pages)
+    pdf.count_pages(node, "after rebuilding the cross-reference table")
 }
 
 /// Opens the security handler of an encrypted file and installs it in the reader; the error

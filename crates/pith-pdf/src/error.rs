@@ -94,6 +94,19 @@ pub enum ErrorKind {
     /// Occurs when the file needs a feature pith does not write (e.g. a table offset over
     /// ten digits).
     Unsupported(String),
+    /// Occurs when reading the file would cost more of a `resource` than its `limit` per
+    /// document ([`super::budget::Limits`]): a file built to multiply work (shared objects
+    /// walked as trees, millions of entries, loops). Work stops at the limit; nothing is
+    /// written. The setting that raises it is [`super::budget::Resource::setting`].
+    OverLimit {
+        /// What went over its limit.
+        resource: super::budget::Resource,
+        /// The limit it went over.
+        limit: u64,
+    },
+    /// Occurs when the work was stopped by its [`super::budget::Stop`] token: its deadline
+    /// passed or it was cancelled. Work stops where it was; nothing is written.
+    Stopped(super::budget::Halt),
 }
 
 impl Error {
@@ -150,10 +163,13 @@ impl Error {
         self.path.as_deref()
     }
     /// Whether this is a refusal (the file cannot be updated safely: not a PDF, damaged,
-    /// encrypted, certified, unparsable XMP, unsupported) rather than a failure (I/O, not a
-    /// regular file).
+    /// encrypted, certified, unparsable XMP, unsupported, over a limit) rather than a failure
+    /// (I/O, not a regular file, stopped).
     pub fn is_refusal(&self) -> bool {
-        !matches!(self.kind, ErrorKind::Io | ErrorKind::NotFile)
+        !matches!(
+            self.kind,
+            ErrorKind::Io | ErrorKind::NotFile | ErrorKind::Stopped(_)
+        )
     }
 }
 
@@ -220,6 +236,18 @@ impl fmt::Display for Error {
                 f,
                 "a full rewrite would keep {kept} of the {found} pages found in the file; not rewritten"
             )?,
+            ErrorKind::OverLimit { resource, limit } => write!(
+                f,
+                "reading it takes more than {limit} {}, the limit per file (setting `{}`)",
+                resource.counted(),
+                resource.setting()
+            )?,
+            ErrorKind::Stopped(super::budget::Halt::Deadline) => {
+                write!(f, "stopped: the time allowed for this file ran out")?
+            }
+            ErrorKind::Stopped(super::budget::Halt::Cancelled) => {
+                write!(f, "stopped: the work was cancelled")?
+            }
             ErrorKind::TooLarge {
                 what,
                 object,

@@ -6,6 +6,7 @@
 //! [`Options::replace`], which redraws pith's badge and links in the same update) and returns bytes; it touches no files ([`super::commit`] does). Also the
 //! full rewrite ([`rewrite`]), which goes through [`super::repair`].
 
+use crate::budget::{Budget, Limits, Stop};
 use crate::document::{count_pages, load, load_repaired, Document};
 use crate::error::PrintedNumber;
 use crate::filters::MAX_WHOLE;
@@ -41,6 +42,10 @@ pub struct Options {
     /// them with the number written (in the same box, in the same update) instead of
     /// refusing the file ([`ErrorKind::Printed`]).
     pub replace: bool,
+    /// The most reading the file may cost ([`Limits::default`]).
+    pub limits: Limits,
+    /// Stops the work when cancelled or past its deadline ([`Stop::never`] by default).
+    pub stop: Stop,
 }
 
 impl Options {
@@ -54,7 +59,14 @@ impl Options {
             repair: false,
             paper: xmp::Paper::default(),
             replace: false,
+            limits: Limits::default(),
+            stop: Stop::never(),
         }
+    }
+
+    /// A fresh budget of these options' limits and stop token, for one document.
+    pub(crate) fn budget(&self) -> Budget {
+        Budget::new(self.limits, self.stop.clone())
     }
 }
 
@@ -142,10 +154,12 @@ pub fn inject<R: ReadAt>(
     number: &dyn Identifier,
     opts: &Options,
 ) -> Result<Injection, Error> {
-    match load(&src, opts.password.as_deref()) {
-        Err(e) if opts.repair && matches!(e.kind(), ErrorKind::Damaged(_)) => {
-            plan(&load_repaired(read_all(&src)?)?, number, opts)
-        }
+    match load(&src, opts.password.as_deref(), opts.budget()) {
+        Err(e) if opts.repair && matches!(e.kind(), ErrorKind::Damaged(_)) => plan(
+            &load_repaired(read_all(&src)?, opts.budget())?,
+            number,
+            opts,
+        ),
         r => plan(&r?, number, opts),
     }
 }
@@ -173,6 +187,18 @@ pub(crate) fn read_all<R: ReadAt>(src: &R) -> Result<Vec<u8>, Error> {
 
 /// [`inject`] on a document already loaded.
 pub(crate) fn plan<R: ReadAt>(
+    doc: &Document<R>,
+    number: &dyn Identifier,
+    opts: &Options,
+) -> Result<Injection, Error> {
+    let inj = plan_update(doc, number, opts)?;
+    // A limit reached or a stop inside a part read tolerantly (page 1, its annotations)
+    // refuses the file: never an update planned on a partial reading.
+    doc.pdf.budget().verdict()?;
+    Ok(inj)
+}
+
+fn plan_update<R: ReadAt>(
     doc: &Document<R>,
     number: &dyn Identifier,
     opts: &Options,
@@ -619,29 +645,32 @@ pub fn rewrite<R: ReadAt>(
     number: &dyn Identifier,
     opts: &Options,
 ) -> Result<Vec<u8>, Error> {
+    let budget = opts.budget();
     let data = read_all(&src)?;
     // The pages a tolerant reader finds: the page tree of a file that opens, else
     // every object that is a page (the scan that rebuilds a damaged file's xref counts them).
-    let (data, found) = match load(&data[..], None) {
+    let (data, found) = match load(&data[..], None, opts.budget()) {
         Ok(d) if d.encrypted => return Err(Error::new(ErrorKind::Encrypted)),
         Ok(d) => {
             let found = match pages_of(&d) {
                 Some(n) => n,
-                None => repair::scan(&data).map_or(0, |r| r.pages),
+                None => repair::scan_within(&data, &budget).map_or(0, |r| r.pages),
             };
             (data, found)
         }
         Err(e) if matches!(e.kind(), ErrorKind::Damaged(_)) => {
-            let found = repair::scan(&data)?.pages;
-            (repair::repair(&data)?, found)
+            let found = repair::scan_within(&data, &budget)?.pages;
+            (repair::repair_within(&data, &budget)?, found)
         }
         Err(e) => return Err(e),
     };
     // lopdf decodes object streams, xref streams and the XMP packet whole: each is first
     // decoded here as a stream, and the file refused past the bound.
-    if let Ok(r) = repair::scan(&data) {
+    if let Ok(r) = repair::scan_within(&data, &budget) {
         repair::check_decoded(&data[r.header..], &r, MAX_WHOLE)?;
     }
+    // The full load and save below are lopdf's: the budget is checked before them.
+    budget.verdict()?;
     let props = xmp::Props {
         number: number.full(),
         short: number.short(),
@@ -669,7 +698,7 @@ pub fn rewrite<R: ReadAt>(
     })?;
     // The result's page tree, read as any reader would: a rewrite that loses pages is refused,
     // never written.
-    let kept = load(&out[..], None)
+    let kept = load(&out[..], None, opts.budget())
         .ok()
         .and_then(|d| pages_of(&d))
         .unwrap_or(0);

@@ -3,6 +3,7 @@
 //! text), the PDF/A claim, signatures and the update count, and [`Inspection`] lists every
 //! place ([`Inspection::places`]) and judges whether they agree. It never writes.
 
+use crate::budget::{Budget, Limits, Stop};
 use crate::document::load_checked;
 use crate::mark::{code_of, SHORT_LEN};
 use crate::reader::{Check, ReadAt, XrefKind};
@@ -306,7 +307,38 @@ pub fn inspect_with<R: ReadAt>(
     check: Check,
     password: Option<&[u8]>,
 ) -> Result<Inspection, Error> {
-    let doc = load_checked(src, check, password)?;
+    inspect_opts(
+        src,
+        &InspectOptions {
+            check,
+            password: password.map(<[u8]>::to_vec),
+            ..InspectOptions::default()
+        },
+    )
+}
+
+/// How [`inspect_opts`] reads a file: every choice of the `inspect*` functions, and the
+/// budget.
+#[derive(Debug, Clone, Default)]
+pub struct InspectOptions {
+    /// How thoroughly the xref is checked ([`Check::Sampled`] by default).
+    pub check: Check,
+    /// The user or owner password of an encrypted file whose user password is not empty.
+    pub password: Option<Vec<u8>>,
+    /// The most reading the file may cost ([`Limits::default`]).
+    pub limits: Limits,
+    /// Stops the work when cancelled or past its deadline ([`Stop::never`] by default).
+    pub stop: Stop,
+}
+
+/// [`inspect`] with every choice in one value, the budget included.
+///
+/// # Errors
+/// As [`inspect`], and [`ErrorKind::OverLimit`](crate::ErrorKind::OverLimit),
+/// [`ErrorKind::Stopped`](crate::ErrorKind::Stopped).
+pub fn inspect_opts<R: ReadAt>(src: R, opts: &InspectOptions) -> Result<Inspection, Error> {
+    let budget = Budget::new(opts.limits, opts.stop.clone());
+    let doc = load_checked(src, opts.check, opts.password.as_deref(), budget)?;
     let mut ins = Inspection {
         version: doc.pdf.version().to_string(),
         xref_stream: doc.pdf.xref_kind() == XrefKind::Stream,
@@ -330,15 +362,24 @@ pub fn inspect_with<R: ReadAt>(
     }
     let cat = doc.catalog();
     if doc.not_opened.is_none() {
-        // A page tree pith cannot follow leaves the links unread, not the file unreadable.
-        ins.page_links =
-            super::stamp::page_links(&doc.pdf, &cat, crate::vocab::URL_BASE).unwrap_or_default();
+        // A page tree pith cannot follow leaves page 1 unread, not the file unreadable. The
+        // links to records come from the same walk of page 1 as the rest of what it prints.
         ins.printed = printed::read(&doc.pdf, &cat)
             .map(|p| p.places)
             .unwrap_or_default();
+        ins.page_links = ins
+            .printed
+            .iter()
+            .filter(|p| p.kind == Kind::Link)
+            .filter_map(|p| p.url.clone())
+            .filter(|u| u.starts_with(URL_BASE))
+            .collect();
     }
     ins.signatures = count_signatures(&doc.pdf, &cat)?;
     ins.docmdp = docmdp(&doc.pdf, &cat)?;
+    // A limit reached or a stop inside a part read tolerantly (page 1) refuses the whole
+    // file: never an inspection with parts silently missing.
+    doc.pdf.budget().verdict()?;
     Ok(ins)
 }
 

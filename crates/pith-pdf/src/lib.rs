@@ -12,6 +12,8 @@
 //! need, through [`ReadAt`], so memory does not grow with the file.
 //!
 //! Layers, one concern each (qpdf keeps the same split); dependencies flow down the list:
+//! - [`budget`]: the [`Limits`] one document may cost and the [`Stop`] token its loops check;
+//!   a leaf, spent from by every layer below the front ends.
 //! - [`vocab`]: the names the identifier is written under (Info keys, XMP namespace and
 //!   properties, URL base); constants only. [`mark`]: the [`Identifier`] the engine writes.
 //! - [`xml`]: guards for untrusted XML and XML escaping; [`output`]: whole-file writes (all or
@@ -51,6 +53,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod budget;
 pub mod commit;
 pub mod crypt;
 mod document;
@@ -74,10 +77,15 @@ pub mod writer;
 pub mod xml;
 pub mod xmp;
 
+#[cfg(test)]
+mod shapes;
+
+pub use budget::{Halt, Limits, Resource, Stop};
 pub use error::{chain, Error, ErrorKind, PrintedNumber};
 pub use inject::{inject, rewrite, Injection, Item, Options, Written};
 pub use inspect::{
-    inspect, inspect_checked, inspect_with, inspect_with_password, Inspection, Place, PlaceKind,
+    inspect, inspect_checked, inspect_opts, inspect_with, inspect_with_password, InspectOptions,
+    Inspection, Place, PlaceKind,
 };
 pub use mark::{Identifier, Mark};
 pub use reader::{Check, Pdf, ReadAt, XrefKind};

@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::io;
 
+use crate::budget::{Budget, Resource};
 use crate::filters::{read_prefix, Decoder, MAX_DECODED};
 use crate::reader::Entry;
 use crate::reader::{damaged, find, Fetched};
@@ -62,7 +63,16 @@ impl Rebuilt {
 /// # Errors
 /// As [`scan`].
 pub fn repair(data: &[u8]) -> Result<Vec<u8>, Error> {
-    let r = scan(data)?;
+    repair_within(data, &Budget::default())
+}
+
+/// [`repair`] spending from `budget` (objects parsed, bytes decoded, entries found) and
+/// stopping when its token does.
+///
+/// # Errors
+/// As [`scan_within`].
+pub fn repair_within(data: &[u8], budget: &Budget) -> Result<Vec<u8>, Error> {
+    let r = scan_within(data, budget)?;
     let data = &data[r.header..];
     let mut out = data.to_vec();
     if !matches!(out.last(), Some(b'\n' | b'\r')) {
@@ -102,6 +112,16 @@ pub fn section(r: &Rebuilt, at: u64) -> Vec<u8> {
 /// [`ErrorKind::NotPdf`] without a header, [`ErrorKind::Encrypted`] when a trailer has
 /// `/Encrypt`, [`ErrorKind::Damaged`] when no catalog can be found.
 pub fn scan(data: &[u8]) -> Result<Rebuilt, Error> {
+    scan_within(data, &Budget::default())
+}
+
+/// [`scan`] spending from `budget`: each object found counts as an object parsed (and its
+/// bytes), each entry as an entry held, the object streams' headers as bytes decoded; the
+/// stop token is checked at each object.
+///
+/// # Errors
+/// As [`scan`], and [`ErrorKind::OverLimit`], [`ErrorKind::Stopped`].
+pub fn scan_within(data: &[u8], budget: &Budget) -> Result<Rebuilt, Error> {
     let hdr = find(&data[..data.len().min(1024)], b"%PDF-")
         .ok_or_else(|| Error::new(ErrorKind::NotPdf))?;
     let data = &data[hdr..];
@@ -178,7 +198,11 @@ pub fn scan(data: &[u8]) -> Result<Rebuilt, Error> {
             continue;
         };
         let Ok(obj) = p.object() else { continue };
-        objs.insert(num, (gen, j));
+        budget.spend(Resource::Objects, 1)?;
+        budget.spend(Resource::ParsedBytes, (p.pos - j) as u64)?;
+        if objs.insert(num, (gen, j)).is_none() {
+            budget.spend(Resource::XrefEntries, 1)?;
+        }
         is_page.insert(num, is_page_dict(&obj));
         if let Obj::Dict(d) = &obj {
             if matches!(
@@ -240,6 +264,7 @@ pub fn scan(data: &[u8]) -> Result<Rebuilt, Error> {
         let Ok(content) = read_prefix(dec, first.saturating_add(16 << 20)) else {
             continue;
         };
+        budget.spend(Resource::DecodedBytes, content.len() as u64)?;
         let first = (first as usize).min(content.len());
         let mut p = Parser::new(&content[..first], 0, true);
         for idx in 0..n {
@@ -247,6 +272,7 @@ pub fn scan(data: &[u8]) -> Result<Rebuilt, Error> {
             let Ok(rel) = p.uint() else { break };
             let num = u32::try_from(num).unwrap_or(u32::MAX);
             if let std::collections::btree_map::Entry::Vacant(v) = entries.entry(num) {
+                budget.spend(Resource::XrefEntries, 1)?;
                 v.insert(Entry::InStream(stm, idx as u32));
                 let at = usize::try_from(rel).map_or(usize::MAX, |r| first.saturating_add(r));
                 if at < content.len() {

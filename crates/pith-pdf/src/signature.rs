@@ -5,6 +5,7 @@
 
 use std::collections::HashSet;
 
+use crate::budget::Resource;
 use crate::reader::{Pdf, ReadAt};
 use crate::syntax::{Dict, Obj};
 use crate::Error;
@@ -59,14 +60,20 @@ pub(crate) fn count_signatures<R: ReadAt>(pdf: &Pdf<R>, cat: &Dict) -> Result<us
     let Obj::Array(fields) = pdf.resolve(fields)? else {
         return Ok(0);
     };
-    let mut stack: Vec<(Obj, bool, usize)> = fields.into_iter().map(|f| (f, false, 0)).collect();
+    // A DAG walk: each field object and each indirect /Kids array is expanded once (a
+    // /Kids that points back at /Fields, or a field listed by many parents, is not walked
+    // again), and every node pushed counts against the budget.
     let mut seen = HashSet::new();
+    if let Some(Obj::Ref(r)) = af.get(b"Fields") {
+        seen.insert(r.num);
+    }
+    pdf.budget()
+        .spend(Resource::WalkNodes, fields.len() as u64)?;
+    let mut stack: Vec<(Obj, bool, usize)> = fields.into_iter().map(|f| (f, false, 0)).collect();
     let mut count = 0;
-    let mut visited = 0;
     while let Some((f, parent_sig, depth)) = stack.pop() {
-        visited += 1;
-        if visited > 10_000 || depth > 32 {
-            break;
+        if depth > 32 {
+            continue;
         }
         if let Obj::Ref(r) = f {
             if !seen.insert(r.num) {
@@ -84,7 +91,13 @@ pub(crate) fn count_signatures<R: ReadAt>(pdf: &Pdf<R>, cat: &Dict) -> Result<us
             count += 1;
         }
         if let Some(k) = d.get(b"Kids") {
+            if let Obj::Ref(r) = k {
+                if !seen.insert(r.num) {
+                    continue;
+                }
+            }
             if let Obj::Array(kids) = pdf.resolve(k)? {
+                pdf.budget().spend(Resource::WalkNodes, kids.len() as u64)?;
                 stack.extend(kids.into_iter().map(|k| (k, is_sig, depth + 1)));
             }
         }

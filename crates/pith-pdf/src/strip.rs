@@ -30,10 +30,10 @@ use crate::{info, xmp, Error, ErrorKind};
 /// As [`super::inject()`]: a file that cannot be opened, damaged (unless `repair`), certified
 /// (unless `force`), an unparsable XMP packet.
 pub fn strip<R: ReadAt>(src: R, opts: &Options) -> Result<Injection, Error> {
-    match load(&src, opts.password.as_deref()) {
+    match load(&src, opts.password.as_deref(), opts.budget()) {
         Err(e) if opts.repair && matches!(e.kind(), ErrorKind::Damaged(_)) => {
             let data = read_all(&src)?;
-            plan(&load_repaired(data)?, opts)
+            plan(&load_repaired(data, opts.budget())?, opts)
         }
         r => plan(&r?, opts),
     }
@@ -41,6 +41,14 @@ pub fn strip<R: ReadAt>(src: R, opts: &Options) -> Result<Injection, Error> {
 
 /// [`strip`] on a document already loaded.
 pub(crate) fn plan<R: ReadAt>(doc: &Document<R>, opts: &Options) -> Result<Injection, Error> {
+    let inj = plan_strip(doc, opts)?;
+    // A limit reached or a stop inside a part read tolerantly (page 1, its annotations)
+    // refuses the file: never an update planned on a partial reading.
+    doc.pdf.budget().verdict()?;
+    Ok(inj)
+}
+
+fn plan_strip<R: ReadAt>(doc: &Document<R>, opts: &Options) -> Result<Injection, Error> {
     if let Some(kind) = &doc.not_opened {
         return Err(Error::new(kind.clone()));
     }
@@ -280,22 +288,13 @@ fn stamped_page<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict, links: &[Ref]) -> Optio
     changed.then_some((page_ref, page))
 }
 
-/// Page 1 of the page tree (the first kid at each level), if it can be found. A page tree
-/// that cannot be read holds no stamp of pith's (inject never stamps it), so read errors are
-/// "no page", not a refusal: the number and link still come out.
+/// Page 1 (the page the stamp goes on), if it can be found. A page tree that cannot be read
+/// holds no stamp of pith's (inject never stamps it), so read errors are "no page", not a
+/// refusal: the number and link still come out. A limit reached on the way still refuses the
+/// file, when the plan ends ([`crate::budget::Budget::verdict`]).
 fn first_page<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Option<(Ref, Dict)> {
-    let mut node = catalog.get(b"Pages").and_then(Obj::as_ref)?;
-    for _ in 0..64 {
-        let f = pdf.get(node.num).ok().flatten()?;
-        let d = f.obj.as_dict().cloned()?;
-        let kids = match d.get(b"Kids").map(|k| pdf.resolve(k)) {
-            Some(Ok(Obj::Array(a))) => a,
-            Some(_) => return None,
-            None => return Some((node, d)),
-        };
-        node = kids.first().and_then(Obj::as_ref)?;
-    }
-    None
+    let p = pdf.first_page(catalog).ok()?;
+    Some((p.page_ref, p.page))
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use super::entry::Entry;
+use super::entry::{Entry, RangeSet};
 use super::source::{read_window, ReadAt};
 use super::table::Window;
 use super::xref::Layer;
@@ -28,13 +28,18 @@ impl<R: ReadAt> Pdf<R> {
     /// file.
     pub(super) fn check_offsets(&self, check: Check) -> Result<(), Error> {
         let mut decided: Vec<(u32, Entry)> = Vec::new();
+        // The numbers newer decoded sections have entries for: in-use ones by number, free
+        // ones as ranges (a section of millions of free entries is a few ranges).
         let mut seen: HashSet<u32> = HashSet::new();
+        let mut seen_free = RangeSet::default();
         for (i, layer) in self.layers.iter().enumerate() {
             let Layer::Map(m) = layer else { continue };
+            self.budget.check()?;
             let newer = &self.layers[..i];
-            for (&num, &e) in m {
+            for (num, e) in m.used() {
                 let shadowed = i > 0
                     && (seen.contains(&num)
+                        || seen_free.contains(num)
                         || newer
                             .iter()
                             .any(|l| matches!(l, Layer::Table(t) if t.covers(num))));
@@ -43,7 +48,10 @@ impl<R: ReadAt> Pdf<R> {
                 }
             }
             if i + 1 < self.layers.len() {
-                seen.extend(m.keys());
+                seen.extend(m.used().map(|(n, _)| n));
+                for (s, e) in m.free_ranges() {
+                    seen_free.insert(s, e);
+                }
             }
         }
         decided.sort_unstable_by_key(|&(num, _)| num);

@@ -14,7 +14,8 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::io::{self, Read};
 
-use crate::filters::{self, Decoder, FilterError, MAX_DECODED};
+use crate::budget::{Budget, Resource};
+use crate::filters::{Decoder, FilterError, MAX_DECODED};
 use crate::journal;
 use crate::security::{decrypt_obj, SecurityHandler};
 use crate::syntax::{is_white, Dict, Obj, Parser, Ref, SyntaxError};
@@ -22,12 +23,14 @@ use crate::{Error, ErrorKind};
 
 pub mod check;
 mod entry;
+pub mod pages;
 pub mod source;
 mod table;
 pub mod xref;
 
 pub use check::Check;
 pub(crate) use entry::Entry;
+pub use pages::{FirstPage, Inherited};
 pub use source::{find, rfind, ReadAt};
 use source::{parse_growing, read_window, KnownLen};
 use xref::Layer;
@@ -37,6 +40,40 @@ pub use xref::XrefKind;
 const MAX_WINDOW: usize = 256 << 20;
 /// Longest xref `/Prev` chain followed.
 const MAX_SECTIONS: usize = 10_000;
+
+/// A reader of decoded stream data that spends what it yields from a document's budget
+/// ([`Resource::DecodedBytes`]) and stops when the budget's token does: every decoder the
+/// reader hands out or runs goes through one.
+pub struct Metered<'b, R> {
+    inner: R,
+    budget: &'b Budget,
+}
+
+impl<'b, R: Read> Metered<'b, R> {
+    pub(crate) fn new(inner: R, budget: &'b Budget) -> Self {
+        Metered { inner, budget }
+    }
+
+    /// The `pdf` error for a read error of this reader while decoding `what` (object
+    /// `object`): the budget's refusal or stop when that is what ended it.
+    pub(crate) fn error(&self, e: io::Error, what: &str, object: Option<u32>) -> Error {
+        match self.budget.verdict() {
+            Err(b) => b,
+            Ok(()) => filter_err(FilterError::from_io(e), what, object),
+        }
+    }
+}
+
+impl<R: Read> Read for Metered<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.budget.check().map_err(io::Error::other)?;
+        let n = self.inner.read(buf)?;
+        self.budget
+            .spend(Resource::DecodedBytes, n as u64)
+            .map_err(io::Error::other)?;
+        Ok(n)
+    }
+}
 
 /// One indirect object read from the file.
 #[derive(Debug, Clone)]
@@ -75,7 +112,7 @@ struct ObjStm {
 impl ObjStm {
     /// Decodes more of the stream: at least doubles the prefix (64 KiB at first), or up to
     /// `want` bytes, never past [`MAX_DECODED`]. False when the stream has ended.
-    fn more(&self, want: usize) -> Result<bool, Error> {
+    fn more(&self, want: usize, budget: &Budget) -> Result<bool, Error> {
         let mut rest = self.rest.borrow_mut();
         let Some(dec) = rest.as_mut() else {
             return Ok(false);
@@ -86,11 +123,11 @@ impl ObjStm {
             return Err(too_large("object stream", Some(self.num), MAX_DECODED));
         }
         let target = (have * 2).max(64 << 10).max(want as u64).min(MAX_DECODED);
-        let got = dec
-            .by_ref()
+        let mut m = Metered::new(dec.by_ref(), budget);
+        let got = (&mut m)
             .take(target - have)
             .read_to_end(&mut data)
-            .map_err(|e| filter_err(FilterError::from_io(e), "object stream", Some(self.num)))?;
+            .map_err(|e| m.error(e, "object stream", Some(self.num)))?;
         if (got as u64) < target - have {
             *rest = None;
         }
@@ -144,20 +181,65 @@ pub struct Pdf<R: ReadAt> {
     trailer: Dict,
     trailer_raw: Vec<u8>,
     objstms: RefCell<HashMap<u32, std::rc::Rc<ObjStm>>>,
-    /// The last large object without a stream read at an offset ([`LARGE_OBJECT`]): a page
-    /// tree's root with the /Kids of every page is read by each step of an update (the page
-    /// count, page 1's links and what it prints), so it is read from the file once.
-    large: RefCell<Option<(u32, Fetched)>>,
+    /// Objects parsed, kept for the next read of them up to [`Limits::cache_bytes`]
+    /// (crate::budget::Limits): a shared object (one annotation listed 4,096 times, a page
+    /// tree node every level points at, the page tree root each step of an update reads) is
+    /// parsed once.
+    cache: RefCell<Cache>,
     /// Object numbers of the xref streams read: writers often give them stale offsets, and
     /// nothing references them, so [`Pdf::check_offsets`] skips them (like qpdf).
     xref_streams: HashSet<u32>,
     /// Decrypts fetched strings and streams (encrypted files); `None` reads bytes as stored.
     security: Option<Box<dyn SecurityHandler>>,
+    /// What reading this document may cost, and what it has cost so far.
+    budget: Budget,
+    /// Page 1, once read ([`Pdf::first_page`]).
+    page_one: RefCell<Option<Result<FirstPage, ErrorKind>>>,
 }
 
-/// The size, in bytes, from which an object read is kept for the next read of it
-/// ([`Pdf::get`]): one such object at a time.
-const LARGE_OBJECT: usize = 64 << 10;
+/// Parsed objects kept by number, oldest out first when they would hold more than the
+/// budget's `cache_bytes`.
+#[derive(Default)]
+struct Cache {
+    map: HashMap<u32, Fetched>,
+    order: std::collections::VecDeque<u32>,
+    bytes: u64,
+}
+
+impl Cache {
+    /// What an object costs held: its text, its stream data and its parsed tree (about as
+    /// many bytes again as the text, times the size of a node over the size of a token).
+    fn cost(f: &Fetched) -> u64 {
+        (f.raw.len() as u64).saturating_mul(4) + f.stream.as_ref().map_or(0, |s| s.len() as u64)
+    }
+
+    fn get(&self, num: u32) -> Option<&Fetched> {
+        self.map.get(&num)
+    }
+
+    fn put(&mut self, num: u32, f: &Fetched, cap: u64) {
+        let cost = Cache::cost(f);
+        // One object may take a quarter of the cache: larger ones are read again.
+        if cost > cap / 4 || self.map.contains_key(&num) {
+            return;
+        }
+        while self.bytes + cost > cap {
+            let Some(old) = self.order.pop_front() else {
+                break;
+            };
+            if let Some(o) = self.map.remove(&old) {
+                self.bytes -= Cache::cost(&o);
+            }
+        }
+        self.bytes += cost;
+        self.order.push_back(num);
+        self.map.insert(num, f.clone());
+    }
+
+    fn clear(&mut self) {
+        *self = Cache::default();
+    }
+}
 
 pub(crate) fn damaged(msg: impl Into<String>, offset: u64) -> Error {
     Error::new(ErrorKind::Damaged(msg.into())).at_offset(offset)
@@ -185,6 +267,18 @@ impl<R: ReadAt> Pdf<R> {
     /// # Errors
     /// As [`Pdf::open`].
     pub fn open_checked(src: R, check: Check) -> Result<Self, Error> {
+        Self::open_within(src, check, Budget::default())
+    }
+
+    /// [`Pdf::open_checked`] spending from `budget`: every object parsed, xref entry held,
+    /// byte decoded and node walked in this document counts against its
+    /// [`Limits`](crate::budget::Limits), and its [`Stop`](crate::budget::Stop) token is
+    /// checked in every loop.
+    ///
+    /// # Errors
+    /// As [`Pdf::open`], and [`ErrorKind::OverLimit`], [`ErrorKind::Stopped`].
+    pub fn open_within(src: R, check: Check, budget: Budget) -> Result<Self, Error> {
+        budget.check()?;
         let src = KnownLen::new(src);
         let len = src.len();
         let head = read_window(&src, 0, 1024)?;
@@ -226,9 +320,11 @@ impl<R: ReadAt> Pdf<R> {
             trailer: Dict::default(),
             trailer_raw: Vec::new(),
             objstms: RefCell::new(HashMap::new()),
-            large: RefCell::new(None),
+            cache: RefCell::new(Cache::default()),
             xref_streams: HashSet::new(),
             security: None,
+            budget,
+            page_one: RefCell::new(None),
         };
         // Offsets count from the `%PDF-` header, decided once here for reading and writing
         // alike: that is how qpdf and mupdf read a file with bytes before the
@@ -266,12 +362,19 @@ impl<R: ReadAt> Pdf<R> {
         self.sections = 0;
         self.layers.clear();
         self.looked_up.borrow_mut().clear();
-        self.large.borrow_mut().take();
+        self.cache.borrow_mut().clear();
         self.size = 0;
         self.trailer = Dict::default();
         self.trailer_raw.clear();
         self.objstms.borrow_mut().clear();
         self.xref_streams.clear();
+        self.page_one.borrow_mut().take();
+        self.budget.reset();
+    }
+
+    /// This document's budget: its limits, its stop token and what it has spent.
+    pub fn budget(&self) -> &Budget {
+        &self.budget
     }
 
     /// Header version (`1.4`, `2.0`).
@@ -346,7 +449,8 @@ impl<R: ReadAt> Pdf<R> {
     /// from now on (see [`super::security`]); the writer encrypts new objects with it too.
     pub fn set_security(&mut self, handler: Box<dyn SecurityHandler>) {
         self.objstms.borrow_mut().clear();
-        self.large.borrow_mut().take();
+        self.cache.borrow_mut().clear();
+        self.page_one.borrow_mut().take();
         self.security = Some(handler);
     }
 
@@ -401,18 +505,31 @@ impl<R: ReadAt> Pdf<R> {
                 0,
             ));
         }
+        self.budget.check()?;
+        if let Some(f) = self.cache.borrow().get(num) {
+            return Ok(Some(f.clone()));
+        }
+        let f = self.parse_object(num, depth)?;
+        if let Some(f) = &f {
+            self.cache
+                .borrow_mut()
+                .put(num, f, self.budget.limits().cache_bytes);
+        }
+        Ok(f)
+    }
+
+    /// Counts one object parsed, of `bytes` bytes, against the budget.
+    fn spend_object(&self, bytes: usize) -> Result<(), Error> {
+        self.budget.spend(Resource::Objects, 1)?;
+        self.budget.spend(Resource::ParsedBytes, bytes as u64)
+    }
+
+    /// Parses object `num` from the file (no cache).
+    fn parse_object(&self, num: u32, depth: usize) -> Result<Option<Fetched>, Error> {
         match self.entry(num)? {
             None | Some(Entry::Free) => Ok(None),
             Some(Entry::Offset(off, _)) => {
-                if let Some((n, f)) = &*self.large.borrow() {
-                    if *n == num {
-                        return Ok(Some(f.clone()));
-                    }
-                }
                 let f = self.fetch_at_depth(off + self.delta, Some(num), depth, true)?;
-                if f.stream.is_none() && f.raw.len() >= LARGE_OBJECT {
-                    *self.large.borrow_mut() = Some((num, f.clone()));
-                }
                 Ok(Some(f))
             }
             Some(Entry::InStream(stm, idx)) => {
@@ -434,7 +551,7 @@ impl<R: ReadAt> Pdf<R> {
                 let start = os.first.saturating_add(rel);
                 // Decode as far as the object reaches: past its start, then further while
                 // the parser runs out of bytes.
-                while os.data.borrow().len() <= start && os.more(start + 1)? {}
+                while os.data.borrow().len() <= start && os.more(start + 1, &self.budget)? {}
                 loop {
                     let data = os.data.borrow();
                     if start > data.len() {
@@ -449,6 +566,7 @@ impl<R: ReadAt> Pdf<R> {
                             // The object's own bytes, parsed again so its spans index them.
                             let raw = data[start..p.pos].to_vec();
                             drop(data);
+                            self.spend_object(raw.len())?;
                             let obj = Parser::new(&raw, 0, true).object().map_err(|_| {
                                 damaged(
                                     format!("object {num} in object stream {stm} does not parse"),
@@ -465,7 +583,7 @@ impl<R: ReadAt> Pdf<R> {
                         }
                         Err(SyntaxError::Eof) if !os.ended() => {
                             drop(data);
-                            os.more(0)?;
+                            os.more(0, &self.budget)?;
                         }
                         Err(_) => {
                             return Err(damaged(
@@ -506,7 +624,7 @@ impl<R: ReadAt> Pdf<R> {
             first: first as usize,
         };
         // The header (pairs of numbers before /First) first.
-        while os.data.borrow().len() < first as usize && os.more(first as usize)? {}
+        while os.data.borrow().len() < first as usize && os.more(first as usize, &self.budget)? {}
         let data = os.data.borrow();
         if first as usize > data.len() || n as usize > data.len() {
             return Err(bad());
@@ -552,6 +670,13 @@ impl<R: ReadAt> Pdf<R> {
     /// # Errors
     /// As [`Pdf::get`].
     pub fn get_dict(&self, num: u32) -> Result<Option<Fetched>, Error> {
+        self.budget.check()?;
+        if let Some(f) = self.cache.borrow().get(num) {
+            return Ok(Some(Fetched {
+                stream: None,
+                ..f.clone()
+            }));
+        }
         match self.entry(num)? {
             Some(Entry::Offset(off, _)) => Ok(Some(self.fetch_at_depth(
                 off + self.delta,
@@ -581,6 +706,7 @@ impl<R: ReadAt> Pdf<R> {
             };
             Ok((id, obj, ds))
         })?;
+        self.spend_object(raw.len())?;
         if let Some(n) = expect {
             if id.num != n {
                 return Err(damaged(
@@ -674,8 +800,18 @@ impl<R: ReadAt> Pdf<R> {
             .obj
             .as_dict()
             .ok_or_else(|| damaged(format!("object {} is not a stream", f.id.num), 0))?;
-        filters::decode(d, f.stream.as_deref().unwrap_or(&[]), bound)
-            .map_err(|e| filter_err(e, what, Some(f.id.num)))
+        let data = f.stream.as_deref().unwrap_or(&[]);
+        let dec = Decoder::new(d, data).map_err(|e| filter_err(e, what, Some(f.id.num)))?;
+        let mut m = Metered::new(dec, &self.budget);
+        let mut out = Vec::new();
+        let n = (&mut m)
+            .take(bound.saturating_add(1))
+            .read_to_end(&mut out)
+            .map_err(|e| m.error(e, what, Some(f.id.num)))?;
+        if n as u64 > bound {
+            return Err(too_large(what, Some(f.id.num), bound));
+        }
+        Ok(out)
     }
 
     /// A decoder of a fetched stream object's data, for callers that scan it as it comes
@@ -683,13 +819,14 @@ impl<R: ReadAt> Pdf<R> {
     ///
     /// # Errors
     /// [`ErrorKind::Damaged`] when the object is not a stream or its filters are unsupported.
-    pub fn decoder<'f>(&self, f: &'f Fetched) -> Result<Decoder<'f>, Error> {
+    pub fn decoder<'f>(&'f self, f: &'f Fetched) -> Result<Metered<'f, Decoder<'f>>, Error> {
         let d = f
             .obj
             .as_dict()
             .ok_or_else(|| damaged(format!("object {} is not a stream", f.id.num), 0))?;
-        Decoder::new(d, f.stream.as_deref().unwrap_or(&[]))
-            .map_err(|e| filter_err(e, "content stream", Some(f.id.num)))
+        let dec = Decoder::new(d, f.stream.as_deref().unwrap_or(&[]))
+            .map_err(|e| filter_err(e, "content stream", Some(f.id.num)))?;
+        Ok(Metered::new(dec, &self.budget))
     }
 }
 

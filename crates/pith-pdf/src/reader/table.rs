@@ -13,10 +13,8 @@
 //! entries parse, and right after the last one comes the next header or `trailer`. Anything
 //! else falls back to the whole read, which tolerates more and names the damage it finds.
 
-use std::collections::HashMap;
-
 use super::damaged;
-use super::entry::Entry;
+use super::entry::{Entry, Section};
 use super::source::{parse_growing, read_window, ReadAt};
 use crate::syntax::{is_white, Dict, SyntaxError};
 use crate::Error;
@@ -49,7 +47,7 @@ pub(crate) struct Indexed {
     sorted: bool,
     /// In-use entries of a hybrid file's `/XRefStm` (§7.5.8.4): they come after the
     /// table's in-use entries and before its free ones.
-    pub(crate) hybrid: HashMap<u32, Entry>,
+    pub(crate) hybrid: Section,
     /// A small table's bytes and their position, kept from the walk: reading them once costs
     /// less than a read per entry.
     held: Option<(u64, Vec<u8>)>,
@@ -118,7 +116,7 @@ impl Indexed {
             Indexed {
                 subs,
                 sorted,
-                hybrid: HashMap::new(),
+                hybrid: Section::default(),
                 held,
             },
             at,
@@ -128,13 +126,13 @@ impl Indexed {
     /// Whether the table (or its `/XRefStm`) has an entry for `num`, in use or free: then
     /// older sections do not count for it.
     pub(crate) fn covers(&self, num: u32) -> bool {
-        self.hybrid.contains_key(&num) || self.subs_of(num).next().is_some()
+        self.hybrid.covers(num) || self.subs_of(num).next().is_some()
     }
 
     /// Largest object number with an entry.
     pub(crate) fn max_num(&self) -> Option<u32> {
         let subs = self.subs.iter().map(|s| s.first + (s.count - 1));
-        subs.chain(self.hybrid.keys().copied()).max()
+        subs.chain(self.hybrid.max_num()).max()
     }
 
     /// Number of entries in the table.
@@ -208,8 +206,8 @@ impl Indexed {
                 _ => free = true,
             }
         }
-        if let Some(e) = self.hybrid.get(&num) {
-            return Ok(Some(*e));
+        if let Some(e) = self.hybrid.get(num) {
+            return Ok(Some(e));
         }
         Ok(free.then_some(Entry::Free))
     }

@@ -2,13 +2,15 @@
 //! through classic tables and xref streams (hybrid `/XRefStm` included), merging the
 //! trailers, and looking entries up section by section, newest first.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+use std::io::Read;
 
-use super::entry::Entry;
+use super::entry::{Entry, Section};
 use super::source::{read_window, ReadAt};
 use super::table::{parse_trailer, parse_whole, Indexed};
-use super::{damaged, filter_err, too_large, Check, Pdf, MAX_SECTIONS};
-use crate::filters::{read_prefix, Decoder, MAX_DECODED};
+use super::{damaged, filter_err, too_large, Check, Metered, Pdf, MAX_SECTIONS};
+use crate::budget::{Budget, Resource};
+use crate::filters::{Decoder, MAX_DECODED};
 use crate::syntax::Parser;
 use crate::syntax::{Dict, Obj};
 use crate::Error;
@@ -27,7 +29,7 @@ pub enum XrefKind {
 #[derive(Debug)]
 pub(crate) enum Layer {
     /// Every entry decoded: xref streams, and classic tables read whole.
-    Map(HashMap<u32, Entry>),
+    Map(Section),
     /// A classic table whose entries are read when asked for.
     Table(Indexed),
 }
@@ -36,15 +38,19 @@ impl Layer {
     /// Whether the section has an entry (in use or free) for `num`.
     pub(crate) fn covers(&self, num: u32) -> bool {
         match self {
-            Layer::Map(m) => m.contains_key(&num),
+            Layer::Map(m) => m.covers(num),
             Layer::Table(t) => t.covers(num),
         }
     }
 }
 
-/// Adds `e` for `num` unless the section already has an entry for it.
-fn first_wins(map: &mut HashMap<u32, Entry>, num: u32, e: Entry) {
-    map.entry(num).or_insert(e);
+/// Adds `e` for `num` unless the section already has an entry for it, counting an entry
+/// held against the budget.
+fn first_wins(map: &mut Section, num: u32, e: Entry, budget: &Budget) -> Result<(), Error> {
+    if map.add(num, e) {
+        budget.spend(Resource::XrefEntries, 1)?;
+    }
+    Ok(())
 }
 
 impl<R: ReadAt> Pdf<R> {
@@ -58,6 +64,7 @@ impl<R: ReadAt> Pdf<R> {
             if !seen.insert(off) || self.sections >= MAX_SECTIONS {
                 return Err(damaged("the /Prev chain loops", off));
             }
+            self.budget.spend(Resource::WalkNodes, 1)?;
             self.sections += 1;
             let pos = off + self.delta;
             let w = read_window(&self.src, pos, 64)?;
@@ -101,7 +108,7 @@ impl<R: ReadAt> Pdf<R> {
             .layers
             .iter()
             .filter_map(|l| match l {
-                Layer::Map(m) => m.keys().copied().max(),
+                Layer::Map(m) => m.max_num(),
                 Layer::Table(t) => t.max_num(),
             })
             .max()
@@ -131,7 +138,7 @@ impl<R: ReadAt> Pdf<R> {
     pub(crate) fn entry_in(&self, num: u32, from: usize) -> Result<Option<(Entry, usize)>, Error> {
         for (i, layer) in self.layers.iter().enumerate().skip(from) {
             let e = match layer {
-                Layer::Map(m) => m.get(&num).copied(),
+                Layer::Map(m) => m.get(num),
                 Layer::Table(t) => t.get(&self.src, num)?,
             };
             if let Some(e) = e {
@@ -160,24 +167,30 @@ impl<R: ReadAt> Pdf<R> {
                 let ((found, trailer), raw) = parse_whole(&self.src, pos)?;
                 // Hybrid files (§7.5.8.4): entries of /XRefStm come before the table's free
                 // entries and before older sections.
-                let mut map = HashMap::with_capacity(found.len());
+                let mut map = Section::default();
+                let budget = &self.budget;
                 for &(num, off, gen, used) in &found {
                     if used && off > 0 {
-                        first_wins(&mut map, num, Entry::Offset(off, gen.min(65535) as u16));
+                        let e = Entry::Offset(off, gen.min(65535) as u16);
+                        first_wins(&mut map, num, e, budget)?;
                     }
                 }
                 if let Some(x) = stm_offset(&trailer) {
                     let (_, _, hybrid) = self.read_xref_stream(x + self.delta, true)?;
-                    for (num, e) in hybrid {
-                        first_wins(&mut map, num, e);
+                    for (num, e) in hybrid.used() {
+                        first_wins(&mut map, num, e, &self.budget)?;
                     }
                 }
                 for &(num, off, _, used) in &found {
                     if !used || off == 0 {
-                        first_wins(&mut map, num, Entry::Free);
+                        first_wins(&mut map, num, Entry::Free, &self.budget)?;
                     }
                 }
-                (trailer, raw, Layer::Map(map))
+                self.budget.spend(
+                    Resource::XrefEntries,
+                    map.held().saturating_sub(map.used().count() as u64),
+                )?;
+                (trailer, raw, Layer::Map(map.done()))
             }
         };
         self.layers.push(layer);
@@ -191,7 +204,7 @@ impl<R: ReadAt> Pdf<R> {
         &mut self,
         pos: u64,
         hybrid: bool,
-    ) -> Result<(Dict, Vec<u8>, HashMap<u32, Entry>), Error> {
+    ) -> Result<(Dict, Vec<u8>, Section), Error> {
         let f = self
             .fetch_at(pos, None)
             .map_err(|e| e.context_msg("cross-reference stream"))?;
@@ -235,22 +248,40 @@ impl<R: ReadAt> Pdf<R> {
             .saturating_mul(rec as u64);
         let num = Some(f.id.num);
         let what = "the cross-reference stream";
-        let dec = Decoder::new(&d, f.stream.as_deref().unwrap_or(&[]))
-            .map_err(|e| filter_err(e, what, num).at_offset(pos))?;
-        let data = read_prefix(dec, rows.min(MAX_DECODED.saturating_add(1)))
-            .map_err(|e| filter_err(e, what, num).at_offset(pos))?;
-        if data.len() as u64 > MAX_DECODED {
+        if rows > MAX_DECODED {
             return Err(too_large(what, num, MAX_DECODED).at_offset(pos));
         }
-        let mut at = 0usize;
+        let budget = &self.budget;
+        let dec = Decoder::new(&d, f.stream.as_deref().unwrap_or(&[]))
+            .map_err(|e| filter_err(e, what, num).at_offset(pos))?;
+        // The rows are decoded a chunk at a time and never held: what is held is the
+        // section, whose free entries are ranges.
+        let mut rows_in = Metered::new(dec, budget);
+        let mut chunk = vec![0u8; rec * 4096];
+        let (mut have, mut at) = (0usize, 0usize);
         let field = |bytes: &[u8]| bytes.iter().fold(0u64, |acc, &b| acc << 8 | u64::from(b));
-        let mut map = HashMap::new();
+        let mut map = Section::default();
         for (start, count) in index {
             for i in 0..count {
-                if at + rec > data.len() {
-                    return Err(damaged("xref stream is shorter than its /Index says", pos));
+                if at + rec > have {
+                    // Refill: keep the partial row, read up to a whole chunk.
+                    chunk.copy_within(at..have, 0);
+                    have -= at;
+                    at = 0;
+                    while have < rec {
+                        let n = rows_in
+                            .read(&mut chunk[have..])
+                            .map_err(|e| rows_in.error(e, what, num).at_offset(pos))?;
+                        if n == 0 {
+                            return Err(damaged(
+                                "xref stream is shorter than its /Index says",
+                                pos,
+                            ));
+                        }
+                        have += n;
+                    }
                 }
-                let r = &data[at..at + rec];
+                let r = &chunk[at..at + rec];
                 at += rec;
                 let t = if w[0] == 0 { 1 } else { field(&r[..w[0]]) };
                 let f2 = field(&r[w[0]..w[0] + w[1]]);
@@ -261,26 +292,31 @@ impl<R: ReadAt> Pdf<R> {
                 }
                 let num = num as u32;
                 match t {
-                    0 if !hybrid => first_wins(&mut map, num, Entry::Free),
+                    0 if !hybrid => first_wins(&mut map, num, Entry::Free, budget)?,
                     1 => {
                         if f2 > 0 {
-                            first_wins(&mut map, num, Entry::Offset(f2, f3.min(65535) as u16))
+                            let e = Entry::Offset(f2, f3.min(65535) as u16);
+                            first_wins(&mut map, num, e, budget)?
                         } else if !hybrid {
-                            first_wins(&mut map, num, Entry::Free)
+                            first_wins(&mut map, num, Entry::Free, budget)?
                         }
                     }
-                    2 => first_wins(
-                        &mut map,
-                        num,
-                        Entry::InStream(
+                    2 => {
+                        let e = Entry::InStream(
                             f2.min(u64::from(u32::MAX)) as u32,
                             f3.min(u64::from(u32::MAX)) as u32,
-                        ),
-                    ),
+                        );
+                        first_wins(&mut map, num, e, budget)?
+                    }
                     _ => {}
                 }
             }
         }
+        let map = map.done();
+        budget.spend(
+            Resource::XrefEntries,
+            map.held().saturating_sub(map.used().count() as u64),
+        )?;
         Ok((d, f.raw, map))
     }
 }

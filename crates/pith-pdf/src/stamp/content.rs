@@ -24,6 +24,7 @@
 use std::io::{self, Read};
 
 use super::geometry::Rect;
+use crate::budget::{Budget, Resource};
 
 /// Nesting of `q`/`Q` in a content stream, counted from 0 at its start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -613,7 +614,15 @@ pub struct Walk<'x> {
     /// While a paint (fill, image, shading) is being marked: the luminance of its colour and
     /// whether it is an image.
     paint: Option<(Option<f64>, bool)>,
+    /// The document's budget, which the operators scanned are counted against (and whose
+    /// stop token ends the walk); `None` counts nothing.
+    budget: Option<&'x Budget>,
+    /// Operators scanned and not yet counted against the budget.
+    ops: u64,
 }
+
+/// Operators scanned between two countings against the budget (and checks of its stop).
+const OPS_PER_CHECK: u64 = 256;
 
 impl<'x> Walk<'x> {
     /// A walk that reads at most `bound` bytes in all (forms walked into included),
@@ -643,7 +652,26 @@ impl<'x> Walk<'x> {
             page: None,
             text_seen: false,
             paint: None,
+            budget: None,
+            ops: 0,
         }
+    }
+
+    /// Counts the operators scanned against `budget` (refusing past its
+    /// [`Limits::operators`](crate::budget::Limits::operators)) and stops when its token does:
+    /// the walk then ends with an I/O error carrying the budget's error.
+    pub fn with_budget(mut self, budget: &'x Budget) -> Self {
+        self.budget = Some(budget);
+        self
+    }
+
+    /// Counts the operators scanned since the last count.
+    fn spend_ops(&mut self) -> io::Result<()> {
+        if let Some(b) = self.budget {
+            let n = std::mem::take(&mut self.ops);
+            b.spend(Resource::Operators, n).map_err(io::Error::other)?;
+        }
+        Ok(())
     }
 
     /// Tells the walk the page's area (default user space), so that a paint covering at
@@ -698,7 +726,7 @@ impl<'x> Walk<'x> {
         let mut lx = Lexer::new(src, self.bound.saturating_sub(self.read));
         let r = self.run(&mut lx);
         self.read += lx.read;
-        r
+        r.and_then(|_| self.spend_ops())
     }
 
     /// What was found.
@@ -711,6 +739,10 @@ impl<'x> Walk<'x> {
         while let Some(t) = lx.next()? {
             match t {
                 Tok::Op(w, n) => {
+                    self.ops += 1;
+                    if self.ops >= OPS_PER_CHECK {
+                        self.spend_ops()?;
+                    }
                     let op = &w[..n];
                     if op == b"BI" {
                         // Inline image: its dictionary entries, `ID`, the data, `EI`.

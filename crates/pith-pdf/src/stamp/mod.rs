@@ -21,8 +21,9 @@
 //! [`printed`] reads what page 1 prints of a number (the badge `pith.sty` draws, the stamp,
 //! record links, number text pith did not draw); [`badge`] redraws the badge in its box.
 
+use crate::budget::Resource;
 use crate::filters::MAX_WHOLE;
-use crate::reader::{too_large, Pdf, ReadAt};
+use crate::reader::{too_large, Inherited, Pdf, ReadAt};
 use crate::security::StreamKind;
 use crate::syntax::{Dict, Obj, Ref};
 use crate::writer::annotation::Link;
@@ -204,29 +205,6 @@ const DEFAULT_MEDIA: Rect = Rect {
     y1: 792.0,
 };
 
-/// Inheritable page attributes (§7.7.3.4) found on the way down the page tree.
-#[derive(Default)]
-struct Inherited {
-    resources: Option<Obj>,
-    media: Option<Obj>,
-    crop: Option<Obj>,
-    rotate: Option<Obj>,
-}
-
-impl Inherited {
-    fn take(&mut self, d: &Dict) {
-        let set = |slot: &mut Option<Obj>, k: &[u8]| {
-            if let Some(v) = d.get(k).filter(|v| !matches!(v, Obj::Null)) {
-                *slot = Some(v.clone());
-            }
-        };
-        set(&mut self.resources, b"Resources");
-        set(&mut self.media, b"MediaBox");
-        set(&mut self.crop, b"CropBox");
-        set(&mut self.rotate, b"Rotate");
-    }
-}
-
 /// The content streams of `page` as its `/Contents` lists them: one stream, or the items of
 /// an array (direct or indirect); nothing for anything else.
 pub(crate) fn page_contents<R: ReadAt>(pdf: &Pdf<R>, page: &Dict) -> Vec<Obj> {
@@ -245,57 +223,18 @@ pub(crate) fn page_contents<R: ReadAt>(pdf: &Pdf<R>, page: &Dict) -> Vec<Obj> {
     }
 }
 
-/// Page 1: its reference, dictionary and inherited attributes.
+/// Page 1: its reference, dictionary and inherited attributes, as the reader read it once
+/// for the document ([`Pdf::first_page`]); a page tree without page 1 is "no page 1 to stamp".
 fn first_page<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<(Ref, Dict, Inherited), Error> {
-    let mut node = catalog
-        .get(b"Pages")
-        .and_then(Obj::as_ref)
-        .ok_or_else(|| damaged("the catalog has no /Pages reference".into()))?;
-    let mut inh = Inherited::default();
-    let mut seen = std::collections::HashSet::new();
-    for _ in 0..64 {
-        if !seen.insert(node.num) {
-            return Err(damaged(format!(
-                "the page tree loops at object {}",
-                node.num
-            )));
-        }
-        let f = pdf
-            .get(node.num)?
-            .ok_or_else(|| damaged(format!("page tree node {} is missing", node.num)))?;
-        let d =
-            f.obj.as_dict().cloned().ok_or_else(|| {
-                damaged(format!("page tree node {} is not a dictionary", node.num))
-            })?;
-        inh.take(&d);
-        let is_pages = match d.get(b"Type").and_then(Obj::as_name) {
-            Some(b"Pages") => true,
-            Some(b"Page") => false,
-            _ => d.get(b"Kids").is_some(),
-        };
-        if !is_pages {
-            return Ok((node, d, inh));
-        }
-        let kids = match d.get(b"Kids").map(|k| pdf.resolve(k)).transpose()? {
-            Some(Obj::Array(a)) => a,
-            _ => return Err(damaged(format!("page tree node {} has no /Kids", node.num))),
-        };
-        // The first kid that holds a page: an empty /Pages node (/Count 0) is skipped.
-        let mut next = None;
-        for k in kids.iter().take(10_000) {
-            let Some(r) = k.as_ref() else { continue };
-            let Some(kf) = pdf.get(r.num)? else { continue };
-            let Some(kd) = kf.obj.as_dict() else { continue };
-            let empty = kd.get(b"Type").and_then(Obj::as_name) == Some(b"Pages")
-                && kd.get(b"Count").and_then(Obj::as_int) == Some(0);
-            if !empty {
-                next = Some(r);
-                break;
-            }
-        }
-        node = next.ok_or_else(|| damaged(format!("page tree node {} has no page", node.num)))?;
+    match pdf.first_page(catalog) {
+        Ok(p) => Ok((p.page_ref, p.page, p.inherited)),
+        Err(e) => match e.kind() {
+            ErrorKind::Unsupported(m) => Err(damaged(
+                m.strip_prefix("no page 1: ").unwrap_or(m).to_string(),
+            )),
+            _ => Err(e),
+        },
     }
-    Err(damaged("the page tree is deeper than 64 levels".into()))
 }
 
 fn as_f64(o: &Obj) -> Option<f64> {
@@ -341,7 +280,15 @@ pub fn page_links<R: ReadAt>(
         _ => vec![],
     };
     let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for a in annots.iter().take(MAX_ANNOTS) {
+        // An annotation listed again is the same link: looked at once.
+        if let Obj::Ref(r) = a {
+            if !seen.insert(r.num) {
+                continue;
+            }
+        }
+        pdf.budget().spend(Resource::WalkNodes, 1)?;
         let Some((_, action)) = printed::link_action(pdf, a) else {
             continue;
         };
@@ -411,8 +358,13 @@ pub fn plan<R: ReadAt>(
         }
     }
     if let Some(ex) = existing.as_mut() {
+        let mut seen = std::collections::HashSet::new();
         for a in &annots {
             let Obj::Ref(r) = a else { continue };
+            if !seen.insert(r.num) {
+                continue;
+            }
+            pdf.budget().spend(Resource::WalkNodes, 1)?;
             let Some(Obj::Dict(d)) = pdf.get(r.num).unwrap_or(None).map(|f| f.obj) else {
                 continue;
             };
@@ -460,8 +412,9 @@ pub fn plan<R: ReadAt>(
         pdf,
         dicts: std::cell::RefCell::new(vec![xobjects]),
     };
-    let mut walk =
-        content::Walk::new(MAX_CONTENT, |scope, n| scopes.xobject(scope, n)).with_page(geo.crop);
+    let mut walk = content::Walk::new(MAX_CONTENT, |scope, n| scopes.xobject(scope, n))
+        .with_page(geo.crop)
+        .with_budget(pdf.budget());
     for c in &contents {
         let Obj::Ref(r) = c else { continue };
         if existing.as_ref().is_some_and(|ex| ex.stream == *r) {
@@ -479,6 +432,9 @@ pub fn plan<R: ReadAt>(
                     MAX_CONTENT,
                 ));
             }
+            // A limit reached or a stop ends the plan; other read errors end this stream's
+            // walk only.
+            pdf.budget().verdict()?;
         }
     }
     let found = walk.finish();
@@ -501,7 +457,15 @@ pub fn plan<R: ReadAt>(
     // A page that is one picture and nothing else (a scanned page, a screenshot, a photo) is
     // stamped on it too, in the margin where a scan's margin is, as arXiv stamps such pages.
     let background = found.background;
+    // An annotation listed again occupies the same box: looked at once.
+    let mut seen = std::collections::HashSet::new();
     for a in &annots {
+        if let Obj::Ref(r) = a {
+            if !seen.insert(r.num) {
+                continue;
+            }
+        }
+        pdf.budget().spend(Resource::WalkNodes, 1)?;
         let own = existing
             .as_ref()
             .and_then(|ex| ex.annot.as_ref())

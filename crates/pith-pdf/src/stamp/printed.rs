@@ -10,6 +10,9 @@
 //! fonts with two-byte codes (XeTeX's and LuaTeX's) is not read. It reads only; nothing is
 //! decided here about what to do with a place.
 
+use std::collections::HashSet;
+
+use crate::budget::Resource;
 use crate::filters::MAX_WHOLE;
 use crate::reader::{Pdf, ReadAt};
 use crate::syntax::{Dict, Obj, Ref};
@@ -138,9 +141,16 @@ pub fn read<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<PageOne, Error> {
         Some(Ok(Obj::Dict(d))) => d,
         _ => Dict::default(),
     };
+    // Each object is looked at once, however often the page lists it (a shared object is
+    // one place, not thousands), and each one counts as a node walked.
+    let mut seen = HashSet::new();
     if let Some(Ok(Obj::Dict(xo))) = res.get(b"XObject").map(|x| pdf.resolve(x)) {
         for (_, v, _) in xo.entries.iter().take(MAX_ITEMS) {
             let Obj::Ref(r) = v else { continue };
+            if !seen.insert(r.num) {
+                continue;
+            }
+            pdf.budget().spend(Resource::WalkNodes, 1)?;
             // The dictionary only: an image's data can be megabytes.
             let Some(f) = pdf.get_dict(r.num).ok().flatten() else {
                 continue;
@@ -163,6 +173,10 @@ pub fn read<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<PageOne, Error> {
     let mut budget = MAX_TEXT.min(MAX_WHOLE);
     for c in contents.iter().take(MAX_ITEMS) {
         let Obj::Ref(r) = c else { continue };
+        if !seen.insert(r.num) {
+            continue;
+        }
+        pdf.budget().spend(Resource::WalkNodes, 1)?;
         let Some(head) = pdf.get_dict(r.num).ok().flatten() else {
             continue;
         };
@@ -209,6 +223,12 @@ pub fn read<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<PageOne, Error> {
         _ => vec![],
     };
     for a in annots.iter().take(MAX_ITEMS) {
+        if let Obj::Ref(r) = a {
+            if !seen.insert(r.num) {
+                continue;
+            }
+        }
+        pdf.budget().spend(Resource::WalkNodes, 1)?;
         let Some((d, action)) = link_action(pdf, a) else {
             continue;
         };

@@ -10,6 +10,7 @@
 //! those objects to the update. Shapes it does not know (a `/Kids` array given by reference,
 //! a number tree deeper than 32 levels or of more than 100,000 nodes) leave the tree as it is: `read` gives `None`.
 
+use crate::budget::Resource;
 use crate::reader::{Pdf, ReadAt};
 use crate::syntax::{Dict, Obj, Ref};
 use crate::writer::Update;
@@ -75,6 +76,7 @@ fn max_key<R: ReadAt>(
         return Ok(None);
     }
     *budget -= 1;
+    pdf.budget().spend(Resource::WalkNodes, 1)?;
     let mut best = None;
     if let Some(Obj::Array(nums)) = node.get(b"Nums").map(|n| pdf.resolve(n)).transpose()? {
         best = nums.iter().step_by(2).filter_map(Obj::as_int).max();

@@ -1,0 +1,456 @@
+//! What one document may cost: the [`Limits`] every reading function counts against, in one
+//! place with their defaults, and the [`Stop`] token (a cancellation with an optional deadline)
+//! that the engine's loops look at. A hostile file can multiply work without growing (4,096
+//! references to one large annotation, a page tree that shares one node at every level, an
+//! xref stream of millions of free entries); each such resource is counted per document, and
+//! going over a limit is a clean refusal ([`ErrorKind::OverLimit`]) naming the limit and the
+//! setting that raises it. A stopped token is [`ErrorKind::Stopped`].
+//!
+//! A leaf: it knows nothing of PDF syntax or the reader. The reader ([`crate::Pdf`]) holds
+//! one [`Budget`] per opened document and every walk of the engine spends from it.
+
+use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::{Error, ErrorKind};
+
+/// The most one document may cost, resource by resource. Every limit counts per document
+/// (one open file, however many updates it has), and every field is a setting a front end may
+/// raise. The defaults pass every real PDF we have tried (tens of thousands of pages, a
+/// million objects) and keep a single file to about 64 MB of memory and about a second of
+/// CPU, as qpdf does with the same files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Bytes decoded from every stream read (xref and object streams, the XMP packet, page
+    /// contents and forms), in total. Default 512 MiB.
+    pub decoded_bytes: u64,
+    /// Objects parsed from the file (a shared object read again from the reader's cache is
+    /// not parsed again). Default 2,000,000.
+    pub objects: u64,
+    /// Cross-reference entries held, across classic tables and xref streams of every `/Prev`
+    /// section (free entries of an xref stream are held as ranges and cost nothing).
+    /// Default 4,000,000.
+    pub xref_entries: u64,
+    /// Nodes visited by the engine's walks: page tree, annotations, form fields, outlines,
+    /// name trees, resources, incremental sections. Default 1,000,000.
+    pub walk_nodes: u64,
+    /// Bytes of the objects parsed, in total (each object's text, as read). Default 1 GiB:
+    /// what bounds memory is the cache, which holds at most [`Limits::cache_bytes`].
+    pub parsed_bytes: u64,
+    /// Bytes of parsed objects the reader keeps for reuse, so that a shared object is parsed
+    /// once. Default 32 MiB.
+    pub cache_bytes: u64,
+    /// Content-stream operators scanned (page 1 and the forms it draws). Default 20,000,000.
+    pub operators: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            decoded_bytes: 512 << 20,
+            objects: 2_000_000,
+            xref_entries: 4_000_000,
+            walk_nodes: 1_000_000,
+            parsed_bytes: 1 << 30,
+            cache_bytes: 32 << 20,
+            operators: 20_000_000,
+        }
+    }
+}
+
+impl Limits {
+    /// No limit on anything (for tests and tools that read trusted files).
+    pub fn unlimited() -> Self {
+        Limits {
+            decoded_bytes: u64::MAX,
+            objects: u64::MAX,
+            xref_entries: u64::MAX,
+            walk_nodes: u64::MAX,
+            parsed_bytes: u64::MAX,
+            cache_bytes: 32 << 20,
+            operators: u64::MAX,
+        }
+    }
+
+    /// The limit set for `r`.
+    pub fn get(&self, r: Resource) -> u64 {
+        match r {
+            Resource::DecodedBytes => self.decoded_bytes,
+            Resource::Objects => self.objects,
+            Resource::XrefEntries => self.xref_entries,
+            Resource::WalkNodes => self.walk_nodes,
+            Resource::ParsedBytes => self.parsed_bytes,
+            Resource::Operators => self.operators,
+        }
+    }
+
+    /// Sets the limit for `r`.
+    pub fn set(&mut self, r: Resource, value: u64) {
+        match r {
+            Resource::DecodedBytes => self.decoded_bytes = value,
+            Resource::Objects => self.objects = value,
+            Resource::XrefEntries => self.xref_entries = value,
+            Resource::WalkNodes => self.walk_nodes = value,
+            Resource::ParsedBytes => self.parsed_bytes = value,
+            Resource::Operators => self.operators = value,
+        }
+    }
+}
+
+/// One counted resource of [`Limits`] (what [`ErrorKind::OverLimit`] names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Resource {
+    /// [`Limits::decoded_bytes`].
+    DecodedBytes,
+    /// [`Limits::objects`].
+    Objects,
+    /// [`Limits::xref_entries`].
+    XrefEntries,
+    /// [`Limits::walk_nodes`].
+    WalkNodes,
+    /// [`Limits::parsed_bytes`].
+    ParsedBytes,
+    /// [`Limits::operators`].
+    Operators,
+}
+
+impl Resource {
+    /// Every resource, in the order of [`Limits`]' fields.
+    pub const ALL: [Resource; 6] = [
+        Resource::DecodedBytes,
+        Resource::Objects,
+        Resource::XrefEntries,
+        Resource::WalkNodes,
+        Resource::ParsedBytes,
+        Resource::Operators,
+    ];
+
+    /// The setting that raises the limit: the [`Limits`] field's name (`objects`), which
+    /// front ends spell as their own option.
+    pub fn setting(self) -> &'static str {
+        match self {
+            Resource::DecodedBytes => "decoded_bytes",
+            Resource::Objects => "objects",
+            Resource::XrefEntries => "xref_entries",
+            Resource::WalkNodes => "walk_nodes",
+            Resource::ParsedBytes => "parsed_bytes",
+            Resource::Operators => "operators",
+        }
+    }
+
+    /// What is counted, in words, plural ("objects parsed").
+    pub fn counted(self) -> &'static str {
+        match self {
+            Resource::DecodedBytes => "bytes decoded from streams",
+            Resource::Objects => "objects parsed",
+            Resource::XrefEntries => "cross-reference entries",
+            Resource::WalkNodes => {
+                "nodes visited in its page tree, annotations, form fields and other trees"
+            }
+            Resource::ParsedBytes => "bytes of parsed objects",
+            Resource::Operators => "content operators scanned",
+        }
+    }
+
+    /// The resource whose [`Resource::setting`] is `name`.
+    pub fn from_setting(name: &str) -> Option<Resource> {
+        Resource::ALL.into_iter().find(|r| r.setting() == name)
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl std::fmt::Display for Resource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.setting())
+    }
+}
+
+/// Why work stopped ([`ErrorKind::Stopped`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Halt {
+    /// The [`Stop`]'s deadline passed.
+    Deadline,
+    /// [`Stop::cancel`] was called.
+    Cancelled,
+}
+
+/// A cancellation token with an optional deadline: cheap to clone and to check, shared across
+/// threads (a server's timeout or a signal handler cancels the work of another thread). The
+/// engine checks it inside its loops (each object parsed, each node walked, each chunk
+/// decoded, every few hundred content operators), so a stopped job frees its memory at once.
+#[derive(Debug, Clone)]
+pub struct Stop {
+    inner: Option<Arc<Inner>>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    cancelled: AtomicBool,
+    deadline: Option<Instant>,
+}
+
+impl Default for Stop {
+    fn default() -> Self {
+        Stop::never()
+    }
+}
+
+impl Stop {
+    /// A token that never stops (and cannot be cancelled): no allocation, nothing to check.
+    pub fn never() -> Self {
+        Stop { inner: None }
+    }
+
+    /// A token without a deadline, stopped by [`Stop::cancel`] (on it or on any clone).
+    pub fn new() -> Self {
+        Stop {
+            inner: Some(Arc::new(Inner {
+                cancelled: AtomicBool::new(false),
+                deadline: None,
+            })),
+        }
+    }
+
+    /// A token that stops `after` from now, or earlier when cancelled.
+    pub fn after(after: Duration) -> Self {
+        Stop::until(Instant::now().checked_add(after))
+    }
+
+    /// A token that stops at `deadline` (`None`: no deadline), or earlier when cancelled.
+    pub fn until(deadline: Option<Instant>) -> Self {
+        Stop {
+            inner: Some(Arc::new(Inner {
+                cancelled: AtomicBool::new(false),
+                deadline,
+            })),
+        }
+    }
+
+    /// Stops the work of this token and of every clone of it. Does nothing on
+    /// [`Stop::never`].
+    pub fn cancel(&self) {
+        if let Some(i) = &self.inner {
+            i.cancelled.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The deadline, if any.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.inner.as_ref().and_then(|i| i.deadline)
+    }
+
+    /// Whether the work should stop (cancelled, or past the deadline).
+    pub fn is_stopped(&self) -> bool {
+        self.halted().is_some()
+    }
+
+    /// Why the work should stop, if it should.
+    pub fn halted(&self) -> Option<Halt> {
+        let i = self.inner.as_ref()?;
+        if i.cancelled.load(Ordering::Relaxed) {
+            return Some(Halt::Cancelled);
+        }
+        match i.deadline {
+            Some(d) if Instant::now() >= d => Some(Halt::Deadline),
+            _ => None,
+        }
+    }
+
+    /// `Err(`[`ErrorKind::Stopped`]`)` when the work should stop.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Stopped`].
+    pub fn check(&self) -> Result<(), Error> {
+        match self.halted() {
+            Some(h) => Err(Error::new(ErrorKind::Stopped(h))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// One document's spending against its [`Limits`], and its [`Stop`]: held by the reader, spent
+/// from by every reading function.
+#[derive(Debug)]
+pub struct Budget {
+    limits: Limits,
+    stop: Stop,
+    used: [Cell<u64>; 6],
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget::new(Limits::default(), Stop::never())
+    }
+}
+
+impl Budget {
+    /// A fresh budget.
+    pub fn new(limits: Limits, stop: Stop) -> Self {
+        Budget {
+            limits,
+            stop,
+            used: Default::default(),
+        }
+    }
+
+    /// The limits.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The stop token.
+    pub fn stop(&self) -> &Stop {
+        &self.stop
+    }
+
+    /// How much of `r` has been spent.
+    pub fn used(&self, r: Resource) -> u64 {
+        self.used[r.index()].get()
+    }
+
+    /// Spends `n` of `r`, refusing past its limit, and checks the stop token.
+    ///
+    /// # Errors
+    /// [`ErrorKind::OverLimit`], [`ErrorKind::Stopped`].
+    pub fn spend(&self, r: Resource, n: u64) -> Result<(), Error> {
+        let c = &self.used[r.index()];
+        let now = c.get().saturating_add(n);
+        c.set(now);
+        let limit = self.limits.get(r);
+        if now > limit {
+            return Err(over(r, limit));
+        }
+        self.stop.check()
+    }
+
+    /// The refusal for the first limit gone over so far, else the stop token's: called where
+    /// a function that tolerates unreadable parts (and so drops their errors) ends, so that
+    /// a limit reached inside one of them still refuses the whole file.
+    ///
+    /// # Errors
+    /// [`ErrorKind::OverLimit`], [`ErrorKind::Stopped`].
+    pub fn verdict(&self) -> Result<(), Error> {
+        for r in Resource::ALL {
+            let limit = self.limits.get(r);
+            if self.used(r) > limit {
+                return Err(over(r, limit));
+            }
+        }
+        self.stop.check()
+    }
+
+    /// Checks the stop token only.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Stopped`].
+    pub fn check(&self) -> Result<(), Error> {
+        self.stop.check()
+    }
+
+    /// Starts counting afresh (the limits and token stay): for a reader that opens the same
+    /// file a second way.
+    pub(crate) fn reset(&self) {
+        for c in &self.used {
+            c.set(0);
+        }
+    }
+}
+
+/// The refusal for going over the limit of `r`.
+pub(crate) fn over(r: Resource, limit: u64) -> Error {
+    Error::new(ErrorKind::OverLimit { resource: r, limit })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spending_past_a_limit_is_a_refusal_naming_it() {
+        let limits = Limits {
+            objects: 3,
+            ..Limits::default()
+        };
+        let b = Budget::new(limits, Stop::never());
+        b.spend(Resource::Objects, 3).unwrap();
+        let e = b.spend(Resource::Objects, 1).unwrap_err();
+        assert_eq!(
+            e.kind(),
+            &ErrorKind::OverLimit {
+                resource: Resource::Objects,
+                limit: 3
+            }
+        );
+        assert!(e.is_refusal());
+        let line = e.to_string();
+        assert!(line.contains("3 objects parsed"), "{line}");
+        assert!(line.contains("`objects`"), "{line}");
+        assert_eq!(
+            Resource::from_setting("walk_nodes"),
+            Some(Resource::WalkNodes)
+        );
+        for r in Resource::ALL {
+            let mut l = Limits::default();
+            l.set(r, 7);
+            assert_eq!(l.get(r), 7);
+        }
+    }
+
+    /// docs/pdf.md lists every setting with its default and what it counts.
+    #[test]
+    fn the_docs_list_every_limit_and_its_default() {
+        let docs =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/pdf.md"))
+                .unwrap();
+        let d = Limits::default();
+        for r in Resource::ALL {
+            let row = docs
+                .lines()
+                .find(|l| l.starts_with(&format!("| `{}` |", r.setting())))
+                .unwrap_or_else(|| panic!("no row for {r} in docs/pdf.md"));
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            let default = cells[3].split(' ').next().unwrap();
+            assert_eq!(default, d.get(r).to_string(), "{row}");
+        }
+        let line = Error::new(ErrorKind::OverLimit {
+            resource: Resource::WalkNodes,
+            limit: d.walk_nodes,
+        })
+        .to_string();
+        assert!(
+            docs.contains(&line),
+            "docs/pdf.md shows the refusal: {line}"
+        );
+        let stopped = Error::new(ErrorKind::Stopped(Halt::Deadline)).to_string();
+        assert!(docs.contains(&stopped), "{stopped}");
+    }
+
+    #[test]
+    fn stops_are_shared_by_clones_and_deadlines_pass() {
+        let s = Stop::new();
+        let c = s.clone();
+        assert!(!c.is_stopped());
+        s.cancel();
+        assert_eq!(c.halted(), Some(Halt::Cancelled));
+        assert!(matches!(
+            c.check().unwrap_err().kind(),
+            ErrorKind::Stopped(Halt::Cancelled)
+        ));
+        let d = Stop::after(Duration::ZERO);
+        assert_eq!(d.halted(), Some(Halt::Deadline));
+        assert!(!Stop::after(Duration::from_secs(3600)).is_stopped());
+        let never = Stop::never();
+        never.cancel();
+        assert!(!never.is_stopped());
+        let b = Budget::new(Limits::default(), d);
+        assert!(b.spend(Resource::Objects, 1).is_err());
+        assert!(b.check().is_err());
+    }
+}
