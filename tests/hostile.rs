@@ -3,8 +3,8 @@
 //! the Python extension (the server's `/verify` is pith-serve's `hostile` tests). The shapes
 //! come from [`pith_testkit::shapes`]: a shared annotation listed thousands of times, millions
 //! of free xref entries, fields whose kids are the fields, a page tree sharing one node per
-//! level, `/Kids` and object-stream cycles, deep nesting, thousands of updates, outline and
-//! name-tree loops, millions of content operators, and flate bombs.
+//! level, `/Kids`, `/Prev` and object-stream cycles, deep nesting, thousands of updates,
+//! outline and name-tree loops, millions of content operators, and flate bombs.
 //!
 //! Each run has an address-space limit ([`AS_LIMIT_MB`], `ulimit -v`) and must end in a
 //! success or a clean refusal: exit 2 and one `pith: …` line naming the file, never a signal
@@ -12,7 +12,7 @@
 //! counted in CPU seconds read by GNU time, with a bound so generous ([`CPU_GUARD`]) that it
 //! only catches a hang; nothing here is a speed target.
 //!
-//! The quick tier takes three cheap shapes at small sizes and the field fan-out at full size
+//! The quick tier takes four cheap shapes at small sizes and the field fan-out at full size
 //! (cheap to refuse); the full tier every shape at the size that hurts, through every door.
 
 use crate::common::{self, SEED};
@@ -338,7 +338,7 @@ fn cycles_through_the_single_file_doors() {
     let mut bad = Vec::new();
     for s in pick(
         &Knobs::small(),
-        &["kids-cycle", "objstm-loop", "outline-loop"],
+        &["kids-cycle", "objstm-loop", "outline-loop", "prev-loop"],
     ) {
         bad.extend(single_file_doors(&s, dir.path()));
     }

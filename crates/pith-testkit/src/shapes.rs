@@ -145,6 +145,11 @@ pub fn all(k: &Knobs) -> Vec<Shape> {
             many_updates(k.updates),
         ),
         s(
+            "prev-loop",
+            "two xref sections whose /Prev entries point at each other",
+            prev_loop(),
+        ),
+        s(
             "outline-loop",
             "an outline whose /Next and /First chains loop",
             outline_loop(k.outline_items),
@@ -473,6 +478,36 @@ pub fn many_updates(updates: usize) -> Vec<u8> {
         );
         prev = x;
     }
+    out
+}
+
+/// The file, then one update whose trailer's `/Prev` is the original section, whose own
+/// trailer's `/Prev` is the update's section: a reader that follows `/Prev` without noting
+/// where it has been never ends.
+pub fn prev_loop() -> Vec<u8> {
+    let objs = base("", "");
+    let mut out = classic(&objs, "");
+    let first = last_startxref(&out);
+    let info = out.len();
+    out.extend_from_slice(b"6 0 obj\n<< /Producer (update) >>\nendobj\n");
+    let x = out.len();
+    out.extend_from_slice(
+        format!(
+            "xref\n6 1\n{info:010} 00000 n\r\n\
+             trailer\n<< /Size 7 /Root 1 0 R /Info 6 0 R /Prev {first} >>\nstartxref\n{x}\n%%EOF\n"
+        )
+        .as_bytes(),
+    );
+    // The original trailer, same length, now pointing forward at the update.
+    let old = "<< /Size 6 /Root 1 0 R >>";
+    let at = out
+        .windows(old.len())
+        .position(|w| w == old.as_bytes())
+        .expect("the original trailer");
+    let new = format!("<< /Size 6 /Prev {x} >>");
+    assert!(new.len() <= old.len());
+    let new = format!("{new:<width$}", width = old.len());
+    out[at..at + old.len()].copy_from_slice(new.as_bytes());
     out
 }
 
