@@ -30,8 +30,9 @@ const AS_LIMIT_MB: u64 = 256;
 /// CPU seconds (user + system) past which a run counts as hung. A debug build reading a file
 /// within a budget of about a second of release CPU stays far below it.
 const CPU_GUARD: f64 = 20.0;
-/// Wall-clock seconds after which a run is killed (a hang guard for the test itself).
-const WALL_KILL: Duration = Duration::from_secs(90);
+/// Wall-clock seconds after which a run is killed (a hang guard for the test itself, wide
+/// enough for a debug build on a machine whose cores other jobs share).
+const WALL_KILL: Duration = Duration::from_secs(300);
 
 /// How one run ended.
 #[derive(Debug)]
@@ -680,7 +681,8 @@ fn every_shape_through_python() {
         } else if e.code != Some(0) {
             bad.push(format!("{}: python: {}{}", s.name, e.stdout, e.stderr));
         }
-        if e.cpu > CPU_GUARD {
+        // Five calls in one interpreter: five runs' worth.
+        if e.cpu > 5.0 * CPU_GUARD {
             bad.push(format!("{}: python: {:.1} s of CPU", s.name, e.cpu));
         }
         for l in e.stdout.lines().filter(|l| l.contains(" refused ")) {

@@ -582,7 +582,7 @@ pub fn content_ops(bytes: u64) -> Vec<u8> {
 pub fn pattern_after(prefix: &[u8], unit: &[u8], total: u64) -> Vec<u8> {
     use flate2::{Compress, Compression, FlushCompress};
     const MIB: usize = 1 << 20;
-    assert!(!prefix.is_empty() && !unit.is_empty() && MIB % unit.len() == 0);
+    assert!(!prefix.is_empty() && !unit.is_empty() && MIB.is_multiple_of(unit.len()));
     let chunk = unit.repeat(MIB / unit.len());
     let mut c = Compress::new(Compression::best(), true);
     // compress_vec writes into spare capacity only.
