@@ -703,3 +703,29 @@ fn every_shape_through_python() {
     }
     assert_none(&bad);
 }
+
+/// What the fuzz targets found, kept in `fuzz/seeds/TARGET/`: each still runs the way its
+/// target demands. `inspect`: a file `pith inspect --deep` reads (the full xref check), plain
+/// `pith inspect` (a sample of it) reads too, and finds the same number.
+#[test]
+fn what_the_fuzzers_found_stays_fixed() {
+    let dir = common::root().join("fuzz/seeds/inspect");
+    let mut bad = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let p = entry.unwrap().path();
+        let file = p.to_str().unwrap();
+        let deep = common::run_pith(&["inspect", "--deep", file]);
+        let sampled = common::run_pith(&["inspect", file]);
+        if matches!(deep.code, 0 | 1)
+            && (sampled.code, &sampled.stdout) != (deep.code, &deep.stdout)
+        {
+            bad.push(format!(
+                "{file}: inspect --deep exits {}, inspect exits {}: {}",
+                deep.code,
+                sampled.code,
+                sampled.stderr.trim()
+            ));
+        }
+    }
+    assert_none(&bad);
+}
