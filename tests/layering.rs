@@ -69,8 +69,9 @@ fn the_pdf_engine_depends_on_no_front_end_crate() {
     );
 }
 
-/// The crates whose `src/lib.rs` declares its layers: the library and the web server.
-const LAYERED: [&str; 2] = [".", "crates/pith-serve"];
+/// The crates whose `src/lib.rs` declares its layers: the library, the web server and the PDF
+/// engine.
+const LAYERED: [&str; 3] = [".", "crates/pith-serve", "crates/pith-pdf"];
 
 /// The layers `<krate>/src/lib.rs` declares under "## Layers", top first: each a list of
 /// modules.
@@ -171,9 +172,10 @@ fn violations(layers: &[Vec<String>], uses: &[(String, String, String)]) -> Vec<
 
 #[test]
 fn every_crate_path_follows_the_layers_lib_rs_declares() {
-    for (krate, (from, to)) in LAYERED
-        .into_iter()
-        .zip([("job", "batch"), ("routes", "pages")])
+    for (krate, (from, to)) in
+        LAYERED
+            .into_iter()
+            .zip([("job", "batch"), ("routes", "pages"), ("inject", "stamp")])
     {
         let layers = declared_layers(krate);
         assert!(layers.len() >= 5, "{krate}: {layers:?}");

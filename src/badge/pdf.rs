@@ -13,7 +13,7 @@ use super::{
     QR_QUIET_MODULES,
 };
 use crate::number::PithNumber;
-use crate::pdf::writer::page::{one_page, Area, Drawing, Fill, Rgb, Text};
+use crate::pdf::page::{one_page, Area, Drawing, Fill, Rgb, Text};
 
 /// Baseline of the text, in px from the top (the SVG's `y="14"`).
 const BASELINE: f64 = 14.0;

@@ -190,6 +190,8 @@ fn commit_file(
             (work.plan(&doc, opts).map_err(in_input)?, doc.pdf.len())
         }
     };
+    // A job stopped while it planned writes nothing.
+    opts.stop.check().map_err(in_input)?;
     let report = |applied, bytes_after| Report {
         applied,
         bytes_after,
@@ -358,7 +360,7 @@ mod tests {
 
     fn setup(name: &str) -> (tempfile::TempDir, std::path::PathBuf, Vec<u8>) {
         let dir = tempfile::tempdir().unwrap();
-        let bytes = crate::fixture(name);
+        let bytes = crate::testkit::fixture(name);
         let p = dir.path().join("in.pdf");
         std::fs::write(&p, &bytes).unwrap();
         (dir, p, bytes)

@@ -11,7 +11,28 @@
 //! [`inspect()`] reads the values back. Both read only the xref chain and the few objects they
 //! need, through [`ReadAt`], so memory does not grow with the file.
 //!
-//! Layers, one concern each (qpdf keeps the same split); dependencies flow down the list:
+//! Layers, one concern each (qpdf keeps the same split); dependencies flow down the list.
+//!
+//! ## Layers
+//!
+//! A module uses (`crate::…`) only modules of the layers below its own, never one of its own
+//! layer, so no two modules import each other; `tests/layering.rs` holds every `crate::` path
+//! to this list, from the top:
+//!
+//! 1. `shapes`, `scenarios`
+//! 2. `commit`, `page`
+//! 3. `strip`
+//! 4. `inject`
+//! 5. `inspect`
+//! 6. `stamp`
+//! 7. `document`
+//! 8. `repair`, `signature`, `info`
+//! 9. `writer`
+//! 10. `reader`, `xmp`
+//! 11. `crypt`, `filters`, `journal`, `mark`, `xml`
+//! 12. `security`, `vocab`, `output`
+//! 13. `syntax`, `budget`, `error`, `testkit`
+//!
 //! - [`budget`]: the [`Limits`] one document may cost and the [`Stop`] token its loops check;
 //!   a leaf, spent from by every layer below the front ends.
 //! - [`vocab`]: the names the identifier is written under (Info keys, XMP namespace and
@@ -21,7 +42,8 @@
 //! - [`syntax`]: the object model ([`Obj`](syntax::Obj), [`Ref`]) and parser, on byte windows;
 //! - [`filters`]: bounded streaming decoders, one reader per filter (a leaf: it knows the
 //!   object model and nothing of the reader); nothing is decoded whole past a documented bound;
-//! - [`reader`]: [`ReadAt`], header and `startxref`, the xref chain, object fetch;
+//! - [`reader`]: [`ReadAt`], header and `startxref`, the xref chain, object fetch through a
+//!   bounded cache of parsed objects, and the page tree (page 1, the page count);
 //! - [`security`]: the hook through which encrypted files are read and written, and
 //!   [`crypt`], the Standard security handler behind it;
 //! - [`writer`]: one primitive layer ([`writer::object`]) under typed writers (fonts,
@@ -29,6 +51,7 @@
 //!   update; every object the engine emits goes through it;
 //! - [`commit`]: putting an update on disk (new file, stream, in place), with the
 //!   [`journal`] marker that makes an interrupted in-place update recognisable;
+//! - [`page`]: a new one-page PDF drawn from boxes and text (the PDF badge), on the writer;
 //! - [`repair`]: xref reconstruction and the full `--rewrite` (the only lopdf writer);
 //! - [`xmp`], [`info`]: the metadata the update carries; `signature`: DocMDP and signed fields;
 //! - `document`, [`inject`](mod@inject), [`inspect`](mod@inspect): the decisions (what to
@@ -65,6 +88,7 @@ pub mod inspect;
 pub mod journal;
 pub mod mark;
 pub mod output;
+pub mod page;
 pub mod reader;
 pub mod repair;
 pub mod security;
@@ -77,6 +101,8 @@ pub mod writer;
 pub mod xml;
 pub mod xmp;
 
+#[cfg(test)]
+mod scenarios;
 #[cfg(test)]
 mod shapes;
 
@@ -92,12 +118,15 @@ pub use reader::{Check, Pdf, ReadAt, XrefKind};
 pub use strip::strip;
 pub use syntax::Ref;
 
-/// A file of the workspace's `tests/fixtures/`, for unit tests.
+/// What the unit tests share.
 #[cfg(test)]
-pub(crate) fn fixture(name: &str) -> Vec<u8> {
-    std::fs::read(format!(
-        "{}/../../tests/fixtures/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap()
+mod testkit {
+    /// A file of the workspace's `tests/fixtures/`.
+    pub(crate) fn fixture(name: &str) -> Vec<u8> {
+        std::fs::read(format!(
+            "{}/../../tests/fixtures/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+    }
 }

@@ -21,7 +21,7 @@
 //! no output; dropping a group uncommitted removes its temporary files.
 //!
 //! This module owns the commit of whole files; appending an incremental update to a PDF in
-//! place is [`crate::commit`]'s. It prints nothing and knows no command-line flags.
+//! place is the `commit` module's. It prints nothing and knows no command-line flags.
 //!
 //! ```
 //! let dir = tempfile::tempdir()?;

@@ -451,3 +451,40 @@ fn the_defaults_pass_the_fixtures() {
     }
     assert!(n > 10);
 }
+
+/// The minimal document followed by `n` updates, each a section of its own that lists
+/// object 3 again and a run of free entries.
+fn many_updates(n: usize) -> Vec<u8> {
+    let mut b = crate::reader::testpdf::build(b"", &crate::reader::testpdf::DOC, "");
+    let at3 = crate::reader::find(&b, b"3 0 obj").unwrap();
+    let mut prev = crate::reader::find(&b, b"\nxref\n").unwrap() + 1;
+    for _ in 0..n {
+        let x = b.len();
+        b.extend_from_slice(
+            format!(
+                "xref\n3 1\n{at3:010} 00000 n\r\n4 2\n0000000000 65535 f\r\n0000000000 65535 f\r\ntrailer\n<< /Size 6 /Root 1 0 R /Prev {prev} >>\nstartxref\n{x}\n%%EOF\n"
+            )
+            .as_bytes(),
+        );
+        prev = x;
+    }
+    b
+}
+
+#[test]
+fn thousands_of_updates_cost_a_node_each() {
+    let data = many_updates(3000);
+    let p = Pdf::open(&data[..]).unwrap();
+    assert_eq!(p.sections(), 3001);
+    assert!(p.budget().used(Resource::WalkNodes) >= 3001);
+    inspect_within(&data, Limits::default()).unwrap();
+    let e = inspect_within(
+        &data,
+        Limits {
+            walk_nodes: 1000,
+            ..Limits::default()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(over(&e), Some(Resource::WalkNodes), "{e}");
+}

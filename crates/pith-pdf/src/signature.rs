@@ -110,7 +110,7 @@ mod tests {
     use super::*;
     use crate::syntax::Obj;
 
-    use crate::fixture;
+    use crate::testkit::fixture;
 
     fn catalog(pdf: &Pdf<&[u8]>) -> Dict {
         let root = pdf.trailer().get(b"Root").and_then(Obj::as_ref).unwrap();

@@ -4,7 +4,7 @@
 //! so a hostile packet or feed (200,000 nested elements, 100,000 attributes) would abort the
 //! process or take minutes. [`shape`] measures both in one linear pass, so callers can refuse
 //! such input first. Used for arXiv Atom feeds (the `pith` crate's `record::atom`) and XMP packets
-//! ([`crate::xmp`]), and [`escape`], the XML escaping every writer of XML uses.
+//! (the `xmp` module), and [`escape`], the XML escaping every writer of XML uses.
 
 /// What [`shape`] measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -28,29 +28,39 @@ impl<R: ReadAt> Pdf<R> {
     /// file.
     pub(super) fn check_offsets(&self, check: Check) -> Result<(), Error> {
         let mut decided: Vec<(u32, Entry)> = Vec::new();
-        // The numbers newer decoded sections have entries for: in-use ones by number, free
-        // ones as ranges (a section of millions of free entries is a few ranges).
+        // The numbers newer sections have entries for: in-use ones of decoded sections by
+        // number, the rest as ranges (a section of millions of free entries, an indexed
+        // table's subsections). Each section adds its own once, so a chain of thousands of
+        // updates costs what its entries do, not entries times sections.
         let mut seen: HashSet<u32> = HashSet::new();
-        let mut seen_free = RangeSet::default();
+        let mut covered = RangeSet::default();
         for (i, layer) in self.layers.iter().enumerate() {
-            let Layer::Map(m) = layer else { continue };
             self.budget.check()?;
-            let newer = &self.layers[..i];
-            for (num, e) in m.used() {
-                let shadowed = i > 0
-                    && (seen.contains(&num)
-                        || seen_free.contains(num)
-                        || newer
-                            .iter()
-                            .any(|l| matches!(l, Layer::Table(t) if t.covers(num))));
-                if !shadowed {
-                    decided.push((num, e));
+            // The oldest section shadows nothing (a file never updated keeps no set).
+            let last = i + 1 == self.layers.len();
+            match layer {
+                Layer::Map(m) => {
+                    for (num, e) in m.used() {
+                        if !seen.contains(&num) && !covered.contains(num) {
+                            decided.push((num, e));
+                        }
+                    }
+                    if last {
+                        break;
+                    }
+                    seen.extend(m.used().map(|(n, _)| n));
+                    for (s, e) in m.free_ranges() {
+                        covered.insert(s, e);
+                    }
                 }
-            }
-            if i + 1 < self.layers.len() {
-                seen.extend(m.used().map(|(n, _)| n));
-                for (s, e) in m.free_ranges() {
-                    seen_free.insert(s, e);
+                Layer::Table(t) => {
+                    for (s, e) in t.ranges() {
+                        covered.insert(s, e);
+                    }
+                    seen.extend(t.hybrid.used().map(|(n, _)| n));
+                    for (s, e) in t.hybrid.free_ranges() {
+                        covered.insert(s, e);
+                    }
                 }
             }
         }
@@ -151,6 +161,7 @@ impl<R: ReadAt> Pdf<R> {
     fn check_headers(&self, at: &[(u64, u32, u16)], window: u64) -> Result<(), Error> {
         let mut i = 0;
         while i < at.len() {
+            self.budget.check()?;
             let start = at[i].0;
             if start >= self.len {
                 let (pos, num, gen) = at[i];

@@ -24,6 +24,7 @@ use crate::{Error, ErrorKind};
 pub mod check;
 mod entry;
 pub mod pages;
+mod rebuilt;
 pub mod source;
 mod table;
 pub mod xref;
@@ -31,6 +32,7 @@ pub mod xref;
 pub use check::Check;
 pub(crate) use entry::Entry;
 pub use pages::{FirstPage, Inherited};
+pub use rebuilt::Rebuilt;
 pub use source::{find, rfind, ReadAt};
 use source::{parse_growing, read_window, KnownLen};
 use xref::Layer;
@@ -159,6 +161,10 @@ pub(crate) fn filter_err(e: FilterError, what: &str, object: Option<u32>) -> Err
     }
 }
 
+/// Page 1 as the reader found it: the page, or why there is none (the refusal's kind and
+/// offset).
+type PageOne = Result<FirstPage, (ErrorKind, Option<u64>)>;
+
 /// A PDF opened for reading its xref chain and a few objects.
 pub struct Pdf<R: ReadAt> {
     src: KnownLen<R>,
@@ -194,7 +200,7 @@ pub struct Pdf<R: ReadAt> {
     /// What reading this document may cost, and what it has cost so far.
     budget: Budget,
     /// Page 1, once read ([`Pdf::first_page`]).
-    page_one: RefCell<Option<Result<FirstPage, ErrorKind>>>,
+    page_one: RefCell<Option<PageOne>>,
 }
 
 /// Parsed objects kept by number, oldest out first when they would hold more than the
@@ -838,7 +844,7 @@ mod tests {
     use super::testpdf::{build, DOC};
     use super::*;
 
-    use crate::fixture;
+    use crate::testkit::fixture;
 
     #[test]
     fn opens_and_fetches() {

@@ -5,7 +5,7 @@
 //! (a shared node is a DAG, not a larger tree), and the stop token is checked at each node.
 //!
 //! Nothing here decides what to do with a page: the stamp, the strip and what page 1 prints
-//! ([`crate::stamp`]) take it from here.
+//! take it from here.
 
 use std::collections::HashSet;
 
@@ -71,7 +71,10 @@ impl<R: ReadAt> Pdf<R> {
     /// broken), [`ErrorKind::OverLimit`], [`ErrorKind::Stopped`], and the reader's errors.
     pub fn first_page(&self, catalog: &Dict) -> Result<FirstPage, Error> {
         if let Some(p) = &*self.page_one.borrow() {
-            return p.clone().map_err(Error::new);
+            return p.clone().map_err(|(kind, at)| match at {
+                Some(at) => Error::new(kind).at_offset(at),
+                None => Error::new(kind),
+            });
         }
         let p = self.find_first_page(catalog);
         // What the file says is kept; a refusal of the budget, a stop or an I/O error is
@@ -79,7 +82,7 @@ impl<R: ReadAt> Pdf<R> {
         match &p {
             Ok(page) => *self.page_one.borrow_mut() = Some(Ok(page.clone())),
             Err(e) if matches!(e.kind(), ErrorKind::Damaged(_) | ErrorKind::Unsupported(_)) => {
-                *self.page_one.borrow_mut() = Some(Err(e.kind().clone()))
+                *self.page_one.borrow_mut() = Some(Err((e.kind().clone(), e.offset())))
             }
             Err(_) => {}
         }
@@ -130,7 +133,7 @@ impl<R: ReadAt> Pdf<R> {
             let mut next = None;
             for k in &kids {
                 let Some(r) = k.as_ref() else { continue };
-                if empty.contains(&r.num) || path.contains(&r.num) {
+                if empty.contains(&r.num) {
                     continue;
                 }
                 self.budget.spend(Resource::WalkNodes, 1)?;

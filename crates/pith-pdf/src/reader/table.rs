@@ -129,6 +129,11 @@ impl Indexed {
         self.hybrid.covers(num) || self.subs_of(num).next().is_some()
     }
 
+    /// The object numbers of the subsections, `start..end`.
+    pub(crate) fn ranges(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.subs.iter().map(|s| (s.first, s.first + s.count))
+    }
+
     /// Largest object number with an entry.
     pub(crate) fn max_num(&self) -> Option<u32> {
         let subs = self.subs.iter().map(|s| s.first + (s.count - 1));

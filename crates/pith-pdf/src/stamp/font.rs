@@ -8,7 +8,7 @@
 //! It owns measuring and encoding the stamp text and the bytes of the five font objects. It
 //! reads the font with `ttf-parser`; it does no I/O and does not know about pages. The same
 //! code embeds [`TEXT`], the font cut down to printable ASCII, for the text of a one-page
-//! drawing ([`crate::writer::page`]); each is a [`Font`].
+//! drawing (the `page` module); each is a [`Font`].
 
 use std::fmt::Write as _;
 use std::io::Write as _;

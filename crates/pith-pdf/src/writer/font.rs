@@ -3,7 +3,7 @@
 //! ([`FontDescriptor`], §9.8) and the dictionaries of the font file, ToUnicode CMap and CIDSet
 //! streams. Each builds a dictionary value on the primitives of [`super::object`]; the caller
 //! writes it with [`super::Update::value`] or [`super::Update::stream`]. They hold no font
-//! data of their own: the stamp ([`crate::stamp::font`]) measures its font and fills them.
+//! data of their own: the stamp's `font` module measures its font and fills them.
 
 use super::object::{dict, name_obj};
 use crate::syntax::{Obj, Ref};

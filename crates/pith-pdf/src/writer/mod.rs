@@ -33,13 +33,12 @@ pub mod annotation;
 pub mod content;
 pub mod font;
 pub mod object;
-pub mod page;
 pub mod structure;
 pub mod xref;
 
 use crate::reader::Entry;
+use crate::reader::Rebuilt;
 use crate::reader::{Pdf, ReadAt, XrefKind};
-use crate::repair::Rebuilt;
 use crate::security::{SecurityHandler, StreamKind};
 use crate::syntax::{Obj, Ref};
 use crate::Error;
@@ -112,7 +111,7 @@ impl<'a> Update<'a> {
 
     /// Turns this into the update of a repaired file (`--repair`): `pdf` was opened on the
     /// damaged bytes (`base_len` long, ending with `last`) followed by a stand-in section
-    /// ([`super::repair::section`]); the update goes right after the damaged bytes and its
+    /// (a scan's section); the update goes right after the damaged bytes and its
     /// cross-reference section lists every object of `rebuilt` plus the new ones, without
     /// `/Prev` (a table when the file has no object streams and used tables, else a stream).
     pub fn complete(&mut self, rebuilt: &'a Rebuilt, base_len: u64, last: u8) {
@@ -265,7 +264,7 @@ mod tests {
     use crate::syntax::Obj;
 
     fn minimal() -> Vec<u8> {
-        crate::fixture("minimal.pdf")
+        crate::testkit::fixture("minimal.pdf")
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Typed writers for logical structure (ISO 32000-2 §14.7): a structure element ([`Elem`],
 //! §14.7.2), an object reference to an annotation ([`objr`], §14.7.5.3) and a number tree leaf
 //! ([`number_leaf`], §7.9.7) for the parent tree. They build dictionary values on the
-//! primitives of [`super::object`]; [`crate::stamp::tagged`] decides where they go.
+//! primitives of [`super::object`]; the stamp's `tagged` module decides where they go.
 
 use super::object::{dict, name_obj};
 use crate::syntax::{Obj, Ref};

@@ -3,22 +3,22 @@
 //! update of an existing file.
 //!
 //! The file is PDF 1.7 with a classic xref table: a catalog, one page whose media box is the
-//! drawing, a content stream ([`super::content::Content`]), the text font embedded ([`crate::stamp::font::TEXT`], DejaVu Sans
+//! drawing, a content stream ([`crate::writer::content::Content`]), the text font embedded ([`crate::stamp::font::TEXT`], DejaVu Sans
 //! cut down to printable ASCII, with a `/ToUnicode` CMap so that text extraction reads the
-//! characters), an optional link annotation ([`super::annotation::Link`]: no border, a URI)
+//! characters), an optional link annotation ([`crate::writer::annotation::Link`]: no border, a URI)
 //! and an Info dictionary with its `/Title`. Same drawing, same bytes: no date and no `/ID` is
 //! written. It knows nothing of what is drawn: the caller lays out boxes and text in points.
 
 use std::collections::BTreeMap;
 
-use super::annotation::Link;
-use super::content::Content;
-use super::object::{self, dict, name_obj, rect, Strings};
-use super::xref;
 use crate::reader::Entry;
 use crate::security::StreamKind;
 use crate::stamp::font::{self, Body, FontRefs};
 use crate::syntax::{Obj, Ref};
+use crate::writer::annotation::Link;
+use crate::writer::content::Content;
+use crate::writer::object::{self, dict, name_obj, rect, Strings};
+use crate::writer::xref;
 use crate::{Error, ErrorKind};
 
 /// An RGB colour, each component in 0..=1.
