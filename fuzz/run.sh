@@ -8,16 +8,20 @@
 # (no AddressSanitizer: pith is `#![forbid(unsafe_code)]`, so a panic or an abort is the crash
 # to find). For local work `RUSTC_BOOTSTRAP=1 cargo fuzz run TARGET` works as well.
 #
-# Seeds: fuzz/seeds/TARGET (committed), plus for pdf_inject the PDFs under 20 KB of
-# ../shared/corpus (or $PITH_CORPUS) and tests/fixtures. New inputs go to a scratch corpus
-# (fuzz/corpus/TARGET, not committed). A crash, a timeout (> 20 s for one input) or an input that
-# needs over 2 GB stops the run and fails the script; the input is saved in fuzz/artifacts/TARGET/
-# and the command to replay it is printed.
+# Seeds: fuzz/seeds/TARGET (committed), plus for the PDF targets (pdf_inject, places, inspect,
+# verify) the PDFs under 20 KB of ../shared/corpus (or $PITH_CORPUS) and tests/fixtures. New
+# inputs go to a scratch corpus (fuzz/corpus/TARGET, not committed). A crash stops the run and
+# fails the script, and so does an input over the target's bounds: the readers' targets
+# (places, inspect, verify) have 256 MB and 10 s per input, so that a small file that costs
+# memory or work out of proportion is found as a crash; the others 2 GB and 20 s. The input is
+# saved in fuzz/artifacts/TARGET/ and the command to replay it is printed.
 set -euo pipefail
 cd "$(dirname "$0")"
 secs=${1:-60}
 shift || true
-all=(atom record_json bundle xmp pdf_inject)
+all=(atom record_json bundle xmp pdf_inject places inspect verify)
+# Targets that read PDFs: seeded with the corpus and fixtures.
+pdf_targets=" pdf_inject places inspect verify "
 if (($#)); then targets=("$@"); else targets=("${all[@]}"); fi
 
 triple=$(rustc -vV | sed -n 's/^host: //p')
@@ -35,7 +39,9 @@ echo "fuzz: built in $((SECONDS - start)) s"
 
 corpus_dir=${PITH_CORPUS:-../../shared/corpus}
 pdf_seeds=corpus/pdf-seeds
-if [[ " ${targets[*]} " == *" pdf_inject "* ]]; then
+wants_pdfs=0
+for t in "${targets[@]}"; do [[ $pdf_targets == *" $t "* ]] && wants_pdfs=1; done
+if ((wants_pdfs)); then
   rm -rf "$pdf_seeds"
   mkdir -p "$pdf_seeds"
   if [[ -d "$corpus_dir" ]]; then
@@ -43,18 +49,22 @@ if [[ " ${targets[*]} " == *" pdf_inject "* ]]; then
     find "$corpus_dir" -name '*.pdf' -size -20k -print0 |
       while IFS= read -r -d '' f; do cp "$f" "$pdf_seeds/$(echo "$f" | sha1sum | cut -c1-16).pdf"; done
   else
-    echo "fuzz: $corpus_dir not found; pdf_inject starts from tests/fixtures only"
+    echo "fuzz: $corpus_dir not found; the PDF targets start from tests/fixtures only"
   fi
   cp ../tests/fixtures/*.pdf "$pdf_seeds/"
 fi
 
-# One target per core at a time (two cores: the five targets take three rounds).
+# One target per core at a time (two cores: the eight targets take four rounds).
 jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
 run_one() {
-  local t=$1 bin="$target_dir/$triple/release/$1" seeds=()
+  local t=$1 bin="$target_dir/$triple/release/$1" seeds=() rss=2048 timeout=20
   mkdir -p "corpus/$t" "artifacts/$t"
-  if [[ $t == pdf_inject ]]; then seeds=("$pdf_seeds"); elif [[ -d seeds/$t ]]; then seeds=("seeds/$t"); fi
-  "$bin" "corpus/$t" "${seeds[@]}" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 \
+  if [[ $pdf_targets == *" $t "* ]]; then seeds=("$pdf_seeds"); fi
+  if [[ -d seeds/$t ]]; then seeds+=("seeds/$t"); fi
+  # The readers must stay bounded whatever a file claims: a low limit makes an amplification
+  # a crash.
+  case $t in places | inspect | verify) rss=256 timeout=10 ;; esac
+  "$bin" "corpus/$t" "${seeds[@]}" -max_total_time="$secs" -timeout="$timeout" -rss_limit_mb="$rss" \
     -max_len=65536 -print_final_stats=1 -artifact_prefix="artifacts/$t/" >"artifacts/$t.log" 2>&1
   echo $? >"artifacts/$t.rc"
 }

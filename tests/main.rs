@@ -26,6 +26,7 @@ mod hardening_files;
 mod hardening_inputs;
 mod hardening_text;
 mod hardening_xmp;
+mod hostile;
 mod latex;
 mod latexml;
 mod layering;

@@ -16,7 +16,7 @@ use pith_testkit::zlib::zeros_after;
 use crate::common::{self, code, data, skips, vectors, Fixture, Server};
 
 /// The memory budget docs/serve.md states for the default settings.
-const BUDGET: u64 = 512 << 20;
+pub(crate) const BUDGET: u64 = 512 << 20;
 
 /// A one-page PDF whose cross-reference stream inflates to 2.2 GB (2.2 MB on disk).
 fn xref_bomb() -> Vec<u8> {
@@ -132,7 +132,7 @@ fn big_index(dir: &Path) -> (PathBuf, String, String) {
 }
 
 /// The peak resident memory of `pid` so far (Linux's VmHWM), in bytes.
-fn peak_rss(pid: u32) -> Option<u64> {
+pub(crate) fn peak_rss(pid: u32) -> Option<u64> {
     let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
@@ -140,7 +140,7 @@ fn peak_rss(pid: u32) -> Option<u64> {
 }
 
 /// `POST /verify` of `pdf` as the raw body, asking for JSON: status and `Retry-After`.
-fn upload(addr: &str, pdf: &[u8]) -> (u16, Option<String>) {
+pub(crate) fn upload(addr: &str, pdf: &[u8]) -> (u16, Option<String>) {
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
     let head = format!(

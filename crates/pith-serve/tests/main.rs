@@ -5,6 +5,7 @@ mod anchors;
 mod attacks;
 mod export;
 mod forged;
+mod hostile;
 mod index;
 mod limits;
 mod pages;

@@ -4,13 +4,15 @@
 //! a test needs ([`have_tool`], [`have_python_module`]: a visible skip, a failure under
 //! `PITH_REQUIRE_TOOLS=1`) and a runner for the Python scripts that check outputs
 //! ([`python`]), a bundle with a receipt signed by a test key
-//! ([`signed_bundle`]), and flate bombs ([`zlib::zeros_after`]). It knows nothing of pith's
+//! ([`signed_bundle`]), flate bombs ([`zlib::zeros_after`]) and small PDFs built to be expensive
+//! ([`shapes`]). It knows nothing of pith's
 //! internals: tests check pith from outside.
 
 use std::process::Command;
 
 use serde_json::Value;
 
+pub mod shapes;
 pub mod skips;
 pub mod zlib;
 
