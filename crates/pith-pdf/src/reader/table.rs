@@ -223,17 +223,34 @@ impl Indexed {
 /// # Errors
 /// [`crate::ErrorKind::Damaged`] when it does not parse.
 fn entry_from(bytes: &[u8], at: u64, num: u32) -> Result<Entry, Error> {
-    let (off, gen, used) = parse_entry(bytes).ok_or_else(|| {
-        damaged(
-            format!("the cross-reference entry of object {num} is malformed"),
-            at,
-        )
-    })?;
+    let (off, gen, used) = parse_entry(bytes)
+        .or_else(|| parse_entry_with_junk(bytes))
+        .ok_or_else(|| {
+            damaged(
+                format!("the cross-reference entry of object {num} is malformed"),
+                at,
+            )
+        })?;
     Ok(if used && off > 0 {
         Entry::Offset(off, gen.min(65535) as u16)
     } else {
         Entry::Free
     })
+}
+
+/// Parses an entry with a junk byte after its flag whose line still ends at the entry's 20th
+/// byte (`0000000697 00000 n0` and a line feed): the whole read tolerates junk after the flag up
+/// to the end of the line, as qpdf does, and the layout stays regular, so the indexed read
+/// takes it alike (the full and the sampled checks then agree on the file).
+fn parse_entry_with_junk(b: &[u8]) -> Option<(u64, u64, bool)> {
+    let b = b.get(..ENTRY as usize)?;
+    if !matches!(b[19], b'\r' | b'\n') {
+        return None;
+    }
+    let mut e = [0u8; ENTRY as usize];
+    e.copy_from_slice(b);
+    e[18] = b' ';
+    parse_entry(&e)
 }
 
 /// Parses a subsection header `first count` and the end of its line; returns the numbers and
@@ -388,6 +405,14 @@ impl Window {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn junk_after_the_flag_is_read_as_the_whole_read_does() {
+        let e = entry_from(b"0000000697 00000 n0\n", 0, 7).unwrap();
+        assert!(matches!(e, Entry::Offset(697, 0)));
+        // Junk up to the next entry is no end of line: still malformed.
+        assert!(entry_from(b"0000000697 00000 n00", 0, 7).is_err());
+    }
 
     #[test]
     fn entries_parse_exactly() {
