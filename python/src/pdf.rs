@@ -90,7 +90,12 @@ fn to_write(
                 .map_err(|m| crate::errors::not_json(py, "record", m))?;
             Local::RecordValue(v).into()
         }
-        (_, _, Some(path)) => Local::Atom { path, id: arxiv_id }.into(),
+        (_, _, Some(path)) => Local::Atom {
+            path,
+            id: arxiv_id,
+            next: false,
+        }
+        .into(),
         _ => unreachable!("one input was checked above"),
     };
     py.detach(|| {
