@@ -14,9 +14,6 @@ use pith::job::{self, Destination, InjectRequest, InspectRequest, Settings, Sour
 use crate::convert::value_to_py;
 use crate::errors;
 
-// The signatures spell the default stamp size as a literal (so that Python sees `9.0`, not `...`).
-const _: () = assert!(pith::pdf::stamp::DEFAULT_SIZE == 9.0);
-
 /// A password given as text (UTF-8) or bytes.
 #[derive(FromPyObject)]
 pub enum Password {

@@ -43,17 +43,17 @@ pub struct BadgeLook {
     #[arg(long)]
     dark: bool,
     /// Style: flat (rounded, gradient) or flat-square.
-    #[arg(long, default_value = "flat", value_parser = ["flat", "flat-square"])]
+    #[arg(long, default_value = pith::job::defaults::BADGE_STYLE, value_parser = ["flat", "flat-square"])]
     style: String,
     /// Text of the first segment.
-    #[arg(long, default_value = "pith")]
+    #[arg(long, default_value = pith::job::defaults::BADGE_LABEL)]
     label: String,
     /// Draw a QR code of the record URL below the badge (error correction M, 4-module quiet
     /// zone).
     #[arg(long)]
     qr: bool,
     /// Size of a QR module in px (2–16).
-    #[arg(long, value_name = "PX", default_value_t = 2, requires = "qr")]
+    #[arg(long, value_name = "PX", default_value_t = pith::job::defaults::QR_MODULE_PX, requires = "qr")]
     qr_module: u32,
 }
 

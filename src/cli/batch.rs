@@ -100,7 +100,7 @@ pub struct Args {
     check: bool,
     /// Stop any one file (or tar member) after SECS seconds: it is reported failed (kind
     /// over_time), nothing is written for it, and the run goes on; 0 for no bound.
-    #[arg(long, value_name = "SECS", default_value_t = job::stop::FILE_TIMEOUT_SECS as f64)]
+    #[arg(long, value_name = "SECS", default_value_t = job::defaults::FILE_TIMEOUT_SECS as f64)]
     file_timeout: f64,
     #[command(flatten)]
     stamp: super::inject::StampArgs,

@@ -86,12 +86,12 @@ pub struct StampArgs {
         long,
         value_name = "WHERE",
         requires = "stamp",
-        default_value = "left",
+        default_value = job::defaults::STAMP_POSITION,
         value_parser = position_parser()
     )]
     pub stamp_position: Position,
     /// Font size of the stamp in points (it shrinks when it would not fit its margin).
-    #[arg(long, value_name = "PT", requires = "stamp", default_value_t = pith::pdf::stamp::DEFAULT_SIZE,
+    #[arg(long, value_name = "PT", requires = "stamp", default_value_t = job::defaults::STAMP_SIZE,
           value_parser = parse_size)]
     pub stamp_size: f64,
     /// When page 1 prints another number (the badge pith.sty draws, a stamp, links to a
