@@ -358,3 +358,63 @@ fn one_arxiv_id_grammar() {
         assert_eq!(e.contains("not in the cache"), ok, "{id}: {e}");
     }
 }
+
+/// Each default of Python's signatures (python/src) and of its stubs (`_native.pyi`), as
+/// `name=value` or `name: type = value`: the values written there for Python's help.
+fn python_defaults(name: &str) -> Vec<(String, String)> {
+    let python = common::root().join("python");
+    let mut found = Vec::new();
+    let mut sources: Vec<_> = std::fs::read_dir(python.join("src"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .collect();
+    sources.sort();
+    for path in sources {
+        let text = std::fs::read_to_string(&path).unwrap();
+        for signature in text.split("#[pyo3(signature = (").skip(1) {
+            let signature = &signature[..signature.find("))]").unwrap()];
+            for part in signature.split(',') {
+                if let Some((n, v)) = part.trim().split_once('=') {
+                    if n.trim() == name {
+                        found.push((path.display().to_string(), v.trim().to_owned()));
+                    }
+                }
+            }
+        }
+    }
+    let stub = python.join("pith_number/_native.pyi");
+    for line in std::fs::read_to_string(&stub).unwrap().lines() {
+        let line = line.trim().trim_end_matches(',');
+        if let Some((n, rest)) = line.split_once(':') {
+            if n == name {
+                if let Some((_, v)) = rest.split_once(" = ") {
+                    found.push((stub.display().to_string(), v.trim().to_owned()));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Python spells the library's defaults in its signatures and stubs (so that its help shows
+/// them); every one of them is the library's table's value, as clap's are.
+#[test]
+fn python_spells_the_librarys_defaults() {
+    use pith::job::defaults as d;
+    let quoted = |s: &str| format!("\"{s}\"");
+    for (name, expected) in [
+        ("stamp_size", format!("{:?}", d::STAMP_SIZE)),
+        ("file_timeout", format!("{:?}", d::FILE_TIMEOUT_SECS as f64)),
+        ("stamp_form", quoted(d::STAMP_FORM)),
+        ("stamp_position", quoted(d::STAMP_POSITION)),
+        ("style", quoted(d::BADGE_STYLE)),
+        ("label", quoted(d::BADGE_LABEL)),
+    ] {
+        let found = python_defaults(name);
+        assert!(found.len() >= 2, "{name}: no default found in python/");
+        for (file, value) in found {
+            assert_eq!(value, expected, "{file}: {name}'s default");
+        }
+    }
+}

@@ -26,6 +26,36 @@ mod tar;
 
 use convert::{value_from_py, value_to_py};
 
+// The signatures spell the library's defaults as literals, so that Python's help shows the
+// value (`stamp_size=9.0`), not `...`; each literal is checked here against the library's table
+// of defaults (pith::job::defaults), so that a changed default fails the build until the
+// signatures follow it.
+const _: () = {
+    use job::defaults as d;
+    assert!(d::STAMP_SIZE == 9.0);
+    assert!(d::FILE_TIMEOUT_SECS as f64 == 120.0);
+    assert!(same(d::STAMP_FORM, "short"));
+    assert!(same(d::STAMP_POSITION, "left"));
+    assert!(same(d::BADGE_STYLE, "flat"));
+    assert!(same(d::BADGE_LABEL, "pith"));
+};
+
+/// Whether two strings are equal, at compile time.
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// A validated record from a dict or JSON text, or the exception to raise.
 fn record_arg(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Record> {
     let value = value_from_py(obj)?.map_err(|m| errors::not_json(py, "record", m))?;

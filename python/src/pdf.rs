@@ -14,9 +14,6 @@ use pith::job::{self, Destination, InjectRequest, InspectRequest, Settings, Sour
 use crate::convert::value_to_py;
 use crate::errors;
 
-// The signatures spell the default stamp size as a literal (so that Python sees `9.0`, not `...`).
-const _: () = assert!(pith::pdf::stamp::DEFAULT_SIZE == 9.0);
-
 /// A password given as text (UTF-8) or bytes.
 #[derive(FromPyObject)]
 pub enum Password {
@@ -90,7 +87,12 @@ fn to_write(
                 .map_err(|m| crate::errors::not_json(py, "record", m))?;
             Local::RecordValue(v).into()
         }
-        (_, _, Some(path)) => Local::Atom { path, id: arxiv_id }.into(),
+        (_, _, Some(path)) => Local::Atom {
+            path,
+            id: arxiv_id,
+            next: false,
+        }
+        .into(),
         _ => unreachable!("one input was checked above"),
     };
     py.detach(|| {

@@ -55,6 +55,8 @@ pub const PADDING: u32 = 5;
 pub const FONT_FAMILY: &str = "DejaVu Sans,Verdana,Geneva,sans-serif";
 /// Longest label accepted, in characters.
 pub const MAX_LABEL_CHARS: usize = 64;
+/// The label of the first segment when none is given.
+pub const DEFAULT_LABEL: &str = "pith";
 /// Gap between the badge and the QR code below it, in px.
 pub const QR_GAP: u32 = 2;
 /// Quiet zone around the QR code, in modules (ISO/IEC 18004 asks for 4).

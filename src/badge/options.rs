@@ -420,10 +420,10 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            label: "pith".into(),
+            label: super::DEFAULT_LABEL.into(),
             full: false,
             status: None,
-            style: Style::Flat,
+            style: Style::default(),
             qr: None,
             dark: false,
         }

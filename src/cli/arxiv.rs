@@ -12,7 +12,7 @@ use pith::record::arxiv::bulk;
 /// ([`pith::job::number::bulk`]): JSON Lines on standard output, reports and the summary on
 /// standard error. Bad lines do not stop the run unless `strict`, but make it exit non-zero at
 /// its end.
-pub fn number(req: &job::number::BulkRequest<'_>) -> Result<()> {
+pub fn number(req: &job::number::BulkRequest<'_>, ui: super::Ui) -> Result<()> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut err = std::io::stderr().lock();
@@ -21,7 +21,7 @@ pub fn number(req: &job::number::BulkRequest<'_>) -> Result<()> {
     };
     let summary = job::number::bulk(req, &mut out, &mut report)?;
     drop(out);
-    super::note!("{summary}");
+    super::note!(ui, "{summary}");
     if summary.bad > 0 {
         bail!(
             "{} bad line(s)/record(s) reported above; the other {} paper(s) are numbered",
@@ -33,9 +33,10 @@ pub fn number(req: &job::number::BulkRequest<'_>) -> Result<()> {
 }
 
 /// The counts of `pith batch --arxiv-metadata`'s metadata pass, on standard error.
-pub fn note_pass(a: &job::run::ArxivPass) {
+pub fn note_pass(a: &job::run::ArxivPass, ui: super::Ui) {
     let m = &a.matched;
     super::note!(
+        ui,
         "arXiv metadata: {} entries read; {} PDF(s) matched, {} skipped (not the latest version), {} without usable metadata; {} entries matched no PDF{}",
         a.read,
         m.matched,

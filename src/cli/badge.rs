@@ -43,17 +43,17 @@ pub struct BadgeLook {
     #[arg(long)]
     dark: bool,
     /// Style: flat (rounded, gradient) or flat-square.
-    #[arg(long, default_value = "flat", value_parser = ["flat", "flat-square"])]
+    #[arg(long, default_value = pith::job::defaults::BADGE_STYLE, value_parser = ["flat", "flat-square"])]
     style: String,
     /// Text of the first segment.
-    #[arg(long, default_value = "pith")]
+    #[arg(long, default_value = pith::job::defaults::BADGE_LABEL)]
     label: String,
     /// Draw a QR code of the record URL below the badge (error correction M, 4-module quiet
     /// zone).
     #[arg(long)]
     qr: bool,
     /// Size of a QR module in px (2–16).
-    #[arg(long, value_name = "PX", default_value_t = 2, requires = "qr")]
+    #[arg(long, value_name = "PX", default_value_t = pith::job::defaults::QR_MODULE_PX, requires = "qr")]
     qr_module: u32,
 }
 
@@ -114,13 +114,13 @@ pub struct SnippetArgs {
 }
 
 impl BadgeLook {
-    fn resolve(&self) -> Result<(PithNumber, Options)> {
+    fn resolve(&self, ui: super::Ui) -> Result<(PithNumber, Options)> {
         let number = match (&self.number, self.input.is_given()) {
             (Some(_), true) => {
                 bail!("give either the number or a record input (--arxiv ...), not both")
             }
             (Some(n), false) => PithNumber::parse(n)?,
-            (None, true) => self.input.record()?.number(),
+            (None, true) => self.input.record(ui)?.number(),
             (None, false) => {
                 bail!("no number: give it, or --arxiv ID, --record FILE or another record input")
             }
@@ -135,7 +135,7 @@ impl BadgeLook {
                 };
                 anyhow::anyhow!("--status {s}: {e}{hint}")
             })?),
-            (None, Some(path)) => Some(bundle_status(path, &number, &self.key)?),
+            (None, Some(path)) => Some(bundle_status(path, &number, &self.key, ui)?),
             (None, None) => None,
         };
         let opts = Options::default()
@@ -158,24 +158,25 @@ fn bundle_status(
     path: &std::path::Path,
     number: &PithNumber,
     keys: &[String],
+    ui: super::Ui,
 ) -> Result<RecordStatus> {
     let name = path.display().to_string();
     let bundle = Bundle::from_json(&read_text(path)?).with_context(|| name.clone())?;
     let keys = super::verify::load_keys(keys)?;
     let found = badge::status_from_bundle(&bundle, number, &keys).with_context(|| name.clone())?;
     if let Some(why) = &found.not_verified {
-        super::note!("{name}: {why}; the badge says {}", found.status);
+        super::note!(ui, "{name}: {why}; the badge says {}", found.status);
     }
     for c in &found.claims {
-        super::note!("{name}: {}", c.sentence);
+        super::note!(ui, "{name}: {}", c.sentence);
     }
     Ok(found.status)
 }
 
 /// Runs `pith badge`. The SVG is written as a text file: the library's document and a final
 /// newline (the README shows one, and `cat badge.svg` should end its line); the PDF as its bytes.
-pub fn run_badge(args: BadgeArgs) -> Result<Outcome> {
-    let (number, opts) = args.look.resolve()?;
+pub fn run_badge(args: BadgeArgs, ui: super::Ui) -> Result<Outcome> {
+    let (number, opts) = args.look.resolve(ui)?;
     let out = args.output.as_deref().unwrap_or(std::path::Path::new("-"));
     let asked = args
         .format
@@ -189,14 +190,14 @@ pub fn run_badge(args: BadgeArgs) -> Result<Outcome> {
         svg.push('\n');
         svg.into_bytes()
     };
-    super::check_clobber(out)?;
+    ui.check_clobber(out)?;
     write_atomic(out, &bytes)?;
     Ok(Outcome::Ok)
 }
 
 /// Runs `pith snippet`.
-pub fn run_snippet(args: SnippetArgs) -> Result<Outcome> {
-    let (number, badge) = args.look.resolve()?;
+pub fn run_snippet(args: SnippetArgs, ui: super::Ui) -> Result<Outcome> {
+    let (number, badge) = args.look.resolve(ui)?;
     let format: Format = args.format.parse()?;
     if args.dark_src.is_some() && format != Format::Html {
         bail!("--dark-src is only used with --format html");

@@ -60,7 +60,7 @@ pub struct Args {
     /// The report is JSON Lines already (one line per file, then the summary); with --json an
     /// error that stops the run is also printed as a JSON object on standard output.
     #[arg(long)]
-    json: bool,
+    pub(super) json: bool,
     /// Resolve every number and output path and report what would happen ("planned"),
     /// writing nothing.
     #[arg(long)]
@@ -100,7 +100,7 @@ pub struct Args {
     check: bool,
     /// Stop any one file (or tar member) after SECS seconds: it is reported failed (kind
     /// over_time), nothing is written for it, and the run goes on; 0 for no bound.
-    #[arg(long, value_name = "SECS", default_value_t = job::stop::FILE_TIMEOUT_SECS as f64)]
+    #[arg(long, value_name = "SECS", default_value_t = job::defaults::FILE_TIMEOUT_SECS as f64)]
     file_timeout: f64,
     #[command(flatten)]
     stamp: super::inject::StampArgs,
@@ -145,7 +145,11 @@ fn summary_line(s: &job::item::Summary, report: Option<&Path>) -> String {
 /// the orphans of a directory and the lines arXiv matching decided, sharded; the metadata
 /// pass's notices and its counts on standard error. (The combinations of these flags are the
 /// library's to refuse, so that the CLI and Python refuse them alike.)
-fn prepare<'a>(args: &'a Args, settings: &'a job::Settings) -> Result<job::run::RunRequest<'a>> {
+fn prepare<'a>(
+    args: &'a Args,
+    settings: &'a job::Settings,
+    ui: super::Ui,
+) -> Result<job::run::RunRequest<'a>> {
     let shard = args
         .shard
         .as_deref()
@@ -173,7 +177,7 @@ fn prepare<'a>(args: &'a Args, settings: &'a job::Settings) -> Result<job::run::
     let prepared =
         request.prepare(&mut |r| eprintln!("pith: {}", super::one_line(&r.to_string())))?;
     if let Some(a) = &prepared.arxiv {
-        super::arxiv::note_pass(a);
+        super::arxiv::note_pass(a, ui);
     }
     Ok(prepared.run)
 }
@@ -192,8 +196,8 @@ fn stop_flag() -> Result<Arc<AtomicBool>> {
 }
 
 /// The progress bar on standard error, when it shares the terminal with nothing.
-fn progress_bar(report_to_stdout: bool) -> Option<indicatif::ProgressBar> {
-    let terminal = std::io::stderr().is_terminal() && !super::quiet();
+fn progress_bar(report_to_stdout: bool, ui: super::Ui) -> Option<indicatif::ProgressBar> {
+    let terminal = std::io::stderr().is_terminal() && !ui.quiet();
     if !terminal || (report_to_stdout && std::io::stdout().is_terminal()) {
         return None;
     }
@@ -222,6 +226,7 @@ struct Reporter<'a> {
     settings: &'a job::Settings,
     /// Set by Ctrl-C.
     stop: Arc<AtomicBool>,
+    ui: super::Ui,
 }
 
 impl Reporter<'_> {
@@ -249,14 +254,14 @@ impl job::progress::Progress<ItemReport> for Reporter<'_> {
                 b.set_message(format!("{} not done", o.pdf.display()));
             }
         }
-        if let Some(old) = o.replaced.as_deref().filter(|_| !super::quiet()) {
+        if let Some(old) = o.replaced.as_deref().filter(|_| !self.ui.quiet()) {
             let n = o.number.as_deref().unwrap_or("?");
             self.say(format!(
                 "pith: {}: replaced {n} (was {old})",
                 o.pdf.display()
             ));
         }
-        if super::verbose(1) && !super::quiet() {
+        if self.ui.verbose(1) && !self.ui.quiet() {
             let why = o.reason.as_deref().map(|r| format!(" ({r})"));
             let why = why.unwrap_or_default();
             self.say(format!("pith: {} {}{why}", o.status, o.pdf.display()));
@@ -282,9 +287,8 @@ impl job::progress::Progress<ItemReport> for Reporter<'_> {
 }
 
 /// Runs `pith batch`.
-pub fn run(args: Args) -> Result<Outcome> {
-    super::json_errors(args.json);
-    let mut settings = super::inject::settings(args.force, args.repair, None, &args.stamp)?;
+pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
+    let mut settings = super::inject::settings(args.force, args.repair, None, &args.stamp, ui)?;
     settings.file_timeout = job::stop::bound_of_secs(args.file_timeout);
     if args.tar.active() {
         let shared = super::tar::Shared {
@@ -295,11 +299,12 @@ pub fn run(args: Args) -> Result<Outcome> {
             metadata: &args.arxiv_metadata,
             any_version: args.arxiv_any_version,
             settings,
+            ui,
         };
         return super::tar::run(&args.tar, shared);
     }
     let stop = stop_flag()?;
-    let request = prepare(&args, &settings)?;
+    let request = prepare(&args, &settings, ui)?;
     let report_path = args
         .report
         .as_deref()
@@ -314,9 +319,10 @@ pub fn run(args: Args) -> Result<Outcome> {
     let mut reporter = Reporter {
         report,
         write_err: None,
-        bar: progress_bar(report_path.is_none()),
+        bar: progress_bar(report_path.is_none(), ui),
         settings: &settings,
         stop,
+        ui,
     };
     let done = job::run::run(request, &mut reporter)?;
     finish(&args, reporter, &done, report_path)
@@ -339,7 +345,7 @@ fn finish(
     serde_json::to_writer(&mut reporter.report, summary)?;
     reporter.report.write_all(b"\n")?;
     reporter.report.flush()?;
-    if std::io::stderr().is_terminal() && !super::quiet() {
+    if std::io::stderr().is_terminal() && !reporter.ui.quiet() {
         eprintln!("{}", summary_line(summary, report_path));
     }
     match done.end(args.strict) {

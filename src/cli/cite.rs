@@ -34,7 +34,7 @@ pub struct Args {
 }
 
 /// Prints the citation.
-pub fn run(args: Args) -> Result<Outcome> {
+pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     let format: Format = args.format.parse().map_err(anyhow::Error::msg)?;
     let input = match (&args.paper, args.input.is_given()) {
         (Some(_), true) => {
@@ -49,7 +49,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let report = hint(cite::run(&CiteRequest {
         input,
         format,
-        net: args.input.net.settings()?,
+        net: args.input.net.settings(ui)?,
     }))?;
     let mut out = std::io::stdout().lock();
     out.write_all(report.text.as_bytes())?;

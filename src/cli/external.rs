@@ -35,7 +35,7 @@ const PROGRAM: &str = "pith-serve";
 
 /// Runs `pith-serve SUBCOMMAND ARGS…` in this process's place (Unix), or waits for it and exits
 /// with its code.
-pub fn run(subcommand: &str, args: Args) -> Result<super::Outcome> {
+pub fn run(subcommand: &str, args: Args, ui: super::Ui) -> Result<super::Outcome> {
     let program = find().with_context(|| {
         format!(
             "`pith {subcommand}` needs the program {PROGRAM}, found neither beside pith nor on PATH; \
@@ -44,7 +44,7 @@ pub fn run(subcommand: &str, args: Args) -> Result<super::Outcome> {
     })?;
     let mut cmd = Command::new(&program);
     cmd.arg(subcommand).args(&args.args);
-    if super::quiet() {
+    if ui.quiet() {
         cmd.arg("--quiet");
     }
     launch(cmd).with_context(|| format!("cannot run {}", program.display()))

@@ -53,7 +53,7 @@ fn render(cmd: clap::Command) -> Result<Vec<u8>> {
 }
 
 /// Runs `pith man`.
-pub fn man(args: ManArgs) -> Result<Outcome> {
+pub fn man(args: ManArgs, ui: super::Ui) -> Result<Outcome> {
     let mut cmd = super::Cli::command();
     cmd.build();
     let Some(dir) = &args.dir else {
@@ -72,7 +72,7 @@ pub fn man(args: ManArgs) -> Result<Outcome> {
         let page = sub.name(name.clone()).bin_name(name.replace('-', " "));
         let path = dir.join(format!("{name}.1"));
         write_atomic(&path, &render(page)?)?;
-        super::note!("wrote {}", path.display());
+        super::note!(ui, "wrote {}", path.display());
     }
     Ok(Outcome::Ok)
 }

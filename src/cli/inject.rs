@@ -86,12 +86,12 @@ pub struct StampArgs {
         long,
         value_name = "WHERE",
         requires = "stamp",
-        default_value = "left",
+        default_value = job::defaults::STAMP_POSITION,
         value_parser = position_parser()
     )]
     pub stamp_position: Position,
     /// Font size of the stamp in points (it shrinks when it would not fit its margin).
-    #[arg(long, value_name = "PT", requires = "stamp", default_value_t = pith::pdf::stamp::DEFAULT_SIZE,
+    #[arg(long, value_name = "PT", requires = "stamp", default_value_t = job::defaults::STAMP_SIZE,
           value_parser = parse_size)]
     pub stamp_size: f64,
     /// When page 1 prints another number (the badge pith.sty draws, a stamp, links to a
@@ -159,12 +159,12 @@ impl StampArgs {
 /// Prints the report: text lines, or one JSON object with the keys of
 /// [`pith::job::InjectReport`] (docs/reports.md). With the PDF on standard output it goes to
 /// standard error; `--quiet` leaves the text out (errors only), never the JSON asked for.
-fn report(args: &Args, r: &InjectReport, to_stdout: bool) -> Result<()> {
+fn report(args: &Args, r: &InjectReport, to_stdout: bool, ui: super::Ui) -> Result<()> {
     let mut lines = Vec::new();
     if args.json {
         lines.push(serde_json::to_string_pretty(r)?);
     } else {
-        if super::quiet() {
+        if ui.quiet() {
             return Ok(());
         }
         let out = &r.output;
@@ -210,6 +210,7 @@ pub fn settings(
     repair: bool,
     password: Option<Vec<u8>>,
     stamp: &StampArgs,
+    ui: super::Ui,
 ) -> Result<Settings> {
     Ok(Settings {
         force,
@@ -218,16 +219,15 @@ pub fn settings(
         stamp: stamp.to_stamp()?,
         replace: stamp.replace,
         now: None,
-        no_clobber: super::no_clobber(),
+        no_clobber: ui.no_clobber(),
         net: None,
         ..Settings::default()
     })
 }
 
 /// Runs `pith inject`.
-pub fn run(args: Args) -> Result<Outcome> {
-    super::json_errors(args.json);
-    let (number, details) = args.number.full_described()?;
+pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
+    let (number, details) = args.number.full_described(ui)?;
     let input = &args.input;
     // A dry run writes nothing, so it needs nowhere to write.
     if args.output.is_none() && !args.in_place && !args.dry_run {
@@ -236,7 +236,13 @@ pub fn run(args: Args) -> Result<Outcome> {
             input.display()
         );
     }
-    let settings = settings(args.force, args.repair, args.password.bytes()?, &args.stamp)?;
+    let settings = settings(
+        args.force,
+        args.repair,
+        args.password.bytes()?,
+        &args.stamp,
+        ui,
+    )?;
     let data;
     let source = if pith::output::is_stdio(input) {
         let mut v = Vec::new();
@@ -274,10 +280,11 @@ pub fn run(args: Args) -> Result<Outcome> {
     .map_err(|e| hinted(e, &settings, args.rewrite))?;
     if let Some(old) = &done.report.replaced_xmp {
         super::note!(
+            ui,
             "{}: the old XMP packet was unparsable and is replaced (--force); it began: {old}",
             input.display()
         );
     }
-    report(&args, &done.report, to_stdout)?;
+    report(&args, &done.report, to_stdout, ui)?;
     Ok(Outcome::Ok)
 }

@@ -204,13 +204,13 @@ impl RecordInput {
     }
 
     /// Builds every record the input describes (one per Atom entry for a multi-entry feed).
-    pub fn records(&self) -> Result<Vec<Record>> {
-        hint(self.to_input()?.records(&self.net.settings()?))
+    pub fn records(&self, ui: super::Ui) -> Result<Vec<Record>> {
+        hint(self.to_input()?.records(&self.net.settings(ui)?))
     }
 
     /// The single record the input describes.
-    pub fn record(&self) -> Result<Record> {
-        hint(self.to_input()?.record(&self.net.settings()?))
+    pub fn record(&self, ui: super::Ui) -> Result<Record> {
+        hint(self.to_input()?.record(&self.net.settings(ui)?))
     }
 }
 
@@ -269,10 +269,14 @@ impl NumberInput {
     /// [`pith::job::input::full_number`]) and, when the input names the paper (anything but
     /// `--number`), its display fields, which `inject` writes beside the number
     /// ([`pith::job::input::Input::to_write`]).
-    pub fn full_described(&self) -> Result<(PithNumber, Option<pith::record::Details>)> {
-        let (resolved, details) = hint(self.to_input()?.to_write(&self.input.net.settings()?))?;
+    pub fn full_described(
+        &self,
+        ui: super::Ui,
+    ) -> Result<(PithNumber, Option<pith::record::Details>)> {
+        let (resolved, details) = hint(self.to_input()?.to_write(&self.input.net.settings(ui)?))?;
         if resolved.year_from_resolver {
             super::note!(
+                ui,
                 "{}: the year comes from its record at the resolver: {}",
                 resolved.number.code(),
                 resolved.number.full()
@@ -283,7 +287,7 @@ impl NumberInput {
 
     /// The number to check against: any form, a short alias included (`pith:7BMK4ZKT` as
     /// printed on page 1).
-    pub fn reference(&self) -> Result<pith::NumberRef> {
-        hint(self.to_input()?.reference(&self.input.net.settings()?))
+    pub fn reference(&self, ui: super::Ui) -> Result<pith::NumberRef> {
+        hint(self.to_input()?.reference(&self.input.net.settings(ui)?))
     }
 }

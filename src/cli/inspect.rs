@@ -40,11 +40,10 @@ pub struct Args {
 }
 
 /// Runs `pith inspect`.
-pub fn run(args: Args) -> Result<Outcome> {
-    super::json_errors(args.json);
+pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     let path = &args.file;
     let expected = if args.expect.number.is_some() || args.expect.input.is_given() {
-        Some(args.expect.reference()?)
+        Some(args.expect.reference(ui)?)
     } else {
         None
     };
@@ -72,7 +71,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?;
-    } else if !super::quiet() {
+    } else if !ui.quiet() {
         // -q: errors only; the exit status says whether the file holds (as grep -q).
         text(&mut out, &r, expected.as_ref())?;
     }

@@ -42,12 +42,35 @@ pub enum Outcome {
 pub struct Failure {
     kind: pith::job::ErrorCode,
     line: String,
+    /// Whether the command printed its JSON report already, so that the error is not printed
+    /// as JSON too.
+    reported: bool,
 }
 
 impl Failure {
     /// The error of `kind` printed as `line`.
     pub fn new(kind: pith::job::ErrorCode, line: String) -> Self {
-        Failure { kind, line }
+        Failure {
+            kind,
+            line,
+            reported: false,
+        }
+    }
+
+    /// The error of `kind` printed as `line`, after the command printed its JSON report: the
+    /// error line then goes to standard error alone.
+    pub fn after_report(kind: pith::job::ErrorCode, line: String) -> Self {
+        Failure {
+            kind,
+            line,
+            reported: true,
+        }
+    }
+
+    /// Whether `e` comes after the command's JSON report ([`Failure::after_report`]).
+    fn reported(e: &anyhow::Error) -> bool {
+        e.chain()
+            .any(|c| c.downcast_ref::<Failure>().is_some_and(|f| f.reported))
     }
 }
 
@@ -75,15 +98,6 @@ fn kind_of(e: &anyhow::Error) -> pith::job::ErrorCode {
         }
     }
     pith::job::ErrorCode::Invalid
-}
-
-/// Whether the subcommand prints JSON: its errors are then also printed as a JSON object on
-/// standard output, `{"error": …, "kind": …}`, as Python raises them.
-static JSON: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Asks for errors as JSON too ([`JSON`]).
-pub fn json_errors(on: bool) {
-    JSON.store(on, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Pith Numbers for scientific papers: compute, verify, embed.
@@ -120,38 +134,58 @@ pub struct Cli {
     command: Command,
 }
 
-/// The verbosity asked for: -1 with `--quiet`, 0 by default, `-v` counts up.
-static VERBOSITY: std::sync::atomic::AtomicI8 = std::sync::atomic::AtomicI8::new(0);
-
-/// Whether `--no-clobber` was given.
-static NO_CLOBBER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// `--no-clobber`'s refusal of an output about to be written: the library's check
-/// ([`pith::job::check_output`]), with the command line's hint.
-pub fn check_clobber(path: &std::path::Path) -> anyhow::Result<()> {
-    pith::job::check_output(None, path, no_clobber())
-        .map_err(|e| hint::hinted(e, &pith::job::Settings::default(), false))
+/// The global options, resolved once from the command line and handed to the commands that
+/// print or write.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Ui {
+    /// -1 with `--quiet`, 0 by default, `-v` counts up (to 3).
+    verbosity: i8,
+    /// `--no-clobber`.
+    no_clobber: bool,
 }
 
-/// Whether `--no-clobber` was given.
-pub fn no_clobber() -> bool {
-    NO_CLOBBER.load(std::sync::atomic::Ordering::Relaxed)
+impl Ui {
+    /// The options of the parsed command line.
+    fn of(cli: &Cli) -> Self {
+        let verbosity = if cli.quiet {
+            -1
+        } else {
+            cli.verbose.min(3) as i8
+        };
+        Ui {
+            verbosity,
+            no_clobber: cli.no_clobber,
+        }
+    }
+
+    /// Whether `--no-clobber` was given.
+    pub fn no_clobber(self) -> bool {
+        self.no_clobber
+    }
+
+    /// Whether `--quiet` was given: informational output on standard error is left out.
+    pub fn quiet(self) -> bool {
+        self.verbosity < 0
+    }
+
+    /// Whether `-v` was given at least `level` times.
+    pub fn verbose(self, level: i8) -> bool {
+        self.verbosity >= level
+    }
+
+    /// `--no-clobber`'s refusal of an output about to be written: the library's check
+    /// ([`pith::job::check_output`]), with the command line's hint.
+    pub fn check_clobber(self, path: &std::path::Path) -> anyhow::Result<()> {
+        pith::job::check_output(None, path, self.no_clobber)
+            .map_err(|e| hint::hinted(e, &pith::job::Settings::default(), false))
+    }
 }
 
-/// Whether `--quiet` was given: informational output on standard error is left out.
-pub fn quiet() -> bool {
-    VERBOSITY.load(std::sync::atomic::Ordering::Relaxed) < 0
-}
-
-/// Whether `-v` was given at least `level` times.
-pub fn verbose(level: i8) -> bool {
-    VERBOSITY.load(std::sync::atomic::Ordering::Relaxed) >= level
-}
-
-/// Prints an informational line on standard error (`pith: …`) unless `--quiet`.
+/// Prints an informational line on standard error (`pith: …`) unless `--quiet` (`ui`, a
+/// [`Ui`]).
 macro_rules! note {
-    ($($t:tt)*) => {
-        if !$crate::cli::quiet() {
+    ($ui:expr, $($t:tt)*) => {
+        if !$ui.quiet() {
             eprintln!("pith: {}", format!($($t)*));
         }
     };
@@ -196,6 +230,23 @@ enum Command {
     Serve(external::Args),
 }
 
+impl Command {
+    /// Whether the subcommand prints JSON: its errors are then also printed as a JSON object
+    /// on standard output, `{"error": …, "kind": …}`, as Python raises them.
+    fn prints_json(&self) -> bool {
+        match self {
+            Command::Number(a) => a.json,
+            Command::Verify(a) => a.json,
+            Command::Inject(a) => a.json,
+            Command::Inspect(a) => a.json,
+            Command::Strip(a) => a.json,
+            Command::Batch(a) => a.json,
+            Command::Ots(a) => a.prints_json(),
+            _ => false,
+        }
+    }
+}
+
 /// Runs the CLI and maps the result to an exit code: 0 ok, 1 mismatch, 2 error.
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -213,30 +264,25 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let level = if cli.quiet {
-        -1
-    } else {
-        cli.verbose.min(3) as i8
-    };
-    VERBOSITY.store(level, std::sync::atomic::Ordering::Relaxed);
-    NO_CLOBBER.store(cli.no_clobber, std::sync::atomic::Ordering::Relaxed);
+    let ui = Ui::of(&cli);
+    let json = cli.command.prints_json();
     let result = match cli.command {
-        Command::Number(a) => number::run(a),
-        Command::Record(a) => record::run(a),
-        Command::Verify(a) => verify::run(a),
-        Command::Cite(a) => cite::run(a),
-        Command::Sty(a) => sty::run(a),
-        Command::Inject(a) => inject::run(a),
-        Command::Inspect(a) => inspect::run(a),
-        Command::Strip(a) => strip::run(a),
-        Command::Badge(a) => badge::run_badge(a),
-        Command::Batch(a) => batch::run(a),
-        Command::Snippet(a) => badge::run_snippet(a),
-        Command::Ots(a) => ots::run(a),
+        Command::Number(a) => number::run(a, ui),
+        Command::Record(a) => record::run(a, ui),
+        Command::Verify(a) => verify::run(a, ui),
+        Command::Cite(a) => cite::run(a, ui),
+        Command::Sty(a) => sty::run(a, ui),
+        Command::Inject(a) => inject::run(a, ui),
+        Command::Inspect(a) => inspect::run(a, ui),
+        Command::Strip(a) => strip::run(a, ui),
+        Command::Badge(a) => badge::run_badge(a, ui),
+        Command::Batch(a) => batch::run(a, ui),
+        Command::Snippet(a) => badge::run_snippet(a, ui),
+        Command::Ots(a) => ots::run(a, ui),
         Command::Completions(a) => generate::completions(a),
-        Command::Man(a) => generate::man(a),
-        Command::Index(a) => external::run("index", a),
-        Command::Serve(a) => external::run("serve", a),
+        Command::Man(a) => generate::man(a, ui),
+        Command::Index(a) => external::run("index", a, ui),
+        Command::Serve(a) => external::run("serve", a, ui),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,
@@ -246,7 +292,7 @@ pub fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             let line = one_line(&pith::pdf::chain(e.as_ref()));
-            if JSON.load(std::sync::atomic::Ordering::Relaxed) {
+            if json && !Failure::reported(&e) {
                 let v = serde_json::json!({ "error": line, "kind": kind_of(&e) });
                 println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
             }

@@ -33,7 +33,7 @@ pub struct NetArgs {
 
 impl NetArgs {
     /// The library's settings: the environment's, then these flags.
-    pub fn settings(&self) -> Result<Settings> {
+    pub fn settings(&self, ui: super::Ui) -> Result<Settings> {
         let mut s = Settings::from_env()?;
         if let Some(u) = &self.arxiv_url {
             s.arxiv_url = u.clone();
@@ -46,7 +46,7 @@ impl NetArgs {
         }
         s.offline = self.offline;
         s.refresh = self.refresh;
-        if super::verbose(1) {
+        if ui.verbose(1) {
             s.on_wait = OnWait::new(|w| eprintln!("pith: {}", waiting(w)));
         }
         if let Some(t) = self.timeout {

@@ -35,7 +35,7 @@ pub struct Args {
     /// Print {arxiv_id, pith_number, short_pith_number, canonical_sha256, url} as JSON (JSON
     /// Lines, one object per entry, for a feed with several entries).
     #[arg(long)]
-    json: bool,
+    pub(super) json: bool,
     /// Read canonical records as JSON Lines (one record per line, "-" for stdin) and print one
     /// number per line: the bulk form for archives.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["record", "arxiv_atom", "id"])]
@@ -66,15 +66,17 @@ fn describe(r: &NumberReport) -> Result<serde_json::Value> {
 }
 
 /// Prints the number of every record the input describes, one per line.
-pub fn run(args: Args) -> Result<Outcome> {
-    super::json_errors(args.json);
+pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     if !args.arxiv_snapshot.is_empty() || !args.arxiv_oai.is_empty() {
-        super::arxiv::number(&job::number::BulkRequest {
-            snapshot: &args.arxiv_snapshot,
-            oai: &args.arxiv_oai,
-            strict: args.strict,
-            jobs: args.jobs,
-        })?;
+        super::arxiv::number(
+            &job::number::BulkRequest {
+                snapshot: &args.arxiv_snapshot,
+                oai: &args.arxiv_oai,
+                strict: args.strict,
+                jobs: args.jobs,
+            },
+            ui,
+        )?;
         return Ok(Outcome::Ok);
     }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -87,11 +89,11 @@ pub fn run(args: Args) -> Result<Outcome> {
         return Ok(Outcome::Ok);
     }
     if !args.ids.is_empty() {
-        return from_arxiv(&args, &mut out);
+        return from_arxiv(&args, &mut out, ui);
     }
     let reports = super::input::hint(job::number::run(&NumberRequest {
         input: args.input.to_input()?,
-        net: args.input.net.settings()?,
+        net: args.input.net.settings(ui)?,
     }))?;
     let many = reports.len() > 1;
     for r in &reports {
@@ -116,8 +118,8 @@ fn print(out: &mut impl Write, args: &Args, r: &NumberReport, many: bool) -> Res
 
 /// `pith number ID…`: each paper's number from arXiv, through the number job. A failing id
 /// is reported on its own line and the others go on; the exit is 2 when any failed.
-fn from_arxiv(args: &Args, out: &mut impl Write) -> Result<Outcome> {
-    let settings = args.input.net.settings()?;
+fn from_arxiv(args: &Args, out: &mut impl Write, ui: super::Ui) -> Result<Outcome> {
+    let settings = args.input.net.settings(ui)?;
     let many = args.ids.len() > 1;
     let mut failed = Vec::new();
     for text in &args.ids {
@@ -129,7 +131,7 @@ fn from_arxiv(args: &Args, out: &mut impl Write) -> Result<Outcome> {
                 net: settings.clone(),
             }))?;
             let r = r.remove(0);
-            explain(&src, &r);
+            explain(&src, &r, ui);
             Ok(r)
         })();
         match result {
@@ -156,21 +158,23 @@ fn from_arxiv(args: &Args, out: &mut impl Write) -> Result<Outcome> {
 }
 
 /// The notes that say what a number is of, on standard error.
-fn explain(src: &ArxivSource, r: &NumberReport) {
+fn explain(src: &ArxivSource, r: &NumberReport, ui: super::Ui) {
     let (Some(v), Some(latest)) = (r.version(), r.latest_version) else {
         return;
     };
-    if r.cached == Some(true) && super::verbose(1) {
-        super::note!("{}: arXiv's answer from the cache", src.id);
+    if r.cached == Some(true) && ui.verbose(1) {
+        super::note!(ui, "{}: arXiv's answer from the cache", src.id);
     }
     if v > latest {
         super::note!(
+            ui,
             "{}: the number v{v} will have if it keeps {} (v1's date stays; changing the title, abstract, categories or licence changes the number)",
             src.id.id(),
             kept(&src.overrides, latest)
         );
     } else if v < latest {
         super::note!(
+            ui,
             "{}v{v}: numbered with the title and abstract given; the categories and licence are v{latest}'s unless given",
             src.id.id(),
         );

@@ -11,7 +11,7 @@ use pith::ots::{Expected, Headers, Proof, Verdict};
 use pith::{PithNumber, Record};
 
 use super::net::NetArgs;
-use super::{note, Failure, Outcome};
+use super::{note, Failure, Outcome, Ui};
 
 /// Arguments of `pith ots`.
 #[derive(Debug, clap::Args)]
@@ -97,12 +97,19 @@ struct VerifyArgs {
     net: NetArgs,
 }
 
+impl Args {
+    /// Whether the command prints JSON (`ots verify --json`).
+    pub fn prints_json(&self) -> bool {
+        matches!(&self.command, Command::Verify(a) if a.json)
+    }
+}
+
 /// Runs `pith ots`.
-pub fn run(args: Args) -> Result<Outcome> {
+pub fn run(args: Args, ui: Ui) -> Result<Outcome> {
     match args.command {
-        Command::Stamp(a) => stamp(a),
-        Command::Upgrade(a) => upgrade(a),
-        Command::Verify(a) => verify(a),
+        Command::Stamp(a) => stamp(a, ui),
+        Command::Upgrade(a) => upgrade(a, ui),
+        Command::Verify(a) => verify(a, ui),
     }
 }
 
@@ -139,8 +146,8 @@ fn named(text: &str) -> Result<Named> {
     Ok(Named::Record(record))
 }
 
-fn stamp(a: StampArgs) -> Result<Outcome> {
-    let settings = a.net.settings()?;
+fn stamp(a: StampArgs, ui: Ui) -> Result<Outcome> {
+    let settings = a.net.settings(ui)?;
     let client = pith::net::Client::new(&settings)?;
     let (digest, default_out) = match (&a.subject.subject, &a.subject.file, &a.subject.digest) {
         (Some(text), _, _) => {
@@ -168,11 +175,11 @@ fn stamp(a: StampArgs) -> Result<Outcome> {
         }
     };
     let out = a.output.unwrap_or(default_out);
-    super::check_clobber(&out)?;
+    ui.check_clobber(&out)?;
     let calendars = Calendars::from_env();
     let done = pith::net::ots::submit(&client, &calendars, digest)?;
     for (c, e) in &done.failed {
-        note!("calendar {c} did not answer: {e}");
+        note!(ui, "calendar {c} did not answer: {e}");
     }
     super::fsutil::write_atomic(&out, &done.proof.to_bytes())?;
     println!(
@@ -186,15 +193,15 @@ fn stamp(a: StampArgs) -> Result<Outcome> {
     Ok(Outcome::Ok)
 }
 
-fn upgrade(a: UpgradeArgs) -> Result<Outcome> {
+fn upgrade(a: UpgradeArgs, ui: Ui) -> Result<Outcome> {
     let mut proof = read_proof(&a.proof)?;
-    let settings = a.net.settings()?;
+    let settings = a.net.settings(ui)?;
     let client = pith::net::Client::new(&settings)?;
     let calendars = Calendars::from_env();
     let report = pith::net::ots::upgrade(&client, &calendars, &mut proof)
         .with_context(|| a.proof.display().to_string())?;
     for c in &report.untrusted {
-        note!("not asking {c}: not among the calendars pith asks (set PITH_OTS_CALENDARS to include it)");
+        note!(ui, "not asking {c}: not among the calendars pith asks (set PITH_OTS_CALENDARS to include it)");
     }
     if report.completed > 0 {
         super::fsutil::write_atomic(&a.proof, &proof.to_bytes())?;
@@ -214,8 +221,7 @@ fn upgrade(a: UpgradeArgs) -> Result<Outcome> {
     Ok(Outcome::Mismatch)
 }
 
-fn verify(a: VerifyArgs) -> Result<Outcome> {
-    super::json_errors(a.json);
+fn verify(a: VerifyArgs, ui: Ui) -> Result<Outcome> {
     let proof = read_proof(&a.proof)?;
     let expected = match (&a.subject.subject, &a.subject.file, &a.subject.digest) {
         (Some(text), _, _) => match named(text)? {
@@ -238,7 +244,7 @@ fn verify(a: VerifyArgs) -> Result<Outcome> {
             Headers::parse(&read(path)?).with_context(|| path.display().to_string())?
         }
         (None, Some(url)) => {
-            let client = pith::net::Client::new(&a.net.settings()?)?;
+            let client = pith::net::Client::new(&a.net.settings(ui)?)?;
             pith::net::ots::headers(&client, &url, &proof.bitcoin_heights())?
         }
         (None, None) => Headers::default(),
@@ -263,12 +269,11 @@ fn verify(a: VerifyArgs) -> Result<Outcome> {
         }
         Verdict::Refused(why) => {
             // The verdict was printed as JSON already; the error line goes to standard error.
-            super::json_errors(false);
             let mut line = format!("{}: {why}", a.proof.display());
             if matches!(why, pith::ots::Refusal::NoHeaders { .. }) {
                 line.push_str(&format!(" (give --headers FILE, or set {ENV_BITCOIN_URL})"));
             }
-            Err(Failure::new(ErrorCode::Invalid, line).into())
+            Err(Failure::after_report(ErrorCode::Invalid, line).into())
         }
     }
 }

@@ -24,8 +24,8 @@ pub struct Args {
 
 /// Prints each record: pretty JSON (JSON Lines for several), or the canonical bytes with
 /// `--canonical` (one record per line for several).
-pub fn run(args: Args) -> Result<Outcome> {
-    let records = args.input.records()?;
+pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
+    let records = args.input.records(ui)?;
     let mut out = std::io::stdout().lock();
     for (i, record) in records.iter().enumerate() {
         if args.canonical {

@@ -39,8 +39,7 @@ pub struct Args {
 }
 
 /// Runs `pith strip`.
-pub fn run(args: Args) -> Result<Outcome> {
-    super::json_errors(args.json);
+pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     if args.output.is_none() && !args.in_place {
         bail!(
             "{}: say where the result goes: -o OUT.pdf for a new file, or --in-place to update it",
@@ -51,7 +50,7 @@ pub fn run(args: Args) -> Result<Outcome> {
         force: args.force,
         repair: args.repair,
         password: args.password.bytes()?,
-        no_clobber: super::no_clobber(),
+        no_clobber: ui.no_clobber(),
         ..Settings::default()
     };
     let to_stdout = args.output.as_deref().is_some_and(pith::output::is_stdio);
@@ -70,7 +69,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     let mut lines = Vec::new();
     if args.json {
         lines.push(serde_json::to_string_pretty(&r)?);
-    } else if !super::quiet() {
+    } else if !ui.quiet() {
         lines.push(match (r.status, &r.removed) {
             (Status::Unchanged, _) if r.output == r.input || r.output == "<memory>" => {
                 format!("{}: unchanged, carries no Pith Number", r.input)

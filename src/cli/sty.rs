@@ -23,7 +23,7 @@ pub struct Args {
 
 /// Renders `pith.sty` and `pith.sty.ltxml` and writes them to `DIR` (each atomically), or
 /// `pith.sty` alone to standard output.
-pub fn run(args: Args) -> Result<Outcome> {
+pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     let opts = pith::sty::Options::default();
     let sty = pith::sty::render(&opts).context(pith::sty::STY_FILE)?;
     if pith::output::is_stdio(&args.output) {
@@ -56,7 +56,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     // Both files or neither: each is staged in a temporary file (written and synced) before
     // either is renamed into place, so a full disk leaves no half-written pair behind.
     for name in [pith::sty::STY_FILE, pith::sty::LTXML_FILE] {
-        super::check_clobber(&args.output.join(name))?;
+        ui.check_clobber(&args.output.join(name))?;
     }
     let files = [
         (args.output.join(pith::sty::STY_FILE), sty.as_bytes()),
@@ -64,7 +64,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     ];
     pith::output::write_files(&files)?;
     for (path, _) in &files {
-        super::note!("wrote {}", path.display());
+        super::note!(ui, "wrote {}", path.display());
     }
     Ok(Outcome::Ok)
 }

@@ -85,6 +85,8 @@ pub struct Shared<'a> {
     pub any_version: bool,
     /// `--force`, `--repair`, `--stamp` and its settings, as for `pith batch` on files.
     pub settings: pith::job::Settings,
+    /// The global options.
+    pub ui: super::Ui,
 }
 
 fn is_dash(p: &Path) -> bool {
@@ -136,8 +138,8 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
 }
 
 /// arXiv metadata's notes, on standard error.
-fn on_note(r: &Notice) {
-    if !super::quiet() {
+fn on_note(r: &Notice, ui: super::Ui) {
+    if !ui.quiet() {
         eprintln!("pith: {}", super::one_line(&r.to_string()));
     }
 }
@@ -152,6 +154,7 @@ struct Lines<'a> {
     /// `--tar-dir`: each tar's line also on standard error.
     terminal: bool,
     stop: Arc<AtomicBool>,
+    ui: super::Ui,
 }
 
 impl Progress<tar::MemberReport> for Lines<'_> {
@@ -164,7 +167,7 @@ impl Progress<tar::MemberReport> for Lines<'_> {
     }
 
     fn note(&mut self, n: &Notice) {
-        on_note(n);
+        on_note(n, self.ui);
     }
 
     fn stopped(&mut self) -> bool {
@@ -192,7 +195,7 @@ impl Progress<TarLine> for Lines<'_> {
     }
 
     fn note(&mut self, n: &Notice) {
-        on_note(n);
+        on_note(n, self.ui);
     }
 
     fn stopped(&mut self) -> bool {
@@ -207,7 +210,7 @@ fn run_dir(
     dir: &Path,
     stop: Arc<AtomicBool>,
 ) -> Result<Outcome> {
-    let terminal = std::io::stderr().is_terminal() && !super::quiet();
+    let terminal = std::io::stderr().is_terminal() && !shared.ui.quiet();
     let out_dir = shared.out_dir.context("--tar-dir needs --out-dir")?;
     let shard = shared
         .shard
@@ -220,6 +223,7 @@ fn run_dir(
         settings: None,
         terminal,
         stop,
+        ui: shared.ui,
     };
     let summary = tar::run::run_dir(req, dir, out_dir, shard, &mut lines);
     let Lines {
@@ -265,7 +269,7 @@ fn run_one(
     req: &Request<'_>,
     stop: Arc<AtomicBool>,
 ) -> Result<Outcome> {
-    let terminal = std::io::stderr().is_terminal() && !super::quiet();
+    let terminal = std::io::stderr().is_terminal() && !shared.ui.quiet();
     let input = args.tar.as_deref().context("--tar")?;
     let output = args.out_tar.as_deref().context("--tar needs --out-tar")?;
     let inputs = std::iter::once(input).chain(shared.metadata.iter().map(PathBuf::as_path));
@@ -274,7 +278,7 @@ fn run_one(
         bail!("--out-tar - writes the tar to standard output; give the report a file with --report FILE");
     }
     if !is_dash(output) {
-        super::check_clobber(output)?;
+        shared.ui.check_clobber(output)?;
     }
     // With the tar on standard output, the report goes to a file or standard error.
     let mut lines = Lines {
@@ -283,6 +287,7 @@ fn run_one(
         settings: Some(&shared.settings),
         terminal: false,
         stop,
+        ui: shared.ui,
     };
     let src = if is_dash(input) {
         Source::Reader(Box::new(std::io::stdin()), args.tar_name.as_deref())

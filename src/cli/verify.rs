@@ -41,7 +41,7 @@ pub struct Args {
     sha256: Option<String>,
     /// Print the checks as JSON.
     #[arg(long)]
-    json: bool,
+    pub(super) json: bool,
     #[command(flatten)]
     input: RecordInput,
     #[command(flatten)]
@@ -91,6 +91,7 @@ fn request<'a>(
     mut args: Args,
     pdf: Option<&'a std::path::Path>,
     password: Option<&'a [u8]>,
+    ui: super::Ui,
 ) -> Result<VerifyRequest<'a>> {
     let texts = texts(&mut args)?;
     let bundle = match &args.bundle {
@@ -117,15 +118,14 @@ fn request<'a>(
         signature: args.signature.clone(),
         sha256: args.sha256.clone(),
         keys: load_keys(&args.key)?[1..].to_vec(),
-        net: args.input.net.settings()?,
+        net: args.input.net.settings(ui)?,
         resolver: None,
         stop: Default::default(),
     })
 }
 
 /// Runs every check the arguments ask for and prints the report.
-pub fn run(args: Args) -> Result<Outcome> {
-    super::json_errors(args.json);
+pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     let json = args.json;
     let pdf = args
         .number
@@ -133,14 +133,14 @@ pub fn run(args: Args) -> Result<Outcome> {
         .filter(|a| is_pdf(a))
         .map(std::path::PathBuf::from);
     let password = args.password.bytes()?;
-    let request = request(args, pdf.as_deref(), password.as_deref())?;
+    let request = request(args, pdf.as_deref(), password.as_deref(), ui)?;
     let report = super::input::hint(job::verify::run(&request))?;
     let mut out = std::io::stdout().lock();
     if json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
-    } else if !super::quiet() {
+    } else if !ui.quiet() {
         // -q: errors only; the exit status is the verdict (as grep -q).
-        print_text(&mut out, &report)?;
+        print_text(&mut out, &report, ui)?;
     }
     Ok(if report.is_ok() {
         Outcome::Ok
@@ -149,7 +149,7 @@ pub fn run(args: Args) -> Result<Outcome> {
     })
 }
 
-fn print_text(out: &mut impl Write, r: &VerifyReport) -> Result<()> {
+fn print_text(out: &mut impl Write, r: &VerifyReport, ui: super::Ui) -> Result<()> {
     if let (Some(file), Some(n)) = (&r.file, &r.pith_number) {
         let place = r.found_in.as_deref().unwrap_or("");
         writeln!(out, "{:<10} {file:<28} {n} (from {place})", "pdf")?;
@@ -190,13 +190,13 @@ fn print_text(out: &mut impl Write, r: &VerifyReport) -> Result<()> {
     writeln!(out, "{}", r.headline())?;
     if r.file.is_none() && r.verdict == Verdict::Unverified {
         if !r.compares() {
-            super::note!("hint: the record is valid, but nothing was checked against it: give a number, --title, --abstract or --signature");
+            super::note!(ui, "hint: the record is valid, but nothing was checked against it: give a number, --title, --abstract or --signature");
         } else if r
             .checks
             .iter()
             .any(|c| c.kind == CheckKind::Receipt && c.status == CheckStatus::Unverified)
         {
-            super::note!("hint: a receipt signed by another key is checked when you give that key with --key");
+            super::note!(ui, "hint: a receipt signed by another key is checked when you give that key with --key");
         }
     }
     Ok(())

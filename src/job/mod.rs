@@ -41,6 +41,7 @@ use serde::{Deserialize, Serialize};
 use crate::pdf;
 
 pub mod cite;
+pub mod defaults;
 mod error;
 pub mod inject;
 pub mod input;

@@ -73,7 +73,7 @@ impl BadgeQuery {
     pub fn options(&self) -> Result<Options, String> {
         let style = match &self.style {
             Some(s) => s.parse::<Style>().map_err(|e| e.to_string())?,
-            None => Style::Flat,
+            None => Style::default(),
         };
         let module = match &self.qr_module {
             Some(m) => Some(
@@ -86,6 +86,6 @@ impl BadgeQuery {
         Ok(Options::default()
             .full(flag(self.full.as_deref())?)
             .style(style)
-            .qr(qr.then_some(module.unwrap_or(2))))
+            .qr(qr.then_some(module.unwrap_or(pith::job::defaults::QR_MODULE_PX))))
     }
 }
