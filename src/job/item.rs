@@ -270,7 +270,7 @@ fn inject(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
     let Some(number) = number else { return o };
     let Some(p) = &out_path else {
         // A dry run plans the update (reading the PDF) and writes nothing.
-        return apply(&mut o, req, &number, To::InPlace, &[], group);
+        return apply(&mut o, req, &number, To::InPlace, None, group);
     };
     // The input is never modified except in place.
     if super::same_file(p, &job.pdf) {
@@ -292,23 +292,82 @@ fn inject(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
     }
     if req.dry_run {
         // What would be written is planned from the input, which must be there and readable.
-        return apply(&mut o, req, &number, To::File(p), &[], group);
-    }
-    let mut created = Vec::new();
-    if let Some(parent) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
-        created = missing_dirs(parent);
-        if let Err(e) = std::fs::create_dir_all(parent) {
-            o.error(
-                &Error::new(ErrorKind::Io("cannot create the folder".into(), e)).in_file(parent),
-            );
-            return o;
-        }
+        return apply(&mut o, req, &number, To::File(p), None, group);
     }
     if crate::output::is_stdio(p) {
         // "out": "-" is standard output, as for pith inject.
-        return apply(&mut o, req, &number, To::Stdout, &[], group);
+        return apply(&mut o, req, &number, To::Stdout, None, group);
     }
-    apply(&mut o, req, &number, To::File(p), &created, group)
+    let mut writing = None;
+    if let Some(parent) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+        match Writing::enter(parent) {
+            Ok(w) => writing = Some(w),
+            Err(e) => {
+                o.error(
+                    &Error::new(ErrorKind::Io("cannot create the folder".into(), e))
+                        .in_file(parent),
+                );
+                return o;
+            }
+        }
+    }
+    apply(&mut o, req, &number, To::File(p), writing.as_ref(), group)
+}
+
+/// The folders outputs are being written into now, each with how many items write there. A
+/// refused item removes the empty folders it made only where no other item is about to write:
+/// workers share folders, and one that found a folder another made must not find it gone.
+static WRITING_IN: std::sync::Mutex<std::collections::BTreeMap<PathBuf, usize>> =
+    std::sync::Mutex::new(std::collections::BTreeMap::new());
+
+fn writing_in() -> std::sync::MutexGuard<'static, std::collections::BTreeMap<PathBuf, usize>> {
+    WRITING_IN.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// An item writing into `folder`: the folders it made for that (deepest first), and its
+/// place in [`WRITING_IN`] until it is dropped.
+struct Writing {
+    folder: PathBuf,
+    created: Vec<PathBuf>,
+}
+
+impl Writing {
+    /// Makes `folder` and the folders above it that are missing, as one step with respect to
+    /// other items' removals.
+    fn enter(folder: &Path) -> std::io::Result<Writing> {
+        let mut users = writing_in();
+        let created = missing_dirs(folder);
+        std::fs::create_dir_all(folder)?;
+        *users.entry(folder.to_owned()).or_default() += 1;
+        Ok(Writing {
+            folder: folder.to_owned(),
+            created,
+        })
+    }
+
+    /// Removes the folders this item made, deepest first, while each is empty and no other
+    /// item writes into it (nothing was written: a refused file leaves no empty folder).
+    fn remove_made(&self) {
+        let users = writing_in();
+        for d in &self.created {
+            let mine = usize::from(*d == self.folder);
+            if users.get(d).copied().unwrap_or(0) > mine || std::fs::remove_dir(d).is_err() {
+                break;
+            }
+        }
+    }
+}
+
+impl Drop for Writing {
+    fn drop(&mut self) {
+        let mut users = writing_in();
+        if let Some(n) = users.get_mut(&self.folder) {
+            *n -= 1;
+            if *n == 0 {
+                users.remove(&self.folder);
+            }
+        }
+    }
 }
 
 /// Where an item's update goes.
@@ -320,13 +379,13 @@ enum To<'p> {
 }
 
 /// Injects into `to` (a [`Destination::File`] is staged in `group`) and records the result;
-/// on error the folders in `created` go again.
+/// on error the folders `writing` made go again.
 fn apply(
     o: &mut ItemReport,
     req: &ItemRequest<'_>,
     number: &PithNumber,
     to: To<'_>,
-    created: &[PathBuf],
+    writing: Option<&Writing>,
     group: &mut Group,
 ) -> ItemReport {
     let staged = group.len();
@@ -356,7 +415,7 @@ fn apply(
         Ok(done) => {
             if group.len() > staged {
                 // The entries of the folders made for it must survive a crash too.
-                for d in created {
+                for d in writing.map_or(&[][..], |w| &w.created[..]) {
                     if let Some(parent) = d.parent().filter(|p| !p.as_os_str().is_empty()) {
                         group.sync_dir(parent);
                     }
@@ -372,12 +431,9 @@ fn apply(
         }
         Err(e) => {
             o.error(&e);
-            // Nothing was written: the folders made for the output go again (a
-            // refused file left an empty folder), deepest first, only while empty.
-            for d in created {
-                if std::fs::remove_dir(d).is_err() {
-                    break;
-                }
+            // Nothing was written: the folders made for the output go again.
+            if let Some(w) = writing {
+                w.remove_made();
             }
         }
     }
@@ -540,15 +596,24 @@ fn mirror_copy(o: &mut ItemReport, dir: &Path, relative: &Path) {
     if super::same_file(&dst, &o.pdf) {
         return;
     }
-    let copied = dst
+    // Held until the copy is written, so that no refused item removes its folder meanwhile.
+    let writing = dst
         .parent()
-        .map_or(Ok(()), std::fs::create_dir_all)
-        .and_then(|_| std::fs::read(&o.pdf))
+        .filter(|d| !d.as_os_str().is_empty())
+        .map(Writing::enter)
+        .transpose();
+    let (writing, made) = match writing {
+        Ok(w) => (w, Ok(())),
+        Err(e) => (None, Err(e)),
+    };
+    let copied = made
+        .and_then(|()| std::fs::read(&o.pdf))
         .map_err(|e| e.to_string())
         .and_then(|bytes| {
             crate::output::write_file_with(&dst, None, |f| std::io::Write::write_all(f, &bytes))
                 .map_err(|e| chain(&e))
         });
+    drop(writing);
     match copied {
         Ok(()) => {
             o.copied = true;
@@ -613,3 +678,30 @@ pub fn already_done(out: &Path, number: &PithNumber, settings: &Settings) -> Opt
 pub(crate) use crate::pdf::chain;
 
 use super::one_line;
+
+#[cfg(test)]
+mod tests {
+    use super::Writing;
+
+    #[test]
+    fn a_refused_item_leaves_a_folder_another_item_writes_into() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("out/02");
+        // One item makes the folder; a second finds it there and is about to write.
+        let first = Writing::enter(&folder).unwrap();
+        let second = Writing::enter(&folder).unwrap();
+        assert_eq!(first.created.len(), 2);
+        assert!(second.created.is_empty());
+        // The first is refused: the folder stays for the second.
+        first.remove_made();
+        drop(first);
+        assert!(folder.is_dir());
+        drop(second);
+        // Alone, a refused item takes the folders it made.
+        let third = Writing::enter(&dir.path().join("out/03/x")).unwrap();
+        third.remove_made();
+        drop(third);
+        assert!(!dir.path().join("out/03").exists());
+        assert!(folder.is_dir());
+    }
+}
