@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use pith_testkit::shapes::{objstm_bomb, xref_bomb};
 use pith_testkit::zlib::zeros_after as bomb;
 
 const A: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
@@ -86,104 +87,6 @@ fn contents_bomb(total: u64) -> Vec<u8> {
         (page(5), None),
         flate(bomb(PAGE_TEXT.as_bytes(), total)),
     ])
-}
-
-/// A PDF with an xref stream: objects 1–5 as in the other shapes, object 6 an object stream
-/// holding `in_objstm` (their numbers), object 7 the xref stream, whose rows are compressed as
-/// `xref_data` says.
-fn with_xref_stream(
-    objs: &[(String, Option<Vec<u8>>)],
-    objstm: Option<(Vec<u32>, u64)>,
-    xref_total: Option<u64>,
-) -> Vec<u8> {
-    let mut out = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n".to_vec();
-    let mut rows: Vec<(u8, u64, u16)> = vec![(0, 0, 65535)];
-    let stm_num = objs.len() as u32 + 1;
-    let in_stm: Vec<u32> = objstm.as_ref().map(|o| o.0.clone()).unwrap_or_default();
-    for (i, (dict, data)) in objs.iter().enumerate() {
-        let n = i as u32 + 1;
-        if let Some(k) = in_stm.iter().position(|&m| m == n) {
-            rows.push((2, u64::from(stm_num), k as u16));
-            continue;
-        }
-        rows.push((1, out.len() as u64, 0));
-        out.extend_from_slice(format!("{n} 0 obj\n{dict}\n").as_bytes());
-        if let Some(d) = data {
-            out.extend_from_slice(b"stream\n");
-            out.extend_from_slice(d);
-            out.extend_from_slice(b"\nendstream\n");
-        }
-        out.extend_from_slice(b"endobj\n");
-    }
-    let mut size = objs.len() as u32 + 1;
-    if let Some((nums, total)) = &objstm {
-        let mut header = String::new();
-        let mut body = String::new();
-        for &n in nums {
-            header.push_str(&format!("{n} {} ", body.len()));
-            body.push_str(&objs[n as usize - 1].0);
-            body.push('\n');
-        }
-        let data = format!("{header}{body}");
-        let z = bomb(data.as_bytes(), *total);
-        rows.push((1, out.len() as u64, 0));
-        out.extend_from_slice(
-            format!(
-                "{stm_num} 0 obj\n<< /Type /ObjStm /N {} /First {} /Filter /FlateDecode /Length {} >>\nstream\n",
-                nums.len(),
-                header.len(),
-                z.len()
-            )
-            .as_bytes(),
-        );
-        out.extend_from_slice(&z);
-        out.extend_from_slice(b"\nendstream\nendobj\n");
-        size += 1;
-    }
-    let xnum = size;
-    let x = out.len() as u64;
-    rows.push((1, x, 0));
-    size += 1;
-    let mut raw = Vec::new();
-    for (t, f2, f3) in &rows {
-        raw.push(*t);
-        raw.extend_from_slice(&(*f2 as u32).to_be_bytes());
-        raw.extend_from_slice(&f3.to_be_bytes());
-    }
-    let (filter, data) = match xref_total {
-        Some(total) => ("/Filter /FlateDecode ", bomb(&raw, total)),
-        None => ("", raw),
-    };
-    out.extend_from_slice(
-        format!(
-            "{xnum} 0 obj\n<< /Type /XRef /Size {size} /W [1 4 2] /Root 1 0 R {filter}/Length {} >>\nstream\n",
-            data.len()
-        )
-        .as_bytes(),
-    );
-    out.extend_from_slice(&data);
-    out.extend_from_slice(format!("\nendstream\nendobj\nstartxref\n{x}\n%%EOF\n").as_bytes());
-    out
-}
-
-fn base_objects() -> Vec<(String, Option<Vec<u8>>)> {
-    vec![
-        ("<< /Type /Catalog /Pages 2 0 R >>".into(), None),
-        ("<< /Type /Pages /Kids [4 0 R] /Count 1 >>".into(), None),
-        (FONT.into(), None),
-        (page(5), None),
-        plain(PAGE_TEXT),
-    ]
-}
-
-/// The object stream holding the catalog (and the page tree root) inflates to `total`.
-fn objstm_bomb(total: u64) -> Vec<u8> {
-    with_xref_stream(&base_objects(), Some((vec![1, 2], total)), None)
-}
-
-/// The xref stream inflates to `total` (its rows, then zeros).
-fn xref_bomb(total: u64) -> Vec<u8> {
-    with_xref_stream(&base_objects(), None, Some(total))
 }
 
 /// One run: exit code, stderr, peak RSS in bytes, wall time.

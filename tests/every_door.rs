@@ -104,36 +104,20 @@ fn one_paper_reads_the_same_through_every_door() {
     std::fs::write(&atom, text).unwrap();
     let mut outputs: Vec<(&str, PathBuf)> = Vec::new();
 
-    let a = d.join("atom").join(&name);
-    std::fs::create_dir_all(a.parent().unwrap()).unwrap();
-    let (code, out) = run_pith(&[
-        "inject",
-        s(&input),
-        "--arxiv-atom",
-        s(&atom),
-        "--id",
-        ID,
-        "-o",
-        s(&a),
-    ]);
-    assert_eq!(code, 0, "{out}");
+    // `pith inject` from the feed into `folder/name`, with `more` arguments.
+    let inject = |folder: &str, more: &[&str]| {
+        let to = d.join(folder).join(&name);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        let mut args = vec!["inject", s(&input), "--arxiv-atom", s(&atom), "--id", ID];
+        args.extend(more);
+        args.extend(["-o", s(&to)]);
+        let (code, out) = run_pith(&args);
+        assert_eq!(code, 0, "{out}");
+        to
+    };
+    let a = inject("atom", &[]);
     outputs.push(("inject --arxiv-atom", a.clone()));
-
-    let f = d.join("rewrite").join(&name);
-    std::fs::create_dir_all(f.parent().unwrap()).unwrap();
-    let (code, out) = run_pith(&[
-        "inject",
-        s(&input),
-        "--arxiv-atom",
-        s(&atom),
-        "--id",
-        ID,
-        "--rewrite",
-        "-o",
-        s(&f),
-    ]);
-    assert_eq!(code, 0, "{out}");
-    outputs.push(("inject --rewrite", f));
+    outputs.push(("inject --rewrite", inject("rewrite", &["--rewrite"])));
 
     // The record as the resolver serves it: the canonical record with its display fields.
     let (code, record) = {

@@ -19,8 +19,8 @@ use crate::common::{self, SEED};
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 use pith_testkit::shapes::{self, Knobs, Shape};
 use serde_json::Value;
@@ -73,12 +73,8 @@ impl Ended {
 fn limited(program: &OsStr, args: &[OsString], cwd: &Path) -> Ended {
     let times = tempfile::NamedTempFile::new().unwrap();
     let mut c = Command::new("/usr/bin/time");
-    for (k, _) in std::env::vars() {
-        if k.starts_with("PITH_") {
-            c.env_remove(k);
-        }
-    }
-    c.arg("-o")
+    common::run::isolate(&mut c)
+        .arg("-o")
         .arg(times.path())
         .args(["-f", "%U %S %M", "sh", "-c"])
         .arg(format!(
@@ -87,40 +83,10 @@ fn limited(program: &OsStr, args: &[OsString], cwd: &Path) -> Ended {
         ))
         .arg(program)
         .args(args)
-        .current_dir(cwd)
-        .env("PITH_ARXIV_URL", common::no_network())
-        .env("PITH_RESOLVER_URL", common::no_network())
-        .env("PITH_CACHE_DIR", common::fresh_cache())
-        .env("SOURCE_DATE_EPOCH", "1700000000")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = c.spawn().expect("run /usr/bin/time");
-    let drain = |r: Option<Box<dyn std::io::Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut v = Vec::new();
-            if let Some(mut r) = r {
-                let _ = r.read_to_end(&mut v);
-            }
-            v
-        })
-    };
-    let out = drain(child.stdout.take().map(|r| Box::new(r) as _));
-    let err = drain(child.stderr.take().map(|r| Box::new(r) as _));
-    let start = Instant::now();
-    let killed = loop {
-        if child.try_wait().unwrap().is_some() {
-            break false;
-        }
-        if start.elapsed() > WALL_KILL {
-            let _ = child.kill();
-            let _ = child.wait();
-            break true;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let stdout = String::from_utf8_lossy(&out.join().unwrap()).into_owned();
-    let stderr = String::from_utf8_lossy(&err.join().unwrap()).into_owned();
+        .current_dir(cwd);
+    let run = common::run::spawn_within(&mut c, None, WALL_KILL);
+    let killed = run.status.is_none();
+    let (stdout, stderr) = (run.stdout, run.stderr);
     let report = std::fs::read_to_string(times.path()).unwrap_or_default();
     // GNU time writes "Command terminated by signal N" or "Command exited with non-zero
     // status N" before the format's line.

@@ -43,6 +43,13 @@ fn pith(env: &[(&str, &str)], args: &[&str]) -> Run {
     }
 }
 
+/// Runs `pith ots verify PROOF` and then `args`, as [`pith`] does.
+fn verify(env: &[(&str, &str)], proof: &Path, args: &[&str]) -> Run {
+    let mut a = vec!["ots", "verify", s(proof)];
+    a.extend(args);
+    pith(env, &a)
+}
+
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
@@ -89,12 +96,10 @@ fn a_complete_proof_is_anchored_in_its_block() {
     std::fs::write(&raw, [h.clone(), h.clone()].concat()).unwrap();
     let proof = ots("hello-world.txt.ots");
     for headers in [ots("block-358391.hex"), raw] {
-        let r = pith(
+        let r = verify(
             &[],
+            &proof,
             &[
-                "ots",
-                "verify",
-                s(&proof),
                 "--file",
                 s(&ots("hello-world.txt")),
                 "--headers",
@@ -111,12 +116,10 @@ fn a_complete_proof_is_anchored_in_its_block() {
         );
     }
     assert!(when.starts_with("2015-05-28"));
-    let r = pith(
+    let r = verify(
         &[],
+        &proof,
         &[
-            "ots",
-            "verify",
-            s(&proof),
             "--digest",
             "03ba204e50d126e4674c005e04d82e84c21366780af1f43bd54a37816b6ab340",
             "--headers",
@@ -137,12 +140,10 @@ fn a_complete_proof_is_anchored_in_its_block() {
 
 #[test]
 fn a_pending_proof_is_pending() {
-    let r = pith(
+    let r = verify(
         &[],
+        &ots("incomplete.txt.ots"),
         &[
-            "ots",
-            "verify",
-            s(&ots("incomplete.txt.ots")),
             "--file",
             s(&ots("incomplete.txt")),
             "--headers",
@@ -153,16 +154,10 @@ fn a_pending_proof_is_pending() {
     assert!(r
         .stdout
         .contains("pending (https://alice.btc.calendar.opentimestamps.org)"));
-    let r = pith(
+    let r = verify(
         &[],
-        &[
-            "ots",
-            "verify",
-            s(&ots("incomplete.txt.ots")),
-            "--file",
-            s(&ots("incomplete.txt")),
-            "--json",
-        ],
+        &ots("incomplete.txt.ots"),
+        &["--file", s(&ots("incomplete.txt")), "--json"],
     );
     assert_eq!(r.code, 1, "{r:?}");
     let v: Value = serde_json::from_str(&r.stdout).unwrap();
@@ -180,17 +175,10 @@ fn a_tampered_header_is_refused() {
         h[at] ^= 0x01;
         let path = dir.path().join(format!("{name}.bin"));
         std::fs::write(&path, &h).unwrap();
-        let r = pith(
+        let r = verify(
             &[],
-            &[
-                "ots",
-                "verify",
-                s(&proof),
-                "--file",
-                s(&ots("hello-world.txt")),
-                "--headers",
-                s(&path),
-            ],
+            &proof,
+            &["--file", s(&ots("hello-world.txt")), "--headers", s(&path)],
         );
         refused(
             &r,
@@ -203,17 +191,10 @@ fn a_tampered_header_is_refused() {
     h[72..76].copy_from_slice(&0x2100ffffu32.to_le_bytes());
     let path = dir.path().join("easy.bin");
     std::fs::write(&path, &h).unwrap();
-    let r = pith(
+    let r = verify(
         &[],
-        &[
-            "ots",
-            "verify",
-            s(&proof),
-            "--file",
-            s(&ots("hello-world.txt")),
-            "--headers",
-            s(&path),
-        ],
+        &proof,
+        &["--file", s(&ots("hello-world.txt")), "--headers", s(&path)],
     );
     refused(&r, s(&proof), "fails its proof of work");
 }
@@ -222,12 +203,10 @@ fn a_tampered_header_is_refused() {
 fn a_proof_for_another_digest_is_refused() {
     let proof = ots("hello-world.txt.ots");
     let other = Sha256::digest(std::fs::read(ots("bad-stamp.txt")).unwrap());
-    let r = pith(
+    let r = verify(
         &[],
+        &proof,
         &[
-            "ots",
-            "verify",
-            s(&proof),
             "--file",
             s(&ots("bad-stamp.txt")),
             "--headers",
@@ -240,12 +219,10 @@ fn a_proof_for_another_digest_is_refused() {
         &format!("not {}", data_encoding::HEXLOWER.encode(&other)),
     );
     // A number names the digest by its first 130 bits: another number is another digest.
-    let r = pith(
+    let r = verify(
         &[],
+        &proof,
         &[
-            "ots",
-            "verify",
-            s(&proof),
             "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5",
             "--headers",
             s(&ots("block-358391.hex")),
@@ -258,12 +235,10 @@ fn a_proof_for_another_digest_is_refused() {
 fn a_proof_ending_at_another_root_is_refused() {
     // bad-stamp claims block 358391, but its operations arrive elsewhere.
     let proof = ots("bad-stamp.txt.ots");
-    let r = pith(
+    let r = verify(
         &[],
+        &proof,
         &[
-            "ots",
-            "verify",
-            s(&proof),
             "--file",
             s(&ots("bad-stamp.txt")),
             "--headers",
@@ -272,15 +247,10 @@ fn a_proof_ending_at_another_root_is_refused() {
     );
     refused(&r, s(&proof), "for block 358391, which no header given has");
     // Without headers a Bitcoin attestation cannot be checked: refused, never anchored.
-    let r = pith(
+    let r = verify(
         &[],
-        &[
-            "ots",
-            "verify",
-            s(&ots("hello-world.txt.ots")),
-            "--file",
-            s(&ots("hello-world.txt")),
-        ],
+        &ots("hello-world.txt.ots"),
+        &["--file", s(&ots("hello-world.txt"))],
     );
     refused(&r, s(&ots("hello-world.txt.ots")), "--headers FILE");
 }
@@ -313,32 +283,16 @@ fn damaged_proofs_and_headers_are_one_line_errors() {
         ),
         (ots("hello-world.txt.ots"), junk.clone(), "junk.hex"),
     ] {
-        let r = pith(
-            &[],
-            &[
-                "ots",
-                "verify",
-                s(&proof),
-                "--digest",
-                digest,
-                "--headers",
-                s(&headers),
-            ],
-        );
+        let r = verify(&[], &proof, &["--digest", digest, "--headers", s(&headers)]);
         assert_eq!(r.code, 2, "{r:?}");
         assert_eq!(r.stderr.lines().count(), 1, "{r:?}");
         assert!(r.stderr.contains(says), "{says}: {r:?}");
         assert!(r.stdout.is_empty(), "{r:?}");
     }
-    let r = pith(
+    let r = verify(
         &[],
-        &[
-            "ots",
-            "verify",
-            s(&ots("unknown-notary.txt.ots")),
-            "--file",
-            s(&ots("unknown-notary.txt")),
-        ],
+        &ots("unknown-notary.txt.ots"),
+        &["--file", s(&ots("unknown-notary.txt"))],
     );
     refused(
         &r,
@@ -380,15 +334,10 @@ fn headers_from_a_node_or_an_esplora_api() {
     let proof = ots("hello-world.txt.ots");
     for path in ["/api", "/rest"] {
         let url = format!("{}{path}", server.url());
-        let r = pith(
+        let r = verify(
             &[("PITH_BITCOIN_URL", &url)],
-            &[
-                "ots",
-                "verify",
-                s(&proof),
-                "--file",
-                s(&ots("hello-world.txt")),
-            ],
+            &proof,
+            &["--file", s(&ots("hello-world.txt"))],
         );
         assert_eq!(r.code, 0, "{r:?}");
         assert!(
@@ -400,15 +349,10 @@ fn headers_from_a_node_or_an_esplora_api() {
     assert_eq!(server.requests().len(), 4);
     // A server answering another header for the block is not believed.
     let liar = bitcoin(true);
-    let r = pith(
+    let r = verify(
         &[("PITH_BITCOIN_URL", &format!("{}/api", liar.url()))],
-        &[
-            "ots",
-            "verify",
-            s(&proof),
-            "--file",
-            s(&ots("hello-world.txt")),
-        ],
+        &proof,
+        &["--file", s(&ots("hello-world.txt"))],
     );
     assert_eq!(r.code, 2, "{r:?}");
     assert!(r.stderr.contains("not the header of block"), "{r:?}");
@@ -500,20 +444,12 @@ fn stamp_upgrade_verify_with_a_calendar() {
         &[Sha256::digest(std::fs::read(&file).unwrap()).to_vec()]
     );
     let hex = ots("block-358391.hex");
-    let verify = |extra: &[&str]| {
-        let mut a = vec![
-            "ots",
-            "verify",
-            s(&proof),
-            "--file",
-            s(&file),
-            "--headers",
-            s(&hex),
-        ];
+    let verify_file = |extra: &[&str]| {
+        let mut a = vec!["--file", s(&file), "--headers", s(&hex)];
         a.extend(extra);
-        pith(&env, &a)
+        verify(&env, &proof, &a)
     };
-    let r = verify(&[]);
+    let r = verify_file(&[]);
     assert_eq!(r.code, 1, "{r:?}");
     assert!(
         r.stdout.contains(&format!("pending ({})", calendar.url())),
@@ -538,7 +474,7 @@ fn stamp_upgrade_verify_with_a_calendar() {
         std::fs::read(&proof).unwrap(),
         std::fs::read(ots("hello-world.txt.ots")).unwrap()
     );
-    let r = verify(&[]);
+    let r = verify_file(&[]);
     assert_eq!(r.code, 0, "{r:?}");
     assert!(
         r.stdout.contains("anchored in Bitcoin block 358391"),
@@ -579,7 +515,7 @@ fn a_calendar_that_has_nothing_yet_leaves_the_proof_pending() {
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stdout.contains("pending"), "{r:?}");
     assert_eq!(std::fs::read(&proof).unwrap(), bytes);
-    let r = pith(&env, &["ots", "verify", s(&proof), "--digest", &digest]);
+    let r = verify(&env, &proof, &["--digest", &digest]);
     assert_eq!(r.code, 1, "{r:?}");
     // A calendar answering something other than a timestamp: nothing is written.
     let junk = Server::start(|_: &Request, _| Reply::ok("<html>"));
@@ -648,7 +584,7 @@ fn a_number_or_a_record_is_stamped_as_its_records_sha256() {
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(asked.lock().unwrap().as_slice(), &[want.clone(), want]);
     // Checked against the number alone, offline: the proof's digest is the number's.
-    let r = pith(&[], &["ots", "verify", s(&by_number), &number, "--json"]);
+    let r = verify(&[], &by_number, &[&number, "--json"]);
     assert_eq!(r.code, 1, "{r:?}");
     assert_eq!(
         serde_json::from_str::<Value>(&r.stdout).unwrap()["status"],

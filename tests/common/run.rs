@@ -15,28 +15,44 @@ pub struct Run {
     pub stderr: String,
 }
 
-/// Runs pith with `args`, `stdin` (closed when `None`) and a time limit: a hostile input must
-/// not make it hang. The `PITH_*` environment is cleared and `SOURCE_DATE_EPOCH` pinned.
-pub fn run_pith_with(args: &[&std::ffi::OsStr], stdin: Option<&[u8]>, limit: Duration) -> Run {
-    let mut c = Command::new(assert_cmd::cargo::cargo_bin!("pith"));
+/// Clears the `PITH_*` environment of `c`, points the network nowhere, gives it a fresh
+/// cache and pins `SOURCE_DATE_EPOCH`: a run that depends on nothing outside the test.
+pub fn isolate(c: &mut Command) -> &mut Command {
     for (k, _) in std::env::vars() {
         if k.starts_with("PITH_") {
             c.env_remove(k);
         }
     }
-    c.args(args)
-        .env("PITH_ARXIV_URL", super::no_network())
+    c.env("PITH_ARXIV_URL", super::no_network())
         .env("PITH_RESOLVER_URL", super::no_network())
         .env("PITH_CACHE_DIR", super::fresh_cache())
         .env("SOURCE_DATE_EPOCH", "1700000000")
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = c.spawn().expect("run pith");
+}
+
+/// What a child wrote, and its status (`None` when it outlived its limit and was killed).
+#[derive(Debug)]
+pub struct Waited {
+    /// The exit status, `None` when killed at the limit.
+    pub status: Option<std::process::ExitStatus>,
+    /// Standard output, lossily decoded.
+    pub stdout: String,
+    /// Standard error, lossily decoded.
+    pub stderr: String,
+}
+
+/// Spawns `c` with `stdin` (closed when `None`) and both output pipes captured, and waits at
+/// most `limit`, killing it then.
+pub fn spawn_within(c: &mut Command, stdin: Option<&[u8]>, limit: Duration) -> Waited {
+    c.stdin(if stdin.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    })
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
+    let mut child = c
+        .spawn()
+        .unwrap_or_else(|e| panic!("run {:?}: {e}", c.get_program()));
     if let Some(bytes) = stdin {
         use std::io::Write;
         let mut s = child.stdin.take().unwrap();
@@ -60,19 +76,35 @@ pub fn run_pith_with(args: &[&std::ffi::OsStr], stdin: Option<&[u8]>, limit: Dur
     let start = Instant::now();
     let status = loop {
         if let Some(st) = child.try_wait().unwrap() {
-            break st;
+            break Some(st);
         }
         if start.elapsed() > limit {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("pith {args:?} still running after {limit:?}");
+            break None;
         }
         std::thread::sleep(Duration::from_millis(5));
     };
-    Run {
-        code: status.code().unwrap_or(-1),
+    Waited {
+        status,
         stdout: String::from_utf8_lossy(&out.join().unwrap()).into_owned(),
         stderr: String::from_utf8_lossy(&err.join().unwrap()).into_owned(),
+    }
+}
+
+/// Runs pith with `args`, `stdin` (closed when `None`) and a time limit: a hostile input must
+/// not make it hang. The `PITH_*` environment is cleared and `SOURCE_DATE_EPOCH` pinned.
+pub fn run_pith_with(args: &[&std::ffi::OsStr], stdin: Option<&[u8]>, limit: Duration) -> Run {
+    let mut c = Command::new(assert_cmd::cargo::cargo_bin!("pith"));
+    isolate(&mut c).args(args);
+    let w = spawn_within(&mut c, stdin, limit);
+    let Some(status) = w.status else {
+        panic!("pith {args:?} still running after {limit:?}");
+    };
+    Run {
+        code: status.code().unwrap_or(-1),
+        stdout: w.stdout,
+        stderr: w.stderr,
     }
 }
 

@@ -5,34 +5,10 @@
 use std::io::Write;
 
 use crate::budget::{Budget, Halt, Limits, Resource, Stop};
+use crate::reader::testpdf::build;
 use crate::reader::{Check, Pdf};
 use crate::syntax::Obj;
 use crate::{inject, inspect_opts, ErrorKind, InspectOptions, Mark, Options};
-
-/// A PDF 1.5 file of the objects `1..=objs.len()` (bodies as bytes) and a classic table.
-fn pdf(objs: &[Vec<u8>], extra: &str) -> Vec<u8> {
-    let mut out = b"%PDF-1.5\n%\xe2\xe3\xcf\xd3\n".to_vec();
-    let mut offs = Vec::new();
-    for (i, body) in objs.iter().enumerate() {
-        offs.push(out.len());
-        out.extend_from_slice(format!("{} 0 obj\n", i + 1).as_bytes());
-        out.extend_from_slice(body);
-        out.extend_from_slice(b"\nendobj\n");
-    }
-    let xref = out.len();
-    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f\r\n", objs.len() + 1).as_bytes());
-    for o in offs {
-        out.extend_from_slice(format!("{o:010} 00000 n\r\n").as_bytes());
-    }
-    out.extend_from_slice(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R {extra} >>\nstartxref\n{xref}\n%%EOF\n",
-            objs.len() + 1
-        )
-        .as_bytes(),
-    );
-    out
-}
 
 fn obj(s: &str) -> Vec<u8> {
     s.as_bytes().to_vec()
@@ -78,7 +54,8 @@ fn over(e: &crate::Error) -> Option<Resource> {
 fn shared_annotation() -> Vec<u8> {
     let refs = "5 0 R ".repeat(4096);
     let pad = "0 ".repeat(30_000);
-    pdf(
+    build(
+        b"",
         &[
             obj("<< /Type /Catalog /Pages 2 0 R >>"),
             obj("<< /Type /Pages /Kids [3 0 R] /Count 1 >>"),
@@ -144,7 +121,7 @@ fn shared_page_tree(levels: usize, fan: usize) -> Vec<u8> {
     }
     objs.push(obj("<< /Type /Page /MediaBox [0 0 612 792] >>"));
     assert_eq!(objs.len(), page);
-    pdf(&objs, "")
+    build(b"", &objs, "")
 }
 
 #[test]
@@ -249,7 +226,8 @@ fn millions_of_free_xref_entries_are_held_as_a_range() {
 /// `/Fields` of `n` field dictionaries whose `/Kids` point back at the array itself.
 fn fields_pointing_back(n: usize) -> Vec<u8> {
     let fields = "<< /FT /Sig /V 9 0 R /Kids 4 0 R >> ".repeat(n);
-    pdf(
+    build(
+        b"",
         &[
             obj("<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields 4 0 R >> >>"),
             obj("<< /Type /Pages /Kids [3 0 R] /Count 1 >>"),
@@ -285,7 +263,8 @@ fn fields_whose_kids_point_back_at_the_array_are_walked_once() {
 #[test]
 fn outline_next_loops_and_name_tree_loops_cost_nothing() {
     // The engine reads neither outlines nor name trees: their loops are never followed.
-    let data = pdf(
+    let data = build(
+        b"",
         &[
             obj("<< /Type /Catalog /Pages 2 0 R /Outlines 4 0 R /Names << /Dests 6 0 R >> >>"),
             obj("<< /Type /Pages /Kids [3 0 R] /Count 1 >>"),
@@ -395,7 +374,8 @@ fn every_limit_refuses_with_its_name() {
     }
     // Operators: page 1's content of 10,000 operators.
     let content = "q Q ".repeat(5000);
-    let ops = pdf(
+    let ops = build(
+        b"",
         &[
             obj("<< /Type /Catalog /Pages 2 0 R >>"),
             obj("<< /Type /Pages /Kids [3 0 R] /Count 1 >>"),

@@ -9,8 +9,6 @@
 //! meet its target) and builds the index through the library, the only way to hold headers to
 //! that chain's rules: the command line holds them to the main chain's.
 
-use std::path::Path;
-
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -77,13 +75,6 @@ fn digest_of(v: &Value) -> Vec<u8> {
         .unwrap()
 }
 
-fn records_dir(dir: &Path) -> std::path::PathBuf {
-    let records = dir.join("records");
-    std::fs::create_dir_all(&records).unwrap();
-    std::fs::copy(common::data("records.json"), records.join("records.json")).unwrap();
-    records
-}
-
 /// The status the page, the JSON and the badge give `c`, which must agree.
 fn served_status(s: &Server, c: &str) -> (String, Value) {
     let json = s.get(&format!("/pith/{c}.json"), &[]).json();
@@ -107,7 +98,7 @@ fn served_status(s: &Server, c: &str) -> (String, Value) {
 fn a_proof_that_does_not_verify_raises_nothing() {
     let all = vectors();
     let dir = tempfile::tempdir().unwrap();
-    let records = records_dir(dir.path());
+    let records = common::records_dir(dir.path());
     let anchors = dir.path().join("anchors");
     std::fs::create_dir_all(&anchors).unwrap();
     let c: Vec<String> = all[..5]
@@ -193,7 +184,7 @@ fn a_proof_that_does_not_verify_raises_nothing() {
 fn a_proof_that_verifies_makes_the_record_anchored() {
     let all = vectors();
     let dir = tempfile::tempdir().unwrap();
-    let records = records_dir(dir.path());
+    let records = common::records_dir(dir.path());
     let anchors = dir.path().join("anchors");
     std::fs::create_dir_all(&anchors).unwrap();
     let c0 = code(all[0]["pith_number"].as_str().unwrap());

@@ -31,11 +31,6 @@ fn state_every_flag(b: &mut Value) {
 fn a_forged_or_edited_bundle_raises_no_badge_anywhere() {
     let all = vectors();
     let dir = tempfile::tempdir().unwrap();
-    let records = dir.path().join("records");
-    let bundles = dir.path().join("bundles");
-    std::fs::create_dir_all(&records).unwrap();
-    std::fs::create_dir_all(&bundles).unwrap();
-    std::fs::copy(common::data("records.json"), records.join("records.json")).unwrap();
     // 0: forged, no receipt at all. 1: edited, its receipt signature changed. 2: genuine,
     // signed with the key the index trusts, stating every flag besides.
     let (mut forged, key) = signed_bundle(&all[0]);
@@ -63,21 +58,14 @@ fn a_forged_or_edited_bundle_raises_no_badge_anywhere() {
         (edited, "computed"),
         (genuine, "verified"),
     ];
-    for (i, (b, _)) in cases.iter().enumerate() {
-        std::fs::write(bundles.join(format!("{i}.json")), b.to_string()).unwrap();
-    }
+    let named: Vec<(String, Value)> = cases
+        .iter()
+        .enumerate()
+        .map(|(i, (b, _))| (format!("{i}.json"), b.clone()))
+        .collect();
     let index = dir.path().join("i.pith-index");
-    let r = common::build_index(
-        &index,
-        &[
-            "--records",
-            records.to_str().unwrap(),
-            "--bundles",
-            bundles.to_str().unwrap(),
-            "--key",
-            &key,
-        ],
-    );
+    let r = common::index_with_bundles(dir.path(), &index, &named, &key, &[]);
+    let bundles = dir.path().join("bundles");
     // The edited bundle is left out, and the build says so (exit 2, the rest indexed).
     assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
     assert!(

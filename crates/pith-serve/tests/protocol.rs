@@ -4,16 +4,11 @@
 
 use serde_json::{json, Value};
 
-use crate::common::{self, build_index, code, data, have_tool, vectors, Server};
+use crate::common::{self, code, have_tool, vectors, Server};
 
 /// An index of the vectors whose first record has a bundle of two events: the receipt signed
 /// by the test key, and a graph snapshot (whose signing rule is not published).
 fn index_with_graph(dir: &std::path::Path) -> (std::path::PathBuf, String, Value) {
-    let records = dir.join("records");
-    let bundles = dir.join("bundles");
-    std::fs::create_dir_all(&records).unwrap();
-    std::fs::create_dir_all(&bundles).unwrap();
-    std::fs::copy(data("records.json"), records.join("records.json")).unwrap();
     let (mut bundle, key) = common::signed_bundle(&vectors()[0]);
     let snapshot = json!({"builder_version": "test", "claims": {"count": 0, "items": [],
         "snapshot_sha256": "258153158e38e3291e3d48162225fcdb2d5a3ed65a07baac614ab91432fd4f57"}});
@@ -24,19 +19,8 @@ fn index_with_graph(dir: &std::path::Path) -> (std::path::PathBuf, String, Value
         "created_at": "2026-01-01T00:00:00Z",
         "signer": {"key_id": "test", "signer_id": "test"},
         "payload": {"graph_snapshot": snapshot}}));
-    std::fs::write(bundles.join("first.json"), bundle.to_string()).unwrap();
     let index = dir.join("graph.pith-index");
-    let r = build_index(
-        &index,
-        &[
-            "--records",
-            records.to_str().unwrap(),
-            "--bundles",
-            bundles.to_str().unwrap(),
-            "--key",
-            &key,
-        ],
-    );
+    let r = common::index_with_bundles(dir, &index, &[("first.json".into(), bundle)], &key, &[]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     (index, key, snapshot)
 }

@@ -3,14 +3,16 @@
 /// A PDF 1.4 file with `prefix` before `%PDF-`, objects `1..=objs.len()` (bodies given),
 /// a classic xref table whose offsets count from the header, and a trailer with
 /// `/Root 1 0 R` plus `extra` entries.
-pub fn build(prefix: &[u8], objs: &[&str], extra: &str) -> Vec<u8> {
+pub fn build<B: AsRef<[u8]>>(prefix: &[u8], objs: &[B], extra: &str) -> Vec<u8> {
     let mut out = prefix.to_vec();
     let base = out.len();
     out.extend_from_slice(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n");
     let mut offs = Vec::new();
     for (i, body) in objs.iter().enumerate() {
         offs.push(out.len() - base);
-        out.extend_from_slice(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
+        out.extend_from_slice(format!("{} 0 obj\n", i + 1).as_bytes());
+        out.extend_from_slice(body.as_ref());
+        out.extend_from_slice(b"\nendobj\n");
     }
     let xref = out.len() - base;
     out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f\r\n", objs.len() + 1).as_bytes());

@@ -137,6 +137,41 @@ pub fn code(number: &str) -> String {
     number.rsplit(':').next().unwrap().to_owned()
 }
 
+/// A `records` folder in `dir` holding the vectors' records.json.
+pub fn records_dir(dir: &Path) -> PathBuf {
+    let records = dir.join("records");
+    std::fs::create_dir_all(&records).unwrap();
+    std::fs::copy(data("records.json"), records.join("records.json")).unwrap();
+    records
+}
+
+/// Builds `index` from `extra` arguments, the vectors' records ([`records_dir`]) and a
+/// `bundles` folder in `dir` holding `bundles` (file name, bundle), trusting `key`.
+pub fn index_with_bundles(
+    dir: &Path,
+    index: &Path,
+    bundles: &[(String, Value)],
+    key: &str,
+    extra: &[&str],
+) -> Run {
+    let records = records_dir(dir);
+    let folder = dir.join("bundles");
+    std::fs::create_dir_all(&folder).unwrap();
+    for (name, b) in bundles {
+        std::fs::write(folder.join(name), b.to_string()).unwrap();
+    }
+    let mut args = extra.to_vec();
+    args.extend([
+        "--records",
+        records.to_str().unwrap(),
+        "--bundles",
+        folder.to_str().unwrap(),
+        "--key",
+        key,
+    ]);
+    build_index(index, &args)
+}
+
 /// The vectors' index: the arXiv snapshot made from the vectors, the OAI harvest of the same
 /// papers, the published records as a records folder, and a signed bundle of the first vector.
 pub struct Fixture {
@@ -152,27 +187,18 @@ impl Fixture {
     /// Builds it through `pith index`.
     pub fn new() -> Fixture {
         let dir = tempfile::tempdir().unwrap();
-        let records = dir.path().join("records");
-        let bundles = dir.path().join("bundles");
-        std::fs::create_dir_all(&records).unwrap();
-        std::fs::create_dir_all(&bundles).unwrap();
-        std::fs::copy(data("records.json"), records.join("records.json")).unwrap();
         let (bundle, key) = signed_bundle(&vectors()[0]);
-        std::fs::write(bundles.join("first.json"), bundle.to_string()).unwrap();
         let index = dir.path().join("vectors.pith-index");
-        let r = build_index(
+        let r = index_with_bundles(
+            dir.path(),
             &index,
+            &[("first.json".into(), bundle)],
+            &key,
             &[
                 "--arxiv-snapshot",
                 data("arxiv/vectors.snapshot.jsonl").to_str().unwrap(),
                 "--arxiv-oai",
                 data("arxiv/vectors.arxivraw.xml").to_str().unwrap(),
-                "--records",
-                records.to_str().unwrap(),
-                "--bundles",
-                bundles.to_str().unwrap(),
-                "--key",
-                &key,
             ],
         );
         assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
