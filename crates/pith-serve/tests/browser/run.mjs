@@ -243,7 +243,7 @@ for (const scheme of ['light', 'dark']) {
   const ring = await page.evaluate(() => getComputedStyle(document.querySelector('.drop')).outlineStyle);
   let chooser = null;
   if (onField) {
-    [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 5000 }).catch(() => null),
+    [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 20000 }).catch(() => null),
       page.keyboard.press('Space')]);
   }
   let verdict = null;
