@@ -226,6 +226,19 @@ pub fn settings(
 }
 
 /// Runs `pith inject`.
+/// Standard input's bytes when `input` is "-" (the PDF comes through a pipe), else `None`.
+fn stdin_bytes(input: &std::path::Path) -> Result<Option<Vec<u8>>> {
+    if !pith::output::is_stdio(input) {
+        return Ok(None);
+    }
+    let mut v = Vec::new();
+    std::io::stdin()
+        .lock()
+        .read_to_end(&mut v)
+        .context("-: cannot read standard input")?;
+    Ok(Some(v))
+}
+
 pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     let (number, details) = args.number.full_described(ui)?;
     let input = &args.input;
@@ -243,20 +256,10 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
         &args.stamp,
         ui,
     )?;
-    let data;
-    let source = if pith::output::is_stdio(input) {
-        let mut v = Vec::new();
-        std::io::stdin()
-            .lock()
-            .read_to_end(&mut v)
-            .context("-: cannot read standard input")?;
-        data = v;
-        Source::Bytes {
-            data: &data,
-            name: "-",
-        }
-    } else {
-        Source::File(input)
+    let data = stdin_bytes(input)?;
+    let source = match &data {
+        Some(data) => Source::Bytes { data, name: "-" },
+        None => Source::File(input),
     };
     // With the PDF on standard output, the report goes to standard error.
     let to_stdout = args.output.as_deref().is_some_and(pith::output::is_stdio);
