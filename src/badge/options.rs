@@ -310,7 +310,7 @@ impl FromStr for ImageFormat {
 /// document.
 ///
 /// [`RecordStatus::Anchored`] only when pith itself checked an OpenTimestamps proof of the
-/// record's digest against Bitcoin block headers (`anchored`: [`crate::ots::check`] gave
+/// record's digest against Bitcoin block headers (`anchored`: [`crate::ots::check()`] gave
 /// [`crate::ots::Verdict::Anchored`]); else [`RecordStatus::Verified`] only when a receipt
 /// signature in the record's bundle verifies with a trusted key (`flags.receipt_verified`, from
 /// [`crate::verify::Bundle::flags`]); [`RecordStatus::Computed`] otherwise, and without a

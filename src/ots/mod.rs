@@ -8,7 +8,7 @@
 //!
 //! This module owns the format ([`proof`]: reading and writing `.ots` files, evaluating the
 //! operation tree, merging a calendar's answer into a proof), the block headers
-//! ([`header`]: 80 bytes, double SHA-256, the compact target) and the verdict ([`check`]):
+//! ([`header`]: 80 bytes, double SHA-256, the compact target) and the verdict ([`check()`]):
 //! which attestation the headers given bear out, whether the proof starts from the digest
 //! asked about, and why a proof is refused. It does no I/O and never talks to a calendar or a
 //! node: the network is the `net` module's (`net::ots`), the files the front ends'.

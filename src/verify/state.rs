@@ -68,9 +68,9 @@ pub struct EventCheck {
 /// `event_checks`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct State {
-    /// [`STATE_TYPE`].
+    /// `pith_open_graph_state`.
     pub state_type: &'static str,
-    /// [`STATE_VERSION`].
+    /// `1.0`, the published shape's.
     pub state_version: &'static str,
     /// The record's full number.
     pub pith_number: String,

@@ -154,7 +154,7 @@ fn content(d: &Drawing<'_>) -> Result<Vec<u8>, Error> {
 ///
 /// # Examples
 /// ```
-/// use pith_pdf::writer::page::{one_page, Drawing, Fill, Text};
+/// use pith_pdf::page::{one_page, Drawing, Fill, Text};
 /// let d = Drawing {
 ///     width: 60.0,
 ///     height: 20.0,

@@ -1,7 +1,7 @@
 //! A typed writer of content streams (ISO 32000-2 §8.2, Annex A), as typst/pdf-writer's
 //! `Content`: one method per operator, named after what it does, each writing its operands
 //! and operator on a line of their own. The stamp and the badge pith redraws on page 1 are
-//! written with it, and so are the one-page drawings of [`super::page`]; nothing here decides
+//! written with it, and so are the one-page drawings of the `page` module; nothing here decides
 //! what to draw.
 //!
 //! Numbers go through [`super::object::num`] (no exponent, at most four decimals), names
