@@ -108,7 +108,23 @@ impl Indexed {
             .windows(2)
             .all(|w| u64::from(w[0].first) + u64::from(w[0].count) <= u64::from(w[1].first));
         let held = if at - pos <= HELD {
-            Some((pos, win.get(src, pos, (at - pos) as usize)?.to_vec()))
+            let bytes = win.get(src, pos, (at - pos) as usize)?.to_vec();
+            // A table small enough to hold is checked entry by entry: one entry of another
+            // length in the middle shifts those after it, and the whole read, which
+            // tolerates that, must then read it (as the full check does), not the index.
+            let regular = subs.iter().all(|s| {
+                (0..u64::from(s.count)).all(|k| {
+                    let from = (s.at - pos + k * ENTRY) as usize;
+                    bytes
+                        .get(from..from + ENTRY as usize)
+                        .and_then(|e| parse_entry(e).or_else(|| parse_entry_with_junk(e)))
+                        .is_some()
+                })
+            });
+            if !regular {
+                return Ok(None);
+            }
+            Some((pos, bytes))
         } else {
             None
         };
@@ -510,10 +526,10 @@ mod tests {
 
     #[test]
     fn a_bad_entry_inside_a_regular_table_is_damage_when_read() {
-        let mut t = table(
-            &[(0, &[(0, false), (100, true), (200, true), (300, true)])],
-            "\r\n",
-        );
+        // A table too large to hold: its entries are read when asked for.
+        let mut es: Vec<(u64, bool)> = vec![(0, false)];
+        es.extend((1..4_000).map(|n| (n * 100, true)));
+        let mut t = table(&[(0, &es)], "\r\n");
         let second = t.windows(10).position(|w| w == b"0000000200").unwrap();
         t[second + 3] = b'x';
         let (ix, _) = Indexed::walk(&t[..], 0, t.len() as u64).unwrap().unwrap();
@@ -523,5 +539,16 @@ mod tests {
             e.to_string().contains("entry of object 2 is malformed"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_small_table_with_an_entry_of_another_length_is_read_whole() {
+        // The fuzzer's file: a 21-byte entry, then a 19-byte one, inside a table whose first
+        // and last entries are regular. The index would misread the middle; the whole read,
+        // which the full check uses, reads it.
+        let t = b"xref\n0 4\n0000000000 65535 f \n0000000135 00000 n 0\n000000307 00000 n \n0000000403 00000 n \ntrailer\n<< /Size 4 >>\n";
+        assert!(Indexed::walk(&t[..], 0, t.len() as u64).unwrap().is_none());
+        let ((found, _), _) = parse_whole(&t[..], 0).unwrap();
+        assert_eq!(found[2], (2, 307, 0, true));
     }
 }
