@@ -43,6 +43,7 @@ use crate::pdf;
 pub mod cite;
 pub mod defaults;
 mod error;
+mod folders;
 pub mod inject;
 pub mod input;
 pub mod inspect;
