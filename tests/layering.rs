@@ -407,7 +407,8 @@ impl Crate {
                 child.push(first.to_owned());
                 if self.modules.contains(&child) {
                     module.to_vec()
-                } else if let Some(bound) = self.bindings.get(&(module.to_vec(), first.to_owned())) {
+                } else if let Some(bound) = self.bindings.get(&(module.to_vec(), first.to_owned()))
+                {
                     let mut whole = bound.clone();
                     whole.extend(path[1..].iter().cloned());
                     return self.resolve(module, &whole, depth + 1);
@@ -484,12 +485,7 @@ fn edges(files: &[Source]) -> Vec<Edge> {
 /// Where an edge crosses between two modules of one folder: `(folder, from's module there,
 /// to's module there)`, or `None` when one of them contains the other.
 fn crossing(e: &Edge) -> Option<(ModPath, String, String)> {
-    let common = e
-        .from
-        .iter()
-        .zip(&e.to)
-        .take_while(|(a, b)| a == b)
-        .count();
+    let common = e.from.iter().zip(&e.to).take_while(|(a, b)| a == b).count();
     let a = e.from.get(common)?;
     let b = e.to.get(common)?;
     Some((e.from[..common].to_vec(), a.clone(), b.clone()))
@@ -587,12 +583,18 @@ fn every_use_follows_the_layers_lib_rs_declares_and_no_folder_has_a_circle() {
         let files = sources(krate);
         let found = edges(&files);
         assert!(
-            found.iter().any(|e| e.from.first().is_some_and(|f| f == from)
-                && e.to.first().is_some_and(|t| t == to)),
+            found
+                .iter()
+                .any(|e| e.from.first().is_some_and(|f| f == from)
+                    && e.to.first().is_some_and(|t| t == to)),
             "{krate}: the scan finds {from}'s uses of {to}"
         );
         let against = layer_violations(&layers, &found).into_iter();
-        bad.extend(against.chain(circles(&found)).map(|b| format!("{krate}: {b}")));
+        bad.extend(
+            against
+                .chain(circles(&found))
+                .map(|b| format!("{krate}: {b}")),
+        );
     }
     for krate in UNLAYERED {
         let found = circles(&edges(&sources(krate))).into_iter();
@@ -652,7 +654,10 @@ fn a_circle_of_every_import_form_is_found() {
     let net = "pub mod client;\npub mod ots;\npub use ots::Proof;\n";
     for (client, ots) in [
         ("use super::ots::Proof;\n", "use super::client::Client;\n"),
-        ("use super::Proof;\n", "use super::{client::{self, Client}};\n"),
+        (
+            "use super::Proof;\n",
+            "use super::{client::{self, Client}};\n",
+        ),
         (
             "use crate::net::ots;\n",
             "fn f() { super::client::get(); }\n",

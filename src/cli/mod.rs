@@ -92,7 +92,7 @@ fn kind_of(e: &anyhow::Error) -> pith::job::ErrorCode {
         if let Some(h) = c.downcast_ref::<hint::Hinted>() {
             return h.kind();
         }
-        let k = pith::job::kind::of(c);
+        let k = pith::job::code_of(c);
         if k != pith::job::ErrorCode::Invalid {
             return k;
         }

@@ -2,7 +2,8 @@
 //! request can fail or be refused, the name reports carry (`"refusal": "damaged"`),
 //! `pith … --json` prints (`"kind"`) and Python's exceptions hold in `kind`, with the Python
 //! exception class each is raised as. The Python classes themselves are made from
-//! [`CLASSES`]; docs/reports.md lists the codes. [`of`] finds the code of any library error.
+//! [`CLASSES`]; docs/reports.md lists the codes. It is a leaf of the job layer: each module's
+//! errors map here, and [`super::code_of`] finds the code of any library error's chain.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -375,22 +376,6 @@ pub fn of_batch(e: &crate::batch::Error) -> ErrorCode {
     }
 }
 
-/// The kind of a tar error.
-pub fn of_tar(e: &crate::job::tar::Error) -> ErrorCode {
-    use crate::job::tar::ErrorKind as K;
-    match e.kind() {
-        K::Header { .. } => ErrorCode::Header,
-        K::Truncated { .. } => ErrorCode::Truncated,
-        K::Read(_) | K::Write(_) | K::Spool(_) | K::Commit(_) => ErrorCode::Io,
-        K::Metadata(_) => ErrorCode::Metadata,
-        K::SameFile => ErrorCode::SameFile,
-        K::NoManifest => ErrorCode::NoManifest,
-        K::Mismatch { .. } => ErrorCode::Mismatch,
-        K::Unlisted { .. } => ErrorCode::Unlisted,
-        K::Interrupted => ErrorCode::Interrupted,
-    }
-}
-
 /// The kind of a badge error.
 pub fn of_badge(e: &crate::badge::Error) -> ErrorCode {
     use crate::badge::ErrorKind as K;
@@ -422,53 +407,6 @@ pub fn of_sty(e: &crate::sty::Error) -> ErrorCode {
         K::InvalidVersion(_) => ErrorCode::InvalidVersion,
         K::Template => ErrorCode::Template,
     }
-}
-
-/// The kind of any library error: the first error of the chain (`e`, then its sources) the
-/// library knows; [`ErrorCode::Invalid`] when none is.
-pub fn of(e: &(dyn std::error::Error + 'static)) -> ErrorCode {
-    let mut cur = Some(e);
-    while let Some(c) = cur {
-        if let Some(k) = known(c) {
-            return k;
-        }
-        cur = c.source();
-    }
-    ErrorCode::Invalid
-}
-
-fn known(e: &(dyn std::error::Error + 'static)) -> Option<ErrorCode> {
-    if let Some(j) = e.downcast_ref::<super::Error>() {
-        return Some(j.kind_of());
-    }
-    if let Some(x) = e.downcast_ref::<crate::pdf::Error>() {
-        return Some(of_pdf(x));
-    }
-    if let Some(x) = e.downcast_ref::<crate::number::Error>() {
-        return Some(of_number(x));
-    }
-    if let Some(x) = e.downcast_ref::<crate::record::Error>() {
-        return Some(of_record(x));
-    }
-    if let Some(x) = e.downcast_ref::<crate::net::Error>() {
-        return Some(of_net(x));
-    }
-    if let Some(x) = e.downcast_ref::<crate::verify::Error>() {
-        return Some(of_verify(x));
-    }
-    if let Some(x) = e.downcast_ref::<crate::batch::Error>() {
-        return Some(of_batch(x));
-    }
-    if let Some(x) = e.downcast_ref::<crate::job::tar::Error>() {
-        return Some(of_tar(x));
-    }
-    if let Some(x) = e.downcast_ref::<crate::badge::Error>() {
-        return Some(of_badge(x));
-    }
-    if let Some(x) = e.downcast_ref::<crate::sty::Error>() {
-        return Some(of_sty(x));
-    }
-    None
 }
 
 #[cfg(test)]

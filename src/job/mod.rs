@@ -394,6 +394,53 @@ pub fn kept(out: &Path) -> bool {
         && !crate::output::is_special(out)
 }
 
+/// The code of any library error in the one table ([`kind`]): the first error of the chain (`e`, then its sources) the
+/// library knows; [`ErrorCode::Invalid`] when none is.
+pub fn code_of(e: &(dyn std::error::Error + 'static)) -> ErrorCode {
+    let mut cur = Some(e);
+    while let Some(c) = cur {
+        if let Some(k) = known(c) {
+            return k;
+        }
+        cur = c.source();
+    }
+    ErrorCode::Invalid
+}
+
+fn known(e: &(dyn std::error::Error + 'static)) -> Option<ErrorCode> {
+    if let Some(j) = e.downcast_ref::<Error>() {
+        return Some(j.kind_of());
+    }
+    if let Some(x) = e.downcast_ref::<crate::pdf::Error>() {
+        return Some(kind::of_pdf(x));
+    }
+    if let Some(x) = e.downcast_ref::<crate::number::Error>() {
+        return Some(kind::of_number(x));
+    }
+    if let Some(x) = e.downcast_ref::<crate::record::Error>() {
+        return Some(kind::of_record(x));
+    }
+    if let Some(x) = e.downcast_ref::<crate::net::Error>() {
+        return Some(kind::of_net(x));
+    }
+    if let Some(x) = e.downcast_ref::<crate::verify::Error>() {
+        return Some(kind::of_verify(x));
+    }
+    if let Some(x) = e.downcast_ref::<crate::batch::Error>() {
+        return Some(kind::of_batch(x));
+    }
+    if let Some(x) = e.downcast_ref::<tar::Error>() {
+        return Some(x.code());
+    }
+    if let Some(x) = e.downcast_ref::<crate::badge::Error>() {
+        return Some(kind::of_badge(x));
+    }
+    if let Some(x) = e.downcast_ref::<crate::sty::Error>() {
+        return Some(kind::of_sty(x));
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

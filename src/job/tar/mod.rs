@@ -151,6 +151,24 @@ impl Error {
     }
 }
 
+impl Error {
+    /// This error's code in the one table ([`ErrorCode`]).
+    pub fn code(&self) -> ErrorCode {
+        use ErrorKind as K;
+        match self.kind() {
+            K::Header { .. } => ErrorCode::Header,
+            K::Truncated { .. } => ErrorCode::Truncated,
+            K::Read(_) | K::Write(_) | K::Spool(_) | K::Commit(_) => ErrorCode::Io,
+            K::Metadata(_) => ErrorCode::Metadata,
+            K::SameFile => ErrorCode::SameFile,
+            K::NoManifest => ErrorCode::NoManifest,
+            K::Mismatch { .. } => ErrorCode::Mismatch,
+            K::Unlisted { .. } => ErrorCode::Unlisted,
+            K::Interrupted => ErrorCode::Interrupted,
+        }
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.tar, self.kind)

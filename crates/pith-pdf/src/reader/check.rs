@@ -8,7 +8,7 @@ use super::entry::{Entry, RangeSet};
 use super::source::{read_window, ReadAt};
 use super::table::Window;
 use super::xref::Layer;
-use super::{damaged, Pdf};
+use super::{damaged, Check, Pdf};
 use crate::syntax::Parser;
 use crate::Error;
 
@@ -194,23 +194,6 @@ impl<R: ReadAt> Pdf<R> {
         }
         Ok(())
     }
-}
-
-/// How thoroughly [`Pdf::open_checked`] verifies the xref against the file before anything
-/// is appended to it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Check {
-    /// A bounded, deterministic sample of entries spread over the file starts with its
-    /// `N G obj`: for decoded sections (xref streams, tables read whole) the first and last
-    /// [`SAMPLE_ENDS`] by position and [`SAMPLE_SPREAD`] between; for indexed classic tables
-    /// (never read whole) the same counts by rank in the table. Systematic damage — offsets shifted by
-    /// line-ending conversion, bytes inserted or cut, a truncated tail — moves every object
-    /// after the damage, so a spread sample catches it while reading a few KB. The objects an
-    /// update fetches or references are checked besides ([`Pdf::check_objects`]).
-    #[default]
-    Sampled,
-    /// Every in-use entry is checked (`pith inspect --deep`): the whole file is read.
-    Full,
 }
 
 /// Entries checked at each end (of the file, or of an indexed table) by [`Check::Sampled`].

@@ -29,7 +29,6 @@ pub mod source;
 mod table;
 pub mod xref;
 
-pub use check::Check;
 pub(crate) use entry::Entry;
 pub use pages::{FirstPage, Inherited};
 pub use rebuilt::Rebuilt;
@@ -838,6 +837,23 @@ impl<R: ReadAt> Pdf<R> {
 
 #[cfg(test)]
 pub(crate) mod testpdf;
+
+/// How thoroughly [`Pdf::open_checked`] verifies the xref against the file before anything
+/// is appended to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Check {
+    /// A bounded, deterministic sample of entries spread over the file starts with its
+    /// `N G obj`: for decoded sections (xref streams, tables read whole) the first and last
+    /// [`check::SAMPLE_ENDS`] by position and [`check::SAMPLE_SPREAD`] between; for indexed classic tables
+    /// (never read whole) the same counts by rank in the table. Systematic damage — offsets shifted by
+    /// line-ending conversion, bytes inserted or cut, a truncated tail — moves every object
+    /// after the damage, so a spread sample catches it while reading a few KB. The objects an
+    /// update fetches or references are checked besides ([`Pdf::check_objects`]).
+    #[default]
+    Sampled,
+    /// Every in-use entry is checked (`pith inspect --deep`): the whole file is read.
+    Full,
+}
 
 #[cfg(test)]
 mod tests {
