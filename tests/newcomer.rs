@@ -110,3 +110,56 @@ fn sty_makes_the_folder_it_is_told_to_write_into() {
     );
     assert_eq!(std::fs::read(&file).unwrap(), b"x");
 }
+
+#[test]
+fn help_says_badge_writes_pdf_too() {
+    let o = common::pith().arg("--help").output().unwrap();
+    let help = String::from_utf8_lossy(&o.stdout);
+    let line = help
+        .lines()
+        .find(|l| l.trim_start().starts_with("badge "))
+        .unwrap_or_else(|| panic!("no badge line: {help}"));
+    assert!(line.contains("SVG") && line.contains("PDF"), "{line}");
+}
+
+#[test]
+fn an_offline_hint_typed_as_suggested_works() {
+    // Offline, `pith number ID` suggests `--arxiv-atom FILE`; typed after the id, it numbers
+    // that entry of the file.
+    let atom = root().join("examples/2402.03791v3.atom.xml");
+    let o = common::pith()
+        .args(["number", "--offline", "2402.03791"])
+        .env("PITH_CACHE_DIR", common::tmpdir().path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--arxiv-atom FILE"), "{err}");
+    let o = common::pith()
+        .args(["number", "2402.03791", "--arxiv-atom"])
+        .arg(&atom)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), common::SEED);
+    // An id the file does not hold is named.
+    let o = common::pith()
+        .args(["number", "2401.00001", "--arxiv-atom"])
+        .arg(&atom)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("2401.00001"));
+    // The next version's number says what it assumes.
+    let o = common::pith()
+        .args(["number", "--next", "--tex", "--arxiv-atom"])
+        .arg(&atom)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("v4 will have if it keeps v3's title, abstract"),
+        "{err}"
+    );
+}
