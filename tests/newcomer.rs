@@ -163,3 +163,110 @@ fn an_offline_hint_typed_as_suggested_works() {
         "{err}"
     );
 }
+
+/// The guides a reader opens on a forge: README.md, CONTRIBUTING.md, SECURITY.md, docs/*.md.
+fn guides() -> Vec<std::path::PathBuf> {
+    let mut all: Vec<_> = ["README.md", "CONTRIBUTING.md", "SECURITY.md"]
+        .iter()
+        .map(|f| root().join(f))
+        .collect();
+    let mut docs: Vec<_> = std::fs::read_dir(root().join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    all.extend(docs);
+    all
+}
+
+/// The link and image targets of a Markdown text (`[t](x)`, `![t](x)`, `[t]: x`, `src="x"`,
+/// `href="x"`), outside code blocks and code spans.
+fn link_targets(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        // Code spans hold examples, not links.
+        let line: String = line
+            .split('`')
+            .enumerate()
+            .filter(|(i, _)| i % 2 == 0)
+            .map(|(_, s)| s)
+            .collect::<Vec<_>>()
+            .join(" ");
+        if let Some(rest) = line.trim_start().strip_prefix('[') {
+            if let Some((_, target)) = rest.split_once("]:") {
+                out.extend(target.split_whitespace().next().map(str::to_owned));
+            }
+        }
+        for (i, _) in line.match_indices("](") {
+            let rest = &line[i + 2..];
+            let end = rest.find([')', ' ']).unwrap_or(rest.len());
+            out.push(rest[..end].to_owned());
+        }
+        for attr in ["src=\"", "href=\""] {
+            for (i, _) in line.match_indices(attr) {
+                let rest = &line[i + attr.len()..];
+                out.push(rest[..rest.find('"').unwrap_or(rest.len())].to_owned());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_relative_link_and_image_in_the_guides_resolves() {
+    let mut broken = Vec::new();
+    let mut seen = 0;
+    for guide in guides() {
+        let text = std::fs::read_to_string(&guide).unwrap();
+        for target in link_targets(&text) {
+            // Web addresses, mail and anchors within the page are not files.
+            if target.contains("://") || target.starts_with("mailto:") || target.starts_with('#') {
+                continue;
+            }
+            let path = target.split('#').next().unwrap();
+            if path.is_empty() {
+                continue;
+            }
+            seen += 1;
+            // Relative to the guide's own folder, as a forge resolves it.
+            if !guide.parent().unwrap().join(path).exists() {
+                broken.push(format!(
+                    "{}: {target}",
+                    guide.strip_prefix(root()).unwrap().display()
+                ));
+            }
+        }
+    }
+    assert!(
+        seen > 20,
+        "only {seen} relative links found: the scanner is broken"
+    );
+    assert!(
+        broken.is_empty(),
+        "links that resolve to nothing:\n{}",
+        broken.join("\n")
+    );
+}
+
+#[test]
+fn no_guide_ends_mid_sentence() {
+    for guide in guides() {
+        let text = std::fs::read_to_string(&guide).unwrap();
+        let last = text.trim_end();
+        assert!(
+            last.ends_with(['.', ')', '|', '`', ':', '>']),
+            "{} ends mid-sentence: …{}",
+            guide.display(),
+            &last[last.len().saturating_sub(80)..]
+        );
+    }
+}
