@@ -110,3 +110,163 @@ fn sty_makes_the_folder_it_is_told_to_write_into() {
     );
     assert_eq!(std::fs::read(&file).unwrap(), b"x");
 }
+
+#[test]
+fn help_says_badge_writes_pdf_too() {
+    let o = common::pith().arg("--help").output().unwrap();
+    let help = String::from_utf8_lossy(&o.stdout);
+    let line = help
+        .lines()
+        .find(|l| l.trim_start().starts_with("badge "))
+        .unwrap_or_else(|| panic!("no badge line: {help}"));
+    assert!(line.contains("SVG") && line.contains("PDF"), "{line}");
+}
+
+#[test]
+fn an_offline_hint_typed_as_suggested_works() {
+    // Offline, `pith number ID` suggests `--arxiv-atom FILE`; typed after the id, it numbers
+    // that entry of the file.
+    let atom = root().join("examples/2402.03791v3.atom.xml");
+    let o = common::pith()
+        .args(["number", "--offline", "2402.03791"])
+        .env("PITH_CACHE_DIR", common::tmpdir().path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--arxiv-atom FILE"), "{err}");
+    let o = common::pith()
+        .args(["number", "2402.03791", "--arxiv-atom"])
+        .arg(&atom)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), common::SEED);
+    // An id the file does not hold is named.
+    let o = common::pith()
+        .args(["number", "2401.00001", "--arxiv-atom"])
+        .arg(&atom)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("2401.00001"));
+    // The next version's number says what it assumes.
+    let o = common::pith()
+        .args(["number", "--next", "--tex", "--arxiv-atom"])
+        .arg(&atom)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("v4 will have if it keeps v3's title, abstract"),
+        "{err}"
+    );
+}
+
+/// The guides a reader opens on a forge: README.md, CONTRIBUTING.md, SECURITY.md, docs/*.md.
+fn guides() -> Vec<std::path::PathBuf> {
+    let mut all: Vec<_> = ["README.md", "CONTRIBUTING.md", "SECURITY.md"]
+        .iter()
+        .map(|f| root().join(f))
+        .collect();
+    let mut docs: Vec<_> = std::fs::read_dir(root().join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    all.extend(docs);
+    all
+}
+
+/// The link and image targets of a Markdown text (`[t](x)`, `![t](x)`, `[t]: x`, `src="x"`,
+/// `href="x"`), outside code blocks and code spans.
+fn link_targets(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        // Code spans hold examples, not links.
+        let line: String = line
+            .split('`')
+            .enumerate()
+            .filter(|(i, _)| i % 2 == 0)
+            .map(|(_, s)| s)
+            .collect::<Vec<_>>()
+            .join(" ");
+        if let Some(rest) = line.trim_start().strip_prefix('[') {
+            if let Some((_, target)) = rest.split_once("]:") {
+                out.extend(target.split_whitespace().next().map(str::to_owned));
+            }
+        }
+        for (i, _) in line.match_indices("](") {
+            let rest = &line[i + 2..];
+            let end = rest.find([')', ' ']).unwrap_or(rest.len());
+            out.push(rest[..end].to_owned());
+        }
+        for attr in ["src=\"", "href=\""] {
+            for (i, _) in line.match_indices(attr) {
+                let rest = &line[i + attr.len()..];
+                out.push(rest[..rest.find('"').unwrap_or(rest.len())].to_owned());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_relative_link_and_image_in_the_guides_resolves() {
+    let mut broken = Vec::new();
+    let mut seen = 0;
+    for guide in guides() {
+        let text = std::fs::read_to_string(&guide).unwrap();
+        for target in link_targets(&text) {
+            // Web addresses, mail and anchors within the page are not files.
+            if target.contains("://") || target.starts_with("mailto:") || target.starts_with('#') {
+                continue;
+            }
+            let path = target.split('#').next().unwrap();
+            if path.is_empty() {
+                continue;
+            }
+            seen += 1;
+            // Relative to the guide's own folder, as a forge resolves it.
+            if !guide.parent().unwrap().join(path).exists() {
+                broken.push(format!(
+                    "{}: {target}",
+                    guide.strip_prefix(root()).unwrap().display()
+                ));
+            }
+        }
+    }
+    assert!(
+        seen > 20,
+        "only {seen} relative links found: the scanner is broken"
+    );
+    assert!(
+        broken.is_empty(),
+        "links that resolve to nothing:\n{}",
+        broken.join("\n")
+    );
+}
+
+#[test]
+fn no_guide_ends_mid_sentence() {
+    for guide in guides() {
+        let text = std::fs::read_to_string(&guide).unwrap();
+        let last = text.trim_end();
+        assert!(
+            last.ends_with(['.', ')', '|', '`', ':', '>']),
+            "{} ends mid-sentence: …{}",
+            guide.display(),
+            &last[last.len().saturating_sub(80)..]
+        );
+    }
+}

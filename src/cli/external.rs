@@ -44,6 +44,8 @@ pub fn run(subcommand: &str, args: Args, ui: super::Ui) -> Result<super::Outcome
     })?;
     let mut cmd = Command::new(&program);
     cmd.arg(subcommand).args(&args.args);
+    // Its help and usage lines then say `pith serve`, as typed, not `pith-serve serve`.
+    cmd.env("PITH_SERVE_AS", "pith");
     if ui.quiet() {
         cmd.arg("--quiet");
     }

@@ -210,7 +210,7 @@ enum Command {
     Inspect(inspect::Args),
     /// Take the Pith Number, its link and the stamp out of a PDF (incremental update).
     Strip(strip::Args),
-    /// Write an SVG badge for a number.
+    /// Write a badge for a number: SVG, or PDF for LaTeX and print (--format).
     Badge(badge::BadgeArgs),
     /// Inject numbers into many PDFs in parallel (manifest or directory), with a JSON Lines report.
     Batch(batch::Args),

@@ -24,8 +24,9 @@ $PITH_CACHE_DIR (else the platform cache directory, ~/.cache/pith on Linux).")]
 pub struct Args {
     /// arXiv ids or abs URLs (2402.03791, 2402.03791v3, hep-th/9901001, arXiv:2402.03791,
     /// https://arxiv.org/abs/2402.03791): each paper's number, from arXiv's metadata. Without a
-    /// version, the latest; an older version needs its --title-file and --abstract-file.
-    #[arg(value_name = "ARXIV_ID", conflicts_with_all = ["record", "arxiv_atom", "id", "arxiv", "jsonl", "arxiv_snapshot", "arxiv_oai"])]
+    /// version, the latest; an older version needs its --title-file and --abstract-file. With
+    /// --arxiv-atom FILE, one id picks that paper's entry of the file (no network).
+    #[arg(value_name = "ARXIV_ID", conflicts_with_all = ["record", "id", "arxiv", "jsonl", "arxiv_snapshot", "arxiv_oai"])]
     ids: Vec<String>,
     /// Print the LaTeX line \pithnumber{pith:YYYY:<26>} instead of the number.
     #[arg(long, conflicts_with = "json")]
@@ -66,7 +67,7 @@ fn describe(r: &NumberReport) -> Result<serde_json::Value> {
 }
 
 /// Prints the number of every record the input describes, one per line.
-pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
+pub fn run(mut args: Args, ui: super::Ui) -> Result<Outcome> {
     if !args.arxiv_snapshot.is_empty() || !args.arxiv_oai.is_empty() {
         super::arxiv::number(
             &job::number::BulkRequest {
@@ -88,6 +89,17 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
         out.flush()?;
         return Ok(Outcome::Ok);
     }
+    // `pith number ID --arxiv-atom FILE`, as the offline hint suggests: the saved entry is
+    // the source and the id picks it, as --id does.
+    if args.input.arxiv_atom.is_some() && !args.ids.is_empty() {
+        if args.ids.len() > 1 {
+            anyhow::bail!(
+                "--arxiv-atom FILE takes one arXiv id (the entry to number), not {}",
+                args.ids.len()
+            );
+        }
+        args.input.id = Some(args.ids.remove(0));
+    }
     if !args.ids.is_empty() {
         return from_arxiv(&args, &mut out, ui);
     }
@@ -97,6 +109,20 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     }))?;
     let many = reports.len() > 1;
     for r in &reports {
+        // As with --arxiv ID --next: the next version's number rests on what it keeps.
+        if args.input.next {
+            if let Some(v) = r.version() {
+                super::note!(
+                    ui,
+                    "{}: the number v{v} will have if it keeps v{}'s title, abstract, categories and licence (v1's date stays; changing any of them changes the number)",
+                    r.arxiv_id
+                        .rsplit_once('v')
+                        .filter(|(_, n)| n.parse::<u32>().is_ok())
+                        .map_or(r.arxiv_id.as_str(), |(id, _)| id),
+                    v.saturating_sub(1)
+                );
+            }
+        }
         print(&mut out, &args, r, many)?;
     }
     out.flush()?;

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use pith::job::one_line;
 use pith_serve::app::{self, AppState};
 use pith_serve::index::{self, BuildOptions, Index, Sources};
@@ -16,7 +16,7 @@ use pith_serve::limits::{self, Limits};
 /// A mirror of the Pith resolver: build an index of numbers, serve it with live badges, or
 /// export it as static files.
 #[derive(Debug, Parser)]
-#[command(name = "pith", bin_name = "pith", version, about)]
+#[command(name = "pith-serve", bin_name = "pith-serve", version, about)]
 struct Cli {
     /// Print only errors: no counts or summaries on standard error.
     #[arg(short, long, global = true, help_heading = "Global options")]
@@ -172,8 +172,22 @@ struct ServeArgs {
     max_upload: u64,
 }
 
+/// The command line this program reads, named as it was run: `pith` when pith runs it for
+/// `pith index` and `pith serve` (and says so in `PITH_SERVE_AS`), so that its help and usage
+/// lines show what the user typed; `pith-serve` when run on its own.
+fn command() -> clap::Command {
+    let cmd = Cli::command();
+    match std::env::var("PITH_SERVE_AS").as_deref() {
+        Ok("pith") => cmd.name("pith").bin_name("pith"),
+        _ => cmd,
+    }
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+    {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };

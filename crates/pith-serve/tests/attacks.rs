@@ -270,13 +270,62 @@ fn raise_fd_limit(want: u64) -> u64 {
         .unwrap_or(0)
 }
 
-/// The value `p` of the way through `sorted` (0.99: the 99th percentile).
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    sorted[((sorted.len() as f64 * p).ceil() as usize).clamp(1, sorted.len()) - 1]
+/// What [`probe_routes`] saw: probes answered, over how long, and those not answered 200.
+struct Probes {
+    answered: usize,
+    took: Duration,
+    slowest: (Duration, String),
+    failed: Vec<(String, u16)>,
+}
+
+impl Probes {
+    /// Probes answered per second.
+    fn rate(&self) -> f64 {
+        self.answered as f64 / self.took.as_secs_f64()
+    }
+}
+
+impl std::fmt::Display for Probes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} probes in {:?} ({:.1}/s), slowest {:?}",
+            self.answered,
+            self.took,
+            self.rate(),
+            self.slowest
+        )
+    }
+}
+
+/// Asks `routes` in turn, 40 ms apart, for `window`.
+fn probe_routes(s: &Server, routes: &[(String, &str)], window: Duration) -> Probes {
+    let mut p = Probes {
+        answered: 0,
+        took: Duration::ZERO,
+        slowest: (Duration::ZERO, String::new()),
+        failed: Vec::new(),
+    };
+    let t = Instant::now();
+    while t.elapsed() < window {
+        let (path, accept) = &routes[p.answered % routes.len()];
+        let start = Instant::now();
+        let r = s.get(path, &[("Accept", accept)]);
+        if start.elapsed() > p.slowest.0 {
+            p.slowest = (start.elapsed(), path.clone());
+        }
+        if r.status != 200 {
+            p.failed.push((path.clone(), r.status));
+        }
+        p.answered += 1;
+        std::thread::sleep(Duration::from_millis(40));
+    }
+    p.took = t.elapsed();
+    p
 }
 
 #[test]
-#[ignore = "full tier (4,000 slow uploads for 25 s while probes run)"]
+#[ignore = "full tier (4,000 slow uploads for 25 s while probes run, after 5 s of probes alone)"]
 fn slow_uploads_leave_the_other_routes_answering() {
     const SLOW: usize = 4_000;
     if raise_fd_limit(16_384) < 2 * SLOW as u64 + 512 {
@@ -299,6 +348,8 @@ fn slow_uploads_leave_the_other_routes_answering() {
     for (path, accept) in &routes {
         assert_eq!(s.get(path, &[("Accept", accept)]).status, 200, "{path}");
     }
+    let before = probe_routes(&s, &routes, Duration::from_secs(5));
+    assert!(before.failed.is_empty(), "{:?}", before.failed);
     let stop = Arc::new(AtomicBool::new(false));
     // The attacker: 4,000 connections each sending a body a byte every 5 s; a connection the
     // server closes is opened again (up to 100 a second), as the attack in the wild does.
@@ -363,37 +414,26 @@ fn slow_uploads_leave_the_other_routes_answering() {
         .recv_timeout(Duration::from_secs(60))
         .expect("the slow uploads were not all opened within 60 s");
     // The probes: health, a badge, a record page, one after another for 20 s.
-    let mut times = Vec::new();
-    let mut slowest = (Duration::ZERO, String::new());
-    let mut failed = Vec::new();
-    let t = Instant::now();
-    let mut i = 0usize;
-    while t.elapsed() < Duration::from_secs(20) {
-        let (path, accept) = &routes[i % routes.len()];
-        let start = Instant::now();
-        let r = s.get(path, &[("Accept", accept)]);
-        times.push(start.elapsed());
-        if start.elapsed() > slowest.0 {
-            slowest = (start.elapsed(), path.clone());
-        }
-        if r.status != 200 {
-            failed.push((path.clone(), r.status));
-        }
-        i += 1;
-        std::thread::sleep(Duration::from_millis(40));
-    }
+    let under = probe_routes(&s, &routes, Duration::from_secs(20));
     stop.store(true, Ordering::Relaxed);
     let (reopened, refused) = attacker.join().unwrap();
-    times.sort();
-    let p99 = percentile(&times, 0.99);
     eprintln!(
-        "slow uploads: {} probes, p50 {:?}, p99 {p99:?}, slowest {slowest:?}; {reopened} attack connections opened again, {refused} answered",
-        times.len(),
-        percentile(&times, 0.5),
+        "slow uploads: {under}; before the attack: {before}; {reopened} attack connections opened again, {refused} answered"
     );
-    assert!(failed.is_empty(), "probes not answered 200: {failed:?}");
-    assert!(times.len() > 100, "{} probes", times.len());
-    assert!(p99 < Duration::from_millis(100), "p99 {p99:?}");
+    assert!(
+        under.failed.is_empty(),
+        "probes not answered 200: {:?}",
+        under.failed
+    );
+    // Judged against the same probes before the attack, on the same machine in the same
+    // run, so that a busy machine slows both: a server whose routes waited for the slow
+    // uploads answers a small fraction of the probes it answered before.
+    assert!(
+        under.rate() * 4.0 >= before.rate(),
+        "the probes were answered at {:.1}/s under the attack, {:.1}/s before it",
+        under.rate(),
+        before.rate()
+    );
     assert!(refused > 0, "no slow upload was refused or cut off");
 }
 
@@ -496,14 +536,17 @@ fn an_index_overwritten_in_place_is_answered_503() {
         .args(["-HUP", &s.pid().to_string()])
         .status()
         .unwrap();
-    let t = Instant::now();
+    // SIGHUP is the event: the server looks at its file again when told, so the next
+    // answers say 503. A few asks allow for the signal's delivery; no clock is judged.
     let mut r = s.get(&path, &[]);
-    while r.status != 503 && t.elapsed() < Duration::from_secs(3) {
+    for _ in 0..100 {
+        if r.status == 503 {
+            break;
+        }
         std::thread::sleep(Duration::from_millis(50));
         r = s.get(&path, &[]);
     }
     assert_eq!(r.status, 503, "{}", r.text());
-    assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
     assert!(r.text().contains("overwritten"), "{}", r.text());
     assert!(r.header("retry-after").is_some());
     for p in ["/healthz", &format!("/badge/{c}.svg"), "/"] {
@@ -665,17 +708,21 @@ fn no_url_is_taken_from_the_host_header() {
     }
 }
 
-/// The largest wait of `/healthz` asked from another client every 50 ms while `busy` runs.
-fn probe_while(addr: &str, busy: impl FnOnce()) -> Duration {
+/// `/healthz` asked from another client, one probe after another (50 ms apart), while `busy`
+/// runs: how many were answered 200 before `busy` returned. A server that keeps new clients
+/// waiting until the attack ends answers none of them in time; one merely slowed by a busy
+/// machine still answers several. The count, not a wait in milliseconds, is what the tests
+/// judge, so that a loaded machine cannot fail them.
+fn probes_answered_while(addr: &str, busy: impl FnOnce()) -> usize {
     let stop = Arc::new(AtomicBool::new(false));
     let probe = {
         let (addr, stop) = (addr.to_owned(), Arc::clone(&stop));
         std::thread::spawn(move || {
-            let mut worst = Duration::ZERO;
-            while !stop.load(Ordering::Relaxed) {
-                let t = Instant::now();
+            let mut answered = 0;
+            while !stop.load(Ordering::SeqCst) {
                 let mut c = common::connect_from("127.0.0.3", &addr).unwrap();
-                c.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+                // Only stops a hung test: the attacks last seconds.
+                c.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
                 c.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
                     .unwrap();
                 let mut b = Vec::new();
@@ -685,14 +732,17 @@ fn probe_while(addr: &str, busy: impl FnOnce()) -> Duration {
                     "{}",
                     String::from_utf8_lossy(&b)
                 );
-                worst = worst.max(t.elapsed());
+                // An answer that came after the attack ended does not count.
+                if !stop.load(Ordering::SeqCst) {
+                    answered += 1;
+                }
                 std::thread::sleep(Duration::from_millis(50));
             }
-            worst
+            answered
         })
     };
     busy();
-    stop.store(true, Ordering::Relaxed);
+    stop.store(true, Ordering::SeqCst);
     probe.join().unwrap()
 }
 
@@ -721,7 +771,7 @@ fn a_flood_of_large_record_pages_leaves_the_server_answering() {
         json.text().contains("Author044999"),
         "the JSON lost authors"
     );
-    let worst = probe_while(&s.addr, || {
+    let answered = probes_answered_while(&s.addr, || {
         let until = Instant::now() + Duration::from_secs(5);
         let clients: Vec<_> = (0..64)
             .map(|i| {
@@ -755,7 +805,10 @@ fn a_flood_of_large_record_pages_leaves_the_server_answering() {
         let served: usize = clients.into_iter().map(|c| c.join().unwrap()).sum();
         eprintln!("large pages: {served} answered in 5 s");
     });
-    assert!(worst < Duration::from_secs(1), "/healthz waited {worst:?}");
+    assert!(
+        answered >= 3,
+        "/healthz was answered {answered} times while the large pages were asked for"
+    );
 }
 
 #[test]
@@ -790,7 +843,7 @@ fn held_connections_leave_new_clients_answered() {
         conns.iter().flatten().count(),
         t.elapsed()
     );
-    let worst = probe_while(&s.addr, || {
+    let answered = probes_answered_while(&s.addr, || {
         let until = Instant::now() + Duration::from_secs(10);
         while Instant::now() < until {
             for slot in conns.iter_mut() {
@@ -813,9 +866,11 @@ fn held_connections_leave_new_clients_answered() {
         "held: {} still open after 10 s",
         conns.iter().flatten().count()
     );
+    // The held connections ask every 4 s, so no idle timeout frees a slot: a new client is
+    // answered only if the server makes room for it while they are held.
     assert!(
-        worst < Duration::from_secs(1),
-        "a new client waited {worst:?}"
+        answered >= 3,
+        "a new client was answered {answered} times while 4,500 connections were held"
     );
 }
 

@@ -3,6 +3,7 @@ mod common;
 
 mod anchors;
 mod attacks;
+mod cli;
 mod export;
 mod forged;
 mod hostile;
