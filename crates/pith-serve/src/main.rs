@@ -224,8 +224,10 @@ fn run_index(a: IndexArgs, quiet: bool) -> Result<()> {
         && a.records.is_empty()
         && a.bundles.is_empty()
         && a.anchors.is_empty()
+        && a.key.is_empty()
+        && !a.drop_keys
     {
-        bail!("nothing to index: give --arxiv-snapshot, --arxiv-oai, --records, --bundles or --anchors");
+        bail!("nothing to index: give --arxiv-snapshot, --arxiv-oai, --records, --bundles or --anchors (or --key, --drop-keys to change the keys an index trusts)");
     }
     let keys = a
         .key
