@@ -17,6 +17,9 @@
 //!   The check is then stopped (the engine's [`Stop`], checked inside its loops), so its turn
 //!   and the memory it held are given back within moments; [`Budget::stop_all`] stops every
 //!   check in flight when the server stops.
+//! - Where: each check runs on a thread of its own with a stack of [`CHECK_STACK`], far deeper
+//!   than any file can make the engine go, and a check that panics is answered as a failure:
+//!   no upload ends the process the other clients are answered from.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};

@@ -142,14 +142,17 @@ fn expensive_uploads_are_answered() {
     assert_eq!(s.get("/healthz", &[]).status, 200);
 }
 
-/// Streams naming 25,000 and 100,000 filters, all uploaded at once: the server answers each
-/// (a check runs on a thread of its own with a known, large stack, so no file's depth ends the
-/// process) and checks a valid file right after.
+/// Streams naming 25,000 filters (deeper than a tokio worker's stack allowed the engine to
+/// go), uploaded at once: the server answers each (a check runs on a thread of its own with a
+/// known, large stack, so no file's depth ends the process) and checks a valid file right
+/// after. The 100,000-filter ones are in the full tier's burst.
 #[test]
 fn filter_chains_do_not_take_the_server_down() {
     let fx = Fixture::new();
     let s = Server::start(&fx.index, &[]);
-    let answers = upload_all(&s, &chains(), 1);
+    let mut small = chains();
+    small.retain(|c| c.name.starts_with("chain-25k"));
+    let answers = upload_all(&s, &small, 1);
     eprintln!("hostile: {answers:?}");
     check_answers(&answers);
     assert_eq!(s.get("/healthz", &[]).status, 200);
@@ -216,7 +219,11 @@ fn concurrent_uploads_of_every_shape_stay_within_the_budget() {
             }
             std::thread::sleep(std::time::Duration::from_secs(wait_of(retry)));
         };
-        eprintln!("hostile: {} alone: {status} after {tries} tries", shape.name);
+        eprintln!(
+            "hostile: {} alone: {status} after {tries} tries, peak RSS {} MB",
+            shape.name,
+            peak_rss(s.pid()).unwrap_or(0) >> 20
+        );
         assert!(
             matches!(status, 200 | 422),
             "{}: alone, still answered {status} after {tries} tries",

@@ -2,6 +2,9 @@
 //! field, or the request body itself) and checks it with the same library call as
 //! `pith verify PAPER.pdf`, against this server's index instead of the network. The answer is a
 //! page in words, or with `Accept: application/json` the document `pith verify --json` prints.
+//! Receipts are checked with the keys the index trusts, and a file the library refuses is
+//! refused here with the library's kind (`{error, kind}`, as the CLI and Python give it): the
+//! verdict is the library's, never decided again here.
 //!
 //! The upload is held in memory only for the check and never written or logged. A body over
 //! the server's `--max-upload` is read to its end (so that the browser shows the answer rather
