@@ -46,4 +46,5 @@ mod stamp;
 mod stamp_place;
 mod stamp_tagged;
 mod tar;
+mod trust;
 mod vectors;

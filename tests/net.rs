@@ -1022,8 +1022,8 @@ fn test_key_fingerprint() -> String {
 
 /// Three mirrors on 127.0.0.1, in the manifest's order: one down, one serving another paper's
 /// record for the code and a bundle whose receipt was tampered with, one good. The answer is
-/// the good one's, named; the verdict is what the good mirror alone gives; a key the manifest
-/// states with another fingerprint is not trusted.
+/// the good one's, named; the verdict is what the good mirror alone gives. The key that signed
+/// the receipts is pinned with `--key`: the key the manifest states is a name, never trust.
 #[test]
 fn mirrors_are_tried_in_turn_and_only_signatures_are_believed() {
     let rec = published_record("2402.03791");
@@ -1055,8 +1055,9 @@ fn mirrors_are_tried_in_turn_and_only_signatures_are_believed() {
     let pdf = pdf_with(&env, &number);
     let p = pdf.to_str().unwrap();
 
-    // No --key: the manifest states the test key's fingerprint, so its receipt verifies.
-    let r = env.run(&["verify", p, "--json", "--refresh"]);
+    // The test key pinned: its receipt verifies.
+    let key = common::test_key();
+    let r = env.run(&["verify", p, "--json", "--refresh", "--key", &key]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     let v: Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(v["verdict"], "verified", "{v}");
@@ -1068,7 +1069,7 @@ fn mirrors_are_tried_in_turn_and_only_signatures_are_believed() {
         asked.contains(&format!("/pith/{code}/bundle.json")),
         "{asked:?}"
     );
-    let r = env.run(&["verify", p, "--refresh"]);
+    let r = env.run(&["verify", p, "--refresh", "--key", &key]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(
         r.stdout.contains(&format!("good ({})", good.url())),
@@ -1081,10 +1082,10 @@ fn mirrors_are_tried_in_turn_and_only_signatures_are_believed() {
         r.stdout
     );
 
-    // Again: from the cache, asking no one, the manifest's key still trusted; offline too.
+    // Again: from the cache, asking no one, the key still pinned; offline too.
     let asked = good.requests().len() + bad.requests().len();
     for extra in [&[][..], &["--offline"][..]] {
-        let mut args = vec!["verify", p, "--json"];
+        let mut args = vec!["verify", p, "--json", "--key", &key];
         args.extend_from_slice(extra);
         let r = env.run(&args);
         let c: Value = serde_json::from_str(&r.stdout).unwrap();
@@ -1117,17 +1118,18 @@ fn mirrors_are_tried_in_turn_and_only_signatures_are_believed() {
     ];
     std::fs::write(&file2, manifest(&order, &fp)).unwrap();
     let env2 = env2.with("PITH_MIRRORS", file2.to_str().unwrap());
-    let r = env2.run(&["verify", p, "--json"]);
+    let r = env2.run(&["verify", p, "--json", "--key", &key]);
     let v2: Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(
         (&v2["verdict"], &v2["mirror"]),
         (&v["verdict"], &v["mirror"])
     );
 
-    // A fingerprint that is not the key's: the key is not trusted, nothing verifies.
+    // Not pinned: the manifest states the key with its own fingerprint, which adds no trust;
+    // nothing verifies.
     let env3 = Env::new(None, None, true);
     let file3 = env3.cache.path().join("mirrors.json");
-    std::fs::write(&file3, manifest(&[("good", good.url())], &"0".repeat(32))).unwrap();
+    std::fs::write(&file3, manifest(&[("good", good.url())], &fp)).unwrap();
     let env3 = env3.with("PITH_MIRRORS", file3.to_str().unwrap());
     let r = env3.run(&["verify", p, "--json"]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);

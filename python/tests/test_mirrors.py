@@ -2,7 +2,8 @@
 by signature: three stand-ins on 127.0.0.1 (one down, one serving another paper's record and a
 bundle whose receipt was tampered with, one good). ``pith verify --json`` and
 :func:`pith_number.verify_pdf` give the same verdict and name the same mirror. The bundles are
-signed with the ``cryptography`` package (not ours)."""
+signed with the ``cryptography`` package (not ours); the key is pinned (``--key``, ``keys=``),
+since a key the manifest states is a name, never trust."""
 
 from __future__ import annotations
 
@@ -87,12 +88,16 @@ def test_cli_and_python_agree_on_the_mirror_that_answered(net, tmp_path: Path, m
     pdf = tmp_path / "paper.pdf"
     pith_number.inject(FIXTURES / "minimal.pdf", rec["pith_number"], pdf)
 
-    py = pith_number.verify_pdf(pdf)
+    pinned = base64.b64encode(raw).decode()
+    # Not pinned: the manifest names the key, which adds no trust.
+    assert pith_number.verify_pdf(pdf, refresh=True)["verdict"] == "unverified"
+    py = pith_number.verify_pdf(pdf, keys=[pinned], refresh=True)
     assert py["verdict"] == "verified", py
     assert py["mirror"] == {"name": "good", "base_url": good.url}
     # The CLI, with a cache of its own so that it asks the mirrors too.
     env = dict(os.environ, PITH_CACHE_DIR=str(tmp_path / "cli-cache"))
-    out = subprocess.run([pith_cli(), "verify", str(pdf), "--json"], capture_output=True,
+    out = subprocess.run([pith_cli(), "verify", str(pdf), "--json", "--key", pinned],
+                         capture_output=True,
                          text=True, env=env, timeout=120)
     assert out.returncode == 0, out.stderr
     cli = json.loads(out.stdout)
@@ -100,5 +105,5 @@ def test_cli_and_python_agree_on_the_mirror_that_answered(net, tmp_path: Path, m
     assert cli["checks"] == py["checks"]
     # The manifest given as an argument: the same answer.
     monkeypatch.delenv("PITH_MIRRORS")
-    again = pith_number.verify_pdf(pdf, mirrors=str(path), refresh=True)
+    again = pith_number.verify_pdf(pdf, mirrors=str(path), keys=[pinned], refresh=True)
     assert (again["verdict"], again["mirror"]) == (py["verdict"], py["mirror"])

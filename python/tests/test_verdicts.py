@@ -153,3 +153,66 @@ def test_each_verdict_has_one_headline_at_every_door(mirror: Mirror, tmp_path: P
     # The unknown number's sentence says how to check it (tests/net.rs runs that command).
     unknown = [h for h in seen if h.startswith("UNKNOWN: ")][0]
     assert "pith verify unknown.pdf --arxiv ID --next" in unknown, unknown
+
+
+def test_an_unpinned_key_and_an_encrypted_file_get_one_answer_at_every_door(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mirror whose index was built without ``--key``: its bundle's receipt is signed by a
+    key nobody pinned. The right file is UNVERIFIED at every door (never MISMATCH at the
+    mirror), the wrong one MISMATCH, the unnumbered one NO NUMBER, and an encrypted file that
+    needs a password is the same error kind (``password``) from ``pith verify --json``,
+    Python's exception and the mirror's ``{error, kind}``."""
+    pith = pith_cli()
+    recs = vectors()
+    (tmp_path / "records").mkdir()
+    (tmp_path / "bundles").mkdir()
+    (tmp_path / "records" / "records.json").write_text(json.dumps(recs))
+    bundle, _ = signed_bundle(recs[0])
+    (tmp_path / "bundles" / "first.json").write_text(json.dumps(bundle))
+    index = tmp_path / "u.pith-index"
+    r = subprocess.run([pith, "index", "-o", str(index), "--records", str(tmp_path / "records"),
+                        "--bundles", str(tmp_path / "bundles")],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    proc = subprocess.Popen([pith, "serve", str(index), "--listen", "127.0.0.1:0"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        url = proc.stdout.readline().strip()[len("listening on "):]
+        first = recs[0]["pith_number"]
+        year, code = first.split(":")[1], first.split(":")[2]
+        monkeypatch.chdir(tmp_path)
+        for name, number in [("right.pdf", first), ("wrong.pdf", f"pith:{int(year) - 1}:{code}")]:
+            r = subprocess.run([pith, "inject", str(MINIMAL), "--number", number, "-o", name],
+                               capture_output=True, text=True, timeout=60)
+            assert r.returncode == 0, r.stderr
+        Path("none.pdf").write_bytes(MINIMAL.read_bytes())
+        Path("encrypted.pdf").write_bytes(
+            (FIXTURES / "encrypted" / "r4-aes128-user-password.pdf").read_bytes())
+        env = dict(os.environ, PITH_RESOLVER_URL=url, PITH_CACHE_DIR=str(tmp_path / "cache"),
+                   PITH_RESOLVER_SPACING_MS="0", PITH_ARXIV_URL="http://127.0.0.1:9")
+        want = {"right.pdf": "unverified", "wrong.pdf": "mismatch", "none.pdf": "no_number",
+                "encrypted.pdf": "error password"}
+        for name, outcome in want.items():
+            j = subprocess.run([pith, "verify", name, "--json"], capture_output=True, text=True,
+                               env=env, timeout=60)
+            cli = json.loads(j.stdout)
+            cli_says = f"error {cli['kind']}" if "kind" in cli else cli["verdict"]
+            try:
+                py = pn.verify_pdf(name, resolver_url=url, cache_dir=str(tmp_path / "pycache"))
+                py_says = py["verdict"]
+            except pn.PithError as e:
+                py_says = f"error {e.kind}"
+            req = urllib.request.Request(
+                f"{url}/verify?file={name}", data=Path(name).read_bytes(), method="POST",
+                headers={"Accept": "application/json", "Content-Type": "application/pdf"})
+            try:
+                with urllib.request.urlopen(req, timeout=60) as resp:
+                    web = json.loads(resp.read().decode())
+            except urllib.error.HTTPError as e:
+                web = json.loads(e.read().decode())
+            web_says = f"error {web['kind']}" if "kind" in web else web["verdict"]
+            assert cli_says == py_says == web_says == outcome, (name, cli, web)
+    finally:
+        proc.kill()
+        proc.wait()

@@ -9,8 +9,11 @@
 //!
 //! A manifest is trusted for where to ask, never for what is true: an answer is believed only
 //! as far as it checks (a record by its hash, a bundle by a receipt that verifies with a key
-//! the caller trusts or one whose fingerprint the manifest states, [`Mirror::keys`]). This
-//! module reads manifests; asking the mirrors in turn is [`super::resolver`]'s.
+//! the user pinned: the registry's, and those given with `--key`). The keys a manifest states
+//! for a mirror ([`Mirror::named_keys`]) are names, never trust: anyone can write a manifest
+//! stating their own key with its own fingerprint, so a receipt signed by such a key stays
+//! unverified until the user pins the key. This module reads manifests; asking the mirrors in
+//! turn is [`super::resolver`]'s.
 
 use std::time::Duration;
 
@@ -40,8 +43,9 @@ pub struct Mirror {
     pub base_url: String,
     /// Its `bundle_pattern`, `{suffix}` standing for the 26 characters.
     pub bundle_pattern: String,
-    /// The keys the manifest gives it whose stated fingerprint is theirs.
-    pub keys: Vec<Key>,
+    /// The keys the manifest names for it whose stated fingerprint is theirs: said in reports
+    /// so that a user can decide to pin one, never used to check a receipt.
+    pub named_keys: Vec<Key>,
 }
 
 impl Mirror {
@@ -52,7 +56,7 @@ impl Mirror {
             name: base.to_owned(),
             base_url: base.to_owned(),
             bundle_pattern: super::resolver::bundle_url(base, "{suffix}"),
-            keys: Vec::new(),
+            named_keys: Vec::new(),
         }
     }
 
@@ -111,28 +115,6 @@ pub fn mirrors(client: &Client) -> Result<Mirrors, Error> {
     }
 }
 
-/// The keys the manifest states for any of its mirrors, read without the network (a file, or
-/// a manifest fetched before and cached, of any age): what an answer cached earlier is
-/// checked with again. Empty when no manifest applies or none can be had so.
-pub fn stated_keys(client: &Client) -> Vec<Key> {
-    let Some(source) = client.settings().manifest() else {
-        return Vec::new();
-    };
-    let bytes = if is_url(source) {
-        client
-            .cache()
-            .read(&cache_file(client, source))
-            .ok()
-            .flatten()
-    } else {
-        std::fs::read(source).ok()
-    };
-    bytes
-        .and_then(|b| parse(&b, source).ok())
-        .map(|list| list.into_iter().flat_map(|m| m.keys).collect())
-        .unwrap_or_default()
-}
-
 /// The cache file of the manifest at `url`.
 fn cache_file(client: &Client, url: &str) -> std::path::PathBuf {
     client.cache().dir().join("mirrors").join(format!(
@@ -159,10 +141,7 @@ fn manifest(client: &Client, source: &str) -> Result<Vec<Mirror>, Error> {
     }
     let s = client.settings();
     let cache = client.cache();
-    let file = cache.dir().join("mirrors").join(format!(
-        "{}.json",
-        &number::hex(&number::sha256(source.as_bytes()))[..16]
-    ));
+    let file = cache_file(client, source);
     if !s.refresh {
         let fresh = std::fs::metadata(&file)
             .and_then(|m| m.modified())
@@ -195,7 +174,8 @@ fn origin(url: &str) -> Option<&str> {
 
 /// Reads a manifest: its `mirrors`, each with a `base_url` (absolute, or a path joined to the
 /// origin of `at`, the manifest's own URL), a `bundle_pattern` (else the resolver's layout)
-/// and the keys of `public_key` and `public_keys` whose stated fingerprints are theirs.
+/// and the keys of `public_key` and `public_keys` whose stated fingerprints are theirs (named,
+/// not trusted: [`Mirror::named_keys`]).
 ///
 /// # Errors
 /// A sentence saying why it is not a manifest, or names no usable mirror.
@@ -259,7 +239,7 @@ pub fn parse(json: &[u8], at: &str) -> Result<Vec<Mirror>, String> {
             name,
             base_url: base,
             bundle_pattern,
-            keys,
+            named_keys: keys,
         });
     }
     if out.is_empty() {
@@ -316,12 +296,12 @@ mod tests {
             .to_string()
         };
         let good = parse(entry(&reg.fingerprint()).as_bytes(), "").unwrap();
-        assert_eq!(good[0].keys.len(), 1);
-        assert_eq!(good[0].keys[0].key_id.as_deref(), Some("pith-v1-2026-05"));
+        assert_eq!(good[0].named_keys.len(), 1);
+        assert_eq!(good[0].named_keys[0].key_id.as_deref(), Some("pith-v1-2026-05"));
         assert_eq!(good[0].base_url, "https://p.example");
         assert_eq!(good[0].label(), "P (https://p.example)");
         let bad = parse(entry(&"0".repeat(32)).as_bytes(), "").unwrap();
-        assert!(bad[0].keys.is_empty());
+        assert!(bad[0].named_keys.is_empty());
         // Paths need the manifest's own URL; unusable entries are skipped.
         let rel = br#"{"mirrors": [{"base_url": "/m"}, {"base_url": "javascript:x"}]}"#;
         assert!(parse(rel, "").is_err());

@@ -105,8 +105,8 @@ pub trait Lookup: std::fmt::Debug + Sync {
         self.record(code).map(|r| (r, None))
     }
     /// The bundle of `code` as [`Lookup::bundle`] gives it, with the mirror that answered;
-    /// mirrors asked in turn believe a bundle only when a receipt in it verifies with `keys`
-    /// (or a key their manifest states).
+    /// mirrors asked in turn believe a bundle only when a receipt in it verifies with `keys`,
+    /// the keys the user pinned.
     ///
     /// # Errors
     /// As [`Lookup::bundle`].
@@ -114,7 +114,7 @@ pub trait Lookup: std::fmt::Debug + Sync {
         let _ = keys;
         self.bundle(code).map(|bundle| resolver::BundleAnswer {
             bundle,
-            ..Default::default()
+            mirror: None,
         })
     }
 }
@@ -187,8 +187,6 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
     let mut bundle = None;
     let mut newer_version = None;
     let mut mirror = None;
-    // A bundle from a mirror is checked with the keys its manifest states too.
-    let mut keys = keys.to_vec();
     let record = match source {
         Source::Record(r) => Some(r),
         Source::Bundle(b) => {
@@ -223,14 +221,12 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
                         format!("{} states {s}; the record's number is {n}", lookup.name()),
                     ));
                 }
-                let missing = match lookup.bundle_from(&code, &keys) {
+                let missing = match lookup.bundle_from(&code, keys) {
                     Ok(resolver::BundleAnswer {
                         bundle: Some(b),
                         mirror: from,
-                        keys: stated,
                     }) => {
                         bundle = Some(b);
-                        keys.extend(stated);
                         if from.is_some() {
                             mirror = from;
                         }
@@ -289,7 +285,7 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
     }
     if let Some(b) = &bundle {
         report.checks.extend(
-            b.check(&keys)
+            b.check(keys)
                 .checks
                 .into_iter()
                 .filter(|c| c.kind != CheckKind::Record),

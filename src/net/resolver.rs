@@ -8,11 +8,14 @@
 //!
 //! With a mirror manifest ([`mirrors`]), the mirrors are asked in turn when one fails or
 //! cannot be reached, and a mirror's answer is believed only as far as it checks
-//! ([`record_from`], [`bundle_from`]).
+//! ([`record_from`], [`bundle_from`]): a record by its hash, a bundle by a receipt that
+//! verifies with a key the user pinned.
 //!
-//! Caching: a record is named by its own hash, so a cached record is used whatever its age; a
-//! bundle may gain events, so a cached bundle is used when younger than [`BUNDLE_FRESH`]
-//! (offline: of any age). A 404 is never cached.
+//! Caching: an answer is cached only once it checks, so that a resolver that once answers
+//! wrongly cannot decide later runs. A record is named by its own hash, so a cached record
+//! that hashes to its code is used whatever its age (one that does not is asked for again); a
+//! bundle may gain events, so a cached bundle is used when younger than [`BUNDLE_FRESH`] and
+//! still believed (offline: of any age). A 404 is never cached.
 //!
 //! A mirror also names, beside the record, the newest version of the paper it indexes when
 //! that is not the record's own (`newer_version`); pith.science may not, so it is optional
@@ -201,9 +204,11 @@ fn first_error(mut errors: Vec<Error>) -> Error {
     errors.swap_remove(at)
 }
 
-/// The record of `code`: from the cache (a record is named by its hash), else from the
-/// mirrors in turn, the first whose record hashes to `code`; when none does, the first record
-/// served (its checks then fail), else the first error (a 404 first).
+/// The record of `code`: from the cache, else from the mirrors in turn (the resolver alone
+/// being one), the first that [`answers`] for `code`; when none does, the first record served
+/// (its checks then fail), else the first error (a 404 first). Only an answer for `code` is
+/// cached, and a cached one is used only while it is one: an answer that contradicts the
+/// paper is never kept as its record, and one kept by an older pith is asked for again.
 fn record_answer(
     client: &Client,
     code: &str,
@@ -213,13 +218,14 @@ fn record_answer(
     if !client.settings().refresh {
         if let Some(bytes) = cache.read(&file)? {
             if let Ok(mut r) = read_record_at(&bytes, &client.settings().resolver_url) {
-                r.cached = true;
-                return Ok((r, bytes, None));
+                if answers(&r, code) {
+                    r.cached = true;
+                    return Ok((r, bytes, None));
+                }
             }
         }
     }
     let ms = mirrors::mirrors(client)?;
-    let alone = !ms.named;
     let mut served = None;
     let mut errors = Vec::new();
     for m in &ms.list {
@@ -228,13 +234,14 @@ fn record_answer(
             .get(Service::Resolver, &url)
             .and_then(|f| read_record_at(&f.body, &m.base_url).map(|r| (r, f.body)))
             .map_err(|e| e.about(&url));
+        let mirror = ms.named.then(|| m.clone());
         match got {
-            Ok((r, body)) if alone || r.record.number().code().eq_ignore_ascii_case(code) => {
+            Ok((r, body)) if answers(&r, code) => {
                 cache.write(&file, &body)?;
-                return Ok((r, body, ms.named.then(|| m.clone())));
+                return Ok((r, body, mirror));
             }
             Ok((r, body)) => {
-                served.get_or_insert((r, body, Some(m.clone())));
+                served.get_or_insert((r, body, mirror));
             }
             Err(e) => errors.push(e),
         }
@@ -243,6 +250,22 @@ fn record_answer(
         Some(s) => Ok(s),
         None => Err(first_error(errors)),
     }
+}
+
+/// Whether `r` answers for `code`: its record hashes to `code` (a record is named by its
+/// hash, so every honest resolver serves the same one), and what a wrapper states beside it
+/// (`pith_number`, `canonical_sha256`) is the record's own.
+pub fn answers(r: &Resolved, code: &str) -> bool {
+    let n = r.record.number();
+    let number_ok = r.stated_number.as_deref().is_none_or(|s| {
+        crate::PithNumber::parse(s)
+            .is_ok_and(|p| p.matches(&crate::number::NumberRef::Full(n.clone())))
+    });
+    let hash_ok = r
+        .stated_sha256
+        .as_deref()
+        .is_none_or(|s| s.eq_ignore_ascii_case(&r.record.canonical_sha256()));
+    n.code().eq_ignore_ascii_case(code) && number_ok && hash_ok
 }
 
 /// The full number of a bare 26-character `code`: its record from the resolver (or the
@@ -283,27 +306,23 @@ pub struct BundleAnswer {
     /// The mirror that served it, when a manifest named the mirrors asked (`None`: the cache,
     /// or the resolver alone).
     pub mirror: Option<Mirror>,
-    /// The keys the manifest states that it was believed with besides the caller's: its
-    /// checks are made with them too.
-    pub keys: Vec<Key>,
 }
 
-/// Whether a mirror's bundle is believed: it is the bundle of `code`, none of its checks
-/// fails, and a receipt in it verifies with `keys` or the keys the manifest gives `mirror`.
-fn believed(b: &Bundle, code: &str, keys: &[Key], mirror: &[Key]) -> bool {
+/// Whether a bundle is believed: it is the bundle of `code`, none of its checks fails, and a
+/// receipt in it verifies with one of `keys`, the keys the user pinned. Keys a mirror or its
+/// manifest name are not among them: naming a key adds no trust.
+fn believed(b: &Bundle, code: &str, keys: &[Key]) -> bool {
     let n = b.record().number();
-    let all: Vec<Key> = keys.iter().chain(mirror).cloned().collect();
-    n.code().eq_ignore_ascii_case(code) && b.supports_verified(&n, &all).is_ok()
+    n.code().eq_ignore_ascii_case(code) && b.supports_verified(&n, keys).is_ok()
 }
 
 /// The bundle of `code` and the mirror that served it (named when a manifest named the
-/// mirrors asked; `None` from the cache). Fresh from the cache when younger than
-/// [`BUNDLE_FRESH`] (offline, of any age); else the mirrors are asked in turn and, when a
-/// manifest names them, the first bundle believed is taken (a receipt that verifies with
-/// `keys` or with a key whose fingerprint the manifest states for that mirror); when none is
-/// believed, the first served (its checks then say why); when none is served, `None` if a
-/// mirror answered 404, else the first error. Only a believed bundle (with the resolver
-/// alone: any valid one) is cached.
+/// mirrors asked; `None` from the cache). From the cache when younger than [`BUNDLE_FRESH`]
+/// and still believed with `keys` (offline, of any age and as it is: its checks say what it
+/// is worth); else the mirrors are asked in turn (the resolver alone being one) and the first
+/// bundle believed is taken; when none is, the first served (its checks then say why); when
+/// none is served, `None` if a mirror answered 404, else the first error. Only a believed
+/// bundle is cached.
 ///
 /// # Errors
 /// As [`bundle`].
@@ -316,10 +335,6 @@ pub fn bundle_from(client: &Client, code: &str, keys: &[Key]) -> Result<BundleAn
             .map_err(|e| e.to_string())
             .and_then(|t| Bundle::from_json(t).map_err(|e| e.to_string()))
     };
-    // A bundle cached earlier is used without asking anyone: with a manifest, while it is
-    // still believed with the keys given or those the manifest states (offline, whatever was
-    // cached is all there is: its checks say what it is worth).
-    let manifest = s.manifest().is_some();
     if !s.refresh {
         let fresh = std::fs::metadata(&file)
             .and_then(|m| m.modified())
@@ -329,16 +344,10 @@ pub fn bundle_from(client: &Client, code: &str, keys: &[Key]) -> Result<BundleAn
         if fresh {
             if let Some(bytes) = cache.read(&file)? {
                 if let Ok(b) = read(&bytes) {
-                    let stated = if manifest {
-                        mirrors::stated_keys(client)
-                    } else {
-                        Vec::new()
-                    };
-                    if !manifest || s.offline || believed(&b, code, keys, &stated) {
+                    if s.offline || believed(&b, code, keys) {
                         return Ok(BundleAnswer {
                             bundle: Some(b),
                             mirror: None,
-                            keys: stated,
                         });
                     }
                 }
@@ -351,21 +360,20 @@ pub fn bundle_from(client: &Client, code: &str, keys: &[Key]) -> Result<BundleAn
     let mut missing = false;
     for m in &ms.list {
         let url = m.bundle_url(code);
+        let mirror = ms.named.then(|| m.clone());
         match client.get(Service::Resolver, &url) {
             Ok(f) => match read(&f.body) {
-                Ok(b) if !ms.named || believed(&b, code, keys, &m.keys) => {
+                Ok(b) if believed(&b, code, keys) => {
                     cache.write(&file, &f.body)?;
                     return Ok(BundleAnswer {
                         bundle: Some(b),
-                        mirror: ms.named.then(|| m.clone()),
-                        keys: m.keys.clone(),
+                        mirror,
                     });
                 }
                 Ok(b) => {
                     served.get_or_insert(BundleAnswer {
                         bundle: Some(b),
-                        mirror: Some(m.clone()),
-                        keys: m.keys.clone(),
+                        mirror,
                     });
                 }
                 Err(why) => errors.push(Error::from(ErrorKind::BadAnswer(why)).about(&url)),

@@ -1,6 +1,8 @@
-//! The one error type of the handlers ([`Error`]: a status and one sentence) and how it
-//! becomes an answer: JSON (`error`, `status`, `message`) for scripts, the message page for a
-//! browser, chosen by the request's `Accept` ([`crate::http::negotiate`]) and marked `Vary: Accept`.
+//! The one error type of the handlers ([`Error`]: a status, a kind and one sentence) and how
+//! it becomes an answer: JSON for scripts, `{"error": SENTENCE, "kind": KIND}` as `pith …
+//! --json` prints an error and Python's exceptions carry it (`kind` is the library's code,
+//! [`pith::job::ErrorCode`], where one applies), the message page for a browser, chosen by the
+//! request's `Accept` ([`crate::http::negotiate`]) and marked `Vary: Accept`.
 //!
 //! A handler returns `Result<_, Error>`; [`Error`]'s own [`IntoResponse`] writes the JSON
 //! answer and leaves the error in the answer's extensions, and [`layer`], which has the
@@ -11,6 +13,7 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use pith::job::ErrorCode;
 
 use crate::http::negotiate::{Media, Negotiated};
 use crate::http::reply::{self, types, MISSING};
@@ -22,16 +25,32 @@ use crate::view::{Message, Site};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {
     status: StatusCode,
+    kind: &'static str,
     message: String,
 }
 
 impl Error {
-    /// An error of `status`, said in `message` (one sentence, no trailing period).
+    /// An error of `status`, said in `message` (one sentence, no trailing period), of the kind
+    /// the status means: `not_found` (404), `request` (another 4xx), `busy` (503), `invalid`
+    /// (another 5xx).
     pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        let kind = match status.as_u16() {
+            404 => ErrorCode::NotFound.name(),
+            503 => "busy",
+            400..=499 => ErrorCode::Request.name(),
+            _ => ErrorCode::Invalid.name(),
+        };
         Error {
             status,
+            kind,
             message: message.into(),
         }
+    }
+
+    /// The same error, of another kind (an [`ErrorCode`]'s name, or one of the server's own).
+    pub fn with_kind(mut self, kind: &'static str) -> Self {
+        self.kind = kind;
+        self
     }
 
     /// 404: the index has no such record, id or file.
@@ -67,6 +86,11 @@ impl Error {
         &self.message
     }
 
+    /// The kind, as the JSON answer's `kind` names it.
+    pub fn kind(&self) -> &'static str {
+        self.kind
+    }
+
     /// The answer for a request with these headers: the message page when the client
     /// prefers HTML, the JSON otherwise; either way `Vary: Accept`.
     pub fn answer(&self, req: &HeaderMap, state: &AppState) -> Response {
@@ -78,12 +102,7 @@ impl Error {
     }
 
     fn json(&self, req: &HeaderMap) -> Response {
-        let mut body = serde_json::to_vec(&serde_json::json!({
-            "error": self.status.canonical_reason().unwrap_or("error").to_ascii_lowercase().replace(' ', "_"),
-            "status": self.status.as_u16(),
-            "message": self.message,
-        }))
-        .unwrap_or_default();
+        let mut body = serde_json::to_vec(&json_error(&self.message, self.kind)).unwrap_or_default();
         body.push(b'\n');
         reply::answer(req, self.status, types::JSON, MISSING, body)
     }
@@ -98,6 +117,12 @@ impl Error {
         }
         .page(self.status, &Site::of(state), req)
     }
+}
+
+/// An error as scripts read it, the shape `pith … --json` prints and Python's exceptions
+/// carry: `{"error": MESSAGE, "kind": KIND}`.
+pub fn json_error(message: &str, kind: &str) -> serde_json::Value {
+    serde_json::json!({ "error": message, "kind": kind })
 }
 
 /// `message` as a sentence of a page: capitalised, with its period.

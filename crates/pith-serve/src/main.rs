@@ -68,9 +68,13 @@ struct IndexArgs {
     #[arg(long, value_name = "FILE", requires = "anchors")]
     headers: Option<PathBuf>,
     /// An Ed25519 public key (base64 or hex, or a file holding it) whose receipt signatures
-    /// make a record "verified", besides the built-in registry key.
+    /// make a record "verified", besides the built-in registry key and the keys INDEX trusts.
     #[arg(long, value_name = "KEY")]
     key: Vec<String>,
+    /// Forget the keys INDEX trusted before (given to earlier builds with --key): trust only the
+    /// registry key and the --key given now. Without it, the keys are kept.
+    #[arg(long)]
+    drop_keys: bool,
     /// Start from an empty index instead of updating INDEX.
     #[arg(long)]
     fresh: bool,
@@ -234,8 +238,10 @@ fn run_index(a: IndexArgs, quiet: bool) -> Result<()> {
         && a.records.is_empty()
         && a.bundles.is_empty()
         && a.anchors.is_empty()
+        && a.key.is_empty()
+        && !a.drop_keys
     {
-        bail!("nothing to index: give --arxiv-snapshot, --arxiv-oai, --records, --bundles or --anchors");
+        bail!("nothing to index: give --arxiv-snapshot, --arxiv-oai, --records, --bundles or --anchors (or --key, --drop-keys to change the keys an index trusts)");
     }
     let keys = a
         .key
@@ -249,6 +255,7 @@ fn run_index(a: IndexArgs, quiet: bool) -> Result<()> {
         records: a.records,
         bundles: a.bundles,
         keys,
+        drop_keys: a.drop_keys,
         headers: anchor_headers(&a.anchors, a.headers.as_deref())?,
         anchors: a.anchors,
     };

@@ -17,6 +17,9 @@
 //!   The check is then stopped (the engine's [`Stop`], checked inside its loops), so its turn
 //!   and the memory it held are given back within moments; [`Budget::stop_all`] stops every
 //!   check in flight when the server stops.
+//! - Where: each check runs on a thread of its own with a stack of [`CHECK_STACK`], far deeper
+//!   than any file can make the engine go, and a check that panics is answered as a failure:
+//!   no upload ends the process the other clients are answered from.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -58,7 +61,15 @@ pub enum Failure {
     Busy,
     /// The check took longer than [`Limits::check_timeout`].
     TimedOut,
+    /// The check ended without an answer (it panicked: a bug, said as one); the server lives
+    /// on, and the check's turn and memory were given back.
+    Panicked,
 }
+
+/// The stack of each check's thread: 64 MiB, far more than the engine's bounded depth needs
+/// (a tokio worker has 2 MiB), so that no file can overflow it. Only the pages a check
+/// touches are resident, so it costs what a check uses of it.
+pub const CHECK_STACK: usize = 64 << 20;
 
 /// The server's shared budget for uploads and checks ([`Limits`]).
 #[derive(Debug, Clone)]
@@ -205,18 +216,21 @@ impl Budget {
         }
     }
 
-    /// Runs `check` off the workers that answer requests, in its turn, holding `held` (the
-    /// memory of the file it reads) until it ends; `check` gets the [`Stop`] the engine must
-    /// heed, which fires at [`Limits::check_timeout`] and when the server stops.
+    /// Runs `check` on a thread of its own, with a stack of [`CHECK_STACK`], in its turn,
+    /// holding `held` (the memory of the file it reads) until it ends; `check` gets the
+    /// [`Stop`] the engine must heed, which fires at [`Limits::check_timeout`] and when the
+    /// server stops. Off the workers that answer requests, and on a stack no file reaches the
+    /// end of; a check that panics is an answer ([`Failure::Panicked`]), not a dead worker.
     ///
     /// # Errors
-    /// [`Failure::Busy`] when too many wait or the turn does not come in time, or the server
-    /// is stopping; [`Failure::TimedOut`] when the check outlives its deadline.
+    /// [`Failure::Busy`] when too many wait or the turn does not come in time, the server is
+    /// stopping, or no thread can be started; [`Failure::TimedOut`] when the check outlives its
+    /// deadline; [`Failure::Panicked`] when it panicked.
     pub async fn check<T: Send + 'static>(
         &self,
         held: Held,
         check: impl FnOnce(Stop) -> T + Send + 'static,
-    ) -> Result<Result<T, tokio::task::JoinError>, Failure> {
+    ) -> Result<T, Failure> {
         let turn = {
             let waiting = Waiting::join(&self.waiting, self.limits.check_queue)?;
             let turn = tokio::time::timeout(
@@ -242,16 +256,30 @@ impl Budget {
             running.push(stop.clone());
         }
         let engine = stop.clone();
-        let task = tokio::task::spawn_blocking(move || {
-            let _turn = turn;
-            let _held = held;
-            check(engine)
-        });
-        let r = tokio::time::timeout(self.limits.check_timeout, task)
-            .await
-            .map_err(|_| Failure::TimedOut);
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let spawned = std::thread::Builder::new()
+            .name("pith-check".into())
+            .stack_size(CHECK_STACK)
+            .spawn(move || {
+                // The turn and the memory are given back when the thread ends, whatever the
+                // client was told meanwhile.
+                let _turn = turn;
+                let _held = held;
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(engine)));
+                let _ = tx.send(r.map_err(|_| Failure::Panicked));
+            });
+        if spawned.is_err() {
+            stop.cancel();
+            return Err(Failure::Busy);
+        }
+        let r = match tokio::time::timeout(self.limits.check_timeout, rx).await {
+            Err(_) => Err(Failure::TimedOut),
+            Ok(Ok(r)) => r,
+            // The thread ended without sending: it cannot, but it is no answer.
+            Ok(Err(_)) => Err(Failure::Panicked),
+        };
         // Ended or timed out: the engine stops at its next step, and gives back its turn and
-        // memory as its task ends.
+        // memory as its thread ends.
         stop.cancel();
         r
     }
@@ -530,6 +558,33 @@ mod tests {
         assert_eq!(slow.await.unwrap().err(), Some(Failure::TimedOut));
     }
 
+    /// Recurses `depth` times with a frame of a kilobyte: 10,000 levels need about 10 MB of
+    /// stack, five times a tokio worker's.
+    fn deep(depth: usize) -> usize {
+        let frame = std::hint::black_box([depth as u8; 1024]);
+        if depth == 0 {
+            return frame[0] as usize;
+        }
+        deep(depth - 1) + std::hint::black_box(frame)[1] as usize
+    }
+
+    #[tokio::test]
+    async fn a_check_runs_on_a_deep_stack_and_a_panic_is_an_answer() {
+        let l = Limits {
+            checks: 1,
+            ..Limits::default()
+        };
+        let b = Budget::new(&l);
+        assert!(b.check(b.held(), |_| deep(10_000)).await.is_ok());
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let r = b.check(b.held(), |_| -> () { panic!("a bug") }).await;
+        std::panic::set_hook(hook);
+        assert_eq!(r.err(), Some(Failure::Panicked));
+        // Its one turn was given back.
+        assert_eq!(b.check(b.held(), |_| 7).await, Ok(7));
+    }
+
     #[tokio::test]
     async fn a_check_past_its_deadline_is_stopped_and_gives_its_turn_back() {
         let l = Limits {
@@ -551,7 +606,7 @@ mod tests {
         assert_eq!(b.check(b.held(), work).await.err(), Some(Failure::TimedOut));
         // The next check gets the one turn at once: the first one ended.
         let ran = b.check(b.held(), |_| ()).await;
-        assert!(matches!(ran, Ok(Ok(()))), "{ran:?}");
+        assert_eq!(ran, Ok(()));
         assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
         // Stopping the server stops the checks in flight and refuses new ones.
         let running = {

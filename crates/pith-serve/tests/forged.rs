@@ -181,3 +181,66 @@ fn a_forged_or_edited_bundle_raises_no_badge_anywhere() {
         );
     }
 }
+
+/// What a mirror says of the first vector's record and of a PDF carrying its number: the
+/// badge's status, the JSON-LD's status, `/verify`'s verdict, and whether the signing keys
+/// list `key`.
+fn said(s: &Server, pdf: &[u8], key: &str) -> (String, String, String, bool) {
+    let c = code(vectors()[0]["pith_number"].as_str().unwrap());
+    let badge = s.get(&format!("/badge/{c}.json"), &[]).json();
+    let badge = badge["message"]
+        .as_str()
+        .unwrap()
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .to_owned();
+    let ld = s.get(&format!("/pith/{c}.json"), &[]).json()["status"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut req = format!(
+        "POST /verify?file=paper.pdf HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n",
+        pdf.len()
+    )
+    .into_bytes();
+    req.extend_from_slice(pdf);
+    let verdict = s.raw(&req).json()["verdict"].as_str().unwrap().to_owned();
+    let keys = s.get("/pith-signing-key.json", &[]).text().contains(key);
+    (badge, ld, verdict, keys)
+}
+
+/// `pith index` run again to add records, without repeating `--key`, keeps the key the index
+/// trusts: the badge, the record's JSON-LD and `/verify` still agree on "verified". Only
+/// `--drop-keys` forgets it, and then all three agree on the record being no longer verified.
+#[test]
+fn an_index_keeps_its_keys_when_records_are_added() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bundle, key) = signed_bundle(&vectors()[0]);
+    let index = dir.path().join("i.pith-index");
+    let r = common::index_with_bundles(dir.path(), &index, &[("b.json".into(), bundle)], &key, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let pdf = dir.path().join("paper.pdf");
+    common::inject(vectors()[0]["pith_number"].as_str().unwrap(), &pdf);
+    let pdf = std::fs::read(&pdf).unwrap();
+    let verified = || ("verified".into(), "verified".into(), "verified".into(), true);
+    assert_eq!(said(&Server::start(&index, &[]), &pdf, &key), verified());
+    // Again, adding the OAI pages, without --key: the key is kept.
+    let oai = common::data("arxiv/vectors.arxivraw.xml");
+    let r = common::build_index(&index, &["--arxiv-oai", oai.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(said(&Server::start(&index, &[]), &pdf, &key), verified());
+    // Dropped on purpose: the bundle is checked again with the registry key alone, and every
+    // door says the record is no longer verified.
+    let r = common::build_index(&index, &["--arxiv-oai", oai.to_str().unwrap(), "--drop-keys"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        said(&Server::start(&index, &[]), &pdf, &key),
+        ("computed".into(), "computed".into(), "unverified".into(), false)
+    );
+    // Pinned again: verified again.
+    let r = common::build_index(&index, &["--key", &key]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(said(&Server::start(&index, &[]), &pdf, &key), verified());
+}

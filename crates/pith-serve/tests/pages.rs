@@ -618,7 +618,7 @@ async fn uploads_get_their_own_sentences() {
     let (s, body) = post(b"%PDF-1.4\ngarbage".to_vec(), "application/json", 1_000_000).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(
-        serde_json::from_str::<serde_json::Value>(&body).unwrap()["error"],
+        serde_json::from_str::<serde_json::Value>(&body).unwrap()["kind"],
         "damaged"
     );
     let (s, _) = post(Vec::new(), "text/html", 1000).await;

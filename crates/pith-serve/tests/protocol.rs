@@ -223,13 +223,15 @@ fn without_a_base_url_there_is_no_manifest_whatever_the_host() {
     assert!(!site.join("pith-mirrors.json").exists());
 }
 
-/// `pith verify` finds this mirror through its own manifest and trusts the key the manifest
-/// states with its fingerprint: the receipt by the test key verifies without `--key`, and the
-/// mirror that answered is named. Before it in the manifest, a mirror nobody listens on.
+/// `pith verify` finds this mirror through its own manifest, which states the key its index
+/// trusts with that key's own fingerprint: a forged mirror could state its own key the same
+/// way, so the manifest adds no trust. The receipt by the test key is UNVERIFIED (exit 0) until
+/// the user pins the key with `--key`; the mirror that answered is named either way. Before it
+/// in the manifest, a mirror nobody listens on.
 #[test]
-fn pith_verify_reads_this_mirrors_manifest() {
+fn pith_verify_reads_this_mirrors_manifest_and_trusts_only_pinned_keys() {
     let dir = tempfile::tempdir().unwrap();
-    let (index, _, _) = index_with_graph(dir.path());
+    let (index, key, _) = index_with_graph(dir.path());
     // The server listens on a port chosen at start, after its --base-url is given: the
     // manifest it publishes under a stand-in base is moved to the address it listens on.
     const STAND_IN: &str = "http://mirror.invalid";
@@ -257,26 +259,144 @@ fn pith_verify_reads_this_mirrors_manifest() {
         ("PITH_RESOLVER_SPACING_MS", "0"),
         ("PITH_MIRRORS", manifest.to_str().unwrap()),
     ];
-    let r = common::run(
-        &common::pith(),
-        &["verify", pdf.to_str().unwrap(), "--json"],
-        &env,
-    );
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    let v: Value = serde_json::from_str(&r.stdout).unwrap();
-    assert_eq!(v["verdict"], "verified", "{v}");
+    // The manifest states the mirror's key with its own fingerprint (as anyone's manifest can
+    // state anyone's key): a name, never trust. Unpinned, the receipt it signed is unverified,
+    // and the mirror that answered is named.
+    let verify = |extra: &[&str]| {
+        let mut args = vec!["verify", pdf.to_str().unwrap(), "--json", "--refresh"];
+        args.extend_from_slice(extra);
+        let r = common::run(&common::pith(), &args, &env);
+        let v: Value = serde_json::from_str(&r.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}{}", r.stdout, r.stderr));
+        (r.code, v)
+    };
+    let (code, v) = verify(&[]);
+    assert_eq!((code, v["verdict"].as_str()), (0, Some("unverified")), "{v}");
     assert_eq!(v["mirror"]["base_url"], s.url.as_str(), "{v}");
-    // Without the manifest's key, the same receipt is not verified.
-    let mut bare = m.clone();
-    for e in bare["mirrors"].as_array_mut().unwrap() {
-        e.as_object_mut().unwrap().remove("public_keys");
+    assert!(!v.to_string().contains("valid for key"), "{v}");
+    // Pinned by the user, the same receipt verifies.
+    let (code, v) = verify(&["--key", &key]);
+    assert_eq!((code, v["verdict"].as_str()), (0, Some("verified")), "{v}");
+    assert_eq!(v["mirror"]["base_url"], s.url.as_str(), "{v}");
+}
+
+/// What a door said of a file: the verdict and the checks (subject, status) of a report, or
+/// the kind of an error.
+fn outcome(v: &Value) -> (String, Vec<(String, String)>) {
+    if let Some(kind) = v.get("kind").and_then(Value::as_str) {
+        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{v}");
+        return (format!("error {kind}"), Vec::new());
     }
-    std::fs::write(&manifest, bare.to_string()).unwrap();
-    let r = common::run(
-        &common::pith(),
-        &["verify", pdf.to_str().unwrap(), "--json", "--refresh"],
-        &env,
-    );
-    let v: Value = serde_json::from_str(&r.stdout).unwrap();
-    assert_eq!(v["verdict"], "unverified", "{v}");
+    let checks = v["checks"]
+        .as_array()
+        .unwrap_or_else(|| panic!("neither a report nor an error: {v}"))
+        .iter()
+        .map(|c| {
+            let s = |k: &str| c[k].as_str().unwrap().to_owned();
+            (s("subject"), s("status"))
+        })
+        .collect();
+    (v["verdict"].as_str().unwrap().to_owned(), checks)
+}
+
+/// `POST /verify` of `pdf`, named `name`, as a script asks: the JSON answer.
+fn post_verify(s: &Server, name: &str, pdf: &[u8]) -> (u16, Value) {
+    let mut req = format!(
+        "POST /verify?file={name} HTTP/1.1\r\nHost: {}\r\nAccept: application/json\r\n\
+         Content-Type: application/pdf\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        s.addr,
+        pdf.len()
+    )
+    .into_bytes();
+    req.extend_from_slice(pdf);
+    let r = s.raw(&req);
+    (r.status, r.json())
+}
+
+/// One verdict at every door: the same PDFs (numbered right, numbered with the record's code
+/// and another year, without a number, encrypted with a user password) go through `pith verify
+/// --json` with this mirror as its resolver and through the mirror's own `/verify`. With an
+/// index built without `--key`, whose bundle is signed by a key nobody pinned, both say
+/// UNVERIFIED for the right file; with the key pinned (`pith index --key`, `pith verify
+/// --key`), both say VERIFIED. Each file gets the same verdict, checks and headline, or the
+/// same error kind (`{error, kind}`) at both. Python's door is held to the same verdicts by
+/// python/tests/test_verdicts.py, against the same kind of mirror.
+#[test]
+fn pith_verify_and_the_mirrors_verify_give_one_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = vectors()[0]["pith_number"].as_str().unwrap().to_owned();
+    let code = code(&first);
+    let year: u16 = first.split(':').nth(1).unwrap().parse().unwrap();
+    let files = dir.path().join("files");
+    std::fs::create_dir_all(&files).unwrap();
+    common::inject(&first, &files.join("right.pdf"));
+    common::inject(&format!("pith:{}:{code}", year - 1), &files.join("wrong.pdf"));
+    std::fs::copy(
+        common::root().join("tests/fixtures/minimal.pdf"),
+        files.join("none.pdf"),
+    )
+    .unwrap();
+    std::fs::copy(
+        common::root().join("tests/fixtures/encrypted/r4-aes128-user-password.pdf"),
+        files.join("encrypted.pdf"),
+    )
+    .unwrap();
+    let (bundle, key) = common::signed_bundle(&vectors()[0]);
+    for pinned in [false, true] {
+        let at = dir.path().join(format!("pinned-{pinned}"));
+        std::fs::create_dir_all(&at).unwrap();
+        let index = at.join("i.pith-index");
+        let records = common::records_dir(&at);
+        let bundles = at.join("bundles");
+        std::fs::create_dir_all(&bundles).unwrap();
+        std::fs::write(bundles.join("first.json"), bundle.to_string()).unwrap();
+        let mut args = vec![
+            "--records",
+            records.to_str().unwrap(),
+            "--bundles",
+            bundles.to_str().unwrap(),
+        ];
+        if pinned {
+            args.extend(["--key", &key]);
+        }
+        let r = common::build_index(&index, &args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let s = Server::start(&index, &[]);
+        let want = [
+            ("right.pdf", if pinned { "verified" } else { "unverified" }),
+            ("wrong.pdf", "mismatch"),
+            ("none.pdf", "no_number"),
+            ("encrypted.pdf", "error password"),
+        ];
+        for (name, verdict) in want {
+            let mut cli = std::process::Command::new(common::pith());
+            cli.current_dir(&files)
+                .args(["verify", name, "--json"])
+                .env("PITH_RESOLVER_URL", &s.url)
+                .env("PITH_CACHE_DIR", at.join("cache"))
+                .env("PITH_RESOLVER_SPACING_MS", "0")
+                .env("PITH_ARXIV_URL", "http://127.0.0.1:9");
+            if pinned {
+                cli.args(["--key", &key]);
+            }
+            let o = cli.output().unwrap();
+            let out = String::from_utf8_lossy(&o.stdout);
+            let cli: Value = serde_json::from_str(&out).unwrap_or_else(|e| {
+                panic!("{name}: {e}: {out}{}", String::from_utf8_lossy(&o.stderr))
+            });
+            let (status, web) = post_verify(&s, name, &std::fs::read(files.join(name)).unwrap());
+            let (a, b) = (outcome(&cli), outcome(&web));
+            assert_eq!(a.0, verdict, "{name}, pinned {pinned}: the CLI said {cli}");
+            assert_eq!(a, b, "{name}, pinned {pinned}: CLI {cli}\nmirror {web}");
+            assert_eq!(cli["headline"], web["headline"], "{name}");
+            // The exit code and the status say the same.
+            let exit = match verdict {
+                "verified" | "unverified" => 0,
+                "error password" => 2,
+                _ => 1,
+            };
+            assert_eq!(o.status.code(), Some(exit), "{name}");
+            assert_eq!(status, if exit == 2 { 422 } else { 200 }, "{name}: {web}");
+        }
+    }
 }

@@ -54,7 +54,8 @@ fn records_redirects_and_aliases_for_every_vector() {
     // An older version than the one indexed, and an unknown id: 404 in JSON.
     let r = s.get("/arxiv/2402.03791v1", &[("Accept", "application/json")]);
     assert_eq!(r.status, 404);
-    assert!(r.json()["message"]
+    assert_eq!(r.json()["kind"], "not_found");
+    assert!(r.json()["error"]
         .as_str()
         .unwrap()
         .contains("2402.03791v1"));
@@ -284,7 +285,7 @@ fn bundles_state_etags_cors_and_404s() {
     let missing = "/pith/AAAAAAAAAAAAAAAAAAAAAAAAAA";
     let j = s.get(missing, &[("Accept", "application/json")]);
     assert_eq!(j.status, 404);
-    assert_eq!(j.json()["status"], 404);
+    assert_eq!(j.json()["kind"], "not_found");
     assert!(j.header("etag").is_some() && j.header("cache-control").is_some());
     let h = s.get(missing, &[("Accept", "text/html,application/xhtml+xml")]);
     assert_eq!(h.status, 404);

@@ -12,7 +12,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use super::read::{check_schema, open_read};
-use super::{Error, ErrorKind, ANCHORS, INDEXES, SCHEMA, TRUSTED_KEYS};
+use super::{keys, Error, ErrorKind, ANCHORS, INDEXES, SCHEMA};
 
 /// What to index.
 #[derive(Debug, Clone, Default)]
@@ -28,8 +28,12 @@ pub struct Sources {
     /// Folders of bundles (`*.json`).
     pub bundles: Vec<PathBuf>,
     /// Keys whose receipt signatures make a bundle's record "verified" (the registry key by
-    /// default).
+    /// default), trusted besides those the index already trusts.
     pub keys: Vec<Key>,
+    /// Forget the keys the index already trusts: trust only the registry key and
+    /// [`Sources::keys`] (`pith index --drop-keys`). Without it, a build that adds records keeps
+    /// every key the index was built with before.
+    pub drop_keys: bool,
     /// Folders of OpenTimestamps proofs, `<26>.ots`, each of the record of that code: a proof
     /// that verifies against [`Sources::headers`] makes its record "anchored".
     pub anchors: Vec<PathBuf>,
@@ -571,6 +575,14 @@ pub fn build(
     } else {
         conn.execute_batch(&format!("PRAGMA page_size = 8192; {SCHEMA}"))?;
     }
+    // The keys receipts are checked with: those the index trusts already (an operator pinned
+    // them once; adding records must not forget them), and those given now.
+    let before = if existing {
+        keys::stored(&conn)?
+    } else {
+        Vec::new()
+    };
+    let trusted = keys::merged(&before, &sources.keys, sources.drop_keys);
     conn.execute_batch("BEGIN")?;
     let mut w = Writer {
         conn: &conn,
@@ -624,7 +636,7 @@ pub fn build(
         for file in json_files(dir)? {
             let text = std::fs::read_to_string(&file).map_err(|e| Error::from(e).at(&file))?;
             let items: Vec<Result<Item, String>> = if bundles {
-                vec![bundle_in(&text, &sources.keys).map(Item::Bundle)]
+                vec![bundle_in(&text, &trusted).map(Item::Bundle)]
             } else {
                 records_in(&text)
                     .into_iter()
@@ -644,7 +656,7 @@ pub fn build(
             for item in items {
                 match item {
                     Ok(Item::Row(row)) => w.put(&row)?,
-                    Ok(Item::Bundle(b)) => w.put_bundle(&b, &sources.keys)?,
+                    Ok(Item::Bundle(b)) => w.put_bundle(&b, &trusted)?,
                     Err(reason) => bad(
                         &mut w,
                         format!("{}: {reason}", file.display()),
@@ -673,6 +685,11 @@ pub fn build(
             }
         }
     }
+    // Bundles indexed before were flagged with the keys trusted then: when the keys changed,
+    // each is checked again, so that its badge and `/verify` agree.
+    if existing && !keys::same(&before, &trusted) {
+        keys::recheck(&conn, &trusted, report)?;
+    }
     let mut counts = w.counts;
     counts.records =
         conn.query_row("SELECT count(*) FROM records", [], |r| r.get::<_, i64>(0))? as u64;
@@ -687,14 +704,10 @@ pub fn build(
         "builder",
         concat!("pith-serve ", env!("CARGO_PKG_VERSION"))
     ])?;
+    drop(meta);
     // The keys the bundles' receipts were checked with: the server checks an uploaded PDF's
     // receipts with the same ones, so its check page and its badges agree.
-    let keys: Vec<String> = sources.keys.iter().map(Key::to_base64).collect();
-    meta.execute(params![
-        TRUSTED_KEYS,
-        serde_json::to_string(&keys).unwrap_or_default()
-    ])?;
-    drop(meta);
+    keys::store(&conn, &trusted)?;
     conn.execute_batch("COMMIT")?;
     conn.execute_batch("PRAGMA journal_mode = DELETE")?;
     drop(conn);

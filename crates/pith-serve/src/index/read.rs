@@ -519,8 +519,10 @@ impl Index {
         })
     }
 
-    /// The keys the last build checked the bundles' receipts with (the registry key and
-    /// each `--key`); the registry key alone for an index that does not say.
+    /// The keys the index trusts, those its bundles' receipts were checked with: the registry
+    /// key first, then each `pith index --key` given to this or an earlier build (unless
+    /// dropped with `--drop-keys`), each once; the registry key alone for an index that does
+    /// not say.
     ///
     /// # Errors
     /// [`ErrorKind::Sqlite`].
@@ -529,11 +531,8 @@ impl Index {
             .meta()?
             .into_iter()
             .find(|(k, _)| k == TRUSTED_KEYS)
-            .and_then(|(_, v)| serde_json::from_str::<Vec<String>>(&v).ok())
-            .unwrap_or_default();
-        let mut keys = vec![Key::registry()];
-        keys.extend(stated.iter().filter_map(|k| Key::parse(k).ok()));
-        Ok(keys)
+            .map(|(_, v)| v);
+        Ok(super::keys::from_meta(stated.as_deref()))
     }
 
     /// What the last build stated (`built_at`, counts), as key and value.

@@ -2,6 +2,9 @@
 //! field, or the request body itself) and checks it with the same library call as
 //! `pith verify PAPER.pdf`, against this server's index instead of the network. The answer is a
 //! page in words, or with `Accept: application/json` the document `pith verify --json` prints.
+//! Receipts are checked with the keys the index trusts, and a file the library refuses is
+//! refused here with the library's kind (`{error, kind}`, as the CLI and Python give it): the
+//! verdict is the library's, never decided again here.
 //!
 //! The upload is held in memory only for the check and never written or logged. A body over
 //! the server's `--max-upload` is read to its end (so that the browser shows the answer rather
@@ -21,6 +24,7 @@ use super::{html, internal_error, render, Message, Site};
 use crate::http::negotiate::{Media, Negotiated};
 use crate::state::AppState;
 use crate::upload::Failure;
+use pith::job::ErrorCode;
 
 /// The form page.
 pub async fn form(State(state): State<AppState>, headers: HeaderMap) -> Response {
@@ -46,6 +50,8 @@ pub enum Refusal {
     Encrypted,
     /// Damaged: its structure cannot be read.
     Damaged,
+    /// Reading it would cost more than a limit per file allows.
+    OverLimit,
     /// A PDF without a number.
     NoNumber,
     /// The upload stopped before its end.
@@ -75,6 +81,19 @@ impl From<Failure> for Refusal {
 }
 
 impl Refusal {
+    /// The refusal of a file the library's verify job refused, by the kind of its error.
+    fn of_kind(kind: ErrorCode) -> Self {
+        match kind {
+            ErrorCode::NotPdf => Refusal::NotPdf,
+            ErrorCode::Password | ErrorCode::Encrypted => Refusal::Encrypted,
+            ErrorCode::OverLimit | ErrorCode::TooLarge => Refusal::OverLimit,
+            ErrorCode::OverTime | ErrorCode::Interrupted => Refusal::TimedOut,
+            _ => Refusal::Damaged,
+        }
+    }
+
+    /// The server's own kind of a refusal that is not the library's (an upload that could not
+    /// be received or checked), as the JSON answer's `kind` names it.
     fn key(self) -> &'static str {
         match self {
             Refusal::NoFile => "no_file",
@@ -82,6 +101,7 @@ impl Refusal {
             Refusal::NotPdf => "not_pdf",
             Refusal::Encrypted => "encrypted",
             Refusal::Damaged => "damaged",
+            Refusal::OverLimit => "over_limit",
             Refusal::NoNumber => "no_number",
             Refusal::CutOff => "cut_off",
             Refusal::Malformed => "malformed_form",
@@ -108,6 +128,7 @@ impl Refusal {
             Refusal::NotPdf => "This file is not a PDF",
             Refusal::Encrypted => "This PDF is encrypted",
             Refusal::Damaged => "This PDF is damaged",
+            Refusal::OverLimit => "This PDF costs more to read than this server allows",
             Refusal::NoNumber => "This PDF carries no Pith Number",
             Refusal::CutOff => "The upload stopped before the end of the file",
             Refusal::Malformed => "The form sent cannot be read",
@@ -129,6 +150,9 @@ impl Refusal {
             ),
             Refusal::Damaged => format!(
                 "Its structure cannot be read ({detail}). A PDF viewer may still show it by repairing it; save a repaired copy and check that."
+            ),
+            Refusal::OverLimit => format!(
+                "Reading it would pass a limit this server keeps for every file ({detail}). Check it on your own computer with pith verify paper.pdf."
             ),
             Refusal::NoNumber => format!("{detail} There is no number in its XMP metadata, its document information or a record link on page 1. Its authors may not have added one; look the paper up by its arXiv id instead."),
             Refusal::CutOff => "Try again; if it happens again, the connection is too slow for a file this large.".into(),
@@ -295,7 +319,8 @@ pub async fn check(
     let limit = state.max_upload();
     let json = wants_json(&headers);
     let site = Site::of(&state);
-    let refuse = |r: Refusal, detail: &str| refusal(&state, &site, &headers, json, r, detail);
+    let refuse =
+        |r: Refusal, detail: &str| refusal(&state, &site, &headers, json, (r, r.key()), detail);
     let boundary = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -325,7 +350,8 @@ pub async fn check(
     };
     let checked = budget
         .check(upload.held, move |stop| {
-            // Receipts are checked with the keys the index trusted, as its badges were.
+            // Receipts are checked with the keys the index trusts, as its badges were: the
+            // library's job decides, as for `pith verify` and Python.
             let keys = lookup.state.index().trusted_keys().unwrap_or_default();
             let req = VerifyRequest {
                 pdf: Some(job::Source::Bytes {
@@ -334,54 +360,38 @@ pub async fn check(
                 }),
                 resolver: Some(&lookup),
                 keys: keys.into_iter().skip(1).collect(),
-                stop: stop.clone(),
+                stop,
                 ..VerifyRequest::default()
             };
-            let report = job::verify::run(&req)?;
-            // An encrypted file opened without its password was not read at all: say so, rather
-            // than that it carries no number.
-            let not_read = if report.verdict == Verdict::NoNumber {
-                let opts = pith::pdf::InspectOptions {
-                    stop,
-                    ..Default::default()
-                };
-                pith::pdf::inspect_opts(&file[..], &opts)
-                    .ok()
-                    .and_then(|i| i.not_read)
-            } else {
-                None
-            };
-            Ok::<_, job::Error>((report, not_read))
+            job::verify::run(&req)
         })
         .await;
-    let checked = match checked {
-        Ok(c) => c,
-        Err(f) => return refuse(f.into(), ""),
-    };
     let report = match checked {
-        // An encrypted file was not read: its own refusal, for pages and scripts alike.
-        Ok(Ok((_, Some(why)))) => return refuse(Refusal::Encrypted, &why),
+        Err(Failure::Panicked) => {
+            return internal_error(&"the check of this file failed; it was not completed")
+        }
+        Err(f) => return refuse(f.into(), ""),
         // Scripts get the report as `pith verify --json` prints it, `no_number` included.
-        Ok(Ok((r, None))) if json => r,
+        Ok(Ok(r)) if json => r,
         // The page says the report's headline, as `pith verify` does, then what to do.
-        Ok(Ok((r, None))) if r.verdict == Verdict::NoNumber => {
+        Ok(Ok(r)) if r.verdict == Verdict::NoNumber => {
             return refuse(Refusal::NoNumber, r.headline())
         }
-        Ok(Ok((r, None))) => r,
-        Ok(Err(e)) => {
-            let r = match e.kind() {
-                job::ErrorKind::Pdf(p) => match p.kind() {
-                    pith::pdf::ErrorKind::NotPdf => Refusal::NotPdf,
-                    pith::pdf::ErrorKind::Crypt(_) | pith::pdf::ErrorKind::Encrypted => {
-                        Refusal::Encrypted
-                    }
-                    _ => Refusal::Damaged,
-                },
-                _ => return internal_error(&e),
-            };
-            return refuse(r, &e.to_string());
+        Ok(Ok(r)) => r,
+        // A file the library refused (encrypted and not opened, damaged, not a PDF, over a
+        // limit): refused here by the library's kind, the kind the CLI and Python give.
+        Ok(Err(e)) if is_file_error(&e) => {
+            let kind = e.kind_of();
+            return refusal(
+                &state,
+                &site,
+                &headers,
+                json,
+                (Refusal::of_kind(kind), kind.name()),
+                &e.to_string(),
+            );
         }
-        Err(e) => return internal_error(&e),
+        Ok(Err(e)) => return internal_error(&e),
     };
     if json {
         let mut text = serde_json::to_string_pretty(&report).unwrap_or_default();
@@ -400,17 +410,25 @@ pub async fn check(
     page(&state, &site, Some(&view), StatusCode::OK, &headers)
 }
 
+/// Whether a verify job's error is about the file sent (its kind is a PDF's), rather than
+/// this server's index.
+fn is_file_error(e: &job::Error) -> bool {
+    matches!(e.kind(), job::ErrorKind::Pdf(_))
+}
+
+/// The answer refusing a file: the page, or for scripts `{"error": SENTENCE, "kind": KIND}`,
+/// `kind` being the library's code when the library refused the file.
 fn refusal(
     state: &AppState,
     site: &Site,
     headers: &HeaderMap,
     json: bool,
-    r: Refusal,
+    (r, kind): (Refusal, &str),
     detail: &str,
 ) -> Response {
     let sentence = r.sentence(&size_text(state.max_upload()), detail);
     let mut resp = if json {
-        let v = serde_json::json!({"error": r.key(), "message": format!("{}. {sentence}", r.heading())});
+        let v = crate::error::json_error(&format!("{}. {sentence}", r.heading()), kind);
         (
             r.status(),
             [(header::CONTENT_TYPE, crate::http::reply::types::JSON)],
