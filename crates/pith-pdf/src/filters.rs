@@ -192,12 +192,7 @@ impl FilterError {
 ///
 /// # Errors
 /// [`FilterError::TooLarge`] past the bound, and the errors of [`Decoder`].
-pub fn decode(
-    d: &Dict,
-    data: &[u8],
-    bound: u64,
-    limits: &Limits,
-) -> Result<Vec<u8>, FilterError> {
+pub fn decode(d: &Dict, data: &[u8], bound: u64, limits: &Limits) -> Result<Vec<u8>, FilterError> {
     if filters(d, limits.filters)?.iter().all(|n| n == b"Crypt") {
         if data.len() as u64 > bound {
             return Err(FilterError::TooLarge(bound));

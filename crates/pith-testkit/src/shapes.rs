@@ -672,7 +672,11 @@ pub fn xref_bomb(total: u64) -> Vec<u8> {
 
 /// Ends `out` with an xref stream of `rows` and itself (compressed as a bomb of `bomb` bytes
 /// when given), `startxref` and `%%EOF`.
-pub(crate) fn xref_stream_tail(mut out: Vec<u8>, mut rows: Vec<(u8, u32, u16)>, bomb: Option<u64>) -> Vec<u8> {
+pub(crate) fn xref_stream_tail(
+    mut out: Vec<u8>,
+    mut rows: Vec<(u8, u32, u16)>,
+    bomb: Option<u64>,
+) -> Vec<u8> {
     let n = rows.len();
     let x = out.len();
     rows.push((1, x as u32, 0));

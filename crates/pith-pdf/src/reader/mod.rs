@@ -627,7 +627,11 @@ impl<R: ReadAt> Pdf<R> {
         // (32 bytes is ample), so a /First far past them is not a header.
         let (n_u, first_u) = (n as u64, first as u64);
         let limits = self.budget.limits();
-        if n_u > limits.objects.saturating_sub(self.budget.used(Resource::Objects)) {
+        if n_u
+            > limits
+                .objects
+                .saturating_sub(self.budget.used(Resource::Objects))
+        {
             return Err(crate::budget::over(Resource::Objects, limits.objects));
         }
         if n_u.saturating_mul(3) > first_u.saturating_add(1)
@@ -640,7 +644,7 @@ impl<R: ReadAt> Pdf<R> {
             std::io::Cursor::new(f.stream.unwrap_or_default()),
             limits,
         )
-            .map_err(|e| filter_err(e, "object stream", Some(stm)))?;
+        .map_err(|e| filter_err(e, "object stream", Some(stm)))?;
         let os = ObjStm {
             num: stm,
             data: RefCell::new(Vec::new()),
@@ -828,7 +832,8 @@ impl<R: ReadAt> Pdf<R> {
             .as_dict()
             .ok_or_else(|| damaged(format!("object {} is not a stream", f.id.num), 0))?;
         let data = f.stream.as_deref().unwrap_or(&[]);
-        let dec = Decoder::new(d, data, self.budget.limits()).map_err(|e| filter_err(e, what, Some(f.id.num)))?;
+        let dec = Decoder::new(d, data, self.budget.limits())
+            .map_err(|e| filter_err(e, what, Some(f.id.num)))?;
         let mut m = Metered::new(dec, &self.budget);
         let mut out = Vec::new();
         let n = (&mut m)

@@ -3,19 +3,14 @@
 //! object stream whose header claims millions of pairs, and page 1 with many large link
 //! annotations or megabytes of unfiltered text.
 
-use super::{
-    base, classic, obj, put, stream, xref_stream_tail, Objects, HEADER, RECORD_URL, TEXT,
-};
+use super::{base, classic, obj, put, stream, xref_stream_tail, Objects, HEADER, RECORD_URL, TEXT};
 use crate::zlib::zeros_after;
 
 /// Page 1's content (object 5) and the catalog's XMP stream (object 6) with `filters` as
 /// their `/Filter` and `parms` as their `/DecodeParms` (empty data: the cost is the chain).
 fn chained(filters: &str, parms: &str) -> Vec<u8> {
     let mut objs: Objects = base(" /Metadata 6 0 R", "");
-    objs[4] = stream(
-        &format!("<< /Filter [{filters}]{parms} >>"),
-        Vec::new(),
-    );
+    objs[4] = stream(&format!("<< /Filter [{filters}]{parms} >>"), Vec::new());
     objs.push(stream(
         &format!("<< /Type /Metadata /Subtype /XML /Filter [{filters}]{parms} >>"),
         Vec::new(),
