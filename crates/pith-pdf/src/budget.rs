@@ -44,6 +44,18 @@ pub struct Limits {
     pub cache_bytes: u64,
     /// Content-stream operators scanned (page 1 and the forms it draws). Default 20,000,000.
     pub operators: u64,
+    /// Filters one stream may name in its `/Filter` (a limit per stream, not a total). Real
+    /// files name one or two (`/FlateDecode`, sometimes after `/ASCII85Decode`); each filter
+    /// is a decoder with buffers of its own, read through the ones before it. Default 16.
+    pub filters: u64,
+    /// Bytes one stream's decoders may hold at once: each filter's buffers (80 KiB for
+    /// Flate) and a predictor's two rows (`/Columns` × `/Colors` × `/BitsPerComponent`),
+    /// allowed before they are allocated (a limit per stream). Default 8 MiB: sixteen Flate
+    /// stages, or a predictor of rows up to 1 MiB, fit.
+    pub decoder_bytes: u64,
+    /// Levels of arrays and dictionaries nested inside one object (a limit per object).
+    /// Real files nest a handful of levels. Default 64.
+    pub nesting: u64,
 }
 
 impl Default for Limits {
@@ -56,6 +68,9 @@ impl Default for Limits {
             parsed_bytes: 1 << 30,
             cache_bytes: 32 << 20,
             operators: 20_000_000,
+            filters: 16,
+            decoder_bytes: 8 << 20,
+            nesting: 64,
         }
     }
 }
@@ -71,6 +86,11 @@ impl Limits {
             parsed_bytes: u64::MAX,
             cache_bytes: 32 << 20,
             operators: u64::MAX,
+            // What bounds the stack and the memory of one stream stays: a trusted file
+            // nests and chains as little as any other.
+            filters: 1024,
+            decoder_bytes: 1 << 30,
+            nesting: 64,
         }
     }
 
@@ -83,6 +103,9 @@ impl Limits {
             Resource::WalkNodes => self.walk_nodes,
             Resource::ParsedBytes => self.parsed_bytes,
             Resource::Operators => self.operators,
+            Resource::Filters => self.filters,
+            Resource::DecoderBytes => self.decoder_bytes,
+            Resource::Nesting => self.nesting,
         }
     }
 
@@ -95,6 +118,9 @@ impl Limits {
             Resource::WalkNodes => self.walk_nodes = value,
             Resource::ParsedBytes => self.parsed_bytes = value,
             Resource::Operators => self.operators = value,
+            Resource::Filters => self.filters = value,
+            Resource::DecoderBytes => self.decoder_bytes = value,
+            Resource::Nesting => self.nesting = value,
         }
     }
 }
@@ -115,17 +141,26 @@ pub enum Resource {
     ParsedBytes,
     /// [`Limits::operators`].
     Operators,
+    /// [`Limits::filters`].
+    Filters,
+    /// [`Limits::decoder_bytes`].
+    DecoderBytes,
+    /// [`Limits::nesting`].
+    Nesting,
 }
 
 impl Resource {
     /// Every resource, in the order of [`Limits`]' fields.
-    pub const ALL: [Resource; 6] = [
+    pub const ALL: [Resource; 9] = [
         Resource::DecodedBytes,
         Resource::Objects,
         Resource::XrefEntries,
         Resource::WalkNodes,
         Resource::ParsedBytes,
         Resource::Operators,
+        Resource::Filters,
+        Resource::DecoderBytes,
+        Resource::Nesting,
     ];
 
     /// The setting that raises the limit: the [`Limits`] field's name (`objects`), which
@@ -138,6 +173,9 @@ impl Resource {
             Resource::WalkNodes => "walk_nodes",
             Resource::ParsedBytes => "parsed_bytes",
             Resource::Operators => "operators",
+            Resource::Filters => "filters",
+            Resource::DecoderBytes => "decoder_bytes",
+            Resource::Nesting => "nesting",
         }
     }
 
@@ -152,6 +190,19 @@ impl Resource {
             }
             Resource::ParsedBytes => "bytes of parsed objects",
             Resource::Operators => "content operators scanned",
+            Resource::Filters => "filters named by one stream",
+            Resource::DecoderBytes => "bytes held by one stream's decoders",
+            Resource::Nesting => "levels of arrays and dictionaries nested in one object",
+        }
+    }
+
+    /// What the limit counts over: `file` for the totals, `stream` or `object` for the limits
+    /// of one item.
+    pub fn scope(self) -> &'static str {
+        match self {
+            Resource::Filters | Resource::DecoderBytes => "stream",
+            Resource::Nesting => "object",
+            _ => "file",
         }
     }
 
@@ -281,7 +332,7 @@ impl Stop {
 pub struct Budget {
     limits: Limits,
     stop: Stop,
-    used: [Cell<u64>; 6],
+    used: [Cell<u64>; 9],
 }
 
 impl Default for Budget {
@@ -344,6 +395,20 @@ impl Budget {
             }
         }
         self.stop.check()
+    }
+
+    /// Refuses `n` of a resource limited per item (per stream, per object: [`Limits::filters`],
+    /// [`Limits::decoder_bytes`], [`Limits::nesting`]) when it is over the limit; nothing is
+    /// spent.
+    ///
+    /// # Errors
+    /// [`ErrorKind::OverLimit`].
+    pub fn allow(&self, r: Resource, n: u64) -> Result<(), Error> {
+        let limit = self.limits.get(r);
+        if n > limit {
+            return Err(over(r, limit));
+        }
+        Ok(())
     }
 
     /// Checks the stop token only.

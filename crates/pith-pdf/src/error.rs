@@ -238,8 +238,9 @@ impl fmt::Display for Error {
             )?,
             ErrorKind::OverLimit { resource, limit } => write!(
                 f,
-                "reading it takes more than {limit} {}, the limit per file (setting `{}`)",
+                "reading it takes more than {limit} {}, the limit per {} (setting `{}`)",
                 resource.counted(),
+                resource.scope(),
                 resource.setting()
             )?,
             ErrorKind::Stopped(super::budget::Halt::Deadline) => {

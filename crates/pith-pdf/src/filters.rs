@@ -16,6 +16,7 @@
 
 use std::io::{self, Read};
 
+use crate::budget::{Limits, Resource};
 use crate::syntax::{Dict, Obj};
 
 /// The largest decoded stream read whole where the whole is needed and no smaller bound is
@@ -29,6 +30,15 @@ pub const MAX_WHOLE: u64 = 64 << 20;
 /// Longest predictor row accepted (`/Colors` × `/BitsPerComponent` × `/Columns`): xref and
 /// object streams use rows of a few bytes; a row of over 1 MiB is a hostile parameter set.
 const MAX_ROW: usize = 1 << 20;
+
+/// What one Flate stage holds: flate2's 32 KiB input buffer and miniz_oxide's inflate state
+/// (its 32 KiB window and tables), rounded up.
+const FLATE_HELD: u64 = 80 << 10;
+/// What one LZW stage holds: its 8 KiB input buffer and weezl's code table, rounded up.
+const LZW_HELD: u64 = 48 << 10;
+/// What a byte-wise stage (ASCIIHex, ASCII85, RunLength) holds: its 8 KiB buffer and what
+/// one step decodes.
+const BYTES_HELD: u64 = 9 << 10;
 
 /// Why a stream could not be decoded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -47,13 +57,21 @@ pub enum FilterError {
     /// Occurs when the decoded data exceeds the bound the caller set (the bound, in bytes).
     #[error("the stream decodes to more than {0} bytes")]
     TooLarge(u64),
+    /// Occurs when the chain goes over a limit of one stream ([`Limits::filters`],
+    /// [`Limits::decoder_bytes`]) before anything of it is built: the resource and its limit.
+    #[error("its decoders go over the limit `{0}` ({1})")]
+    OverLimit(Resource, u64),
 }
 
-/// The `/Filter` chain with abbreviated names (§8.9.7, Table 92) spelled out.
-fn filters(d: &Dict) -> Result<Vec<Vec<u8>>, FilterError> {
+/// The `/Filter` chain with abbreviated names (§8.9.7, Table 92) spelled out, refused when it
+/// names more than `max` filters (counted before anything is collected).
+fn filters(d: &Dict, max: u64) -> Result<Vec<Vec<u8>>, FilterError> {
     let names: Vec<Vec<u8>> = match d.get(b"Filter") {
         None | Some(Obj::Null) => vec![],
         Some(Obj::Name(n)) => vec![n.clone()],
+        Some(Obj::Array(a)) if a.len() as u64 > max => {
+            return Err(FilterError::OverLimit(Resource::Filters, max))
+        }
         Some(Obj::Array(a)) => a
             .iter()
             .filter_map(|o| o.as_name().map(<[u8]>::to_vec))
@@ -83,20 +101,42 @@ pub struct Decoder<'a> {
 }
 
 impl<'a> Decoder<'a> {
-    /// A decoder of the stream with dictionary `d` whose encoded data `src` yields. A
-    /// `/Crypt` filter (§7.4.10) is skipped: the security handler undid it before.
+    /// A decoder of the stream with dictionary `d` whose encoded data `src` yields, within
+    /// the limits of one stream: at most [`Limits::filters`] filters, and what they hold
+    /// (each filter's buffers, a predictor's rows) at most [`Limits::decoder_bytes`], both
+    /// counted from the dictionary before any decoder is built. The chain's depth is so
+    /// bounded too (each filter reads through the one before). A `/Crypt` filter (§7.4.10)
+    /// is skipped: the security handler undid it before.
     ///
     /// # Errors
     /// [`FilterError::BadFilter`] and [`FilterError::Unsupported`] for a chain it cannot
-    /// decode.
-    pub fn new(d: &Dict, src: impl Read + 'a) -> Result<Self, FilterError> {
+    /// decode, [`FilterError::OverLimit`] for one over the limits.
+    pub fn new(d: &Dict, src: impl Read + 'a, limits: &Limits) -> Result<Self, FilterError> {
+        let names = filters(d, limits.filters)?;
         let parms: Vec<Option<&Dict>> = match d.get(b"DecodeParms").or_else(|| d.get(b"DP")) {
             Some(Obj::Dict(p)) => vec![Some(p)],
-            Some(Obj::Array(a)) => a.iter().map(Obj::as_dict).collect(),
+            Some(Obj::Array(a)) => a.iter().take(names.len()).map(Obj::as_dict).collect(),
             _ => vec![],
         };
+        // What the whole chain will hold, allowed before the first buffer is allocated.
+        let mut held = 0u64;
+        for (i, name) in names.iter().enumerate() {
+            let parm = parms.get(i).copied().flatten();
+            held = held.saturating_add(match name.as_slice() {
+                b"FlateDecode" => FLATE_HELD.saturating_add(predictor_held(parm)?),
+                b"LZWDecode" => LZW_HELD.saturating_add(predictor_held(parm)?),
+                b"Crypt" => 0,
+                _ => BYTES_HELD,
+            });
+        }
+        if held > limits.decoder_bytes {
+            return Err(FilterError::OverLimit(
+                Resource::DecoderBytes,
+                limits.decoder_bytes,
+            ));
+        }
         let mut cur: Box<dyn Read + 'a> = Box::new(src);
-        for (i, name) in filters(d)?.iter().enumerate() {
+        for (i, name) in names.iter().enumerate() {
             let parm = parms.get(i).copied().flatten();
             cur = match name.as_slice() {
                 b"Crypt" => cur,
@@ -146,19 +186,20 @@ impl FilterError {
     }
 }
 
-/// Decodes `data` through the filter chain of `d` and returns the whole output, refusing
-/// past `bound` bytes: it reads at most one byte more than `bound`, so memory never exceeds it.
+/// Decodes `data` through the filter chain of `d` (within `limits`, as [`Decoder::new`]) and
+/// returns the whole output, refusing past `bound` bytes: it reads at most one byte more than
+/// `bound`, so memory never exceeds it.
 ///
 /// # Errors
 /// [`FilterError::TooLarge`] past the bound, and the errors of [`Decoder`].
-pub fn decode(d: &Dict, data: &[u8], bound: u64) -> Result<Vec<u8>, FilterError> {
-    if filters(d)?.iter().all(|n| n == b"Crypt") {
+pub fn decode(d: &Dict, data: &[u8], bound: u64, limits: &Limits) -> Result<Vec<u8>, FilterError> {
+    if filters(d, limits.filters)?.iter().all(|n| n == b"Crypt") {
         if data.len() as u64 > bound {
             return Err(FilterError::TooLarge(bound));
         }
         return Ok(data.to_vec());
     }
-    read_bounded(Decoder::new(d, data)?, bound)
+    read_bounded(Decoder::new(d, data, limits)?, bound)
 }
 
 /// Reads everything `r` yields, refusing past `bound` bytes (reading one byte past it at most).
@@ -496,16 +537,21 @@ impl<R: Read> Read for Lzw<R> {
     }
 }
 
-/// The reader undoing the predictor of `parm` (§7.4.4.4) over `src`, or `src` itself.
-fn predicted<'a>(
-    src: Box<dyn Read + 'a>,
-    parm: Option<&Dict>,
-) -> Result<Box<dyn Read + 'a>, FilterError> {
-    let Some(p) = parm else { return Ok(src) };
+/// A predictor's parameters (§7.4.4.4): whether it is PNG's, bytes per pixel, bytes per row.
+struct Predicting {
+    png: bool,
+    bpp: usize,
+    row: usize,
+}
+
+/// The predictor `parm` asks for (`None`: none), checked: rows of at most [`MAX_ROW`] bytes,
+/// a TIFF predictor of 8-bit components only.
+fn predicting(parm: Option<&Dict>) -> Result<Option<Predicting>, FilterError> {
+    let Some(p) = parm else { return Ok(None) };
     let get = |k: &[u8], d: i64| p.get(k).and_then(Obj::as_int).unwrap_or(d);
     let predictor = get(b"Predictor", 1);
     if predictor < 2 {
-        return Ok(src);
+        return Ok(None);
     }
     let colors = get(b"Colors", 1).clamp(1, 64) as usize;
     let bpc = get(b"BitsPerComponent", 8).clamp(1, 16) as usize;
@@ -523,6 +569,22 @@ fn predicted<'a>(
             "TIFF predictor {predictor} with {bpc} bits per component"
         )));
     }
+    Ok(Some(Predicting { png, bpp, row }))
+}
+
+/// What the predictor of `parm` holds: its two rows and its input buffer.
+fn predictor_held(parm: Option<&Dict>) -> Result<u64, FilterError> {
+    Ok(predicting(parm)?.map_or(0, |p| 2 * p.row as u64 + BYTES_HELD))
+}
+
+/// The reader undoing the predictor of `parm` (§7.4.4.4) over `src`, or `src` itself.
+fn predicted<'a>(
+    src: Box<dyn Read + 'a>,
+    parm: Option<&Dict>,
+) -> Result<Box<dyn Read + 'a>, FilterError> {
+    let Some(Predicting { png, bpp, row }) = predicting(parm)? else {
+        return Ok(src);
+    };
     Ok(Box::new(Predictor {
         src: Bytes::new(src),
         png,
@@ -643,7 +705,7 @@ mod tests {
     }
 
     fn decode_stream(d: &Dict, data: &[u8]) -> Result<Vec<u8>, FilterError> {
-        decode(d, data, MAX_DECODED)
+        decode(d, data, MAX_DECODED, &Limits::default())
     }
 
     fn deflate(data: &[u8]) -> Vec<u8> {
@@ -729,14 +791,18 @@ mod tests {
         }
         let z = e.finish().unwrap();
         let d = dict("<< /Filter /FlateDecode >>");
-        assert_eq!(decode(&d, &z, 1 << 20), Err(FilterError::TooLarge(1 << 20)));
-        assert_eq!(decode(&d, &z, 64 << 20).unwrap().len(), 64 << 20);
+        let l = Limits::default();
+        assert_eq!(
+            decode(&d, &z, 1 << 20, &l),
+            Err(FilterError::TooLarge(1 << 20))
+        );
+        assert_eq!(decode(&d, &z, 64 << 20, &l).unwrap().len(), 64 << 20);
         // A scan reads what it needs.
-        let head = read_prefix(Decoder::new(&d, &z[..]).unwrap(), 10).unwrap();
+        let head = read_prefix(Decoder::new(&d, &z[..], &l).unwrap(), 10).unwrap();
         assert_eq!(head, [0; 10]);
         // Unfiltered data is bounded too.
         assert_eq!(
-            decode(&dict("<< >>"), b"abc", 2),
+            decode(&dict("<< >>"), b"abc", 2, &l),
             Err(FilterError::TooLarge(2))
         );
     }
@@ -755,5 +821,44 @@ mod tests {
             Err(FilterError::Unsupported(_))
         ));
         assert!(decode_stream(&dict("<< /Filter /A85 >>"), b"9jzqo").is_err());
+    }
+
+    #[test]
+    fn chains_are_refused_over_the_limits_of_one_stream() {
+        let l = Limits::default();
+        let chain = |name: &str, n: usize, parm: &str| {
+            dict(&format!(
+                "<< /Filter [{}] /DecodeParms [{}] >>",
+                format!("{name} ").repeat(n),
+                format!("{parm} ").repeat(n)
+            ))
+        };
+        // As many filters as the limit allows decode; one more is refused before any is
+        // built, however many the stream names.
+        let hex = chain("/AHx", l.filters as usize, "null");
+        assert!(decode(&hex, b"30>", 10, &l).is_ok());
+        for n in [l.filters as usize + 1, 100_000] {
+            assert_eq!(
+                decode(&chain("/AHx", n, "null"), b"", 10, &l),
+                Err(FilterError::OverLimit(Resource::Filters, l.filters))
+            );
+        }
+        assert!(decode(&chain("/Fl", 60_000, "null"), b"", 10, &l).is_err());
+        // Sixteen Flate stages fit what a chain may hold; Flate stages of 1 MiB predictor
+        // rows do not, from the fourth on.
+        assert!(decode(&chain("/Fl", 16, "null"), b"", 10, &l).is_ok());
+        let rows = "<< /Predictor 12 /Columns 1048576 >>";
+        assert!(decode(&chain("/Fl", 3, rows), b"", 10, &l).is_ok());
+        for n in [4, 1000] {
+            let want = if n > 16 {
+                Resource::Filters
+            } else {
+                Resource::DecoderBytes
+            };
+            assert_eq!(
+                decode(&chain("/Fl", n, rows), b"", 10, &l),
+                Err(FilterError::OverLimit(want, l.get(want)))
+            );
+        }
     }
 }

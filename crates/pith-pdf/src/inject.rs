@@ -504,7 +504,7 @@ fn plan_update<R: ReadAt>(
                 written.push(Written::new(Item::Badge, p.object, line));
             }
             Kind::Link if !stamp_links(p) => {
-                match stamp::badge::relink(&mut up, p, &number.url()) {
+                match stamp::badge::relink(pdf, &mut up, p, &number.url())? {
                     Some(line) => written.push(Written::new(Item::Link, p.object, line)),
                     None => notes.push(format!(
                         "a page-1 link to {} is not an object of its own and was left as it is",
@@ -591,9 +591,7 @@ fn paper_info(
 
 /// Whether `p` is the stamp's own link (the stamp's plan writes it).
 fn stamp_links(p: &Printed) -> bool {
-    p.dict
-        .as_ref()
-        .is_some_and(|d| d.get(b"PithStamp").is_some())
+    p.stamp_link
 }
 
 /// The `/Encrypt` value text of an encrypted file's trailer, and its `/ID` written out when

@@ -6,8 +6,8 @@
 use std::collections::{BTreeMap, HashMap};
 use std::io;
 
-use crate::budget::{Budget, Resource};
-use crate::filters::{read_prefix, Decoder, MAX_DECODED};
+use crate::budget::{Budget, Limits, Resource};
+use crate::filters::{read_prefix, Decoder, FilterError, MAX_DECODED};
 use crate::reader::Entry;
 use crate::reader::{damaged, find, Fetched};
 use crate::syntax::{is_white, Dict, Obj, Parser, Ref};
@@ -217,9 +217,17 @@ pub fn scan_within(data: &[u8], budget: &Budget) -> Result<Rebuilt, Error> {
             .and_then(Obj::as_int)
             .unwrap_or(0)
             .clamp(0, MAX_DECODED as i64) as u64;
-        // Only the header (the pairs before /First) is decoded, never the objects.
-        let Ok(dec) = Decoder::new(d, f.stream.as_deref().unwrap_or(&[])) else {
+        // A header claims at most 32 bytes a pair (as the reader checks it): a /First far
+        // past that is not one, and is not decoded.
+        if first > (n as u64).saturating_mul(32).saturating_add(4096) {
             continue;
+        }
+        // Only the header (the pairs before /First) is decoded, never the objects.
+        let dec = match Decoder::new(d, f.stream.as_deref().unwrap_or(&[]), budget.limits()) {
+            Ok(dec) => dec,
+            // A chain over the limits of one stream refuses the file, as when it is read.
+            Err(FilterError::OverLimit(r, limit)) => return Err(crate::budget::over(r, limit)),
+            Err(_) => continue,
         };
         // The header and up to 16 MiB of objects are decoded: enough to tell pages of any
         // real object stream, bounded for one that inflates without end.
@@ -291,7 +299,8 @@ pub(crate) fn check_decoded(data: &[u8], r: &Rebuilt, bound: u64) -> Result<(), 
             continue;
         };
         let Some(d) = f.obj.as_dict() else { continue };
-        let Ok(dec) = Decoder::new(d, f.stream.as_deref().unwrap_or(&[])) else {
+        let Ok(dec) = Decoder::new(d, f.stream.as_deref().unwrap_or(&[]), &Limits::default())
+        else {
             continue;
         };
         let n = io::copy(&mut io::Read::take(dec, bound + 1), &mut io::sink()).unwrap_or(0);

@@ -11,7 +11,7 @@ use std::ops::Range;
 
 /// Deepest nesting of arrays and dictionaries accepted; deeper input is rejected instead of
 /// risking a stack overflow on hostile files.
-const MAX_DEPTH: usize = 64;
+const MAX_DEPTH: u64 = 64;
 
 /// A direct PDF object as read from the file.
 #[derive(Debug, Clone, PartialEq)]
@@ -119,6 +119,9 @@ pub enum SyntaxError {
     Eof,
     /// The bytes at this offset are not valid PDF syntax.
     Invalid(usize),
+    /// Arrays and dictionaries nest deeper than the parser's limit (the limit): the reader
+    /// refuses it as going over [`crate::budget::Limits::nesting`].
+    TooDeep(u64),
 }
 
 type PResult<T> = Result<T, SyntaxError>;
@@ -147,12 +150,26 @@ pub struct Parser<'a> {
     pub pos: usize,
     /// Whether `buf` ends at the end of the file (so running out of bytes is final).
     at_eof: bool,
+    /// Deepest nesting of arrays and dictionaries parsed (the recursion of the parser).
+    max_depth: u64,
 }
 
 impl<'a> Parser<'a> {
     /// A parser at `pos` in `buf`; `at_eof` says whether `buf` reaches the end of the file.
     pub fn new(buf: &'a [u8], pos: usize, at_eof: bool) -> Self {
-        Parser { buf, pos, at_eof }
+        Parser {
+            buf,
+            pos,
+            at_eof,
+            max_depth: MAX_DEPTH,
+        }
+    }
+
+    /// The same parser, refusing arrays and dictionaries nested deeper than `max` levels
+    /// ([`SyntaxError::TooDeep`]); the default is [`crate::budget::Limits::nesting`]'s.
+    pub fn nesting(mut self, max: u64) -> Self {
+        self.max_depth = max;
+        self
     }
 
     fn eof(&self) -> SyntaxError {
@@ -239,8 +256,8 @@ impl<'a> Parser<'a> {
     }
 
     fn object_at_depth(&mut self, depth: usize) -> PResult<Obj> {
-        if depth > MAX_DEPTH {
-            return Err(SyntaxError::Invalid(self.pos));
+        if depth as u64 > self.max_depth {
+            return Err(SyntaxError::TooDeep(self.max_depth));
         }
         self.skip_ws();
         let start = self.pos;

@@ -10,6 +10,9 @@
 
 use crate::zlib::{pattern_after, zeros_after};
 
+mod chains;
+pub use chains::{filter_chain, many_links, objstm_header, predictor_chain, text_content};
+
 /// The sizes that make the shapes expensive. [`Knobs::full`] is the size of the files seen
 /// to abort, hang or take gigabytes; [`Knobs::small`] the same shapes a thousand times
 /// cheaper.
@@ -43,6 +46,18 @@ pub struct Knobs {
     pub content_bytes: u64,
     /// What the zlib bombs inflate to.
     pub bomb_bytes: u64,
+    /// `/AHx` filters a stream names.
+    pub hex_filters: usize,
+    /// Empty `/Fl` stages a stream names.
+    pub flate_filters: usize,
+    /// Flate stages, each with a PNG predictor of 1 MiB rows, a stream names.
+    pub predictor_filters: usize,
+    /// Pairs an object stream's header claims (`/N`).
+    pub objstm_pairs: u64,
+    /// Distinct link annotations to a record page on page 1.
+    pub links: usize,
+    /// Bytes of page 1's content stream of text, unfiltered.
+    pub text_bytes: u64,
 }
 
 impl Knobs {
@@ -65,6 +80,12 @@ impl Knobs {
             name_kids: 1000,
             content_bytes: 100 << 20,
             bomb_bytes: 2 << 30,
+            hex_filters: 100_000,
+            flate_filters: 60_000,
+            predictor_filters: 1000,
+            objstm_pairs: 67_000_000,
+            links: 200,
+            text_bytes: 16 << 20,
         }
     }
 
@@ -85,6 +106,12 @@ impl Knobs {
             name_kids: 4,
             content_bytes: 1 << 20,
             bomb_bytes: 4 << 20,
+            hex_filters: 200,
+            flate_filters: 100,
+            predictor_filters: 20,
+            objstm_pairs: 4_000_000,
+            links: 20,
+            text_bytes: 1 << 20,
         }
     }
 }
@@ -174,28 +201,58 @@ pub fn all(k: &Knobs) -> Vec<Shape> {
             "an object stream holding the catalog that inflates to gigabytes",
             objstm_bomb(k.bomb_bytes),
         ),
+        s(
+            "hex-chain",
+            "page 1's content and the XMP stream each name thousands of /AHx filters",
+            filter_chain("/AHx", k.hex_filters),
+        ),
+        s(
+            "flate-chain",
+            "page 1's content and the XMP stream each name thousands of empty /Fl stages",
+            filter_chain("/Fl", k.flate_filters),
+        ),
+        s(
+            "predictor-chain",
+            "Flate stages each undoing a PNG predictor of 1 MiB rows",
+            predictor_chain(k.predictor_filters),
+        ),
+        s(
+            "objstm-header",
+            "an object stream holding the catalog whose header claims millions of pairs",
+            objstm_header(k.objstm_pairs),
+        ),
+        s(
+            "many-links",
+            "page 1 with hundreds of large link annotations to a record page",
+            many_links(k.links, k.annot_bytes),
+        ),
+        s(
+            "text-content",
+            "page 1's content stream of megabytes of text, unfiltered",
+            text_content(k.text_bytes),
+        ),
     ]
 }
 
-const HEADER: &[u8] = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n";
+pub(crate) const HEADER: &[u8] = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n";
 const FONT: &str = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>";
-const TEXT: &str = "BT /F1 24 Tf 72 700 Td (An expensive page) Tj ET\n";
+pub(crate) const TEXT: &str = "BT /F1 24 Tf 72 700 Td (An expensive page) Tj ET\n";
 
 /// Objects of a document: `objs[n - 1]` is object n, a dictionary (or any object) and the data
 /// of a stream given apart.
-type Objects = Vec<(String, Option<Vec<u8>>)>;
+pub(crate) type Objects = Vec<(String, Option<Vec<u8>>)>;
 
-fn stream(dict: &str, data: Vec<u8>) -> (String, Option<Vec<u8>>) {
+pub(crate) fn stream(dict: &str, data: Vec<u8>) -> (String, Option<Vec<u8>>) {
     let d = dict.trim_end_matches(">>").trim_end();
     (format!("{d} /Length {} >>", data.len()), Some(data))
 }
 
-fn obj(text: impl Into<String>) -> (String, Option<Vec<u8>>) {
+pub(crate) fn obj(text: impl Into<String>) -> (String, Option<Vec<u8>>) {
     (text.into(), None)
 }
 
 /// Writes object `n` at the end of `out`; its offset.
-fn put(out: &mut Vec<u8>, n: usize, (dict, data): &(String, Option<Vec<u8>>)) -> usize {
+pub(crate) fn put(out: &mut Vec<u8>, n: usize, (dict, data): &(String, Option<Vec<u8>>)) -> usize {
     let at = out.len();
     out.extend_from_slice(format!("{n} 0 obj\n{dict}\n").as_bytes());
     if let Some(d) = data {
@@ -209,7 +266,7 @@ fn put(out: &mut Vec<u8>, n: usize, (dict, data): &(String, Option<Vec<u8>>)) ->
 
 /// A classic file: header, the objects, an xref table, a trailer with `/Root 1 0 R` and
 /// `trailer` (more entries).
-fn classic(objs: &Objects, trailer: &str) -> Vec<u8> {
+pub(crate) fn classic(objs: &Objects, trailer: &str) -> Vec<u8> {
     let mut out = HEADER.to_vec();
     let offs: Vec<usize> = objs
         .iter()
@@ -242,7 +299,7 @@ fn page(extra: &str) -> String {
 
 /// Catalog (with `catalog` entries), page tree root, font, page (with `page_extra`), content:
 /// objects 1–5 of an ordinary one-page file.
-fn base(catalog: &str, page_extra: &str) -> Objects {
+pub(crate) fn base(catalog: &str, page_extra: &str) -> Objects {
     vec![
         obj(format!("<< /Type /Catalog /Pages 2 0 R{catalog} >>")),
         obj("<< /Type /Pages /Kids [4 0 R] /Count 1 >>"),
@@ -271,7 +328,7 @@ pub fn shared_annot(refs: usize, bytes: usize) -> Vec<u8> {
 }
 
 /// The record page of a published number (arXiv 2402.03791v3), where a paper's link goes.
-const RECORD_URL: &str = "https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5";
+pub(crate) const RECORD_URL: &str = "https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5";
 
 /// A file whose cross-reference stream lists its own objects and then, through `/Prev`,
 /// `sections` more streams of `free` free entries each (three zero bytes a row: 8 Mi entries
@@ -615,7 +672,11 @@ pub fn xref_bomb(total: u64) -> Vec<u8> {
 
 /// Ends `out` with an xref stream of `rows` and itself (compressed as a bomb of `bomb` bytes
 /// when given), `startxref` and `%%EOF`.
-fn xref_stream_tail(mut out: Vec<u8>, mut rows: Vec<(u8, u32, u16)>, bomb: Option<u64>) -> Vec<u8> {
+pub(crate) fn xref_stream_tail(
+    mut out: Vec<u8>,
+    mut rows: Vec<(u8, u32, u16)>,
+    bomb: Option<u64>,
+) -> Vec<u8> {
     let n = rows.len();
     let x = out.len();
     rows.push((1, x as u32, 0));

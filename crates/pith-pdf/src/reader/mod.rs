@@ -153,6 +153,7 @@ pub(crate) fn too_large(what: &str, object: Option<u32>, bound: u64) -> Error {
 pub(crate) fn filter_err(e: FilterError, what: &str, object: Option<u32>) -> Error {
     match e {
         FilterError::TooLarge(bound) => too_large(what, object, bound),
+        FilterError::OverLimit(r, limit) => crate::budget::over(r, limit),
         other => {
             let at = object.map(|n| format!("object {n}: ")).unwrap_or_default();
             Error::new(ErrorKind::Damaged(format!("{at}{other}")))
@@ -619,8 +620,30 @@ impl<R: ReadAt> Pdf<R> {
         if n < 0 || first < 0 || first as u64 > MAX_DECODED {
             return Err(bad());
         }
-        let dec = Decoder::new(d, std::io::Cursor::new(f.stream.unwrap_or_default()))
-            .map_err(|e| filter_err(e, "object stream", Some(stm)))?;
+        // The header's claims are checked before any of it is decoded: each of the /N
+        // objects counts against the objects limit, and the pairs before /First take at
+        // least three bytes each ("1 0") and at most two numbers and their white space
+        // (32 bytes is ample), so a /First far past them is not a header.
+        let (n_u, first_u) = (n as u64, first as u64);
+        let limits = self.budget.limits();
+        if n_u
+            > limits
+                .objects
+                .saturating_sub(self.budget.used(Resource::Objects))
+        {
+            return Err(crate::budget::over(Resource::Objects, limits.objects));
+        }
+        if n_u.saturating_mul(3) > first_u.saturating_add(1)
+            || first_u > n_u.saturating_mul(32).saturating_add(4096)
+        {
+            return Err(bad());
+        }
+        let dec = Decoder::new(
+            d,
+            std::io::Cursor::new(f.stream.unwrap_or_default()),
+            limits,
+        )
+        .map_err(|e| filter_err(e, "object stream", Some(stm)))?;
         let os = ObjStm {
             num: stm,
             data: RefCell::new(Vec::new()),
@@ -635,7 +658,8 @@ impl<R: ReadAt> Pdf<R> {
             return Err(bad());
         }
         let mut p = Parser::new(&data[..first as usize], 0, true);
-        let mut index = Vec::with_capacity(n as usize);
+        // Grown as pairs parse: a claim is not an allocation.
+        let mut index = Vec::with_capacity((n as usize).min(4096));
         for _ in 0..n {
             let (a, b) = match (p.uint(), p.uint()) {
                 (Ok(a), Ok(b)) => (a, b),
@@ -701,7 +725,8 @@ impl<R: ReadAt> Pdf<R> {
         depth: usize,
         with_data: bool,
     ) -> Result<Fetched, Error> {
-        let ((id, obj, data_start), raw) = parse_growing(&self.src, pos, |p| {
+        let nesting = self.budget.limits().nesting;
+        let ((id, obj, data_start), raw) = parse_growing(&self.src, pos, nesting, |p| {
             let id = p.obj_header()?;
             let obj = p.object()?;
             let ds = if matches!(obj, Obj::Dict(_)) {
@@ -806,7 +831,8 @@ impl<R: ReadAt> Pdf<R> {
             .as_dict()
             .ok_or_else(|| damaged(format!("object {} is not a stream", f.id.num), 0))?;
         let data = f.stream.as_deref().unwrap_or(&[]);
-        let dec = Decoder::new(d, data).map_err(|e| filter_err(e, what, Some(f.id.num)))?;
+        let dec = Decoder::new(d, data, self.budget.limits())
+            .map_err(|e| filter_err(e, what, Some(f.id.num)))?;
         let mut m = Metered::new(dec, &self.budget);
         let mut out = Vec::new();
         let n = (&mut m)
@@ -829,7 +855,7 @@ impl<R: ReadAt> Pdf<R> {
             .obj
             .as_dict()
             .ok_or_else(|| damaged(format!("object {} is not a stream", f.id.num), 0))?;
-        let dec = Decoder::new(d, f.stream.as_deref().unwrap_or(&[]))
+        let dec = Decoder::new(d, f.stream.as_deref().unwrap_or(&[]), self.budget.limits())
             .map_err(|e| filter_err(e, "content stream", Some(f.id.num)))?;
         Ok(Metered::new(dec, &self.budget))
     }

@@ -5,6 +5,7 @@
 use std::io;
 
 use super::{damaged, io_err, MAX_WINDOW};
+use crate::budget::Resource;
 use crate::syntax::{Parser, SyntaxError};
 use crate::Error;
 
@@ -117,6 +118,7 @@ pub(crate) fn read_window<R: ReadAt + ?Sized>(
 pub(crate) fn parse_growing<R: ReadAt + ?Sized, T>(
     src: &R,
     pos: u64,
+    nesting: u64,
     f: impl Fn(&mut Parser<'_>) -> Result<T, SyntaxError>,
 ) -> Result<(T, Vec<u8>), Error> {
     let mut size = 4096usize;
@@ -125,12 +127,15 @@ pub(crate) fn parse_growing<R: ReadAt + ?Sized, T>(
         let more = read_window(src, pos + buf.len() as u64, size - buf.len())?;
         buf.extend_from_slice(&more);
         let at_eof = pos + buf.len() as u64 >= src.len();
-        let mut p = Parser::new(&buf, 0, at_eof);
+        let mut p = Parser::new(&buf, 0, at_eof).nesting(nesting);
         match f(&mut p) {
             Ok(t) => return Ok((t, buf)),
             Err(SyntaxError::Eof) if !at_eof && size < MAX_WINDOW => size *= 4,
             Err(SyntaxError::Eof) => return Err(damaged("object too large or cut off", pos)),
             Err(SyntaxError::Invalid(i)) => return Err(damaged("syntax error", pos + i as u64)),
+            Err(SyntaxError::TooDeep(limit)) => {
+                return Err(crate::budget::over(Resource::Nesting, limit).at_offset(pos))
+            }
         }
     }
 }
@@ -173,10 +178,10 @@ mod tests {
         let mut data = b"<< /A (".to_vec();
         data.extend(std::iter::repeat_n(b'x', 20_000));
         data.extend_from_slice(b") >> tail");
-        let (d, buf) = parse_growing(&data[..], 0, |p| p.dict()).unwrap();
+        let (d, buf) = parse_growing(&data[..], 0, 64, |p| p.dict()).unwrap();
         assert!(buf.len() >= 20_000);
         assert_eq!(d.entries.len(), 1);
-        assert!(parse_growing(&data[..20], 0, |p| p.dict()).is_err());
+        assert!(parse_growing(&data[..20], 0, 64, |p| p.dict()).is_err());
     }
 
     #[test]

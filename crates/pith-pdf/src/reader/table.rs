@@ -16,6 +16,7 @@
 use super::damaged;
 use super::entry::{Entry, Section};
 use super::source::{parse_growing, read_window, ReadAt};
+use crate::budget::Limits;
 use crate::syntax::{is_white, Dict, SyntaxError};
 use crate::Error;
 
@@ -325,7 +326,7 @@ pub(crate) fn parse_whole<R: ReadAt + ?Sized>(
     src: &R,
     pos: u64,
 ) -> Result<((Vec<(u32, u64, u64, bool)>, Dict), Vec<u8>), Error> {
-    parse_growing(src, pos, |p| {
+    parse_growing(src, pos, Limits::default().nesting, |p| {
         p.keyword(b"xref")?;
         let mut found = Vec::new();
         loop {
@@ -376,7 +377,7 @@ pub(crate) fn parse_trailer<R: ReadAt + ?Sized>(
     src: &R,
     pos: u64,
 ) -> Result<(Dict, Vec<u8>), Error> {
-    parse_growing(src, pos, |p| {
+    parse_growing(src, pos, Limits::default().nesting, |p| {
         p.keyword(b"trailer")?;
         p.dict()
     })

@@ -252,7 +252,7 @@ impl<R: ReadAt> Pdf<R> {
             return Err(too_large(what, num, MAX_DECODED).at_offset(pos));
         }
         let budget = &self.budget;
-        let dec = Decoder::new(&d, f.stream.as_deref().unwrap_or(&[]))
+        let dec = Decoder::new(&d, f.stream.as_deref().unwrap_or(&[]), budget.limits())
             .map_err(|e| filter_err(e, what, num).at_offset(pos))?;
         // The rows are decoded a chunk at a time and never held: what is held is the
         // section, whose free entries are ranges.

@@ -6,8 +6,9 @@
 //!
 //! It writes into an [`Update`]; what to redraw is the caller's decision.
 
+use crate::reader::{Pdf, ReadAt};
 use crate::security::StreamKind;
-use crate::syntax::{Dict, Obj, Ref};
+use crate::syntax::Obj;
 use crate::writer::content::Content;
 use crate::writer::object::{dict, name_obj};
 use crate::writer::Update;
@@ -105,10 +106,23 @@ pub fn redraw(up: &mut Update, badge: &Printed, text: &str, url: &str) -> Result
 }
 
 /// Writes a new version of link annotation `link` opening `url`; returns the line describing
-/// it, or `None` for a link that is not an object of its own (it is left as it is).
-pub fn relink(up: &mut Update, link: &Printed, url: &str) -> Option<String> {
-    let (r, d): (Ref, &Dict) = (link.object?, link.dict.as_ref()?);
-    let mut d = d.clone();
+/// it, or `None` for a link that is not an object of its own (it is left as it is). The
+/// annotation is read again here, one at a time, rather than kept with every place found.
+///
+/// # Errors
+/// The reader's (the file's budget, read errors) when the annotation is read again.
+pub fn relink<R: ReadAt>(
+    pdf: &Pdf<R>,
+    up: &mut Update,
+    link: &Printed,
+    url: &str,
+) -> Result<Option<String>, Error> {
+    let Some(r) = link.object else {
+        return Ok(None);
+    };
+    let Some(Obj::Dict(mut d)) = pdf.get(r.num)?.map(|f| f.obj) else {
+        return Ok(None);
+    };
     d.entries.retain(|(k, _, _)| k.as_slice() != b"A");
     d.entries.push((
         b"A".to_vec(),
@@ -120,10 +134,10 @@ pub fn relink(up: &mut Update, link: &Printed, url: &str) -> Option<String> {
         0..0,
     ));
     up.value(r, &Obj::Dict(d));
-    Some(format!(
+    Ok(Some(format!(
         "page 1: link annotation {} {} now opens {url} (was {})",
         r.num,
         r.gen,
         link.url.as_deref().unwrap_or("-")
-    ))
+    )))
 }

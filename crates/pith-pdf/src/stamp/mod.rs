@@ -40,6 +40,7 @@ pub mod font;
 pub mod geometry;
 pub mod printed;
 pub mod tagged;
+pub mod text;
 
 pub use geometry::Position;
 use geometry::{Page, Rect};

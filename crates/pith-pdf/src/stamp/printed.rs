@@ -14,7 +14,10 @@ use std::collections::HashSet;
 
 use crate::budget::Resource;
 use crate::filters::MAX_WHOLE;
-use crate::reader::{Pdf, ReadAt};
+use std::io::Read;
+
+use super::text::TextScan;
+use crate::reader::{Fetched, Pdf, ReadAt};
 use crate::syntax::{Dict, Obj, Ref};
 use crate::vocab::{NUMBER_SCHEME, URL_BASE};
 use crate::Error;
@@ -50,8 +53,12 @@ pub struct Printed {
     pub marked: bool,
     /// A badge's `/BBox` in form space.
     pub(crate) bbox: Option<Rect>,
-    /// A badge form's or annotation's dictionary, as read.
+    /// A badge form's dictionary, as read. A link's is not kept (an annotation may carry
+    /// megabytes of `/QuadPoints`, and a page hundreds of links): [`super::badge::relink`]
+    /// reads it again.
     pub(crate) dict: Option<Dict>,
+    /// Whether it is the link of pith's stamp (its annotation carries `/PithStamp`).
+    pub(crate) stamp_link: bool,
 }
 
 impl Printed {
@@ -64,6 +71,7 @@ impl Printed {
             marked: false,
             bbox: None,
             dict: None,
+            stamp_link: false,
         }
     }
 
@@ -210,12 +218,14 @@ pub fn read<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<PageOne, Error> {
         let Some(f) = pdf.get(r.num).ok().flatten().filter(|f| f.stream.is_some()) else {
             continue;
         };
-        match pdf.decoded(&f, "page 1's content", budget) {
-            Ok(data) => {
-                budget = budget.saturating_sub(data.len() as u64);
-                texts.extend(number_texts(&data));
+        // Searched as it is decoded, a window at a time; a stream that breaks off or goes
+        // past what is left to search gives nothing, as if it had been decoded whole.
+        match search(pdf, &f, budget) {
+            Some((read, found)) => {
+                budget = budget.saturating_sub(read);
+                texts.extend(found);
             }
-            Err(_) => budget = 0,
+            None => budget = 0,
         }
     }
     let annots = match page.get(b"Annots").map(|a| pdf.resolve(a)) {
@@ -244,19 +254,13 @@ pub fn read<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<PageOne, Error> {
         let mut p = Printed::new(Kind::Link, a.as_ref());
         p.url = Some(uri);
         p.marked = marked;
-        p.dict = Some(d);
+        p.stamp_link = d.get(b"PithStamp").is_some();
         places.push(p);
     }
     // A stamp written by older versions names its record through its link only.
     let stamp_url = places
         .iter()
-        .find(|p| {
-            p.kind == Kind::Link
-                && p.marked
-                && p.dict
-                    .as_ref()
-                    .is_some_and(|d| d.get(b"PithStamp").is_some())
-        })
+        .find(|p| p.kind == Kind::Link && p.marked && p.stamp_link)
         .and_then(|p| p.url.clone());
     for p in places
         .iter_mut()
@@ -276,150 +280,27 @@ pub fn read<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<PageOne, Error> {
     })
 }
 
-/// The number texts (`pith:` and 8 base32 characters, or a full `pith:YYYY:<26>`) in the
-/// strings each text object of `data` shows, in order.
-pub fn number_texts(data: &[u8]) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut text = Vec::new();
-    let mut i = 0;
-    let n = data.len();
-    let flush = |text: &mut Vec<u8>, out: &mut Vec<String>| {
-        find_numbers(text, out);
-        text.clear();
-    };
-    while i < n {
-        match data[i] {
-            b'%' => {
-                while i < n && data[i] != b'\n' && data[i] != b'\r' {
-                    i += 1;
-                }
-            }
-            b'(' => {
-                i += 1;
-                let mut depth = 1;
-                while i < n {
-                    match data[i] {
-                        b'\\' if i + 1 < n => {
-                            i += 1;
-                            let c = data[i];
-                            match c {
-                                b'n' => text.push(b'\n'),
-                                b'r' | b't' | b'b' | b'f' => text.push(b' '),
-                                b'0'..=b'7' => {
-                                    let mut v = 0u32;
-                                    let mut k = 0;
-                                    while k < 3 && i < n && (b'0'..=b'7').contains(&data[i]) {
-                                        v = v * 8 + u32::from(data[i] - b'0');
-                                        i += 1;
-                                        k += 1;
-                                    }
-                                    i -= 1;
-                                    text.push((v & 0xff) as u8);
-                                }
-                                b'\r' | b'\n' => {}
-                                _ => text.push(c),
-                            }
-                        }
-                        b'(' => {
-                            depth += 1;
-                            text.push(b'(');
-                        }
-                        b')' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                            text.push(b')');
-                        }
-                        c => text.push(c),
-                    }
-                    i += 1;
-                }
-            }
-            b'<' if data.get(i + 1) == Some(&b'<') => i += 1,
-            b'<' => {
-                i += 1;
-                let mut hex = Vec::new();
-                while i < n && data[i] != b'>' {
-                    if data[i].is_ascii_hexdigit() {
-                        hex.push(data[i]);
-                    }
-                    i += 1;
-                }
-                if hex.len() % 2 == 1 {
-                    hex.push(b'0');
-                }
-                for p in hex.chunks(2) {
-                    let s = std::str::from_utf8(p).unwrap_or("00");
-                    text.push(u8::from_str_radix(s, 16).unwrap_or(0));
-                }
-            }
-            c if c.is_ascii_alphabetic() => {
-                let start = i;
-                while i < n && (data[i].is_ascii_alphanumeric() || data[i] == b'*') {
-                    i += 1;
-                }
-                match &data[start..i] {
-                    b"BT" | b"ET" => flush(&mut text, &mut out),
-                    // Inline image data is binary: skip to its `EI`.
-                    b"ID" => {
-                        while i + 2 < n
-                            && !(data[i].is_ascii_whitespace()
-                                && &data[i + 1..i + 3] == b"EI"
-                                && data.get(i + 3).is_none_or(|b| !b.is_ascii_alphanumeric()))
-                        {
-                            i += 1;
-                        }
-                        i += 3;
-                    }
-                    _ => {}
-                }
-                continue;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    flush(&mut text, &mut out);
-    out
-}
-
-fn is_b32(c: u8) -> bool {
-    c.is_ascii_uppercase() || (b'2'..=b'7').contains(&c)
-}
-
-/// Appends the number texts in `text` to `out`. Words are often not separated by spaces in
-/// the strings (a kern in a `TJ` array stands for the space), so a number ends where the
-/// base32 characters do.
-fn find_numbers(text: &[u8], out: &mut Vec<String>) {
-    let p = NUMBER_SCHEME.as_bytes();
-    let mut i = 0;
-    while i + p.len() <= text.len() {
-        if &text[i..i + p.len()] != p {
-            i += 1;
-            continue;
-        }
-        let rest = &text[i + p.len()..];
-        let full = rest.len() >= 31
-            && rest[..4].iter().all(u8::is_ascii_digit)
-            && rest[4] == b':'
-            && rest[5..31].iter().all(|&c| is_b32(c))
-            && rest.get(31).is_none_or(|&c| !is_b32(c));
-        let short = rest.len() >= 8
-            && rest[..8].iter().all(|&c| is_b32(c))
-            && rest.get(8).is_none_or(|&c| !is_b32(c));
-        let len = if full {
-            31
-        } else if short {
-            8
-        } else {
-            0
+/// The number texts of content stream `f` and the bytes it decoded to, reading at most
+/// `bound` bytes of it through a small window; `None` when it does not decode or is longer.
+fn search<R: ReadAt>(pdf: &Pdf<R>, f: &Fetched, bound: u64) -> Option<(u64, Vec<String>)> {
+    let mut dec = pdf.decoder(f).ok()?.take(bound.saturating_add(1));
+    let mut scan = TextScan::default();
+    let mut window = vec![0u8; 64 << 10];
+    let mut read = 0u64;
+    loop {
+        let n = match dec.read(&mut window) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
         };
-        if len > 0 {
-            out.push(String::from_utf8_lossy(&text[i..i + p.len() + len]).into_owned());
+        read += n as u64;
+        if read > bound {
+            return None;
         }
-        i += p.len() + len;
+        scan.feed(&window[..n]);
     }
+    Some((read, scan.finish()))
 }
 
 /// The dictionary of annotation `a` and its action's when `a` is a link annotation with an
@@ -440,27 +321,6 @@ pub(super) fn link_action<R: ReadAt>(pdf: &Pdf<R>, a: &Obj) -> Option<(Dict, Dic
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn number_text_in_strings_of_a_text_object() {
-        let data = b"BT /F1 9 Tf [(pi)-20(th:7BM)10(K4ZKT)] TJ ET\nBT (pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5) Tj ET BT <706974683A41414141414141413F> Tj ET (pith:) Tj BT (pith:abc) Tj ET BT [(See)-333(pith:DDDDDDDD)-334(for)] TJ ET";
-        assert_eq!(
-            number_texts(data),
-            vec![
-                "pith:7BMK4ZKT",
-                "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5",
-                "pith:AAAAAAAA",
-                "pith:DDDDDDDD"
-            ]
-        );
-        // Inline image data is not text.
-        assert!(number_texts(b"BI /W 1 ID (pith:AAAAAAAA) EI BT ET").is_empty());
-        // Octal escapes and comments.
-        assert_eq!(
-            number_texts(b"BT (\\160ith:BBBBBBBB) Tj % (pith:CCCCCCCC)\nET"),
-            vec!["pith:BBBBBBBB"]
-        );
-    }
 
     #[test]
     fn a_place_names_its_record() {
