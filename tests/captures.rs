@@ -61,7 +61,12 @@ open(out, "wb").write(data)
 /// What warcio's own checker says of a WARC's digests: true when they all hold.
 fn warcio_digests_hold(file: &Path) -> bool {
     let script = "import sys\nfrom warcio.cli import main\ntry:\n    main(['check', sys.argv[1]])\nexcept SystemExit as e:\n    sys.exit(e.code or 0)\n";
-    common::run("python3", &["-c", script, &file.display().to_string()], None).0
+    common::run(
+        "python3",
+        &["-c", script, &file.display().to_string()],
+        None,
+    )
+    .0
 }
 
 fn verify(pdf: &Path, captures: &[&str]) -> (i32, String, String) {
@@ -95,7 +100,11 @@ fn warc_records_decide_whether_a_file_is_stored() {
 
     let (code, out, err) = verify(&pdf, &[&good.display().to_string()]);
     assert_eq!(code, 0, "{out}{err}");
-    assert_eq!(out.matches("\nsame ").count() + out.starts_with("same ") as usize, 3, "{out}");
+    assert_eq!(
+        out.matches("\nsame ").count() + out.starts_with("same ") as usize,
+        3,
+        "{out}"
+    );
     assert!(out.contains(&format!("STORED: {}", pdf.display())), "{out}");
     assert!(out.contains(&format!("id_/{URL}")), "{out}");
 
@@ -138,7 +147,10 @@ fn a_warc_bomb_or_garbage_is_one_line_and_exit_2() {
         let (code, out, err) = verify(&pdf, &[&f.display().to_string()]);
         assert_eq!(code, 2, "{out}{err}");
         assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(err.contains(&f.display().to_string()) && err.contains(why), "{err}");
+        assert!(
+            err.contains(&f.display().to_string()) && err.contains(why),
+            "{err}"
+        );
     }
 }
 
@@ -204,13 +216,19 @@ fn the_cdx_api_is_asked_once_then_cached() {
             .args(["--capture", URL])
             .output()
             .unwrap();
-        (o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned())
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+        )
     };
     let (code, out) = run();
     assert_eq!(code, Some(0), "{out}");
     assert_eq!(server.requests().len(), 1);
     let asked = &server.requests()[0].target;
-    assert!(asked.starts_with("/cdx/search/cdx?url=https://arxiv.org/pdf/2402.03791v3&output=json"), "{asked}");
+    assert!(
+        asked.starts_with("/cdx/search/cdx?url=https://arxiv.org/pdf/2402.03791v3&output=json"),
+        "{asked}"
+    );
     let (code, _) = run();
     assert_eq!(code, Some(0));
     assert_eq!(server.requests().len(), 1, "the second run asks nothing");

@@ -77,11 +77,9 @@ pub fn read(text: &str, limits: &Limits) -> Result<(Vec<Capture>, Vec<BadLine>),
     let mut bad = Vec::new();
     for (i, l) in text.lines().enumerate() {
         if i >= limits.cdx_lines {
-            return Err(ErrorKind::Limit(format!(
-                "it holds more than {} lines",
-                limits.cdx_lines
-            ))
-            .into());
+            return Err(
+                ErrorKind::Limit(format!("it holds more than {} lines", limits.cdx_lines)).into(),
+            );
         }
         let l = l.trim_end_matches('\r');
         if l.trim().is_empty() || l.starts_with(" CDX") || l.starts_with("CDX ") {
@@ -95,7 +93,10 @@ pub fn read(text: &str, limits: &Limits) -> Result<(Vec<Capture>, Vec<BadLine>),
         };
         match r {
             Ok(c) => captures.push(c),
-            Err(reason) => bad.push(BadLine { line: i + 1, reason }),
+            Err(reason) => bad.push(BadLine {
+                line: i + 1,
+                reason,
+            }),
         }
     }
     Ok((captures, bad))
@@ -106,7 +107,9 @@ fn read_json(text: &str, limits: &Limits) -> Result<(Vec<Capture>, Vec<BadLine>)
     let rows: Vec<Vec<serde_json::Value>> =
         serde_json::from_str(text).map_err(|e| not(&format!("bad JSON output: {e}")))?;
     if rows.len() > limits.cdx_lines {
-        return Err(ErrorKind::Limit(format!("it holds more than {} rows", limits.cdx_lines)).into());
+        return Err(
+            ErrorKind::Limit(format!("it holds more than {} rows", limits.cdx_lines)).into(),
+        );
     }
     let Some((legend, rows)) = rows.split_first() else {
         return Ok((Vec::new(), Vec::new()));
@@ -127,9 +130,18 @@ fn read_json(text: &str, limits: &Limits) -> Result<(Vec<Capture>, Vec<BadLine>)
                 .and_then(serde_json::Value::as_str)
                 .unwrap_or("")
         };
-        match capture(get(Some(ts)), get(Some(orig)), get(mime), get(status), get(Some(dig))) {
+        match capture(
+            get(Some(ts)),
+            get(Some(orig)),
+            get(mime),
+            get(status),
+            get(Some(dig)),
+        ) {
             Ok(c) => captures.push(c),
-            Err(reason) => bad.push(BadLine { line: i + 2, reason }),
+            Err(reason) => bad.push(BadLine {
+                line: i + 2,
+                reason,
+            }),
         }
     }
     Ok((captures, bad))

@@ -155,7 +155,10 @@ pub fn arxiv_of_url(url: &str) -> Option<(String, Option<u32>, bool)> {
         .or_else(|| url.strip_prefix("http://"))?;
     let (host, path) = rest.split_once('/')?;
     let host = host.to_ascii_lowercase();
-    let host = host.strip_suffix(":443").or(host.strip_suffix(":80")).unwrap_or(&host);
+    let host = host
+        .strip_suffix(":443")
+        .or(host.strip_suffix(":80"))
+        .unwrap_or(&host);
     if !matches!(host, "arxiv.org" | "www.arxiv.org" | "export.arxiv.org") {
         return None;
     }
@@ -268,7 +271,10 @@ mod tests {
         );
         assert_eq!(arxiv_of_url("https://arxiv.org/pdf/2402.03791v0"), None);
         assert_eq!(arxiv_of_url("https://arxiv.org/list/cs.LG/recent"), None);
-        assert_eq!(arxiv_of_url("https://arxiv.org.evil/pdf/2402.03791v3"), None);
+        assert_eq!(
+            arxiv_of_url("https://arxiv.org.evil/pdf/2402.03791v3"),
+            None
+        );
         assert_eq!(time_utc("20240207101112"), "2024-02-07T10:11:12Z");
         assert_eq!(
             timestamp_of_warc_date("2024-02-07T10:11:12.123456Z").as_deref(),

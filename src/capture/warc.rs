@@ -171,8 +171,7 @@ fn io_error(e: std::io::Error) -> Error {
     if let Some(hit) = e.get_ref().and_then(|i| i.downcast_ref::<LimitHit>()) {
         return ErrorKind::Limit(hit.to_string()).into();
     }
-    if e.kind() == std::io::ErrorKind::InvalidInput || e.kind() == std::io::ErrorKind::InvalidData
-    {
+    if e.kind() == std::io::ErrorKind::InvalidInput || e.kind() == std::io::ErrorKind::InvalidData {
         return ErrorKind::Gzip(e.to_string()).into();
     }
     ErrorKind::Io(e).into()
@@ -207,7 +206,9 @@ fn headers(
     let mut out: Vec<(String, String)> = Vec::new();
     loop {
         let Some(l) = line(input, limits.line_bytes, what)? else {
-            return Err(ErrorKind::NotWarc(format!("a {what} header ends before its empty line")).into());
+            return Err(
+                ErrorKind::NotWarc(format!("a {what} header ends before its empty line")).into(),
+            );
         };
         if l.is_empty() {
             return Ok(out);
@@ -231,7 +232,9 @@ fn headers(
         match l.split_once(':') {
             Some((k, v)) => out.push((k.trim().to_owned(), v.trim().to_owned())),
             None => {
-                return Err(ErrorKind::NotWarc(format!("a {what} header line has no colon: {l:?}")).into())
+                return Err(
+                    ErrorKind::NotWarc(format!("a {what} header line has no colon: {l:?}")).into(),
+                )
             }
         }
     }
@@ -268,11 +271,9 @@ fn records(
         }
         n += 1;
         if n > limits.records {
-            return Err(ErrorKind::Limit(format!(
-                "it holds more than {} records",
-                limits.records
-            ))
-            .into());
+            return Err(
+                ErrorKind::Limit(format!("it holds more than {} records", limits.records)).into(),
+            );
         }
         let h = headers(&mut input, limits, "WARC")?;
         let length: u64 = field(&h, "Content-Length")
@@ -289,7 +290,8 @@ fn records(
             ))
             .into());
         }
-        let is_response = field(&h, "WARC-Type").is_some_and(|t| t.eq_ignore_ascii_case("response"));
+        let is_response =
+            field(&h, "WARC-Type").is_some_and(|t| t.eq_ignore_ascii_case("response"));
         let is_http = field(&h, "Content-Type")
             .is_some_and(|t| t.to_ascii_lowercase().starts_with("application/http"));
         if !(is_response && is_http) {
@@ -327,7 +329,10 @@ fn http_response(
     let status_line = line(&mut cursor, limits.line_bytes, "HTTP")?.unwrap_or_default();
     let status_line = String::from_utf8_lossy(&status_line).into_owned();
     let mut parts = status_line.split_whitespace();
-    let status = match (parts.next(), parts.next().and_then(|s| s.parse::<u16>().ok())) {
+    let status = match (
+        parts.next(),
+        parts.next().and_then(|s| s.parse::<u16>().ok()),
+    ) {
         (Some(v), Some(s)) if v.starts_with("HTTP/") => s,
         _ => {
             return Err(ErrorKind::NotWarc(format!(
@@ -402,8 +407,7 @@ fn dechunk(body: &[u8], limits: &Limits) -> Result<Vec<u8>, String> {
             .ok_or("the chunked body ends before its last chunk")?;
         let size_text = String::from_utf8_lossy(&size_line);
         let hex = size_text.split(';').next().unwrap_or("").trim();
-        let size = u64::from_str_radix(hex, 16)
-            .map_err(|_| format!("bad chunk size {hex:?}"))?;
+        let size = u64::from_str_radix(hex, 16).map_err(|_| format!("bad chunk size {hex:?}"))?;
         if size == 0 {
             return Ok(out);
         }
@@ -489,11 +493,19 @@ mod tests {
             assert_eq!(r.digest_holds(), Ok(()));
             assert_eq!(r.capture().unwrap().timestamp, "20240207101112");
         }
-        assert!(got[3].digest_holds().unwrap_err().contains("is not the SHA-1"));
+        assert!(got[3]
+            .digest_holds()
+            .unwrap_err()
+            .contains("is not the SHA-1"));
         // A gzip file of the same records reads the same.
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
         std::io::Write::write_all(&mut gz, &file).unwrap();
-        assert_eq!(all(&gz.finish().unwrap(), &Limits::default()).unwrap().len(), 4);
+        assert_eq!(
+            all(&gz.finish().unwrap(), &Limits::default())
+                .unwrap()
+                .len(),
+            4
+        );
         file.truncate(file.len() - 10);
         assert!(all(&file, &Limits::default()).is_err());
     }
@@ -523,6 +535,9 @@ mod tests {
             line_bytes: 50,
             ..Limits::default()
         };
-        assert!(matches!(all(long.as_bytes(), &tight).unwrap_err().kind(), ErrorKind::Limit(_)));
+        assert!(matches!(
+            all(long.as_bytes(), &tight).unwrap_err().kind(),
+            ErrorKind::Limit(_)
+        ));
     }
 }

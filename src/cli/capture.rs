@@ -32,7 +32,11 @@ pub fn verify(
                 (None, true) => "same",
                 (None, false) => "differs",
             };
-            let why = c.refused.as_deref().map(|r| format!(" ({r})")).unwrap_or_default();
+            let why = c
+                .refused
+                .as_deref()
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default();
             writeln!(out, "{status:<10} {} {}{why}", c.time_utc, c.capture.url)?;
         }
         writeln!(out, "{}", report.headline)?;

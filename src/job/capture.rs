@@ -47,7 +47,9 @@ pub fn stored_version(
     r.digest_holds()?;
     if let Some((eid, ev, _)) = expected {
         if (eid, ev) != (id.as_str(), version) {
-            return Err(format!("it is of arXiv:{id}v{version}, not arXiv:{eid}v{ev}"));
+            return Err(format!(
+                "it is of arXiv:{id}v{version}, not arXiv:{eid}v{ev}"
+            ));
         }
     }
     let opts = pdf::InspectOptions {
@@ -81,7 +83,10 @@ pub fn cdx_stored(c: &Capture, id: &str, version: u32, sha1: &str) -> Result<(),
         _ => return Err(format!("{} is not arXiv:{id}v{version}'s PDF", c.url)),
     }
     if c.status.is_some_and(|s| s != 200) {
-        return Err(format!("the Archive's answer was HTTP {}", c.status.unwrap_or(0)));
+        return Err(format!(
+            "the Archive's answer was HTTP {}",
+            c.status.unwrap_or(0)
+        ));
     }
     if !c.digest.eq_ignore_ascii_case(sha1) {
         return Err(format!(
@@ -105,7 +110,8 @@ pub enum CaptureSource {
 impl CaptureSource {
     /// A file when `text` names one that exists, else the CDX API for a URL.
     pub fn parse(text: &str) -> Self {
-        if (text.starts_with("http://") || text.starts_with("https://")) && !Path::new(text).exists()
+        if (text.starts_with("http://") || text.starts_with("https://"))
+            && !Path::new(text).exists()
         {
             CaptureSource::Online(text.to_owned())
         } else {
@@ -254,7 +260,11 @@ pub fn compare(
     Ok(CaptureReport {
         file,
         sha1,
-        verdict: if hit.is_some() { "stored" } else { "not_stored" },
+        verdict: if hit.is_some() {
+            "stored"
+        } else {
+            "not_stored"
+        },
         headline,
         captures: out,
     })

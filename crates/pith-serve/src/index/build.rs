@@ -12,7 +12,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use super::read::{check_schema, open_read};
-use super::{Error, ErrorKind, ANCHORS, INDEXES, SCHEMA, TRUSTED_KEYS};
+use super::{Error, ErrorKind, ABSTRACTS, ANCHORS, INDEXES, SCHEMA, TRUSTED_KEYS};
 
 /// What to index.
 #[derive(Debug, Clone, Default)]
@@ -105,6 +105,8 @@ struct Row {
     version_date: String,
     categories: String,
     license: String,
+    /// The abstract, whitespace collapsed; empty when the source gave none.
+    abstract_text: String,
 }
 
 fn collapse(s: &str) -> String {
@@ -151,6 +153,7 @@ impl Row {
             version_date,
             categories,
             license: m.license.clone(),
+            abstract_text: String::new(),
         }
     }
 }
@@ -176,14 +179,19 @@ fn number_unit(u: Unit) -> Work {
                 .and_then(|(_, d)| date::rfc2822_to_utc(d).ok())
                 .unwrap_or_default();
             let title = collapse(&m.title);
+            let abstract_text = collapse(&m.abstract_text);
             match m.into_paper().and_then(|p| bulk::number_paper(&p)) {
-                Ok((record, digest, n)) => Work::Row(Box::new(Row::of_record(
-                    &record,
-                    (&digest, &n),
-                    title,
-                    collapse(&authors),
-                    version_date,
-                ))),
+                Ok((record, digest, n)) => {
+                    let mut row = Row::of_record(
+                        &record,
+                        (&digest, &n),
+                        title,
+                        collapse(&authors),
+                        version_date,
+                    );
+                    row.abstract_text = abstract_text;
+                    Work::Row(Box::new(row))
+                }
                 Err(reason) => Work::Bad(format!("{place}: {reason}")),
             }
         }
@@ -250,7 +258,20 @@ impl Writer<'_> {
             ])?)
     }
 
+    /// Stores `row` ([`Writer::put_row`]) and its abstract, when it has one.
     fn put(&mut self, row: &Row) -> Result<(), Error> {
+        self.put_row(row)?;
+        if !row.abstract_text.is_empty() {
+            self.conn
+                .prepare_cached(
+                    "INSERT OR REPLACE INTO abstracts (code, abstract) VALUES (?1, ?2)",
+                )?
+                .execute(params![row.code, row.abstract_text])?;
+        }
+        Ok(())
+    }
+
+    fn put_row(&mut self, row: &Row) -> Result<(), Error> {
         if let Some(d) = &self.deferred {
             use std::hash::BuildHasher;
             let code = d.hasher.hash_one(&row.code);
@@ -470,8 +491,9 @@ fn bundle_in(text: &str, keys: &[Key]) -> Result<Box<Bundle>, String> {
     }
 }
 
-/// The records a file of a records folder holds: `(record, title, authors)`, or why not.
-fn records_in(text: &str) -> Vec<Result<(pith::Record, String, String), String>> {
+/// The records a file of a records folder holds: `(record, title, authors, abstract)`, or why
+/// not.
+fn records_in(text: &str) -> Vec<Result<(pith::Record, String, String, String), String>> {
     let v: serde_json::Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => return vec![Err(format!("not JSON: {e}"))],
@@ -508,7 +530,7 @@ fn records_in(text: &str) -> Vec<Result<(pith::Record, String, String), String>>
                     .unwrap_or_default()
                     .to_owned()
             };
-            Ok((r.record, text("title"), text("authors")))
+            Ok((r.record, text("title"), text("authors"), text("abstract")))
         })
         .collect()
 }
@@ -572,6 +594,7 @@ pub fn build(
         conn.execute_batch(&format!("PRAGMA page_size = 8192; {SCHEMA}"))?;
     }
     conn.execute_batch("BEGIN")?;
+    conn.execute_batch(ABSTRACTS)?;
     let mut w = Writer {
         conn: &conn,
         counts: Counts::default(),
@@ -629,14 +652,16 @@ pub fn build(
                 records_in(&text)
                     .into_iter()
                     .map(|r| {
-                        r.map(|(rec, t, a)| {
-                            Item::Row(Box::new(Row::of_record(
+                        r.map(|(rec, t, a, abs)| {
+                            let mut row = Row::of_record(
                                 &rec,
                                 (&rec.digest(), &rec.number()),
                                 collapse(&t),
                                 collapse(&a),
                                 String::new(),
-                            )))
+                            );
+                            row.abstract_text = collapse(&abs);
+                            Item::Row(Box::new(row))
                         })
                     })
                     .collect()

@@ -80,6 +80,16 @@ CREATE TABLE IF NOT EXISTS anchors (
 ) WITHOUT ROWID;
 ";
 
+/// Each paper version's abstract as its arXiv metadata gives it (whitespace collapsed), for the
+/// record page's description and the reference managers that save it. A side table, created
+/// in any index a build touches; an index built before it reads as having no abstracts.
+pub const ABSTRACTS: &str = "
+CREATE TABLE IF NOT EXISTS abstracts (
+  code TEXT PRIMARY KEY,
+  abstract TEXT NOT NULL
+) WITHOUT ROWID;
+";
+
 /// The secondary indexes of [`SCHEMA`]'s `records`. A new index file gets them after its bulk
 /// rows are in: one sort instead of two B-tree insertions per row.
 pub const INDEXES: &str = "

@@ -31,8 +31,11 @@ pub struct Facts {
     pub bundle: Option<BundleEntry>,
     /// The block its OpenTimestamps proof is anchored in, when the index checked one.
     pub anchor: Option<crate::index::Anchor>,
-    /// The JSON-LD document the record's URL answers to `Accept: application/ld+json`.
+    /// The JSON-LD document the record's URL answers to `Accept: application/ld+json`, with the
+    /// abstract as its `description` when the index holds one.
     pub json_ld: serde_json::Value,
+    /// The paper version's abstract, when the index holds one.
+    pub abstract_text: Option<String>,
 }
 
 impl Facts {
@@ -48,7 +51,11 @@ impl Facts {
         let anchor = index.anchor(entry.number.code())?;
         let versions = index.versions(&entry.arxiv_id)?;
         let doc = documents::record(base, entry, bundle.as_ref(), anchor.as_ref(), &versions);
-        let json_ld = serde_json::from_slice(&doc).unwrap_or(serde_json::Value::Null);
+        let mut json_ld = serde_json::from_slice(&doc).unwrap_or(serde_json::Value::Null);
+        let abstract_text = index.abstract_of(entry.number.code())?;
+        if let (Some(a), Some(o)) = (&abstract_text, json_ld.as_object_mut()) {
+            o.insert("description".into(), a.clone().into());
+        }
         Ok(Facts {
             entry: entry.clone(),
             record,
@@ -56,6 +63,7 @@ impl Facts {
             bundle,
             anchor,
             json_ld,
+            abstract_text,
         })
     }
 }
@@ -142,6 +150,10 @@ const INLINE_CITATION: usize = 16 << 10;
 /// The authors a page names (in the text and in its citation tags); a collaboration's
 /// thousands are in the record's JSON and the citations, which the page links.
 pub const SHOWN_AUTHORS: usize = 100;
+/// The longest description (`<meta name="description">`), in characters: search engines show
+/// about this much; `citation_abstract` carries the whole abstract.
+const DESCRIPTION: usize = 300;
+
 /// The longest title a page shows, in characters; longer ones end with "…".
 const SHOWN_TITLE: usize = 1000;
 /// The largest canonical record, and JSON-LD in the page's head, the page holds, in bytes;
@@ -215,6 +227,14 @@ struct View {
     code: String,
     short: String,
     title: String,
+    /// Whether the source gave a title: without one the page names the paper by its arXiv id
+    /// and gives no title to the citation metadata.
+    known_title: bool,
+    /// The abstract, when the index holds one (`citation_abstract`).
+    abstract_text: Option<String>,
+    /// What reference managers keep in Extra: `arXiv:ID [category]`, as Zotero's arXiv
+    /// translator writes it.
+    arxiv_extra: String,
     authors: String,
     /// How many authors the page does not name (past [`SHOWN_AUTHORS`]).
     more_authors: usize,
@@ -488,15 +508,29 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
         } else {
             title.clone()
         },
+        known_title: !title.is_empty(),
+        abstract_text: facts.abstract_text.clone(),
+        arxiv_extra: format!("arXiv:{} [{}]", r.source.id, r.metadata.primary_cat),
         authors,
         more_authors,
-        description: format!(
-            "{} for arXiv:{}v{}: {}",
-            number.full(),
-            r.source.id,
-            r.source.version,
-            title
-        ),
+        // The abstract is what a reader (and a reference manager without citation_abstract)
+        // wants from the description; pith's sentence only where there is none.
+        description: match (&facts.abstract_text, title.is_empty()) {
+            (Some(a), _) => shortened(a, DESCRIPTION),
+            (None, false) => format!(
+                "{} for arXiv:{}v{}: {}",
+                number.full(),
+                r.source.id,
+                r.source.version,
+                title
+            ),
+            (None, true) => format!(
+                "{} for arXiv:{}v{}",
+                number.full(),
+                r.source.id,
+                r.source.version
+            ),
+        },
         page_url: format!("{origin}/pith/{code}"),
         arxiv_id: r.source.id.clone(),
         version: r.source.version,
