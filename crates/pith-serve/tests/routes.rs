@@ -645,7 +645,11 @@ fn extractors_find_the_record_pages_citation_tags_json_ld_and_open_graph() {
             })
             .unwrap();
         assert!(abstract_text.len() > 40, "{abstract_text}");
-        assert_eq!(tag("citation_abstract"), [abstract_text.clone()], "{got}");
+        assert_eq!(
+            tag("citation_abstract"),
+            std::slice::from_ref(&abstract_text),
+            "{got}"
+        );
         assert_eq!(ld["description"], abstract_text.as_str(), "{got}");
         assert_eq!(
             tag("citation_technical_report_number"),
