@@ -35,6 +35,10 @@ pub struct Sources {
     pub anchors: Vec<PathBuf>,
     /// The Bitcoin block headers the proofs are checked against.
     pub headers: pith::ots::Headers,
+    /// Folders of Internet Archive captures (WARC files, CDX files, and batch or tar reports
+    /// giving PDFs' SHA-1 digests): a capture pith checks makes its version "stored"
+    /// ([`super::captures`]).
+    pub captures: Vec<PathBuf>,
 }
 
 /// How to build.
@@ -63,6 +67,8 @@ pub struct Counts {
     pub bundles: u64,
     /// OpenTimestamps proofs that verified (their records are anchored).
     pub anchors: u64,
+    /// Internet Archive captures that checked (their versions are stored).
+    pub stored: u64,
     /// Lines, records, files or bundles that could not be indexed.
     pub bad: u64,
     /// Records in the index after the build, superseded ones included.
@@ -73,7 +79,7 @@ impl fmt::Display for Counts {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} added, {} changed, {} unchanged, {} deleted, {} bundles, {}{} bad; {} records",
+            "{} added, {} changed, {} unchanged, {} deleted, {} bundles, {}{}{} bad; {} records",
             self.added,
             self.changed,
             self.unchanged,
@@ -82,6 +88,11 @@ impl fmt::Display for Counts {
             // Only a build given proofs says how many were anchored.
             if self.anchors > 0 {
                 format!("{} anchored, ", self.anchors)
+            } else {
+                String::new()
+            },
+            if self.stored > 0 {
+                format!("{} stored, ", self.stored)
             } else {
                 String::new()
             },
@@ -697,6 +708,17 @@ pub fn build(
                 return Err(e);
             }
         }
+    }
+    if !sources.captures.is_empty() {
+        let mut report_bad = |line: String| -> Result<(), Error> {
+            bad(&mut w, line, &mut failure);
+            match failure.take() {
+                Some(e) => Err(e),
+                None => Ok(()),
+            }
+        };
+        let stored = super::captures::build(&conn, &sources.captures, &mut report_bad)?;
+        w.counts.stored += stored;
     }
     let mut counts = w.counts;
     counts.records =

@@ -33,9 +33,11 @@ use pith::PithNumber;
 use serde::Serialize;
 
 pub mod build;
+pub mod captures;
 pub mod read;
 
 pub use build::{build, BuildOptions, Counts, Sources};
+pub use captures::Stored;
 pub use pith::ots::Anchor;
 pub use read::{BadRow, FileId, FileState, Index};
 

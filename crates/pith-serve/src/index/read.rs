@@ -385,6 +385,15 @@ impl Index {
         })
     }
 
+    /// The Internet Archive capture pith checked for a code when the index was built. None
+    /// when none checked, and in an index built before captures were kept.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Sqlite`].
+    pub fn stored(&self, code: &str) -> Result<Option<super::Stored>, Error> {
+        self.read(|c| Ok(super::captures::read(c, code)?))
+    }
+
     /// The abstract of a code's paper version, as its arXiv metadata gave it. None when the
     /// source gave none, and in an index built before abstracts were kept.
     ///

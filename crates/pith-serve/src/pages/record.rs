@@ -36,6 +36,8 @@ pub struct Facts {
     pub json_ld: serde_json::Value,
     /// The paper version's abstract, when the index holds one.
     pub abstract_text: Option<String>,
+    /// The Internet Archive capture of the version's PDF, when the index checked one.
+    pub stored: Option<crate::index::Stored>,
 }
 
 impl Facts {
@@ -50,7 +52,9 @@ impl Facts {
         let bundle = index.bundle(entry.number.code())?;
         let anchor = index.anchor(entry.number.code())?;
         let versions = index.versions(&entry.arxiv_id)?;
+        let stored = index.stored(entry.number.code())?;
         let doc = documents::record(base, entry, bundle.as_ref(), anchor.as_ref(), &versions);
+        let doc = documents::with_stored(doc, stored.as_ref());
         let mut json_ld = serde_json::from_slice(&doc).unwrap_or(serde_json::Value::Null);
         let abstract_text = index.abstract_of(entry.number.code())?;
         if let (Some(a), Some(o)) = (&abstract_text, json_ld.as_object_mut()) {
@@ -64,6 +68,7 @@ impl Facts {
             anchor,
             json_ld,
             abstract_text,
+            stored,
         })
     }
 }
@@ -232,6 +237,8 @@ struct View {
     known_title: bool,
     /// The abstract, when the index holds one (`citation_abstract`).
     abstract_text: Option<String>,
+    /// The Internet Archive capture this mirror checked, when it did.
+    stored: Option<crate::index::Stored>,
     /// What reference managers keep in Extra: `arXiv:ID [category]`, as Zotero's arXiv
     /// translator writes it.
     arxiv_extra: String,
@@ -445,6 +452,7 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
     let not_yet = NOT_YET
         .iter()
         .filter(|(flag, _)| facts.anchor.is_none() || *flag != "externally_anchored")
+        .filter(|(flag, _)| facts.stored.is_none() || *flag != "storage_verified")
         .map(|(_, label)| *label)
         .collect();
     let claims: Vec<String> = f.claims().into_iter().map(|c| c.sentence).collect();
@@ -510,6 +518,7 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
         },
         known_title: !title.is_empty(),
         abstract_text: facts.abstract_text.clone(),
+        stored: facts.stored.clone(),
         arxiv_extra: format!("arXiv:{} [{}]", r.source.id, r.metadata.primary_cat),
         authors,
         more_authors,
