@@ -15,7 +15,7 @@
 //!
 //! 1. `job`
 //! 2. `batch`, `net`, `sty`, `badge`
-//! 3. `verify`, `ots`
+//! 3. `verify`, `ots`, `capture`
 //! 4. `record`
 //! 5. `number`
 //! 6. `decompress`, `pipeline`, `escape`
@@ -39,6 +39,8 @@
 //! - [`net`]: the network client: a paper's record from arXiv (OAI-PMH `GetRecord`), records
 //!   and bundles from the resolver, PDFs verified against them; polite (spacing across runs,
 //!   retries, timeouts) and cached.
+//! - [`capture`]: Internet Archive captures read offline: WARC records (their HTTP answers
+//!   decoded, their payload digests checked) and CDX lines, bounded against hostile files.
 //! - [`ots`]: OpenTimestamps proofs (`.ots`) read, written and checked offline against
 //!   Bitcoin block headers (proof of work, merkle root, the digest the proof starts from).
 //! - [`batch`]: archive-scale runs: manifests, sidecars, shards, the worker pool with its group
@@ -70,6 +72,7 @@
 
 pub mod badge;
 pub mod batch;
+pub mod capture;
 pub mod decompress;
 pub mod escape;
 pub mod job;

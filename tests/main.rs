@@ -18,6 +18,7 @@ mod badge_places;
 mod batch;
 mod bombs;
 mod canonical_python;
+mod captures;
 mod cli_core;
 mod cli_habits;
 mod encrypted;

@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 mod arxiv;
 mod badge;
 mod batch;
+mod capture;
 mod cite;
 mod external;
 mod fsutil;

@@ -18,6 +18,7 @@ use super::Outcome;
     pith verify paper.pdf                       the PDF's number against its record at pith.science\n  \
     pith verify paper.pdf --bundle bundle.json  offline, against a saved bundle\n  \
     pith verify paper.pdf --arxiv 2402.03791 --next   against the version arXiv will announce next\n  \
+    pith verify paper.pdf --capture https://arxiv.org/pdf/2402.03791v3   is it what the Internet Archive holds?\n  \
     pith verify --arxiv 2402.03791v3 pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\n  \
     pith verify --bundle bundle.json")]
 pub struct Args {
@@ -39,6 +40,12 @@ pub struct Args {
     /// With --signature and no record: the canonical sha256 (hex) that was signed.
     #[arg(long, value_name = "HEX")]
     sha256: Option<String>,
+    /// Internet Archive captures to compare the PDF with, byte for byte: a WARC file, a CDX
+    /// file (lines or the CDX API's JSON), or a URL whose captures the CDX API lists
+    /// ($PITH_WAYBACK_URL, default https://web.archive.org); repeatable. Exit 0 when one holds
+    /// the PDF, 1 when none does.
+    #[arg(long, value_name = "FILE|URL")]
+    capture: Vec<String>,
     /// Print the checks as JSON.
     #[arg(long)]
     pub(super) json: bool,
@@ -132,6 +139,10 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
         .clone()
         .filter(|a| is_pdf(a))
         .map(std::path::PathBuf::from);
+    if !args.capture.is_empty() {
+        let net = args.input.net.settings(ui)?;
+        return super::capture::verify(pdf.as_deref(), &args.capture, &net, json, ui);
+    }
     let password = args.password.bytes()?;
     let request = request(args, pdf.as_deref(), password.as_deref(), ui)?;
     let report = super::input::hint(job::verify::run(&request))?;

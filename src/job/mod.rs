@@ -40,6 +40,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::pdf;
 
+pub mod capture;
 pub mod cite;
 pub mod defaults;
 mod error;

@@ -41,6 +41,8 @@ pub enum Service {
     Calendar,
     /// A Bitcoin node's REST interface or an Esplora-style API.
     Bitcoin,
+    /// The Wayback Machine's CDX API.
+    Wayback,
 }
 
 impl Service {
@@ -50,6 +52,7 @@ impl Service {
             Service::Resolver => "resolver",
             Service::Calendar => "calendar",
             Service::Bitcoin => "bitcoin",
+            Service::Wayback => "wayback",
         }
     }
 
@@ -60,6 +63,7 @@ impl Service {
             Service::Resolver => super::ENV_RESOLVER_URL,
             Service::Calendar => super::ots::ENV_CALENDARS,
             Service::Bitcoin => super::ots::ENV_BITCOIN_URL,
+            Service::Wayback => super::wayback::ENV_WAYBACK_URL,
         }
     }
 }
@@ -118,7 +122,9 @@ impl Client {
         match service {
             Service::Arxiv => self.settings.effective_arxiv_spacing(),
             Service::Resolver => self.settings.resolver_spacing,
-            Service::Calendar | Service::Bitcoin => self.settings.ots_spacing,
+            // The Archive asks crawlers for about a request a second; the OpenTimestamps
+            // spacing is that, and a test's stand-in lowers it the same way.
+            Service::Calendar | Service::Bitcoin | Service::Wayback => self.settings.ots_spacing,
         }
     }
 
@@ -198,7 +204,9 @@ impl Client {
         match service {
             Service::Arxiv if self.spacing(service) >= super::ARXIV_SPACING => MIN_BACKOFF,
             Service::Resolver if self.spacing(service) >= super::RESOLVER_SPACING => MIN_BACKOFF,
-            Service::Calendar | Service::Bitcoin if self.spacing(service) >= super::OTS_SPACING => {
+            Service::Calendar | Service::Bitcoin | Service::Wayback
+                if self.spacing(service) >= super::OTS_SPACING =>
+            {
                 MIN_BACKOFF
             }
             _ => Duration::ZERO,

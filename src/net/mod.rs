@@ -24,6 +24,7 @@ pub mod mirrors;
 pub mod ots;
 pub mod pdfcheck;
 pub mod resolver;
+pub mod wayback;
 
 pub use arxiv::{ArxivId, Overrides};
 pub use client::Client;

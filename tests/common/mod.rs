@@ -119,6 +119,7 @@ pub fn pith() -> assert_cmd::Command {
     }
     c.env("PITH_ARXIV_URL", no_network())
         .env("PITH_RESOLVER_URL", no_network())
+        .env("PITH_WAYBACK_URL", no_network())
         .env("PITH_CACHE_DIR", fresh_cache());
     c
 }

@@ -126,6 +126,25 @@ fn alias(kind: &str, value: &str) -> serde_json::Value {
     serde_json::json!({"alias_kind": kind, "alias_value": value})
 }
 
+/// `doc` (a record's JSON-LD, [`record`]) with the Internet Archive capture the index checked
+/// (`stored`, and `status_flags.stored`): `stored` is `null` and the flag `false` where no
+/// capture checked. `doc` unchanged when it is not a JSON object.
+pub fn with_stored(doc: Vec<u8>, stored: Option<&crate::index::Stored>) -> Vec<u8> {
+    let Ok(serde_json::Value::Object(mut o)) = serde_json::from_slice(&doc) else {
+        return doc;
+    };
+    if let Some(serde_json::Value::Object(flags)) = o.get_mut("status_flags") {
+        flags.insert("stored".into(), stored.is_some().into());
+    }
+    o.insert(
+        "stored".into(),
+        serde_json::to_value(stored).unwrap_or(serde_json::Value::Null),
+    );
+    let mut out = serde_json::to_vec_pretty(&o).unwrap_or(doc);
+    out.push(b'\n');
+    out
+}
+
 /// The state of a record with a bundle, recomputed from the bundle's events with `keys`
 /// ([`crate::protocol::state`]), with the record's status beside it and the block it is
 /// anchored in when pith checked its proof (`anchor`).

@@ -151,7 +151,10 @@ fn record_files(
     let a = facts.anchor.as_ref();
     files.push((
         format!("pith/{code}.json"),
-        documents::record(base, e, b, a, &facts.versions),
+        documents::with_stored(
+            documents::record(base, e, b, a, &facts.versions),
+            facts.stored.as_ref(),
+        ),
     ));
     for format in pith::job::cite::Format::ALL {
         if let Some(bytes) = documents::citation(e, format) {

@@ -67,6 +67,11 @@ struct IndexArgs {
     /// interface (…/rest) or an Esplora-style API].
     #[arg(long, value_name = "FILE", requires = "anchors")]
     headers: Option<PathBuf>,
+    /// A folder of Internet Archive captures: WARC files, CDX files (lines or the CDX API's
+    /// JSON) and batch or tar reports (*.jsonl, giving the PDFs' sha1). A capture pith checks
+    /// makes its version "stored"; the others are reported and skipped.
+    #[arg(long, value_name = "DIR")]
+    captures: Vec<PathBuf>,
     /// An Ed25519 public key (base64 or hex, or a file holding it) whose receipt signatures
     /// make a record "verified", besides the built-in registry key and the keys INDEX trusts.
     #[arg(long, value_name = "KEY")]
@@ -238,10 +243,11 @@ fn run_index(a: IndexArgs, quiet: bool) -> Result<()> {
         && a.records.is_empty()
         && a.bundles.is_empty()
         && a.anchors.is_empty()
+        && a.captures.is_empty()
         && a.key.is_empty()
         && !a.drop_keys
     {
-        bail!("nothing to index: give --arxiv-snapshot, --arxiv-oai, --records, --bundles or --anchors (or --key, --drop-keys to change the keys an index trusts)");
+        bail!("nothing to index: give --arxiv-snapshot, --arxiv-oai, --records, --bundles, --anchors or --captures (or --key, --drop-keys to change the keys an index trusts)");
     }
     let keys = a
         .key
@@ -258,6 +264,7 @@ fn run_index(a: IndexArgs, quiet: bool) -> Result<()> {
         drop_keys: a.drop_keys,
         headers: anchor_headers(&a.anchors, a.headers.as_deref())?,
         anchors: a.anchors,
+        captures: a.captures,
     };
     let opts = BuildOptions {
         threads: pith::job::pass_threads(a.jobs),

@@ -134,13 +134,14 @@ pub async fn pith(
                     let bundle = index.bundle(&code)?;
                     let anchor = index.anchor(&code)?;
                     let versions = index.versions(&entry.arxiv_id)?;
-                    Ok::<_, Error>(documents::record(
+                    let doc = documents::record(
                         &base,
                         &entry,
                         bundle.as_ref(),
                         anchor.as_ref(),
                         &versions,
-                    ))
+                    );
+                    Ok::<_, Error>(documents::with_stored(doc, index.stored(&code)?.as_ref()))
                 })
                 .await?
         }

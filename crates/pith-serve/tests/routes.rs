@@ -627,6 +627,38 @@ fn extractors_find_the_record_pages_citation_tags_json_ld_and_open_graph() {
             dc.contains("preprint") && dc.contains(&format!("arXiv:{id}")),
             "{dc}"
         );
+        // The abstract from the snapshot, not a sentence of pith's: in citation_abstract
+        // (Zotero's abstractNote) and the JSON-LD description; the arXiv id in fields Zotero
+        // keeps: citation_technical_report_number (a preprint's Archive ID) and z:extra.
+        let snapshot =
+            std::fs::read_to_string(common::data("arxiv/vectors.snapshot.jsonl")).unwrap();
+        let abstract_text = snapshot
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .find(|e| e["id"] == id.as_str())
+            .map(|e| {
+                e["abstract"]
+                    .as_str()
+                    .unwrap()
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .unwrap();
+        assert!(abstract_text.len() > 40, "{abstract_text}");
+        assert_eq!(
+            tag("citation_abstract"),
+            std::slice::from_ref(&abstract_text),
+            "{got}"
+        );
+        assert_eq!(ld["description"], abstract_text.as_str(), "{got}");
+        assert_eq!(
+            tag("citation_technical_report_number"),
+            [format!("arXiv:{id}")]
+        );
+        let page_text = page.text();
+        assert!(page_text.contains(r#"<meta name="z:itemType" content="preprint">"#));
+        assert!(page_text.contains(&format!(r#"<meta name="z:extra" content="arXiv:{id} ["#)));
     }
 }
 

@@ -12,7 +12,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use super::read::{check_schema, open_read};
-use super::{keys, Error, ErrorKind, ANCHORS, INDEXES, SCHEMA};
+use super::{keys, Error, ErrorKind, ABSTRACTS, ANCHORS, INDEXES, SCHEMA, TRUSTED_KEYS};
 
 /// What to index.
 #[derive(Debug, Clone, Default)]
@@ -39,6 +39,10 @@ pub struct Sources {
     pub anchors: Vec<PathBuf>,
     /// The Bitcoin block headers the proofs are checked against.
     pub headers: pith::ots::Headers,
+    /// Folders of Internet Archive captures (WARC files, CDX files, and batch or tar reports
+    /// giving PDFs' SHA-1 digests): a capture pith checks makes its version "stored"
+    /// ([`super::captures`]).
+    pub captures: Vec<PathBuf>,
 }
 
 /// How to build.
@@ -67,6 +71,8 @@ pub struct Counts {
     pub bundles: u64,
     /// OpenTimestamps proofs that verified (their records are anchored).
     pub anchors: u64,
+    /// Internet Archive captures that checked (their versions are stored).
+    pub stored: u64,
     /// Lines, records, files or bundles that could not be indexed.
     pub bad: u64,
     /// Records in the index after the build, superseded ones included.
@@ -77,7 +83,7 @@ impl fmt::Display for Counts {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} added, {} changed, {} unchanged, {} deleted, {} bundles, {}{} bad; {} records",
+            "{} added, {} changed, {} unchanged, {} deleted, {} bundles, {}{}{} bad; {} records",
             self.added,
             self.changed,
             self.unchanged,
@@ -86,6 +92,11 @@ impl fmt::Display for Counts {
             // Only a build given proofs says how many were anchored.
             if self.anchors > 0 {
                 format!("{} anchored, ", self.anchors)
+            } else {
+                String::new()
+            },
+            if self.stored > 0 {
+                format!("{} stored, ", self.stored)
             } else {
                 String::new()
             },
@@ -109,6 +120,8 @@ struct Row {
     version_date: String,
     categories: String,
     license: String,
+    /// The abstract, whitespace collapsed; empty when the source gave none.
+    abstract_text: String,
 }
 
 fn collapse(s: &str) -> String {
@@ -155,6 +168,7 @@ impl Row {
             version_date,
             categories,
             license: m.license.clone(),
+            abstract_text: String::new(),
         }
     }
 }
@@ -180,14 +194,19 @@ fn number_unit(u: Unit) -> Work {
                 .and_then(|(_, d)| date::rfc2822_to_utc(d).ok())
                 .unwrap_or_default();
             let title = collapse(&m.title);
+            let abstract_text = collapse(&m.abstract_text);
             match m.into_paper().and_then(|p| bulk::number_paper(&p)) {
-                Ok((record, digest, n)) => Work::Row(Box::new(Row::of_record(
-                    &record,
-                    (&digest, &n),
-                    title,
-                    collapse(&authors),
-                    version_date,
-                ))),
+                Ok((record, digest, n)) => {
+                    let mut row = Row::of_record(
+                        &record,
+                        (&digest, &n),
+                        title,
+                        collapse(&authors),
+                        version_date,
+                    );
+                    row.abstract_text = abstract_text;
+                    Work::Row(Box::new(row))
+                }
                 Err(reason) => Work::Bad(format!("{place}: {reason}")),
             }
         }
@@ -254,7 +273,20 @@ impl Writer<'_> {
             ])?)
     }
 
+    /// Stores `row` ([`Writer::put_row`]) and its abstract, when it has one.
     fn put(&mut self, row: &Row) -> Result<(), Error> {
+        self.put_row(row)?;
+        if !row.abstract_text.is_empty() {
+            self.conn
+                .prepare_cached(
+                    "INSERT OR REPLACE INTO abstracts (code, abstract) VALUES (?1, ?2)",
+                )?
+                .execute(params![row.code, row.abstract_text])?;
+        }
+        Ok(())
+    }
+
+    fn put_row(&mut self, row: &Row) -> Result<(), Error> {
         if let Some(d) = &self.deferred {
             use std::hash::BuildHasher;
             let code = d.hasher.hash_one(&row.code);
@@ -474,8 +506,9 @@ fn bundle_in(text: &str, keys: &[Key]) -> Result<Box<Bundle>, String> {
     }
 }
 
-/// The records a file of a records folder holds: `(record, title, authors)`, or why not.
-fn records_in(text: &str) -> Vec<Result<(pith::Record, String, String), String>> {
+/// The records a file of a records folder holds: `(record, title, authors, abstract)`, or why
+/// not.
+fn records_in(text: &str) -> Vec<Result<(pith::Record, String, String, String), String>> {
     let v: serde_json::Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => return vec![Err(format!("not JSON: {e}"))],
@@ -512,7 +545,7 @@ fn records_in(text: &str) -> Vec<Result<(pith::Record, String, String), String>>
                     .unwrap_or_default()
                     .to_owned()
             };
-            Ok((r.record, text("title"), text("authors")))
+            Ok((r.record, text("title"), text("authors"), text("abstract")))
         })
         .collect()
 }
@@ -584,6 +617,7 @@ pub fn build(
     };
     let trusted = keys::merged(&before, &sources.keys, sources.drop_keys);
     conn.execute_batch("BEGIN")?;
+    conn.execute_batch(ABSTRACTS)?;
     let mut w = Writer {
         conn: &conn,
         counts: Counts::default(),
@@ -641,14 +675,16 @@ pub fn build(
                 records_in(&text)
                     .into_iter()
                     .map(|r| {
-                        r.map(|(rec, t, a)| {
-                            Item::Row(Box::new(Row::of_record(
+                        r.map(|(rec, t, a, abs)| {
+                            let mut row = Row::of_record(
                                 &rec,
                                 (&rec.digest(), &rec.number()),
                                 collapse(&t),
                                 collapse(&a),
                                 String::new(),
-                            )))
+                            );
+                            row.abstract_text = collapse(&abs);
+                            Item::Row(Box::new(row))
                         })
                     })
                     .collect()
@@ -689,6 +725,17 @@ pub fn build(
     // each is checked again, so that its badge and `/verify` agree.
     if existing && !keys::same(&before, &trusted) {
         keys::recheck(&conn, &trusted, report)?;
+    }
+    if !sources.captures.is_empty() {
+        let mut report_bad = |line: String| -> Result<(), Error> {
+            bad(&mut w, line, &mut failure);
+            match failure.take() {
+                Some(e) => Err(e),
+                None => Ok(()),
+            }
+        };
+        let stored = super::captures::build(&conn, &sources.captures, &mut report_bad)?;
+        w.counts.stored += stored;
     }
     let mut counts = w.counts;
     counts.records =

@@ -33,10 +33,12 @@ use pith::PithNumber;
 use serde::Serialize;
 
 pub mod build;
+pub mod captures;
 mod keys;
 pub mod read;
 
 pub use build::{build, BuildOptions, Counts, Sources};
+pub use captures::Stored;
 pub use pith::ots::Anchor;
 pub use read::{BadRow, FileId, FileState, Index};
 
@@ -78,6 +80,16 @@ CREATE TABLE IF NOT EXISTS anchors (
   block_hash TEXT NOT NULL,    -- as explorers write it
   merkle_root TEXT NOT NULL,   -- as explorers write it
   proof BLOB NOT NULL          -- the .ots file as given
+) WITHOUT ROWID;
+";
+
+/// Each paper version's abstract as its arXiv metadata gives it (whitespace collapsed), for the
+/// record page's description and the reference managers that save it. A side table, created
+/// in any index a build touches; an index built before it reads as having no abstracts.
+pub const ABSTRACTS: &str = "
+CREATE TABLE IF NOT EXISTS abstracts (
+  code TEXT PRIMARY KEY,
+  abstract TEXT NOT NULL
 ) WITHOUT ROWID;
 ";
 

@@ -385,6 +385,31 @@ impl Index {
         })
     }
 
+    /// The Internet Archive capture pith checked for a code when the index was built. None
+    /// when none checked, and in an index built before captures were kept.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Sqlite`].
+    pub fn stored(&self, code: &str) -> Result<Option<super::Stored>, Error> {
+        self.read(|c| Ok(super::captures::read(c, code)?))
+    }
+
+    /// The abstract of a code's paper version, as its arXiv metadata gave it. None when the
+    /// source gave none, and in an index built before abstracts were kept.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Sqlite`].
+    pub fn abstract_of(&self, code: &str) -> Result<Option<String>, Error> {
+        self.read(|c| {
+            let mut st = match c.prepare_cached("SELECT abstract FROM abstracts WHERE code = ?1") {
+                Ok(st) => st,
+                Err(e) if e.to_string().contains("no such table") => return Ok(None),
+                Err(e) => return Err(e.into()),
+            };
+            Ok(st.query_row([code], |r| r.get(0)).optional()?)
+        })
+    }
+
     /// The number of records indexed (superseded ones included).
     ///
     /// # Errors

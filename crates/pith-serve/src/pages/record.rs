@@ -31,8 +31,13 @@ pub struct Facts {
     pub bundle: Option<BundleEntry>,
     /// The block its OpenTimestamps proof is anchored in, when the index checked one.
     pub anchor: Option<crate::index::Anchor>,
-    /// The JSON-LD document the record's URL answers to `Accept: application/ld+json`.
+    /// The JSON-LD document the record's URL answers to `Accept: application/ld+json`, with the
+    /// abstract as its `description` when the index holds one.
     pub json_ld: serde_json::Value,
+    /// The paper version's abstract, when the index holds one.
+    pub abstract_text: Option<String>,
+    /// The Internet Archive capture of the version's PDF, when the index checked one.
+    pub stored: Option<crate::index::Stored>,
 }
 
 impl Facts {
@@ -47,8 +52,14 @@ impl Facts {
         let bundle = index.bundle(entry.number.code())?;
         let anchor = index.anchor(entry.number.code())?;
         let versions = index.versions(&entry.arxiv_id)?;
+        let stored = index.stored(entry.number.code())?;
         let doc = documents::record(base, entry, bundle.as_ref(), anchor.as_ref(), &versions);
-        let json_ld = serde_json::from_slice(&doc).unwrap_or(serde_json::Value::Null);
+        let doc = documents::with_stored(doc, stored.as_ref());
+        let mut json_ld = serde_json::from_slice(&doc).unwrap_or(serde_json::Value::Null);
+        let abstract_text = index.abstract_of(entry.number.code())?;
+        if let (Some(a), Some(o)) = (&abstract_text, json_ld.as_object_mut()) {
+            o.insert("description".into(), a.clone().into());
+        }
         Ok(Facts {
             entry: entry.clone(),
             record,
@@ -56,6 +67,8 @@ impl Facts {
             bundle,
             anchor,
             json_ld,
+            abstract_text,
+            stored,
         })
     }
 }
@@ -142,6 +155,10 @@ const INLINE_CITATION: usize = 16 << 10;
 /// The authors a page names (in the text and in its citation tags); a collaboration's
 /// thousands are in the record's JSON and the citations, which the page links.
 pub const SHOWN_AUTHORS: usize = 100;
+/// The longest description (`<meta name="description">`), in characters: search engines show
+/// about this much; `citation_abstract` carries the whole abstract.
+const DESCRIPTION: usize = 300;
+
 /// The longest title a page shows, in characters; longer ones end with "…".
 const SHOWN_TITLE: usize = 1000;
 /// The largest canonical record, and JSON-LD in the page's head, the page holds, in bytes;
@@ -215,6 +232,16 @@ struct View {
     code: String,
     short: String,
     title: String,
+    /// Whether the source gave a title: without one the page names the paper by its arXiv id
+    /// and gives no title to the citation metadata.
+    known_title: bool,
+    /// The abstract, when the index holds one (`citation_abstract`).
+    abstract_text: Option<String>,
+    /// The Internet Archive capture this mirror checked, when it did.
+    stored: Option<crate::index::Stored>,
+    /// What reference managers keep in Extra: `arXiv:ID [category]`, as Zotero's arXiv
+    /// translator writes it.
+    arxiv_extra: String,
     authors: String,
     /// How many authors the page does not name (past [`SHOWN_AUTHORS`]).
     more_authors: usize,
@@ -425,6 +452,7 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
     let not_yet = NOT_YET
         .iter()
         .filter(|(flag, _)| facts.anchor.is_none() || *flag != "externally_anchored")
+        .filter(|(flag, _)| facts.stored.is_none() || *flag != "storage_verified")
         .map(|(_, label)| *label)
         .collect();
     let claims: Vec<String> = f.claims().into_iter().map(|c| c.sentence).collect();
@@ -488,15 +516,30 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
         } else {
             title.clone()
         },
+        known_title: !title.is_empty(),
+        abstract_text: facts.abstract_text.clone(),
+        stored: facts.stored.clone(),
+        arxiv_extra: format!("arXiv:{} [{}]", r.source.id, r.metadata.primary_cat),
         authors,
         more_authors,
-        description: format!(
-            "{} for arXiv:{}v{}: {}",
-            number.full(),
-            r.source.id,
-            r.source.version,
-            title
-        ),
+        // The abstract is what a reader (and a reference manager without citation_abstract)
+        // wants from the description; pith's sentence only where there is none.
+        description: match (&facts.abstract_text, title.is_empty()) {
+            (Some(a), _) => shortened(a, DESCRIPTION),
+            (None, false) => format!(
+                "{} for arXiv:{}v{}: {}",
+                number.full(),
+                r.source.id,
+                r.source.version,
+                title
+            ),
+            (None, true) => format!(
+                "{} for arXiv:{}v{}",
+                number.full(),
+                r.source.id,
+                r.source.version
+            ),
+        },
         page_url: format!("{origin}/pith/{code}"),
         arxiv_id: r.source.id.clone(),
         version: r.source.version,

@@ -1,0 +1,75 @@
+//! The Wayback Machine's CDX API: the captures the Internet Archive holds of a URL, asked
+//! politely (the client's spacing gate, retries and timeouts, as for arXiv) and cached.
+//!
+//! The API answers `output=json` (an array of rows under a legend row, read by
+//! [`crate::capture::cdx`]). An answer is kept in the cache (`wayback/<sha1 of the query>.json`)
+//! and used again instead of asking, unless the settings ask to refresh; offline, only the
+//! cache answers. What the captures prove is the job layer's question
+//! ([`crate::job::capture`]): this module only fetches them.
+
+use super::client::{Client, Service};
+use super::{Error, ErrorKind};
+use crate::capture::{self, Capture};
+
+/// The environment variable naming another CDX server (a mirror, or a test's stand-in).
+pub const ENV_WAYBACK_URL: &str = "PITH_WAYBACK_URL";
+/// The Wayback Machine.
+pub const WAYBACK_URL: &str = "https://web.archive.org";
+/// The most captures asked for in one query.
+pub const MAX_CAPTURES: usize = 1000;
+
+/// The CDX server: [`ENV_WAYBACK_URL`] when set, else [`WAYBACK_URL`], without a trailing `/`.
+pub fn base_url() -> String {
+    std::env::var(ENV_WAYBACK_URL)
+        .ok()
+        .filter(|v| !v.trim().is_empty())
+        .unwrap_or_else(|| WAYBACK_URL.to_owned())
+        .trim()
+        .trim_end_matches('/')
+        .to_owned()
+}
+
+/// The query for the captures of `url` with status 200.
+pub fn cdx_url(base: &str, url: &str) -> String {
+    format!(
+        "{base}/cdx/search/cdx?url={}&output=json&filter=statuscode:200&limit={MAX_CAPTURES}",
+        crate::escape::url(url, b"&?#=%+")
+    )
+}
+
+/// The captures of `url` the CDX API at `base` lists (status 200), from the cache when it
+/// holds the answer.
+///
+/// # Errors
+/// The client's errors ([`ErrorKind::NotCached`] offline without a cached answer,
+/// [`ErrorKind::Status`], [`ErrorKind::Timeout`], [`ErrorKind::Connect`], …);
+/// [`ErrorKind::BadAnswer`] when the answer is not the CDX API's JSON.
+pub fn captures(client: &Client, base: &str, url: &str) -> Result<Vec<Capture>, Error> {
+    let query = cdx_url(base, url);
+    let file = client
+        .cache()
+        .dir()
+        .join("wayback")
+        .join(format!("{}.json", capture::sha1_base32(query.as_bytes())));
+    let cached = if client.settings().refresh {
+        None
+    } else {
+        client.cache().read(&file)?
+    };
+    let body = match cached {
+        Some(b) => b,
+        None => {
+            let fetched = client.get(Service::Wayback, &query)?;
+            client.cache().write(&file, &fetched.body)?;
+            fetched.body
+        }
+    };
+    let text = String::from_utf8_lossy(&body);
+    // An empty answer is an empty list (the API answers nothing for a URL it never captured).
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let (found, _) = capture::cdx::read(&text, &capture::Limits::default())
+        .map_err(|e| Error::from(ErrorKind::BadAnswer(e.to_string())).about(query.clone()))?;
+    Ok(found)
+}
