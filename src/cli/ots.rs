@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use pith::job::ErrorCode;
 use pith::net::ots::{Calendars, ENV_BITCOIN_URL};
-use pith::ots::{Expected, Headers, Proof, Verdict};
+use pith::ots::{Chain, Expected, Headers, Proof, Verdict};
 use pith::{PithNumber, Record};
 
 use super::net::NetArgs;
@@ -113,13 +113,16 @@ pub fn run(args: Args, ui: Ui) -> Result<Outcome> {
     }
 }
 
-fn read(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).with_context(|| path.display().to_string())
+/// The file at `path`, opened to be read as a stream.
+fn open(path: &Path) -> Result<std::fs::File> {
+    std::fs::File::open(path).with_context(|| path.display().to_string())
 }
 
+/// The proof at `path`, refused before it is read whole when it is over the limit.
 fn read_proof(path: &Path) -> Result<Proof> {
-    let bytes = read(path)?;
-    Proof::parse(&bytes).with_context(|| path.display().to_string())
+    let (proof, _) =
+        pith::ots::file::read_proof(path).with_context(|| path.display().to_string())?;
+    Ok(proof)
 }
 
 fn hex_digest(text: &str) -> Result<[u8; 32]> {
@@ -161,7 +164,10 @@ fn stamp(a: StampArgs, ui: Ui) -> Result<Outcome> {
             (digest, PathBuf::from(format!("{code}.ots")))
         }
         (None, Some(f), _) => {
-            let d: [u8; 32] = pith::number::sha256(&read(f)?);
+            let d = pith::ots::proof::HashOp::Sha256
+                .apply_reader(open(f)?)
+                .with_context(|| f.display().to_string())?;
+            let d: [u8; 32] = d.try_into().expect("32 bytes");
             let mut out = f.clone().into_os_string();
             out.push(".ots");
             (d, PathBuf::from(out))
@@ -194,17 +200,18 @@ fn stamp(a: StampArgs, ui: Ui) -> Result<Outcome> {
 }
 
 fn upgrade(a: UpgradeArgs, ui: Ui) -> Result<Outcome> {
-    let mut proof = read_proof(&a.proof)?;
+    let proof = read_proof(&a.proof)?;
     let settings = a.net.settings(ui)?;
     let client = pith::net::Client::new(&settings)?;
     let calendars = Calendars::from_env();
-    let report = pith::net::ots::upgrade(&client, &calendars, &mut proof)
+    let report = pith::net::ots::upgrade(&client, &calendars, &proof)
         .with_context(|| a.proof.display().to_string())?;
     for c in &report.untrusted {
         note!(ui, "not asking {c}: not among the calendars pith asks (set PITH_OTS_CALENDARS to include it)");
     }
     if report.completed > 0 {
-        super::fsutil::write_atomic(&a.proof, &proof.to_bytes())?;
+        // The bytes the library read back: the same digest, within every limit.
+        super::fsutil::write_atomic(&a.proof, &report.bytes)?;
         println!(
             "{}: completed {} pending attestation{}",
             a.proof.display(),
@@ -228,7 +235,9 @@ fn verify(a: VerifyArgs, ui: Ui) -> Result<Outcome> {
             Named::Number(n) => Expected::number(&n),
             Named::Record(r) => Expected::record(&r),
         },
-        (None, Some(f), _) => Expected::file(&proof, &read(f)?),
+        (None, Some(f), _) => {
+            Expected::file_from(&proof, open(f)?).with_context(|| f.display().to_string())?
+        }
         (None, None, Some(h)) => Expected::Digest(hex_digest(h)?.to_vec()),
         (None, None, None) => {
             bail!("what is the proof of? give a NUMBER, a RECORD, --file or --digest")
@@ -241,11 +250,16 @@ fn verify(a: VerifyArgs, ui: Ui) -> Result<Outcome> {
             .filter(|u| !u.is_empty()),
     ) {
         (Some(path), _) => {
-            Headers::parse(&read(path)?).with_context(|| path.display().to_string())?
+            // Only the headers this proof may need are kept; the file is read as a stream.
+            let roots = proof
+                .bitcoin_roots()
+                .with_context(|| a.proof.display().to_string())?;
+            pith::ots::file::read_headers(path, Headers::keeping(Chain::Main, roots))
+                .with_context(|| path.display().to_string())?
         }
         (None, Some(url)) => {
             let client = pith::net::Client::new(&a.net.settings(ui)?)?;
-            pith::net::ots::headers(&client, &url, &proof.bitcoin_heights())?
+            pith::net::ots::headers(&client, &url, &proof.bitcoin_heights())
         }
         (None, None) => Headers::default(),
     };

@@ -346,6 +346,7 @@ pub fn of_net(e: &crate::net::Error) -> ErrorCode {
         K::Connect { .. } => ErrorCode::Connect,
         K::Read(_) => ErrorCode::Read,
         K::BadAnswer(_) | K::Ots(_) => ErrorCode::BadAnswer,
+        K::Upgrade { .. } => ErrorCode::Invalid,
         K::Record(r) => of_record(r),
         K::Pdf(p) => of_pdf(p),
         K::NoNumber => ErrorCode::NoNumber,

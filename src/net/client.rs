@@ -56,6 +56,16 @@ impl Service {
         }
     }
 
+    /// The largest answer read from the service: a calendar answers a proof's tree (at most
+    /// what pith reads as a proof), a Bitcoin API a block hash or a header in hex.
+    fn max_body(self) -> u64 {
+        match self {
+            Service::Arxiv | Service::Resolver => MAX_BODY,
+            Service::Calendar => crate::ots::proof::MAX_PROOF as u64,
+            Service::Bitcoin => 16 << 10,
+        }
+    }
+
     /// The environment variable that points pith at another server for this service.
     fn variable(self) -> &'static str {
         match self {
@@ -255,7 +265,7 @@ impl Client {
         let body = if status == 200 {
             resp.body_mut()
                 .with_config()
-                .limit(MAX_BODY)
+                .limit(service.max_body())
                 .read_to_vec()
                 .map_err(|e| transport(e, true, service, url))?
         } else {

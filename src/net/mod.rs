@@ -434,6 +434,16 @@ pub enum ErrorKind {
     /// is not the block header asked for.
     #[error("unusable answer")]
     Ots(#[source] Box<crate::ots::Error>),
+    /// Occurs when an OpenTimestamps proof cannot be upgraded: it would take more requests
+    /// than an upgrade makes, or the calendars' answers would make a proof pith refuses.
+    #[error("{reason}")]
+    Upgrade {
+        /// What cannot be done.
+        reason: &'static str,
+        /// Why.
+        #[source]
+        source: Box<crate::ots::Error>,
+    },
     /// Occurs when a PDF carries no Pith Number (no XMP or Info entry, no record link).
     #[error("the PDF carries no Pith Number")]
     NoNumber,

@@ -12,7 +12,9 @@
 
 use super::client::{Client, Service};
 use super::{Error, ErrorKind};
-use crate::ots::{BlockHeader, Headers, Proof, Timestamp};
+use std::collections::HashMap;
+
+use crate::ots::{Attestation, BlockHeader, Chain, Headers, Proof, Timestamp};
 
 /// Environment variable listing the calendars, comma-separated.
 pub const ENV_CALENDARS: &str = "PITH_OTS_CALENDARS";
@@ -154,12 +156,25 @@ pub fn submit(
             .into(),
         });
     }
+    // What is written is what pith reads back: the answers merged stay within the limits.
+    let proof = Proof::new(digest, tree);
+    let back = Proof::parse(&proof.to_bytes()).map_err(|e| {
+        Error::from(ErrorKind::Upgrade {
+            reason: "the calendars' answers make a proof pith refuses",
+            source: Box::new(e),
+        })
+    })?;
     Ok(Submitted {
-        proof: Proof::new(digest, tree),
+        proof: back,
         answered,
         failed,
     })
 }
+
+/// The most requests an upgrade makes to calendars: one per pending attestation on a calendar
+/// pith asks, each (calendar, commitment) once. A proof stamped at the four default calendars
+/// needs four; a proof that would need more is refused before any request.
+pub const MAX_CALENDAR_REQUESTS: usize = 16;
 
 /// What an upgrade did.
 #[derive(Debug, Default)]
@@ -170,43 +185,106 @@ pub struct Upgraded {
     pub not_yet: Vec<String>,
     /// Calendars the proof names that pith does not ask (not among the trusted).
     pub untrusted: Vec<String>,
+    /// The upgraded proof, as read back from its own bytes: it proves the same digest and is
+    /// within every limit pith reads proofs under.
+    pub proof: Option<Proof>,
+    /// The upgraded proof's bytes, the ones to write.
+    pub bytes: Vec<u8>,
 }
 
 /// Asks the trusted calendars of `proof`'s pending attestations for their completion, and
-/// merges what they answer into `proof`.
+/// merges what they answer into a copy of `proof`, which is written to bytes and read back:
+/// [`Upgraded::proof`] and [`Upgraded::bytes`] are that copy, so a caller writes only a proof
+/// pith reads and that proves the same digest. Each answer is read under the proof limits
+/// (at most [`crate::ots::proof::MAX_PROOF`] bytes); at most [`MAX_CALENDAR_REQUESTS`]
+/// requests are made.
 ///
 /// # Errors
-/// A calendar that cannot be reached or answers something other than a timestamp; the
-/// proof's own errors while it is evaluated.
-pub fn upgrade(
-    client: &Client,
-    calendars: &Calendars,
-    proof: &mut Proof,
-) -> Result<Upgraded, Error> {
+/// [`ErrorKind::Upgrade`] when the proof would need more than [`MAX_CALENDAR_REQUESTS`]
+/// requests (none is made), or the answers would make a proof pith refuses or of another
+/// digest; a calendar that cannot be reached or answers something other than a timestamp;
+/// the proof's own errors while it is evaluated.
+pub fn upgrade(client: &Client, calendars: &Calendars, proof: &Proof) -> Result<Upgraded, Error> {
     let mut report = Upgraded::default();
+    // Every request the upgrade would make, counted before any is made.
+    let mut asks: Vec<(String, Vec<u8>)> = Vec::new();
+    for r in proof.reached()? {
+        let Attestation::Pending { uri } = r.attestation else {
+            continue;
+        };
+        let uri = uri.trim_end_matches('/');
+        if !calendars.trusts(uri) {
+            if !report.untrusted.iter().any(|u| u == uri) {
+                report.untrusted.push(uri.to_owned());
+            }
+            continue;
+        }
+        if !asks.iter().any(|(u, m)| u == uri && *m == r.message) {
+            asks.push((uri.to_owned(), r.message));
+        }
+    }
+    if asks.len() > MAX_CALENDAR_REQUESTS {
+        return Err(ErrorKind::Upgrade {
+            reason: "the proof cannot be upgraded",
+            source: Box::new(
+                crate::ots::ErrorKind::Limit(format!(
+                    "it would take {} requests to calendars, more than the {MAX_CALENDAR_REQUESTS} an upgrade makes",
+                    asks.len()
+                ))
+                .into(),
+            ),
+        }
+        .into());
+    }
+    let mut answers: HashMap<(String, Vec<u8>), Timestamp> = HashMap::new();
+    for (uri, msg) in asks {
+        let url = format!("{uri}/timestamp/{}", crate::number::hex(&msg));
+        match client.get(Service::Calendar, &url) {
+            Ok(f) => {
+                let t = Timestamp::parse(&f.body).map_err(|e| bad_tree(e).about(url))?;
+                answers.insert((uri, msg), t);
+            }
+            Err(e) if matches!(e.kind(), ErrorKind::NotFound) => {
+                if !report.not_yet.contains(&uri) {
+                    report.not_yet.push(uri);
+                }
+            }
+            Err(e) => return Err(e.about(url)),
+        }
+    }
+    let mut upgraded = proof.clone();
     let digest = proof.digest.clone();
     let mut ask = |uri: &str, msg: &[u8]| -> Result<Option<Timestamp>, Error> {
-        if !calendars.trusts(uri) {
-            report.untrusted.push(uri.to_owned());
-            return Ok(None);
-        }
-        let url = format!(
-            "{}/timestamp/{}",
-            uri.trim_end_matches('/'),
-            crate::number::hex(msg)
-        );
-        match client.get(Service::Calendar, &url) {
-            Ok(f) => Timestamp::parse(&f.body)
-                .map(Some)
-                .map_err(|e| bad_tree(e).about(url)),
-            Err(e) if matches!(e.kind(), ErrorKind::NotFound) => {
-                report.not_yet.push(uri.to_owned());
-                Ok(None)
-            }
-            Err(e) => Err(e.about(url)),
-        }
+        // Each answer is merged once, where it was asked for; nothing is cloned.
+        Ok(answers.remove(&(uri.trim_end_matches('/').to_owned(), msg.to_vec())))
     };
-    report.completed = proof.timestamp.upgrade(&digest, &mut ask)?;
+    report.completed = upgraded.timestamp.upgrade(&digest, &mut ask)?;
+    // What is written is what pith reads back: within every limit, of the same digest.
+    let refused = |e: crate::ots::Error| -> Error {
+        ErrorKind::Upgrade {
+            reason: "the calendars' answers would make a proof pith refuses, so it is left as it was",
+            source: Box::new(e),
+        }
+        .into()
+    };
+    let bytes = upgraded.to_bytes();
+    if bytes.len() > crate::ots::proof::MAX_PROOF {
+        return Err(refused(
+            crate::ots::ErrorKind::TooLarge {
+                what: "the upgraded proof",
+                limit: crate::ots::proof::MAX_PROOF as u64,
+            }
+            .into(),
+        ));
+    }
+    let back = Proof::parse(&bytes).map_err(refused)?;
+    if back.hash != proof.hash || back.digest != proof.digest {
+        return Err(refused(
+            crate::ots::ErrorKind::Limit("it is of another digest".into()).into(),
+        ));
+    }
+    report.proof = Some(back);
+    report.bytes = bytes;
     Ok(report)
 }
 
@@ -220,34 +298,66 @@ impl From<crate::ots::Error> for Error {
 /// interface when `base` ends in `/rest` (`/blockhashbyheight/{h}.hex`,
 /// `/headers/{hash}.hex?count=1`), else an Esplora-style API (`/block-height/{h}`,
 /// `/block/{hash}/header`). Each header must hash to the block hash the API gave for its
-/// height.
+/// height. At most two requests per height (the header by its hash may come from the cache);
+/// a proof claims at most [`crate::ots::proof::MAX_HEIGHTS`].
 ///
-/// # Errors
-/// The network's; [`ErrorKind::BadAnswer`] when an answer is not a block hash or a header,
-/// or the header is of another block.
-pub fn headers(client: &Client, base: &str, heights: &[u64]) -> Result<Headers, Error> {
+/// A block the API cannot give (no such block, an answer that is not its hash or header) is
+/// left out, marked missing with why ([`Headers::missing`]), and the others are asked; once the
+/// API cannot be reached at all (no connection, a timeout, offline) the rest are marked
+/// missing without asking. The proofs claiming a missing block are refused with the reason,
+/// and the others checked.
+pub fn headers(client: &Client, base: &str, heights: &[u64]) -> Headers {
     let base = base.trim_end_matches('/');
     let rest = base.ends_with("/rest");
-    let mut out = Headers::default();
+    let mut out = Headers::new(Chain::Main);
+    let mut down: Option<String> = None;
     for &height in heights {
-        let url = if rest {
-            format!("{base}/blockhashbyheight/{height}.hex")
-        } else {
-            format!("{base}/block-height/{height}")
-        };
-        let body = client
-            .get(Service::Bitcoin, &url)
-            .map_err(|e| e.about(url.clone()))?;
-        let hash = String::from_utf8_lossy(&body.body)
-            .trim()
-            .to_ascii_lowercase();
-        if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(Error::from(ErrorKind::BadAnswer("not a block hash".into())).about(url));
+        if let Some(why) = &down {
+            out.mark_missing(height, why.clone());
+            continue;
         }
-        let header = header_of(client, base, rest, &hash)?;
-        out.push(Some(height), header).map_err(bad_tree)?;
+        match header_at(client, base, rest, height) {
+            Ok(header) => {
+                if let Err(e) = out.push(Some(height), header) {
+                    out.mark_missing(height, e.to_string());
+                }
+            }
+            Err(e) => {
+                let why = e.to_string();
+                let why = match std::error::Error::source(&e) {
+                    Some(s) => format!("{why}: {s}"),
+                    None => why,
+                };
+                if matches!(
+                    e.kind(),
+                    ErrorKind::Connect { .. } | ErrorKind::Timeout | ErrorKind::NotCached
+                ) {
+                    down = Some(why.clone());
+                }
+                out.mark_missing(height, why);
+            }
+        }
     }
-    Ok(out)
+    out
+}
+
+/// The header of the block at `height`.
+fn header_at(client: &Client, base: &str, rest: bool, height: u64) -> Result<BlockHeader, Error> {
+    let url = if rest {
+        format!("{base}/blockhashbyheight/{height}.hex")
+    } else {
+        format!("{base}/block-height/{height}")
+    };
+    let body = client
+        .get(Service::Bitcoin, &url)
+        .map_err(|e| e.about(url.clone()))?;
+    let hash = String::from_utf8_lossy(&body.body)
+        .trim()
+        .to_ascii_lowercase();
+    if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(Error::from(ErrorKind::BadAnswer("not a block hash".into())).about(url));
+    }
+    header_of(client, base, rest, &hash)
 }
 
 fn header_of(client: &Client, base: &str, rest: bool, hash: &str) -> Result<BlockHeader, Error> {

@@ -35,6 +35,14 @@ impl Expected {
     pub fn file(proof: &Proof, bytes: &[u8]) -> Expected {
         Expected::Digest(proof.hash.apply(bytes))
     }
+
+    /// The digest of what `r` holds as `proof` hashes its file, read as a stream.
+    ///
+    /// # Errors
+    /// `r`'s own.
+    pub fn file_from(proof: &Proof, r: impl std::io::Read) -> std::io::Result<Expected> {
+        Ok(Expected::Digest(proof.hash.apply_reader(r)?))
+    }
 }
 
 /// A block that bears a proof out.
@@ -87,6 +95,15 @@ pub enum Refusal {
         /// The block the proof claims.
         height: u64,
     },
+    /// Occurs when the proof claims a Bitcoin block whose header the Bitcoin API could not
+    /// give (no such block, a failed request), and no header given bears the proof out.
+    #[error("the header of block {height} could not be had: {why}")]
+    Unavailable {
+        /// The block the proof claims.
+        height: u64,
+        /// Why the API did not give it.
+        why: String,
+    },
     /// Occurs when the proof holds neither a Bitcoin nor a pending attestation.
     #[error("the proof has no Bitcoin or pending attestation pith can check")]
     NoAttestation,
@@ -112,8 +129,9 @@ pub enum Verdict {
 /// The proof must start from the digest expected; every header given must carry its own
 /// proof of work; then the first Bitcoin attestation (lowest height) whose message is a
 /// given header's merkle root (at that height, when the header's height is known) anchors
-/// the proof. A Bitcoin attestation no header bears out refuses it; with none, pending
-/// attestations make it pending.
+/// the proof. A Bitcoin attestation no header bears out refuses it (saying why when its
+/// block could not be had); with none, pending attestations make it pending. The work is
+/// one replay of the proof and one lookup per attestation, whatever the number of headers.
 ///
 /// # Errors
 /// The proof's own errors while it is evaluated ([`Proof::reached`]).
@@ -135,11 +153,7 @@ pub fn check(proof: &Proof, expected: &Expected, headers: &Headers) -> Result<Ve
             given,
         }));
     }
-    if let Some((_, h)) = headers
-        .headers
-        .iter()
-        .find(|(_, h)| !h.has_work(headers.chain))
-    {
+    if let Some(h) = headers.without_work() {
         return Ok(Verdict::Refused(Refusal::HeaderWork {
             block_hash: h.hash_hex(),
         }));
@@ -152,12 +166,12 @@ pub fn check(proof: &Proof, expected: &Expected, headers: &Headers) -> Result<Ve
             _ => None,
         })
         .collect();
+    // Stable: at one height, the order of the file.
     bitcoin.sort_by_key(|(h, _)| *h);
     for (height, msg) in &bitcoin {
-        let found = headers.headers.iter().find(|(at, h)| {
-            at.is_none_or(|at| at == *height) && h.merkle_root().as_slice() == *msg
-        });
-        if let Some((_, h)) = found {
+        // Looked up by root and height: the work is one lookup per attestation (a proof holds
+        // at most MAX_ATTESTATIONS), however many headers were given.
+        if let Some(h) = headers.find(*height, msg) {
             return Ok(Verdict::Anchored(Anchor {
                 height: *height,
                 time: h.time(),
@@ -167,10 +181,16 @@ pub fn check(proof: &Proof, expected: &Expected, headers: &Headers) -> Result<Ve
             }));
         }
     }
-    if let (Some((height, _)), true) = (bitcoin.first(), headers.headers.is_empty()) {
-        return Ok(Verdict::Refused(Refusal::NoHeaders { height: *height }));
-    }
     if let Some((height, msg)) = bitcoin.first() {
+        if let Some(why) = headers.missing(*height) {
+            return Ok(Verdict::Refused(Refusal::Unavailable {
+                height: *height,
+                why: why.to_owned(),
+            }));
+        }
+        if headers.is_empty() {
+            return Ok(Verdict::Refused(Refusal::NoHeaders { height: *height }));
+        }
         let merkle_root = match <[u8; 32]>::try_from(*msg) {
             Ok(m) => display(&m),
             Err(_) => crate::number::hex(msg),

@@ -2,6 +2,10 @@
 //! and the proof of work a header carries against its own target; and files of headers, as
 //! raw 80-byte records or as lines of hex.
 
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::{BufRead, BufReader, Read};
+
 use sha2::{Digest as _, Sha256};
 
 use super::{Error, ErrorKind};
@@ -35,8 +39,15 @@ impl Chain {
         }
     }
 }
-/// The most headers a file may hold (more than the whole chain's).
-pub const MAX_HEADERS: usize = 4_000_000;
+/// The most headers a file may hold: more than twice the whole chain's (about 930,000 in
+/// 2026), so that a file of every header works for years.
+pub const MAX_HEADERS: usize = 2_000_000;
+/// The largest headers file read: room for [`MAX_HEADERS`] as lines of hex. A regular file
+/// larger is refused before it is read; a device or a pipe once this much was read.
+pub const MAX_HEADERS_BYTES: u64 = 400_000_000;
+/// The longest line of a headers file as text (a header is 160 hex digits; the rest leaves
+/// room for a comment).
+pub const MAX_LINE: usize = 1024;
 
 /// An 80-byte Bitcoin block header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,83 +143,223 @@ pub fn display(internal: &[u8; 32]) -> String {
 }
 
 /// Block headers to check proofs against, each with its height when the source states it (a
-/// node does; a file of headers does not).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// node does; a file of headers does not), looked up by merkle root and height.
+///
+/// Every header given is held to its proof of work as it comes; only the headers a proof may
+/// need are kept (those whose merkle root is among the roots given to [`Headers::keeping`],
+/// or all), each (root, height) once. A file of the whole chain is read through, never held.
+#[derive(Debug, Clone, Default)]
 pub struct Headers {
-    /// The headers, in the order given.
-    pub headers: Vec<(Option<u64>, BlockHeader)>,
-    /// The chain whose rules their work is held to (the main chain's unless set).
-    pub chain: Chain,
+    chain: Chain,
+    /// Only headers with these merkle roots are kept (all when `None`).
+    wanted: Option<HashSet<[u8; 32]>>,
+    kept: Vec<(Option<u64>, BlockHeader)>,
+    /// Where in `kept` the first header of a merkle root, at a height or at none, is.
+    at: HashMap<([u8; 32], Option<u64>), usize>,
+    /// How many headers were given, kept or not.
+    given: usize,
+    /// The first header given that does not carry its proof of work.
+    without_work: Option<BlockHeader>,
+    /// Blocks the source could not give, with why.
+    missing: BTreeMap<u64, String>,
 }
 
 impl Headers {
-    /// Headers from a file's bytes: lines of 160 hex digits (blank lines and lines starting
-    /// with `#` skipped), or else raw 80-byte headers one after another.
-    ///
-    /// # Errors
-    /// [`ErrorKind::Headers`] when it is neither, or holds more than [`MAX_HEADERS`].
-    pub fn parse(bytes: &[u8]) -> Result<Headers, Error> {
-        let bad = |m: String| Error::from(ErrorKind::Headers(m));
-        // Text when every line that is not blank or a comment is hex digits; a raw file of
-        // headers holds bytes no text has.
-        let text = std::str::from_utf8(bytes).ok().filter(|t| {
-            let mut lines = t
-                .lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty() && !l.starts_with('#'))
-                .peekable();
-            lines.peek().is_some() && lines.all(|l| l.bytes().all(|b| b.is_ascii_hexdigit()))
-        });
-        let mut out = Headers::default();
-        match text {
-            Some(text) => {
-                for (i, line) in text.lines().enumerate() {
-                    let line = line.trim();
-                    if line.is_empty() || line.starts_with('#') {
-                        continue;
-                    }
-                    let h = data_encoding::HEXLOWER_PERMISSIVE
-                        .decode(line.as_bytes())
-                        .ok()
-                        .and_then(|b| BlockHeader::from_bytes(&b))
-                        .ok_or_else(|| {
-                            bad(format!(
-                                "line {} is not a block header (160 hex digits)",
-                                i + 1
-                            ))
-                        })?;
-                    out.push(None, h)?;
-                }
-            }
-            None => {
-                if bytes.is_empty() || !bytes.len().is_multiple_of(HEADER_LEN) {
-                    return Err(bad(format!(
-                        "{} bytes are not whole 80-byte block headers, nor lines of hex",
-                        bytes.len()
-                    )));
-                }
-                for c in bytes.chunks(HEADER_LEN) {
-                    out.push(None, BlockHeader::from_bytes(c).expect("80 bytes"))?;
-                }
-            }
+    /// No headers yet, their work held to `chain`'s rules; every header given is kept.
+    pub fn new(chain: Chain) -> Headers {
+        Headers {
+            chain,
+            ..Headers::default()
         }
-        if out.headers.is_empty() {
-            return Err(bad("no block header in it".into()));
-        }
-        Ok(out)
     }
 
-    /// Adds a header, at `height` when known.
+    /// No headers yet, their work held to `chain`'s rules; of the headers given, only those
+    /// whose merkle root is one of `roots` are kept ([`crate::ots::Proof::bitcoin_roots`]).
+    pub fn keeping(chain: Chain, roots: HashSet<[u8; 32]>) -> Headers {
+        Headers {
+            chain,
+            wanted: Some(roots),
+            ..Headers::default()
+        }
+    }
+
+    /// The chain whose rules the headers' work is held to.
+    pub fn chain(&self) -> Chain {
+        self.chain
+    }
+
+    /// How many headers were given (kept or not).
+    pub fn given(&self) -> usize {
+        self.given
+    }
+
+    /// Whether no header was given.
+    pub fn is_empty(&self) -> bool {
+        self.given == 0
+    }
+
+    /// The first header given that does not carry its proof of work, if one did not.
+    pub fn without_work(&self) -> Option<&BlockHeader> {
+        self.without_work.as_ref()
+    }
+
+    /// Why the source could not give the block at `height`, when it could not.
+    pub fn missing(&self, height: u64) -> Option<&str> {
+        self.missing.get(&height).map(String::as_str)
+    }
+
+    /// Records that the source could not give the block at `height`, and why.
+    pub fn mark_missing(&mut self, height: u64, why: String) {
+        self.missing.entry(height).or_insert(why);
+    }
+
+    /// The first header given whose merkle root is `root`, at `height` or at no height
+    /// stated.
+    pub fn find(&self, height: u64, root: &[u8]) -> Option<&BlockHeader> {
+        let root: [u8; 32] = root.try_into().ok()?;
+        let at = self.at.get(&(root, Some(height)));
+        let anywhere = self.at.get(&(root, None));
+        let i = match (at, anywhere) {
+            (Some(a), Some(b)) => a.min(b),
+            (Some(a), None) | (None, Some(a)) => a,
+            (None, None) => return None,
+        };
+        Some(&self.kept[*i].1)
+    }
+
+    /// Headers from a file's bytes, every one kept, held to the main chain's rules: as
+    /// [`Headers::read`].
+    ///
+    /// # Errors
+    /// As [`Headers::read`].
+    pub fn parse(bytes: &[u8]) -> Result<Headers, Error> {
+        Headers::new(Chain::Main).read(bytes)
+    }
+
+    /// Adds the headers `r` holds: lines of 160 hex digits (blank lines and lines starting
+    /// with `#` skipped) when its first byte is a hex digit, `#` or a space, else raw 80-byte
+    /// headers one after another. Read as a stream, at most [`MAX_HEADERS_BYTES`] + 1 bytes
+    /// and [`MAX_HEADERS`] headers; reading stops at the first header without its proof of
+    /// work, which decides every check ([`Headers::without_work`]).
+    ///
+    /// # Errors
+    /// [`ErrorKind::Headers`] when it is neither, or holds more than [`MAX_HEADERS`] or none;
+    /// [`ErrorKind::TooLarge`] past [`MAX_HEADERS_BYTES`]; [`ErrorKind::Io`].
+    pub fn read(mut self, r: impl Read) -> Result<Headers, Error> {
+        let bad = |m: String| Error::from(ErrorKind::Headers(m));
+        let too_large = || {
+            Error::from(ErrorKind::TooLarge {
+                what: "the headers file",
+                limit: MAX_HEADERS_BYTES,
+            })
+        };
+        let mut r = BufReader::new(r.take(MAX_HEADERS_BYTES + 1));
+        let first = r.fill_buf().map_err(ErrorKind::Io)?.first().copied();
+        let text = first.is_some_and(|b| b == b'#' || b.is_ascii_hexdigit() || b.is_ascii_whitespace());
+        let start = self.given;
+        let mut read: u64 = 0;
+        if text {
+            let mut line = Vec::with_capacity(MAX_LINE + 1);
+            for n in 1.. {
+                line.clear();
+                let got = (&mut r)
+                    .take(MAX_LINE as u64 + 1)
+                    .read_until(b'\n', &mut line)
+                    .map_err(ErrorKind::Io)?;
+                if got == 0 {
+                    break;
+                }
+                read += got as u64;
+                if read > MAX_HEADERS_BYTES {
+                    return Err(too_large());
+                }
+                let not_header =
+                    || bad(format!("line {n} is not a block header (160 hex digits)"));
+                if line.len() > MAX_LINE {
+                    return Err(not_header());
+                }
+                let l = line.trim_ascii();
+                if l.is_empty() || l.starts_with(b"#") {
+                    continue;
+                }
+                let h = data_encoding::HEXLOWER_PERMISSIVE
+                    .decode(l)
+                    .ok()
+                    .and_then(|b| BlockHeader::from_bytes(&b))
+                    .ok_or_else(not_header)?;
+                self.push(None, h)?;
+                if self.without_work.is_some() {
+                    return Ok(self);
+                }
+            }
+        } else {
+            let mut h = [0u8; HEADER_LEN];
+            loop {
+                let got = fill(&mut r, &mut h).map_err(ErrorKind::Io)?;
+                read += got as u64;
+                if read > MAX_HEADERS_BYTES {
+                    return Err(too_large());
+                }
+                if got < HEADER_LEN {
+                    if got > 0 || read == 0 {
+                        return Err(bad(format!(
+                            "{read} bytes are not whole 80-byte block headers, nor lines of hex"
+                        )));
+                    }
+                    break;
+                }
+                self.push(None, BlockHeader(h))?;
+                if self.without_work.is_some() {
+                    return Ok(self);
+                }
+            }
+        }
+        if self.given == start {
+            return Err(bad("no block header in it".into()));
+        }
+        Ok(self)
+    }
+
+    /// Adds a header, at `height` when known: held to its proof of work, kept when its
+    /// merkle root is wanted and its (root, height) is new.
     ///
     /// # Errors
     /// [`ErrorKind::Headers`] past [`MAX_HEADERS`].
     pub fn push(&mut self, height: Option<u64>, header: BlockHeader) -> Result<(), Error> {
-        if self.headers.len() >= MAX_HEADERS {
-            return Err(ErrorKind::Headers(format!("more than {MAX_HEADERS} headers")).into());
+        if self.given >= MAX_HEADERS {
+            return Err(ErrorKind::Headers(format!(
+                "more than {MAX_HEADERS} block headers, the most pith reads"
+            ))
+            .into());
         }
-        self.headers.push((height, header));
+        self.given += 1;
+        if self.without_work.is_none() && !header.has_work(self.chain) {
+            self.without_work = Some(header);
+        }
+        let root = header.merkle_root();
+        if self.wanted.as_ref().is_some_and(|w| !w.contains(&root)) {
+            return Ok(());
+        }
+        if let Entry::Vacant(e) = self.at.entry((root, height)) {
+            e.insert(self.kept.len());
+            self.kept.push((height, header));
+        }
         Ok(())
     }
+}
+
+/// Reads until `buf` is full or the end: how many bytes were read.
+fn fill(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
 }
 
 #[cfg(test)]
@@ -232,12 +383,10 @@ mod tests {
     #[test]
     fn headers_files() {
         let h = [7u8; 80];
-        assert_eq!(Headers::parse(&h).unwrap().headers.len(), 1);
+        assert_eq!(Headers::parse(&h).unwrap().given(), 1);
         let hex = format!("# a comment\n{}\n\n", crate::number::hex(&h));
-        assert_eq!(
-            Headers::parse(hex.as_bytes()).unwrap().headers[0].1.bytes(),
-            &h
-        );
+        let read = Headers::parse(hex.as_bytes()).unwrap();
+        assert_eq!(read.find(1, &h[36..68]).unwrap().bytes(), &h);
         assert!(Headers::parse(&h[..79]).is_err());
         assert!(Headers::parse(b"abc\n").is_err());
         assert!(Headers::parse(b"not hex\n").is_err());

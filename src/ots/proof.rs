@@ -24,8 +24,21 @@ pub const MAX_DEPTH: usize = 256;
 /// gigabytes.
 pub const MAX_WORK: usize = 64 << 20;
 /// The largest proof read (real ones are a few kilobytes; a proof of many files stays far
-/// below).
+/// below). A proof, or a calendar's answer, is read through a reader that stops one byte past
+/// it, so a larger file, a device or a pipe is refused without being read.
 pub const MAX_PROOF: usize = 1 << 20;
+/// The most operations a proof may hold. A proof completed by four calendars holds a few
+/// hundred (each calendar's tree and the Bitcoin transaction's merkle path); the limit bounds
+/// the memory a proof's tree takes and the work of replaying it.
+pub const MAX_OPS: usize = 4096;
+/// The most attestations a proof may hold (a real one holds one per calendar: a pending and,
+/// once complete, a Bitcoin attestation each). Each is checked with the message it is on, so
+/// the limit bounds the messages held while a proof is checked.
+pub const MAX_ATTESTATIONS: usize = 256;
+/// The most different Bitcoin blocks a proof may claim. A real proof claims one, or one per
+/// calendar whose transaction went into another block; each block claimed may cost a request
+/// for its header when the headers come from a node.
+pub const MAX_HEIGHTS: usize = 16;
 
 const TAG_ATTESTATION: u8 = 0x00;
 const TAG_FORK: u8 = 0xff;
@@ -35,7 +48,7 @@ const PENDING_TAG: [u8; 8] = [0x83, 0xdf, 0xe3, 0x0d, 0x2e, 0xf9, 0x0c, 0x8e];
 const URI_CHARS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._/:";
 
 /// A hash operation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum HashOp {
     /// SHA-1 (tag 0x02).
     Sha1,
@@ -85,6 +98,30 @@ impl HashOp {
         }
     }
 
+    /// The digest of what `r` holds, read as a stream (a file of any size costs a buffer).
+    ///
+    /// # Errors
+    /// `r`'s own.
+    pub fn apply_reader(self, mut r: impl std::io::Read) -> std::io::Result<Vec<u8>> {
+        fn run<D: sha2::Digest>(mut d: D, r: &mut impl std::io::Read) -> std::io::Result<Vec<u8>> {
+            let mut buf = vec![0u8; 64 << 10];
+            loop {
+                match r.read(&mut buf) {
+                    Ok(0) => return Ok(d.finalize().to_vec()),
+                    Ok(n) => d.update(&buf[..n]),
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        match self {
+            HashOp::Sha1 => run(sha1::Sha1::new(), &mut r),
+            HashOp::Ripemd160 => run(ripemd::Ripemd160::new(), &mut r),
+            HashOp::Sha256 => run(sha2::Sha256::new(), &mut r),
+            HashOp::Keccak256 => run(sha3::Keccak256::new(), &mut r),
+        }
+    }
+
     /// The digest of `data`.
     pub fn apply(self, data: &[u8]) -> Vec<u8> {
         match self {
@@ -97,7 +134,7 @@ impl HashOp {
 }
 
 /// An operation on the message.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Op {
     /// Appends the bytes (tag 0xf0).
     Append(Vec<u8>),
@@ -145,7 +182,7 @@ impl Op {
 }
 
 /// What an attestation says of the message it sits on.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Attestation {
     /// The message is the merkle root of Bitcoin block `height`, in the header's own byte
     /// order.
@@ -201,9 +238,57 @@ fn limit(what: String) -> Error {
     ErrorKind::Limit(format!("the proof asks for {what}")).into()
 }
 
+/// More of something than a proof may hold.
+fn over(what: &str, max: usize, why: &str) -> Error {
+    ErrorKind::Limit(format!(
+        "the proof holds more than {max} {what}, the most pith reads{why}"
+    ))
+    .into()
+}
+
+/// What a proof holds so far, against [`MAX_OPS`], [`MAX_ATTESTATIONS`] and [`MAX_HEIGHTS`].
+#[derive(Default)]
+struct Held {
+    ops: usize,
+    attestations: usize,
+    /// The different Bitcoin heights claimed (at most [`MAX_HEIGHTS`]).
+    heights: Vec<u64>,
+}
+
+impl Held {
+    fn op(&mut self) -> Result<(), Error> {
+        self.ops += 1;
+        if self.ops > MAX_OPS {
+            return Err(over("operations", MAX_OPS, ""));
+        }
+        Ok(())
+    }
+
+    fn attestation(&mut self, a: &Attestation) -> Result<(), Error> {
+        self.attestations += 1;
+        if self.attestations > MAX_ATTESTATIONS {
+            return Err(over("attestations", MAX_ATTESTATIONS, ""));
+        }
+        if let Attestation::Bitcoin { height } = a {
+            if !self.heights.contains(height) {
+                if self.heights.len() == MAX_HEIGHTS {
+                    return Err(over(
+                        "different Bitcoin blocks",
+                        MAX_HEIGHTS,
+                        " (a proof claims one block, or one per calendar)",
+                    ));
+                }
+                self.heights.push(*height);
+            }
+        }
+        Ok(())
+    }
+}
+
 struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
+    held: Held,
 }
 
 impl Reader<'_> {
@@ -263,9 +348,12 @@ impl Reader<'_> {
     fn item(&mut self, tag: u8, depth: usize, t: &mut Timestamp) -> Result<(), Error> {
         let at = self.at - 1;
         if tag == TAG_ATTESTATION {
-            t.attestations.push(self.attestation()?);
+            let a = self.attestation()?;
+            self.held.attestation(&a)?;
+            t.attestations.push(a);
             return Ok(());
         }
+        self.held.op()?;
         let op = match tag {
             0xf0 => Op::Append(self.varbytes(1, MAX_MSG, "an argument")?.to_vec()),
             0xf1 => Op::Prepend(self.varbytes(1, MAX_MSG, "an argument")?.to_vec()),
@@ -287,6 +375,7 @@ impl Reader<'_> {
         let mut p = Reader {
             bytes: payload,
             at: 0,
+            held: Held::default(),
         };
         let bad = |kind: &'static str, reason: String| -> Error {
             ErrorKind::BadAttestation { kind, reason }.into()
@@ -358,7 +447,11 @@ impl Timestamp {
                 bytes.len()
             )));
         }
-        let mut r = Reader { bytes, at: 0 };
+        let mut r = Reader {
+            bytes,
+            at: 0,
+            held: Held::default(),
+        };
         let t = r.timestamp(0)?;
         match bytes.len() - r.at {
             0 => Ok(t),
@@ -421,19 +514,48 @@ impl Timestamp {
     }
 
     /// Adds `other`'s attestations and operations to this node's, merging the nodes reached
-    /// by the same operation: two answers about one message become one tree.
+    /// by the same operation: two answers about one message become one tree. Linear in the
+    /// two trees' sizes: each node's operations are found by hashing, not by comparing every
+    /// pair. It recurses only where both trees have the same operation, so no deeper than
+    /// `other` is (a parsed tree: at most [`MAX_DEPTH`]).
     pub fn merge(&mut self, other: Timestamp) {
-        for a in other.attestations {
-            if !self.attestations.contains(&a) {
-                self.attestations.push(a);
+        if !other.attestations.is_empty() {
+            let known: std::collections::HashSet<Attestation> =
+                self.attestations.iter().cloned().collect();
+            for a in other.attestations {
+                if !known.contains(&a) {
+                    self.attestations.push(a);
+                }
             }
+        }
+        if other.ops.is_empty() {
+            return;
+        }
+        let mut at: std::collections::HashMap<Op, usize> =
+            std::collections::HashMap::with_capacity(self.ops.len());
+        for (i, (op, _)) in self.ops.iter().enumerate() {
+            at.entry(op.clone()).or_insert(i);
         }
         for (op, next) in other.ops {
-            match self.ops.iter_mut().find(|(o, _)| *o == op) {
-                Some((_, mine)) => mine.merge(next),
-                None => self.ops.push((op, next)),
+            match at.get(&op) {
+                Some(&i) => self.ops[i].1.merge(next),
+                None => {
+                    at.insert(op.clone(), self.ops.len());
+                    self.ops.push((op, next));
+                }
             }
         }
+    }
+
+    /// How many operations the tree holds.
+    pub fn ops_count(&self) -> usize {
+        let mut n = 0;
+        let mut stack = vec![self];
+        while let Some(t) = stack.pop() {
+            n += t.ops.len();
+            stack.extend(t.ops.iter().map(|(_, next)| next));
+        }
+        n
     }
 
     /// Whether a Bitcoin attestation is anywhere in the tree.
@@ -554,6 +676,7 @@ impl Proof {
         let mut r = Reader {
             bytes,
             at: MAGIC.len(),
+            held: Held::default(),
         };
         let version = r.varuint()?;
         if version != VERSION {
@@ -590,6 +713,31 @@ impl Proof {
         out.extend_from_slice(&self.digest);
         self.timestamp.write(&mut out);
         out
+    }
+
+    /// Reads a proof from `r`, at most [`MAX_PROOF`] bytes of it: a longer file, a device or a
+    /// pipe that goes on is refused after [`MAX_PROOF`] + 1 bytes, never read whole. Returns
+    /// the proof and its bytes.
+    ///
+    /// # Errors
+    /// [`ErrorKind::TooLarge`] past [`MAX_PROOF`]; [`ErrorKind::Io`]; as [`Proof::parse`].
+    pub fn read(r: impl std::io::Read) -> Result<(Proof, Vec<u8>), Error> {
+        let bytes = super::read_bounded(r, MAX_PROOF as u64, "the proof")?;
+        Ok((Proof::parse(&bytes)?, bytes))
+    }
+
+    /// The merkle roots the proof's Bitcoin attestations arrive at: the block headers worth
+    /// keeping when headers are read to check it.
+    ///
+    /// # Errors
+    /// As [`Timestamp::reached`].
+    pub fn bitcoin_roots(&self) -> Result<std::collections::HashSet<[u8; 32]>, Error> {
+        Ok(self
+            .reached()?
+            .into_iter()
+            .filter(|r| matches!(r.attestation, Attestation::Bitcoin { .. }))
+            .filter_map(|r| <[u8; 32]>::try_from(r.message.as_slice()).ok())
+            .collect())
     }
 
     /// The heights of the Bitcoin blocks the proof claims, lowest first, each once.

@@ -218,23 +218,26 @@ fn main() -> ExitCode {
     }
 }
 
-/// The Bitcoin headers the proofs in `anchors` are checked against: the file given, else those
-/// of the blocks the proofs claim, from `PITH_BITCOIN_URL`; none without either.
+/// The Bitcoin headers the proofs in `anchors` are checked against: of the file given, those
+/// whose merkle root a proof arrives at (the file is read as a stream, never held); else those
+/// of the blocks the proofs claim, from `PITH_BITCOIN_URL` (a block it cannot give is marked
+/// missing, and the proofs claiming it are reported by the build); none without either.
 fn anchor_headers(
     anchors: &[PathBuf],
     file: Option<&std::path::Path>,
 ) -> Result<pith::ots::Headers> {
-    if let Some(f) = file {
-        let bytes = std::fs::read(f).with_context(|| f.display().to_string())?;
-        return pith::ots::Headers::parse(&bytes).with_context(|| f.display().to_string());
-    }
+    let main = pith::ots::Chain::Main;
     let url = std::env::var(pith::net::ots::ENV_BITCOIN_URL).unwrap_or_default();
-    if anchors.is_empty() || url.trim().is_empty() {
+    if anchors.is_empty() || (file.is_none() && url.trim().is_empty()) {
         return Ok(pith::ots::Headers::default());
     }
-    let heights = index::build::anchor_heights(anchors)?;
+    let (heights, roots) = index::build::anchor_claims(anchors)?;
+    if let Some(f) = file {
+        return pith::ots::file::read_headers(f, pith::ots::Headers::keeping(main, roots))
+            .with_context(|| f.display().to_string());
+    }
     let client = pith::net::Client::new(&pith::net::Settings::from_env()?)?;
-    Ok(pith::net::ots::headers(&client, url.trim(), &heights)?)
+    Ok(pith::net::ots::headers(&client, url.trim(), &heights))
 }
 
 fn run_index(a: IndexArgs, quiet: bool) -> Result<()> {

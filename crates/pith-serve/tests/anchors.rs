@@ -194,10 +194,7 @@ fn a_proof_that_verifies_makes_the_record_anchored() {
     let header = regtest_header(&root);
     let index = dir.path().join("i.pith-index");
     let build = |header: &[u8], fresh: bool| {
-        let mut headers = pith::ots::Headers {
-            chain: pith::ots::Chain::Regtest,
-            ..Default::default()
-        };
+        let mut headers = pith::ots::Headers::new(pith::ots::Chain::Regtest);
         headers
             .push(None, pith::ots::BlockHeader::from_bytes(header).unwrap())
             .unwrap();

@@ -370,15 +370,10 @@ impl Writer<'_> {
         let Some(record) = stored.and_then(|r| pith::Record::from_json(&r).ok()) else {
             return Ok(Err(format!("no record of {code} is indexed")));
         };
-        let mut bytes = Vec::new();
-        let read = std::fs::File::open(file).and_then(|f| {
-            use std::io::Read;
-            f.take(pith::ots::proof::MAX_PROOF as u64 + 1)
-                .read_to_end(&mut bytes)
-        });
-        read.map_err(|e| Error::from(e).at(file))?;
-        let proof = match pith::ots::Proof::parse(&bytes) {
-            Ok(p) => p,
+        // Read under the proof limits (a device or a huge file is refused, not read); a proof
+        // that cannot be read is reported and skipped, as a bad record is.
+        let (proof, bytes) = match pith::ots::file::read_proof(file) {
+            Ok(read) => read,
             Err(e) => return Ok(Err(e.to_string())),
         };
         let verdict = pith::ots::check(&proof, &pith::ots::Expected::record(&record), headers);
@@ -433,28 +428,31 @@ impl Writer<'_> {
 }
 
 /// The `*.json` files under `dir`, recursively, in path order.
-/// The Bitcoin blocks the readable proofs of `dirs` claim, lowest first, each once: the
-/// headers to fetch for them.
+/// What the readable proofs of `dirs` claim: the Bitcoin blocks, lowest first, each once (the
+/// headers to fetch for them), and the merkle roots they arrive at (the headers worth keeping
+/// from a file). A proof that cannot be read or replayed is left out: the build reports it.
 ///
 /// # Errors
 /// A folder that cannot be read.
-pub fn anchor_heights(dirs: &[PathBuf]) -> Result<Vec<u64>, Error> {
-    let mut out = Vec::new();
+pub fn anchor_claims(
+    dirs: &[PathBuf],
+) -> Result<(Vec<u64>, std::collections::HashSet<[u8; 32]>), Error> {
+    let mut heights = Vec::new();
+    let mut roots = std::collections::HashSet::new();
     for dir in dirs {
         for file in ots_files(dir)? {
-            let size = std::fs::metadata(&file).map_or(0, |m| m.len());
-            if size > pith::ots::proof::MAX_PROOF as u64 {
-                continue; // the build reports it
-            }
-            let bytes = std::fs::read(&file).map_err(|e| Error::from(e).at(&file))?;
-            if let Ok(p) = pith::ots::Proof::parse(&bytes) {
-                out.extend(p.bitcoin_heights());
+            let Ok((p, _)) = pith::ots::file::read_proof(&file) else {
+                continue;
+            };
+            if let Ok(r) = p.bitcoin_roots() {
+                heights.extend(p.bitcoin_heights());
+                roots.extend(r);
             }
         }
     }
-    out.sort_unstable();
-    out.dedup();
-    Ok(out)
+    heights.sort_unstable();
+    heights.dedup();
+    Ok((heights, roots))
 }
 
 /// The `*.ots` files of a folder, sorted.
