@@ -15,7 +15,7 @@
 //!
 //! 1. `job`
 //! 2. `batch`, `net`, `sty`, `badge`
-//! 3. `verify`, `ots`
+//! 3. `verify`, `ots`, `refs`
 //! 4. `record`
 //! 5. `number`
 //! 6. `decompress`, `pipeline`, `escape`
@@ -39,6 +39,8 @@
 //! - [`net`]: the network client: a paper's record from arXiv (OAI-PMH `GetRecord`), records
 //!   and bundles from the resolver, PDFs verified against them; polite (spacing across runs,
 //!   retries, timeouts) and cached.
+//! - [`refs`]: what a paper cites (arXiv ids, DOIs), read from its reference list: the text of
+//!   its PDF or its `.bbl`, each identifier with the page and line it was read on.
 //! - [`ots`]: OpenTimestamps proofs (`.ots`) read, written and checked offline against
 //!   Bitcoin block headers (proof of work, merkle root, the digest the proof starts from).
 //! - [`batch`]: archive-scale runs: manifests, sidecars, shards, the worker pool with its group
@@ -78,6 +80,7 @@ pub mod number;
 pub mod ots;
 pub mod pipeline;
 pub mod record;
+pub mod refs;
 pub mod sty;
 pub mod verify;
 
