@@ -15,7 +15,7 @@
 //!
 //! 1. `job`
 //! 2. `batch`, `net`, `sty`, `badge`
-//! 3. `verify`, `ots`, `capture`
+//! 3. `verify`, `ots`, `capture`, `refs`
 //! 4. `record`
 //! 5. `number`
 //! 6. `decompress`, `pipeline`, `escape`
@@ -41,6 +41,8 @@
 //!   retries, timeouts) and cached.
 //! - [`capture`]: Internet Archive captures read offline: WARC records (their HTTP answers
 //!   decoded, their payload digests checked) and CDX lines, bounded against hostile files.
+//! - [`refs`]: what a paper cites (arXiv ids, DOIs), read from its reference list: the text of
+//!   its PDF or its `.bbl`, each identifier with the page and line it was read on.
 //! - [`ots`]: OpenTimestamps proofs (`.ots`) read, written and checked offline against
 //!   Bitcoin block headers (proof of work, merkle root, the digest the proof starts from).
 //! - [`batch`]: archive-scale runs: manifests, sidecars, shards, the worker pool with its group
@@ -81,6 +83,7 @@ pub mod number;
 pub mod ots;
 pub mod pipeline;
 pub mod record;
+pub mod refs;
 pub mod sty;
 pub mod verify;
 

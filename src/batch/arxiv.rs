@@ -88,13 +88,7 @@ impl std::error::Error for Error {
     }
 }
 
-/// The archives of old-style arXiv ids (`archive/YYMMNNN`, before April 2007).
-pub const OLD_ARCHIVES: [&str; 34] = [
-    "acc-phys", "adap-org", "alg-geom", "ao-sci", "astro-ph", "atom-ph", "bayes-an", "chao-dyn",
-    "chem-ph", "cmp-lg", "comp-gas", "cond-mat", "cs", "dg-ga", "funct-an", "gr-qc", "hep-ex",
-    "hep-lat", "hep-ph", "hep-th", "math", "math-ph", "mtrl-th", "nlin", "nucl-ex", "nucl-th",
-    "patt-sol", "physics", "plasm-ph", "q-alg", "q-bio", "quant-ph", "solv-int", "supr-con",
-];
+pub use crate::record::OLD_ARCHIVES;
 
 fn is_archive(name: &str) -> bool {
     OLD_ARCHIVES.contains(&name)

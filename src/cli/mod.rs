@@ -24,6 +24,7 @@ mod number;
 mod ots;
 mod password;
 mod record;
+mod refs;
 mod strip;
 mod sty;
 mod tar;
@@ -203,6 +204,8 @@ enum Command {
     Verify(verify::Args),
     /// Print a paper's citation: BibTeX (arXiv's fields and the number), CSL-JSON or RIS.
     Cite(cite::Args),
+    /// Print the arXiv ids and DOIs papers cite (their reference lists), as JSON Lines.
+    Refs(refs::Args),
     /// Write the LaTeX package pith.sty.
     Sty(sty::Args),
     /// Write the number and its link into a PDF's XMP and Info (incremental update).
@@ -272,6 +275,7 @@ pub fn main() -> ExitCode {
         Command::Record(a) => record::run(a, ui),
         Command::Verify(a) => verify::run(a, ui),
         Command::Cite(a) => cite::run(a, ui),
+        Command::Refs(a) => refs::run(a, ui),
         Command::Sty(a) => sty::run(a, ui),
         Command::Inject(a) => inject::run(a, ui),
         Command::Inspect(a) => inspect::run(a, ui),

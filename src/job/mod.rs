@@ -52,6 +52,7 @@ pub mod item;
 pub mod kind;
 pub mod number;
 pub mod progress;
+pub mod refs;
 pub mod run;
 pub mod stop;
 pub mod strip;

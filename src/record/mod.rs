@@ -442,6 +442,14 @@ impl Paper {
     }
 }
 
+/// The archives of old-style arXiv ids (`archive/YYMMNNN`, before April 2007).
+pub const OLD_ARCHIVES: [&str; 34] = [
+    "acc-phys", "adap-org", "alg-geom", "ao-sci", "astro-ph", "atom-ph", "bayes-an", "chao-dyn",
+    "chem-ph", "cmp-lg", "comp-gas", "cond-mat", "cs", "dg-ga", "funct-an", "gr-qc", "hep-ex",
+    "hep-lat", "hep-ph", "hep-th", "math", "math-ph", "mtrl-th", "nlin", "nucl-ex", "nucl-th",
+    "patt-sol", "physics", "plasm-ph", "q-alg", "q-bio", "quant-ph", "solv-int", "supr-con",
+];
+
 /// Splits `2402.03791v3` into (`2402.03791`, `Some(3)`); a bare id gives `None`.
 pub fn split_versioned_id(text: &str) -> (String, Option<u32>) {
     if let Some(pos) = text.rfind('v') {

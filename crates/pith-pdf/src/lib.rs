@@ -24,7 +24,7 @@
 //! 3. `strip`
 //! 4. `inject`
 //! 5. `inspect`
-//! 6. `stamp`
+//! 6. `stamp`, `text`
 //! 7. `document`
 //! 8. `repair`, `signature`, `info`
 //! 9. `writer`
@@ -58,7 +58,9 @@
 //!   refuse, what to write, what a file says);
 //! - [`stamp`]: the visible, linked identifier on page 1, placed in a free margin from a walk
 //!   of the page's content ([`stamp::content`]) and, in a tagged file, added to the structure
-//!   tree ([`stamp::tagged`]); [`strip`](mod@strip) takes the identifier and the stamp out.
+//!   tree ([`stamp::tagged`]); [`strip`](mod@strip) takes the identifier and the stamp out;
+//! - [`text`]: the text of every page, line by line, through the fonts' `ToUnicode` CMaps and
+//!   encodings (what a paper cites is read from it).
 //!
 //! Nothing here prints, and nothing here knows the command line, Python, LaTeX or badges (the
 //! `pith-number` crate holds those); paths appear only in [`commit`] and [`output`].
@@ -96,6 +98,7 @@ mod signature;
 pub mod stamp;
 pub mod strip;
 pub mod syntax;
+pub mod text;
 pub mod vocab;
 pub mod writer;
 pub mod xml;

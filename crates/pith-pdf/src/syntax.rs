@@ -138,7 +138,8 @@ fn is_delim(b: u8) -> bool {
     )
 }
 
-fn is_regular(b: u8) -> bool {
+/// Whether `b` is a regular character (§7.2.3): neither white space nor a delimiter.
+pub fn is_regular(b: u8) -> bool {
     !is_white(b) && !is_delim(b)
 }
 

@@ -72,17 +72,17 @@ struct Meta {
 /// One entry of the archive, as read: its extended headers, header block, name, data and
 /// padding bytes.
 #[derive(Debug)]
-pub(super) struct Entry {
+pub(crate) struct Entry {
     meta: Vec<Meta>,
     header: Box<[u8; BLOCK]>,
-    pub(super) name: String,
-    pub(super) body: Body,
+    pub(crate) name: String,
+    pub(crate) body: Body,
     pad: Vec<u8>,
 }
 
 impl Entry {
     /// A regular file (`0`, NUL, or contiguous `7`).
-    pub(super) fn is_file(&self) -> bool {
+    pub(crate) fn is_file(&self) -> bool {
         matches!(self.header[156], b'0' | 0 | b'7')
     }
 }
@@ -210,7 +210,7 @@ fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 }
 
 /// What the reader found next.
-pub(super) enum Next {
+pub(crate) enum Next {
     Entry(Entry),
     /// The end-of-archive: these bytes (a zero block) and whatever follows them.
     End(Vec<u8>),
@@ -344,7 +344,7 @@ fn read_head(r: &mut impl Read, offset: &mut u64) -> Result<Result<Head, Vec<u8>
 }
 
 /// Reads the next entry (data in memory, or spooled past [`SPOOL_BOUND`]).
-pub(super) fn read_entry(
+pub(crate) fn read_entry(
     r: &mut impl Read,
     offset: &mut u64,
     spool_dir: Option<&Path>,

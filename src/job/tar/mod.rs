@@ -37,7 +37,7 @@ use crate::job::item::Summary;
 use crate::job::progress::Progress;
 use crate::job::{ErrorCode, Settings, Status};
 
-mod format;
+pub(crate) mod format;
 mod member;
 pub mod run;
 

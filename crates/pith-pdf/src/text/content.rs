@@ -1,0 +1,293 @@
+//! The text a content stream shows (ISO 32000-2 §9.4), as lines: the text operators
+//! (`BT`, `Tf`, `Td`, `TD`, `Tm`, `T*`, `TL`, `Tc`, `Tw`, `Tz`, `Ts`, `Tj`, `TJ`, `'`, `"`)
+//! and the matrix operators (`cm`, `q`, `Q`) are followed; everything else is read past.
+//! Tokens come from the engine's object parser ([`crate::syntax::Parser`]); inline image
+//! data is skipped to its `EI`.
+//!
+//! A line ends where the baseline moves by more than half the font's size; a space goes in
+//! where the pen jumps forward by more than a sixth of it (TeX sets word spaces as moves,
+//! not as space characters), which the glyph widths make exact. Lines come in the order the
+//! stream draws them, which is reading order for TeX's output.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::font::Font;
+use super::Line;
+use crate::budget::{Budget, Resource};
+use crate::syntax::{is_regular, Obj, Parser};
+use crate::Error;
+
+/// Most operands kept before an operator (a `TJ` array is one).
+const MAX_OPERANDS: usize = 64;
+/// Most `q` levels kept (deeper saves are counted, not stored).
+const MAX_SAVES: usize = 256;
+
+type Matrix = [f64; 6];
+const IDENTITY: Matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
+
+/// `m` then `n`: the matrix that applies `m` first.
+fn mul(m: &Matrix, n: &Matrix) -> Matrix {
+    [
+        m[0] * n[0] + m[1] * n[2],
+        m[0] * n[1] + m[1] * n[3],
+        m[2] * n[0] + m[3] * n[2],
+        m[2] * n[1] + m[3] * n[3],
+        m[4] * n[0] + m[5] * n[2] + n[4],
+        m[4] * n[1] + m[5] * n[3] + n[5],
+    ]
+}
+
+fn num(o: &Obj) -> Option<f64> {
+    match o {
+        Obj::Int(i) => Some(*i as f64),
+        Obj::Real(r) if r.is_finite() => Some(*r),
+        _ => None,
+    }
+}
+
+/// The lines of text a page's content shows, built as the stream is read.
+pub(crate) struct Lines {
+    pub lines: Vec<Line>,
+    current: String,
+    /// Where the current line starts, in user space.
+    x0: f64,
+    /// Baseline of the current line and the pen's x at the end of the last glyph, in user
+    /// space.
+    last_y: Option<f64>,
+    pen_x: f64,
+}
+
+impl Lines {
+    pub(crate) fn new() -> Self {
+        Lines {
+            lines: Vec::new(),
+            current: String::new(),
+            x0: 0.0,
+            last_y: None,
+            pen_x: 0.0,
+        }
+    }
+
+    fn end_line(&mut self) {
+        let t = self.current.trim_end();
+        if !t.trim_start().is_empty() {
+            self.lines.push(Line {
+                text: t.to_owned(),
+                x0: self.x0 as f32,
+                x1: self.pen_x as f32,
+            });
+        }
+        self.current.clear();
+    }
+
+    /// Finishes the last line and gives every line.
+    pub(crate) fn finish(mut self) -> Vec<Line> {
+        self.end_line();
+        self.lines
+    }
+}
+
+struct State {
+    ctm: Matrix,
+    font: Option<Rc<Font>>,
+    size: f64,
+    char_space: f64,
+    word_space: f64,
+    scale: f64,
+    leading: f64,
+    rise: f64,
+}
+
+/// Reads `content` with the fonts `fonts` names (resource name → font), adding its lines to
+/// `out`. Each operator costs one of [`Resource::Operators`].
+///
+/// # Errors
+/// The budget's refusal or a stop. Malformed content is read past, never refused.
+pub(crate) fn show(
+    content: &[u8],
+    fonts: &HashMap<Vec<u8>, Rc<Font>>,
+    budget: &Budget,
+    out: &mut Lines,
+) -> Result<(), Error> {
+    let mut p = Parser::new(content, 0, true);
+    let mut operands: Vec<Obj> = Vec::new();
+    let mut st = State {
+        ctm: IDENTITY,
+        font: None,
+        size: 0.0,
+        char_space: 0.0,
+        word_space: 0.0,
+        scale: 1.0,
+        leading: 0.0,
+        rise: 0.0,
+    };
+    let mut saves: Vec<(Matrix, Option<Rc<Font>>, f64)> = Vec::new();
+    let mut extra_saves = 0usize;
+    let (mut tm, mut tlm) = (IDENTITY, IDENTITY);
+    loop {
+        p.skip_ws();
+        let Some(b) = p.byte_at(p.pos) else { break };
+        let is_op = is_regular(b) && !(b.is_ascii_digit() || matches!(b, b'+' | b'-' | b'.'));
+        if !is_op {
+            let start = p.pos;
+            match p.object() {
+                Ok(o) => {
+                    if operands.len() < MAX_OPERANDS {
+                        operands.push(o);
+                    }
+                }
+                Err(_) => {
+                    // Not an object: read past one byte and forget the operands.
+                    p.pos = start + 1;
+                    operands.clear();
+                }
+            }
+            continue;
+        }
+        let start = p.pos;
+        while p.byte_at(p.pos).is_some_and(is_regular) {
+            p.pos += 1;
+        }
+        let op = &content[start..p.pos];
+        budget.spend(Resource::Operators, 1)?;
+        let n = |i: usize| operands.get(i).and_then(num);
+        match op {
+            b"q" => {
+                if saves.len() < MAX_SAVES {
+                    saves.push((st.ctm, st.font.clone(), st.size));
+                } else {
+                    extra_saves += 1;
+                }
+            }
+            b"Q" => {
+                if extra_saves > 0 {
+                    extra_saves -= 1;
+                } else if let Some((ctm, font, size)) = saves.pop() {
+                    (st.ctm, st.font, st.size) = (ctm, font, size);
+                }
+            }
+            b"cm" => {
+                if let [Some(a), Some(b), Some(c), Some(d), Some(e), Some(f)] =
+                    [n(0), n(1), n(2), n(3), n(4), n(5)]
+                {
+                    st.ctm = mul(&[a, b, c, d, e, f], &st.ctm);
+                }
+            }
+            b"BT" => {
+                tm = IDENTITY;
+                tlm = IDENTITY;
+            }
+            b"Tf" => {
+                if let (Some(Obj::Name(name)), Some(size)) = (operands.first(), n(1)) {
+                    st.font = fonts.get(name).cloned();
+                    st.size = size;
+                }
+            }
+            b"Tc" => st.char_space = n(0).unwrap_or(0.0),
+            b"Tw" => st.word_space = n(0).unwrap_or(0.0),
+            b"Tz" => st.scale = n(0).unwrap_or(100.0) / 100.0,
+            b"TL" => st.leading = n(0).unwrap_or(0.0),
+            b"Ts" => st.rise = n(0).unwrap_or(0.0),
+            b"Td" | b"TD" => {
+                let (tx, ty) = (n(0).unwrap_or(0.0), n(1).unwrap_or(0.0));
+                if op == b"TD" {
+                    st.leading = -ty;
+                }
+                tlm = mul(&[1.0, 0.0, 0.0, 1.0, tx, ty], &tlm);
+                tm = tlm;
+            }
+            b"Tm" => {
+                if let [Some(a), Some(b), Some(c), Some(d), Some(e), Some(f)] =
+                    [n(0), n(1), n(2), n(3), n(4), n(5)]
+                {
+                    tlm = [a, b, c, d, e, f];
+                    tm = tlm;
+                }
+            }
+            b"T*" => {
+                tlm = mul(&[1.0, 0.0, 0.0, 1.0, 0.0, -st.leading], &tlm);
+                tm = tlm;
+            }
+            b"Tj" | b"'" | b"\"" | b"TJ" => {
+                if op == b"\"" {
+                    st.word_space = n(0).unwrap_or(st.word_space);
+                    st.char_space = n(1).unwrap_or(st.char_space);
+                }
+                if op == b"'" || op == b"\"" {
+                    tlm = mul(&[1.0, 0.0, 0.0, 1.0, 0.0, -st.leading], &tlm);
+                    tm = tlm;
+                }
+                let items: Vec<Obj> = match operands.last() {
+                    Some(Obj::Array(a)) if op == b"TJ" => a.clone(),
+                    Some(s @ Obj::Str(_)) => vec![s.clone()],
+                    _ => Vec::new(),
+                };
+                for it in &items {
+                    match it {
+                        Obj::Str(s) => draw(s, &st, &mut tm, out),
+                        o => {
+                            if let Some(k) = num(o) {
+                                let tx = -k / 1000.0 * st.size * st.scale;
+                                tm = mul(&[1.0, 0.0, 0.0, 1.0, tx, 0.0], &tm);
+                            }
+                        }
+                    }
+                }
+            }
+            b"ID" => {
+                // Inline image data runs to white space, `EI`, white space (or the end).
+                let rest = &content[p.pos..];
+                let end = rest
+                    .windows(4)
+                    .position(|w| {
+                        crate::syntax::is_white(w[0])
+                            && &w[1..3] == b"EI"
+                            && (crate::syntax::is_white(w[3]))
+                    })
+                    .map_or(rest.len(), |i| i + 3);
+                p.pos += end;
+            }
+            _ => {}
+        }
+        operands.clear();
+    }
+    Ok(())
+}
+
+/// Draws the string `s` at the text matrix `tm`, moving it past the glyphs.
+fn draw(s: &[u8], st: &State, tm: &mut Matrix, out: &mut Lines) {
+    let Some(font) = &st.font else { return };
+    let trm = mul(tm, &st.ctm);
+    let (x, y) = (
+        st.rise * trm[2] + trm[4],
+        st.rise * trm[3] + trm[5],
+    );
+    // The font's size in user space, along the text's vertical.
+    let h = (st.size * (trm[2] * trm[2] + trm[3] * trm[3]).sqrt()).abs().max(0.1);
+    match out.last_y {
+        Some(ly) if (y - ly).abs() <= h * 0.5 => {
+            let gap = x - out.pen_x;
+            if gap > h / 6.0 && !out.current.ends_with(' ') {
+                out.current.push(' ');
+            }
+        }
+        Some(_) => {
+            out.end_line();
+            out.x0 = x;
+        }
+        None => out.x0 = x,
+    }
+    out.last_y = Some(y);
+    let mut adv_total = 0.0;
+    font.decode(s, &mut out.current, |w, is_space| {
+        let mut tx = w / 1000.0 * st.size + st.char_space;
+        if is_space {
+            tx += st.word_space;
+        }
+        adv_total += tx * st.scale;
+    });
+    *tm = mul(&[1.0, 0.0, 0.0, 1.0, adv_total, 0.0], tm);
+    let end = mul(tm, &st.ctm);
+    out.pen_x = end[4];
+}

@@ -1,0 +1,78 @@
+//! `pith refs`: the arXiv ids and DOIs papers cite, read from their PDFs' reference lists and
+//! their source tars' `.bbl` files by [`pith::job::refs`], as JSON Lines.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{bail, Result};
+use pith::job::refs;
+use pith::job::Settings;
+
+use super::{note, Outcome};
+
+/// Arguments of `pith refs`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    pith refs 2402.03791v3.pdf                       one line per arXiv id or DOI cited\n  \
+    pith refs 2402.03791v3.tar.gz                    the same, from the source's .bbl\n  \
+    pith refs pdfs/ --output refs.jsonl              every PDF under a folder\n  \
+    pith index --refs refs.jsonl …                   Cited by on the mirror\n\
+\n\
+Each line: {\"file\", \"citing\" (the arXiv id the file's name gives), \"arxiv\" and \"version\" or\n\
+\"doi\", \"page\" and \"line\" where it was read (\"member\" and \"line\" in a .bbl)}. Only the reference\n\
+section of a PDF is read (after its References or Bibliography heading). A file that cannot be\n\
+read is named on standard error and the exit status is 2; the others' lines are written.")]
+pub struct Args {
+    /// PDFs, arXiv source tars (.tar.gz) or .bbl files; a folder stands for its PDFs.
+    #[arg(value_name = "FILE", required = true)]
+    paths: Vec<PathBuf>,
+    /// Write the lines to FILE (whole, or not at all) instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Seconds one file may take (0: no bound).
+    #[arg(long, value_name = "SECS", default_value_t = pith::job::stop::FILE_TIMEOUT_SECS as f64)]
+    timeout: f64,
+}
+
+/// Prints (or writes) the references of every file.
+pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
+    let files = refs::inputs(&args.paths)?;
+    let settings = Settings {
+        file_timeout: pith::job::stop::bound_of_secs(args.timeout),
+        ..Settings::default()
+    };
+    let mut text = Vec::new();
+    let mut failed = 0usize;
+    let mut stdout = std::io::stdout().lock();
+    for f in &files {
+        match refs::read(f, &settings.bounded()) {
+            Ok(lines) => {
+                let mut chunk = Vec::new();
+                for l in &lines {
+                    serde_json::to_writer(&mut chunk, l)?;
+                    chunk.push(b'\n');
+                }
+                // Standard output gets each file's lines when its file is done.
+                match &args.output {
+                    Some(_) => text.extend_from_slice(&chunk),
+                    None => {
+                        stdout.write_all(&chunk)?;
+                        stdout.flush()?;
+                    }
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                eprintln!("pith: {}", pith::pdf::chain(&e));
+            }
+        }
+    }
+    if let Some(out) = &args.output {
+        super::fsutil::write_atomic(out, &text)?;
+        note!(ui, "{} lines from {} files written to {}", text.iter().filter(|b| **b == b'\n').count(), files.len() - failed, out.display());
+    }
+    if failed > 0 {
+        bail!("{failed} of {} files could not be read", files.len());
+    }
+    Ok(Outcome::Ok)
+}

@@ -1,0 +1,227 @@
+//! The references job: what papers cite, read from their PDFs ([`crate::refs::from_pages`])
+//! and from the `.bbl` files of their arXiv source tars ([`crate::refs::from_bbl`]), as one
+//! [`Reference`] per identifier, the lines `pith refs` writes and `pith index --refs` reads.
+//!
+//! The citing paper is named by the file's name as arXiv names its files
+//! (`2402.03791v3.pdf`, `2402.03791v3.tar.gz`, [`crate::batch::arxiv::id_from_path`]); a file
+//! named otherwise gives lines without `citing`. Reading one file costs at most
+//! [`Settings::limits`] and stops with [`Settings::stop`]; a source tar is read member by
+//! member (one member in memory at most, as [`super::tar`] reads tars).
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::tar::format::{read_entry, Next};
+use super::{Error, ErrorKind, Settings};
+use crate::pdf;
+use crate::refs::{Cited, Mention};
+
+/// Largest `.bbl` read (real ones are under a megabyte).
+pub const MAX_BBL: u64 = 16 << 20;
+
+/// One identifier a paper cites, with where it was read: a line of `pith refs`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reference {
+    /// The file read (a PDF, a source tar, a `.bbl`), as given.
+    pub file: String,
+    /// The `.bbl` member of a source tar it was read from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub member: Option<String>,
+    /// The citing paper's arXiv id with its version (`2402.03791v3`), from the file's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub citing: Option<String>,
+    /// The arXiv id cited, without version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arxiv: Option<String>,
+    /// The version cited, when the reference gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<u32>,
+    /// The DOI cited, as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doi: Option<String>,
+    /// The page (from 1) of a PDF it was read on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<u32>,
+    /// The line (from 1) on that page, or in the `.bbl`.
+    pub line: u32,
+}
+
+impl Reference {
+    fn new(file: &Path, member: Option<&str>, citing: Option<&str>, m: Mention) -> Self {
+        let (arxiv, version, doi) = match m.cited {
+            Cited::Arxiv { id, version } => (Some(id), version, None),
+            Cited::Doi(d) => (None, None, Some(d)),
+        };
+        Reference {
+            file: file.display().to_string(),
+            member: member.map(str::to_owned),
+            citing: citing.map(str::to_owned),
+            arxiv,
+            version,
+            doi,
+            page: m.page,
+            line: m.line,
+        }
+    }
+}
+
+/// The arXiv id and version a file's name gives (`2402.03791v3.pdf`, `hep-th9901001v1.tar.gz`).
+pub fn citing_of(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    let stem = [".tar.gz", ".tgz", ".tar", ".gz", ".pdf", ".bbl"]
+        .iter()
+        .find_map(|e| {
+            name.len()
+                .checked_sub(e.len())
+                .filter(|&i| name.is_char_boundary(i) && name[i..].eq_ignore_ascii_case(e))
+                .map(|i| &name[..i])
+        })
+        .unwrap_or(name);
+    let as_pdf = path.with_file_name(format!("{stem}.pdf"));
+    let (id, version) = crate::batch::arxiv::id_from_path(&as_pdf)?;
+    Some(match version {
+        Some(v) => format!("{id}v{v}"),
+        None => id,
+    })
+}
+
+/// The files `paths` name: each file as given, each directory's PDFs (sorted, walked as a
+/// batch walks them).
+///
+/// # Errors
+/// [`ErrorKind::Io`] when a path or directory cannot be read.
+pub fn inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let pdfs = crate::batch::pdfs_under(p).map_err(|(path, e)| {
+                Error::new(ErrorKind::Io("cannot read the directory".into(), e)).in_file(&path)
+            })?;
+            out.extend(pdfs);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// What the file at `path` cites: a PDF's reference section, every `.bbl` of a source tar
+/// (gzip or not), or a `.bbl` file.
+///
+/// # Errors
+/// [`ErrorKind::Io`] when the file cannot be read, [`ErrorKind::Pdf`] when a PDF is refused
+/// (damaged, encrypted with a password, over the limits, stopped), [`ErrorKind::Request`]
+/// for a file that is none of these.
+pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
+    let io = |what: &str| {
+        let what = what.to_owned();
+        move |e: std::io::Error| Error::new(ErrorKind::Io(what, e)).in_file(path)
+    };
+    let citing = citing_of(path);
+    let mut head = [0u8; 1024];
+    let n = {
+        let mut f = std::fs::File::open(path).map_err(io("cannot open"))?;
+        read_full(&mut f, &mut head).map_err(io("cannot read"))?
+    };
+    if head[..n].windows(5).any(|w| w == b"%PDF-") {
+        let file = std::fs::File::open(path).map_err(io("cannot open"))?;
+        let budget = pdf::budget::Budget::new(settings.limits, settings.stop.clone());
+        let pages = pdf::text::pages(file, budget).map_err(|e| Error::from(e.in_file(path)))?;
+        return Ok(crate::refs::from_pages(&pages)
+            .into_iter()
+            .map(|m| Reference::new(path, None, citing.as_deref(), m))
+            .collect());
+    }
+    let (_, mut stream) = crate::decompress::open(path).map_err(io("cannot read"))?;
+    let mut first = vec![0u8; 512];
+    let got = read_full(&mut stream, &mut first).map_err(io("cannot read"))?;
+    first.truncate(got);
+    let is_tar = got == 512 && &first[257..262] == b"ustar";
+    let mut rest = std::io::Cursor::new(first).chain(stream);
+    if !is_tar {
+        let name = path.to_string_lossy().to_ascii_lowercase();
+        if !(name.ends_with(".bbl") || name.ends_with(".bbl.gz")) {
+            return Err(Error::new(ErrorKind::Request(
+                "neither a PDF, an arXiv source tar nor a .bbl file".into(),
+            ))
+            .in_file(path));
+        }
+        let text = read_bounded(&mut rest, MAX_BBL).map_err(io("cannot read"))?;
+        return Ok(crate::refs::from_bbl(&text)
+            .into_iter()
+            .map(|m| Reference::new(path, None, citing.as_deref(), m))
+            .collect());
+    }
+    let mut out = Vec::new();
+    let mut offset = 0u64;
+    loop {
+        settings.stop.check().map_err(|e| Error::from(e.in_file(path)))?;
+        let next = read_entry(&mut rest, &mut offset, None).map_err(|e| {
+            Error::new(ErrorKind::Io(
+                format!("cannot read the source tar: {e}"),
+                std::io::Error::other(e.to_string()),
+            ))
+            .in_file(path)
+        })?;
+        let entry = match next {
+            Next::Entry(e) => e,
+            Next::End(_) => break,
+        };
+        if !entry.is_file() || !entry.name.to_ascii_lowercase().ends_with(".bbl") {
+            continue;
+        }
+        let text = match &entry.body {
+            super::tar::format::Body::Mem(v) if v.len() as u64 <= MAX_BBL => {
+                String::from_utf8_lossy(v).into_owned()
+            }
+            // A `.bbl` past the bound is no bibliography a paper compiled.
+            _ => continue,
+        };
+        out.extend(
+            crate::refs::from_bbl(&text)
+                .into_iter()
+                .map(|m| Reference::new(path, Some(&entry.name), citing.as_deref(), m)),
+        );
+    }
+    Ok(out)
+}
+
+fn read_full(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+fn read_bounded(r: &mut impl Read, bound: u64) -> std::io::Result<String> {
+    let mut v = Vec::new();
+    r.take(bound.saturating_add(1)).read_to_end(&mut v)?;
+    if v.len() as u64 > bound {
+        return Err(std::io::Error::other(format!(
+            "larger than {} MiB",
+            bound >> 20
+        )));
+    }
+    Ok(String::from_utf8_lossy(&v).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn citing_from_names() {
+        assert_eq!(citing_of(Path::new("x/2402.03791v3.pdf")).as_deref(), Some("2402.03791v3"));
+        assert_eq!(citing_of(Path::new("2402.03791v3.tar.gz")).as_deref(), Some("2402.03791v3"));
+        assert_eq!(citing_of(Path::new("hep-th9901001v1.tgz")).as_deref(), Some("hep-th/9901001v1"));
+        assert_eq!(citing_of(Path::new("paper.pdf")), None);
+    }
+}

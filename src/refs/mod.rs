@@ -1,0 +1,339 @@
+//! What a paper cites, read from its own reference list: the arXiv ids and DOIs
+//! ([`grammar`]) in the text of its PDF ([`pith_pdf::text`]) or in the `.bbl` file of its
+//! source, each with where it was read (page and line, or line of the `.bbl`).
+//!
+//! In a PDF only the reference section is read: the text after the last heading that names
+//! it ("References", "Bibliography", "Literature Cited", numbered or not); a paper without
+//! one is read whole. An identifier that a URL break splits across two lines is read whole:
+//! a line that ends with a character URLs break after (`/ . - _ :` …), inside a token that
+//! is an identifier's or a link's, and that reaches the column's right edge (or could not
+//! end an identifier there) runs on into the next line without a space. Each identifier is
+//! reported once, where it is first read, with the first version any mention gives.
+//!
+//! It does no I/O: the job layer reads files and source tars.
+
+pub mod grammar;
+
+use std::collections::HashMap;
+
+use crate::pdf::text::PageText;
+pub use grammar::Cited;
+
+/// One identifier a paper cites and where it was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mention {
+    /// What is cited.
+    pub cited: Cited,
+    /// The page (from 1) of a PDF; `None` in a `.bbl`.
+    pub page: Option<u32>,
+    /// The line (from 1) on the page, or in the `.bbl`.
+    pub line: u32,
+}
+
+/// Headings of a reference section, lower case.
+const HEADINGS: [&str; 8] = [
+    "references",
+    "bibliography",
+    "references and notes",
+    "literature cited",
+    "works cited",
+    "cited literature",
+    "reference",
+    "literatur",
+];
+
+/// Characters after which url.sty, hyperref and biblatex break a URL.
+const URL_BREAKS: &[u8] = b"-/._:;,=?&#~@!|+";
+
+/// Whether `line` is a reference section's heading (`References`, `7 References`,
+/// `VII. REFERENCES`, `Bibliography:`).
+fn is_heading(line: &str) -> bool {
+    let t = line.trim().trim_end_matches(':').trim();
+    let t = t
+        .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
+        .trim_start();
+    let t = match t.split_once(". ") {
+        Some((roman, rest)) if roman.chars().all(|c| "IVXLC".contains(c)) && !roman.is_empty() => rest,
+        _ => t,
+    };
+    HEADINGS.contains(&t.to_lowercase().as_str())
+}
+
+/// A line as read, with where it came from.
+struct Src<'a> {
+    text: &'a str,
+    page: Option<u32>,
+    line: u32,
+    /// It reaches its column's right edge.
+    full: bool,
+}
+
+/// The identifiers cited in a PDF's text (see the module's docs for what is read).
+///
+/// # Examples
+/// ```
+/// use pith::pdf::text::{Line, PageText};
+/// use pith::refs::{from_pages, Cited};
+/// let line = |t: &str| Line { text: t.into(), x0: 72.0, x1: 300.0 };
+/// let page = PageText { page: 9, lines: vec![
+///     line("We build on 10.1000/not-a-reference."),
+///     line("References"),
+///     line("[1] A. Author. Title. arXiv:1706.03762v5, 2017."),
+/// ]};
+/// let found = from_pages(&[page]);
+/// assert_eq!(found.len(), 1);
+/// assert_eq!(found[0].cited, Cited::Arxiv { id: "1706.03762".into(), version: Some(5) });
+/// assert_eq!((found[0].page, found[0].line), (Some(9), 3));
+/// ```
+pub fn from_pages(pages: &[PageText]) -> Vec<Mention> {
+    let mut lines = Vec::new();
+    for p in pages {
+        for (i, l) in p.lines.iter().enumerate() {
+            // Full: at least two other lines of the page end where it ends (a justified
+            // column's right edge).
+            let same = p
+                .lines
+                .iter()
+                .filter(|o| (o.x1 - l.x1).abs() < 1.0)
+                .count();
+            lines.push(Src {
+                text: &l.text,
+                page: Some(p.page),
+                line: u32::try_from(i + 1).unwrap_or(u32::MAX),
+                full: same >= 3,
+            });
+        }
+    }
+    let start = lines
+        .iter()
+        .rposition(|l| is_heading(l.text))
+        .map_or(0, |i| i + 1);
+    scan(&lines[start..])
+}
+
+/// The identifiers cited in a `.bbl` file (natbib's, BibLaTeX's or plain BibTeX's): every
+/// line is read, TeX's escapes (`\_`, `\%`) undone first.
+///
+/// # Examples
+/// ```
+/// use pith::refs::{from_bbl, Cited};
+/// let bbl = "\\bibitem{v}\nA.~Vaswani. \\newblock arXiv:1706.03762.\n\\doi{10.1000/a\\_b}\n";
+/// let found = from_bbl(bbl);
+/// assert_eq!(found[1].cited, Cited::Doi("10.1000/a_b".into()));
+/// assert_eq!(found[1].line, 3);
+/// ```
+pub fn from_bbl(text: &str) -> Vec<Mention> {
+    let unescaped: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let mut s = l.to_owned();
+            for e in ["\\_", "\\%", "\\&", "\\#", "\\$", "\\~"] {
+                s = s.replace(e, &e[1..]);
+            }
+            // `\url{…}`, `\doi{…}`, `\verb{doi}`: braces end identifiers as spaces would.
+            s.replace(['{', '}', '~'], " ")
+        })
+        .collect();
+    let lines: Vec<Src> = unescaped
+        .iter()
+        .enumerate()
+        .map(|(i, t)| Src {
+            text: t,
+            page: None,
+            line: u32::try_from(i + 1).unwrap_or(u32::MAX),
+            full: false,
+        })
+        .collect();
+    scan(&lines)
+}
+
+/// Whether the token at the end of `a` runs on into the next line `b` (a URL broken there).
+fn runs_on(a: &Src, b: &Src) -> bool {
+    let Some(&last) = a.text.as_bytes().last() else {
+        return false;
+    };
+    let first = b.text.as_bytes().first().copied().unwrap_or(b' ');
+    if !URL_BREAKS.contains(&last) || !(first.is_ascii_alphanumeric() || b"-_.:/(".contains(&first)) {
+        return false;
+    }
+    let token = a
+        .text
+        .rsplit(char::is_whitespace)
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let linkish = ["10.", "arxiv", "doi", "://", "www.", "/"]
+        .iter()
+        .any(|p| token.contains(p))
+        || crate::record::OLD_ARCHIVES
+            .iter()
+            .any(|a| a.len() > token.len() && a.starts_with(&token) && token.ends_with('-'));
+    // An identifier cannot end in `/` or `:` (`10.1103/`, `arXiv:`): the next line holds
+    // the rest wherever the line ends.
+    linkish && (a.full || b"/:-".contains(&last) && !token.ends_with('.'))
+}
+
+fn normalise(s: &str, out: &mut String) {
+    for c in s.chars() {
+        match c {
+            '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{00AD}' | '\u{2212}' => out.push('-'),
+            '\u{FB00}' => out.push_str("ff"),
+            '\u{FB01}' => out.push_str("fi"),
+            '\u{FB02}' => out.push_str("fl"),
+            '\u{FB03}' => out.push_str("ffi"),
+            '\u{FB04}' => out.push_str("ffl"),
+            '\u{00A0}' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+}
+
+fn scan(lines: &[Src]) -> Vec<Mention> {
+    let mut text = String::new();
+    // Where each line starts in `text`.
+    let mut starts: Vec<usize> = Vec::with_capacity(lines.len());
+    for (i, l) in lines.iter().enumerate() {
+        if i > 0 && !runs_on(&lines[i - 1], l) {
+            text.push('\n');
+        }
+        starts.push(text.len());
+        normalise(l.text, &mut text);
+    }
+    let mut out: Vec<Mention> = Vec::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for (at, cited) in grammar::find(&text) {
+        let i = starts.partition_point(|&s| s <= at).saturating_sub(1);
+        let Some(src) = lines.get(i) else { continue };
+        match seen.get(&cited.key()) {
+            Some(&k) => {
+                // The first version a mention gives is the one reported.
+                if let (
+                    Cited::Arxiv { version: v @ None, .. },
+                    Cited::Arxiv {
+                        version: Some(n), ..
+                    },
+                ) = (&mut out[k].cited, &cited)
+                {
+                    *v = Some(*n);
+                }
+            }
+            None => {
+                seen.insert(cited.key(), out.len());
+                out.push(Mention {
+                    cited,
+                    page: src.page,
+                    line: src.line,
+                });
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pdf::text::Line;
+
+    fn page(n: u32, texts: &[(&str, f32)]) -> PageText {
+        PageText {
+            page: n,
+            lines: texts
+                .iter()
+                .map(|(t, x1)| Line {
+                    text: (*t).into(),
+                    x0: 72.0,
+                    x1: *x1,
+                })
+                .collect(),
+        }
+    }
+
+    fn keys(m: &[Mention]) -> Vec<String> {
+        m.iter().map(|m| m.cited.key()).collect()
+    }
+
+    #[test]
+    fn headings() {
+        for h in ["References", "REFERENCES", "7 References", "VII. REFERENCES", "Bibliography:"] {
+            assert!(is_heading(h), "{h}");
+        }
+        for h in ["References are given below", "See the references", "Appendix"] {
+            assert!(!is_heading(h), "{h}");
+        }
+    }
+
+    #[test]
+    fn urls_broken_across_lines_are_joined() {
+        let p = page(
+            3,
+            &[
+                ("References", 150.0),
+                ("[1] A. Author, Some title, Journal 5 (2020), https://doi.org/10.1103/", 300.0),
+                ("PhysRevD.95.062003. And more text that fills the line to the right", 300.0),
+                ("[2] B. Author, Another, https://doi.org/10.1000/abc-def-", 300.0),
+                ("ghi, 2021.", 120.0),
+                ("[3] C. Author, A preprint, arXiv:", 200.0),
+                ("2402.03791v2, 2024.", 120.0),
+            ],
+        );
+        let m = from_pages(&[p]);
+        assert_eq!(
+            keys(&m),
+            [
+                "doi:10.1103/physrevd.95.062003",
+                "doi:10.1000/abc-def-ghi",
+                "arxiv:2402.03791"
+            ]
+        );
+        assert_eq!((m[0].page, m[0].line), (Some(3), 2));
+    }
+
+    #[test]
+    fn an_entry_that_ends_in_a_doi_does_not_run_into_the_next() {
+        // The last line of an entry is short (ragged): its period ends the entry.
+        let p = page(
+            1,
+            &[
+                ("Bibliography", 150.0),
+                ("Author, A. (2020). A title that fills the whole line of the column so", 300.0),
+                ("it wraps. Journal, 1, 2. doi:10.1000/xyz.", 180.0),
+                ("Smith, J. (2019). Another title that also fills the line to the edge", 300.0),
+                ("of the column. Journal. doi:10.1000/uvw", 300.0),
+            ],
+        );
+        assert_eq!(keys(&from_pages(&[p])), ["doi:10.1000/xyz", "doi:10.1000/uvw"]);
+    }
+
+    #[test]
+    fn only_the_reference_section_is_read() {
+        let body = page(1, &[("see arXiv:1706.03762 and 10.1000/body", 300.0)]);
+        let refs = page(2, &[("References", 100.0), ("[1] arXiv:1512.03385", 200.0)]);
+        assert_eq!(keys(&from_pages(&[body.clone(), refs])), ["arxiv:1512.03385"]);
+        // Without a heading, everything.
+        assert_eq!(keys(&from_pages(&[body])).len(), 2);
+    }
+
+    #[test]
+    fn repeated_mentions_are_one_with_the_first_version() {
+        let p = page(1, &[("References", 1.0), ("arXiv:1706.03762 and arXiv:1706.03762v5", 1.0)]);
+        let m = from_pages(&[p]);
+        assert_eq!(m.len(), 1);
+        assert_eq!(
+            m[0].cited,
+            Cited::Arxiv {
+                id: "1706.03762".into(),
+                version: Some(5)
+            }
+        );
+    }
+
+    #[test]
+    fn bbl_lines() {
+        let bbl = "\\entry{v}{article}{}\n  \\field{eprint}{1706.03762}\n  \\field{eprinttype}{arXiv}\n  \\verb{doi}\n  \\verb 10.1000/a\\_b\n  \\endverb\n";
+        let m = from_bbl(bbl);
+        assert_eq!(keys(&m), ["arxiv:1706.03762", "doi:10.1000/a_b"]);
+        assert_eq!(m[1].line, 5);
+        assert_eq!(m[1].page, None);
+    }
+}
