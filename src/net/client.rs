@@ -60,7 +60,7 @@ impl Service {
     /// what pith reads as a proof), a Bitcoin API a block hash or a header in hex.
     fn max_body(self) -> u64 {
         match self {
-            Service::Arxiv | Service::Resolver => MAX_BODY,
+            Service::Arxiv | Service::Resolver | Service::Wayback => MAX_BODY,
             Service::Calendar => crate::ots::proof::MAX_PROOF as u64,
             Service::Bitcoin => 16 << 10,
         }

@@ -12,7 +12,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use super::read::{check_schema, open_read};
-use super::{keys, Error, ErrorKind, ABSTRACTS, ANCHORS, INDEXES, SCHEMA, TRUSTED_KEYS};
+use super::{keys, Error, ErrorKind, ABSTRACTS, ANCHORS, INDEXES, SCHEMA};
 
 /// What to index.
 #[derive(Debug, Clone, Default)]
@@ -719,11 +719,6 @@ pub fn build(
             }
         }
     }
-    // Bundles indexed before were flagged with the keys trusted then: when the keys changed,
-    // each is checked again, so that its badge and `/verify` agree.
-    if existing && !keys::same(&before, &trusted) {
-        keys::recheck(&conn, &trusted, report)?;
-    }
     if !sources.captures.is_empty() {
         let mut report_bad = |line: String| -> Result<(), Error> {
             bad(&mut w, line, &mut failure);
@@ -734,6 +729,11 @@ pub fn build(
         };
         let stored = super::captures::build(&conn, &sources.captures, &mut report_bad)?;
         w.counts.stored += stored;
+    }
+    // Bundles indexed before were flagged with the keys trusted then: when the keys changed,
+    // each is checked again, so that its badge and `/verify` agree.
+    if existing && !keys::same(&before, &trusted) {
+        keys::recheck(&conn, &trusted, report)?;
     }
     let mut counts = w.counts;
     counts.records =
