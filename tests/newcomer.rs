@@ -354,3 +354,52 @@ fn the_documented_commands_leave_the_clone_clean() {
         "git status would show what the documented commands write: {seen:?} (list them in .gitignore)"
     );
 }
+
+#[test]
+fn batch_says_where_its_outputs_may_go() {
+    let dir = common::tmpdir();
+    let papers = dir.path().join("papers");
+    std::fs::create_dir(&papers).unwrap();
+    for ext in ["pdf", "atom.xml"] {
+        std::fs::copy(
+            root().join(format!("examples/2402.03791v3.{ext}")),
+            papers.join(format!("2402.03791v3.{ext}")),
+        )
+        .unwrap();
+    }
+    let batch = |extra: &[&str]| {
+        common::pith()
+            .current_dir(dir.path())
+            .args(["batch", "--dir", "papers"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    // No output named: both ways out are named.
+    let o = batch(&[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--out-dir") && err.contains("--in-place"),
+        "{err}"
+    );
+    // The outputs inside the folder read: refused before anything is written, not every
+    // file refused with exit 0, nor the outputs taken as inputs on the next run.
+    let before = std::fs::read(papers.join("2402.03791v3.pdf")).unwrap();
+    for out in ["papers", "papers/sub", "./papers/../papers/x"] {
+        let o = batch(&["--out-dir", out]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{out}: {err}");
+        assert!(err.contains("would be read as inputs"), "{out}: {err}");
+        assert!(o.stdout.is_empty(), "{out}");
+    }
+    assert!(!papers.join("sub").exists() && !papers.join("x").exists());
+    assert_eq!(
+        std::fs::read(papers.join("2402.03791v3.pdf")).unwrap(),
+        before
+    );
+    // Beside it is fine.
+    let o = batch(&["--out-dir", "numbered"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(dir.path().join("numbered/2402.03791v3.pdf").is_file());
+}
