@@ -270,3 +270,136 @@ fn no_guide_ends_mid_sentence() {
         );
     }
 }
+
+/// The files the guides' transcripts (`console` blocks, run from the clone's root as a reader
+/// copies them) and the LaTeX build commands write into the clone.
+fn documented_outputs() -> Vec<String> {
+    let mut out = Vec::new();
+    for guide in guides() {
+        let text = std::fs::read_to_string(&guide).unwrap();
+        let mut console = false;
+        for line in text.lines() {
+            if let Some(info) = line.trim_start().strip_prefix("```") {
+                console = !console && info.trim() == "console";
+                continue;
+            }
+            let Some(cmd) = line.strip_prefix("$ ").filter(|_| console) else {
+                continue;
+            };
+            let words: Vec<&str> = cmd.split_whitespace().collect();
+            for (i, w) in words.iter().enumerate() {
+                let written = match *w {
+                    "-o" | "--out-dir" | "--out-tar" | "--report" | ">" | ">>" => words.get(i + 1),
+                    // qpdf writes its last argument.
+                    "qpdf" => words.iter().rev().find(|w| !w.starts_with('-')),
+                    _ => None,
+                };
+                if let Some(p) = written {
+                    out.push(p.to_string());
+                }
+            }
+        }
+    }
+    // `cd latex && latexmk -pdf pith.tex && latexmk -c pith.tex` (docs/latex.md) and
+    // `cd latex && l3build ctan` / `l3build check` (README.md, CONTRIBUTING.md).
+    out.extend(
+        [
+            "latex/pith.fls",
+            "latex/pith.fdb_latexmk",
+            "latex/pith.toc",
+            "latex/build/doc/pith.pdf",
+            "latex/pith-ctan.zip",
+            "latex/pith-ctan.curlopt",
+        ]
+        .map(str::to_owned),
+    );
+    out.retain(|p| !p.starts_with('/') && !p.starts_with('~') && p != "-");
+    out
+}
+
+#[test]
+fn the_documented_commands_leave_the_clone_clean() {
+    // The outputs go where git does not see them: listed in .gitignore, so `git status` stays
+    // clean after a reader tries the guides in the clone.
+    let git = std::process::Command::new("git")
+        .arg("-C")
+        .arg(root())
+        .args(["rev-parse", "--is-inside-work-tree"])
+        .output();
+    if !git.is_ok_and(|o| o.status.success()) {
+        common::skips::skip(
+            "the_documented_commands_leave_the_clone_clean",
+            "not a git checkout, or no git",
+        );
+        return;
+    }
+    let outputs = documented_outputs();
+    assert!(outputs.len() > 10, "{outputs:?}: the scanner is broken");
+    let seen: Vec<String> = outputs
+        .iter()
+        .filter(|p| {
+            // An output that is a tracked file the command rewrites the same is fine; none is.
+            !std::process::Command::new("git")
+                .arg("-C")
+                .arg(root())
+                .args(["check-ignore", "-q", "--no-index", p.trim_end_matches('/')])
+                .status()
+                .unwrap()
+                .success()
+        })
+        .cloned()
+        .collect();
+    assert!(
+        seen.is_empty(),
+        "git status would show what the documented commands write: {seen:?} (list them in .gitignore)"
+    );
+}
+
+#[test]
+fn batch_says_where_its_outputs_may_go() {
+    let dir = common::tmpdir();
+    let papers = dir.path().join("papers");
+    std::fs::create_dir(&papers).unwrap();
+    for ext in ["pdf", "atom.xml"] {
+        std::fs::copy(
+            root().join(format!("examples/2402.03791v3.{ext}")),
+            papers.join(format!("2402.03791v3.{ext}")),
+        )
+        .unwrap();
+    }
+    let batch = |extra: &[&str]| {
+        common::pith()
+            .current_dir(dir.path())
+            .args(["batch", "--dir", "papers"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    // No output named: both ways out are named.
+    let o = batch(&[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--out-dir") && err.contains("--in-place"),
+        "{err}"
+    );
+    // The outputs inside the folder read: refused before anything is written, not every
+    // file refused with exit 0, nor the outputs taken as inputs on the next run.
+    let before = std::fs::read(papers.join("2402.03791v3.pdf")).unwrap();
+    for out in ["papers", "papers/sub", "./papers/../papers/x"] {
+        let o = batch(&["--out-dir", out]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{out}: {err}");
+        assert!(err.contains("would be read as inputs"), "{out}: {err}");
+        assert!(o.stdout.is_empty(), "{out}");
+    }
+    assert!(!papers.join("sub").exists() && !papers.join("x").exists());
+    assert_eq!(
+        std::fs::read(papers.join("2402.03791v3.pdf")).unwrap(),
+        before
+    );
+    // Beside it is fine.
+    let o = batch(&["--out-dir", "numbered"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(dir.path().join("numbered/2402.03791v3.pdf").is_file());
+}

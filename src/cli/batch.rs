@@ -174,8 +174,21 @@ fn prepare<'a>(
         jobs: args.jobs,
         settings,
     };
-    let prepared =
-        request.prepare(&mut |r| eprintln!("pith: {}", super::one_line(&r.to_string())))?;
+    let prepared = request
+        .prepare(&mut |r| eprintln!("pith: {}", super::one_line(&r.to_string())))
+        .map_err(|e| {
+            // Where the outputs go is the one choice with no default: name both flags.
+            let unsaid = args.out_dir.is_none() && !args.in_place;
+            let given = args.dir.is_some() || args.manifest.is_some();
+            super::hint::with(
+                e,
+                if unsaid && given {
+                    "; give --out-dir DIR for numbered copies, or --in-place to update the files themselves"
+                } else {
+                    ""
+                },
+            )
+        })?;
     if let Some(a) = &prepared.arxiv {
         super::arxiv::note_pass(a, ui);
     }

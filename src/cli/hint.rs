@@ -104,6 +104,11 @@ pub fn add_batch_hint(
     }
 }
 
+/// Wraps a job error for printing with `hint` after its message.
+pub fn with(error: job::Error, hint: &'static str) -> anyhow::Error {
+    anyhow::Error::new(Hinted { error, hint })
+}
+
 /// Wraps a job error for printing with its hint ([`hint`]).
 pub fn hinted(error: job::Error, settings: &Settings, rewrite: bool) -> anyhow::Error {
     let hint = hint(&error, settings, rewrite);

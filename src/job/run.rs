@@ -100,6 +100,18 @@ impl<'a> BatchRequest<'a> {
             }
             _ => {}
         }
+        // Outputs inside the folder read would be read as inputs: refused as every file
+        // (the same folder), or numbered again on the next run (a folder within it).
+        if let (Some(dir), Some(out)) = (i.dir, self.out_dir) {
+            if let Some(same) = inside(out, dir) {
+                let place = if same { "" } else { "inside " };
+                return refuse(&format!(
+                    "the output folder {} is {place}the folder of PDFs {}: the outputs would be read as inputs; write them into a folder outside it",
+                    out.display(),
+                    dir.display()
+                ));
+            }
+        }
         if self.mirror && self.out_dir.is_none() {
             return refuse("a mirror is made in an output folder: give one");
         }
@@ -547,6 +559,31 @@ fn arxiv_jobs(
         decided.push((index, line(&w.pdf, status, reason)));
     }
     (jobs, decided, m)
+}
+
+/// Whether `out` is `dir` (`Some(true)`) or a folder within it (`Some(false)`), by their real
+/// paths: symbolic links and `..` resolved, an output folder not made yet by its nearest
+/// existing parent.
+fn inside(out: &Path, dir: &Path) -> Option<bool> {
+    let dir = std::fs::canonicalize(dir).ok()?;
+    let mut rest = Vec::new();
+    let mut at = out;
+    let real = loop {
+        if let Ok(real) = std::fs::canonicalize(at) {
+            break real;
+        }
+        rest.push(at.file_name()?.to_owned());
+        at = match at.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+    };
+    let out = rest.iter().rev().fold(real, |p, c| p.join(c));
+    if out == dir {
+        Some(true)
+    } else {
+        out.starts_with(&dir).then_some(false)
+    }
 }
 
 #[cfg(test)]

@@ -55,7 +55,7 @@ pub fn router(state: AppState) -> Router {
             state.cache().clone(),
             cache::layer,
         ));
-    Router::new()
+    let routed = Router::new()
         .merge(resolver)
         .fallback(routes::fallback)
         // One body rule for every route but the upload's, the fallback included.
@@ -73,12 +73,17 @@ pub fn router(state: AppState) -> Router {
         .merge(pages::upload_router())
         .layer(axum::middleware::from_fn_with_state(state.clone(), pin))
         .layer(axum::middleware::from_fn(secure::secure))
-        // Outermost: an answer already kept goes out before routing and the layers above.
+        .with_state(state.clone());
+    // Outermost: an answer already kept goes out before routing and the layers above. A
+    // router's own layers run after its routing (each route holds a copy of the stack), so
+    // the cache wraps the whole router instead, as the one service of a router of no routes.
+    let hot = tower::ServiceBuilder::new()
         .layer(axum::middleware::from_fn_with_state(
             state.cache().clone(),
             cache::hot,
         ))
-        .with_state(state)
+        .service(routed);
+    Router::new().fallback_service(hot)
 }
 
 /// Middleware: the request reads the index served when it arrived, to its end, even when a
