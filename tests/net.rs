@@ -676,9 +676,11 @@ fn verify_a_pdf_against_the_resolver() {
         reqs,
         [
             format!("/pith/{code}.json"),
+            format!("/pith/{code}/bundle.json"),
             format!("/pith/{code}/bundle.json")
         ],
-        "the second run used the cache"
+        "the second run used the record kept; the bundle, which did not verify with the keys \
+         of the first run, was not kept and is asked for again"
     );
     assert_eq!(
         server.requests()[0].header("user-agent"),

@@ -141,11 +141,20 @@ fn a_manifest_stating_its_own_key_adds_no_trust() {
     let mut pinned = args.to_vec();
     pinned.extend(["--key", &key]);
     let r = pith(&env, &pinned);
-    assert_eq!((verdict(&r).as_str(), r.code), ("verified", 0), "{}", r.stdout);
+    assert_eq!(
+        (verdict(&r).as_str(), r.code),
+        ("verified", 0),
+        "{}",
+        r.stdout
+    );
     let before = bundles(&mirror);
     let r = pith(&env, &pinned);
     assert_eq!(verdict(&r), "verified", "{}", r.stdout);
-    assert_eq!(bundles(&mirror), before, "a verified bundle is used from the cache");
+    assert_eq!(
+        bundles(&mirror),
+        before,
+        "a verified bundle is used from the cache"
+    );
     // The kept bundle does not make an unpinned run verified.
     let r = pith(&env, &args);
     assert_eq!(verdict(&r), "unverified", "{}", r.stdout);
@@ -199,7 +208,12 @@ fn a_resolver_that_once_answers_another_record_does_not_poison_the_cache() {
                 .count()
         };
         let r = pith(&env, &verify);
-        assert_eq!((verdict(&r).as_str(), r.code), ("mismatch", 1), "{}", r.stdout);
+        assert_eq!(
+            (verdict(&r).as_str(), r.code),
+            ("mismatch", 1),
+            "{}",
+            r.stdout
+        );
         assert_eq!(records(&resolver), 1);
         // Asked again, without --refresh: the honest answer.
         let r = pith(&env, &verify);

@@ -297,7 +297,10 @@ mod tests {
         };
         let good = parse(entry(&reg.fingerprint()).as_bytes(), "").unwrap();
         assert_eq!(good[0].named_keys.len(), 1);
-        assert_eq!(good[0].named_keys[0].key_id.as_deref(), Some("pith-v1-2026-05"));
+        assert_eq!(
+            good[0].named_keys[0].key_id.as_deref(),
+            Some("pith-v1-2026-05")
+        );
         assert_eq!(good[0].base_url, "https://p.example");
         assert_eq!(good[0].label(), "P (https://p.example)");
         let bad = parse(entry(&"0".repeat(32)).as_bytes(), "").unwrap();

@@ -102,7 +102,8 @@ impl Error {
     }
 
     fn json(&self, req: &HeaderMap) -> Response {
-        let mut body = serde_json::to_vec(&json_error(&self.message, self.kind)).unwrap_or_default();
+        let mut body =
+            serde_json::to_vec(&json_error(&self.message, self.kind)).unwrap_or_default();
         body.push(b'\n');
         reply::answer(req, self.status, types::JSON, MISSING, body)
     }

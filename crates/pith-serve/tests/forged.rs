@@ -224,7 +224,14 @@ fn an_index_keeps_its_keys_when_records_are_added() {
     let pdf = dir.path().join("paper.pdf");
     common::inject(vectors()[0]["pith_number"].as_str().unwrap(), &pdf);
     let pdf = std::fs::read(&pdf).unwrap();
-    let verified = || ("verified".into(), "verified".into(), "verified".into(), true);
+    let verified = || {
+        (
+            "verified".into(),
+            "verified".into(),
+            "verified".into(),
+            true,
+        )
+    };
     assert_eq!(said(&Server::start(&index, &[]), &pdf, &key), verified());
     // Again, adding the OAI pages, without --key: the key is kept.
     let oai = common::data("arxiv/vectors.arxivraw.xml");
@@ -233,11 +240,19 @@ fn an_index_keeps_its_keys_when_records_are_added() {
     assert_eq!(said(&Server::start(&index, &[]), &pdf, &key), verified());
     // Dropped on purpose: the bundle is checked again with the registry key alone, and every
     // door says the record is no longer verified.
-    let r = common::build_index(&index, &["--arxiv-oai", oai.to_str().unwrap(), "--drop-keys"]);
+    let r = common::build_index(
+        &index,
+        &["--arxiv-oai", oai.to_str().unwrap(), "--drop-keys"],
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(
         said(&Server::start(&index, &[]), &pdf, &key),
-        ("computed".into(), "computed".into(), "unverified".into(), false)
+        (
+            "computed".into(),
+            "computed".into(),
+            "unverified".into(),
+            false
+        )
     );
     // Pinned again: verified again.
     let r = common::build_index(&index, &["--key", &key]);

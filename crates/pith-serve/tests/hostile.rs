@@ -37,7 +37,7 @@ fn filter_chain(filters: usize, metadata: bool) -> Vec<u8> {
         out.extend_from_slice(format!("{} 0 obj\n{o}\nendobj\n", i + 1).as_bytes());
     }
     let xref = out.len();
-    out.extend_from_slice(format!("xref\n0 5\n0000000000 65535 f \n").as_bytes());
+    out.extend_from_slice(b"xref\n0 5\n0000000000 65535 f \n");
     for o in offsets {
         out.extend_from_slice(format!("{o:010} 00000 n \n").as_bytes());
     }

@@ -271,7 +271,11 @@ fn pith_verify_reads_this_mirrors_manifest_and_trusts_only_pinned_keys() {
         (r.code, v)
     };
     let (code, v) = verify(&[]);
-    assert_eq!((code, v["verdict"].as_str()), (0, Some("unverified")), "{v}");
+    assert_eq!(
+        (code, v["verdict"].as_str()),
+        (0, Some("unverified")),
+        "{v}"
+    );
     assert_eq!(v["mirror"]["base_url"], s.url.as_str(), "{v}");
     assert!(!v.to_string().contains("valid for key"), "{v}");
     // Pinned by the user, the same receipt verifies.
@@ -330,7 +334,10 @@ fn pith_verify_and_the_mirrors_verify_give_one_verdict() {
     let files = dir.path().join("files");
     std::fs::create_dir_all(&files).unwrap();
     common::inject(&first, &files.join("right.pdf"));
-    common::inject(&format!("pith:{}:{code}", year - 1), &files.join("wrong.pdf"));
+    common::inject(
+        &format!("pith:{}:{code}", year - 1),
+        &files.join("wrong.pdf"),
+    );
     std::fs::copy(
         common::root().join("tests/fixtures/minimal.pdf"),
         files.join("none.pdf"),

@@ -55,10 +55,7 @@ fn records_redirects_and_aliases_for_every_vector() {
     let r = s.get("/arxiv/2402.03791v1", &[("Accept", "application/json")]);
     assert_eq!(r.status, 404);
     assert_eq!(r.json()["kind"], "not_found");
-    assert!(r.json()["error"]
-        .as_str()
-        .unwrap()
-        .contains("2402.03791v1"));
+    assert!(r.json()["error"].as_str().unwrap().contains("2402.03791v1"));
     assert_eq!(s.get("/arxiv/2402.99999", &[]).status, 404);
 }
 

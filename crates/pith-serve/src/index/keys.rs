@@ -83,7 +83,10 @@ pub(super) fn store(conn: &Connection, keys: &[Key]) -> Result<(), Error> {
     let list: Vec<String> = keys.iter().map(Key::to_base64).collect();
     conn.execute(
         "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
-        params![TRUSTED_KEYS, serde_json::to_string(&list).unwrap_or_default()],
+        params![
+            TRUSTED_KEYS,
+            serde_json::to_string(&list).unwrap_or_default()
+        ],
     )?;
     Ok(())
 }
@@ -142,17 +145,25 @@ mod tests {
     /// Two keys besides the registry's: the test suite's, and RFC 8032's first test key.
     fn two() -> (Key, Key) {
         let a = Key::parse(&pith_testkit::test_key()).unwrap();
-        let b = Key::parse("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")
-            .unwrap();
+        let b =
+            Key::parse("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a").unwrap();
         (a, b)
     }
 
     #[test]
     fn keys_are_kept_unless_dropped_and_the_registry_always_is() {
         let (a, b) = two();
-        let kept = merged(&[Key::registry(), a.clone()], std::slice::from_ref(&b), false);
+        let kept = merged(
+            &[Key::registry(), a.clone()],
+            std::slice::from_ref(&b),
+            false,
+        );
         assert!(same(&kept, &[Key::registry(), a.clone(), b.clone()]));
-        let dropped = merged(&[Key::registry(), a.clone()], std::slice::from_ref(&b), true);
+        let dropped = merged(
+            &[Key::registry(), a.clone()],
+            std::slice::from_ref(&b),
+            true,
+        );
         assert!(same(&dropped, &[Key::registry(), b.clone()]));
         assert!(!same(&dropped, &kept));
         // The registry key first, listed once however often it is stored.
