@@ -503,7 +503,10 @@ mod tests {
             .map(|(p, why)| (p.file_name().unwrap().to_str().unwrap(), why.as_str()))
             .collect();
         let names: Vec<&str> = refused.iter().map(|r| r.0).collect();
-        assert_eq!(names, ["dangling.pdf", "folder.pdf", "loop.pdf", "outside.pdf"]);
+        assert_eq!(
+            names,
+            ["dangling.pdf", "folder.pdf", "loop.pdf", "outside.pdf"]
+        );
         for (name, want) in [
             ("dangling.pdf", "does not exist"),
             ("folder.pdf", "other than a regular file"),

@@ -87,15 +87,10 @@ impl TextScan {
                             head[len + k] = b;
                         }
                     }
-                    self.state = State::Word {
-                        len: len + n,
-                        head,
-                    };
+                    self.state = State::Word { len: len + n, head };
                     Some(n)
                 }
-                State::Str {
-                    esc: Esc::None, ..
-                } => {
+                State::Str { esc: Esc::None, .. } => {
                     let n = rest
                         .iter()
                         .position(|&b| matches!(b, b'\\' | b'(' | b')'))
