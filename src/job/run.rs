@@ -236,6 +236,9 @@ fn plan(
 /// Lines decided before a run, each with its input's position (for sharding).
 type Decided = Vec<(usize, ItemReport)>;
 
+/// `*.pdf` links a folder's walk did not follow, each with why.
+type Links = Vec<(PathBuf, String)>;
+
 fn no_inputs() -> Error {
     Error::new(ErrorKind::Request(
         "a batch needs a manifest or a directory of PDFs".into(),
@@ -249,7 +252,7 @@ fn arxiv_plan(
     base: Option<&Path>,
     threads: usize,
     note: &mut dyn FnMut(&super::progress::Notice),
-) -> Result<(Vec<Item>, Decided, ArxivPass, Vec<(PathBuf, String)>), Error> {
+) -> Result<(Vec<Item>, Decided, ArxivPass, Links), Error> {
     use crate::batch::arxiv as arxiv_match;
     use crate::record::arxiv::bulk::MetadataFile;
     let arxiv = |e| Error::new(ErrorKind::Arxiv(e));
