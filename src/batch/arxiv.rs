@@ -162,20 +162,21 @@ pub fn id_from_path(path: &Path) -> Option<(String, Option<u32>)> {
     (is_archive(archive) && is_arxiv_id(&id)).then_some((id, version))
 }
 
-/// Walks `root` for `*.pdf` files (sorted, symlinks not followed) and names each by
-/// [`id_from_path`]. PDFs whose names carry no arXiv id are returned in the second list.
+/// Walks `root` for `*.pdf` files ([`crate::batch::pdfs_under`]: sorted, links followed only
+/// to files inside it) and names each by [`id_from_path`]. PDFs whose names carry no arXiv
+/// id are returned in the second list, links not followed in the third.
 ///
 /// # Errors
 /// When a directory cannot be read.
-pub fn scan_dir(root: &Path) -> Result<(Vec<Wanted>, Vec<PathBuf>), Error> {
-    let pdfs = crate::batch::pdfs_under(root).map_err(|(path, e)| Error {
+pub fn scan_dir(root: &Path) -> Result<Scanned, Error> {
+    let walk = crate::batch::pdfs_under(root).map_err(|(path, e)| Error {
         path,
         line: None,
         kind: ErrorKind::Io(e),
     })?;
     let mut wanted = Vec::new();
     let mut unnamed = Vec::new();
-    for pdf in pdfs {
+    for pdf in walk.pdfs {
         let relative = pdf.strip_prefix(root).unwrap_or(&pdf).to_owned();
         // The archive directory of `hep-th/9901001v1.pdf` may be the root itself.
         let named = id_from_path(&relative).or_else(|| id_from_path(&pdf));
@@ -190,8 +191,12 @@ pub fn scan_dir(root: &Path) -> Result<(Vec<Wanted>, Vec<PathBuf>), Error> {
             None => unnamed.push(pdf),
         }
     }
-    Ok((wanted, unnamed))
+    Ok((wanted, unnamed, walk.refused))
 }
+
+/// What [`scan_dir`] found: PDFs named for an arXiv id, the others, and the `*.pdf` links
+/// not followed, with why ([`crate::batch::pdfs_under`]).
+pub type Scanned = (Vec<Wanted>, Vec<PathBuf>, Vec<(PathBuf, String)>);
 
 /// Reads a JSON Lines manifest for arXiv matching: one object per PDF with `pdf` (a path),
 /// optional `arxiv_id` (`2402.03791v3`, `hep-th/9901001v1`; without it the PDF's name is

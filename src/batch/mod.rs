@@ -239,46 +239,105 @@ pub fn read_manifest(manifest: &Path, text: &str, base: &Path) -> Result<Vec<Ite
 /// Sidecar suffixes looked up beside `NAME.pdf`, in order.
 pub const SIDECARS: [&str; 3] = [".pith", ".record.json", ".atom.xml"];
 
-/// Every `*.pdf` file (any case) under `root`, sorted; symlinks are not followed. Shared by
-/// [`discover`] and [`crate::batch::arxiv::scan_dir`].
+/// What a walk of a folder found: the PDFs to read, and the `*.pdf` entries it will not read,
+/// each with the reason (a report line each, so that every input is accounted for).
+#[derive(Debug, Default)]
+pub struct Walk {
+    /// `*.pdf` files (any case), sorted: regular files, and symbolic links followed to a
+    /// regular file inside the folder (named by the link's path).
+    pub pdfs: Vec<PathBuf>,
+    /// `*.pdf` symbolic links not followed, sorted, with why.
+    pub refused: Vec<(PathBuf, String)>,
+}
+
+/// Every `*.pdf` entry (any case) under `root`, sorted ([`Walk`]). Directories are walked
+/// without following symbolic links to them, so a link loop cannot make the walk endless. A
+/// symbolic link named `*.pdf` is followed when it leads to a regular file inside `root` (a
+/// folder of papers that links to one of its own files); one that leads outside `root`, to
+/// something other than a regular file, nowhere, or round in a loop is refused with the
+/// reason. Shared by [`discover`] and [`crate::batch::arxiv::scan_dir`].
 ///
 /// # Errors
 /// The directory or entry that could not be read, with the I/O error.
-pub fn pdfs_under(root: &Path) -> Result<Vec<PathBuf>, (PathBuf, std::io::Error)> {
-    let mut pdfs = Vec::new();
+pub fn pdfs_under(root: &Path) -> Result<Walk, (PathBuf, std::io::Error)> {
+    let mut walk = Walk::default();
     let mut stack = vec![root.to_owned()];
+    let mut inside: Option<PathBuf> = None;
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).map_err(|e| (dir.clone(), e))? {
             let entry = entry.map_err(|e| (dir.clone(), e))?;
             let path = entry.path();
             let ft = entry.file_type().map_err(|e| (path.clone(), e))?;
+            let pdf = path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("pdf"));
             if ft.is_dir() {
                 stack.push(path);
-            } else if ft.is_file()
-                && path
-                    .extension()
-                    .is_some_and(|e| e.eq_ignore_ascii_case("pdf"))
-            {
-                pdfs.push(path);
+            } else if ft.is_file() && pdf {
+                walk.pdfs.push(path);
+            } else if ft.is_symlink() && pdf {
+                let root_real = match &inside {
+                    Some(r) => r.clone(),
+                    None => {
+                        let r = std::fs::canonicalize(root).map_err(|e| (root.to_owned(), e))?;
+                        inside = Some(r.clone());
+                        r
+                    }
+                };
+                match link_target(&path, &root_real) {
+                    Ok(()) => walk.pdfs.push(path),
+                    Err(why) => walk.refused.push((path, why)),
+                }
             }
         }
     }
-    pdfs.sort();
-    Ok(pdfs)
+    walk.pdfs.sort();
+    walk.refused.sort();
+    Ok(walk)
+}
+
+/// Whether the symbolic link `link` may be followed: `Ok` when it leads to a regular file
+/// under `root` (a canonical path), else why not, in words for the report.
+fn link_target(link: &Path, root: &Path) -> Result<(), String> {
+    let target = std::fs::canonicalize(link).map_err(|e| {
+        let why = if e.raw_os_error() == Some(40) {
+            "it loops".to_owned()
+        } else if e.kind() == std::io::ErrorKind::NotFound {
+            "what it points to does not exist".to_owned()
+        } else {
+            format!("it cannot be followed ({e})")
+        };
+        format!("a symbolic link not followed: {why}")
+    })?;
+    if !target.starts_with(root) {
+        return Err(format!(
+            "a symbolic link not followed: it points outside the folder, to {}",
+            target.display()
+        ));
+    }
+    match std::fs::metadata(&target) {
+        Ok(m) if m.is_file() => Ok(()),
+        Ok(_) => Err(
+            "a symbolic link not followed: it points to something other than a regular file"
+                .to_owned(),
+        ),
+        Err(e) => Err(format!("a symbolic link not followed: {e}")),
+    }
 }
 
 /// Walks a directory tree for `*.pdf` files (sorted, symlinks not followed) and pairs each
 /// with its sidecars: `NAME.pith` (one number as text, [`read_sidecar`]), `NAME.record.json`
 /// or `NAME.atom.xml`. The first in that order is the job's source, the others must agree
-/// with it. PDFs without a sidecar are returned in the second list.
+/// with it. PDFs without a sidecar are returned in the second list, links not followed
+/// ([`pdfs_under`]) in the third.
 ///
 /// # Errors
 /// [`ErrorKind::Io`] when a directory cannot be read.
-pub fn discover(root: &Path) -> Result<(Vec<Item>, Vec<PathBuf>), Error> {
-    let pdfs = pdfs_under(root).map_err(|(p, e)| Error::new(&p, None, ErrorKind::Io(e)))?;
+pub fn discover(root: &Path) -> Result<Discovered, Error> {
+    let walk = pdfs_under(root).map_err(|(p, e)| Error::new(&p, None, ErrorKind::Io(e)))?;
     let mut jobs = Vec::new();
     let mut orphans = Vec::new();
-    for pdf in pdfs {
+    for pdf in walk.pdfs {
         let stem = pdf.with_extension("");
         let mut sources = Vec::new();
         for suffix in SIDECARS {
@@ -312,8 +371,12 @@ pub fn discover(root: &Path) -> Result<(Vec<Item>, Vec<PathBuf>), Error> {
             details: None,
         });
     }
-    Ok((jobs, orphans))
+    Ok((jobs, orphans, walk.refused))
 }
+
+/// What [`discover`] found: the jobs, the PDFs without a number source, and the `*.pdf`
+/// links it did not follow, with why.
+pub type Discovered = (Vec<Item>, Vec<PathBuf>, Vec<(PathBuf, String)>);
 
 /// Reads a `NAME.pith` sidecar: one number in any form the command line takes (the full
 /// number, the bare code whose year comes from its record at the resolver, the record URL),
@@ -403,6 +466,57 @@ pub use pool::{run, GROUP_BYTES, GROUP_FILES};
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every `*.pdf` entry is either read or refused with its reason: a link to a file of the
+    /// folder is followed; links outside, to a folder, to nothing and in a loop are not, and a
+    /// linked folder (a loop back to the root) is not walked.
+    #[cfg(unix)]
+    #[test]
+    fn links_are_followed_inside_the_folder_or_refused_with_why() {
+        use std::os::unix::fs::symlink;
+        let outside = tempfile::tempdir().unwrap();
+        let away = outside.path().join("away.pdf");
+        std::fs::write(&away, b"%PDF-1.4").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("papers");
+        std::fs::create_dir_all(root.join("sub")).unwrap();
+        std::fs::write(root.join("a.pdf"), b"%PDF-1.4").unwrap();
+        symlink(root.join("a.pdf"), root.join("sub/inside.pdf")).unwrap();
+        symlink("../a.pdf", root.join("sub/relative.PDF")).unwrap();
+        symlink(&away, root.join("outside.pdf")).unwrap();
+        symlink(root.join("sub"), root.join("folder.pdf")).unwrap();
+        symlink(root.join("gone.pdf"), root.join("dangling.pdf")).unwrap();
+        symlink(root.join("loop.pdf"), root.join("loop.pdf")).unwrap();
+        symlink(&root, root.join("sub/back")).unwrap();
+        let walk = pdfs_under(&root).unwrap();
+        assert_eq!(
+            walk.pdfs,
+            [
+                root.join("a.pdf"),
+                root.join("sub/inside.pdf"),
+                root.join("sub/relative.PDF")
+            ]
+        );
+        let refused: Vec<(&str, &str)> = walk
+            .refused
+            .iter()
+            .map(|(p, why)| (p.file_name().unwrap().to_str().unwrap(), why.as_str()))
+            .collect();
+        let names: Vec<&str> = refused.iter().map(|r| r.0).collect();
+        assert_eq!(
+            names,
+            ["dangling.pdf", "folder.pdf", "loop.pdf", "outside.pdf"]
+        );
+        for (name, want) in [
+            ("dangling.pdf", "does not exist"),
+            ("folder.pdf", "other than a regular file"),
+            ("loop.pdf", "loops"),
+            ("outside.pdf", "outside the folder"),
+        ] {
+            let why = refused.iter().find(|r| r.0 == name).unwrap().1;
+            assert!(why.contains(want), "{name}: {why}");
+        }
+    }
 
     #[test]
     fn manifest_lines_and_errors() {

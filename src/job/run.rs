@@ -204,6 +204,7 @@ fn plan(
     });
     let mut plan = Plan::default();
     let mut decided = Vec::new();
+    let mut links = Vec::new();
     if inputs.arxiv_metadata.is_empty() {
         (plan.jobs, plan.orphans) = match (inputs.manifest, &base, inputs.dir) {
             (Some(m), Some(base), _) => {
@@ -213,13 +214,29 @@ fn plan(
                     .map_err(|e| Error::new(ErrorKind::Number(e)))?;
                 (jobs, Vec::new())
             }
-            (_, _, Some(d)) => batch::discover(d).map_err(|e| Error::new(ErrorKind::Number(e)))?,
+            (_, _, Some(d)) => {
+                let (jobs, orphans, refused) =
+                    batch::discover(d).map_err(|e| Error::new(ErrorKind::Number(e)))?;
+                links = refused;
+                (jobs, orphans)
+            }
             _ => return Err(no_inputs()),
         };
     } else {
-        let (jobs, lines, pass) = arxiv_plan(inputs, base.as_deref(), threads, note)?;
+        let (jobs, lines, pass);
+        (jobs, lines, pass, links) = arxiv_plan(inputs, base.as_deref(), threads, note)?;
         (plan.jobs, decided, plan.arxiv) = (jobs, lines, Some(pass));
     }
+    // A `*.pdf` link the walk did not follow has its line, as every input does.
+    let after = plan.jobs.len() + decided.len();
+    decided.extend(links.into_iter().enumerate().map(|(k, (pdf, why))| {
+        let line = ItemReport {
+            status: Status::Refused,
+            reason: Some(format!("{}: {why}", pdf.display())),
+            ..ItemReport::new(&pdf)
+        };
+        (after + k, line)
+    }));
     if let Some(s) = inputs.shard {
         plan.jobs.retain(|j| s.contains(j.index));
         decided.retain(|(i, _)| s.contains(*i));
@@ -230,6 +247,9 @@ fn plan(
 
 /// Lines decided before a run, each with its input's position (for sharding).
 type Decided = Vec<(usize, ItemReport)>;
+
+/// `*.pdf` links a folder's walk did not follow, each with why.
+type Links = Vec<(PathBuf, String)>;
 
 fn no_inputs() -> Error {
     Error::new(ErrorKind::Request(
@@ -244,15 +264,16 @@ fn arxiv_plan(
     base: Option<&Path>,
     threads: usize,
     note: &mut dyn FnMut(&super::progress::Notice),
-) -> Result<(Vec<Item>, Decided, ArxivPass), Error> {
+) -> Result<(Vec<Item>, Decided, ArxivPass, Links), Error> {
     use crate::batch::arxiv as arxiv_match;
     use crate::record::arxiv::bulk::MetadataFile;
     let arxiv = |e| Error::new(ErrorKind::Arxiv(e));
-    let (wanted, unnamed) = match (inputs.manifest, base, inputs.dir) {
+    let (wanted, unnamed, links) = match (inputs.manifest, base, inputs.dir) {
         (Some(m), Some(base), _) => {
             let text = super::input::read_text(m).map_err(|e| Error::new(ErrorKind::Input(e)))?;
             (
                 arxiv_match::read_manifest(m, &text, base).map_err(arxiv)?,
+                Vec::new(),
                 Vec::new(),
             )
         }
@@ -297,7 +318,7 @@ fn arxiv_plan(
         unmatched: collected.unmatched,
         unattributed_bad: collected.unattributed_bad,
     };
-    Ok((jobs, decided, pass))
+    Ok((jobs, decided, pass, links))
 }
 
 /// One batch run.

@@ -48,7 +48,7 @@ pub struct Limits {
     /// files name one or two (`/FlateDecode`, sometimes after `/ASCII85Decode`); each filter
     /// is a decoder with buffers of its own, read through the ones before it. Default 16.
     pub filters: u64,
-    /// Bytes one stream's decoders may hold at once: each filter's buffers (80 KiB for
+    /// Bytes one stream's decoders may hold at once: each filter's buffers (112 KiB for
     /// Flate) and a predictor's two rows (`/Columns` × `/Colors` × `/BitsPerComponent`),
     /// allowed before they are allocated (a limit per stream). Default 8 MiB: sixteen Flate
     /// stages, or a predictor of rows up to 1 MiB, fit.

@@ -31,9 +31,9 @@ pub const MAX_WHOLE: u64 = 64 << 20;
 /// object streams use rows of a few bytes; a row of over 1 MiB is a hostile parameter set.
 const MAX_ROW: usize = 1 << 20;
 
-/// What one Flate stage holds: flate2's 32 KiB input buffer and miniz_oxide's inflate state
-/// (its 32 KiB window and tables), rounded up.
-const FLATE_HELD: u64 = 80 << 10;
+/// What one Flate stage holds: flate2's 32 KiB input buffer, miniz_oxide's inflate state
+/// (its 32 KiB window and tables) and the 32 KiB the stage decodes into, rounded up.
+const FLATE_HELD: u64 = 112 << 10;
 /// What one LZW stage holds: its 8 KiB input buffer and weezl's code table, rounded up.
 const LZW_HELD: u64 = 48 << 10;
 /// What a byte-wise stage (ASCIIHex, ASCII85, RunLength) holds: its 8 KiB buffer and what
@@ -144,7 +144,7 @@ impl<'a> Decoder<'a> {
                 b"ASCII85Decode" => Box::new(Ascii85::new(cur)),
                 b"RunLengthDecode" => Box::new(RunLength::new(cur)),
                 b"FlateDecode" => predicted(
-                    Box::new(Tolerant(flate2::read::ZlibDecoder::new(cur))),
+                    Box::new(Tolerant::new(flate2::read::ZlibDecoder::new(cur))),
                     parm,
                 )?,
                 b"LZWDecode" => {
@@ -231,16 +231,49 @@ pub fn read_prefix(r: impl Read, want: u64) -> Result<Vec<u8>, FilterError> {
 }
 
 /// Ends a Flate stream at its first error with the data decoded so far, as lopdf, pdf.js and
-/// poppler do for streams cut short or with a bad checksum.
-struct Tolerant<R>(R);
+/// poppler do for streams cut short or with a bad checksum. The decoder is read into a buffer
+/// of its own, a fixed size at a time, so that where a broken stream ends does not depend on
+/// how much its reader asks for at once (flate2 drops what one read decoded before an error).
+struct Tolerant<R> {
+    inner: R,
+    out: Box<[u8; TOLERANT_BUF]>,
+    pos: usize,
+    len: usize,
+    done: bool,
+}
+
+/// The buffer [`Tolerant`] reads its decoder into.
+const TOLERANT_BUF: usize = 32 << 10;
+
+impl<R: Read> Tolerant<R> {
+    fn new(inner: R) -> Self {
+        Tolerant {
+            inner,
+            out: Box::new([0; TOLERANT_BUF]),
+            pos: 0,
+            len: 0,
+            done: false,
+        }
+    }
+}
 
 impl<R: Read> Read for Tolerant<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match self.0.read(buf) {
-            Ok(n) => Ok(n),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => Err(e),
-            Err(_) => Ok(0),
+        if self.pos == self.len && !self.done {
+            self.pos = 0;
+            self.len = loop {
+                match self.inner.read(&mut self.out[..]) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(_) => break 0,
+                }
+            };
+            self.done = self.len == 0;
         }
+        let n = buf.len().min(self.len - self.pos);
+        buf[..n].copy_from_slice(&self.out[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
     }
 }
 
@@ -821,6 +854,34 @@ mod tests {
             Err(FilterError::Unsupported(_))
         ));
         assert!(decode_stream(&dict("<< /Filter /A85 >>"), b"9jzqo").is_err());
+    }
+
+    /// Where a broken Flate stream ends does not depend on the size of the reads (found by
+    /// the `filters` fuzz target: a corrupt stream decoded whole gave more than read in
+    /// pieces).
+    #[test]
+    fn a_broken_flate_stream_ends_alike_however_it_is_read() {
+        let text: Vec<u8> = (0..200_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let mut z = deflate(&text);
+        let at = z.len() / 2;
+        z[at] ^= 0x55;
+        z[at + 1] ^= 0xaa;
+        let d = dict("<< /Filter /FlateDecode >>");
+        let l = Limits::default();
+        let whole = decode(&d, &z, MAX_DECODED, &l).unwrap();
+        for piece in [1usize, 7, 4096, 100_000] {
+            let mut dec = Decoder::new(&d, &z[..], &l).unwrap();
+            let mut got = Vec::new();
+            let mut buf = vec![0u8; piece];
+            loop {
+                let n = dec.read(&mut buf).unwrap();
+                if n == 0 {
+                    break;
+                }
+                got.extend_from_slice(&buf[..n]);
+            }
+            assert_eq!(got, whole, "reads of {piece}");
+        }
     }
 
     #[test]

@@ -66,8 +66,51 @@ pub(crate) struct TextScan {
 impl TextScan {
     /// Reads the next bytes of the stream.
     pub(crate) fn feed(&mut self, data: &[u8]) {
-        for &b in data {
-            self.byte(b);
+        let mut i = 0;
+        while i < data.len() {
+            // Runs of bytes that change nothing but a count are taken at once (most of a
+            // page's content: operands, keywords, the letters of strings).
+            let rest = &data[i..];
+            let run = match self.state {
+                State::Normal => rest
+                    .iter()
+                    .position(|&b| matches!(b, b'%' | b'(' | b'<') || b.is_ascii_alphabetic()),
+                State::Comment => rest.iter().position(|&b| b == b'\n' || b == b'\r'),
+                State::Word { len, head } => {
+                    let n = rest
+                        .iter()
+                        .position(|&b| !(b.is_ascii_alphanumeric() || b == b'*'))
+                        .unwrap_or(rest.len());
+                    let mut head = head;
+                    for (k, &b) in rest[..n.min(2)].iter().enumerate() {
+                        if len + k < 2 {
+                            head[len + k] = b;
+                        }
+                    }
+                    self.state = State::Word { len: len + n, head };
+                    Some(n)
+                }
+                State::Str { esc: Esc::None, .. } => {
+                    let n = rest
+                        .iter()
+                        .position(|&b| matches!(b, b'\\' | b'(' | b')'))
+                        .unwrap_or(rest.len());
+                    if n > 0 {
+                        self.text.extend_from_slice(&rest[..n]);
+                        self.push_done();
+                    }
+                    Some(n)
+                }
+                _ => Some(0),
+            };
+            match run {
+                None => return,
+                Some(n) => i += n,
+            }
+            if i < data.len() {
+                self.byte(data[i]);
+                i += 1;
+            }
         }
     }
 
@@ -91,6 +134,12 @@ impl TextScan {
 
     fn push(&mut self, b: u8) {
         self.text.push(b);
+        self.push_done();
+    }
+
+    /// Searches the text shown when it has grown to the window, keeping what a number
+    /// starting near its end may still need.
+    fn push_done(&mut self) {
         if self.text.len() >= TEXT_WINDOW {
             let done = find_numbers(&self.text, &mut self.out, false);
             self.text.drain(..done);
