@@ -3,6 +3,7 @@ mod common;
 
 mod anchors;
 mod attacks;
+mod captures;
 mod export;
 mod forged;
 mod hostile;
