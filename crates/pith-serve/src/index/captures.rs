@@ -232,11 +232,14 @@ pub fn build(
                         ));
                         continue;
                     }
-                    let checked = known.iter().map(|s| check::cdx_stored(&c, &id, v, s));
+                    let mut checked = known.iter().map(|s| check::cdx_stored(&c, &id, v, s));
                     match checked.clone().find(Result::is_ok) {
                         Some(_) => stored += u64::from(store(conn, n.code(), &c, "cdx")?),
                         None => {
-                            let why = checked.last().and_then(Result::err).unwrap_or_default();
+                            let why = checked
+                                .next_back()
+                                .and_then(Result::err)
+                                .unwrap_or_default();
                             lines.push(format!("{name}: {}: {why}", c.timestamp));
                         }
                     }
