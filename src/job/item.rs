@@ -36,6 +36,10 @@ pub struct ItemReport {
     /// The different number the file carried before and no longer does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replaced: Option<String>,
+    /// The input's SHA-1 in base32, as the Internet Archive writes digests, when the PDF was
+    /// read: what a capture (a CDX line) of the version's PDF is checked against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha1: Option<String>,
     /// A check: the number the output carries, when it is not the expected one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub found: Option<String>,
@@ -66,6 +70,7 @@ impl ItemReport {
             refusal: None,
             number: None,
             replaced: None,
+            sha1: None,
             found: None,
             copied: false,
             bytes_before: size,
@@ -367,6 +372,7 @@ fn apply(
                 }
             }
             o.status = done.report.status;
+            o.sha1 = file_sha1(&req.job.pdf);
             o.bytes_after = done.report.bytes_after.unwrap_or(o.bytes_before);
             o.replaced = done.report.replaced;
             o.notes = done.report.notes;
@@ -383,6 +389,16 @@ fn apply(
         }
     }
     o.clone()
+}
+
+/// The base32 SHA-1 of a file, streamed (the PDF was just read, so it comes from the page
+/// cache); `None` when it cannot be read.
+fn file_sha1(path: &Path) -> Option<String> {
+    use sha1::Digest;
+    let mut h = sha1::Sha1::new();
+    let mut f = std::fs::File::open(path).ok()?;
+    std::io::copy(&mut f, &mut h).ok()?;
+    Some(data_encoding::BASE32.encode(&h.finalize()))
 }
 
 /// Checks one item without changing anything (`pith batch --check`): its output (the input
@@ -493,6 +509,7 @@ pub fn update<R: crate::pdf::ReadAt>(
         refusal: None,
         number: Some(number.full()),
         replaced: None,
+        sha1: None,
         found: None,
         copied: false,
         bytes_before: size,

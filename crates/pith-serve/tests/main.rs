@@ -3,6 +3,7 @@ mod common;
 
 mod anchors;
 mod attacks;
+mod captures;
 mod cli;
 mod export;
 mod forged;

@@ -254,6 +254,10 @@ pub struct MemberReport {
     /// The different number the member carried before, now replaced.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replaced: Option<String>,
+    /// The member's SHA-1 in base32, as the Internet Archive writes digests, for a PDF pith
+    /// read: what a capture (a CDX line) of the version's PDF is checked against.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sha1: Option<String>,
     /// Whether the member was copied unchanged.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub copied: bool,
@@ -419,6 +423,7 @@ pub fn stream<R: Read + Send, W: Write>(
                     refusal: None,
                     number: None,
                     replaced: None,
+                    sha1: None,
                     copied: true,
                     bytes_before: before,
                     bytes_after: before,
@@ -436,6 +441,12 @@ pub fn stream<R: Read + Send, W: Write>(
                         let (u, o) =
                             process_member(&entry.name, &entry.body, &n, Some(&details), &settings);
                         report.number = o.number;
+                        // A member held in memory is hashed where it lies; one spooled to disk
+                        // (past the memory bound) is not read a second time for it.
+                        report.sha1 = match &entry.body {
+                            format::Body::Mem(v) => Some(crate::capture::sha1_base32(v)),
+                            format::Body::Spool(_) => None,
+                        };
                         report.status = o.status;
                         report.refusal = o.refusal;
                         report.replaced = o.replaced;

@@ -68,9 +68,9 @@ impl Stored {
 /// # Errors
 /// SQLite's.
 pub fn read(c: &Connection, code: &str) -> Result<Option<Stored>, rusqlite::Error> {
-    let mut st = match c.prepare_cached(
-        "SELECT url, timestamp, digest, evidence FROM captures WHERE code = ?1",
-    ) {
+    let mut st = match c
+        .prepare_cached("SELECT url, timestamp, digest, evidence FROM captures WHERE code = ?1")
+    {
         Ok(st) => st,
         Err(e) if e.to_string().contains("no such table") => return Ok(None),
         Err(e) => return Err(e),
@@ -207,13 +207,17 @@ pub fn build(
                 .map_err(input)?;
             } else {
                 let text = check::read_text(&f, &limits).map_err(input)?;
-                let (captures, unread) = cdx::read(&text, &limits).map_err(|e| input(e.in_file(&f)))?;
+                let (captures, unread) =
+                    cdx::read(&text, &limits).map_err(|e| input(e.in_file(&f)))?;
                 for b in unread {
                     lines.push(format!("{name}: line {}: {}", b.line, b.reason));
                 }
                 for c in captures {
                     let Some((id, v)) = c.arxiv_version() else {
-                        lines.push(format!("{name}: {} is not the URL of a version's PDF at arxiv.org", c.url));
+                        lines.push(format!(
+                            "{name}: {} is not the URL of a version's PDF at arxiv.org",
+                            c.url
+                        ));
                         continue;
                     };
                     let Some(n) = version_code(conn, &id, v)? else {
@@ -228,11 +232,14 @@ pub fn build(
                         ));
                         continue;
                     }
-                    let checked = known.iter().map(|s| check::cdx_stored(&c, &id, v, s));
+                    let mut checked = known.iter().map(|s| check::cdx_stored(&c, &id, v, s));
                     match checked.clone().find(Result::is_ok) {
                         Some(_) => stored += u64::from(store(conn, n.code(), &c, "cdx")?),
                         None => {
-                            let why = checked.last().and_then(Result::err).unwrap_or_default();
+                            let why = checked
+                                .next_back()
+                                .and_then(Result::err)
+                                .unwrap_or_default();
                             lines.push(format!("{name}: {}: {why}", c.timestamp));
                         }
                     }

@@ -1,0 +1,140 @@
+//! Internet Archive captures raise a version to "stored" only where the index checked them: a
+//! WARC record whose digest holds and whose PDF is the version's, or a CDX line whose digest is
+//! the SHA-1 a report gives for the version's PDF. A tampered record, a PDF carrying another
+//! number, a wrong digest or a line no report vouches for each raise nothing: the page and the
+//! JSON say nothing of storage, and the build says why, one line each.
+
+use serde_json::Value;
+
+use crate::common::{self, code, vectors, Server};
+
+/// A WARC response record of `url` answering `body`, its digest stated as `digest`.
+fn record(url: &str, body: &[u8], digest: &str) -> Vec<u8> {
+    let mut block = b"HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\n\r\n".to_vec();
+    block.extend_from_slice(body);
+    let mut r = format!(
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\nWARC-Date: 2024-03-01T08:09:10Z\r\n\
+         WARC-Payload-Digest: sha1:{digest}\r\nContent-Type: application/http; msgtype=response\r\n\
+         Content-Length: {}\r\n\r\n",
+        block.len()
+    )
+    .into_bytes();
+    r.extend_from_slice(&block);
+    r.extend_from_slice(b"\r\n\r\n");
+    r
+}
+
+fn pdf_url(v: &Value) -> String {
+    let s = &v["canonical_record"]["source"];
+    format!(
+        "https://arxiv.org/pdf/{}v{}",
+        s["id"].as_str().unwrap(),
+        s["version"]
+    )
+}
+
+#[test]
+fn stored_shows_exactly_where_a_capture_checks() {
+    let dir = tempfile::tempdir().unwrap();
+    let caps = dir.path().join("captures");
+    std::fs::create_dir(&caps).unwrap();
+    let v = vectors();
+    let pdf = std::fs::read(common::root().join("tests/fixtures/minimal.pdf")).unwrap();
+    let sha1 = pith::capture::sha1_base32(&pdf);
+    // 0: a good WARC record. 1: the same PDF, its digest tampered. 6: a PDF carrying another
+    // version's number. 3: a CDX line a report vouches for. 4: a CDX line with another digest.
+    // 5: a CDX line no report vouches for.
+    let numbered = dir.path().join("numbered.pdf");
+    common::inject(v[0]["pith_number"].as_str().unwrap(), &numbered);
+    let numbered = std::fs::read(&numbered).unwrap();
+    let mut warc = record(&pdf_url(&v[0]), &pdf, &sha1);
+    let mut tampered = pdf.clone();
+    tampered.extend_from_slice(b"% changed\n");
+    warc.extend(record(&pdf_url(&v[1]), &tampered, &sha1));
+    warc.extend(record(
+        &pdf_url(&v[6]),
+        &numbered,
+        &pith::capture::sha1_base32(&numbered),
+    ));
+    std::fs::write(caps.join("crawl.warc"), warc).unwrap();
+    let line = |v: &Value, d: &str| {
+        format!(
+            "k 20240301080910 {} application/pdf 200 {d} 1\n",
+            pdf_url(v)
+        )
+    };
+    let other = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+    std::fs::write(
+        caps.join("lines.cdx"),
+        line(&v[3], &sha1) + &line(&v[4], other) + &line(&v[5], &sha1),
+    )
+    .unwrap();
+    let report = [3, 4]
+        .iter()
+        .map(|i| {
+            format!(
+                "{{\"pdf\":\"x.pdf\",\"number\":\"{}\",\"sha1\":\"{sha1}\"}}\n",
+                v[*i]["pith_number"].as_str().unwrap()
+            )
+        })
+        .collect::<String>();
+    std::fs::write(caps.join("batch.jsonl"), report).unwrap();
+
+    let index = dir.path().join("i.pith-index");
+    let r = common::build_index(
+        &index,
+        &[
+            "--arxiv-snapshot",
+            common::data("arxiv/vectors.snapshot.jsonl")
+                .to_str()
+                .unwrap(),
+            "--captures",
+            caps.to_str().unwrap(),
+        ],
+    );
+    // Four bad captures, one line each, and the build says so.
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    for why in [
+        "is not the SHA-1 of its body",
+        "its PDF carries",
+        "is not the SHA-1 of the PDF read for this version",
+        "no report gives the SHA-1",
+    ] {
+        assert_eq!(r.stderr.matches(why).count(), 1, "{why}: {}", r.stderr);
+    }
+    assert!(r.stderr.contains("2 stored"), "{}", r.stderr);
+
+    let s = Server::start(&index, &[]);
+    for (i, stored) in [
+        (0, true),
+        (1, false),
+        (6, false),
+        (3, true),
+        (4, false),
+        (5, false),
+    ] {
+        let c = code(v[i]["pith_number"].as_str().unwrap());
+        let json = s.get(&format!("/pith/{c}.json"), &[]).json();
+        assert_eq!(json["status_flags"]["stored"], stored, "{i}: {json}");
+        let page = s
+            .get(&format!("/pith/{c}"), &[("Accept", "text/html")])
+            .text();
+        assert_eq!(page.contains("id=\"stored\""), stored, "{i}");
+        assert_eq!(
+            page.contains("stored and checked at the Internet Archive"),
+            !stored,
+            "{i}"
+        );
+        if stored {
+            let raw = format!(
+                "https://web.archive.org/web/20240301080910id_/{}",
+                pdf_url(&v[i])
+            );
+            assert_eq!(json["stored"]["raw_url"], raw.as_str());
+            assert_eq!(json["stored"]["time_utc"], "2024-03-01T08:09:10Z");
+            assert!(page.contains(&format!("href=\"{raw}\"")), "{i}");
+        } else {
+            assert!(json["stored"].is_null(), "{i}: {json}");
+        }
+    }
+}
