@@ -100,7 +100,7 @@ pub enum ErrorKind {
         limit: u64,
     },
     /// Occurs when a proof or headers cannot be read.
-    #[error("{0}")]
+    #[error("cannot be read")]
     Io(#[source] std::io::Error),
 }
 
