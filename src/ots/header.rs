@@ -255,7 +255,8 @@ impl Headers {
         };
         let mut r = BufReader::new(r.take(MAX_HEADERS_BYTES + 1));
         let first = r.fill_buf().map_err(ErrorKind::Io)?.first().copied();
-        let text = first.is_some_and(|b| b == b'#' || b.is_ascii_hexdigit() || b.is_ascii_whitespace());
+        let text =
+            first.is_some_and(|b| b == b'#' || b.is_ascii_hexdigit() || b.is_ascii_whitespace());
         let start = self.given;
         let mut read: u64 = 0;
         if text {
@@ -273,8 +274,7 @@ impl Headers {
                 if read > MAX_HEADERS_BYTES {
                     return Err(too_large());
                 }
-                let not_header =
-                    || bad(format!("line {n} is not a block header (160 hex digits)"));
+                let not_header = || bad(format!("line {n} is not a block header (160 hex digits)"));
                 if line.len() > MAX_LINE {
                     return Err(not_header());
                 }

@@ -55,7 +55,9 @@ fn limited(env: &[(&str, &str)], args: &[&str]) -> Limited {
         .env("PITH_OTS_SPACING_MS", "0")
         .envs(env.iter().copied());
     let w = common::run::spawn_within(&mut c, None, WALL_KILL);
-    let status = w.status.unwrap_or_else(|| panic!("pith {args:?} still running"));
+    let status = w
+        .status
+        .unwrap_or_else(|| panic!("pith {args:?} still running"));
     let report = std::fs::read_to_string(times.path()).unwrap_or_default();
     Limited {
         run: Run {
@@ -118,7 +120,15 @@ fn a_proof_full_of_attestations_is_refused_before_a_header_is_compared() {
     let d = digest_hex();
     let l = limited(
         &[],
-        &["ots", "verify", s(&full), "--digest", &d, "--headers", s(&headers)],
+        &[
+            "ots",
+            "verify",
+            s(&full),
+            "--digest",
+            &d,
+            "--headers",
+            s(&headers),
+        ],
     );
     refused(&l, &full, "more than 256 attestations");
     // The most a proof may hold is checked with one lookup each, against 100,000 headers.
@@ -127,7 +137,15 @@ fn a_proof_full_of_attestations_is_refused_before_a_header_is_compared() {
     std::fs::write(&most, shapes::proof(&DIGEST, &shapes::node(&items))).unwrap();
     let l = limited(
         &[],
-        &["ots", "verify", s(&most), "--digest", &d, "--headers", s(&headers)],
+        &[
+            "ots",
+            "verify",
+            s(&most),
+            "--digest",
+            &d,
+            "--headers",
+            s(&headers),
+        ],
     );
     refused(&l, &most, "for block 358391, which no header given has");
     // OpenTimestamps' own proof against the same 100,000 headers: anchored.
@@ -202,11 +220,7 @@ fn a_proof_claiming_many_blocks_makes_no_request_for_them() {
     let p = dir.path().join("heights-16.ots");
     std::fs::write(&p, shapes::many_heights(&DIGEST, 99_999_984, 16)).unwrap();
     let l = limited(&env, &["ots", "verify", s(&p), "--digest", &d]);
-    refused(
-        &l,
-        &p,
-        "the header of block 99999984 could not be had: ",
-    );
+    refused(&l, &p, "the header of block 99999984 could not be had: ");
     assert!(l.run.stderr.contains("not found (HTTP 404)"), "{:?}", l.run);
     assert_eq!(node.answered().len(), 16, "{:?}", node.answered());
 }
@@ -237,13 +251,29 @@ fn sizes_are_checked_before_reading() {
     let file = ots("hello-world.txt");
     let l = limited(
         &[],
-        &["ots", "verify", s(&proof), "--file", s(&file), "--headers", s(&big_headers)],
+        &[
+            "ots",
+            "verify",
+            s(&proof),
+            "--file",
+            s(&file),
+            "--headers",
+            s(&big_headers),
+        ],
     );
     refused(&l, &big_headers, "larger than 400 MB, the most pith reads");
     // A device that never ends: its first header carries no work, which decides the check.
     let l = limited(
         &[],
-        &["ots", "verify", s(&proof), "--file", s(&file), "--headers", "/dev/zero"],
+        &[
+            "ots",
+            "verify",
+            s(&proof),
+            "--file",
+            s(&file),
+            "--headers",
+            "/dev/zero",
+        ],
     );
     refused(&l, &proof, "fails its proof of work");
     // A line of text that never ends is refused at its first kilobyte.
@@ -251,7 +281,15 @@ fn sizes_are_checked_before_reading() {
     std::fs::write(&long, "0".repeat(1 << 20)).unwrap();
     let l = limited(
         &[],
-        &["ots", "verify", s(&proof), "--file", s(&file), "--headers", s(&long)],
+        &[
+            "ots",
+            "verify",
+            s(&proof),
+            "--file",
+            s(&file),
+            "--headers",
+            s(&long),
+        ],
     );
     refused(&l, &long, "line 1 is not a block header");
 }
@@ -265,7 +303,10 @@ fn commitment() -> Vec<u8> {
 /// A proof of [`DIGEST`] pending at `uri` on [`commitment`]; and `n` more pending attestations
 /// on other messages.
 fn pending_proof(uri: &str, others: usize) -> Vec<u8> {
-    let mut items = vec![shapes::append(b"salt", &shapes::sha256(&shapes::pending(uri)))];
+    let mut items = vec![shapes::append(
+        b"salt",
+        &shapes::sha256(&shapes::pending(uri)),
+    )];
     for i in 0..others {
         items.push(shapes::append(&[i as u8, 1], &shapes::pending(uri)));
     }
@@ -276,7 +317,10 @@ fn pending_proof(uri: &str, others: usize) -> Vec<u8> {
 fn upgrade_keeps_the_proof_when_a_calendar_answers_what_pith_refuses() {
     let answer = std::sync::Arc::new(std::sync::Mutex::new(Vec::<u8>::new()));
     let serve = answer.clone();
-    let path = format!("/timestamp/{}", data_encoding::HEXLOWER.encode(&commitment()));
+    let path = format!(
+        "/timestamp/{}",
+        data_encoding::HEXLOWER.encode(&commitment())
+    );
     let calendar = StandIn::start(move |method, target| {
         if method == "GET" && target == path {
             (200, serve.lock().unwrap().clone())
@@ -341,7 +385,11 @@ fn upgrade_keeps_the_proof_when_a_calendar_answers_what_pith_refuses() {
     within_budget(&l);
     let d = digest_hex();
     let l = limited(&[], &["ots", "verify", s(&proof), "--digest", &d]);
-    refused(&l, &proof, "no block headers were given to check block 900000");
+    refused(
+        &l,
+        &proof,
+        "no block headers were given to check block 900000",
+    );
     // A proof that would have pith ask a calendar more than 16 times asks none.
     let before = calendar.answered().len();
     let many = pending_proof(&uri, 16);

@@ -278,7 +278,11 @@ fn a_proof_that_cannot_be_checked_is_reported_and_the_index_written() {
         shapes::proof(&digest(0), &shapes::bitcoin(99_999_999)),
     )
     .unwrap();
-    std::fs::write(file(1), shapes::many_attestations(&digest(1), 4321, 1 << 20)).unwrap();
+    std::fs::write(
+        file(1),
+        shapes::many_attestations(&digest(1), 4321, 1 << 20),
+    )
+    .unwrap();
     std::fs::write(file(2), shapes::many_heights(&digest(2), 800_000, 17)).unwrap();
     std::fs::File::create(file(3))
         .unwrap()
@@ -324,10 +328,7 @@ fn a_proof_that_cannot_be_checked_is_reported_and_the_index_written() {
             assert!(lines[0].contains(why), "{name}: {why}: {}", run.stderr);
         };
         match headers {
-            None => says(
-                0,
-                "the header of block 99999999 could not be had: http://",
-            ),
+            None => says(0, "the header of block 99999999 could not be had: http://"),
             Some(_) => says(0, "fails its proof of work"),
         }
         says(1, "more than 256 attestations");

@@ -269,10 +269,18 @@ mod tests {
     fn shapes_have_the_sizes_they_claim() {
         let d = [7u8; 32];
         let p = many_attestations(&d, 358391, 1 << 20);
-        assert!(p.len() <= 1 << 20 && p.len() > (1 << 20) - 20, "{}", p.len());
+        assert!(
+            p.len() <= 1 << 20 && p.len() > (1 << 20) - 20,
+            "{}",
+            p.len()
+        );
         assert_eq!(many_heights(&d, 1, 3).len(), MAGIC.len() + 34 + 3 * 11 + 2);
         let f = filled(1 << 20, &bitcoin(1));
-        assert!(f.len() <= 1 << 20 && f.len() > (1 << 20) - 200, "{}", f.len());
+        assert!(
+            f.len() <= 1 << 20 && f.len() > (1 << 20) - 200,
+            "{}",
+            f.len()
+        );
         let mut out = Vec::new();
         repeat_header(&[1; 80], 5000, &mut out).unwrap();
         assert_eq!(out.len(), 400_000);
