@@ -18,6 +18,9 @@ use sha2::{Digest, Sha256};
 use crate::common::http::{Reply, Request, Server};
 use crate::common::{self, Run};
 
+/// Proofs, headers and calendar answers built to be expensive, under an address-space limit.
+mod hostile;
+
 fn ots(name: &str) -> PathBuf {
     common::data("ots").join(name)
 }

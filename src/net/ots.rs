@@ -262,7 +262,8 @@ pub fn upgrade(client: &Client, calendars: &Calendars, proof: &Proof) -> Result<
     // What is written is what pith reads back: within every limit, of the same digest.
     let refused = |e: crate::ots::Error| -> Error {
         ErrorKind::Upgrade {
-            reason: "the calendars' answers would make a proof pith refuses, so it is left as it was",
+            reason:
+                "the calendars' answers would make a proof pith refuses, so it is left as it was",
             source: Box::new(e),
         }
         .into()

@@ -255,7 +255,8 @@ impl Headers {
         };
         let mut r = BufReader::new(r.take(MAX_HEADERS_BYTES + 1));
         let first = r.fill_buf().map_err(ErrorKind::Io)?.first().copied();
-        let text = first.is_some_and(|b| b == b'#' || b.is_ascii_hexdigit() || b.is_ascii_whitespace());
+        let text =
+            first.is_some_and(|b| b == b'#' || b.is_ascii_hexdigit() || b.is_ascii_whitespace());
         let start = self.given;
         let mut read: u64 = 0;
         if text {
@@ -273,8 +274,7 @@ impl Headers {
                 if read > MAX_HEADERS_BYTES {
                     return Err(too_large());
                 }
-                let not_header =
-                    || bad(format!("line {n} is not a block header (160 hex digits)"));
+                let not_header = || bad(format!("line {n} is not a block header (160 hex digits)"));
                 if line.len() > MAX_LINE {
                     return Err(not_header());
                 }
@@ -388,8 +388,50 @@ mod tests {
         let read = Headers::parse(hex.as_bytes()).unwrap();
         assert_eq!(read.find(1, &h[36..68]).unwrap().bytes(), &h);
         assert!(Headers::parse(&h[..79]).is_err());
+        let long = "0".repeat(MAX_LINE + 1);
+        let e = Headers::parse(long.as_bytes()).unwrap_err().to_string();
+        assert!(e.contains("line 1"), "{e}");
         assert!(Headers::parse(b"abc\n").is_err());
         assert!(Headers::parse(b"not hex\n").is_err());
         assert!(Headers::parse(b"").is_err());
+    }
+
+    /// A regression-test header with merkle root `root` and its nonce searched until its
+    /// hash meets the target.
+    fn mined(root: u8) -> BlockHeader {
+        let mut h = [0u8; 80];
+        h[36..68].fill(root);
+        h[72..76].copy_from_slice(&REGTEST_LIMIT_BITS.to_le_bytes());
+        for nonce in 0u32.. {
+            h[76..].copy_from_slice(&nonce.to_le_bytes());
+            let b = BlockHeader(h);
+            if b.has_work(Chain::Regtest) {
+                return b;
+            }
+        }
+        unreachable!()
+    }
+
+    #[test]
+    fn looked_up_by_root_and_height_keeping_only_what_is_wanted() {
+        let (a, b) = (mined(1), mined(2));
+        let mut all = Headers::new(Chain::Regtest);
+        all.push(Some(10), a).unwrap();
+        all.push(None, b).unwrap();
+        assert_eq!(all.find(10, &[1; 32]), Some(&a));
+        assert_eq!(all.find(11, &[1; 32]), None);
+        assert_eq!(all.find(99, &[2; 32]), Some(&b));
+        assert!(all.without_work().is_none());
+        let mut some = Headers::keeping(Chain::Regtest, HashSet::from([[2; 32]]));
+        for _ in 0..1000 {
+            some.push(None, a).unwrap();
+            some.push(None, b).unwrap();
+        }
+        assert_eq!((some.given(), some.kept.len()), (2000, 1));
+        assert_eq!(some.find(5, &[2; 32]), Some(&b));
+        // Held to the main chain's rules, the same header carries no work, and reading stops.
+        let raw = [*a.bytes(), *b.bytes()].concat();
+        let main = Headers::parse(&raw).unwrap();
+        assert_eq!((main.given(), main.without_work()), (1, Some(&a)));
     }
 }

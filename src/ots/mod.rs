@@ -100,7 +100,7 @@ pub enum ErrorKind {
         limit: u64,
     },
     /// Occurs when a proof or headers cannot be read.
-    #[error("{0}")]
+    #[error("cannot be read")]
     Io(#[source] std::io::Error),
 }
 
@@ -118,7 +118,11 @@ pub fn size(n: u64) -> String {
 ///
 /// # Errors
 /// [`ErrorKind::TooLarge`] (naming `what`) past `limit`; [`ErrorKind::Io`].
-pub fn read_bounded(r: impl std::io::Read, limit: u64, what: &'static str) -> Result<Vec<u8>, Error> {
+pub fn read_bounded(
+    r: impl std::io::Read,
+    limit: u64,
+    what: &'static str,
+) -> Result<Vec<u8>, Error> {
     use std::io::Read as _;
     let mut bytes = Vec::new();
     r.take(limit.saturating_add(1))

@@ -520,10 +520,11 @@ impl Timestamp {
     /// `other` is (a parsed tree: at most [`MAX_DEPTH`]).
     pub fn merge(&mut self, other: Timestamp) {
         if !other.attestations.is_empty() {
-            let known: std::collections::HashSet<Attestation> =
+            let mut known: std::collections::HashSet<Attestation> =
                 self.attestations.iter().cloned().collect();
             for a in other.attestations {
                 if !known.contains(&a) {
+                    known.insert(a.clone());
                     self.attestations.push(a);
                 }
             }
@@ -830,6 +831,78 @@ mod tests {
         ));
         let long = Op::Append(vec![0; MAX_MSG]);
         assert!(long.apply(&[1]).is_err());
+    }
+
+    /// A proof of `n` items on the digest, each `item(i)`.
+    fn wide(n: usize, item: impl Fn(usize) -> (Option<Op>, Attestation)) -> Vec<u8> {
+        let mut t = Timestamp::default();
+        for i in 0..n {
+            match item(i) {
+                (None, a) => t.attestations.push(a),
+                (Some(op), a) => t.ops.push((
+                    op,
+                    Timestamp {
+                        attestations: vec![a],
+                        ops: Vec::new(),
+                    },
+                )),
+            }
+        }
+        Proof::new([1; 32], t).to_bytes()
+    }
+
+    #[test]
+    fn counts_are_bounded() {
+        let kind = |b: &[u8]| Proof::parse(b).map(|_| ()).map_err(|e| e.to_string());
+        let btc = |h: u64| Attestation::Bitcoin { height: h };
+        let at = |n, h: fn(usize) -> u64| wide(n, move |i| (None, btc(h(i))));
+        assert!(kind(&at(MAX_ATTESTATIONS, |_| 7)).is_ok());
+        let e = kind(&at(MAX_ATTESTATIONS + 1, |_| 7)).unwrap_err();
+        assert!(e.contains("more than 256 attestations"), "{e}");
+        assert!(kind(&at(MAX_HEIGHTS, |i| i as u64)).is_ok());
+        let e = kind(&at(MAX_HEIGHTS + 1, |i| i as u64)).unwrap_err();
+        assert!(e.contains("more than 16 different Bitcoin blocks"), "{e}");
+        // Operations: 20 chains of 250 hashes hold 5,000, with 20 attestations.
+        let mut t = Timestamp::default();
+        for i in 0..20u8 {
+            let mut node = Timestamp {
+                attestations: vec![btc(1)],
+                ops: Vec::new(),
+            };
+            for _ in 0..250 {
+                node = Timestamp {
+                    attestations: Vec::new(),
+                    ops: vec![(Op::Hash(HashOp::Sha256), node)],
+                };
+            }
+            t.ops.push((Op::Append(vec![i]), node));
+        }
+        let e = kind(&Proof::new([1; 32], t).to_bytes()).unwrap_err();
+        assert!(e.contains("more than 4096 operations"), "{e}");
+    }
+
+    #[test]
+    fn merge_is_the_union_in_order() {
+        let tree = |from: u16, to: u16| {
+            let bytes = wide((to - from) as usize, |i| {
+                let i = from + i as u16;
+                (
+                    Some(Op::Append(i.to_be_bytes().to_vec())),
+                    Attestation::Bitcoin { height: 5 },
+                )
+            });
+            Proof::parse(&bytes).unwrap().timestamp
+        };
+        let mut a = tree(0, 200);
+        a.merge(tree(100, 250));
+        assert_eq!(a, tree(0, 250));
+        // Attestations met twice are kept once.
+        let mut b = Timestamp::default();
+        b.merge(Timestamp {
+            attestations: vec![Attestation::Bitcoin { height: 1 }; 3],
+            ops: Vec::new(),
+        });
+        assert_eq!(b.attestations.len(), 1);
     }
 
     #[test]

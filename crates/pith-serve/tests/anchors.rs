@@ -249,3 +249,104 @@ fn a_proof_that_verifies_makes_the_record_anchored() {
     let s = Server::start(&index, &[]);
     assert_eq!(served_status(&s, &c0).0, "computed");
 }
+
+/// Proofs the index cannot check: one claiming a block the node does not have (height
+/// 99999999, the node answers 404), one full of attestations, one claiming more blocks than a
+/// proof may, a 2 GB file and a cut one. Each is reported in one line naming the file and the
+/// reason, and skipped; the index is written with every record, under an address-space limit.
+/// The node is asked once, for the one block a readable proof claims.
+#[test]
+fn a_proof_that_cannot_be_checked_is_reported_and_the_index_written() {
+    use pith_testkit::ots::{self as shapes, StandIn};
+    let test = "anchors::a_proof_that_cannot_be_checked_is_reported_and_the_index_written";
+    if !pith_testkit::have_tool("prlimit", test) {
+        return;
+    }
+    let all = vectors();
+    let dir = tempfile::tempdir().unwrap();
+    let records = common::records_dir(dir.path());
+    let anchors = dir.path().join("anchors");
+    std::fs::create_dir_all(&anchors).unwrap();
+    let c: Vec<String> = all[..5]
+        .iter()
+        .map(|v| code(v["pith_number"].as_str().unwrap()))
+        .collect();
+    let digest = |i: usize| -> [u8; 32] { digest_of(&all[i]).try_into().unwrap() };
+    let file = |i: usize| anchors.join(format!("{}.ots", c[i]));
+    std::fs::write(
+        file(0),
+        shapes::proof(&digest(0), &shapes::bitcoin(99_999_999)),
+    )
+    .unwrap();
+    std::fs::write(
+        file(1),
+        shapes::many_attestations(&digest(1), 4321, 1 << 20),
+    )
+    .unwrap();
+    std::fs::write(file(2), shapes::many_heights(&digest(2), 800_000, 17)).unwrap();
+    std::fs::File::create(file(3))
+        .unwrap()
+        .set_len(2 << 30)
+        .unwrap();
+    let own = proof(&digest_of(&all[4])).0;
+    std::fs::write(file(4), &own[..own.len() - 3]).unwrap();
+    let node = StandIn::start(|_, _| (404, Vec::new()));
+    let api = format!("{}/api", node.url());
+    let index = dir.path().join("i.pith-index");
+    let pith = common::pith();
+    let (r, a) = (records.to_str().unwrap(), anchors.to_str().unwrap());
+    let cache = tempfile::tempdir().unwrap();
+    let env = [
+        ("PITH_BITCOIN_URL", api.as_str()),
+        ("PITH_OTS_SPACING_MS", "0"),
+        ("PITH_CACHE_DIR", cache.path().to_str().unwrap()),
+    ];
+    for headers in [None, Some("/dev/zero")] {
+        let _ = std::fs::remove_file(&index);
+        let mut args = vec![
+            "--as=268435456",
+            "--",
+            pith.to_str().unwrap(),
+            "index",
+            "-o",
+            index.to_str().unwrap(),
+            "--records",
+            r,
+            "--anchors",
+            a,
+        ];
+        if let Some(h) = headers {
+            args.extend(["--headers", h]);
+        }
+        let run = common::run(std::path::Path::new("prlimit"), &args, &env);
+        assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+        assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+        let says = |i: usize, why: &str| {
+            let name = format!("{}.ots", c[i]);
+            let lines: Vec<&str> = run.stderr.lines().filter(|l| l.contains(&name)).collect();
+            assert_eq!(lines.len(), 1, "{name}: {}", run.stderr);
+            assert!(lines[0].contains(why), "{name}: {why}: {}", run.stderr);
+        };
+        match headers {
+            None => says(0, "the header of block 99999999 could not be had: http://"),
+            Some(_) => says(0, "fails its proof of work"),
+        }
+        says(1, "more than 256 attestations");
+        says(2, "more than 16 different Bitcoin blocks");
+        says(3, "larger than 1 MiB, the most pith reads");
+        says(4, "cut short");
+        assert!(
+            run.stderr.contains("5 input(s) could not be indexed"),
+            "{}",
+            run.stderr
+        );
+        let s = Server::start(&index, &[]);
+        for code in &c {
+            assert_eq!(served_status(&s, code).0, "computed", "{code}");
+        }
+    }
+    assert_eq!(
+        node.answered(),
+        vec!["GET /api/block-height/99999999".to_owned()]
+    );
+}

@@ -5,13 +5,15 @@
 //! `PITH_REQUIRE_TOOLS=1`) and a runner for the Python scripts that check outputs
 //! ([`python`]), a bundle with a receipt signed by a test key
 //! ([`signed_bundle`]), flate bombs ([`zlib::zeros_after`]) and small PDFs built to be expensive
-//! ([`shapes`]). It knows nothing of pith's
+//! ([`shapes`]), OpenTimestamps proofs built to be expensive and a stand-in calendar ([`ots`]).
+//! It knows nothing of pith's
 //! internals: tests check pith from outside.
 
 use std::process::Command;
 
 use serde_json::Value;
 
+pub mod ots;
 pub mod shapes;
 pub mod skips;
 pub mod zlib;
