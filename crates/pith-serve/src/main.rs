@@ -67,6 +67,10 @@ struct IndexArgs {
     /// interface (…/rest) or an Esplora-style API].
     #[arg(long, value_name = "FILE", requires = "anchors")]
     headers: Option<PathBuf>,
+    /// The lines `pith refs` wrote (JSON Lines; compressed or not): what each paper cites. The
+    /// record pages list the references and the papers of the index that cite them ("Cited by").
+    #[arg(long, value_name = "FILE")]
+    refs: Vec<PathBuf>,
     /// An Ed25519 public key (base64 or hex, or a file holding it) whose receipt signatures
     /// make a record "verified", besides the built-in registry key.
     #[arg(long, value_name = "KEY")]
@@ -220,8 +224,9 @@ fn run_index(a: IndexArgs, quiet: bool) -> Result<()> {
         && a.records.is_empty()
         && a.bundles.is_empty()
         && a.anchors.is_empty()
+        && a.refs.is_empty()
     {
-        bail!("nothing to index: give --arxiv-snapshot, --arxiv-oai, --records, --bundles or --anchors");
+        bail!("nothing to index: give --arxiv-snapshot, --arxiv-oai, --records, --bundles, --anchors or --refs");
     }
     let keys = a
         .key
@@ -237,6 +242,7 @@ fn run_index(a: IndexArgs, quiet: bool) -> Result<()> {
         keys,
         headers: anchor_headers(&a.anchors, a.headers.as_deref())?,
         anchors: a.anchors,
+        refs: a.refs,
     };
     let opts = BuildOptions {
         threads: pith::job::pass_threads(a.jobs),

@@ -134,12 +134,11 @@ pub async fn pith(
                     let bundle = index.bundle(&code)?;
                     let anchor = index.anchor(&code)?;
                     let versions = index.versions(&entry.arxiv_id)?;
-                    Ok::<_, Error>(documents::record(
+                    let cites = index.cites(&entry)?;
+                    Ok::<_, Error>(documents::with_cites(
+                        documents::record(&base, &entry, bundle.as_ref(), anchor.as_ref(), &versions),
+                        &cites,
                         &base,
-                        &entry,
-                        bundle.as_ref(),
-                        anchor.as_ref(),
-                        &versions,
                     ))
                 })
                 .await?

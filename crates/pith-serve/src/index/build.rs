@@ -35,6 +35,9 @@ pub struct Sources {
     pub anchors: Vec<PathBuf>,
     /// The Bitcoin block headers the proofs are checked against.
     pub headers: pith::ots::Headers,
+    /// Files of the lines `pith refs` writes (JSON Lines, any compression): what papers cite
+    /// ([`super::cites`]).
+    pub refs: Vec<PathBuf>,
 }
 
 /// How to build.
@@ -63,6 +66,9 @@ pub struct Counts {
     pub bundles: u64,
     /// OpenTimestamps proofs that verified (their records are anchored).
     pub anchors: u64,
+    /// References stored (edges from a paper to what it cites).
+    #[serde(default)]
+    pub refs: u64,
     /// Lines, records, files or bundles that could not be indexed.
     pub bad: u64,
     /// Records in the index after the build, superseded ones included.
@@ -82,6 +88,10 @@ impl fmt::Display for Counts {
             // Only a build given proofs says how many were anchored.
             if self.anchors > 0 {
                 format!("{} anchored, ", self.anchors)
+            } else {
+                String::new()
+            } + &if self.refs > 0 {
+                format!("{} references, ", self.refs)
             } else {
                 String::new()
             },
@@ -672,6 +682,18 @@ pub fn build(
                 return Err(e);
             }
         }
+    }
+    if !sources.refs.is_empty() {
+        let mut lines = Vec::new();
+        w.counts.refs = super::cites::put_refs(&conn, &sources.refs, &mut |l| lines.push(l))?;
+        for line in lines {
+            bad(&mut w, line, &mut failure);
+            if let Some(e) = failure.take() {
+                return Err(e);
+            }
+        }
+    } else {
+        conn.execute_batch(super::cites::CITES)?;
     }
     let mut counts = w.counts;
     counts.records =

@@ -33,6 +33,7 @@ use pith::PithNumber;
 use serde::Serialize;
 
 pub mod build;
+pub mod cites;
 pub mod read;
 
 pub use build::{build, BuildOptions, Counts, Sources};
