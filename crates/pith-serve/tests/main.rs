@@ -2,6 +2,7 @@
 mod common;
 
 mod anchors;
+mod cites;
 mod attacks;
 mod export;
 mod forged;

@@ -477,23 +477,16 @@ fn timespan(from: &str, to: &str) -> String {
         return String::new();
     };
     let (sign, (y0, m0, d0), (y1, m1, d1)) = if b >= a { ("", a, b) } else { ("-", b, a) };
-    let (mut y, mut m, mut d) = (y1 - y0, m1 - m0, d1 - d0);
-    if d < 0 {
-        m -= 1;
-        // Borrowed from the earlier date's month.
-        let (py, pm) = (y0, m0);
-        let days = match pm {
-            4 | 6 | 9 | 11 => 30,
-            2 if (py % 4 == 0 && py % 100 != 0) || py % 400 == 0 => 29,
-            2 => 28,
-            _ => 31,
-        };
-        d += days;
+    // Whole months first (the start moved on by them, its day kept or clamped to the month's
+    // last), then the days left, as date libraries count them.
+    let mut months = (y1 - y0) * 12 + (m1 - m0);
+    if d1 < d0 {
+        months -= 1;
     }
-    if m < 0 {
-        y -= 1;
-        m += 12;
-    }
+    let (ay, am) = (y0 + (m0 - 1 + months) / 12, (m0 - 1 + months) % 12 + 1);
+    let ad = d0.min(month_days(ay, am));
+    let d = days(y1, m1, d1) - days(ay, am, ad);
+    let (y, m) = (months / 12, months % 12);
     let mut s = format!("{sign}P");
     if y > 0 {
         s.push_str(&format!("{y}Y"));
@@ -505,6 +498,26 @@ fn timespan(from: &str, to: &str) -> String {
         s.push_str(&format!("{d}D"));
     }
     s
+}
+
+fn month_days(y: i32, m: i32) -> i32 {
+    match m {
+        4 | 6 | 9 | 11 => 30,
+        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        2 => 28,
+        _ => 31,
+    }
+}
+
+/// Days since 1970-01-01 (Howard Hinnant's `days_from_civil`).
+fn days(y: i32, m: i32, d: i32) -> i32 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
 }
 
 #[cfg(test)]
@@ -523,6 +536,7 @@ mod tests {
     fn timespans() {
         assert_eq!(timespan("2017-06-12", "2024-02-06"), "P6Y7M25D");
         assert_eq!(timespan("2020-01-31", "2020-03-01"), "P1M1D");
+        assert_eq!(timespan("2019-12-31", "2020-02-29"), "P1M29D");
         assert_eq!(timespan("2020-01-01", "2020-01-01"), "P0D");
         assert_eq!(timespan("2021-01-01", "2020-01-01"), "-P1Y");
     }
