@@ -61,6 +61,8 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
                     }
                 }
             }
+            // One file: its error is the command's.
+            Err(e) if files.len() == 1 => return Err(e.into()),
             Err(e) => {
                 failed += 1;
                 eprintln!("pith: {}", pith::pdf::chain(&e));

@@ -59,6 +59,10 @@ pub struct Line {
     pub x0: f32,
     /// See [`Line::x0`].
     pub x1: f32,
+    /// Its baseline, in points from the page's bottom.
+    pub y: f32,
+    /// The size of its first font, in points.
+    pub size: f32,
 }
 
 /// The text of every page of the PDF in `src`, spending from `budget`.
