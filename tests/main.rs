@@ -41,6 +41,7 @@ mod pdf_offsets;
 mod pdf_repair;
 mod readers;
 mod readme;
+mod refs;
 mod requests;
 mod run_reports;
 mod stamp;

@@ -61,6 +61,8 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
                     }
                 }
             }
+            // One file: its error is the command's.
+            Err(e) if files.len() == 1 => return Err(e.into()),
             Err(e) => {
                 failed += 1;
                 eprintln!("pith: {}", pith::pdf::chain(&e));
@@ -69,7 +71,13 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     }
     if let Some(out) = &args.output {
         super::fsutil::write_atomic(out, &text)?;
-        note!(ui, "{} lines from {} files written to {}", text.iter().filter(|b| **b == b'\n').count(), files.len() - failed, out.display());
+        note!(
+            ui,
+            "{} lines from {} files written to {}",
+            text.iter().filter(|b| **b == b'\n').count(),
+            files.len() - failed,
+            out.display()
+        );
     }
     if failed > 0 {
         bail!("{failed} of {} files could not be read", files.len());

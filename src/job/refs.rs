@@ -91,7 +91,8 @@ pub fn citing_of(path: &Path) -> Option<String> {
 /// batch walks them).
 ///
 /// # Errors
-/// [`ErrorKind::Io`] when a path or directory cannot be read.
+/// [`ErrorKind::Io`] when a path or directory cannot be read, [`ErrorKind::Request`] for a
+/// symbolic link in a directory that the walk does not follow.
 pub fn inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
     let mut out = Vec::new();
     for p in paths {
@@ -99,7 +100,14 @@ pub fn inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
             let pdfs = crate::batch::pdfs_under(p).map_err(|(path, e)| {
                 Error::new(ErrorKind::Io("cannot read the directory".into(), e)).in_file(&path)
             })?;
-            out.extend(pdfs);
+            // A link the walk does not follow (outside the folder, a loop, not a file) is
+            // named rather than skipped: the run would otherwise say nothing of that paper.
+            if let Some((link, why)) = pdfs.refused.into_iter().next() {
+                return Err(
+                    Error::new(ErrorKind::Request(format!("not read: {why}"))).in_file(&link)
+                );
+            }
+            out.extend(pdfs.pdfs);
         } else {
             out.push(p.clone());
         }
@@ -157,7 +165,10 @@ pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
     let mut out = Vec::new();
     let mut offset = 0u64;
     loop {
-        settings.stop.check().map_err(|e| Error::from(e.in_file(path)))?;
+        settings
+            .stop
+            .check()
+            .map_err(|e| Error::from(e.in_file(path)))?;
         let next = read_entry(&mut rest, &mut offset, None).map_err(|e| {
             Error::new(ErrorKind::Io(
                 format!("cannot read the source tar: {e}"),
@@ -219,9 +230,18 @@ mod tests {
 
     #[test]
     fn citing_from_names() {
-        assert_eq!(citing_of(Path::new("x/2402.03791v3.pdf")).as_deref(), Some("2402.03791v3"));
-        assert_eq!(citing_of(Path::new("2402.03791v3.tar.gz")).as_deref(), Some("2402.03791v3"));
-        assert_eq!(citing_of(Path::new("hep-th9901001v1.tgz")).as_deref(), Some("hep-th/9901001v1"));
+        assert_eq!(
+            citing_of(Path::new("x/2402.03791v3.pdf")).as_deref(),
+            Some("2402.03791v3")
+        );
+        assert_eq!(
+            citing_of(Path::new("2402.03791v3.tar.gz")).as_deref(),
+            Some("2402.03791v3")
+        );
+        assert_eq!(
+            citing_of(Path::new("hep-th9901001v1.tgz")).as_deref(),
+            Some("hep-th/9901001v1")
+        );
         assert_eq!(citing_of(Path::new("paper.pdf")), None);
     }
 }

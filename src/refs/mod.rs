@@ -53,7 +53,9 @@ fn is_heading(line: &str) -> bool {
         .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
         .trim_start();
     let t = match t.split_once(". ") {
-        Some((roman, rest)) if roman.chars().all(|c| "IVXLC".contains(c)) && !roman.is_empty() => rest,
+        Some((roman, rest)) if roman.chars().all(|c| "IVXLC".contains(c)) && !roman.is_empty() => {
+            rest
+        }
         _ => t,
     };
     HEADINGS.contains(&t.to_lowercase().as_str())
@@ -64,8 +66,19 @@ struct Src<'a> {
     text: &'a str,
     page: Option<u32>,
     line: u32,
-    /// It reaches its column's right edge.
-    full: bool,
+    /// Where it lies across its page: its start and end, its column's right edge, and the
+    /// width of one character on average (none in a `.bbl`).
+    geometry: Option<Geometry>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Geometry {
+    x0: f32,
+    x1: f32,
+    y: f32,
+    size: f32,
+    edge: f32,
+    em: f32,
 }
 
 /// The identifiers cited in a PDF's text (see the module's docs for what is read).
@@ -74,11 +87,11 @@ struct Src<'a> {
 /// ```
 /// use pith::pdf::text::{Line, PageText};
 /// use pith::refs::{from_pages, Cited};
-/// let line = |t: &str| Line { text: t.into(), x0: 72.0, x1: 300.0 };
+/// let line = |t: &str, y: f32| Line { text: t.into(), x0: 72.0, x1: 300.0, y, size: 10.0 };
 /// let page = PageText { page: 9, lines: vec![
-///     line("We build on 10.1000/not-a-reference."),
-///     line("References"),
-///     line("[1] A. Author. Title. arXiv:1706.03762v5, 2017."),
+///     line("We build on 10.1000/not-a-reference.", 700.0),
+///     line("References", 680.0),
+///     line("[1] A. Author. Title. arXiv:1706.03762v5, 2017.", 660.0),
 /// ]};
 /// let found = from_pages(&[page]);
 /// assert_eq!(found.len(), 1);
@@ -89,18 +102,26 @@ pub fn from_pages(pages: &[PageText]) -> Vec<Mention> {
     let mut lines = Vec::new();
     for p in pages {
         for (i, l) in p.lines.iter().enumerate() {
-            // Full: at least two other lines of the page end where it ends (a justified
-            // column's right edge).
-            let same = p
+            // The column's right edge: the farthest any line that starts near this one ends.
+            let edge = p
                 .lines
                 .iter()
-                .filter(|o| (o.x1 - l.x1).abs() < 1.0)
-                .count();
+                .filter(|o| (o.x0 - l.x0).abs() < 60.0)
+                .map(|o| o.x1)
+                .fold(l.x1, f32::max);
+            let chars = l.text.chars().count().max(1) as f32;
             lines.push(Src {
                 text: &l.text,
                 page: Some(p.page),
                 line: u32::try_from(i + 1).unwrap_or(u32::MAX),
-                full: same >= 3,
+                geometry: Some(Geometry {
+                    x0: l.x0,
+                    x1: l.x1,
+                    y: l.y,
+                    size: l.size,
+                    edge,
+                    em: (l.x1 - l.x0) / chars,
+                }),
             });
         }
     }
@@ -141,23 +162,24 @@ pub fn from_bbl(text: &str) -> Vec<Mention> {
             text: t,
             page: None,
             line: u32::try_from(i + 1).unwrap_or(u32::MAX),
-            full: false,
+            geometry: None,
         })
         .collect();
     scan(&lines)
 }
 
 /// Whether the token at the end of `a` runs on into the next line `b` (a URL broken there).
-fn runs_on(a: &Src, b: &Src) -> bool {
+fn runs_on(a: &Src, b: &Src, tail: &str) -> bool {
     let Some(&last) = a.text.as_bytes().last() else {
         return false;
     };
     let first = b.text.as_bytes().first().copied().unwrap_or(b' ');
-    if !URL_BREAKS.contains(&last) || !(first.is_ascii_alphanumeric() || b"-_.:/(".contains(&first)) {
+    if !URL_BREAKS.contains(&last) || !(first.is_ascii_alphanumeric() || b"-_.:/(".contains(&first))
+    {
         return false;
     }
-    let token = a
-        .text
+    // The token as read so far: a URL may already run over more than one line.
+    let token = tail
         .rsplit(char::is_whitespace)
         .next()
         .unwrap_or("")
@@ -168,9 +190,30 @@ fn runs_on(a: &Src, b: &Src) -> bool {
         || crate::record::OLD_ARCHIVES
             .iter()
             .any(|a| a.len() > token.len() && a.starts_with(&token) && token.ends_with('-'));
+    if !linkish {
+        return false;
+    }
     // An identifier cannot end in `/` or `:` (`10.1103/`, `arXiv:`): the next line holds
     // the rest wherever the line ends.
-    linkish && (a.full || b"/:-".contains(&last) && !token.ends_with('.'))
+    if b"/:".contains(&last) {
+        return true;
+    }
+    match (a.geometry, b.geometry) {
+        // A line broken inside a URL ends where the next piece of it (up to its next break)
+        // would not fit; a reference's last line ends anywhere, and the next reference starts
+        // further left than a continuation (its label, or a hanging indent).
+        (Some(ga), Some(gb)) => {
+            let piece = b
+                .text
+                .bytes()
+                .position(|c| c == b' ' || URL_BREAKS.contains(&c))
+                .map_or(b.text.len(), |p| p + 1) as f32;
+            // The next line is the one below (not a footer, nor the top of another column).
+            let below = a.page == b.page && ga.y > gb.y && ga.y - gb.y < 2.0 * ga.size.max(1.0);
+            below && gb.x0 >= ga.x0 - 2.0 && ga.edge - ga.x1 < (piece + 1.0) * ga.em
+        }
+        _ => last == b'-',
+    }
 }
 
 fn normalise(s: &str, out: &mut String) {
@@ -193,7 +236,12 @@ fn scan(lines: &[Src]) -> Vec<Mention> {
     // Where each line starts in `text`.
     let mut starts: Vec<usize> = Vec::with_capacity(lines.len());
     for (i, l) in lines.iter().enumerate() {
-        if i > 0 && !runs_on(&lines[i - 1], l) {
+        // The last 512 bytes hold any identifier's start (at a character's boundary).
+        let mut from = text.len().saturating_sub(512);
+        while !text.is_char_boundary(from) {
+            from += 1;
+        }
+        if i > 0 && !runs_on(&lines[i - 1], l, &text[from..]) {
             text.push('\n');
         }
         starts.push(text.len());
@@ -208,7 +256,9 @@ fn scan(lines: &[Src]) -> Vec<Mention> {
             Some(&k) => {
                 // The first version a mention gives is the one reported.
                 if let (
-                    Cited::Arxiv { version: v @ None, .. },
+                    Cited::Arxiv {
+                        version: v @ None, ..
+                    },
                     Cited::Arxiv {
                         version: Some(n), ..
                     },
@@ -240,10 +290,13 @@ mod tests {
             page: n,
             lines: texts
                 .iter()
-                .map(|(t, x1)| Line {
+                .enumerate()
+                .map(|(i, (t, x1))| Line {
                     text: (*t).into(),
                     x0: 72.0,
                     x1: *x1,
+                    y: 700.0 - 12.0 * i as f32,
+                    size: 10.0,
                 })
                 .collect(),
         }
@@ -255,10 +308,20 @@ mod tests {
 
     #[test]
     fn headings() {
-        for h in ["References", "REFERENCES", "7 References", "VII. REFERENCES", "Bibliography:"] {
+        for h in [
+            "References",
+            "REFERENCES",
+            "7 References",
+            "VII. REFERENCES",
+            "Bibliography:",
+        ] {
             assert!(is_heading(h), "{h}");
         }
-        for h in ["References are given below", "See the references", "Appendix"] {
+        for h in [
+            "References are given below",
+            "See the references",
+            "Appendix",
+        ] {
             assert!(!is_heading(h), "{h}");
         }
     }
@@ -269,9 +332,18 @@ mod tests {
             3,
             &[
                 ("References", 150.0),
-                ("[1] A. Author, Some title, Journal 5 (2020), https://doi.org/10.1103/", 300.0),
-                ("PhysRevD.95.062003. And more text that fills the line to the right", 300.0),
-                ("[2] B. Author, Another, https://doi.org/10.1000/abc-def-", 300.0),
+                (
+                    "[1] A. Author, Some title, Journal 5 (2020), https://doi.org/10.1103/",
+                    300.0,
+                ),
+                (
+                    "PhysRevD.95.062003. And more text that fills the line to the right",
+                    300.0,
+                ),
+                (
+                    "[2] B. Author, Another, https://doi.org/10.1000/abc-def-",
+                    300.0,
+                ),
                 ("ghi, 2021.", 120.0),
                 ("[3] C. Author, A preprint, arXiv:", 200.0),
                 ("2402.03791v2, 2024.", 120.0),
@@ -296,27 +368,45 @@ mod tests {
             1,
             &[
                 ("Bibliography", 150.0),
-                ("Author, A. (2020). A title that fills the whole line of the column so", 300.0),
+                (
+                    "Author, A. (2020). A title that fills the whole line of the column so",
+                    300.0,
+                ),
                 ("it wraps. Journal, 1, 2. doi:10.1000/xyz.", 180.0),
-                ("Smith, J. (2019). Another title that also fills the line to the edge", 300.0),
+                (
+                    "Smith, J. (2019). Another title that also fills the line to the edge",
+                    300.0,
+                ),
                 ("of the column. Journal. doi:10.1000/uvw", 300.0),
             ],
         );
-        assert_eq!(keys(&from_pages(&[p])), ["doi:10.1000/xyz", "doi:10.1000/uvw"]);
+        assert_eq!(
+            keys(&from_pages(&[p])),
+            ["doi:10.1000/xyz", "doi:10.1000/uvw"]
+        );
     }
 
     #[test]
     fn only_the_reference_section_is_read() {
         let body = page(1, &[("see arXiv:1706.03762 and 10.1000/body", 300.0)]);
         let refs = page(2, &[("References", 100.0), ("[1] arXiv:1512.03385", 200.0)]);
-        assert_eq!(keys(&from_pages(&[body.clone(), refs])), ["arxiv:1512.03385"]);
+        assert_eq!(
+            keys(&from_pages(&[body.clone(), refs])),
+            ["arxiv:1512.03385"]
+        );
         // Without a heading, everything.
         assert_eq!(keys(&from_pages(&[body])).len(), 2);
     }
 
     #[test]
     fn repeated_mentions_are_one_with_the_first_version() {
-        let p = page(1, &[("References", 1.0), ("arXiv:1706.03762 and arXiv:1706.03762v5", 1.0)]);
+        let p = page(
+            1,
+            &[
+                ("References", 1.0),
+                ("arXiv:1706.03762 and arXiv:1706.03762v5", 1.0),
+            ],
+        );
         let m = from_pages(&[p]);
         assert_eq!(m.len(), 1);
         assert_eq!(

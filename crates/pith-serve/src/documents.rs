@@ -145,6 +145,21 @@ pub fn with_stored(doc: Vec<u8>, stored: Option<&crate::index::Stored>) -> Vec<u
     out
 }
 
+/// `doc` (a record's JSON-LD, as [`record`] makes it) with what the paper cites and who cites
+/// it ([`crate::index::cites`]): schema.org's `citation` (each reference, an indexed paper by
+/// its page, any other by its arXiv or doi.org URL, with where the paper's list gives it),
+/// `references` (`count`, `resolved`: how many are papers of this index) and `cited_by`
+/// (`count` and the indexed papers whose lists cite it). Unchanged when `doc` does not parse.
+pub fn with_cites(doc: Vec<u8>, cites: &crate::index::cites::Cites, base: &str) -> Vec<u8> {
+    let Ok(mut v) = serde_json::from_slice::<serde_json::Value>(&doc) else {
+        return doc;
+    };
+    crate::index::cites::describe(&mut v, cites, base);
+    let mut out = serde_json::to_vec_pretty(&v).unwrap_or(doc);
+    out.push(b'\n');
+    out
+}
+
 /// The state of a record with a bundle, recomputed from the bundle's events with `keys`
 /// ([`crate::protocol::state`]), with the record's status beside it and the block it is
 /// anchored in when pith checked its proof (`anchor`).

@@ -151,9 +151,13 @@ fn record_files(
     let a = facts.anchor.as_ref();
     files.push((
         format!("pith/{code}.json"),
-        documents::with_stored(
-            documents::record(base, e, b, a, &facts.versions),
-            facts.stored.as_ref(),
+        documents::with_cites(
+            documents::with_stored(
+                documents::record(base, e, b, a, &facts.versions),
+                facts.stored.as_ref(),
+            ),
+            &facts.cites,
+            base,
         ),
     ));
     for format in pith::job::cite::Format::ALL {
@@ -232,6 +236,15 @@ pub fn export(
     // A manifest's patterns are absolute URLs: an export without its public address has none.
     if !base.is_empty() {
         out.write("pith-mirrors.json", &protocol::mirrors(&keys, base))?;
+    }
+    // What the indexed papers cite, as OpenCitations publishes citations (one JSON a line).
+    let mut lines = Vec::new();
+    for c in index.open_citations()? {
+        lines.extend(serde_json::to_vec(&c).unwrap_or_default());
+        lines.push(b'\n');
+    }
+    if !lines.is_empty() {
+        out.write("citations.jsonl", &lines)?;
     }
     // Codes come in order: a prefix is unique when neither neighbour shares it.
     let mut prev: Option<Entry> = None;

@@ -72,6 +72,10 @@ struct IndexArgs {
     /// makes its version "stored"; the others are reported and skipped.
     #[arg(long, value_name = "DIR")]
     captures: Vec<PathBuf>,
+    /// The lines `pith refs` wrote (JSON Lines; compressed or not): what each paper cites. The
+    /// record pages list the references and the papers of the index that cite them ("Cited by").
+    #[arg(long, value_name = "FILE")]
+    refs: Vec<PathBuf>,
     /// An Ed25519 public key (base64 or hex, or a file holding it) whose receipt signatures
     /// make a record "verified", besides the built-in registry key and the keys INDEX trusts.
     #[arg(long, value_name = "KEY")]
@@ -247,10 +251,11 @@ fn run_index(a: IndexArgs, quiet: bool) -> Result<()> {
         && a.bundles.is_empty()
         && a.anchors.is_empty()
         && a.captures.is_empty()
+        && a.refs.is_empty()
         && a.key.is_empty()
         && !a.drop_keys
     {
-        bail!("nothing to index: give --arxiv-snapshot, --arxiv-oai, --records, --bundles, --anchors or --captures (or --key, --drop-keys to change the keys an index trusts)");
+        bail!("nothing to index: give --arxiv-snapshot, --arxiv-oai, --records, --bundles, --anchors, --captures or --refs (or --key, --drop-keys to change the keys an index trusts)");
     }
     let keys = a
         .key
@@ -268,6 +273,7 @@ fn run_index(a: IndexArgs, quiet: bool) -> Result<()> {
         headers: anchor_headers(&a.anchors, a.headers.as_deref())?,
         anchors: a.anchors,
         captures: a.captures,
+        refs: a.refs,
     };
     let opts = BuildOptions {
         threads: pith::job::pass_threads(a.jobs),

@@ -141,7 +141,9 @@ pub async fn pith(
                         anchor.as_ref(),
                         &versions,
                     );
-                    Ok::<_, Error>(documents::with_stored(doc, index.stored(&code)?.as_ref()))
+                    let doc = documents::with_stored(doc, index.stored(&code)?.as_ref());
+                    let cites = index.cites(&entry)?;
+                    Ok::<_, Error>(documents::with_cites(doc, &cites, &base))
                 })
                 .await?
         }

@@ -71,6 +71,7 @@ static TERA: LazyLock<tera::Tera> = LazyLock::new(|| {
             "message.html",
             include_str!("../templates/message.html.tera"),
         ),
+        ("cites.html", include_str!("../templates/cites.html.tera")),
         ("record.html", include_str!("../templates/record.html.tera")),
         ("verify.html", include_str!("../templates/verify.html.tera")),
     ])

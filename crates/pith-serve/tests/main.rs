@@ -4,6 +4,7 @@ mod common;
 mod anchors;
 mod attacks;
 mod captures;
+mod cites;
 mod cli;
 mod export;
 mod forged;

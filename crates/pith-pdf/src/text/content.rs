@@ -50,8 +50,9 @@ fn num(o: &Obj) -> Option<f64> {
 pub(crate) struct Lines {
     pub lines: Vec<Line>,
     current: String,
-    /// Where the current line starts, in user space.
+    /// Where the current line starts, in user space, and its font's size there.
     x0: f64,
+    size: f64,
     /// Baseline of the current line and the pen's x at the end of the last glyph, in user
     /// space.
     last_y: Option<f64>,
@@ -64,6 +65,7 @@ impl Lines {
             lines: Vec::new(),
             current: String::new(),
             x0: 0.0,
+            size: 0.0,
             last_y: None,
             pen_x: 0.0,
         }
@@ -76,6 +78,8 @@ impl Lines {
                 text: t.to_owned(),
                 x0: self.x0 as f32,
                 x1: self.pen_x as f32,
+                y: self.last_y.unwrap_or(0.0) as f32,
+                size: self.size as f32,
             });
         }
         self.current.clear();
@@ -259,12 +263,11 @@ pub(crate) fn show(
 fn draw(s: &[u8], st: &State, tm: &mut Matrix, out: &mut Lines) {
     let Some(font) = &st.font else { return };
     let trm = mul(tm, &st.ctm);
-    let (x, y) = (
-        st.rise * trm[2] + trm[4],
-        st.rise * trm[3] + trm[5],
-    );
+    let (x, y) = (st.rise * trm[2] + trm[4], st.rise * trm[3] + trm[5]);
     // The font's size in user space, along the text's vertical.
-    let h = (st.size * (trm[2] * trm[2] + trm[3] * trm[3]).sqrt()).abs().max(0.1);
+    let h = (st.size * (trm[2] * trm[2] + trm[3] * trm[3]).sqrt())
+        .abs()
+        .max(0.1);
     match out.last_y {
         Some(ly) if (y - ly).abs() <= h * 0.5 => {
             let gap = x - out.pen_x;
@@ -274,9 +277,9 @@ fn draw(s: &[u8], st: &State, tm: &mut Matrix, out: &mut Lines) {
         }
         Some(_) => {
             out.end_line();
-            out.x0 = x;
+            (out.x0, out.size) = (x, h);
         }
-        None => out.x0 = x,
+        None => (out.x0, out.size) = (x, h),
     }
     out.last_y = Some(y);
     let mut adv_total = 0.0;

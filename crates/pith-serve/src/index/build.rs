@@ -43,6 +43,9 @@ pub struct Sources {
     /// giving PDFs' SHA-1 digests): a capture pith checks makes its version "stored"
     /// ([`super::captures`]).
     pub captures: Vec<PathBuf>,
+    /// Files of the lines `pith refs` writes (JSON Lines, any compression): what papers cite
+    /// ([`super::cites`]).
+    pub refs: Vec<PathBuf>,
 }
 
 /// How to build.
@@ -73,6 +76,9 @@ pub struct Counts {
     pub anchors: u64,
     /// Internet Archive captures that checked (their versions are stored).
     pub stored: u64,
+    /// References stored (edges from a paper to what it cites).
+    #[serde(default)]
+    pub refs: u64,
     /// Lines, records, files or bundles that could not be indexed.
     pub bad: u64,
     /// Records in the index after the build, superseded ones included.
@@ -92,6 +98,10 @@ impl fmt::Display for Counts {
             // Only a build given proofs says how many were anchored.
             if self.anchors > 0 {
                 format!("{} anchored, ", self.anchors)
+            } else {
+                String::new()
+            } + &if self.refs > 0 {
+                format!("{} references, ", self.refs)
             } else {
                 String::new()
             },
@@ -729,6 +739,18 @@ pub fn build(
         };
         let stored = super::captures::build(&conn, &sources.captures, &mut report_bad)?;
         w.counts.stored += stored;
+    }
+    if !sources.refs.is_empty() {
+        let mut lines = Vec::new();
+        w.counts.refs = super::cites::put_refs(&conn, &sources.refs, &mut |l| lines.push(l))?;
+        for line in lines {
+            bad(&mut w, line, &mut failure);
+            if let Some(e) = failure.take() {
+                return Err(e);
+            }
+        }
+    } else {
+        conn.execute_batch(super::cites::CITES)?;
     }
     // Bundles indexed before were flagged with the keys trusted then: when the keys changed,
     // each is checked again, so that its badge and `/verify` agree.

@@ -34,6 +34,7 @@ use serde::Serialize;
 
 pub mod build;
 pub mod captures;
+pub mod cites;
 mod keys;
 pub mod read;
 

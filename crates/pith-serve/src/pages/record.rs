@@ -31,6 +31,8 @@ pub struct Facts {
     pub bundle: Option<BundleEntry>,
     /// The block its OpenTimestamps proof is anchored in, when the index checked one.
     pub anchor: Option<crate::index::Anchor>,
+    /// What the paper cites and the indexed papers that cite it.
+    pub cites: crate::index::cites::Cites,
     /// The JSON-LD document the record's URL answers to `Accept: application/ld+json`, with the
     /// abstract as its `description` when the index holds one.
     pub json_ld: serde_json::Value,
@@ -53,8 +55,9 @@ impl Facts {
         let anchor = index.anchor(entry.number.code())?;
         let versions = index.versions(&entry.arxiv_id)?;
         let stored = index.stored(entry.number.code())?;
+        let cites = index.cites(entry)?;
         let doc = documents::record(base, entry, bundle.as_ref(), anchor.as_ref(), &versions);
-        let doc = documents::with_stored(doc, stored.as_ref());
+        let doc = documents::with_cites(documents::with_stored(doc, stored.as_ref()), &cites, base);
         let mut json_ld = serde_json::from_slice(&doc).unwrap_or(serde_json::Value::Null);
         let abstract_text = index.abstract_of(entry.number.code())?;
         if let (Some(a), Some(o)) = (&abstract_text, json_ld.as_object_mut()) {
@@ -66,6 +69,7 @@ impl Facts {
             versions,
             bundle,
             anchor,
+            cites,
             json_ld,
             abstract_text,
             stored,
@@ -278,6 +282,8 @@ struct View {
     recipe: String,
     /// The JSON-LD for the head; `None` past [`INLINE_RECORD`] (the alternate link names it).
     json_ld: Option<String>,
+    /// The paper's references and the papers that cite it.
+    cites: crate::index::cites::Cites,
 }
 
 fn format_name(f: Format) -> &'static str {
@@ -453,6 +459,7 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
         .iter()
         .filter(|(flag, _)| facts.anchor.is_none() || *flag != "externally_anchored")
         .filter(|(flag, _)| facts.stored.is_none() || *flag != "storage_verified")
+        .filter(|(flag, _)| facts.cites.references.is_empty() || *flag != "references_resolved")
         .map(|(_, label)| *label)
         .collect();
     let claims: Vec<String> = f.claims().into_iter().map(|c| c.sentence).collect();
@@ -466,6 +473,10 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
             " Its OpenTimestamps proof is {}: this mirror checked the block header's proof of work and that the proof leads from the record's SHA-256 to the header's merkle root.",
             a.sentence()
         ));
+    }
+    if let Some(sentence) = crate::index::cites::sentence(&facts.cites) {
+        holds.push(' ');
+        holds.push_str(&sentence);
     }
     let version_of = |(v, n): &(u32, PithNumber)| Version {
         version: *v,
@@ -572,6 +583,7 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
         recipe: recipe(origin, &code, &sha256, site.is_static),
         sha256,
         json_ld: (json_ld.len() <= INLINE_RECORD).then_some(json_ld),
+        cites: facts.cites.clone(),
         code,
     };
     let mut ctx = tera::Context::new();

@@ -1,0 +1,303 @@
+//! `pith refs`: the arXiv ids and DOIs a paper's reference list cites, from its PDF (text
+//! read through the fonts' encodings) or its source's `.bbl`, each with where it was read.
+//!
+//! The quick tier reads a committed pdfLaTeX page (`tests/fixtures/refs.pdf`) whose answer is
+//! known, a source tar and a `.bbl`, and refuses what is neither. The full tier compiles
+//! generated papers (numbered, author-year with natbib, two columns, DOIs broken at hyphens)
+//! whose reference lists hold known ids, and holds what `pith refs` reads to at least 95% of
+//! them found and 99% of what it reports right; pdftotext, given the same files, shows the
+//! text has what was found.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::common::{self, assert_one_line_error, run_pith};
+
+#[path = "common/tex.rs"]
+#[allow(dead_code)]
+mod tex;
+
+fn lines(stdout: &str) -> Vec<Value> {
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// `arxiv:ID[vN]` or `doi:lowercase` of a line.
+fn key(v: &Value) -> String {
+    match (v["arxiv"].as_str(), v["doi"].as_str()) {
+        (Some(a), _) => match v["version"].as_u64() {
+            Some(n) => format!("arxiv:{a}v{n}"),
+            None => format!("arxiv:{a}"),
+        },
+        (_, Some(d)) => format!("doi:{}", d.to_ascii_lowercase()),
+        _ => panic!("neither: {v}"),
+    }
+}
+
+#[test]
+fn the_fixture_gives_its_references_with_page_and_line() {
+    let pdf = common::fixture("refs.pdf");
+    let r = run_pith(&["refs", pdf.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let got: Vec<(String, u64, u64)> = lines(&r.stdout)
+        .iter()
+        .map(|v| {
+            (
+                key(v),
+                v["page"].as_u64().unwrap(),
+                v["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("arxiv:1706.03762v5".into(), 1, 7),
+            ("doi:10.1103/physrevlett.116.061102".into(), 1, 10),
+            ("arxiv:hep-th/9901001".into(), 1, 12),
+            (
+                "doi:10.1002/abc-def-ghi-jkl-mno-pqr-stu-vwx-yz-suffix-2020".into(),
+                1,
+                13
+            ),
+            ("arxiv:2402.03791v3".into(), 1, 17),
+        ]
+    );
+    // A file named as arXiv names its PDFs gives the citing paper.
+    let dir = common::tmpdir();
+    let named = dir.path().join("2402.03791v3.pdf");
+    std::fs::copy(&pdf, &named).unwrap();
+    let out = dir.path().join("refs.jsonl");
+    let r = run_pith(&[
+        "refs",
+        dir.path().to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let written = lines(&std::fs::read_to_string(&out).unwrap());
+    assert_eq!(written.len(), 5);
+    assert!(written.iter().all(|v| v["citing"] == "2402.03791v3"));
+}
+
+#[test]
+fn a_source_tar_and_a_bbl_give_their_lines() {
+    let dir = common::tmpdir();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    let bbl = "\\begin{thebibliography}{1}\n\\bibitem{a}\nA.~Author.\n\\newblock Title.\n\
+        \\newblock \\emph{arXiv preprint arXiv:1706.03762}, 2017.\n\\bibitem{b}\nB.~Author.\n\
+        \\newblock \\doi{10.1000/a\\_b-c}.\n\\end{thebibliography}\n";
+    std::fs::write(src.join("main.bbl"), bbl).unwrap();
+    std::fs::write(
+        src.join("main.tex"),
+        "arXiv:1512.03385 is cited in the body only",
+    )
+    .unwrap();
+    let tar = dir.path().join("1801.00001v2.tar.gz");
+    let ok = Command::new("tar")
+        .arg("czf")
+        .arg(&tar)
+        .arg("-C")
+        .arg(&src)
+        .args(["main.tex", "main.bbl"])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+    let r = run_pith(&["refs", tar.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let got = lines(&r.stdout);
+    assert_eq!(got.len(), 2, "{}", r.stdout);
+    assert_eq!(key(&got[0]), "arxiv:1706.03762");
+    assert_eq!(got[0]["member"], "main.bbl");
+    assert_eq!(got[0]["line"], 5);
+    assert_eq!(got[0]["citing"], "1801.00001v2");
+    assert_eq!(key(&got[1]), "doi:10.1000/a_b-c");
+    // The .bbl alone.
+    let r = run_pith(&["refs", src.join("main.bbl").to_str().unwrap()]);
+    assert_eq!(lines(&r.stdout).len(), 2, "{}", r.stderr);
+}
+
+#[test]
+fn what_is_no_paper_is_one_line_error() {
+    let dir = common::tmpdir();
+    let f = dir.path().join("notes.txt");
+    std::fs::write(&f, "arXiv:1706.03762").unwrap();
+    let r = run_pith(&["refs", f.to_str().unwrap()]);
+    assert_one_line_error(&r, "notes.txt");
+    // A damaged PDF: named, and the other files' lines still written.
+    let bad = dir.path().join("bad.pdf");
+    std::fs::write(&bad, b"%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF").unwrap();
+    let pdf = common::fixture("refs.pdf");
+    let r = run_pith(&["refs", bad.to_str().unwrap(), pdf.to_str().unwrap()]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("bad.pdf"), "{}", r.stderr);
+    assert_eq!(lines(&r.stdout).len(), 5);
+}
+
+/// A generated reference: its text in the list and the key it must give.
+struct Ref {
+    tex: String,
+    key: String,
+}
+
+/// A small deterministic generator (xorshift), so that every run compiles the same papers.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// `n` references of every kind, written as `style` writes them.
+fn references(rng: &mut Rng, n: usize, style: &str) -> Vec<Ref> {
+    const ARCHIVES: [&str; 4] = ["hep-th", "astro-ph", "cond-mat", "math"];
+    const WORDS: [&str; 8] = [
+        "PhysRevD", "j-cell", "s41586", "nature-", "JHEP", "abc_def", "x-y-z", "tpami",
+    ];
+    (0..n)
+        .map(|i| {
+            let year = 2008 + rng.below(17);
+            let yymm = format!("{:02}{:02}", year % 100, 1 + rng.below(12));
+            let num = if year >= 2015 {
+                format!("{:05}", rng.below(100_000))
+            } else {
+                format!("{:04}", rng.below(10_000))
+            };
+            let author = format!("A.~Author{i} and B.~Writer");
+            let title = "A study of things that matter in the long run";
+            let (body, key) = match rng.below(5) {
+                0 => {
+                    let v = 1 + rng.below(4);
+                    (format!("arXiv:{yymm}.{num}v{v}"), format!("arxiv:{yymm}.{num}v{v}"))
+                }
+                1 => (
+                    format!("\\url{{https://arxiv.org/abs/{yymm}.{num}}}"),
+                    format!("arxiv:{yymm}.{num}"),
+                ),
+                2 => {
+                    let a = ARCHIVES[rng.below(4) as usize];
+                    let id = format!("{a}/{:02}{:02}{:03}", 92 + rng.below(8), 1 + rng.below(12), rng.below(1000));
+                    (format!("arXiv:{id}"), format!("arxiv:{id}"))
+                }
+                _ => {
+                    let w = WORDS[rng.below(8) as usize];
+                    let doi = format!("10.{}/{w}{}-{}.{}", 1000 + rng.below(9000), rng.below(1000), rng.below(100_000), rng.below(100));
+                    let shown = doi.replace('_', "\\_");
+                    let tex = if style == "natbib" {
+                        format!("doi:\\url{{{doi}}}")
+                    } else {
+                        format!("\\url{{https://doi.org/{doi}}}")
+                    };
+                    let _ = shown;
+                    (tex, format!("doi:{}", doi.to_ascii_lowercase()))
+                }
+            };
+            let tex = match style {
+                "natbib" => format!("\\bibitem[Author{i}(2020)]{{r{i}}} {author}. {title}. \\newblock {body}, 2020."),
+                _ => format!("\\bibitem{{r{i}}} {author}. {title}. Journal {}, {} (2020). {body}.", rng.below(100), rng.below(1000)),
+            };
+            Ref { tex, key }
+        })
+        .collect()
+}
+
+fn paper(style: &str, refs: &[Ref]) -> String {
+    let (class, pkgs) = match style {
+        "twocolumn" => (
+            "\\documentclass[twocolumn]{article}",
+            "\\usepackage[hyphens]{url}",
+        ),
+        "natbib" => (
+            "\\documentclass{article}",
+            "\\usepackage{natbib}\\usepackage[hyphens]{url}",
+        ),
+        _ => ("\\documentclass{article}", "\\usepackage{url}"),
+    };
+    let items: Vec<&str> = refs.iter().map(|r| r.tex.as_str()).collect();
+    format!(
+        "{class}\n{pkgs}\n\\begin{{document}}\nA paper, citing 1501.00001 as a number.\n\
+         \\begin{{thebibliography}}{{99}}\n{}\n\\end{{thebibliography}}\n\\end{{document}}\n",
+        items.join("\n")
+    )
+}
+
+/// (found and right, found, cited) over `pdf` against `want`.
+fn score(pdf: &Path, want: &BTreeSet<String>) -> (usize, usize, usize) {
+    let r = run_pith(&["refs", pdf.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let got: BTreeSet<String> = lines(&r.stdout).iter().map(key).collect();
+    for k in got.symmetric_difference(want) {
+        eprintln!(
+            "refs_generated: {}: {k} {}",
+            pdf.display(),
+            if want.contains(k) { "missed" } else { "wrong" }
+        );
+    }
+    (got.intersection(want).count(), got.len(), want.len())
+}
+
+#[test]
+#[ignore = "full tier (TeX)"]
+fn generated_papers_meet_recall_and_precision() {
+    let test = "refs_generated";
+    if !common::have_tool("pdflatex", test) {
+        return;
+    }
+    let dir = common::tmpdir();
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let (mut right, mut found, mut cited) = (0, 0, 0);
+    for style in ["numbered", "natbib", "twocolumn"] {
+        let refs = references(&mut rng, 60, style);
+        let tex = dir.path().join(format!("{style}.tex"));
+        std::fs::write(&tex, paper(style, &refs)).unwrap();
+        let mut cmd = tex::timed(120);
+        cmd.current_dir(dir.path())
+            .args(["pdflatex", "-interaction=nonstopmode", "-halt-on-error"])
+            .arg(&tex);
+        let (ok, log) = tex::run_tool(cmd, "pdflatex", 120);
+        assert!(ok, "{log}");
+        let pdf = dir.path().join(format!("{style}.pdf"));
+        let want: BTreeSet<String> = refs.iter().map(|r| r.key.clone()).collect();
+        let (r, f, c) = score(&pdf, &want);
+        eprintln!("refs_generated: {style}: {r} right of {f} found, {c} cited");
+        (right, found, cited) = (right + r, found + f, cited + c);
+        // What pith read is in the page's text as pdftotext reads it (its lines joined).
+        if common::have_tool("pdftotext", test) {
+            let out = Command::new("pdftotext")
+                .arg(&pdf)
+                .arg("-")
+                .output()
+                .unwrap();
+            let text: String = String::from_utf8_lossy(&out.stdout)
+                .split_whitespace()
+                .collect::<String>()
+                .to_ascii_lowercase();
+            let seen = want
+                .iter()
+                .filter(|k| text.contains(k.split_once(':').unwrap().1))
+                .count();
+            eprintln!("refs_generated: {style}: pdftotext's text holds {seen} of the {c} ids");
+            // Whatever pdftotext's text shows, pith finds too (and it joins what it splits).
+            assert!(
+                r >= seen,
+                "{style}: pith found {r}, pdftotext's text holds {seen}"
+            );
+        }
+    }
+    assert!(right * 100 >= cited * 95, "recall {right}/{cited}");
+    assert!(right * 100 >= found * 99, "precision {right}/{found}");
+}
