@@ -357,7 +357,7 @@ struct Crate {
 }
 
 impl Crate {
-    fn new(files: &[Source]) -> Crate {
+    fn new(files: &[&Source]) -> Crate {
         let mut modules: BTreeSet<ModPath> = files.iter().map(|f| f.module.clone()).collect();
         let mut bindings = std::collections::BTreeMap::new();
         for f in files {
@@ -455,9 +455,14 @@ impl Crate {
 /// renamed, re-exported, `crate::`, `super::`, `self::`, a child's name) and the paths written
 /// in code, followed through the names modules import.
 fn edges(files: &[Source]) -> Vec<Edge> {
-    let krate = Crate::new(files);
+    let tests = test_only(files);
+    let files: Vec<&Source> = files
+        .iter()
+        .filter(|f| !tests.iter().any(|t| f.module.starts_with(t)))
+        .collect();
+    let krate = Crate::new(&files);
     let mut out = Vec::new();
-    for f in files {
+    for f in &files {
         let code = code_of(&f.text);
         let mut found: Vec<(usize, Vec<String>)> = use_statements(&code)
             .into_iter()
@@ -477,6 +482,32 @@ fn edges(files: &[Source]) -> Vec<Edge> {
                     });
                 }
             }
+        }
+    }
+    out
+}
+
+/// The modules only unit tests build (`#[cfg(test)] mod shapes;`): no layer, as the unit
+/// tests inside a file are none.
+fn test_only(files: &[Source]) -> Vec<ModPath> {
+    let mut out = Vec::new();
+    for f in files {
+        let mut cfg_test = false;
+        for line in f.text.lines() {
+            let t = line.trim_start();
+            if t.starts_with("#[cfg(test)]") {
+                cfg_test = true;
+                continue;
+            }
+            if cfg_test {
+                let t = t.strip_prefix("pub(crate) ").unwrap_or(t);
+                if let Some(name) = t.strip_prefix("mod ").and_then(|m| m.strip_suffix(';')) {
+                    let mut m = f.module.clone();
+                    m.push(name.trim().to_owned());
+                    out.push(m);
+                }
+            }
+            cfg_test = t.starts_with("#[");
         }
     }
     out

@@ -71,9 +71,9 @@ impl Service {
         match self {
             Service::Arxiv => super::ENV_ARXIV_URL,
             Service::Resolver => super::ENV_RESOLVER_URL,
-            Service::Calendar => super::ots::ENV_CALENDARS,
-            Service::Bitcoin => super::ots::ENV_BITCOIN_URL,
-            Service::Wayback => super::wayback::ENV_WAYBACK_URL,
+            Service::Calendar => super::ENV_CALENDARS,
+            Service::Bitcoin => super::ENV_BITCOIN_URL,
+            Service::Wayback => super::ENV_WAYBACK_URL,
         }
     }
 }

@@ -55,7 +55,7 @@ impl Mirror {
         Mirror {
             name: base.to_owned(),
             base_url: base.to_owned(),
-            bundle_pattern: super::resolver::bundle_url(base, "{suffix}"),
+            bundle_pattern: super::bundle_url(base, "{suffix}"),
             named_keys: Vec::new(),
         }
     }
@@ -217,7 +217,7 @@ pub fn parse(json: &[u8], at: &str) -> Result<Vec<Mirror>, String> {
             .and_then(Value::as_str)
             .filter(|p| p.contains("{suffix}"))
             .and_then(absolute)
-            .unwrap_or_else(|| super::resolver::bundle_url(&base, "{suffix}"));
+            .unwrap_or_else(|| super::bundle_url(&base, "{suffix}"));
         let name = m
             .get("name")
             .and_then(Value::as_str)

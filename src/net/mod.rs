@@ -59,6 +59,14 @@ pub const USER_AGENT: &str = concat!(
 pub const ENV_ARXIV_URL: &str = "PITH_ARXIV_URL";
 /// Environment variable naming the resolver base URL.
 pub const ENV_RESOLVER_URL: &str = "PITH_RESOLVER_URL";
+/// Environment variable listing the OpenTimestamps calendars, comma-separated.
+pub const ENV_CALENDARS: &str = "PITH_OTS_CALENDARS";
+/// Environment variable naming a Bitcoin node's REST interface (a URL ending in `/rest`) or
+/// an Esplora-style API (`…/api`).
+pub const ENV_BITCOIN_URL: &str = "PITH_BITCOIN_URL";
+/// Environment variable naming another CDX server than the Wayback Machine's (a mirror, or a
+/// test's stand-in).
+pub const ENV_WAYBACK_URL: &str = "PITH_WAYBACK_URL";
 /// Environment variable naming the cache directory.
 pub const ENV_CACHE_DIR: &str = "PITH_CACHE_DIR";
 /// Environment variable setting the spacing between arXiv requests, in milliseconds. Meant
@@ -503,6 +511,16 @@ impl From<ErrorKind> for Error {
             kind,
         }
     }
+}
+
+/// The record URL of a code at the resolver `base`.
+pub fn record_url(base: &str, code: &str) -> String {
+    format!("{}/pith/{code}.json", base.trim_end_matches('/'))
+}
+
+/// The bundle URL of a code at the resolver `base`.
+pub fn bundle_url(base: &str, code: &str) -> String {
+    format!("{}/pith/{code}/bundle.json", base.trim_end_matches('/'))
 }
 
 #[cfg(test)]

@@ -16,11 +16,8 @@ use std::collections::HashMap;
 
 use crate::ots::{Attestation, BlockHeader, Chain, Headers, Proof, Timestamp};
 
-/// Environment variable listing the calendars, comma-separated.
-pub const ENV_CALENDARS: &str = "PITH_OTS_CALENDARS";
-/// Environment variable naming a Bitcoin node's REST interface (a URL ending in `/rest`) or
-/// an Esplora-style API (`…/api`).
-pub const ENV_BITCOIN_URL: &str = "PITH_BITCOIN_URL";
+// Every service's variable is named beside the others, where the client reads them.
+pub use super::{ENV_BITCOIN_URL, ENV_CALENDARS};
 
 /// The calendars a digest is submitted to by default: OpenTimestamps' public aggregators, as
 /// its own client uses them.

@@ -96,15 +96,8 @@ impl NewerVersion {
     }
 }
 
-/// The record URL of a code at the resolver `base`.
-pub fn record_url(base: &str, code: &str) -> String {
-    format!("{}/pith/{code}.json", base.trim_end_matches('/'))
-}
-
-/// The bundle URL of a code at the resolver `base`.
-pub fn bundle_url(base: &str, code: &str) -> String {
-    format!("{}/pith/{code}/bundle.json", base.trim_end_matches('/'))
-}
+// The URL shapes are the protocol's, shared with the mirrors' manifests (`super`).
+pub use super::{bundle_url, record_url};
 
 /// Reads a record as the resolver serves it: wrapped (`canonical_record` beside
 /// `pith_number` and `canonical_sha256`) or bare. A `newer_version` URL that is a path is

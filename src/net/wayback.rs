@@ -11,8 +11,7 @@ use super::client::{Client, Service};
 use super::{Error, ErrorKind};
 use crate::capture::{self, Capture};
 
-/// The environment variable naming another CDX server (a mirror, or a test's stand-in).
-pub const ENV_WAYBACK_URL: &str = "PITH_WAYBACK_URL";
+pub use super::ENV_WAYBACK_URL;
 /// The Wayback Machine.
 pub const WAYBACK_URL: &str = "https://web.archive.org";
 /// The most captures asked for in one query.

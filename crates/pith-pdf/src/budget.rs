@@ -14,6 +14,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+// What went over and why work stopped are the error's words (a leaf every layer reads);
+// the limits and the token that count them are here.
+pub use crate::error::{Halt, Resource};
 use crate::{Error, ErrorKind};
 
 /// The most one document may cost, resource by resource. Every limit counts per document
@@ -123,113 +126,6 @@ impl Limits {
             Resource::Nesting => self.nesting = value,
         }
     }
-}
-
-/// One counted resource of [`Limits`] (what [`ErrorKind::OverLimit`] names).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Resource {
-    /// [`Limits::decoded_bytes`].
-    DecodedBytes,
-    /// [`Limits::objects`].
-    Objects,
-    /// [`Limits::xref_entries`].
-    XrefEntries,
-    /// [`Limits::walk_nodes`].
-    WalkNodes,
-    /// [`Limits::parsed_bytes`].
-    ParsedBytes,
-    /// [`Limits::operators`].
-    Operators,
-    /// [`Limits::filters`].
-    Filters,
-    /// [`Limits::decoder_bytes`].
-    DecoderBytes,
-    /// [`Limits::nesting`].
-    Nesting,
-}
-
-impl Resource {
-    /// Every resource, in the order of [`Limits`]' fields.
-    pub const ALL: [Resource; 9] = [
-        Resource::DecodedBytes,
-        Resource::Objects,
-        Resource::XrefEntries,
-        Resource::WalkNodes,
-        Resource::ParsedBytes,
-        Resource::Operators,
-        Resource::Filters,
-        Resource::DecoderBytes,
-        Resource::Nesting,
-    ];
-
-    /// The setting that raises the limit: the [`Limits`] field's name (`objects`), which
-    /// front ends spell as their own option.
-    pub fn setting(self) -> &'static str {
-        match self {
-            Resource::DecodedBytes => "decoded_bytes",
-            Resource::Objects => "objects",
-            Resource::XrefEntries => "xref_entries",
-            Resource::WalkNodes => "walk_nodes",
-            Resource::ParsedBytes => "parsed_bytes",
-            Resource::Operators => "operators",
-            Resource::Filters => "filters",
-            Resource::DecoderBytes => "decoder_bytes",
-            Resource::Nesting => "nesting",
-        }
-    }
-
-    /// What is counted, in words, plural ("objects parsed").
-    pub fn counted(self) -> &'static str {
-        match self {
-            Resource::DecodedBytes => "bytes decoded from streams",
-            Resource::Objects => "objects parsed",
-            Resource::XrefEntries => "cross-reference entries",
-            Resource::WalkNodes => {
-                "nodes visited in its page tree, annotations, form fields and other trees"
-            }
-            Resource::ParsedBytes => "bytes of parsed objects",
-            Resource::Operators => "content operators scanned",
-            Resource::Filters => "filters named by one stream",
-            Resource::DecoderBytes => "bytes held by one stream's decoders",
-            Resource::Nesting => "levels of arrays and dictionaries nested in one object",
-        }
-    }
-
-    /// What the limit counts over: `file` for the totals, `stream` or `object` for the limits
-    /// of one item.
-    pub fn scope(self) -> &'static str {
-        match self {
-            Resource::Filters | Resource::DecoderBytes => "stream",
-            Resource::Nesting => "object",
-            _ => "file",
-        }
-    }
-
-    /// The resource whose [`Resource::setting`] is `name`.
-    pub fn from_setting(name: &str) -> Option<Resource> {
-        Resource::ALL.into_iter().find(|r| r.setting() == name)
-    }
-
-    fn index(self) -> usize {
-        self as usize
-    }
-}
-
-impl std::fmt::Display for Resource {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.setting())
-    }
-}
-
-/// Why work stopped ([`ErrorKind::Stopped`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Halt {
-    /// The [`Stop`]'s deadline passed.
-    Deadline,
-    /// [`Stop::cancel`] was called.
-    Cancelled,
 }
 
 /// A cancellation token with an optional deadline: cheap to clone and to check, shared across

@@ -52,7 +52,7 @@ pub enum ErrorKind {
     Encrypted,
     /// Occurs when an encrypted file cannot be opened: it needs a password that was not
     /// given, the password is wrong, or its encryption is unsupported or malformed.
-    Crypt(super::crypt::Error),
+    Crypt(CryptError),
     /// Occurs when a certification signature (`/DocMDP` with `/P 1`) forbids any change.
     Certified,
     /// Occurs when a visible stamp is asked for a file with approval or certification
@@ -100,13 +100,13 @@ pub enum ErrorKind {
     /// written. The setting that raises it is [`super::budget::Resource::setting`].
     OverLimit {
         /// What went over its limit.
-        resource: super::budget::Resource,
+        resource: Resource,
         /// The limit it went over.
         limit: u64,
     },
     /// Occurs when the work was stopped by its [`super::budget::Stop`] token: its deadline
     /// passed or it was cancelled. Work stops where it was; nothing is written.
-    Stopped(super::budget::Halt),
+    Stopped(Halt),
 }
 
 impl Error {
@@ -243,10 +243,10 @@ impl fmt::Display for Error {
                 resource.scope(),
                 resource.setting()
             )?,
-            ErrorKind::Stopped(super::budget::Halt::Deadline) => {
+            ErrorKind::Stopped(Halt::Deadline) => {
                 write!(f, "stopped: the time allowed for this file ran out")?
             }
-            ErrorKind::Stopped(super::budget::Halt::Cancelled) => {
+            ErrorKind::Stopped(Halt::Cancelled) => {
                 write!(f, "stopped: the work was cancelled")?
             }
             ErrorKind::TooLarge {
@@ -367,4 +367,131 @@ mod tests {
         );
         assert!(big.is_refusal());
     }
+}
+
+/// One counted resource of [`crate::budget::Limits`] (what [`ErrorKind::OverLimit`] names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Resource {
+    /// [`crate::budget::Limits::decoded_bytes`].
+    DecodedBytes,
+    /// [`crate::budget::Limits::objects`].
+    Objects,
+    /// [`crate::budget::Limits::xref_entries`].
+    XrefEntries,
+    /// [`crate::budget::Limits::walk_nodes`].
+    WalkNodes,
+    /// [`crate::budget::Limits::parsed_bytes`].
+    ParsedBytes,
+    /// [`crate::budget::Limits::operators`].
+    Operators,
+    /// [`crate::budget::Limits::filters`].
+    Filters,
+    /// [`crate::budget::Limits::decoder_bytes`].
+    DecoderBytes,
+    /// [`crate::budget::Limits::nesting`].
+    Nesting,
+}
+
+impl Resource {
+    /// Every resource, in the order of [`crate::budget::Limits`]' fields.
+    pub const ALL: [Resource; 9] = [
+        Resource::DecodedBytes,
+        Resource::Objects,
+        Resource::XrefEntries,
+        Resource::WalkNodes,
+        Resource::ParsedBytes,
+        Resource::Operators,
+        Resource::Filters,
+        Resource::DecoderBytes,
+        Resource::Nesting,
+    ];
+
+    /// The setting that raises the limit: the [`crate::budget::Limits`] field's name (`objects`), which
+    /// front ends spell as their own option.
+    pub fn setting(self) -> &'static str {
+        match self {
+            Resource::DecodedBytes => "decoded_bytes",
+            Resource::Objects => "objects",
+            Resource::XrefEntries => "xref_entries",
+            Resource::WalkNodes => "walk_nodes",
+            Resource::ParsedBytes => "parsed_bytes",
+            Resource::Operators => "operators",
+            Resource::Filters => "filters",
+            Resource::DecoderBytes => "decoder_bytes",
+            Resource::Nesting => "nesting",
+        }
+    }
+
+    /// What is counted, in words, plural ("objects parsed").
+    pub fn counted(self) -> &'static str {
+        match self {
+            Resource::DecodedBytes => "bytes decoded from streams",
+            Resource::Objects => "objects parsed",
+            Resource::XrefEntries => "cross-reference entries",
+            Resource::WalkNodes => {
+                "nodes visited in its page tree, annotations, form fields and other trees"
+            }
+            Resource::ParsedBytes => "bytes of parsed objects",
+            Resource::Operators => "content operators scanned",
+            Resource::Filters => "filters named by one stream",
+            Resource::DecoderBytes => "bytes held by one stream's decoders",
+            Resource::Nesting => "levels of arrays and dictionaries nested in one object",
+        }
+    }
+
+    /// What the limit counts over: `file` for the totals, `stream` or `object` for the limits
+    /// of one item.
+    pub fn scope(self) -> &'static str {
+        match self {
+            Resource::Filters | Resource::DecoderBytes => "stream",
+            Resource::Nesting => "object",
+            _ => "file",
+        }
+    }
+
+    /// The resource whose [`Resource::setting`] is `name`.
+    pub fn from_setting(name: &str) -> Option<Resource> {
+        Resource::ALL.into_iter().find(|r| r.setting() == name)
+    }
+
+    pub(crate) fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl std::fmt::Display for Resource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.setting())
+    }
+}
+
+/// Why work stopped ([`ErrorKind::Stopped`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Halt {
+    /// The [`crate::budget::Stop`]'s deadline passed.
+    Deadline,
+    /// [`crate::budget::Stop::cancel`] was called.
+    Cancelled,
+}
+
+/// An error opening an encryption dictionary: why the file key could not be had.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CryptError {
+    /// Occurs when the empty password does not open the file and no password was given.
+    #[error("it needs a password (its user password is not empty)")]
+    PasswordRequired,
+    /// Occurs when the given password is neither the user nor the owner password (and the
+    /// empty password does not open the file either).
+    #[error("the password given is neither its user nor its owner password")]
+    WrongPassword,
+    /// Occurs when the file uses a security handler or method pith does not implement
+    /// (public-key handlers, `/V 3`, unknown crypt filter methods).
+    #[error("unsupported encryption: {0}")]
+    Unsupported(String),
+    /// Occurs when the encryption dictionary lacks a value it needs or has one out of range.
+    #[error("malformed encryption dictionary: {0}")]
+    Malformed(String),
 }

@@ -15,26 +15,29 @@
 //!
 //! ## Layers
 //!
-//! A module uses (`crate::…`) only modules of the layers below its own, never one of its own
-//! layer, so no two modules import each other; `tests/layering.rs` holds every `crate::` path
-//! to this list, from the top:
+//! A module uses (`crate::…`, `super::…`, grouped or re-exported) only modules of the layers
+//! below its own, never one of its own layer, so no two modules import each other;
+//! `tests/layering.rs` holds every use to this list, from the top (the unit tests' own modules,
+//! `shapes`, `scenarios` and `testkit`, are no layer):
 //!
-//! 1. `shapes`, `scenarios`
-//! 2. `commit`, `page`
-//! 3. `strip`
-//! 4. `inject`
-//! 5. `inspect`
-//! 6. `stamp`, `text`
-//! 7. `document`
-//! 8. `repair`, `signature`, `info`
-//! 9. `writer`
-//! 10. `reader`, `xmp`
-//! 11. `crypt`, `filters`, `journal`, `mark`, `xml`
-//! 12. `security`, `vocab`, `output`
-//! 13. `syntax`, `budget`, `error`, `testkit`
+//! 1. `commit`, `page`
+//! 2. `strip`
+//! 3. `inject`
+//! 4. `inspect`
+//! 5. `stamp`, `text`
+//! 6. `document`
+//! 7. `repair`, `signature`, `info`
+//! 8. `writer`
+//! 9. `reader`, `xmp`
+//! 10. `crypt`, `filters`, `journal`, `mark`, `xml`
+//! 11. `security`, `vocab`, `output`
+//! 12. `syntax`, `budget`
+//! 13. `error`
 //!
-//! - [`budget`]: the [`Limits`] one document may cost and the [`Stop`] token its loops check;
-//!   a leaf, spent from by every layer below the front ends.
+//! - [`budget`]: the [`Limits`] one document may cost and the [`Stop`] token its loops check,
+//!   spent from by every layer below the front ends. The error it raises, and every other way
+//!   reading fails, is the leaf [`Error`] ([`ErrorKind`]: what went over, why work stopped, why
+//!   an encryption dictionary did not open).
 //! - [`vocab`]: the names the identifier is written under (Info keys, XMP namespace and
 //!   properties, URL base); constants only. [`mark`]: the [`Identifier`] the engine writes.
 //! - [`xml`]: guards for untrusted XML and XML escaping; [`output`]: whole-file writes (all or

@@ -33,25 +33,9 @@ use crate::syntax::{Dict, Obj, Parser, Ref};
 
 pub use key::Auth;
 
-/// An error opening an encryption dictionary: why the file key could not be had.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum Error {
-    /// Occurs when the empty password does not open the file and no password was given.
-    #[error("it needs a password (its user password is not empty)")]
-    PasswordRequired,
-    /// Occurs when the given password is neither the user nor the owner password (and the
-    /// empty password does not open the file either).
-    #[error("the password given is neither its user nor its owner password")]
-    WrongPassword,
-    /// Occurs when the file uses a security handler or method pith does not implement
-    /// (public-key handlers, `/V 3`, unknown crypt filter methods).
-    #[error("unsupported encryption: {0}")]
-    Unsupported(String),
-    /// Occurs when the encryption dictionary lacks a value it needs or has one out of range.
-    #[error("malformed encryption dictionary: {0}")]
-    Malformed(String),
-}
+// The error's words live with every other error of reading (a leaf the reader's layers
+// below this one also name).
+pub use crate::error::CryptError as Error;
 
 /// How one class of data is encrypted (a crypt filter's `/CFM`, §7.6.6 Table 25).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
