@@ -433,3 +433,32 @@ fn number_takes_what_exiftool_shows_and_points_an_arxiv_id_to_arxiv() {
     assert!(err.contains("--arxiv"), "{err}");
     assert!(!dir.path().join("b.pdf").exists());
 }
+
+#[test]
+fn an_unchanged_inject_says_it_wrote_its_output() {
+    let dir = common::tmpdir();
+    let atom = root().join("examples/2402.03791v3.atom.xml");
+    let inject = |input: &std::path::Path, out: &std::path::Path| {
+        common::pith()
+            .arg("inject")
+            .arg(input)
+            .arg("--arxiv-atom")
+            .arg(&atom)
+            .arg("-o")
+            .arg(out)
+            .output()
+            .unwrap()
+    };
+    let (first, second) = (dir.path().join("out.pdf"), dir.path().join("out2.pdf"));
+    assert!(inject(&root().join("examples/2402.03791v3.pdf"), &first)
+        .status
+        .success());
+    let o = inject(&first, &second);
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(second.is_file());
+    assert!(
+        said.contains("out2.pdf: written") && said.contains("already carries"),
+        "{said}"
+    );
+}
