@@ -219,7 +219,7 @@ print("hot badge / nginx by round: " + ", ".join(f"{x:.2f}x" for x in ratios)
       + f"; median {statistics.median(ratios):.2f}x (goal at least 1.0x)")
 EOF2
 fi
-python3 - "$work" <<'EOF'
+[[ -n "${HOT_ONLY:-}" ]] || python3 - "$work" <<'EOF'
 import sys
 w = sys.argv[1]
 r = lambda k: float(open(f"{w}/rps-{k}").read())

@@ -213,7 +213,8 @@ impl PithNumber {
         }
     }
 
-    /// Parses `pith:YYYY:<26>`, a bare `<26>` code, or the resolver URL
+    /// Parses `pith:YYYY:<26>` (also without its `pith:`, as XMP readers show it), a bare
+    /// `<26>` code, or the resolver URL
     /// `https://pith.science/pith/<26>` (as DOI tools accept doi.org URLs). A bare
     /// code and a URL carry no year.
     ///
@@ -260,7 +261,17 @@ impl PithNumber {
                 _ => Err(Error::new(text, ErrorKind::BadForm)),
             };
         }
-        if t.contains(':') {
+        // `YYYY:<26>`: the number as XMP readers such as exiftool show pith's xmp:Identifier
+        // (the value without its `pith:` scheme).
+        if let Some((year, code)) = t.split_once(':') {
+            if year.len() == 4 && year.bytes().all(|b| b.is_ascii_digit()) && !code.contains(':') {
+                let year = check_year(text, year)?;
+                let code = check_code(text, code, &[CODE_LEN], "26 (YYYY:<26 characters>)")?;
+                return Ok(PithNumber {
+                    code,
+                    year: Some(year),
+                });
+            }
             return Err(Error::new(text, ErrorKind::BadForm));
         }
         let code = check_code(text, t, &[CODE_LEN], "26 (or pith:YYYY:<26 characters>)")?;

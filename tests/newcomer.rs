@@ -403,3 +403,62 @@ fn batch_says_where_its_outputs_may_go() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(dir.path().join("numbered/2402.03791v3.pdf").is_file());
 }
+
+#[test]
+fn number_takes_what_exiftool_shows_and_points_an_arxiv_id_to_arxiv() {
+    let dir = common::tmpdir();
+    let inject = |number: &str, out: &str| {
+        common::pith()
+            .arg("inject")
+            .arg(root().join("examples/2402.03791v3.pdf"))
+            .args(["--number", number, "-o"])
+            .arg(dir.path().join(out))
+            .output()
+            .unwrap()
+    };
+    // exiftool shows pith's xmp:Identifier as `2024:<26>`: taken as the number it is.
+    let code = common::SEED.strip_prefix("pith:").unwrap();
+    let o = inject(code, "a.pdf");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = common::pith()
+        .arg("inspect")
+        .arg(dir.path().join("a.pdf"))
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&o.stdout).contains(common::SEED));
+    // An arXiv id where the number goes: the flag that takes it is named.
+    let o = inject("2402.03791", "b.pdf");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("--arxiv"), "{err}");
+    assert!(!dir.path().join("b.pdf").exists());
+}
+
+#[test]
+fn an_unchanged_inject_says_it_wrote_its_output() {
+    let dir = common::tmpdir();
+    let atom = root().join("examples/2402.03791v3.atom.xml");
+    let inject = |input: &std::path::Path, out: &std::path::Path| {
+        common::pith()
+            .arg("inject")
+            .arg(input)
+            .arg("--arxiv-atom")
+            .arg(&atom)
+            .arg("-o")
+            .arg(out)
+            .output()
+            .unwrap()
+    };
+    let (first, second) = (dir.path().join("out.pdf"), dir.path().join("out2.pdf"));
+    assert!(inject(&root().join("examples/2402.03791v3.pdf"), &first)
+        .status
+        .success());
+    let o = inject(&first, &second);
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(second.is_file());
+    assert!(
+        said.contains("out2.pdf: written") && said.contains("already carries"),
+        "{said}"
+    );
+}

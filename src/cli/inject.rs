@@ -169,6 +169,11 @@ fn report(args: &Args, r: &InjectReport, to_stdout: bool, ui: super::Ui) -> Resu
         }
         let out = &r.output;
         lines.push(match (r.status, &r.replaced) {
+            // Written to another file all the same: say so, or the reader looks for a change.
+            (Status::Unchanged, _) if r.output != r.input && !to_stdout => format!(
+                "{out}: written, a copy of {} unchanged: it already carries {}",
+                r.input, r.number
+            ),
             (Status::Unchanged, _) => {
                 format!("{}: unchanged, already carries {}", r.input, r.number)
             }

@@ -223,6 +223,16 @@ pub fn hint<T>(r: Result<T, pith::job::Error>) -> Result<T> {
                 return super::net::with_kind(n, super::net::describe(n));
             }
             pith::job::ErrorKind::Input(r) => r,
+            // An arXiv id where a number goes: the flag that takes it.
+            pith::job::ErrorKind::BadNumber(n)
+                if pith::net::ArxivId::parse(n.input().trim()).is_ok() =>
+            {
+                return super::Failure::new(
+                    e.kind_of(),
+                    format!("{e}; that is an arXiv id: give it with --arxiv ID (or --arxiv-atom FILE offline)"),
+                )
+                .into();
+            }
             _ => return e.into(),
         };
         let h = match r.kind() {
