@@ -34,8 +34,9 @@ const MAX_ROW: usize = 1 << 20;
 /// What one Flate stage holds: flate2's 32 KiB input buffer, miniz_oxide's inflate state
 /// (its 32 KiB window and tables) and the 32 KiB the stage decodes into, rounded up.
 const FLATE_HELD: u64 = 112 << 10;
-/// What one LZW stage holds: its 8 KiB input buffer and weezl's code table, rounded up.
-const LZW_HELD: u64 = 48 << 10;
+/// What one LZW stage holds: its 8 KiB input and output buffers and weezl's code table,
+/// rounded up.
+const LZW_HELD: u64 = 56 << 10;
 /// What a byte-wise stage (ASCIIHex, ASCII85, RunLength) holds: its 8 KiB buffer and what
 /// one step decodes.
 const BYTES_HELD: u64 = 9 << 10;
@@ -523,6 +524,10 @@ struct Lzw<R> {
     len: usize,
     eof: bool,
     done: bool,
+    /// What was decoded and not read yet: `out[opos..olen]`.
+    out: Vec<u8>,
+    opos: usize,
+    olen: usize,
 }
 
 impl<R: Read> Lzw<R> {
@@ -541,12 +546,16 @@ impl<R: Read> Lzw<R> {
             len: 0,
             eof: false,
             done: false,
+            out: vec![0; 8192],
+            opos: 0,
+            olen: 0,
         }
     }
 }
 
-impl<R: Read> Read for Lzw<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+impl<R: Read> Lzw<R> {
+    /// Decodes into `buf`; 0 at the end.
+    fn decode_into(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         use weezl::LzwStatus;
         while !self.done && !buf.is_empty() {
             if self.pos == self.len && !self.eof {
@@ -567,6 +576,24 @@ impl<R: Read> Read for Lzw<R> {
             }
         }
         Ok(0)
+    }
+}
+
+impl<R: Read> Read for Lzw<R> {
+    /// Decodes a fixed 8 KiB at a time into a buffer of its own, so that where a broken
+    /// stream ends does not depend on how much its reader asks for at once.
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.opos == self.olen {
+            let mut out = std::mem::take(&mut self.out);
+            let n = self.decode_into(&mut out[..]);
+            self.out = out;
+            self.olen = n?;
+            self.opos = 0;
+        }
+        let n = buf.len().min(self.olen - self.opos);
+        buf[..n].copy_from_slice(&self.out[self.opos..self.opos + n]);
+        self.opos += n;
+        Ok(n)
     }
 }
 
@@ -882,6 +909,42 @@ mod tests {
             }
             assert_eq!(got, whole, "reads of {piece}");
         }
+    }
+
+    /// The `filters` fuzz target's seeds (a dictionary line, then the data), among them what
+    /// it found: decoded whole and in reads of 7 bytes, each gives the same bytes.
+    #[test]
+    fn the_fuzz_seeds_decode_alike_whole_and_in_pieces() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/seeds/filters");
+        let l = Limits::default();
+        let mut seen = 0;
+        for e in std::fs::read_dir(dir).unwrap() {
+            let input = std::fs::read(e.unwrap().path()).unwrap();
+            let cut = input
+                .iter()
+                .position(|&b| b == b'\n')
+                .unwrap_or(input.len());
+            let data = input.get(cut + 1..).unwrap_or(&[]);
+            let Ok(d) = Parser::new(&input[..cut], 0, true).dict() else {
+                continue;
+            };
+            let (Ok(whole), Ok(mut dec)) =
+                (decode(&d, data, 4 << 20, &l), Decoder::new(&d, data, &l))
+            else {
+                continue;
+            };
+            let mut got = Vec::new();
+            let mut buf = [0u8; 7];
+            while let Ok(n) = dec.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                got.extend_from_slice(&buf[..n]);
+            }
+            assert_eq!(got, whole);
+            seen += 1;
+        }
+        assert!(seen >= 8, "{seen} seeds decoded");
     }
 
     #[test]
