@@ -207,6 +207,8 @@ class BatchItemReport(TypedDict, total=False):
     refusal: str
     number: str
     replaced: str
+    sha1: str
+    """The input's SHA-1 in base32, as the Internet Archive writes digests (docs/captures.md)."""
     found: str
     copied: bool
     bytes_before: int

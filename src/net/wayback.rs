@@ -4,8 +4,8 @@
 //! The API answers `output=json` (an array of rows under a legend row, read by
 //! [`crate::capture::cdx`]). An answer is kept in the cache (`wayback/<sha1 of the query>.json`)
 //! and used again instead of asking, unless the settings ask to refresh; offline, only the
-//! cache answers. What the captures prove is the job layer's question
-//! ([`crate::job::capture`]): this module only fetches them.
+//! cache answers. What the captures prove is decided in the job layer (its `capture` module):
+//! this module only fetches them.
 
 use super::client::{Client, Service};
 use super::{Error, ErrorKind};
