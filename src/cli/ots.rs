@@ -228,6 +228,33 @@ fn upgrade(a: UpgradeArgs, ui: Ui) -> Result<Outcome> {
     Ok(Outcome::Mismatch)
 }
 
+/// The headers `verify` checks `proof` against: of `--headers`, only those the proof may need
+/// (the file read as a stream); else the blocks it claims, from `PITH_BITCOIN_URL`; else none.
+fn headers_for(a: &VerifyArgs, proof: &Proof, ui: Ui) -> Result<Headers> {
+    Ok(
+        match (
+            &a.headers,
+            std::env::var(ENV_BITCOIN_URL)
+                .ok()
+                .filter(|u| !u.is_empty()),
+        ) {
+            (Some(path), _) => {
+                // Only the headers this proof may need are kept; the file is read as a stream.
+                let roots = proof
+                    .bitcoin_roots()
+                    .with_context(|| a.proof.display().to_string())?;
+                pith::ots::file::read_headers(path, Headers::keeping(Chain::Main, roots))
+                    .with_context(|| path.display().to_string())?
+            }
+            (None, Some(url)) => {
+                let client = pith::net::Client::new(&a.net.settings(ui)?)?;
+                pith::net::ots::headers(&client, &url, &proof.bitcoin_heights())
+            }
+            (None, None) => Headers::default(),
+        },
+    )
+}
+
 fn verify(a: VerifyArgs, ui: Ui) -> Result<Outcome> {
     let proof = read_proof(&a.proof)?;
     let expected = match (&a.subject.subject, &a.subject.file, &a.subject.digest) {
@@ -243,26 +270,7 @@ fn verify(a: VerifyArgs, ui: Ui) -> Result<Outcome> {
             bail!("what is the proof of? give a NUMBER, a RECORD, --file or --digest")
         }
     };
-    let headers = match (
-        &a.headers,
-        std::env::var(ENV_BITCOIN_URL)
-            .ok()
-            .filter(|u| !u.is_empty()),
-    ) {
-        (Some(path), _) => {
-            // Only the headers this proof may need are kept; the file is read as a stream.
-            let roots = proof
-                .bitcoin_roots()
-                .with_context(|| a.proof.display().to_string())?;
-            pith::ots::file::read_headers(path, Headers::keeping(Chain::Main, roots))
-                .with_context(|| path.display().to_string())?
-        }
-        (None, Some(url)) => {
-            let client = pith::net::Client::new(&a.net.settings(ui)?)?;
-            pith::net::ots::headers(&client, &url, &proof.bitcoin_heights())
-        }
-        (None, None) => Headers::default(),
-    };
+    let headers = headers_for(&a, &proof, ui)?;
     let verdict = pith::ots::check(&proof, &expected, &headers)
         .with_context(|| a.proof.display().to_string())?;
     if a.json {

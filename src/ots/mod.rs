@@ -29,6 +29,7 @@
 pub mod check;
 pub mod file;
 pub mod header;
+mod merge;
 pub mod proof;
 
 pub use check::{check, Anchor, Expected, Refusal, Verdict};
