@@ -109,24 +109,28 @@ pub fn run(mut args: Args, ui: super::Ui) -> Result<Outcome> {
     }))?;
     let many = reports.len() > 1;
     for r in &reports {
-        // As with --arxiv ID --next: the next version's number rests on what it keeps.
         if args.input.next {
-            if let Some(v) = r.version() {
-                super::note!(
-                    ui,
-                    "{}: the number v{v} will have if it keeps v{}'s title, abstract, categories and licence (v1's date stays; changing any of them changes the number)",
-                    r.arxiv_id
-                        .rsplit_once('v')
-                        .filter(|(_, n)| n.parse::<u32>().is_ok())
-                        .map_or(r.arxiv_id.as_str(), |(id, _)| id),
-                    v.saturating_sub(1)
-                );
-            }
+            next_note(ui, r);
         }
         print(&mut out, &args, r, many)?;
     }
     out.flush()?;
     Ok(Outcome::Ok)
+}
+
+/// As with --arxiv ID --next: the next version's number rests on what it keeps, said once.
+fn next_note(ui: super::Ui, r: &NumberReport) {
+    if let Some(v) = r.version() {
+        super::note!(
+            ui,
+            "{}: the number v{v} will have if it keeps v{}'s title, abstract, categories and licence (v1's date stays; changing any of them changes the number)",
+            r.arxiv_id
+                .rsplit_once('v')
+                .filter(|(_, n)| n.parse::<u32>().is_ok())
+                .map_or(r.arxiv_id.as_str(), |(id, _)| id),
+            v.saturating_sub(1)
+        );
+    }
 }
 
 /// One report: the number alone, or one pretty JSON object; of several (the entries of a
