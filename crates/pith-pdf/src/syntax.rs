@@ -120,7 +120,7 @@ pub enum SyntaxError {
     /// The bytes at this offset are not valid PDF syntax.
     Invalid(usize),
     /// Arrays and dictionaries nest deeper than the parser's limit (the limit): the reader
-    /// refuses it as going over [`crate::budget::Limits::nesting`].
+    /// refuses it as going over the budget's `nesting` limit.
     TooDeep(u64),
 }
 
@@ -167,7 +167,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The same parser, refusing arrays and dictionaries nested deeper than `max` levels
-    /// ([`SyntaxError::TooDeep`]); the default is [`crate::budget::Limits::nesting`]'s.
+    /// ([`SyntaxError::TooDeep`]); the default is the budget's default `nesting`, 64.
     pub fn nesting(mut self, max: u64) -> Self {
         self.max_depth = max;
         self
