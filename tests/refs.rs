@@ -1,7 +1,8 @@
 //! `pith refs`: the arXiv ids and DOIs a paper's reference list cites, from its PDF (text
 //! read through the fonts' encodings) or its source's `.bbl`, each with where it was read.
 //!
-//! The quick tier reads a committed pdfLaTeX page (`tests/fixtures/refs.pdf`) whose answer is
+//! The quick tier reads a committed pdfLaTeX page (`examples/refs.pdf`, compiled once from `examples/refs.tex` with TeX Live 2023 and
+//! `SOURCE_DATE_EPOCH=1700000000`) whose answer is
 //! known, a source tar and a `.bbl`, and refuses what is neither. The full tier compiles
 //! generated papers (numbered, author-year with natbib, two columns, DOIs broken at hyphens)
 //! whose reference lists hold known ids, and holds what `pith refs` reads to at least 95% of
@@ -14,11 +15,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::common::{self, assert_one_line_error, run_pith};
-
-#[path = "common/tex.rs"]
-#[allow(dead_code)]
-mod tex;
+use crate::common::{self, assert_one_line_error, run_pith, tex};
 
 fn lines(stdout: &str) -> Vec<Value> {
     stdout
@@ -41,12 +38,18 @@ fn key(v: &Value) -> String {
 
 #[test]
 fn the_fixture_gives_its_references_with_page_and_line() {
-    let pdf = common::fixture("refs.pdf");
+    let pdf = common::example("refs.pdf");
     let r = run_pith(&["refs", pdf.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let got: Vec<(String, u64, u64)> = lines(&r.stdout)
         .iter()
-        .map(|v| (key(v), v["page"].as_u64().unwrap(), v["line"].as_u64().unwrap()))
+        .map(|v| {
+            (
+                key(v),
+                v["page"].as_u64().unwrap(),
+                v["line"].as_u64().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(
         got,
@@ -54,7 +57,11 @@ fn the_fixture_gives_its_references_with_page_and_line() {
             ("arxiv:1706.03762v5".into(), 1, 7),
             ("doi:10.1103/physrevlett.116.061102".into(), 1, 10),
             ("arxiv:hep-th/9901001".into(), 1, 12),
-            ("doi:10.1002/abc-def-ghi-jkl-mno-pqr-stu-vwx-yz-suffix-2020".into(), 1, 13),
+            (
+                "doi:10.1002/abc-def-ghi-jkl-mno-pqr-stu-vwx-yz-suffix-2020".into(),
+                1,
+                13
+            ),
             ("arxiv:2402.03791v3".into(), 1, 17),
         ]
     );
@@ -63,7 +70,12 @@ fn the_fixture_gives_its_references_with_page_and_line() {
     let named = dir.path().join("2402.03791v3.pdf");
     std::fs::copy(&pdf, &named).unwrap();
     let out = dir.path().join("refs.jsonl");
-    let r = run_pith(&["refs", dir.path().to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    let r = run_pith(&[
+        "refs",
+        dir.path().to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let written = lines(&std::fs::read_to_string(&out).unwrap());
     assert_eq!(written.len(), 5);
@@ -79,7 +91,11 @@ fn a_source_tar_and_a_bbl_give_their_lines() {
         \\newblock \\emph{arXiv preprint arXiv:1706.03762}, 2017.\n\\bibitem{b}\nB.~Author.\n\
         \\newblock \\doi{10.1000/a\\_b-c}.\n\\end{thebibliography}\n";
     std::fs::write(src.join("main.bbl"), bbl).unwrap();
-    std::fs::write(src.join("main.tex"), "arXiv:1512.03385 is cited in the body only").unwrap();
+    std::fs::write(
+        src.join("main.tex"),
+        "arXiv:1512.03385 is cited in the body only",
+    )
+    .unwrap();
     let tar = dir.path().join("1801.00001v2.tar.gz");
     let ok = Command::new("tar")
         .arg("czf")
@@ -115,7 +131,7 @@ fn what_is_no_paper_is_one_line_error() {
     // A damaged PDF: named, and the other files' lines still written.
     let bad = dir.path().join("bad.pdf");
     std::fs::write(&bad, b"%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF").unwrap();
-    let pdf = common::fixture("refs.pdf");
+    let pdf = common::example("refs.pdf");
     let r = run_pith(&["refs", bad.to_str().unwrap(), pdf.to_str().unwrap()]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("bad.pdf"), "{}", r.stderr);
@@ -146,7 +162,9 @@ impl Rng {
 /// `n` references of every kind, written as `style` writes them.
 fn references(rng: &mut Rng, n: usize, style: &str) -> Vec<Ref> {
     const ARCHIVES: [&str; 4] = ["hep-th", "astro-ph", "cond-mat", "math"];
-    const WORDS: [&str; 8] = ["PhysRevD", "j-cell", "s41586", "nature-", "JHEP", "abc_def", "x-y-z", "tpami"];
+    const WORDS: [&str; 8] = [
+        "PhysRevD", "j-cell", "s41586", "nature-", "JHEP", "abc_def", "x-y-z", "tpami",
+    ];
     (0..n)
         .map(|i| {
             let year = 2008 + rng.below(17);
@@ -196,8 +214,14 @@ fn references(rng: &mut Rng, n: usize, style: &str) -> Vec<Ref> {
 
 fn paper(style: &str, refs: &[Ref]) -> String {
     let (class, pkgs) = match style {
-        "twocolumn" => ("\\documentclass[twocolumn]{article}", "\\usepackage[hyphens]{url}"),
-        "natbib" => ("\\documentclass{article}", "\\usepackage{natbib}\\usepackage[hyphens]{url}"),
+        "twocolumn" => (
+            "\\documentclass[twocolumn]{article}",
+            "\\usepackage[hyphens]{url}",
+        ),
+        "natbib" => (
+            "\\documentclass{article}",
+            "\\usepackage{natbib}\\usepackage[hyphens]{url}",
+        ),
         _ => ("\\documentclass{article}", "\\usepackage{url}"),
     };
     let items: Vec<&str> = refs.iter().map(|r| r.tex.as_str()).collect();
@@ -214,7 +238,11 @@ fn score(pdf: &Path, want: &BTreeSet<String>) -> (usize, usize, usize) {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let got: BTreeSet<String> = lines(&r.stdout).iter().map(key).collect();
     for k in got.symmetric_difference(want) {
-        eprintln!("refs_generated: {}: {k} {}", pdf.display(), if want.contains(k) { "missed" } else { "wrong" });
+        eprintln!(
+            "refs_generated: {}: {k} {}",
+            pdf.display(),
+            if want.contains(k) { "missed" } else { "wrong" }
+        );
     }
     (got.intersection(want).count(), got.len(), want.len())
 }
@@ -246,7 +274,11 @@ fn generated_papers_meet_recall_and_precision() {
         (right, found, cited) = (right + r, found + f, cited + c);
         // What pith read is in the page's text as pdftotext reads it (its lines joined).
         if common::have_tool("pdftotext", test) {
-            let out = Command::new("pdftotext").arg(&pdf).arg("-").output().unwrap();
+            let out = Command::new("pdftotext")
+                .arg(&pdf)
+                .arg("-")
+                .output()
+                .unwrap();
             let text: String = String::from_utf8_lossy(&out.stdout)
                 .split_whitespace()
                 .collect::<String>()
@@ -257,7 +289,10 @@ fn generated_papers_meet_recall_and_precision() {
                 .count();
             eprintln!("refs_generated: {style}: pdftotext's text holds {seen} of the {c} ids");
             // Whatever pdftotext's text shows, pith finds too (and it joins what it splits).
-            assert!(r >= seen, "{style}: pith found {r}, pdftotext's text holds {seen}");
+            assert!(
+                r >= seen,
+                "{style}: pith found {r}, pdftotext's text holds {seen}"
+            );
         }
     }
     assert!(right * 100 >= cited * 95, "recall {right}/{cited}");

@@ -71,7 +71,13 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     }
     if let Some(out) = &args.output {
         super::fsutil::write_atomic(out, &text)?;
-        note!(ui, "{} lines from {} files written to {}", text.iter().filter(|b| **b == b'\n').count(), files.len() - failed, out.display());
+        note!(
+            ui,
+            "{} lines from {} files written to {}",
+            text.iter().filter(|b| **b == b'\n').count(),
+            files.len() - failed,
+            out.display()
+        );
     }
     if failed > 0 {
         bail!("{failed} of {} files could not be read", files.len());

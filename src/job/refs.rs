@@ -131,6 +131,7 @@ pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
         let pages = pdf::text::pages(file, budget).map_err(|e| Error::from(e.in_file(path)))?;
         return Ok(crate::refs::from_pages(&pages)
             .into_iter()
+            .filter(|m| !is_self(citing.as_deref(), m))
             .map(|m| Reference::new(path, None, citing.as_deref(), m))
             .collect());
     }
@@ -151,13 +152,17 @@ pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
         let text = read_bounded(&mut rest, MAX_BBL).map_err(io("cannot read"))?;
         return Ok(crate::refs::from_bbl(&text)
             .into_iter()
+            .filter(|m| !is_self(citing.as_deref(), m))
             .map(|m| Reference::new(path, None, citing.as_deref(), m))
             .collect());
     }
     let mut out = Vec::new();
     let mut offset = 0u64;
     loop {
-        settings.stop.check().map_err(|e| Error::from(e.in_file(path)))?;
+        settings
+            .stop
+            .check()
+            .map_err(|e| Error::from(e.in_file(path)))?;
         let next = read_entry(&mut rest, &mut offset, None).map_err(|e| {
             Error::new(ErrorKind::Io(
                 format!("cannot read the source tar: {e}"),
@@ -182,10 +187,19 @@ pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
         out.extend(
             crate::refs::from_bbl(&text)
                 .into_iter()
+                .filter(|m| !is_self(citing.as_deref(), m))
                 .map(|m| Reference::new(path, Some(&entry.name), citing.as_deref(), m)),
         );
     }
     Ok(out)
+}
+
+/// Whether `m` names the citing paper itself (arXiv's stamp in the margin of its own PDF).
+fn is_self(citing: Option<&str>, m: &Mention) -> bool {
+    match (citing, &m.cited) {
+        (Some(c), Cited::Arxiv { id, .. }) => crate::record::split_versioned_id(c).0 == *id,
+        _ => false,
+    }
 }
 
 fn read_full(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
@@ -219,9 +233,18 @@ mod tests {
 
     #[test]
     fn citing_from_names() {
-        assert_eq!(citing_of(Path::new("x/2402.03791v3.pdf")).as_deref(), Some("2402.03791v3"));
-        assert_eq!(citing_of(Path::new("2402.03791v3.tar.gz")).as_deref(), Some("2402.03791v3"));
-        assert_eq!(citing_of(Path::new("hep-th9901001v1.tgz")).as_deref(), Some("hep-th/9901001v1"));
+        assert_eq!(
+            citing_of(Path::new("x/2402.03791v3.pdf")).as_deref(),
+            Some("2402.03791v3")
+        );
+        assert_eq!(
+            citing_of(Path::new("2402.03791v3.tar.gz")).as_deref(),
+            Some("2402.03791v3")
+        );
+        assert_eq!(
+            citing_of(Path::new("hep-th9901001v1.tgz")).as_deref(),
+            Some("hep-th/9901001v1")
+        );
         assert_eq!(citing_of(Path::new("paper.pdf")), None);
     }
 }

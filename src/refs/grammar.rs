@@ -74,14 +74,22 @@ pub fn find(text: &str) -> Vec<(usize, Cited)> {
                 continue;
             }
         }
-        if b[i].is_ascii_digit() && i >= doi_end && !prev_is(b, i, |c| c.is_ascii_alphanumeric() || c == b'.') {
+        if b[i].is_ascii_digit()
+            && i >= doi_end
+            && !prev_is(b, i, |c| c.is_ascii_alphanumeric() || c == b'.')
+        {
             if let Some((end, c)) = new_style_at(text, i) {
                 out.push((i, c));
                 i = end;
                 continue;
             }
         }
-        if b[i].is_ascii_lowercase() && i >= doi_end && !prev_is(b, i, |c| c.is_ascii_alphanumeric() || c == b'-' || c == b'.') {
+        if b[i].is_ascii_lowercase()
+            && i >= doi_end
+            && !prev_is(b, i, |c| {
+                c.is_ascii_alphanumeric() || c == b'-' || c == b'.'
+            })
+        {
             if let Some((end, c)) = old_style_at(text, i) {
                 out.push((i, c));
                 i = end;
@@ -98,7 +106,10 @@ fn prev_is(b: &[u8], i: usize, f: impl Fn(u8) -> bool) -> bool {
 }
 
 fn digits(b: &[u8], from: usize) -> usize {
-    b[from.min(b.len())..].iter().take_while(|c| c.is_ascii_digit()).count()
+    b[from.min(b.len())..]
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .count()
 }
 
 /// A version `vN` at `at` (not followed by a letter or digit): its number and end.
@@ -110,7 +121,10 @@ fn version_at(b: &[u8], at: usize) -> Option<(u32, usize)> {
     if n == 0 || n > 3 || b.get(at + 1 + n).is_some_and(|c| c.is_ascii_alphanumeric()) {
         return None;
     }
-    let v: u32 = std::str::from_utf8(&b[at + 1..at + 1 + n]).ok()?.parse().ok()?;
+    let v: u32 = std::str::from_utf8(&b[at + 1..at + 1 + n])
+        .ok()?
+        .parse()
+        .ok()?;
     (v > 0).then_some((v, at + 1 + n))
 }
 
@@ -173,11 +187,7 @@ fn category_after(b: &[u8], end: usize) -> bool {
         .collect();
     let closed = b.get(j + 1 + body.len()) == Some(&b']');
     let archive = body.split(|&c| c == b'.').next().unwrap_or(&[]);
-    closed
-        && !archive.is_empty()
-        && archive
-            .iter()
-            .all(|c| c.is_ascii_lowercase() || *c == b'-')
+    closed && !archive.is_empty() && archive.iter().all(|c| c.is_ascii_lowercase() || *c == b'-')
 }
 
 fn old_style_at(text: &str, i: usize) -> Option<(usize, Cited)> {
@@ -247,8 +257,7 @@ fn doi_at(text: &str, i: usize) -> Option<(usize, Cited)> {
     let mut end = start + b[start..].iter().take_while(|&&c| doi_char(c)).count();
     // Trailing punctuation is the sentence's; a closing parenthesis is the DOI's only when
     // it closes one the DOI opened.
-    loop {
-        let Some(&last) = b[start..end].last() else { break };
+    while let Some(&last) = b[start..end].last() {
         let body = &b[i..end];
         let open = body.iter().filter(|&&c| c == b'(').count();
         let close = body.iter().filter(|&&c| c == b')').count();
@@ -263,12 +272,14 @@ fn doi_at(text: &str, i: usize) -> Option<(usize, Cited)> {
     }
     let doi = &text[i..end];
     let suffix = &text[start..end];
-    if doi[..start - i - 1] == *"10.48550" {
-        if suffix.get(..6).is_some_and(|p| p.eq_ignore_ascii_case("arxiv.")) {
-            let (id, version) = crate::record::split_versioned_id(&suffix[6..]);
-            if is_arxiv_id(&id) {
-                return Some((end, Cited::Arxiv { id, version }));
-            }
+    if doi[..start - i - 1] == *"10.48550"
+        && suffix
+            .get(..6)
+            .is_some_and(|p| p.eq_ignore_ascii_case("arxiv."))
+    {
+        let (id, version) = crate::record::split_versioned_id(&suffix[6..]);
+        if is_arxiv_id(&id) {
+            return Some((end, Cited::Arxiv { id, version }));
         }
     }
     Some((end, Cited::Doi(doi.to_owned())))
@@ -282,7 +293,10 @@ mod tests {
         find(text)
             .into_iter()
             .map(|(_, c)| match c {
-                Cited::Arxiv { id, version: Some(v) } => format!("{id}v{v}"),
+                Cited::Arxiv {
+                    id,
+                    version: Some(v),
+                } => format!("{id}v{v}"),
                 Cited::Arxiv { id, version: None } => id,
                 Cited::Doi(d) => d,
             })
@@ -292,12 +306,18 @@ mod tests {
     #[test]
     fn arxiv_new_style() {
         assert_eq!(ids("arXiv:1706.03762"), ["1706.03762"]);
-        assert_eq!(ids("arXiv preprint arXiv:2402.03791v3, 2024."), ["2402.03791v3"]);
+        assert_eq!(
+            ids("arXiv preprint arXiv:2402.03791v3, 2024."),
+            ["2402.03791v3"]
+        );
         assert_eq!(ids("https://arxiv.org/abs/0704.0001v2."), ["0704.0001v2"]);
         assert_eq!(ids("arXiv: 1501.00001 [hep-th]"), ["1501.00001"]);
         assert_eq!(ids("1412.6980 [cs.LG]"), ["1412.6980"]);
         assert_eq!(ids("\\field{eprint}{2101.00001}"), ["2101.00001"]);
-        assert_eq!(ids("arXiv:1706.03762, 1512.03385"), ["1706.03762", "1512.03385"]);
+        assert_eq!(
+            ids("arXiv:1706.03762, 1512.03385"),
+            ["1706.03762", "1512.03385"]
+        );
     }
 
     #[test]
@@ -342,9 +362,15 @@ mod tests {
         );
         assert_eq!(ids("see 10.1000/xyz_123-a; and"), ["10.1000/xyz_123-a"]);
         assert_eq!(ids("(doi: 10.1000/abc)."), ["10.1000/abc"]);
-        assert_eq!(ids("10.1016/j.cell.2009.01.002,"), ["10.1016/j.cell.2009.01.002"]);
+        assert_eq!(
+            ids("10.1016/j.cell.2009.01.002,"),
+            ["10.1016/j.cell.2009.01.002"]
+        );
         // The arXiv DOI is the arXiv id.
-        assert_eq!(ids("https://doi.org/10.48550/arXiv.2402.03791"), ["2402.03791"]);
+        assert_eq!(
+            ids("https://doi.org/10.48550/arXiv.2402.03791"),
+            ["2402.03791"]
+        );
     }
 
     #[test]

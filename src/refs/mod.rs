@@ -43,7 +43,7 @@ const HEADINGS: [&str; 8] = [
 ];
 
 /// Characters after which url.sty, hyperref and biblatex break a URL.
-const URL_BREAKS: &[u8] = b"-/._:;,=?&#~@!|+";
+const URL_BREAKS: &[u8] = b"-/._:;,=?&#~@!|+)]>";
 
 /// Whether `line` is a reference section's heading (`References`, `7 References`,
 /// `VII. REFERENCES`, `Bibliography:`).
@@ -53,7 +53,9 @@ fn is_heading(line: &str) -> bool {
         .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
         .trim_start();
     let t = match t.split_once(". ") {
-        Some((roman, rest)) if roman.chars().all(|c| "IVXLC".contains(c)) && !roman.is_empty() => rest,
+        Some((roman, rest)) if roman.chars().all(|c| "IVXLC".contains(c)) && !roman.is_empty() => {
+            rest
+        }
         _ => t,
     };
     HEADINGS.contains(&t.to_lowercase().as_str())
@@ -172,7 +174,8 @@ fn runs_on(a: &Src, b: &Src, tail: &str) -> bool {
         return false;
     };
     let first = b.text.as_bytes().first().copied().unwrap_or(b' ');
-    if !URL_BREAKS.contains(&last) || !(first.is_ascii_alphanumeric() || b"-_.:/(".contains(&first)) {
+    if !URL_BREAKS.contains(&last) || !(first.is_ascii_alphanumeric() || b"-_.:/(".contains(&first))
+    {
         return false;
     }
     // The token as read so far: a URL may already run over more than one line.
@@ -253,7 +256,9 @@ fn scan(lines: &[Src]) -> Vec<Mention> {
             Some(&k) => {
                 // The first version a mention gives is the one reported.
                 if let (
-                    Cited::Arxiv { version: v @ None, .. },
+                    Cited::Arxiv {
+                        version: v @ None, ..
+                    },
                     Cited::Arxiv {
                         version: Some(n), ..
                     },
@@ -303,10 +308,20 @@ mod tests {
 
     #[test]
     fn headings() {
-        for h in ["References", "REFERENCES", "7 References", "VII. REFERENCES", "Bibliography:"] {
+        for h in [
+            "References",
+            "REFERENCES",
+            "7 References",
+            "VII. REFERENCES",
+            "Bibliography:",
+        ] {
             assert!(is_heading(h), "{h}");
         }
-        for h in ["References are given below", "See the references", "Appendix"] {
+        for h in [
+            "References are given below",
+            "See the references",
+            "Appendix",
+        ] {
             assert!(!is_heading(h), "{h}");
         }
     }
@@ -317,9 +332,18 @@ mod tests {
             3,
             &[
                 ("References", 150.0),
-                ("[1] A. Author, Some title, Journal 5 (2020), https://doi.org/10.1103/", 300.0),
-                ("PhysRevD.95.062003. And more text that fills the line to the right", 300.0),
-                ("[2] B. Author, Another, https://doi.org/10.1000/abc-def-", 300.0),
+                (
+                    "[1] A. Author, Some title, Journal 5 (2020), https://doi.org/10.1103/",
+                    300.0,
+                ),
+                (
+                    "PhysRevD.95.062003. And more text that fills the line to the right",
+                    300.0,
+                ),
+                (
+                    "[2] B. Author, Another, https://doi.org/10.1000/abc-def-",
+                    300.0,
+                ),
                 ("ghi, 2021.", 120.0),
                 ("[3] C. Author, A preprint, arXiv:", 200.0),
                 ("2402.03791v2, 2024.", 120.0),
@@ -344,27 +368,45 @@ mod tests {
             1,
             &[
                 ("Bibliography", 150.0),
-                ("Author, A. (2020). A title that fills the whole line of the column so", 300.0),
+                (
+                    "Author, A. (2020). A title that fills the whole line of the column so",
+                    300.0,
+                ),
                 ("it wraps. Journal, 1, 2. doi:10.1000/xyz.", 180.0),
-                ("Smith, J. (2019). Another title that also fills the line to the edge", 300.0),
+                (
+                    "Smith, J. (2019). Another title that also fills the line to the edge",
+                    300.0,
+                ),
                 ("of the column. Journal. doi:10.1000/uvw", 300.0),
             ],
         );
-        assert_eq!(keys(&from_pages(&[p])), ["doi:10.1000/xyz", "doi:10.1000/uvw"]);
+        assert_eq!(
+            keys(&from_pages(&[p])),
+            ["doi:10.1000/xyz", "doi:10.1000/uvw"]
+        );
     }
 
     #[test]
     fn only_the_reference_section_is_read() {
         let body = page(1, &[("see arXiv:1706.03762 and 10.1000/body", 300.0)]);
         let refs = page(2, &[("References", 100.0), ("[1] arXiv:1512.03385", 200.0)]);
-        assert_eq!(keys(&from_pages(&[body.clone(), refs])), ["arxiv:1512.03385"]);
+        assert_eq!(
+            keys(&from_pages(&[body.clone(), refs])),
+            ["arxiv:1512.03385"]
+        );
         // Without a heading, everything.
         assert_eq!(keys(&from_pages(&[body])).len(), 2);
     }
 
     #[test]
     fn repeated_mentions_are_one_with_the_first_version() {
-        let p = page(1, &[("References", 1.0), ("arXiv:1706.03762 and arXiv:1706.03762v5", 1.0)]);
+        let p = page(
+            1,
+            &[
+                ("References", 1.0),
+                ("arXiv:1706.03762 and arXiv:1706.03762v5", 1.0),
+            ],
+        );
         let m = from_pages(&[p]);
         assert_eq!(m.len(), 1);
         assert_eq!(

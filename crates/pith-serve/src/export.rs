@@ -151,7 +151,11 @@ fn record_files(
     let a = facts.anchor.as_ref();
     files.push((
         format!("pith/{code}.json"),
-        documents::with_cites(documents::record(base, e, b, a, &facts.versions), &facts.cites, base),
+        documents::with_cites(
+            documents::record(base, e, b, a, &facts.versions),
+            &facts.cites,
+            base,
+        ),
     ));
     for format in pith::job::cite::Format::ALL {
         if let Some(bytes) = documents::citation(e, format) {

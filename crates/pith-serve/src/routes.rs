@@ -136,7 +136,13 @@ pub async fn pith(
                     let versions = index.versions(&entry.arxiv_id)?;
                     let cites = index.cites(&entry)?;
                     Ok::<_, Error>(documents::with_cites(
-                        documents::record(&base, &entry, bundle.as_ref(), anchor.as_ref(), &versions),
+                        documents::record(
+                            &base,
+                            &entry,
+                            bundle.as_ref(),
+                            anchor.as_ref(),
+                            &versions,
+                        ),
                         &cites,
                         &base,
                     ))

@@ -36,10 +36,21 @@ fn references_become_cited_by_on_the_page_the_json_and_the_export() {
     let lines = [
         // A cites B (by arXiv id, no version), a DOI, and a paper the index does not hold.
         line(&format!("{}v{}", a.0, a.1), json!({"arxiv": b.0}), 9, 12),
-        line(&format!("{}v{}", a.0, a.1), json!({"doi": "10.1103/PhysRevLett.116.061102"}), 9, 14),
-        line(&format!("{}v{}", a.0, a.1), json!({"arxiv": "1706.03762", "version": 5}), 10, 1),
+        line(
+            &format!("{}v{}", a.0, a.1),
+            json!({"doi": "10.1103/PhysRevLett.116.061102"}),
+            9,
+            14,
+        ),
+        line(
+            &format!("{}v{}", a.0, a.1),
+            json!({"arxiv": "1706.03762", "version": 5}),
+            10,
+            1,
+        ),
         // C cites B too, read from its source's .bbl.
-        json!({"file": "c.tar.gz", "member": "main.bbl", "citing": c.0, "arxiv": b.0, "line": 40}).to_string(),
+        json!({"file": "c.tar.gz", "member": "main.bbl", "citing": c.0, "arxiv": b.0, "line": 40})
+            .to_string(),
         // No citing paper: reported, skipped.
         json!({"file": "paper.pdf", "arxiv": b.0, "page": 1, "line": 1}).to_string(),
         "not json".to_owned(),
@@ -48,12 +59,25 @@ fn references_become_cited_by_on_the_page_the_json_and_the_export() {
     let index = dir.path().join("i.pith-index");
     let run = common::build_index(
         &index,
-        &["--records", records.to_str().unwrap(), "--refs", refs.to_str().unwrap()],
+        &[
+            "--records",
+            records.to_str().unwrap(),
+            "--refs",
+            refs.to_str().unwrap(),
+        ],
     );
     // Two bad lines: reported one each, the rest indexed, the exit status says so.
     assert_ne!(run.code, 0, "{}", run.stderr);
-    assert!(run.stderr.contains("refs.jsonl:5: no citing paper"), "{}", run.stderr);
-    assert!(run.stderr.contains("refs.jsonl:6: not a line of pith refs"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("refs.jsonl:5: no citing paper"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("refs.jsonl:6: not a line of pith refs"),
+        "{}",
+        run.stderr
+    );
     assert!(index.exists());
 
     let s = Server::start(&index, &[]);
@@ -98,19 +122,39 @@ fn references_become_cited_by_on_the_page_the_json_and_the_export() {
     let r = common::export(&index, &site, &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let text = std::fs::read_to_string(site.join("citations.jsonl")).unwrap();
-    let oc: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let oc: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(oc.len(), 4, "{text}");
     let ab = oc
         .iter()
-        .find(|o| o["citing"] == format!("10.48550/arxiv.{}", a.0) && o["cited"] == format!("10.48550/arxiv.{}", b.0))
+        .find(|o| {
+            o["citing"] == format!("10.48550/arxiv.{}", a.0)
+                && o["cited"] == format!("10.48550/arxiv.{}", b.0)
+        })
         .unwrap();
     let keys: Vec<&String> = ab.as_object().unwrap().keys().collect();
     assert_eq!(keys, ["cited", "citing", "creation", "oci", "timespan"]);
-    assert!(ab["oci"].as_str().unwrap().starts_with("oci:02004080505003610273318"), "{ab}");
-    assert!(ab["oci"].as_str().unwrap()[4..].bytes().all(|c| c.is_ascii_digit() || c == b'-'));
+    assert!(
+        ab["oci"]
+            .as_str()
+            .unwrap()
+            .starts_with("oci:02004080505003610273318"),
+        "{ab}"
+    );
+    assert!(ab["oci"].as_str().unwrap()[4..]
+        .bytes()
+        .all(|c| c.is_ascii_digit() || c == b'-'));
     assert_eq!(ab["creation"].as_str().unwrap().len(), 10);
     // The cited paper is in the index: the time between them is known.
-    assert!(ab["timespan"].as_str().unwrap().starts_with('P') || ab["timespan"].as_str().unwrap().starts_with("-P"));
-    let to_doi = oc.iter().find(|o| o["cited"] == "10.1103/physrevlett.116.061102").unwrap();
+    assert!(
+        ab["timespan"].as_str().unwrap().starts_with('P')
+            || ab["timespan"].as_str().unwrap().starts_with("-P")
+    );
+    let to_doi = oc
+        .iter()
+        .find(|o| o["cited"] == "10.1103/physrevlett.116.061102")
+        .unwrap();
     assert_eq!(to_doi["timespan"], "");
 }

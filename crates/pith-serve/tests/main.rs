@@ -2,8 +2,8 @@
 mod common;
 
 mod anchors;
-mod cites;
 mod attacks;
+mod cites;
 mod export;
 mod forged;
 mod hostile;

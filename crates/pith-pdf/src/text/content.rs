@@ -263,12 +263,11 @@ pub(crate) fn show(
 fn draw(s: &[u8], st: &State, tm: &mut Matrix, out: &mut Lines) {
     let Some(font) = &st.font else { return };
     let trm = mul(tm, &st.ctm);
-    let (x, y) = (
-        st.rise * trm[2] + trm[4],
-        st.rise * trm[3] + trm[5],
-    );
+    let (x, y) = (st.rise * trm[2] + trm[4], st.rise * trm[3] + trm[5]);
     // The font's size in user space, along the text's vertical.
-    let h = (st.size * (trm[2] * trm[2] + trm[3] * trm[3]).sqrt()).abs().max(0.1);
+    let h = (st.size * (trm[2] * trm[2] + trm[3] * trm[3]).sqrt())
+        .abs()
+        .max(0.1);
     match out.last_y {
         Some(ly) if (y - ly).abs() <= h * 0.5 => {
             let gap = x - out.pen_x;

@@ -120,7 +120,9 @@ impl Font {
                 match o {
                     Obj::Int(n) => code = n,
                     Obj::Name(name) => {
-                        if let Some(slot) = usize::try_from(code).ok().and_then(|c| simple.get_mut(c)) {
+                        if let Some(slot) =
+                            usize::try_from(code).ok().and_then(|c| simple.get_mut(c))
+                        {
                             *slot = text_of(&name).map(Into::into);
                         }
                         code += 1;
@@ -136,7 +138,12 @@ impl Font {
     /// Appends the text of the codes in `bytes` to `out` and gives each code's advance in
     /// thousandths of text space and whether it is the single-byte code 32 (which word
     /// spacing applies to), through `advance`.
-    pub(crate) fn decode(&self, bytes: &[u8], out: &mut String, mut advance: impl FnMut(f64, bool)) {
+    pub(crate) fn decode(
+        &self,
+        bytes: &[u8],
+        out: &mut String,
+        mut advance: impl FnMut(f64, bool),
+    ) {
         let step = if self.two_byte { 2 } else { 1 };
         for c in bytes.chunks(step) {
             let code = c.iter().fold(0u32, |a, &b| a << 8 | u32::from(b));
@@ -181,7 +188,12 @@ fn stream_data<R: ReadAt>(pdf: &Pdf<R>, o: &Obj, what: &str) -> Result<Option<Ve
     match pdf.decoded(&f, what, MAX_FONT_STREAM) {
         Ok(d) => Ok(Some(d)),
         // A font that will not decode reads as absent; the budget's refusal and a stop do not.
-        Err(e) if matches!(e.kind(), crate::ErrorKind::OverLimit { .. } | crate::ErrorKind::Stopped(_)) => {
+        Err(e)
+            if matches!(
+                e.kind(),
+                crate::ErrorKind::OverLimit { .. } | crate::ErrorKind::Stopped(_)
+            ) =>
+        {
             Err(e)
         }
         Err(_) => Ok(None),
@@ -203,7 +215,10 @@ fn cmap_tokens(data: &[u8]) -> impl Iterator<Item = CTok<'_>> {
         let b = *data.get(i)?;
         match b {
             b'<' => {
-                let end = data[i..].iter().position(|&c| c == b'>').map_or(data.len(), |p| i + p);
+                let end = data[i..]
+                    .iter()
+                    .position(|&c| c == b'>')
+                    .map_or(data.len(), |p| i + p);
                 let digits: Vec<u8> = data[i + 1..end]
                     .iter()
                     .filter(|c| c.is_ascii_hexdigit())
@@ -263,7 +278,10 @@ fn utf16(bytes: &[u8]) -> String {
 }
 
 fn code_of(bytes: &[u8]) -> u32 {
-    bytes.iter().take(4).fold(0u32, |a, &b| a << 8 | u32::from(b))
+    bytes
+        .iter()
+        .take(4)
+        .fold(0u32, |a, &b| a << 8 | u32::from(b))
 }
 
 /// The `bfchar` and `bfrange` mappings of a `ToUnicode` CMap, at most [`MAX_CMAP_CODES`].
@@ -352,7 +370,9 @@ fn builtin_encoding(program: &[u8]) -> Option<Builtin> {
     while let Some(p) = find(&rest[i..], b"dup ") {
         let s = &rest[i + p + 4..];
         let digits = s.iter().take_while(|b| b.is_ascii_digit()).count();
-        let code = std::str::from_utf8(&s[..digits]).ok().and_then(|d| d.parse::<u8>().ok());
+        let code = std::str::from_utf8(&s[..digits])
+            .ok()
+            .and_then(|d| d.parse::<u8>().ok());
         let after = &s[digits..];
         let after = &after[after.iter().take_while(|b| **b == b' ').count()..];
         if let (Some(code), Some(name)) = (code, after.strip_prefix(b"/")) {
@@ -404,7 +424,11 @@ mod tests {
             dup 12 /fi put\ndup 48 /zero put\ndup 65 /A put\nreadonly def\ncurrentfile eexec\x00\x01";
         assert_eq!(
             builtin_encoding(p),
-            Some(Builtin::Names(vec![(12, b"fi".to_vec()), (48, b"zero".to_vec()), (65, b"A".to_vec())]))
+            Some(Builtin::Names(vec![
+                (12, b"fi".to_vec()),
+                (48, b"zero".to_vec()),
+                (65, b"A".to_vec())
+            ]))
         );
         assert_eq!(
             builtin_encoding(b"/Encoding StandardEncoding def\ncurrentfile eexec"),

@@ -125,8 +125,18 @@ fn text_of_base(name: &str) -> Option<String> {
 /// identifier needs, and a name's spelling is matched without it).
 fn accented(name: &str) -> Option<String> {
     const ACCENTS: [&str; 12] = [
-        "acute", "grave", "circumflex", "dieresis", "tilde", "ring", "cedilla", "caron",
-        "macron", "breve", "ogonek", "hungarumlaut",
+        "acute",
+        "grave",
+        "circumflex",
+        "dieresis",
+        "tilde",
+        "ring",
+        "cedilla",
+        "caron",
+        "macron",
+        "breve",
+        "ogonek",
+        "hungarumlaut",
     ];
     let mut chars = name.chars();
     let first = chars.next()?;

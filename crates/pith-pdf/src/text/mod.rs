@@ -82,7 +82,11 @@ pub fn pages<R: ReadAt>(src: R, budget: Budget) -> Result<Vec<PageText>, Error> 
     let mut out = Vec::new();
     let mut fonts: HashMap<u32, Rc<Font>> = HashMap::new();
     let mut seen = HashSet::new();
-    let mut stack = vec![(root.get(b"Pages").cloned().unwrap_or(Obj::Null), None, 0usize)];
+    let mut stack = vec![(
+        root.get(b"Pages").cloned().unwrap_or(Obj::Null),
+        None,
+        0usize,
+    )];
     while let Some((node, inherited, depth)) = stack.pop() {
         pdf.budget().spend(Resource::WalkNodes, 1)?;
         if let Obj::Ref(r) = &node {
@@ -91,7 +95,9 @@ pub fn pages<R: ReadAt>(src: R, budget: Budget) -> Result<Vec<PageText>, Error> 
             }
         }
         if depth > MAX_DEPTH {
-            return Err(Error::new(ErrorKind::Damaged("the page tree is too deep".into())));
+            return Err(Error::new(ErrorKind::Damaged(
+                "the page tree is too deep".into(),
+            )));
         }
         let Obj::Dict(d) = pdf.resolve(&node)? else {
             continue;
@@ -158,7 +164,12 @@ fn page_lines<R: ReadAt>(
         let left = MAX_PAGE_CONTENT.saturating_sub(data.len() as u64);
         match pdf.decoded(&f, "page content", left) {
             Ok(d) => data.extend_from_slice(&d),
-            Err(e) if matches!(e.kind(), ErrorKind::OverLimit { .. } | ErrorKind::Stopped(_)) => {
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    ErrorKind::OverLimit { .. } | ErrorKind::Stopped(_)
+                ) =>
+            {
                 return Err(e)
             }
             // A stream that will not decode shows nothing; the rest of the page still reads.
@@ -186,8 +197,10 @@ mod tests {
     #[test]
     fn operators_are_counted() {
         let pdf = fixture("minimal.pdf");
-        let mut limits = crate::Limits::default();
-        limits.operators = 0;
+        let limits = crate::Limits {
+            operators: 0,
+            ..Default::default()
+        };
         let b = Budget::new(limits, crate::Stop::never());
         let r = pages(&pdf[..], b);
         let t = pages(&pdf[..], Budget::default()).unwrap();

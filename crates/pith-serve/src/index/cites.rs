@@ -57,7 +57,10 @@ pub(crate) fn put_refs(
             }
             let at = || format!("{}:{}", file.display(), i + 1);
             if line.len() > MAX_LINE {
-                bad(format!("{}: the line is longer than {MAX_LINE} bytes", at()));
+                bad(format!(
+                    "{}: the line is longer than {MAX_LINE} bytes",
+                    at()
+                ));
                 continue;
             }
             let r: Reference = match serde_json::from_slice(&line) {
@@ -114,7 +117,9 @@ fn edge(r: &Reference) -> Result<Edge, String> {
     }
     let (kind, cited) = match (&r.arxiv, &r.doi) {
         (Some(a), None) if pith::record::is_arxiv_id(a) => ("arxiv", a.clone()),
-        (None, Some(d)) if d.starts_with("10.") && d.contains('/') => ("doi", d.to_ascii_lowercase()),
+        (None, Some(d)) if d.starts_with("10.") && d.contains('/') => {
+            ("doi", d.to_ascii_lowercase())
+        }
         _ => return Err("neither an arXiv id nor a DOI".into()),
     };
     let evidence = match (&r.member, r.page) {
@@ -202,37 +207,38 @@ impl Index {
     /// # Errors
     /// [`super::ErrorKind::Sqlite`].
     pub fn cites(&self, e: &Entry) -> Result<Cites, Error> {
-        let (refs, citing) = self.read(|c| {
-            let mut st = c.prepare_cached(
-                "SELECT kind, cited, cited_version, evidence FROM cites WHERE citing = ?1",
-            )?;
-            let refs = st
-                .query_map([&e.arxiv_id], |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, Option<u32>>(2)?,
-                        r.get::<_, String>(3)?,
-                    ))
-                })?
-                .collect::<Result<Vec<_>, _>>()?;
-            let mut st = c.prepare_cached(
-                "SELECT citing, citing_version FROM cites WHERE kind = 'arxiv' AND cited = ?1 \
+        let (refs, citing) = self
+            .read(|c| {
+                let mut st = c.prepare_cached(
+                    "SELECT kind, cited, cited_version, evidence FROM cites WHERE citing = ?1",
+                )?;
+                let refs = st
+                    .query_map([&e.arxiv_id], |r| {
+                        Ok((
+                            r.get::<_, String>(0)?,
+                            r.get::<_, String>(1)?,
+                            r.get::<_, Option<u32>>(2)?,
+                            r.get::<_, String>(3)?,
+                        ))
+                    })?
+                    .collect::<Result<Vec<_>, _>>()?;
+                let mut st = c.prepare_cached(
+                    "SELECT citing, citing_version FROM cites WHERE kind = 'arxiv' AND cited = ?1 \
                  ORDER BY citing",
-            )?;
-            let citing = st
-                .query_map([&e.arxiv_id], |r| {
-                    Ok((r.get::<_, String>(0)?, r.get::<_, Option<u32>>(1)?))
-                })?
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok((refs, citing))
-        })
-        .or_else(|err| match err.kind() {
-            super::ErrorKind::Sqlite(s) if s.to_string().contains("no such table") => {
-                Ok((Vec::new(), Vec::new()))
-            }
-            _ => Err(err),
-        })?;
+                )?;
+                let citing = st
+                    .query_map([&e.arxiv_id], |r| {
+                        Ok((r.get::<_, String>(0)?, r.get::<_, Option<u32>>(1)?))
+                    })?
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok((refs, citing))
+            })
+            .or_else(|err| match err.kind() {
+                super::ErrorKind::Sqlite(s) if s.to_string().contains("no such table") => {
+                    Ok((Vec::new(), Vec::new()))
+                }
+                _ => Err(err),
+            })?;
         let mut out = Cites::default();
         for (kind, id, version, evidence) in refs {
             let paper = match kind.as_str() {
@@ -431,17 +437,44 @@ fn date_of(ts: &str) -> String {
 /// of DOIs: digits `00`–`09`, letters `10`–`35`, then punctuation.
 fn oci_code(c: char) -> Option<&'static str> {
     const PUNCT: [(char, &str); 33] = [
-        ('/', "36"), ('.', "37"), (':', "38"), (';', "39"), ('<', "40"), ('=', "41"),
-        ('>', "42"), ('?', "43"), ('@', "44"), ('[', "45"), ('\\', "46"), (']', "47"),
-        ('^', "48"), ('_', "49"), ('`', "50"), ('!', "51"), ('"', "52"), ('#', "53"),
-        ('$', "54"), ('%', "55"), ('&', "56"), ('\'', "57"), ('(', "58"), (')', "59"),
-        ('*', "60"), ('+', "61"), (',', "62"), ('-', "63"), ('{', "64"), ('|', "65"),
-        ('}', "66"), ('~', "67"), (' ', "68"),
+        ('/', "36"),
+        ('.', "37"),
+        (':', "38"),
+        (';', "39"),
+        ('<', "40"),
+        ('=', "41"),
+        ('>', "42"),
+        ('?', "43"),
+        ('@', "44"),
+        ('[', "45"),
+        ('\\', "46"),
+        (']', "47"),
+        ('^', "48"),
+        ('_', "49"),
+        ('`', "50"),
+        ('!', "51"),
+        ('"', "52"),
+        ('#', "53"),
+        ('$', "54"),
+        ('%', "55"),
+        ('&', "56"),
+        ('\'', "57"),
+        ('(', "58"),
+        (')', "59"),
+        ('*', "60"),
+        ('+', "61"),
+        (',', "62"),
+        ('-', "63"),
+        ('{', "64"),
+        ('|', "65"),
+        ('}', "66"),
+        ('~', "67"),
+        (' ', "68"),
     ];
     const DIGITS: [&str; 36] = [
-        "00", "01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "12", "13",
-        "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27",
-        "28", "29", "30", "31", "32", "33", "34", "35",
+        "00", "01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "12", "13", "14",
+        "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29",
+        "30", "31", "32", "33", "34", "35",
     ];
     match c.to_ascii_lowercase() {
         d @ '0'..='9' => Some(DIGITS[d as usize - '0' as usize]),
