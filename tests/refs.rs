@@ -67,7 +67,7 @@ fn the_fixture_gives_its_references_with_page_and_line() {
     );
     // A file named as arXiv names its PDFs gives the citing paper.
     let dir = common::tmpdir();
-    let named = dir.path().join("2402.03791v3.pdf");
+    let named = dir.path().join("1801.00001v1.pdf");
     std::fs::copy(&pdf, &named).unwrap();
     let out = dir.path().join("refs.jsonl");
     let r = run_pith(&[
@@ -79,7 +79,7 @@ fn the_fixture_gives_its_references_with_page_and_line() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let written = lines(&std::fs::read_to_string(&out).unwrap());
     assert_eq!(written.len(), 5);
-    assert!(written.iter().all(|v| v["citing"] == "2402.03791v3"));
+    assert!(written.iter().all(|v| v["citing"] == "1801.00001v1"));
 }
 
 #[test]

@@ -352,7 +352,7 @@ pub fn sentence(c: &Cites) -> Option<String> {
 }
 
 /// Adds `citation`, `references` and `cited_by` to a record's JSON-LD `doc` (see
-/// [`crate::documents::with_cites`]); `base` prefixes the links to indexed papers.
+/// `documents::with_cites`); `base` prefixes the links to indexed papers.
 pub fn describe(doc: &mut serde_json::Value, c: &Cites, base: &str) {
     let paper = |p: &Paper| {
         serde_json::json!({
