@@ -692,8 +692,6 @@ pub fn build(
                 return Err(e);
             }
         }
-    } else {
-        conn.execute_batch(super::cites::CITES)?;
     }
     let mut counts = w.counts;
     counts.records =
