@@ -1,7 +1,8 @@
 //! `pith refs`: the arXiv ids and DOIs a paper's reference list cites, from its PDF (text
 //! read through the fonts' encodings) or its source's `.bbl`, each with where it was read.
 //!
-//! The quick tier reads a committed pdfLaTeX page (`tests/fixtures/refs.pdf`) whose answer is
+//! The quick tier reads a committed pdfLaTeX page (`examples/refs.pdf`, compiled once from `examples/refs.tex` with TeX Live 2023 and
+//! `SOURCE_DATE_EPOCH=1700000000`) whose answer is
 //! known, a source tar and a `.bbl`, and refuses what is neither. The full tier compiles
 //! generated papers (numbered, author-year with natbib, two columns, DOIs broken at hyphens)
 //! whose reference lists hold known ids, and holds what `pith refs` reads to at least 95% of
@@ -14,11 +15,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::common::{self, assert_one_line_error, run_pith};
-
-#[path = "common/tex.rs"]
-#[allow(dead_code)]
-mod tex;
+use crate::common::{self, assert_one_line_error, run_pith, tex};
 
 fn lines(stdout: &str) -> Vec<Value> {
     stdout
@@ -41,7 +38,7 @@ fn key(v: &Value) -> String {
 
 #[test]
 fn the_fixture_gives_its_references_with_page_and_line() {
-    let pdf = common::fixture("refs.pdf");
+    let pdf = common::example("refs.pdf");
     let r = run_pith(&["refs", pdf.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let got: Vec<(String, u64, u64)> = lines(&r.stdout)
@@ -70,7 +67,7 @@ fn the_fixture_gives_its_references_with_page_and_line() {
     );
     // A file named as arXiv names its PDFs gives the citing paper.
     let dir = common::tmpdir();
-    let named = dir.path().join("2402.03791v3.pdf");
+    let named = dir.path().join("1801.00001v1.pdf");
     std::fs::copy(&pdf, &named).unwrap();
     let out = dir.path().join("refs.jsonl");
     let r = run_pith(&[
@@ -82,7 +79,7 @@ fn the_fixture_gives_its_references_with_page_and_line() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let written = lines(&std::fs::read_to_string(&out).unwrap());
     assert_eq!(written.len(), 5);
-    assert!(written.iter().all(|v| v["citing"] == "2402.03791v3"));
+    assert!(written.iter().all(|v| v["citing"] == "1801.00001v1"));
 }
 
 #[test]
@@ -134,7 +131,7 @@ fn what_is_no_paper_is_one_line_error() {
     // A damaged PDF: named, and the other files' lines still written.
     let bad = dir.path().join("bad.pdf");
     std::fs::write(&bad, b"%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF").unwrap();
-    let pdf = common::fixture("refs.pdf");
+    let pdf = common::example("refs.pdf");
     let r = run_pith(&["refs", bad.to_str().unwrap(), pdf.to_str().unwrap()]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("bad.pdf"), "{}", r.stderr);

@@ -139,6 +139,7 @@ pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
         let pages = pdf::text::pages(file, budget).map_err(|e| Error::from(e.in_file(path)))?;
         return Ok(crate::refs::from_pages(&pages)
             .into_iter()
+            .filter(|m| !is_self(citing.as_deref(), m))
             .map(|m| Reference::new(path, None, citing.as_deref(), m))
             .collect());
     }
@@ -159,6 +160,7 @@ pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
         let text = read_bounded(&mut rest, MAX_BBL).map_err(io("cannot read"))?;
         return Ok(crate::refs::from_bbl(&text)
             .into_iter()
+            .filter(|m| !is_self(citing.as_deref(), m))
             .map(|m| Reference::new(path, None, citing.as_deref(), m))
             .collect());
     }
@@ -193,10 +195,19 @@ pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
         out.extend(
             crate::refs::from_bbl(&text)
                 .into_iter()
+                .filter(|m| !is_self(citing.as_deref(), m))
                 .map(|m| Reference::new(path, Some(&entry.name), citing.as_deref(), m)),
         );
     }
     Ok(out)
+}
+
+/// Whether `m` names the citing paper itself (arXiv's stamp in the margin of its own PDF).
+fn is_self(citing: Option<&str>, m: &Mention) -> bool {
+    match (citing, &m.cited) {
+        (Some(c), Cited::Arxiv { id, .. }) => crate::record::split_versioned_id(c).0 == *id,
+        _ => false,
+    }
 }
 
 fn read_full(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {

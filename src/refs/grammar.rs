@@ -257,10 +257,7 @@ fn doi_at(text: &str, i: usize) -> Option<(usize, Cited)> {
     let mut end = start + b[start..].iter().take_while(|&&c| doi_char(c)).count();
     // Trailing punctuation is the sentence's; a closing parenthesis is the DOI's only when
     // it closes one the DOI opened.
-    loop {
-        let Some(&last) = b[start..end].last() else {
-            break;
-        };
+    while let Some(&last) = b[start..end].last() {
         let body = &b[i..end];
         let open = body.iter().filter(|&&c| c == b'(').count();
         let close = body.iter().filter(|&&c| c == b')').count();
@@ -275,15 +272,14 @@ fn doi_at(text: &str, i: usize) -> Option<(usize, Cited)> {
     }
     let doi = &text[i..end];
     let suffix = &text[start..end];
-    if doi[..start - i - 1] == *"10.48550" {
-        if suffix
+    if doi[..start - i - 1] == *"10.48550"
+        && suffix
             .get(..6)
             .is_some_and(|p| p.eq_ignore_ascii_case("arxiv."))
-        {
-            let (id, version) = crate::record::split_versioned_id(&suffix[6..]);
-            if is_arxiv_id(&id) {
-                return Some((end, Cited::Arxiv { id, version }));
-            }
+    {
+        let (id, version) = crate::record::split_versioned_id(&suffix[6..]);
+        if is_arxiv_id(&id) {
+            return Some((end, Cited::Arxiv { id, version }));
         }
     }
     Some((end, Cited::Doi(doi.to_owned())))

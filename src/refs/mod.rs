@@ -43,7 +43,7 @@ const HEADINGS: [&str; 8] = [
 ];
 
 /// Characters after which url.sty, hyperref and biblatex break a URL.
-const URL_BREAKS: &[u8] = b"-/._:;,=?&#~@!|+";
+const URL_BREAKS: &[u8] = b"-/._:;,=?&#~@!|+)]>";
 
 /// Whether `line` is a reference section's heading (`References`, `7 References`,
 /// `VII. REFERENCES`, `Bibliography:`).

@@ -197,8 +197,10 @@ mod tests {
     #[test]
     fn operators_are_counted() {
         let pdf = fixture("minimal.pdf");
-        let mut limits = crate::Limits::default();
-        limits.operators = 0;
+        let limits = crate::Limits {
+            operators: 0,
+            ..Default::default()
+        };
         let b = Budget::new(limits, crate::Stop::never());
         let r = pages(&pdf[..], b);
         let t = pages(&pdf[..], Budget::default()).unwrap();

@@ -749,8 +749,6 @@ pub fn build(
                 return Err(e);
             }
         }
-    } else {
-        conn.execute_batch(super::cites::CITES)?;
     }
     // Bundles indexed before were flagged with the keys trusted then: when the keys changed,
     // each is checked again, so that its badge and `/verify` agree.

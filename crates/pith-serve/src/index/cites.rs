@@ -16,8 +16,8 @@ use serde::Serialize;
 
 use super::{Entry, Error, Index};
 
-/// The side table of edges, created in any index a build touches (an index built before it
-/// has none, and reads as citing nothing).
+/// The side table of edges, created by a build given references (an index without it reads
+/// as citing nothing).
 pub const CITES: &str = "
 CREATE TABLE IF NOT EXISTS cites (
   citing TEXT NOT NULL,          -- arXiv id of the citing paper, without version
@@ -352,7 +352,7 @@ pub fn sentence(c: &Cites) -> Option<String> {
 }
 
 /// Adds `citation`, `references` and `cited_by` to a record's JSON-LD `doc` (see
-/// [`crate::documents::with_cites`]); `base` prefixes the links to indexed papers.
+/// `documents::with_cites`); `base` prefixes the links to indexed papers.
 pub fn describe(doc: &mut serde_json::Value, c: &Cites, base: &str) {
     let paper = |p: &Paper| {
         serde_json::json!({

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""pith refs, measured: recall and precision of the arXiv ids and DOIs it reads from generated
+pdfLaTeX reference lists whose answers are known, and papers per second beside pdftotext on
+the same files.
+
+Styles: numbered (thebibliography, \\url DOIs), author-year (natbib, doi:\\url{...}), two
+columns (narrow lines: URLs and DOIs broken across lines), and hyphenated DOIs (long DOIs of
+hyphen-separated parts, broken at their hyphens by url.sty's [hyphens]). Each reference is an
+arXiv id (new style with or without version, as arXiv:ID or an abs URL; old style
+archive/YYMMNNN) or a DOI. The body of each paper holds an id-shaped number that is no
+reference (a trap).
+
+    python3 bench/refs.py [--papers N] [--refs N] [--pith target/release/pith] [--corpus DIR]
+
+Prints a Markdown table (bench/README.md keeps the figures). Needs pdflatex and pdftotext.
+"""
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+ARCHIVES = ["hep-th", "astro-ph", "cond-mat", "math", "quant-ph", "gr-qc"]
+WORDS = ["PhysRevD", "j.cell", "s41586", "nature", "JHEP", "abc_def", "tpami", "(SICI)1097"]
+
+
+def reference(rng, i, style):
+    year = rng.randrange(2008, 2025)
+    yymm = f"{year % 100:02}{rng.randrange(1, 13):02}"
+    num = f"{rng.randrange(100000):05}" if year >= 2015 else f"{rng.randrange(10000):04}"
+    kind = rng.randrange(5)
+    if kind == 0:
+        v = rng.randrange(1, 5)
+        body, key = f"arXiv:{yymm}.{num}v{v}", f"arxiv:{yymm}.{num}v{v}"
+    elif kind == 1:
+        body, key = f"\\url{{https://arxiv.org/abs/{yymm}.{num}}}", f"arxiv:{yymm}.{num}"
+    elif kind == 2:
+        aid = f"{rng.choice(ARCHIVES)}/{rng.randrange(92, 100):02}{rng.randrange(1, 13):02}{rng.randrange(1000):03}"
+        body, key = f"arXiv:{aid}", f"arxiv:{aid}"
+    else:
+        if style == "hyphenated":
+            suffix = "-".join(rng.choice(["abc", "defg", "hi", "jklmn", "2020", "x7"]) for _ in range(rng.randrange(6, 12)))
+        else:
+            suffix = f"{rng.choice(WORDS)}{rng.randrange(1000)}-{rng.randrange(100000)}.{rng.randrange(100)}"
+        doi = f"10.{rng.randrange(1000, 100000)}/{suffix}"
+        body = f"doi:\\url{{{doi}}}" if style == "natbib" else f"\\url{{https://doi.org/{doi}}}"
+        key = "doi:" + doi.lower()
+    author = f"A.~Author{i} and B.~Writer"
+    title = "A study of things that matter in the long run"
+    if style == "natbib":
+        tex = f"\\bibitem[Author{i}({2000 + year % 100})]{{r{i}}} {author}. {title}. \\newblock {body}, {year}."
+    else:
+        tex = f"\\bibitem{{r{i}}} {author}. {title}. Journal {rng.randrange(100)}, {rng.randrange(1000)} ({year}). {body}."
+    return tex, key
+
+
+def paper(style, items):
+    pre = {
+        "numbered": "\\documentclass{article}\\usepackage{url}",
+        "natbib": "\\documentclass{article}\\usepackage{natbib}\\usepackage[hyphens]{url}",
+        "twocolumn": "\\documentclass[twocolumn]{article}\\usepackage[hyphens]{url}",
+        "hyphenated": "\\documentclass[twocolumn]{article}\\usepackage[hyphens]{url}",
+    }[style]
+    return (pre + "\n\\begin{document}\nA study. Its table lists 1501.00001 and 10.1000/body as values.\n"
+            "\\begin{thebibliography}{99}\n" + "\n".join(items) + "\n\\end{thebibliography}\n\\end{document}\n")
+
+
+def key(v):
+    if "arxiv" in v:
+        return f"arxiv:{v['arxiv']}" + (f"v{v['version']}" if "version" in v else "")
+    return "doi:" + v["doi"].lower()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--papers", type=int, default=10, help="papers per style")
+    ap.add_argument("--refs", type=int, default=40, help="references per paper")
+    ap.add_argument("--pith", default="target/release/pith")
+    ap.add_argument("--corpus", default="/work/shared/corpus")
+    a = ap.parse_args()
+    rng = random.Random(20261204)
+    work = tempfile.mkdtemp(prefix="pith-refs-bench-")
+    want, pdfs = {}, []
+    for style in ["numbered", "natbib", "twocolumn", "hyphenated"]:
+        for n in range(a.papers):
+            refs = [reference(rng, i, style) for i in range(a.refs)]
+            name = f"{style}-{n:03}"
+            with open(os.path.join(work, name + ".tex"), "w") as f:
+                f.write(paper(style, [t for t, _ in refs]))
+            r = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", name + ".tex"],
+                               cwd=work, capture_output=True, env={**os.environ, "SOURCE_DATE_EPOCH": "1700000000"})
+            if r.returncode != 0:
+                sys.exit(f"pdflatex failed on {name}.tex in {work}")
+            pdf = os.path.join(work, name + ".pdf")
+            pdfs.append((style, pdf))
+            want[pdf] = {k for _, k in refs}
+
+    t = time.perf_counter()
+    out = subprocess.run([a.pith, "refs", *[p for _, p in pdfs]], capture_output=True, text=True, check=True).stdout
+    pith_s = time.perf_counter() - t
+    got = {}
+    for line in out.splitlines():
+        v = json.loads(line)
+        got.setdefault(v["file"], set()).add(key(v))
+    t = time.perf_counter()
+    for _, p in pdfs:
+        subprocess.run(["pdftotext", p, os.devnull], check=True)
+    text_s = time.perf_counter() - t
+
+    print("| style | papers | cited | found | right | recall | precision |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    totals = [0, 0, 0, 0]
+    for style in ["numbered", "natbib", "twocolumn", "hyphenated"]:
+        files = [p for s, p in pdfs if s == style]
+        cited = sum(len(want[p]) for p in files)
+        found = sum(len(got.get(p, set())) for p in files)
+        right = sum(len(got.get(p, set()) & want[p]) for p in files)
+        for i, x in enumerate([len(files), cited, found, right]):
+            totals[i] += x
+        print(f"| {style} | {len(files)} | {cited} | {found} | {right} | {right / cited:.1%} | {right / max(found, 1):.1%} |")
+    n, cited, found, right = totals
+    print(f"| all | {n} | {cited} | {found} | {right} | {right / cited:.1%} | {right / max(found, 1):.1%} |")
+    print()
+    print(f"pith refs: {n / pith_s:.1f} papers/s ({pith_s:.2f} s, one process); "
+          f"pdftotext: {n / text_s:.1f} papers/s ({text_s:.2f} s, one process per file)")
+
+    corpus = []
+    for d in ["sample-files", "pdf20", "pdfa", "pdfium"]:
+        root = os.path.join(a.corpus, d)
+        if os.path.isdir(root):
+            corpus += [os.path.join(root, f) for f in sorted(os.listdir(root)) if f.endswith(".pdf")]
+    if corpus:
+        t = time.perf_counter()
+        r = subprocess.run([a.pith, "refs", *corpus], capture_output=True, text=True)
+        cs = time.perf_counter() - t
+        refused = sum(1 for l in r.stderr.splitlines() if l.startswith("pith: ") and "files could not" not in l)
+        panics = r.stderr.count("panicked")
+        t = time.perf_counter()
+        for p in corpus:
+            subprocess.run(["pdftotext", p, os.devnull], capture_output=True)
+        ts = time.perf_counter() - t
+        print(f"corpus ({a.corpus}): {len(corpus)} PDFs, {refused} refused with a reason, {panics} panics, "
+              f"{len(r.stdout.splitlines())} identifiers; pith {len(corpus) / cs:.1f} files/s, pdftotext {len(corpus) / ts:.1f} files/s")
+
+
+if __name__ == "__main__":
+    main()
