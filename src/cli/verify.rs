@@ -17,7 +17,6 @@ use super::Outcome;
 #[command(after_help = "Examples:\n  \
     pith verify paper.pdf                       the PDF's number against its record at pith.science\n  \
     pith verify paper.pdf --bundle bundle.json  offline, against a saved bundle\n  \
-    pith verify paper.pdf --arxiv 2402.03791 --next   against the version arXiv will announce next\n  \
     pith verify paper.pdf --capture https://arxiv.org/pdf/2402.03791v3   is it what the Internet Archive holds?\n  \
     pith verify --arxiv 2402.03791v3 pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\n  \
     pith verify --bundle bundle.json")]
