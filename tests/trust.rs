@@ -158,6 +158,26 @@ fn a_manifest_stating_its_own_key_adds_no_trust() {
     // The kept bundle does not make an unpinned run verified.
     let r = pith(&env, &args);
     assert_eq!(verdict(&r), "unverified", "{}", r.stdout);
+    // PITH_KEYS pins as --key does, for every run of that environment.
+    let cache = cache.to_str().unwrap();
+    let with_env = [("PITH_CACHE_DIR", cache), ("PITH_KEYS", key.as_str())];
+    let r = pith(&with_env, &args);
+    assert_eq!(
+        (verdict(&r).as_str(), r.code),
+        ("verified", 0),
+        "{}",
+        r.stdout
+    );
+    // A value there that is no key is one line naming the variable, not a silent skip.
+    let bad = [("PITH_CACHE_DIR", cache), ("PITH_KEYS", "not-a-key")];
+    let r = pith(&bad, &args);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.starts_with("pith: PITH_KEYS (not-a-key)"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(r.stderr.trim_end().lines().count(), 1, "{}", r.stderr);
 }
 
 /// A resolver answers another paper's record for a number once (bare, then wrapped and stating

@@ -335,12 +335,7 @@ fn verify_text<'py>(
 }
 
 fn keys_arg(py: Python<'_>, keys: Option<Vec<String>>) -> PyResult<Vec<Key>> {
-    let given = keys
-        .unwrap_or_default()
-        .iter()
-        .map(|k| Key::parse(k).map_err(|e| errors::verify(py, &e)))
-        .collect::<PyResult<Vec<_>>>()?;
-    Ok(job::trusted_keys(&given))
+    job::pinned_keys(&keys.unwrap_or_default()).map_err(|e| errors::job(py, "keys", &e))
 }
 
 /// Verifies a ``pith_open_graph_bundle`` (dict or JSON text): the canonical hash of its

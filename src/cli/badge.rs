@@ -35,7 +35,7 @@ pub struct BadgeLook {
     #[arg(long, value_name = "FILE", conflicts_with = "status")]
     bundle: Option<PathBuf>,
     /// With --bundle: an Ed25519 public key (base64 or hex, or a file holding it) to trust
-    /// besides the built-in registry key.
+    /// besides the built-in registry key (PITH_KEYS pins keys for every run).
     #[arg(long, value_name = "KEY", requires = "bundle")]
     key: Vec<String>,
     /// Draw the dark colour scheme's colours only: the image for dark pages of an HTML

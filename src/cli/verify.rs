@@ -30,7 +30,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     bundle: Option<PathBuf>,
     /// An Ed25519 public key (base64 or hex, or a file holding it) to accept besides the
-    /// built-in registry key pith-v1-2026-05.
+    /// built-in registry key pith-v1-2026-05 (PITH_KEYS pins keys for every run).
     #[arg(long, value_name = "KEY")]
     key: Vec<String>,
     /// A base64 receipt signature over the record's canonical hash, checked against the keys.
@@ -54,13 +54,9 @@ pub struct Args {
     password: super::password::Password,
 }
 
-/// The registry key and the keys given (base64, hex, or a file holding one).
+/// The registry key, the keys given (base64, hex, or a file holding one) and `PITH_KEYS`'.
 pub(super) fn load_keys(given: &[String]) -> Result<Vec<Key>> {
-    let keys = given
-        .iter()
-        .map(|k| job::read_key(k).with_context(|| format!("--key {k}")))
-        .collect::<Result<Vec<_>>>()?;
-    Ok(job::trusted_keys(&keys))
+    Ok(job::pinned_keys(given)?)
 }
 
 /// Whether the positional argument names a PDF rather than a number.

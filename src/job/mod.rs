@@ -293,6 +293,32 @@ pub fn trusted_keys(given: &[crate::verify::Key]) -> Vec<crate::verify::Key> {
     keys
 }
 
+/// The environment variable that pins keys for every run, beside `--key` (Python's `keys=`):
+/// keys (base64 or hex) or files holding one, separated by commas or white space.
+pub const ENV_KEYS: &str = "PITH_KEYS";
+
+/// The keys a receipt may be signed with for this run: the registry's, the keys `given`
+/// (each read by [`read_key`]) and those [`ENV_KEYS`] pins. Nothing else is ever trusted: a
+/// key a manifest, a mirror or a bundle names is not among them.
+///
+/// # Errors
+/// As [`read_key`], for a given key or one of [`ENV_KEYS`] (named as such).
+pub fn pinned_keys(given: &[String]) -> Result<Vec<crate::verify::Key>, Error> {
+    let mut keys = given
+        .iter()
+        .map(|k| read_key(k))
+        .collect::<Result<Vec<_>, _>>()?;
+    let env = std::env::var(ENV_KEYS).unwrap_or_default();
+    for k in env.split(|c: char| c == ',' || c.is_whitespace()) {
+        if !k.is_empty() {
+            // The message names where the key came from, as it names a file.
+            let from = format!("{ENV_KEYS} ({k})");
+            keys.push(read_key(k).map_err(|e| e.in_file(Path::new(&from)))?);
+        }
+    }
+    Ok(trusted_keys(&keys))
+}
+
 /// A public key a front end was given: the key itself (base64 or hex), or a file holding it.
 ///
 /// # Errors
