@@ -532,6 +532,8 @@ fn batch_matches_pdfs_by_arxiv_name_and_version() {
     }
     assert_eq!(status("2402.03791v2.pdf"), "skipped");
     assert!(reason("2402.03791v2.pdf").contains("not the latest version (v3)"));
+    // The reason names the option that injects it anyway.
+    assert!(reason("2402.03791v2.pdf").contains("--arxiv-any-version"));
     assert_eq!(status("hep-th9901001v1.pdf"), "skipped");
     assert_eq!(status("2412.99999v1.pdf"), "unmatched");
     assert!(reason("2412.99999v1.pdf").contains("no metadata entry for 2412.99999"));

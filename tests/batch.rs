@@ -406,6 +406,11 @@ fn sidecar_conflicts_failed_lines_and_no_empty_folders() {
     let reason = twice["reason"].as_str().unwrap();
     assert!(reason.contains("sidecars disagree"), "{reason}");
     assert!(reason.contains(OTHER) && reason.contains(SEED), "{reason}");
+    // Each side names its file: the number's sidecar as the record's.
+    assert!(
+        reason.contains("twice.pith") && reason.contains("twice.record.json"),
+        "{reason}"
+    );
     assert!(twice["out"].as_str().unwrap().ends_with("a/twice.pdf"));
     let bad = line_of(&lines, "bad.pdf");
     assert_eq!(bad["status"], "failed");

@@ -539,10 +539,10 @@ pub fn decide(w: &Wanted, c: &Collected, any_version: bool) -> Decision {
                 Decision::Number(number.clone(), Box::new(fields.details(id, *version)))
             }
             Some(v) => Decision::Skip(format!(
-                "{id}v{v} is not the latest version (v{version}); the record, and so the number, is v{version}'s; numbering any version injects it anyway"
+                "{id}v{v} is not the latest version (v{version}); the record, and so the number, is v{version}'s; --arxiv-any-version (Python: any_version=True) injects it anyway"
             )),
             None => Decision::Skip(format!(
-                "the name gives no version of {id}; the number is the latest version's, v{version}; numbering any version injects it anyway"
+                "the name gives no version of {id}; the number is the latest version's, v{version}; --arxiv-any-version (Python: any_version=True) injects it anyway"
             )),
         },
     }

@@ -470,9 +470,13 @@ pub fn item_number(job: &crate::batch::Item, net: &net::Settings) -> Result<Pith
     for other in &job.also {
         let m = number(other)?;
         if !n.matches(&NumberRef::Full(m.clone())) {
-            let name = |l: &Local| {
-                l.path()
-                    .map_or_else(|| "the number".to_owned(), |p| p.display().to_string())
+            // A number carries no path of its own: it is the `NAME.pith` sidecar's when that
+            // file is there, else the manifest line's.
+            let sidecar = job.pdf.with_extension("pith");
+            let name = |l: &Local| match l.path() {
+                Some(p) => p.display().to_string(),
+                None if sidecar.is_file() => sidecar.display().to_string(),
+                None => "the manifest's number".to_owned(),
             };
             return Err(Error::new(ErrorKind::Number(crate::batch::Error::new(
                 &job.pdf,
