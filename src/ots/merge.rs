@@ -10,7 +10,7 @@ impl Timestamp {
     /// by the same operation: two answers about one message become one tree. Linear in the
     /// two trees' sizes: each node's operations are found by hashing, not by comparing every
     /// pair. It recurses only where both trees have the same operation, so no deeper than
-    /// `other` is (a parsed tree: at most [`MAX_DEPTH`]).
+    /// `other` is (a parsed tree: at most [`super::proof::MAX_DEPTH`]).
     pub fn merge(&mut self, other: Timestamp) {
         if !other.attestations.is_empty() {
             let mut known: std::collections::HashSet<Attestation> =

@@ -11,7 +11,7 @@
 //! ([`header`]: 80 bytes, double SHA-256, the compact target) and the verdict ([`check()`]):
 //! which attestation the headers given bear out, whether the proof starts from the digest
 //! asked about, and why a proof is refused. Its only I/O is reading a proof or a headers file
-//! ([`file`]), bounded before it is read, so that every front end reads them alike; it never
+//! ([`mod@file`]), bounded before it is read, so that every front end reads them alike; it never
 //! talks to a calendar or a node: the network is the `net` module's (`net::ots`).
 //!
 //! Bounded by construction: a proof is at most [`proof::MAX_PROOF`] bytes, holds at most

@@ -1,4 +1,4 @@
-//! Number text in page 1's content ([`TextScan`]): the strings shown between `BT` and `ET`,
+//! Number text in page 1's content (`TextScan`): the strings shown between `BT` and `ET`,
 //! read byte for byte (how simple fonts encode letters and digits), searched for `pith:` and
 //! 8 base32 characters or a full `pith:YYYY:<26>`. The scanner is fed a stream a chunk at a
 //! time as it is decoded, and holds its state between chunks and a window of the text shown

@@ -1,6 +1,6 @@
 //! The text of a PDF's pages, line by line, for reading what a paper cites: every page in
 //! page-tree order, each page's content streams read through the fonts' `ToUnicode` CMaps
-//! and encodings ([`font`]), operators followed as [`content`] says.
+//! and encodings (`font`), operators followed as `content` says.
 //!
 //! It is a reader of text, not of layout: lines come in the order the content draws them
 //! (reading order for TeX's output), form XObjects are not entered, and a glyph without a
