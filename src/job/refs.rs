@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::tar::format::{read_entry, Next};
+use super::tar::format::{read_entry, read_full, Next};
 use super::{Error, ErrorKind, Settings};
 use crate::pdf;
 use crate::refs::{Cited, Mention};
@@ -208,19 +208,6 @@ fn is_self(citing: Option<&str>, m: &Mention) -> bool {
         (Some(c), Cited::Arxiv { id, .. }) => crate::record::split_versioned_id(c).0 == *id,
         _ => false,
     }
-}
-
-fn read_full(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
 }
 
 fn read_bounded(r: &mut impl Read, bound: u64) -> std::io::Result<String> {

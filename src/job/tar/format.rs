@@ -196,7 +196,7 @@ fn padding(size: u64) -> usize {
     ((BLOCK as u64 - size % BLOCK as u64) % BLOCK as u64) as usize
 }
 /// Reads until `buf` is full or the input ends; the number of bytes read.
-fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+pub(crate) fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     let mut n = 0;
     while n < buf.len() {
         match r.read(&mut buf[n..]) {
