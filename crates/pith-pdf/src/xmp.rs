@@ -25,6 +25,7 @@
 //! earlier `pith:added` lists) are removed first, so a file names one number only and a
 //! publisher's metadata is never touched.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use roxmltree::{Document, Node};
@@ -171,8 +172,9 @@ fn xmp_err(msg: impl Into<String>) -> Error {
 /// Decodes a packet to text: UTF-8 (with or without BOM), UTF-16 or UTF-32 (by BOM or by
 /// the zero bytes of `<?`), as XMP allows (ISO 16684-1 §7.1). A mangled BOM inside the
 /// `<?xpacket begin="…"?>` attribute (seen in the wild) is repaired; any other invalid UTF-8
-/// is an error.
-fn text_of(bytes: &[u8]) -> Result<String, Error> {
+/// is an error. UTF-8, what nearly every packet is, is borrowed: a packet up to
+/// [`crate::filters::MAX_WHOLE`] is held once, not once per step.
+fn text_of(bytes: &[u8]) -> Result<Cow<'_, str>, Error> {
     let utf16 = |b: &[u8], be: bool| {
         let units: Vec<u16> = b
             .chunks_exact(2)
@@ -184,7 +186,9 @@ fn text_of(bytes: &[u8]) -> Result<String, Error> {
                 }
             })
             .collect();
-        String::from_utf16(&units).map_err(|_| xmp_err("packet is not valid UTF-16"))
+        String::from_utf16(&units)
+            .map(Cow::Owned)
+            .map_err(|_| xmp_err("packet is not valid UTF-16"))
     };
     let utf32 = |b: &[u8], be: bool| {
         b.chunks_exact(4)
@@ -197,6 +201,7 @@ fn text_of(bytes: &[u8]) -> Result<String, Error> {
                 char::from_u32(v)
             })
             .collect::<Option<String>>()
+            .map(Cow::Owned)
             .ok_or_else(|| xmp_err("packet is not valid UTF-32"))
     };
     let s = if let Some(b) = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]) {
@@ -212,15 +217,33 @@ fn text_of(bytes: &[u8]) -> Result<String, Error> {
     } else {
         utf8(bytes)?
     };
-    let s = s.strip_prefix('\u{feff}').unwrap_or(&s);
-    // Some writers pad with NULs after the trailer PI.
-    Ok(s.trim_end_matches(['\0', ' ', '\t', '\r', '\n'])
-        .to_string())
+    // A BOM decoded from UTF-16 or UTF-32 leads the text; some writers pad with NULs after
+    // the trailer PI. Both are cut by slicing, without a copy.
+    let trim = |t: &str| -> (usize, usize) {
+        let start = if t.starts_with('\u{feff}') { 3 } else { 0 };
+        let end = t
+            .trim_end_matches(['\0', ' ', '\t', '\r', '\n'])
+            .len()
+            .max(start);
+        (start, end)
+    };
+    Ok(match s {
+        Cow::Borrowed(t) => {
+            let (a, b) = trim(t);
+            Cow::Borrowed(&t[a..b])
+        }
+        Cow::Owned(mut t) => {
+            let (a, b) = trim(&t);
+            t.truncate(b);
+            t.drain(..a);
+            Cow::Owned(t)
+        }
+    })
 }
 
-fn utf8(b: &[u8]) -> Result<String, Error> {
+fn utf8(b: &[u8]) -> Result<Cow<'_, str>, Error> {
     match std::str::from_utf8(b) {
-        Ok(s) => Ok(s.to_string()),
+        Ok(s) => Ok(Cow::Borrowed(s)),
         Err(e) => {
             let bad = e.valid_up_to();
             let pi_end = if b.starts_with(b"<?xpacket begin=") {
@@ -237,7 +260,9 @@ fn utf8(b: &[u8]) -> Result<String, Error> {
                         .find(" id=")
                         .map(|i| head[i..].to_string())
                         .unwrap_or_default();
-                    Ok(format!("<?xpacket begin=\"\u{feff}\"{id}{rest}"))
+                    Ok(Cow::Owned(format!(
+                        "<?xpacket begin=\"\u{feff}\"{id}{rest}"
+                    )))
                 }
                 _ => Err(xmp_err(format!("packet is not UTF-8 (byte {bad})"))),
             }
@@ -648,7 +673,7 @@ impl Plan {
 /// As [`read`].
 pub fn publisher_has(packet: &[u8]) -> Result<(bool, bool), Error> {
     let s = text_of(packet)?;
-    let s = strip_text(&s)?.unwrap_or(s);
+    let s = strip_text(&s)?.map_or(s, Cow::Owned);
     let v = values(&parse(&s)?);
     Ok((v.title.is_some(), !v.creators.is_empty()))
 }
@@ -686,18 +711,18 @@ pub fn merge_with(
     now: &str,
     info_added: &[&str],
 ) -> Result<Vec<u8>, Error> {
-    let s: String = match packet {
+    let s: Cow<str> = match packet {
         Some(b) => text_of(b)?,
-        None => format!(
+        None => Cow::Owned(format!(
                 "<?xpacket begin=\"\u{feff}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">\n <rdf:RDF xmlns:rdf=\"{RDF_NS}\">\n </rdf:RDF>\n</x:xmpmeta>\n<?xpacket end=\"w\"?>"
-        ),
+        )),
     };
     // pith's older values out first: what remains is the publisher's, never touched.
     let s = match strip_text(&s)? {
-        Some(t) => t,
+        Some(t) => Cow::Owned(t),
         None => s,
     };
-    let s = s.as_str();
+    let s = &*s;
     let doc = parse(s)?;
     let rdf = rdf_root(&doc).ok_or_else(|| xmp_err("no rdf:RDF element"))?;
     let values = values(&doc);
@@ -1047,6 +1072,20 @@ fn padding() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_utf8_packet_is_read_in_place_and_others_decoded() {
+        let body = "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"/>";
+        let padded = format!("\u{feff}{body}\n\0\0  ");
+        let t = text_of(padded.as_bytes()).unwrap();
+        assert!(matches!(t, Cow::Borrowed(_)), "a UTF-8 packet was copied");
+        assert_eq!(t, body);
+        let utf16: Vec<u8> = padded.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        let t = text_of(&utf16).unwrap();
+        assert!(matches!(t, Cow::Owned(_)));
+        assert_eq!(t, body);
+        assert_eq!(text_of(b"\n\0").unwrap(), "");
+    }
 
     fn props(code: &str) -> Props {
         Props {
