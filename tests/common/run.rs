@@ -142,3 +142,30 @@ pub fn leftovers(dir: &Path) -> Vec<String> {
         .filter(|n| n.starts_with(".pith-tmp"))
         .collect()
 }
+
+/// The least time `f` takes in three runs, and its last result: the run least disturbed by
+/// other work on the machine, for comparing two costs measured side by side in one test.
+pub fn least_of_three<T>(mut f: impl FnMut() -> T) -> (Duration, T) {
+    let mut least = Duration::MAX;
+    let mut last = None;
+    for _ in 0..3 {
+        let t = Instant::now();
+        let r = f();
+        least = least.min(t.elapsed());
+        last = Some(r);
+    }
+    (least, last.expect("three runs"))
+}
+
+/// Asserts that `cost` (of the input `what`) grows no faster than its size: at most `ratio`
+/// times `baseline`, the cost of a like input measured in the same test, plus a fixed
+/// allowance for what does not scale (a process start). Both are measured on the same machine
+/// at the same moment, so a busy machine slows both and never fails the test; a step that is
+/// quadratic in the input, or a bound that no longer holds, does.
+pub fn assert_scales(what: &str, baseline: Duration, cost: Duration, ratio: u32) {
+    let allowance = Duration::from_millis(250);
+    assert!(
+        cost <= baseline * ratio + allowance,
+        "{what}: {cost:?}, more than {ratio}x the like input's {baseline:?}"
+    );
+}

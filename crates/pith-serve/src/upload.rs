@@ -507,18 +507,29 @@ mod tests {
         let slot = b.slot().unwrap();
         let (tx, rx) = tokio::sync::mpsc::channel::<Result<Bytes, std::io::Error>>(1);
         let body = Body::from_stream(tokio_stream_of(rx));
-        tokio::spawn(async move {
-            for _ in 0..20 {
-                if tx.send(Ok(Bytes::from_static(b"x"))).await.is_err() {
-                    break;
+        let sent = Arc::new(AtomicUsize::new(0));
+        let sender = {
+            let sent = Arc::clone(&sent);
+            tokio::spawn(async move {
+                for _ in 0..20 {
+                    if tx.send(Ok(Bytes::from_static(b"x"))).await.is_err() {
+                        break;
+                    }
+                    sent.fetch_add(1, Ordering::SeqCst);
+                    tokio::time::sleep(Duration::from_millis(100)).await;
                 }
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
-        });
-        let t = std::time::Instant::now();
+            })
+        };
         let r = b.receive(&slot, body, None, 1000, None).await;
         assert_eq!(r.err(), Some(Failure::TooSlow));
-        assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+        // Cut off while the client was still sending: the upload did not wait for its end.
+        let cut_at = sent.load(Ordering::SeqCst);
+        assert!(cut_at < 20, "cut off only after all {cut_at} bytes");
+        sender.await.unwrap();
+        assert!(
+            sent.load(Ordering::SeqCst) <= cut_at + 1,
+            "the body was read on"
+        );
     }
 
     fn tokio_stream_of(
@@ -537,22 +548,30 @@ mod tests {
             ..Limits::default()
         };
         let b = Budget::new(&l);
+        let running = Arc::new(AtomicUsize::new(0));
         let slow = {
-            let b = b.clone();
+            let (b, running) = (b.clone(), Arc::clone(&running));
             let held = b.held();
             tokio::spawn(async move {
-                b.check(held, |_| std::thread::sleep(Duration::from_millis(600)))
-                    .await
+                b.check(held, move |_| {
+                    running.fetch_add(1, Ordering::SeqCst);
+                    std::thread::sleep(Duration::from_millis(600))
+                })
+                .await
             })
         };
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        while running.load(Ordering::SeqCst) == 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
         // One waits (and its turn does not come in time), a second finds the queue full.
         let waiter = {
             let b = b.clone();
             let held = b.held();
             tokio::spawn(async move { b.check(held, |_| ()).await })
         };
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        while b.waiting.load(Ordering::SeqCst) == 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
         assert_eq!(b.check(b.held(), |_| ()).await.err(), Some(Failure::Busy));
         assert_eq!(waiter.await.unwrap().err(), Some(Failure::Busy));
         assert_eq!(slow.await.unwrap().err(), Some(Failure::TimedOut));
@@ -594,30 +613,46 @@ mod tests {
             ..Limits::default()
         };
         let b = Budget::new(&l);
-        let work = |stop: Stop| {
-            // An engine loop: it heeds its stop, else it would run for a minute.
-            let t = std::time::Instant::now();
-            while !stop.is_stopped() && t.elapsed() < Duration::from_secs(60) {
-                std::thread::sleep(Duration::from_millis(5));
+        // An engine loop: it heeds its stop, else it would run for a minute. Counts the loops
+        // that ended because they were stopped.
+        let (started, stopped) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let work = {
+            let (started, stopped) = (Arc::clone(&started), Arc::clone(&stopped));
+            move |stop: Stop| {
+                started.fetch_add(1, Ordering::SeqCst);
+                let t = std::time::Instant::now();
+                while !stop.is_stopped() && t.elapsed() < Duration::from_secs(60) {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                if stop.is_stopped() {
+                    stopped.fetch_add(1, Ordering::SeqCst);
+                }
             }
-            t.elapsed()
         };
-        let t = std::time::Instant::now();
-        assert_eq!(b.check(b.held(), work).await.err(), Some(Failure::TimedOut));
-        // The next check gets the one turn at once: the first one ended.
+        assert_eq!(
+            b.check(b.held(), work.clone()).await.err(),
+            Some(Failure::TimedOut)
+        );
+        // The next check gets the one turn: the first one was stopped and ended.
         let ran = b.check(b.held(), |_| ()).await;
         assert_eq!(ran, Ok(()));
-        assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+        assert_eq!(stopped.load(Ordering::SeqCst), 1, "the late check ran on");
         // Stopping the server stops the checks in flight and refuses new ones.
         let running = {
             let b = b.clone();
             let held = b.held();
             tokio::spawn(async move { b.check(held, work).await })
         };
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        while started.load(Ordering::SeqCst) < 2 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
         b.stop_all();
         assert_eq!(b.check(b.held(), |_| ()).await.err(), Some(Failure::Busy));
         let _ = running.await.unwrap();
-        assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+        assert_eq!(
+            stopped.load(Ordering::SeqCst),
+            2,
+            "a check ran on after the stop"
+        );
     }
 }
