@@ -397,14 +397,13 @@ fn refusals_leave_nothing_behind() {
     );
     assert_eq!(code, 2);
     assert!(stderr.contains("missing.pdf"), "{stderr}");
-    let (code, _, stderr) = inject(
-        &fixture("minimal.pdf"),
-        A,
-        Path::new("/nonexistent-dir/o.pdf"),
-        &[],
-    );
+    // A folder that cannot be made (a file is in its place).
+    let blocked = dir.path().join("a-file");
+    std::fs::write(&blocked, b"x").unwrap();
+    let (code, _, stderr) = inject(&fixture("minimal.pdf"), A, &blocked.join("d/o.pdf"), &[]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("/nonexistent-dir/o.pdf"), "{stderr}");
+    assert!(stderr.contains("a-file/d/o.pdf"), "{stderr}");
+    assert_eq!(std::fs::read(&blocked).unwrap(), b"x");
 }
 
 #[test]

@@ -135,7 +135,14 @@ pub(crate) fn settings(
 }
 
 /// ``output`` or ``in_place=True``, exactly one.
-fn target(output: Option<&Path>, in_place: bool) -> PyResult<Option<&Path>> {
+/// The file the result goes to (`output`, or the input's name inside it when `output` is a
+/// folder), or `None` for the input itself.
+fn target(
+    py: Python<'_>,
+    output: Option<&Path>,
+    in_place: bool,
+    input: &Path,
+) -> PyResult<Option<std::path::PathBuf>> {
     match (output, in_place) {
         (Some(_), true) => Err(PyValueError::new_err(
             "give either output or in_place=True, not both",
@@ -143,7 +150,10 @@ fn target(output: Option<&Path>, in_place: bool) -> PyResult<Option<&Path>> {
         (None, false) => Err(PyValueError::new_err(
             "give an output path, or in_place=True to update the file itself",
         )),
-        (o, _) => Ok(o),
+        (Some(o), false) => job::output_file(o, input.file_name())
+            .map(Some)
+            .map_err(|e| raise(py, &o.display().to_string(), &e)),
+        (None, true) => Ok(None),
     }
 }
 
@@ -304,13 +314,13 @@ pub fn inject<'py>(
     )?;
     s.file_timeout = job::stop::bound_of_secs(file_timeout);
     let s = s.bounded();
-    let out = target(output.as_deref(), in_place)?;
+    let out = target(py, output.as_deref(), in_place, &path)?;
     let name = path.display().to_string();
     let done = py
         .detach(|| {
             job::inject::run(InjectRequest {
                 source: Source::File(&path),
-                destination: match out {
+                destination: match &out {
                     Some(o) => Destination::File(o),
                     None => Destination::InPlace,
                 },
@@ -423,13 +433,13 @@ pub fn strip<'py>(
         let out = PyBytes::new(py, &out.unwrap_or_default()).into_any();
         return Ok(PyTuple::new(py, [out, report(py, &r)?])?.into_any());
     };
-    let out = target(output.as_deref(), in_place)?;
+    let out = target(py, output.as_deref(), in_place, &path)?;
     let name = path.display().to_string();
     let (r, _) = py
         .detach(|| {
             job::strip::run(StripRequest {
                 source: Source::File(&path),
-                destination: match out {
+                destination: match &out {
                     Some(o) => Destination::File(o),
                     None => Destination::InPlace,
                 },

@@ -43,7 +43,7 @@ pub use options::{
 };
 
 pub use pdf::pdf;
-pub use snippet::{snippet, Format, SnippetOptions};
+pub use snippet::{file_name, snippet, Format, SnippetOptions};
 
 /// Height of a badge in px (shields.io's flat styles).
 pub const HEIGHT: u32 = 20;

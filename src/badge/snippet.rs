@@ -15,7 +15,7 @@ use crate::escape::{
 };
 use crate::number::PithNumber;
 
-use super::{accessible_name, check_text, dimensions, Error, ErrorKind, Options};
+use super::{accessible_name, check_text, dimensions, Error, ErrorKind, ImageFormat, Options};
 
 /// Target format of a snippet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,14 +97,20 @@ pub struct SnippetOptions {
     pub download: Option<String>,
 }
 
-/// The default image name for `number` in `format`.
+/// The default image name for `number` in `format`: the PDF badge for LaTeX, else the SVG.
 pub fn default_src(number: &PithNumber, format: Format) -> String {
-    let ext = if format == Format::Latex {
-        "pdf"
+    let image = if format == Format::Latex {
+        ImageFormat::Pdf
     } else {
-        "svg"
+        ImageFormat::Svg
     };
-    format!("pith-{}.{ext}", &number.code()[..8])
+    file_name(number, image)
+}
+
+/// The file name of `number`'s badge image in `format` (`pith-7BMK4ZKT.svg`): what snippets
+/// point to, and what `pith badge -o FOLDER/` writes.
+pub fn file_name(number: &PithNumber, format: ImageFormat) -> String {
+    format!("pith-{}.{}", &number.code()[..8], format.name())
 }
 
 /// Renders the snippet that embeds the badge of `number` in `format`.

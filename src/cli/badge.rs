@@ -177,12 +177,18 @@ fn bundle_status(
 /// newline (the README shows one, and `cat badge.svg` should end its line); the PDF as its bytes.
 pub fn run_badge(args: BadgeArgs, ui: super::Ui) -> Result<Outcome> {
     let (number, opts) = args.look.resolve(ui)?;
-    let out = args.output.as_deref().unwrap_or(std::path::Path::new("-"));
     let asked = args
         .format
         .as_deref()
         .map(str::parse::<ImageFormat>)
         .transpose()?;
+    // Into a folder, the badge takes the name the snippets use (pith-7BMK4ZKT.svg).
+    let default_name = pith::badge::file_name(&number, asked.unwrap_or(ImageFormat::Svg));
+    let out = pith::job::output_file(
+        args.output.as_deref().unwrap_or(std::path::Path::new("-")),
+        Some(default_name.as_ref()),
+    )?;
+    let out = out.as_path();
     let bytes = if ImageFormat::for_output(asked, Some(out))? == ImageFormat::Pdf {
         badge::pdf(&number, &opts)?
     } else {

@@ -268,8 +268,14 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     };
     // With the PDF on standard output, the report goes to standard error.
     let to_stdout = args.output.as_deref().is_some_and(pith::output::is_stdio);
+    let name = data.is_none().then(|| input.file_name()).flatten();
+    let out = args
+        .output
+        .as_deref()
+        .map(|o| job::output_file(o, name))
+        .transpose()?;
     let mut stdout = std::io::stdout();
-    let destination = match &args.output {
+    let destination = match &out {
         Some(o) if pith::output::is_stdio(o) => Destination::Stream(&mut stdout),
         Some(o) => Destination::File(o),
         // A dry run without -o plans the update of standard input's bytes in memory.

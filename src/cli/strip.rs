@@ -54,8 +54,13 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
         ..Settings::default()
     };
     let to_stdout = args.output.as_deref().is_some_and(pith::output::is_stdio);
+    let out = args
+        .output
+        .as_deref()
+        .map(|o| job::output_file(o, args.input.file_name()))
+        .transpose()?;
     let mut stdout = std::io::stdout();
-    let destination = match &args.output {
+    let destination = match &out {
         Some(o) if pith::output::is_stdio(o) => Destination::Stream(&mut stdout),
         Some(o) => Destination::File(o),
         None => Destination::InPlace,

@@ -34,7 +34,7 @@
 //! ```
 
 use std::ops::RangeInclusive;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -392,6 +392,41 @@ pub fn replaced(previous: Option<&str>, number: &crate::PithNumber) -> Option<St
         Err(_) => false,
     };
     (!same).then(|| p.to_owned())
+}
+
+/// The file an output named `out` is: `out` itself, or, when `out` is a folder (one that
+/// exists, or any name written with a final `/`), the file `name` inside it, as `cp` and
+/// `mv` do (`name` is the input's file name, or the command's own name for what it writes).
+/// Folders an output needs are made when it is written ([`crate::output`]): `-o new/x.pdf`
+/// and `-o new/` both work in a fresh directory, as `--out-dir` and `--out-tar` do.
+///
+/// # Errors
+/// [`ErrorKind::Request`] when `out` is a folder and there is no `name` (standard input).
+///
+/// # Examples
+/// ```
+/// use std::path::Path;
+/// let dir = tempfile::tempdir()?;
+/// let into = pith::job::output_file(dir.path(), Some("paper.pdf".as_ref()))?;
+/// assert_eq!(into, dir.path().join("paper.pdf"));
+/// let new = pith::job::output_file(Path::new("out/"), Some("paper.pdf".as_ref()))?;
+/// assert_eq!(new, Path::new("out/paper.pdf"));
+/// assert_eq!(pith::job::output_file(Path::new("a.pdf"), None)?, Path::new("a.pdf"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn output_file(out: &Path, name: Option<&std::ffi::OsStr>) -> Result<PathBuf, Error> {
+    let folder = !crate::output::is_stdio(out)
+        && (out.as_os_str().as_encoded_bytes().ends_with(b"/") || out.is_dir());
+    if !folder {
+        return Ok(out.to_path_buf());
+    }
+    let name = name.ok_or_else(|| {
+        Error::new(ErrorKind::Request(format!(
+            "{} is a folder: name the file to write in it (standard input has no name)",
+            out.display()
+        )))
+    })?;
+    Ok(out.join(name))
 }
 
 /// Checks an output path before anything is written: not the input itself (`input`, when it

@@ -7,7 +7,8 @@
 //! half-written set behind (`pith sty` writes `pith.sty` and `pith.sty.ltxml` together). A
 //! device or FIFO at the target path ([`is_special`]) is written to directly instead: a rename
 //! would replace the device node itself. New files get mode 0666 less the umask, as any new
-//! file does; an existing file keeps its mode.
+//! file does; an existing file keeps its mode. The folders a file needs are made as it is
+//! written (and removed again if it cannot be), so every output follows one rule.
 //!
 //! [`Group`] is the same commit for many files at once (`pith batch`): each file is
 //! written to its temporary file and its writeback is started at once, without waiting; the
@@ -299,6 +300,43 @@ impl Group {
 }
 
 /// The directory a relative or absolute `path` is in ("." for a bare file name).
+/// Makes the folders `dir` lacks, as `mkdir -p` does: the folders of an output are made when
+/// it is written, never before (a run refused or dry leaves none). The folders made, the
+/// outermost first; the folder that could not be made with the error.
+fn make_folders(dir: &Path) -> Result<Vec<PathBuf>, (PathBuf, io::Error)> {
+    let missing: Vec<&Path> = dir
+        .ancestors()
+        .filter(|a| !a.as_os_str().is_empty())
+        .take_while(|a| std::fs::symlink_metadata(a).is_err())
+        .collect();
+    let mut made = Vec::new();
+    for folder in missing.into_iter().rev() {
+        match std::fs::create_dir(folder) {
+            Ok(()) => made.push(folder.to_path_buf()),
+            // Made meanwhile by another writer (two batch workers): theirs to keep.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => {
+                unmake_folders(&made);
+                return Err((folder.to_path_buf(), e));
+            }
+        }
+    }
+    // A new folder's own name is an entry of the folder above: durable too, as the file's
+    // name will be.
+    for folder in &made {
+        let _ = sync_dir(parent_dir(folder));
+    }
+    Ok(made)
+}
+
+/// Removes the folders [`make_folders`] made for an output that was not written, the
+/// innermost first, each only while empty.
+fn unmake_folders(made: &[PathBuf]) {
+    for folder in made.iter().rev() {
+        let _ = std::fs::remove_dir(folder);
+    }
+}
+
 fn parent_dir(path: &Path) -> &Path {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -371,29 +409,45 @@ fn create(
             .filter(|m| m.is_file())
             .map(|m| m.permissions())
     });
+    let made = make_folders(dir).map_err(|(folder, e)| {
+        Error::new(
+            path,
+            format!("cannot create the output folder {}", folder.display()),
+            e,
+        )
+    })?;
     // Created with 0666 the kernel applies the umask, as for any new file; tempfile's own
     // default (0600) made `pith sty -o` and `pith badge -o` unreadable to others.
-    let mut tmp = tempfile::Builder::new()
+    let tmp = tempfile::Builder::new()
         .prefix(".pith-tmp-")
         .permissions(Permissions::from_mode(0o666))
         .tempfile_in(dir)
         .map_err(|e| {
-            // tempfile's error names the random temporary file; the user knows the folder
-            // ("output folder X does not exist", no internal file name).
+            // tempfile's error names the random temporary file; the user knows the folder.
             // (Unix error numbers: ENOENT, EACCES; this module is Unix-only.)
             let e = match e.kind() {
                 io::ErrorKind::NotFound => io::Error::from_raw_os_error(2),
                 io::ErrorKind::PermissionDenied => io::Error::from_raw_os_error(13),
                 k => io::Error::new(k, k.to_string()),
             };
-            let what = if e.kind() == io::ErrorKind::NotFound {
-                format!("output folder {} does not exist", dir.display())
-            } else {
-                format!("cannot create a file in {}", dir.display())
-            };
-            Error::new(path, what, e)
-        })?;
-    fill(tmp.as_file_mut()).map_err(|e| Error::new(path, "cannot write", e))?;
+            Error::new(
+                path,
+                format!("cannot create a file in {}", dir.display()),
+                e,
+            )
+        });
+    let mut tmp = match tmp {
+        Ok(t) => t,
+        Err(e) => {
+            unmake_folders(&made);
+            return Err(e);
+        }
+    };
+    if let Err(e) = fill(tmp.as_file_mut()) {
+        drop(tmp);
+        unmake_folders(&made);
+        return Err(Error::new(path, "cannot write", e));
+    }
     if let Some(p) = permissions {
         // The umask applied at creation; an existing file's exact mode is set again.
         let _ = tmp.as_file().set_permissions(p);
@@ -442,13 +496,36 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let a = dir.path().join("a.txt");
         std::fs::write(&a, b"old").unwrap();
-        let missing = dir.path().join("no/such/dir/b.txt");
-        let e = write_files(&[(a.clone(), b"new"), (missing.clone(), b"b")]).unwrap_err();
-        assert_eq!(e.path(), missing);
+        // A folder that cannot be made: a file is in its place.
+        let blocked = dir.path().join("blocked");
+        std::fs::write(&blocked, b"x").unwrap();
+        let unmakeable = blocked.join("dir/b.txt");
+        let e = write_files(&[(a.clone(), b"new"), (unmakeable.clone(), b"b")]).unwrap_err();
+        assert_eq!(e.path(), unmakeable);
         assert_eq!(std::fs::read(&a).unwrap(), b"old");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
         write_files(&[(a.clone(), b"new"), (dir.path().join("c.txt"), b"c")]).unwrap();
         assert_eq!(std::fs::read(&a).unwrap(), b"new");
+    }
+
+    #[test]
+    fn an_output_makes_its_folders_and_a_failed_one_leaves_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let deep = dir.path().join("a/b/c.txt");
+        write_file_with(&deep, None, |f| f.write_all(b"c")).unwrap();
+        assert_eq!(std::fs::read(&deep).unwrap(), b"c");
+        let failed = dir.path().join("x/y/z.txt");
+        let e = write_file_with(&failed, None, |_| Err(io::Error::other("no"))).unwrap_err();
+        assert_eq!(e.path(), failed);
+        assert!(
+            !dir.path().join("x").exists(),
+            "a folder left by a failed output"
+        );
+        // A folder that was there before stays.
+        let e = write_file_with(&dir.path().join("a/q.txt"), None, |_| {
+            Err(io::Error::other("no"))
+        });
+        assert!(e.is_err() && dir.path().join("a/b").is_dir());
     }
 
     /// Names of the files in `dir`, sorted.

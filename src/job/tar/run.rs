@@ -256,12 +256,7 @@ fn stream_checked(
             Ok(t)
         }
         Sink::Path(out) => {
-            // Missing folders of the output are created, as for --out-dir: `out/my.tar` works
-            // in a fresh directory.
-            if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
-                std::fs::create_dir_all(parent)
-                    .map_err(|e| Error::new(parent.display().to_string(), ErrorKind::Write(e)))?;
-            }
+            // The writer makes the folders the tar needs (`out/my.tar` in a fresh directory).
             let mut result = None;
             let committed = crate::output::write_file_with(out, None, |f| {
                 let r = tar::stream(input, &mut *f, &plan, &opts, progress)
