@@ -82,6 +82,20 @@ def test_inject_new_file_read_back_by_other_tools(tmp_path: Path, name: str):
     assert (tmp_path / "again.pdf").read_bytes() == out.read_bytes()
 
 
+def test_outputs_into_a_folder_and_new_folders_as_the_cli(tmp_path: Path):
+    """A folder output keeps the input's name inside it; missing folders are made."""
+    folder = tmp_path / "outd"
+    folder.mkdir()
+    r = pn.inject(FIXTURES / "minimal.pdf", SEED, folder, now="2024-01-01T00:00:00Z")
+    assert r["output"] == str(folder / "minimal.pdf")
+    assert pdfinfo_custom(folder / "minimal.pdf", "PithNumber") == SEED
+    deep = tmp_path / "new" / "deeper" / "clean.pdf"
+    r = pn.strip(folder / "minimal.pdf", deep)
+    assert r["output"] == str(deep) and deep.is_file()
+    qpdf_ok(deep)
+    assert pn.inspect(deep)["number"] is None
+
+
 def test_inject_in_place_and_concurrently(tmp_path: Path):
     a = tmp_path / "a.pdf"
     shutil.copyfile(FIXTURES / "qpdf-object-stream.pdf", a)
