@@ -219,6 +219,46 @@ fn a_file_past_its_time_bound_is_its_own_line() {
     assert_eq!(lines[3]["injected"], 3);
 }
 
+/// One file alone has the batch's deadline too: `inject` and `strip` take `--file-timeout`
+/// (the same default), refuse a file past it with the batch's kind and write nothing.
+#[test]
+fn inject_and_strip_keep_the_file_deadline() {
+    let d = common::tmpdir();
+    let out = d.path().join("o.pdf");
+    let minimal = fixture("minimal.pdf");
+    let numbered = d.path().join("numbered.pdf");
+    let o = pith()
+        .args(["inject", "--number", SEED, "-o"])
+        .arg(&numbered)
+        .arg(&minimal)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    for (cmd, input) in [("inject", &minimal), ("strip", &numbered)] {
+        let run = |bound: &str| {
+            let mut c = pith();
+            c.args([cmd, "--file-timeout", bound, "-o"])
+                .arg(&out)
+                .arg(input);
+            if cmd == "inject" {
+                c.args(["--number", SEED]);
+            }
+            c.output().unwrap()
+        };
+        let o = run("0.000000001");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{cmd}: {err}");
+        assert!(
+            err.starts_with("pith: ") && err.contains("time"),
+            "{cmd}: {err}"
+        );
+        assert!(!out.exists(), "{cmd}: written past its deadline");
+        let o = run("0");
+        assert_eq!(o.status.code(), Some(0), "{cmd}: {o:?}");
+        std::fs::remove_file(&out).unwrap();
+    }
+}
+
 /// `--tar -` fed member by member from a pipe: after two members' lines, Ctrl-C. The report
 /// ends with the totals of what was reported and `"interrupted": true`, as a directory run's
 /// report does; no output tar is written; the exit status is 2.

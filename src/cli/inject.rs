@@ -64,6 +64,24 @@ pub struct Args {
     pub password: super::password::Password,
     #[command(flatten)]
     pub stamp: StampArgs,
+    #[command(flatten)]
+    pub deadline: FileTimeout,
+}
+
+/// `--file-timeout` of the commands that update one PDF (`pith batch` has its own, per file).
+#[derive(Debug, Clone, clap::Args)]
+pub struct FileTimeout {
+    /// Stop after SECS seconds on a file that costs more (refused with kind over_time,
+    /// nothing written, the input untouched); 0 for no bound.
+    #[arg(long, value_name = "SECS", default_value_t = job::defaults::FILE_TIMEOUT_SECS as f64)]
+    pub file_timeout: f64,
+}
+
+impl FileTimeout {
+    /// The bound given.
+    pub fn bound(&self) -> Option<std::time::Duration> {
+        job::stop::bound_of_secs(self.file_timeout)
+    }
 }
 
 /// The page-1 options of `pith inject` and `pith batch`: the stamp, and what to do with a
@@ -254,13 +272,16 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
             input.display()
         );
     }
-    let settings = settings(
-        args.force,
-        args.repair,
-        args.password.bytes()?,
-        &args.stamp,
-        ui,
-    )?;
+    let settings = Settings {
+        file_timeout: args.deadline.bound(),
+        ..settings(
+            args.force,
+            args.repair,
+            args.password.bytes()?,
+            &args.stamp,
+            ui,
+        )?
+    };
     let data = stdin_bytes(input)?;
     let source = match &data {
         Some(data) => Source::Bytes { data, name: "-" },

@@ -36,6 +36,8 @@ pub struct Args {
     pub json: bool,
     #[command(flatten)]
     pub password: super::password::Password,
+    #[command(flatten)]
+    pub deadline: super::inject::FileTimeout,
 }
 
 /// Runs `pith strip`.
@@ -51,6 +53,7 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
         repair: args.repair,
         password: args.password.bytes()?,
         no_clobber: ui.no_clobber(),
+        file_timeout: args.deadline.bound(),
         ..Settings::default()
     };
     let to_stdout = args.output.as_deref().is_some_and(pith::output::is_stdio);

@@ -168,6 +168,10 @@ pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
         dry_run,
         paper: details,
     } = req;
+    // One file alone gets the file deadline here, whichever door it came through; a run's
+    // file already has its own token.
+    let bounded = settings.bounded();
+    let settings = &bounded;
     if let Destination::File(o) | Destination::Staged(o, _) = &destination {
         if !dry_run {
             check_output(source.path(), o, settings.no_clobber)?;

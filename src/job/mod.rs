@@ -169,8 +169,9 @@ pub fn stamp_of(
     })
 }
 
-/// How a PDF is updated: the settings shared by inject, batch items and strip.
-#[derive(Debug, Clone, Default)]
+/// How a PDF is updated: the settings shared by inject, batch items and strip. The default
+/// bounds each file by [`stop::FILE_TIMEOUT`], whichever door the request comes through.
+#[derive(Debug, Clone)]
 pub struct Settings {
     /// Update certified files that forbid changes, replace an unparsable XMP packet, stamp
     /// signed files.
@@ -196,9 +197,26 @@ pub struct Settings {
     /// Stops the work on a file when cancelled or past its deadline: a run gives each of its
     /// files its own ([`stop::Stops`]); [`pdf::Stop::never`] by default.
     pub stop: pdf::Stop,
-    /// How long one file of a batch or a tar may take ([`stop::FILE_TIMEOUT`] is the front
-    /// ends' default); `None` is no bound.
+    /// How long one file may take ([`stop::FILE_TIMEOUT`] by default); `None` is no bound.
     pub file_timeout: Option<std::time::Duration>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            force: false,
+            repair: false,
+            password: None,
+            stamp: None,
+            replace: false,
+            now: None,
+            no_clobber: false,
+            net: None,
+            limits: pdf::Limits::default(),
+            stop: pdf::Stop::never(),
+            file_timeout: Some(stop::FILE_TIMEOUT),
+        }
+    }
 }
 
 impl Settings {
@@ -237,12 +255,14 @@ impl Settings {
         }
     }
 
-    /// These settings for one file run alone (Python's `inject`): a stop token whose
-    /// deadline is [`Settings::file_timeout`] from now; as they are without a bound.
+    /// These settings for one file run alone (an inject, a strip, a read): a stop token
+    /// whose deadline is [`Settings::file_timeout`] from now, unless a stop token is already
+    /// set (a run's token for one of its files, or the caller's own); as they are without a
+    /// bound.
     pub fn bounded(&self) -> Settings {
         match self.file_timeout {
-            Some(b) => self.for_file(&pdf::Stop::after(b)),
-            None => self.clone(),
+            Some(b) if self.stop.is_never() => self.for_file(&pdf::Stop::after(b)),
+            _ => self.clone(),
         }
     }
 
@@ -507,6 +527,23 @@ fn known(e: &(dyn std::error::Error + 'static)) -> Option<ErrorCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_alone_gets_the_deadline_a_run_keeps_its_own() {
+        let s = Settings::default();
+        assert_eq!(s.file_timeout, Some(stop::FILE_TIMEOUT));
+        assert!(s.bounded().stop.deadline().is_some());
+        // A run's token for one of its files stays: its deadline and its cancellation.
+        let run = pdf::Stop::new();
+        let file = s.for_file(&run).bounded();
+        run.cancel();
+        assert!(file.stop.is_stopped() && file.stop.deadline().is_none());
+        let unbounded = Settings {
+            file_timeout: None,
+            ..Settings::default()
+        };
+        assert!(unbounded.bounded().stop.is_never());
+    }
 
     #[test]
     fn replaced_ignores_the_same_code() {

@@ -62,6 +62,9 @@ pub fn run(req: StripRequest<'_>) -> Result<(StripReport, Option<Vec<u8>>), Erro
         mut destination,
         settings,
     } = req;
+    // As an inject: the file deadline, unless a run gave the file its own token.
+    let bounded = settings.bounded();
+    let settings = &bounded;
     let input_path = match source {
         Source::File(p) => Some(p),
         Source::Bytes { .. } => None,

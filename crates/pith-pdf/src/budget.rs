@@ -188,6 +188,12 @@ impl Stop {
         }
     }
 
+    /// Whether this is [`Stop::never`]: nothing bounds or cancels the work, so a caller may
+    /// give it a deadline of its own.
+    pub fn is_never(&self) -> bool {
+        self.inner.is_none()
+    }
+
     /// The deadline, if any.
     pub fn deadline(&self) -> Option<Instant> {
         self.inner.as_ref().and_then(|i| i.deadline)
