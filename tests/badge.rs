@@ -835,8 +835,35 @@ fn qr_decodes_to_the_url_with_zbarimg() {
 // ---------------------------------------------------------------------------------------------
 // Snippets
 
+/// The snippet of `opts` in `format`, the dark image kept for HTML only (the one format that
+/// takes it; any other refuses it, see `a_snippet_option_for_another_format_is_refused`).
 fn snip(format: Format, opts: &SnippetOptions) -> String {
-    badge::snippet(&seed(), format, opts).unwrap()
+    let opts = SnippetOptions {
+        dark_src: opts.dark_src.clone().filter(|_| format == Format::Html),
+        ..opts.clone()
+    };
+    badge::snippet(&seed(), format, &opts).unwrap()
+}
+
+#[test]
+fn a_snippet_option_for_another_format_is_refused() {
+    for f in Format::ALL {
+        let dark = badge::snippet(&seed(), f, &tricky());
+        assert_eq!(dark.is_ok(), f == Format::Html, "{f:?}");
+        let download = SnippetOptions {
+            src: Some("badge.pdf".into()),
+            download: Some("https://mirror.example/badge/x.pdf".into()),
+            ..SnippetOptions::default()
+        };
+        let r = badge::snippet(&seed(), f, &download);
+        assert_eq!(r.is_ok(), f == Format::Latex, "{f:?}: {r:?}");
+        if let Err(e) = dark.and(r) {
+            assert!(
+                matches!(e.kind(), badge::ErrorKind::NotForFormat { .. }),
+                "{e}"
+            );
+        }
+    }
 }
 
 fn tricky() -> SnippetOptions {

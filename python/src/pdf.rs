@@ -68,33 +68,21 @@ fn to_write(
     arxiv_atom: Option<PathBuf>,
     arxiv_id: Option<String>,
 ) -> PyResult<(pith::PithNumber, Option<pith::record::Details>)> {
-    use pith::record::Input as Local;
-    let given = [number.is_some(), record.is_some(), arxiv_atom.is_some()];
-    if given.iter().filter(|g| **g).count() != 1 {
-        return Err(PyValueError::new_err(
-            "give exactly one of number, record and arxiv_atom",
-        ));
+    let record_value = record
+        .map(|r| {
+            crate::convert::value_from_py(r)?.map_err(|m| crate::errors::not_json(py, "record", m))
+        })
+        .transpose()?;
+    // The library checks what was given, as for the command line.
+    let input = job::given::Given {
+        number: number.map(str::to_owned),
+        record_value,
+        arxiv_atom,
+        id: arxiv_id,
+        ..job::given::Given::default()
     }
-    if arxiv_id.is_some() && arxiv_atom.is_none() {
-        return Err(PyValueError::new_err(
-            "arxiv_id picks an entry of arxiv_atom: give arxiv_atom too",
-        ));
-    }
-    let input: job::Input = match (number, record, arxiv_atom) {
-        (Some(n), _, _) => Local::Number(n.to_owned()).into(),
-        (_, Some(r), _) => {
-            let v = crate::convert::value_from_py(r)?
-                .map_err(|m| crate::errors::not_json(py, "record", m))?;
-            Local::RecordValue(v).into()
-        }
-        (_, _, Some(path)) => Local::Atom {
-            path,
-            id: arxiv_id,
-            next: false,
-        }
-        .into(),
-        _ => unreachable!("one input was checked above"),
-    };
+    .input()
+    .map_err(|e| raise(py, "", &e))?;
     py.detach(|| {
         let net = job::Settings::default().net_settings()?;
         input.to_write(&net)
@@ -142,11 +130,14 @@ fn target(
     output: Option<&Path>,
     in_place: bool,
     input: &Path,
+    dry_run: bool,
 ) -> PyResult<Option<std::path::PathBuf>> {
     match (output, in_place) {
         (Some(_), true) => Err(PyValueError::new_err(
             "give either output or in_place=True, not both",
         )),
+        // A dry run writes nothing, so it needs nowhere to write (as `pith inject --dry-run`).
+        (None, false) if dry_run => Ok(None),
         (None, false) => Err(PyValueError::new_err(
             "give an output path, or in_place=True to update the file itself",
         )),
@@ -314,7 +305,7 @@ pub fn inject<'py>(
     )?;
     s.file_timeout = job::stop::bound_of_secs(file_timeout);
     let s = s.bounded();
-    let out = target(py, output.as_deref(), in_place, &path)?;
+    let out = target(py, output.as_deref(), in_place, &path, dry_run)?;
     let name = path.display().to_string();
     let done = py
         .detach(|| {
@@ -433,7 +424,7 @@ pub fn strip<'py>(
         let out = PyBytes::new(py, &out.unwrap_or_default()).into_any();
         return Ok(PyTuple::new(py, [out, report(py, &r)?])?.into_any());
     };
-    let out = target(py, output.as_deref(), in_place, &path)?;
+    let out = target(py, output.as_deref(), in_place, &path, false)?;
     let name = path.display().to_string();
     let (r, _) = py
         .detach(|| {

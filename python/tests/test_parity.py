@@ -217,6 +217,38 @@ def test_other_refusals(tmp_path: Path, monkeypatch) -> None:
             lambda: pn.inject(src, SEED, src), "same_file")
 
 
+def test_contradictions_are_the_librarys(tmp_path: Path, monkeypatch) -> None:
+    """What the request contradicts is refused by the library, in the same words at both doors
+    (the CLI adds its flags), and a dry run plans without an output at both."""
+    env = Env(tmp_path, monkeypatch, None)
+    src = env.path("m.pdf")
+    src.write_bytes((FIXTURES / "minimal.pdf").read_bytes())
+    out = env.path("o.pdf")
+    record = json.loads(RECORD.read_text())
+    refused(env, ["inject", str(src), "--number", SEED, "--record", str(RECORD), "-o", str(out)],
+            lambda: pn.inject(src, SEED, out, record=record), "request")
+    atom = EXAMPLES / "2402.03791v3.atom.xml"
+    refused(env, ["inject", str(src), "--record", str(RECORD), "--arxiv-atom", str(atom),
+                  "-o", str(out)],
+            lambda: pn.inject(src, output=out, record=record, arxiv_atom=atom), "request")
+    refused(env, ["inject", str(src), "-o", str(out)], lambda: pn.inject(src, output=out),
+            "request")
+    assert not out.exists()
+    # A rewrite and a dry run: clap refuses the pair on the command line; the library in Python.
+    with pytest.raises(pn.errors.OptionError) as e:
+        pn.inject(src, SEED, out, rewrite=True, dry_run=True)
+    assert e.value.kind == "request" and not out.exists()
+    planned = same(env, ["inject", str(src), "--number", SEED, "--dry-run"],
+                   lambda: pn.inject(src, SEED, dry_run=True))
+    assert planned["status"] == "planned" and src.read_bytes() == (FIXTURES / "minimal.pdf").read_bytes()
+    # A snippet option for a format that has no use for it.
+    with pytest.raises(pn.errors.OptionError) as e:
+        pn.badge_snippet(SEED, "md", dark_src="dark.svg")
+    r = subprocess.run([env.cli, "snippet", SEED, "--dark-src", "dark.svg"], capture_output=True,
+                       text=True, env=dict(os.environ, **env.vars), timeout=120)
+    assert r.returncode == 2 and r.stderr.startswith("pith: " + str(e.value)), (r.stderr, e.value)
+
+
 def numbered(env: Env, number: str = SEED) -> Path:
     out = env.path("numbered.pdf")
     pn.inject(FIXTURES / "minimal.pdf", number, out)

@@ -71,6 +71,15 @@ pub enum ErrorKind {
         /// The character.
         character: char,
     },
+    /// Occurs when a snippet option is given for a format that has no use for it (a dark
+    /// image beside anything but HTML, a download address beside anything but LaTeX).
+    #[error("{option} is only used with the {only} snippet")]
+    NotForFormat {
+        /// The option (`dark_src`, `download`).
+        option: &'static str,
+        /// The one format that uses it (`html`, `tex`).
+        only: &'static str,
+    },
     /// Occurs when an image source for a snippet is empty.
     #[error("the image source is empty")]
     EmptySource,

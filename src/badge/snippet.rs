@@ -119,8 +119,9 @@ pub fn file_name(number: &PithNumber, format: ImageFormat) -> String {
 /// The badge's errors (see [`super::svg`]); [`ErrorKind::ControlCharacter`] or
 /// [`ErrorKind::EmptySource`] for a bad `src`/`dark_src`/`download`; [`ErrorKind::LatexImage`]
 /// for a LaTeX snippet of an SVG or a URL; [`ErrorKind::UnsupportedCharacter`]
-/// for a LaTeX image path holding `%`, `#`, `&`, `$`, `^`, `~`, `{`, `}` or `\`; [`ErrorKind::Template`] if a
-/// template fails (a bug).
+/// for a LaTeX image path holding `%`, `#`, `&`, `$`, `^`, `~`, `{`, `}` or `\`;
+/// [`ErrorKind::NotForFormat`] for `dark_src` beside any format but HTML or `download` beside
+/// any but LaTeX; [`ErrorKind::Template`] if a template fails (a bug).
 ///
 /// # Examples
 /// ```
@@ -136,14 +137,26 @@ pub fn snippet(
     format: Format,
     opts: &SnippetOptions,
 ) -> Result<String, Error> {
+    if opts.dark_src.is_some() && format != Format::Html {
+        return Err(Error::new(ErrorKind::NotForFormat {
+            option: "dark_src",
+            only: "html",
+        }));
+    }
+    if opts.download.is_some() && format != Format::Latex {
+        return Err(Error::new(ErrorKind::NotForFormat {
+            option: "download",
+            only: "tex",
+        }));
+    }
     let (width, height) = dimensions(number, &opts.badge)?;
     let src = match &opts.src {
         Some(s) => checked_src("src", s)?.to_owned(),
         None => default_src(number, format),
     };
-    let dark_src = match (&opts.dark_src, format) {
-        (Some(s), Format::Html) => Some(checked_src("dark_src", s)?.to_owned()),
-        _ => None,
+    let dark_src = match &opts.dark_src {
+        Some(s) => Some(checked_src("dark_src", s)?.to_owned()),
+        None => None,
     };
     let alt = accessible_name(number, &opts.badge);
     let url = number.url();

@@ -205,19 +205,22 @@ pub fn run_badge(args: BadgeArgs, ui: super::Ui) -> Result<Outcome> {
 pub fn run_snippet(args: SnippetArgs, ui: super::Ui) -> Result<Outcome> {
     let (number, badge) = args.look.resolve(ui)?;
     let format: Format = args.format.parse()?;
-    if args.dark_src.is_some() && format != Format::Html {
-        bail!("--dark-src is only used with --format html");
-    }
-    if args.download.is_some() && format != Format::Latex {
-        bail!("--download is only used with --format tex");
-    }
     let opts = SnippetOptions {
         badge,
         src: args.src,
         dark_src: args.dark_src,
         download: args.download,
     };
-    let text = badge::snippet(&number, format, &opts)?;
+    let text = badge::snippet(&number, format, &opts).map_err(|e| match e.kind() {
+        // The library names the option; the command line names its flag.
+        badge::ErrorKind::NotForFormat { option, only } => {
+            anyhow::Error::from(super::Failure::new(
+                pith::job::kind::of_badge(&e),
+                format!("{e} (--{} with --format {only})", option.replace('_', "-")),
+            ))
+        }
+        _ => e.into(),
+    })?;
     write_atomic(std::path::Path::new("-"), text.as_bytes())?;
     Ok(Outcome::Ok)
 }

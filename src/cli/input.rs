@@ -3,12 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::Result;
 use clap::Args;
-use pith::job::input::{ArxivSource, Input, Local};
-use pith::net::arxiv::Want;
-use pith::net::{ArxivId, Overrides};
-use pith::record::{ErrorKind, Paper, Record};
+use pith::job::given::{Conflict, Given, Text};
+use pith::job::input::{ArxivSource, Input};
+use pith::record::{ErrorKind, Record};
 use pith::PithNumber;
 
 /// Where a record comes from. Exactly one of `--arxiv`, `--record`, `--arxiv-atom` or the
@@ -79,128 +78,44 @@ pub fn read_text(path: &Path) -> Result<String> {
 }
 
 impl RecordInput {
-    fn has_fields(&self) -> bool {
-        self.title.is_some()
-            || self.title_file.is_some()
-            || self.abstract_text.is_some()
-            || self.abstract_file.is_some()
-            || self.submitted.is_some()
-            || self.primary.is_some()
-            || !self.cross.is_empty()
-            || self.license.is_some()
-            || self.paper_version.is_some()
+    /// The record inputs given, for the library to check ([`Given::input`]).
+    pub fn given(&self) -> Given {
+        let text = |value: &Option<String>, file: &Option<PathBuf>| match (value, file) {
+            (Some(t), _) => Some(Text::Value(t.clone())),
+            (None, Some(p)) => Some(Text::File(p.clone())),
+            (None, None) => None,
+        };
+        Given {
+            number: None,
+            arxiv: self.arxiv.clone(),
+            next: self.next,
+            record: self.record.clone(),
+            record_value: None,
+            arxiv_atom: self.arxiv_atom.clone(),
+            id: self.id.clone(),
+            version: self.paper_version,
+            title: text(&self.title, &self.title_file),
+            abstract_text: text(&self.abstract_text, &self.abstract_file),
+            submitted: self.submitted.clone(),
+            primary: self.primary.clone(),
+            cross: self.cross.clone(),
+            license: self.license.clone(),
+        }
     }
 
     /// Whether any input was given at all.
     pub fn is_given(&self) -> bool {
-        self.record.is_some()
-            || self.arxiv_atom.is_some()
-            || self.id.is_some()
-            || self.arxiv.is_some()
-            || self.has_fields()
-    }
-
-    /// The fields given in place of arXiv's.
-    pub fn overrides(&self) -> Result<Overrides> {
-        Ok(Overrides {
-            title: match (&self.title, &self.title_file) {
-                (Some(t), _) => Some(t.clone()),
-                (None, Some(p)) => Some(read_text(p)?),
-                (None, None) => None,
-            },
-            abstract_text: match (&self.abstract_text, &self.abstract_file) {
-                (Some(t), _) => Some(t.clone()),
-                (None, Some(p)) => Some(read_text(p)?),
-                (None, None) => None,
-            },
-            primary: self.primary.clone(),
-            cross: (!self.cross.is_empty()).then(|| self.cross.clone()),
-            license: self.license.clone(),
-        })
+        self.given().names_a_record()
     }
 
     /// The arXiv source of `text`, with these arguments' overrides.
     pub fn arxiv_source(&self, text: &str) -> Result<ArxivSource> {
-        if self.id.is_some() || self.submitted.is_some() || self.paper_version.is_some() {
-            bail!("arXiv gives the id, version and v1 date: --id, --version and --submitted do not go with an arXiv id");
-        }
-        Ok(ArxivSource {
-            id: ArxivId::parse(text).map_err(super::net::error)?,
-            want: if self.next { Want::Next } else { Want::Asked },
-            overrides: self.overrides()?,
-        })
+        hint(self.given().arxiv_source(text))
     }
 
-    /// Refuses local inputs given together, and flags that do not go with the one given.
-    fn one_local_source(&self) -> Result<()> {
-        let sources = [
-            self.record.is_some(),
-            self.arxiv_atom.is_some(),
-            self.has_fields(),
-        ];
-        if sources.iter().filter(|b| **b).count() > 1 {
-            bail!("give one of --record, --arxiv-atom, or the explicit fields (--id --title …), not several");
-        }
-        if self.next && self.arxiv_atom.is_none() {
-            bail!("--next needs the paper's latest version: give --arxiv ID or --arxiv-atom FILE");
-        }
-        if self.record.is_some() && self.id.is_some() {
-            bail!("--id cannot be combined with --record");
-        }
-        Ok(())
-    }
-
-    /// The library input these arguments describe; conflicting flags are refused here.
+    /// The library input these arguments describe.
     pub fn to_input(&self) -> Result<Input> {
-        if let Some(text) = &self.arxiv {
-            if self.record.is_some() || self.arxiv_atom.is_some() {
-                bail!("give one of --arxiv, --record or --arxiv-atom, not several");
-            }
-            return Ok(Input::Arxiv(Box::new(self.arxiv_source(text)?)));
-        }
-        self.one_local_source()?;
-        if let Some(path) = &self.record {
-            return Ok(Local::RecordFile(path.clone()).into());
-        }
-        if let Some(path) = &self.arxiv_atom {
-            return Ok(Local::Atom {
-                path: path.clone(),
-                id: self.id.clone(),
-                next: self.next,
-            }
-            .into());
-        }
-        if self.id.is_none() {
-            bail!("no record input: give --record FILE, --arxiv-atom FILE, or --id with --title, --abstract, --submitted, --primary");
-        }
-        let title = match (&self.title, &self.title_file) {
-            (Some(t), _) => t.clone(),
-            (None, Some(p)) => read_text(p)?,
-            (None, None) => bail!("--title or --title-file is required with --id"),
-        };
-        let abstract_text = match (&self.abstract_text, &self.abstract_file) {
-            (Some(t), _) => t.clone(),
-            (None, Some(p)) => read_text(p)?,
-            (None, None) => bail!("--abstract or --abstract-file is required with --id"),
-        };
-        Ok(Local::Fields(Box::new(Paper {
-            id: self.id.clone().unwrap_or_default(),
-            version: self.paper_version.unwrap_or(0),
-            title,
-            abstract_text,
-            submitted: self
-                .submitted
-                .clone()
-                .context("--submitted is required with --id")?,
-            primary: self
-                .primary
-                .clone()
-                .context("--primary is required with --id")?,
-            categories: self.cross.clone(),
-            license: self.license.clone(),
-            authors: Vec::new(),
-        }))
-        .into())
+        hint(self.given().input())
     }
 
     /// Builds every record the input describes (one per Atom entry for a multi-entry feed).
@@ -223,6 +138,10 @@ pub fn hint<T>(r: Result<T, pith::job::Error>) -> Result<T> {
                 return super::net::with_kind(n, super::net::describe(n));
             }
             pith::job::ErrorKind::Input(r) => r,
+            pith::job::ErrorKind::Given(c) => {
+                let line = format!("{e} ({})", flags(*c));
+                return super::Failure::new(e.kind_of(), line).into();
+            }
             // An arXiv id where a number goes: the flag that takes it.
             pith::job::ErrorKind::BadNumber(n)
                 if pith::net::ArxivId::parse(n.input().trim()).is_ok() =>
@@ -251,6 +170,26 @@ pub fn hint<T>(r: Result<T, pith::job::Error>) -> Result<T> {
     })
 }
 
+/// The flags that name what the library's refusal of the record inputs names in words.
+fn flags(c: Conflict) -> &'static str {
+    match c {
+        Conflict::NumberAndRecord => "--number, or --arxiv, --record, --arxiv-atom or the fields",
+        Conflict::Several => "one of --arxiv, --record, --arxiv-atom, or --id --title …",
+        Conflict::Nothing => {
+            "--number PITH, --arxiv ID, --record FILE, --arxiv-atom FILE or --id --title …"
+        }
+        Conflict::NextWithoutLatest => "--next with --arxiv ID or --arxiv-atom FILE",
+        Conflict::ArxivGivesThem => "--id, --version and --submitted go without --arxiv",
+        Conflict::IdWithRecord => "--id without --record",
+        Conflict::NoId => "--id with --title, --abstract, --submitted, --primary",
+        Conflict::NoTitle => "--title or --title-file",
+        Conflict::NoAbstract => "--abstract or --abstract-file",
+        Conflict::NoSubmitted => "--submitted TIME",
+        Conflict::NoPrimary => "--primary CAT",
+        _ => "see --help",
+    }
+}
+
 /// A number given directly (`--number`) or computed from any [`RecordInput`].
 #[derive(Debug, Clone, Args, Default)]
 pub struct NumberInput {
@@ -266,12 +205,13 @@ pub struct NumberInput {
 impl NumberInput {
     /// The library input these arguments name: the number as text, or the record input.
     pub fn to_input(&self) -> Result<Input> {
-        match (&self.number, self.input.is_given()) {
-            (Some(_), true) => bail!("give either --number or a record input, not both"),
-            (Some(n), false) => Ok(Local::Number(n.clone()).into()),
-            (None, true) => self.input.to_input(),
-            (None, false) => bail!("no number: give --number PITH, --arxiv ID, --record FILE, --arxiv-atom FILE or the paper's fields"),
-        }
+        hint(
+            Given {
+                number: self.number.clone(),
+                ..self.input.given()
+            }
+            .input(),
+        )
     }
 
     /// The number to write into metadata, with its year (a bare code or record URL takes it

@@ -68,6 +68,9 @@ pub enum ErrorKind {
     /// Occurs when a request is incomplete or contradicts itself.
     #[error("{0}")]
     Request(String),
+    /// Occurs when the record inputs of a request contradict each other or are incomplete.
+    #[error(transparent)]
+    Given(super::given::Conflict),
     /// Occurs when a signature, key or bundle cannot be decoded.
     #[error(transparent)]
     Verify(crate::verify::Error),
@@ -142,7 +145,7 @@ impl Error {
             ErrorKind::Net(e) => kind::of_net(e),
             ErrorKind::BadNumber(e) => kind::of_number(e),
             ErrorKind::NoYear { .. } => ErrorCode::NoYear,
-            ErrorKind::Request(_) => ErrorCode::Request,
+            ErrorKind::Request(_) | ErrorKind::Given(_) => ErrorCode::Request,
             ErrorKind::Verify(e) => kind::of_verify(e),
             ErrorKind::Arxiv(e) => match e.kind() {
                 crate::batch::arxiv::ErrorKind::Io(_) => ErrorCode::Io,

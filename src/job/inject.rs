@@ -168,6 +168,11 @@ pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
         dry_run,
         paper: details,
     } = req;
+    if rewrite && dry_run {
+        return Err(Error::new(ErrorKind::Request(
+            "a rewrite and a dry run contradict each other: a dry run writes nothing".into(),
+        )));
+    }
     // One file alone gets the file deadline here, whichever door it came through; a run's
     // file already has its own token.
     let bounded = settings.bounded();

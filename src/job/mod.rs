@@ -45,6 +45,7 @@ pub mod cite;
 pub mod defaults;
 mod error;
 mod folders;
+pub mod given;
 pub mod inject;
 pub mod input;
 pub mod inspect;
