@@ -442,11 +442,8 @@ pub fn stream<R: Read + Send, W: Write>(
                             process_member(&entry.name, &entry.body, &n, Some(&details), &settings);
                         report.number = o.number;
                         // A member held in memory is hashed where it lies; one spooled to disk
-                        // (past the memory bound) is not read a second time for it.
-                        report.sha1 = match &entry.body {
-                            format::Body::Mem(v) => Some(crate::capture::sha1_base32(v)),
-                            format::Body::Spool(_) => None,
-                        };
+                        // (past the memory bound) was hashed as it was spooled.
+                        report.sha1 = Some(entry.body.sha1());
                         report.status = o.status;
                         report.refusal = o.refusal;
                         report.replaced = o.replaced;
