@@ -85,6 +85,8 @@ pub struct Shared<'a> {
     pub any_version: bool,
     /// `--force`, `--repair`, `--stamp` and its settings, as for `pith batch` on files.
     pub settings: pith::job::Settings,
+    /// `--refs`.
+    pub refs: Option<&'a Path>,
     /// The global options.
     pub ui: super::Ui,
 }
@@ -118,6 +120,11 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
     }
     let mut settings = shared.settings.clone();
     settings.stop = run_stop;
+    let refs = shared
+        .refs
+        .map(pith::job::refs::RefsSink::create)
+        .transpose()?
+        .map(Arc::new);
     let req = Request {
         metadata: shared.metadata,
         any_version: shared.any_version,
@@ -129,12 +136,17 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
             spool_dir: args.spool_dir.clone(),
             name: String::new(),
             md5: false,
+            also: refs.clone().map(|r| r as Arc<dyn tar::AlsoRead>),
         },
     };
-    match &args.tar_dir {
+    let done = match &args.tar_dir {
         Some(dir) => run_dir(&shared, &req, dir, stop),
         None => run_one(args, &shared, &req, stop),
-    }
+    };
+    let written = refs.as_ref().map_or(Ok(()), |r| r.finish());
+    let outcome = done?;
+    written?;
+    Ok(outcome)
 }
 
 /// arXiv metadata's notes, on standard error.

@@ -56,6 +56,9 @@ pub struct BatchRequest<'a> {
     pub jobs: Option<usize>,
     /// How each file is updated.
     pub settings: &'a Settings,
+    /// Where the references of every PDF read go, as `pith refs` writes them
+    /// ([`super::refs::RefsSink`]).
+    pub refs: Option<&'a Path>,
 }
 
 /// A batch ready to run: the request for [`run`] and, with arXiv metadata, what its pass
@@ -156,6 +159,7 @@ impl<'a> BatchRequest<'a> {
             check: self.check,
             settings: self.settings,
             threads: super::worker_threads(self.jobs),
+            refs: self.refs,
         };
         Ok(Prepared {
             run,
@@ -344,6 +348,9 @@ pub struct RunRequest<'a> {
     pub settings: &'a Settings,
     /// Worker threads.
     pub threads: usize,
+    /// Where the references of every PDF read go (created, or emptied, when the run starts):
+    /// each job's input is read for them before it is updated, in every mode.
+    pub refs: Option<&'a Path>,
 }
 
 /// What a run did.
@@ -388,9 +395,13 @@ impl RunReport {
 /// orphans, then every job through the worker pool, each line to `progress` as it completes.
 /// When `progress` asks to stop, files in flight finish and the others are `skipped`.
 ///
+/// With `refs`, each job's input is read for its references too, before it is updated (in
+/// place, the file as it was), and their lines go to that file as each file is done; a file
+/// whose references cannot be read gets a note in its line saying why.
+///
 /// # Errors
-/// [`ErrorKind::Io`] when the output folder cannot be created. A file's own failure is its
-/// line, never an error of the run.
+/// [`ErrorKind::Io`] when the output folder or the references file cannot be created, or the
+/// references cannot be written. A file's own failure is its line, never an error of the run.
 ///
 /// # Examples
 /// A directory of PDFs with `NAME.pith` sidecars, as `pith batch --dir in --out-dir out`
@@ -413,6 +424,7 @@ impl RunReport {
 ///     check: false,
 ///     jobs: Some(2),
 ///     settings: &settings,
+///     refs: None,
 /// };
 /// let prepared = batch.prepare(&mut |_| {})?;
 /// let mut lines: Vec<ItemReport> = Vec::new();
@@ -430,6 +442,7 @@ pub fn run(
         std::fs::create_dir_all(d)
             .map_err(|e| Error::new(ErrorKind::Io("cannot create".into(), e)).in_file(d))?;
     }
+    let refs = req.refs.map(super::refs::RefsSink::create).transpose()?;
     let mut before = Vec::new();
     for pdf in &req.orphans {
         let rel = pdf
@@ -462,7 +475,15 @@ pub fn run(
                 mirror: req.mirror,
                 settings: &settings,
             };
-            in_group(&ir, req.check, group)
+            let not_read = refs
+                .as_ref()
+                .and_then(|sink| match std::fs::File::open(&j.pdf) {
+                    Ok(f) => sink.pdf(f, &j.pdf, &settings),
+                    Err(e) => Some(format!("references not read: cannot open: {e}")),
+                });
+            let mut line = in_group(&ir, req.check, group);
+            line.notes.extend(not_read);
+            line
         },
         |o| {
             if let Some(o) = o {
@@ -481,6 +502,9 @@ pub fn run(
     );
     summary.interrupted = run.interrupted;
     summary.ms = run.ms;
+    if let Some(sink) = refs {
+        sink.finish()?;
+    }
     Ok(RunReport { summary, differ })
 }
 
@@ -628,6 +652,7 @@ mod tests {
             check: false,
             jobs: None,
             settings: &settings,
+            refs: None,
         };
         assert!(ok.validate().is_ok());
         let with = |f: &dyn Fn(&mut BatchRequest<'_>)| {
@@ -697,6 +722,7 @@ mod tests {
                 check: false,
                 settings: &settings,
                 threads: 2,
+                refs: None,
             },
             &mut lines,
         )
