@@ -417,3 +417,74 @@ fn batch_writes_the_lines_pith_refs_writes() {
     assert!(alone.len() >= 4, "{alone:#?}");
     assert_eq!(batch, alone);
 }
+
+/// `--refs` never replaces a file the run reads, nor a PDF: refused with one line before
+/// anything is read or written.
+#[test]
+fn batch_refs_never_names_a_file_it_reads() {
+    let d = common::tmpdir();
+    let d = d.path();
+    let input = d.join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    let pdf = input.join("a.pdf");
+    std::fs::copy(common::root().join("examples/refs.pdf"), &pdf).unwrap();
+    std::fs::write(
+        input.join("a.pith"),
+        "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\n",
+    )
+    .unwrap();
+    let before = std::fs::read(&pdf).unwrap();
+    let out = d.join("out");
+    let meta = common::root().join("tests/data/arxiv/vectors.snapshot.jsonl");
+    let meta_copy = d.join("meta.jsonl");
+    std::fs::copy(&meta, &meta_copy).unwrap();
+    let (i, o, m) = (
+        input.to_str().unwrap(),
+        out.to_str().unwrap(),
+        meta_copy.to_str().unwrap(),
+    );
+    for (args, named) in [
+        (
+            vec!["--dir", i, "--out-dir", o, "--refs", pdf.to_str().unwrap()],
+            "a.pdf",
+        ),
+        (
+            vec![
+                "--dir",
+                i,
+                "--out-dir",
+                o,
+                "--arxiv-metadata",
+                m,
+                "--refs",
+                m,
+            ],
+            "meta.jsonl",
+        ),
+        (
+            vec![
+                "--tar",
+                pdf.to_str().unwrap(),
+                "--out-tar",
+                o,
+                "--arxiv-metadata",
+                m,
+                "--refs",
+                m,
+            ],
+            "meta.jsonl",
+        ),
+    ] {
+        let mut all = vec!["batch"];
+        all.extend(args);
+        let r = run_pith(&all);
+        assert_one_line_error(&r, named);
+        assert!(r.stderr.contains("references file"), "{}", r.stderr);
+    }
+    assert_eq!(std::fs::read(&pdf).unwrap(), before);
+    assert_eq!(
+        std::fs::read(&meta_copy).unwrap(),
+        std::fs::read(&meta).unwrap()
+    );
+    assert!(!out.exists());
+}

@@ -209,15 +209,24 @@ pub fn process_tar<'py>(
     refs: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let metadata = paths_arg(Some(metadata))?;
+    let mut src = end_arg(src, "src", "read", PyReader)?;
     let refs = refs
         .as_deref()
         .map(|p| {
-            pith::job::refs::RefsSink::create(p)
+            let read = match &src {
+                End::Path(s) => Some(s.as_path()),
+                End::File(_) => None,
+            };
+            let read = read
+                .into_iter()
+                .chain(manifest.as_deref())
+                .chain(metadata.iter().map(|m| m.as_path()));
+            pith::job::refs::RefsSink::check_target(p, read)
+                .and_then(|()| pith::job::refs::RefsSink::create(p))
                 .map_err(|e| crate::errors::job(py, &p.display().to_string(), &e))
         })
         .transpose()?
         .map(std::sync::Arc::new);
-    let mut src = end_arg(src, "src", "read", PyReader)?;
     let mut dst = end_arg(dst, "dst", "write", PyWriter)?;
     let mut settings = crate::pdf::settings(
         py,

@@ -120,11 +120,18 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
     }
     let mut settings = shared.settings.clone();
     settings.stop = run_stop;
-    let refs = shared
-        .refs
-        .map(pith::job::refs::RefsSink::create)
-        .transpose()?
-        .map(Arc::new);
+    let refs = match shared.refs {
+        Some(p) => {
+            let read = [args.tar.as_deref(), args.arxiv_manifest.as_deref()];
+            let read = read
+                .into_iter()
+                .flatten()
+                .chain(shared.metadata.iter().map(|m| m.as_path()));
+            pith::job::refs::RefsSink::check_target(p, read)?;
+            Some(Arc::new(pith::job::refs::RefsSink::create(p)?))
+        }
+        None => None,
+    };
     let req = Request {
         metadata: shared.metadata,
         any_version: shared.any_version,

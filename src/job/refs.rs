@@ -229,6 +229,37 @@ pub struct RefsSink {
 }
 
 impl RefsSink {
+    /// Refuses `path` as a references file where creating it would destroy a file the run
+    /// reads (one of `inputs`, or a PDF), or where it names standard output, which a report
+    /// may share.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Request`], whose sentence says what to give.
+    pub fn check_target<'a>(
+        path: &Path,
+        inputs: impl IntoIterator<Item = &'a Path>,
+    ) -> Result<(), Error> {
+        let refuse = |why: &str| {
+            Err(Error::new(ErrorKind::Request(format!(
+                "the references file {} {why}; name a new .jsonl file",
+                path.display()
+            ))))
+        };
+        if crate::output::is_stdio(path) {
+            return refuse("would be standard output");
+        }
+        let pdf = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("pdf"));
+        if pdf {
+            return refuse("is named as a PDF, which it would replace");
+        }
+        if inputs.into_iter().any(|i| super::same_file(i, path)) {
+            return refuse("is a file the run reads");
+        }
+        Ok(())
+    }
+
     /// Creates (or empties) the file at `path`.
     ///
     /// # Errors

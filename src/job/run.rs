@@ -75,7 +75,8 @@ impl<'a> BatchRequest<'a> {
     /// exactly one of a manifest and a directory; a root only with a manifest; exactly one of
     /// an output folder and in place; a mirror only into an output folder and not with a
     /// check; a check or a dry run, not both; the arXiv options only with arXiv metadata;
-    /// standard input named once.
+    /// standard input named once; a references file that is none of the files read, no PDF
+    /// and not standard output.
     ///
     /// # Errors
     /// [`ErrorKind::Request`], whose sentence says what to give.
@@ -130,7 +131,11 @@ impl<'a> BatchRequest<'a> {
             .manifest
             .into_iter()
             .chain(i.arxiv_metadata.iter().map(|p| p.as_path()));
-        super::stdin_once(dashes)
+        super::stdin_once(dashes.clone())?;
+        match self.refs {
+            Some(r) => super::refs::RefsSink::check_target(r, dashes),
+            None => Ok(()),
+        }
     }
 
     /// Checks the request ([`BatchRequest::validate`]) and reads its inputs (the manifest or
@@ -674,7 +679,9 @@ mod tests {
         ];
         let mut twice = ok.clone();
         twice.inputs.arxiv_metadata = &dash;
-        let bad = bad.iter().chain([&twice]);
+        let pdf = Path::new("a.pdf");
+        let refs_over_a_pdf = with(&|r| r.refs = Some(pdf));
+        let bad = bad.iter().chain([&twice, &refs_over_a_pdf]);
         let mut sentences = std::collections::BTreeSet::new();
         for r in bad {
             let e = r.validate().unwrap_err();
@@ -686,7 +693,7 @@ mod tests {
             ));
             sentences.insert(e.to_string());
         }
-        assert_eq!(sentences.len(), 9, "{sentences:#?}");
+        assert_eq!(sentences.len(), 10, "{sentences:#?}");
     }
 
     #[test]
