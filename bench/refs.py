@@ -4,20 +4,24 @@ pdfLaTeX reference lists whose answers are known, and papers per second beside p
 the same files.
 
 Styles: numbered (thebibliography, \\url DOIs), author-year (natbib, doi:\\url{...}), two
-columns (narrow lines: URLs and DOIs broken across lines), and hyphenated DOIs (long DOIs of
-hyphen-separated parts, broken at their hyphens by url.sty's [hyphens]). Each reference is an
+columns (narrow lines: URLs and DOIs broken across lines), hyphenated DOIs (long DOIs of
+hyphen-separated parts, broken at their hyphens by url.sty's [hyphens]), and BibLaTeX (a .bib
+file with `doi`, `eprint` (eprinttype arxiv, with or without eprintclass) and `url` fields,
+typeset by biblatex's numeric style after biber). Each reference is an
 arXiv id (new style with or without version, as arXiv:ID or an abs URL; old style
 archive/YYMMNNN) or a DOI. The body of each paper holds an id-shaped number that is no
 reference (a trap).
 
     python3 bench/refs.py [--papers N] [--refs N] [--pith target/release/pith] [--corpus DIR]
 
-Prints a Markdown table (bench/README.md keeps the figures). Needs pdflatex and pdftotext.
+Prints a Markdown table (bench/README.md keeps the figures). Needs pdflatex and pdftotext; the
+BibLaTeX style also biber and biblatex (left out, and said so, where biber is missing).
 """
 import argparse
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -57,6 +61,43 @@ def reference(rng, i, style):
     return tex, key
 
 
+def bib_entry(rng, i):
+    """One .bib entry of a generated BibLaTeX list and the identifier it cites: biblatex prints
+    an arXiv `eprint` as `arXiv: ID [class]`, a `doi` as `doi: 10...`, a `url` as `url: ...`."""
+    year = rng.randrange(2008, 2025)
+    yymm = f"{year % 100:02}{rng.randrange(1, 13):02}"
+    num = f"{rng.randrange(100000):05}" if year >= 2015 else f"{rng.randrange(10000):04}"
+    kind = rng.randrange(5)
+    fields = [f"author = {{Author{i}, Ann and Writer, Bob}}",
+              "title = {A study of things that matter in the long run}",
+              f"journaltitle = {{Journal {rng.randrange(100)}}}", f"date = {{{year}}}"]
+    if kind == 0:
+        v = rng.randrange(1, 5)
+        fields += ["eprinttype = {arxiv}", f"eprint = {{{yymm}.{num}v{v}}}"]
+        if rng.randrange(2):
+            fields.append(f"eprintclass = {{{rng.choice(ARCHIVES)}}}")
+        key = f"arxiv:{yymm}.{num}v{v}"
+    elif kind == 1:
+        fields.append(f"url = {{https://arxiv.org/abs/{yymm}.{num}}}")
+        key = f"arxiv:{yymm}.{num}"
+    elif kind == 2:
+        aid = f"{rng.choice(ARCHIVES)}/{rng.randrange(92, 100):02}{rng.randrange(1, 13):02}{rng.randrange(1000):03}"
+        fields += ["eprinttype = {arxiv}", f"eprint = {{{aid}}}"]
+        key = f"arxiv:{aid}"
+    else:
+        doi = f"10.{rng.randrange(1000, 100000)}/{rng.choice(WORDS)}{rng.randrange(1000)}-{rng.randrange(100000)}.{rng.randrange(100)}"
+        fields.append(f"doi = {{{doi}}}")
+        key = "doi:" + doi.lower()
+    return f"@article{{r{i},\n  " + ",\n  ".join(fields) + "\n}\n", key
+
+
+def biblatex_paper(name):
+    return ("\\documentclass{article}\\usepackage[backend=biber,style=numeric]{biblatex}\n"
+            f"\\addbibresource{{{name}.bib}}\n\\begin{{document}}\n"
+            "A study. Its table lists 1501.00001 and 10.1000/body as values.\n"
+            "\\nocite{*}\\printbibliography\n\\end{document}\n")
+
+
 def paper(style, items):
     pre = {
         "numbered": "\\documentclass{article}\\usepackage{url}",
@@ -84,16 +125,32 @@ def main():
     rng = random.Random(20261204)
     work = tempfile.mkdtemp(prefix="pith-refs-bench-")
     want, pdfs = {}, []
-    for style in ["numbered", "natbib", "twocolumn", "hyphenated"]:
+    styles = ["numbered", "natbib", "twocolumn", "hyphenated"]
+    if shutil.which("biber"):
+        styles.append("biblatex")
+    else:
+        print("biber not installed: the BibLaTeX style is left out", file=sys.stderr)
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
+    for style in styles:
         for n in range(a.papers):
-            refs = [reference(rng, i, style) for i in range(a.refs)]
             name = f"{style}-{n:03}"
+            if style == "biblatex":
+                refs = [bib_entry(rng, i) for i in range(a.refs)]
+                with open(os.path.join(work, name + ".bib"), "w") as f:
+                    f.write("".join(t for t, _ in refs))
+                tex = biblatex_paper(name)
+                steps = [["pdflatex"], ["biber", name], ["pdflatex"]]
+            else:
+                refs = [reference(rng, i, style) for i in range(a.refs)]
+                tex = paper(style, [t for t, _ in refs])
+                steps = [["pdflatex"]]
             with open(os.path.join(work, name + ".tex"), "w") as f:
-                f.write(paper(style, [t for t, _ in refs]))
-            r = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", name + ".tex"],
-                               cwd=work, capture_output=True, env={**os.environ, "SOURCE_DATE_EPOCH": "1700000000"})
-            if r.returncode != 0:
-                sys.exit(f"pdflatex failed on {name}.tex in {work}")
+                f.write(tex)
+            for step in steps:
+                cmd = step if step[0] == "biber" else [*step, "-interaction=nonstopmode", "-halt-on-error", name + ".tex"]
+                r = subprocess.run(cmd, cwd=work, capture_output=True, env=env)
+                if r.returncode != 0:
+                    sys.exit(f"{step[0]} failed on {name} in {work}")
             pdf = os.path.join(work, name + ".pdf")
             pdfs.append((style, pdf))
             want[pdf] = {k for _, k in refs}
@@ -113,7 +170,7 @@ def main():
     print("| style | papers | cited | found | right | recall | precision |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     totals = [0, 0, 0, 0]
-    for style in ["numbered", "natbib", "twocolumn", "hyphenated"]:
+    for style in styles:
         files = [p for s, p in pdfs if s == style]
         cited = sum(len(want[p]) for p in files)
         found = sum(len(got.get(p, set())) for p in files)

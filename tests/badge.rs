@@ -31,6 +31,7 @@ fn variants() -> Vec<Options> {
             None,
             Some(RecordStatus::Computed),
             Some(RecordStatus::Verified),
+            Some(RecordStatus::Stored),
             Some(RecordStatus::Anchored),
         ] {
             for full in [false, true] {
@@ -393,6 +394,10 @@ fn golden_cases() -> Vec<(&'static str, Options)> {
             Options::default()
                 .style(Style::FlatSquare)
                 .status(Some(RecordStatus::Anchored)),
+        ),
+        (
+            "badge-flat-stored.svg",
+            Options::default().status(Some(RecordStatus::Stored)),
         ),
         (
             "badge-flat-computed-qr.svg",
@@ -1171,7 +1176,7 @@ fn snippet_cli_refuses_dark_src_outside_html_and_bad_bundles() {
         .code(2)
         .stderr(predicates::str::contains("the bundle is for"));
     // A status is found, never stated above computed.
-    for s in ["verified", "anchored"] {
+    for s in ["verified", "stored", "anchored"] {
         common::pith()
             .args(["badge", SEED, "--status", s])
             .assert()

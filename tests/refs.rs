@@ -298,3 +298,193 @@ fn generated_papers_meet_recall_and_precision() {
     assert!(right * 100 >= cited * 95, "recall {right}/{cited}");
     assert!(right * 100 >= found * 99, "precision {right}/{found}");
 }
+
+/// The lines of a JSON Lines file or output, as a set (the order files finish in is the
+/// workers').
+fn line_set(text: &str) -> BTreeSet<String> {
+    text.lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap().to_string())
+        .collect()
+}
+
+/// `pith batch --refs FILE` writes, as it reads each PDF, exactly the lines `pith refs`
+/// writes for the same files: over a folder (every PDF with a number, references read before
+/// the update) and over a tar (each PDF member named as in the tar).
+#[test]
+fn batch_writes_the_lines_pith_refs_writes() {
+    let d = common::tmpdir();
+    let d = d.path();
+    let input = d.join("in");
+    std::fs::create_dir_all(input.join("sub")).unwrap();
+    let refs_pdf = common::root().join("examples/refs.pdf");
+    let number = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\n";
+    for (name, from) in [
+        ("2402.03791v3", refs_pdf.clone()),
+        ("sub/paper", refs_pdf.clone()),
+        ("plain", common::root().join("tests/fixtures/minimal.pdf")),
+    ] {
+        std::fs::copy(&from, input.join(format!("{name}.pdf"))).unwrap();
+        std::fs::write(input.join(format!("{name}.pith")), number).unwrap();
+    }
+    let o = common::pith()
+        .current_dir(d)
+        .args([
+            "batch",
+            "--dir",
+            "in",
+            "--out-dir",
+            "out",
+            "--refs",
+            "refs.jsonl",
+        ])
+        .args(["--report", "report.jsonl"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report = std::fs::read_to_string(d.join("report.jsonl")).unwrap();
+    assert_eq!(
+        report.matches("\"status\":\"injected\"").count(),
+        3,
+        "{report}"
+    );
+    let batch = line_set(&std::fs::read_to_string(d.join("refs.jsonl")).unwrap());
+    let o = common::pith()
+        .current_dir(d)
+        .args(["refs", "in"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let alone = line_set(&String::from_utf8_lossy(&o.stdout));
+    // Both copies of the fixture give their references; the one named as arXiv names its
+    // files gives `citing` too.
+    assert!(alone.len() >= 8, "{alone:#?}");
+    assert!(alone
+        .iter()
+        .any(|l| l.contains("\"citing\":\"2402.03791v3\"")));
+    assert!(alone.iter().any(|l| l.contains("in/sub/paper.pdf")));
+    assert_eq!(batch, alone);
+
+    // A tar: the PDF member is read where it lies; `pith refs` in the folder the tar was made
+    // from names the file as the tar names the member.
+    if !common::have_tool("tar", "batch_writes_the_lines_pith_refs_writes") {
+        return;
+    }
+    let src = d.join("src");
+    std::fs::create_dir_all(src.join("2402")).unwrap();
+    std::fs::copy(&refs_pdf, src.join("2402/2402.03791v3.pdf")).unwrap();
+    std::fs::write(src.join("2402/README.txt"), "not a paper\n").unwrap();
+    let st = Command::new("tar")
+        .current_dir(&src)
+        .args([
+            "-cf",
+            "../in.tar",
+            "2402/2402.03791v3.pdf",
+            "2402/README.txt",
+        ])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let meta = common::root().join("tests/data/arxiv/vectors.snapshot.jsonl");
+    let o = common::pith()
+        .current_dir(d)
+        .args([
+            "batch",
+            "--tar",
+            "in.tar",
+            "--out-tar",
+            "out.tar",
+            "--arxiv-metadata",
+        ])
+        .arg(&meta)
+        .args(["--refs", "tar-refs.jsonl", "--report", "tar-report.jsonl"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report = std::fs::read_to_string(d.join("tar-report.jsonl")).unwrap();
+    assert_eq!(
+        report.matches("\"status\":\"injected\"").count(),
+        1,
+        "{report}"
+    );
+    let batch = line_set(&std::fs::read_to_string(d.join("tar-refs.jsonl")).unwrap());
+    let o = common::pith()
+        .current_dir(&src)
+        .args(["refs", "2402/2402.03791v3.pdf"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let alone = line_set(&String::from_utf8_lossy(&o.stdout));
+    assert!(alone.len() >= 4, "{alone:#?}");
+    assert_eq!(batch, alone);
+}
+
+/// `--refs` never replaces a file the run reads, nor a PDF: refused with one line before
+/// anything is read or written.
+#[test]
+fn batch_refs_never_names_a_file_it_reads() {
+    let d = common::tmpdir();
+    let d = d.path();
+    let input = d.join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    let pdf = input.join("a.pdf");
+    std::fs::copy(common::root().join("examples/refs.pdf"), &pdf).unwrap();
+    std::fs::write(
+        input.join("a.pith"),
+        "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\n",
+    )
+    .unwrap();
+    let before = std::fs::read(&pdf).unwrap();
+    let out = d.join("out");
+    let meta = common::root().join("tests/data/arxiv/vectors.snapshot.jsonl");
+    let meta_copy = d.join("meta.jsonl");
+    std::fs::copy(&meta, &meta_copy).unwrap();
+    let (i, o, m) = (
+        input.to_str().unwrap(),
+        out.to_str().unwrap(),
+        meta_copy.to_str().unwrap(),
+    );
+    for (args, named) in [
+        (
+            vec!["--dir", i, "--out-dir", o, "--refs", pdf.to_str().unwrap()],
+            "a.pdf",
+        ),
+        (
+            vec![
+                "--dir",
+                i,
+                "--out-dir",
+                o,
+                "--arxiv-metadata",
+                m,
+                "--refs",
+                m,
+            ],
+            "meta.jsonl",
+        ),
+        (
+            vec![
+                "--tar",
+                pdf.to_str().unwrap(),
+                "--out-tar",
+                o,
+                "--arxiv-metadata",
+                m,
+                "--refs",
+                m,
+            ],
+            "meta.jsonl",
+        ),
+    ] {
+        let mut all = vec!["batch"];
+        all.extend(args);
+        let r = run_pith(&all);
+        assert_one_line_error(&r, named);
+        assert!(r.stderr.contains("references file"), "{}", r.stderr);
+    }
+    assert_eq!(std::fs::read(&pdf).unwrap(), before);
+    assert_eq!(
+        std::fs::read(&meta_copy).unwrap(),
+        std::fs::read(&meta).unwrap()
+    );
+    assert!(!out.exists());
+}

@@ -489,6 +489,19 @@ fn a_member_larger_than_the_memory_bound_is_spooled() {
         0,
         "no spool file left"
     );
+    // The spooled member's line carries its SHA-1 as the small one's does (base32, what a CDX
+    // digest is compared with), hashed here by the sha1 crate and base32 by data-encoding.
+    let report = std::fs::read_to_string(d.join("r.jsonl")).unwrap();
+    for (name, bytes) in &files {
+        use sha1::Digest;
+        let want = data_encoding::BASE32.encode(&sha1::Sha1::digest(bytes));
+        let line: Value = report
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .find(|v| v["pdf"] == *name)
+            .unwrap_or_else(|| panic!("no line for {name}: {report}"));
+        assert_eq!(line["sha1"], want.as_str(), "{name}: {line}");
+    }
     // Peak memory stays below the member's size (GNU time's maximum resident set size).
     if have_tool(
         "/usr/bin/time",

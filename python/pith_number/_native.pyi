@@ -261,9 +261,11 @@ def batch(
     replace: bool = False,
     file_timeout: float = 120.0,
     progress: Optional[Callable[[BatchItemReport], Optional[bool]]] = None,
+    refs: Optional[PathLike] = None,
 ) -> BatchReport:
     """A directory or manifest of PDFs, as pith batch --dir/--manifest runs it; returns its report
-    (lines and summary). progress gets each line; returning False stops the run."""
+    (lines and summary). progress gets each line; returning False stops the run. refs gets
+    every PDF's references, as pith refs writes them."""
 
 def process_tar(
     src: Union[PathLike, BinaryIO],
@@ -287,8 +289,10 @@ def process_tar(
     spool_dir: Optional[PathLike] = None,
     file_timeout: float = 120.0,
     progress: Optional[Callable[[Dict[str, Any]], Optional[bool]]] = None,
+    refs: Optional[PathLike] = None,
 ) -> Dict[str, Any]:
-    """Streams a tar of PDFs, updating each PDF member named by arXiv id (pith batch --tar)."""
+    """Streams a tar of PDFs, updating each PDF member named by arXiv id (pith batch --tar);
+    refs gets each PDF member's references, as pith refs writes them."""
 
 def write_tar_manifest(manifest: PathLike, out_dir: PathLike) -> str:
     """Writes out_dir/arXiv_pdf_manifest.xml for the tars done in out_dir."""

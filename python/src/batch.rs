@@ -23,8 +23,9 @@ use crate::progress::Callback;
 /// reports whether each output carries its number. ``shard="K/N"`` runs one slice; ``jobs``
 /// workers (default: twice the cores). ``file_timeout`` bounds the seconds one file may take
 /// (0: no bound): a file past it is a ``failed`` line of kind ``over_time`` and the run goes
-/// on. The stamp, ``replace`` and repair options are those of
-/// :func:`inject`.
+/// on. ``refs`` names a file that gets every PDF's references as it is read, the JSON Lines
+/// ``pith refs`` writes (``pith batch --refs``). The stamp, ``replace`` and
+/// repair options are those of :func:`inject`.
 ///
 /// ``progress``, if given, is called with each report line (a dict) as its file is done;
 /// returning ``False`` stops the run: files in flight are stopped where they are (nothing is
@@ -44,6 +45,7 @@ use crate::progress::Callback;
     check=false, mirror=false, shard=None, jobs=None, metadata=None, any_version=false,
     unmatched=None, force=false, repair=false, now=None, stamp=false, stamp_form="short",
     stamp_position="left", stamp_size=9.0, replace=false, file_timeout=120.0, progress=None,
+    refs=None,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn batch<'py>(
@@ -71,6 +73,7 @@ pub fn batch<'py>(
     replace: bool,
     file_timeout: f64,
     progress: Option<Py<PyAny>>,
+    refs: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let metadata = crate::tar::paths_arg(metadata)?;
     let shard = shard
@@ -107,6 +110,7 @@ pub fn batch<'py>(
         check,
         jobs,
         settings: &settings,
+        refs: refs.as_deref(),
     };
     let mut lines: Callback<ItemReport> = Callback::new(progress);
     let done = py.detach(|| {

@@ -428,8 +428,9 @@ fn badge_options(
 /// The SVG badge of ``number`` (a full number: ``pith:YYYY:<26>`` or the 26 characters).
 ///
 /// ``full`` shows the whole number instead of the short form; ``status="computed"`` adds a
-/// third segment (``verified`` is found by checking a bundle's receipt, never stated, and
-/// no badge says ``anchored``: both raise BadgeError, kind ``unchecked_status``); ``style`` is ``flat`` or ``flat-square``; ``qr`` draws a QR code of the record URL
+/// third segment (``verified`` is found by checking a bundle's receipt, ``stored`` and
+/// ``anchored`` by a mirror checking a capture or a proof, never stated: each raises
+/// BadgeError, kind ``unchecked_status``); ``style`` is ``flat`` or ``flat-square``; ``qr`` draws a QR code of the record URL
 /// below the badge with modules of that many px (2–16). Raises NumberError for the number,
 /// BadgeError for options the badge refuses.
 #[pyfunction]

@@ -164,8 +164,11 @@ fn manifest_arg(py: Python<'_>, path: &Path) -> PyResult<Manifest> {
 /// ``KeyboardInterrupt`` (raised again once the run has stopped), and stops the members being
 /// updated: the run then raises TarError (kind ``interrupted``) and a path output is not
 /// written. ``file_timeout`` bounds the seconds one member's update may take (0: no bound): a
-/// member past it is ``failed`` (kind ``over_time``), copied unchanged, and the run goes on. The stamp, ``replace``, repair and
-/// force options are those of :func:`inject`.
+/// member past it is ``failed`` (kind ``over_time``), copied unchanged, and the run goes on.
+/// ``refs`` names a file that gets the references of every PDF member updated, read before
+/// the update: the JSON Lines ``pith refs`` writes, each named by the member
+/// (``pith batch --tar --refs``). The stamp, ``replace``, repair and force options are those
+/// of :func:`inject`.
 ///
 /// Returns a dict: ``members`` (a dict per regular file: ``pdf`` its name, ``id``,
 /// ``version``, ``status``, ``reason``, ``number``, ``copied``, ``bytes_before``,
@@ -178,7 +181,7 @@ fn manifest_arg(py: Python<'_>, path: &Path) -> PyResult<Manifest> {
     src, dst, *, metadata, any_version=false, manifest=None, any_tar=false, name=None,
     stamp=false, stamp_form="short", stamp_position="left", stamp_size=9.0, replace=false,
     repair=false, force=false, jobs=None, now=None, report=None, spool_dir=None,
-    file_timeout=120.0, progress=None,
+    file_timeout=120.0, progress=None, refs=None,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn process_tar<'py>(
@@ -203,9 +206,27 @@ pub fn process_tar<'py>(
     spool_dir: Option<PathBuf>,
     file_timeout: f64,
     progress: Option<Py<PyAny>>,
+    refs: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let metadata = paths_arg(Some(metadata))?;
     let mut src = end_arg(src, "src", "read", PyReader)?;
+    let refs = refs
+        .as_deref()
+        .map(|p| {
+            let read = match &src {
+                End::Path(s) => Some(s.as_path()),
+                End::File(_) => None,
+            };
+            let read = read
+                .into_iter()
+                .chain(manifest.as_deref())
+                .chain(metadata.iter().map(|m| m.as_path()));
+            pith::job::refs::RefsSink::check_target(p, read)
+                .and_then(|()| pith::job::refs::RefsSink::create(p))
+                .map_err(|e| crate::errors::job(py, &p.display().to_string(), &e))
+        })
+        .transpose()?
+        .map(std::sync::Arc::new);
     let mut dst = end_arg(dst, "dst", "write", PyWriter)?;
     let mut settings = crate::pdf::settings(
         py,
@@ -235,6 +256,7 @@ pub fn process_tar<'py>(
             spool_dir,
             name: String::new(),
             md5: report.is_some(),
+            also: refs.clone().map(|r| r as std::sync::Arc<dyn tar::AlsoRead>),
         },
     };
     let mut members: Callback<MemberReport> = Callback::new(progress);
@@ -253,10 +275,12 @@ pub fn process_tar<'py>(
         }
         Ok::<_, tar::Error>(totals)
     });
+    let written = py.detach(|| refs.as_ref().map_or(Ok(()), |r| r.finish()));
     // A KeyboardInterrupt or the callback's exception first: the tar's error is then that it
     // was interrupted.
     let members = members.finish()?;
     let totals = result.map_err(|e| tar_error(py, &e))?;
+    written.map_err(|e| crate::errors::job(py, "refs", &e))?;
     let v = serde_json::json!({
         "members": members,
         "totals": totals,

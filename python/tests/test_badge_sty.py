@@ -34,9 +34,10 @@ def test_badge_svg_is_xml_and_renders(tmp_path: Path):
 
 
 def test_badge_status_is_what_pith_checked():
-    """The CLI's rule: "verified" comes from a bundle's checked receipt, never stated, and no
-    badge says "anchored"; both refused with the library's kind and sentence."""
-    for status in ("verified", "anchored"):
+    """The CLI's rule: "verified" comes from a bundle's checked receipt, "stored" and
+    "anchored" from a capture or proof a mirror checked, never stated; each refused with the
+    library's kind and sentence."""
+    for status in ("verified", "stored", "anchored"):
         with pytest.raises(pn.BadgeError) as e:
             pn.badge_svg(SEED, status=status)
         assert e.value.kind == "unchecked_status"

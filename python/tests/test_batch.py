@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Tuple
 import pytest
 
 import pith_number as pn
-from conftest import FIXTURES, SEED, pith_cli
+from conftest import FIXTURES, REPO, SEED, pith_cli
 
 OTHER = "pith:2024:ZWRUDBOANTQFBE2ITHQCKK5EHL"
 EPOCH = "1700000000"
@@ -225,3 +225,22 @@ def test_in_place_updates_the_files_themselves(tmp_path: Path) -> None:
     # An incremental update: the original bytes, then the update.
     assert after.startswith(before) and len(after) > len(before)
     assert pn.inspect(d / "p0.pdf")["number"] == SEED
+
+
+def test_refs_writes_the_lines_pith_refs_writes(tmp_path: Path) -> None:
+    """``refs=`` writes every PDF's references as it is read: the lines ``pith refs`` writes
+    for the same files (as sets: workers finish in any order)."""
+    d = tmp_path / "in"
+    d.mkdir()
+    paper = (REPO / "examples" / "refs.pdf").read_bytes()
+    for name in ("2402.03791v3", "other"):
+        (d / f"{name}.pdf").write_bytes(paper)
+        (d / f"{name}.pith").write_text(SEED + "\n")
+    refs = tmp_path / "refs.jsonl"
+    r = pn.batch(str(d), out_dir=str(tmp_path / "out"), refs=str(refs))
+    assert r["summary"]["injected"] == 2
+    got = {json.dumps(json.loads(l), sort_keys=True) for l in refs.read_text().splitlines()}
+    cli = subprocess.run([pith_cli(), "refs", str(d)], capture_output=True, text=True)
+    assert cli.returncode == 0, cli.stderr
+    want = {json.dumps(json.loads(l), sort_keys=True) for l in cli.stdout.splitlines()}
+    assert len(want) >= 8 and got == want

@@ -178,3 +178,21 @@ def test_process_tar_progress_sees_each_member_and_can_stop_it(tmp_path: Path,
     assert e.value.kind == "interrupted", str(e.value)
     assert 1 <= len(calls) < 39
     assert not (tmp_path / "many-out.tar").exists()
+
+
+def test_process_tar_refs_writes_the_lines_pith_refs_writes(tmp_path: Path) -> None:
+    """``refs=`` gets each PDF member's references, named by the member: the lines ``pith refs``
+    writes for the same file in the folder the tar was made from."""
+    need_tool("tar")
+    meta = metadata(tmp_path)
+    paper = (EXAMPLES / "refs.pdf").read_bytes()
+    t = make_tar(tmp_path, "in.tar", [("2402/2402.03791v3.pdf", paper)])
+    refs = tmp_path / "refs.jsonl"
+    r = pn.process_tar(t, tmp_path / "out.tar", metadata=meta, refs=refs)
+    assert [m["status"] for m in r["members"]] == ["injected"]
+    got = {json.dumps(json.loads(l), sort_keys=True) for l in refs.read_text().splitlines()}
+    cli = subprocess.run([pith_cli(), "refs", "2402/2402.03791v3.pdf"], capture_output=True,
+                         text=True, cwd=tmp_path / "src-in.tar")
+    assert cli.returncode == 0, cli.stderr
+    want = {json.dumps(json.loads(l), sort_keys=True) for l in cli.stdout.splitlines()}
+    assert len(want) >= 4 and got == want

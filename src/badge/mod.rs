@@ -147,13 +147,14 @@ enum Role {
     Value,
     Computed,
     Verified,
+    Stored,
     Anchored,
 }
 
 /// A background and text colour pair of one segment kind in one colour scheme.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ColourPair {
-    /// The segment kind: `label`, `value`, `computed`, `verified` or `anchored`.
+    /// The segment kind: `label`, `value`, `computed`, `verified`, `stored` or `anchored`.
     pub segment: &'static str,
     /// Background, `#rrggbb`.
     pub background: &'static str,
@@ -162,11 +163,12 @@ pub struct ColourPair {
 }
 
 impl Role {
-    const ALL: [Role; 5] = [
+    const ALL: [Role; 6] = [
         Role::Label,
         Role::Value,
         Role::Computed,
         Role::Verified,
+        Role::Stored,
         Role::Anchored,
     ];
 
@@ -177,6 +179,7 @@ impl Role {
             Role::Value => "v",
             Role::Computed => "c",
             Role::Verified => "k",
+            Role::Stored => "s",
             Role::Anchored => "a",
         }
     }
@@ -191,6 +194,7 @@ impl Role {
             Role::Value => ("value", "#0b66c3"),
             Role::Computed => ("computed", "#5b6673"),
             Role::Verified => ("verified", "#1a7f37"),
+            Role::Stored => ("stored", "#9a5a00"),
             Role::Anchored => ("anchored", "#7d4fd4"),
         };
         ColourPair {
@@ -206,6 +210,7 @@ impl Role {
             Role::Value => ("value", "#79c0ff", "#0d1117"),
             Role::Computed => ("computed", "#9aa4af", "#0d1117"),
             Role::Verified => ("verified", "#56d364", "#0d1117"),
+            Role::Stored => ("stored", "#f0b35a", "#0d1117"),
             Role::Anchored => ("anchored", "#d2a8ff", "#0d1117"),
         };
         ColourPair {

@@ -47,12 +47,12 @@ pub enum ErrorKind {
     /// Occurs when a style name is not `flat` or `flat-square`.
     #[error("unknown style {0:?} (expected flat or flat-square)")]
     UnknownStyle(String),
-    /// Occurs when a status name is not `computed`, `verified` or `anchored`.
-    #[error("unknown status {0:?} (expected computed, verified or anchored)")]
+    /// Occurs when a status name is not `computed`, `verified`, `stored` or `anchored`.
+    #[error("unknown status {0:?} (expected computed, verified, stored or anchored)")]
     UnknownStatus(String),
     /// Occurs when a caller states a status pith finds by checking ([`stated_status`]):
-    /// `verified` comes from a bundle's receipt signature that verifies, and no badge says
-    /// `anchored`, since pith checks no anchor itself.
+    /// `verified` comes from a bundle's receipt signature that verifies, and `stored` and
+    /// `anchored` from a capture or a proof a mirror checked ([`status`]).
     #[error("{}", unchecked_status(*.0))]
     UncheckedStatus(RecordStatus),
     /// Occurs when a badge image's format is not `svg` or `pdf`, or contradicts the output's
@@ -157,15 +157,19 @@ pub enum RecordStatus {
     Computed,
     /// A registry receipt signature over the record's hash was checked.
     Verified,
+    /// An Internet Archive capture of the version's PDF was checked (SPEC's
+    /// `storage_verified`).
+    Stored,
     /// The record is externally anchored (OpenTimestamps / Bitcoin).
     Anchored,
 }
 
 impl RecordStatus {
     /// Every status.
-    pub const ALL: [RecordStatus; 3] = [
+    pub const ALL: [RecordStatus; 4] = [
         RecordStatus::Computed,
         RecordStatus::Verified,
+        RecordStatus::Stored,
         RecordStatus::Anchored,
     ];
 
@@ -174,6 +178,7 @@ impl RecordStatus {
         match self {
             RecordStatus::Computed => "computed",
             RecordStatus::Verified => "verified",
+            RecordStatus::Stored => "stored",
             RecordStatus::Anchored => "anchored",
         }
     }
@@ -182,6 +187,7 @@ impl RecordStatus {
         match self {
             RecordStatus::Computed => Role::Computed,
             RecordStatus::Verified => Role::Verified,
+            RecordStatus::Stored => Role::Stored,
             RecordStatus::Anchored => Role::Anchored,
         }
     }
@@ -189,7 +195,8 @@ impl RecordStatus {
 
 fn unchecked_status(s: RecordStatus) -> String {
     match s {
-        RecordStatus::Anchored => "status \"anchored\" is never shown: pith checks no anchor itself (a bundle's statement of one is reported when the bundle is verified)".into(),
+        RecordStatus::Anchored => "status \"anchored\" is found, not stated: a mirror's badge says it for a record whose OpenTimestamps proof `pith index --anchors` checked (a bundle's statement of one is reported when the bundle is verified)".into(),
+        RecordStatus::Stored => "status \"stored\" is found, not stated: a mirror's badge says it for a record whose Internet Archive capture `pith index --captures` checked (`pith verify --capture` checks one by hand)".into(),
         s => format!("status {:?} is found, not stated: a badge says it when the record's bundle holds a receipt signature that verifies with a trusted key", s.name()),
     }
 }
@@ -199,7 +206,7 @@ fn unchecked_status(s: RecordStatus) -> String {
 ///
 /// # Errors
 /// [`ErrorKind::UnknownStatus`] for a name that is no status, [`ErrorKind::UncheckedStatus`]
-/// for `verified` and `anchored`.
+/// for `verified`, `stored` and `anchored`.
 ///
 /// # Examples
 /// ```
@@ -320,7 +327,11 @@ impl FromStr for ImageFormat {
 ///
 /// [`RecordStatus::Anchored`] only when pith itself checked an OpenTimestamps proof of the
 /// record's digest against Bitcoin block headers (`anchored`: [`crate::ots::check()`] gave
-/// [`crate::ots::Verdict::Anchored`]); else [`RecordStatus::Verified`] only when a receipt
+/// [`crate::ots::Verdict::Anchored`]); else [`RecordStatus::Stored`] only when pith itself
+/// checked an Internet Archive capture of the version's PDF (`stored`: a WARC record whose
+/// payload digest and paper it checked, or a CDX line whose digest is the SHA-1 of a PDF it
+/// read for the version, as `pith index --captures` does); else [`RecordStatus::Verified`]
+/// only when a receipt
 /// signature in the record's bundle verifies with a trusted key (`flags.receipt_verified`, from
 /// [`crate::verify::Bundle::flags`]); [`RecordStatus::Computed`] otherwise, and without a
 /// bundle. A bundle stating `externally_anchored` is a statement
@@ -330,15 +341,21 @@ impl FromStr for ImageFormat {
 /// ```
 /// use pith::badge::{status, RecordStatus};
 /// let flags = pith::verify::Flags { receipt_verified: true, ..Default::default() };
-/// assert_eq!(status(Some(&flags), false), RecordStatus::Verified);
-/// assert_eq!(status(Some(&flags), true), RecordStatus::Anchored);
-/// let stated = pith::verify::Flags { externally_anchored: true, ..Default::default() };
-/// assert_eq!(status(Some(&stated), false), RecordStatus::Computed);
-/// assert_eq!(status(None, false), RecordStatus::Computed);
+/// assert_eq!(status(Some(&flags), false, false), RecordStatus::Verified);
+/// assert_eq!(status(Some(&flags), false, true), RecordStatus::Stored);
+/// assert_eq!(status(Some(&flags), true, true), RecordStatus::Anchored);
+/// let stated = pith::verify::Flags {
+///     externally_anchored: true,
+///     storage_verified: true,
+///     ..Default::default()
+/// };
+/// assert_eq!(status(Some(&stated), false, false), RecordStatus::Computed);
+/// assert_eq!(status(None, false, false), RecordStatus::Computed);
 /// ```
-pub fn status(flags: Option<&crate::verify::Flags>, anchored: bool) -> RecordStatus {
+pub fn status(flags: Option<&crate::verify::Flags>, anchored: bool, stored: bool) -> RecordStatus {
     match flags {
         _ if anchored => RecordStatus::Anchored,
+        _ if stored => RecordStatus::Stored,
         Some(f) if f.receipt_verified => RecordStatus::Verified,
         _ => RecordStatus::Computed,
     }
@@ -374,7 +391,7 @@ pub fn status_from_bundle(
         .into());
     }
     let flags = bundle.flags(keys);
-    let status = status(Some(&flags), false);
+    let status = status(Some(&flags), false, false);
     let not_verified = match status {
         RecordStatus::Verified => None,
         _ => bundle
@@ -398,7 +415,7 @@ impl fmt::Display for RecordStatus {
 impl FromStr for RecordStatus {
     type Err = Error;
 
-    /// Parses `computed`, `verified` or `anchored` (any of them: [`stated_status`] is what a
+    /// Parses `computed`, `verified`, `stored` or `anchored` (any of them: [`stated_status`] is what a
     /// caller may state).
     fn from_str(s: &str) -> Result<Self, Error> {
         RecordStatus::ALL

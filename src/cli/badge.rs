@@ -64,6 +64,7 @@ fn status_parser() -> impl clap::builder::TypedValueParser<Value = String> {
     PossibleValuesParser::new([
         PossibleValue::new("computed"),
         PossibleValue::new("verified").hide(true),
+        PossibleValue::new("stored").hide(true),
         PossibleValue::new("anchored").hide(true),
     ])
 }

@@ -102,6 +102,11 @@ pub struct Args {
     /// over_time), nothing is written for it, and the run goes on; 0 for no bound.
     #[arg(long, value_name = "SECS", default_value_t = job::defaults::FILE_TIMEOUT_SECS as f64)]
     file_timeout: f64,
+    /// Also write every PDF's references here as it is read: the JSON Lines pith refs writes
+    /// (the arXiv ids and DOIs its reference list cites, with page and line), read before the
+    /// file is updated; with --tar each member is named as in the tar.
+    #[arg(long, value_name = "FILE")]
+    refs: Option<PathBuf>,
     #[command(flatten)]
     stamp: super::inject::StampArgs,
     #[command(flatten)]
@@ -173,6 +178,7 @@ fn prepare<'a>(
         check: args.check,
         jobs: args.jobs,
         settings,
+        refs: args.refs.as_deref(),
     };
     let prepared = request
         .prepare(&mut |r| eprintln!("pith: {}", super::one_line(&r.to_string())))
@@ -312,6 +318,7 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
             metadata: &args.arxiv_metadata,
             any_version: args.arxiv_any_version,
             settings,
+            refs: args.refs.as_deref(),
             ui,
         };
         return super::tar::run(&args.tar, shared);

@@ -85,6 +85,8 @@ pub struct Shared<'a> {
     pub any_version: bool,
     /// `--force`, `--repair`, `--stamp` and its settings, as for `pith batch` on files.
     pub settings: pith::job::Settings,
+    /// `--refs`.
+    pub refs: Option<&'a Path>,
     /// The global options.
     pub ui: super::Ui,
 }
@@ -118,6 +120,18 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
     }
     let mut settings = shared.settings.clone();
     settings.stop = run_stop;
+    let refs = match shared.refs {
+        Some(p) => {
+            let read = [args.tar.as_deref(), args.arxiv_manifest.as_deref()];
+            let read = read
+                .into_iter()
+                .flatten()
+                .chain(shared.metadata.iter().map(|m| m.as_path()));
+            pith::job::refs::RefsSink::check_target(p, read)?;
+            Some(Arc::new(pith::job::refs::RefsSink::create(p)?))
+        }
+        None => None,
+    };
     let req = Request {
         metadata: shared.metadata,
         any_version: shared.any_version,
@@ -129,12 +143,17 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
             spool_dir: args.spool_dir.clone(),
             name: String::new(),
             md5: false,
+            also: refs.clone().map(|r| r as Arc<dyn tar::AlsoRead>),
         },
     };
-    match &args.tar_dir {
+    let done = match &args.tar_dir {
         Some(dir) => run_dir(&shared, &req, dir, stop),
         None => run_one(args, &shared, &req, stop),
-    }
+    };
+    let written = refs.as_ref().map_or(Ok(()), |r| r.finish());
+    let outcome = done?;
+    written?;
+    Ok(outcome)
 }
 
 /// arXiv metadata's notes, on standard error.

@@ -8,7 +8,7 @@
 //! [`Settings::limits`] and stops with [`Settings::stop`]; a source tar is read member by
 //! member (one member in memory at most, as [`super::tar`] reads tars).
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -127,7 +127,6 @@ pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
         let what = what.to_owned();
         move |e: std::io::Error| Error::new(ErrorKind::Io(what, e)).in_file(path)
     };
-    let citing = citing_of(path);
     let mut head = [0u8; 1024];
     let n = {
         let mut f = std::fs::File::open(path).map_err(io("cannot open"))?;
@@ -135,14 +134,9 @@ pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
     };
     if head[..n].windows(5).any(|w| w == b"%PDF-") {
         let file = std::fs::File::open(path).map_err(io("cannot open"))?;
-        let budget = pdf::budget::Budget::new(settings.limits, settings.stop.clone());
-        let pages = pdf::text::pages(file, budget).map_err(|e| Error::from(e.in_file(path)))?;
-        return Ok(crate::refs::from_pages(&pages)
-            .into_iter()
-            .filter(|m| !is_self(citing.as_deref(), m))
-            .map(|m| Reference::new(path, None, citing.as_deref(), m))
-            .collect());
+        return of_pdf(file, path, settings);
     }
+    let citing = citing_of(path);
     let (_, mut stream) = crate::decompress::open(path).map_err(io("cannot read"))?;
     let mut first = vec![0u8; 512];
     let got = read_full(&mut stream, &mut first).map_err(io("cannot read"))?;
@@ -200,6 +194,137 @@ pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
         );
     }
     Ok(out)
+}
+
+/// What the PDF `src` cites, read as the file `path` (its name gives `citing`): the lines
+/// `pith refs` writes for that file, read within [`Settings::limits`] and stopped with
+/// [`Settings::stop`].
+///
+/// # Errors
+/// [`ErrorKind::Pdf`] when the PDF is refused (damaged, encrypted with a password, over the
+/// limits, stopped).
+pub fn of_pdf<R: pdf::ReadAt>(
+    src: R,
+    path: &Path,
+    settings: &Settings,
+) -> Result<Vec<Reference>, Error> {
+    let citing = citing_of(path);
+    let budget = pdf::budget::Budget::new(settings.limits, settings.stop.clone());
+    let pages = pdf::text::pages(src, budget).map_err(|e| Error::from(e.in_file(path)))?;
+    Ok(crate::refs::from_pages(&pages)
+        .into_iter()
+        .filter(|m| !is_self(citing.as_deref(), m))
+        .map(|m| Reference::new(path, None, citing.as_deref(), m))
+        .collect())
+}
+
+/// Where a batch writes the references of the PDFs it reads (`pith batch --refs FILE`,
+/// Python's `batch(refs=…)`): the lines `pith refs` writes, each file's lines together and
+/// flushed when that file is done, from any worker. A file whose references cannot be read
+/// gives no lines; its batch line says why ([`RefsSink::pdf`]).
+#[derive(Debug)]
+pub struct RefsSink {
+    path: PathBuf,
+    out: std::sync::Mutex<(std::io::BufWriter<std::fs::File>, Option<std::io::Error>)>,
+}
+
+impl RefsSink {
+    /// Refuses `path` as a references file where creating it would destroy a file the run
+    /// reads (one of `inputs`, or a PDF), or where it names standard output, which a report
+    /// may share.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Request`], whose sentence says what to give.
+    pub fn check_target<'a>(
+        path: &Path,
+        inputs: impl IntoIterator<Item = &'a Path>,
+    ) -> Result<(), Error> {
+        let refuse = |why: &str| {
+            Err(Error::new(ErrorKind::Request(format!(
+                "the references file {} {why}; name a new .jsonl file",
+                path.display()
+            ))))
+        };
+        if crate::output::is_stdio(path) {
+            return refuse("would be standard output");
+        }
+        let pdf = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("pdf"));
+        if pdf {
+            return refuse("is named as a PDF, which it would replace");
+        }
+        if inputs.into_iter().any(|i| super::same_file(i, path)) {
+            return refuse("is a file the run reads");
+        }
+        Ok(())
+    }
+
+    /// Creates (or empties) the file at `path`.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Io`] when it cannot be created.
+    pub fn create(path: &Path) -> Result<RefsSink, Error> {
+        let f = std::fs::File::create(path).map_err(|e| {
+            Error::new(ErrorKind::Io("cannot create the references file".into(), e)).in_file(path)
+        })?;
+        Ok(RefsSink {
+            path: path.to_owned(),
+            out: std::sync::Mutex::new((std::io::BufWriter::new(f), None)),
+        })
+    }
+
+    /// Reads the references of the PDF `src`, named `file` in the lines ([`of_pdf`]), and
+    /// writes them. Returns why they could not be read, as a note for the file's report line.
+    pub fn pdf<R: pdf::ReadAt>(&self, src: R, file: &Path, settings: &Settings) -> Option<String> {
+        let lines = match of_pdf(src, file, settings) {
+            Ok(l) => l,
+            Err(e) => return Some(format!("references not read: {}", pdf::chain(&e))),
+        };
+        let mut chunk = Vec::new();
+        for l in &lines {
+            // A `Reference` is strings and numbers: it always serialises.
+            if serde_json::to_writer(&mut chunk, l).is_ok() {
+                chunk.push(b'\n');
+            }
+        }
+        let mut out = self.out.lock().unwrap_or_else(|p| p.into_inner());
+        let (w, err) = &mut *out;
+        if err.is_none() {
+            if let Err(e) = w.write_all(&chunk).and_then(|()| w.flush()) {
+                *err = Some(e);
+            }
+        }
+        None
+    }
+
+    /// Flushes the file and reports the first write that failed.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Io`] when a write failed.
+    pub fn finish(&self) -> Result<(), Error> {
+        let mut out = self.out.lock().unwrap_or_else(|p| p.into_inner());
+        let (w, err) = &mut *out;
+        let r = match err.take() {
+            Some(e) => Err(e),
+            None => w.flush().and_then(|()| w.get_ref().sync_all()),
+        };
+        r.map_err(|e| {
+            Error::new(ErrorKind::Io("cannot write the references".into(), e)).in_file(&self.path)
+        })
+    }
+}
+
+impl super::tar::AlsoRead for RefsSink {
+    /// A PDF member's references, named by the member (`file` is its name in the tar, and
+    /// `citing` the arXiv id that name gives).
+    fn member(&self, name: &str, body: &super::tar::Body, settings: &Settings) -> Option<String> {
+        let name = Path::new(name);
+        match body {
+            super::tar::Body::Mem(v) => self.pdf(v.as_slice(), name, settings),
+            super::tar::Body::Spool(f, _) => self.pdf(f, name, settings),
+        }
+    }
 }
 
 /// Whether `m` names the citing paper itself (arXiv's stamp in the margin of its own PDF).

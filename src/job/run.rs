@@ -56,6 +56,9 @@ pub struct BatchRequest<'a> {
     pub jobs: Option<usize>,
     /// How each file is updated.
     pub settings: &'a Settings,
+    /// Where the references of every PDF read go, as `pith refs` writes them
+    /// ([`super::refs::RefsSink`]).
+    pub refs: Option<&'a Path>,
 }
 
 /// A batch ready to run: the request for [`run`] and, with arXiv metadata, what its pass
@@ -72,7 +75,8 @@ impl<'a> BatchRequest<'a> {
     /// exactly one of a manifest and a directory; a root only with a manifest; exactly one of
     /// an output folder and in place; a mirror only into an output folder and not with a
     /// check; a check or a dry run, not both; the arXiv options only with arXiv metadata;
-    /// standard input named once.
+    /// standard input named once; a references file that is none of the files read, no PDF
+    /// and not standard output.
     ///
     /// # Errors
     /// [`ErrorKind::Request`], whose sentence says what to give.
@@ -127,7 +131,11 @@ impl<'a> BatchRequest<'a> {
             .manifest
             .into_iter()
             .chain(i.arxiv_metadata.iter().map(|p| p.as_path()));
-        super::stdin_once(dashes)
+        super::stdin_once(dashes.clone())?;
+        match self.refs {
+            Some(r) => super::refs::RefsSink::check_target(r, dashes),
+            None => Ok(()),
+        }
     }
 
     /// Checks the request ([`BatchRequest::validate`]) and reads its inputs (the manifest or
@@ -156,6 +164,7 @@ impl<'a> BatchRequest<'a> {
             check: self.check,
             settings: self.settings,
             threads: super::worker_threads(self.jobs),
+            refs: self.refs,
         };
         Ok(Prepared {
             run,
@@ -344,6 +353,9 @@ pub struct RunRequest<'a> {
     pub settings: &'a Settings,
     /// Worker threads.
     pub threads: usize,
+    /// Where the references of every PDF read go (created, or emptied, when the run starts):
+    /// each job's input is read for them before it is updated, in every mode.
+    pub refs: Option<&'a Path>,
 }
 
 /// What a run did.
@@ -388,9 +400,13 @@ impl RunReport {
 /// orphans, then every job through the worker pool, each line to `progress` as it completes.
 /// When `progress` asks to stop, files in flight finish and the others are `skipped`.
 ///
+/// With `refs`, each job's input is read for its references too, before it is updated (in
+/// place, the file as it was), and their lines go to that file as each file is done; a file
+/// whose references cannot be read gets a note in its line saying why.
+///
 /// # Errors
-/// [`ErrorKind::Io`] when the output folder cannot be created. A file's own failure is its
-/// line, never an error of the run.
+/// [`ErrorKind::Io`] when the output folder or the references file cannot be created, or the
+/// references cannot be written. A file's own failure is its line, never an error of the run.
 ///
 /// # Examples
 /// A directory of PDFs with `NAME.pith` sidecars, as `pith batch --dir in --out-dir out`
@@ -413,6 +429,7 @@ impl RunReport {
 ///     check: false,
 ///     jobs: Some(2),
 ///     settings: &settings,
+///     refs: None,
 /// };
 /// let prepared = batch.prepare(&mut |_| {})?;
 /// let mut lines: Vec<ItemReport> = Vec::new();
@@ -430,6 +447,7 @@ pub fn run(
         std::fs::create_dir_all(d)
             .map_err(|e| Error::new(ErrorKind::Io("cannot create".into(), e)).in_file(d))?;
     }
+    let refs = req.refs.map(super::refs::RefsSink::create).transpose()?;
     let mut before = Vec::new();
     for pdf in &req.orphans {
         let rel = pdf
@@ -462,7 +480,15 @@ pub fn run(
                 mirror: req.mirror,
                 settings: &settings,
             };
-            in_group(&ir, req.check, group)
+            let not_read = refs
+                .as_ref()
+                .and_then(|sink| match std::fs::File::open(&j.pdf) {
+                    Ok(f) => sink.pdf(f, &j.pdf, &settings),
+                    Err(e) => Some(format!("references not read: cannot open: {e}")),
+                });
+            let mut line = in_group(&ir, req.check, group);
+            line.notes.extend(not_read);
+            line
         },
         |o| {
             if let Some(o) = o {
@@ -481,6 +507,9 @@ pub fn run(
     );
     summary.interrupted = run.interrupted;
     summary.ms = run.ms;
+    if let Some(sink) = refs {
+        sink.finish()?;
+    }
     Ok(RunReport { summary, differ })
 }
 
@@ -628,6 +657,7 @@ mod tests {
             check: false,
             jobs: None,
             settings: &settings,
+            refs: None,
         };
         assert!(ok.validate().is_ok());
         let with = |f: &dyn Fn(&mut BatchRequest<'_>)| {
@@ -649,7 +679,9 @@ mod tests {
         ];
         let mut twice = ok.clone();
         twice.inputs.arxiv_metadata = &dash;
-        let bad = bad.iter().chain([&twice]);
+        let pdf = Path::new("a.pdf");
+        let refs_over_a_pdf = with(&|r| r.refs = Some(pdf));
+        let bad = bad.iter().chain([&twice, &refs_over_a_pdf]);
         let mut sentences = std::collections::BTreeSet::new();
         for r in bad {
             let e = r.validate().unwrap_err();
@@ -661,7 +693,7 @@ mod tests {
             ));
             sentences.insert(e.to_string());
         }
-        assert_eq!(sentences.len(), 9, "{sentences:#?}");
+        assert_eq!(sentences.len(), 10, "{sentences:#?}");
     }
 
     #[test]
@@ -697,6 +729,7 @@ mod tests {
                 check: false,
                 settings: &settings,
                 threads: 2,
+                refs: None,
             },
             &mut lines,
         )

@@ -9,7 +9,7 @@ use pith::record::Details;
 use pith::{PithNumber, Record};
 
 use crate::http::negotiate::Media;
-use crate::index::{Anchor, BundleEntry, Entry};
+use crate::index::{Anchor, BundleEntry, Entry, Stored};
 
 /// The versions of a paper the index holds, as (version, number), oldest first.
 pub type Versions = [(u32, PithNumber)];
@@ -48,7 +48,8 @@ pub fn citation(e: &Entry, format: cite::Format) -> Option<Vec<u8>> {
 /// `canonical_record`, `pith_number`, `short_pith_number`, `canonical_sha256`, the
 /// record's aliases, its status, what pith checked (`status_flags`) and what the bundle
 /// states that pith did not (`bundle_states`), the block its OpenTimestamps proof is anchored in
-/// when pith checked one (`anchor`), the display fields (`title`, `authors`), and every
+/// when pith checked one (`anchor`), the Internet Archive capture the index checked (`stored`:
+/// `null` where none checked), the display fields (`title`, `authors`), and every
 /// indexed version of the paper (`versions`, each with its number and whether it is the
 /// latest; `newer_version`, the latest, when this is not it). `base` prefixes the URLs (`""`
 /// leaves them relative to the document).
@@ -57,6 +58,7 @@ pub fn record(
     e: &Entry,
     bundle: Option<&BundleEntry>,
     anchor: Option<&Anchor>,
+    stored: Option<&Stored>,
     versions: &Versions,
 ) -> Vec<u8> {
     let n = &e.number;
@@ -88,9 +90,14 @@ pub fn record(
         "canonical_sha256": e.canonical_sha256,
         "canonical_record": record,
         "source_aliases": aliases,
-        "status": status(bundle, anchor).name(),
-        "status_flags": {"receipt_verified": flags.receipt_verified, "anchored": anchor.is_some()},
+        "status": status(bundle, anchor, stored).name(),
+        "status_flags": {
+            "receipt_verified": flags.receipt_verified,
+            "anchored": anchor.is_some(),
+            "stored": stored.is_some(),
+        },
         "anchor": anchor,
+        "stored": stored,
         "bundle_states": flags.claims(),
         "superseded": e.superseded,
     });
@@ -126,25 +133,6 @@ fn alias(kind: &str, value: &str) -> serde_json::Value {
     serde_json::json!({"alias_kind": kind, "alias_value": value})
 }
 
-/// `doc` (a record's JSON-LD, [`record`]) with the Internet Archive capture the index checked
-/// (`stored`, and `status_flags.stored`): `stored` is `null` and the flag `false` where no
-/// capture checked. `doc` unchanged when it is not a JSON object.
-pub fn with_stored(doc: Vec<u8>, stored: Option<&crate::index::Stored>) -> Vec<u8> {
-    let Ok(serde_json::Value::Object(mut o)) = serde_json::from_slice(&doc) else {
-        return doc;
-    };
-    if let Some(serde_json::Value::Object(flags)) = o.get_mut("status_flags") {
-        flags.insert("stored".into(), stored.is_some().into());
-    }
-    o.insert(
-        "stored".into(),
-        serde_json::to_value(stored).unwrap_or(serde_json::Value::Null),
-    );
-    let mut out = serde_json::to_vec_pretty(&o).unwrap_or(doc);
-    out.push(b'\n');
-    out
-}
-
 /// `doc` (a record's JSON-LD, as [`record`] makes it) with what the paper cites and who cites
 /// it ([`crate::index::cites`]): schema.org's `citation` (each reference, an indexed paper by
 /// its page, any other by its arXiv or doi.org URL, with where the paper's list gives it),
@@ -161,28 +149,34 @@ pub fn with_cites(doc: Vec<u8>, cites: &crate::index::cites::Cites, base: &str) 
 }
 
 /// The state of a record with a bundle, recomputed from the bundle's events with `keys`
-/// ([`crate::protocol::state`]), with the record's status beside it and the block it is
-/// anchored in when pith checked its proof (`anchor`).
+/// ([`crate::protocol::state`]), with the record's status beside it ([`status`]) and the block it
+/// is anchored in when pith checked its proof (`anchor`).
 pub fn state(
     e: &Entry,
     b: &BundleEntry,
     keys: &[pith::verify::Key],
     anchor: Option<&Anchor>,
+    stored: Option<&Stored>,
 ) -> Vec<u8> {
     crate::protocol::state(
         &e.number.short(),
         &e.canonical_sha256,
-        status(Some(b), anchor).name(),
+        status(Some(b), anchor, stored).name(),
         b,
         keys,
         anchor,
     )
 }
 
-/// The badge's status for a record: [`badge::status`] of its bundle's flags and of whether
-/// its OpenTimestamps proof verified when the index was built.
-pub fn status(bundle: Option<&BundleEntry>, anchor: Option<&Anchor>) -> RecordStatus {
-    badge::status(bundle.map(|b| &b.flags), anchor.is_some())
+/// The badge's status for a record: [`badge::status`] of its bundle's flags, of whether its
+/// OpenTimestamps proof verified and of whether an Internet Archive capture of its version
+/// checked when the index was built (the evidence the record page shows).
+pub fn status(
+    bundle: Option<&BundleEntry>,
+    anchor: Option<&Anchor>,
+    stored: Option<&Stored>,
+) -> RecordStatus {
+    badge::status(bundle.map(|b| &b.flags), anchor.is_some(), stored.is_some())
 }
 
 /// The PDF badge: `pith badge --format pdf`'s bytes for the options and the record's
@@ -195,8 +189,12 @@ pub fn badge_pdf(
     opts: &Options,
     bundle: Option<&BundleEntry>,
     anchor: Option<&Anchor>,
+    stored: Option<&Stored>,
 ) -> Result<Vec<u8>, badge::Error> {
-    badge::pdf(n, &opts.clone().status(Some(status(bundle, anchor))))
+    badge::pdf(
+        n,
+        &opts.clone().status(Some(status(bundle, anchor, stored))),
+    )
 }
 
 /// The SVG badge: `pith badge`'s bytes (the library's document and a final newline) for
@@ -209,8 +207,12 @@ pub fn badge_svg(
     opts: &Options,
     bundle: Option<&BundleEntry>,
     anchor: Option<&Anchor>,
+    stored: Option<&Stored>,
 ) -> Result<Vec<u8>, badge::Error> {
-    let mut svg = badge::svg(n, &opts.clone().status(Some(status(bundle, anchor))))?;
+    let mut svg = badge::svg(
+        n,
+        &opts.clone().status(Some(status(bundle, anchor, stored))),
+    )?;
     svg.push('\n');
     Ok(svg.into_bytes())
 }
@@ -222,8 +224,9 @@ pub fn shields(
     full: bool,
     bundle: Option<&BundleEntry>,
     anchor: Option<&Anchor>,
+    stored: Option<&Stored>,
 ) -> Vec<u8> {
-    let st = status(bundle, anchor);
+    let st = status(bundle, anchor, stored);
     let colour = |segment: &str| {
         badge::palette()
             .into_iter()

@@ -148,14 +148,11 @@ fn record_files(
     // What a browser gets at /pith/<26>: the record page (a static host cannot tell a
     // browser from a script; scripts ask for the .json).
     let facts = Facts::of(index, e, base).map_err(|x| x.to_string())?;
-    let a = facts.anchor.as_ref();
+    let (a, s) = (facts.anchor.as_ref(), facts.stored.as_ref());
     files.push((
         format!("pith/{code}.json"),
         documents::with_cites(
-            documents::with_stored(
-                documents::record(base, e, b, a, &facts.versions),
-                facts.stored.as_ref(),
-            ),
+            documents::record(base, e, b, a, s, &facts.versions),
             &facts.cites,
             base,
         ),
@@ -171,21 +168,21 @@ fn record_files(
         bytes.push(b'\n');
         files.push((
             format!("pith/{code}/state.json"),
-            documents::state(e, b, keys, a),
+            documents::state(e, b, keys, a, s),
         ));
         files.extend(protocol_files(code, &bytes, b, keys));
         files.push((format!("pith/{code}/bundle.json"), bytes));
     }
     let dark = badge.clone().dark(true);
     for (name, look) in [("", badge), ("-dark", &dark)] {
-        let svg = documents::badge_svg(&e.number, look, b, a).map_err(|x| x.to_string())?;
+        let svg = documents::badge_svg(&e.number, look, b, a, s).map_err(|x| x.to_string())?;
         files.push((format!("badge/{code}{name}.svg"), svg));
-        let pdf = documents::badge_pdf(&e.number, look, b, a).map_err(|x| x.to_string())?;
+        let pdf = documents::badge_pdf(&e.number, look, b, a, s).map_err(|x| x.to_string())?;
         files.push((format!("badge/{code}{name}.pdf"), pdf));
     }
     files.push((
         format!("badge/{code}.json"),
-        documents::shields(&e.number, false, b, a),
+        documents::shields(&e.number, false, b, a, s),
     ));
     if !e.superseded {
         files.push((
@@ -325,10 +322,12 @@ pub fn export(
         if let Some(e) = index.record(code)? {
             let b = index.bundle(code)?;
             let a = index.anchor(code)?;
-            let svg = documents::badge_svg(&e.number, &badge, b.as_ref(), a.as_ref())
+            let s = index.stored(code)?;
+            let (b, a, s) = (b.as_ref(), a.as_ref(), s.as_ref());
+            let svg = documents::badge_svg(&e.number, &badge, b, a, s)
                 .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?;
             out.write(&format!("badge/arxiv/{id}.svg"), &svg)?;
-            let shields = documents::shields(&e.number, false, b.as_ref(), a.as_ref());
+            let shields = documents::shields(&e.number, false, b, a, s);
             out.write(&format!("badge/arxiv/{id}.json"), &shields)?;
         }
         Ok(())

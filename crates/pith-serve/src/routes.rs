@@ -133,15 +133,16 @@ pub async fn pith(
                 .get(state.generation(), &key, m.content_type(), move || {
                     let bundle = index.bundle(&code)?;
                     let anchor = index.anchor(&code)?;
+                    let stored = index.stored(&code)?;
                     let versions = index.versions(&entry.arxiv_id)?;
                     let doc = documents::record(
                         &base,
                         &entry,
                         bundle.as_ref(),
                         anchor.as_ref(),
+                        stored.as_ref(),
                         &versions,
                     );
-                    let doc = documents::with_stored(doc, index.stored(&code)?.as_ref());
                     let cites = index.cites(&entry)?;
                     Ok::<_, Error>(documents::with_cites(doc, &cites, &base))
                 })
@@ -182,6 +183,7 @@ pub async fn pith_file(
             &bundle,
             &index.trusted_keys()?,
             index.anchor(code)?.as_ref(),
+            index.stored(code)?.as_ref(),
         )
     };
     Ok(answer(&req, StatusCode::OK, types::JSON, CHANGING, body))
@@ -238,20 +240,28 @@ fn badge_request(
     Ok((file, request.options.map_err(Error::bad_request)?))
 }
 
-/// The badge of `entry` as `kind` (`pith badge`'s SVG or PDF, or the shields.io document).
+/// The badge of `entry` as `kind` (`pith badge`'s SVG or PDF, or the shields.io document), with
+/// the status of what `index` checked for it: its bundle, OpenTimestamps proof and Internet
+/// Archive capture.
 fn badge_answer(
     req: &HeaderMap,
+    index: &crate::index::Index,
     entry: &crate::index::Entry,
-    bundle: Option<&crate::index::BundleEntry>,
-    anchor: Option<&crate::index::Anchor>,
     kind: &'static str,
     opts: &pith::badge::Options,
 ) -> Answer {
     let n = &entry.number;
+    let code = n.code();
+    let (bundle, anchor, stored) = (
+        index.bundle(code)?,
+        index.anchor(code)?,
+        index.stored(code)?,
+    );
+    let (b, a, s) = (bundle.as_ref(), anchor.as_ref(), stored.as_ref());
     let body = match kind {
-        types::PDF => documents::badge_pdf(n, opts, bundle, anchor),
-        types::SVG => documents::badge_svg(n, opts, bundle, anchor),
-        _ => Ok(documents::shields(n, opts.get_full(), bundle, anchor)),
+        types::PDF => documents::badge_pdf(n, opts, b, a, s),
+        types::SVG => documents::badge_svg(n, opts, b, a, s),
+        _ => Ok(documents::shields(n, opts.get_full(), b, a, s)),
     }
     .map_err(|e| Error::bad_request(e.to_string()))?;
     Ok(answer(req, StatusCode::OK, kind, CHANGING, body))
@@ -282,9 +292,7 @@ pub async fn badge(
             "no record of {code} in this index"
         )));
     };
-    let bundle = index.bundle(code)?;
-    let anchor = index.anchor(code)?;
-    badge_answer(&req, &entry, bundle.as_ref(), anchor.as_ref(), kind, &opts)
+    badge_answer(&req, &index, &entry, kind, &opts)
 }
 
 /// `GET /badge/arxiv/{id}.svg` (`.pdf`, `-dark.svg`, `.json`): the concept badge of an arXiv
@@ -310,9 +318,7 @@ pub async fn concept_badge(
     let Some(entry) = index.arxiv(id.id(), id.version())? else {
         return Err(Error::not_found(format!("arXiv:{id} is not in this index")));
     };
-    let bundle = index.bundle(entry.number.code())?;
-    let anchor = index.anchor(entry.number.code())?;
-    badge_answer(&req, &entry, bundle.as_ref(), anchor.as_ref(), kind, &opts)
+    badge_answer(&req, &index, &entry, kind, &opts)
 }
 
 /// The origin a sitemap names: a sitemap's URLs are absolute, and the only host this server

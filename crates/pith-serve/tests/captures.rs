@@ -138,3 +138,89 @@ fn stored_shows_exactly_where_a_capture_checks() {
         }
     }
 }
+
+/// The badge says "stored" where the record page does and nowhere else: a capture that checks
+/// raises the record's badge (SVG, dark SVG, PDF, the shields.io document, the concept badge)
+/// and its JSON's status; a tampered capture of another version raises none of them.
+#[test]
+fn the_badge_says_stored_only_where_a_capture_checks() {
+    let dir = tempfile::tempdir().unwrap();
+    let caps = dir.path().join("captures");
+    std::fs::create_dir(&caps).unwrap();
+    let v = vectors();
+    let pdf = std::fs::read(common::root().join("tests/fixtures/minimal.pdf")).unwrap();
+    let sha1 = pith::capture::sha1_base32(&pdf);
+    let mut tampered = pdf.clone();
+    tampered.extend_from_slice(b"% changed\n");
+    let mut warc = record(&pdf_url(&v[0]), &pdf, &sha1);
+    warc.extend(record(&pdf_url(&v[1]), &tampered, &sha1));
+    std::fs::write(caps.join("crawl.warc"), warc).unwrap();
+    let index = dir.path().join("i.pith-index");
+    let r = common::build_index(
+        &index,
+        &[
+            "--arxiv-snapshot",
+            common::data("arxiv/vectors.snapshot.jsonl")
+                .to_str()
+                .unwrap(),
+            "--captures",
+            caps.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("1 stored"), "{}", r.stderr);
+
+    let s = Server::start(&index, &[]);
+    for (i, stored) in [(0, true), (1, false)] {
+        let full = v[i]["pith_number"].as_str().unwrap();
+        let c = code(full);
+        let want = if stored { "stored" } else { "computed" };
+        let json = s.get(&format!("/pith/{c}.json"), &[]).json();
+        assert_eq!(json["status"], want, "{i}: {json}");
+        // The mirror's badge is the library's badge of the status the page shows.
+        let n = pith::PithNumber::parse(full).unwrap();
+        let status = want.parse::<pith::badge::RecordStatus>().unwrap();
+        let lib = pith::badge::svg(&n, &pith::badge::Options::default().status(Some(status)));
+        let svg = s.get(&format!("/badge/{c}.svg"), &[]);
+        assert_eq!(svg.status, 200, "{i}");
+        assert_eq!(svg.text(), lib.unwrap() + "\n", "{i}");
+        for path in [
+            format!("/badge/{c}.svg"),
+            format!("/badge/{c}-dark.svg"),
+            format!("/badge/{c}.svg?style=flat-square&full=true"),
+        ] {
+            let text = s.get(&path, &[]).text();
+            assert_eq!(text.contains(">stored</text>"), stored, "{path}: {text}");
+            assert_eq!(text.contains(", stored\""), stored, "{path}: {text}");
+        }
+        let shields = s.get(&format!("/badge/{c}.json"), &[]).json();
+        let message = shields["message"].as_str().unwrap();
+        assert_eq!(message.ends_with(" stored"), stored, "{i}: {shields}");
+        let (light, _) = pith::badge::palette()
+            .into_iter()
+            .find(|(l, _)| l.segment == want)
+            .unwrap();
+        assert_eq!(shields["color"], light.background.trim_start_matches('#'));
+        // The PDF badge draws the status as text (pdftotext reads it back).
+        let pdf = s.get(&format!("/badge/{c}.pdf"), &[]);
+        assert_eq!(pdf.status, 200);
+        if pith_testkit::have_tool(
+            "pdftotext",
+            "the_badge_says_stored_only_where_a_capture_checks",
+        ) {
+            let file = dir.path().join(format!("badge-{i}.pdf"));
+            std::fs::write(&file, &pdf.body).unwrap();
+            let out = std::process::Command::new("pdftotext")
+                .arg(&file)
+                .arg("-")
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert_eq!(text.contains("stored"), stored, "{i}: {text}");
+        }
+        let id = v[i]["canonical_record"]["source"]["id"].as_str().unwrap();
+        let version = &v[i]["canonical_record"]["source"]["version"];
+        let concept = s.get(&format!("/badge/arxiv/{id}v{version}.svg"), &[]);
+        assert_eq!(concept.text().contains(">stored</text>"), stored, "{i}");
+    }
+}

@@ -22,8 +22,9 @@ const META_BOUND: u64 = 1 << 20;
 pub enum Body {
     /// Held in memory.
     Mem(Vec<u8>),
-    /// In an unnamed temporary file (removed when dropped).
-    Spool(File),
+    /// In an unnamed temporary file (removed when dropped), with the base32 SHA-1 of its
+    /// bytes, computed as they were spooled (so the file is not read again for it).
+    Spool(File, String),
 }
 
 impl Body {
@@ -31,7 +32,16 @@ impl Body {
     pub fn len(&self) -> u64 {
         match self {
             Body::Mem(v) => v.len() as u64,
-            Body::Spool(f) => f.metadata().map_or(0, |m| m.len()),
+            Body::Spool(f, _) => f.metadata().map_or(0, |m| m.len()),
+        }
+    }
+
+    /// The base32 SHA-1 of the data, as the Internet Archive writes digests: computed here for
+    /// data in memory, kept from the spooling for a spooled member.
+    pub fn sha1(&self) -> String {
+        match self {
+            Body::Mem(v) => crate::capture::sha1_base32(v),
+            Body::Spool(_, sha1) => sha1.clone(),
         }
     }
 
@@ -44,7 +54,7 @@ impl Body {
     pub(super) fn write_prefix(&self, len: u64, w: &mut dyn Write) -> io::Result<()> {
         match self {
             Body::Mem(v) => w.write_all(&v[..usize::try_from(len).unwrap_or(v.len()).min(v.len())]),
-            Body::Spool(f) => {
+            Body::Spool(f, _) => {
                 let mut f = f;
                 f.seek(SeekFrom::Start(0))?;
                 let n = io::copy(&mut f.take(len), w)?;
@@ -343,6 +353,24 @@ fn read_head(r: &mut impl Read, offset: &mut u64) -> Result<Result<Head, Vec<u8>
     }
 }
 
+/// A writer that hashes (SHA-1) what it passes on to a file.
+struct Hashed<'a> {
+    file: &'a mut File,
+    hash: sha1::Sha1,
+}
+
+impl Write for Hashed<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.file.write(buf)?;
+        sha1::Digest::update(&mut self.hash, &buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
 /// Reads the next entry (data in memory, or spooled past [`SPOOL_BOUND`]).
 pub(crate) fn read_entry(
     r: &mut impl Read,
@@ -378,7 +406,12 @@ pub(crate) fn read_entry(
             None => tempfile::tempfile(),
         }
         .map_err(ErrorKind::Spool)?;
-        let n = io::copy(&mut r.take(size), &mut f).map_err(|e| match e.kind() {
+        // Hashed as the bytes go to the file: a large member is read from the archive once.
+        let mut to = Hashed {
+            file: &mut f,
+            hash: sha1::Sha1::default(),
+        };
+        let n = io::copy(&mut r.take(size), &mut to).map_err(|e| match e.kind() {
             io::ErrorKind::WriteZero | io::ErrorKind::StorageFull => ErrorKind::Spool(e),
             _ => ErrorKind::Read(e),
         })?;
@@ -386,7 +419,8 @@ pub(crate) fn read_entry(
         if n != size {
             return Err(truncated());
         }
-        Body::Spool(f)
+        let sha1 = data_encoding::BASE32.encode(&sha1::Digest::finalize(to.hash));
+        Body::Spool(f, sha1)
     };
     let mut pad = vec![0u8; padding(size)];
     let n = read_full(r, &mut pad).map_err(ErrorKind::Read)?;

@@ -122,7 +122,7 @@ pub fn process_member(
         Body::Mem(v) => {
             job::item::update(name, v.as_slice(), v.len() as u64, number, paper, settings)
         }
-        Body::Spool(f) => job::item::update(name, f, body.len(), number, paper, settings),
+        Body::Spool(f, _) => job::item::update(name, f, body.len(), number, paper, settings),
     }
 }
 

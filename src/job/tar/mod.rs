@@ -261,6 +261,10 @@ pub struct MemberReport {
     /// Whether the member was copied unchanged.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub copied: bool,
+    /// What was left as it is, and why (as in `pith batch`'s lines; references that could not
+    /// be read with `--refs`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// Size of the member in bytes.
     pub bytes_before: u64,
     /// Size in the output.
@@ -305,6 +309,17 @@ pub struct Options {
     /// Compute the md5 of the input and of the output (for a manifest); it costs about as
     /// much CPU as the rest of the run.
     pub md5: bool,
+    /// What else reads each PDF member the run updates, before it is updated (the references
+    /// of `pith batch --refs`, [`crate::job::refs::RefsSink`]).
+    pub also: Option<std::sync::Arc<dyn AlsoRead>>,
+}
+
+/// A reader each PDF member of a tar run is given too, where it lies (in memory or spooled),
+/// on the worker that updates it.
+pub trait AlsoRead: Send + Sync + fmt::Debug {
+    /// Reads the member `name`, within `settings`' limits and stop; returns a note for its
+    /// report line when it could not.
+    fn member(&self, name: &str, body: &Body, settings: &Settings) -> Option<String>;
 }
 
 enum Item {
@@ -425,6 +440,7 @@ pub fn stream<R: Read + Send, W: Write>(
                     replaced: None,
                     sha1: None,
                     copied: true,
+                    notes: Vec::new(),
                     bytes_before: before,
                     bytes_after: before,
                     ms: 0,
@@ -438,21 +454,25 @@ pub fn stream<R: Read + Send, W: Write>(
                     Action::Inject(n, details) => {
                         let file = stops.file();
                         let settings = opts.settings.for_file(file.token());
+                        // Read as it came, before it is updated.
+                        if let Some(also) = &opts.also {
+                            report
+                                .notes
+                                .extend(also.member(&entry.name, &entry.body, &settings));
+                        }
                         let (u, o) =
                             process_member(&entry.name, &entry.body, &n, Some(&details), &settings);
                         report.number = o.number;
                         // A member held in memory is hashed where it lies; one spooled to disk
-                        // (past the memory bound) is not read a second time for it.
-                        report.sha1 = match &entry.body {
-                            format::Body::Mem(v) => Some(crate::capture::sha1_base32(v)),
-                            format::Body::Spool(_) => None,
-                        };
+                        // (past the memory bound) was hashed as it was spooled.
+                        report.sha1 = Some(entry.body.sha1());
                         report.status = o.status;
                         report.refusal = o.refusal;
                         report.replaced = o.replaced;
                         report.bytes_after = o.bytes_after;
                         report.copied = u.is_none() && o.status != Status::Unchanged;
                         report.reason = o.reason;
+                        report.notes.extend(o.notes);
                         update = u;
                     }
                 }

@@ -56,8 +56,9 @@ impl Facts {
         let versions = index.versions(&entry.arxiv_id)?;
         let stored = index.stored(entry.number.code())?;
         let cites = index.cites(entry)?;
-        let doc = documents::record(base, entry, bundle.as_ref(), anchor.as_ref(), &versions);
-        let doc = documents::with_cites(documents::with_stored(doc, stored.as_ref()), &cites, base);
+        let (b, a, s) = (bundle.as_ref(), anchor.as_ref(), stored.as_ref());
+        let doc = documents::record(base, entry, b, a, s, &versions);
+        let doc = documents::with_cites(doc, &cites, base);
         let mut json_ld = serde_json::from_slice(&doc).unwrap_or(serde_json::Value::Null);
         let abstract_text = index.abstract_of(entry.number.code())?;
         if let (Some(a), Some(o)) = (&abstract_text, json_ld.as_object_mut()) {
@@ -424,7 +425,11 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
     let number = r.number();
     let code = number.code().to_owned();
     let origin = site.origin.as_str();
-    let status = documents::status(facts.bundle.as_ref(), facts.anchor.as_ref());
+    let status = documents::status(
+        facts.bundle.as_ref(),
+        facts.anchor.as_ref(),
+        facts.stored.as_ref(),
+    );
     let badges = badge_variants(&number, Some(status), origin, !site.is_static)?;
     let dark = badges
         .iter()
