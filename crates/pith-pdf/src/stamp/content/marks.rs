@@ -2,14 +2,15 @@
 //! images painted and forms walked into, each kept as the box it covers.
 
 use super::lexer::Lexer;
-use super::shapes::{apply, bbox, bbox_of_clip, line_pieces, mul, quad_outline, union, M};
+use super::shapes::{bbox, bbox_of_clip, line_pieces, quad_outline, union};
 use super::{Background, Walk, GLYPH_ASC, GLYPH_DESC, MAX_BOXES, MAX_SEGMENTS};
+use crate::matrix::{apply, mul, Matrix};
 use crate::stamp::geometry::Rect;
 
 impl<'x> Walk<'x> {
     /// Adds `r` (in the space `m` maps to user space before the CTM) to the extent, within
     /// the clip.
-    pub(super) fn mark(&mut self, r: Rect, m: &M) {
+    pub(super) fn mark(&mut self, r: Rect, m: &Matrix) {
         let b = bbox(&r, &mul(m, &self.gs.ctm));
         self.mark_user(b);
     }
@@ -87,7 +88,7 @@ impl<'x> Walk<'x> {
     /// Walks into a form (§8.10.1): its matrix joins the CTM, its box clips, its `q`/`Q` do
     /// not count in the page's nesting, and the graphics and text state come back after it.
     /// Past the byte bound, the form counts by its box.
-    pub(super) fn form(&mut self, bbox: Rect, matrix: &M, data: &[u8], scope: usize) {
+    pub(super) fn form(&mut self, bbox: Rect, matrix: &Matrix, data: &[u8], scope: usize) {
         let saved = (
             self.gs.clone(),
             self.stack.len(),

@@ -29,6 +29,7 @@ use std::io::{self, Read};
 
 use super::geometry::Rect;
 use crate::budget::{Budget, Resource};
+use crate::matrix::{Matrix, IDENTITY};
 
 mod lexer;
 mod marks;
@@ -40,7 +41,7 @@ mod tests;
 pub use lexer::TooLong;
 use lexer::{Lexer, Tok};
 pub use shapes::bbox;
-use shapes::{strips, IDENTITY, M};
+use shapes::strips;
 
 /// Nesting of `q`/`Q` in a content stream, counted from 0 at its start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -115,7 +116,7 @@ const MAX_OPERANDS: usize = 64;
 /// The graphics state the walk tracks (§8.4.1), saved by `q` and restored by `Q`.
 #[derive(Debug, Clone)]
 struct Gs {
-    ctm: M,
+    ctm: Matrix,
     /// The clip's box in default user space; `None` is unclipped.
     clip: Option<Rect>,
     line_width: f64,
@@ -196,8 +197,8 @@ pub struct Walk<'x> {
     depth: i64,
     gs: Gs,
     stack: Vec<Gs>,
-    tm: M,
-    tlm: M,
+    tm: Matrix,
+    tlm: Matrix,
     path: Option<Rect>,
     /// The boxes of the current path's segments (user space), for a stroke: a frame drawn
     /// round the page marks its four edges, not the page inside it; and for a large fill, its

@@ -2,8 +2,8 @@
 //! state: graphics state, text state and matrices, path construction and painting, `Do`.
 
 use super::lexer::Tok;
-use super::shapes::{mul, IDENTITY};
 use super::{luminance, Walk, XObject, MAX_FORM_DEPTH};
+use crate::matrix::{mul, IDENTITY};
 
 impl<'x> Walk<'x> {
     pub(super) fn op(&mut self, op: &[u8]) {

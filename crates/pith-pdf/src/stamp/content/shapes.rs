@@ -2,34 +2,16 @@
 //! horizontal strips of its outline, long lines cut into pieces.
 
 use super::{LINE_PIECE, MAX_SEGMENTS, MAX_STRIPS, STRIP};
+use crate::matrix::{apply, Matrix};
 use crate::stamp::geometry::Rect;
 
-pub(super) type M = [f64; 6];
-pub(super) const IDENTITY: M = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
-
-/// `a × b` (row vectors, §8.3.4: a point goes through `a` first).
-pub(super) fn mul(a: &M, b: &M) -> M {
-    [
-        a[0] * b[0] + a[1] * b[2],
-        a[0] * b[1] + a[1] * b[3],
-        a[2] * b[0] + a[3] * b[2],
-        a[2] * b[1] + a[3] * b[3],
-        a[4] * b[0] + a[5] * b[2] + b[4],
-        a[4] * b[1] + a[5] * b[3] + b[5],
-    ]
-}
-
-pub(super) fn apply(m: &M, x: f64, y: f64) -> (f64, f64) {
-    (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5])
-}
-
 /// The box of a form's `/BBox` in user space, for its clip.
-pub(super) fn bbox_of_clip(r: &Rect, m: &M) -> Rect {
+pub(super) fn bbox_of_clip(r: &Rect, m: &Matrix) -> Rect {
     bbox(r, m)
 }
 
 /// The bounding box of `r`'s four corners mapped by any affine `m`.
-pub fn bbox(r: &Rect, m: &M) -> Rect {
+pub fn bbox(r: &Rect, m: &Matrix) -> Rect {
     let pts = [
         apply(m, r.x0, r.y0),
         apply(m, r.x1, r.y0),
@@ -105,7 +87,7 @@ pub(super) fn line_pieces(from: (f64, f64), to: (f64, f64)) -> Vec<Rect> {
 
 /// The outline of the unit square mapped by `m` (an image's place, §8.9.5) as boxes of
 /// pieces no longer than [`LINE_PIECE`].
-pub(super) fn quad_outline(m: &M) -> Vec<Rect> {
+pub(super) fn quad_outline(m: &Matrix) -> Vec<Rect> {
     let c = [
         apply(m, 0.0, 0.0),
         apply(m, 1.0, 0.0),
