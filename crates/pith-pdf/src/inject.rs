@@ -125,6 +125,42 @@ pub enum Item {
     Update,
 }
 
+impl Injection {
+    /// Nothing to write: the file already says what the update would.
+    pub(crate) fn unchanged(previous: Option<String>, notes: Vec<String>) -> Self {
+        Injection {
+            appended: Vec::new(),
+            offsets: None,
+            unchanged: true,
+            written: Vec::new(),
+            replaced_xmp: None,
+            previous,
+            notes,
+        }
+    }
+}
+
+/// The update to `doc`, and what it writes so far: where the cross-reference table was
+/// rebuilt from a scan, the rebuilt table comes first, complete.
+pub(crate) fn start_update<R: ReadAt>(
+    doc: &Document<R>,
+) -> Result<(Update<'_>, Vec<Written>), Error> {
+    let mut up = Update::new(&doc.pdf)?;
+    let mut written = Vec::new();
+    if let Some((rebuilt, len, last)) = &doc.rebuilt {
+        up.complete(rebuilt, *len, *last);
+        written.push(Written::new(
+            Item::Rebuilt,
+            None,
+            format!(
+                "cross-reference table rebuilt from a scan: {} objects, written complete after the original bytes",
+                rebuilt.objects()
+            ),
+        ));
+    }
+    Ok((up, written))
+}
+
 impl Written {
     pub(crate) fn new(item: Item, object: Option<super::Ref>, text: String) -> Self {
         Written {
@@ -359,27 +395,11 @@ fn plan_update<R: ReadAt>(
     };
     let stamp_ok = stamp.as_ref().is_none_or(stamp::Plan::is_current);
     if info_ok && xmp_ok && stamp_ok && redraw.is_empty() {
-        return Ok(Injection {
-            appended: Vec::new(),
-            offsets: None,
-            unchanged: true,
-            written: vec![],
-            replaced_xmp: None,
-            previous,
-            notes,
-        });
+        return Ok(Injection::unchanged(previous, notes));
     }
 
     let pdf = &doc.pdf;
-    let mut up = Update::new(pdf)?;
-    let mut written = Vec::new();
-    if let Some((rebuilt, len, last)) = &doc.rebuilt {
-        up.complete(rebuilt, *len, *last);
-        written.push(Written::new(Item::Rebuilt, None, format!(
-            "cross-reference table rebuilt from a scan: {} objects, written complete after the original bytes",
-            rebuilt.objects()
-        )));
-    }
+    let (mut up, mut written) = start_update(doc)?;
 
     // XMP: a new version of the existing metadata stream, or a new stream and catalog.
     let new_packet = match xmp::merge_with(packet.as_deref(), &props, &opts.now, &info_added) {

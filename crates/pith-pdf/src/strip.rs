@@ -11,7 +11,9 @@
 //! draws with them).
 
 use crate::document::{load, load_repaired, Document};
-use crate::inject::{encryption_entries, read_all, Injection, Item, Options, Written};
+use crate::inject::{
+    encryption_entries, read_all, start_update, Injection, Item, Options, Written,
+};
 use crate::mark::code_of;
 use crate::reader::{Pdf, ReadAt};
 use crate::security::StreamKind;
@@ -20,7 +22,6 @@ use crate::stamp::printed::{self, Kind, Printed};
 use crate::syntax::{Dict, Obj, Ref};
 use crate::writer::object::{to_vec, Strings};
 use crate::writer::object::{DictPatch, Trailer};
-use crate::writer::Update;
 use crate::{info, xmp, Error, ErrorKind};
 
 /// Plans the update that takes pith's values out of the PDF read from `src`; `unchanged`
@@ -116,30 +117,10 @@ fn plan_strip<R: ReadAt>(doc: &Document<R>, opts: &Options) -> Result<Injection,
         .collect();
 
     if packet.is_none() && !info_has && stamp.is_none() && badges.is_empty() {
-        return Ok(Injection {
-            appended: Vec::new(),
-            offsets: None,
-            unchanged: true,
-            written: Vec::new(),
-            replaced_xmp: None,
-            previous,
-            notes,
-        });
+        return Ok(Injection::unchanged(previous, notes));
     }
     let pdf = &doc.pdf;
-    let mut up = Update::new(pdf)?;
-    let mut written = Vec::new();
-    if let Some((rebuilt, len, last)) = &doc.rebuilt {
-        up.complete(rebuilt, *len, *last);
-        written.push(Written::new(
-            Item::Rebuilt,
-            None,
-            format!(
-                "cross-reference table rebuilt from a scan: {} objects, written complete after the original bytes",
-                rebuilt.objects()
-            ),
-        ));
-    }
+    let (mut up, mut written) = start_update(doc)?;
     if let (Some(p), Some(m)) = (&packet, doc.metadata_ref) {
         up.metadata(m, p);
         written.push(Written::new(
