@@ -127,7 +127,7 @@ pub enum Item {
 
 impl Injection {
     /// Nothing to write: the file already says what the update would.
-    pub(crate) fn unchanged(previous: Option<String>, notes: Vec<String>) -> Self {
+    pub(crate) fn nothing_to_write(previous: Option<String>, notes: Vec<String>) -> Self {
         Injection {
             appended: Vec::new(),
             offsets: None,
@@ -395,7 +395,7 @@ fn plan_update<R: ReadAt>(
     };
     let stamp_ok = stamp.as_ref().is_none_or(stamp::Plan::is_current);
     if info_ok && xmp_ok && stamp_ok && redraw.is_empty() {
-        return Ok(Injection::unchanged(previous, notes));
+        return Ok(Injection::nothing_to_write(previous, notes));
     }
 
     let pdf = &doc.pdf;

@@ -117,7 +117,7 @@ fn plan_strip<R: ReadAt>(doc: &Document<R>, opts: &Options) -> Result<Injection,
         .collect();
 
     if packet.is_none() && !info_has && stamp.is_none() && badges.is_empty() {
-        return Ok(Injection::unchanged(previous, notes));
+        return Ok(Injection::nothing_to_write(previous, notes));
     }
     let pdf = &doc.pdf;
     let (mut up, mut written) = start_update(doc)?;
