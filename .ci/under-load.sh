@@ -3,8 +3,8 @@
 # 2-core machine): they count requests answered, slots freed and connections cut, and compare
 # with baselines from the same run, so a busy machine must not fail them. Arguments go to the
 # test binary after `--include-ignored` (a filter, --nocapture...).
-#   .ci/under-load.sh            every attacks:: and limits:: test
-#   .ci/under-load.sh attacks::held_connections_leave_new_clients_answered --exact
+#   .ci/under-load.sh            every attacks::, floods::, hostile_index::, headers:: and limits:: test
+#   .ci/under-load.sh floods::held_connections_leave_new_clients_answered --exact
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v stress-ng >/dev/null || {
@@ -21,7 +21,7 @@ load=$!
 trap 'kill "$load" 2>/dev/null; wait "$load" 2>/dev/null || true' EXIT
 echo "under-load: stress-ng --cpu $hogs (pid $load) beside the tests"
 if [ $# -eq 0 ]; then
-  set -- attacks:: limits::
+  set -- attacks:: floods:: hostile_index:: headers:: limits::
 fi
 start=$SECONDS
 cargo test --locked --test main -- --include-ignored "$@"

@@ -12,6 +12,8 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
+use crate::stream::read_full;
+
 /// Buffer size of the readers opened here.
 const BUF: usize = 1 << 18;
 
@@ -92,19 +94,9 @@ pub fn open(path: &Path) -> io::Result<(Compression, Stream)> {
 /// # Errors
 /// The I/O error of reading the first bytes, or an unsupported zip entry.
 pub fn decompress(mut raw: Box<dyn Read + Send>) -> io::Result<(Compression, Stream)> {
-    let mut head = Vec::with_capacity(6);
-    while head.len() < 6 {
-        let mut b = [0u8; 6];
-        let n = match raw.read(&mut b[..6 - head.len()]) {
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if n == 0 {
-            break;
-        }
-        head.extend_from_slice(&b[..n]);
-    }
+    let mut b = [0u8; 6];
+    let n = read_full(&mut raw, &mut b)?;
+    let head = b[..n].to_vec();
     let kind = Compression::sniff(&head);
     let joined = BufReader::with_capacity(BUF, io::Cursor::new(head).chain(raw));
     let stream: Stream = match kind {

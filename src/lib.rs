@@ -20,6 +20,7 @@
 //! 5. `number`
 //! 6. `decompress`, `pipeline`, `escape`
 //! 7. `pdf`, `output`, `vocab`, `xml`
+//! 8. `stream`
 //!
 //!
 //! - [`job`]: the job layer: typed requests (number, verify, inject, inspect, strip, batch item
@@ -50,10 +51,11 @@
 //!   ([`batch::manifest`]); the bulk tars are the job layer's ([`job::tar`], its runs [`job::tar::run`]).
 //! - [`sty`]: renders the LaTeX package `pith.sty`. [`badge`]: SVG badges and snippets.
 //! - Shared utilities: [`decompress`] (compressed inputs recognised by content, bounded
-//!   lines), [`pipeline`] (an ordered parallel map with bounded memory), [`escape`] (escaping
-//!   for XML, HTML, TeX, Markdown, AsciiDoc and URLs), and from the engine [`vocab`] (the names
-//!   a number is written under), [`xml`] (guards for untrusted XML) and [`output`] (whole-file
-//!   writes, all or nothing).
+//!   lines), [`stream`] (a buffer read full however a stream splits its reads), [`pipeline`]
+//!   (an ordered parallel map with bounded memory), [`escape`] (escaping for XML, HTML, TeX,
+//!   Markdown, AsciiDoc and URLs), and from the engine [`vocab`] (the names a number is
+//!   written under), [`xml`] (guards for untrusted XML) and [`output`] (whole-file writes, all
+//!   or nothing).
 //! - [`pdf`]: the PDF engine: reads and injects the number into compiled PDFs (XMP, Info, a
 //!   stamp), strips it, repairs, all as append-only updates.
 //!
@@ -84,6 +86,7 @@ pub mod ots;
 pub mod pipeline;
 pub mod record;
 pub mod refs;
+pub mod stream;
 pub mod sty;
 pub mod verify;
 

@@ -2,7 +2,6 @@
 //! Every decision (same file, folder, rewrite-then-stamp, replaced numbers) is the job's.
 
 use std::io::Read;
-use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
@@ -217,13 +216,7 @@ fn report(args: &Args, r: &InjectReport, to_stdout: bool, ui: super::Ui) -> Resu
         lines.extend(r.written.iter().map(|w| format!("  {w}")));
         lines.extend(r.notes.iter().map(|n| format!("  note: {n}")));
     }
-    for line in lines {
-        if to_stdout {
-            eprintln!("{line}");
-        } else {
-            writeln!(std::io::stdout(), "{line}")?;
-        }
-    }
+    super::say(&lines, to_stdout)?;
     Ok(())
 }
 

@@ -355,6 +355,20 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 
 pub(crate) use pith::job::one_line;
 
+/// Prints a report's lines on standard output, or on standard error when the PDF itself goes
+/// to standard output (`-o -`), so the two never mix.
+fn say(lines: &[String], to_stdout: bool) -> std::io::Result<()> {
+    use std::io::Write;
+    for line in lines {
+        if to_stdout {
+            eprintln!("{line}");
+        } else {
+            writeln!(std::io::stdout(), "{line}")?;
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;

@@ -1,6 +1,5 @@
 //! `pith strip`: arguments into a [`pith::job::StripRequest`], its report into text or JSON.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
@@ -92,12 +91,6 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
         lines.extend(r.written.iter().map(|w| format!("  {w}")));
         lines.extend(r.notes.iter().map(|n| format!("  note: {n}")));
     }
-    for line in lines {
-        if to_stdout {
-            eprintln!("{line}");
-        } else {
-            writeln!(std::io::stdout(), "{line}")?;
-        }
-    }
+    super::say(&lines, to_stdout)?;
     Ok(Outcome::Ok)
 }

@@ -13,10 +13,11 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::tar::format::{read_entry, read_full, Next};
+use super::tar::format::{read_entry, Next};
 use super::{Error, ErrorKind, Settings};
 use crate::pdf;
 use crate::refs::{Cited, Mention};
+use crate::stream::read_full;
 
 /// Largest `.bbl` read (real ones are under a megabyte).
 pub const MAX_BBL: u64 = 16 << 20;

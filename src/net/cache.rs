@@ -125,6 +125,29 @@ impl Cache {
         }
     }
 
+    /// Reads a cached file younger than `max_age` (of any age when `offline`: nothing newer
+    /// can be asked for), if there is one.
+    ///
+    /// # Errors
+    /// As [`Cache::read`].
+    pub fn read_fresh(
+        &self,
+        path: &Path,
+        max_age: Duration,
+        offline: bool,
+    ) -> Result<Option<Vec<u8>>, Error> {
+        let fresh = std::fs::metadata(path)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|m| m.elapsed().ok())
+            .is_some_and(|age| offline || age < max_age);
+        if fresh {
+            self.read(path)
+        } else {
+            Ok(None)
+        }
+    }
+
     /// Stores `bytes` at `path` (inside the cache), whole or not at all.
     ///
     /// # Errors

@@ -143,16 +143,9 @@ fn manifest(client: &Client, source: &str) -> Result<Vec<Mirror>, Error> {
     let cache = client.cache();
     let file = cache_file(client, source);
     if !s.refresh {
-        let fresh = std::fs::metadata(&file)
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|m| m.elapsed().ok())
-            .is_some_and(|age| s.offline || age < MANIFEST_FRESH);
-        if fresh {
-            if let Some(bytes) = cache.read(&file)? {
-                if let Ok(list) = parse(&bytes, source) {
-                    return Ok(list);
-                }
+        if let Some(bytes) = cache.read_fresh(&file, MANIFEST_FRESH, s.offline)? {
+            if let Ok(list) = parse(&bytes, source) {
+                return Ok(list);
             }
         }
     }

@@ -329,20 +329,13 @@ pub fn bundle_from(client: &Client, code: &str, keys: &[Key]) -> Result<BundleAn
             .and_then(|t| Bundle::from_json(t).map_err(|e| e.to_string()))
     };
     if !s.refresh {
-        let fresh = std::fs::metadata(&file)
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|m| m.elapsed().ok())
-            .is_some_and(|age| s.offline || age < BUNDLE_FRESH);
-        if fresh {
-            if let Some(bytes) = cache.read(&file)? {
-                if let Ok(b) = read(&bytes) {
-                    if s.offline || believed(&b, code, keys) {
-                        return Ok(BundleAnswer {
-                            bundle: Some(b),
-                            mirror: None,
-                        });
-                    }
+        if let Some(bytes) = cache.read_fresh(&file, BUNDLE_FRESH, s.offline)? {
+            if let Ok(b) = read(&bytes) {
+                if s.offline || believed(&b, code, keys) {
+                    return Ok(BundleAnswer {
+                        bundle: Some(b),
+                        mirror: None,
+                    });
                 }
             }
         }

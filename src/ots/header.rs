@@ -9,6 +9,7 @@ use std::io::{BufRead, BufReader, Read};
 use sha2::{Digest as _, Sha256};
 
 use super::{Error, ErrorKind};
+use crate::stream::read_full;
 
 /// The size of a block header.
 pub const HEADER_LEN: usize = 80;
@@ -295,7 +296,7 @@ impl Headers {
         } else {
             let mut h = [0u8; HEADER_LEN];
             loop {
-                let got = fill(&mut r, &mut h).map_err(ErrorKind::Io)?;
+                let got = read_full(&mut r, &mut h).map_err(ErrorKind::Io)?;
                 read += got as u64;
                 if read > MAX_HEADERS_BYTES {
                     return Err(too_large());
@@ -346,20 +347,6 @@ impl Headers {
         }
         Ok(())
     }
-}
-
-/// Reads until `buf` is full or the end: how many bytes were read.
-fn fill(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
 }
 
 #[cfg(test)]

@@ -291,6 +291,31 @@ struct Reader<'a> {
     held: Held,
 }
 
+impl<'a> Reader<'a> {
+    /// A reader of `bytes` from `at`, once they are within a proof's size.
+    fn new(bytes: &'a [u8], at: usize) -> Result<Self, Error> {
+        if bytes.len() > MAX_PROOF {
+            return Err(limit(format!(
+                "{} bytes (at most {MAX_PROOF})",
+                bytes.len()
+            )));
+        }
+        Ok(Reader {
+            bytes,
+            at,
+            held: Held::default(),
+        })
+    }
+
+    /// `value`, when nothing is left after what was read.
+    fn end<T>(&self, value: T) -> Result<T, Error> {
+        match self.bytes.len() - self.at {
+            0 => Ok(value),
+            n => Err(ErrorKind::Trailing(n).into()),
+        }
+    }
+}
+
 impl Reader<'_> {
     fn take(&mut self, n: usize) -> Result<&[u8], Error> {
         let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
@@ -441,22 +466,9 @@ impl Timestamp {
     /// # Errors
     /// As [`Proof::parse`].
     pub fn parse(bytes: &[u8]) -> Result<Timestamp, Error> {
-        if bytes.len() > MAX_PROOF {
-            return Err(limit(format!(
-                "{} bytes (at most {MAX_PROOF})",
-                bytes.len()
-            )));
-        }
-        let mut r = Reader {
-            bytes,
-            at: 0,
-            held: Held::default(),
-        };
+        let mut r = Reader::new(bytes, 0)?;
         let t = r.timestamp(0)?;
-        match bytes.len() - r.at {
-            0 => Ok(t),
-            n => Err(ErrorKind::Trailing(n).into()),
-        }
+        r.end(t)
     }
 
     /// The tree in the format's bytes.
@@ -568,17 +580,7 @@ impl Proof {
         if !bytes.starts_with(MAGIC) {
             return Err(ErrorKind::NotAProof.into());
         }
-        if bytes.len() > MAX_PROOF {
-            return Err(limit(format!(
-                "{} bytes (at most {MAX_PROOF})",
-                bytes.len()
-            )));
-        }
-        let mut r = Reader {
-            bytes,
-            at: MAGIC.len(),
-            held: Held::default(),
-        };
+        let mut r = Reader::new(bytes, MAGIC.len())?;
         let version = r.varuint()?;
         if version != VERSION {
             return Err(ErrorKind::Version(version).into());
@@ -587,14 +589,11 @@ impl Proof {
         let hash = HashOp::from_tag(tag).ok_or(ErrorKind::FileDigestOp(tag))?;
         let digest = r.take(hash.digest_len())?.to_vec();
         let timestamp = r.timestamp(0)?;
-        match bytes.len() - r.at {
-            0 => Ok(Proof {
-                hash,
-                digest,
-                timestamp,
-            }),
-            n => Err(ErrorKind::Trailing(n).into()),
-        }
+        r.end(Proof {
+            hash,
+            digest,
+            timestamp,
+        })
     }
 
     /// A proof of `digest` (a SHA-256) with `timestamp` as its tree.

@@ -15,7 +15,7 @@ use crate::reader::{ReadAt, XrefKind};
 use crate::signature::{count_signatures, docmdp};
 use crate::stamp::printed::{self, Kind, Printed};
 use crate::writer::object::{DictPatch, Trailer, Value};
-use crate::writer::{Offsets, Update};
+use crate::writer::{Appendix, Offsets, Update};
 use crate::Identifier;
 use crate::{info, repair, stamp, xmp, Error, ErrorKind};
 
@@ -123,6 +123,73 @@ pub enum Item {
     Link,
     /// The incremental update itself (its size and xref kind).
     Update,
+}
+
+impl Injection {
+    /// Nothing to write: the file already says what the update would.
+    pub(crate) fn nothing_to_write(previous: Option<String>, notes: Vec<String>) -> Self {
+        Injection {
+            appended: Vec::new(),
+            offsets: None,
+            unchanged: true,
+            written: Vec::new(),
+            replaced_xmp: None,
+            previous,
+            notes,
+        }
+    }
+}
+
+/// The update to `doc`, and what it writes so far: where the cross-reference table was
+/// rebuilt from a scan, the rebuilt table comes first, complete.
+pub(crate) fn start_update<R: ReadAt>(
+    doc: &Document<R>,
+) -> Result<(Update<'_>, Vec<Written>), Error> {
+    let mut up = Update::new(&doc.pdf)?;
+    let mut written = Vec::new();
+    if let Some((rebuilt, len, last)) = &doc.rebuilt {
+        up.complete(rebuilt, *len, *last);
+        written.push(Written::new(
+            Item::Rebuilt,
+            None,
+            format!(
+                "cross-reference table rebuilt from a scan: {} objects, written complete after the original bytes",
+                rebuilt.objects()
+            ),
+        ));
+    }
+    Ok((up, written))
+}
+
+/// The `/Encrypt` value text and the `/ID` written out, that an encrypted file's update
+/// repeats in its trailer.
+pub(crate) type Sealed = (Option<Vec<u8>>, Option<Vec<u8>>);
+
+/// An encrypted file's `/Encrypt` and `/ID` for the update's trailer ([`encryption_entries`]);
+/// `(None, None)` for a file in the clear.
+pub(crate) fn sealed_entries<R: ReadAt>(doc: &Document<R>) -> Result<Sealed, Error> {
+    if doc.encrypted {
+        let (e, id) = encryption_entries(&doc.pdf)?;
+        Ok((Some(e), id))
+    } else {
+        Ok((None, None))
+    }
+}
+
+/// Finishes `up` with its trailer: `doc`'s root, `info`, and the `/Encrypt` and `/ID` of
+/// [`sealed_entries`] (the newest trailer's `/ID` where none is written out).
+pub(crate) fn finish_update<R: ReadAt>(
+    up: Update<'_>,
+    doc: &Document<R>,
+    info: Option<crate::syntax::Ref>,
+    (encrypt, id): &Sealed,
+) -> Result<Appendix, Error> {
+    up.finish(&Trailer {
+        root: doc.root,
+        info,
+        id: id.as_deref().or_else(|| doc.pdf.trailer_value_text(b"ID")),
+        encrypt: encrypt.as_deref(),
+    })
 }
 
 impl Written {
@@ -359,27 +426,11 @@ fn plan_update<R: ReadAt>(
     };
     let stamp_ok = stamp.as_ref().is_none_or(stamp::Plan::is_current);
     if info_ok && xmp_ok && stamp_ok && redraw.is_empty() {
-        return Ok(Injection {
-            appended: Vec::new(),
-            offsets: None,
-            unchanged: true,
-            written: vec![],
-            replaced_xmp: None,
-            previous,
-            notes,
-        });
+        return Ok(Injection::nothing_to_write(previous, notes));
     }
 
     let pdf = &doc.pdf;
-    let mut up = Update::new(pdf)?;
-    let mut written = Vec::new();
-    if let Some((rebuilt, len, last)) = &doc.rebuilt {
-        up.complete(rebuilt, *len, *last);
-        written.push(Written::new(Item::Rebuilt, None, format!(
-            "cross-reference table rebuilt from a scan: {} objects, written complete after the original bytes",
-            rebuilt.objects()
-        )));
-    }
+    let (mut up, mut written) = start_update(doc)?;
 
     // XMP: a new version of the existing metadata stream, or a new stream and catalog.
     let new_packet = match xmp::merge_with(packet.as_deref(), &props, &opts.now, &info_added) {
@@ -475,12 +526,7 @@ fn plan_update<R: ReadAt>(
 
     // An encrypted file's update repeats /Encrypt and /ID (the file key depends on the first
     // /ID string), written out when they come from an older trailer.
-    let (encrypt, id) = if doc.encrypted {
-        let (e, id) = encryption_entries(pdf)?;
-        (Some(e), id)
-    } else {
-        (None, None)
-    };
+    let sealed = sealed_entries(doc)?;
     if let Some(plan) = stamp.as_ref().filter(|p| !p.is_current()) {
         let mut lines = Vec::new();
         plan.write(&mut up, &mut lines)?;
@@ -517,12 +563,7 @@ fn plan_update<R: ReadAt>(
     }
 
     let kind = up.xref_kind();
-    let app = up.finish(&Trailer {
-        root: doc.root,
-        info: info_ref,
-        id: id.as_deref().or_else(|| pdf.trailer_value_text(b"ID")),
-        encrypt: encrypt.as_deref(),
-    })?;
+    let app = finish_update(up, doc, info_ref, &sealed)?;
     written.push(Written::new(
         Item::Update,
         None,

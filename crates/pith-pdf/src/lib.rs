@@ -32,7 +32,7 @@
 //! 10. `crypt`, `filters`, `journal`, `mark`, `xml`
 //! 11. `security`, `vocab`, `output`
 //! 12. `syntax`, `budget`
-//! 13. `error`
+//! 13. `error`, `matrix`
 //!
 //! - [`budget`]: the [`Limits`] one document may cost and the [`Stop`] token its loops check,
 //!   spent from by every layer below the front ends. The error it raises, and every other way
@@ -42,6 +42,8 @@
 //!   properties, URL base); constants only. [`mark`]: the [`Identifier`] the engine writes.
 //! - [`xml`]: guards for untrusted XML and XML escaping; [`output`]: whole-file writes (all or
 //!   nothing) and the batch group commit. Leaves: they know nothing of PDF.
+//! - `matrix`: the affine matrices of PDF graphics (product, a point mapped), which the
+//!   stamp's and the page text's content walks share; a leaf.
 //! - [`syntax`]: the object model ([`Obj`](syntax::Obj), [`Ref`]) and parser, on byte windows;
 //! - [`filters`]: bounded streaming decoders, one reader per filter (a leaf: it knows the
 //!   object model and nothing of the reader); nothing is decoded whole past a documented bound;
@@ -92,6 +94,7 @@ pub mod inject;
 pub mod inspect;
 pub mod journal;
 pub mod mark;
+mod matrix;
 pub mod output;
 pub mod page;
 pub mod reader;

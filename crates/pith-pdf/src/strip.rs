@@ -11,16 +11,17 @@
 //! draws with them).
 
 use crate::document::{load, load_repaired, Document};
-use crate::inject::{encryption_entries, read_all, Injection, Item, Options, Written};
+use crate::inject::{
+    finish_update, read_all, sealed_entries, start_update, Injection, Item, Options, Written,
+};
 use crate::mark::code_of;
 use crate::reader::{Pdf, ReadAt};
 use crate::security::StreamKind;
 use crate::signature::docmdp;
 use crate::stamp::printed::{self, Kind, Printed};
 use crate::syntax::{Dict, Obj, Ref};
+use crate::writer::object::DictPatch;
 use crate::writer::object::{to_vec, Strings};
-use crate::writer::object::{DictPatch, Trailer};
-use crate::writer::Update;
 use crate::{info, xmp, Error, ErrorKind};
 
 /// Plans the update that takes pith's values out of the PDF read from `src`; `unchanged`
@@ -116,30 +117,9 @@ fn plan_strip<R: ReadAt>(doc: &Document<R>, opts: &Options) -> Result<Injection,
         .collect();
 
     if packet.is_none() && !info_has && stamp.is_none() && badges.is_empty() {
-        return Ok(Injection {
-            appended: Vec::new(),
-            offsets: None,
-            unchanged: true,
-            written: Vec::new(),
-            replaced_xmp: None,
-            previous,
-            notes,
-        });
+        return Ok(Injection::nothing_to_write(previous, notes));
     }
-    let pdf = &doc.pdf;
-    let mut up = Update::new(pdf)?;
-    let mut written = Vec::new();
-    if let Some((rebuilt, len, last)) = &doc.rebuilt {
-        up.complete(rebuilt, *len, *last);
-        written.push(Written::new(
-            Item::Rebuilt,
-            None,
-            format!(
-                "cross-reference table rebuilt from a scan: {} objects, written complete after the original bytes",
-                rebuilt.objects()
-            ),
-        ));
-    }
+    let (mut up, mut written) = start_update(doc)?;
     if let (Some(p), Some(m)) = (&packet, doc.metadata_ref) {
         up.metadata(m, p);
         written.push(Written::new(
@@ -200,18 +180,8 @@ fn plan_strip<R: ReadAt>(doc: &Document<R>, opts: &Options) -> Result<Injection,
             ),
         ));
     }
-    let (encrypt, id) = if doc.encrypted {
-        let (e, id) = encryption_entries(pdf)?;
-        (Some(e), id)
-    } else {
-        (None, None)
-    };
-    let app = up.finish(&Trailer {
-        root: doc.root,
-        info: doc.info_ref,
-        id: id.as_deref().or_else(|| pdf.trailer_value_text(b"ID")),
-        encrypt: encrypt.as_deref(),
-    })?;
+    let sealed = sealed_entries(doc)?;
+    let app = finish_update(up, doc, doc.info_ref, &sealed)?;
     written.push(Written::new(
         Item::Update,
         None,

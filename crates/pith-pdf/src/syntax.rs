@@ -314,14 +314,22 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn try_ref(&mut self, n: u64) -> PResult<Option<Obj>> {
+    /// Skips white space; whether the input ends there (an error where the window ends
+    /// before the input does: more bytes are needed).
+    fn at_end(&mut self) -> PResult<bool> {
         self.skip_ws();
-        if self.pos >= self.buf.len() {
-            return if self.at_eof {
-                Ok(None)
-            } else {
-                Err(SyntaxError::Eof)
-            };
+        if self.pos < self.buf.len() {
+            Ok(false)
+        } else if self.at_eof {
+            Ok(true)
+        } else {
+            Err(SyntaxError::Eof)
+        }
+    }
+
+    fn try_ref(&mut self, n: u64) -> PResult<Option<Obj>> {
+        if self.at_end()? {
+            return Ok(None);
         }
         if !self.buf[self.pos].is_ascii_digit() {
             return Ok(None);
@@ -330,13 +338,8 @@ impl<'a> Parser<'a> {
             Some(g) => g,
             None => return Ok(None),
         };
-        self.skip_ws();
-        if self.pos >= self.buf.len() {
-            return if self.at_eof {
-                Ok(None)
-            } else {
-                Err(SyntaxError::Eof)
-            };
+        if self.at_end()? {
+            return Ok(None);
         }
         if self.buf[self.pos] != b'R' {
             return Ok(None);

@@ -9,6 +9,7 @@ use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
 use super::{Error, ErrorKind, SPOOL_BOUND};
+use crate::stream::read_full;
 
 /// A tar block.
 const BLOCK: usize = 512;
@@ -205,20 +206,6 @@ fn zeros(n: usize) -> Vec<u8> {
 fn padding(size: u64) -> usize {
     ((BLOCK as u64 - size % BLOCK as u64) % BLOCK as u64) as usize
 }
-/// Reads until `buf` is full or the input ends; the number of bytes read.
-pub(crate) fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
-}
-
 /// What the reader found next.
 pub(crate) enum Next {
     Entry(Entry),

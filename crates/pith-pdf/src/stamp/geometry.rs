@@ -8,6 +8,8 @@
 //! default user space with [`Page::to_user`]. Sizes given in points are divided by
 //! `/UserUnit`, so a 9 pt stamp is 9 pt on paper whatever the page's unit.
 
+use crate::matrix::apply;
+
 /// A rectangle with `x0 <= x1` and `y0 <= y1`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Rect {
@@ -61,9 +63,8 @@ impl Rect {
     /// The bounding box of this rectangle mapped through the affine matrix `m` (`[a b c d e f]`,
     /// §8.3.4); exact for the multiples of 90° used here.
     pub fn transform(&self, m: &[f64; 6]) -> Rect {
-        let p = |x: f64, y: f64| (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]);
-        let (a, b) = p(self.x0, self.y0);
-        let (c, d) = p(self.x1, self.y1);
+        let (a, b) = apply(m, self.x0, self.y0);
+        let (c, d) = apply(m, self.x1, self.y1);
         Rect::new(a, b, c, d)
     }
 }

@@ -15,6 +15,7 @@ use std::rc::Rc;
 use super::font::Font;
 use super::Line;
 use crate::budget::{Budget, Resource};
+use crate::matrix::{mul, Matrix, IDENTITY};
 use crate::syntax::{is_regular, Obj, Parser};
 use crate::Error;
 
@@ -22,21 +23,6 @@ use crate::Error;
 const MAX_OPERANDS: usize = 64;
 /// Most `q` levels kept (deeper saves are counted, not stored).
 const MAX_SAVES: usize = 256;
-
-type Matrix = [f64; 6];
-const IDENTITY: Matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
-
-/// `m` then `n`: the matrix that applies `m` first.
-fn mul(m: &Matrix, n: &Matrix) -> Matrix {
-    [
-        m[0] * n[0] + m[1] * n[2],
-        m[0] * n[1] + m[1] * n[3],
-        m[2] * n[0] + m[3] * n[2],
-        m[2] * n[1] + m[3] * n[3],
-        m[4] * n[0] + m[5] * n[2] + n[4],
-        m[4] * n[1] + m[5] * n[3] + n[5],
-    ]
-}
 
 fn num(o: &Obj) -> Option<f64> {
     match o {

@@ -670,6 +670,11 @@ pub fn build(
     if let Some(e) = failure.take() {
         return Err(e);
     }
+    // From here on a bad input is reported (or, strictly, ends the build) where it is found.
+    let mut refuse = |w: &mut Writer, line: String| -> Result<(), Error> {
+        bad(w, line, &mut failure);
+        failure.take().map_or(Ok(()), Err)
+    };
     w.index()?;
     // Folders of records, then folders of bundles: every item stored, or reported.
     let folders = (sources.records.iter().map(|d| (d, false)))
@@ -701,14 +706,7 @@ pub fn build(
                 match item {
                     Ok(Item::Row(row)) => w.put(&row)?,
                     Ok(Item::Bundle(b)) => w.put_bundle(&b, &trusted)?,
-                    Err(reason) => bad(
-                        &mut w,
-                        format!("{}: {reason}", file.display()),
-                        &mut failure,
-                    ),
-                }
-                if let Some(e) = failure.take() {
-                    return Err(e);
+                    Err(reason) => refuse(&mut w, format!("{}: {reason}", file.display()))?,
                 }
             }
         }
@@ -716,27 +714,13 @@ pub fn build(
     conn.execute_batch(ANCHORS)?;
     for dir in &sources.anchors {
         for file in ots_files(dir)? {
-            match w.put_anchor(&file, &sources.headers)? {
-                Ok(()) => {}
-                Err(reason) => bad(
-                    &mut w,
-                    format!("{}: {reason}", file.display()),
-                    &mut failure,
-                ),
-            }
-            if let Some(e) = failure.take() {
-                return Err(e);
+            if let Err(reason) = w.put_anchor(&file, &sources.headers)? {
+                refuse(&mut w, format!("{}: {reason}", file.display()))?;
             }
         }
     }
     if !sources.captures.is_empty() {
-        let mut report_bad = |line: String| -> Result<(), Error> {
-            bad(&mut w, line, &mut failure);
-            match failure.take() {
-                Some(e) => Err(e),
-                None => Ok(()),
-            }
-        };
+        let mut report_bad = |line: String| refuse(&mut w, line);
         let stored = super::captures::build(&conn, &sources.captures, &mut report_bad)?;
         w.counts.stored += stored;
     }
@@ -744,10 +728,7 @@ pub fn build(
         let mut lines = Vec::new();
         w.counts.refs = super::cites::put_refs(&conn, &sources.refs, &mut |l| lines.push(l))?;
         for line in lines {
-            bad(&mut w, line, &mut failure);
-            if let Some(e) = failure.take() {
-                return Err(e);
-            }
+            refuse(&mut w, line)?;
         }
     }
     // Bundles indexed before were flagged with the keys trusted then: when the keys changed,

@@ -1,0 +1,58 @@
+//! Reading streams whole: a buffer filled to its end or to the stream's, however the reader
+//! splits its reads. A leaf: it knows nothing of pith.
+
+use std::io::{self, Read};
+
+/// Reads until `buf` is full or the input ends; the number of bytes read. A read the signal
+/// interrupted is tried again.
+///
+/// # Errors
+/// The first error of `r` other than [`io::ErrorKind::Interrupted`].
+pub fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that gives one byte a read and is interrupted before each.
+    struct Trickle<'a>(&'a [u8], bool);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.1 = !self.1;
+            if self.1 {
+                return Err(io::ErrorKind::Interrupted.into());
+            }
+            let Some((&b, rest)) = self.0.split_first() else {
+                return Ok(0);
+            };
+            buf[0] = b;
+            self.0 = rest;
+            Ok(1)
+        }
+    }
+
+    #[test]
+    fn fills_the_buffer_or_stops_at_the_end() {
+        let mut buf = [0u8; 4];
+        assert_eq!(
+            read_full(&mut Trickle(b"abcdef", false), &mut buf).unwrap(),
+            4
+        );
+        assert_eq!(&buf, b"abcd");
+        let mut buf = [0u8; 8];
+        assert_eq!(read_full(&mut Trickle(b"ab", false), &mut buf).unwrap(), 2);
+        assert_eq!(&buf[..2], b"ab");
+    }
+}
