@@ -307,8 +307,8 @@ impl job::progress::Progress<ItemReport> for Reporter<'_> {
 
 /// Runs `pith batch`.
 pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
-    let mut settings = super::inject::settings(args.force, args.repair, None, &args.stamp, ui)?;
-    settings.file_timeout = job::stop::bound_of_secs(args.file_timeout);
+    let bound = job::stop::bound_of_secs(args.file_timeout);
+    let settings = super::inject::settings(args.force, args.repair, None, &args.stamp, bound, ui)?;
     if args.tar.active() {
         let shared = super::tar::Shared {
             out_dir: args.out_dir.as_deref(),

@@ -226,6 +226,7 @@ pub fn settings(
     repair: bool,
     password: Option<Vec<u8>>,
     stamp: &StampArgs,
+    file_timeout: Option<std::time::Duration>,
     ui: super::Ui,
 ) -> Result<Settings> {
     Ok(Settings {
@@ -237,6 +238,7 @@ pub fn settings(
         now: None,
         no_clobber: ui.no_clobber(),
         net: None,
+        file_timeout,
         ..Settings::default()
     })
 }
@@ -265,16 +267,9 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
             input.display()
         );
     }
-    let settings = Settings {
-        file_timeout: args.deadline.bound(),
-        ..settings(
-            args.force,
-            args.repair,
-            args.password.bytes()?,
-            &args.stamp,
-            ui,
-        )?
-    };
+    let password = args.password.bytes()?;
+    let bound = args.deadline.bound();
+    let settings = settings(args.force, args.repair, password, &args.stamp, bound, ui)?;
     let data = stdin_bytes(input)?;
     let source = match &data {
         Some(data) => Source::Bytes { data, name: "-" },

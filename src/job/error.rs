@@ -70,7 +70,7 @@ pub enum ErrorKind {
     Request(String),
     /// Occurs when the record inputs of a request contradict each other or are incomplete.
     #[error(transparent)]
-    Given(super::given::Conflict),
+    Given(Conflict),
     /// Occurs when a signature, key or bundle cannot be decoded.
     #[error(transparent)]
     Verify(crate::verify::Error),
@@ -222,4 +222,44 @@ impl From<crate::output::Error> for Error {
         let (path, what, source) = e.into_parts();
         Error::new(ErrorKind::Io(what, source)).in_file(&path)
     }
+}
+
+/// Why the inputs given cannot name one record. The message names the inputs in words; a
+/// front end may name its own spelling of them (the command line's flags) by the variant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Conflict {
+    /// A number and a record input together.
+    #[error("give either a number or a record input, not both")]
+    NumberAndRecord,
+    /// More than one of an arXiv id, a record, an Atom file and the paper's fields.
+    #[error("give one source of the record (an arXiv id, a record, an Atom file or the paper's fields), not several")]
+    Several,
+    /// Nothing that names a number or a record.
+    #[error("no number: give a number, an arXiv id, a record, an Atom file or the paper's fields")]
+    Nothing,
+    /// The next version asked for without the paper's latest (an arXiv id or an Atom file).
+    #[error("the next version's record needs the paper's latest version: give its arXiv id or an Atom file")]
+    NextWithoutLatest,
+    /// An id, a version or a v1 date beside an arXiv id, which gives them.
+    #[error("arXiv gives the id, version and v1 date: an id, a version and a submission time do not go with an arXiv id")]
+    ArxivGivesThem,
+    /// An id beside a record, which has its own.
+    #[error("an id cannot be combined with a record")]
+    IdWithRecord,
+    /// The paper's fields without an id.
+    #[error("no record input: give a record, an Atom file, or the paper's id with its title, abstract, submission time and primary category")]
+    NoId,
+    /// The paper's fields without a title.
+    #[error("the paper's fields need its title")]
+    NoTitle,
+    /// The paper's fields without an abstract.
+    #[error("the paper's fields need its abstract")]
+    NoAbstract,
+    /// The paper's fields without a submission time.
+    #[error("the paper's fields need its v1 submission time")]
+    NoSubmitted,
+    /// The paper's fields without a primary category.
+    #[error("the paper's fields need its primary category")]
+    NoPrimary,
 }
