@@ -636,7 +636,7 @@ fn bad_inputs_never_leave_partial_outputs_or_modified_inputs() {
             }
         }
         names.sort();
-        // Every fourth file keeps the run short; the full corpus runs in tests/pdf.rs.
+        // Every fourth file keeps the run short; the full corpus runs in tests/pdf_corpus.rs.
         for p in names.iter().step_by(4) {
             inputs.push((
                 p.file_name().unwrap().to_string_lossy().into_owned(),

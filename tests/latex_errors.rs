@@ -1,4 +1,5 @@
-//! `pith.sty` errors and warnings: invalid numbers, preamble-only commands, badge fallbacks, the manual, l3build.
+//! `pith.sty` errors and warnings: invalid numbers, preamble-only commands, badge fallbacks, the
+//! manual, l3build.
 
 use crate::common;
 use crate::common::tex;

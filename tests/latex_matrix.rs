@@ -1,4 +1,5 @@
-//! The LaTeX matrix: real documents on every engine and class we support, each PDF checked with tools we did not write.
+//! The LaTeX matrix: real documents on every engine and class we support, each PDF checked with
+//! tools we did not write.
 
 use crate::common;
 

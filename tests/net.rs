@@ -2,9 +2,9 @@
 //! numbers from arXiv ids checked against the published vectors, the 3-second spacing with the
 //! default settings (between two runs, and within one), the User-Agent and request URL,
 //! retries on 503/429 honouring Retry-After, timeouts, truncated and malformed answers,
-//! idDoesNotExist, deleted records, the cache (--offline, --refresh), older and next versions,
-//! `--arxiv` as a record input, and `pith verify PAPER.pdf` against resolver answers (wrapped,
-//! bare, 404, another record, receipts). Nothing here touches the internet.
+//! idDoesNotExist, deleted records, the cache (--offline, --refresh). Older and next versions
+//! and `--arxiv` as a record input are in `net_versions`, `pith verify PAPER.pdf` against
+//! resolver answers in `net_verify`, mirrors in `net_mirrors`. Nothing here touches the internet.
 //!
 //! Elsewhere than the spacing tests, the spacing is lowered through its one option,
 //! `PITH_ARXIV_SPACING_MS` (honoured for local servers only), to keep the run short.
@@ -19,6 +19,8 @@ use std::time::{Duration, Instant};
 use crate::common::http::{arxiv_route, recorded, Reply, Server};
 use crate::common::Run;
 use serde_json::Value;
+
+use crate::net_verify::pdf_with;
 
 /// Runs pith with a clean environment (no PITH_* or proxy variables) plus `env`.
 fn pith(env: &[(&str, &str)], args: &[&str]) -> Run {
@@ -39,13 +41,13 @@ fn pith(env: &[(&str, &str)], args: &[&str]) -> Run {
 }
 
 /// A cache directory and the environment pointing pith at `arxiv` and `resolver` servers.
-struct Env {
-    cache: tempfile::TempDir,
-    vars: Vec<(String, String)>,
+pub(crate) struct Env {
+    pub(crate) cache: tempfile::TempDir,
+    pub(crate) vars: Vec<(String, String)>,
 }
 
 impl Env {
-    fn new(arxiv: Option<&Server>, resolver: Option<&Server>, fast: bool) -> Env {
+    pub(crate) fn new(arxiv: Option<&Server>, resolver: Option<&Server>, fast: bool) -> Env {
         let cache = common::tmpdir();
         let mut vars = vec![(
             "PITH_CACHE_DIR".to_owned(),
@@ -68,12 +70,12 @@ impl Env {
         Env { cache, vars }
     }
 
-    fn with(mut self, k: &str, v: &str) -> Env {
+    pub(crate) fn with(mut self, k: &str, v: &str) -> Env {
         self.vars.push((k.into(), v.into()));
         self
     }
 
-    fn run(&self, args: &[&str]) -> Run {
+    pub(crate) fn run(&self, args: &[&str]) -> Run {
         let env: Vec<(&str, &str)> = self
             .vars
             .iter()
@@ -83,7 +85,7 @@ impl Env {
     }
 }
 
-fn dead_url() -> String {
+pub(crate) fn dead_url() -> String {
     let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     format!("http://127.0.0.1:{}", l.local_addr().unwrap().port())
 }
@@ -99,7 +101,7 @@ fn vectors() -> Vec<Value> {
 }
 
 /// The published number of arXiv paper `id`.
-fn published(id: &str) -> String {
+pub(crate) fn published(id: &str) -> String {
     vectors()
         .iter()
         .find(|v| v["canonical_record"]["source"]["id"] == id)
@@ -108,11 +110,11 @@ fn published(id: &str) -> String {
 }
 
 /// The 26-character code of arXiv paper `id`'s published number.
-fn published_code(id: &str) -> String {
+pub(crate) fn published_code(id: &str) -> String {
     published(id).rsplit(':').next().unwrap().to_owned()
 }
 
-fn published_record(id: &str) -> Value {
+pub(crate) fn published_record(id: &str) -> Value {
     vectors()
         .into_iter()
         .find(|v| v["canonical_record"]["source"]["id"] == id)
@@ -121,7 +123,7 @@ fn published_record(id: &str) -> Value {
 
 /// The number of a record as Python computes it from the SPEC (json.dumps sort_keys, compact
 /// separators, ensure_ascii=False; SHA-256; base32, 26 characters): not pith's code.
-fn python_number(record: &Value) -> Option<String> {
+pub(crate) fn python_number(record: &Value) -> Option<String> {
     if !common::have_tool("python3", "python_number") {
         return None;
     }
@@ -130,7 +132,7 @@ fn python_number(record: &Value) -> Option<String> {
     Some(out.trim().to_owned())
 }
 
-fn user_agent() -> String {
+pub(crate) fn user_agent() -> String {
     format!(
         "pith-number/{} (+https://pith.science)",
         env!("CARGO_PKG_VERSION")
@@ -138,7 +140,7 @@ fn user_agent() -> String {
 }
 
 #[track_caller]
-fn assert_error(r: &Run, code: i32, words: &[&str]) {
+pub(crate) fn assert_error(r: &Run, code: i32, words: &[&str]) {
     assert_eq!(
         r.code, code,
         "exit code; stdout {} stderr {}",
@@ -464,352 +466,6 @@ fn slow_truncated_and_malformed_answers_are_errors_and_not_cached() {
 }
 
 #[test]
-fn older_and_next_versions() {
-    let server = Server::start(arxiv_route);
-    let env = Env::new(Some(&server), None, true);
-    let dir = common::tmpdir();
-    let rec = published_record("2402.03791");
-    // An older version without its texts: refused, saying why and what to give.
-    let r = env.run(&["number", "2402.03791v2"]);
-    assert_error(
-        &r,
-        2,
-        &[
-            "2402.03791v2",
-            "not the latest version (v3)",
-            "--title-file",
-            "--abstract-file",
-        ],
-    );
-    let r = env.run(&["number", "2402.03791v4"]);
-    assert_error(&r, 2, &["does not exist", "latest is v3"]);
-    // With them: version 2, the v1 date, the texts given.
-    let (title, abs) = ("An earlier title", "An earlier abstract.");
-    let (tf, af) = (dir.path().join("t.txt"), dir.path().join("a.txt"));
-    std::fs::write(&tf, title).unwrap();
-    std::fs::write(&af, abs).unwrap();
-    let r = env.run(&[
-        "number",
-        "2402.03791v2",
-        "--title-file",
-        tf.to_str().unwrap(),
-        "--abstract-file",
-        af.to_str().unwrap(),
-    ]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let sha = |t: &str| {
-        use sha2::Digest;
-        let canon = t
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-            .to_lowercase();
-        pith::number::hex(&sha2::Sha256::digest(canon.as_bytes()))
-    };
-    let mut older = rec["canonical_record"].clone();
-    older["source"]["version"] = 2.into();
-    older["metadata"]["title_canon_sha256"] = sha(title).into();
-    older["metadata"]["abstract_canon_sha256"] = sha(abs).into();
-    if let Some(want) = python_number(&older) {
-        assert_eq!(r.stdout.trim(), want);
-    }
-    // The next version: v4, v1's date, the latest metadata.
-    let r = env.run(&["number", "2402.03791", "--next"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let mut next = rec["canonical_record"].clone();
-    next["source"]["version"] = 4.into();
-    if let Some(want) = python_number(&next) {
-        assert_eq!(r.stdout.trim(), want);
-        let r = env.run(&["number", "2402.03791v3", "--next", "--tex"]);
-        assert_eq!(r.stdout.trim(), format!("\\pithnumber{{{want}}}"));
-    }
-    assert!(r.stderr.contains("v1's date stays"), "{}", r.stderr);
-    // Overridden fields.
-    let r = env.run(&[
-        "number",
-        "2402.03791",
-        "--next",
-        "--primary",
-        "cs.LG",
-        "--cross",
-        "cs.DC",
-        "--license",
-        "http://creativecommons.org/licenses/by/4.0/",
-        "--title-file",
-        tf.to_str().unwrap(),
-    ]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    next["metadata"]["primary_cat"] = "cs.LG".into();
-    next["metadata"]["cross_cats_sorted"] = serde_json::json!(["cs.DC"]);
-    next["metadata"]["license"] = "http://creativecommons.org/licenses/by/4.0/".into();
-    next["metadata"]["title_canon_sha256"] = sha(title).into();
-    if let Some(want) = python_number(&next) {
-        assert_eq!(r.stdout.trim(), want);
-    }
-    let r = env.run(&["number", "2402.03791", "--next", "--primary", "cs.dc"]);
-    assert_error(&r, 2, &["did you mean cs.DC?"]);
-    let r = env.run(&["number", "2402.03791v2", "--next"]);
-    assert_error(&r, 2, &["the next version is v4"]);
-}
-
-#[test]
-fn arxiv_is_a_record_input_everywhere() {
-    let server = Server::start(arxiv_route);
-    let env = Env::new(Some(&server), None, true);
-    let rec = published_record("2412.14374");
-    let r = env.run(&["record", "--arxiv", "2412.14374"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let got: Value = serde_json::from_str(&r.stdout).unwrap();
-    assert_eq!(got, rec["canonical_record"]);
-    let number = rec["pith_number"].as_str().unwrap();
-    let code = number.rsplit(':').next().unwrap();
-    let r = env.run(&["verify", "--arxiv", "2412.14374", number]);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(
-        r.stdout.trim_end().ends_with("every check holds."),
-        "{}",
-        r.stdout
-    );
-    let r = env.run(&["badge", "--arxiv", "2412.14374", "--full"]);
-    assert!(r.stdout.contains(&code[..8]), "{}", r.stderr);
-    let r = env.run(&["snippet", "--arxiv", "arXiv:2412.14374", "--format", "md"]);
-    assert!(r.stdout.contains(code), "{}", r.stderr);
-    let out = env.cache.path().join("out.pdf");
-    let r = env.run(&[
-        "inject",
-        common::fixture("minimal.pdf").to_str().unwrap(),
-        "--arxiv",
-        "2412.14374",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let r = env.run(&[
-        "inspect",
-        out.to_str().unwrap(),
-        "--arxiv",
-        "2412.14374",
-        "--offline",
-    ]);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains(number), "{}", r.stdout);
-    // One request in all: the cache served the rest.
-    assert_eq!(server.requests().len(), 1);
-}
-
-/// The resolver: `records` maps a code to the JSON served at /pith/<code>.json, `bundles` to
-/// /pith/<code>/bundle.json; anything else is a 404.
-fn resolver(records: Vec<(String, Value)>, bundles: Vec<(String, Value)>) -> Server {
-    Server::start(move |r, _| {
-        for (code, v) in &records {
-            if r.target == format!("/pith/{code}.json") {
-                return Reply::ok(v.to_string());
-            }
-        }
-        for (code, v) in &bundles {
-            if r.target == format!("/pith/{code}/bundle.json") {
-                return Reply::ok(v.to_string());
-            }
-        }
-        Reply::status(404)
-    })
-}
-
-/// A PDF carrying `number` (written by `pith inject`).
-fn pdf_with(env: &Env, number: &str) -> std::path::PathBuf {
-    let out = env
-        .cache
-        .path()
-        .join(format!("{}.pdf", number.replace(':', "_")));
-    let r = env.run(&[
-        "inject",
-        common::fixture("minimal.pdf").to_str().unwrap(),
-        "--number",
-        number,
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    out
-}
-
-#[test]
-fn verify_a_pdf_against_the_resolver() {
-    let rec = published_record("2402.03791");
-    let number = rec["pith_number"].as_str().unwrap();
-    let code = number.rsplit(':').next().unwrap().to_owned();
-    let wrapped = serde_json::json!({
-        "pith_number": rec["pith_number"],
-        "canonical_sha256": rec["canonical_sha256"],
-        "canonical_record": rec["canonical_record"],
-    });
-    let (bundle, key) = common::signed_bundle(&rec);
-    let server = resolver(
-        vec![(code.clone(), wrapped)],
-        vec![(code.clone(), bundle.clone())],
-    );
-    let env = Env::new(None, Some(&server), true);
-    let pdf = pdf_with(&env, number);
-    let p = pdf.to_str().unwrap();
-    // The registry key does not know the test key: no mismatch, but not verified.
-    let r = env.run(&["verify", p]);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("arXiv:2402.03791v3"), "{}", r.stdout);
-    assert!(r.stdout.contains(number), "{}", r.stdout);
-    assert!(
-        r.stdout
-            .trim_end()
-            .ends_with("so this is not a verified match."),
-        "{}",
-        r.stdout
-    );
-    // With the key, the receipt verifies.
-    let r = env.run(&["verify", p, "--key", &key, "--json"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let v: Value = serde_json::from_str(&r.stdout).unwrap();
-    assert_eq!(v["verdict"], "verified", "{v}");
-    assert_eq!(v["arxiv_id"], "2402.03791");
-    assert_eq!(v["arxiv_version"], 3);
-    assert_eq!(v["found_in"], "XMP");
-    let reqs: Vec<String> = server.requests().iter().map(|q| q.target.clone()).collect();
-    assert_eq!(
-        reqs,
-        [
-            format!("/pith/{code}.json"),
-            format!("/pith/{code}/bundle.json"),
-            format!("/pith/{code}/bundle.json")
-        ],
-        "the second run used the record kept; the bundle, which did not verify with the keys \
-         of the first run, was not kept and is asked for again"
-    );
-    assert_eq!(
-        server.requests()[0].header("user-agent"),
-        Some(user_agent().as_str())
-    );
-    // Offline, from the cache; and from files, with no server at all.
-    drop(server);
-    let r = env.run(&["verify", p, "--key", &key, "--offline"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(
-        r.stdout.trim_end().ends_with("every check holds."),
-        "{}",
-        r.stdout
-    );
-    let files = Env::new(None, None, true);
-    let bfile = files.cache.path().join("bundle.json");
-    std::fs::write(&bfile, bundle.to_string()).unwrap();
-    let r = files.run(&[
-        "verify",
-        p,
-        "--bundle",
-        bfile.to_str().unwrap(),
-        "--key",
-        &key,
-    ]);
-    assert!(
-        r.stdout.trim_end().ends_with("every check holds."),
-        "{}{}",
-        r.stdout,
-        r.stderr
-    );
-    let rfile = files.cache.path().join("rec.json");
-    std::fs::write(&rfile, rec["canonical_record"].to_string()).unwrap();
-    let r = files.run(&["verify", p, "--record", rfile.to_str().unwrap()]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.contains("arXiv:2402.03791v3"), "{}", r.stdout);
-    // Another paper's record: a mismatch, exit 1.
-    let other = published_record("2412.14374");
-    std::fs::write(&rfile, other["canonical_record"].to_string()).unwrap();
-    let r = files.run(&["verify", p, "--record", rfile.to_str().unwrap()]);
-    assert_eq!(r.code, 1, "{}", r.stdout);
-    assert!(r.stdout.contains("MISMATCH"), "{}", r.stdout);
-}
-
-#[test]
-fn verify_bare_records_404s_and_url_only_pdfs() {
-    let rec = published_record("2412.14374");
-    let number = rec["pith_number"].as_str().unwrap();
-    let code = number.rsplit(':').next().unwrap().to_owned();
-    let seed_code = published_code("2402.03791");
-    // A bare record for one code; for the seed's code, another paper's record.
-    let server = resolver(
-        vec![
-            (code.clone(), rec["canonical_record"].clone()),
-            (seed_code.clone(), rec["canonical_record"].clone()),
-        ],
-        vec![],
-    );
-    let env = Env::new(None, Some(&server), true);
-    let pdf = pdf_with(&env, number);
-    let r = env.run(&["verify", pdf.to_str().unwrap()]);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("no bundle"), "{}", r.stdout);
-    assert!(r.stdout.contains("arXiv:2412.14374v1"), "{}", r.stdout);
-    // Offline: the cached record, and the bundle said to be unknown rather than failed.
-    let r = env.run(&["verify", pdf.to_str().unwrap(), "--offline"]);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(
-        r.stdout.contains("no bundle in the cache (offline)"),
-        "{}",
-        r.stdout
-    );
-    // A PDF carrying only the record link (bare code, no year) verifies through its code.
-    let link = format!("<< /PithURL (https://pith.science/pith/{code}) >>");
-    let bare = env.cache.path().join("link-only.pdf");
-    std::fs::write(
-        &bare,
-        common::pdfgen::build_pdf(Some(link.as_bytes()), None),
-    )
-    .unwrap();
-    let r = env.run(&["verify", bare.to_str().unwrap(), "--json"]);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    let v: Value = serde_json::from_str(&r.stdout).unwrap();
-    assert_eq!(v["found_in"], "record link");
-    assert_eq!(v["pith_number"], code);
-    // Nothing in the metadata, only the stamp's or badge's link on page 1.
-    let page = env.cache.path().join("page-link.pdf");
-    std::fs::write(
-        &page,
-        pdf_with_link(&format!("https://pith.science/pith/{code}")),
-    )
-    .unwrap();
-    let r = env.run(&["verify", page.to_str().unwrap(), "--json"]);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    let v: Value = serde_json::from_str(&r.stdout).unwrap();
-    assert_eq!(v["found_in"], "page 1 link");
-    assert_eq!(v["arxiv_id"], "2412.14374");
-    // The resolver serves another record for the seed's code: a mismatch.
-    let seed_pdf = pdf_with(&env, &published("2402.03791"));
-    let r = env.run(&["verify", seed_pdf.to_str().unwrap()]);
-    assert_eq!(r.code, 1, "{}", r.stdout);
-    assert!(r.stdout.contains("MISMATCH"), "{}", r.stdout);
-    // A number the resolver does not know: exit 1, saying so.
-    let unknown = pdf_with(&env, "pith:2024:AAAAAAAAAAAAAAAAAAAAAAAAAA");
-    let r = env.run(&["verify", unknown.to_str().unwrap()]);
-    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("no record of"), "{}", r.stdout);
-    // A PDF without a number: exit 1 (README: a mismatch or no number), naming the file.
-    let none = env.cache.path().join("none.pdf");
-    std::fs::copy(common::fixture("minimal.pdf"), &none).unwrap();
-    let r = env.run(&["verify", none.to_str().unwrap()]);
-    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
-    assert!(
-        r.stdout.contains("none.pdf") && r.stdout.contains("NO NUMBER"),
-        "{}",
-        r.stdout
-    );
-    let r = env.run(&["verify", none.to_str().unwrap(), "--json"]);
-    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
-    let v: Value = serde_json::from_str(&r.stdout).unwrap();
-    assert_eq!(v["verdict"], "no_number");
-    assert_eq!(v["pith_number"], Value::Null);
-    // The resolver unreachable: exit 2, what to do.
-    let down = Env::new(None, None, true);
-    let r = down.run(&["verify", pdf.to_str().unwrap()]);
-    assert_error(&r, 2, &["cannot connect", "--offline"]);
-}
-
-#[test]
 fn proxies_are_used_unless_no_proxy_says_otherwise() {
     let server = Server::start(arxiv_route);
     let proxy = Server::start(|_, _| Reply::status(502));
@@ -822,80 +478,6 @@ fn proxies_are_used_unless_no_proxy_says_otherwise() {
     let r = env.run(&["number", "2402.03791"]);
     assert_eq!(r.stdout.trim(), published("2402.03791"), "{}", r.stderr);
     assert_eq!(server.requests().len(), 1);
-}
-
-/// A one-page PDF without metadata whose page carries one link annotation to `uri` (as the
-/// stamp and pith.sty's badge write it).
-fn pdf_with_link(uri: &str) -> Vec<u8> {
-    let objs = [
-        "<< /Type /Catalog /Pages 2 0 R >>".to_owned(),
-        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_owned(),
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [4 0 R] >>".to_owned(),
-        format!(
-            "<< /Type /Annot /Subtype /Link /Rect [10 10 90 20] /Border [0 0 0] \
-             /A << /Type /Action /S /URI /URI ({uri}) >> >>"
-        ),
-    ];
-    crate::common::pdfgen::classic_text(&objs)
-}
-
-/// `pith inject --number <26>` (the bare code pith.science's record pages give): the year comes
-/// from the code's record at the resolver, checked against the code; offline and uncached, or
-/// when the resolver serves another paper's record, it is refused, saying what to give.
-#[test]
-fn a_bare_code_takes_its_year_from_the_resolver() {
-    let rec = published_record("2402.03791");
-    let number = rec["pith_number"].as_str().unwrap().to_owned();
-    let code = number.rsplit(':').next().unwrap().to_owned();
-    let other_code = published_code("2412.14374");
-    let server = resolver(
-        vec![
-            (code.clone(), rec["canonical_record"].clone()),
-            // A resolver that answers with another paper's record for this code.
-            (other_code.clone(), rec["canonical_record"].clone()),
-        ],
-        vec![],
-    );
-    let env = Env::new(None, Some(&server), true);
-    let input = common::fixture("minimal.pdf");
-    let out = env.cache.path().join("bare.pdf");
-    let inject = |code: &str, extra: &[&str]| {
-        let mut args = vec![
-            "inject",
-            input.to_str().unwrap(),
-            "--number",
-            code,
-            "-o",
-            out.to_str().unwrap(),
-        ];
-        args.extend_from_slice(extra);
-        env.run(&args)
-    };
-    // Offline, with nothing cached: refused, naming what to give.
-    let r = inject(&code, &["--offline"]);
-    assert_error(
-        &r,
-        2,
-        &["a bare code has no year", "pith:YYYY:", "pith number"],
-    );
-    assert!(!out.exists());
-    // Online: the full number, read back by tools we did not write.
-    let r = inject(&code, &[]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.contains(&number), "{}", r.stdout);
-    if common::have_tool("pdfinfo", "a_bare_code_takes_its_year_from_the_resolver") {
-        let info = common::tools::pdfinfo_custom(&out, "PithNumber");
-        assert_eq!(info.as_deref(), Some(number.as_str()));
-    }
-    // Now cached: offline works too.
-    std::fs::remove_file(&out).unwrap();
-    let r = inject(&code, &["--offline"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    // Another paper's record for the code: refused, nothing written.
-    std::fs::remove_file(&out).unwrap();
-    let r = inject(&other_code, &[]);
-    assert_error(&r, 2, &["a bare code has no year", "not of"]);
-    assert!(!out.exists());
 }
 
 #[test]
@@ -951,196 +533,4 @@ fn connection_failures_name_the_host_and_waits_are_told_with_v() {
     let quiet = Env::new(Some(&plain), None, false).with("PITH_ARXIV_SPACING_MS", "300");
     let r = quiet.run(&["number", "2402.03791", "2412.14374"]);
     assert_eq!((r.code, r.stderr.as_str()), (0, ""));
-}
-
-/// A paper compiled with the number of the version arXiv has not announced yet (`pith number
-/// --next`): the resolver has no record of it, so `pith verify` says UNKNOWN, exit 1, not
-/// MISMATCH; the command its sentence names checks it against arXiv's next version and passes.
-#[test]
-fn an_unannounced_version_is_unknown_and_the_named_command_checks_it() {
-    let arxiv = Server::start(arxiv_route);
-    let resolver = resolver(Vec::new(), Vec::new());
-    let env = Env::new(Some(&arxiv), Some(&resolver), true);
-    let r = env.run(&["number", "2402.03791", "--next"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let next = r.stdout.trim().to_owned();
-    let pdf = pdf_with(&env, &next);
-    let p = pdf.to_str().unwrap();
-    let r = env.run(&["verify", p, "--json"]);
-    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
-    let v: Value = serde_json::from_str(&r.stdout).unwrap();
-    assert_eq!(v["verdict"], "unknown", "{v}");
-    let headline = v["headline"].as_str().unwrap();
-    let named = format!("pith verify {p} --arxiv ID --next");
-    assert!(
-        headline.starts_with("UNKNOWN: ") && headline.contains(&named),
-        "{headline}"
-    );
-    let r = env.run(&["verify", p]);
-    assert_eq!(r.code, 1);
-    assert_eq!(r.stdout.lines().last(), Some(headline), "{}", r.stdout);
-    assert!(!r.stdout.contains("MISMATCH"), "{}", r.stdout);
-    // The command the sentence names, with the paper's arXiv id.
-    let r = env.run(&["verify", p, "--arxiv", "2402.03791", "--next"]);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(
-        r.stdout.lines().last().unwrap().starts_with("VERIFIED: "),
-        "{}",
-        r.stdout
-    );
-}
-
-/// A mirror manifest (`pith_mirror_manifest`) naming `mirrors` (name, base URL) in order,
-/// each with the test key and the fingerprint `fingerprint` stated for it.
-fn manifest(mirrors: &[(&str, String)], fingerprint: &str) -> String {
-    let key = common::test_key();
-    let list: Vec<Value> = mirrors
-        .iter()
-        .map(|(name, base)| {
-            serde_json::json!({"name": name, "mirror_type": "http", "base_url": base,
-                "bundle_pattern": format!("{base}/pith/{{suffix}}/bundle.json"),
-                "public_key": {"key_id": "test", "algorithm": "ed25519", "format": "raw",
-                    "public_key_b64": key, "fingerprint_sha256_hex": fingerprint}})
-        })
-        .collect();
-    serde_json::json!({"manifest_type": "pith_mirror_manifest", "manifest_version": "1.0",
-        "mirrors": list})
-    .to_string()
-}
-
-/// SHA-256 of the test key's raw bytes, first 16 bytes in hex, by Python's hashlib (by
-/// pith's own code when Python is missing).
-fn test_key_fingerprint() -> String {
-    let key = common::test_key();
-    if common::have_tool("python3", "test_key_fingerprint") {
-        let script = "import sys,hashlib,base64;print(hashlib.sha256(base64.b64decode(sys.stdin.read())).digest()[:16].hex())";
-        return common::tools::python(script, &key)
-            .unwrap()
-            .trim()
-            .to_owned();
-    }
-    pith::verify::Key::parse(&key).unwrap().fingerprint()
-}
-
-/// Three mirrors on 127.0.0.1, in the manifest's order: one down, one serving another paper's
-/// record for the code and a bundle whose receipt was tampered with, one good. The answer is
-/// the good one's, named; the verdict is what the good mirror alone gives. The key that signed
-/// the receipts is pinned with `--key`: the key the manifest states is a name, never trust.
-#[test]
-fn mirrors_are_tried_in_turn_and_only_signatures_are_believed() {
-    let rec = published_record("2402.03791");
-    let number = rec["pith_number"].as_str().unwrap().to_owned();
-    let code = number.rsplit(':').next().unwrap().to_owned();
-    let wrapped = serde_json::json!({"pith_number": rec["pith_number"],
-        "canonical_sha256": rec["canonical_sha256"], "canonical_record": rec["canonical_record"]});
-    let (bundle, _) = common::signed_bundle(&rec);
-    let other = published_record("2412.14374");
-    let mut tampered = bundle.clone();
-    tampered["events"][0]["payload"]["receipt"]["signature_b64"] =
-        common::sign_hash(other["canonical_sha256"].as_str().unwrap()).into();
-    let bad = resolver(
-        vec![(code.clone(), other["canonical_record"].clone())],
-        vec![(code.clone(), tampered)],
-    );
-    let good = resolver(vec![(code.clone(), wrapped)], vec![(code.clone(), bundle)]);
-    let down = dead_url();
-    let fp = test_key_fingerprint();
-    let env = Env::new(None, None, true);
-    let file = env.cache.path().join("mirrors.json");
-    let three = [
-        ("down", down.clone()),
-        ("tampered", bad.url()),
-        ("good", good.url()),
-    ];
-    std::fs::write(&file, manifest(&three, &fp)).unwrap();
-    let env = env.with("PITH_MIRRORS", file.to_str().unwrap());
-    let pdf = pdf_with(&env, &number);
-    let p = pdf.to_str().unwrap();
-
-    // The test key pinned: its receipt verifies.
-    let key = common::test_key();
-    let r = env.run(&["verify", p, "--json", "--refresh", "--key", &key]);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    let v: Value = serde_json::from_str(&r.stdout).unwrap();
-    assert_eq!(v["verdict"], "verified", "{v}");
-    assert_eq!(v["mirror"]["name"], "good", "{v}");
-    assert_eq!(v["mirror"]["base_url"], good.url().as_str());
-    // The tampered mirror was asked, and passed over.
-    let asked: Vec<String> = bad.requests().iter().map(|q| q.target.clone()).collect();
-    assert!(
-        asked.contains(&format!("/pith/{code}/bundle.json")),
-        "{asked:?}"
-    );
-    let r = env.run(&["verify", p, "--refresh", "--key", &key]);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(
-        r.stdout.contains(&format!("good ({})", good.url())),
-        "{}",
-        r.stdout
-    );
-    assert!(
-        r.stdout.trim_end().ends_with("every check holds."),
-        "{}",
-        r.stdout
-    );
-
-    // Again: from the cache, asking no one, the key still pinned; offline too.
-    let asked = good.requests().len() + bad.requests().len();
-    for extra in [&[][..], &["--offline"][..]] {
-        let mut args = vec!["verify", p, "--json", "--key", &key];
-        args.extend_from_slice(extra);
-        let r = env.run(&args);
-        let c: Value = serde_json::from_str(&r.stdout).unwrap();
-        assert_eq!(c["verdict"], "verified", "{c}");
-        assert_eq!(c["mirror"], Value::Null, "from the cache: {c}");
-    }
-    assert_eq!(good.requests().len() + bad.requests().len(), asked);
-
-    // A bare code takes its year from the mirrors too, passing over another paper's record.
-    let out = env.cache.path().join("bare.pdf");
-    let r = env.run(&[
-        "inject",
-        common::fixture("minimal.pdf").to_str().unwrap(),
-        "--number",
-        &code,
-        "-o",
-        out.to_str().unwrap(),
-        "--refresh",
-    ]);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains(&number), "{}", r.stdout);
-
-    // The same verdict whatever the order, the good mirror first.
-    let env2 = Env::new(None, None, true);
-    let file2 = env2.cache.path().join("mirrors.json");
-    let order = [
-        ("good", good.url()),
-        ("down", down.clone()),
-        ("tampered", bad.url()),
-    ];
-    std::fs::write(&file2, manifest(&order, &fp)).unwrap();
-    let env2 = env2.with("PITH_MIRRORS", file2.to_str().unwrap());
-    let r = env2.run(&["verify", p, "--json", "--key", &key]);
-    let v2: Value = serde_json::from_str(&r.stdout).unwrap();
-    assert_eq!(
-        (&v2["verdict"], &v2["mirror"]),
-        (&v["verdict"], &v["mirror"])
-    );
-
-    // Not pinned: the manifest states the key with its own fingerprint, which adds no trust;
-    // nothing verifies.
-    let env3 = Env::new(None, None, true);
-    let file3 = env3.cache.path().join("mirrors.json");
-    std::fs::write(&file3, manifest(&[("good", good.url())], &fp)).unwrap();
-    let env3 = env3.with("PITH_MIRRORS", file3.to_str().unwrap());
-    let r = env3.run(&["verify", p, "--json"]);
-    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    let v3: Value = serde_json::from_str(&r.stdout).unwrap();
-    assert_eq!(v3["verdict"], "unverified", "{v3}");
-
-    // A manifest that cannot be read is an error naming it.
-    let r = Env::new(None, None, true)
-        .with("PITH_MIRRORS", "/nonexistent/mirrors.json")
-        .run(&["verify", p]);
-    assert_error(&r, 2, &["PITH_MIRRORS", "/nonexistent/mirrors.json"]);
 }

@@ -59,7 +59,7 @@ fn badge_sizes_in_the_guide_are_the_sizes_pith_writes() {
 #[test]
 fn the_guide_says_inject_takes_a_bare_code() {
     // docs/numbers.md once said the writers refuse a bare code; they complete it with its
-    // record's year (tests/net.rs, a_bare_code_takes_its_year_from_the_resolver). Offline and
+    // record's year (tests/net_verify.rs, a_bare_code_takes_its_year_from_the_resolver). Offline and
     // without the record, the refusal names the reason the guide gives.
     let doc = std::fs::read_to_string(root().join("docs/numbers.md")).unwrap();
     assert!(!doc.contains("refuses it up front"), "docs/numbers.md");

@@ -1,22 +1,26 @@
-//! `pith inject --stamp` on generated documents (tests/fixtures/stamp, made by its
-//! make.sh with pdflatex and pikepdf) and on the shared corpus, checked with tools we did not
-//! write: pdftotext (text found once, its box inside the crop box, in the chosen margin, clear
-//! of the page's words), qpdf --check (no worse), pdffonts (embedded), pdftoppm and mutool
-//! renders (page 1 differs only inside the stamp, other pages identical), PyMuPDF (the link
-//! annotation's box, URI, border and alt text) and pyHanko (signed files).
+//! `pith inject --stamp` on generated documents (tests/fixtures/stamp, made by its make.sh with
+//! pdflatex and pikepdf) and on the shared corpus (`stamp_corpus`), checked with tools we did not
+//! write: pdftotext (text found once, its box inside the crop box, in the chosen margin, clear of
+//! the page's words), qpdf --check (no worse), pdffonts (embedded), pdftoppm and mutool renders
+//! (page 1 differs only inside the stamp, other pages identical), PyMuPDF (the link annotation's
+//! box, URI, border and alt text) and pyHanko (signed files).
 
 use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
-const A: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
-const A_SHORT: &str = "pith:7BMK4ZKT";
+pub(crate) const A: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
+
+pub(crate) const A_SHORT: &str = "pith:7BMK4ZKT";
+
 const A_URL: &str = "https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5";
+
 const B: &str = "pith:2025:ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
 const B_SHORT: &str = "pith:ABCDEFGH";
+
 const B_URL: &str = "https://pith.science/pith/ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 use crate::common::tmpdir;
@@ -26,7 +30,12 @@ fn stamp_fixture(name: &str) -> PathBuf {
 }
 
 /// Runs `pith inject IN --number N -o OUT --stamp [extra]`: (exit code, stdout, stderr).
-fn stamp(input: &Path, number: &str, out: &Path, extra: &[&str]) -> (i32, String, String) {
+pub(crate) fn stamp(
+    input: &Path,
+    number: &str,
+    out: &Path,
+    extra: &[&str],
+) -> (i32, String, String) {
     let args: Vec<&str> = std::iter::once("--stamp")
         .chain(extra.iter().copied())
         .collect();
@@ -34,7 +43,7 @@ fn stamp(input: &Path, number: &str, out: &Path, extra: &[&str]) -> (i32, String
 }
 
 /// Runs a tool under `timeout 60`: (success, stdout).
-fn tool(program: &str, args: &[&str]) -> (bool, String) {
+pub(crate) fn tool(program: &str, args: &[&str]) -> (bool, String) {
     let o = Command::new("timeout")
         .arg("60")
         .arg(program)
@@ -48,7 +57,7 @@ fn tool(program: &str, args: &[&str]) -> (bool, String) {
 }
 
 /// qpdf --check rank: 0 clean, 1 warnings, 2 errors.
-fn qpdf_rank(p: &Path) -> u8 {
+pub(crate) fn qpdf_rank(p: &Path) -> u8 {
     match common::tools::qpdf_check(p).0 {
         0 => 0,
         3 => 1,
@@ -773,174 +782,4 @@ fn batch_stamps_every_file() {
             dir.path(),
         );
     }
-}
-
-#[derive(Default)]
-struct Tally {
-    stamped: AtomicUsize,
-    /// Stamped files whose page 1 content makes poppler report syntax errors.
-    broken_content: AtomicUsize,
-    unchanged: AtomicUsize,
-    refused: Mutex<std::collections::BTreeMap<String, usize>>,
-    failures: Mutex<Vec<String>>,
-}
-
-fn reason(stderr: &str) -> String {
-    let s = stderr.to_lowercase();
-    for k in [
-        "encrypted",
-        "certified",
-        "signed pdf",
-        "damaged",
-        "not a pdf",
-        "xmp",
-        "unsupported",
-    ] {
-        if s.contains(k) {
-            return k.to_string();
-        }
-    }
-    "other".into()
-}
-
-/// Every sampled corpus file goes through `pith inject --stamp`: stamped files keep qpdf
-/// --check no worse and show the stamp once in pdftotext; refusals are one line. All files
-/// with PITH_CORPUS_FULL=1, else the small folders and every fifth file of the large ones.
-#[test]
-#[ignore = "full tier (the shared corpus): cargo test -- --include-ignored"]
-fn corpus() {
-    let Some(dir) = common::corpus("stamp corpus") else {
-        return;
-    };
-    if !(common::have_tool("qpdf", "stamp corpus")
-        & common::have_tool("pdftotext", "stamp corpus")
-        & common::have_tool("pdffonts", "stamp corpus"))
-    {
-        return;
-    }
-    let full = std::env::var("PITH_CORPUS_FULL").is_ok_and(|v| v == "1");
-    let mut files = Vec::new();
-    let mut stack = vec![dir.clone()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pdf")) {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
-    let files: Vec<_> = files
-        .into_iter()
-        .enumerate()
-        .filter(|(i, p)| {
-            let big = ["qpdf", "pdfium", "pdfa"]
-                .iter()
-                .any(|b| p.strip_prefix(&dir).is_ok_and(|r| r.starts_with(b)));
-            full || !big || i % 5 == 0
-        })
-        .map(|(_, p)| p)
-        .collect();
-    let started = std::time::Instant::now();
-    let out_dir = tmpdir();
-    let tally = Tally::default();
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|s| {
-        for _ in 0..4 {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(input) = files.get(i) else { break };
-                let name = input
-                    .strip_prefix(&dir)
-                    .unwrap_or(input)
-                    .display()
-                    .to_string();
-                let out = out_dir.path().join(format!("{i}.pdf"));
-                let (code, stdout, stderr) = stamp(input, A, &out, &[]);
-                let fail = |m: String| tally.failures.lock().unwrap().push(format!("{name}: {m}"));
-                match code {
-                    0 if stdout.contains("unchanged") => {
-                        tally.unchanged.fetch_add(1, Ordering::SeqCst);
-                    }
-                    0 => {
-                        tally.stamped.fetch_add(1, Ordering::SeqCst);
-                        if qpdf_rank(&out) > qpdf_rank(input) {
-                            fail("qpdf --check got worse".into());
-                        }
-                        // poppler stops drawing a page at a fatal error in its content, so
-                        // on pages whose own content is broken the stamp (drawn last) is not
-                        // reached: those are counted, not checked.
-                        let o = Command::new("timeout")
-                            .args(["60", "pdftotext", "-f", "1", "-l", "1"])
-                            .arg(input)
-                            .arg("-")
-                            .output()
-                            .unwrap();
-                        let before = String::from_utf8_lossy(&o.stdout).into_owned();
-                        let broken = String::from_utf8_lossy(&o.stderr).contains("Syntax Error");
-                        if broken {
-                            tally.broken_content.fetch_add(1, Ordering::SeqCst);
-                        }
-                        let ok_in = o.status.success() && !broken;
-                        let (ok, after) = tool(
-                            "pdftotext",
-                            &["-f", "1", "-l", "1", out.to_str().unwrap(), "-"],
-                        );
-                        if ok_in && !ok {
-                            fail("pdftotext fails after stamping".into());
-                        } else if ok_in
-                            && after.matches(A_SHORT).count() != before.matches(A_SHORT).count() + 1
-                        {
-                            fail(format!(
-                                "pdftotext finds the stamp {} times",
-                                after.matches(A_SHORT).count()
-                            ));
-                        }
-                        let (_, fonts) =
-                            tool("pdffonts", &["-f", "1", "-l", "1", out.to_str().unwrap()]);
-                        if ok_in
-                            && !fonts.lines().any(|l| {
-                                l.contains("PITHST+DejaVuSans")
-                                    && l.split_whitespace().rev().nth(4) == Some("yes")
-                            })
-                        {
-                            fail(format!("stamp font not embedded: {fonts}"));
-                        }
-                    }
-                    2 => {
-                        if stderr.lines().count() != 1 {
-                            fail(format!("refusal is not one line: {stderr}"));
-                        }
-                        if out.exists() {
-                            fail("refused but an output exists".into());
-                        }
-                        *tally
-                            .refused
-                            .lock()
-                            .unwrap()
-                            .entry(reason(&stderr))
-                            .or_default() += 1;
-                    }
-                    c => fail(format!("exit {c}: {stderr}")),
-                }
-                let _ = std::fs::remove_file(&out);
-            });
-        }
-    });
-    let failures = tally.failures.into_inner().unwrap();
-    eprintln!(
-        "stamp corpus ({:.0?}): {} files{}, {} stamped ({} with syntax errors in page 1's own content, text not checked), {} unchanged, refused {:?}, {} failures",
-        started.elapsed(),
-        files.len(),
-        if full { "" } else { " (sampled)" },
-        tally.stamped.load(Ordering::SeqCst),
-        tally.broken_content.load(Ordering::SeqCst),
-        tally.unchanged.load(Ordering::SeqCst),
-        tally.refused.into_inner().unwrap(),
-        failures.len()
-    );
-    assert!(files.len() > 50, "corpus looks empty");
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

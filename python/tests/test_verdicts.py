@@ -150,7 +150,7 @@ def test_each_verdict_has_one_headline_at_every_door(mirror: Mirror, tmp_path: P
         seen.add(headline)
     # Five verdicts, five sentences.
     assert len(seen) == 5, seen
-    # The unknown number's sentence says how to check it (tests/net.rs runs that command).
+    # The unknown number's sentence says how to check it (tests/net_versions.rs runs that command).
     unknown = [h for h in seen if h.startswith("UNKNOWN: ")][0]
     assert "pith verify unknown.pdf --arxiv ID --next" in unknown, unknown
 
