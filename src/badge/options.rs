@@ -41,6 +41,11 @@ pub enum ErrorKind {
         /// The size asked for.
         found: u32,
     },
+    /// Occurs when a QR module size is given without asking for the QR code.
+    #[error(
+        "a QR module size is for a badge with its QR code: ask for the QR code too (--qr, qr=1)"
+    )]
+    QrModuleWithoutQr,
     /// Occurs when the QR encoder refuses the URL (it never should: the URL is 52 bytes).
     #[error("cannot encode the QR code")]
     Qr(#[source] qrcode::types::QrError),
@@ -219,6 +224,20 @@ pub fn stated_status(name: &str) -> Result<RecordStatus, Error> {
     match name.parse::<RecordStatus>()? {
         RecordStatus::Computed => Ok(RecordStatus::Computed),
         s => Err(Error::new(ErrorKind::UncheckedStatus(s))),
+    }
+}
+
+/// The QR code a badge asks for ([`Options::qr`]): none unless `qr`, then with `module_px`
+/// pixels a module ([`crate::job::defaults::QR_MODULE_PX`] unless given). The same rule at
+/// every door: a module size without the QR code is refused, never taken as asking for it.
+///
+/// # Errors
+/// [`ErrorKind::QrModuleWithoutQr`] for a module size without `qr`.
+pub fn qr_of(qr: bool, module_px: Option<u32>) -> Result<Option<u32>, Error> {
+    match (qr, module_px) {
+        (false, Some(_)) => Err(Error::new(ErrorKind::QrModuleWithoutQr)),
+        (false, None) => Ok(None),
+        (true, m) => Ok(Some(m.unwrap_or(crate::job::defaults::QR_MODULE_PX))),
     }
 }
 

@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
+use pith::job::capture::CaptureSource;
 use pith::job::{self, Source, VerifyReport, VerifyRequest};
 use pith::verify::{Bundle, CheckKind, CheckStatus, Key, TextField, Verdict};
 use pith::NumberRef;
@@ -119,10 +120,15 @@ fn request<'a>(
         texts,
         signature: args.signature.clone(),
         sha256: args.sha256.clone(),
-        keys: load_keys(&args.key)?[1..].to_vec(),
+        keys: job::given_keys(&args.key)?,
         net: args.input.net.settings(ui)?,
         resolver: None,
         stop: Default::default(),
+        captures: args
+            .capture
+            .iter()
+            .map(|c| CaptureSource::parse(c))
+            .collect(),
     })
 }
 
@@ -134,12 +140,11 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
         .clone()
         .filter(|a| is_pdf(a))
         .map(std::path::PathBuf::from);
-    if !args.capture.is_empty() {
-        let net = args.input.net.settings(ui)?;
-        return super::capture::verify(pdf.as_deref(), &args.capture, &net, json, ui);
-    }
     let password = args.password.bytes()?;
     let request = request(args, pdf.as_deref(), password.as_deref(), ui)?;
+    if !request.captures.is_empty() {
+        return super::capture::verify(&request, json, ui);
+    }
     let report = super::input::hint(job::verify::run(&request))?;
     let mut out = std::io::stdout().lock();
     if json {
