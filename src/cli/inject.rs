@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use pith::job::{self, Destination, InjectReport, InjectRequest, Settings, Source, Status};
 use pith::pdf::stamp::{Form, Position};
 
-use super::hint::hinted;
+use super::hint::{hinted, By};
 use super::input::NumberInput;
 use super::Outcome;
 
@@ -287,7 +287,7 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
         dry_run: args.dry_run,
         paper: details.as_ref(),
     })
-    .map_err(|e| hinted(e, &settings, args.rewrite))?;
+    .map_err(|e| hinted(e, &settings, args.rewrite, By::Inject))?;
     if let Some(old) = &done.report.replaced_xmp {
         super::note!(
             ui,

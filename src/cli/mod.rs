@@ -179,7 +179,7 @@ impl Ui {
     /// ([`pith::job::check_output`]), with the command line's hint.
     pub fn check_clobber(self, path: &std::path::Path) -> anyhow::Result<()> {
         pith::job::check_output(None, path, self.no_clobber)
-            .map_err(|e| hint::hinted(e, &pith::job::Settings::default(), false))
+            .map_err(|e| hint::hinted(e, &pith::job::Settings::default(), false, hint::By::Reader))
     }
 }
 

@@ -8,7 +8,6 @@ use anyhow::{Context, Result};
 use pith::job::capture::CaptureSource;
 use pith::job::{self, Source, VerifyReport, VerifyRequest};
 use pith::verify::{Bundle, CheckKind, CheckStatus, Key, TextField, Verdict};
-use pith::NumberRef;
 
 use super::input::{read_text, RecordInput};
 use super::Outcome;
@@ -58,12 +57,6 @@ pub struct Args {
 /// The registry key, the keys given (base64, hex, or a file holding one) and `PITH_KEYS`'.
 pub(super) fn load_keys(given: &[String]) -> Result<Vec<Key>> {
     Ok(job::pinned_keys(given)?)
-}
-
-/// Whether the positional argument names a PDF rather than a number.
-fn is_pdf(arg: &str) -> bool {
-    NumberRef::parse(arg).is_err()
-        && (arg.to_ascii_lowercase().ends_with(".pdf") || std::path::Path::new(arg).is_file())
 }
 
 /// The texts to check: with a record source, --title/--abstract are texts to check, not
@@ -135,11 +128,10 @@ fn request<'a>(
 /// Runs every check the arguments ask for and prints the report.
 pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     let json = args.json;
-    let pdf = args
-        .number
-        .clone()
-        .filter(|a| is_pdf(a))
-        .map(std::path::PathBuf::from);
+    let pdf = match args.number.as_deref() {
+        Some(a) => job::verify::pdf_or_number(a)?,
+        None => None,
+    };
     let password = args.password.bytes()?;
     let request = request(args, pdf.as_deref(), password.as_deref(), ui)?;
     if !request.captures.is_empty() {

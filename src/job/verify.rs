@@ -221,6 +221,27 @@ pub fn run(req: &VerifyRequest<'_>) -> Result<VerifyReport, Error> {
     }
 }
 
+/// What the one argument of a verification names, at every door that takes it as text: a PDF
+/// to check (`Some`), or the number to check a record against (`None`; parsed as the request
+/// runs).
+///
+/// # Errors
+/// [`ErrorKind::Request`] for a folder: a verification checks one PDF.
+pub fn pdf_or_number(arg: &str) -> Result<Option<std::path::PathBuf>, Error> {
+    let path = std::path::Path::new(arg);
+    if crate::NumberRef::parse(arg).is_ok() {
+        return Ok(None);
+    }
+    if path.is_dir() {
+        return Err(request(
+            "is a folder: a verification checks one PDF, or a record against a number",
+        )
+        .in_file(path));
+    }
+    let pdf = arg.to_ascii_lowercase().ends_with(".pdf") || path.is_file();
+    Ok(pdf.then(|| path.to_path_buf()))
+}
+
 /// Whether the PDF of `req` is, byte for byte, what one of its captures holds: `pith verify
 /// PDF --capture …` at every door.
 ///
