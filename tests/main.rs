@@ -26,6 +26,7 @@ mod cli_core;
 mod cli_habits;
 mod cli_help;
 mod cli_outputs;
+mod doors;
 mod encrypted;
 mod every_door;
 mod hardening_files;

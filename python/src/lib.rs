@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use pith::badge::{self, Format, SnippetOptions};
 use pith::job;
 use pith::number::NumberRef;
-use pith::record::{self, Input, Paper, Record};
+use pith::record::{self, Record};
 use pith::verify::{self, Bundle, Check, Key, TextField};
 use pith::PithNumber;
 
@@ -166,21 +166,21 @@ fn record_from_fields<'py>(
     cross: Vec<String>,
     license: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let mut categories = vec![primary.clone()];
-    categories.extend(cross);
-    let paper = Paper {
-        id,
-        version: version.unwrap_or(0),
-        title,
-        abstract_text,
-        submitted,
-        primary,
-        categories,
+    // The fields as `pith number --id … --title …` gives them: the library's Given decides.
+    let given = job::given::Given {
+        id: Some(id),
+        version,
+        title: Some(job::given::Text::Value(title)),
+        abstract_text: Some(job::given::Text::Value(abstract_text)),
+        submitted: Some(submitted),
+        primary: Some(primary),
+        cross,
         license,
-        authors: Vec::new(),
+        ..job::given::Given::default()
     };
-    let r = job::Input::Local(Input::Fields(Box::new(paper)))
-        .record(&pith::net::Settings::default())
+    let r = given
+        .input()
+        .and_then(|i| i.record(&pith::net::Settings::default()))
         .map_err(|e| errors::job(py, "", &e))?;
     value_to_py(py, &r.to_value())
 }
