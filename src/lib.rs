@@ -74,6 +74,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod arxiv_id;
 pub mod badge;
 pub mod batch;
 pub mod capture;

@@ -13,6 +13,7 @@
 mod common;
 
 mod arxiv;
+mod arxiv_ids;
 mod badge;
 mod badge_places;
 mod badge_qr;
