@@ -38,7 +38,7 @@ mod widths;
 
 pub(crate) use options::check_text;
 pub use options::{
-    qr_of, stated_status, status, status_from_bundle, BundleStatus, Error, ErrorKind, ImageFormat,
+    stated_status, status, status_from_bundle, BundleStatus, Error, ErrorKind, ImageFormat,
     Options, RecordStatus, Style,
 };
 

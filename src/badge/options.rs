@@ -227,20 +227,6 @@ pub fn stated_status(name: &str) -> Result<RecordStatus, Error> {
     }
 }
 
-/// The QR code a badge asks for ([`Options::qr`]): none unless `qr`, then with `module_px`
-/// pixels a module ([`crate::job::defaults::QR_MODULE_PX`] unless given). The same rule at
-/// every door: a module size without the QR code is refused, never taken as asking for it.
-///
-/// # Errors
-/// [`ErrorKind::QrModuleWithoutQr`] for a module size without `qr`.
-pub fn qr_of(qr: bool, module_px: Option<u32>) -> Result<Option<u32>, Error> {
-    match (qr, module_px) {
-        (false, Some(_)) => Err(Error::new(ErrorKind::QrModuleWithoutQr)),
-        (false, None) => Ok(None),
-        (true, m) => Ok(Some(m.unwrap_or(crate::job::defaults::QR_MODULE_PX))),
-    }
-}
-
 /// The file format of a badge image: SVG, or PDF for pdfLaTeX's `\includegraphics`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ImageFormat {

@@ -144,7 +144,7 @@ impl BadgeLook {
             .full(self.full)
             .status(status)
             .style(self.style.parse::<Style>()?)
-            .qr(badge::qr_of(self.qr, self.qr_module)?)
+            .qr(pith::job::qr_of(self.qr, self.qr_module)?)
             .dark(self.dark);
         Ok((number, opts))
     }

@@ -172,6 +172,22 @@ pub fn stamp_of(
     })
 }
 
+/// The QR code a badge asks for ([`crate::badge::Options::qr`]): none unless `qr`, then with `module_px`
+/// pixels a module ([`defaults::QR_MODULE_PX`] unless given). The same rule at
+/// every door: a module size without the QR code is refused, never taken as asking for it.
+///
+/// # Errors
+/// [`crate::badge::ErrorKind::QrModuleWithoutQr`] for a module size without `qr`.
+pub fn qr_of(qr: bool, module_px: Option<u32>) -> Result<Option<u32>, crate::badge::Error> {
+    match (qr, module_px) {
+        (false, Some(_)) => Err(crate::badge::Error::new(
+            crate::badge::ErrorKind::QrModuleWithoutQr,
+        )),
+        (false, None) => Ok(None),
+        (true, m) => Ok(Some(m.unwrap_or(defaults::QR_MODULE_PX))),
+    }
+}
+
 /// How a PDF is updated: the settings shared by inject, batch items and strip. The default
 /// bounds each file by [`stop::FILE_TIMEOUT`], whichever door the request comes through.
 #[derive(Debug, Clone)]

@@ -82,8 +82,7 @@ impl BadgeQuery {
             ),
             None => None,
         };
-        let qr =
-            pith::badge::qr_of(flag(self.qr.as_deref())?, module).map_err(|e| e.to_string())?;
+        let qr = pith::job::qr_of(flag(self.qr.as_deref())?, module).map_err(|e| e.to_string())?;
         Ok(Options::default()
             .full(flag(self.full.as_deref())?)
             .style(style)
