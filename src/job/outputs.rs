@@ -1,17 +1,12 @@
-//! Where an output goes, decided once for every door: a file whose missing folders are made
-//! as the PDF writer makes them ([`crate::output`]), standard output for `-`
-//! ([`crate::output::is_stdio`]), and a folder where one file is wanted refused in words, with
-//! the path the user gave.
+//! Where a file output goes when a writer other than [`crate::output`] makes it (an index, a
+//! stream of report lines): its missing folders made as [`crate::output`] makes them for every
+//! other output, and a folder where one file is wanted refused in words, with the path the
+//! user gave. (`-` for standard output is [`crate::output::is_stdio`]'s rule, for every door.)
 
 use std::fs::File;
 use std::path::Path;
 
 use super::{Error, ErrorKind};
-
-/// Whether `path` names standard input or output (`-`): the one rule of every command.
-pub fn is_stream(path: &Path) -> bool {
-    crate::output::is_stdio(path)
-}
 
 /// Readies `path` for one whole file a writer other than [`crate::output`] makes (an
 /// index, a stream of report lines): a folder is refused, naming it, and the missing folders
