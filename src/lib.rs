@@ -17,7 +17,7 @@
 //! 2. `batch`, `net`, `sty`, `badge`
 //! 3. `verify`, `ots`, `capture`, `refs`
 //! 4. `record`
-//! 5. `number`
+//! 5. `number`, `arxiv_id`
 //! 6. `decompress`, `pipeline`, `escape`
 //! 7. `pdf`, `output`, `vocab`, `xml`
 //! 8. `stream`
@@ -31,6 +31,8 @@
 //!   its reports are what `pith … --json` prints and Python returns (docs/reports.md).
 //! - [`number`]: bytes → SHA-256 → base32, parsing of `pith:YYYY:CODE`, bare codes, aliases and
 //!   resolver URLs.
+//! - [`arxiv_id`]: the arXiv identifier, the one grammar every reader holds ids to (versions,
+//!   old-style archives, the forms inside file names, URLs and pasted text).
 //! - [`record`]: the canonical record, its canonical JSON bytes, text canonicalisation, arXiv
 //!   Atom input ([`record::atom`]), arXiv bulk metadata ([`record::arxiv`]: snapshot and
 //!   OAI-PMH), arXiv's category taxonomy ([`record::taxonomy`]) and [`record::Input`], the
@@ -74,6 +76,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod arxiv_id;
 pub mod badge;
 pub mod batch;
 pub mod capture;

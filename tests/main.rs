@@ -13,6 +13,7 @@
 mod common;
 
 mod arxiv;
+mod arxiv_ids;
 mod badge;
 mod badge_places;
 mod badge_qr;
@@ -26,6 +27,7 @@ mod cli_core;
 mod cli_habits;
 mod cli_help;
 mod cli_outputs;
+mod doors;
 mod encrypted;
 mod every_door;
 mod hardening_files;

@@ -211,6 +211,7 @@ def strip(
     force: bool = False,
     password: Union[str, bytes, None] = None,
     repair: bool = False,
+    file_timeout: float = 120.0,
 ) -> Union[StripReport, Tuple[bytes, StripReport]]:
     """Takes the number, its link and the stamp out of a PDF (bytes in: (bytes, report) out)."""
 

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use pith::badge::{self, Format, SnippetOptions};
 use pith::job;
 use pith::number::NumberRef;
-use pith::record::{self, Input, Paper, Record};
+use pith::record::{self, Record};
 use pith::verify::{self, Bundle, Check, Key, TextField};
 use pith::PithNumber;
 
@@ -166,21 +166,21 @@ fn record_from_fields<'py>(
     cross: Vec<String>,
     license: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let mut categories = vec![primary.clone()];
-    categories.extend(cross);
-    let paper = Paper {
-        id,
-        version: version.unwrap_or(0),
-        title,
-        abstract_text,
-        submitted,
-        primary,
-        categories,
+    // The fields as `pith number --id … --title …` gives them: the library's Given decides.
+    let given = job::given::Given {
+        id: Some(id),
+        version,
+        title: Some(job::given::Text::Value(title)),
+        abstract_text: Some(job::given::Text::Value(abstract_text)),
+        submitted: Some(submitted),
+        primary: Some(primary),
+        cross,
         license,
-        authors: Vec::new(),
+        ..job::given::Given::default()
     };
-    let r = job::Input::Local(Input::Fields(Box::new(paper)))
-        .record(&pith::net::Settings::default())
+    let r = given
+        .input()
+        .and_then(|i| i.record(&pith::net::Settings::default()))
         .map_err(|e| errors::job(py, "", &e))?;
     value_to_py(py, &r.to_value())
 }
@@ -300,7 +300,7 @@ fn verify_record<'py>(
         number: number.map(str::to_owned),
         texts,
         signature: signature.map(str::to_owned),
-        keys: keys_arg(py, keys)?[1..].to_vec(),
+        keys: keys_arg(py, keys)?,
         ..job::VerifyRequest::default()
     };
     let report = job::verify::run(&req).map_err(|e| errors::job(py, "", &e))?;
@@ -334,8 +334,9 @@ fn verify_text<'py>(
     )
 }
 
+/// The keys a caller gave, read; the job adds the registry's and `PITH_KEYS`'.
 fn keys_arg(py: Python<'_>, keys: Option<Vec<String>>) -> PyResult<Vec<Key>> {
-    job::pinned_keys(&keys.unwrap_or_default()).map_err(|e| errors::job(py, "keys", &e))
+    job::given_keys(&keys.unwrap_or_default()).map_err(|e| errors::job(py, "keys", &e))
 }
 
 /// Verifies a ``pith_open_graph_bundle`` (dict or JSON text): the canonical hash of its
@@ -365,7 +366,7 @@ fn verify_bundle<'py>(
     let bundle = Bundle::from_value(value).map_err(|e| errors::verify(py, &e))?;
     let req = job::VerifyRequest {
         bundle: Some(bundle),
-        keys: keys[1..].to_vec(),
+        keys,
         ..job::VerifyRequest::default()
     };
     let report = py
@@ -375,8 +376,9 @@ fn verify_bundle<'py>(
 }
 
 /// Checks one receipt signature: ``signature`` (base64 Ed25519 over the 32 raw bytes of the
-/// canonical hash ``sha256``, 64 hex digits) against ``key`` (base64 or hex raw public key;
-/// default: the registry key ``pith-v1-2026-05``).
+/// canonical hash ``sha256``, 64 hex digits) against the keys every verification trusts: the
+/// registry key ``pith-v1-2026-05``, those ``PITH_KEYS`` pins, and ``key`` (base64 or hex raw
+/// public key) when given.
 ///
 /// Returns a check dict (``subject``, ``status`` ``ok`` or ``mismatch``, ``detail``). Raises
 /// VerifyError (kind ``bad_hash``, ``bad_signature`` or ``bad_key``) when the hash, the
@@ -390,12 +392,14 @@ fn verify_signature<'py>(
     key: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let digest = verify::parse_sha256(sha256).map_err(|e| errors::verify(py, &e))?;
-    let key = match key {
-        None => Key::registry(),
-        Some(k) => Key::parse(k).map_err(|e| errors::verify(py, &e))?,
+    let given = match key {
+        None => Vec::new(),
+        Some(k) => vec![Key::parse(k).map_err(|e| errors::verify(py, &e))?],
     };
+    // The same keys as every verification: the registry's, PITH_KEYS' and the one given.
+    let keys = job::run_keys(&given).map_err(|e| errors::job(py, "keys", &e))?;
     let check =
-        verify::signature(&digest, signature.trim(), &[key]).map_err(|e| errors::verify(py, &e))?;
+        verify::signature(&digest, signature.trim(), &keys).map_err(|e| errors::verify(py, &e))?;
     value_to_py(py, &check_value(&check))
 }
 

@@ -186,7 +186,7 @@ pub fn verify_pdf<'py>(
         password: password.as_deref(),
         record,
         bundle,
-        keys: keys[1..].to_vec(),
+        keys,
         net: s,
         ..job::VerifyRequest::default()
     };

@@ -384,9 +384,11 @@ pub fn inject_bytes<'py>(
 /// (crash-safe, as :func:`inject`); for bytes the result is returned: ``(pdf, report)``.
 /// Returns the report dict: ``input``, ``output``, ``status`` (``stripped`` or
 /// ``unchanged``), ``removed`` (the number taken out), ``bytes_before``, ``bytes_after``,
-/// ``written``. Errors as :func:`inject`.
+/// ``written``. ``file_timeout`` bounds the seconds it may take (0: no bound), as for
+/// :func:`inject`. Errors as :func:`inject`.
 #[pyfunction]
-#[pyo3(signature = (source, output=None, *, in_place=false, force=false, password=None, repair=false))]
+#[pyo3(signature = (source, output=None, *, in_place=false, force=false, password=None, repair=false, file_timeout=120.0))]
+#[allow(clippy::too_many_arguments)]
 pub fn strip<'py>(
     py: Python<'py>,
     source: &Bound<'py, PyAny>,
@@ -395,11 +397,13 @@ pub fn strip<'py>(
     force: bool,
     password: Option<Password>,
     repair: bool,
+    file_timeout: f64,
 ) -> PyResult<Bound<'py, PyAny>> {
     let s = Settings {
         force,
         repair,
         password: password.map(Password::into_bytes),
+        file_timeout: job::stop::bound_of_secs(file_timeout),
         ..Settings::default()
     };
     let (path, data) = path_or_bytes(source)?;

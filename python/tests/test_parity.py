@@ -234,10 +234,16 @@ def test_contradictions_are_the_librarys(tmp_path: Path, monkeypatch) -> None:
     refused(env, ["inject", str(src), "-o", str(out)], lambda: pn.inject(src, output=out),
             "request")
     assert not out.exists()
-    # A rewrite and a dry run: clap refuses the pair on the command line; the library in Python.
-    with pytest.raises(pn.errors.OptionError) as e:
-        pn.inject(src, SEED, out, rewrite=True, dry_run=True)
-    assert e.value.kind == "request" and not out.exists()
+    # A rewrite and a dry run, a repair and a rewrite, a stamp size out of range: the library
+    # refuses each once, with one sentence, at both doors.
+    refused(env, ["inject", str(src), "--number", SEED, "-o", str(out), "--rewrite", "--dry-run"],
+            lambda: pn.inject(src, SEED, out, rewrite=True, dry_run=True), "request")
+    refused(env, ["inject", str(src), "--number", SEED, "-o", str(out), "--rewrite", "--repair"],
+            lambda: pn.inject(src, SEED, out, rewrite=True, repair=True), "request")
+    refused(env, ["inject", str(src), "--number", SEED, "-o", str(out), "--stamp",
+                  "--stamp-size", "100"],
+            lambda: pn.inject(src, SEED, out, stamp=True, stamp_size=100.0), "stamp")
+    assert not out.exists()
     planned = same(env, ["inject", str(src), "--number", SEED, "--dry-run"],
                    lambda: pn.inject(src, SEED, dry_run=True))
     assert planned["status"] == "planned" and src.read_bytes() == (FIXTURES / "minimal.pdf").read_bytes()

@@ -41,6 +41,11 @@ pub enum ErrorKind {
         /// The size asked for.
         found: u32,
     },
+    /// Occurs when a QR module size is given without asking for the QR code.
+    #[error(
+        "a QR module size is for a badge with its QR code: ask for the QR code too (--qr, qr=1)"
+    )]
+    QrModuleWithoutQr,
     /// Occurs when the QR encoder refuses the URL (it never should: the URL is 52 bytes).
     #[error("cannot encode the QR code")]
     Qr(#[source] qrcode::types::QrError),

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use crate::arxiv_id::split_version;
 use crate::number::PithNumber;
 use crate::record::arxiv::bulk::{self, Meaning, MetadataFile, Place, Report, Unit};
 use crate::record::is_arxiv_id;
@@ -88,26 +89,7 @@ impl std::error::Error for Error {
     }
 }
 
-pub use crate::record::OLD_ARCHIVES;
-
-fn is_archive(name: &str) -> bool {
-    OLD_ARCHIVES.contains(&name)
-}
-
-/// Splits `STEMvN` into (`STEM`, `Some(N)`), or (`STEM`, `None`) without a version.
-fn split_version(stem: &str) -> (&str, Option<u32>) {
-    if let Some(i) = stem.rfind('v') {
-        let digits = &stem[i + 1..];
-        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && i > 0 {
-            if let Ok(v) = digits.parse::<u32>() {
-                if v > 0 {
-                    return (&stem[..i], Some(v));
-                }
-            }
-        }
-    }
-    (stem, None)
-}
+pub use crate::arxiv_id::{yymm_of, OLD_ARCHIVES};
 
 /// The arXiv id and version a PDF's path names, as arXiv and its bulk mirrors name files:
 /// - `2402.03791v3.pdf`, `0704.0001v1.pdf` (new-style; the directory does not matter);
@@ -129,37 +111,7 @@ fn split_version(stem: &str) -> (&str, Option<u32>) {
 /// assert_eq!(id_from_path(Path::new("paper.pdf")), None);
 /// ```
 pub fn id_from_path(path: &Path) -> Option<(String, Option<u32>)> {
-    let name = path.file_name()?.to_str()?;
-    let stem = name
-        .len()
-        .checked_sub(4)
-        .filter(|&i| name.is_char_boundary(i) && name[i..].eq_ignore_ascii_case(".pdf"))
-        .map(|i| &name[..i])?;
-    let (base, version) = split_version(stem);
-    if is_arxiv_id(base) && !base.contains('/') {
-        return Some((base.to_owned(), version));
-    }
-    let digits_at = base.len().checked_sub(7)?;
-    let (head, num) = base.split_at(digits_at);
-    if !num.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let archive = if head.is_empty() {
-        path.parent()?
-            .components()
-            .rev()
-            .filter_map(|c| c.as_os_str().to_str())
-            .find(|d| *d != "pdf" && !d.bytes().all(|b| b.is_ascii_digit()))?
-    } else {
-        head
-    };
-    // `math.GT` → `math`: the subject class is not part of an old-style id.
-    let archive = match archive.split_once('.') {
-        Some((a, class)) if class.len() == 2 && class.bytes().all(|b| b.is_ascii_uppercase()) => a,
-        _ => archive,
-    };
-    let id = format!("{archive}/{num}");
-    (is_archive(archive) && is_arxiv_id(&id)).then_some((id, version))
+    crate::arxiv_id::of_path(path)
 }
 
 /// Walks `root` for `*.pdf` files ([`crate::batch::pdfs_under`]: sorted, links followed only
@@ -217,7 +169,7 @@ pub fn read_manifest(manifest: &Path, text: &str, base: &Path) -> Result<Vec<Wan
         let (id, version) = match l.fields.get("arxiv_id") {
             Some(Value::String(s)) => {
                 let (id, version) = split_version(s.trim());
-                if !is_arxiv_id(id) {
+                if !is_arxiv_id(id) || version == Some(0) {
                     return Err(bad(
                         l.line,
                         format!("\"arxiv_id\" {s:?} is not an arXiv id"),
@@ -394,15 +346,6 @@ pub fn collect(
         unmatched,
         report,
     )
-}
-
-/// The year and month of an arXiv id (`2402.03791` → `2402`, `hep-th/0001001` → `0001`): the
-/// `YYMM` of the bulk tar that holds its PDFs.
-pub fn yymm_of(id: &str) -> Option<&str> {
-    let digits = id.rsplit('/').next()?;
-    digits
-        .get(..4)
-        .filter(|s| s.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// [`collect`] for the ids `wanted` accepts: the ids of a stream not read yet (a tar on a

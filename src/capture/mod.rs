@@ -150,40 +150,7 @@ pub fn sha1_base32(bytes: &[u8]) -> String {
 /// assert_eq!(arxiv_of_url("https://example.org/pdf/2402.03791v3"), None);
 /// ```
 pub fn arxiv_of_url(url: &str) -> Option<(String, Option<u32>, bool)> {
-    let rest = url
-        .strip_prefix("https://")
-        .or_else(|| url.strip_prefix("http://"))?;
-    let (host, path) = rest.split_once('/')?;
-    let host = host.to_ascii_lowercase();
-    let host = host
-        .strip_suffix(":443")
-        .or(host.strip_suffix(":80"))
-        .unwrap_or(&host);
-    if !matches!(host, "arxiv.org" | "www.arxiv.org" | "export.arxiv.org") {
-        return None;
-    }
-    let path = path.split(['?', '#']).next()?;
-    let (kind, id) = path.split_once('/')?;
-    let pdf = match kind {
-        "pdf" => true,
-        "abs" => false,
-        _ => return None,
-    };
-    let id = if pdf {
-        id.strip_suffix(".pdf").unwrap_or(id)
-    } else {
-        id
-    };
-    let (id, version) = match id.rfind('v') {
-        Some(i) if i > 0 && id[i + 1..].bytes().all(|b| b.is_ascii_digit()) && id.len() > i + 1 => {
-            (&id[..i], Some(id[i + 1..].parse::<u32>().ok()?))
-        }
-        _ => (id, None),
-    };
-    if !crate::record::is_arxiv_id(id) || version == Some(0) {
-        return None;
-    }
-    Some((id.to_owned(), version, pdf))
+    crate::arxiv_id::of_url(url)
 }
 
 /// An error reading a capture file.

@@ -53,8 +53,8 @@ pub struct BadgeLook {
     #[arg(long)]
     qr: bool,
     /// Size of a QR module in px (2–16).
-    #[arg(long, value_name = "PX", default_value_t = pith::job::defaults::QR_MODULE_PX, requires = "qr")]
-    qr_module: u32,
+    #[arg(long, value_name = "PX")]
+    qr_module: Option<u32>,
 }
 
 /// `--status`: the help offers the one status a badge may be told, "computed"; the others
@@ -144,7 +144,7 @@ impl BadgeLook {
             .full(self.full)
             .status(status)
             .style(self.style.parse::<Style>()?)
-            .qr(self.qr.then_some(self.qr_module))
+            .qr(pith::job::qr_of(self.qr, self.qr_module)?)
             .dark(self.dark);
         Ok((number, opts))
     }

@@ -1,6 +1,5 @@
 //! `pith batch`: inject numbers into many PDFs in parallel, with a JSON Lines report.
 
-use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -330,10 +329,10 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
         .as_deref()
         .filter(|p| !pith::output::is_stdio(p));
     let report: Box<dyn Write> = match report_path {
-        Some(p) => Box::new(std::io::BufWriter::new(
-            File::create(p)
-                .with_context(|| format!("{}: cannot create the report", p.display()))?,
-        )),
+        Some(p) => Box::new(std::io::BufWriter::new(pith::job::outputs::create_file(
+            p,
+            "the report",
+        )?)),
         None => Box::new(std::io::stdout().lock()),
     };
     let mut reporter = Reporter {

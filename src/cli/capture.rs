@@ -2,26 +2,16 @@
 //! captured; exit 0 when a capture holds it, 1 when none does, 2 on an error.
 
 use std::io::Write;
-use std::path::Path;
 
-use anyhow::{bail, Result};
-use pith::job::capture::{self, CaptureSource};
+use anyhow::Result;
+use pith::job::VerifyRequest;
 
 use super::Outcome;
 
-/// Compares `pdf` with the captures named, prints the report, and says how to exit.
-pub fn verify(
-    pdf: Option<&Path>,
-    sources: &[String],
-    net: &pith::net::Settings,
-    json: bool,
-    ui: super::Ui,
-) -> Result<Outcome> {
-    let Some(pdf) = pdf else {
-        bail!("a capture is compared with a PDF: give the PDF before --capture");
-    };
-    let sources: Vec<CaptureSource> = sources.iter().map(|s| CaptureSource::parse(s)).collect();
-    let report = capture::compare(pdf, &sources, &Default::default(), net)?;
+/// Compares the request's PDF with its captures ([`pith::job::verify::run_captures`]), prints
+/// the report, and says how to exit.
+pub fn verify(req: &VerifyRequest<'_>, json: bool, ui: super::Ui) -> Result<Outcome> {
+    let report = pith::job::verify::run_captures(req)?;
     let mut out = std::io::stdout().lock();
     if json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;

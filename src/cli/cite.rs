@@ -16,7 +16,8 @@ use super::Outcome;
     pith cite 2402.03791v3                          BibTeX, from arXiv's metadata\n  \
     pith cite pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5 --format csl-json\n  \
     pith cite --offline --record paper.record.json --format ris\n  \
-    pith cite --arxiv-atom examples/2402.03791v3.atom.xml >> refs.bib\n\
+    pith cite --arxiv-atom examples/2402.03791v3.atom.xml >> refs.bib\n  \
+    pith cite --offline --record paper.record.json -o paper.bib\n\
 \n\
 A record file may be the bare canonical record or the resolver's JSON (canonical_record beside\n\
 title and authors); the title and authors come from there, from the Atom entry or from arXiv.")]
@@ -29,6 +30,10 @@ pub struct Args {
     /// The citation format.
     #[arg(long, value_name = "FORMAT", default_value = "bibtex", value_parser = ["bibtex", "csl-json", "ris"])]
     format: String,
+    /// Write the citation to FILE (whole, or not at all; its folders are made) instead of
+    /// standard output ("-").
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<std::path::PathBuf>,
     #[command(flatten)]
     input: RecordInput,
 }
@@ -51,8 +56,16 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
         format,
         net: args.input.net.settings(ui)?,
     }))?;
-    let mut out = std::io::stdout().lock();
-    out.write_all(report.text.as_bytes())?;
-    out.flush()?;
+    match &args.output {
+        Some(path) => {
+            ui.check_clobber(path)?;
+            super::fsutil::write_atomic(path, report.text.as_bytes())?;
+        }
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(report.text.as_bytes())?;
+            out.flush()?;
+        }
+    }
     Ok(Outcome::Ok)
 }

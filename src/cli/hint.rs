@@ -34,35 +34,54 @@ impl std::error::Error for Hinted {
     }
 }
 
-/// How `pith inject`, `strip` and `inspect` say to get past `e` (`rewrite`: `--rewrite` was
-/// given). Each refusal ends as a whole sentence.
-pub fn hint(e: &job::Error, settings: &Settings, rewrite: bool) -> &'static str {
+/// The command printing a hint: the flags it takes are named bare, the others with the
+/// command that takes them (`pith inspect` takes no --repair: `pith inject --repair` does).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum By {
+    /// `pith inject`: every flag below.
+    Inject,
+    /// `pith strip`: -o, --in-place, --force, --password, --repair.
+    Strip,
+    /// A command that only reads the PDF (`inspect`, `verify`): --password.
+    Reader,
+}
+
+/// How the command `by` says to get past `e` (`rewrite`: `--rewrite` was given). Each
+/// refusal ends as a whole sentence.
+pub fn hint(e: &job::Error, settings: &Settings, rewrite: bool, by: By) -> &'static str {
+    let writes = by != By::Reader;
     match e.kind() {
-        ErrorKind::SameFile => "; use --in-place to update it",
+        ErrorKind::SameFile if writes => "; use --in-place to update it",
         ErrorKind::Exists => " (--no-clobber)",
-        ErrorKind::NotInPlace => "; give -o OUT.pdf, or -o - for standard output",
+        ErrorKind::NotInPlace if writes => "; give -o OUT.pdf, or -o - for standard output",
         ErrorKind::Pdf(p) => match p.kind() {
             PdfKind::Damaged(_) if rewrite => {
                 ". The full rewrite could not rebuild it either: the file is too damaged to read."
             }
             PdfKind::Damaged(_) if settings.repair => {
-                ". The scan of --repair could not rebuild its cross-reference table; --rewrite may."
+                ". The scan of --repair could not rebuild its cross-reference table; pith inject --rewrite may."
             }
-            PdfKind::Damaged(_) => {
-                ". Use --repair to rebuild its cross-reference table (append-only), or --rewrite to rewrite the whole file."
-            }
-            PdfKind::Encrypted => ". Inject without --rewrite to keep it encrypted.",
-            PdfKind::Certified => {
+            PdfKind::Damaged(_) => match by {
+                By::Inject => ". Use --repair to rebuild its cross-reference table (append-only), or --rewrite to rewrite the whole file.",
+                By::Strip => ". Use --repair to rebuild its cross-reference table (append-only), or rewrite the whole file with pith inject --rewrite.",
+                By::Reader => ". pith inject --repair rebuilds its cross-reference table (append-only); pith inject --rewrite rewrites the whole file.",
+            },
+            PdfKind::Encrypted if by == By::Inject => ". Inject without --rewrite to keep it encrypted.",
+            PdfKind::Certified if writes => {
                 "; use --force to update anyway, which invalidates the certification"
             }
-            PdfKind::Xmp(_) if !settings.force => "; use --force to replace it",
+            PdfKind::Xmp(_) if writes && !settings.force => "; use --force to replace it",
             PdfKind::Crypt(pith::pdf::crypt::Error::PasswordRequired) => {
                 "; give its user or owner password with --password or --password-file"
             }
-            PdfKind::Signed(..) => "; use --force to stamp anyway, or inject without --stamp",
-            PdfKind::NoStampRoom => "; inject without --stamp to write the number as metadata only",
-            PdfKind::Printed(p) if p.drawn => " (use --replace)",
-            PdfKind::Printed(_) => {
+            PdfKind::Signed(..) if by == By::Inject => {
+                "; use --force to stamp anyway, or inject without --stamp"
+            }
+            PdfKind::NoStampRoom if by == By::Inject => {
+                "; inject without --stamp to write the number as metadata only"
+            }
+            PdfKind::Printed(p) if p.drawn && by == By::Inject => " (use --replace)",
+            PdfKind::Printed(_) if by == By::Inject => {
                 "; use --force to write the number anyway and leave that text as it is"
             }
             _ => "",
@@ -109,8 +128,8 @@ pub fn with(error: job::Error, hint: &'static str) -> anyhow::Error {
     anyhow::Error::new(Hinted { error, hint })
 }
 
-/// Wraps a job error for printing with its hint ([`hint`]).
-pub fn hinted(error: job::Error, settings: &Settings, rewrite: bool) -> anyhow::Error {
-    let hint = hint(&error, settings, rewrite);
+/// Wraps a job error for printing with the hint of the command `by` ([`hint`]).
+pub fn hinted(error: job::Error, settings: &Settings, rewrite: bool, by: By) -> anyhow::Error {
+    let hint = hint(&error, settings, rewrite, by);
     anyhow::Error::new(Hinted { error, hint })
 }

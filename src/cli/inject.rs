@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use pith::job::{self, Destination, InjectReport, InjectRequest, Settings, Source, Status};
 use pith::pdf::stamp::{Form, Position};
 
-use super::hint::hinted;
+use super::hint::{hinted, By};
 use super::input::NumberInput;
 use super::Outcome;
 
@@ -45,14 +45,14 @@ pub struct Args {
     /// complete cross-reference section: the original bytes stay a byte-identical prefix and
     /// readers no longer need to reconstruct. A file that is not damaged is updated as
     /// without it. Encrypted damaged files stay refused.
-    #[arg(long, conflicts_with = "rewrite")]
+    #[arg(long)]
     pub repair: bool,
     /// Update certified files that forbid changes, and replace an unparsable XMP packet.
     #[arg(long)]
     pub force: bool,
     /// Work out the update and report it ("planned"), writing nothing (-o and --in-place
     /// may be left out).
-    #[arg(long, conflicts_with = "rewrite")]
+    #[arg(long)]
     pub dry_run: bool,
     /// Print the report as one JSON object: input, output, status (injected, unchanged,
     /// rewritten, planned), number, url, replaced, bytes_before, bytes_after, written,
@@ -108,8 +108,7 @@ pub struct StampArgs {
     )]
     pub stamp_position: Position,
     /// Font size of the stamp in points (it shrinks when it would not fit its margin).
-    #[arg(long, value_name = "PT", requires = "stamp", default_value_t = job::defaults::STAMP_SIZE,
-          value_parser = parse_size)]
+    #[arg(long, value_name = "PT", requires = "stamp", default_value_t = job::defaults::STAMP_SIZE)]
     pub stamp_size: f64,
     /// When page 1 prints another number (the badge pith.sty draws, a stamp, links to a
     /// record), redraw the badge in its box and point its links at the new record, in the same
@@ -141,18 +140,6 @@ fn position_parser() -> impl clap::builder::TypedValueParser<Value = Position> {
         PossibleValue::new("bottom").help("Centred along the bottom edge"),
     ])
     .try_map(|s| s.parse::<Position>())
-}
-
-fn parse_size(s: &str) -> Result<f64, String> {
-    let sizes = pith::job::STAMP_SIZES;
-    match s.parse::<f64>() {
-        Ok(v) if sizes.contains(&v) => Ok(v),
-        _ => Err(format!(
-            "{s:?} is not a size in points from {} to {}",
-            sizes.start(),
-            sizes.end()
-        )),
-    }
 }
 
 impl StampArgs {
@@ -300,7 +287,7 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
         dry_run: args.dry_run,
         paper: details.as_ref(),
     })
-    .map_err(|e| hinted(e, &settings, args.rewrite))?;
+    .map_err(|e| hinted(e, &settings, args.rewrite, By::Inject))?;
     if let Some(old) = &done.report.replaced_xmp {
         super::note!(
             ui,

@@ -110,7 +110,22 @@ impl RecordInput {
 
     /// The arXiv source of `text`, with these arguments' overrides.
     pub fn arxiv_source(&self, text: &str) -> Result<ArxivSource> {
-        hint(self.given().arxiv_source(text))
+        hint(self.given().arxiv_source(text)).map_err(|e| {
+            // A file where an id goes: the flag that reads it.
+            if !std::path::Path::new(text).is_file() {
+                return e;
+            }
+            let flag = match text.to_ascii_lowercase() {
+                t if t.ends_with(".xml") => "an Atom entry with --arxiv-atom FILE",
+                t if t.ends_with(".json") => "a record with --record FILE",
+                _ => "an Atom entry with --arxiv-atom FILE, or a record with --record FILE",
+            };
+            let line = format!(
+                "{}; that is a file: give {flag}",
+                pith::pdf::chain(e.as_ref())
+            );
+            super::Failure::new(super::kind_of(&e), line).into()
+        })
     }
 
     /// The library input these arguments describe.

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use pith::job::{self, InspectReport, InspectRequest, Settings, Source};
 
-use super::hint::hinted;
+use super::hint::{hinted, By};
 use super::input::NumberInput;
 use super::Outcome;
 
@@ -67,7 +67,7 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
         password: password.as_deref(),
         expected: expected.clone(),
     })
-    .map_err(|e| hinted(e, &Settings::default(), false))?;
+    .map_err(|e| hinted(e, &Settings::default(), false, By::Reader))?;
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?;

@@ -179,7 +179,7 @@ impl Ui {
     /// ([`pith::job::check_output`]), with the command line's hint.
     pub fn check_clobber(self, path: &std::path::Path) -> anyhow::Result<()> {
         pith::job::check_output(None, path, self.no_clobber)
-            .map_err(|e| hint::hinted(e, &pith::job::Settings::default(), false))
+            .map_err(|e| hint::hinted(e, &pith::job::Settings::default(), false, hint::By::Reader))
     }
 }
 
@@ -264,7 +264,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
         Err(e) => {
-            eprint!("{}", usage_error(&e.render().to_string()));
+            eprint!("{}", pith::job::usage::usage_error(&e.render().to_string()));
             return ExitCode::from(2);
         }
     };
@@ -308,44 +308,6 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// A usage error as pith's other errors: one `pith: …` line (clap's message and its tips),
-/// then the usage line and where to read more, from clap's rendered text (`error: …`,
-/// `  tip: …`, `Usage: …`, `For more information, try '--help'.`).
-fn usage_error(rendered: &str) -> String {
-    let mut message = Vec::new();
-    let mut usage = None;
-    for line in rendered.lines().map(str::trim) {
-        if let Some(m) = line.strip_prefix("error: ") {
-            message.push(m.to_owned());
-        } else if let Some(u) = line.strip_prefix("Usage: ") {
-            usage.get_or_insert(u.to_owned());
-        } else if !line.is_empty() && usage.is_none() {
-            message.push(line.to_owned());
-        }
-    }
-    // Lines after a colon are its list (the missing arguments); other lines are tips.
-    let mut text = String::new();
-    for m in message {
-        if !text.is_empty() {
-            text.push_str(if text.ends_with(':') { " " } else { "; " });
-        }
-        text.push_str(&m);
-    }
-    let mut out = format!("pith: {}\n", one_line(&text));
-    if let Some(u) = usage {
-        // The command the usage is of: its words before the first option or argument.
-        let command: Vec<&str> = u
-            .split_whitespace()
-            .take_while(|w| !w.starts_with(['[', '<', '-']))
-            .collect();
-        out.push_str(&format!(
-            "Usage: {u} (more: {} --help)\n",
-            command.join(" ")
-        ));
-    }
-    out
-}
-
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
         c.downcast_ref::<std::io::Error>()
@@ -372,15 +334,6 @@ fn say(lines: &[String], to_stdout: bool) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;
-
-    #[test]
-    fn usage_errors_are_one_line_and_the_usage() {
-        let rendered = "error: unexpected argument '--bogus' found\n\n  tip: to pass '--bogus' as a value, use '-- --bogus'\n\nUsage: pith number [OPTIONS] [ARXIV_ID]...\n\nFor more information, try '--help'.\n";
-        assert_eq!(
-            super::usage_error(rendered),
-            "pith: unexpected argument '--bogus' found; tip: to pass '--bogus' as a value, use '-- --bogus'\nUsage: pith number [OPTIONS] [ARXIV_ID]... (more: pith number --help)\n"
-        );
-    }
 
     #[test]
     fn clap_is_well_formed() {

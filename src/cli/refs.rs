@@ -29,16 +29,15 @@ pub struct Args {
     /// Write the lines to FILE (whole, or not at all) instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Seconds one file may take (0: no bound).
-    #[arg(long, value_name = "SECS", default_value_t = pith::job::stop::FILE_TIMEOUT_SECS as f64)]
-    timeout: f64,
+    #[command(flatten)]
+    deadline: super::inject::FileTimeout,
 }
 
 /// Prints (or writes) the references of every file.
 pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     let files = refs::inputs(&args.paths)?;
     let settings = Settings {
-        file_timeout: pith::job::stop::bound_of_secs(args.timeout),
+        file_timeout: args.deadline.bound(),
         ..Settings::default()
     };
     let mut text = Vec::new();

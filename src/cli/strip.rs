@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use pith::job::{self, Destination, Settings, Source, Status, StripRequest};
 
-use super::hint::hinted;
+use super::hint::{hinted, By};
 use super::Outcome;
 
 /// Arguments of `pith strip`.
@@ -72,7 +72,7 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
         destination,
         settings: &settings,
     })
-    .map_err(|e| hinted(e, &settings, false))?;
+    .map_err(|e| hinted(e, &settings, false, By::Strip))?;
     let mut lines = Vec::new();
     if args.json {
         lines.push(serde_json::to_string_pretty(&r)?);

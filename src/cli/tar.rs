@@ -2,7 +2,6 @@
 //! are [`pith::job::tar::run`]; the tar format and the members' updates are
 //! [`pith::job::tar`].
 
-use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,7 +26,7 @@ pub struct TarArgs {
         long,
         value_name = "FILE",
         requires_all = ["out_tar", "arxiv_metadata"],
-        conflicts_with_all = ["dir", "manifest", "in_place", "out_dir", "tar_dir", "mirror", "dry_run", "shard", "arxiv_unmatched", "strict"]
+        conflicts_with_all = ["dir", "manifest", "in_place", "out_dir", "tar_dir", "mirror", "dry_run", "check", "shard", "arxiv_unmatched", "strict"]
     )]
     pub tar: Option<PathBuf>,
     /// Where --tar's updated tar goes ("-" for standard output); written whole, then renamed
@@ -41,7 +40,7 @@ pub struct TarArgs {
         long,
         value_name = "DIR",
         requires_all = ["out_dir", "arxiv_manifest", "arxiv_metadata"],
-        conflicts_with_all = ["dir", "manifest", "in_place", "mirror", "dry_run", "arxiv_unmatched", "strict"]
+        conflicts_with_all = ["dir", "manifest", "in_place", "mirror", "dry_run", "check", "arxiv_unmatched", "strict"]
     )]
     pub tar_dir: Option<PathBuf>,
     /// arXiv's arXiv_pdf_manifest.xml: each tar's md5 and size are checked while it is read
@@ -389,10 +388,10 @@ fn end_one(totals: &Totals, terminal: bool) -> Outcome {
 /// tar itself goes to standard output).
 fn open_report(report: Option<&Path>, stdout_taken: bool) -> Result<Box<dyn Write>> {
     Ok(match report.filter(|p| !is_dash(p)) {
-        Some(p) => Box::new(std::io::BufWriter::new(
-            File::create(p)
-                .with_context(|| format!("{}: cannot create the report", p.display()))?,
-        )),
+        Some(p) => Box::new(std::io::BufWriter::new(pith::job::outputs::create_file(
+            p,
+            "the report",
+        )?)),
         None if stdout_taken => Box::new(std::io::stderr()),
         None => Box::new(std::io::BufWriter::new(std::io::stdout())),
     })

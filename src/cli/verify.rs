@@ -5,9 +5,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
+use pith::job::capture::CaptureSource;
 use pith::job::{self, Source, VerifyReport, VerifyRequest};
 use pith::verify::{Bundle, CheckKind, CheckStatus, Key, TextField, Verdict};
-use pith::NumberRef;
 
 use super::input::{read_text, RecordInput};
 use super::Outcome;
@@ -57,12 +57,6 @@ pub struct Args {
 /// The registry key, the keys given (base64, hex, or a file holding one) and `PITH_KEYS`'.
 pub(super) fn load_keys(given: &[String]) -> Result<Vec<Key>> {
     Ok(job::pinned_keys(given)?)
-}
-
-/// Whether the positional argument names a PDF rather than a number.
-fn is_pdf(arg: &str) -> bool {
-    NumberRef::parse(arg).is_err()
-        && (arg.to_ascii_lowercase().ends_with(".pdf") || std::path::Path::new(arg).is_file())
 }
 
 /// The texts to check: with a record source, --title/--abstract are texts to check, not
@@ -119,27 +113,30 @@ fn request<'a>(
         texts,
         signature: args.signature.clone(),
         sha256: args.sha256.clone(),
-        keys: load_keys(&args.key)?[1..].to_vec(),
+        keys: job::given_keys(&args.key)?,
         net: args.input.net.settings(ui)?,
         resolver: None,
         stop: Default::default(),
+        captures: args
+            .capture
+            .iter()
+            .map(|c| CaptureSource::parse(c))
+            .collect(),
     })
 }
 
 /// Runs every check the arguments ask for and prints the report.
 pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     let json = args.json;
-    let pdf = args
-        .number
-        .clone()
-        .filter(|a| is_pdf(a))
-        .map(std::path::PathBuf::from);
-    if !args.capture.is_empty() {
-        let net = args.input.net.settings(ui)?;
-        return super::capture::verify(pdf.as_deref(), &args.capture, &net, json, ui);
-    }
+    let pdf = match args.number.as_deref() {
+        Some(a) => job::verify::pdf_or_number(a)?,
+        None => None,
+    };
     let password = args.password.bytes()?;
     let request = request(args, pdf.as_deref(), password.as_deref(), ui)?;
+    if !request.captures.is_empty() {
+        return super::capture::verify(&request, json, ui);
+    }
     let report = super::input::hint(job::verify::run(&request))?;
     let mut out = std::io::stdout().lock();
     if json {

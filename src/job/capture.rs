@@ -170,6 +170,28 @@ pub enum CaptureError {
     /// Occurs when the CDX API cannot answer.
     #[error("the Wayback Machine's CDX API: {0}")]
     Net(#[from] net::Error),
+    /// Occurs when the request is incomplete or contradicts itself.
+    #[error(transparent)]
+    Request(#[from] super::Error),
+}
+
+impl CaptureError {
+    /// The kind's stable name in the table, as every door reports it.
+    pub fn code(&self) -> super::ErrorCode {
+        use super::ErrorCode as C;
+        match self {
+            CaptureError::Capture(c) => match c.kind() {
+                capture::ErrorKind::Io(e) if e.kind() == std::io::ErrorKind::IsADirectory => {
+                    C::NotFile
+                }
+                capture::ErrorKind::Io(_) => C::Io,
+                capture::ErrorKind::Limit(_) => C::OverLimit,
+                _ => C::Invalid,
+            },
+            CaptureError::Net(n) => super::kind::of_net(n),
+            CaptureError::Request(e) => e.kind_of(),
+        }
+    }
 }
 
 /// Compares the file at `pdf` with the captures of `sources`: stored when one capture's

@@ -173,6 +173,11 @@ pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
             "a rewrite and a dry run contradict each other: a dry run writes nothing".into(),
         )));
     }
+    if rewrite && settings.repair {
+        return Err(Error::new(ErrorKind::Request(
+            "a repair and a rewrite contradict each other: a repair keeps the original bytes, a rewrite replaces them (and repairs the table itself)".into(),
+        )));
+    }
     // One file alone gets the file deadline here, whichever door it came through; a run's
     // file already has its own token.
     let bounded = settings.bounded();

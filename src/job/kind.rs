@@ -394,7 +394,7 @@ pub fn of_badge(e: &crate::badge::Error) -> ErrorCode {
         K::UnsupportedCharacter { .. } => ErrorCode::UnsupportedCharacter,
         K::EmptySource => ErrorCode::EmptySource,
         K::LatexImage(_) => ErrorCode::LatexImage,
-        K::NotForFormat { .. } => ErrorCode::Request,
+        K::NotForFormat { .. } | K::QrModuleWithoutQr => ErrorCode::Request,
         // The PDF badge's drawing is refused only for a character its font lacks.
         K::Pdf(_) => ErrorCode::UnsupportedCharacter,
         K::Template(_) => ErrorCode::Template,

@@ -52,12 +52,14 @@ pub mod inspect;
 pub mod item;
 pub mod kind;
 pub mod number;
+pub mod outputs;
 pub mod progress;
 pub mod refs;
 pub mod run;
 pub mod stop;
 pub mod strip;
 pub mod tar;
+pub mod usage;
 pub mod verify;
 
 pub use error::{Error, ErrorKind};
@@ -168,6 +170,22 @@ pub fn stamp_of(
         size,
         grey: true,
     })
+}
+
+/// The QR code a badge asks for ([`crate::badge::Options::qr`]): none unless `qr`, then with `module_px`
+/// pixels a module ([`defaults::QR_MODULE_PX`] unless given). The same rule at
+/// every door: a module size without the QR code is refused, never taken as asking for it.
+///
+/// # Errors
+/// [`crate::badge::ErrorKind::QrModuleWithoutQr`] for a module size without `qr`.
+pub fn qr_of(qr: bool, module_px: Option<u32>) -> Result<Option<u32>, crate::badge::Error> {
+    match (qr, module_px) {
+        (false, Some(_)) => Err(crate::badge::Error::new(
+            crate::badge::ErrorKind::QrModuleWithoutQr,
+        )),
+        (false, None) => Ok(None),
+        (true, m) => Ok(Some(m.unwrap_or(defaults::QR_MODULE_PX))),
+    }
 }
 
 /// How a PDF is updated: the settings shared by inject, batch items and strip. The default
@@ -307,10 +325,14 @@ fn cores() -> usize {
 }
 
 /// The keys a receipt signature is checked against: the built-in registry key, then the keys
-/// the caller gives.
+/// the caller gives, each once.
 pub fn trusted_keys(given: &[crate::verify::Key]) -> Vec<crate::verify::Key> {
     let mut keys = vec![crate::verify::Key::registry()];
-    keys.extend(given.iter().cloned());
+    for k in given {
+        if !keys.iter().any(|t| t.same_key(k)) {
+            keys.push(k.clone());
+        }
+    }
     keys
 }
 
@@ -318,17 +340,15 @@ pub fn trusted_keys(given: &[crate::verify::Key]) -> Vec<crate::verify::Key> {
 /// keys (base64 or hex) or files holding one, separated by commas or white space.
 pub const ENV_KEYS: &str = "PITH_KEYS";
 
-/// The keys a receipt may be signed with for this run: the registry's, the keys `given`
-/// (each read by [`read_key`]) and those [`ENV_KEYS`] pins. Nothing else is ever trusted: a
-/// key a manifest, a mirror or a bundle names is not among them.
+/// The keys a receipt may be signed with for this run: the registry's, the keys `given` and
+/// those [`ENV_KEYS`] pins, each once. Nothing else is ever trusted: a key a manifest, a
+/// mirror or a bundle names is not among them. Every front end's keys pass through here
+/// (the jobs call it on the keys they are given), so `PITH_KEYS` counts at every door.
 ///
 /// # Errors
-/// As [`read_key`], for a given key or one of [`ENV_KEYS`] (named as such).
-pub fn pinned_keys(given: &[String]) -> Result<Vec<crate::verify::Key>, Error> {
-    let mut keys = given
-        .iter()
-        .map(|k| read_key(k))
-        .collect::<Result<Vec<_>, _>>()?;
+/// As [`read_key`], for one of [`ENV_KEYS`] (named as such).
+pub fn run_keys(given: &[crate::verify::Key]) -> Result<Vec<crate::verify::Key>, Error> {
+    let mut keys = given.to_vec();
     let env = std::env::var(ENV_KEYS).unwrap_or_default();
     for k in env.split(|c: char| c == ',' || c.is_whitespace()) {
         if !k.is_empty() {
@@ -338,6 +358,25 @@ pub fn pinned_keys(given: &[String]) -> Result<Vec<crate::verify::Key>, Error> {
         }
     }
     Ok(trusted_keys(&keys))
+}
+
+/// The keys a front end was given (`--key`, Python's `keys=`), each read by [`read_key`]:
+/// what a request's `keys` holds. The registry's and [`ENV_KEYS`]' are added by the job
+/// ([`run_keys`]).
+///
+/// # Errors
+/// As [`read_key`].
+pub fn given_keys(given: &[String]) -> Result<Vec<crate::verify::Key>, Error> {
+    given.iter().map(|k| read_key(k)).collect()
+}
+
+/// The keys a receipt may be signed with for this run, from the keys a front end was given:
+/// [`given_keys`], then [`run_keys`].
+///
+/// # Errors
+/// As [`read_key`], for a given key or one of [`ENV_KEYS`] (named as such).
+pub fn pinned_keys(given: &[String]) -> Result<Vec<crate::verify::Key>, Error> {
+    run_keys(&given_keys(given)?)
 }
 
 /// A public key a front end was given: the key itself (base64 or hex), or a file holding it.
@@ -521,6 +560,12 @@ fn known(e: &(dyn std::error::Error + 'static)) -> Option<ErrorCode> {
     }
     if let Some(x) = e.downcast_ref::<crate::sty::Error>() {
         return Some(kind::of_sty(x));
+    }
+    if let Some(x) = e.downcast_ref::<capture::CaptureError>() {
+        return Some(x.code());
+    }
+    if e.downcast_ref::<std::io::Error>().is_some() {
+        return Some(ErrorCode::Io);
     }
     None
 }

@@ -40,7 +40,8 @@ pub struct VerifyRequest<'a> {
     pub signature: Option<String>,
     /// With a signature and no record: the canonical sha256 (hex) that was signed.
     pub sha256: Option<String>,
-    /// Public keys accepted besides the registry's.
+    /// Public keys accepted besides the registry's and those `PITH_KEYS` pins (both added by
+    /// the job): `--key`, Python's `keys=`, an index's trusted keys.
     pub keys: Vec<Key>,
     /// How arXiv and the resolver are asked.
     pub net: net::Settings,
@@ -51,6 +52,9 @@ pub struct VerifyRequest<'a> {
     /// Stops reading the PDF when cancelled or past its deadline ([`pdf::Stop::never`] by
     /// default): a server's check that timed out ends, and frees what it held.
     pub stop: pdf::Stop,
+    /// Internet Archive captures to compare the PDF with, byte for byte ([`run_captures`]):
+    /// that question takes the PDF alone, nothing to check it against.
+    pub captures: Vec<super::capture::CaptureSource>,
 }
 
 /// The report of a verification: `pith verify --json`, Python's verify functions.
@@ -193,8 +197,8 @@ fn request(m: &str) -> Error {
     Error::new(ErrorKind::Request(m.into()))
 }
 
-fn keys(given: &[Key]) -> Vec<Key> {
-    super::trusted_keys(given)
+fn keys(given: &[Key]) -> Result<Vec<Key>, Error> {
+    super::run_keys(given)
 }
 
 /// Runs a verification.
@@ -206,10 +210,92 @@ fn keys(given: &[Key]) -> Vec<Key> {
 /// decoded; [`ErrorKind::Net`] when the resolver or arXiv cannot answer. A mismatch is a
 /// report, never an error.
 pub fn run(req: &VerifyRequest<'_>) -> Result<VerifyReport, Error> {
+    if !req.captures.is_empty() {
+        return Err(request(
+            "captures are compared with a PDF by their own check, whose report is another",
+        ));
+    }
     match req.pdf {
         Some(pdf) => run_pdf(req, pdf),
         None => run_record(req),
     }
+}
+
+/// What the one argument of a verification names, at every door that takes it as text: a PDF
+/// to check (`Some`), or the number to check a record against (`None`; parsed as the request
+/// runs).
+///
+/// # Errors
+/// [`ErrorKind::Request`] for a folder: a verification checks one PDF.
+pub fn pdf_or_number(arg: &str) -> Result<Option<std::path::PathBuf>, Error> {
+    let path = std::path::Path::new(arg);
+    if crate::NumberRef::parse(arg).is_ok() {
+        return Ok(None);
+    }
+    if path.is_dir() {
+        return Err(request(
+            "is a folder: a verification checks one PDF, or a record against a number",
+        )
+        .in_file(path));
+    }
+    let pdf = arg.to_ascii_lowercase().ends_with(".pdf") || path.is_file();
+    Ok(pdf.then(|| path.to_path_buf()))
+}
+
+/// Whether the PDF of `req` is, byte for byte, what one of its captures holds: `pith verify
+/// PDF --capture …` at every door.
+///
+/// # Errors
+/// [`ErrorKind::Request`] when no PDF file is given, when anything is given to check it
+/// against (a record, bundle, key, number, text or signature: a capture is compared with the
+/// bytes alone), and when the PDF and a capture are given the wrong way round; then the
+/// errors of [`super::capture::compare`].
+pub fn run_captures(
+    req: &VerifyRequest<'_>,
+) -> Result<super::capture::CaptureReport, super::capture::CaptureError> {
+    use super::capture::CaptureSource;
+    let Some(Source::File(pdf)) = req.pdf else {
+        return Err(
+            request("a capture is compared with a PDF: give the PDF before --capture").into(),
+        );
+    };
+    let named = |p: &std::path::Path| p.to_string_lossy().to_ascii_lowercase();
+    let capture_like = |p: &std::path::Path| {
+        let n = named(p);
+        [".warc", ".warc.gz", ".cdx", ".cdx.json"]
+            .iter()
+            .any(|e| n.ends_with(e))
+    };
+    let pdf_capture = req.captures.iter().find_map(|c| match c {
+        CaptureSource::File(f) if named(f).ends_with(".pdf") => Some(f),
+        _ => None,
+    });
+    if let (true, Some(f)) = (capture_like(pdf), pdf_capture) {
+        return Err(request(&format!(
+            "the PDF and the captures are the wrong way round: pith verify {} --capture {}",
+            f.display(),
+            pdf.display()
+        ))
+        .into());
+    }
+    if req.bundle.is_some() || !req.keys.is_empty() {
+        return Err(request(
+            "a capture is compared with the PDF's bytes alone: give no --bundle or --key with --capture (verify the receipts without --capture)",
+        )
+        .into());
+    }
+    if req.record.is_some()
+        || req.number.is_some()
+        || !req.texts.is_empty()
+        || req.signature.is_some()
+        || req.sha256.is_some()
+    {
+        return Err(request(
+            "a capture is compared with the PDF's bytes alone: give no record, number, text or signature with --capture",
+        )
+        .into());
+    }
+    super::capture::compare(pdf, &req.captures, &Default::default(), &req.net)
 }
 
 fn run_pdf(req: &VerifyRequest<'_>, source: Source<'_>) -> Result<VerifyReport, Error> {
@@ -221,7 +307,7 @@ fn run_pdf(req: &VerifyRequest<'_>, source: Source<'_>) -> Result<VerifyReport, 
             "a PDF is checked against the number it carries: give no number or texts with it",
         ));
     }
-    let keys = keys(&req.keys);
+    let keys = keys(&req.keys)?;
     let in_file = |e: pdf::Error| match source {
         Source::File(p) => Error::from(e.in_file(p)),
         Source::Bytes { .. } => Error::from(e),
@@ -305,7 +391,7 @@ fn pdf_report(
 }
 
 fn run_record(req: &VerifyRequest<'_>) -> Result<VerifyReport, Error> {
-    let keys = keys(&req.keys);
+    let keys = keys(&req.keys)?;
     let mut report = Report::default();
     let record = match (&req.bundle, &req.record) {
         (Some(_), Some(_)) => {

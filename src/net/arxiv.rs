@@ -23,7 +23,7 @@ use super::client::{Client, Service};
 use super::{Error, ErrorKind};
 use crate::record::arxiv::oai::{Body, OaiReader};
 use crate::record::arxiv::RawMeta;
-use crate::record::{is_arxiv_id, split_versioned_id, Paper, Record};
+use crate::record::{Paper, Record};
 
 /// An arXiv identifier, with its version when one was given.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -51,62 +51,8 @@ impl ArxivId {
     /// # Ok::<(), pith::net::Error>(())
     /// ```
     pub fn parse(text: &str) -> Result<Self, Error> {
-        let bad = || Error::from(ErrorKind::BadId).about(text.trim());
-        let mut t = text.trim();
-        let mut url = false;
-        if let Some((_, rest)) = t.split_once("://") {
-            t = rest;
-            url = true;
-        }
-        t = t.split(['?', '#']).next().unwrap_or("");
-        let lower = t.to_ascii_lowercase();
-        // A URL (a scheme, or a host of arXiv or doi.org): the host decides where the id starts.
-        let hosts = |h: &str| h.ends_with("arxiv.org") || h.ends_with("doi.org");
-        if let Some((host, path)) = lower.split_once('/').filter(|(h, _)| url || hosts(h)) {
-            let path_start = host.len() + 1;
-            let host = host.strip_prefix("www.").unwrap_or(host);
-            let path_orig = &t[path_start..];
-            if host == "arxiv.org" || host == "export.arxiv.org" {
-                let rest = ["abs/", "pdf/", "html/"]
-                    .iter()
-                    .find_map(|p| path.starts_with(p).then(|| &path_orig[p.len()..]))
-                    .ok_or_else(bad)?;
-                t = rest.trim_end_matches('/');
-                t = t.strip_suffix(".pdf").unwrap_or(t);
-            } else if host == "doi.org" || host == "dx.doi.org" {
-                t = path_orig;
-            } else {
-                return Err(bad());
-            }
-        }
-        // The arXiv DOI. Prefixes are compared with `get`: byte 8 or 6 may fall inside a
-        // character of pasted (or hostile) text, where slicing would panic.
-        let starts = |t: &str, p: &str| t.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p));
-        if t.len() > 8 && starts(t, "10.48550") {
-            let rest = t[8..].strip_prefix('/').ok_or_else(bad)?;
-            if rest.len() < 6 || !starts(rest, "arxiv.") {
-                return Err(bad());
-            }
-            t = &rest[6..];
-        }
-        if t.len() > 6 && starts(t, "arxiv:") {
-            t = &t[6..];
-        }
-        let (id, version) = split_versioned_id(t.trim());
-        if version == Some(0) {
-            return Err(bad());
-        }
-        // Old style: archive[.SC]/YYMMNNN; arXiv's own id drops the subject class. What is
-        // left is held to the records' grammar.
-        let id = match id.split_once('/') {
-            Some((archive, num)) => {
-                format!("{}/{num}", archive.split('.').next().unwrap_or(""))
-            }
-            None => id,
-        };
-        if !is_arxiv_id(&id) {
-            return Err(bad());
-        }
+        let (id, version) = crate::arxiv_id::of_text(text)
+            .ok_or_else(|| Error::from(ErrorKind::BadId).about(text.trim()))?;
         Ok(ArxivId { id, version })
     }
 

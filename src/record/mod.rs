@@ -442,51 +442,13 @@ impl Paper {
     }
 }
 
-/// The archives of old-style arXiv ids (`archive/YYMMNNN`, before April 2007).
-pub const OLD_ARCHIVES: [&str; 34] = [
-    "acc-phys", "adap-org", "alg-geom", "ao-sci", "astro-ph", "atom-ph", "bayes-an", "chao-dyn",
-    "chem-ph", "cmp-lg", "comp-gas", "cond-mat", "cs", "dg-ga", "funct-an", "gr-qc", "hep-ex",
-    "hep-lat", "hep-ph", "hep-th", "math", "math-ph", "mtrl-th", "nlin", "nucl-ex", "nucl-th",
-    "patt-sol", "physics", "plasm-ph", "q-alg", "q-bio", "quant-ph", "solv-int", "supr-con",
-];
+pub use crate::arxiv_id::{is_id as is_arxiv_id, OLD_ARCHIVES};
 
-/// Splits `2402.03791v3` into (`2402.03791`, `Some(3)`); a bare id gives `None`.
+/// Splits `2402.03791v3` into (`2402.03791`, `Some(3)`); a bare id gives `None`
+/// ([`crate::arxiv_id::split_version`]).
 pub fn split_versioned_id(text: &str) -> (String, Option<u32>) {
-    if let Some(pos) = text.rfind('v') {
-        let (id, ver) = text.split_at(pos);
-        if let Ok(v) = ver[1..].parse::<u32>() {
-            if !id.is_empty() && id.as_bytes()[id.len() - 1].is_ascii_digit() {
-                return (id.to_owned(), Some(v));
-            }
-        }
-    }
-    (text.to_owned(), None)
-}
-
-/// Whether `id` is an arXiv identifier as arXiv writes it, the one grammar for records, the
-/// network client and file names: new style `YYMM.NNNN` (to 1412) or `YYMM.NNNNN` (from 1501),
-/// month 01–12; old style `archive/YYMMNNN`, the archive in lower case (`hep-th`, `math`)
-/// without a subject class (arXiv's id drops `math.GT`'s `.GT`). Any other spelling would hash
-/// to a number of its own, which no one else computes for the paper.
-pub fn is_arxiv_id(id: &str) -> bool {
-    if let Some((archive, num)) = id.split_once('/') {
-        let arch_ok = archive
-            .bytes()
-            .next()
-            .is_some_and(|b| b.is_ascii_lowercase())
-            && archive.bytes().all(|b| b.is_ascii_lowercase() || b == b'-');
-        return arch_ok && num.len() == 7 && num.bytes().all(|b| b.is_ascii_digit());
-    }
-    let Some((yymm, n)) = id.split_once('.') else {
-        return false;
-    };
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if yymm.len() != 4 || !digits(yymm) || !digits(n) {
-        return false;
-    }
-    let month = yymm[2..].parse::<u32>().unwrap_or(0);
-    let wide = yymm.parse::<u32>().unwrap_or(0) >= 1501;
-    (1..=12).contains(&month) && n.len() == if wide { 5 } else { 4 }
+    let (id, version) = crate::arxiv_id::split_version(text);
+    (id.to_owned(), version)
 }
 
 impl Paper {

@@ -1,13 +1,13 @@
 //! The identifiers a reference list cites, found in its text: arXiv ids and DOIs.
 //!
 //! - arXiv, new style: `YYMM.NNNN` from April 2007 (`0704`) to December 2014, `YYMM.NNNNN` from
-//!   January 2015, with an optional version `vN`, as [`crate::record::is_arxiv_id`] checks
+//!   January 2015, with an optional version `vN`, as [`crate::arxiv_id::is_id`] checks
 //!   them. A bare `1503.01234` is as often a page range or a report number, so one counts
 //!   only where the text says it is arXiv's: "arXiv" (`arXiv:`, `arxiv.org/abs/`, `arXiv
 //!   preprint`, the arXiv DOI) or "eprint" a few characters before it, or a category in
 //!   brackets after it (`[hep-th]`).
 //! - arXiv, old style: `archive(.SC)/YYMMNNN`, the archive one of
-//!   [`crate::record::OLD_ARCHIVES`], from August 1991 to March 2007; the subject class is
+//!   [`crate::arxiv_id::OLD_ARCHIVES`], from August 1991 to March 2007; the subject class is
 //!   dropped as arXiv drops it. The archive names it, so no other context is needed.
 //! - DOIs: Crossref's pattern `10.\d{4,9}/[-._;()/:A-Z0-9]+`, case-insensitive, with trailing
 //!   punctuation (`.,;:`) and an unbalanced closing parenthesis trimmed; an arXiv DOI
@@ -15,7 +15,7 @@
 //!
 //! Pure: text in, identifiers with their byte offsets out.
 
-use crate::record::{is_arxiv_id, OLD_ARCHIVES};
+use crate::arxiv_id::{is_id as is_arxiv_id, NEW_STYLE_FROM, OLD_ARCHIVES};
 
 /// What a reference cites.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -136,7 +136,7 @@ fn new_style_at(text: &str, i: usize) -> Option<(usize, Cited)> {
     let n = digits(b, i + 5);
     let end = i + 5 + n;
     let id = &text[i..end];
-    if !is_arxiv_id(id) || &id[..4] < "0704" {
+    if !is_arxiv_id(id) || &id[..4] < NEW_STYLE_FROM {
         return None;
     }
     let (version, end) = match version_at(b, end) {
@@ -277,7 +277,8 @@ fn doi_at(text: &str, i: usize) -> Option<(usize, Cited)> {
             .get(..6)
             .is_some_and(|p| p.eq_ignore_ascii_case("arxiv."))
     {
-        let (id, version) = crate::record::split_versioned_id(&suffix[6..]);
+        let (id, version) = crate::arxiv_id::split_version(&suffix[6..]);
+        let id = id.to_owned();
         if is_arxiv_id(&id) {
             return Some((end, Cited::Arxiv { id, version }));
         }

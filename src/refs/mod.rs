@@ -187,7 +187,7 @@ fn runs_on(a: &Src, b: &Src, tail: &str) -> bool {
     let linkish = ["10.", "arxiv", "doi", "://", "www.", "/"]
         .iter()
         .any(|p| token.contains(p))
-        || crate::record::OLD_ARCHIVES
+        || crate::arxiv_id::OLD_ARCHIVES
             .iter()
             .any(|a| a.len() > token.len() && a.starts_with(&token) && token.ends_with('-'));
     if !linkish {

@@ -280,6 +280,11 @@ pub struct Key {
 }
 
 impl Key {
+    /// Whether `other` is the same public key, whatever ids either carries.
+    pub fn same_key(&self, other: &Key) -> bool {
+        self.key == other.key
+    }
+
     /// The built-in registry key `pith-v1-2026-05`.
     pub fn registry() -> Self {
         let mut k = Key::parse(REGISTRY_KEY_B64).expect("built-in key is valid");

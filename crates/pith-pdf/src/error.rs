@@ -194,7 +194,7 @@ impl fmt::Display for Error {
                 if let Some(o) = self.offset {
                     write!(f, " at offset {o}")?;
                 }
-                return write!(f, "); not updated incrementally");
+                return write!(f, ")");
             }
             ErrorKind::Encrypted => write!(
                 f,
@@ -281,7 +281,11 @@ pub fn chain(e: &(dyn std::error::Error + 'static)) -> String {
     let mut cause = e.source();
     while let Some(c) = cause {
         let t = reason(c);
-        if !t.is_empty() && !text.contains(&t) {
+        // A message that quoted its cause as Rust prints it gets the words instead.
+        let raw = c.to_string();
+        if t != raw && text.contains(&raw) {
+            text = text.replace(&raw, &t);
+        } else if !t.is_empty() && !text.contains(&t) {
             text.push_str(": ");
             text.push_str(&t);
         }
@@ -349,7 +353,7 @@ mod tests {
         assert_eq!(
             d.to_string(),
             "damaged PDF, its cross-reference table would have to be reconstructed \
-             (trailer: no /Root at offset 42); not updated incrementally"
+             (trailer: no /Root at offset 42)"
         );
         assert!(d.is_refusal());
         assert!(

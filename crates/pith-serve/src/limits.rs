@@ -70,8 +70,9 @@ pub struct Limits {
     pub check_queue: usize,
     /// Time a check may wait for its turn before 503.
     pub check_wait: Duration,
-    /// Time a check may take before 503.
-    pub check_timeout: Duration,
+    /// Time a check may take before 503; `None` for no bound (`--check-timeout 0`, as a file
+    /// deadline of 0 means at every door).
+    pub check_timeout: Option<Duration>,
 }
 
 impl Default for Limits {
@@ -93,7 +94,7 @@ impl Default for Limits {
             checks: 2,
             check_queue: 16,
             check_wait: Duration::from_secs(10),
-            check_timeout: Duration::from_secs(30),
+            check_timeout: Some(Duration::from_secs(30)),
         }
     }
 }

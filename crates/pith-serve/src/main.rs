@@ -159,9 +159,9 @@ struct ServeArgs {
     /// Seconds a check may wait for its turn before 503.
     #[arg(long, value_name = "SECS", default_value_t = Limits::default().check_wait.as_secs())]
     check_wait: u64,
-    /// Seconds a check may take before 503.
-    #[arg(long, value_name = "SECS", default_value_t = Limits::default().check_timeout.as_secs())]
-    check_timeout: u64,
+    /// Seconds a check may take before 503 (0: no bound, as --file-timeout 0 of pith inject).
+    #[arg(long, value_name = "SECS", default_value_t = Limits::default().check_timeout.map_or(0.0, |d| d.as_secs_f64()))]
+    check_timeout: f64,
     /// Uploads to /verify received at once; one more is answered 503 with Retry-After.
     #[arg(long, value_name = "N", default_value_t = Limits::default().upload_slots)]
     upload_slots: usize,
@@ -203,12 +203,24 @@ fn main() -> ExitCode {
         .and_then(|m| Cli::from_arg_matches(&m))
     {
         Ok(c) => c,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
+        Err(e) if !e.use_stderr() => {
+            // --help and --version: clap's own text.
             let _ = e.print();
-            return ExitCode::from(code);
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            // One line, as every error of pith's (and the JSON asked for).
+            let text = pith::job::usage::usage_error(&e.render().to_string());
+            if std::env::args().any(|a| a == "--json") {
+                let line = text.lines().next().unwrap_or_default();
+                let line = line.strip_prefix("pith: ").unwrap_or(line);
+                print_json_error(line, pith::job::ErrorCode::Request);
+            }
+            eprint!("{text}");
+            return ExitCode::from(2);
         }
     };
+    let json = matches!(&cli.command, Command::Index(a) if a.json);
     let result = match cli.command {
         Command::Index(a) => run_index(a, cli.quiet),
         Command::Serve(a) => serve(a, cli.quiet),
@@ -216,11 +228,41 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
+            let line = one_line(&pith::pdf::chain(e.as_ref()));
+            if json && e.downcast_ref::<AfterReport>().is_none() {
+                let kind = e
+                    .chain()
+                    .map(|c| match c.downcast_ref::<index::Error>() {
+                        Some(i) => i.code(),
+                        None => pith::job::code_of(c),
+                    })
+                    .find(|k| *k != pith::job::ErrorCode::Invalid)
+                    .unwrap_or(pith::job::ErrorCode::Invalid);
+                print_json_error(&line, kind);
+            }
             let _ = std::io::stdout().flush();
-            eprintln!("pith: {}", one_line(&format!("{e:#}")));
+            eprintln!("pith: {line}");
             ExitCode::from(2)
         }
     }
+}
+
+/// An error after the JSON report was printed: its line goes to standard error alone.
+#[derive(Debug)]
+struct AfterReport(String);
+
+impl std::fmt::Display for AfterReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for AfterReport {}
+
+/// The error as `--json` prints it at every command: `{error, kind}` on standard output.
+fn print_json_error(line: &str, kind: pith::job::ErrorCode) {
+    let v = serde_json::json!({ "error": line, "kind": kind });
+    println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
 }
 
 /// The Bitcoin headers the proofs in `anchors` are checked against: of the file given, those
@@ -258,6 +300,8 @@ fn run_index(a: IndexArgs, quiet: bool) -> Result<()> {
     {
         bail!("nothing to index: give --arxiv-snapshot, --arxiv-oai, --records, --bundles, --anchors, --captures or --refs (or --key, --drop-keys to change the keys an index trusts)");
     }
+    // The index file's folder is made, and a folder refused, as for every output.
+    pith::job::outputs::ready_file(&a.output, "the index")?;
     let keys = a
         .key
         .iter()
@@ -292,11 +336,13 @@ fn run_index(a: IndexArgs, quiet: bool) -> Result<()> {
         eprintln!("pith: {}: {counts}", a.output.display());
     }
     if counts.bad > 0 {
-        bail!(
+        // The counts were printed as the JSON report: the error line goes alone.
+        return Err(AfterReport(format!(
             "{} input(s) could not be indexed (reported above); the rest is in {}",
             counts.bad,
             a.output.display()
-        );
+        ))
+        .into());
     }
     Ok(())
 }
@@ -332,7 +378,7 @@ fn serve(a: ServeArgs, quiet: bool) -> Result<()> {
         checks: a.checks.max(1),
         check_queue: a.check_queue,
         check_wait: Duration::from_secs(a.check_wait),
-        check_timeout: Duration::from_secs(a.check_timeout.max(1)),
+        check_timeout: pith::job::stop::bound_of_secs(a.check_timeout),
         upload_slots: a.upload_slots.max(1),
         upload_memory: a.upload_memory.max(a.max_upload),
         upload_rate: a.upload_rate.max(1),

@@ -272,7 +272,11 @@ impl Budget {
             stop.cancel();
             return Err(Failure::Busy);
         }
-        let r = match tokio::time::timeout(self.limits.check_timeout, rx).await {
+        let answer = match self.limits.check_timeout {
+            Some(bound) => tokio::time::timeout(bound, rx).await,
+            None => Ok(rx.await),
+        };
+        let r = match answer {
             Err(_) => Err(Failure::TimedOut),
             Ok(Ok(r)) => r,
             // The thread ended without sending: it cannot, but it is no answer.
@@ -544,7 +548,7 @@ mod tests {
             checks: 1,
             check_queue: 1,
             check_wait: Duration::from_millis(200),
-            check_timeout: Duration::from_millis(300),
+            check_timeout: Some(Duration::from_millis(300)),
             ..Limits::default()
         };
         let b = Budget::new(&l);
@@ -609,7 +613,7 @@ mod tests {
         let l = Limits {
             checks: 1,
             check_wait: Duration::from_secs(5),
-            check_timeout: Duration::from_millis(200),
+            check_timeout: Some(Duration::from_millis(200)),
             ..Limits::default()
         };
         let b = Budget::new(&l);

@@ -42,7 +42,7 @@ fn badges_are_pith_badges_bytes_with_the_records_status() {
             ("?style=flat-square", vec!["--style", "flat-square"]),
             ("?qr=1", vec!["--qr"]),
             (
-                "?qr_module=4&full=true",
+                "?qr=1&qr_module=4&full=true",
                 vec!["--qr", "--qr-module", "4", "--full"],
             ),
         ] {
@@ -65,8 +65,10 @@ fn badges_are_pith_badges_bytes_with_the_records_status() {
     for bad in [
         "?style=plastic",
         "?full=maybe",
-        "?qr_module=99",
-        "?qr_module=x",
+        "?qr=1&qr_module=99",
+        "?qr=1&qr_module=x",
+        // A module size without the QR code is refused, as pith badge --qr-module alone is.
+        "?qr_module=4",
     ] {
         let r = s.get(&format!("/badge/{c}.svg{bad}"), &[]);
         assert_eq!(r.status, 400, "{bad}: {}", r.text());

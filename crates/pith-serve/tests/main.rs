@@ -16,6 +16,7 @@ mod hostile_index;
 mod index;
 mod limits;
 mod pages;
+mod parity;
 mod protocol;
 mod readers;
 mod router;

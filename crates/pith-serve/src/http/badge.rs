@@ -82,10 +82,10 @@ impl BadgeQuery {
             ),
             None => None,
         };
-        let qr = flag(self.qr.as_deref())? || module.is_some();
+        let qr = pith::job::qr_of(flag(self.qr.as_deref())?, module).map_err(|e| e.to_string())?;
         Ok(Options::default()
             .full(flag(self.full.as_deref())?)
             .style(style)
-            .qr(qr.then_some(module.unwrap_or(pith::job::defaults::QR_MODULE_PX))))
+            .qr(qr))
     }
 }

@@ -124,8 +124,8 @@ pub enum ErrorKind {
     /// Occurs when SQLite fails (a file that is not an index, a full disk).
     #[error("{0}")]
     Sqlite(#[from] rusqlite::Error),
-    /// Occurs when a file cannot be read or written.
-    #[error("{0}")]
+    /// Occurs when a file cannot be read or written (the operating system's reason in words).
+    #[error("{}", pith::pdf::chain(.0))]
     Io(#[from] std::io::Error),
     /// Occurs when the file is an SQLite database of another schema or version.
     #[error("not a pith index of schema version {SCHEMA_VERSION} (found {0})")]
@@ -153,6 +153,17 @@ impl Error {
     /// The kind of error.
     pub fn kind(&self) -> &ErrorKind {
         &self.kind
+    }
+
+    /// The kind's stable name in the library's table, as `--json` reports it.
+    pub fn code(&self) -> pith::job::ErrorCode {
+        match &self.kind {
+            ErrorKind::Io(e) if e.kind() == std::io::ErrorKind::IsADirectory => {
+                pith::job::ErrorCode::NotFile
+            }
+            ErrorKind::Io(_) => pith::job::ErrorCode::Io,
+            _ => pith::job::ErrorCode::Invalid,
+        }
     }
 
     fn at(mut self, path: &Path) -> Self {

@@ -359,7 +359,7 @@ pub async fn check(
                     name: &name,
                 }),
                 resolver: Some(&lookup),
-                keys: keys.into_iter().skip(1).collect(),
+                keys,
                 stop,
                 ..VerifyRequest::default()
             };

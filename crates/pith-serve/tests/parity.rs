@@ -1,0 +1,571 @@
+//! The parity table: the same request through every door that offers the command — `pith`,
+//! Python's `pith_number` (when it is installed; skipped visibly otherwise) and `pith serve` —
+//! compared by outcome, kind, sentence and bytes written. Each row is one rule the doors must
+//! share: valid and contradictory requests, missing and wrong-kind inputs, swapped arguments,
+//! dry runs and standard streams.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+use crate::attacks::upload;
+use crate::common::{self, pith, root, vectors, Fixture, Server};
+
+const SEED: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
+const EPOCH: &str = "1700000000";
+
+/// What one door did with a request.
+#[derive(Debug, Clone, PartialEq)]
+struct Outcome {
+    /// Whether it did what was asked.
+    ok: bool,
+    /// The kind of its refusal, from the library's table.
+    kind: Option<String>,
+    /// Its sentence (the CLI's line without `pith: `).
+    sentence: Option<String>,
+}
+
+/// A `pith` run: exit code, standard output (bytes) and standard error.
+struct Cli {
+    code: i32,
+    stdout: Vec<u8>,
+    stderr: String,
+}
+
+fn cli_in(dir: &Path, args: &[&str], env: &[(&str, &str)], stdin: Option<&[u8]>) -> Cli {
+    let mut c = Command::new(pith());
+    c.args(args)
+        .current_dir(dir)
+        .env("SOURCE_DATE_EPOCH", EPOCH)
+        .env("PITH_ARXIV_URL", "http://127.0.0.1:9")
+        .env("PITH_RESOLVER_URL", "http://127.0.0.1:9")
+        .env("PITH_CACHE_DIR", dir.join(".cache"))
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    if let Some(b) = stdin {
+        input.write_all(b).unwrap();
+    }
+    drop(input);
+    let o = child.wait_with_output().unwrap();
+    Cli {
+        code: o.status.code().unwrap_or(-1),
+        stdout: o.stdout,
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+/// The CLI's outcome of `args` (with `--json` when `json`): exit 0 is done; a refusal is exit
+/// 2 with one `pith: …` line (a usage error adds its usage line) and, under `--json`, the
+/// same sentence and its kind on standard output.
+fn cli_outcome(dir: &Path, args: &[&str], env: &[(&str, &str)], json: bool) -> Outcome {
+    let mut all = args.to_vec();
+    if json {
+        all.push("--json");
+    }
+    let r = cli_in(dir, &all, env, None);
+    if r.code == 0 {
+        return Outcome {
+            ok: true,
+            kind: None,
+            sentence: None,
+        };
+    }
+    assert_eq!(r.code, 2, "{args:?}: exit {}: {}", r.code, r.stderr);
+    let line = r.stderr.lines().next().unwrap_or_default();
+    let sentence = line
+        .strip_prefix("pith: ")
+        .unwrap_or_else(|| panic!("{args:?}: not one pith: line: {}", r.stderr))
+        .to_owned();
+    for l in r.stderr.lines().skip(1) {
+        assert!(
+            l.starts_with("Usage: "),
+            "{args:?}: more than one line: {}",
+            r.stderr
+        );
+    }
+    assert!(
+        !sentence.contains("os error"),
+        "{args:?}: an OS error not in words: {sentence}"
+    );
+    let kind = if json {
+        let v: Value = serde_json::from_slice(&r.stdout).unwrap_or_else(|e| {
+            panic!(
+                "{args:?}: --json printed no error object ({e}): {r:?}",
+                r = String::from_utf8_lossy(&r.stdout)
+            )
+        });
+        assert_eq!(v["error"], sentence.as_str(), "{args:?}");
+        Some(v["kind"].as_str().unwrap().to_owned())
+    } else {
+        None
+    };
+    Outcome {
+        ok: false,
+        kind,
+        sentence: Some(sentence),
+    }
+}
+
+/// Whether Python's door can be driven here (the installed wheel, or `PYTHONPATH`).
+fn have_python(test: &str) -> bool {
+    pith_testkit::have_python_module("pith_number", test)
+}
+
+/// Python's outcome of `call`, an expression over `a` (the arguments given) and `pn`.
+fn python(dir: &Path, call: &str, args: &[&str], env: &[(&str, &str)]) -> Outcome {
+    let script = format!(
+        "import json, sys\nimport pith_number as pn\na = sys.argv[1:]\ntry:\n    {call}\n    print(json.dumps({{'ok': True}}))\nexcept pn.PithError as e:\n    print(json.dumps({{'ok': False, 'kind': e.kind, 'error': str(e)}}))\n"
+    );
+    let o = Command::new("python3")
+        .arg("-c")
+        .arg(&script)
+        .args(args)
+        .current_dir(dir)
+        .env("SOURCE_DATE_EPOCH", EPOCH)
+        .env("PITH_RESOLVER_URL", "http://127.0.0.1:9")
+        .env("PITH_CACHE_DIR", dir.join(".cache"))
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let v: Value = serde_json::from_str(out.trim()).unwrap_or_else(|e| {
+        panic!(
+            "python {call}: {e}: {out}{}",
+            String::from_utf8_lossy(&o.stderr)
+        )
+    });
+    Outcome {
+        ok: v["ok"].as_bool().unwrap(),
+        kind: v["kind"].as_str().map(str::to_owned),
+        sentence: v["error"].as_str().map(str::to_owned),
+    }
+}
+
+/// Asserts both refused alike: the same kind, and the CLI's line starting with Python's
+/// sentence (the CLI may add how to get past it with a flag).
+fn same_refusal(row: &str, cli: &Outcome, py: &Outcome) {
+    assert!(!cli.ok && !py.ok, "{row}: {cli:?} / {py:?}");
+    assert_eq!(cli.kind, py.kind, "{row}: kinds differ");
+    let (c, p) = (
+        cli.sentence.as_deref().unwrap(),
+        py.sentence.as_deref().unwrap(),
+    );
+    assert!(
+        c.starts_with(p) || c.contains(p),
+        "{row}: sentences differ:\n cli {c}\n py  {p}"
+    );
+}
+
+fn minimal(dir: &Path) -> PathBuf {
+    let p = dir.join("in.pdf");
+    std::fs::copy(root().join("tests/fixtures/minimal.pdf"), &p).unwrap();
+    p
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Rows: a file deadline of 0 is no bound at every door (inject, strip, and the server's
+/// check); the bytes written by the CLI and Python are the same.
+#[test]
+fn a_deadline_of_zero_is_no_bound_at_every_door() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let src = minimal(d);
+    let (a, b) = (d.join("cli.pdf"), d.join("py.pdf"));
+    let cli = cli_outcome(
+        d,
+        &[
+            "inject",
+            s(&src),
+            "--number",
+            SEED,
+            "--file-timeout",
+            "0",
+            "-o",
+            s(&a),
+        ],
+        &[],
+        true,
+    );
+    assert!(cli.ok, "{cli:?}");
+    let cli = cli_outcome(
+        d,
+        &[
+            "strip",
+            s(&a),
+            "--file-timeout",
+            "0",
+            "-o",
+            s(&d.join("cs.pdf")),
+        ],
+        &[],
+        true,
+    );
+    assert!(cli.ok, "{cli:?}");
+    // pith refs names its file deadline as every command does.
+    let refs = cli_outcome(d, &["refs", "--file-timeout", "0", s(&src)], &[], false);
+    assert!(refs.ok, "{refs:?}");
+    if have_python("a_deadline_of_zero_is_no_bound_at_every_door") {
+        let py = python(
+            d,
+            "pn.inject(a[0], a[1], a[2], file_timeout=0); pn.strip(a[2], a[3], file_timeout=0)",
+            &[s(&src), SEED, s(&b), s(&d.join("ps.pdf"))],
+            &[],
+        );
+        assert!(py.ok, "{py:?}");
+        assert_eq!(
+            std::fs::read(&a).unwrap(),
+            std::fs::read(&b).unwrap(),
+            "inject's bytes"
+        );
+        assert_eq!(
+            std::fs::read(d.join("cs.pdf")).unwrap(),
+            std::fs::read(d.join("ps.pdf")).unwrap(),
+            "strip's bytes"
+        );
+    }
+    // The server's check: 0 is no bound there too (it was made 1 s).
+    let f = Fixture::new();
+    let good = d.join("good.pdf");
+    common::inject(vectors()[0]["pith_number"].as_str().unwrap(), &good);
+    let server = Server::start(&f.index, &["--check-timeout", "0"]);
+    let (status, _) = upload(&server.addr, &std::fs::read(&good).unwrap());
+    assert_eq!(status, 200, "a check with no deadline");
+}
+
+/// Rows: the contradictions of an update are refused once, by the library, with one sentence
+/// and kind at both doors, and nothing is written: a repair with a rewrite, a dry run with a
+/// rewrite, a stamp size out of range.
+#[test]
+fn contradictions_are_refused_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let src = minimal(d);
+    let out = d.join("out.pdf");
+    let rows: [(&str, &[&str], &str, &str); 3] = [
+        (
+            "repair+rewrite",
+            &["--rewrite", "--repair"],
+            "rewrite=True, repair=True",
+            "request",
+        ),
+        (
+            "dry run+rewrite",
+            &["--rewrite", "--dry-run"],
+            "rewrite=True, dry_run=True",
+            "request",
+        ),
+        (
+            "stamp size",
+            &["--stamp", "--stamp-size", "100"],
+            "stamp=True, stamp_size=100.0",
+            "stamp",
+        ),
+    ];
+    let python_too = have_python("contradictions_are_refused_alike");
+    for (row, flags, kw, kind) in rows {
+        let mut args = vec!["inject", s(&src), "--number", SEED, "-o", s(&out)];
+        args.extend_from_slice(flags);
+        let cli = cli_outcome(d, &args, &[], true);
+        assert_eq!(cli.kind.as_deref(), Some(kind), "{row}: {cli:?}");
+        assert!(!out.exists(), "{row}: written");
+        if python_too {
+            let py = python(
+                d,
+                &format!("pn.inject(a[0], a[1], a[2], {kw})"),
+                &[s(&src), SEED, s(&out)],
+                &[],
+            );
+            same_refusal(row, &cli, &py);
+            assert!(!out.exists(), "{row}: written by Python");
+        }
+    }
+}
+
+/// Rows: the keys are the library's — the registry's, those given and those PITH_KEYS pins —
+/// at every door; a receipt signed by a key pinned only in PITH_KEYS is verified by the CLI
+/// and by Python's verify_bundle and verify_signature alike.
+#[test]
+fn pinned_keys_count_at_every_door() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let v = &vectors()[0];
+    let (bundle, key) = pith_testkit::signed_bundle(v);
+    let file = d.join("bundle.json");
+    std::fs::write(&file, serde_json::to_vec(&bundle).unwrap()).unwrap();
+    let verdict = |env: &[(&str, &str)]| {
+        let r = cli_in(d, &["verify", "--bundle", s(&file), "--json"], env, None);
+        let v: Value = serde_json::from_slice(&r.stdout).unwrap();
+        v["verdict"].as_str().unwrap().to_owned()
+    };
+    assert_eq!(verdict(&[]), "unverified", "no key pinned");
+    assert_eq!(verdict(&[("PITH_KEYS", &key)]), "verified", "PITH_KEYS");
+    if have_python("pinned_keys_count_at_every_door") {
+        let call = "r = pn.verify_bundle(open(a[0]).read())\n    assert r['verdict'] == a[1], r";
+        for (env, want) in [
+            (vec![], "unverified"),
+            (vec![("PITH_KEYS", key.as_str())], "verified"),
+        ] {
+            let py = python(d, call, &[s(&file), want], &env);
+            assert!(py.ok, "verify_bundle with {env:?}: {py:?}");
+        }
+        // One receipt's signature: the same keys (the registry's alone does not hold).
+        let sig = bundle["events"][0]["payload"]["receipt"]["signature_b64"]
+            .as_str()
+            .unwrap();
+        let hash = v["canonical_sha256"].as_str().unwrap();
+        let call = "r = pn.verify_signature(a[0], a[1])\n    assert r['status'] == a[2], r";
+        let bare = python(d, call, &[hash, sig, "mismatch"], &[]);
+        assert!(bare.ok, "verify_signature without the key: {bare:?}");
+        let pinned = python(d, call, &[hash, sig, "ok"], &[("PITH_KEYS", key.as_str())]);
+        assert!(pinned.ok, "verify_signature with PITH_KEYS: {pinned:?}");
+    }
+}
+
+/// Rows: `verify --capture` takes the PDF alone (a bundle or key is refused, not dropped),
+/// names swapped arguments, and a missing capture file is kind io.
+#[test]
+fn capture_requests_are_the_librarys() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let pdf = minimal(d);
+    let warc = d.join("crawl.warc.gz");
+    std::fs::write(&warc, b"WARC/1.0\r\n").unwrap();
+    let bundle = root().join("examples/2402.03791v3.bundle.json");
+    for (row, extra) in [
+        ("bundle", vec!["--bundle", s(&bundle)]),
+        (
+            "key",
+            vec!["--key", "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo="],
+        ),
+    ] {
+        let mut args = vec!["verify", s(&pdf), "--capture", s(&warc)];
+        args.extend(extra);
+        let o = cli_outcome(d, &args, &[], true);
+        assert_eq!(o.kind.as_deref(), Some("request"), "{row}: {o:?}");
+        assert!(o.sentence.unwrap().contains("--capture"), "{row}");
+    }
+    let swapped = cli_outcome(d, &["verify", s(&warc), "--capture", s(&pdf)], &[], true);
+    assert_eq!(swapped.kind.as_deref(), Some("request"));
+    assert!(swapped.sentence.unwrap().contains("wrong way round"));
+    let missing = cli_outcome(
+        d,
+        &["verify", s(&pdf), "--capture", "missing.warc"],
+        &[],
+        true,
+    );
+    assert_eq!(missing.kind.as_deref(), Some("io"), "{missing:?}");
+    assert!(missing.sentence.unwrap().starts_with("missing.warc: "));
+}
+
+/// Rows: a QR module size without the QR code is refused by the CLI and the server with the
+/// same sentence; with it, both draw the same bytes.
+#[test]
+fn a_qr_module_without_the_qr_is_refused_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let f = Fixture::new();
+    let number = vectors()[0]["pith_number"].as_str().unwrap().to_owned();
+    let code = common::code(&number);
+    let cli = cli_outcome(
+        d,
+        &[
+            "badge",
+            "--qr-module",
+            "4",
+            &number,
+            "-o",
+            s(&d.join("b.svg")),
+        ],
+        &[],
+        false,
+    );
+    assert!(!cli.ok && !d.join("b.svg").exists(), "{cli:?}");
+    let server = Server::start(&f.index, &[]);
+    let r = server.get(&format!("/badge/{code}.svg?qr_module=4"), &[]);
+    assert_eq!(r.status, 400);
+    let body = String::from_utf8_lossy(&r.body);
+    let sentence = cli.sentence.unwrap();
+    assert!(body.contains(&sentence), "server: {body}\ncli: {sentence}");
+}
+
+/// Rows: `pith batch --tar` refuses `--check` instead of ignoring it.
+#[test]
+fn a_tar_batch_refuses_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let o = cli_outcome(
+        d,
+        &["batch", "--tar", "x.tar", "--out-tar", "y.tar", "--check"],
+        &[],
+        false,
+    );
+    assert!(!o.ok && o.sentence.unwrap().contains("--check"));
+}
+
+/// Rows: every writing command makes its output's missing folders (index, batch --report,
+/// cite -o) and refuses a folder where one file goes, in words and with the path given.
+#[test]
+fn outputs_make_their_folders_and_refuse_a_folder_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let records = d.join("records");
+    std::fs::create_dir(&records).unwrap();
+    std::fs::copy(
+        root().join("examples/2402.03791v3.record.json"),
+        records.join("r.json"),
+    )
+    .unwrap();
+    let ok = cli_outcome(
+        d,
+        &[
+            "index",
+            "--records",
+            "records",
+            "-o",
+            "missing/x.pith-index",
+        ],
+        &[],
+        true,
+    );
+    assert!(ok.ok && d.join("missing/x.pith-index").is_file(), "{ok:?}");
+    let folder = cli_outcome(
+        d,
+        &["index", "--records", "records", "-o", "records"],
+        &[],
+        true,
+    );
+    assert_eq!(folder.kind.as_deref(), Some("request"), "{folder:?}");
+    assert!(folder.sentence.unwrap().starts_with("records: is a folder"));
+    let pdfs = d.join("pdfs");
+    std::fs::create_dir(&pdfs).unwrap();
+    minimal(&pdfs);
+    std::fs::write(pdfs.join("in.pith"), SEED).unwrap();
+    let batch = cli_in(
+        d,
+        &[
+            "batch",
+            "--dir",
+            "pdfs",
+            "--out-dir",
+            "out",
+            "--dry-run",
+            "--report",
+            "deep/r.jsonl",
+        ],
+        &[],
+        None,
+    );
+    assert_eq!(batch.code, 0, "{}", batch.stderr);
+    assert!(d.join("deep/r.jsonl").is_file());
+    let atom = root().join("examples/2402.03791v3.atom.xml");
+    let cite = cli_outcome(
+        d,
+        &["cite", "--arxiv-atom", s(&atom), "-o", "refs/x.bib"],
+        &[],
+        false,
+    );
+    assert!(cite.ok, "{cite:?}");
+    assert!(std::fs::read_to_string(d.join("refs/x.bib"))
+        .unwrap()
+        .starts_with('@'));
+}
+
+/// Rows: `pith index` fails as every command does: one line, usage errors included, the
+/// `{error, kind}` object under `--json`, OS errors in words with the path given.
+#[test]
+fn index_errors_are_one_line_and_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let no_output = cli_outcome(d, &["index", "--records", "records"], &[], true);
+    assert_eq!(no_output.kind.as_deref(), Some("request"), "{no_output:?}");
+    for (row, args) in [
+        (
+            "--refs missing",
+            vec!["index", "--refs", "missing.jsonl", "-o", "a.pith-index"],
+        ),
+        (
+            "--captures missing",
+            vec!["index", "--captures", "FILE", "-o", "a.pith-index"],
+        ),
+    ] {
+        let o = cli_outcome(d, &args, &[], true);
+        let sentence = o.sentence.clone().unwrap();
+        assert!(
+            sentence.contains("no such file or directory"),
+            "{row}: {sentence}"
+        );
+        assert!(!d.join("a.pith-index").exists(), "{row}: an index was left");
+    }
+}
+
+/// Rows: hints name the command that takes the option, and each argument mistaken for another
+/// is said as such.
+#[test]
+fn hints_name_the_door_that_takes_the_option() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let whole = std::fs::read(root().join("tests/fixtures/minimal.pdf")).unwrap();
+    let broken = d.join("broken.pdf");
+    std::fs::write(&broken, &whole[..whole.len() - 40]).unwrap();
+    let inspect = cli_outcome(d, &["inspect", s(&broken)], &[], true);
+    let line = inspect.sentence.unwrap();
+    assert_eq!(inspect.kind.as_deref(), Some("damaged"));
+    assert!(
+        line.contains("pith inject --repair") && !line.contains("Use --repair"),
+        "{line}"
+    );
+    let refs = cli_in(d, &["refs", s(&broken)], &[], None);
+    assert_eq!(refs.code, 2);
+    assert!(!refs.stderr.contains("incrementally"), "{}", refs.stderr);
+    let folder = cli_outcome(d, &["verify", s(d)], &[], true);
+    assert_eq!(folder.kind.as_deref(), Some("request"));
+    assert!(folder.sentence.unwrap().contains("is a folder"));
+    let atom = d.join("paper.atom.xml");
+    std::fs::copy(root().join("examples/2402.03791v3.atom.xml"), &atom).unwrap();
+    let number = cli_outcome(d, &["number", s(&atom)], &[], false);
+    assert!(number.sentence.unwrap().contains("--arxiv-atom"));
+}
+
+/// Rows: standard streams are decided once — `pith inject - -o -` writes to standard output
+/// the bytes Python's `inject_bytes` returns.
+#[test]
+fn standard_streams_give_the_bytes_of_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let whole = std::fs::read(root().join("tests/fixtures/minimal.pdf")).unwrap();
+    let r = cli_in(
+        d,
+        &["inject", "-", "--number", SEED, "-o", "-"],
+        &[],
+        Some(&whole),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.starts_with(&whole),
+        "an incremental update keeps the bytes first"
+    );
+    if have_python("standard_streams_give_the_bytes_of_memory") {
+        let out = d.join("py.pdf");
+        let py = python(
+            d,
+            "open(a[2], 'wb').write(pn.inject_bytes(open(a[0], 'rb').read(), a[1])[0])",
+            &[s(&root().join("tests/fixtures/minimal.pdf")), SEED, s(&out)],
+            &[],
+        );
+        assert!(py.ok, "{py:?}");
+        assert_eq!(
+            std::fs::read(&out).unwrap(),
+            r.stdout,
+            "stdout and memory differ"
+        );
+    }
+}
