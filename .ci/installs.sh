@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what CI built, the way users do, and runs it with no Rust toolchain in reach:
 #
-#   .ci/installs.sh static BIN_DIR          the static programs under `env -i`
+#   .ci/installs.sh static ARCHIVE…         the release archives, unpacked, under `env -i`
 #   .ci/installs.sh wheel WHEEL             the wheel in a fresh virtual environment (pip, pipx, uv)
 #   .ci/installs.sh deb DEB ROOT            the Debian package in a Debian root, then removed
 #
@@ -36,9 +36,20 @@ check_serve() {
 }
 
 static() {
-  local bin=$1 tmp
+  local tmp archive
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' RETURN
+  # Unpacked as a user does, both archives into one folder, so that pith finds pith-serve
+  # beside it; each archive is checked against its SHA-256 sum first.
+  for archive in "$@"; do
+    (cd "$(dirname "$archive")" && sha256sum -c --strict "${archive##*/}.sha256")
+    tar -xJf "$archive" -C "$tmp" --strip-components=1
+  done
+  local bin=$tmp
+  for f in pith pith-serve README.md LICENSE-MIT LICENSE-APACHE man/pith.1.gz man/pith-inject.1.gz \
+    completions/pith.bash completions/_pith completions/pith.fish tex/pith.sty; do
+    [[ -f $bin/$f ]] || fail "$f is not in the archives"
+  done
   # An empty environment: no PATH, HOME, locale or proxy; the program needs none of them
   env -i "$bin/pith" --version
   env -i "$bin/pith" inject "${example[@]}" -o "$tmp/out.pdf"
@@ -147,7 +158,7 @@ deb() {
   echo "installs: apt remove pith left the root as it was"
 }
 
-what=${1:?usage: installs.sh static BIN_DIR | wheel WHEEL | deb DEB ROOT}
+what=${1:?usage: installs.sh static ARCHIVE… | wheel WHEEL | deb DEB ROOT}
 shift
 case $what in
 static | wheel | deb) "$what" "$@" ;;
