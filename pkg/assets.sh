@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Generates what the packages ship beside the programs, from the built `pith` itself so that it
-# always matches it: the man pages (`pith man`), shell completions (`pith completions`) and the
-# LaTeX package (`pith sty`):
+# Generates what the packages ship beside the programs, from a `pith` built from this tree, so
+# that it always says what the programs do: the man pages (`pith man`), shell completions
+# (`pith completions`) and the LaTeX package (`pith sty`). Any build gives the same text:
 #
-#   pkg/assets.sh BIN_DIR      # e.g. target/x86_64-unknown-linux-musl/dist
+#   pkg/assets.sh BIN_DIR      # e.g. target/debug after `cargo build`
 #
 # writes target/assets/man/*.1.gz, target/assets/completions/{pith.bash,_pith,pith.fish,
 # pith.elv,_pith.ps1} and target/assets/tex/{pith.sty,pith.sty.ltxml}, the same for every
