@@ -56,7 +56,7 @@ static() {
   check_pdf "$tmp/out.pdf"
   check_serve env -i "$bin/pith"
   # Static: no program interpreter, no shared library
-  if file "$bin/pith" "$bin/pith-serve" | grep -q "dynamically linked"; then
+  if file "$bin/pith" "$bin/pith-serve" | grep "dynamically linked" >/dev/null; then
     fail "$(file "$bin/pith" "$bin/pith-serve")"
   fi
 }
@@ -81,7 +81,7 @@ wheel() {
   (
     cd "$tmp"
     export PATH=$path HOME=$tmp
-    command -v pith | grep -qx "$tmp/venv/bin/pith" || fail "pith is not the wheel's: $(command -v pith)"
+    [[ $(command -v pith) == "$tmp/venv/bin/pith" ]] || fail "pith is not the wheel's: $(command -v pith)"
     pith --version
     pith inject "${example[@]/#examples/$repo/examples}" -o "$tmp/out.pdf"
     check_pdf "$tmp/out.pdf"
@@ -144,7 +144,7 @@ deb() {
   zcat "$root/usr/share/man/man1/pith.1.gz" | groff -man -Tutf8 2>&1 | grep "pith inject" >/dev/null ||
     fail "/usr/share/man/man1/pith.1.gz does not render"
   # The unit is installed, not enabled
-  if find "$root/etc/systemd" -name pith-serve.service 2>/dev/null | grep -q .; then
+  if find "$root/etc/systemd" -name pith-serve.service 2>/dev/null | grep . >/dev/null; then
     fail "pith-serve.service is enabled: $(find "$root/etc/systemd" -name pith-serve.service)"
   fi
   "${in_root[@]}" apt-get remove -y -qq pith >/dev/null

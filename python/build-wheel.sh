@@ -29,8 +29,9 @@ for program in pith pith-serve; do
 done
 "${MATURIN:-maturin}" build --locked -m "$here/Cargo.toml" -o "$out_dir" "$@"
 wheel=$(ls -t "$out_dir"/pith_number-*.whl | head -1)
+listing=$(python3 -m zipfile -l "$wheel")
 for program in pith pith-serve; do
-  if ! python3 -m zipfile -l "$wheel" | grep -q "\.data/scripts/$program$exe "; then
+  if ! grep -q "\.data/scripts/$program$exe " <<<"$listing"; then
     echo "build-wheel: $wheel: $program is not in the wheel's scripts" >&2
     exit 1
   fi
