@@ -1,7 +1,7 @@
 """The wheel carries the ``pith`` command: installed, it is in the environment's scripts
 folder beside ``pith-serve``, ``python -m pith_number`` runs it with the same arguments and exit
-code, and it writes the number the module computes. Only an installed wheel has the programs
-(``maturin develop`` builds the module alone), so these run under PITH_PY_INSTALLED=1 (CI)."""
+code, and it writes the number the module computes. The programs are in the installed wheel
+(python/build-wheel.sh), not in the source tree, so these run under PITH_PY_INSTALLED=1 (CI)."""
 
 from __future__ import annotations
 
