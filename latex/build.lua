@@ -14,7 +14,9 @@ textfiles = {"README.md"}
 -- The committed pith.pdf is a copy for readers of the repository; the zip carries the one
 -- typeset here, so that it always matches pith.tex and pith.sty.
 excludefiles = {"*~", "build.lua", "config-*.lua"}
-packtdszip = false
+-- The TDS zip inside the upload: CTAN installs it as it stands (tex/latex/pith/pith.sty, doc/,
+-- source/), and users unpack it into a TEXMF tree (TEXMFHOME) where kpsewhich finds pith.sty.
+packtdszip = true
 ctanzip = "pith-ctan"
 checkengines = {"pdftex"}
 stdengine = "pdftex"

@@ -1,4 +1,4 @@
-//! `pith.sty` with a bare code: metadata, badge placement cost, the CTAN bundle and DVI output.
+//! `pith.sty` with a bare code: metadata, badge placement cost and DVI output.
 
 use crate::common;
 use crate::common::tex;
@@ -9,7 +9,7 @@ use crate::common::{SEED as FULL, SEED_CODE as CODE, SEED_SHORT as SHORT, SEED_U
 
 use crate::latex::{
     compile, document, flat_log, have_tex, have_tools, install_sty, log, log_tail, page1_words,
-    selected, sh, tex_dir, unligature, Cell, Engine, Pdf, TEX_FLAGS,
+    selected, sh, tex_dir, Cell, Engine, Pdf, TEX_FLAGS,
 };
 use crate::latex_matrix::cell;
 use crate::latex_options::leak;
@@ -257,102 +257,6 @@ fn placement_vertical_cost() {
 /// line (about 16 pt) measured for the plain-text badge pith.sty had before the title hook.
 /// Measured now: article 7.0, NeurIPS 14.3, IEEEtran 0.
 const TITLE_COST_MAX: f64 = 16.0;
-
-/// `l3build ctan` in a copy of `latex/` holding only what the repository tracks
-/// there (not the committed pith.pdf, so the zip's manual can only be the one typeset from
-/// pith.tex in this run), checked against CTAN's upload rules: one top directory named after
-/// the package, exactly the package's files, no generated clutter or hidden files, a README,
-/// a manual PDF typeset from the source shipped next to it.
-#[test]
-#[ignore = "full tier (TeX Live): cargo test -- --include-ignored"]
-fn ctan_bundle() {
-    if !have_tex("l3build", "ctan_bundle")
-        || !have_tex("pdflatex", "ctan_bundle")
-        || !have_tex("zip", "ctan_bundle")
-        || !common::have_tool("unzip", "ctan_bundle")
-        || !common::have_tool("pdftotext", "ctan_bundle")
-    {
-        return;
-    }
-    let dir = tex_dir("pith-ctan-");
-    let d = dir.path();
-    let latex = common::root().join("latex");
-    for f in ["build.lua", "pith.tex", "README.md"] {
-        std::fs::copy(latex.join(f), d.join(f)).unwrap();
-    }
-    install_sty(d);
-    let ltxml = pith::sty::render_ltxml(&pith::sty::Options::default()).unwrap();
-    std::fs::write(d.join("pith.sty.ltxml"), ltxml).unwrap();
-    std::fs::create_dir(d.join("testfiles")).unwrap();
-    for e in std::fs::read_dir(latex.join("testfiles")).unwrap() {
-        let p = e.unwrap().path();
-        std::fs::copy(&p, d.join("testfiles").join(p.file_name().unwrap())).unwrap();
-    }
-    let (ok, out) = sh(d, "l3build", &["ctan", "-q"]);
-    assert!(ok, "l3build ctan failed:\n{out}");
-    let zip = d.join("pith-ctan.zip");
-    let (ok, list, err) = common::run("unzip", &["-Z1", zip.to_str().unwrap()], None);
-    assert!(ok, "unzip -Z1: {err}");
-    let mut files: Vec<&str> = list.lines().filter(|l| !l.ends_with('/')).collect();
-    files.sort_unstable();
-    assert_eq!(
-        files,
-        [
-            "pith/README.md",
-            "pith/pith.pdf",
-            "pith/pith.sty",
-            "pith/pith.sty.ltxml",
-            "pith/pith.tex"
-        ],
-        "CTAN zip file list"
-    );
-    // Unpack and compare: the files are the ones given, the manual is from this pith.tex.
-    let un = d.join("unpacked");
-    std::fs::create_dir(&un).unwrap();
-    let (ok, _, err) = common::run(
-        "unzip",
-        &["-q", zip.to_str().unwrap(), "-d", un.to_str().unwrap()],
-        None,
-    );
-    assert!(ok, "unzip: {err}");
-    for f in ["pith.sty", "pith.sty.ltxml", "pith.tex", "README.md"] {
-        assert_eq!(
-            std::fs::read(un.join("pith").join(f)).unwrap(),
-            std::fs::read(d.join(f)).unwrap(),
-            "{f} in the zip differs from the source"
-        );
-    }
-    let readme = std::fs::read_to_string(un.join("pith/README.md")).unwrap();
-    assert!(
-        readme.contains("LaTeX Project Public"),
-        "README lacks the LPPL statement"
-    );
-    let sty = std::fs::read_to_string(un.join("pith/pith.sty")).unwrap();
-    assert!(
-        sty.contains("Public License, either version 1.3c"),
-        "pith.sty lacks the LPPL"
-    );
-    let pdf = un.join("pith/pith.pdf");
-    let (ok, text, err) = common::run("pdftotext", &[pdf.to_str().unwrap(), "-"], None);
-    assert!(ok, "pdftotext: {err}");
-    // Typographic apostrophes (arXiv’s) compared as typed in the source.
-    let text = unligature(&text).replace('\u{2019}', "'");
-    let tex = std::fs::read_to_string(d.join("pith.tex")).unwrap();
-    // Every section title of the source is in the PDF, and the package version it shows.
-    for line in tex.lines() {
-        if let Some(rest) = line.strip_prefix("\\section{") {
-            let title = rest.split('}').next().unwrap();
-            if !title.contains('\\') {
-                assert!(text.contains(title), "manual PDF lacks section {title:?}");
-            }
-        }
-    }
-    let version = format!("v{}", env!("CARGO_PKG_VERSION"));
-    assert!(
-        text.contains(&version),
-        "manual PDF does not show {version}"
-    );
-}
 
 /// latex + dvipdfmx with `\usepackage[dvipdfmx]{hyperref}`: pith.sty follows hyperref's
 /// driver, so the PDF has the badge's link (qpdf), the number in Info (pdfinfo) and XMP

@@ -38,6 +38,7 @@ mod hostile;
 mod latex;
 mod latex_band;
 mod latex_bare_code;
+mod latex_ctan;
 mod latex_errors;
 mod latex_generator;
 mod latex_kits;

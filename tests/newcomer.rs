@@ -309,6 +309,7 @@ fn documented_outputs() -> Vec<String> {
             "latex/pith.toc",
             "latex/build/doc/pith.pdf",
             "latex/pith-ctan.zip",
+            "latex/pith.tds.zip",
             "latex/pith-ctan.curlopt",
         ]
         .map(str::to_owned),
