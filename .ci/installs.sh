@@ -2,6 +2,7 @@
 # Installs what CI built, the way users do, and runs it with no Rust toolchain in reach:
 #
 #   .ci/installs.sh static ARCHIVE…         the release archives, unpacked, under `env -i`
+#   .ci/installs.sh programs DIR            the static programs a build left in DIR, under `env -i`
 #   .ci/installs.sh wheel WHEEL             the wheel in a fresh virtual environment (pip, pipx, uv)
 #   .ci/installs.sh deb DEB ROOT            the Debian package in a Debian root, then removed
 #
@@ -58,6 +59,22 @@ static() {
   # Static: no program interpreter, no shared library
   if file "$bin/pith" "$bin/pith-serve" | grep "dynamically linked" >/dev/null; then
     fail "$(file "$bin/pith" "$bin/pith-serve")"
+  fi
+}
+
+# The static programs as a build leaves them (CI builds them once with cargo, in the profile and
+# for the target dist-workspace.toml names; `dist build` packs the same programs into the
+# release archives that `static` checks): run with an empty environment, statically linked.
+programs() {
+  local dir=$1 tmp
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' RETURN
+  env -i "$dir/pith" --version
+  env -i "$dir/pith" inject "${example[@]}" -o "$tmp/out.pdf"
+  check_pdf "$tmp/out.pdf"
+  check_serve env -i "$dir/pith"
+  if file "$dir/pith" "$dir/pith-serve" | grep "dynamically linked" >/dev/null; then
+    fail "$(file "$dir/pith" "$dir/pith-serve")"
   fi
 }
 
@@ -158,9 +175,9 @@ deb() {
   echo "installs: apt remove pith left the root as it was"
 }
 
-what=${1:?usage: installs.sh static ARCHIVE… | wheel WHEEL | deb DEB ROOT}
+what=${1:?usage: installs.sh static ARCHIVE… | programs DIR | wheel WHEEL | deb DEB ROOT}
 shift
 case $what in
-static | wheel | deb) "$what" "$@" ;;
+static | programs | wheel | deb) "$what" "$@" ;;
 *) fail "unknown step $what" ;;
 esac
