@@ -101,14 +101,9 @@ struct Geometry {
 pub fn from_pages(pages: &[PageText]) -> Vec<Mention> {
     let mut lines = Vec::new();
     for p in pages {
+        let edges = edges(&p.lines);
         for (i, l) in p.lines.iter().enumerate() {
-            // The column's right edge: the farthest any line that starts near this one ends.
-            let edge = p
-                .lines
-                .iter()
-                .filter(|o| (o.x0 - l.x0).abs() < 60.0)
-                .map(|o| o.x1)
-                .fold(l.x1, f32::max);
+            let edge = edges[i];
             let chars = l.text.chars().count().max(1) as f32;
             lines.push(Src {
                 text: &l.text,
@@ -130,6 +125,39 @@ pub fn from_pages(pages: &[PageText]) -> Vec<Mention> {
         .rposition(|l| is_heading(l.text))
         .map_or(0, |i| i + 1);
     scan(&lines[start..])
+}
+
+/// Each line's column's right edge: the farthest any line that starts within 60 points of
+/// it ends. Read in one sweep of the lines sorted by where they start (a sliding window's
+/// maximum), so a page of a hundred thousand lines costs what sorting them costs, not each
+/// line a pass over every other.
+fn edges(lines: &[crate::pdf::text::Line]) -> Vec<f32> {
+    let mut order: Vec<usize> = (0..lines.len()).collect();
+    order.sort_by(|&a, &b| lines[a].x0.total_cmp(&lines[b].x0));
+    let mut out = vec![0f32; lines.len()];
+    // Positions in `order` of the window's candidates for the maximum, their x1 decreasing.
+    let mut window: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
+    let mut next = 0;
+    for &i in &order {
+        let x0 = lines[i].x0;
+        while next < order.len() && lines[order[next]].x0 < x0 + 60.0 {
+            let x1 = lines[order[next]].x1;
+            while window.back().is_some_and(|&k| lines[order[k]].x1 <= x1) {
+                window.pop_back();
+            }
+            window.push_back(next);
+            next += 1;
+        }
+        while window
+            .front()
+            .is_some_and(|&k| lines[order[k]].x0 <= x0 - 60.0)
+        {
+            window.pop_front();
+        }
+        let far = window.front().map_or(f32::MIN, |&k| lines[order[k]].x1);
+        out[i] = far.max(lines[i].x1);
+    }
+    out
 }
 
 /// The identifiers cited in a `.bbl` file (natbib's, BibLaTeX's or plain BibTeX's): every

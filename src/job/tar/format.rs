@@ -424,6 +424,80 @@ pub(crate) fn read_entry(
     }))
 }
 
+/// What [`read_wanted`] found next.
+pub(crate) enum Wanted {
+    /// A member `want` asked for, its data in memory.
+    Member(String, Vec<u8>),
+    /// A member read past without being held (its data skipped, counted by the reader).
+    Skipped,
+    /// The end-of-archive (what follows it is not read).
+    End,
+}
+
+/// Reads the next entry, holding its data only when `want` asks for it and its size is at
+/// most `max`; every other member's data is read past into nothing, so a member
+/// of any size costs no memory and no temporary file. What the archive decompresses to is the
+/// caller's to bound (a [`crate::bounded::Reader`] under `r`).
+pub(crate) fn read_wanted(
+    r: &mut impl Read,
+    offset: &mut u64,
+    max: u64,
+    want: &dyn Fn(&Entry0) -> bool,
+) -> Result<Wanted, ErrorKind> {
+    let head = match read_head(r, offset)? {
+        Ok(h) => h,
+        Err(_) => return Ok(Wanted::End),
+    };
+    let truncated = || ErrorKind::Truncated {
+        member: head.name.clone(),
+    };
+    let e = Entry0 {
+        name: &head.name,
+        flag: head.header[156],
+    };
+    let keep = head.size <= max && want(&e);
+    let data = if keep {
+        let mut data = vec![0u8; head.size as usize];
+        let n = read_full(r, &mut data).map_err(ErrorKind::Read)?;
+        *offset += n as u64;
+        if n != data.len() {
+            return Err(truncated());
+        }
+        Some(data)
+    } else {
+        let n = io::copy(&mut r.take(head.size), &mut io::sink()).map_err(ErrorKind::Read)?;
+        *offset += n;
+        if n != head.size {
+            return Err(truncated());
+        }
+        None
+    };
+    let pad = padding(head.size) as u64;
+    let n = io::copy(&mut r.take(pad), &mut io::sink()).map_err(ErrorKind::Read)?;
+    *offset += n;
+    if n != pad {
+        return Err(truncated());
+    }
+    Ok(match data {
+        Some(d) => Wanted::Member(head.name, d),
+        None => Wanted::Skipped,
+    })
+}
+
+/// A member's header as [`read_wanted`] shows it to the caller's choice.
+pub(crate) struct Entry0<'a> {
+    /// Its name.
+    pub name: &'a str,
+    flag: u8,
+}
+
+impl Entry0<'_> {
+    /// Whether it is a regular file.
+    pub fn is_file(&self) -> bool {
+        matches!(self.flag, b'0' | 0 | b'7')
+    }
+}
+
 /// The names of the regular files in the tar `file`, read from its headers alone (the data is
 /// skipped with seeks): what a run needs to know before the metadata pass.
 ///
