@@ -220,3 +220,57 @@ fn hostile_texts_in_a_batch_with_references() {
         .unwrap();
     assert_eq!(good["status"], "injected", "{good}");
 }
+
+/// Python's `batch(dir, refs=…, file_timeout=5)` on the hostile texts: it returns or raises
+/// pith's own error, never a signal or a `MemoryError`, under the address-space limit.
+const PY_REFS: &str = r#"
+import sys, pith_number
+try:
+    pith_number.batch(sys.argv[1], out_dir=sys.argv[2], refs=sys.argv[3], file_timeout=5.0)
+    print("returned")
+except MemoryError:
+    print("MemoryError")
+    sys.exit(3)
+except Exception as e:
+    print("raised", type(e).__name__, str(e)[:200])
+"#;
+
+#[test]
+#[ignore = "full tier (the hostile texts through the Python extension)"]
+fn hostile_texts_through_python() {
+    let test = "hostile_texts_through_python";
+    if !have_time(test) || !common::have_python_module("pith_number", test) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let pdfs = dir.path().join("pdfs");
+    std::fs::create_dir(&pdfs).unwrap();
+    for i in inputs::text_pdfs(1) {
+        write(&pdfs, &i);
+        let stem = i.name.trim_end_matches(".pdf");
+        std::fs::write(
+            pdfs.join(format!("{stem}.pith")),
+            "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5",
+        )
+        .unwrap();
+    }
+    let e = limited(
+        std::ffi::OsStr::new("python3"),
+        &[
+            os("-c"),
+            os(PY_REFS),
+            os(&pdfs),
+            os("out"),
+            os("refs.jsonl"),
+        ],
+        dir.path(),
+    );
+    println!(
+        "python batch(refs=…): {} | {}",
+        e.summary(),
+        e.stdout.trim()
+    );
+    assert!(e.signal.is_none(), "{}", e.summary());
+    assert_eq!(e.code, Some(0), "{}{}", e.stdout, e.stderr);
+    assert!(!e.stderr.contains("panicked"), "{}", e.stderr);
+}

@@ -10,7 +10,9 @@
 //! end an identifier there) runs on into the next line without a space. Each identifier is
 //! reported once, where it is first read, with the first version any mention gives.
 //!
-//! It does no I/O: the job layer reads files and source tars.
+//! At most 4 MiB of identifiers are reported for one file (counted by
+//! [`crate::bounded::Output`]), the first ones read. It does no I/O: the job layer reads
+//! files and source tars.
 
 pub mod grammar;
 
@@ -41,6 +43,10 @@ const HEADINGS: [&str; 8] = [
     "reference",
     "literatur",
 ];
+
+/// The most bytes of identifiers one file reports (some 100,000 arXiv ids and DOIs, a hundred
+/// times the longest real reference list): the first ones read are kept.
+const MAX_IDENTIFIER_TEXT: u64 = 4 << 20;
 
 /// Characters after which url.sty, hyperref and biblatex break a URL.
 const URL_BREAKS: &[u8] = b"-/._:;,=?&#~@!|+)]>";
@@ -277,6 +283,7 @@ fn scan(lines: &[Src]) -> Vec<Mention> {
     }
     let mut out: Vec<Mention> = Vec::new();
     let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut kept = crate::bounded::Output::new(MAX_IDENTIFIER_TEXT);
     for (at, cited) in grammar::find(&text) {
         let i = starts.partition_point(|&s| s <= at).saturating_sub(1);
         let Some(src) = lines.get(i) else { continue };
@@ -296,6 +303,10 @@ fn scan(lines: &[Src]) -> Vec<Mention> {
                 }
             }
             None => {
+                // What a file reports is bounded: past it, the rest of the list is not read.
+                if kept.spend(cited.key().len()).is_err() {
+                    break;
+                }
                 seen.insert(cited.key(), out.len());
                 out.push(Mention {
                     cited,
@@ -332,6 +343,39 @@ mod tests {
 
     fn keys(m: &[Mention]) -> Vec<String> {
         m.iter().map(|m| m.cited.key()).collect()
+    }
+
+    #[test]
+    fn column_edges_are_the_farthest_end_of_lines_starting_near() {
+        // Lines at pseudo-random starts and ends, against the definition read naively.
+        let mut x = 12345u32;
+        let mut next = || {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            (x >> 8) % 400
+        };
+        let lines: Vec<Line> = (0..300)
+            .map(|i| {
+                let x0 = next() as f32;
+                Line {
+                    text: "t".into(),
+                    x0,
+                    x1: x0 + next() as f32,
+                    y: i as f32,
+                    size: 10.0,
+                }
+            })
+            .collect();
+        let naive: Vec<f32> = lines
+            .iter()
+            .map(|l| {
+                lines
+                    .iter()
+                    .filter(|o| (o.x0 - l.x0).abs() < 60.0)
+                    .map(|o| o.x1)
+                    .fold(l.x1, f32::max)
+            })
+            .collect();
+        assert_eq!(edges(&lines), naive);
     }
 
     #[test]
