@@ -14,6 +14,9 @@ use crate::stream::read_full;
 /// A tar block.
 const BLOCK: usize = 512;
 
+/// Most bytes kept after a tar's end-of-archive (written back as they were).
+const TRAILER_BOUND: u64 = 16 << 20;
+
 /// Largest pax or GNU long-name header data accepted (they hold a few names and numbers).
 const META_BOUND: u64 = 1 << 20;
 
@@ -372,7 +375,22 @@ pub(crate) fn read_entry(
     } = match read_head(r, offset)? {
         Ok(h) => h,
         Err(mut end) => {
-            r.read_to_end(&mut end).map_err(ErrorKind::Read)?;
+            // What follows the end-of-archive is kept to be written back as it was: zero
+            // blocks up to the archive's record size, real tars a few KiB. More than
+            // [`TRAILER_BOUND`] is refused rather than held.
+            let at = *offset;
+            r.take(TRAILER_BOUND + 1)
+                .read_to_end(&mut end)
+                .map_err(ErrorKind::Read)?;
+            if end.len() as u64 > TRAILER_BOUND {
+                return Err(ErrorKind::Header {
+                    offset: at,
+                    reason: format!(
+                        "more than {} MiB follow the end-of-archive",
+                        TRAILER_BOUND >> 20
+                    ),
+                });
+            }
             return Ok(Next::End(end));
         }
     };
@@ -587,6 +605,22 @@ pub(super) fn write_entry(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_follows_the_end_of_archive_is_bounded() {
+        let mut offset = 0;
+        let short = vec![0u8; 10240];
+        match read_entry(&mut &short[..], &mut offset, None) {
+            Ok(Next::End(end)) => assert_eq!(end.len(), 10240),
+            _ => panic!("the end-of-archive and its padding"),
+        }
+        let long = std::io::repeat(0).take(TRAILER_BOUND + 4096);
+        let mut offset = 0;
+        assert!(matches!(
+            read_entry(&mut { long }, &mut offset, None),
+            Err(ErrorKind::Header { .. })
+        ));
+    }
 
     #[test]
     fn numeric_fields() {
