@@ -231,6 +231,12 @@ pub fn build(
     for dir in dirs {
         for f in files(dir)?.into_iter().filter(|p| !is_report(p)) {
             let name = f.display().to_string();
+            // Each file has the time one file of a run may take: past it, its reading stops
+            // where it is and the file is one line.
+            let limits = Limits {
+                stop: pith::pdf::Stop::after(pith::job::stop::FILE_TIMEOUT),
+                ..limits.clone()
+            };
             let mut lines: Vec<String> = Vec::new();
             let mut more = 0usize;
             // One file's reasons are kept up to a bound: a file of a million bad lines
