@@ -12,16 +12,17 @@
 # verify) the PDFs under 20 KB of ../shared/corpus (or $PITH_CORPUS) and tests/fixtures. New
 # inputs go to a scratch corpus (fuzz/corpus/TARGET, not committed). A crash stops the run and
 # fails the script, and so does an input over the target's bounds: the readers' targets
-# (places, inspect, verify, filters, ots) have 256 MB and 10 s per input, so that a small file that costs
+# (places, inspect, verify, filters, ots, and the outside-input readers warc, cdx, bbl, refs_text,
+# refs_lines) have 256 MB and 10 s per input, so that a small file that costs
 # memory or work out of proportion is found as a crash; the others 2 GB and 20 s. The input is
 # saved in fuzz/artifacts/TARGET/ and the command to replay it is printed.
 set -euo pipefail
 cd "$(dirname "$0")"
 secs=${1:-60}
 shift || true
-all=(atom record_json bundle xmp pdf_inject places inspect verify filters ots)
+all=(atom record_json bundle xmp pdf_inject places inspect verify filters ots warc cdx bbl refs_text refs_lines)
 # Targets that read PDFs: seeded with the corpus and fixtures.
-pdf_targets=" pdf_inject places inspect verify "
+pdf_targets=" pdf_inject places inspect verify refs_text "
 if (($#)); then targets=("$@"); else targets=("${all[@]}"); fi
 
 triple=$(rustc -vV | sed -n 's/^host: //p')
@@ -63,7 +64,7 @@ run_one() {
   if [[ -d seeds/$t ]]; then seeds+=("seeds/$t"); fi
   # The readers must stay bounded whatever a file claims: a low limit makes an amplification
   # a crash.
-  case $t in places | inspect | verify | filters | ots) rss=256 timeout=10 ;; esac
+  case $t in places | inspect | verify | filters | ots | warc | cdx | bbl | refs_text | refs_lines) rss=256 timeout=10 ;; esac
   "$bin" "corpus/$t" "${seeds[@]}" -max_total_time="$secs" -timeout="$timeout" -rss_limit_mb="$rss" \
     -max_len=65536 -print_final_stats=1 -artifact_prefix="artifacts/$t/" >"artifacts/$t.log" 2>&1
   echo $? >"artifacts/$t.rc"

@@ -18,7 +18,7 @@
 //! 3. `verify`, `ots`, `capture`, `refs`
 //! 4. `record`
 //! 5. `number`, `arxiv_id`
-//! 6. `decompress`, `pipeline`, `escape`
+//! 6. `decompress`, `pipeline`, `escape`, `bounded`
 //! 7. `pdf`, `output`, `vocab`, `xml`
 //! 8. `stream`
 //!
@@ -52,7 +52,8 @@
 //!   commit, arXiv matching ([`batch::arxiv`]) and the arXiv PDF manifest
 //!   ([`batch::manifest`]); the bulk tars are the job layer's ([`job::tar`], its runs [`job::tar::run`]).
 //! - [`sty`]: renders the LaTeX package `pith.sty`. [`badge`]: SVG badges and snippets.
-//! - Shared utilities: [`decompress`] (compressed inputs recognised by content, bounded
+//! - Shared utilities: [`bounded`] (every outside input read within bounds: bytes, lines,
+//!   JSON, output; the stop token seen in its loops), [`decompress`] (compressed inputs recognised by content, bounded
 //!   lines), [`stream`] (a buffer read full however a stream splits its reads), [`pipeline`]
 //!   (an ordered parallel map with bounded memory), [`escape`] (escaping for XML, HTML, TeX,
 //!   Markdown, AsciiDoc and URLs), and from the engine [`vocab`] (the names a number is
@@ -79,6 +80,7 @@
 pub mod arxiv_id;
 pub mod badge;
 pub mod batch;
+pub mod bounded;
 pub mod capture;
 pub mod decompress;
 pub mod escape;

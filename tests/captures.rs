@@ -233,3 +233,62 @@ fn the_cdx_api_is_asked_once_then_cached() {
     assert_eq!(code, Some(0));
     assert_eq!(server.requests().len(), 1, "the second run asks nothing");
 }
+
+/// An answer that does not parse (cut short, or listing more rows than were asked for) is an
+/// error and is never cached: the next run asks again, and no file is left in the cache.
+#[test]
+fn a_malformed_cdx_answer_is_never_cached() {
+    let pdf = fixture("minimal.pdf");
+    let row = format!(
+        ",[\"k\",\"20240207101112\",\"{URL}\",\"application/pdf\",\"200\",\"{}\",\"1\"]",
+        sha1_base32(&pdf)
+    );
+    let legend = "[[\"urlkey\",\"timestamp\",\"original\",\"mimetype\",\"statuscode\",\"digest\",\"length\"]";
+    for body in [
+        format!("{legend}{row}"),
+        format!(
+            "{legend}{}]",
+            row.repeat(pith::net::wayback::MAX_CAPTURES + 1)
+        ),
+    ] {
+        let server = Server::start(move |_, _| Reply::ok(body.clone()));
+        let cache = tmpdir();
+        let run = || {
+            pith()
+                .env("PITH_WAYBACK_URL", server.url())
+                .env("PITH_CACHE_DIR", cache.path())
+                .env("PITH_OTS_SPACING_MS", "0")
+                .args(["verify"])
+                .arg(&pdf)
+                .args(["--capture", URL])
+                .output()
+                .unwrap()
+        };
+        for asked in 1..=2 {
+            let o = run();
+            assert_eq!(o.status.code(), Some(2), "{o:?}");
+            assert_eq!(server.requests().len(), asked, "asked again, never cached");
+        }
+        let kept = walk_files(cache.path());
+        // The answers' folder (`wayback/`) holds nothing; the spacing gate's lock may stay.
+        assert!(
+            !kept
+                .iter()
+                .any(|p| p.parent().and_then(|d| d.file_name()) == Some("wayback".as_ref())),
+            "{kept:?}"
+        );
+    }
+}
+
+fn walk_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk_files(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}

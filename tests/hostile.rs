@@ -28,7 +28,7 @@ use pith_testkit::shapes::{self, Knobs, Shape};
 use serde_json::Value;
 
 /// The address-space limit of every run, in MiB.
-const AS_LIMIT_MB: u64 = 256;
+pub(crate) const AS_LIMIT_MB: u64 = 256;
 /// CPU seconds (user + system) past which a run counts as hung. A debug build reading a file
 /// within a budget of about a second of release CPU stays far below it.
 const CPU_GUARD: f64 = 20.0;
@@ -38,22 +38,22 @@ const WALL_KILL: Duration = Duration::from_secs(300);
 
 /// How one run ended.
 #[derive(Debug)]
-struct Ended {
+pub(crate) struct Ended {
     /// The exit code, or `None` when a signal ended it.
-    code: Option<i32>,
+    pub(crate) code: Option<i32>,
     /// The signal, when one ended it.
-    signal: Option<i32>,
-    stdout: String,
-    stderr: String,
+    pub(crate) signal: Option<i32>,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
     /// User + system CPU seconds.
-    cpu: f64,
+    pub(crate) cpu: f64,
     /// Peak resident memory, KiB.
-    rss_kib: u64,
+    pub(crate) rss_kib: u64,
 }
 
 impl Ended {
     /// One line for the table the tests print.
-    fn summary(&self) -> String {
+    pub(crate) fn summary(&self) -> String {
         let how = match (self.code, self.signal) {
             (_, Some(s)) => format!("signal {s}"),
             (Some(c), None) => format!("exit {c}"),
@@ -72,7 +72,7 @@ impl Ended {
 /// Runs `program args` under `ulimit -v` of [`AS_LIMIT_MB`], through GNU time (which reports
 /// the CPU time, the peak RSS and the signal that ended it), in `cwd`, with the `PITH_*`
 /// environment cleared, the network pointed nowhere and `SOURCE_DATE_EPOCH` pinned.
-fn limited(program: &OsStr, args: &[OsString], cwd: &Path) -> Ended {
+pub(crate) fn limited(program: &OsStr, args: &[OsString], cwd: &Path) -> Ended {
     let times = tempfile::NamedTempFile::new().unwrap();
     let mut c = Command::new("/usr/bin/time");
     common::run::isolate(&mut c)
@@ -125,17 +125,23 @@ fn limited(program: &OsStr, args: &[OsString], cwd: &Path) -> Ended {
     }
 }
 
-fn pith_bin() -> &'static OsStr {
+pub(crate) fn pith_bin() -> &'static OsStr {
     OsStr::new(assert_cmd::cargo::cargo_bin!("pith"))
 }
 
-fn os(s: impl AsRef<OsStr>) -> OsString {
+pub(crate) fn os(s: impl AsRef<OsStr>) -> OsString {
     s.as_ref().to_owned()
 }
 
 /// What a door may answer: the exit codes of a success, and whether a refusal (exit 2) is
 /// clean. Every problem found is one line of the returned list.
-fn judge(shape: &str, door: &str, e: &Ended, ok_codes: &[i32], named: &str) -> Vec<String> {
+pub(crate) fn judge(
+    shape: &str,
+    door: &str,
+    e: &Ended,
+    ok_codes: &[i32],
+    named: &str,
+) -> Vec<String> {
     let mut bad = Vec::new();
     let say = |what: String| format!("{shape}: {door}: {what} [{}]", e.summary());
     if let Some(s) = e.signal {
@@ -316,7 +322,7 @@ fn single_file_doors(shape: &Shape, dir: &Path) -> Vec<String> {
 
 /// Panics with every problem, one a line.
 #[track_caller]
-fn assert_none(problems: &[String]) {
+pub(crate) fn assert_none(problems: &[String]) {
     assert!(
         problems.is_empty(),
         "{} problems:\n{}",
@@ -325,7 +331,7 @@ fn assert_none(problems: &[String]) {
     );
 }
 
-fn have_time(test: &str) -> bool {
+pub(crate) fn have_time(test: &str) -> bool {
     common::have_tool("/usr/bin/time", test)
 }
 

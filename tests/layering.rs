@@ -765,3 +765,111 @@ fn no_function_of_the_command_line_is_over_60_lines() {
         long.join("\n")
     );
 }
+
+/// The calls that read an input whole or by unbounded lines: outside input goes through
+/// `pith::bounded` (bytes, lines, JSON within bounds, the stop token seen) instead.
+const WHOLE_READS: [&str; 6] = [
+    "read_to_end(",
+    "read_to_string(",
+    "read_line(",
+    "read_until(",
+    "serde_json::from_reader",
+    "serde_json::from_slice",
+];
+
+/// Files outside the bounded layer that may still make one of [`WHOLE_READS`], and why: each
+/// reads a file pith wrote itself, or bytes already held within a bound set before the call.
+/// An entry whose file no longer makes such a call fails the test too, so the list stays
+/// exact.
+const WHOLE_READS_ALLOWED: &[(&str, &str)] = &[
+    // The bounded layer itself: its one whole read is within `Bounds::bytes`, its JSON within
+    // a byte and a nesting bound.
+    ("src/bounded/mod.rs", "the layer"),
+    ("src/bounded/json.rs", "the layer"),
+    // The bulk metadata readers' own bounded line reader (a longer line is skipped, never
+    // held), its caller, and the snapshot's lines parsed once that reader held them.
+    ("src/decompress.rs", "a bounded line reader"),
+    ("src/record/arxiv/bulk.rs", "through decompress::read_line"),
+    ("src/record/arxiv/snapshot.rs", "lines within MAX_LINE"),
+    // Not bounded yet: a PDF given on standard input is held whole by the front end (a PDF
+    // given as a file is read where it lies, within the engine's budget).
+    ("src/cli/inject.rs", "standard input, held whole"),
+    ("src/cli/inspect.rs", "standard input, held whole"),
+    // The spacing file pith writes in its own cache (a timestamp).
+    ("src/net/client.rs", "our own file"),
+    // Answers of the resolver and the mirrors: held within the client's MAX_BODY before
+    // they are parsed.
+    ("src/net/mirrors.rs", "bounded by the client's MAX_BODY"),
+    ("src/net/resolver.rs", "bounded by the client's MAX_BODY"),
+    // Proofs and their headers: read within `take(MAX_PROOF)` and `take(MAX_LINE)`.
+    ("src/ots/mod.rs", "bounded by take()"),
+    ("src/ots/header.rs", "bounded by take()"),
+    // Not bounded yet: a record, Atom feed or text given on standard input is held whole.
+    ("src/job/input.rs", "standard input, held whole"),
+    // A tar's bytes after its end-of-archive, written back as they are by the tar run:
+    // within take(TRAILER_BOUND).
+    ("src/job/tar/format.rs", "bounded by take()"),
+    // Not bounded yet: a sidecar (NAME.pith beside NAME.pdf) is read whole. The manifest's
+    // text is read within take(MAX_BYTES), and a tar run reads back its own report.
+    ("src/batch/mod.rs", "a sidecar, held whole"),
+    ("src/batch/manifest.rs", "bounded by take()"),
+    // The server's own index: documents it stored, and rendered pages it wrote.
+    ("crates/pith-serve/src/documents.rs", "our own index"),
+    ("crates/pith-serve/src/pages/record.rs", "our own index"),
+    (
+        "crates/pith-serve/src/rendered.rs",
+        "our own files, in chunks",
+    ),
+    // Not bounded yet: a record or bundle file given to a build is read whole.
+    (
+        "crates/pith-serve/src/index/build.rs",
+        "a record file, held whole",
+    ),
+];
+
+#[test]
+fn outside_input_is_read_through_the_bounded_layer() {
+    let mut found: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for krate in [".", "crates/pith-serve"] {
+        for s in sources(krate) {
+            for (i, line) in code_of(&s.text).iter().enumerate() {
+                if line.trim_start().starts_with("//") {
+                    continue;
+                }
+                for call in WHOLE_READS {
+                    if line.contains(call) {
+                        found.entry(s.at.clone()).or_default().push(format!(
+                            "{}:{}: {call}",
+                            s.at,
+                            i + 1
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    let allowed: BTreeSet<&str> = WHOLE_READS_ALLOWED.iter().map(|(f, _)| *f).collect();
+    let outside: Vec<&String> = found
+        .iter()
+        .filter(|(f, _)| !allowed.contains(f.as_str()))
+        .flat_map(|(_, v)| v)
+        .collect();
+    assert!(
+        outside.is_empty(),
+        "whole reads outside the bounded layer (read through pith::bounded, or add the file \
+         to WHOLE_READS_ALLOWED with the reason it reads only our own or bounded bytes):\n{}",
+        outside
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    let stale: Vec<&&str> = allowed
+        .iter()
+        .filter(|f| !found.contains_key(**f))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "allowed but reading nothing whole: {stale:?}"
+    );
+}

@@ -35,6 +35,7 @@ mod hardening_inputs;
 mod hardening_text;
 mod hardening_xmp;
 mod hostile;
+mod hostile_inputs;
 mod latex;
 mod latex_band;
 mod latex_bare_code;

@@ -23,33 +23,51 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use sha1::Digest;
 
-/// The bounds on what a capture file may ask pith to hold or read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The bounds on what a capture file may ask pith to hold or read, and the token that stops
+/// reading it ([`crate::bounded`] counts them).
+#[derive(Debug, Clone)]
 pub struct Limits {
     /// The largest record content (WARC `Content-Length`), and the largest payload once its
-    /// chunked or gzip coding is decoded.
+    /// chunked or gzip coding is decoded. Default 64 MiB (arXiv takes submissions up to 50 MB).
     pub record_bytes: u64,
-    /// The longest header line (WARC or HTTP), in bytes.
+    /// The longest header line (WARC or HTTP) or CDX line (JSON row), in bytes.
     pub line_bytes: usize,
-    /// The most header lines of one WARC record or HTTP answer.
+    /// The most header lines of one WARC record or HTTP answer, folded continuation lines
+    /// included.
     pub header_lines: usize,
     /// The most records one WARC file may hold.
     pub records: usize,
     /// The most bytes one file may decompress to (all its gzip members together).
     pub decompressed_bytes: u64,
-    /// The most CDX lines one file may hold.
-    pub cdx_lines: usize,
+    /// The most lines one file may hold: WARC and HTTP header lines, the empty lines between
+    /// records, CDX lines or JSON rows.
+    pub lines: u64,
+    /// Stops the reading of the file (its deadline, or the run's cancellation).
+    pub stop: crate::pdf::Stop,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            record_bytes: 256 << 20,
+            record_bytes: 64 << 20,
             line_bytes: 16 << 10,
             header_lines: 512,
             records: 1_000_000,
             decompressed_bytes: 16 << 30,
-            cdx_lines: 10_000_000,
+            lines: 10_000_000,
+            stop: crate::pdf::Stop::never(),
+        }
+    }
+}
+
+impl Limits {
+    /// The bounds of one file's reading: its bytes decompressed, its lines, its token.
+    pub fn bounds(&self) -> crate::bounded::Bounds {
+        crate::bounded::Bounds {
+            bytes: self.decompressed_bytes,
+            line_bytes: self.line_bytes,
+            lines: self.lines,
+            stop: self.stop.clone(),
         }
     }
 }
@@ -181,6 +199,39 @@ pub enum ErrorKind {
     /// Occurs when a CDX file is neither CDX lines nor the CDX API's JSON.
     #[error("not CDX: {0}")]
     NotCdx(String),
+    /// Occurs when the reading was stopped: the file's deadline passed or the run was
+    /// cancelled.
+    #[error("{0}")]
+    Stopped(crate::bounded::Error),
+}
+
+impl From<crate::bounded::Error> for Error {
+    /// A bound of [`crate::bounded`] as a capture file's error: its bytes and counts are
+    /// [`ErrorKind::Limit`], a damaged gzip stream [`ErrorKind::Gzip`].
+    fn from(e: crate::bounded::Error) -> Self {
+        use crate::bounded::ErrorKind as B;
+        let kind = match e.kind() {
+            B::Stopped(_) => ErrorKind::Stopped(e),
+            B::Io(io)
+                if matches!(
+                    io.kind(),
+                    std::io::ErrorKind::InvalidInput
+                        | std::io::ErrorKind::InvalidData
+                        | std::io::ErrorKind::UnexpectedEof
+                ) =>
+            {
+                ErrorKind::Gzip(io.to_string())
+            }
+            B::Io(_) => match e.into_io() {
+                Some(io) => ErrorKind::Io(io),
+                None => ErrorKind::Limit("it cannot be read".into()),
+            },
+            B::Bytes(n) => ErrorKind::Limit(format!("it decompresses to more than {n} bytes")),
+            B::Json(m) => ErrorKind::NotCdx(m.clone()),
+            _ => ErrorKind::Limit(e.to_string()),
+        };
+        Error { file: None, kind }
+    }
 }
 
 impl Error {

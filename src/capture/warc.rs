@@ -3,7 +3,7 @@
 //!
 //! A file is plain or gzip (one member per record, as crawlers write `.warc.gz`, or one member
 //! for the whole file); it is told by its first bytes, not its name. Every record's header is
-//! read within [`Limits`] (line length, line count), its content only when its
+//! read within [`Limits`] (line length, line count, folded lines included), its content only when its
 //! `Content-Length` is within them, and all the bytes decompressed are counted, so a gzip bomb
 //! ends in [`ErrorKind::Limit`] instead of filling memory. Records other than `response` are
 //! skipped (read and dropped, still counted).
@@ -19,6 +19,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 use super::{sha1_base32, timestamp_of_warc_date, Capture, Error, ErrorKind, Limits};
+use crate::bounded::{self, Line, Lines};
 
 /// One `response` record: the capture, the HTTP answer, and whether its digest holds.
 #[derive(Debug, Clone)]
@@ -94,8 +95,8 @@ impl Response {
 /// when `each` returns `false`.
 ///
 /// # Errors
-/// [`ErrorKind::Io`], [`ErrorKind::NotWarc`], [`ErrorKind::Gzip`], [`ErrorKind::Limit`], each
-/// naming the file.
+/// [`ErrorKind::Io`], [`ErrorKind::NotWarc`], [`ErrorKind::Gzip`], [`ErrorKind::Limit`],
+/// [`ErrorKind::Stopped`], each naming the file.
 pub fn read_file(
     path: &Path,
     limits: &Limits,
@@ -106,7 +107,9 @@ pub fn read_file(
 }
 
 /// Reads the `response` records of a WARC stream (plain or gzip) and hands each to `each`;
-/// returns how many records the stream held (of every type).
+/// returns how many records the stream held (of every type). Everything is read through
+/// [`crate::bounded`]: the bytes decompressed, every line (empty and folded ones too) and
+/// every record are counted before they are held, and [`Limits::stop`] is seen as it reads.
 ///
 /// # Errors
 /// As [`read_file`], naming no file.
@@ -115,95 +118,44 @@ pub fn read(
     limits: &Limits,
     each: &mut dyn FnMut(Response) -> bool,
 ) -> Result<usize, Error> {
+    let bounds = limits.bounds();
     let head = input
         .fill_buf()
         .map_err(|e| Error::from(ErrorKind::Io(e)))?;
     if head.starts_with(&[0x1f, 0x8b]) {
         let gz = flate2::bufread::MultiGzDecoder::new(input);
-        let counted = Counted::new(gz, limits.decompressed_bytes);
-        records(BufReader::new(counted), limits, each)
+        let counted = BufReader::new(bounded::Reader::new(gz, &bounds));
+        records(Lines::new(counted, &bounds), limits, each)
     } else {
-        let counted = Counted::new(input, limits.decompressed_bytes);
-        records(BufReader::new(counted), limits, each)
+        let counted = BufReader::new(bounded::Reader::new(input, &bounds));
+        records(Lines::new(counted, &bounds), limits, each)
     }
 }
 
-/// A reader that fails once more than `left` bytes came through it.
-struct Counted<R> {
-    inner: R,
-    left: u64,
-    limit: u64,
-}
-
-impl<R> Counted<R> {
-    fn new(inner: R, limit: u64) -> Self {
-        Counted {
-            inner,
-            left: limit,
-            limit,
+/// The next line of a header, or an error naming the header when the line is too long.
+fn line<R: BufRead>(
+    lines: &mut Lines<R>,
+    max: usize,
+    what: &str,
+) -> Result<Option<Vec<u8>>, Error> {
+    match lines.next_line()? {
+        None => Ok(None),
+        Some(Line::Text(t)) => Ok(Some(t.to_vec())),
+        Some(Line::TooLong(_)) => {
+            Err(ErrorKind::Limit(format!("a {what} line is longer than {max} bytes")).into())
         }
     }
 }
 
-impl<R: Read> Read for Counted<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        if n as u64 > self.left {
-            return Err(std::io::Error::other(LimitHit(self.limit)));
-        }
-        self.left -= n as u64;
-        Ok(n)
-    }
-}
-
-#[derive(Debug)]
-struct LimitHit(u64);
-
-impl std::fmt::Display for LimitHit {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "it decompresses to more than {} bytes", self.0)
-    }
-}
-
-impl std::error::Error for LimitHit {}
-
-fn io_error(e: std::io::Error) -> Error {
-    if let Some(hit) = e.get_ref().and_then(|i| i.downcast_ref::<LimitHit>()) {
-        return ErrorKind::Limit(hit.to_string()).into();
-    }
-    if e.kind() == std::io::ErrorKind::InvalidInput || e.kind() == std::io::ErrorKind::InvalidData {
-        return ErrorKind::Gzip(e.to_string()).into();
-    }
-    ErrorKind::Io(e).into()
-}
-
-/// Reads one line (up to `\n`) of at most `max` bytes; `None` at the end of the input.
-fn line(input: &mut impl BufRead, max: usize, what: &str) -> Result<Option<Vec<u8>>, Error> {
-    let mut out = Vec::new();
-    let n = input
-        .by_ref()
-        .take(max as u64 + 1)
-        .read_until(b'\n', &mut out)
-        .map_err(io_error)?;
-    if n == 0 {
-        return Ok(None);
-    }
-    if out.len() > max && !out.ends_with(b"\n") {
-        return Err(ErrorKind::Limit(format!("a {what} line is longer than {max} bytes")).into());
-    }
-    while out.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
-        out.pop();
-    }
-    Ok(Some(out))
-}
-
-/// Header fields up to the empty line: `(name, value)`, names as given.
-fn headers(
-    input: &mut impl BufRead,
+/// Header fields up to the empty line: `(name, value)`, names as given. Every line counts
+/// against [`Limits::header_lines`], a folded one (which continues the field before it) too.
+fn headers<R: BufRead>(
+    input: &mut Lines<R>,
     limits: &Limits,
     what: &str,
 ) -> Result<Vec<(String, String)>, Error> {
     let mut out: Vec<(String, String)> = Vec::new();
+    let mut count = 0usize;
     loop {
         let Some(l) = line(input, limits.line_bytes, what)? else {
             return Err(
@@ -213,7 +165,8 @@ fn headers(
         if l.is_empty() {
             return Ok(out);
         }
-        if out.len() >= limits.header_lines {
+        count += 1;
+        if count > limits.header_lines {
             return Err(ErrorKind::Limit(format!(
                 "a {what} header has more than {} lines",
                 limits.header_lines
@@ -232,9 +185,11 @@ fn headers(
         match l.split_once(':') {
             Some((k, v)) => out.push((k.trim().to_owned(), v.trim().to_owned())),
             None => {
-                return Err(
-                    ErrorKind::NotWarc(format!("a {what} header line has no colon: {l:?}")).into(),
-                )
+                let shown: String = l.chars().take(40).collect();
+                return Err(ErrorKind::NotWarc(format!(
+                    "a {what} header line has no colon: {shown:?}"
+                ))
+                .into());
             }
         }
     }
@@ -246,14 +201,15 @@ fn field<'a>(h: &'a [(String, String)], name: &str) -> Option<&'a str> {
         .map(|(_, v)| v.as_str())
 }
 
-fn records(
-    mut input: impl BufRead,
+fn records<R: BufRead>(
+    mut input: Lines<R>,
     limits: &Limits,
     each: &mut dyn FnMut(Response) -> bool,
 ) -> Result<usize, Error> {
     let mut n = 0;
     loop {
-        // Records are separated by two CRLFs; tolerate any number of empty lines.
+        // Records are separated by two CRLFs; any number of empty lines is tolerated, each
+        // counted against the file's lines.
         let version = loop {
             match line(&mut input, limits.line_bytes, "WARC")? {
                 None => return Ok(n),
@@ -295,19 +251,20 @@ fn records(
         let is_http = field(&h, "Content-Type")
             .is_some_and(|t| t.to_ascii_lowercase().starts_with("application/http"));
         if !(is_response && is_http) {
-            let skipped = std::io::copy(&mut input.by_ref().take(length), &mut std::io::sink())
-                .map_err(io_error)?;
+            let skipped = std::io::copy(&mut input.input().take(length), &mut std::io::sink())
+                .map_err(bounded::Error::from_io)?;
             if skipped < length {
                 return Err(ErrorKind::NotWarc(format!("record {n} is cut short")).into());
             }
             continue;
         }
-        let mut block = Vec::new();
-        input
-            .by_ref()
-            .take(length)
-            .read_to_end(&mut block)
-            .map_err(io_error)?;
+        let block = bounded::read_all(
+            input.input().take(length),
+            &bounded::Bounds {
+                bytes: length,
+                ..limits.bounds()
+            },
+        )?;
         if (block.len() as u64) < length {
             return Err(ErrorKind::NotWarc(format!("record {n} is cut short")).into());
         }
@@ -325,7 +282,7 @@ fn http_response(
     index: usize,
     limits: &Limits,
 ) -> Result<Response, Error> {
-    let mut cursor = std::io::Cursor::new(block);
+    let mut cursor = Lines::new(std::io::Cursor::new(block), &limits.bounds());
     let status_line = line(&mut cursor, limits.line_bytes, "HTTP")?.unwrap_or_default();
     let status_line = String::from_utf8_lossy(&status_line).into_owned();
     let mut parts = status_line.split_whitespace();
@@ -342,7 +299,8 @@ fn http_response(
         }
     };
     let http = headers(&mut cursor, limits, "HTTP")?;
-    let body = &block[cursor.position() as usize..];
+    let at = usize::try_from(cursor.input().position()).unwrap_or(block.len());
+    let body = &block[at.min(block.len())..];
     let chunked = field(&http, "Transfer-Encoding")
         .is_some_and(|t| t.to_ascii_lowercase().contains("chunked"));
     let gzip = field(&http, "Content-Encoding").map(|c| c.trim().to_ascii_lowercase());
@@ -365,7 +323,7 @@ fn http_response(
     let entity = dechunked.as_deref().unwrap_or(body);
     let payload = match gzip.as_deref() {
         None | Some("" | "identity") => entity.to_vec(),
-        Some("gzip" | "x-gzip") => match gunzip(entity, limits.record_bytes) {
+        Some("gzip" | "x-gzip") => match gunzip(entity, limits) {
             Ok(d) => {
                 candidates.push(sha1_base32(&d));
                 d
@@ -400,7 +358,7 @@ fn http_response(
 /// Removes the chunked transfer coding (RFC 9112 §7.1), within the record limit.
 fn dechunk(body: &[u8], limits: &Limits) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
-    let mut c = std::io::Cursor::new(body);
+    let mut c = Lines::new(std::io::Cursor::new(body), &limits.bounds());
     loop {
         let size_line = line(&mut c, limits.line_bytes, "chunk")
             .map_err(|e| e.to_string())?
@@ -417,29 +375,30 @@ fn dechunk(body: &[u8], limits: &Limits) -> Result<Vec<u8>, String> {
                 limits.record_bytes
             ));
         }
-        let start = c.position() as usize;
+        let start = usize::try_from(c.input().position()).unwrap_or(usize::MAX);
         let end = start
             .checked_add(size as usize)
             .filter(|e| *e <= body.len())
             .ok_or("a chunk runs past the end of the body")?;
         out.extend_from_slice(&body[start..end]);
-        c.set_position(end as u64);
+        c.input().set_position(end as u64);
         // The CRLF after the chunk's data.
         let _ = line(&mut c, limits.line_bytes, "chunk").map_err(|e| e.to_string())?;
     }
 }
 
-/// Decompresses a gzip body, refusing more than `max` bytes.
-fn gunzip(body: &[u8], max: u64) -> Result<Vec<u8>, String> {
-    let mut out = Vec::new();
-    flate2::read::MultiGzDecoder::new(body)
-        .take(max + 1)
-        .read_to_end(&mut out)
-        .map_err(|e| format!("gzip: {e}"))?;
-    if out.len() as u64 > max {
-        return Err(format!("it decompresses to more than {max} bytes"));
-    }
-    Ok(out)
+/// Decompresses a gzip body, refusing more than [`Limits::record_bytes`].
+fn gunzip(body: &[u8], limits: &Limits) -> Result<Vec<u8>, String> {
+    let bounds = bounded::Bounds {
+        bytes: limits.record_bytes,
+        ..limits.bounds()
+    };
+    bounded::read_all(flate2::read::MultiGzDecoder::new(body), &bounds).map_err(|e| {
+        match e.kind() {
+            bounded::ErrorKind::Bytes(n) => format!("it decompresses to more than {n} bytes"),
+            _ => format!("gzip: {e}"),
+        }
+    })
 }
 
 #[cfg(test)]

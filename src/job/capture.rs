@@ -149,8 +149,18 @@ pub struct CaptureReport {
     pub verdict: &'static str,
     /// The verdict as one sentence.
     pub headline: String,
-    /// Every capture looked at.
+    /// The captures looked at: every one that matched, and the first [`MAX_LISTED`] others.
     pub captures: Vec<Compared>,
+    /// How many more captures were looked at than are listed.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unlisted: usize,
+}
+
+/// The most captures a [`CaptureReport`] lists besides those that matched.
+pub const MAX_LISTED: usize = 1000;
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl CaptureReport {
@@ -207,29 +217,35 @@ pub fn compare(
     net: &net::Settings,
 ) -> Result<CaptureReport, CaptureError> {
     let io = |p: &Path, e| capture::Error::from(capture::ErrorKind::Io(e)).in_file(p);
-    let mut bytes = Vec::new();
     let f = std::fs::File::open(pdf).map_err(|e| io(pdf, e))?;
-    std::io::Read::read_to_end(
-        &mut std::io::Read::take(f, limits.record_bytes + 1),
-        &mut bytes,
-    )
-    .map_err(|e| io(pdf, e))?;
-    if bytes.len() as u64 > limits.record_bytes {
-        return Err(capture::Error::from(capture::ErrorKind::Limit(format!(
-            "it is larger than {} bytes",
-            limits.record_bytes
-        )))
-        .in_file(pdf)
-        .into());
-    }
+    let bounds = crate::bounded::Bounds {
+        bytes: limits.record_bytes,
+        ..limits.bounds()
+    };
+    let bytes = crate::bounded::read_all(f, &bounds).map_err(|e| match e.kind() {
+        crate::bounded::ErrorKind::Bytes(n) => capture::Error::from(capture::ErrorKind::Limit(
+            format!("it is larger than {n} bytes"),
+        ))
+        .in_file(pdf),
+        _ => capture::Error::from(e).in_file(pdf),
+    })?;
     let sha1 = capture::sha1_base32(&bytes);
     let mut out = Vec::new();
+    let mut unlisted = 0usize;
+    // Every capture is compared; the report lists the matches and the first
+    // [`MAX_LISTED`] others, and counts the rest, so a file of millions of lines costs a
+    // page of report.
     let mut push = |source: &str, c: Capture, refused: Option<String>| {
+        let same = refused.is_none() && c.digest.eq_ignore_ascii_case(&sha1);
+        if !same && out.len() >= MAX_LISTED {
+            unlisted += 1;
+            return;
+        }
         out.push(Compared {
             source: source.to_owned(),
             time_utc: c.time_utc(),
             raw_url: c.raw_url(),
-            same: refused.is_none() && c.digest.eq_ignore_ascii_case(&sha1),
+            same,
             refused,
             capture: c,
         })
@@ -247,11 +263,12 @@ pub fn compare(
                         true
                     })?;
                 } else {
-                    let text = read_text(p, limits)?;
-                    let (captures, _) = cdx::read(&text, limits).map_err(|e| e.in_file(p))?;
-                    for c in captures {
-                        push(&name, c, None);
-                    }
+                    cdx::read_file(p, limits, &mut |r| {
+                        if let Ok(c) = r {
+                            push(&name, c, None);
+                        }
+                        true
+                    })?;
                 }
             }
             CaptureSource::Online(url) => {
@@ -276,7 +293,7 @@ pub fn compare(
         None if out.is_empty() => format!("NOT STORED: no capture was found to compare {file} with."),
         None => format!(
             "NOT STORED: none of the {} captures is {file} (its SHA-1 is {sha1}).",
-            out.len()
+            out.len() + unlisted
         ),
     };
     Ok(CaptureReport {
@@ -289,6 +306,7 @@ pub fn compare(
         },
         headline,
         captures: out,
+        unlisted,
     })
 }
 
@@ -303,25 +321,24 @@ pub fn is_warc(p: &Path) -> std::io::Result<bool> {
     Ok(head[..n].starts_with(b"WARC/") || head[..n].starts_with(&[0x1f, 0x8b]))
 }
 
-/// A CDX file's text, at most [`Limits::record_bytes`] of it.
+/// A CDX file's text, at most [`Limits::record_bytes`] of it (read within
+/// [`crate::bounded`]).
 ///
 /// # Errors
 /// [`capture::ErrorKind::Io`] and [`capture::ErrorKind::Limit`], naming the file.
 pub fn read_text(p: &Path, limits: &Limits) -> Result<String, capture::Error> {
-    let io = |e| capture::Error::from(capture::ErrorKind::Io(e)).in_file(p);
-    let f = std::fs::File::open(p).map_err(io)?;
-    let mut text = String::new();
-    std::io::Read::read_to_string(
-        &mut std::io::Read::take(f, limits.record_bytes + 1),
-        &mut text,
-    )
-    .map_err(io)?;
-    if text.len() as u64 > limits.record_bytes {
-        return Err(capture::Error::from(capture::ErrorKind::Limit(format!(
-            "it is larger than {} bytes",
-            limits.record_bytes
-        )))
-        .in_file(p));
-    }
-    Ok(text)
+    let f = std::fs::File::open(p)
+        .map_err(|e| capture::Error::from(capture::ErrorKind::Io(e)).in_file(p))?;
+    let bounds = crate::bounded::Bounds {
+        bytes: limits.record_bytes,
+        ..limits.bounds()
+    };
+    let bytes = crate::bounded::read_all(f, &bounds).map_err(|e| match e.kind() {
+        crate::bounded::ErrorKind::Bytes(n) => capture::Error::from(capture::ErrorKind::Limit(
+            format!("it is larger than {n} bytes"),
+        ))
+        .in_file(p),
+        _ => capture::Error::from(e).in_file(p),
+    })?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }

@@ -6,15 +6,18 @@
 //! (`2402.03791v3.pdf`, `2402.03791v3.tar.gz`, [`crate::batch::arxiv::id_from_path`]); a file
 //! named otherwise gives lines without `citing`. Reading one file costs at most
 //! [`Settings::limits`] and stops with [`Settings::stop`]; a source tar is read member by
-//! member (one member in memory at most, as [`super::tar`] reads tars).
+//! member through [`crate::bounded`] (its bytes decompressed counted against the decoded
+//! bytes of [`Settings::limits`], the stop token seen as it reads), only its `.bbl` members
+//! held, every other member read past without memory or a temporary file.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::tar::format::{read_entry, Next};
+use super::tar::format::{read_wanted, Wanted};
 use super::{Error, ErrorKind, Settings};
+use crate::bounded;
 use crate::pdf;
 use crate::refs::{Cited, Mention};
 use crate::stream::read_full;
@@ -138,9 +141,30 @@ pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
         return of_pdf(file, path, settings);
     }
     let citing = citing_of(path);
-    let (_, mut stream) = crate::decompress::open(path).map_err(io("cannot read"))?;
+    let (_, stream) = crate::decompress::open(path).map_err(io("cannot read"))?;
+    // Everything the file decompresses to is counted against the document budget's decoded
+    // bytes and read under the file's stop token: a bomb or a slow file ends as one error.
+    let bounds = bounded::Bounds {
+        bytes: settings.limits.decoded_bytes,
+        stop: settings.stop.clone(),
+        ..bounded::Bounds::default()
+    };
+    let bounded_err = |e: bounded::Error| -> Error {
+        match e.kind() {
+            bounded::ErrorKind::Stopped(h) => {
+                Error::from(pdf::Error::new(pdf::ErrorKind::Stopped(*h)).in_file(path))
+            }
+            _ => Error::new(ErrorKind::Io(
+                "cannot read".into(),
+                std::io::Error::other(e.to_string()),
+            ))
+            .in_file(path),
+        }
+    };
+    let mut stream = bounded::Reader::new(stream, &bounds);
     let mut first = vec![0u8; 512];
-    let got = read_full(&mut stream, &mut first).map_err(io("cannot read"))?;
+    let got =
+        read_full(&mut stream, &mut first).map_err(|e| bounded_err(bounded::Error::from_io(e)))?;
     first.truncate(got);
     let is_tar = got == 512 && &first[257..262] == b"ustar";
     let mut rest = std::io::Cursor::new(first).chain(stream);
@@ -152,7 +176,7 @@ pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
             ))
             .in_file(path));
         }
-        let text = read_bounded(&mut rest, MAX_BBL).map_err(io("cannot read"))?;
+        let text = read_bbl(&mut rest, &bounds).map_err(bounded_err)?;
         return Ok(crate::refs::from_bbl(&text)
             .into_iter()
             .filter(|m| !is_self(citing.as_deref(), m))
@@ -166,32 +190,30 @@ pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
             .stop
             .check()
             .map_err(|e| Error::from(e.in_file(path)))?;
-        let next = read_entry(&mut rest, &mut offset, None).map_err(|e| {
-            Error::new(ErrorKind::Io(
+        // Only a `.bbl` within the bound is held; every other member is read past into
+        // nothing (no temporary file), and the bytes are counted under the file's budget.
+        let next = read_wanted(&mut rest, &mut offset, MAX_BBL, &|e| {
+            e.is_file() && e.name.to_ascii_lowercase().ends_with(".bbl")
+        })
+        .map_err(|e| match e {
+            super::tar::ErrorKind::Read(io) => bounded_err(bounded::Error::from_io(io)),
+            e => Error::new(ErrorKind::Io(
                 format!("cannot read the source tar: {e}"),
                 std::io::Error::other(e.to_string()),
             ))
-            .in_file(path)
+            .in_file(path),
         })?;
-        let entry = match next {
-            Next::Entry(e) => e,
-            Next::End(_) => break,
+        let (name, data) = match next {
+            Wanted::Member(name, data) => (name, data),
+            Wanted::Skipped => continue,
+            Wanted::End => break,
         };
-        if !entry.is_file() || !entry.name.to_ascii_lowercase().ends_with(".bbl") {
-            continue;
-        }
-        let text = match &entry.body {
-            super::tar::format::Body::Mem(v) if v.len() as u64 <= MAX_BBL => {
-                String::from_utf8_lossy(v).into_owned()
-            }
-            // A `.bbl` past the bound is no bibliography a paper compiled.
-            _ => continue,
-        };
+        let text = String::from_utf8_lossy(&data).into_owned();
         out.extend(
             crate::refs::from_bbl(&text)
                 .into_iter()
                 .filter(|m| !is_self(citing.as_deref(), m))
-                .map(|m| Reference::new(path, Some(&entry.name), citing.as_deref(), m)),
+                .map(|m| Reference::new(path, Some(&name), citing.as_deref(), m)),
         );
     }
     Ok(out)
@@ -336,16 +358,13 @@ fn is_self(citing: Option<&str>, m: &Mention) -> bool {
     }
 }
 
-fn read_bounded(r: &mut impl Read, bound: u64) -> std::io::Result<String> {
-    let mut v = Vec::new();
-    r.take(bound.saturating_add(1)).read_to_end(&mut v)?;
-    if v.len() as u64 > bound {
-        return Err(std::io::Error::other(format!(
-            "larger than {} MiB",
-            bound >> 20
-        )));
-    }
-    Ok(String::from_utf8_lossy(&v).into_owned())
+/// A `.bbl` file's text, at most [`MAX_BBL`] bytes of it.
+fn read_bbl(r: &mut impl Read, bounds: &bounded::Bounds) -> Result<String, bounded::Error> {
+    let bounds = bounded::Bounds {
+        bytes: MAX_BBL,
+        ..bounds.clone()
+    };
+    Ok(String::from_utf8_lossy(&bounded::read_all(r, &bounds)?).into_owned())
 }
 
 #[cfg(test)]

@@ -2,8 +2,8 @@
 //! politely (the client's spacing gate, retries and timeouts, as for arXiv) and cached.
 //!
 //! The API answers `output=json` (an array of rows under a legend row, read by
-//! [`crate::capture::cdx`]). An answer is kept in the cache (`wayback/<sha1 of the query>.json`)
-//! and used again instead of asking, unless the settings ask to refresh; offline, only the
+//! [`crate::capture::cdx`], row by row). An answer that parsed is kept in the cache
+//! (`wayback/<sha1 of the query>.json`; a cut or malformed one never is) and used again instead of asking, unless the settings ask to refresh; offline, only the
 //! cache answers. What the captures prove is decided in the job layer (its `capture` module):
 //! this module only fetches them.
 
@@ -55,20 +55,36 @@ pub fn captures(client: &Client, base: &str, url: &str) -> Result<Vec<Capture>, 
     } else {
         client.cache().read(&file)?
     };
-    let body = match cached {
-        Some(b) => b,
-        None => {
-            let fetched = client.get(Service::Wayback, &query)?;
-            client.cache().write(&file, &fetched.body)?;
-            fetched.body
-        }
-    };
-    let text = String::from_utf8_lossy(&body);
+    // A cached answer that does not parse (kept by an older pith) is asked for again.
+    if let Some(found) = cached.and_then(|b| parse(&b).ok()) {
+        return Ok(found);
+    }
+    let body = client.get(Service::Wayback, &query)?.body;
+    let found = parse(&body)
+        .map_err(|e| Error::from(ErrorKind::BadAnswer(e.to_string())).about(query.clone()))?;
+    // Only an answer that parsed is kept: a cut or malformed one is asked again next time.
+    client.cache().write(&file, &body)?;
+    Ok(found)
+}
+
+/// The captures an answer of the CDX API lists, read row by row within
+/// [`capture::Limits`] and at most [`MAX_CAPTURES`] rows (and the legend): an answer of more
+/// rows than were asked for is refused, not read.
+fn parse(body: &[u8]) -> Result<Vec<Capture>, capture::Error> {
     // An empty answer is an empty list (the API answers nothing for a URL it never captured).
-    if text.trim().is_empty() {
+    if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(Vec::new());
     }
-    let (found, _) = capture::cdx::read(&text, &capture::Limits::default())
-        .map_err(|e| Error::from(ErrorKind::BadAnswer(e.to_string())).about(query.clone()))?;
+    let limits = capture::Limits {
+        lines: MAX_CAPTURES as u64 + 1,
+        ..capture::Limits::default()
+    };
+    let mut found = Vec::new();
+    capture::cdx::read_stream(body, &limits, &mut |r| {
+        if let Ok(c) = r {
+            found.push(c);
+        }
+        true
+    })?;
     Ok(found)
 }

@@ -256,13 +256,17 @@ fn doi_at(text: &str, i: usize) -> Option<(usize, Cited)> {
     let start = i + 4 + reg;
     let mut end = start + b[start..].iter().take_while(|&&c| doi_char(c)).count();
     // Trailing punctuation is the sentence's; a closing parenthesis is the DOI's only when
-    // it closes one the DOI opened.
+    // it closes one the DOI opened. The parentheses are counted once and the count kept as
+    // the end moves back, so a DOI followed by any run of dots costs one pass.
+    let body = &b[i..end];
+    let open = body.iter().filter(|&&c| c == b'(').count();
+    let mut close = body.iter().filter(|&&c| c == b')').count();
     while let Some(&last) = b[start..end].last() {
-        let body = &b[i..end];
-        let open = body.iter().filter(|&&c| c == b'(').count();
-        let close = body.iter().filter(|&&c| c == b')').count();
         if b".,;:/".contains(&last) || (last == b')' && close > open) {
             end -= 1;
+            if last == b')' {
+                close -= 1;
+            }
         } else {
             break;
         }

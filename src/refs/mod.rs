@@ -10,7 +10,9 @@
 //! end an identifier there) runs on into the next line without a space. Each identifier is
 //! reported once, where it is first read, with the first version any mention gives.
 //!
-//! It does no I/O: the job layer reads files and source tars.
+//! At most 4 MiB of identifiers are reported for one file (counted by
+//! [`crate::bounded::Output`]), the first ones read. It does no I/O: the job layer reads
+//! files and source tars.
 
 pub mod grammar;
 
@@ -41,6 +43,10 @@ const HEADINGS: [&str; 8] = [
     "reference",
     "literatur",
 ];
+
+/// The most bytes of identifiers one file reports (some 100,000 arXiv ids and DOIs, a hundred
+/// times the longest real reference list): the first ones read are kept.
+const MAX_IDENTIFIER_TEXT: u64 = 4 << 20;
 
 /// Characters after which url.sty, hyperref and biblatex break a URL.
 const URL_BREAKS: &[u8] = b"-/._:;,=?&#~@!|+)]>";
@@ -101,14 +107,9 @@ struct Geometry {
 pub fn from_pages(pages: &[PageText]) -> Vec<Mention> {
     let mut lines = Vec::new();
     for p in pages {
+        let edges = edges(&p.lines);
         for (i, l) in p.lines.iter().enumerate() {
-            // The column's right edge: the farthest any line that starts near this one ends.
-            let edge = p
-                .lines
-                .iter()
-                .filter(|o| (o.x0 - l.x0).abs() < 60.0)
-                .map(|o| o.x1)
-                .fold(l.x1, f32::max);
+            let edge = edges[i];
             let chars = l.text.chars().count().max(1) as f32;
             lines.push(Src {
                 text: &l.text,
@@ -130,6 +131,39 @@ pub fn from_pages(pages: &[PageText]) -> Vec<Mention> {
         .rposition(|l| is_heading(l.text))
         .map_or(0, |i| i + 1);
     scan(&lines[start..])
+}
+
+/// Each line's column's right edge: the farthest any line that starts within 60 points of
+/// it ends. Read in one sweep of the lines sorted by where they start (a sliding window's
+/// maximum), so a page of a hundred thousand lines costs what sorting them costs, not each
+/// line a pass over every other.
+fn edges(lines: &[crate::pdf::text::Line]) -> Vec<f32> {
+    let mut order: Vec<usize> = (0..lines.len()).collect();
+    order.sort_by(|&a, &b| lines[a].x0.total_cmp(&lines[b].x0));
+    let mut out = vec![0f32; lines.len()];
+    // Positions in `order` of the window's candidates for the maximum, their x1 decreasing.
+    let mut window: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
+    let mut next = 0;
+    for &i in &order {
+        let x0 = lines[i].x0;
+        while next < order.len() && lines[order[next]].x0 < x0 + 60.0 {
+            let x1 = lines[order[next]].x1;
+            while window.back().is_some_and(|&k| lines[order[k]].x1 <= x1) {
+                window.pop_back();
+            }
+            window.push_back(next);
+            next += 1;
+        }
+        while window
+            .front()
+            .is_some_and(|&k| lines[order[k]].x0 <= x0 - 60.0)
+        {
+            window.pop_front();
+        }
+        let far = window.front().map_or(f32::MIN, |&k| lines[order[k]].x1);
+        out[i] = far.max(lines[i].x1);
+    }
+    out
 }
 
 /// The identifiers cited in a `.bbl` file (natbib's, BibLaTeX's or plain BibTeX's): every
@@ -249,6 +283,7 @@ fn scan(lines: &[Src]) -> Vec<Mention> {
     }
     let mut out: Vec<Mention> = Vec::new();
     let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut kept = crate::bounded::Output::new(MAX_IDENTIFIER_TEXT);
     for (at, cited) in grammar::find(&text) {
         let i = starts.partition_point(|&s| s <= at).saturating_sub(1);
         let Some(src) = lines.get(i) else { continue };
@@ -268,6 +303,10 @@ fn scan(lines: &[Src]) -> Vec<Mention> {
                 }
             }
             None => {
+                // What a file reports is bounded: past it, the rest of the list is not read.
+                if kept.spend(cited.key().len()).is_err() {
+                    break;
+                }
                 seen.insert(cited.key(), out.len());
                 out.push(Mention {
                     cited,
@@ -304,6 +343,39 @@ mod tests {
 
     fn keys(m: &[Mention]) -> Vec<String> {
         m.iter().map(|m| m.cited.key()).collect()
+    }
+
+    #[test]
+    fn column_edges_are_the_farthest_end_of_lines_starting_near() {
+        // Lines at pseudo-random starts and ends, against the definition read naively.
+        let mut x = 12345u32;
+        let mut next = || {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            (x >> 8) % 400
+        };
+        let lines: Vec<Line> = (0..300)
+            .map(|i| {
+                let x0 = next() as f32;
+                Line {
+                    text: "t".into(),
+                    x0,
+                    x1: x0 + next() as f32,
+                    y: i as f32,
+                    size: 10.0,
+                }
+            })
+            .collect();
+        let naive: Vec<f32> = lines
+            .iter()
+            .map(|l| {
+                lines
+                    .iter()
+                    .filter(|o| (o.x0 - l.x0).abs() < 60.0)
+                    .map(|o| o.x1)
+                    .fold(l.x1, f32::max)
+            })
+            .collect();
+        assert_eq!(edges(&lines), naive);
     }
 
     #[test]

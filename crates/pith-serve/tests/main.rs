@@ -13,6 +13,7 @@ mod forged;
 mod headers;
 mod hostile;
 mod hostile_index;
+mod hostile_inputs;
 mod index;
 mod limits;
 mod pages;

@@ -5,7 +5,8 @@
 //! `PITH_REQUIRE_TOOLS=1`) and a runner for the Python scripts that check outputs
 //! ([`python`]), a bundle with a receipt signed by a test key
 //! ([`signed_bundle`]), flate bombs ([`zlib::zeros_after`]) and small PDFs built to be expensive
-//! ([`shapes`]), OpenTimestamps proofs built to be expensive and a stand-in calendar ([`ots`]).
+//! ([`shapes`]), outside inputs that are not PDFs and PDFs whose text is expensive
+//! ([`inputs`]), OpenTimestamps proofs built to be expensive and a stand-in calendar ([`ots`]).
 //! It knows nothing of pith's
 //! internals: tests check pith from outside.
 
@@ -13,6 +14,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
+pub mod inputs;
 pub mod ots;
 pub mod shapes;
 pub mod skips;

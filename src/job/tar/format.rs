@@ -14,6 +14,9 @@ use crate::stream::read_full;
 /// A tar block.
 const BLOCK: usize = 512;
 
+/// Most bytes kept after a tar's end-of-archive (written back as they were).
+const TRAILER_BOUND: u64 = 16 << 20;
+
 /// Largest pax or GNU long-name header data accepted (they hold a few names and numbers).
 const META_BOUND: u64 = 1 << 20;
 
@@ -372,7 +375,22 @@ pub(crate) fn read_entry(
     } = match read_head(r, offset)? {
         Ok(h) => h,
         Err(mut end) => {
-            r.read_to_end(&mut end).map_err(ErrorKind::Read)?;
+            // What follows the end-of-archive is kept to be written back as it was: zero
+            // blocks up to the archive's record size, real tars a few KiB. More than
+            // [`TRAILER_BOUND`] is refused rather than held.
+            let at = *offset;
+            r.take(TRAILER_BOUND + 1)
+                .read_to_end(&mut end)
+                .map_err(ErrorKind::Read)?;
+            if end.len() as u64 > TRAILER_BOUND {
+                return Err(ErrorKind::Header {
+                    offset: at,
+                    reason: format!(
+                        "more than {} MiB follow the end-of-archive",
+                        TRAILER_BOUND >> 20
+                    ),
+                });
+            }
             return Ok(Next::End(end));
         }
     };
@@ -422,6 +440,80 @@ pub(crate) fn read_entry(
         body,
         pad,
     }))
+}
+
+/// What [`read_wanted`] found next.
+pub(crate) enum Wanted {
+    /// A member `want` asked for, its data in memory.
+    Member(String, Vec<u8>),
+    /// A member read past without being held (its data skipped, counted by the reader).
+    Skipped,
+    /// The end-of-archive (what follows it is not read).
+    End,
+}
+
+/// Reads the next entry, holding its data only when `want` asks for it and its size is at
+/// most `max`; every other member's data is read past into nothing, so a member
+/// of any size costs no memory and no temporary file. What the archive decompresses to is the
+/// caller's to bound (a [`crate::bounded::Reader`] under `r`).
+pub(crate) fn read_wanted(
+    r: &mut impl Read,
+    offset: &mut u64,
+    max: u64,
+    want: &dyn Fn(&Entry0) -> bool,
+) -> Result<Wanted, ErrorKind> {
+    let head = match read_head(r, offset)? {
+        Ok(h) => h,
+        Err(_) => return Ok(Wanted::End),
+    };
+    let truncated = || ErrorKind::Truncated {
+        member: head.name.clone(),
+    };
+    let e = Entry0 {
+        name: &head.name,
+        flag: head.header[156],
+    };
+    let keep = head.size <= max && want(&e);
+    let data = if keep {
+        let mut data = vec![0u8; head.size as usize];
+        let n = read_full(r, &mut data).map_err(ErrorKind::Read)?;
+        *offset += n as u64;
+        if n != data.len() {
+            return Err(truncated());
+        }
+        Some(data)
+    } else {
+        let n = io::copy(&mut r.take(head.size), &mut io::sink()).map_err(ErrorKind::Read)?;
+        *offset += n;
+        if n != head.size {
+            return Err(truncated());
+        }
+        None
+    };
+    let pad = padding(head.size) as u64;
+    let n = io::copy(&mut r.take(pad), &mut io::sink()).map_err(ErrorKind::Read)?;
+    *offset += n;
+    if n != pad {
+        return Err(truncated());
+    }
+    Ok(match data {
+        Some(d) => Wanted::Member(head.name, d),
+        None => Wanted::Skipped,
+    })
+}
+
+/// A member's header as [`read_wanted`] shows it to the caller's choice.
+pub(crate) struct Entry0<'a> {
+    /// Its name.
+    pub name: &'a str,
+    flag: u8,
+}
+
+impl Entry0<'_> {
+    /// Whether it is a regular file.
+    pub fn is_file(&self) -> bool {
+        matches!(self.flag, b'0' | 0 | b'7')
+    }
 }
 
 /// The names of the regular files in the tar `file`, read from its headers alone (the data is
@@ -513,6 +605,22 @@ pub(super) fn write_entry(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_follows_the_end_of_archive_is_bounded() {
+        let mut offset = 0;
+        let short = vec![0u8; 10240];
+        match read_entry(&mut &short[..], &mut offset, None) {
+            Ok(Next::End(end)) => assert_eq!(end.len(), 10240),
+            _ => panic!("the end-of-archive and its padding"),
+        }
+        let long = std::io::repeat(0).take(TRAILER_BOUND + 4096);
+        let mut offset = 0;
+        assert!(matches!(
+            read_entry(&mut { long }, &mut offset, None),
+            Err(ErrorKind::Header { .. })
+        ));
+    }
 
     #[test]
     fn numeric_fields() {

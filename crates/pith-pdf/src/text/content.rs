@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::font::Font;
+use super::font::{Font, MAX_LINE_TEXT};
 use super::Line;
 use crate::budget::{Budget, Resource};
 use crate::matrix::{mul, Matrix, IDENTITY};
@@ -23,6 +23,11 @@ use crate::Error;
 const MAX_OPERANDS: usize = 64;
 /// Most `q` levels kept (deeper saves are counted, not stored).
 const MAX_SAVES: usize = 256;
+/// Most elements of a `TJ` array kept: its elements are read one by one and counted as
+/// operators, and those past this many are read past (a real `TJ` shows one line).
+const MAX_TJ_ITEMS: usize = 4096;
+/// Most bytes of text one page's lines hold together: lines past it are not kept.
+pub(crate) const MAX_PAGE_TEXT: usize = 4 << 20;
 
 fn num(o: &Obj) -> Option<f64> {
     match o {
@@ -43,6 +48,8 @@ pub(crate) struct Lines {
     /// space.
     last_y: Option<f64>,
     pen_x: f64,
+    /// Bytes of text in `lines`.
+    held: usize,
 }
 
 impl Lines {
@@ -54,12 +61,14 @@ impl Lines {
             size: 0.0,
             last_y: None,
             pen_x: 0.0,
+            held: 0,
         }
     }
 
     fn end_line(&mut self) {
         let t = self.current.trim_end();
-        if !t.trim_start().is_empty() {
+        if !t.trim_start().is_empty() && self.held + t.len() <= MAX_PAGE_TEXT {
+            self.held += t.len();
             self.lines.push(Line {
                 text: t.to_owned(),
                 x0: self.x0 as f32,
@@ -119,6 +128,15 @@ pub(crate) fn show(
         p.skip_ws();
         let Some(b) = p.byte_at(p.pos) else { break };
         let is_op = is_regular(b) && !(b.is_ascii_digit() || matches!(b, b'+' | b'-' | b'.'));
+        if b == b'[' {
+            // An array (a `TJ`'s) is read element by element, each counted as an operator,
+            // and at most [`MAX_TJ_ITEMS`] kept: its size never decides what it costs.
+            let items = array(&mut p, budget)?;
+            if operands.len() < MAX_OPERANDS {
+                operands.push(Obj::Array(items));
+            }
+            continue;
+        }
         if !is_op {
             let start = p.pos;
             match p.object() {
@@ -208,9 +226,9 @@ pub(crate) fn show(
                     tlm = mul(&[1.0, 0.0, 0.0, 1.0, 0.0, -st.leading], &tlm);
                     tm = tlm;
                 }
-                let items: Vec<Obj> = match operands.last() {
-                    Some(Obj::Array(a)) if op == b"TJ" => a.clone(),
-                    Some(s @ Obj::Str(_)) => vec![s.clone()],
+                let items: Vec<Obj> = match operands.pop() {
+                    Some(Obj::Array(a)) if op == b"TJ" => a,
+                    Some(s @ Obj::Str(_)) => vec![s],
                     _ => Vec::new(),
                 };
                 for it in &items {
@@ -245,6 +263,33 @@ pub(crate) fn show(
     Ok(())
 }
 
+/// The elements of the array at the parser's position (its `[`), at most [`MAX_TJ_ITEMS`]
+/// of them kept; the parser ends past its `]` (or at the end of the content).
+fn array(p: &mut Parser, budget: &Budget) -> Result<Vec<Obj>, Error> {
+    p.pos += 1;
+    let mut items = Vec::new();
+    loop {
+        p.skip_ws();
+        match p.byte_at(p.pos) {
+            None => break,
+            Some(b']') => {
+                p.pos += 1;
+                break;
+            }
+            Some(_) => {}
+        }
+        budget.spend(Resource::Operators, 1)?;
+        let start = p.pos;
+        match p.object() {
+            Ok(o) if items.len() < MAX_TJ_ITEMS => items.push(o),
+            Ok(_) => {}
+            // Not an object: read past one byte.
+            Err(_) => p.pos = start + 1,
+        }
+    }
+    Ok(items)
+}
+
 /// Draws the string `s` at the text matrix `tm`, moving it past the glyphs.
 fn draw(s: &[u8], st: &State, tm: &mut Matrix, out: &mut Lines) {
     let Some(font) = &st.font else { return };
@@ -269,7 +314,14 @@ fn draw(s: &[u8], st: &State, tm: &mut Matrix, out: &mut Lines) {
     }
     out.last_y = Some(y);
     let mut adv_total = 0.0;
-    font.decode(s, &mut out.current, |w, is_space| {
+    // Past the longest line kept, glyphs still move the pen but add no text.
+    let mut sink = String::new();
+    let text = if out.current.len() < MAX_LINE_TEXT {
+        &mut out.current
+    } else {
+        &mut sink
+    };
+    font.decode(s, text, |w, is_space| {
         let mut tx = w / 1000.0 * st.size + st.char_space;
         if is_space {
             tx += st.word_space;

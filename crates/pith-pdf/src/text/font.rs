@@ -18,8 +18,17 @@ use crate::Error;
 /// Largest `ToUnicode` CMap or embedded font program decoded (real ones are under 100 KB and
 /// 1 MB; the encoding of a Type 1 program sits in its first few kilobytes).
 const MAX_FONT_STREAM: u64 = 8 << 20;
+/// Longest line of text kept, in bytes: glyphs decoded past it add no text (they still
+/// advance the pen).
+pub(crate) const MAX_LINE_TEXT: usize = 16 << 10;
 /// Most codes one CMap maps (two-byte fonts hold at most 65,536 codes).
 const MAX_CMAP_CODES: usize = 1 << 16;
+/// Longest text one code maps to, in UTF-16 units (a ligature or an accented letter is a few;
+/// TN 5014 allows 512 bytes). A longer destination is cut to it.
+const MAX_CODE_TEXT: usize = 64;
+/// Most bytes of text one CMap's mappings hold together: beyond it, further codes read as
+/// unmapped, so a range of 65,536 codes to long strings costs a bounded table.
+const MAX_CMAP_TEXT: usize = 1 << 20;
 
 /// A font's codes read as text.
 #[derive(Debug, Default)]
@@ -147,7 +156,9 @@ impl Font {
         let step = if self.two_byte { 2 } else { 1 };
         for c in bytes.chunks(step) {
             let code = c.iter().fold(0u32, |a, &b| a << 8 | u32::from(b));
+            let full = out.len() >= MAX_LINE_TEXT;
             match self.to_unicode.get(&code) {
+                _ if full => {}
                 Some(t) => out.push_str(t),
                 None if !self.two_byte => match self.simple.get(code as usize) {
                     Some(Some(t)) => out.push_str(t),
@@ -272,6 +283,7 @@ fn cmap_tokens(data: &[u8]) -> impl Iterator<Item = CTok<'_>> {
 fn utf16(bytes: &[u8]) -> String {
     let units: Vec<u16> = bytes
         .chunks(2)
+        .take(MAX_CODE_TEXT)
         .map(|c| u16::from_be_bytes([c[0], *c.get(1).unwrap_or(&0)]))
         .collect();
     String::from_utf16_lossy(&units)
@@ -284,24 +296,56 @@ fn code_of(bytes: &[u8]) -> u32 {
         .fold(0u32, |a, &b| a << 8 | u32::from(b))
 }
 
-/// The `bfchar` and `bfrange` mappings of a `ToUnicode` CMap, at most [`MAX_CMAP_CODES`].
+/// A CMap's table as it is filled: its codes, their text's bytes and the mappings tried.
+struct Table {
+    map: HashMap<u32, Box<str>>,
+    text: usize,
+    steps: usize,
+}
+
+impl Table {
+    /// Maps `code` to `text` while the table is within its bounds.
+    fn put(&mut self, code: u32, text: String) {
+        self.steps += 1;
+        if self.map.len() < MAX_CMAP_CODES && self.text + text.len() <= MAX_CMAP_TEXT {
+            self.text += text.len();
+            self.map.insert(code, text.into());
+        }
+    }
+
+    /// Whether no more mappings are read: the table holds [`MAX_CMAP_CODES`] codes or
+    /// [`MAX_CMAP_TEXT`] bytes, or four times as many mappings were tried (ranges that map the
+    /// same codes again and again).
+    fn full(&self) -> bool {
+        self.map.len() >= MAX_CMAP_CODES
+            || self.text >= MAX_CMAP_TEXT
+            || self.steps >= 4 * MAX_CMAP_CODES
+    }
+}
+
+/// The `bfchar` and `bfrange` mappings of a `ToUnicode` CMap, within [`MAX_CMAP_CODES`]
+/// codes and [`MAX_CMAP_TEXT`] bytes of text.
 fn parse_cmap(data: &[u8]) -> HashMap<u32, Box<str>> {
-    let mut map = HashMap::new();
+    let mut t = Table {
+        map: HashMap::new(),
+        text: 0,
+        steps: 0,
+    };
     let mut toks = cmap_tokens(data);
     let mut section = None::<bool>; // Some(false): bfchar, Some(true): bfrange
     let mut hexes: Vec<Vec<u8>> = Vec::new();
-    while let Some(t) = toks.next() {
-        if map.len() >= MAX_CMAP_CODES {
+    while let Some(tok) = toks.next() {
+        if t.full() {
             break;
         }
-        match t {
+        match tok {
             CTok::Word(b"beginbfchar") => (section, hexes) = (Some(false), Vec::new()),
             CTok::Word(b"beginbfrange") => (section, hexes) = (Some(true), Vec::new()),
             CTok::Word(b"endbfchar" | b"endbfrange") => section = None,
             CTok::Hex(h) if section == Some(false) => {
                 hexes.push(h);
                 if let [src, dst] = &hexes[..] {
-                    map.insert(code_of(src), utf16(dst).into());
+                    t.put(code_of(src), utf16(dst));
                     hexes.clear();
                 }
             }
@@ -311,10 +355,10 @@ fn parse_cmap(data: &[u8]) -> HashMap<u32, Box<str>> {
                     let (lo, hi) = (code_of(lo), code_of(hi));
                     let mut dst = dst.clone();
                     for code in lo..=hi.min(lo.saturating_add(MAX_CMAP_CODES as u32)) {
-                        if map.len() >= MAX_CMAP_CODES {
+                        if t.full() {
                             break;
                         }
-                        map.insert(code, utf16(&dst).into());
+                        t.put(code, utf16(&dst));
                         // The last byte counts up (TN 5014 §1.4.2).
                         if let Some(last) = dst.last_mut() {
                             *last = last.wrapping_add(1);
@@ -326,12 +370,10 @@ fn parse_cmap(data: &[u8]) -> HashMap<u32, Box<str>> {
             CTok::Open if section == Some(true) && hexes.len() == 2 => {
                 let lo = code_of(&hexes[0]);
                 let mut code = lo;
-                for t in toks.by_ref() {
-                    match t {
+                for tok in toks.by_ref() {
+                    match tok {
                         CTok::Hex(d) => {
-                            if map.len() < MAX_CMAP_CODES {
-                                map.insert(code, utf16(&d).into());
-                            }
+                            t.put(code, utf16(&d));
                             code = code.saturating_add(1);
                         }
                         _ => break,
@@ -342,7 +384,7 @@ fn parse_cmap(data: &[u8]) -> HashMap<u32, Box<str>> {
             _ => {}
         }
     }
-    map
+    t.map
 }
 
 /// The encoding an embedded Type 1 program declares in its clear-text part.
@@ -365,6 +407,12 @@ fn builtin_encoding(program: &[u8]) -> Option<Builtin> {
     if find(head, b"StandardEncoding").is_some() {
         return Some(Builtin::Standard);
     }
+    // The encoding ends at its `readonly def` (found once: each `dup` is then read in one
+    // pass, however many a program holds).
+    let rest = match find(rest, b"readonly def") {
+        Some(e) => &rest[..e],
+        None => rest,
+    };
     let mut names = Vec::new();
     let mut i = 0;
     while let Some(p) = find(&rest[i..], b"dup ") {
@@ -383,7 +431,7 @@ fn builtin_encoding(program: &[u8]) -> Option<Builtin> {
             names.push((code, name[..len].to_vec()));
         }
         i += p + 4;
-        if find(&rest[..i], b"readonly def").is_some() || names.len() > 256 {
+        if names.len() > 256 {
             break;
         }
     }

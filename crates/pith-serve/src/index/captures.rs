@@ -17,7 +17,7 @@ use pith::PithNumber;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
-use super::{Error, ErrorKind};
+use super::Error;
 
 /// The captures pith checked: one row per record whose version's PDF the Internet Archive
 /// holds, as a WARC record or a CDX line the build checked showed. A side table, created in
@@ -109,6 +109,42 @@ fn store(conn: &Connection, code: &str, c: &Capture, evidence: &str) -> Result<b
     Ok(n > 0)
 }
 
+/// Whether the CDX line `c` is evidence for the version it names ([`check::cdx_stored`] with
+/// the SHA-1s the reports give): `Ok(Ok(stored anew))`, or `Ok(Err(why not))`.
+fn cdx_line(
+    conn: &Connection,
+    sha1s: &HashMap<String, Vec<String>>,
+    c: &Capture,
+) -> Result<Result<bool, String>, Error> {
+    let Some((id, v)) = c.arxiv_version() else {
+        return Ok(Err(format!(
+            "{} is not the URL of a version's PDF at arxiv.org",
+            c.url
+        )));
+    };
+    let Some(n) = version_code(conn, &id, v)? else {
+        return Ok(Err(format!("no record of arXiv:{id}v{v} is indexed")));
+    };
+    let known = sha1s.get(n.code()).map(Vec::as_slice).unwrap_or_default();
+    if known.is_empty() {
+        return Ok(Err(format!(
+            "{}: no report gives the SHA-1 of a PDF of arXiv:{id}v{v} (a batch or tar report line with its number and sha1)",
+            c.url
+        )));
+    }
+    let mut checked = known.iter().map(|s| check::cdx_stored(c, &id, v, s));
+    match checked.clone().find(Result::is_ok) {
+        Some(_) => Ok(Ok(store(conn, n.code(), c, "cdx")?)),
+        None => {
+            let why = checked
+                .next_back()
+                .and_then(Result::err)
+                .unwrap_or_default();
+            Ok(Err(format!("{}: {why}", c.timestamp)))
+        }
+    }
+}
+
 /// The files of a captures folder, sorted.
 fn files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -125,36 +161,64 @@ fn is_report(p: &Path) -> bool {
 }
 
 /// The SHA-1 digests the reports in `dirs` give, by code: every line with a `number` and a
-/// `sha1`.
-fn digests(dirs: &[PathBuf], limits: &Limits) -> Result<HashMap<String, Vec<String>>, Error> {
+/// `sha1`. Lines are read within [`Limits`] ([`pith::bounded`]); a report that cannot be read
+/// (or goes past them) gets one line in `bad` and gives the digests read before it.
+fn digests(
+    dirs: &[PathBuf],
+    limits: &Limits,
+    bad: &mut dyn FnMut(String) -> Result<(), Error>,
+) -> Result<HashMap<String, Vec<String>>, Error> {
     let mut out: HashMap<String, Vec<String>> = HashMap::new();
     for dir in dirs {
         for f in files(dir)?.into_iter().filter(|p| is_report(p)) {
-            let text = check::read_text(&f, limits)
-                .map_err(|e| Error::from(ErrorKind::Input(e.to_string())))?;
-            for line in text.lines() {
-                let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
-                    continue;
-                };
-                let (Some(n), Some(s)) = (v["number"].as_str(), v["sha1"].as_str()) else {
-                    continue;
-                };
-                if let Ok(n) = PithNumber::parse(n) {
-                    out.entry(n.code().to_owned())
-                        .or_default()
-                        .push(s.to_ascii_uppercase());
+            let read = (|| -> Result<(), pith::bounded::Error> {
+                let file = std::fs::File::open(&f)
+                    .map_err(|e| pith::bounded::Error::from(pith::bounded::ErrorKind::Io(e)))?;
+                let bounds = limits.bounds();
+                let mut lines = pith::bounded::Lines::new(
+                    std::io::BufReader::new(pith::bounded::Reader::new(file, &bounds)),
+                    &bounds,
+                );
+                while let Some(line) = lines.next_line()? {
+                    let pith::bounded::Line::Text(line) = line else {
+                        continue;
+                    };
+                    let Ok(v) = pith::bounded::json::parse::<serde_json::Value>(
+                        line,
+                        limits.line_bytes as u64,
+                    ) else {
+                        continue;
+                    };
+                    let (Some(n), Some(s)) = (v["number"].as_str(), v["sha1"].as_str()) else {
+                        continue;
+                    };
+                    if let Ok(n) = PithNumber::parse(n) {
+                        out.entry(n.code().to_owned())
+                            .or_default()
+                            .push(s.to_ascii_uppercase());
+                    }
                 }
+                Ok(())
+            })();
+            if let Err(e) = read {
+                bad(format!("{}: {e}", f.display()))?;
             }
         }
     }
     Ok(out)
 }
 
+/// The most lines one capture file gives `bad`: the rest are counted in one more line.
+const MAX_BAD_LINES: usize = 100;
+
 /// Checks every capture in `dirs` against the index in `conn` and stores those that check;
 /// `bad` gets one line for each that does not. Returns how many were stored.
 ///
+/// A file that cannot be read or is refused (past [`Limits`]: a non-UTF-8 or truncated file,
+/// a gzip cut short, an answer too large) is one line in `bad`, and the rest is read.
+///
 /// # Errors
-/// [`ErrorKind::Input`] for a file that cannot be read or is refused (past [`Limits`]); SQLite's.
+/// SQLite's, and `bad`'s.
 pub fn build(
     conn: &Connection,
     dirs: &[PathBuf],
@@ -162,20 +226,38 @@ pub fn build(
 ) -> Result<u64, Error> {
     conn.execute_batch(CAPTURES)?;
     let limits = Limits::default();
-    let sha1s = digests(dirs, &limits)?;
+    let sha1s = digests(dirs, &limits, bad)?;
     let mut stored = 0;
-    let input = |e: pith::capture::Error| Error::from(ErrorKind::Input(e.to_string()));
     for dir in dirs {
         for f in files(dir)?.into_iter().filter(|p| !is_report(p)) {
             let name = f.display().to_string();
+            // Each file has the time one file of a run may take: past it, its reading stops
+            // where it is and the file is one line.
+            let limits = Limits {
+                stop: pith::pdf::Stop::after(pith::job::stop::FILE_TIMEOUT),
+                ..limits.clone()
+            };
             let mut lines: Vec<String> = Vec::new();
+            let mut more = 0usize;
+            // One file's reasons are kept up to a bound: a file of a million bad lines
+            // costs a hundred lines of report and a count.
+            let mut note = |l: String| {
+                if lines.len() < MAX_BAD_LINES {
+                    lines.push(l);
+                } else {
+                    more += 1;
+                }
+            };
             let mut failure: Option<Error> = None;
-            if check::is_warc(&f).map_err(|e| Error::from(e).at(&f))? {
-                warc::read_file(&f, &limits, &mut |r| {
+            // A file that cannot be read or goes past its bounds is one line; the captures it
+            // gave before that stay, and the other files are read.
+            let read: Result<(), pith::capture::Error> = match check::is_warc(&f) {
+                Err(e) => Err(pith::capture::ErrorKind::Io(e).into()),
+                Ok(true) => warc::read_file(&f, &limits, &mut |r| {
                     let where_ = format!("{name}: record {}", r.index);
                     let Some((id, Some(v), true)) = pith::capture::arxiv_of_url(&r.target_uri)
                     else {
-                        lines.push(format!(
+                        note(format!(
                             "{where_}: {} is not the URL of a version's PDF at arxiv.org",
                             r.target_uri
                         ));
@@ -184,7 +266,7 @@ pub fn build(
                     let n = match version_code(conn, &id, v) {
                         Ok(Some(n)) => n,
                         Ok(None) => {
-                            lines.push(format!("{where_}: no record of arXiv:{id}v{v} is indexed"));
+                            note(format!("{where_}: no record of arXiv:{id}v{v} is indexed"));
                             return true;
                         }
                         Err(e) => {
@@ -200,56 +282,42 @@ pub fn build(
                                 return false;
                             }
                         },
-                        Err(why) => lines.push(format!("{where_}: {why}")),
+                        Err(why) => note(format!("{where_}: {why}")),
                     }
                     true
                 })
-                .map_err(input)?;
-            } else {
-                let text = check::read_text(&f, &limits).map_err(input)?;
-                let (captures, unread) =
-                    cdx::read(&text, &limits).map_err(|e| input(e.in_file(&f)))?;
-                for b in unread {
-                    lines.push(format!("{name}: line {}: {}", b.line, b.reason));
-                }
-                for c in captures {
-                    let Some((id, v)) = c.arxiv_version() else {
-                        lines.push(format!(
-                            "{name}: {} is not the URL of a version's PDF at arxiv.org",
-                            c.url
-                        ));
-                        continue;
+                .map(|_| ()),
+                Ok(false) => cdx::read_file(&f, &limits, &mut |r| {
+                    let c = match r {
+                        Ok(c) => c,
+                        Err(b) => {
+                            note(format!("{name}: line {}: {}", b.line, b.reason));
+                            return true;
+                        }
                     };
-                    let Some(n) = version_code(conn, &id, v)? else {
-                        lines.push(format!("{name}: no record of arXiv:{id}v{v} is indexed"));
-                        continue;
-                    };
-                    let known = sha1s.get(n.code()).map(Vec::as_slice).unwrap_or_default();
-                    if known.is_empty() {
-                        lines.push(format!(
-                            "{name}: {}: no report gives the SHA-1 of a PDF of arXiv:{id}v{v} (a batch or tar report line with its number and sha1)",
-                            c.url
-                        ));
-                        continue;
-                    }
-                    let mut checked = known.iter().map(|s| check::cdx_stored(&c, &id, v, s));
-                    match checked.clone().find(Result::is_ok) {
-                        Some(_) => stored += u64::from(store(conn, n.code(), &c, "cdx")?),
-                        None => {
-                            let why = checked
-                                .next_back()
-                                .and_then(Result::err)
-                                .unwrap_or_default();
-                            lines.push(format!("{name}: {}: {why}", c.timestamp));
+                    match cdx_line(conn, &sha1s, &c) {
+                        Ok(Ok(new)) => stored += u64::from(new),
+                        Ok(Err(why)) => note(format!("{name}: {why}")),
+                        Err(e) => {
+                            failure = Some(e);
+                            return false;
                         }
                     }
-                }
-            }
+                    true
+                })
+                .map(|_| ()),
+            };
             if let Some(e) = failure {
                 return Err(e);
             }
             for l in lines {
                 bad(l)?;
+            }
+            if more > 0 {
+                bad(format!("{name}: {more} more captures not stored"))?;
+            }
+            if let Err(e) = read {
+                bad(e.in_file(&f).to_string())?;
             }
         }
     }

@@ -8,7 +8,6 @@
 //! A paper's references given again replace the ones it had.
 
 use std::collections::HashSet;
-use std::io::BufRead;
 
 use pith::job::refs::Reference;
 use rusqlite::{params, Connection};
@@ -33,13 +32,16 @@ CREATE INDEX IF NOT EXISTS cites_cited ON cites(kind, cited);
 
 /// Longest line of a references file read (a line is one identifier and where it was read).
 const MAX_LINE: usize = 64 << 10;
+/// The most lines one references file gives `bad`: the rest are counted in one more line.
+const MAX_BAD_LINES: u64 = 100;
 
-/// Stores the lines of the references files `files`; a line that is no reference, or whose
-/// file's name gave no citing paper, goes to `bad` and is skipped. Returns how many edges
-/// were stored.
+/// Stores the lines of the references files `files`, read through [`pith::bounded`]; a line
+/// that is no reference, or whose file's name gave no citing paper, goes to `bad` and is
+/// skipped, and so does a file that cannot be read (one line). Returns how many edges were
+/// stored.
 ///
 /// # Errors
-/// [`super::ErrorKind::Io`] when a file cannot be read, [`super::ErrorKind::Sqlite`].
+/// [`super::ErrorKind::Sqlite`].
 pub(crate) fn put_refs(
     conn: &Connection,
     files: &[std::path::PathBuf],
@@ -49,47 +51,99 @@ pub(crate) fn put_refs(
     let mut replaced: HashSet<String> = HashSet::new();
     let mut stored = 0;
     for file in files {
-        let (_, stream) = pith::decompress::open(file).map_err(|e| Error::from(e).at(file))?;
-        for (i, line) in stream.split(b'\n').enumerate() {
-            let line = line.map_err(|e| Error::from(e).at(file))?;
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            let at = || format!("{}:{}", file.display(), i + 1);
-            if line.len() > MAX_LINE {
-                bad(format!(
-                    "{}: the line is longer than {MAX_LINE} bytes",
-                    at()
-                ));
-                continue;
-            }
-            let r: Reference = match serde_json::from_slice(&line) {
-                Ok(r) => r,
-                Err(e) => {
-                    bad(format!("{}: not a line of pith refs: {e}", at()));
+        // A file that cannot be read, or goes past its bounds (a damaged gzip, more lines
+        // than a references file holds), is one line in `bad`: the lines read before stay,
+        // and the other files are read.
+        let mut failed: Option<Error> = None;
+        let read = (|| -> Result<(), pith::bounded::Error> {
+            // A write to the index that fails ends the build (kept aside, as the reading's
+            // error type cannot carry it).
+            let mut sql = |r: rusqlite::Result<usize>| {
+                r.map_err(|e| {
+                    failed = Some(e.into());
+                    pith::bounded::Error::from(pith::bounded::ErrorKind::Io(std::io::Error::other(
+                        "the index cannot be written",
+                    )))
+                })
+            };
+            let (_, stream) = pith::decompress::open(file)
+                .map_err(|e| pith::bounded::Error::from(pith::bounded::ErrorKind::Io(e)))?;
+            let bounds = pith::bounded::Bounds {
+                line_bytes: MAX_LINE,
+                ..pith::bounded::Bounds::default()
+            };
+            let mut lines = pith::bounded::Lines::new(
+                std::io::BufReader::new(pith::bounded::Reader::new(stream, &bounds)),
+                &bounds,
+            );
+            let mut skipped = 0u64;
+            let mut i = 0u64;
+            while let Some(line) = lines.next_line()? {
+                i += 1;
+                let at = || format!("{}:{i}", file.display());
+                // One file's reasons are kept up to a bound; the rest are counted.
+                let mut note = |why: String| {
+                    skipped += 1;
+                    if skipped <= MAX_BAD_LINES {
+                        bad(why);
+                    }
+                };
+                let line = match line {
+                    pith::bounded::Line::Text(t) => t,
+                    pith::bounded::Line::TooLong(_) => {
+                        note(format!(
+                            "{}: the line is longer than {MAX_LINE} bytes",
+                            at()
+                        ));
+                        continue;
+                    }
+                };
+                if line.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
-            };
-            match edge(&r) {
-                Ok(e) => {
-                    if replaced.insert(e.citing.clone()) {
-                        conn.execute("DELETE FROM cites WHERE citing = ?1", [&e.citing])?;
+                let r: Reference = match pith::bounded::json::parse(line, MAX_LINE as u64) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        note(format!("{}: not a line of pith refs: {e}", at()));
+                        continue;
                     }
-                    stored += conn.execute(
-                        "INSERT OR IGNORE INTO cites (citing, citing_version, kind, cited, \
-                         cited_version, evidence) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                        params![
-                            e.citing,
-                            e.citing_version,
-                            e.kind,
-                            e.cited,
-                            e.cited_version,
-                            e.evidence
-                        ],
-                    )? as u64;
+                };
+                match edge(&r) {
+                    Ok(e) => {
+                        if replaced.insert(e.citing.clone()) {
+                            sql(conn.execute("DELETE FROM cites WHERE citing = ?1", [&e.citing]))?;
+                        }
+                        stored += sql(conn.execute(
+                            "INSERT OR IGNORE INTO cites (citing, citing_version, kind, cited, \
+                             cited_version, evidence) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                            params![
+                                e.citing,
+                                e.citing_version,
+                                e.kind,
+                                e.cited,
+                                e.cited_version,
+                                e.evidence
+                            ],
+                        ))? as u64;
+                    }
+                    Err(why) => note(format!("{}: {why}", at())),
                 }
-                Err(why) => bad(format!("{}: {why}", at())),
             }
+            if skipped > MAX_BAD_LINES {
+                bad(format!(
+                    "{}: {} more lines not read",
+                    file.display(),
+                    skipped - MAX_BAD_LINES
+                ));
+            }
+            Ok(())
+        })();
+        match read {
+            Ok(()) => {}
+            Err(e) => match failed.take() {
+                Some(sqlite) => return Err(sqlite),
+                None => bad(format!("{}: {e}", file.display())),
+            },
         }
     }
     Ok(stored)
