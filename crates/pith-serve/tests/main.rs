@@ -5,6 +5,7 @@ mod anchors;
 mod attacks;
 mod badges;
 mod captures;
+mod captures_evidence;
 mod cites;
 mod cli;
 mod export;

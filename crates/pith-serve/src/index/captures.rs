@@ -2,22 +2,26 @@
 //! indexed versions' PDFs, kept only where pith checked them.
 //!
 //! A folder holds WARC files (told by their first bytes), CDX files (lines or the CDX API's
-//! JSON) and batch or tar reports (`*.jsonl`, whose lines give a PDF's `number` and `sha1`). A
-//! WARC record is stored when [`pith::job::capture::stored_version`] says it is the indexed
-//! version's PDF; a CDX line when its digest is the SHA-1 a report gives for a PDF of that
-//! version ([`pith::job::capture::cdx_stored`]). Everything else is reported and skipped. A
-//! version keeps its earliest checked capture.
+//! JSON) and batch or tar reports (`*.jsonl`, whose `injected` and `unchanged` lines give a
+//! PDF's `number` and `sha1`). A capture is stored when the evidence rule
+//! ([`pith::capture::evidence::judge`], the one `pith verify --capture` applies) says it counts
+//! for the indexed version: its URL, an HTTP 200 answer, a date after the version was
+//! announced, and a digest that is the SHA-1 of a PDF pith read carrying the version's number
+//! (the WARC record's own payload, or a report's PDF). Everything else is reported and skipped,
+//! one line each, a file that cannot be read included. A version keeps its earliest checked
+//! capture.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use pith::capture::evidence::{self, Payload, Read, Verdict, Version};
 use pith::capture::{cdx, warc, Capture, Limits};
 use pith::job::capture as check;
 use pith::PithNumber;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
-use super::{Error, ErrorKind};
+use super::Error;
 
 /// The captures pith checked: one row per record whose version's PDF the Internet Archive
 /// holds, as a WARC record or a CDX line the build checked showed. A side table, created in
@@ -88,15 +92,26 @@ pub fn read(c: &Connection, code: &str) -> Result<Option<Stored>, rusqlite::Erro
     .optional()
 }
 
-/// The current record's code and number of a version, if indexed.
-fn version_code(conn: &Connection, id: &str, v: u32) -> Result<Option<PithNumber>, Error> {
-    let code: Option<String> = conn
+/// The current record of a version, as the evidence rule judges captures for it: its number
+/// and when it was announced (this version's date, else v1's submission: no capture of any
+/// version is older).
+fn indexed_version(
+    conn: &Connection,
+    id: &str,
+    v: u32,
+) -> Result<Option<(String, Version)>, Error> {
+    let row: Option<(String, String, String)> = conn
         .prepare_cached(
-            "SELECT code FROM records WHERE arxiv_id = ?1 AND version = ?2 AND superseded = 0",
+            "SELECT code, version_date, submitted_at FROM records \
+             WHERE arxiv_id = ?1 AND version = ?2 AND superseded = 0",
         )?
-        .query_row(params![id, v], |r| r.get(0))
+        .query_row(params![id, v], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .optional()?;
-    Ok(code.and_then(|c| PithNumber::parse(&c).ok()))
+    Ok(row.and_then(|(code, date, first)| {
+        let n = PithNumber::parse(&code).ok()?;
+        let when = if date.is_empty() { first } else { date };
+        Some((code, Version::new(id, v).announced(&when).numbered(n)))
+    }))
 }
 
 fn store(conn: &Connection, code: &str, c: &Capture, evidence: &str) -> Result<bool, Error> {
@@ -124,37 +139,120 @@ fn is_report(p: &Path) -> bool {
     p.extension().is_some_and(|x| x == "jsonl")
 }
 
-/// The SHA-1 digests the reports in `dirs` give, by code: every line with a `number` and a
-/// `sha1`.
-fn digests(dirs: &[PathBuf], limits: &Limits) -> Result<HashMap<String, Vec<String>>, Error> {
-    let mut out: HashMap<String, Vec<String>> = HashMap::new();
+/// The PDFs the reports in `dirs` show pith read ([`check::report_reads`]), by SHA-1; a report
+/// that cannot be read is one line to `bad`.
+fn reads(
+    dirs: &[PathBuf],
+    limits: &Limits,
+    bad: &mut dyn FnMut(String) -> Result<(), Error>,
+) -> Result<HashMap<String, Vec<Read>>, Error> {
+    let mut out: HashMap<String, Vec<Read>> = HashMap::new();
     for dir in dirs {
         for f in files(dir)?.into_iter().filter(|p| is_report(p)) {
-            let text = check::read_text(&f, limits)
-                .map_err(|e| Error::from(ErrorKind::Input(e.to_string())))?;
-            for line in text.lines() {
-                let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            let text = match check::read_text(&f, limits) {
+                Ok(t) => t,
+                Err(e) => {
+                    bad(e.to_string())?;
                     continue;
-                };
-                let (Some(n), Some(s)) = (v["number"].as_str(), v["sha1"].as_str()) else {
-                    continue;
-                };
-                if let Ok(n) = PithNumber::parse(n) {
-                    out.entry(n.code().to_owned())
-                        .or_default()
-                        .push(s.to_ascii_uppercase());
                 }
+            };
+            for r in check::report_reads(&text, &f.display().to_string()) {
+                out.entry(r.sha1.clone()).or_default().push(r);
             }
         }
     }
     Ok(out)
 }
 
-/// Checks every capture in `dirs` against the index in `conn` and stores those that check;
-/// `bad` gets one line for each that does not. Returns how many were stored.
+/// What one capture file gave: captures stored, and lines for those that were not.
+struct FileRun<'a> {
+    conn: &'a Connection,
+    reads: &'a HashMap<String, Vec<Read>>,
+    stored: u64,
+    lines: Vec<String>,
+}
+
+impl FileRun<'_> {
+    fn reads_of(&self, digest: &str) -> &[Read] {
+        self.reads
+            .get(digest)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+    }
+
+    /// The indexed version a capture's URL names, or a line saying why there is none.
+    fn version(&mut self, at: &str, url: &str) -> Result<Option<(String, Version)>, Error> {
+        let Some(v) = check::version_of_url(url) else {
+            self.lines.push(format!(
+                "{at}: {url} is not the URL of a version's PDF at arxiv.org"
+            ));
+            return Ok(None);
+        };
+        let found = indexed_version(self.conn, &v.id, v.version)?;
+        if found.is_none() {
+            self.lines.push(format!(
+                "{at}: no record of arXiv:{}v{} is indexed",
+                v.id, v.version
+            ));
+        }
+        Ok(found)
+    }
+
+    fn keep(
+        &mut self,
+        at: &str,
+        code: &str,
+        c: &Capture,
+        v: &Verdict,
+        how: &str,
+    ) -> Result<(), Error> {
+        if v.stored {
+            self.stored += u64::from(store(self.conn, code, c, how)?);
+        } else {
+            self.lines.push(format!(
+                "{at}: {}",
+                v.reason().unwrap_or("it does not count")
+            ));
+        }
+        Ok(())
+    }
+
+    fn warc(&mut self, name: &str, r: &warc::Response) -> Result<(), Error> {
+        let at = format!("{name}: record {}", r.index);
+        let Some((code, version)) = self.version(&at, &r.target_uri)? else {
+            return Ok(());
+        };
+        let digest = r.capture().map(|c| c.digest).unwrap_or_default();
+        let (c, verdict) = check::judge_warc(r, &version, self.reads_of(&digest));
+        match c {
+            Some(c) => self.keep(&at, &code, &c, &verdict, "warc"),
+            None => {
+                self.lines.push(format!(
+                    "{at}: {}",
+                    verdict.reason().unwrap_or("it does not count")
+                ));
+                Ok(())
+            }
+        }
+    }
+
+    fn cdx(&mut self, name: &str, c: &Capture) -> Result<(), Error> {
+        let at = format!("{name}: {} {}", c.timestamp, c.url);
+        let Some((code, version)) = self.version(&at, &c.url)? else {
+            return Ok(());
+        };
+        let verdict = evidence::judge(c, &Payload::Stated, &version, self.reads_of(&c.digest));
+        self.keep(&at, &code, c, &verdict, "cdx")
+    }
+}
+
+/// Checks every capture in `dirs` against the index in `conn` by the evidence rule
+/// ([`pith::capture::evidence`]) and stores those that count; `bad` gets one line for each
+/// that does not, and one for each file that cannot be read (the other files are still
+/// read). Returns how many were stored.
 ///
 /// # Errors
-/// [`ErrorKind::Input`] for a file that cannot be read or is refused (past [`Limits`]); SQLite's.
+/// SQLite's, and `bad`'s.
 pub fn build(
     conn: &Connection,
     dirs: &[PathBuf],
@@ -162,94 +260,56 @@ pub fn build(
 ) -> Result<u64, Error> {
     conn.execute_batch(CAPTURES)?;
     let limits = Limits::default();
-    let sha1s = digests(dirs, &limits)?;
+    let reads = reads(dirs, &limits, bad)?;
     let mut stored = 0;
-    let input = |e: pith::capture::Error| Error::from(ErrorKind::Input(e.to_string()));
     for dir in dirs {
         for f in files(dir)?.into_iter().filter(|p| !is_report(p)) {
             let name = f.display().to_string();
-            let mut lines: Vec<String> = Vec::new();
+            let mut run = FileRun {
+                conn,
+                reads: &reads,
+                stored: 0,
+                lines: Vec::new(),
+            };
             let mut failure: Option<Error> = None;
-            if check::is_warc(&f).map_err(|e| Error::from(e).at(&f))? {
-                warc::read_file(&f, &limits, &mut |r| {
-                    let where_ = format!("{name}: record {}", r.index);
-                    let Some((id, Some(v), true)) = pith::capture::arxiv_of_url(&r.target_uri)
-                    else {
-                        lines.push(format!(
-                            "{where_}: {} is not the URL of a version's PDF at arxiv.org",
-                            r.target_uri
-                        ));
-                        return true;
-                    };
-                    let n = match version_code(conn, &id, v) {
-                        Ok(Some(n)) => n,
-                        Ok(None) => {
-                            lines.push(format!("{where_}: no record of arXiv:{id}v{v} is indexed"));
-                            return true;
-                        }
-                        Err(e) => {
-                            failure = Some(e);
-                            return false;
-                        }
-                    };
-                    match check::stored_version(&r, Some((&id, v, &n))) {
-                        Ok(c) => match store(conn, n.code(), &c, "warc") {
-                            Ok(new) => stored += u64::from(new),
-                            Err(e) => {
-                                failure = Some(e);
-                                return false;
-                            }
-                        },
-                        Err(why) => lines.push(format!("{where_}: {why}")),
+            let read = match check::is_warc(&f) {
+                Err(e) => Err(format!("{name}: cannot read it: {e}")),
+                Ok(true) => warc::read_file(&f, &limits, &mut |r| match run.warc(&name, &r) {
+                    Ok(()) => true,
+                    Err(e) => {
+                        failure = Some(e);
+                        false
                     }
-                    true
                 })
-                .map_err(input)?;
-            } else {
-                let text = check::read_text(&f, &limits).map_err(input)?;
-                let (captures, unread) =
-                    cdx::read(&text, &limits).map_err(|e| input(e.in_file(&f)))?;
-                for b in unread {
-                    lines.push(format!("{name}: line {}: {}", b.line, b.reason));
-                }
-                for c in captures {
-                    let Some((id, v)) = c.arxiv_version() else {
-                        lines.push(format!(
-                            "{name}: {} is not the URL of a version's PDF at arxiv.org",
-                            c.url
-                        ));
-                        continue;
-                    };
-                    let Some(n) = version_code(conn, &id, v)? else {
-                        lines.push(format!("{name}: no record of arXiv:{id}v{v} is indexed"));
-                        continue;
-                    };
-                    let known = sha1s.get(n.code()).map(Vec::as_slice).unwrap_or_default();
-                    if known.is_empty() {
-                        lines.push(format!(
-                            "{name}: {}: no report gives the SHA-1 of a PDF of arXiv:{id}v{v} (a batch or tar report line with its number and sha1)",
-                            c.url
-                        ));
-                        continue;
-                    }
-                    let mut checked = known.iter().map(|s| check::cdx_stored(&c, &id, v, s));
-                    match checked.clone().find(Result::is_ok) {
-                        Some(_) => stored += u64::from(store(conn, n.code(), &c, "cdx")?),
-                        None => {
-                            let why = checked
-                                .next_back()
-                                .and_then(Result::err)
-                                .unwrap_or_default();
-                            lines.push(format!("{name}: {}: {why}", c.timestamp));
+                .map(drop)
+                .map_err(|e| e.to_string()),
+                Ok(false) => match check::read_text(&f, &limits)
+                    .and_then(|text| cdx::read(&text, &limits).map_err(|e| e.in_file(&f)))
+                {
+                    Ok((captures, unread)) => {
+                        for b in unread {
+                            run.lines
+                                .push(format!("{name}: line {}: {}", b.line, b.reason));
                         }
+                        for c in &captures {
+                            run.cdx(&name, c)?;
+                        }
+                        Ok(())
                     }
-                }
-            }
+                    Err(e) => Err(e.to_string()),
+                },
+            };
             if let Some(e) = failure {
                 return Err(e);
             }
-            for l in lines {
+            stored += run.stored;
+            for l in run.lines {
                 bad(l)?;
+            }
+            // A file that cannot be read is one line; what it gave before is kept, and the
+            // other files are still read.
+            if let Err(why) = read {
+                bad(why)?;
             }
         }
     }
