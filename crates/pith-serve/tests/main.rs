@@ -7,6 +7,7 @@ mod badges;
 mod captures;
 mod captures_evidence;
 mod cites;
+mod cites_bounds;
 mod cli;
 mod export;
 mod floods;
