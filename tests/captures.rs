@@ -1,8 +1,10 @@
 //! Internet Archive captures: WARC files written by warcio (plain, chunked, gzip bodies, one
 //! tampered), CDX lines with right and wrong digests, and the CDX API on a 127.0.0.1 stand-in,
 //! checked by `pith verify PDF --capture …`; warcio reads back what pith accepted and refused.
+//! A capture counts only by the evidence rule: the version's own PDF URL, HTTP 200, dated
+//! after the version, and a PDF pith read and recognised as the version.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::common::http::{Reply, Server};
 use crate::common::{self, fixture, pith, tmpdir};
@@ -69,6 +71,30 @@ fn warcio_digests_hold(file: &Path) -> bool {
     .0
 }
 
+/// The suite's minimal PDF carrying arXiv:2402.03791v3's number and naming the version, as
+/// `pith inject --record` writes it.
+pub(crate) fn numbered(dir: &Path) -> PathBuf {
+    let v: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(common::data("records.json")).unwrap())
+            .unwrap();
+    assert_eq!(v[0]["canonical_record"]["source"]["id"], "2402.03791");
+    let rec = dir.join("record.json");
+    std::fs::write(&rec, v[0]["canonical_record"].to_string()).unwrap();
+    let out = dir.join("numbered.pdf");
+    let o = pith()
+        .arg("inject")
+        .arg(fixture("minimal.pdf"))
+        .arg("--record")
+        .arg(&rec)
+        .arg("-o")
+        .arg(&out)
+        .env("SOURCE_DATE_EPOCH", "1700000000")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    out
+}
+
 fn verify(pdf: &Path, captures: &[&str]) -> (i32, String, String) {
     let mut c = pith();
     c.arg("verify").arg(pdf);
@@ -89,7 +115,7 @@ fn warc_records_decide_whether_a_file_is_stored() {
         return;
     }
     let dir = tmpdir();
-    let pdf = fixture("minimal.pdf");
+    let pdf = numbered(dir.path());
     let good = dir.path().join("good.warc.gz");
     warc(&good, &pdf, &["plain", "chunked", "gzip"], true);
     let bad = dir.path().join("tampered.warc");
@@ -172,7 +198,7 @@ fn sha1_base32(p: &Path) -> String {
 #[test]
 fn cdx_lines_match_by_digest() {
     let dir = tmpdir();
-    let pdf = fixture("minimal.pdf");
+    let pdf = numbered(dir.path());
     let right = sha1_base32(&pdf);
     let wrong = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
     let line = |d: &str| {
@@ -198,7 +224,8 @@ fn cdx_lines_match_by_digest() {
 
 #[test]
 fn the_cdx_api_is_asked_once_then_cached() {
-    let pdf = fixture("minimal.pdf");
+    let dir = tmpdir();
+    let pdf = numbered(dir.path());
     let digest = sha1_base32(&pdf);
     let body = format!(
         "[[\"urlkey\",\"timestamp\",\"original\",\"mimetype\",\"statuscode\",\"digest\",\"length\"],\

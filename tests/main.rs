@@ -23,6 +23,7 @@ mod batch;
 mod bombs;
 mod canonical_python;
 mod captures;
+mod captures_evidence;
 mod cli_core;
 mod cli_habits;
 mod cli_help;

@@ -15,6 +15,7 @@
 //! PDFs; the network (the CDX API) is `net::wayback`'s.
 
 pub mod cdx;
+pub mod evidence;
 pub mod warc;
 
 use std::fmt;

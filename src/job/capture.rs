@@ -1,15 +1,12 @@
 //! The capture jobs: whether the Internet Archive holds a version's PDF, from captures pith
-//! checks itself.
+//! checks itself, by the one rule of [`crate::capture::evidence`].
 //!
-//! Two questions, one rule each:
-//! - [`stored_version`]: is a WARC `response` record evidence that the Archive holds version N
-//!   of a paper? Its URL is `arxiv.org/pdf/<id>vN`, its answer 200, its payload digest the
-//!   SHA-1 of its body, its payload a PDF pith reads, and a number the PDF carries (if any) is
-//!   the version's. A CDX line is such evidence when its URL is that version's and its digest
-//!   is the SHA-1 of a PDF pith read for that version ([`cdx_stored`]).
-//! - [`compare`] (`pith verify PDF --capture …`): is a user's file byte for byte what the
-//!   Archive captured? Its SHA-1 against each capture's digest (a WARC record's only when the
-//!   record's own digest holds).
+//! This module gathers what the rule is given: the PDFs pith read ([`pdf_read`]: a file, a
+//! WARC payload; [`report_reads`]: the lines of batch and tar reports that show a PDF pith
+//! recognised), the version a capture is judged for, and for a WARC record, whether its
+//! payload is what its digest says ([`judge_warc`]). [`compare`] (`pith verify PDF --capture
+//! …`) asks whether a user's file is, byte for byte, a capture that counts; `pith index
+//! --captures` asks the same rule of every capture it is given.
 //!
 //! Reading the capture files is [`crate::capture`]'s, asking the CDX API [`crate::net::wayback`]'s.
 
@@ -17,84 +14,141 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::capture::evidence::{self, Payload, Read, Verdict, Version};
 use crate::capture::{self, cdx, warc, Capture, Limits};
 use crate::net::{self, pdfcheck};
 use crate::number::PithNumber;
 use crate::pdf;
 
-/// Whether a WARC record is evidence that the Archive holds version `version` of `id`, whose
-/// number is `number` (the index's, when it has the version): the capture when it is, else
-/// why not (one line).
+/// A PDF pith reads, as evidence: its SHA-1, the number it carries and the arXiv version its
+/// XMP names (what `pith inject` writes), or why it is not a PDF pith reads.
 ///
 /// # Errors
 /// The reason, one line.
-pub fn stored_version(
-    r: &warc::Response,
-    expected: Option<(&str, u32, &PithNumber)>,
-) -> Result<Capture, String> {
-    let (id, version) = match capture::arxiv_of_url(&r.target_uri) {
-        Some((id, Some(v), true)) => (id, v),
-        _ => {
-            return Err(format!(
-                "{} is not the URL of a version's PDF at arxiv.org",
-                r.target_uri
-            ))
-        }
-    };
-    if r.status != 200 {
-        return Err(format!("the Archive's answer was HTTP {}", r.status));
-    }
-    r.digest_holds()?;
-    if let Some((eid, ev, _)) = expected {
-        if (eid, ev) != (id.as_str(), version) {
-            return Err(format!(
-                "it is of arXiv:{id}v{version}, not arXiv:{eid}v{ev}"
-            ));
-        }
-    }
+pub fn pdf_read(bytes: &[u8], what: &str) -> Result<Read, String> {
     let opts = pdf::InspectOptions {
         check: pdf::Check::Sampled,
         ..pdf::InspectOptions::default()
     };
-    let ins = pdf::inspect_opts(r.payload.as_slice(), &opts)
-        .map_err(|e| format!("its payload is not a PDF pith reads: {e}"))?;
-    if let (Some(claim), Some((_, _, n))) = (pdfcheck::claim(&ins), expected) {
-        if claim.number.code() != n.code() {
-            return Err(format!(
-                "its PDF carries {}, not this version's {}",
-                claim.number.full(),
-                n.full()
-            ));
-        }
-    }
-    r.capture()
-        .ok_or_else(|| format!("its WARC-Date {:?} is not a WARC date", r.date))
+    let ins = pdf::inspect_opts(bytes, &opts)
+        .map_err(|e| format!("{what} is not a PDF pith reads: {e}"))?;
+    let names = ins.xmp.as_ref().and_then(|x| {
+        x.schemes
+            .iter()
+            .find(|(k, _)| k == crate::vocab::SCHEME_ARXIV)
+            .and_then(|(_, v)| arxiv_version_of(v))
+    });
+    Ok(Read {
+        what: what.to_owned(),
+        sha1: capture::sha1_base32(bytes),
+        number: pdfcheck::claim(&ins).map(|c| c.number),
+        names,
+    })
 }
 
-/// Whether a CDX line is evidence that the Archive holds version `version` of `id`: its URL is
-/// that version's PDF, its status 200 (when given), and its digest is `sha1`, the base32 SHA-1
-/// of a PDF pith read for that version.
-///
-/// # Errors
-/// The reason, one line.
-pub fn cdx_stored(c: &Capture, id: &str, version: u32, sha1: &str) -> Result<(), String> {
-    match c.arxiv_version() {
-        Some((cid, cv)) if cid == id && cv == version => {}
-        _ => return Err(format!("{} is not arXiv:{id}v{version}'s PDF", c.url)),
+/// `2402.03791v3` as its id and version.
+fn arxiv_version_of(text: &str) -> Option<(String, u32)> {
+    let i = text.rfind('v')?;
+    let v: u32 = text.get(i + 1..)?.parse().ok()?;
+    let id = &text[..i];
+    (v > 0 && crate::record::is_arxiv_id(id)).then(|| (id.to_owned(), v))
+}
+
+/// The PDFs a batch or tar report shows pith read: every line whose `status` is `injected` or
+/// `unchanged` with a `number` and a `sha1` (a refused or failed member is no PDF pith
+/// recognised, whatever its line says). `file` names the report in the reads' sentences.
+pub fn report_reads(text: &str, file: &str) -> Vec<Read> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if !matches!(v["status"].as_str(), Some("injected" | "unchanged")) {
+            continue;
+        }
+        let (Some(n), Some(sha1)) = (v["number"].as_str(), v["sha1"].as_str()) else {
+            continue;
+        };
+        let (Ok(number), true) = (PithNumber::parse(n), cdx::is_digest(sha1)) else {
+            continue;
+        };
+        let names = match (v["id"].as_str(), v["version"].as_u64()) {
+            (Some(id), Some(ver)) => u32::try_from(ver).ok().map(|ver| (id.to_owned(), ver)),
+            _ => None,
+        };
+        out.push(Read {
+            what: format!("{file} line {}", i + 1),
+            sha1: sha1.to_ascii_uppercase(),
+            number: Some(number),
+            names,
+        });
     }
-    if c.status.is_some_and(|s| s != 200) {
-        return Err(format!(
-            "the Archive's answer was HTTP {}",
-            c.status.unwrap_or(0)
-        ));
+    out
+}
+
+/// Judges a WARC record as evidence for `version` ([`evidence::judge`]): pith hashed its
+/// payload, and the payload itself is a read when it is a PDF pith reads. `reads` are the
+/// other PDFs pith read (reports). The capture is `None` when the record's date is not a WARC
+/// date; the verdict then says so.
+pub fn judge_warc(
+    r: &warc::Response,
+    version: &Version,
+    reads: &[Read],
+) -> (Option<Capture>, Verdict) {
+    let Some(c) = r.capture() else {
+        let mut v = evidence::judge(&undated(r), &Payload::Stated, version, &[]);
+        v.stored = false;
+        v.checks.retain(|c| c.check != "date");
+        v.checks.insert(
+            0,
+            evidence::Check {
+                check: "date",
+                outcome: evidence::Outcome::Fails,
+                detail: format!("its WARC-Date {:?} is not a WARC date", r.date),
+            },
+        );
+        return (None, v);
+    };
+    let holds = r.digest_holds();
+    let mut all = reads.to_vec();
+    if holds.is_ok() {
+        if let Ok(read) = pdf_read(&r.payload, &format!("record {}'s payload", r.index)) {
+            all.push(read);
+        }
     }
-    if !c.digest.eq_ignore_ascii_case(sha1) {
-        return Err(format!(
-            "its digest {} is not the SHA-1 of the PDF read for this version ({sha1})",
-            c.digest
-        ));
+    let verdict = evidence::judge(&c, &Payload::Hashed(holds), version, &all);
+    (Some(c), verdict)
+}
+
+fn undated(r: &warc::Response) -> Capture {
+    Capture {
+        url: r.target_uri.clone(),
+        timestamp: String::new(),
+        digest: String::new(),
+        status: Some(r.status),
+        mime: None,
     }
-    Ok(())
+}
+
+/// The version a capture's URL names, when it is a versioned arXiv PDF URL.
+pub fn version_of_url(url: &str) -> Option<Version> {
+    match capture::arxiv_of_url(url)? {
+        (id, Some(v), true) => Some(Version::new(&id, v)),
+        _ => None,
+    }
+}
+
+/// The verdict on a capture that names no version to judge it for.
+pub fn no_version(c: &Capture) -> Verdict {
+    Verdict {
+        version: String::new(),
+        stored: false,
+        checks: vec![evidence::Check {
+            check: "url",
+            outcome: evidence::Outcome::Fails,
+            detail: format!("{} is not the URL of a version's PDF at arxiv.org", c.url),
+        }],
+    }
 }
 
 /// Where captures come from: a file (WARC or CDX, told by content), or the CDX API asked for
@@ -131,11 +185,14 @@ pub struct Compared {
     pub time_utc: String,
     /// The raw capture at the Wayback Machine.
     pub raw_url: String,
-    /// Whether its payload is the file, byte for byte.
+    /// Whether its payload is the file, byte for byte (its digest is the file's SHA-1).
     pub same: bool,
-    /// Why it was not compared (a WARC record whose own digest does not hold).
+    /// Why a capture of the file does not count as the Archive holding it (the first check of
+    /// [`Compared::verdict`] that fails).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub refused: Option<String>,
+    /// Whether it counts as the Archive holding the version's PDF, and every check made.
+    pub verdict: Verdict,
 }
 
 /// The answer of [`compare`]: `pith verify PDF --capture … --json`.
@@ -145,9 +202,10 @@ pub struct CaptureReport {
     pub file: String,
     /// Its SHA-1, base32 (as the Archive writes digests).
     pub sha1: String,
-    /// `stored` when a capture's payload is the file, else `not_stored`.
+    /// `stored` when a capture that counts ([`evidence::judge`]) is the file, else
+    /// `not_stored`.
     pub verdict: &'static str,
-    /// The verdict as one sentence.
+    /// The verdict as one sentence, naming what was not checked.
     pub headline: String,
     /// The captures looked at: every one that matched, and the first [`MAX_LISTED`] others.
     pub captures: Vec<Compared>,
@@ -204,8 +262,15 @@ impl CaptureError {
     }
 }
 
-/// Compares the file at `pdf` with the captures of `sources`: stored when one capture's
-/// payload is the file byte for byte.
+fn is_report(p: &Path) -> bool {
+    p.extension().is_some_and(|x| x == "jsonl")
+}
+
+/// Compares the file at `pdf` with the captures of `sources`: stored when a capture that
+/// counts for a version ([`evidence::judge`]) is the file byte for byte. The version is the
+/// one an online source's URL names, else the one the file's XMP names, else the capture's
+/// own URL's. A batch or tar report among `sources` (`*.jsonl`) recognises a file that carries
+/// no number by its SHA-1.
 ///
 /// # Errors
 /// [`CaptureError`] for a file that cannot be read or refused (past [`Limits`]) and for the
@@ -230,13 +295,36 @@ pub fn compare(
         _ => capture::Error::from(e).in_file(pdf),
     })?;
     let sha1 = capture::sha1_base32(&bytes);
+    let file_read = pdf_read(&bytes, "the file given").unwrap_or_else(|_| Read {
+        what: "the file given".into(),
+        sha1: sha1.clone(),
+        number: None,
+        names: None,
+    });
+    drop(bytes);
+    let file_version = file_read.names.as_ref().map(|(id, v)| Version::new(id, *v));
+    let mut reads = vec![file_read];
+    for s in sources {
+        if let CaptureSource::File(p) = s {
+            if is_report(p) {
+                let text = read_text(p, limits)?;
+                let name = p.display().to_string();
+                // Only lines about this file: a report recognises it, never another PDF.
+                reads.extend(
+                    report_reads(&text, &name)
+                        .into_iter()
+                        .filter(|r| r.sha1 == sha1),
+                );
+            }
+        }
+    }
     let mut out = Vec::new();
     let mut unlisted = 0usize;
     // Every capture is compared; the report lists the matches and the first
     // [`MAX_LISTED`] others, and counts the rest, so a file of millions of lines costs a
     // page of report.
-    let mut push = |source: &str, c: Capture, refused: Option<String>| {
-        let same = refused.is_none() && c.digest.eq_ignore_ascii_case(&sha1);
+    let mut push = |source: &str, c: Capture, verdict: Verdict| {
+        let same = c.digest.eq_ignore_ascii_case(&sha1);
         if !same && out.len() >= MAX_LISTED {
             unlisted += 1;
             return;
@@ -246,26 +334,44 @@ pub fn compare(
             time_utc: c.time_utc(),
             raw_url: c.raw_url(),
             same,
-            refused,
+            refused: same.then(|| verdict.reason().map(str::to_owned)).flatten(),
+            verdict,
             capture: c,
         })
+    };
+    let version_for = |pinned: Option<&Version>, c: &Capture| {
+        pinned
+            .or(file_version.as_ref())
+            .cloned()
+            .or_else(|| version_of_url(&c.url))
+    };
+    let judge = |pinned: Option<&Version>, c: &Capture| match version_for(pinned, c) {
+        Some(v) => evidence::judge(c, &Payload::Stated, &v, &reads),
+        None => no_version(c),
     };
     let mut client = None;
     for s in sources {
         match s {
+            CaptureSource::File(p) if is_report(p) => {}
             CaptureSource::File(p) => {
                 let name = p.display().to_string();
                 if is_warc(p).map_err(|e| io(p, e))? {
                     warc::read_file(p, limits, &mut |r| {
-                        if let Some(c) = r.capture() {
-                            push(&name, c, r.digest_holds().err());
-                        }
+                        let Some(c) = r.capture() else {
+                            return true;
+                        };
+                        let verdict = match version_for(None, &c) {
+                            Some(v) => judge_warc(&r, &v, &reads).1,
+                            None => no_version(&c),
+                        };
+                        push(&name, c, verdict);
                         true
                     })?;
                 } else {
                     cdx::read_file(p, limits, &mut |r| {
                         if let Ok(c) = r {
-                            push(&name, c, None);
+                            let verdict = judge(None, &c);
+                            push(&name, c, verdict);
                         }
                         true
                     })?;
@@ -275,27 +381,24 @@ pub fn compare(
                 if client.is_none() {
                     client = Some(net::Client::new(net)?);
                 }
-                let c = client.as_ref().expect("made above");
+                let cl = client.as_ref().expect("made above");
                 let base = net::wayback::base_url();
-                for cap in net::wayback::captures(c, &base, url)? {
-                    push(&net::wayback::cdx_url(&base, url), cap, None);
+                // The version asked for is the user's: rows the CDX API lists for any other
+                // URL are judged for it, and do not count.
+                let asked = version_of_url(url);
+                for cap in net::wayback::captures(cl, &base, url)? {
+                    let verdict = match &asked {
+                        Some(v) => evidence::judge(&cap, &Payload::Stated, v, &reads),
+                        None => no_version(&cap),
+                    };
+                    push(&net::wayback::cdx_url(&base, url), cap, verdict);
                 }
             }
         }
     }
     let file = pdf.display().to_string();
-    let hit = out.iter().find(|c| c.same);
-    let headline = match hit {
-        Some(c) => format!(
-            "STORED: {file} is, byte for byte, what the Internet Archive captured at {} on {} ({}).",
-            c.capture.url, c.time_utc, c.raw_url
-        ),
-        None if out.is_empty() => format!("NOT STORED: no capture was found to compare {file} with."),
-        None => format!(
-            "NOT STORED: none of the {} captures is {file} (its SHA-1 is {sha1}).",
-            out.len() + unlisted
-        ),
-    };
+    let hit = out.iter().find(|c| c.same && c.verdict.stored);
+    let headline = headline(&file, &sha1, hit, &out, out.len() + unlisted);
     Ok(CaptureReport {
         file,
         sha1,
@@ -308,6 +411,37 @@ pub fn compare(
         captures: out,
         unlisted,
     })
+}
+
+fn headline(
+    file: &str,
+    sha1: &str,
+    hit: Option<&Compared>,
+    out: &[Compared],
+    looked_at: usize,
+) -> String {
+    if let Some(c) = hit {
+        let not: Vec<&str> = c.verdict.not_checked().collect();
+        let not = if not.is_empty() {
+            String::new()
+        } else {
+            format!(" Not checked here: {}.", not.join("; "))
+        };
+        return format!(
+            "STORED: {file} is, byte for byte, what the Internet Archive captured at {} on {} ({}), an HTTP 200 answer for {}'s PDF.{not}",
+            c.capture.url, c.time_utc, c.raw_url, c.verdict.version
+        );
+    }
+    if let Some(why) = out.iter().find_map(|c| c.refused.as_deref()) {
+        return format!("NOT STORED: a capture of {file} was found but does not count: {why}.");
+    }
+    if out.is_empty() {
+        format!("NOT STORED: no capture was found to compare {file} with.")
+    } else {
+        format!(
+            "NOT STORED: none of the {looked_at} captures is {file} (its SHA-1 is {sha1})."
+        )
+    }
 }
 
 /// Whether a file is a WARC file: `WARC/` or gzip at its start (a gzip CDX file is not read).

@@ -182,6 +182,15 @@ fn key(req: &mut Request) -> Option<String> {
             key.push_str(q);
         }
     }
+    // A paged list answers by its page alone (page 1 when none is named).
+    if path.starts_with("/pith/")
+        && (path.ends_with("/references.json") || path.ends_with("/cited-by.json"))
+    {
+        let page = crate::index::cites::page_of(req.uri().query())?;
+        if page > 1 {
+            key.push_str(&format!("?page={page}"));
+        }
+    }
     if path.starts_with("/badge/") && req.uri().query().is_some() {
         let badge = match req.extensions().get::<BadgeRequest>() {
             Some(b) => b.key(),

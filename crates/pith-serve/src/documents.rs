@@ -135,9 +135,11 @@ fn alias(kind: &str, value: &str) -> serde_json::Value {
 
 /// `doc` (a record's JSON-LD, as [`record`] makes it) with what the paper cites and who cites
 /// it ([`crate::index::cites`]): schema.org's `citation` (each reference, an indexed paper by
-/// its page, any other by its arXiv or doi.org URL, with where the paper's list gives it),
-/// `references` (`count`, `resolved`: how many are papers of this index) and `cited_by`
-/// (`count` and the indexed papers whose lists cite it). Unchanged when `doc` does not parse.
+/// its page, any other by its arXiv or doi.org URL, with where the paper's list gives it; the
+/// first [`crate::index::cites::SHOWN`]), `references` (`count`, `resolved`: how many are
+/// papers of this index, `shown`, and `all`: the paged JSON of every reference) and `cited_by`
+/// (`count`, the first indexed papers whose lists cite it, and `all`). Unchanged when `doc`
+/// does not parse.
 pub fn with_cites(doc: Vec<u8>, cites: &crate::index::cites::Cites, base: &str) -> Vec<u8> {
     let Ok(mut v) = serde_json::from_slice::<serde_json::Value>(&doc) else {
         return doc;

@@ -71,6 +71,22 @@ struct Out {
 }
 
 impl Out {
+    /// Creates `rel` to be written piece by piece (checked as [`Out::write`] checks it).
+    fn create(&mut self, rel: &str) -> Result<(PathBuf, std::io::BufWriter<std::fs::File>), Error> {
+        if !inside(rel) {
+            return Err(
+                ErrorKind::Input(format!("{rel:?} is not a path inside the export")).into(),
+            );
+        }
+        let path = self.dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| io(e, parent))?;
+        }
+        let f = std::fs::File::create(&path).map_err(|e| io(e, &path))?;
+        self.files += 1;
+        Ok((path, std::io::BufWriter::new(f)))
+    }
+
     /// Writes `rel` (a path the export composes from codes and arXiv ids, never from a URL).
     fn write(&mut self, rel: &str, bytes: &[u8]) -> Result<(), Error> {
         if !inside(rel) {
@@ -234,14 +250,22 @@ pub fn export(
     if !base.is_empty() {
         out.write("pith-mirrors.json", &protocol::mirrors(&keys, base))?;
     }
-    // What the indexed papers cite, as OpenCitations publishes citations (one JSON a line).
-    let mut lines = Vec::new();
-    for c in index.open_citations()? {
-        lines.extend(serde_json::to_vec(&c).unwrap_or_default());
-        lines.push(b'\n');
-    }
-    if !lines.is_empty() {
-        out.write("citations.jsonl", &lines)?;
+    // What the indexed papers cite, as OpenCitations publishes citations (one JSON a line),
+    // written as the edges are read: the file is made at the first edge, and holds no more
+    // than a buffer's worth in memory whatever the number of edges.
+    let mut lines: Option<(PathBuf, std::io::BufWriter<std::fs::File>)> = None;
+    index.open_citations(&mut |c| {
+        if lines.is_none() {
+            lines = Some(out.create("citations.jsonl")?);
+        }
+        let (path, w) = lines.as_mut().expect("made above");
+        serde_json::to_writer(&mut *w, c)
+            .map_err(std::io::Error::from)
+            .and_then(|()| w.write_all(b"\n"))
+            .map_err(|e| io(e, path))
+    })?;
+    if let Some((path, mut w)) = lines {
+        w.flush().map_err(|e| io(e, &path))?;
     }
     // Codes come in order: a prefix is unique when neither neighbour shares it.
     let mut prev: Option<Entry> = None;

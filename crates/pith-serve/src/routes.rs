@@ -11,7 +11,7 @@
 //! ([`crate::http::reply`]); JSON and SVG answers carry `Access-Control-Allow-Origin: *`; answers
 //! whose body depends on `Accept` say so in `Vary`.
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use pith::number::NumberRef;
@@ -22,7 +22,7 @@ use crate::extract::{self, Named, Paper};
 use crate::http::badge::BadgeRequest;
 use crate::http::negotiate::{Media, Negotiated};
 use crate::http::reply::{self, answer, types, CHANGING, MISSING};
-use crate::index::Prefix;
+use crate::index::{cites, Prefix};
 use crate::pages;
 use crate::state::AppState;
 
@@ -153,10 +153,12 @@ pub async fn pith(
     Ok(if negotiated { reply::vary_accept(r) } else { r })
 }
 
-/// `GET /pith/{code}/{file}`: `bundle.json` and `state.json`, where a bundle is indexed.
+/// `GET /pith/{code}/{file}`: `bundle.json` and `state.json`, where a bundle is indexed;
+/// `references.json` and `cited-by.json`, by page ([`cites_page`]).
 pub async fn pith_file(
     State(state): State<AppState>,
     parts: Result<Path<(String, String)>, axum::extract::rejection::PathRejection>,
+    RawQuery(query): RawQuery,
     req: HeaderMap,
 ) -> Answer {
     let Ok(Path((segment, file))) = parts else {
@@ -164,8 +166,13 @@ pub async fn pith_file(
     };
     let named = Named::parse(&segment)?;
     let code = named.exact_code()?;
+    if named.file.is_none() && (file == "references.json" || file == "cited-by.json") {
+        return cites_page(&state, code, &file, query.as_deref(), &req);
+    }
     if named.file.is_some() || (file != "bundle.json" && file != "state.json") {
-        return Err(Error::not_found("a record has bundle.json and state.json"));
+        return Err(Error::not_found(
+            "a record has bundle.json, state.json, references.json and cited-by.json",
+        ));
     }
     let index = state.index();
     let (Some(entry), Some(bundle)) = (index.record(code)?, index.bundle(code)?) else {
@@ -187,6 +194,51 @@ pub async fn pith_file(
         )
     };
     Ok(answer(&req, StatusCode::OK, types::JSON, CHANGING, body))
+}
+
+/// `GET /pith/{code}/references.json?page=N` (what the paper's reference list gives, in its
+/// order) and `cited-by.json?page=N` (the papers of this index citing it, by arXiv id):
+/// [`cites::PER_PAGE`] items a page, from page 1, each page read with `LIMIT` and `OFFSET`.
+/// The answer gives `count` (all of them), `page`, `per_page`, `items`, and `next`, the next
+/// page's path (`null` on the last).
+fn cites_page(
+    state: &AppState,
+    code: &str,
+    file: &str,
+    query: Option<&str>,
+    req: &HeaderMap,
+) -> Answer {
+    let page =
+        cites::page_of(query).ok_or_else(|| Error::bad_request("page is a whole number from 1"))?;
+    let index = state.index();
+    let Some(entry) = index.record(code)? else {
+        return Err(Error::not_found(format!(
+            "no record of {code} in this index"
+        )));
+    };
+    let per = cites::PER_PAGE;
+    let offset = (page - 1) * per as u64;
+    let base = state.base_url();
+    let (count, items) = if file == "references.json" {
+        let (n, refs) = index.references(&entry, per, offset)?;
+        (n, serde_json::to_value(refs).unwrap_or_default())
+    } else {
+        let (n, papers) = index.cited_by(&entry, per, offset)?;
+        (n, serde_json::to_value(papers).unwrap_or_default())
+    };
+    let next = (offset + (per as u64) < count)
+        .then(|| format!("{base}/pith/{code}/{file}?page={}", page + 1));
+    let doc = serde_json::json!({
+        "record": format!("{base}/pith/{code}"),
+        "count": count,
+        "page": page,
+        "per_page": per,
+        "items": items,
+        "next": next,
+    });
+    let mut body = serde_json::to_vec_pretty(&doc).unwrap_or_default();
+    body.push(b'\n');
+    Ok(answer(req, StatusCode::OK, types::JSON, CHANGING, body))
 }
 
 /// `GET /arxiv/{id}`: 303 to the number of the latest indexed version, or of the version the

@@ -13,7 +13,7 @@ fn record(url: &str, body: &[u8], digest: &str) -> Vec<u8> {
     let mut block = b"HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\n\r\n".to_vec();
     block.extend_from_slice(body);
     let mut r = format!(
-        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\nWARC-Date: 2024-03-01T08:09:10Z\r\n\
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\nWARC-Date: 2026-03-01T08:09:10Z\r\n\
          WARC-Payload-Digest: sha1:{digest}\r\nContent-Type: application/http; msgtype=response\r\n\
          Content-Length: {}\r\n\r\n",
         block.len()
@@ -41,13 +41,17 @@ fn stored_shows_exactly_where_a_capture_checks() {
     let v = vectors();
     let pdf = std::fs::read(common::root().join("tests/fixtures/minimal.pdf")).unwrap();
     let sha1 = pith::capture::sha1_base32(&pdf);
-    // 0: a good WARC record. 1: the same PDF, its digest tampered. 6: a PDF carrying another
-    // version's number. 3: a CDX line a report vouches for. 4: a CDX line with another digest.
-    // 5: a CDX line no report vouches for.
+    // 0: a good WARC record (a PDF carrying the version's number). 1: a PDF, its digest
+    // tampered. 6: a PDF carrying another version's number. 3: a CDX line a report vouches
+    // for. 4: a CDX line with another digest. 5: a CDX line no report vouches for.
     let numbered = dir.path().join("numbered.pdf");
     common::inject(v[0]["pith_number"].as_str().unwrap(), &numbered);
     let numbered = std::fs::read(&numbered).unwrap();
-    let mut warc = record(&pdf_url(&v[0]), &pdf, &sha1);
+    let mut warc = record(
+        &pdf_url(&v[0]),
+        &numbered,
+        &pith::capture::sha1_base32(&numbered),
+    );
     let mut tampered = pdf.clone();
     tampered.extend_from_slice(b"% changed\n");
     warc.extend(record(&pdf_url(&v[1]), &tampered, &sha1));
@@ -59,7 +63,7 @@ fn stored_shows_exactly_where_a_capture_checks() {
     std::fs::write(caps.join("crawl.warc"), warc).unwrap();
     let line = |v: &Value, d: &str| {
         format!(
-            "k 20240301080910 {} application/pdf 200 {d} 1\n",
+            "k 20260301080910 {} application/pdf 200 {d} 1\n",
             pdf_url(v)
         )
     };
@@ -73,7 +77,7 @@ fn stored_shows_exactly_where_a_capture_checks() {
         .iter()
         .map(|i| {
             format!(
-                "{{\"pdf\":\"x.pdf\",\"number\":\"{}\",\"sha1\":\"{sha1}\"}}\n",
+                "{{\"pdf\":\"x.pdf\",\"status\":\"injected\",\"number\":\"{}\",\"sha1\":\"{sha1}\"}}\n",
                 v[*i]["pith_number"].as_str().unwrap()
             )
         })
@@ -94,13 +98,13 @@ fn stored_shows_exactly_where_a_capture_checks() {
     );
     // Four bad captures, one line each, and the build says so.
     assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
-    for why in [
-        "is not the SHA-1 of its body",
-        "its PDF carries",
-        "is not the SHA-1 of the PDF read for this version",
-        "no report gives the SHA-1",
+    for (why, n) in [
+        ("is not the SHA-1 of its body", 1),
+        ("payload carries pith:", 1),
+        ("no PDF pith read for", 1),
+        ("batch.jsonl line 2 carries pith:", 1),
     ] {
-        assert_eq!(r.stderr.matches(why).count(), 1, "{why}: {}", r.stderr);
+        assert_eq!(r.stderr.matches(why).count(), n, "{why}: {}", r.stderr);
     }
     assert!(r.stderr.contains("2 stored"), "{}", r.stderr);
 
@@ -127,11 +131,11 @@ fn stored_shows_exactly_where_a_capture_checks() {
         );
         if stored {
             let raw = format!(
-                "https://web.archive.org/web/20240301080910id_/{}",
+                "https://web.archive.org/web/20260301080910id_/{}",
                 pdf_url(&v[i])
             );
             assert_eq!(json["stored"]["raw_url"], raw.as_str());
-            assert_eq!(json["stored"]["time_utc"], "2024-03-01T08:09:10Z");
+            assert_eq!(json["stored"]["time_utc"], "2026-03-01T08:09:10Z");
             assert!(page.contains(&format!("href=\"{raw}\"")), "{i}");
         } else {
             assert!(json["stored"].is_null(), "{i}: {json}");
@@ -152,7 +156,14 @@ fn the_badge_says_stored_only_where_a_capture_checks() {
     let sha1 = pith::capture::sha1_base32(&pdf);
     let mut tampered = pdf.clone();
     tampered.extend_from_slice(b"% changed\n");
-    let mut warc = record(&pdf_url(&v[0]), &pdf, &sha1);
+    let numbered = dir.path().join("numbered.pdf");
+    common::inject(v[0]["pith_number"].as_str().unwrap(), &numbered);
+    let numbered = std::fs::read(&numbered).unwrap();
+    let mut warc = record(
+        &pdf_url(&v[0]),
+        &numbered,
+        &pith::capture::sha1_base32(&numbered),
+    );
     warc.extend(record(&pdf_url(&v[1]), &tampered, &sha1));
     std::fs::write(caps.join("crawl.warc"), warc).unwrap();
     let index = dir.path().join("i.pith-index");

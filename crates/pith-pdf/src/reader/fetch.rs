@@ -67,10 +67,14 @@ pub(super) struct Cache {
 }
 
 impl Cache {
-    /// What an object costs held: its text, its stream data and its parsed tree (about as
-    /// many bytes again as the text, times the size of a node over the size of a token).
+    /// What an object costs held: its text, its stream data and its parsed tree as the heap
+    /// holds it. The tree is measured, not guessed from the text: a token of two bytes (`1 `)
+    /// is a node of [`Obj`]'s size, so an array of small numbers holds many times its text.
     pub(super) fn cost(f: &Fetched) -> u64 {
-        (f.raw.len() as u64).saturating_mul(4) + f.stream.as_ref().map_or(0, |s| s.len() as u64)
+        std::mem::size_of::<Fetched>() as u64
+            + f.raw.capacity() as u64
+            + f.stream.as_ref().map_or(0, |s| s.capacity() as u64)
+            + held(&f.obj)
     }
 
     pub(super) fn get(&self, num: u32) -> Option<&Fetched> {
@@ -78,11 +82,14 @@ impl Cache {
     }
 
     pub(super) fn put(&mut self, num: u32, f: &Fetched, cap: u64) {
-        let cost = Cache::cost(f);
-        // One object may take a quarter of the cache: larger ones are read again.
-        if cost > cap / 4 || self.map.contains_key(&num) {
+        // One object may take a quarter of the cache: larger ones are read again. (A clone
+        // holds no more than the object: its vectors' spare room is not copied.)
+        if Cache::cost(f) > cap / 4 || self.map.contains_key(&num) {
             return;
         }
+        // What is kept is counted as kept, so that what leaves takes back what it added.
+        let kept = f.clone();
+        let cost = Cache::cost(&kept);
         while self.bytes + cost > cap {
             let Some(old) = self.order.pop_front() else {
                 break;
@@ -93,12 +100,39 @@ impl Cache {
         }
         self.bytes += cost;
         self.order.push_back(num);
-        self.map.insert(num, f.clone());
+        self.map.insert(num, kept);
     }
 
     pub(super) fn clear(&mut self) {
         *self = Cache::default();
     }
+}
+
+/// The heap bytes a parsed object holds: every array's and dictionary's slots, every string,
+/// name and key. Walked with a stack of its own, so nesting costs no call depth.
+fn held(obj: &Obj) -> u64 {
+    let node = std::mem::size_of::<Obj>() as u64;
+    let entry = std::mem::size_of::<(Vec<u8>, Obj, std::ops::Range<usize>)>() as u64;
+    let mut total = 0u64;
+    let mut stack = vec![obj];
+    while let Some(o) = stack.pop() {
+        match o {
+            Obj::Str(s) | Obj::Name(s) => total += s.capacity() as u64,
+            Obj::Array(a) => {
+                total += a.capacity() as u64 * node;
+                stack.extend(a.iter());
+            }
+            Obj::Dict(d) => {
+                total += d.entries.capacity() as u64 * entry;
+                for (k, v, _) in &d.entries {
+                    total += k.capacity() as u64;
+                    stack.push(v);
+                }
+            }
+            Obj::Null | Obj::Bool(_) | Obj::Int(_) | Obj::Real(_) | Obj::Ref(_) => {}
+        }
+    }
+    total
 }
 
 impl<R: ReadAt> Pdf<R> {
@@ -464,5 +498,38 @@ impl<R: ReadAt> Pdf<R> {
         let dec = Decoder::new(d, f.stream.as_deref().unwrap_or(&[]), self.budget.limits())
             .map_err(|e| filter_err(e, "content stream", Some(f.id.num)))?;
         Ok(Metered::new(dec, &self.budget))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An array of small numbers holds many times its text: the cache counts what the tree
+    /// holds, so 32 MiB of cache is 32 MiB of memory whatever the objects are made of.
+    #[test]
+    fn the_cache_counts_what_a_parsed_object_holds() {
+        let text: String = (0..15_000).map(|i| format!("{} ", i % 600)).collect();
+        let raw = format!("<< /QuadPoints [{text}] /A << /URI (x) >> >>").into_bytes();
+        let obj = Parser::new(&raw, 0, true).object().unwrap();
+        let f = Fetched {
+            id: Ref::new(6, 0),
+            obj,
+            raw,
+            stream: None,
+        };
+        let nodes = 15_000 * std::mem::size_of::<Obj>() as u64;
+        assert!(Cache::cost(&f) >= nodes + f.raw.len() as u64);
+        // What the reader guessed from the text alone was a fraction of it.
+        assert!(Cache::cost(&f) > 4 * f.raw.len() as u64);
+        // A cache of 32 MiB keeps no more than 32 MiB of such objects.
+        let mut c = Cache::default();
+        let cap = 8 << 20;
+        for n in 0..100 {
+            c.put(n, &f, cap);
+        }
+        let real: u64 = c.map.values().map(Cache::cost).sum();
+        assert!(real <= cap, "{real}");
+        assert_eq!(c.bytes, real);
     }
 }

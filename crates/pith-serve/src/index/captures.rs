@@ -2,15 +2,19 @@
 //! indexed versions' PDFs, kept only where pith checked them.
 //!
 //! A folder holds WARC files (told by their first bytes), CDX files (lines or the CDX API's
-//! JSON) and batch or tar reports (`*.jsonl`, whose lines give a PDF's `number` and `sha1`). A
-//! WARC record is stored when [`pith::job::capture::stored_version`] says it is the indexed
-//! version's PDF; a CDX line when its digest is the SHA-1 a report gives for a PDF of that
-//! version ([`pith::job::capture::cdx_stored`]). Everything else is reported and skipped. A
-//! version keeps its earliest checked capture.
+//! JSON) and batch or tar reports (`*.jsonl`, whose `injected` and `unchanged` lines give a
+//! PDF's `number` and `sha1`). A capture is stored when the evidence rule
+//! ([`pith::capture::evidence::judge`], the one `pith verify --capture` applies) says it counts
+//! for the indexed version: its URL, an HTTP 200 answer, a date after the version was
+//! announced, and a digest that is the SHA-1 of a PDF pith read carrying the version's number
+//! (the WARC record's own payload, or a report's PDF). Everything else is reported and skipped,
+//! one line each, a file that cannot be read included. A version keeps its earliest checked
+//! capture.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use pith::capture::evidence::{self, Payload, Read, Verdict, Version};
 use pith::capture::{cdx, warc, Capture, Limits};
 use pith::job::capture as check;
 use pith::PithNumber;
@@ -88,15 +92,26 @@ pub fn read(c: &Connection, code: &str) -> Result<Option<Stored>, rusqlite::Erro
     .optional()
 }
 
-/// The current record's code and number of a version, if indexed.
-fn version_code(conn: &Connection, id: &str, v: u32) -> Result<Option<PithNumber>, Error> {
-    let code: Option<String> = conn
+/// The current record of a version, as the evidence rule judges captures for it: its number
+/// and when it was announced (this version's date, else v1's submission: no capture of any
+/// version is older).
+fn indexed_version(
+    conn: &Connection,
+    id: &str,
+    v: u32,
+) -> Result<Option<(String, Version)>, Error> {
+    let row: Option<(String, String, String)> = conn
         .prepare_cached(
-            "SELECT code FROM records WHERE arxiv_id = ?1 AND version = ?2 AND superseded = 0",
+            "SELECT code, version_date, submitted_at FROM records \
+             WHERE arxiv_id = ?1 AND version = ?2 AND superseded = 0",
         )?
-        .query_row(params![id, v], |r| r.get(0))
+        .query_row(params![id, v], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .optional()?;
-    Ok(code.and_then(|c| PithNumber::parse(&c).ok()))
+    Ok(row.and_then(|(code, date, first)| {
+        let n = PithNumber::parse(&code).ok()?;
+        let when = if date.is_empty() { first } else { date };
+        Some((code, Version::new(id, v).announced(&when).numbered(n)))
+    }))
 }
 
 fn store(conn: &Connection, code: &str, c: &Capture, evidence: &str) -> Result<bool, Error> {
@@ -107,42 +122,6 @@ fn store(conn: &Connection, code: &str, c: &Capture, evidence: &str) -> Result<b
         params![code, c.url, c.timestamp, c.digest, evidence],
     )?;
     Ok(n > 0)
-}
-
-/// Whether the CDX line `c` is evidence for the version it names ([`check::cdx_stored`] with
-/// the SHA-1s the reports give): `Ok(Ok(stored anew))`, or `Ok(Err(why not))`.
-fn cdx_line(
-    conn: &Connection,
-    sha1s: &HashMap<String, Vec<String>>,
-    c: &Capture,
-) -> Result<Result<bool, String>, Error> {
-    let Some((id, v)) = c.arxiv_version() else {
-        return Ok(Err(format!(
-            "{} is not the URL of a version's PDF at arxiv.org",
-            c.url
-        )));
-    };
-    let Some(n) = version_code(conn, &id, v)? else {
-        return Ok(Err(format!("no record of arXiv:{id}v{v} is indexed")));
-    };
-    let known = sha1s.get(n.code()).map(Vec::as_slice).unwrap_or_default();
-    if known.is_empty() {
-        return Ok(Err(format!(
-            "{}: no report gives the SHA-1 of a PDF of arXiv:{id}v{v} (a batch or tar report line with its number and sha1)",
-            c.url
-        )));
-    }
-    let mut checked = known.iter().map(|s| check::cdx_stored(c, &id, v, s));
-    match checked.clone().find(Result::is_ok) {
-        Some(_) => Ok(Ok(store(conn, n.code(), c, "cdx")?)),
-        None => {
-            let why = checked
-                .next_back()
-                .and_then(Result::err)
-                .unwrap_or_default();
-            Ok(Err(format!("{}: {why}", c.timestamp)))
-        }
-    }
 }
 
 /// The files of a captures folder, sorted.
@@ -160,48 +139,25 @@ fn is_report(p: &Path) -> bool {
     p.extension().is_some_and(|x| x == "jsonl")
 }
 
-/// The SHA-1 digests the reports in `dirs` give, by code: every line with a `number` and a
-/// `sha1`. Lines are read within [`Limits`] ([`pith::bounded`]); a report that cannot be read
-/// (or goes past them) gets one line in `bad` and gives the digests read before it.
-fn digests(
+/// The PDFs the reports in `dirs` show pith read ([`check::report_reads`]), by SHA-1; a report
+/// that cannot be read (or goes past [`Limits`]) is one line to `bad`.
+fn reads(
     dirs: &[PathBuf],
     limits: &Limits,
     bad: &mut dyn FnMut(String) -> Result<(), Error>,
-) -> Result<HashMap<String, Vec<String>>, Error> {
-    let mut out: HashMap<String, Vec<String>> = HashMap::new();
+) -> Result<HashMap<String, Vec<Read>>, Error> {
+    let mut out: HashMap<String, Vec<Read>> = HashMap::new();
     for dir in dirs {
         for f in files(dir)?.into_iter().filter(|p| is_report(p)) {
-            let read = (|| -> Result<(), pith::bounded::Error> {
-                let file = std::fs::File::open(&f)
-                    .map_err(|e| pith::bounded::Error::from(pith::bounded::ErrorKind::Io(e)))?;
-                let bounds = limits.bounds();
-                let mut lines = pith::bounded::Lines::new(
-                    std::io::BufReader::new(pith::bounded::Reader::new(file, &bounds)),
-                    &bounds,
-                );
-                while let Some(line) = lines.next_line()? {
-                    let pith::bounded::Line::Text(line) = line else {
-                        continue;
-                    };
-                    let Ok(v) = pith::bounded::json::parse::<serde_json::Value>(
-                        line,
-                        limits.line_bytes as u64,
-                    ) else {
-                        continue;
-                    };
-                    let (Some(n), Some(s)) = (v["number"].as_str(), v["sha1"].as_str()) else {
-                        continue;
-                    };
-                    if let Ok(n) = PithNumber::parse(n) {
-                        out.entry(n.code().to_owned())
-                            .or_default()
-                            .push(s.to_ascii_uppercase());
-                    }
+            let text = match check::read_text(&f, limits) {
+                Ok(t) => t,
+                Err(e) => {
+                    bad(e.to_string())?;
+                    continue;
                 }
-                Ok(())
-            })();
-            if let Err(e) = read {
-                bad(format!("{}: {e}", f.display()))?;
+            };
+            for r in check::report_reads(&text, &f.display().to_string()) {
+                out.entry(r.sha1.clone()).or_default().push(r);
             }
         }
     }
@@ -211,11 +167,106 @@ fn digests(
 /// The most lines one capture file gives `bad`: the rest are counted in one more line.
 const MAX_BAD_LINES: usize = 100;
 
-/// Checks every capture in `dirs` against the index in `conn` and stores those that check;
-/// `bad` gets one line for each that does not. Returns how many were stored.
+/// What one capture file gave: captures stored, and lines for those that were not (the first
+/// [`MAX_BAD_LINES`], and a count of the rest, so that a file of a million bad lines costs a
+/// hundred lines of report).
+struct FileRun<'a> {
+    conn: &'a Connection,
+    reads: &'a HashMap<String, Vec<Read>>,
+    stored: u64,
+    lines: Vec<String>,
+    more: usize,
+}
+
+impl FileRun<'_> {
+    fn note(&mut self, line: String) {
+        if self.lines.len() < MAX_BAD_LINES {
+            self.lines.push(line);
+        } else {
+            self.more += 1;
+        }
+    }
+
+    fn reads_of(&self, digest: &str) -> &[Read] {
+        self.reads
+            .get(digest)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+    }
+
+    /// The indexed version a capture's URL names, or a line saying why there is none.
+    fn version(&mut self, at: &str, url: &str) -> Result<Option<(String, Version)>, Error> {
+        let Some(v) = check::version_of_url(url) else {
+            self.note(format!(
+                "{at}: {url} is not the URL of a version's PDF at arxiv.org"
+            ));
+            return Ok(None);
+        };
+        let found = indexed_version(self.conn, &v.id, v.version)?;
+        if found.is_none() {
+            self.note(format!(
+                "{at}: no record of arXiv:{}v{} is indexed",
+                v.id, v.version
+            ));
+        }
+        Ok(found)
+    }
+
+    fn keep(
+        &mut self,
+        at: &str,
+        code: &str,
+        c: &Capture,
+        v: &Verdict,
+        how: &str,
+    ) -> Result<(), Error> {
+        if v.stored {
+            self.stored += u64::from(store(self.conn, code, c, how)?);
+        } else {
+            self.note(format!(
+                "{at}: {}",
+                v.reason().unwrap_or("it does not count")
+            ));
+        }
+        Ok(())
+    }
+
+    fn warc(&mut self, name: &str, r: &warc::Response) -> Result<(), Error> {
+        let at = format!("{name}: record {}", r.index);
+        let Some((code, version)) = self.version(&at, &r.target_uri)? else {
+            return Ok(());
+        };
+        let digest = r.capture().map(|c| c.digest).unwrap_or_default();
+        let (c, verdict) = check::judge_warc(r, &version, self.reads_of(&digest));
+        match c {
+            Some(c) => self.keep(&at, &code, &c, &verdict, "warc"),
+            None => {
+                self.note(format!(
+                    "{at}: {}",
+                    verdict.reason().unwrap_or("it does not count")
+                ));
+                Ok(())
+            }
+        }
+    }
+
+    fn cdx(&mut self, name: &str, c: &Capture) -> Result<(), Error> {
+        let at = format!("{name}: {} {}", c.timestamp, c.url);
+        let Some((code, version)) = self.version(&at, &c.url)? else {
+            return Ok(());
+        };
+        let verdict = evidence::judge(c, &Payload::Stated, &version, self.reads_of(&c.digest));
+        self.keep(&at, &code, c, &verdict, "cdx")
+    }
+}
+
+/// Checks every capture in `dirs` against the index in `conn` by the evidence rule
+/// ([`pith::capture::evidence`]) and stores those that count; `bad` gets one line for each
+/// that does not. Returns how many were stored.
 ///
 /// A file that cannot be read or is refused (past [`Limits`]: a non-UTF-8 or truncated file,
-/// a gzip cut short, an answer too large) is one line in `bad`, and the rest is read.
+/// a gzip cut short, an answer too large, the time one file may take) is one line in `bad`:
+/// the captures it gave before that stay, and the other files are read.
 ///
 /// # Errors
 /// SQLite's, and `bad`'s.
@@ -226,7 +277,7 @@ pub fn build(
 ) -> Result<u64, Error> {
     conn.execute_batch(CAPTURES)?;
     let limits = Limits::default();
-    let sha1s = digests(dirs, &limits, bad)?;
+    let reads = reads(dirs, &limits, bad)?;
     let mut stored = 0;
     for dir in dirs {
         for f in files(dir)?.into_iter().filter(|p| !is_report(p)) {
@@ -237,84 +288,51 @@ pub fn build(
                 stop: pith::pdf::Stop::after(pith::job::stop::FILE_TIMEOUT),
                 ..limits.clone()
             };
-            let mut lines: Vec<String> = Vec::new();
-            let mut more = 0usize;
-            // One file's reasons are kept up to a bound: a file of a million bad lines
-            // costs a hundred lines of report and a count.
-            let mut note = |l: String| {
-                if lines.len() < MAX_BAD_LINES {
-                    lines.push(l);
-                } else {
-                    more += 1;
-                }
+            let mut run = FileRun {
+                conn,
+                reads: &reads,
+                stored: 0,
+                lines: Vec::new(),
+                more: 0,
             };
             let mut failure: Option<Error> = None;
-            // A file that cannot be read or goes past its bounds is one line; the captures it
-            // gave before that stay, and the other files are read.
             let read: Result<(), pith::capture::Error> = match check::is_warc(&f) {
                 Err(e) => Err(pith::capture::ErrorKind::Io(e).into()),
-                Ok(true) => warc::read_file(&f, &limits, &mut |r| {
-                    let where_ = format!("{name}: record {}", r.index);
-                    let Some((id, Some(v), true)) = pith::capture::arxiv_of_url(&r.target_uri)
-                    else {
-                        note(format!(
-                            "{where_}: {} is not the URL of a version's PDF at arxiv.org",
-                            r.target_uri
-                        ));
-                        return true;
-                    };
-                    let n = match version_code(conn, &id, v) {
-                        Ok(Some(n)) => n,
-                        Ok(None) => {
-                            note(format!("{where_}: no record of arXiv:{id}v{v} is indexed"));
-                            return true;
-                        }
-                        Err(e) => {
-                            failure = Some(e);
-                            return false;
-                        }
-                    };
-                    match check::stored_version(&r, Some((&id, v, &n))) {
-                        Ok(c) => match store(conn, n.code(), &c, "warc") {
-                            Ok(new) => stored += u64::from(new),
-                            Err(e) => {
-                                failure = Some(e);
-                                return false;
-                            }
-                        },
-                        Err(why) => note(format!("{where_}: {why}")),
+                Ok(true) => warc::read_file(&f, &limits, &mut |r| match run.warc(&name, &r) {
+                    Ok(()) => true,
+                    Err(e) => {
+                        failure = Some(e);
+                        false
                     }
-                    true
                 })
-                .map(|_| ()),
+                .map(drop),
                 Ok(false) => cdx::read_file(&f, &limits, &mut |r| {
                     let c = match r {
                         Ok(c) => c,
                         Err(b) => {
-                            note(format!("{name}: line {}: {}", b.line, b.reason));
+                            run.note(format!("{name}: line {}: {}", b.line, b.reason));
                             return true;
                         }
                     };
-                    match cdx_line(conn, &sha1s, &c) {
-                        Ok(Ok(new)) => stored += u64::from(new),
-                        Ok(Err(why)) => note(format!("{name}: {why}")),
+                    match run.cdx(&name, &c) {
+                        Ok(()) => true,
                         Err(e) => {
                             failure = Some(e);
-                            return false;
+                            false
                         }
                     }
-                    true
                 })
-                .map(|_| ()),
+                .map(drop),
             };
             if let Some(e) = failure {
                 return Err(e);
             }
-            for l in lines {
+            stored += run.stored;
+            for l in run.lines {
                 bad(l)?;
             }
-            if more > 0 {
-                bad(format!("{name}: {more} more captures not stored"))?;
+            if run.more > 0 {
+                bad(format!("{name}: {} more captures not stored", run.more))?;
             }
             if let Err(e) = read {
                 bad(e.in_file(&f).to_string())?;

@@ -28,6 +28,9 @@ CREATE TABLE IF NOT EXISTS cites (
   PRIMARY KEY (citing, kind, cited)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS cites_cited ON cites(kind, cited);
+CREATE INDEX IF NOT EXISTS cites_order ON cites(citing,
+  (CASE WHEN substr(evidence, 1, 5) = 'page ' THEN CAST(substr(evidence, 6) AS INTEGER) ELSE 0 END),
+  (CAST(substr(evidence, instr(evidence, 'line ') + 5) AS INTEGER)), kind, cited);
 ";
 
 /// Longest line of a references file read (a line is one identifier and where it was read).
@@ -176,6 +179,11 @@ fn edge(r: &Reference) -> Result<Edge, String> {
         }
         _ => return Err("neither an arXiv id nor a DOI".into()),
     };
+    if kind == "arxiv" && cited == citing {
+        return Err(format!(
+            "arXiv:{citing} cites itself: a paper is never its own reference"
+        ));
+    }
     let evidence = match (&r.member, r.page) {
         (_, Some(p)) => format!("page {p}, line {}", r.line),
         (Some(m), None) => format!("{m}, line {}", r.line),
@@ -244,64 +252,137 @@ impl Cited {
     }
 }
 
-/// A paper's references and the papers of the index that cite it.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct Cites {
-    /// What its reference list gives (empty when none was read).
-    pub references: Vec<Cited>,
-    /// How many of them are papers of this index.
-    pub resolved: usize,
-    /// The papers of this index whose reference lists cite it, by arXiv id.
-    pub cited_by: Vec<Paper>,
+/// How many references and citing papers a record page shows; the rest are in the paged JSON
+/// ([`Index::references`], [`Index::cited_by`]).
+pub const SHOWN: usize = 20;
+
+/// How many references or citing papers one page of the paged JSON holds.
+pub const PER_PAGE: usize = 100;
+
+/// The page a paged list's query names (`page=N`, from 1; page 1 when none is named), `None`
+/// when it names one that is not a whole number from 1.
+pub fn page_of(query: Option<&str>) -> Option<u64> {
+    match query.and_then(|q| q.split('&').find_map(|kv| kv.strip_prefix("page="))) {
+        None => Some(1),
+        Some(p) => p
+            .parse::<u64>()
+            .ok()
+            .filter(|p| (1..=u64::from(u32::MAX)).contains(p)),
+    }
 }
 
+/// A paper's references and the papers of the index that cite it, the first [`SHOWN`] of
+/// each with how many there are.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Cites {
+    /// The paper's code (26 characters): the paged JSON is under `pith/<code>/`.
+    pub code: String,
+    /// The first references its list gives, in the paper's order (empty when none was read).
+    pub references: Vec<Cited>,
+    /// How many references its list gives.
+    pub references_count: u64,
+    /// How many of them are papers of this index.
+    pub resolved: u64,
+    /// The first papers of this index whose reference lists cite it, by arXiv id.
+    pub cited_by: Vec<Paper>,
+    /// How many papers of this index cite it.
+    pub cited_by_count: u64,
+}
+
+impl Cites {
+    /// Whether the page shows fewer references than there are.
+    pub fn more_references(&self) -> bool {
+        self.references_count > self.references.len() as u64
+    }
+
+    /// Whether the page shows fewer citing papers than there are.
+    pub fn more_cited_by(&self) -> bool {
+        self.cited_by_count > self.cited_by.len() as u64
+    }
+}
+
+/// The references of a paper in the paper's order (page, then line): the order key is
+/// computed from `evidence` (`page 12, line 30`; `main.bbl, line 4`), and an index on it
+/// ([`CITES`]) lets a page read only the rows it shows. A paper never cites itself.
+const REFS_FROM: &str = "FROM cites WHERE citing = ?1 AND NOT (kind = 'arxiv' AND cited = ?1)";
+const REFS_ORDER: &str = "ORDER BY citing, \
+     (CASE WHEN substr(evidence, 1, 5) = 'page ' THEN CAST(substr(evidence, 6) AS INTEGER) ELSE 0 END), \
+     (CAST(substr(evidence, instr(evidence, 'line ') + 5) AS INTEGER)), kind, cited";
+/// The papers of the index citing a paper (themselves excluded), by arXiv id.
+const CITING_FROM: &str = "FROM cites WHERE kind = 'arxiv' AND cited = ?1 AND citing != ?1 \
+     AND EXISTS (SELECT 1 FROM records WHERE arxiv_id = cites.citing AND superseded = 0)";
+
+/// A reference row: kind, id, version, evidence.
+type RefRow = (String, String, Option<u32>, String);
+
 impl Index {
-    /// What `e`'s paper cites and which indexed papers cite it.
+    /// What `e`'s paper cites and which indexed papers cite it: the first [`SHOWN`] of each,
+    /// read with `LIMIT`, and how many there are, counted.
     ///
     /// # Errors
     /// [`super::ErrorKind::Sqlite`].
     pub fn cites(&self, e: &Entry) -> Result<Cites, Error> {
-        let (refs, citing) = self
-            .read(|c| {
-                let mut st = c.prepare_cached(
-                    "SELECT kind, cited, cited_version, evidence FROM cites WHERE citing = ?1",
-                )?;
-                let refs = st
-                    .query_map([&e.arxiv_id], |r| {
-                        Ok((
-                            r.get::<_, String>(0)?,
-                            r.get::<_, String>(1)?,
-                            r.get::<_, Option<u32>>(2)?,
-                            r.get::<_, String>(3)?,
-                        ))
-                    })?
-                    .collect::<Result<Vec<_>, _>>()?;
-                let mut st = c.prepare_cached(
-                    "SELECT citing, citing_version FROM cites WHERE kind = 'arxiv' AND cited = ?1 \
-                 ORDER BY citing",
-                )?;
-                let citing = st
-                    .query_map([&e.arxiv_id], |r| {
-                        Ok((r.get::<_, String>(0)?, r.get::<_, Option<u32>>(1)?))
-                    })?
-                    .collect::<Result<Vec<_>, _>>()?;
-                Ok((refs, citing))
-            })
-            .or_else(|err| match err.kind() {
-                super::ErrorKind::Sqlite(s) if s.to_string().contains("no such table") => {
-                    Ok((Vec::new(), Vec::new()))
-                }
-                _ => Err(err),
-            })?;
-        let mut out = Cites::default();
-        for (kind, id, version, evidence) in refs {
+        let (references_count, references) = self.references(e, SHOWN, 0)?;
+        let (cited_by_count, cited_by) = self.cited_by(e, SHOWN, 0)?;
+        let resolved = if references_count == 0 {
+            0
+        } else {
+            self.tolerant(|c| {
+                Ok(c.prepare_cached(&format!(
+                    "SELECT count(*) {REFS_FROM} AND kind = 'arxiv' AND EXISTS \
+                     (SELECT 1 FROM records WHERE arxiv_id = cites.cited AND superseded = 0)"
+                ))?
+                .query_row([&e.arxiv_id], |r| r.get::<_, i64>(0))? as u64)
+            })?
+            .unwrap_or(0)
+        };
+        Ok(Cites {
+            code: e.number.code().to_owned(),
+            references,
+            references_count,
+            resolved,
+            cited_by,
+            cited_by_count,
+        })
+    }
+
+    /// `limit` of `e`'s references from the `offset`th, in the paper's order, and how many it
+    /// has.
+    ///
+    /// # Errors
+    /// [`super::ErrorKind::Sqlite`].
+    pub fn references(
+        &self,
+        e: &Entry,
+        limit: usize,
+        offset: u64,
+    ) -> Result<(u64, Vec<Cited>), Error> {
+        let rows = self.tolerant(|c| {
+            let count = c
+                .prepare_cached(&format!("SELECT count(*) {REFS_FROM}"))?
+                .query_row([&e.arxiv_id], |r| r.get::<_, i64>(0))? as u64;
+            let rows = c
+                .prepare_cached(&format!(
+                    "SELECT kind, cited, cited_version, evidence {REFS_FROM} {REFS_ORDER} \
+                     LIMIT ?2 OFFSET ?3"
+                ))?
+                .query_map(params![&e.arxiv_id, limit as i64, offset as i64], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                })?
+                .collect::<Result<Vec<RefRow>, _>>()?;
+            Ok((count, rows))
+        })?;
+        let Some((count, rows)) = rows else {
+            return Ok((0, Vec::new()));
+        };
+        let mut out = Vec::with_capacity(rows.len());
+        for (kind, id, version, evidence) in rows {
             let paper = match kind.as_str() {
                 "arxiv" => self.arxiv(&id, version)?.or(self.arxiv(&id, None)?),
                 _ => None,
             }
             .map(|e| Paper::of(&e));
-            out.resolved += usize::from(paper.is_some());
-            out.references.push(Cited {
+            out.push(Cited {
                 kind,
                 id,
                 version,
@@ -309,91 +390,69 @@ impl Index {
                 paper,
             });
         }
-        // References in the order the paper gives them: page, then line.
-        out.references.sort_by_key(|c| evidence_order(&c.evidence));
-        for (id, version) in citing {
+        Ok((count, out))
+    }
+
+    /// `limit` of the indexed papers citing `e`'s paper from the `offset`th, by arXiv id, and
+    /// how many there are.
+    ///
+    /// # Errors
+    /// [`super::ErrorKind::Sqlite`].
+    pub fn cited_by(
+        &self,
+        e: &Entry,
+        limit: usize,
+        offset: u64,
+    ) -> Result<(u64, Vec<Paper>), Error> {
+        let rows = self.tolerant(|c| {
+            let count = c
+                .prepare_cached(&format!("SELECT count(*) {CITING_FROM}"))?
+                .query_row([&e.arxiv_id], |r| r.get::<_, i64>(0))? as u64;
+            let rows = c
+                .prepare_cached(&format!(
+                    "SELECT citing, citing_version {CITING_FROM} ORDER BY citing LIMIT ?2 OFFSET ?3"
+                ))?
+                .query_map(params![&e.arxiv_id, limit as i64, offset as i64], |r| {
+                    Ok((r.get::<_, String>(0)?, r.get::<_, Option<u32>>(1)?))
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok((count, rows))
+        })?;
+        let Some((count, rows)) = rows else {
+            return Ok((0, Vec::new()));
+        };
+        let mut out = Vec::with_capacity(rows.len());
+        for (id, version) in rows {
             let found = match self.arxiv(&id, version)? {
                 Some(e) => Some(e),
                 None => self.arxiv(&id, None)?,
             };
             if let Some(found) = found {
-                out.cited_by.push(Paper::of(&found));
+                out.push(Paper::of(&found));
             }
         }
-        Ok(out)
+        Ok((count, out))
     }
 
-    /// Every edge whose citing paper is in the index, in OpenCitations' shape (COCI's
-    /// `oci`, `citing`, `cited`, `creation`, `timespan`): papers are named by DOI (an arXiv
-    /// paper by its arXiv DOI, `10.48550/arxiv.ID`), `creation` is the citing version's date,
-    /// `timespan` the time from the cited paper's first version to it (ISO 8601, as
-    /// `P1Y2M3D`), empty when the cited paper is not in the index.
-    ///
-    /// # Errors
-    /// [`super::ErrorKind::Sqlite`].
-    pub fn open_citations(&self) -> Result<Vec<OpenCitation>, Error> {
-        let rows = self
-            .read(|c| {
-                let mut st = c.prepare(
-                    "SELECT citing, citing_version, kind, cited FROM cites ORDER BY citing, kind, cited",
-                )?;
-                let rows = st
-                    .query_map([], |r| {
-                        Ok((
-                            r.get::<_, String>(0)?,
-                            r.get::<_, Option<u32>>(1)?,
-                            r.get::<_, String>(2)?,
-                            r.get::<_, String>(3)?,
-                        ))
-                    })?
-                    .collect::<Result<Vec<_>, _>>()?;
-                Ok(rows)
-            })
-            .or_else(|err| match err.kind() {
-                super::ErrorKind::Sqlite(s) if s.to_string().contains("no such table") => {
-                    Ok(Vec::new())
-                }
+    /// `f` on the index; `None` when the index has no `cites` table (built before it).
+    fn tolerant<T>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, Error>,
+    ) -> Result<Option<T>, Error> {
+        match self.read(f) {
+            Ok(v) => Ok(Some(v)),
+            Err(err) => match err.kind() {
+                super::ErrorKind::Sqlite(s) if s.to_string().contains("no such table") => Ok(None),
                 _ => Err(err),
-            })?;
-        let mut out = Vec::new();
-        for (citing, version, kind, cited) in rows {
-            let Some(ce) = (match self.arxiv(&citing, version)? {
-                Some(e) => Some(e),
-                None => self.arxiv(&citing, None)?,
-            }) else {
-                continue;
-            };
-            let creation = date_of(if ce.version_date.is_empty() {
-                &ce.submitted_at
-            } else {
-                &ce.version_date
-            });
-            let (cited_doi, cited_date) = match kind.as_str() {
-                "arxiv" => (
-                    arxiv_doi(&cited),
-                    self.arxiv(&cited, None)?.map(|e| date_of(&e.submitted_at)),
-                ),
-                _ => (cited, None),
-            };
-            let citing_doi = arxiv_doi(&citing);
-            out.push(OpenCitation {
-                oci: oci(&citing_doi, &cited_doi),
-                timespan: cited_date
-                    .map(|d| timespan(&d, &creation))
-                    .unwrap_or_default(),
-                citing: citing_doi,
-                cited: cited_doi,
-                creation,
-            });
+            },
         }
-        Ok(out)
     }
 }
 
 /// The page's sentence on the paper's references, when its list was read: how many it gives
 /// and how many are papers of this index.
 pub fn sentence(c: &Cites) -> Option<String> {
-    let n = c.references.len();
+    let n = c.references_count;
     (n > 0).then(|| {
         format!(
             "Its reference list was read from the paper: {n} arXiv {} and DOI{}, {} of them {} of this index.",
@@ -440,171 +499,16 @@ pub fn describe(doc: &mut serde_json::Value, c: &Cites, base: &str) {
         .collect();
     doc["citation"] = citation.into();
     doc["references"] = serde_json::json!({
-        "count": c.references.len(),
+        "count": c.references_count,
         "resolved": c.resolved,
+        "shown": c.references.len(),
+        "all": format!("{base}/pith/{}/references.json", c.code),
     });
     doc["cited_by"] = serde_json::json!({
-        "count": c.cited_by.len(),
+        "count": c.cited_by_count,
         "papers": c.cited_by.iter().map(paper).collect::<Vec<_>>(),
+        "all": format!("{base}/pith/{}/cited-by.json", c.code),
     });
-}
-
-/// `page 12, line 3` → (12, 3); a `.bbl`'s `main.bbl, line 4` → (0, 4).
-fn evidence_order(e: &str) -> (u32, u32) {
-    let nums: Vec<u32> = e
-        .split(|c: char| !c.is_ascii_digit())
-        .filter_map(|n| n.parse().ok())
-        .collect();
-    match (e.starts_with("page "), &nums[..]) {
-        (true, [p, l, ..]) => (*p, *l),
-        (_, [.., l]) => (0, *l),
-        _ => (0, 0),
-    }
-}
-
-/// One citation as OpenCitations' COCI publishes it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct OpenCitation {
-    /// The Open Citation Identifier: `oci:020…-020…`, each DOI (without `10.`) in
-    /// OpenCitations' two-digit code.
-    pub oci: String,
-    /// The citing paper's DOI.
-    pub citing: String,
-    /// The cited work's DOI.
-    pub cited: String,
-    /// The citing paper's date, `YYYY-MM-DD`.
-    pub creation: String,
-    /// From the cited paper's date to the citing one's, ISO 8601 (`P2Y1M3D`); empty when
-    /// unknown.
-    pub timespan: String,
-}
-
-fn arxiv_doi(id: &str) -> String {
-    format!("10.48550/arxiv.{}", id.to_ascii_lowercase())
-}
-
-fn date_of(ts: &str) -> String {
-    ts.get(..10).unwrap_or(ts).to_owned()
-}
-
-/// OpenCitations' lookup table (`lookup.csv` of the OCI specification) for the characters
-/// of DOIs: digits `00`–`09`, letters `10`–`35`, then punctuation.
-fn oci_code(c: char) -> Option<&'static str> {
-    const PUNCT: [(char, &str); 33] = [
-        ('/', "36"),
-        ('.', "37"),
-        (':', "38"),
-        (';', "39"),
-        ('<', "40"),
-        ('=', "41"),
-        ('>', "42"),
-        ('?', "43"),
-        ('@', "44"),
-        ('[', "45"),
-        ('\\', "46"),
-        (']', "47"),
-        ('^', "48"),
-        ('_', "49"),
-        ('`', "50"),
-        ('!', "51"),
-        ('"', "52"),
-        ('#', "53"),
-        ('$', "54"),
-        ('%', "55"),
-        ('&', "56"),
-        ('\'', "57"),
-        ('(', "58"),
-        (')', "59"),
-        ('*', "60"),
-        ('+', "61"),
-        (',', "62"),
-        ('-', "63"),
-        ('{', "64"),
-        ('|', "65"),
-        ('}', "66"),
-        ('~', "67"),
-        (' ', "68"),
-    ];
-    const DIGITS: [&str; 36] = [
-        "00", "01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "12", "13", "14",
-        "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29",
-        "30", "31", "32", "33", "34", "35",
-    ];
-    match c.to_ascii_lowercase() {
-        d @ '0'..='9' => Some(DIGITS[d as usize - '0' as usize]),
-        l @ 'a'..='z' => Some(DIGITS[10 + l as usize - 'a' as usize]),
-        p => PUNCT.iter().find(|(k, _)| *k == p).map(|(_, v)| *v),
-    }
-}
-
-/// The OCI of a citation between two DOIs, as COCI (supplier prefix `020`) writes it.
-pub fn oci(citing: &str, cited: &str) -> String {
-    let enc = |doi: &str| -> String {
-        let body = doi.strip_prefix("10.").unwrap_or(doi);
-        let mut s = String::from("020");
-        for c in body.chars() {
-            // A character outside the table: its code point, so the identifier stays one.
-            match oci_code(c) {
-                Some(code) => s.push_str(code),
-                None => s.push_str(&format!("9{}", c as u32)),
-            }
-        }
-        s
-    };
-    format!("oci:{}-{}", enc(citing), enc(cited))
-}
-
-/// The ISO 8601 duration from `from` to `to` (dates `YYYY-MM-DD`), `-P…` when `to` is earlier.
-fn timespan(from: &str, to: &str) -> String {
-    let parse = |d: &str| -> Option<(i32, i32, i32)> {
-        let mut it = d.split('-').map(|p| p.parse::<i32>().ok());
-        Some((it.next()??, it.next()??, it.next()??))
-    };
-    let (Some(a), Some(b)) = (parse(from), parse(to)) else {
-        return String::new();
-    };
-    let (sign, (y0, m0, d0), (y1, m1, d1)) = if b >= a { ("", a, b) } else { ("-", b, a) };
-    // Whole months first (the start moved on by them, its day kept or clamped to the month's
-    // last), then the days left, as date libraries count them.
-    let mut months = (y1 - y0) * 12 + (m1 - m0);
-    if d1 < d0 {
-        months -= 1;
-    }
-    let (ay, am) = (y0 + (m0 - 1 + months) / 12, (m0 - 1 + months) % 12 + 1);
-    let ad = d0.min(month_days(ay, am));
-    let d = days(y1, m1, d1) - days(ay, am, ad);
-    let (y, m) = (months / 12, months % 12);
-    let mut s = format!("{sign}P");
-    if y > 0 {
-        s.push_str(&format!("{y}Y"));
-    }
-    if m > 0 {
-        s.push_str(&format!("{m}M"));
-    }
-    if d > 0 || (y == 0 && m == 0) {
-        s.push_str(&format!("{d}D"));
-    }
-    s
-}
-
-fn month_days(y: i32, m: i32) -> i32 {
-    match m {
-        4 | 6 | 9 | 11 => 30,
-        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
-        2 => 28,
-        _ => 31,
-    }
-}
-
-/// Days since 1970-01-01 (Howard Hinnant's `days_from_civil`).
-fn days(y: i32, m: i32, d: i32) -> i32 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
 }
 
 #[cfg(test)]
@@ -612,25 +516,39 @@ mod tests {
     use super::*;
 
     #[test]
-    fn oci_as_coci_writes_it() {
-        // COCI's own example pair: 10.1002/j… starts 0200100000236 19…
-        let o = oci("10.1002/j", "10.48550/arxiv.1706.03762");
-        assert!(o.starts_with("oci:020010000023619-020"), "{o}");
-        assert!(!o.contains(char::is_alphabetic) || o.starts_with("oci:"));
-    }
-
-    #[test]
-    fn timespans() {
-        assert_eq!(timespan("2017-06-12", "2024-02-06"), "P6Y7M25D");
-        assert_eq!(timespan("2020-01-31", "2020-03-01"), "P1M1D");
-        assert_eq!(timespan("2019-12-31", "2020-02-29"), "P1M29D");
-        assert_eq!(timespan("2020-01-01", "2020-01-01"), "P0D");
-        assert_eq!(timespan("2021-01-01", "2020-01-01"), "-P1Y");
-    }
-
-    #[test]
-    fn evidence_orders() {
-        assert_eq!(evidence_order("page 12, line 3"), (12, 3));
-        assert_eq!(evidence_order("main.bbl, line 4"), (0, 4));
+    fn references_come_in_the_papers_order_and_pages_read_only_their_rows() {
+        let c = Connection::open_in_memory().unwrap();
+        c.execute_batch(CITES).unwrap();
+        for (cited, evidence) in [
+            ("10.1/b", "page 12, line 3"),
+            ("10.1/a", "page 2, line 30"),
+            ("10.1/c", "page 2, line 4"),
+            ("10.1/d", "main.bbl, line 1"),
+        ] {
+            c.execute(
+                "INSERT INTO cites VALUES ('2402.03791', 3, 'doi', ?1, NULL, ?2)",
+                [cited, evidence],
+            )
+            .unwrap();
+        }
+        let sql = format!("SELECT cited {REFS_FROM} {REFS_ORDER} LIMIT ?2 OFFSET ?3");
+        let ids: Vec<String> = c
+            .prepare(&sql)
+            .unwrap()
+            .query_map(params!["2402.03791", 10, 0], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(ids, ["10.1/d", "10.1/c", "10.1/a", "10.1/b"]);
+        // The plan walks the order index: no sort of the paper's whole list.
+        let plan: Vec<String> = c
+            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .unwrap()
+            .query_map(params!["2402.03791", 10, 0], |r| r.get::<_, String>(3))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert!(plan.iter().any(|p| p.contains("cites_order")), "{plan:?}");
+        assert!(!plan.iter().any(|p| p.contains("TEMP B-TREE")), "{plan:?}");
     }
 }

@@ -36,6 +36,7 @@ pub mod build;
 pub mod captures;
 pub mod cites;
 mod keys;
+pub mod open_citations;
 pub mod read;
 
 pub use build::{build, BuildOptions, Counts, Sources};
