@@ -252,18 +252,21 @@ fn a_much_cited_paper_shows_the_first_and_pages_the_rest() {
     eprintln!("{}", figures.join("; "));
 }
 
+/// Lists far past what a page shows (a quarter of the million DOIs and 100k citing
+/// papers, which were measured by hand: the same page bytes and server memory, as the page
+/// reads only what it shows; CI's time goes to the quarter).
 #[test]
-#[ignore = "full tier (an index of 100k papers citing one that cites 1M DOIs, minutes)"]
-fn a_paper_citing_a_million_dois_cited_by_100k_papers() {
-    let figures = check(1_000_000, 100_000, false);
+#[ignore = "full tier (an index of 25k papers citing one that cites 250k DOIs, a minute)"]
+fn a_paper_citing_250k_dois_cited_by_25k_papers() {
+    let figures = check(250_000, 25_000, false);
     eprintln!("{}", figures.join("; "));
 }
 
-/// The export of a million edges (of a few papers: the export's pages are per paper, and
-/// are not what this measures).
+/// The export of 250k edges (of a few papers: the export's pages are per paper, and are not
+/// what this measures), held one at a time.
 #[test]
-#[ignore = "full tier (an index of a paper citing 1M DOIs, exported, minutes)"]
-fn the_export_of_a_million_edges_holds_one_at_a_time() {
-    let figures = check(1_000_000, 100, true);
+#[ignore = "full tier (an index of a paper citing 250k DOIs, exported, a minute)"]
+fn the_export_of_250k_edges_holds_one_at_a_time() {
+    let figures = check(250_000, 100, true);
     eprintln!("{}", figures.join("; "));
 }
