@@ -39,7 +39,7 @@ pub fn run(subcommand: &str, args: Args, ui: super::Ui) -> Result<super::Outcome
     let program = find().with_context(|| {
         format!(
             "`pith {subcommand}` needs the program {PROGRAM}, found neither beside pith nor on PATH; \
-             install it (cargo install --path crates/pith-serve, or the release archive) next to pith"
+             install it (cargo install --locked --path crates/pith-serve, or the release archive) next to pith"
         )
     })?;
     let mut cmd = Command::new(&program);

@@ -48,10 +48,10 @@ pub fn pdf_read(bytes: &[u8], what: &str) -> Result<Read, String> {
 
 /// `2402.03791v3` as its id and version.
 fn arxiv_version_of(text: &str) -> Option<(String, u32)> {
-    let i = text.rfind('v')?;
-    let v: u32 = text.get(i + 1..)?.parse().ok()?;
-    let id = &text[..i];
-    (v > 0 && crate::record::is_arxiv_id(id)).then(|| (id.to_owned(), v))
+    match crate::arxiv_id::split_version(text) {
+        (id, Some(v)) if v > 0 && crate::arxiv_id::is_id(id) => Some((id.to_owned(), v)),
+        _ => None,
+    }
 }
 
 /// The PDFs a batch or tar report shows pith read: every line whose `status` is `injected` or
