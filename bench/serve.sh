@@ -13,6 +13,8 @@
 #     snapshot (bench/arxiv_gen.py, PAPERS lines), wall time and GNU time's peak RSS.
 # Not a timed test; run by hand:
 #   bench/serve.sh [DURATION] [PAPERS] [BIG] [SERVED]
+# `HOT_ROUNDS=1 bench/serve.sh 1 300 2000 300` runs every part at a tiny size in a minute (a
+# check that the script still runs; its figures say nothing).
 # SERVED papers (20,000) make the index served and exported for the throughput runs (exporting
 # 200,000 papers writes 1.6 million files; wrk cycles through 1,000 numbers either way).
 # PHASES="index throughput lookup" (the default) picks the parts to run.
@@ -66,19 +68,25 @@ if [[ " $phases " == *" index "* ]]; then
   rm -f "$work/full.pith-index"
   measure "pith index --arxiv-snapshot" "$pith" index -o "$work/full.pith-index" --arxiv-snapshot "$work/snap.jsonl" -q
   measure "pith index (update, unchanged)" "$pith" index -o "$work/full.pith-index" --arxiv-snapshot "$work/snap.jsonl" -q
-  python3 -c "import sys; a,b=(open(f).read().split() for f in sys.argv[1:]); print(f'index / number: wall {float(b[0])/float(a[0]):.2f}x, CPU {float(b[1])/float(a[1]):.2f}x (target <= 2x)')" \
+  python3 -c "import sys; a,b=(open(f).read().split() for f in sys.argv[1:]); r=lambda i: f'{float(b[i])/float(a[i]):.2f}x' if float(a[i]) else 'n/a (too small to time)'; print(f'index / number: wall {r(0)}, CPU {r(1)} (target <= 2x)')" \
     "$work/wall-pith number --arxiv-snapshot" "$work/wall-pith index --arxiv-snapshot"
   rm -f "$work/snap.jsonl"
 fi
 
 # Small and big indexes of light generated records (the lookup, not the text, is measured).
+# Ids arXiv can issue, month after month from April 2007: YYMM.NNNN (9,999 a month) until 1412,
+# YYMM.NNNNN (99,999 a month) from 1501; `pith index` refuses any other.
 light() { # n, file
   python3 - "$1" > "$2" <<'EOF'
 import sys
-n = int(sys.argv[1])
-for i in range(n):
-    print('{"id":"%04d.%05d","authors":"A. Author","title":"Paper %d","abstract":"Abstract %d.","categories":"cs.DC cs.LG","license":null,"versions":[{"version":"v1","created":"Mon, 2 Apr 2007 19:18:42 GMT"}]}'
-          % (1001 + i // 100000, i % 100000, i, i))
+n, i, yymm = int(sys.argv[1]), 0, 704
+while i < n:
+    width = 5 if yymm >= 1501 else 4
+    for k in range(1, min(10 ** width - 1, n - i) + 1):
+        print('{"id":"%04d.%0*d","authors":"A. Author","title":"Paper %d","abstract":"Abstract %d.","categories":"cs.DC cs.LG","license":null,"versions":[{"version":"v1","created":"Mon, 2 Apr 2007 19:18:42 GMT"}]}'
+              % (yymm, width, k, i, i))
+        i += 1
+    yymm = yymm + 1 if yymm % 100 < 12 else yymm + 89
 EOF
 }
 
@@ -132,10 +140,9 @@ paths "$work/full.pith-index" /badge/ .svg "$work/badge.paths"
 paths "$work/full.pith-index" /pith/ .json "$work/record.paths"
 paths "$work/full.pith-index" /pith/ "" "$work/page.paths"
 head -1 "$work/badge.paths" > "$work/hot.paths"
-# Searches for arXiv ids (each a 303 to the record page); nginx answers the export's stub. The
-# old-style ids (archive/YYMMNNN) only: the generator's new-style ones (0704.NNNNN, five digits
-# in 2007) are not ids arXiv issued, and the search field answers them 400.
-sqlite3 "$work/full.pith-index" "SELECT DISTINCT arxiv_id FROM records WHERE superseded = 0 AND arxiv_id LIKE '%/%' ORDER BY random() LIMIT 1000" > "$work/ids"
+# Searches for arXiv ids, old style and new (each a 303 to the record page); nginx answers the
+# export's stub.
+sqlite3 "$work/full.pith-index" "SELECT DISTINCT arxiv_id FROM records WHERE superseded = 0 ORDER BY random() LIMIT 1000" > "$work/ids"
 sed 's|^|/?q=|' "$work/ids" > "$work/search.paths"
 sed 's|^|/arxiv/|' "$work/ids" > "$work/stub.paths"
 # Short forms whose 8-character prefix is unique (the export holds a stub for those only).

@@ -228,6 +228,13 @@ impl Stop {
     }
 }
 
+/// Steps of work (an xref entry, an object, a node walked, a KiB decoded) between two reads of
+/// the clock for the stop token's deadline. A step costs tens of nanoseconds to a few
+/// microseconds, a clock read about as much as the cheapest: read at every step, the clock
+/// was a few per cent of a batch. 4,096 steps are well under a millisecond for most kinds and
+/// a few milliseconds for the dearest, against deadlines of seconds.
+const CLOCK_EVERY: u64 = 4096;
+
 /// One document's spending against its [`Limits`], and its [`Stop`]: held by the reader, spent
 /// from by every reading function.
 #[derive(Debug)]
@@ -235,6 +242,8 @@ pub struct Budget {
     limits: Limits,
     stop: Stop,
     used: [Cell<u64>; 9],
+    /// Steps left before the deadline is read again; 0 at first, so the first step reads it.
+    clock_in: Cell<u64>,
 }
 
 impl Default for Budget {
@@ -250,6 +259,7 @@ impl Budget {
             limits,
             stop,
             used: Default::default(),
+            clock_in: Cell::new(0),
         }
     }
 
@@ -268,7 +278,8 @@ impl Budget {
         self.used[r.index()].get()
     }
 
-    /// Spends `n` of `r`, refusing past its limit, and checks the stop token.
+    /// Spends `n` of `r`, refusing past its limit, and checks the stop token (its deadline every
+    /// few thousand steps, a KiB of bytes counting as a step).
     ///
     /// # Errors
     /// [`ErrorKind::OverLimit`], [`ErrorKind::Stopped`].
@@ -280,7 +291,37 @@ impl Budget {
         if now > limit {
             return Err(over(r, limit));
         }
-        self.stop.check()
+        let steps = match r {
+            Resource::DecodedBytes | Resource::ParsedBytes => 1 + n / 1024,
+            _ => 1,
+        };
+        self.poll(steps)
+    }
+
+    /// The stop token after `steps` steps of work: cancellation at every call (one atomic
+    /// load), the deadline when [`CLOCK_EVERY`] steps have gone since the clock was last read.
+    fn poll(&self, steps: u64) -> Result<(), Error> {
+        let Some(i) = self.stop.inner.as_deref() else {
+            return Ok(());
+        };
+        if i.cancelled.load(Ordering::Relaxed) {
+            return Err(Error::new(ErrorKind::Stopped(Halt::Cancelled)));
+        }
+        let Some(deadline) = i.deadline else {
+            return Ok(());
+        };
+        let left = self.clock_in.get();
+        if left > steps {
+            self.clock_in.set(left - steps);
+            return Ok(());
+        }
+        if Instant::now() >= deadline {
+            // Read again at the next step: once past, every later check stops.
+            self.clock_in.set(0);
+            return Err(Error::new(ErrorKind::Stopped(Halt::Deadline)));
+        }
+        self.clock_in.set(CLOCK_EVERY);
+        Ok(())
     }
 
     /// The refusal for the first limit gone over so far, else the stop token's: called where
@@ -313,12 +354,12 @@ impl Budget {
         Ok(())
     }
 
-    /// Checks the stop token only.
+    /// Checks the stop token only, as one step of work (its deadline every few thousand).
     ///
     /// # Errors
     /// [`ErrorKind::Stopped`].
     pub fn check(&self) -> Result<(), Error> {
-        self.stop.check()
+        self.poll(1)
     }
 
     /// Starts counting afresh (the limits and token stay): for a reader that opens the same
@@ -419,5 +460,43 @@ mod tests {
         let b = Budget::new(Limits::default(), d);
         assert!(b.spend(Resource::Objects, 1).is_err());
         assert!(b.check().is_err());
+    }
+
+    /// The deadline is read every CLOCK_EVERY steps (a KiB of bytes counting as one), not at
+    /// every step; a cancel is seen at the next step.
+    #[test]
+    fn the_deadline_is_read_every_few_thousand_steps() {
+        let stop = Stop::after(Duration::from_millis(200));
+        let entries = Budget::new(Limits::unlimited(), stop.clone());
+        let bytes = Budget::new(Limits::unlimited(), stop.clone());
+        // The first step reads the clock, before the deadline.
+        entries.spend(Resource::XrefEntries, 1).unwrap();
+        bytes.spend(Resource::DecodedBytes, 1).unwrap();
+        while !stop.is_stopped() {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let first_refused = (1..=CLOCK_EVERY)
+            .find(|_| {
+                entries
+                    .spend(Resource::XrefEntries, 1)
+                    .is_err_and(|e| matches!(e.kind(), ErrorKind::Stopped(Halt::Deadline)))
+            })
+            .expect("the deadline is seen within CLOCK_EVERY steps");
+        assert_eq!(first_refused, CLOCK_EVERY);
+        assert!(
+            entries.check().is_err(),
+            "once past, every later check stops"
+        );
+        // Four MiB decoded are more than CLOCK_EVERY steps: the clock is read at once.
+        assert!(bytes.spend(Resource::DecodedBytes, 4 << 20).is_err());
+
+        let s = Stop::new();
+        let b = Budget::new(Limits::unlimited(), s.clone());
+        b.spend(Resource::Objects, 1).unwrap();
+        s.cancel();
+        assert!(matches!(
+            b.spend(Resource::Objects, 1).unwrap_err().kind(),
+            ErrorKind::Stopped(Halt::Cancelled)
+        ));
     }
 }
