@@ -438,9 +438,7 @@ fn headline(
     if out.is_empty() {
         format!("NOT STORED: no capture was found to compare {file} with.")
     } else {
-        format!(
-            "NOT STORED: none of the {looked_at} captures is {file} (its SHA-1 is {sha1})."
-        )
+        format!("NOT STORED: none of the {looked_at} captures is {file} (its SHA-1 is {sha1}).")
     }
 }
 
