@@ -324,8 +324,17 @@ pub fn compare(
     // [`MAX_LISTED`] others, and counts the rest, so a file of millions of lines costs a
     // page of report.
     let mut push = |source: &str, c: Capture, verdict: Verdict| {
-        let same = c.digest.eq_ignore_ascii_case(&sha1);
-        if !same && out.len() >= MAX_LISTED {
+        // A record whose payload is not what its digest says is refused whatever it names;
+        // another capture that is the file is refused with the first check it fails.
+        let tampered = verdict
+            .checks
+            .iter()
+            .find(|k| k.check == "payload" && k.outcome == evidence::Outcome::Fails)
+            .map(|k| k.detail.clone());
+        let same = tampered.is_none() && c.digest.eq_ignore_ascii_case(&sha1);
+        let refused =
+            tampered.or_else(|| same.then(|| verdict.reason().map(str::to_owned)).flatten());
+        if !same && refused.is_none() && out.len() >= MAX_LISTED {
             unlisted += 1;
             return;
         }
@@ -334,7 +343,7 @@ pub fn compare(
             time_utc: c.time_utc(),
             raw_url: c.raw_url(),
             same,
-            refused: same.then(|| verdict.reason().map(str::to_owned)).flatten(),
+            refused,
             verdict,
             capture: c,
         })
