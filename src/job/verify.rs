@@ -295,7 +295,18 @@ pub fn run_captures(
         )
         .into());
     }
-    super::capture::compare(pdf, &req.captures, &Default::default(), &req.net)
+    // A capture file is read within the time one file may take, as every file of a run is:
+    // the caller's token when it bounds the work, else the per-file deadline.
+    let stop = if req.stop.is_never() {
+        pdf::Stop::after(super::stop::FILE_TIMEOUT)
+    } else {
+        req.stop.clone()
+    };
+    let limits = crate::capture::Limits {
+        stop,
+        ..Default::default()
+    };
+    super::capture::compare(pdf, &req.captures, &limits, &req.net)
 }
 
 fn run_pdf(req: &VerifyRequest<'_>, source: Source<'_>) -> Result<VerifyReport, Error> {
@@ -536,5 +547,34 @@ mod tests {
         assert_eq!(r.verdict, Verdict::Mismatch);
         let e = run(&VerifyRequest::default()).unwrap_err();
         assert_eq!(e.kind_name(), "request");
+    }
+
+    /// The caller's token reaches the readers of the PDF and its captures: a stopped check
+    /// reads nothing to its end, and says why. (Without one, the per-file deadline bounds the
+    /// files.)
+    #[test]
+    fn a_capture_file_is_read_under_the_callers_token() {
+        let dir = tempfile::tempdir().unwrap();
+        let cdx = dir.path().join("captures.cdx");
+        let line = "org,arxiv)/pdf/2402.03791v3 20240301000000 https://arxiv.org/pdf/2402.03791v3 application/pdf 200 AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA 1000\n";
+        std::fs::write(&cdx, line.repeat(20_000)).unwrap();
+        let pdf = root("tests/fixtures/minimal.pdf");
+        let stop = pdf::Stop::new();
+        stop.cancel();
+        let e = run_captures(&VerifyRequest {
+            pdf: Some(Source::File(&pdf)),
+            captures: vec![super::super::capture::CaptureSource::File(cdx.clone())],
+            stop,
+            ..VerifyRequest::default()
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("stopped"), "{e}");
+        let read = run_captures(&VerifyRequest {
+            pdf: Some(Source::File(&pdf)),
+            captures: vec![super::super::capture::CaptureSource::File(cdx)],
+            ..VerifyRequest::default()
+        })
+        .unwrap();
+        assert_eq!(read.captures.len() + read.unlisted, 20_000);
     }
 }
