@@ -92,6 +92,20 @@ pub fn build_index(out: &Path, args: &[&str]) -> Run {
     run(&pith(), &all, &[])
 }
 
+/// Builds `index` from the vectors' arXiv snapshot with `caps` as its captures folder: the
+/// run, for the caller to check.
+pub fn index_of_captures(index: &Path, caps: &Path) -> Run {
+    build_index(
+        index,
+        &[
+            "--arxiv-snapshot",
+            data("arxiv/vectors.snapshot.jsonl").to_str().unwrap(),
+            "--captures",
+            caps.to_str().unwrap(),
+        ],
+    )
+}
+
 /// `pith serve index --export site`, with `extra` arguments after: the run, for the caller
 /// to check.
 pub fn export(index: &Path, site: &Path, extra: &[&str]) -> Run {
@@ -130,6 +144,16 @@ pub fn vectors() -> Vec<Value> {
     v.into_iter()
         .filter(|x| x.get("variant_of").is_none())
         .collect()
+}
+
+/// The arXiv PDF URL of vector `v`'s version (`https://arxiv.org/pdf/IDvN`).
+pub fn pdf_url(v: &Value) -> String {
+    let s = &v["canonical_record"]["source"];
+    format!(
+        "https://arxiv.org/pdf/{}v{}",
+        s["id"].as_str().unwrap(),
+        s["version"]
+    )
 }
 
 /// The 26 characters of a full number.
