@@ -114,6 +114,20 @@ impl<R: BufRead> Array<R> {
         Ok(None)
     }
 
+    /// Adds `b` to the row being read, which may hold at most [`Bounds::line_bytes`].
+    fn push(&mut self, b: u8) -> Result<(), Error> {
+        if self.buf.len() >= self.max {
+            return Err(ErrorKind::TooLong {
+                what: "row",
+                at: self.count,
+                limit: self.max as u64,
+            }
+            .into());
+        }
+        self.buf.push(b);
+        Ok(())
+    }
+
     fn bad(what: &str) -> Error {
         ErrorKind::Json(what.to_owned()).into()
     }
@@ -163,15 +177,7 @@ impl<R: BufRead> Array<R> {
         let mut b = first;
         loop {
             self.meter.step()?;
-            if self.buf.len() >= self.max {
-                return Err(ErrorKind::TooLong {
-                    what: "row",
-                    at: self.count,
-                    limit: self.max as u64,
-                }
-                .into());
-            }
-            self.buf.push(b);
+            self.push(b)?;
             if in_str {
                 match (esc, b) {
                     (true, _) => esc = false,
@@ -212,15 +218,7 @@ impl<R: BufRead> Array<R> {
                                     if !matches!(c, b',' | b']') && !c.is_ascii_whitespace() =>
                                 {
                                     let c = *c;
-                                    if self.buf.len() >= self.max {
-                                        return Err(ErrorKind::TooLong {
-                                            what: "row",
-                                            at: self.count,
-                                            limit: self.max as u64,
-                                        }
-                                        .into());
-                                    }
-                                    self.buf.push(c);
+                                    self.push(c)?;
                                     self.input.consume(1);
                                 }
                                 _ => break,
