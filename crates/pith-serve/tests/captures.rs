@@ -26,10 +26,9 @@ fn numbered(dir: &Path, v: &Value) -> Vec<u8> {
 #[test]
 fn stored_shows_exactly_where_a_capture_checks() {
     let dir = tempfile::tempdir().unwrap();
-    let caps = dir.path().join("captures");
-    std::fs::create_dir(&caps).unwrap();
+    let caps = common::captures_dir(dir.path());
     let v = vectors();
-    let pdf = std::fs::read(common::root().join("tests/fixtures/minimal.pdf")).unwrap();
+    let pdf = common::minimal_pdf();
     let sha1 = pith::capture::sha1_base32(&pdf);
     // 0: a good WARC record (a PDF carrying the version's number). 1: a PDF, its digest
     // tampered. 6: a PDF carrying another version's number. 3: a CDX line a report vouches
@@ -127,10 +126,9 @@ fn stored_shows_exactly_where_a_capture_checks() {
 #[test]
 fn the_badge_says_stored_only_where_a_capture_checks() {
     let dir = tempfile::tempdir().unwrap();
-    let caps = dir.path().join("captures");
-    std::fs::create_dir(&caps).unwrap();
+    let caps = common::captures_dir(dir.path());
     let v = vectors();
-    let pdf = std::fs::read(common::root().join("tests/fixtures/minimal.pdf")).unwrap();
+    let pdf = common::minimal_pdf();
     let sha1 = pith::capture::sha1_base32(&pdf);
     let mut tampered = pdf.clone();
     tampered.extend_from_slice(b"% changed\n");

@@ -10,10 +10,9 @@ use crate::common::{self, code, pdf_url, vectors, Server};
 #[test]
 fn one_bad_capture_file_is_one_line_and_the_rest_is_indexed() {
     let dir = tempfile::tempdir().unwrap();
-    let caps = dir.path().join("captures");
-    std::fs::create_dir(&caps).unwrap();
+    let caps = common::captures_dir(dir.path());
     let v = vectors();
-    let pdf = std::fs::read(common::root().join("tests/fixtures/minimal.pdf")).unwrap();
+    let pdf = common::minimal_pdf();
     let sha1 = pith::capture::sha1_base32(&pdf);
     // A good CDX line that a report vouches for.
     std::fs::write(

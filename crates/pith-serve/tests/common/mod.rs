@@ -169,6 +169,18 @@ pub fn records_dir(dir: &Path) -> PathBuf {
     records
 }
 
+/// An empty `captures` folder in `dir`, for `pith index --captures`.
+pub fn captures_dir(dir: &Path) -> PathBuf {
+    let caps = dir.join("captures");
+    std::fs::create_dir(&caps).unwrap();
+    caps
+}
+
+/// The test suite's minimal PDF (tests/fixtures/minimal.pdf): its bytes.
+pub fn minimal_pdf() -> Vec<u8> {
+    std::fs::read(root().join("tests/fixtures/minimal.pdf")).unwrap()
+}
+
 /// Builds `index` from `extra` arguments, the vectors' records ([`records_dir`]) and a
 /// `bundles` folder in `dir` holding `bundles` (file name, bundle), trusting `key`.
 pub fn index_with_bundles(
