@@ -222,6 +222,20 @@ fn cdx_lines_match_by_digest() {
     assert_eq!(code, 1, "{out}");
 }
 
+/// `pith verify PDF --capture URL`, asking the CDX API at `server` and caching its answers in
+/// `cache`.
+fn verify_asking(server: &Server, cache: &Path, pdf: &Path) -> std::process::Output {
+    pith()
+        .env("PITH_WAYBACK_URL", server.url())
+        .env("PITH_CACHE_DIR", cache)
+        .env("PITH_OTS_SPACING_MS", "0")
+        .args(["verify"])
+        .arg(pdf)
+        .args(["--capture", URL])
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn the_cdx_api_is_asked_once_then_cached() {
     let dir = tmpdir();
@@ -234,15 +248,7 @@ fn the_cdx_api_is_asked_once_then_cached() {
     let server = Server::start(move |_, _| Reply::ok(body.clone()));
     let cache = tmpdir();
     let run = || {
-        let o = pith()
-            .env("PITH_WAYBACK_URL", server.url())
-            .env("PITH_CACHE_DIR", cache.path())
-            .env("PITH_OTS_SPACING_MS", "0")
-            .args(["verify"])
-            .arg(&pdf)
-            .args(["--capture", URL])
-            .output()
-            .unwrap();
+        let o = verify_asking(&server, cache.path(), &pdf);
         (
             o.status.code(),
             String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -280,17 +286,7 @@ fn a_malformed_cdx_answer_is_never_cached() {
     ] {
         let server = Server::start(move |_, _| Reply::ok(body.clone()));
         let cache = tmpdir();
-        let run = || {
-            pith()
-                .env("PITH_WAYBACK_URL", server.url())
-                .env("PITH_CACHE_DIR", cache.path())
-                .env("PITH_OTS_SPACING_MS", "0")
-                .args(["verify"])
-                .arg(&pdf)
-                .args(["--capture", URL])
-                .output()
-                .unwrap()
-        };
+        let run = || verify_asking(&server, cache.path(), &pdf);
         for asked in 1..=2 {
             let o = run();
             assert_eq!(o.status.code(), Some(2), "{o:?}");

@@ -18,19 +18,7 @@ const URL: &str = "https://arxiv.org/pdf/2402.03791v3";
 /// its payload digest the body's (so the record itself is sound).
 pub(crate) fn record(url: &str, status: &str, date: &str, body: &[u8]) -> Vec<u8> {
     let digest = pith::capture::sha1_base32(body);
-    let mut block =
-        format!("HTTP/1.1 {status}\r\nContent-Type: application/pdf\r\n\r\n").into_bytes();
-    block.extend_from_slice(body);
-    let mut r = format!(
-        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\nWARC-Date: {date}\r\n\
-         WARC-Payload-Digest: sha1:{digest}\r\nContent-Type: application/http; msgtype=response\r\n\
-         Content-Length: {}\r\n\r\n",
-        block.len()
-    )
-    .into_bytes();
-    r.extend_from_slice(&block);
-    r.extend_from_slice(b"\r\n\r\n");
-    r
+    pith_testkit::inputs::warc_response(url, status, date, body, &digest)
 }
 
 /// A CDX line of `url` with `status` and `digest`, captured at `ts`.

@@ -13,17 +13,29 @@ use super::{Bounds, Error, ErrorKind, Meter};
 /// a line of `pith refs` one).
 pub const MAX_DEPTH: usize = 32;
 
+/// Reads `b` inside a JSON string: whether the string goes on after it (`esc` carries a
+/// backslash over to the byte it escapes).
+fn string_goes_on(esc: &mut bool, b: u8) -> bool {
+    match (*esc, b) {
+        (true, _) => {
+            *esc = false;
+            true
+        }
+        (false, b'\\') => {
+            *esc = true;
+            true
+        }
+        (false, b'"') => false,
+        _ => true,
+    }
+}
+
 /// The nesting depth of the JSON text `bytes` (strings skipped), read in one pass.
 fn depth(bytes: &[u8]) -> usize {
     let (mut d, mut max, mut in_str, mut esc) = (0usize, 0usize, false, false);
     for &b in bytes {
         if in_str {
-            match (esc, b) {
-                (true, _) => esc = false,
-                (false, b'\\') => esc = true,
-                (false, b'"') => in_str = false,
-                _ => {}
-            }
+            in_str = string_goes_on(&mut esc, b);
             continue;
         }
         match b {
@@ -114,6 +126,20 @@ impl<R: BufRead> Array<R> {
         Ok(None)
     }
 
+    /// Adds `b` to the row being read, which may hold at most [`Bounds::line_bytes`].
+    fn push(&mut self, b: u8) -> Result<(), Error> {
+        if self.buf.len() >= self.max {
+            return Err(ErrorKind::TooLong {
+                what: "row",
+                at: self.count,
+                limit: self.max as u64,
+            }
+            .into());
+        }
+        self.buf.push(b);
+        Ok(())
+    }
+
     fn bad(what: &str) -> Error {
         ErrorKind::Json(what.to_owned()).into()
     }
@@ -163,22 +189,9 @@ impl<R: BufRead> Array<R> {
         let mut b = first;
         loop {
             self.meter.step()?;
-            if self.buf.len() >= self.max {
-                return Err(ErrorKind::TooLong {
-                    what: "row",
-                    at: self.count,
-                    limit: self.max as u64,
-                }
-                .into());
-            }
-            self.buf.push(b);
+            self.push(b)?;
             if in_str {
-                match (esc, b) {
-                    (true, _) => esc = false,
-                    (false, b'\\') => esc = true,
-                    (false, b'"') => in_str = false,
-                    _ => {}
-                }
+                in_str = string_goes_on(&mut esc, b);
             } else {
                 match b {
                     b'"' => in_str = true,
@@ -212,15 +225,7 @@ impl<R: BufRead> Array<R> {
                                     if !matches!(c, b',' | b']') && !c.is_ascii_whitespace() =>
                                 {
                                     let c = *c;
-                                    if self.buf.len() >= self.max {
-                                        return Err(ErrorKind::TooLong {
-                                            what: "row",
-                                            at: self.count,
-                                            limit: self.max as u64,
-                                        }
-                                        .into());
-                                    }
-                                    self.buf.push(c);
+                                    self.push(c)?;
                                     self.input.consume(1);
                                 }
                                 _ => break,

@@ -21,7 +21,6 @@
 pub mod json;
 mod lines;
 
-use std::fmt;
 use std::io::{self, Read};
 
 pub use crate::pdf::{Halt, Stop};
@@ -53,7 +52,8 @@ impl Default for Bounds {
 }
 
 /// An input read past its bounds, stopped, or unreadable.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
 pub struct Error {
     kind: ErrorKind,
 }
@@ -126,18 +126,6 @@ impl Error {
     /// Whether the reading was stopped by its token (not refused for its content).
     pub fn is_stopped(&self) -> bool {
         matches!(self.kind, ErrorKind::Stopped(_))
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.kind.fmt(f)
-    }
-}
-
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        std::error::Error::source(&self.kind)
     }
 }
 

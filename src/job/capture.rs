@@ -282,18 +282,7 @@ pub fn compare(
     net: &net::Settings,
 ) -> Result<CaptureReport, CaptureError> {
     let io = |p: &Path, e| capture::Error::from(capture::ErrorKind::Io(e)).in_file(p);
-    let f = std::fs::File::open(pdf).map_err(|e| io(pdf, e))?;
-    let bounds = crate::bounded::Bounds {
-        bytes: limits.record_bytes,
-        ..limits.bounds()
-    };
-    let bytes = crate::bounded::read_all(f, &bounds).map_err(|e| match e.kind() {
-        crate::bounded::ErrorKind::Bytes(n) => capture::Error::from(capture::ErrorKind::Limit(
-            format!("it is larger than {n} bytes"),
-        ))
-        .in_file(pdf),
-        _ => capture::Error::from(e).in_file(pdf),
-    })?;
+    let bytes = read_bounded(pdf, limits)?;
     let sha1 = capture::sha1_base32(&bytes);
     let file_read = pdf_read(&bytes, "the file given").unwrap_or_else(|_| Read {
         what: "the file given".into(),
@@ -468,18 +457,26 @@ pub fn is_warc(p: &Path) -> std::io::Result<bool> {
 /// # Errors
 /// [`capture::ErrorKind::Io`] and [`capture::ErrorKind::Limit`], naming the file.
 pub fn read_text(p: &Path, limits: &Limits) -> Result<String, capture::Error> {
+    Ok(String::from_utf8_lossy(&read_bounded(p, limits)?).into_owned())
+}
+
+/// The bytes of the file `p`, at most [`Limits::record_bytes`] of them (read within
+/// [`crate::bounded`]).
+///
+/// # Errors
+/// [`capture::ErrorKind::Io`] and [`capture::ErrorKind::Limit`], naming the file.
+fn read_bounded(p: &Path, limits: &Limits) -> Result<Vec<u8>, capture::Error> {
     let f = std::fs::File::open(p)
         .map_err(|e| capture::Error::from(capture::ErrorKind::Io(e)).in_file(p))?;
     let bounds = crate::bounded::Bounds {
         bytes: limits.record_bytes,
         ..limits.bounds()
     };
-    let bytes = crate::bounded::read_all(f, &bounds).map_err(|e| match e.kind() {
+    crate::bounded::read_all(f, &bounds).map_err(|e| match e.kind() {
         crate::bounded::ErrorKind::Bytes(n) => capture::Error::from(capture::ErrorKind::Limit(
             format!("it is larger than {n} bytes"),
         ))
         .in_file(p),
         _ => capture::Error::from(e).in_file(p),
-    })?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    })
 }

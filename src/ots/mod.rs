@@ -36,10 +36,9 @@ pub use check::{check, Anchor, Expected, Refusal, Verdict};
 pub use header::{BlockHeader, Chain, Headers};
 pub use proof::{Attestation, Op, Proof, Timestamp};
 
-use std::fmt;
-
 /// An error reading a proof or block headers.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
 pub struct Error {
     kind: ErrorKind,
 }
@@ -139,18 +138,6 @@ impl Error {
     /// The kind of error.
     pub fn kind(&self) -> &ErrorKind {
         &self.kind
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.kind.fmt(f)
-    }
-}
-
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        std::error::Error::source(&self.kind)
     }
 }
 

@@ -73,6 +73,21 @@ struct Out {
 impl Out {
     /// Creates `rel` to be written piece by piece (checked as [`Out::write`] checks it).
     fn create(&mut self, rel: &str) -> Result<(PathBuf, std::io::BufWriter<std::fs::File>), Error> {
+        let (path, f) = self.open(rel)?;
+        self.files += 1;
+        Ok((path, std::io::BufWriter::new(f)))
+    }
+
+    /// Writes `rel` (a path the export composes from codes and arXiv ids, never from a URL).
+    fn write(&mut self, rel: &str, bytes: &[u8]) -> Result<(), Error> {
+        let (path, mut f) = self.open(rel)?;
+        f.write_all(bytes).map_err(|e| io(e, &path))?;
+        self.files += 1;
+        Ok(())
+    }
+
+    /// Creates the file `rel` names and its folders, once `rel` is found [`inside`] the export.
+    fn open(&self, rel: &str) -> Result<(PathBuf, std::fs::File), Error> {
         if !inside(rel) {
             return Err(
                 ErrorKind::Input(format!("{rel:?} is not a path inside the export")).into(),
@@ -83,25 +98,7 @@ impl Out {
             std::fs::create_dir_all(parent).map_err(|e| io(e, parent))?;
         }
         let f = std::fs::File::create(&path).map_err(|e| io(e, &path))?;
-        self.files += 1;
-        Ok((path, std::io::BufWriter::new(f)))
-    }
-
-    /// Writes `rel` (a path the export composes from codes and arXiv ids, never from a URL).
-    fn write(&mut self, rel: &str, bytes: &[u8]) -> Result<(), Error> {
-        if !inside(rel) {
-            return Err(
-                ErrorKind::Input(format!("{rel:?} is not a path inside the export")).into(),
-            );
-        }
-        let path = self.dir.join(rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| io(e, parent))?;
-        }
-        let mut f = std::fs::File::create(&path).map_err(|e| io(e, &path))?;
-        f.write_all(bytes).map_err(|e| io(e, &path))?;
-        self.files += 1;
-        Ok(())
+        Ok((path, f))
     }
 }
 

@@ -4,49 +4,36 @@
 //! number, a wrong digest or a line no report vouches for each raise nothing: the page and the
 //! JSON say nothing of storage, and the build says why, one line each.
 
+use std::path::Path;
+
 use serde_json::Value;
 
-use crate::common::{self, code, vectors, Server};
+use crate::common::{self, code, pdf_url, vectors, Server};
 
 /// A WARC response record of `url` answering `body`, its digest stated as `digest`.
 fn record(url: &str, body: &[u8], digest: &str) -> Vec<u8> {
-    let mut block = b"HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\n\r\n".to_vec();
-    block.extend_from_slice(body);
-    let mut r = format!(
-        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\nWARC-Date: 2026-03-01T08:09:10Z\r\n\
-         WARC-Payload-Digest: sha1:{digest}\r\nContent-Type: application/http; msgtype=response\r\n\
-         Content-Length: {}\r\n\r\n",
-        block.len()
-    )
-    .into_bytes();
-    r.extend_from_slice(&block);
-    r.extend_from_slice(b"\r\n\r\n");
-    r
+    pith_testkit::inputs::warc_response(url, "200 OK", "2026-03-01T08:09:10Z", body, digest)
 }
 
-fn pdf_url(v: &Value) -> String {
-    let s = &v["canonical_record"]["source"];
-    format!(
-        "https://arxiv.org/pdf/{}v{}",
-        s["id"].as_str().unwrap(),
-        s["version"]
-    )
+/// The suite's minimal PDF carrying `v`'s number (`pith inject --number`), written in `dir`:
+/// its bytes.
+fn numbered(dir: &Path, v: &Value) -> Vec<u8> {
+    let out = dir.join("numbered.pdf");
+    common::inject(v["pith_number"].as_str().unwrap(), &out);
+    std::fs::read(&out).unwrap()
 }
 
 #[test]
 fn stored_shows_exactly_where_a_capture_checks() {
     let dir = tempfile::tempdir().unwrap();
-    let caps = dir.path().join("captures");
-    std::fs::create_dir(&caps).unwrap();
+    let caps = common::captures_dir(dir.path());
     let v = vectors();
-    let pdf = std::fs::read(common::root().join("tests/fixtures/minimal.pdf")).unwrap();
+    let pdf = common::minimal_pdf();
     let sha1 = pith::capture::sha1_base32(&pdf);
     // 0: a good WARC record (a PDF carrying the version's number). 1: a PDF, its digest
     // tampered. 6: a PDF carrying another version's number. 3: a CDX line a report vouches
     // for. 4: a CDX line with another digest. 5: a CDX line no report vouches for.
-    let numbered = dir.path().join("numbered.pdf");
-    common::inject(v[0]["pith_number"].as_str().unwrap(), &numbered);
-    let numbered = std::fs::read(&numbered).unwrap();
+    let numbered = numbered(dir.path(), &v[0]);
     let mut warc = record(
         &pdf_url(&v[0]),
         &numbered,
@@ -85,17 +72,7 @@ fn stored_shows_exactly_where_a_capture_checks() {
     std::fs::write(caps.join("batch.jsonl"), report).unwrap();
 
     let index = dir.path().join("i.pith-index");
-    let r = common::build_index(
-        &index,
-        &[
-            "--arxiv-snapshot",
-            common::data("arxiv/vectors.snapshot.jsonl")
-                .to_str()
-                .unwrap(),
-            "--captures",
-            caps.to_str().unwrap(),
-        ],
-    );
+    let r = common::index_of_captures(&index, &caps);
     // Four bad captures, one line each, and the build says so.
     assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
     for (why, n) in [
@@ -149,16 +126,13 @@ fn stored_shows_exactly_where_a_capture_checks() {
 #[test]
 fn the_badge_says_stored_only_where_a_capture_checks() {
     let dir = tempfile::tempdir().unwrap();
-    let caps = dir.path().join("captures");
-    std::fs::create_dir(&caps).unwrap();
+    let caps = common::captures_dir(dir.path());
     let v = vectors();
-    let pdf = std::fs::read(common::root().join("tests/fixtures/minimal.pdf")).unwrap();
+    let pdf = common::minimal_pdf();
     let sha1 = pith::capture::sha1_base32(&pdf);
     let mut tampered = pdf.clone();
     tampered.extend_from_slice(b"% changed\n");
-    let numbered = dir.path().join("numbered.pdf");
-    common::inject(v[0]["pith_number"].as_str().unwrap(), &numbered);
-    let numbered = std::fs::read(&numbered).unwrap();
+    let numbered = numbered(dir.path(), &v[0]);
     let mut warc = record(
         &pdf_url(&v[0]),
         &numbered,
@@ -167,17 +141,7 @@ fn the_badge_says_stored_only_where_a_capture_checks() {
     warc.extend(record(&pdf_url(&v[1]), &tampered, &sha1));
     std::fs::write(caps.join("crawl.warc"), warc).unwrap();
     let index = dir.path().join("i.pith-index");
-    let r = common::build_index(
-        &index,
-        &[
-            "--arxiv-snapshot",
-            common::data("arxiv/vectors.snapshot.jsonl")
-                .to_str()
-                .unwrap(),
-            "--captures",
-            caps.to_str().unwrap(),
-        ],
-    );
+    let r = common::index_of_captures(&index, &caps);
     assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
     assert!(r.stderr.contains("1 stored"), "{}", r.stderr);
 

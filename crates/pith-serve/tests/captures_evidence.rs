@@ -9,34 +9,13 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::common::{self, code, run, vectors, Server};
+use crate::common::{self, code, pdf_url, run, vectors, Server};
 
 /// One WARC response record written by hand: `status` answering `body` for `url` at `date`,
 /// its payload digest the body's.
 fn record(url: &str, status: &str, date: &str, body: &[u8]) -> Vec<u8> {
     let digest = pith::capture::sha1_base32(body);
-    let mut block =
-        format!("HTTP/1.1 {status}\r\nContent-Type: application/pdf\r\n\r\n").into_bytes();
-    block.extend_from_slice(body);
-    let mut r = format!(
-        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\nWARC-Date: {date}\r\n\
-         WARC-Payload-Digest: sha1:{digest}\r\nContent-Type: application/http; msgtype=response\r\n\
-         Content-Length: {}\r\n\r\n",
-        block.len()
-    )
-    .into_bytes();
-    r.extend_from_slice(&block);
-    r.extend_from_slice(b"\r\n\r\n");
-    r
-}
-
-fn pdf_url(v: &Value) -> String {
-    let s = &v["canonical_record"]["source"];
-    format!(
-        "https://arxiv.org/pdf/{}v{}",
-        s["id"].as_str().unwrap(),
-        s["version"]
-    )
+    pith_testkit::inputs::warc_response(url, status, date, body, &digest)
 }
 
 /// The suite's minimal PDF carrying `v`'s number and naming its version (`pith inject
@@ -90,17 +69,7 @@ fn index_with(dir: &Path, caps: &Path) -> (common::Run, PathBuf) {
         "{}.pith-index",
         caps.file_name().unwrap().to_string_lossy()
     ));
-    let r = common::build_index(
-        &index,
-        &[
-            "--arxiv-snapshot",
-            common::data("arxiv/vectors.snapshot.jsonl")
-                .to_str()
-                .unwrap(),
-            "--captures",
-            caps.to_str().unwrap(),
-        ],
-    );
+    let r = common::index_of_captures(&index, caps);
     (r, index)
 }
 

@@ -5,26 +5,14 @@
 //! good inputs whose captures and references are stored, and the index is written. Judged by
 //! the build's exit code, its lines and what the index holds.
 
-use serde_json::Value;
-
-use crate::common::{self, code, vectors, Server};
-
-fn pdf_url(v: &Value) -> String {
-    let s = &v["canonical_record"]["source"];
-    format!(
-        "https://arxiv.org/pdf/{}v{}",
-        s["id"].as_str().unwrap(),
-        s["version"]
-    )
-}
+use crate::common::{self, code, pdf_url, vectors, Server};
 
 #[test]
 fn one_bad_capture_file_is_one_line_and_the_rest_is_indexed() {
     let dir = tempfile::tempdir().unwrap();
-    let caps = dir.path().join("captures");
-    std::fs::create_dir(&caps).unwrap();
+    let caps = common::captures_dir(dir.path());
     let v = vectors();
-    let pdf = std::fs::read(common::root().join("tests/fixtures/minimal.pdf")).unwrap();
+    let pdf = common::minimal_pdf();
     let sha1 = pith::capture::sha1_base32(&pdf);
     // A good CDX line that a report vouches for.
     std::fs::write(
@@ -56,17 +44,7 @@ fn one_bad_capture_file_is_one_line_and_the_rest_is_indexed() {
         }
     }
     let index = dir.path().join("i.pith-index");
-    let r = common::build_index(
-        &index,
-        &[
-            "--arxiv-snapshot",
-            common::data("arxiv/vectors.snapshot.jsonl")
-                .to_str()
-                .unwrap(),
-            "--captures",
-            caps.to_str().unwrap(),
-        ],
-    );
+    let r = common::index_of_captures(&index, &caps);
     assert_eq!(r.code, 2, "{}", r.stderr);
     for name in hostile {
         assert!(r.stderr.contains(name), "{name}: {}", r.stderr);

@@ -31,6 +31,25 @@ pub fn gzip_repeat(head: &[u8], part: &[u8], times: usize) -> Vec<u8> {
     z.finish().unwrap()
 }
 
+/// A WARC `response` record of `url` at `date`: an HTTP `status` answer (`200 OK`, `404 Not
+/// Found`, …) carrying `body` as a PDF, its payload digest stated as `sha1:{digest}` (the
+/// body's own SHA-1 for a sound record, another for a tampered one).
+pub fn warc_response(url: &str, status: &str, date: &str, body: &[u8], digest: &str) -> Vec<u8> {
+    let mut block =
+        format!("HTTP/1.1 {status}\r\nContent-Type: application/pdf\r\n\r\n").into_bytes();
+    block.extend_from_slice(body);
+    let mut r = format!(
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\nWARC-Date: {date}\r\n\
+         WARC-Payload-Digest: sha1:{digest}\r\nContent-Type: application/http; msgtype=response\r\n\
+         Content-Length: {}\r\n\r\n",
+        block.len()
+    )
+    .into_bytes();
+    r.extend_from_slice(&block);
+    r.extend_from_slice(b"\r\n\r\n");
+    r
+}
+
 /// A WARC `response` record of `uri` answering a tiny PDF with HTTP 200.
 pub fn warc_record(uri: &str) -> Vec<u8> {
     let block = b"HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n";

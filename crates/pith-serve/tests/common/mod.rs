@@ -92,6 +92,20 @@ pub fn build_index(out: &Path, args: &[&str]) -> Run {
     run(&pith(), &all, &[])
 }
 
+/// Builds `index` from the vectors' arXiv snapshot with `caps` as its captures folder: the
+/// run, for the caller to check.
+pub fn index_of_captures(index: &Path, caps: &Path) -> Run {
+    build_index(
+        index,
+        &[
+            "--arxiv-snapshot",
+            data("arxiv/vectors.snapshot.jsonl").to_str().unwrap(),
+            "--captures",
+            caps.to_str().unwrap(),
+        ],
+    )
+}
+
 /// `pith serve index --export site`, with `extra` arguments after: the run, for the caller
 /// to check.
 pub fn export(index: &Path, site: &Path, extra: &[&str]) -> Run {
@@ -132,6 +146,16 @@ pub fn vectors() -> Vec<Value> {
         .collect()
 }
 
+/// The arXiv PDF URL of vector `v`'s version (`https://arxiv.org/pdf/IDvN`).
+pub fn pdf_url(v: &Value) -> String {
+    let s = &v["canonical_record"]["source"];
+    format!(
+        "https://arxiv.org/pdf/{}v{}",
+        s["id"].as_str().unwrap(),
+        s["version"]
+    )
+}
+
 /// The 26 characters of a full number.
 pub fn code(number: &str) -> String {
     number.rsplit(':').next().unwrap().to_owned()
@@ -143,6 +167,18 @@ pub fn records_dir(dir: &Path) -> PathBuf {
     std::fs::create_dir_all(&records).unwrap();
     std::fs::copy(data("records.json"), records.join("records.json")).unwrap();
     records
+}
+
+/// An empty `captures` folder in `dir`, for `pith index --captures`.
+pub fn captures_dir(dir: &Path) -> PathBuf {
+    let caps = dir.join("captures");
+    std::fs::create_dir(&caps).unwrap();
+    caps
+}
+
+/// The test suite's minimal PDF (tests/fixtures/minimal.pdf): its bytes.
+pub fn minimal_pdf() -> Vec<u8> {
+    std::fs::read(root().join("tests/fixtures/minimal.pdf")).unwrap()
 }
 
 /// Builds `index` from `extra` arguments, the vectors' records ([`records_dir`]) and a
