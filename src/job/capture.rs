@@ -323,7 +323,7 @@ pub fn compare(
         let same = tampered.is_none() && c.digest.eq_ignore_ascii_case(&sha1);
         let refused =
             tampered.or_else(|| same.then(|| verdict.reason().map(str::to_owned)).flatten());
-        if !same && refused.is_none() && out.len() >= MAX_LISTED {
+        if !same && out.len() >= MAX_LISTED {
             unlisted += 1;
             return;
         }

@@ -26,7 +26,7 @@ fn one_bad_capture_file_is_one_line_and_the_rest_is_indexed() {
     std::fs::write(
         caps.join("batch.jsonl"),
         format!(
-            "{{\"pdf\":\"x.pdf\",\"number\":\"{}\",\"sha1\":\"{sha1}\"}}\n",
+            "{{\"pdf\":\"x.pdf\",\"status\":\"injected\",\"number\":\"{}\",\"sha1\":\"{sha1}\"}}\n",
             v[3]["pith_number"].as_str().unwrap()
         ),
     )
