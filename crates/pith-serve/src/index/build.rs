@@ -587,6 +587,21 @@ pub fn build(
     opts: BuildOptions,
     report: &mut dyn FnMut(&str),
 ) -> Result<Counts, Error> {
+    // A path the user named that is not there is a mistake in the command, said before any
+    // work and with no index written; a file that is there but cannot be read whole is one
+    // line of the run, and the rest is indexed.
+    for p in sources
+        .snapshots
+        .iter()
+        .chain(&sources.oai)
+        .chain(&sources.records)
+        .chain(&sources.bundles)
+        .chain(&sources.anchors)
+        .chain(&sources.captures)
+        .chain(&sources.refs)
+    {
+        std::fs::metadata(p).map_err(|e| Error::from(e).at(p))?;
+    }
     let dir = match out.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_owned(),
         _ => PathBuf::from("."),
