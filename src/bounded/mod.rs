@@ -150,7 +150,7 @@ impl From<Error> for io::Error {
 const STOP_EVERY: u32 = 4096;
 
 /// A step counter for a loop over input: [`Meter::step`] looks at the stop token every
-/// [`STOP_EVERY`] steps (a clock read per step would cost more than the step).
+/// 4,096 steps (a clock read per step would cost more than the step).
 #[derive(Debug, Clone)]
 pub struct Meter {
     stop: Stop,
@@ -169,7 +169,7 @@ impl Meter {
     /// Counts one step.
     ///
     /// # Errors
-    /// [`ErrorKind::Stopped`] once the token says stop (seen within [`STOP_EVERY`] steps).
+    /// [`ErrorKind::Stopped`] once the token says stop (seen within 4,096 steps).
     pub fn step(&mut self) -> Result<(), Error> {
         self.steps += 1;
         if self.steps >= STOP_EVERY {

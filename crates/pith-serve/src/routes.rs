@@ -154,7 +154,7 @@ pub async fn pith(
 }
 
 /// `GET /pith/{code}/{file}`: `bundle.json` and `state.json`, where a bundle is indexed;
-/// `references.json` and `cited-by.json`, by page ([`cites_page`]).
+/// `references.json` and `cited-by.json`, by page.
 pub async fn pith_file(
     State(state): State<AppState>,
     parts: Result<Path<(String, String)>, axum::extract::rejection::PathRejection>,
