@@ -223,10 +223,13 @@ fn hostile_texts_in_a_batch_with_references() {
 
 /// Python's `batch(dir, refs=…, file_timeout=5)` on the hostile texts: it returns or raises
 /// pith's own error, never a signal or a `MemoryError`, under the address-space limit.
+// One worker: each of an interpreter's threads reserves a glibc arena of 64 MiB of address
+// space (the `pith` command limits itself to two; an interpreter is the user's process), so
+// under the 256 MB limit a pool would measure the arenas, not what a hostile text costs.
 const PY_REFS: &str = r#"
 import sys, pith_number
 try:
-    pith_number.batch(sys.argv[1], out_dir=sys.argv[2], refs=sys.argv[3], file_timeout=5.0)
+    pith_number.batch(sys.argv[1], out_dir=sys.argv[2], refs=sys.argv[3], file_timeout=5.0, jobs=1)
     print("returned")
 except MemoryError:
     print("MemoryError")
