@@ -457,7 +457,9 @@ pub fn is_warc(p: &Path) -> std::io::Result<bool> {
 /// # Errors
 /// [`capture::ErrorKind::Io`] and [`capture::ErrorKind::Limit`], naming the file.
 pub fn read_text(p: &Path, limits: &Limits) -> Result<String, capture::Error> {
-    Ok(String::from_utf8_lossy(&read_bounded(p, limits)?).into_owned())
+    // Valid UTF-8 (every report and CDX file pith writes) becomes the string without a copy.
+    Ok(String::from_utf8(read_bounded(p, limits)?)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
 /// The bytes of the file `p`, at most [`Limits::record_bytes`] of them (read within
