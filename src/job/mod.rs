@@ -40,6 +40,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::pdf;
 
+pub mod badge;
 pub mod capture;
 pub mod cite;
 pub mod defaults;
@@ -58,7 +59,9 @@ pub mod refs;
 pub mod run;
 pub mod stop;
 pub mod strip;
+pub mod sty;
 pub mod tar;
+pub mod update;
 pub mod usage;
 pub mod verify;
 

@@ -3,8 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::plan::{no_inputs, Decided, Links};
-use super::Inputs;
+use super::inputs::{no_inputs, Decided, Inputs, Links};
 use crate::batch::Item;
 use crate::job::{Error, ErrorKind, ItemReport, Status};
 

@@ -8,13 +8,15 @@
 //! ([`RunReport::end`]) is decided here, and so is how one item runs alone ([`item()`]).
 
 mod arxiv;
+mod inputs;
 mod plan;
 mod request;
 
 use std::path::{Path, PathBuf};
 
 pub use arxiv::{ArxivPass, Matched};
-pub use request::{BatchRequest, Inputs, Prepared};
+pub use inputs::Inputs;
+pub use request::{BatchRequest, Prepared};
 
 use super::item::{self, ItemRequest, Summary};
 use super::progress::Progress;

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use super::arxiv::{arxiv_plan, ArxivPass};
-use super::Inputs;
+use super::inputs::{no_inputs, Decided, Inputs};
 use crate::batch::{self, Item};
 use crate::job::{Error, ErrorKind, ItemReport, Status};
 
@@ -75,16 +75,4 @@ pub(super) fn plan(
     }
     plan.decided = decided.into_iter().map(|(_, o)| o).collect();
     Ok(plan)
-}
-
-/// Lines decided before a run, each with its input's position (for sharding).
-pub(super) type Decided = Vec<(usize, ItemReport)>;
-
-/// `*.pdf` links a folder's walk did not follow, each with why.
-pub(super) type Links = Vec<(PathBuf, String)>;
-
-pub(super) fn no_inputs() -> Error {
-    Error::new(ErrorKind::Request(
-        "a batch needs a manifest or a directory of PDFs".into(),
-    ))
 }

@@ -5,31 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
-use super::plan::{no_inputs, plan};
-use super::{ArxivPass, RunRequest};
-use crate::batch;
+use super::arxiv::ArxivPass;
+use super::inputs::{no_inputs, Inputs};
+use super::plan::plan;
+use super::RunRequest;
 use crate::job::{Error, ErrorKind, Settings};
-
-/// Where a batch run's PDFs and their numbers come from: what `pith batch --dir/--manifest`
-/// and Python's `batch` are given.
-#[derive(Debug, Clone, Default)]
-pub struct Inputs<'a> {
-    /// A JSON Lines manifest: one object per PDF with `pdf` and its number source.
-    pub manifest: Option<&'a Path>,
-    /// The base of the manifest's relative paths (default: the manifest's directory).
-    pub root: Option<&'a Path>,
-    /// A directory tree of PDFs whose numbers come from sidecars (or, with
-    /// `arxiv_metadata`, from the arXiv ids in their names).
-    pub dir: Option<&'a Path>,
-    /// arXiv bulk metadata: each PDF's number comes from the entry of its arXiv id.
-    pub arxiv_metadata: &'a [PathBuf],
-    /// With `arxiv_metadata`: number PDFs that are not the latest version too.
-    pub any_version: bool,
-    /// With `arxiv_metadata`: where the ids of entries no PDF needed are written.
-    pub unmatched: Option<&'a Path>,
-    /// Only this slice of the inputs.
-    pub shard: Option<batch::Shard>,
-}
 
 /// A batch as a front end is asked for it (`pith batch --dir/--manifest …`, Python's
 /// `batch`): where the PDFs and their numbers come from, where the results go, and how.
