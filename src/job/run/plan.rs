@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use super::arxiv::{arxiv_plan, ArxivPass};
-use super::inputs::{no_inputs, Decided, Inputs};
+use super::inputs::{no_inputs, Inputs};
 use crate::batch::{self, Item};
 use crate::job::{Error, ErrorKind, ItemReport, Status};
 

@@ -3,7 +3,7 @@
 //! that is incomplete or contradicts itself ([`BatchRequest::validate`]) before its inputs are
 //! read into a run ([`BatchRequest::prepare`]).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::arxiv::ArxivPass;
 use super::inputs::{no_inputs, Inputs};
@@ -177,6 +177,7 @@ fn inside(out: &Path, dir: &Path) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     #[test]
     fn contradictory_batch_requests_are_refused_before_anything_is_read() {
