@@ -51,7 +51,8 @@ impl BadgeRequest {
     /// ```
     /// use pith::job::badge::BadgeRequest;
     /// let ok = BadgeRequest { qr: true, ..Default::default() }.options()?;
-    /// assert_eq!(ok.qr, Some(pith::job::defaults::QR_MODULE_PX));
+    /// let asked = pith::badge::Options::default().qr(Some(pith::job::defaults::QR_MODULE_PX));
+    /// assert_eq!(format!("{ok:?}"), format!("{asked:?}"));
     /// // A module size without the QR code is refused, never taken as asking for it.
     /// assert!(BadgeRequest { qr_module: Some(4), ..Default::default() }.options().is_err());
     /// # Ok::<(), pith::badge::Error>(())
