@@ -257,7 +257,8 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
         args.output.as_deref(),
         args.in_place,
         args.dry_run,
-    )?;
+    )
+    .map_err(|e| super::hint::with(e, WHERE))?;
     let password = args.password.bytes()?;
     let bound = args.deadline.bound();
     let settings = settings(args.force, args.repair, password, &args.stamp, bound, ui)?;
@@ -296,3 +297,6 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     report(&args, &done.report, to_stdout, ui)?;
     Ok(Outcome::Ok)
 }
+
+/// How to say where the result goes with the flags of `pith inject` and `pith strip`.
+pub(super) const WHERE: &str = " (-o OUT.pdf, or --in-place)";

@@ -47,7 +47,8 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
         args.output.as_deref(),
         args.in_place,
         false,
-    )?;
+    )
+    .map_err(|e| super::hint::with(e, super::inject::WHERE))?;
     let settings = Settings {
         force: args.force,
         repair: args.repair,

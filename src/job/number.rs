@@ -174,7 +174,7 @@ pub fn atom_entry(ids: &[String]) -> Result<Option<&str>, Error> {
         [] => Ok(None),
         [id] => Ok(Some(id)),
         more => Err(Error::new(ErrorKind::Request(format!(
-            "--arxiv-atom FILE takes one arXiv id (the entry to number), not {}",
+            "a saved Atom feed takes one arXiv id (the entry to number), not {}",
             more.len()
         )))),
     }

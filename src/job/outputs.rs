@@ -79,7 +79,7 @@ pub fn destination(
         (Some(_), true) => refuse("the result goes to an output file or in place, not both"),
         (None, false) if dry_run => Ok(None),
         (None, false) => refuse(
-            "say where the result goes: an output file (-o OUT.pdf, output=) for a new file, or in place (--in-place, in_place=True) to update it",
+            "say where the result goes: an output file for a new file, or in place to update it",
         ),
         (Some(o), false) => super::output_file(o, name).map(Some),
         (None, true) => Ok(None),
@@ -109,8 +109,7 @@ pub fn tar_stdout_once(out_tar: &Path, report: Option<&Path>) -> Result<(), Erro
     let dash = crate::output::is_stdio;
     if dash(out_tar) && report.is_some_and(dash) {
         return Err(Error::new(ErrorKind::Request(
-            "--out-tar - writes the tar to standard output; give the report a file with --report FILE"
-                .into(),
+            "the tar goes to standard output (-): give the report a file".into(),
         )));
     }
     Ok(())
