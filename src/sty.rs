@@ -251,7 +251,7 @@ fn context(options: &Options) -> tera::Context {
     ctx
 }
 
-fn check_options(options: &Options) -> Result<(), Error> {
+pub(crate) fn check_options(options: &Options) -> Result<(), Error> {
     if !valid_date(&options.date) {
         return Err(Error {
             kind: ErrorKind::InvalidDate(options.date.clone()),

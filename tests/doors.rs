@@ -1,8 +1,9 @@
 //! The front ends decide nothing: the command line (src/cli), Python (python/src) and the
 //! server's routes (crates/pith-serve/src/http, pages, routes.rs) turn arguments into the
-//! library's requests and reports into output. Their code holds no default, clamp or key rule
-//! of a request — those are the library's, so that every door behaves the same (the parity
-//! table, crates/pith-serve/tests/parity.rs, runs the requests through each door).
+//! library's requests and reports into output. Their code holds no default, clamp, key or
+//! contradiction rule of a request, and Python's signatures spell no default the library
+//! owns — those are the library's, so that every door behaves the same (the parity table,
+//! crates/pith-serve/tests/parity.rs, runs the requests through each door).
 
 use std::path::{Path, PathBuf};
 
@@ -83,33 +84,124 @@ const RULES: &[Rule] = &[
     },
 ];
 
-#[test]
-fn front_ends_hold_no_default_clamp_or_key_rule() {
+/// A contradiction refused by a door: a condition joining two options (`if a && b`, `if a ||
+/// b`) whose block refuses, or a match arm on a pair of options that refuses (`(Some(_),
+/// true) =>`). `window` is the line and the few after it.
+fn refuses_a_pair(line: &str, window: &str) -> bool {
+    let t = line.trim_start();
+    let refuses = ["bail!(", "return Err(", "Err(Py"]
+        .iter()
+        .any(|r| window.contains(r));
+    let joined = t.starts_with("if ") && (t.contains(" && ") || t.contains(" || "));
+    let pair = [
+        "(Some(_), true) =>",
+        "(Some(_), Some(_)) =>",
+        "(true, true) =>",
+    ]
+    .iter()
+    .any(|p| t.starts_with(p));
+    refuses && (joined || pair)
+}
+
+/// A default spelt in a pyo3 signature (`stamp_size=9.0`, `field="title"`): the keyword
+/// takes `None` and the library's request gives the default. `true`/`false` are the off
+/// state of a switch, not a value the library chooses.
+fn literal_default(sig: &str) -> Option<String> {
+    let b = sig.as_bytes();
+    (0..b.len()).find_map(|i| {
+        let eq = b[i] == b'=' && i > 0 && b[i - 1] != b'=' && b[i - 1] != b'!';
+        let next = sig[i + 1..].trim_start().chars().next();
+        let literal = next.is_some_and(|c| c.is_ascii_digit() || c == '"' || c == '-');
+        (eq && literal).then(|| {
+            let name = sig[..i].rsplit(|c: char| !c.is_alphanumeric() && c != '_');
+            name.into_iter().next().unwrap_or_default().to_owned()
+        })
+    })
+}
+
+/// Places a rule allows, each with the reason it is not a request's rule: (file, a piece
+/// of the line, why).
+const ALLOWED: &[(&str, &str, &str)] = &[
+    (
+        "python/src/convert.rs",
+        "is_instance_of::<PyDict>()",
+        "a Python value's type turned into JSON, before any request exists",
+    ),
+    (
+        "crates/pith-serve/src/routes.rs",
+        "named.file.is_some() ||",
+        "which paths the server serves (404), not an option of a request",
+    ),
+];
+
+fn allowed(rel: &str, line: &str) -> bool {
+    ALLOWED
+        .iter()
+        .any(|(f, piece, _)| rel == *f && line.contains(piece))
+}
+
+/// What the rules find in the front ends' code (tests aside), one line each.
+fn findings() -> Vec<String> {
     let mut found = Vec::new();
     for f in door_files() {
         let text = std::fs::read_to_string(&f).unwrap();
-        let mut in_tests = false;
-        for (n, line) in text.lines().enumerate() {
-            if line.starts_with("#[cfg(test)]") {
-                in_tests = true;
-            }
-            let code = line.split("//").next().unwrap_or_default();
-            if in_tests || code.trim().is_empty() {
+        let rel = f.strip_prefix(root()).unwrap_or(&f).display().to_string();
+        let code: Vec<&str> = text
+            .lines()
+            .take_while(|l| !l.starts_with("#[cfg(test)]"))
+            .map(|l| l.split("//").next().unwrap_or_default())
+            .collect();
+        let mut in_signature = false;
+        for (n, line) in code.iter().enumerate() {
+            if line.trim().is_empty() || allowed(&rel, line) {
                 continue;
             }
+            let mut say = |what: &str| {
+                found.push(format!("{rel}:{}: {what}: {}", n + 1, line.trim()));
+            };
             for r in RULES {
-                if (r.holds)(code) {
-                    let rel = f.strip_prefix(root()).unwrap_or(&f).display().to_string();
-                    found.push(format!("{rel}:{}: {}: {}", n + 1, r.what, line.trim()));
+                if (r.holds)(line) {
+                    say(r.what);
                 }
+            }
+            let window = code[n..(n + 4).min(code.len())].join(" ");
+            if refuses_a_pair(line, &window) {
+                say("a contradiction between options refused by a door (a request's validate() refuses it)");
+            }
+            in_signature |= line.contains("signature = (");
+            if in_signature {
+                if let Some(name) =
+                    literal_default(line.split("signature = (").last().unwrap_or(line))
+                {
+                    say(&format!("Python's `{name}` given a literal default (None, and the request's default applies)"));
+                }
+                in_signature = !line.contains("))]");
             }
         }
     }
+    found
+}
+
+#[test]
+fn front_ends_hold_no_default_clamp_key_or_contradiction_rule() {
+    let found = findings();
     assert!(
         found.is_empty(),
         "front ends deciding:\n{}",
         found.join("\n")
     );
+}
+
+#[test]
+fn every_allowed_place_is_still_there() {
+    // An allowance outlives its line only by mistake: each must still match a line.
+    for (f, piece, why) in ALLOWED {
+        let text = std::fs::read_to_string(root().join(f)).unwrap();
+        assert!(
+            text.contains(piece),
+            "{f}: {piece:?} ({why}) is gone: drop it"
+        );
+    }
 }
 
 #[test]
@@ -125,6 +217,26 @@ fn the_rules_catch_what_they_name() {
     ] {
         assert!(caught(bad), "not caught: {bad}");
     }
+    let pair = |l: &str, w: &str| refuses_a_pair(l, &format!("{l} {w}"));
+    assert!(pair(
+        "if a.output.is_none() && !a.in_place {",
+        "bail!(\"say where\")"
+    ));
+    assert!(pair("(Some(_), true) => Err(PyValueError::new_err(", ""));
+    assert!(!pair(
+        "if a.output.is_none() && !a.in_place {",
+        "let x = 1;"
+    ));
+    assert!(!pair("if a.quiet {", "return Err(e);"));
+    assert_eq!(
+        literal_default("in_place=false, stamp_size=9.0, file_timeout=None,").as_deref(),
+        Some("stamp_size")
+    );
+    assert_eq!(
+        literal_default("(record, text, field=\"title\"))]").as_deref(),
+        Some("field")
+    );
+    assert_eq!(literal_default("(path, *, force=false, qr=None))]"), None);
     for fine in [
         "(s.differs.unwrap_or(0), \"carry another number\"),",
         "#[arg(long, default_value_t = job::defaults::STAMP_SIZE)]",

@@ -112,7 +112,7 @@ def verify_record(
     """Verifies a record against a number, texts and a signature."""
 
 def verify_text(
-    record: RecordLike, text: str, field: Literal["title", "abstract"] = "title"
+    record: RecordLike, text: str, field: Optional[Literal["title", "abstract"]] = None
 ) -> Check:
     """Checks one text against the record's canonical-text hash."""
 
@@ -127,8 +127,8 @@ def badge_svg(
     *,
     full: bool = False,
     status: Optional[Literal["computed"]] = None,
-    style: Literal["flat", "flat-square"] = "flat",
-    label: str = "pith",
+    style: Optional[Literal["flat", "flat-square"]] = None,
+    label: Optional[str] = None,
     qr: Optional[int] = None,
 ) -> str:
     """The SVG badge of a number."""
@@ -141,8 +141,8 @@ def badge_snippet(
     dark_src: Optional[str] = None,
     full: bool = False,
     status: Optional[Literal["computed"]] = None,
-    style: Literal["flat", "flat-square"] = "flat",
-    label: str = "pith",
+    style: Optional[Literal["flat", "flat-square"]] = None,
+    label: Optional[str] = None,
     qr: Optional[int] = None,
 ) -> str:
     """The snippet that embeds a badge in md/html/rst/adoc/tex."""
@@ -174,15 +174,15 @@ def inject(
     force: bool = False,
     now: Optional[str] = None,
     stamp: bool = False,
-    stamp_form: Literal["short", "full"] = "short",
-    stamp_position: Literal["left", "right", "top", "bottom"] = "left",
-    stamp_size: float = 9.0,
+    stamp_form: Optional[Literal["short", "full"]] = None,
+    stamp_position: Optional[Literal["left", "right", "top", "bottom"]] = None,
+    stamp_size: Optional[float] = None,
     replace: bool = False,
     password: Union[str, bytes, None] = None,
     repair: bool = False,
     rewrite: bool = False,
     dry_run: bool = False,
-    file_timeout: float = 120.0,
+    file_timeout: Optional[float] = None,
 ) -> InjectReport:
     """Writes a number into a PDF as an incremental update."""
 
@@ -193,13 +193,13 @@ def inject_bytes(
     force: bool = False,
     now: Optional[str] = None,
     stamp: bool = False,
-    stamp_form: Literal["short", "full"] = "short",
-    stamp_position: Literal["left", "right", "top", "bottom"] = "left",
-    stamp_size: float = 9.0,
+    stamp_form: Optional[Literal["short", "full"]] = None,
+    stamp_position: Optional[Literal["left", "right", "top", "bottom"]] = None,
+    stamp_size: Optional[float] = None,
     replace: bool = False,
     password: Union[str, bytes, None] = None,
     repair: bool = False,
-    file_timeout: float = 120.0,
+    file_timeout: Optional[float] = None,
 ) -> Tuple[bytes, InjectReport]:
     """Writes a number into a PDF held in memory; returns the updated PDF and the report."""
 
@@ -211,7 +211,7 @@ def strip(
     force: bool = False,
     password: Union[str, bytes, None] = None,
     repair: bool = False,
-    file_timeout: float = 120.0,
+    file_timeout: Optional[float] = None,
 ) -> Union[StripReport, Tuple[bytes, StripReport]]:
     """Takes the number, its link and the stamp out of a PDF (bytes in: (bytes, report) out)."""
 
@@ -229,11 +229,11 @@ def batch_item(
     repair: bool = False,
     now: Optional[str] = None,
     stamp: bool = False,
-    stamp_form: Literal["short", "full"] = "short",
-    stamp_position: Literal["left", "right", "top", "bottom"] = "left",
-    stamp_size: float = 9.0,
+    stamp_form: Optional[Literal["short", "full"]] = None,
+    stamp_position: Optional[Literal["left", "right", "top", "bottom"]] = None,
+    stamp_size: Optional[float] = None,
     replace: bool = False,
-    file_timeout: float = 120.0,
+    file_timeout: Optional[float] = None,
 ) -> BatchItemReport:
     """One item of a batch, as pith batch runs (or checks) it; returns its report line."""
 
@@ -256,11 +256,11 @@ def batch(
     repair: bool = False,
     now: Optional[str] = None,
     stamp: bool = False,
-    stamp_form: Literal["short", "full"] = "short",
-    stamp_position: Literal["left", "right", "top", "bottom"] = "left",
-    stamp_size: float = 9.0,
+    stamp_form: Optional[Literal["short", "full"]] = None,
+    stamp_position: Optional[Literal["left", "right", "top", "bottom"]] = None,
+    stamp_size: Optional[float] = None,
     replace: bool = False,
-    file_timeout: float = 120.0,
+    file_timeout: Optional[float] = None,
     progress: Optional[Callable[[BatchItemReport], Optional[bool]]] = None,
     refs: Optional[PathLike] = None,
 ) -> BatchReport:
@@ -278,9 +278,9 @@ def process_tar(
     any_tar: bool = False,
     name: Optional[str] = None,
     stamp: bool = False,
-    stamp_form: Literal["short", "full"] = "short",
-    stamp_position: Literal["left", "right", "top", "bottom"] = "left",
-    stamp_size: float = 9.0,
+    stamp_form: Optional[Literal["short", "full"]] = None,
+    stamp_position: Optional[Literal["left", "right", "top", "bottom"]] = None,
+    stamp_size: Optional[float] = None,
     replace: bool = False,
     repair: bool = False,
     force: bool = False,
@@ -288,7 +288,7 @@ def process_tar(
     now: Optional[str] = None,
     report: Optional[PathLike] = None,
     spool_dir: Optional[PathLike] = None,
-    file_timeout: float = 120.0,
+    file_timeout: Optional[float] = None,
     progress: Optional[Callable[[Dict[str, Any]], Optional[bool]]] = None,
     refs: Optional[PathLike] = None,
 ) -> Dict[str, Any]:

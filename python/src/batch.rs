@@ -43,8 +43,8 @@ use crate::progress::Callback;
 #[pyo3(signature = (
     dir=None, *, manifest=None, root=None, out_dir=None, in_place=false, dry_run=false,
     check=false, mirror=false, shard=None, jobs=None, metadata=None, any_version=false,
-    unmatched=None, force=false, repair=false, now=None, stamp=false, stamp_form="short",
-    stamp_position="left", stamp_size=9.0, replace=false, file_timeout=120.0, progress=None,
+    unmatched=None, force=false, repair=false, now=None, stamp=false, stamp_form=None,
+    stamp_position=None, stamp_size=None, replace=false, file_timeout=None, progress=None,
     refs=None,
 ))]
 #[allow(clippy::too_many_arguments)]
@@ -67,11 +67,11 @@ pub fn batch<'py>(
     repair: bool,
     now: Option<String>,
     stamp: bool,
-    stamp_form: &str,
-    stamp_position: &str,
-    stamp_size: f64,
+    stamp_form: Option<String>,
+    stamp_position: Option<String>,
+    stamp_size: Option<f64>,
     replace: bool,
-    file_timeout: f64,
+    file_timeout: Option<f64>,
     progress: Option<Py<PyAny>>,
     refs: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -80,7 +80,7 @@ pub fn batch<'py>(
         .map(Shard::parse)
         .transpose()
         .map_err(|e| errors::job(py, "shard", &job::Error::new(job::ErrorKind::Number(e))))?;
-    let mut settings = crate::pdf::settings(
+    let settings = crate::pdf::settings(
         py,
         force,
         repair,
@@ -91,8 +91,8 @@ pub fn batch<'py>(
         stamp_position,
         stamp_size,
         replace,
+        file_timeout,
     )?;
-    settings.file_timeout = job::stop::bound_of_secs(file_timeout);
     let request = job::run::BatchRequest {
         inputs: job::run::Inputs {
             manifest: manifest.as_deref(),

@@ -26,36 +26,6 @@ mod tar;
 
 use convert::{value_from_py, value_to_py};
 
-// The signatures spell the library's defaults as literals, so that Python's help shows the
-// value (`stamp_size=9.0`), not `...`; each literal is checked here against the library's table
-// of defaults (pith::job::defaults), so that a changed default fails the build until the
-// signatures follow it.
-const _: () = {
-    use job::defaults as d;
-    assert!(d::STAMP_SIZE == 9.0);
-    assert!(d::FILE_TIMEOUT_SECS as f64 == 120.0);
-    assert!(same(d::STAMP_FORM, "short"));
-    assert!(same(d::STAMP_POSITION, "left"));
-    assert!(same(d::BADGE_STYLE, "flat"));
-    assert!(same(d::BADGE_LABEL, "pith"));
-};
-
-/// Whether two strings are equal, at compile time.
-const fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 /// A validated record from a dict or JSON text, or the exception to raise.
 fn record_arg(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Record> {
     let value = value_from_py(obj)?.map_err(|m| errors::not_json(py, "record", m))?;
@@ -311,22 +281,18 @@ fn verify_record<'py>(
 /// canonical-text hash; returns one check dict (``subject``, ``status``, ``detail``).
 /// Whitespace and case are ignored, any other change counts.
 #[pyfunction]
-#[pyo3(signature = (record, text, field="title"))]
+#[pyo3(signature = (record, text, field=None))]
 fn verify_text<'py>(
     py: Python<'py>,
     record: &Bound<'py, PyAny>,
     text: &str,
-    field: &str,
+    field: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let which = match field {
-        "title" => TextField::Title,
-        "abstract" => TextField::Abstract,
-        other => {
-            return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "field must be \"title\" or \"abstract\", not {other:?}"
-            )))
-        }
-    };
+    let which = field
+        .map(str::parse::<TextField>)
+        .transpose()
+        .map_err(pyo3::exceptions::PyValueError::new_err)?
+        .unwrap_or_default();
     let r = record_arg(py, record)?;
     value_to_py(
         py,
@@ -403,30 +369,27 @@ fn verify_signature<'py>(
     value_to_py(py, &check_value(&check))
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The badge options of a request built from Python's keyword arguments, checked by the
+/// library ([`job::badge::BadgeRequest::options`]).
 fn badge_options(
     py: Python<'_>,
     full: bool,
     status: Option<&str>,
-    style: &str,
-    label: &str,
+    style: Option<String>,
+    label: Option<String>,
     qr: Option<u32>,
 ) -> PyResult<badge::Options> {
-    // The status a caller may state, by the rule every front end shares: "verified" is
-    // found by checking a bundle, never stated.
-    let status = status
-        .map(badge::stated_status)
-        .transpose()
-        .map_err(|e| errors::badge(py, &e))?;
-    let style = style
-        .parse::<badge::Style>()
-        .map_err(|e| errors::badge(py, &e))?;
-    Ok(badge::Options::default()
-        .label(label)
-        .full(full)
-        .status(status)
-        .style(style)
-        .qr(qr))
+    job::badge::BadgeRequest {
+        full,
+        status: status.map(str::to_owned),
+        style,
+        label,
+        qr: qr.is_some(),
+        qr_module: qr,
+        dark: false,
+    }
+    .options()
+    .map_err(|e| errors::badge(py, &e))
 }
 
 /// The SVG badge of ``number`` (a full number: ``pith:YYYY:<26>`` or the 26 characters).
@@ -434,18 +397,18 @@ fn badge_options(
 /// ``full`` shows the whole number instead of the short form; ``status="computed"`` adds a
 /// third segment (``verified`` is found by checking a bundle's receipt, ``stored`` and
 /// ``anchored`` by a mirror checking a capture or a proof, never stated: each raises
-/// BadgeError, kind ``unchecked_status``); ``style`` is ``flat`` or ``flat-square``; ``qr`` draws a QR code of the record URL
+/// BadgeError, kind ``unchecked_status``); ``style`` is ``flat`` (the default) or ``flat-square``; ``label`` the first segment's text (default ``pith``); ``qr`` draws a QR code of the record URL
 /// below the badge with modules of that many px (2–16). Raises NumberError for the number,
 /// BadgeError for options the badge refuses.
 #[pyfunction]
-#[pyo3(signature = (number, *, full=false, status=None, style="flat", label="pith", qr=None))]
+#[pyo3(signature = (number, *, full=false, status=None, style=None, label=None, qr=None))]
 fn badge_svg(
     py: Python<'_>,
     number: &str,
     full: bool,
     status: Option<&str>,
-    style: &str,
-    label: &str,
+    style: Option<String>,
+    label: Option<String>,
     qr: Option<u32>,
 ) -> PyResult<String> {
     let n = full_number_arg(py, number)?;
@@ -461,7 +424,7 @@ fn badge_svg(
 /// those of :func:`badge_svg` (they set the alt text and size). Raises BadgeError for an
 /// unknown format or a source the format cannot carry.
 #[pyfunction]
-#[pyo3(signature = (number, format, *, src=None, dark_src=None, full=false, status=None, style="flat", label="pith", qr=None))]
+#[pyo3(signature = (number, format, *, src=None, dark_src=None, full=false, status=None, style=None, label=None, qr=None))]
 #[allow(clippy::too_many_arguments)]
 fn badge_snippet(
     py: Python<'_>,
@@ -471,8 +434,8 @@ fn badge_snippet(
     dark_src: Option<String>,
     full: bool,
     status: Option<&str>,
-    style: &str,
-    label: &str,
+    style: Option<String>,
+    label: Option<String>,
     qr: Option<u32>,
 ) -> PyResult<String> {
     let n = full_number_arg(py, number)?;
@@ -488,12 +451,14 @@ fn badge_snippet(
     badge::snippet(&n, format, &opts).map_err(|e| errors::badge(py, &e))
 }
 
-fn sty_options(version: Option<String>, date: Option<String>) -> pith::sty::Options {
-    let d = pith::sty::Options::default();
-    pith::sty::Options {
-        version: version.unwrap_or(d.version),
-        date: date.unwrap_or(d.date),
-    }
+fn sty_options(
+    py: Python<'_>,
+    version: Option<String>,
+    date: Option<String>,
+) -> PyResult<pith::sty::Options> {
+    job::sty::StyRequest { version, date }
+        .options()
+        .map_err(|e| errors::sty(py, &e))
 }
 
 /// The text of the LaTeX package ``pith.sty`` (what ``pith sty`` writes). ``version`` and
@@ -502,7 +467,7 @@ fn sty_options(version: Option<String>, date: Option<String>) -> pith::sty::Opti
 #[pyfunction]
 #[pyo3(signature = (version=None, date=None))]
 fn sty(py: Python<'_>, version: Option<String>, date: Option<String>) -> PyResult<String> {
-    pith::sty::render(&sty_options(version, date)).map_err(|e| errors::sty(py, &e))
+    pith::sty::render(&sty_options(py, version, date)?).map_err(|e| errors::sty(py, &e))
 }
 
 /// The LaTeXML binding ``pith.sty.ltxml`` (arXiv's HTML view of papers using ``pith.sty``);
@@ -510,7 +475,7 @@ fn sty(py: Python<'_>, version: Option<String>, date: Option<String>) -> PyResul
 #[pyfunction]
 #[pyo3(signature = (version=None, date=None))]
 fn sty_ltxml(py: Python<'_>, version: Option<String>, date: Option<String>) -> PyResult<String> {
-    pith::sty::render_ltxml(&sty_options(version, date)).map_err(|e| errors::sty(py, &e))
+    pith::sty::render_ltxml(&sty_options(py, version, date)?).map_err(|e| errors::sty(py, &e))
 }
 
 /// The extension module.

@@ -100,31 +100,30 @@ pub(crate) fn settings(
     password: Option<Password>,
     now: Option<String>,
     stamp: bool,
-    stamp_form: &str,
-    stamp_position: &str,
-    stamp_size: f64,
+    stamp_form: Option<String>,
+    stamp_position: Option<String>,
+    stamp_size: Option<f64>,
     replace: bool,
+    file_timeout: Option<f64>,
 ) -> PyResult<Settings> {
-    let stamp = stamp
-        .then(|| job::stamp(stamp_form, stamp_position, stamp_size))
-        .transpose()
-        .map_err(|e| raise(py, "stamp", &e))?;
-    Ok(Settings {
+    job::update::UpdateRequest {
         force,
         repair,
-        password: password.map(Password::into_bytes),
-        stamp,
-        replace,
         now,
-        no_clobber: false,
-        net: None,
-        ..Settings::default()
-    })
+        stamp,
+        stamp_form,
+        stamp_position,
+        stamp_size,
+        replace,
+        file_timeout,
+        password: password.map(Password::into_bytes),
+    }
+    .settings()
+    .map_err(|e| raise(py, "stamp", &e))
 }
 
-/// ``output`` or ``in_place=True``, exactly one.
 /// The file the result goes to (`output`, or the input's name inside it when `output` is a
-/// folder), or `None` for the input itself.
+/// folder), or `None` for the input itself: the library's rule ([`job::outputs::destination`]).
 fn target(
     py: Python<'_>,
     output: Option<&Path>,
@@ -132,20 +131,8 @@ fn target(
     input: &Path,
     dry_run: bool,
 ) -> PyResult<Option<std::path::PathBuf>> {
-    match (output, in_place) {
-        (Some(_), true) => Err(PyValueError::new_err(
-            "give either output or in_place=True, not both",
-        )),
-        // A dry run writes nothing, so it needs nowhere to write (as `pith inject --dry-run`).
-        (None, false) if dry_run => Ok(None),
-        (None, false) => Err(PyValueError::new_err(
-            "give an output path, or in_place=True to update the file itself",
-        )),
-        (Some(o), false) => job::output_file(o, input.file_name())
-            .map(Some)
-            .map_err(|e| raise(py, &o.display().to_string(), &e)),
-        (None, true) => Ok(None),
-    }
+    job::outputs::destination(input, input.file_name(), output, in_place, dry_run)
+        .map_err(|e| raise(py, &input.display().to_string(), &e))
 }
 
 /// Reads what a PDF says about its Pith Number, without changing it.
@@ -223,9 +210,10 @@ fn path_or_bytes(obj: &Bound<'_, PyAny>) -> PyResult<(Option<PathBuf>, Vec<u8>)>
 /// current time).
 ///
 /// ``stamp=True`` also prints the number on page 1 as real, linked text (``pith inject
-/// --stamp``): ``stamp_form`` ``"short"`` (``pith:7BMK4ZKT``) or ``"full"``,
+/// --stamp``): ``stamp_form`` ``"short"`` (``pith:7BMK4ZKT``, the default) or ``"full"``,
 /// ``stamp_position`` ``"left"`` (the default, like arXiv's identifier), ``"right"``,
-/// ``"top"`` or ``"bottom"``, ``stamp_size`` in points (2 to 72). A file whose page 1 prints
+/// ``"top"`` or ``"bottom"``, ``stamp_size`` in points (2 to 72, default 9); the three go with ``stamp=True`` (OptionError
+/// without it). A file whose page 1 prints
 /// another number (the badge ``pith.sty`` draws, a stamp, links to a record) is refused with
 /// PdfError of kind ``printed`` naming both numbers; ``replace=True`` (``pith inject
 /// --replace``) redraws the badge in its box, replaces the stamp and points the links at the
@@ -264,8 +252,8 @@ fn path_or_bytes(obj: &Bound<'_, PyAny>) -> PyResult<(Option<PathBuf>, Vec<u8>)>
 #[pyo3(signature = (
     path, number=None, output=None, *, record=None, arxiv_atom=None, arxiv_id=None,
     in_place=false, force=false, now=None, stamp=false,
-    stamp_form="short", stamp_position="left", stamp_size=9.0, replace=false,
-    password=None, repair=false, rewrite=false, dry_run=false, file_timeout=120.0,
+    stamp_form=None, stamp_position=None, stamp_size=None, replace=false,
+    password=None, repair=false, rewrite=false, dry_run=false, file_timeout=None,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn inject<'py>(
@@ -280,18 +268,18 @@ pub fn inject<'py>(
     force: bool,
     now: Option<String>,
     stamp: bool,
-    stamp_form: &str,
-    stamp_position: &str,
-    stamp_size: f64,
+    stamp_form: Option<String>,
+    stamp_position: Option<String>,
+    stamp_size: Option<f64>,
     replace: bool,
     password: Option<Password>,
     repair: bool,
     rewrite: bool,
     dry_run: bool,
-    file_timeout: f64,
+    file_timeout: Option<f64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (n, details) = to_write(py, number, record, arxiv_atom, arxiv_id)?;
-    let mut s = settings(
+    let s = settings(
         py,
         force,
         repair,
@@ -302,8 +290,8 @@ pub fn inject<'py>(
         stamp_position,
         stamp_size,
         replace,
+        file_timeout,
     )?;
-    s.file_timeout = job::stop::bound_of_secs(file_timeout);
     let s = s.bounded();
     let out = target(py, output.as_deref(), in_place, &path, dry_run)?;
     let name = path.display().to_string();
@@ -334,9 +322,9 @@ pub fn inject<'py>(
 /// Options and errors as :func:`inject`.
 #[pyfunction]
 #[pyo3(signature = (
-    data, number, *, force=false, now=None, stamp=false, stamp_form="short",
-    stamp_position="left", stamp_size=9.0, replace=false, password=None, repair=false,
-    file_timeout=120.0,
+    data, number, *, force=false, now=None, stamp=false, stamp_form=None,
+    stamp_position=None, stamp_size=None, replace=false, password=None, repair=false,
+    file_timeout=None,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn inject_bytes<'py>(
@@ -346,16 +334,16 @@ pub fn inject_bytes<'py>(
     force: bool,
     now: Option<String>,
     stamp: bool,
-    stamp_form: &str,
-    stamp_position: &str,
-    stamp_size: f64,
+    stamp_form: Option<String>,
+    stamp_position: Option<String>,
+    stamp_size: Option<f64>,
     replace: bool,
     password: Option<Password>,
     repair: bool,
-    file_timeout: f64,
+    file_timeout: Option<f64>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let n = full_number(py, number)?;
-    let mut s = settings(
+    let s = settings(
         py,
         force,
         repair,
@@ -366,8 +354,8 @@ pub fn inject_bytes<'py>(
         stamp_position,
         stamp_size,
         replace,
+        file_timeout,
     )?;
-    s.file_timeout = job::stop::bound_of_secs(file_timeout);
     let s = s.bounded();
     let bytes = data.as_bytes();
     let (out, r) = py
@@ -387,7 +375,7 @@ pub fn inject_bytes<'py>(
 /// ``written``. ``file_timeout`` bounds the seconds it may take (0: no bound), as for
 /// :func:`inject`. Errors as :func:`inject`.
 #[pyfunction]
-#[pyo3(signature = (source, output=None, *, in_place=false, force=false, password=None, repair=false, file_timeout=120.0))]
+#[pyo3(signature = (source, output=None, *, in_place=false, force=false, password=None, repair=false, file_timeout=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn strip<'py>(
     py: Python<'py>,
@@ -397,22 +385,21 @@ pub fn strip<'py>(
     force: bool,
     password: Option<Password>,
     repair: bool,
-    file_timeout: f64,
+    file_timeout: Option<f64>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let s = Settings {
+    let s = job::update::UpdateRequest {
         force,
         repair,
         password: password.map(Password::into_bytes),
-        file_timeout: job::stop::bound_of_secs(file_timeout),
-        ..Settings::default()
-    };
+        file_timeout,
+        ..Default::default()
+    }
+    .settings()
+    .map_err(|e| raise(py, "file_timeout", &e))?;
     let (path, data) = path_or_bytes(source)?;
     let Some(path) = path else {
-        if output.is_some() || in_place {
-            return Err(PyValueError::new_err(
-                "bytes are stripped in memory: give no output and no in_place",
-            ));
-        }
+        job::outputs::in_memory(output.as_deref(), in_place)
+            .map_err(|e| raise(py, "<memory>", &e))?;
         let (r, out) = py
             .detach(|| {
                 job::strip::run(StripRequest {
@@ -461,8 +448,8 @@ pub fn strip<'py>(
 #[pyfunction]
 #[pyo3(signature = (
     pdf, number, *, out=None, out_dir=None, relative=None, check=false, dry_run=false,
-    mirror=false, force=false, repair=false, now=None, stamp=false, stamp_form="short",
-    stamp_position="left", stamp_size=9.0, replace=false, file_timeout=120.0,
+    mirror=false, force=false, repair=false, now=None, stamp=false, stamp_form=None,
+    stamp_position=None, stamp_size=None, replace=false, file_timeout=None,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn batch_item<'py>(
@@ -479,13 +466,13 @@ pub fn batch_item<'py>(
     repair: bool,
     now: Option<String>,
     stamp: bool,
-    stamp_form: &str,
-    stamp_position: &str,
-    stamp_size: f64,
+    stamp_form: Option<String>,
+    stamp_position: Option<String>,
+    stamp_size: Option<f64>,
     replace: bool,
-    file_timeout: f64,
+    file_timeout: Option<f64>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let mut s = settings(
+    let s = settings(
         py,
         force,
         repair,
@@ -496,8 +483,8 @@ pub fn batch_item<'py>(
         stamp_position,
         stamp_size,
         replace,
+        file_timeout,
     )?;
-    s.file_timeout = job::stop::bound_of_secs(file_timeout);
     let relative = relative
         .or_else(|| pdf.file_name().map(PathBuf::from))
         .unwrap_or_default();

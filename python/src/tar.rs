@@ -179,9 +179,9 @@ fn manifest_arg(py: Python<'_>, path: &Path) -> PyResult<Manifest> {
 #[pyfunction]
 #[pyo3(signature = (
     src, dst, *, metadata, any_version=false, manifest=None, any_tar=false, name=None,
-    stamp=false, stamp_form="short", stamp_position="left", stamp_size=9.0, replace=false,
+    stamp=false, stamp_form=None, stamp_position=None, stamp_size=None, replace=false,
     repair=false, force=false, jobs=None, now=None, report=None, spool_dir=None,
-    file_timeout=120.0, progress=None, refs=None,
+    file_timeout=None, progress=None, refs=None,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn process_tar<'py>(
@@ -194,9 +194,9 @@ pub fn process_tar<'py>(
     any_tar: bool,
     name: Option<String>,
     stamp: bool,
-    stamp_form: &str,
-    stamp_position: &str,
-    stamp_size: f64,
+    stamp_form: Option<String>,
+    stamp_position: Option<String>,
+    stamp_size: Option<f64>,
     replace: bool,
     repair: bool,
     force: bool,
@@ -204,7 +204,7 @@ pub fn process_tar<'py>(
     now: Option<String>,
     report: Option<PathBuf>,
     spool_dir: Option<PathBuf>,
-    file_timeout: f64,
+    file_timeout: Option<f64>,
     progress: Option<Py<PyAny>>,
     refs: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -228,7 +228,7 @@ pub fn process_tar<'py>(
         .transpose()?
         .map(std::sync::Arc::new);
     let mut dst = end_arg(dst, "dst", "write", PyWriter)?;
-    let mut settings = crate::pdf::settings(
+    let settings = crate::pdf::settings(
         py,
         force,
         repair,
@@ -239,8 +239,8 @@ pub fn process_tar<'py>(
         stamp_position,
         stamp_size,
         replace,
+        file_timeout,
     )?;
-    settings.file_timeout = pith::job::stop::bound_of_secs(file_timeout);
     let manifest = manifest
         .map(|p| manifest_arg(py, &p).map(|m| (p, m)))
         .transpose()?;

@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
-use anyhow::{bail, Context, Result};
-use pith::badge::{self, Format, ImageFormat, Options, RecordStatus, SnippetOptions, Style};
+use anyhow::{Context, Result};
+use pith::badge::{self, Format, ImageFormat, Options, RecordStatus, SnippetOptions};
 use pith::verify::Bundle;
 use pith::PithNumber;
 
@@ -116,36 +116,45 @@ pub struct SnippetArgs {
 
 impl BadgeLook {
     fn resolve(&self, ui: super::Ui) -> Result<(PithNumber, Options)> {
-        let number = match (&self.number, self.input.is_given()) {
-            (Some(_), true) => {
-                bail!("give either the number or a record input (--arxiv ...), not both")
-            }
-            (Some(n), false) => PithNumber::parse(n)?,
-            (None, true) => self.input.record(ui)?.number(),
-            (None, false) => {
-                bail!("no number: give it, or --arxiv ID, --record FILE or another record input")
-            }
+        let given = pith::job::given::text_or_input(
+            self.number.as_deref(),
+            self.input.is_given(),
+            "the number",
+            "--arxiv ...",
+            "no number: give it, or --arxiv ID, --record FILE or another record input",
+        )?;
+        let number = match given {
+            pith::job::given::TextOrInput::Text(n) => PithNumber::parse(n)?,
+            pith::job::given::TextOrInput::Input => self.input.record(ui)?.number(),
         };
-        let status = match (self.status.as_deref(), &self.bundle) {
-            (Some(s), _) => Some(badge::stated_status(s).map_err(|e| {
-                let hint = match e.kind() {
-                    badge::ErrorKind::UncheckedStatus(RecordStatus::Verified) => {
-                        " (give --bundle FILE, whose receipt signature pith checks)"
-                    }
-                    _ => "",
-                };
-                anyhow::anyhow!("--status {s}: {e}{hint}")
-            })?),
-            (None, Some(path)) => Some(bundle_status(path, &number, &self.key, ui)?),
-            (None, None) => None,
+        let request = pith::job::badge::BadgeRequest {
+            full: self.full,
+            status: self.status.clone(),
+            style: Some(self.style.clone()),
+            label: Some(self.label.clone()),
+            qr: self.qr,
+            qr_module: self.qr_module,
+            dark: self.dark,
         };
-        let opts = Options::default()
-            .label(self.label.clone())
-            .full(self.full)
-            .status(status)
-            .style(self.style.parse::<Style>()?)
-            .qr(pith::job::qr_of(self.qr, self.qr_module)?)
-            .dark(self.dark);
+        let opts = request.options().map_err(|e| {
+            let hint = match e.kind() {
+                badge::ErrorKind::UncheckedStatus(RecordStatus::Verified) => {
+                    " (give --bundle FILE, whose receipt signature pith checks)"
+                }
+                _ => "",
+            };
+            match &self.status {
+                Some(s) => anyhow::anyhow!("--status {s}: {e}{hint}"),
+                None => anyhow::Error::new(e),
+            }
+        })?;
+        let opts = match &self.bundle {
+            Some(path) => {
+                let status = bundle_status(path, &number, &self.key, ui)?;
+                opts.status(Some(status))
+            }
+            None => opts,
+        };
         Ok((number, opts))
     }
 }

@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use pith::job::cite::{self, CiteRequest, Format};
 use pith::job::input::Input;
 
@@ -41,15 +41,16 @@ pub struct Args {
 /// Prints the citation.
 pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     let format: Format = args.format.parse().map_err(anyhow::Error::msg)?;
-    let input = match (&args.paper, args.input.is_given()) {
-        (Some(_), true) => {
-            bail!("give either ID|NUMBER or a record input (--record, --arxiv-atom…), not both")
-        }
-        (Some(text), false) => hint(Input::from_text(text))?,
-        (None, true) => args.input.to_input()?,
-        (None, false) => {
-            bail!("no paper: give an arXiv id, a number, --record FILE or --arxiv-atom FILE")
-        }
+    let given = pith::job::given::text_or_input(
+        args.paper.as_deref(),
+        args.input.is_given(),
+        "ID|NUMBER",
+        "--record, --arxiv-atom…",
+        "no paper: give an arXiv id, a number, --record FILE or --arxiv-atom FILE",
+    )?;
+    let input = match given {
+        pith::job::given::TextOrInput::Text(text) => hint(Input::from_text(text))?,
+        pith::job::given::TextOrInput::Input => args.input.to_input()?,
     };
     let report = hint(cite::run(&CiteRequest {
         input,

@@ -4,7 +4,7 @@
 use std::io::Read;
 use std::path::PathBuf;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use pith::job::{self, Destination, InjectReport, InjectRequest, Settings, Source, Status};
 use pith::pdf::stamp::{Form, Position};
 
@@ -247,13 +247,18 @@ fn stdin_bytes(input: &std::path::Path) -> Result<Option<Vec<u8>>> {
 pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     let (number, details) = args.number.full_described(ui)?;
     let input = &args.input;
-    // A dry run writes nothing, so it needs nowhere to write.
-    if args.output.is_none() && !args.in_place && !args.dry_run {
-        bail!(
-            "{}: say where the result goes: -o OUT.pdf for a new file, or --in-place to update it",
-            input.display()
-        );
-    }
+    // Standard input has no name to keep inside an output folder.
+    let name = (!pith::output::is_stdio(input))
+        .then(|| input.file_name())
+        .flatten();
+    let out = job::outputs::destination(
+        input,
+        name,
+        args.output.as_deref(),
+        args.in_place,
+        args.dry_run,
+    )
+    .map_err(|e| super::hint::with(e, WHERE))?;
     let password = args.password.bytes()?;
     let bound = args.deadline.bound();
     let settings = settings(args.force, args.repair, password, &args.stamp, bound, ui)?;
@@ -264,12 +269,6 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     };
     // With the PDF on standard output, the report goes to standard error.
     let to_stdout = args.output.as_deref().is_some_and(pith::output::is_stdio);
-    let name = data.is_none().then(|| input.file_name()).flatten();
-    let out = args
-        .output
-        .as_deref()
-        .map(|o| job::output_file(o, name))
-        .transpose()?;
     let mut stdout = std::io::stdout();
     let destination = match &out {
         Some(o) if pith::output::is_stdio(o) => Destination::Stream(&mut stdout),
@@ -298,3 +297,6 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     report(&args, &done.report, to_stdout, ui)?;
     Ok(Outcome::Ok)
 }
+
+/// How to say where the result goes with the flags of `pith inject` and `pith strip`.
+pub(super) const WHERE: &str = " (-o OUT.pdf, or --in-place)";

@@ -91,14 +91,11 @@ pub fn run(mut args: Args, ui: super::Ui) -> Result<Outcome> {
     }
     // `pith number ID --arxiv-atom FILE`, as the offline hint suggests: the saved entry is
     // the source and the id picks it, as --id does.
-    if args.input.arxiv_atom.is_some() && !args.ids.is_empty() {
-        if args.ids.len() > 1 {
-            anyhow::bail!(
-                "--arxiv-atom FILE takes one arXiv id (the entry to number), not {}",
-                args.ids.len()
-            );
+    if args.input.arxiv_atom.is_some() {
+        if let Some(id) = job::number::atom_entry(&args.ids)? {
+            args.input.id = Some(id.to_owned());
+            args.ids.clear();
         }
-        args.input.id = Some(args.ids.remove(0));
     }
     if !args.ids.is_empty() {
         return from_arxiv(&args, &mut out, ui);

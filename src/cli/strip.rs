@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use pith::job::{self, Destination, Settings, Source, Status, StripRequest};
 
 use super::hint::{hinted, By};
@@ -41,12 +41,14 @@ pub struct Args {
 
 /// Runs `pith strip`.
 pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
-    if args.output.is_none() && !args.in_place {
-        bail!(
-            "{}: say where the result goes: -o OUT.pdf for a new file, or --in-place to update it",
-            args.input.display()
-        );
-    }
+    let out = job::outputs::destination(
+        &args.input,
+        args.input.file_name(),
+        args.output.as_deref(),
+        args.in_place,
+        false,
+    )
+    .map_err(|e| super::hint::with(e, super::inject::WHERE))?;
     let settings = Settings {
         force: args.force,
         repair: args.repair,
@@ -56,11 +58,6 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
         ..Settings::default()
     };
     let to_stdout = args.output.as_deref().is_some_and(pith::output::is_stdio);
-    let out = args
-        .output
-        .as_deref()
-        .map(|o| job::output_file(o, args.input.file_name()))
-        .transpose()?;
     let mut stdout = std::io::stdout();
     let destination = match &out {
         Some(o) if pith::output::is_stdio(o) => Destination::Stream(&mut stdout),

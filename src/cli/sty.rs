@@ -24,7 +24,9 @@ pub struct Args {
 /// Renders `pith.sty` and `pith.sty.ltxml` and writes them to `DIR` (each atomically), or
 /// `pith.sty` alone to standard output.
 pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
-    let opts = pith::sty::Options::default();
+    let opts = pith::job::sty::StyRequest::default()
+        .options()
+        .context(pith::sty::STY_FILE)?;
     let sty = pith::sty::render(&opts).context(pith::sty::STY_FILE)?;
     if pith::output::is_stdio(&args.output) {
         write_atomic(&args.output, sty.as_bytes())?;

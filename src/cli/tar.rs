@@ -292,9 +292,7 @@ fn run_one(
     let output = args.out_tar.as_deref().context("--tar needs --out-tar")?;
     let inputs = std::iter::once(input).chain(shared.metadata.iter().map(PathBuf::as_path));
     pith::job::stdin_once(inputs).context("--tar and --arxiv-metadata")?;
-    if is_dash(output) && shared.report.is_some_and(is_dash) {
-        bail!("--out-tar - writes the tar to standard output; give the report a file with --report FILE");
-    }
+    pith::job::outputs::tar_stdout_once(output, shared.report)?;
     if !is_dash(output) {
         shared.ui.check_clobber(output)?;
     }

@@ -212,6 +212,40 @@ impl Given {
     }
 }
 
+/// What a command that takes a number (or a paper's id) or a record input was given: the
+/// text, or the record input ([`Given`]); one of the two, not both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextOrInput<'a> {
+    /// The number or id given as text.
+    Text(&'a str),
+    /// A record input (`--arxiv`, `--record`, …) was given.
+    Input,
+}
+
+/// Which of a command's two sources of a number was given ([`TextOrInput`]); `what` names
+/// the text (`the number`, `ID|NUMBER`), `inputs` the record inputs and `none` the sentence
+/// for neither.
+///
+/// # Errors
+/// [`ErrorKind::Request`] when both or neither are given.
+pub fn text_or_input<'a>(
+    text: Option<&'a str>,
+    input_given: bool,
+    what: &str,
+    inputs: &str,
+    none: &str,
+) -> Result<TextOrInput<'a>, Error> {
+    let refuse = |m: String| Err(Error::new(ErrorKind::Request(m)));
+    match (text, input_given) {
+        (Some(_), true) => refuse(format!(
+            "give either {what} or a record input ({inputs}), not both"
+        )),
+        (Some(t), false) => Ok(TextOrInput::Text(t)),
+        (None, true) => Ok(TextOrInput::Input),
+        (None, false) => refuse(none.to_owned()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,6 +13,11 @@
 //! - how a long run reports its lines and is asked to stop ([`progress::Progress`]: the batch
 //!   run, the tar runs), which inputs a batch runs and whether its request holds together
 //!   ([`run::BatchRequest`]);
+//! - the requests the doors fill from their arguments, each with its defaults and one check:
+//!   a badge's look ([`badge::BadgeRequest`]), how a PDF is updated
+//!   ([`update::UpdateRequest`]), the LaTeX package ([`sty::StyRequest`]), where an update
+//!   goes ([`outputs::destination`]), a number given as text or as a record input
+//!   ([`given::text_or_input`]);
 //! - the thread counts when none is given ([`worker_threads`], [`pass_threads`]), the keys a
 //!   receipt may be signed with ([`trusted_keys`]), and how an error becomes one line
 //!   ([`one_line`]);
@@ -40,6 +45,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::pdf;
 
+pub mod badge;
 pub mod capture;
 pub mod cite;
 pub mod defaults;
@@ -58,7 +64,9 @@ pub mod refs;
 pub mod run;
 pub mod stop;
 pub mod strip;
+pub mod sty;
 pub mod tar;
+pub mod update;
 pub mod usage;
 pub mod verify;
 

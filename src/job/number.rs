@@ -164,6 +164,22 @@ fn arxiv(src: &ArxivSource, settings: &net::Settings) -> Result<NumberReport, Er
     Ok(report)
 }
 
+/// The entry of a saved Atom feed that ids given beside it pick (`pith number ID
+/// --arxiv-atom FILE`, as `id` picks it): none, or one id; more are refused.
+///
+/// # Errors
+/// [`ErrorKind::Request`] for more than one id.
+pub fn atom_entry(ids: &[String]) -> Result<Option<&str>, Error> {
+    match ids {
+        [] => Ok(None),
+        [id] => Ok(Some(id)),
+        more => Err(Error::new(ErrorKind::Request(format!(
+            "a saved Atom feed takes one arXiv id (the entry to number), not {}",
+            more.len()
+        )))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,8 +3,9 @@
 //! other output, and a folder where one file is wanted refused in words, with the path the
 //! user gave. (`-` for standard output is [`crate::output::is_stdio`]'s rule, for every door.)
 
+use std::ffi::OsStr;
 use std::fs::File;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::{Error, ErrorKind};
 
@@ -44,6 +45,74 @@ pub fn create_file(path: &Path, what: &str) -> Result<File, Error> {
     ready_file(path, what)?;
     File::create(path)
         .map_err(|e| Error::new(ErrorKind::Io(format!("cannot create {what}"), e)).in_file(path))
+}
+
+/// Where an update of the PDF `input` goes (`pith inject`, `pith strip`, Python's `inject`
+/// and `strip`): the file `output` names (the input's `name` inside it when it is a folder,
+/// [`super::output_file`]), or `None` for the input itself, in place. One of the two is
+/// given, not both; a dry run, which writes nothing, may give neither.
+///
+/// # Errors
+/// [`ErrorKind::Request`] naming `input` when neither or both are given; what
+/// [`super::output_file`] refuses.
+///
+/// # Examples
+/// ```
+/// use std::path::Path;
+/// use pith::job::outputs::destination;
+/// let pdf = Path::new("paper.pdf");
+/// assert_eq!(destination(pdf, None, None, true, false)?, None);
+/// assert!(destination(pdf, None, None, false, false).is_err());
+/// assert!(destination(pdf, None, Some(Path::new("o.pdf")), true, false).is_err());
+/// assert_eq!(destination(pdf, None, None, false, true)?, None);
+/// # Ok::<(), pith::job::Error>(())
+/// ```
+pub fn destination(
+    input: &Path,
+    name: Option<&OsStr>,
+    output: Option<&Path>,
+    in_place: bool,
+    dry_run: bool,
+) -> Result<Option<PathBuf>, Error> {
+    let refuse = |m: &str| Err(Error::new(ErrorKind::Request(m.into())).in_file(input));
+    match (output, in_place) {
+        (Some(_), true) => refuse("the result goes to an output file or in place, not both"),
+        (None, false) if dry_run => Ok(None),
+        (None, false) => refuse(
+            "say where the result goes: an output file for a new file, or in place to update it",
+        ),
+        (Some(o), false) => super::output_file(o, name).map(Some),
+        (None, true) => Ok(None),
+    }
+}
+
+/// Refuses a destination for bytes updated in memory (Python's `strip` of bytes): their
+/// result is returned, so there is no output file and nothing in place.
+///
+/// # Errors
+/// [`ErrorKind::Request`] when an output or in place is given.
+pub fn in_memory(output: Option<&Path>, in_place: bool) -> Result<(), Error> {
+    if output.is_none() && !in_place {
+        return Ok(());
+    }
+    Err(Error::new(ErrorKind::Request(
+        "bytes are updated in memory and returned: give no output and no in place".into(),
+    )))
+}
+
+/// Refuses a tar written to standard output (`-`) with its report there too: the two would
+/// be one stream.
+///
+/// # Errors
+/// [`ErrorKind::Request`], saying to give the report a file.
+pub fn tar_stdout_once(out_tar: &Path, report: Option<&Path>) -> Result<(), Error> {
+    let dash = crate::output::is_stdio;
+    if dash(out_tar) && report.is_some_and(dash) {
+        return Err(Error::new(ErrorKind::Request(
+            "the tar goes to standard output (-): give the report a file".into(),
+        )));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

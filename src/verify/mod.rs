@@ -408,13 +408,29 @@ pub fn record_against_number(record: &Record, claimed: &NumberRef) -> Check {
     )
 }
 
-/// Which text of a paper is checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Which text of a paper is checked (the title unless a door names the abstract).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum TextField {
     /// The title, against `title_canon_sha256`.
+    #[default]
     Title,
     /// The abstract, against `abstract_canon_sha256`.
     Abstract,
+}
+
+impl std::str::FromStr for TextField {
+    type Err = String;
+
+    /// `title` or `abstract`; the error is the sentence saying so.
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "title" => Ok(TextField::Title),
+            "abstract" => Ok(TextField::Abstract),
+            other => Err(format!(
+                "field must be \"title\" or \"abstract\", not {other:?}"
+            )),
+        }
+    }
 }
 
 /// Checks a title or abstract against the record's canonical-text hash.

@@ -290,6 +290,75 @@ fn contradictions_are_refused_alike() {
     }
 }
 
+/// Rows: where an update goes is the library's rule (`job::outputs::destination`): neither an
+/// output nor in place is refused with one kind and sentence by `inject` and `strip` at both
+/// doors; the stamp's settings without the stamp are refused, never ignored; nothing is
+/// written.
+#[test]
+fn where_an_update_goes_is_refused_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let src = minimal(d);
+    let before = std::fs::read(&src).unwrap();
+    let rows: [(&str, &[&str], &str); 2] = [
+        (
+            "inject: no output, not in place",
+            &["inject", s(&src), "--number", SEED],
+            "pn.inject(a[0], a[1])",
+        ),
+        (
+            "strip: no output, not in place",
+            &["strip", s(&src)],
+            "pn.strip(a[0])",
+        ),
+    ];
+    let python_too = have_python("where_an_update_goes_is_refused_alike");
+    for (row, args, call) in rows {
+        let cli = cli_outcome(d, args, &[], true);
+        assert_eq!(cli.kind.as_deref(), Some("request"), "{row}: {cli:?}");
+        assert!(
+            cli.sentence
+                .as_deref()
+                .unwrap()
+                .contains("say where the result goes"),
+            "{row}: {cli:?}"
+        );
+        if python_too {
+            let py = python(d, call, &[s(&src), SEED], &[]);
+            same_refusal(row, &cli, &py);
+        }
+    }
+    // The CLI's flags require --stamp; Python's keywords reach the library's same rule.
+    let out = d.join("out.pdf");
+    let cli = cli_outcome(
+        d,
+        &[
+            "inject",
+            s(&src),
+            "--number",
+            SEED,
+            "-o",
+            s(&out),
+            "--stamp-size",
+            "8",
+        ],
+        &[],
+        false,
+    );
+    assert!(!cli.ok, "{cli:?}");
+    if python_too {
+        let py = python(
+            d,
+            "pn.inject(a[0], a[1], a[2], stamp_size=8.0)",
+            &[s(&src), SEED, s(&out)],
+            &[],
+        );
+        assert_eq!(py.kind.as_deref(), Some("stamp"), "{py:?}");
+    }
+    assert!(!out.exists());
+    assert_eq!(std::fs::read(&src).unwrap(), before, "the input changed");
+}
+
 /// Rows: the keys are the library's — the registry's, those given and those PITH_KEYS pins —
 /// at every door; a receipt signed by a key pinned only in PITH_KEYS is verified by the CLI
 /// and by Python's verify_bundle and verify_signature alike.

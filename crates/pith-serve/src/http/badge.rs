@@ -7,7 +7,7 @@ use std::convert::Infallible;
 use axum::extract::{FromRequestParts, Query};
 use axum::http::request::Parts;
 use axum::http::Uri;
-use pith::badge::{Options, Style};
+use pith::badge::Options;
 use serde::Deserialize;
 
 /// A badge request's options, read once from its query: the cache reads it for its key and
@@ -71,21 +71,21 @@ impl BadgeQuery {
     /// # Errors
     /// A sentence saying which value is wrong.
     pub fn options(&self) -> Result<Options, String> {
-        let style = match &self.style {
-            Some(s) => s.parse::<Style>().map_err(|e| e.to_string())?,
-            None => Style::default(),
-        };
-        let module = match &self.qr_module {
+        let qr_module = match &self.qr_module {
             Some(m) => Some(
                 m.parse::<u32>()
                     .map_err(|_| format!("qr_module {m:?} is not a number of px"))?,
             ),
             None => None,
         };
-        let qr = pith::job::qr_of(flag(self.qr.as_deref())?, module).map_err(|e| e.to_string())?;
-        Ok(Options::default()
-            .full(flag(self.full.as_deref())?)
-            .style(style)
-            .qr(qr))
+        pith::job::badge::BadgeRequest {
+            full: flag(self.full.as_deref())?,
+            style: self.style.clone(),
+            qr: flag(self.qr.as_deref())?,
+            qr_module,
+            ..Default::default()
+        }
+        .options()
+        .map_err(|e| e.to_string())
     }
 }
