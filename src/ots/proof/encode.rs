@@ -1,4 +1,4 @@
-//! Writing the `.ots` format: a proof file or a tree alone, in the bytes [`super::decode`]
+//! Writing the `.ots` format: a proof file or a tree alone, in the bytes `decode`
 //! reads back.
 
 use super::{

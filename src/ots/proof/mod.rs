@@ -1,7 +1,7 @@
 //! The `.ots` format's model: the header's constants and OpenTimestamps' limits, the file's
 //! digest, the tree of operations and its attestations, and evaluating the tree from the
-//! digest to each attestation's message. Reading the bytes is [`decode`]'s, writing them
-//! [`encode`]'s, and merging a calendar's answer into a proof the `merge` module's.
+//! digest to each attestation's message. Reading the bytes is `decode`'s, writing them
+//! `encode`'s, and merging a calendar's answer into a proof the `merge` module's.
 
 mod decode;
 mod encode;
