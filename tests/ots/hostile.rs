@@ -46,12 +46,8 @@ fn limited(env: &[(&str, &str)], args: &[&str]) -> Limited {
         ))
         .arg(assert_cmd::cargo::cargo_bin!("pith"))
         .args(args);
-    for (k, _) in std::env::vars() {
-        if k.starts_with("PITH_") || k.to_ascii_lowercase().ends_with("_proxy") {
-            c.env_remove(k);
-        }
-    }
-    c.env("PITH_CACHE_DIR", common::fresh_cache())
+    common::run::without_callers_env(&mut c)
+        .env("PITH_CACHE_DIR", common::fresh_cache())
         .env("PITH_OTS_SPACING_MS", "0")
         .envs(env.iter().copied());
     let w = common::run::spawn_within(&mut c, None, WALL_KILL);
@@ -90,6 +86,25 @@ fn refused(l: &Limited, file: &Path, says: &str) {
 }
 
 #[track_caller]
+/// `pith ots verify` of OpenTimestamps' own proof against `headers`, which hold its block: it
+/// succeeds.
+fn hello_world_against(headers: &Path) -> Limited {
+    let l = limited(
+        &[],
+        &[
+            "ots",
+            "verify",
+            s(&ots("hello-world.txt.ots")),
+            "--file",
+            s(&ots("hello-world.txt")),
+            "--headers",
+            s(headers),
+        ],
+    );
+    assert_eq!(l.run.code, 0, "{:?}", l.run);
+    l
+}
+
 fn within_budget(l: &Limited) {
     if let Some(kib) = l.rss_kib {
         assert!(kib <= BUDGET_KIB, "held {} MB: {:?}", kib >> 10, l.run);
@@ -149,19 +164,7 @@ fn a_proof_full_of_attestations_is_refused_before_a_header_is_compared() {
     );
     refused(&l, &most, "for block 358391, which no header given has");
     // OpenTimestamps' own proof against the same 100,000 headers: anchored.
-    let l = limited(
-        &[],
-        &[
-            "ots",
-            "verify",
-            s(&ots("hello-world.txt.ots")),
-            "--file",
-            s(&ots("hello-world.txt")),
-            "--headers",
-            s(&headers),
-        ],
-    );
-    assert_eq!(l.run.code, 0, "{:?}", l.run);
+    let l = hello_world_against(&headers);
     assert!(l.run.stdout.contains("anchored in Bitcoin block 358391"));
     within_budget(&l);
 }
@@ -171,19 +174,7 @@ fn a_proof_full_of_attestations_is_refused_before_a_header_is_compared() {
 fn the_whole_chain_of_headers_is_read_as_a_stream() {
     let dir = common::tmpdir();
     let headers = headers_file(dir.path(), 900_000);
-    let l = limited(
-        &[],
-        &[
-            "ots",
-            "verify",
-            s(&ots("hello-world.txt.ots")),
-            "--file",
-            s(&ots("hello-world.txt")),
-            "--headers",
-            s(&headers),
-        ],
-    );
-    assert_eq!(l.run.code, 0, "{:?}", l.run);
+    let l = hello_world_against(&headers);
     within_budget(&l);
     // As many headers as are allowed, and one more: refused, naming the limit.
     let too_many = headers_file(dir.path(), 2_000_001);
