@@ -4,6 +4,7 @@
 
 use crate::common;
 
+use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -275,19 +276,25 @@ fn interrupted_batch_leaves_files_whole_and_a_rerun_finishes() {
         copy_writable(src, &f);
         std::fs::write(f.with_extension("pith"), SEED).unwrap();
     }
-    let child = Command::new(assert_cmd::cargo::cargo_bin!("pith"))
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin!("pith"))
         .args(["batch", "--in-place", "-j", "2", "--dir"])
         .arg(dir.path())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(60));
+    // The handler is installed before the run starts, so once the first report line is out an
+    // interrupt reaches the handler rather than ending the process outright.
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut report = Vec::new();
+    stdout.read_until(b'\n', &mut report).unwrap();
+    assert!(!report.is_empty(), "the batch wrote no report line");
     let _ = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status();
+    stdout.read_to_end(&mut report).unwrap();
     let o = child.wait_with_output().unwrap();
-    let lines = report_lines(&o.stdout);
+    let lines = report_lines(&report);
     let summary = lines.last().unwrap();
     let mut updated = 0;
     for i in 0..n {

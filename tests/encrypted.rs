@@ -400,22 +400,11 @@ fn corpus_encrypted() {
     {
         return;
     }
-    let mut files = Vec::new();
-    let mut stack = vec![dir];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pdf")) {
-                let bytes = std::fs::read(&p).unwrap();
-                if bytes.windows(8).any(|w| w == b"/Encrypt") {
-                    files.push(p);
-                }
-            }
-        }
-    }
-    files.sort();
+    let mut files = common::pdfs_under(&dir);
+    files.retain(|p| {
+        let bytes = std::fs::read(p).unwrap();
+        bytes.windows(8).any(|w| w == b"/Encrypt")
+    });
     let tmp = tempfile::tempdir().unwrap();
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     let mut failures = Vec::new();

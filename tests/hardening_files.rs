@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use crate::common::tools::*;
 use crate::common::{
-    assert_one_line_error, copy_writable, fixture, leftovers, run_pith as pith,
+    assert_one_line_error, copy_writable, fixture, inject_seed, leftovers, run_pith as pith,
     run_pith_with as pith_run, tmpdir, SEED,
 };
 
@@ -67,14 +67,7 @@ fn output_over_a_symlink_replaces_the_link_never_its_target() {
     let alias = dir.path().join("alias.pdf");
     std::os::unix::fs::symlink(&input, &alias).unwrap();
     let before = std::fs::read(&input).unwrap();
-    let r = pith(&[
-        "inject",
-        input.to_str().unwrap(),
-        "--number",
-        SEED,
-        "-o",
-        alias.to_str().unwrap(),
-    ]);
+    let r = inject_seed(&input, &alias);
     assert_one_line_error(&r, "in.pdf");
     assert_eq!(std::fs::read(&input).unwrap(), before);
 }
@@ -292,14 +285,7 @@ fn full_disk_leaves_no_partial_file_and_the_input_whole() {
     let filler = fs.path().join("filler");
     std::fs::write(&filler, vec![0u8; 300 << 10]).unwrap();
     let out = fs.path().join("out.pdf");
-    let r = pith(&[
-        "inject",
-        input.to_str().unwrap(),
-        "--number",
-        SEED,
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let r = inject_seed(&input, &out);
     assert_one_line_error(&r, "out.pdf");
     assert!(!out.exists());
     assert!(

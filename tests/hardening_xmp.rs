@@ -12,8 +12,8 @@ use crate::common::pdfgen::*;
 use crate::common::run::{assert_scales, least_of_three};
 use crate::common::tools::*;
 use crate::common::{
-    assert_one_line_error, fixture, leftovers, run_pith as pith, tmpdir, Run, ATTACKS, DC_NS,
-    OTHER, RDF_NS, SEED, SEED_URL,
+    assert_one_line_error, fixture, inject_seed, leftovers, run_pith as pith, tmpdir, Run, ATTACKS,
+    DC_NS, OTHER, RDF_NS, SEED, SEED_URL,
 };
 use pith::pdf::xmp;
 
@@ -124,14 +124,7 @@ fn xmp_deep_nesting_is_an_error_not_a_stack_overflow() {
     let input = dir.path().join("deep.pdf");
     std::fs::write(&input, build_pdf(None, Some(p.as_bytes()))).unwrap();
     let out = dir.path().join("out.pdf");
-    let r = pith(&[
-        "inject",
-        input.to_str().unwrap(),
-        "--number",
-        SEED,
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let r = inject_seed(&input, &out);
     assert_one_line_error(&r, "deep.pdf");
     let r = pith(&["inspect", input.to_str().unwrap()]);
     assert!(
@@ -263,14 +256,7 @@ fn inject_refuses_hostile_xmp_and_force_replaces_it() {
         let pdf = build_pdf(None, Some(&bytes));
         std::fs::write(&input, &pdf).unwrap();
         let out = dir.path().join(format!("{name}-out.pdf"));
-        let r = pith(&[
-            "inject",
-            input.to_str().unwrap(),
-            "--number",
-            SEED,
-            "-o",
-            out.to_str().unwrap(),
-        ]);
+        let r = inject_seed(&input, &out);
         assert_one_line_error(&r, &format!("{name}.pdf"));
         assert!(r.stderr.contains("XMP"), "{}", r.stderr);
         assert!(!out.exists(), "no output after a refusal");
@@ -399,14 +385,7 @@ fn hostile_text_in_existing_metadata_survives_an_update_exactly() {
     .unwrap();
     assert!(qpdf_clean(&input), "the test file itself is valid");
     let out = dir.path().join("out.pdf");
-    let r = pith(&[
-        "inject",
-        input.to_str().unwrap(),
-        "--number",
-        SEED,
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let r = inject_seed(&input, &out);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(qpdf_clean(&out));
     // Info, read by exiftool: the title is unchanged, the fake key in the producer string did

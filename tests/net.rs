@@ -24,20 +24,7 @@ use crate::net_verify::pdf_with;
 
 /// Runs pith with a clean environment (no PITH_* or proxy variables) plus `env`.
 fn pith(env: &[(&str, &str)], args: &[&str]) -> Run {
-    let mut c = Command::new(assert_cmd::cargo::cargo_bin!("pith"));
-    for (k, _) in std::env::vars() {
-        let l = k.to_ascii_lowercase();
-        if k.starts_with("PITH_") || l.ends_with("_proxy") {
-            c.env_remove(k);
-        }
-    }
-    c.envs(env.iter().copied()).args(args);
-    let o = c.output().expect("run pith");
-    Run {
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
+    crate::common::run::run_pith_in(env, args)
 }
 
 /// A cache directory and the environment pointing pith at `arxiv` and `resolver` servers.
@@ -284,12 +271,8 @@ fn concurrent_runs_share_the_spacing() {
         .into_iter()
         .map(|id| {
             let mut c = Command::new(assert_cmd::cargo::cargo_bin!("pith"));
-            for (k, _) in std::env::vars() {
-                if k.starts_with("PITH_") || k.to_ascii_lowercase().ends_with("_proxy") {
-                    c.env_remove(k);
-                }
-            }
-            c.envs(env.vars.iter().map(|(k, v)| (k, v)))
+            crate::common::run::without_callers_env(&mut c)
+                .envs(env.vars.iter().map(|(k, v)| (k, v)))
                 .args(["number", id])
                 .stdout(std::process::Stdio::piped())
                 .spawn()

@@ -9,7 +9,6 @@
 //! OpenTimestamps' own proof.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
@@ -28,22 +27,11 @@ fn ots(name: &str) -> PathBuf {
 /// Runs pith with no PITH_* or proxy variable but `env`, and a fresh cache.
 fn pith(env: &[(&str, &str)], args: &[&str]) -> Run {
     let cache = common::tmpdir();
-    let mut c = Command::new(assert_cmd::cargo::cargo_bin!("pith"));
-    for (k, _) in std::env::vars() {
-        if k.starts_with("PITH_") || k.to_ascii_lowercase().ends_with("_proxy") {
-            c.env_remove(k);
-        }
-    }
-    c.env("PITH_CACHE_DIR", cache.path())
-        .env("PITH_OTS_SPACING_MS", "0")
-        .envs(env.iter().copied())
-        .args(args);
-    let o = c.output().expect("run pith");
-    Run {
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
+    let own = [
+        ("PITH_CACHE_DIR", cache.path().to_str().unwrap()),
+        ("PITH_OTS_SPACING_MS", "0"),
+    ];
+    common::run::run_pith_in(&[&own[..], env].concat(), args)
 }
 
 /// Runs `pith ots verify PROOF` and then `args`, as [`pith`] does.

@@ -56,19 +56,7 @@ fn corpus() {
     let tools = common::have_tool("qpdf", "corpus")
         & common::have_tool("pdfinfo", "corpus")
         & common::have_tool("exiftool", "corpus");
-    let mut files = Vec::new();
-    let mut stack = vec![dir.clone()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pdf")) {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
+    let files = common::pdfs_under(&dir);
     let full = std::env::var("PITH_CORPUS_FULL").is_ok_and(|v| v == "1");
     let started = std::time::Instant::now();
     let out_dir = tmpdir();

@@ -4,30 +4,17 @@
 //! paper's record for a number does not decide the runs after it. Resolvers and mirrors are
 //! stand-ins on 127.0.0.1; nothing here touches the internet.
 
-use std::process::Command;
-
 use serde_json::Value;
 
 use crate::common::{self, http::Reply, http::Server, Run};
 
 /// Runs pith with no PITH_* or proxy variable of the caller's, plus `env`.
 fn pith(env: &[(&str, &str)], args: &[&str]) -> Run {
-    let mut c = Command::new(assert_cmd::cargo::cargo_bin!("pith"));
-    for (k, _) in std::env::vars() {
-        if k.starts_with("PITH_") || k.to_ascii_lowercase().ends_with("_proxy") {
-            c.env_remove(k);
-        }
-    }
-    c.env("PITH_ARXIV_URL", "http://127.0.0.1:9")
-        .env("PITH_RESOLVER_SPACING_MS", "0")
-        .envs(env.iter().copied())
-        .args(args);
-    let o = c.output().expect("run pith");
-    Run {
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
+    let own = [
+        ("PITH_ARXIV_URL", "http://127.0.0.1:9"),
+        ("PITH_RESOLVER_SPACING_MS", "0"),
+    ];
+    common::run::run_pith_in(&[&own[..], env].concat(), args)
 }
 
 /// The published vector of arXiv `id`.

@@ -19,7 +19,7 @@ pub use pith_testkit::{
     have_python_module, have_tool, sign_hash, signed_bundle, skips, test_key, tools_required,
 };
 #[allow(unused_imports)]
-pub use run::{assert_one_line_error, leftovers, run_pith, run_pith_with, Run};
+pub use run::{assert_one_line_error, inject_seed, leftovers, run_pith, run_pith_with, Run};
 
 /// The skips' summary, when the test binary exits ([`skips::print_summary`]).
 #[dtor::dtor(unsafe)]
@@ -152,6 +152,24 @@ pub fn data(name: &str) -> PathBuf {
 /// Path of a file under `tests/fixtures`.
 pub fn fixture(name: &str) -> PathBuf {
     root().join("tests/fixtures").join(name)
+}
+
+/// Every PDF below `dir` (by its `.pdf` ending, any case), in order of path.
+pub fn pdfs_under(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pdf")) {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
 }
 
 /// A fresh temporary directory, removed when dropped.

@@ -29,6 +29,33 @@ pub fn isolate(c: &mut Command) -> &mut Command {
         .env("SOURCE_DATE_EPOCH", "1700000000")
 }
 
+/// Removes from `c` the caller's `PITH_*` and proxy variables: only what a test sets reaches
+/// it, and no request leaves through a proxy.
+pub fn without_callers_env(c: &mut Command) -> &mut Command {
+    for (k, _) in std::env::vars() {
+        if k.starts_with("PITH_") || k.to_ascii_lowercase().ends_with("_proxy") {
+            c.env_remove(k);
+        }
+    }
+    c
+}
+
+/// Runs pith with `args` and, of the environment, none of the caller's `PITH_*` or proxy
+/// variables but `env` ([`without_callers_env`]).
+pub fn run_pith_in(env: &[(&str, &str)], args: &[&str]) -> Run {
+    let mut c = Command::new(assert_cmd::cargo::cargo_bin!("pith"));
+    let o = without_callers_env(&mut c)
+        .envs(env.iter().copied())
+        .args(args)
+        .output()
+        .expect("run pith");
+    Run {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
 /// What a child wrote, and its status (`None` when it outlived its limit and was killed).
 #[derive(Debug)]
 pub struct Waited {
@@ -112,6 +139,18 @@ pub fn run_pith_with(args: &[&std::ffi::OsStr], stdin: Option<&[u8]>, limit: Dur
 pub fn run_pith(args: &[&str]) -> Run {
     let a: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
     run_pith_with(&a, None, Duration::from_secs(60))
+}
+
+/// `pith inject INPUT --number SEED -o OUT`.
+pub fn inject_seed(input: &Path, out: &Path) -> Run {
+    run_pith(&[
+        "inject",
+        input.to_str().unwrap(),
+        "--number",
+        super::SEED,
+        "-o",
+        out.to_str().unwrap(),
+    ])
 }
 
 /// The error contract: exit 2, one line on stderr starting `pith: `, naming `file`, no panic.

@@ -46,12 +46,8 @@ fn limited(env: &[(&str, &str)], args: &[&str]) -> Limited {
         ))
         .arg(assert_cmd::cargo::cargo_bin!("pith"))
         .args(args);
-    for (k, _) in std::env::vars() {
-        if k.starts_with("PITH_") || k.to_ascii_lowercase().ends_with("_proxy") {
-            c.env_remove(k);
-        }
-    }
-    c.env("PITH_CACHE_DIR", common::fresh_cache())
+    common::run::without_callers_env(&mut c)
+        .env("PITH_CACHE_DIR", common::fresh_cache())
         .env("PITH_OTS_SPACING_MS", "0")
         .envs(env.iter().copied());
     let w = common::run::spawn_within(&mut c, None, WALL_KILL);
@@ -87,6 +83,22 @@ fn refused(l: &Limited, file: &Path, says: &str) {
     assert!(r.stderr.contains(says), "{says}: {r:?}");
     assert!(r.stdout.is_empty(), "{r:?}");
     within_budget(l);
+}
+
+/// `pith ots verify` of OpenTimestamps' own proof against `headers`.
+fn verify_hello_world(headers: &Path) -> Limited {
+    limited(
+        &[],
+        &[
+            "ots",
+            "verify",
+            s(&ots("hello-world.txt.ots")),
+            "--file",
+            s(&ots("hello-world.txt")),
+            "--headers",
+            s(headers),
+        ],
+    )
 }
 
 #[track_caller]
@@ -149,18 +161,7 @@ fn a_proof_full_of_attestations_is_refused_before_a_header_is_compared() {
     );
     refused(&l, &most, "for block 358391, which no header given has");
     // OpenTimestamps' own proof against the same 100,000 headers: anchored.
-    let l = limited(
-        &[],
-        &[
-            "ots",
-            "verify",
-            s(&ots("hello-world.txt.ots")),
-            "--file",
-            s(&ots("hello-world.txt")),
-            "--headers",
-            s(&headers),
-        ],
-    );
+    let l = verify_hello_world(&headers);
     assert_eq!(l.run.code, 0, "{:?}", l.run);
     assert!(l.run.stdout.contains("anchored in Bitcoin block 358391"));
     within_budget(&l);
@@ -171,34 +172,12 @@ fn a_proof_full_of_attestations_is_refused_before_a_header_is_compared() {
 fn the_whole_chain_of_headers_is_read_as_a_stream() {
     let dir = common::tmpdir();
     let headers = headers_file(dir.path(), 900_000);
-    let l = limited(
-        &[],
-        &[
-            "ots",
-            "verify",
-            s(&ots("hello-world.txt.ots")),
-            "--file",
-            s(&ots("hello-world.txt")),
-            "--headers",
-            s(&headers),
-        ],
-    );
+    let l = verify_hello_world(&headers);
     assert_eq!(l.run.code, 0, "{:?}", l.run);
     within_budget(&l);
     // As many headers as are allowed, and one more: refused, naming the limit.
     let too_many = headers_file(dir.path(), 2_000_001);
-    let l = limited(
-        &[],
-        &[
-            "ots",
-            "verify",
-            s(&ots("hello-world.txt.ots")),
-            "--file",
-            s(&ots("hello-world.txt")),
-            "--headers",
-            s(&too_many),
-        ],
-    );
+    let l = verify_hello_world(&too_many);
     refused(&l, &too_many, "more than 2000000 block headers");
 }
 

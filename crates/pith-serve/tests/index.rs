@@ -367,7 +367,8 @@ fn a_served_index_rebuilt_in_place_is_served_and_a_broken_one_is_not() {
     let r = index(&out, &["--arxiv-snapshot", without.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let first = counts(&r)["records"].as_u64().unwrap();
-    let s = Server::start(&out, &[]);
+    let log = dir.path().join("serve.log");
+    let s = Server::start_logged(&out, &[], &log);
     let health = |s: &Server| s.get("/healthz", &[]).text();
     assert_eq!(health(&s), format!("ok {first} records\n"));
     assert_eq!(s.get("/arxiv/2412.14374", &[]).status, 404);
@@ -419,7 +420,10 @@ fn a_served_index_rebuilt_in_place_is_served_and_a_broken_one_is_not() {
     let broken = dir.path().join("broken");
     std::fs::write(&broken, b"SQLite format 3\0 but not really an index").unwrap();
     std::fs::rename(&broken, &out).unwrap();
-    std::thread::sleep(Duration::from_millis(2500));
+    within(10, "the server refuses the broken file", || {
+        std::fs::read_to_string(&log)
+            .is_ok_and(|l| l.contains("the new file is not served, the previous index is"))
+    });
     assert_eq!(health(&s), format!("ok {second} records\n"));
     assert_eq!(s.get("/arxiv/2412.14374", &[]).status, 303);
     assert_eq!(

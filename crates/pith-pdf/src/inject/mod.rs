@@ -4,20 +4,25 @@
 //! trailer. It decides what to refuse (encrypted files it cannot open, certified unless
 //! forced, unparsable XMP unless forced, a page 1 that prints another number unless
 //! [`Options::replace`], which redraws pith's badge and links in the same update) and returns bytes; it touches no files ([`super::commit`] does). Also the
-//! full rewrite ([`rewrite`]), which goes through [`super::repair`].
+//! full rewrite ([`rewrite()`]), which goes through [`super::repair`].
+
+mod rewrite;
+mod update;
 
 use crate::budget::{Budget, Limits, Stop};
-use crate::document::{count_pages, load, load_repaired, Document};
+use crate::document::{load, load_repaired, Document};
 use crate::error::PrintedNumber;
-use crate::filters::MAX_WHOLE;
 use crate::mark::code_of;
 use crate::reader::{ReadAt, XrefKind};
 use crate::signature::{count_signatures, docmdp};
 use crate::stamp::printed::{self, Kind, Printed};
-use crate::writer::object::{DictPatch, Trailer, Value};
-use crate::writer::{Appendix, Offsets, Update};
+use crate::writer::object::{DictPatch, Value};
+use crate::writer::Offsets;
 use crate::Identifier;
-use crate::{info, repair, stamp, xmp, Error, ErrorKind};
+use crate::{info, stamp, xmp, Error, ErrorKind};
+
+pub use rewrite::rewrite;
+pub(crate) use update::{finish_update, sealed_entries, start_update};
 
 /// How [`inject`] behaves.
 #[derive(Debug, Clone)]
@@ -138,58 +143,6 @@ impl Injection {
             notes,
         }
     }
-}
-
-/// The update to `doc`, and what it writes so far: where the cross-reference table was
-/// rebuilt from a scan, the rebuilt table comes first, complete.
-pub(crate) fn start_update<R: ReadAt>(
-    doc: &Document<R>,
-) -> Result<(Update<'_>, Vec<Written>), Error> {
-    let mut up = Update::new(&doc.pdf)?;
-    let mut written = Vec::new();
-    if let Some((rebuilt, len, last)) = &doc.rebuilt {
-        up.complete(rebuilt, *len, *last);
-        written.push(Written::new(
-            Item::Rebuilt,
-            None,
-            format!(
-                "cross-reference table rebuilt from a scan: {} objects, written complete after the original bytes",
-                rebuilt.objects()
-            ),
-        ));
-    }
-    Ok((up, written))
-}
-
-/// The `/Encrypt` value text and the `/ID` written out, that an encrypted file's update
-/// repeats in its trailer.
-pub(crate) type Sealed = (Option<Vec<u8>>, Option<Vec<u8>>);
-
-/// An encrypted file's `/Encrypt` and `/ID` for the update's trailer ([`encryption_entries`]);
-/// `(None, None)` for a file in the clear.
-pub(crate) fn sealed_entries<R: ReadAt>(doc: &Document<R>) -> Result<Sealed, Error> {
-    if doc.encrypted {
-        let (e, id) = encryption_entries(&doc.pdf)?;
-        Ok((Some(e), id))
-    } else {
-        Ok((None, None))
-    }
-}
-
-/// Finishes `up` with its trailer: `doc`'s root, `info`, and the `/Encrypt` and `/ID` of
-/// [`sealed_entries`] (the newest trailer's `/ID` where none is written out).
-pub(crate) fn finish_update<R: ReadAt>(
-    up: Update<'_>,
-    doc: &Document<R>,
-    info: Option<crate::syntax::Ref>,
-    (encrypt, id): &Sealed,
-) -> Result<Appendix, Error> {
-    up.finish(&Trailer {
-        root: doc.root,
-        info,
-        id: id.as_deref().or_else(|| doc.pdf.trailer_value_text(b"ID")),
-        encrypt: encrypt.as_deref(),
-    })
 }
 
 impl Written {
@@ -633,142 +586,6 @@ fn paper_info(
 /// Whether `p` is the stamp's own link (the stamp's plan writes it).
 fn stamp_links(p: &Printed) -> bool {
     p.stamp_link
-}
-
-/// The `/Encrypt` value text of an encrypted file's trailer, and its `/ID` written out when
-/// the newest trailer does not carry it as text.
-pub(crate) fn encryption_entries<R: ReadAt>(
-    pdf: &super::Pdf<R>,
-) -> Result<(Vec<u8>, Option<Vec<u8>>), Error> {
-    use super::syntax::Obj;
-    let encrypt = match (
-        pdf.trailer().get(b"Encrypt"),
-        pdf.trailer_value_text(b"Encrypt"),
-    ) {
-        (Some(Obj::Ref(r)), _) => r.to_string().into_bytes(),
-        (_, Some(text)) => text.to_vec(),
-        _ => {
-            return Err(Error::new(ErrorKind::Unsupported(
-                "a direct /Encrypt dictionary in an older trailer".into(),
-            )))
-        }
-    };
-    let id = match (pdf.trailer_value_text(b"ID"), pdf.trailer().get(b"ID")) {
-        (Some(t), _) if t.starts_with(b"[") => None,
-        (_, Some(Obj::Array(ids))) => {
-            let mut t = b"[".to_vec();
-            for s in ids.iter().filter_map(|o| match o {
-                Obj::Str(s) => Some(s),
-                _ => None,
-            }) {
-                t.push(b'<');
-                t.extend_from_slice(data_encoding::HEXUPPER.encode(s).as_bytes());
-                t.push(b'>');
-            }
-            t.push(b']');
-            Some(t)
-        }
-        _ => None,
-    };
-    Ok((encrypt, id))
-}
-
-/// A full rewrite that carries `number`: the whole file is loaded with lopdf and saved
-/// compactly. A damaged file is first repaired by rebuilding its xref from a scan
-/// ([`repair::repair`]). Loads the whole file into memory; signatures do not survive.
-///
-/// # Errors
-/// [`ErrorKind::Encrypted`], [`ErrorKind::NotPdf`], [`ErrorKind::Damaged`] when even the
-/// rebuilt file cannot be loaded, [`ErrorKind::PagesLost`] when the result would have no
-/// readable page tree or fewer pages than the file, [`ErrorKind::Unsupported`] for a file
-/// over [`MAX_READ_WHOLE`], [`ErrorKind::Xmp`] (unless `force`), [`ErrorKind::Io`].
-pub fn rewrite<R: ReadAt>(
-    src: R,
-    number: &dyn Identifier,
-    opts: &Options,
-) -> Result<Vec<u8>, Error> {
-    let budget = opts.budget();
-    let data = read_all(&src)?;
-    // The pages a tolerant reader finds: the page tree of a file that opens, else
-    // every object that is a page (the scan that rebuilds a damaged file's xref counts them).
-    // Also the Info dictionary, so that the paper's /Title and /Author follow the same rule
-    // as in an incremental update (written only where the file has none of its own).
-    let (data, found, old_info) = match load(&data[..], None, opts.budget()) {
-        Ok(d) if d.encrypted => return Err(Error::new(ErrorKind::Encrypted)),
-        Ok(d) => {
-            let found = match pages_of(&d) {
-                Some(n) => n,
-                None => repair::scan_within(&data, &budget).map_or(0, |r| r.pages),
-            };
-            let old_info = d.info.map(|(i, _)| i);
-            (data, found, old_info)
-        }
-        Err(e) if matches!(e.kind(), ErrorKind::Damaged(_)) => {
-            let found = repair::scan_within(&data, &budget)?.pages;
-            let data = repair::repair_within(&data, &budget)?;
-            let old_info = load(&data[..], None, opts.budget())
-                .ok()
-                .and_then(|d| d.info.map(|(i, _)| i));
-            (data, found, old_info)
-        }
-        Err(e) => return Err(e),
-    };
-    // lopdf decodes object streams, xref streams and the XMP packet whole: each is first
-    // decoded here as a stream, and the file refused past the bound.
-    if let Ok(r) = repair::scan_within(&data, &budget) {
-        repair::check_decoded(&data[r.header..], &r, MAX_WHOLE)?;
-    }
-    // The full load and save below are lopdf's: the budget is checked before them.
-    budget.verdict()?;
-    let props = xmp::Props {
-        number: number.full(),
-        short: number.short(),
-        url: number.url(),
-        paper: opts.paper.clone(),
-    };
-    let out = repair::rewrite_document(&data, |old| {
-        let values = old.as_deref().map(xmp::read);
-        let old = match values {
-            Some(Err(e)) if !opts.force => return Err(e),
-            Some(Err(_)) => None,
-            _ => old,
-        };
-        let read = match values {
-            Some(Ok(ref v)) => Some(v),
-            _ => None,
-        };
-        let pdfa4 = read.is_some_and(|v| v.pdfa_part.as_deref() == Some("4"));
-        let paper_entries = paper_info(read, old.as_deref(), old_info.as_ref(), &opts.paper);
-        let info_added: Vec<&str> = paper_entries.iter().map(info::added_name).collect();
-        let packet = xmp::merge_with(old.as_deref(), &props, &opts.now, &info_added)?;
-        let entries = if pdfa4 {
-            vec![]
-        } else {
-            info::entries(&props.number, &props.url)
-                .into_iter()
-                .chain(paper_entries)
-                .map(|e| (e.key.to_string(), e.value))
-                .collect()
-        };
-        Ok((packet, entries))
-    })?;
-    // The result's page tree, read as any reader would: a rewrite that loses pages is refused,
-    // never written.
-    let kept = load(&out[..], None, opts.budget())
-        .ok()
-        .and_then(|d| pages_of(&d))
-        .unwrap_or(0);
-    if kept == 0 || kept < found {
-        return Err(Error::new(ErrorKind::PagesLost { found, kept }));
-    }
-    Ok(out)
-}
-
-/// The number of pages in a document's page tree, `None` when the tree is broken.
-fn pages_of<R: ReadAt>(doc: &Document<R>) -> Option<usize> {
-    count_pages(&doc.pdf, doc.catalog().get(b"Pages"))
-        .ok()
-        .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
 }
 
 #[cfg(test)]
