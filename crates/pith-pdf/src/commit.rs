@@ -29,7 +29,7 @@
 //! [`Pdf::uncommitted`]: super::Pdf::uncommitted
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io::{self, Write};
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 
@@ -76,6 +76,10 @@ pub struct Report {
     pub previous: Option<String>,
     /// What was left as it is, and why ([`super::Injection::notes`]).
     pub notes: Vec<String>,
+    /// The SHA-1 of the input file, computed as its bytes were copied to a new file or a
+    /// stream; `None` in place, where they are not read, and when the copy left some out (an
+    /// uncommitted update of pith's at its end).
+    pub sha1: Option<[u8; 20]>,
 }
 
 /// Injects `number` into the PDF at `input` and writes the result to `target`.
@@ -192,13 +196,15 @@ fn commit_file(
     };
     // A job stopped while it planned writes nothing.
     opts.stop.check().map_err(in_input)?;
-    let report = |applied, bytes_after| Report {
+    let report = |applied, bytes_after, sha1: Option<[u8; 20]>| Report {
         applied,
         bytes_after,
         written: inj.written.clone(),
         replaced_xmp: inj.replaced_xmp.clone(),
         previous: inj.previous.clone(),
         notes: inj.notes.clone(),
+        // The digest names the file as it is on disk, every byte.
+        sha1: sha1.filter(|_| len == meta.len()),
     };
     let applied = match inj.offsets {
         None => Applied::Unchanged,
@@ -207,59 +213,82 @@ fn commit_file(
     match target {
         Target::InPlace => {
             let Some(off) = inj.offsets else {
-                return Ok(report(Applied::Unchanged, len));
+                return Ok(report(Applied::Unchanged, len, None));
             };
             let end = append_in_place(&file, &inj.appended, off, meta.accessed(), meta.modified())
                 .map_err(in_input)?;
-            Ok(report(Applied::Injected, end))
+            Ok(report(Applied::Injected, end, None))
         }
         Target::Stream(w) => {
-            copy_then(&file, len, &inj.appended, w).map_err(in_input)?;
-            Ok(report(applied, len + inj.appended.len() as u64))
+            let sha1 = copy_then(&file, len, &inj.appended, w).map_err(in_input)?;
+            Ok(report(applied, len + inj.appended.len() as u64, Some(sha1)))
         }
         Target::File(out) => {
+            let mut sha1 = None;
             write_file_with(out, Some(meta.permissions()), |w| {
-                copy_then(&file, len, &inj.appended, w).map_err(|e| e.into_io())
+                sha1 = Some(copy_then(&file, len, &inj.appended, w).map_err(|e| e.into_io())?);
+                Ok(())
             })?;
-            Ok(report(applied, len + inj.appended.len() as u64))
+            Ok(report(applied, len + inj.appended.len() as u64, sha1))
         }
         Target::Staged(out, group) => {
+            let mut sha1 = None;
             group
                 .stage(out, Some(meta.permissions()), |w| {
-                    copy_then(&file, len, &inj.appended, w).map_err(|e| e.into_io())
+                    sha1 = Some(copy_then(&file, len, &inj.appended, w).map_err(|e| e.into_io())?);
+                    Ok(())
                 })
                 .map_err(output_error)?;
-            Ok(report(applied, len + inj.appended.len() as u64))
+            Ok(report(applied, len + inj.appended.len() as u64, sha1))
         }
     }
 }
 
-/// Writes the first `len` bytes of `src`, then `append`, to `w`. Generic, not `dyn`, so that
-/// for a file `w` std's `io::copy` sees two files and uses copy_file_range(2).
+/// The buffer of [`copy_then`]: large enough that a file costs few calls, small enough to
+/// stay in the CPU's cache between its read, its hash and its write.
+const COPY_BUFFER: usize = 256 << 10;
+
+/// Writes the first `len` bytes of `src`, then `append`, to `w`, and returns the SHA-1 of
+/// those `len` bytes. The bytes pass through pith once, through one buffer, and are hashed
+/// there: the report's digest costs no second read of the file. (`copy_file_range(2)` would
+/// keep them in the kernel, but on a file system that copies rather than shares extents it
+/// copies as much, and the digest then needed a pass of its own.)
 fn copy_then<W: Write + ?Sized>(
     src: &File,
     len: u64,
     append: &[u8],
     w: &mut W,
-) -> Result<(), Error> {
-    let mut f = src.try_clone().map_err(|e| Error::io("cannot read", e))?;
-    f.seek(SeekFrom::Start(0))
-        .map_err(|e| Error::io("cannot read", e))?;
-    // File to file, std::io::copy uses copy_file_range(2): the kernel copies (or shares
-    // extents) without the bytes passing through pith.
-    let copied = io::copy(&mut f.take(len), w).map_err(|e| Error::io("cannot copy", e))?;
-    if copied != len {
-        return Err(Error::io(
-            "cannot copy",
-            io::Error::new(
-                io::ErrorKind::UnexpectedEof,
-                "the file shrank while copying",
-            ),
-        ));
+) -> Result<[u8; 20], Error> {
+    use sha1::Digest;
+    let mut hash = sha1::Sha1::new();
+    let size = usize::try_from(len).map_or(COPY_BUFFER, |l| l.clamp(1, COPY_BUFFER));
+    let mut buf = vec![0u8; size];
+    let mut at = 0u64;
+    while at < len {
+        let want = usize::try_from(len - at).map_or(buf.len(), |l| l.min(buf.len()));
+        let n = match src.read_at(&mut buf[..want], at) {
+            Ok(0) => {
+                return Err(Error::io(
+                    "cannot copy",
+                    io::Error::new(
+                        io::ErrorKind::UnexpectedEof,
+                        "the file shrank while copying",
+                    ),
+                ))
+            }
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::io("cannot copy", e)),
+        };
+        hash.update(&buf[..n]);
+        w.write_all(&buf[..n])
+            .map_err(|e| Error::io("cannot copy", e))?;
+        at += n as u64;
     }
     w.write_all(append)
         .and_then(|_| w.flush())
-        .map_err(|e| Error::io("cannot write", e))
+        .map_err(|e| Error::io("cannot write", e))?;
+    Ok(hash.finalize().into())
 }
 
 /// Size of the writes of step 2 of the in-place commit (so a kill can land between them).
