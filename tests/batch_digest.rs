@@ -45,10 +45,13 @@ fn every_line_names_its_input_by_sha1_new_files_and_in_place() {
         std::fs::write(f.with_extension("pith"), format!("{SEED}\n")).unwrap();
         want.push((format!("p{i}.pdf"), sha1sum(&f)));
     }
-    let big = src.join("big.pdf");
-    std::fs::write(&big, large_pdf(700 << 10)).unwrap();
-    std::fs::write(big.with_extension("pith"), format!("{SEED}\n")).unwrap();
-    want.push(("big.pdf".into(), sha1sum(&big)));
+    // Many buffers of the copy each, the last one partial.
+    for (name, size) in [("mid.pdf", 700 << 10), ("big.pdf", 17 << 20)] {
+        let f = src.join(name);
+        std::fs::write(&f, large_pdf(size)).unwrap();
+        std::fs::write(f.with_extension("pith"), format!("{SEED}\n")).unwrap();
+        want.push((name.into(), sha1sum(&f)));
+    }
 
     let out = dir.path().join("out");
     let o = common::pith()

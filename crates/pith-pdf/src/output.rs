@@ -12,8 +12,9 @@
 //!
 //! [`Group`] is the same commit for many files at once (`pith batch`): each file is
 //! written to its temporary file and its writeback is started at once, without waiting; the
-//! group then syncs every temporary file, renames each synced one over its target and syncs
-//! each directory it renamed into, once. The guarantees are those of [`write_file_with`] (no
+//! group then syncs every temporary file (one `syncfs(2)` per file system where the kernel
+//! reports its errors, else one sync per file), renames each synced one over its target and
+//! syncs each directory it renamed into, once. The guarantees are those of [`write_file_with`] (no
 //! output is ever renamed into place before its bytes are on disk; a file that fails leaves
 //! no output and no temporary file), plus the directory sync, so a committed output also
 //! survives a crash under its name; what is shared is the waiting: the disk works on every
