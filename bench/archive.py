@@ -13,7 +13,7 @@ identifier and relation); `cp` and qpdf only copy or rewrite, as the lower bound
 Requirements (not needed by the tests): qpdf, exiftool, GNU time (`apt-get install qpdf
 libimage-exiftool-perl time texlive-latex-extra-doc`), `pip install pikepdf pymupdf`.
 
-Usage: python3 bench/archive.py [--sizes 50,500] [--runs 5] [--small-min 500] [--work DIR]
+Usage: python3 bench/archive.py [--sizes 50,500] [--runs 5] [--small-min 500] [--small-max N] [--work DIR]
 (PITH_BIN=path/to/pith uses that binary instead of building this tree.)
 """
 import argparse, glob, os, shutil, statistics, subprocess, sys, tempfile, time
@@ -116,11 +116,15 @@ def build_large(work, mb):
     if os.path.exists(out):
         return out
     parts, total = [], 0
-    sources = [p for p in doc_pdfs() if qpdf_ok(p)]
-    if not sources:
-        raise SystemExit("no source PDFs found under /usr/share/doc")
+    # Checked with qpdf as they are needed (a small size needs a few, not every one).
+    candidates, sources = iter(doc_pdfs()), []
     i = 0
     while total < mb * 1_000_000 * 1.05:
+        if i >= len(sources):
+            # The next source that qpdf checks cleanly, if any is left; then they cycle.
+            sources += next(([p] for p in candidates if qpdf_ok(p)), [])
+        if not sources:
+            raise SystemExit("no source PDFs found under /usr/share/doc")
         src = sources[i % len(sources)]
         # A distinct path makes qpdf copy the objects again instead of sharing them.
         copy = os.path.join(work, "part-%05d.pdf" % i)
@@ -182,8 +186,11 @@ def count_pdfs(d):
     return len(glob.glob(os.path.join(d, "**", "*.pdf"), recursive=True))
 
 
-def small(pith, work, minimum, runs):
+def small(pith, work, minimum, runs, most=0):
     pdfs = [p for p in doc_pdfs() if os.path.getsize(p) < 20_000_000]
+    if most and len(pdfs) > most:
+        # Evenly spaced over the sorted list: the same selection every time.
+        pdfs = [pdfs[i * len(pdfs) // most] for i in range(most)]
     if len(pdfs) < minimum:
         raise SystemExit("only %d PDFs found; install TeX Live documentation (texlive-*-doc)" % len(pdfs))
     tree = os.path.join(work, "small")
@@ -257,6 +264,7 @@ def main():
     ap.add_argument("--sizes", default="50,500")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--small-min", type=int, default=500)
+    ap.add_argument("--small-max", type=int, default=0, help="at most this many small files (0: all)")
     ap.add_argument("--work", default=None)
     ap.add_argument("--skip-small", action="store_true")
     a = ap.parse_args()
@@ -267,7 +275,7 @@ def main():
     for mb in [int(s) for s in a.sizes.split(",") if s]:
         large(pith, work, mb, a.runs if mb < 200 else max(2, a.runs // 2))
     if not a.skip_small:
-        small(pith, work, a.small_min, max(3, a.runs // 2))
+        small(pith, work, a.small_min, max(3, a.runs // 2), a.small_max)
 
 
 if __name__ == "__main__":

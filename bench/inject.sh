@@ -7,9 +7,11 @@
 # copies those without pith reading them). The full side-by-side table with pikepdf, PyMuPDF
 # and qpdf is bench/archive.py. Not a timed test; run by hand:
 #   bench/inject.sh [CORPUS_DIR] [RUNS]
+# SIZE_MB=N (50) sets the size of the concatenation.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus="${1:-../shared/corpus}"
+size_mb="${SIZE_MB:-50}"
 runs="${2:-7}"
 for tool in qpdf exiftool python3 strace; do
   command -v "$tool" >/dev/null || { echo "bench: $tool is required" >&2; exit 2; }
@@ -17,25 +19,30 @@ done
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-cargo build --release --quiet
-pith="${CARGO_TARGET_DIR:-target}/release/pith"
+# PITH_BIN=path runs that binary instead of building this tree's.
+if [[ -n "${PITH_BIN:-}" ]]; then
+  pith="$PITH_BIN"
+else
+  cargo build --release --quiet
+  pith="${CARGO_TARGET_DIR:-target}/release/pith"
+fi
 
 # Inputs: the largest corpus files that qpdf checks cleanly, added one by one until the
-# concatenation (streams uncompressed, as qpdf shares repeated files) reaches 50 MB.
+# concatenation (streams uncompressed, as qpdf shares repeated files) reaches SIZE_MB.
 mapfile -t candidates < <(find "$corpus" -name '*.pdf' -size +100k -size -5M -printf '%s %p\n' | sort -n | cut -d' ' -f2-)
 inputs=()
 for f in "${candidates[@]}"; do
   if timeout 20 qpdf --check "$f" >/dev/null 2>&1 && ! qpdf --is-encrypted "$f" >/dev/null 2>&1; then
     inputs+=("$f")
   fi
-  [ "${#inputs[@]}" -ge 300 ] && break
+  [ "${#inputs[@]}" -ge $((size_mb * 6 < 300 ? size_mb * 6 : 300)) ] && break
 done
 [ "${#inputs[@]}" -gt 0 ] || { echo "bench: no usable corpus PDFs in $corpus" >&2; exit 2; }
 big="$work/big.pdf"
 pages=()
 size=0
 i=0
-while [ "$size" -lt $((50 * 1024 * 1024)) ] && [ "$i" -lt 2000 ]; do
+while [ "$size" -lt $((size_mb * 1024 * 1024)) ] && [ "$i" -lt 2000 ]; do
   # qpdf shares a file given twice, so later rounds use copies under other names.
   n=${#inputs[@]}
   src="${inputs[$((i % n))]}"
@@ -47,8 +54,8 @@ while [ "$size" -lt $((50 * 1024 * 1024)) ] && [ "$i" -lt 2000 ]; do
   i=$((i + 1))
   qpdf --empty --stream-data=uncompress --pages "${pages[@]}" -- "$work/next.pdf" 2>/dev/null || true
   next=$(stat -c %s "$work/next.pdf" 2>/dev/null || echo 0)
-  if [ "$next" -gt $((60 * 1024 * 1024)) ]; then
-    unset 'pages[-1]' # this file would overshoot 50 MB by far: skip it
+  if [ "$next" -gt $((size_mb * 6 / 5 * 1024 * 1024 + 1024 * 1024)) ]; then
+    unset 'pages[-1]' # this file would overshoot the size by far: skip it
   else
     mv "$work/next.pdf" "$big"
     size=$next

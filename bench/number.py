@@ -3,7 +3,7 @@
 same work (parse JSON, canonical json.dumps, SHA-256, base32). Prints a table of medians.
 
 Usage: python3 bench/number.py [--records N] [--runs R]
-Builds pith in release mode first (cargo build --release).
+Builds pith in release mode first (cargo build --release); PITH_BIN=path uses that binary instead.
 """
 import argparse, base64, hashlib, json, os, random, statistics, subprocess, sys, tempfile, time
 
@@ -26,7 +26,8 @@ def make_records(path, n):
     with open(path, "w", encoding="utf-8") as f:
         for i in range(n):
             r = json.loads(json.dumps(seeds[i % len(seeds)]))
-            r["source"]["id"] = "%02d%02d.%05d" % (rnd.randint(7, 26), rnd.randint(1, 12), i % 100000)
+            # Ids arXiv can issue: YYMM.NNNNN from January 2015, numbered from 00001.
+            r["source"]["id"] = "%02d%02d.%05d" % (rnd.randint(15, 25), rnd.randint(1, 12), i % 99999 + 1)
             r["metadata"]["title_canon_sha256"] = hashlib.sha256(str(i).encode()).hexdigest()
             f.write(json.dumps(r, ensure_ascii=False) + "\n")
 
@@ -43,8 +44,10 @@ def main():
     ap.add_argument("--records", type=int, default=100_000)
     ap.add_argument("--runs", type=int, default=5)
     a = ap.parse_args()
-    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
-    pith = os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "release", "pith")
+    pith = os.environ.get("PITH_BIN")
+    if not pith:
+        subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+        pith = os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "release", "pith")
     with tempfile.TemporaryDirectory() as d:
         recs = os.path.join(d, "records.jsonl")
         make_records(recs, a.records)

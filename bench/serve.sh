@@ -17,7 +17,8 @@
 # check that the script still runs; its figures say nothing).
 # SERVED papers (20,000) make the index served and exported for the throughput runs (exporting
 # 200,000 papers writes 1.6 million files; wrk cycles through 1,000 numbers either way).
-# PHASES="index throughput lookup" (the default) picks the parts to run.
+# PHASES="index throughput lookup" (the default) picks the parts to run. PITH_BIN_DIR=DIR uses
+# the pith and pith-serve binaries in DIR instead of building them.
 # HOT_ROUNDS=N (3) runs the hot badge against nginx again in N alternating rounds and prints the
 # median ratio; HOT_ONLY=1 runs only those rounds of the throughput phase.
 # Targets: no error; every route (badge, record JSON, record page, short form) >= 40,000 req/s
@@ -44,8 +45,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-cargo build --release --quiet -p pith-number -p pith-serve
-bin="${CARGO_TARGET_DIR:-target}/release"
+# PITH_BIN_DIR=DIR runs the pith and pith-serve already built there (CI's, or another tree's).
+if [[ -n "${PITH_BIN_DIR:-}" ]]; then
+  bin="$PITH_BIN_DIR"
+else
+  cargo build --release --quiet -p pith-number -p pith-serve
+  bin="${CARGO_TARGET_DIR:-target}/release"
+fi
 pith="$bin/pith"
 
 # 3. Index build against pith number, on the same file (warm cache: each reads it once first).

@@ -19,8 +19,13 @@ done
 work="$(mktemp -d "${TMPDIR:-/var/tmp}/pith-tar-bench.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
-cargo build --release --quiet
-pith="${CARGO_TARGET_DIR:-target}/release/pith"
+# PITH_BIN=path runs that binary instead of building this tree's.
+if [[ -n "${PITH_BIN:-}" ]]; then
+  pith="$PITH_BIN"
+else
+  cargo build --release --quiet
+  pith="${CARGO_TARGET_DIR:-target}/release/pith"
+fi
 
 # The tar: corpus PDFs from 100 KB to 5 MB (arXiv's PDFs are about 1 MB on average), cycled
 # until SIZE_MB, each under a new-style id of month 2402; the metadata gives each id one version.

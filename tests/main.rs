@@ -20,6 +20,7 @@ mod badge_qr;
 mod badge_render;
 mod badge_snippets;
 mod batch;
+mod batch_digest;
 mod bombs;
 mod canonical_python;
 mod captures;

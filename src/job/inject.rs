@@ -133,6 +133,9 @@ pub struct Injected {
     pub report: InjectReport,
     /// The whole updated PDF, for [`Destination::Memory`].
     pub bytes: Option<Vec<u8>>,
+    /// The base32 SHA-1 of the input file, when the update read all of it anyway (copied it
+    /// to a new file or a stream); `None` otherwise.
+    pub sha1: Option<String>,
 }
 
 /// At most this many characters of a replaced XMP packet are kept in the report.
@@ -242,6 +245,7 @@ pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
             return Ok(Injected {
                 report,
                 bytes: None,
+                sha1: None,
             });
         }
         let mut memory = Vec::new();
@@ -274,7 +278,12 @@ pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
             Destination::Memory => Some(memory),
             _ => None,
         };
-        return Ok(Injected { report, bytes });
+        let sha1 = r.sha1.map(|h| data_encoding::BASE32.encode(&h));
+        return Ok(Injected {
+            report,
+            bytes,
+            sha1,
+        });
     }
 
     // Whole-file work: bytes in memory, or a rewrite.
@@ -320,6 +329,7 @@ pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
         return Ok(Injected {
             report,
             bytes: None,
+            sha1: None,
         });
     }
     // A new file gets the input file's permissions, as the incremental path gives it.
@@ -334,6 +344,7 @@ pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
             return Ok(Injected {
                 report,
                 bytes: Some(out),
+                sha1: None,
             })
         }
         Destination::Stream(w) => commit::Target::Stream(w),
@@ -346,8 +357,11 @@ pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
         }
     };
     commit::write_bytes(&out, target, permissions)?;
-    let bytes = None;
-    Ok(Injected { report, bytes })
+    Ok(Injected {
+        report,
+        bytes: None,
+        sha1: None,
+    })
 }
 
 /// Injects `number` into the PDF held in `data` and returns the whole updated PDF (the

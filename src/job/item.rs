@@ -372,7 +372,7 @@ fn apply(
                 }
             }
             o.status = done.report.status;
-            o.sha1 = file_sha1(&req.job.pdf);
+            o.sha1 = done.sha1.or_else(|| file_sha1(&req.job.pdf));
             o.bytes_after = done.report.bytes_after.unwrap_or(o.bytes_before);
             o.replaced = done.report.replaced;
             o.notes = done.report.notes;
@@ -392,7 +392,8 @@ fn apply(
 }
 
 /// The base32 SHA-1 of a file, streamed (the PDF was just read, so it comes from the page
-/// cache); `None` when it cannot be read.
+/// cache), for an update that did not read every byte (in place); `None` when it cannot be
+/// read.
 fn file_sha1(path: &Path) -> Option<String> {
     use sha1::Digest;
     let mut h = sha1::Sha1::new();

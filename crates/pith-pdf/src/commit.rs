@@ -6,7 +6,9 @@
 //!   target's directory, synced, then renamed over the target ([`crate::output`]). A device
 //!   or FIFO target is written to directly.
 //! - **A new file in a group** ([`crate::output::Group`], `pith batch`): the same copy and
-//!   update in a temporary file, whose sync and rename wait for the group's commit.
+//!   update in a temporary file, whose sync and rename wait for the group's commit. The copy
+//!   passes through one buffer and is hashed there: a batch reports each input's SHA-1, which
+//!   then costs no second read of the file.
 //! - **A stream** (standard output): the copy and the update, in order.
 //! - **In place**: the update is appended to the input itself under an exclusive lock, in
 //!   three synced steps, so that a kill at any moment leaves a file that reads as the original
@@ -76,6 +78,10 @@ pub struct Report {
     pub previous: Option<String>,
     /// What was left as it is, and why ([`super::Injection::notes`]).
     pub notes: Vec<String>,
+    /// The SHA-1 of the input file, computed as its bytes were copied to a new file of a
+    /// group ([`Target::Staged`]); `None` for the other targets, which leave the copy to the
+    /// kernel, and when the copy left some out (an uncommitted update of pith's at its end).
+    pub sha1: Option<[u8; 20]>,
 }
 
 /// Injects `number` into the PDF at `input` and writes the result to `target`.
@@ -192,13 +198,15 @@ fn commit_file(
     };
     // A job stopped while it planned writes nothing.
     opts.stop.check().map_err(in_input)?;
-    let report = |applied, bytes_after| Report {
+    let report = |applied, bytes_after, sha1: Option<[u8; 20]>| Report {
         applied,
         bytes_after,
         written: inj.written.clone(),
         replaced_xmp: inj.replaced_xmp.clone(),
         previous: inj.previous.clone(),
         notes: inj.notes.clone(),
+        // The digest names the file as it is on disk, every byte.
+        sha1: sha1.filter(|_| len == meta.len()),
     };
     let applied = match inj.offsets {
         None => Applied::Unchanged,
@@ -207,59 +215,100 @@ fn commit_file(
     match target {
         Target::InPlace => {
             let Some(off) = inj.offsets else {
-                return Ok(report(Applied::Unchanged, len));
+                return Ok(report(Applied::Unchanged, len, None));
             };
             let end = append_in_place(&file, &inj.appended, off, meta.accessed(), meta.modified())
                 .map_err(in_input)?;
-            Ok(report(Applied::Injected, end))
+            Ok(report(Applied::Injected, end, None))
         }
         Target::Stream(w) => {
-            copy_then(&file, len, &inj.appended, w).map_err(in_input)?;
-            Ok(report(applied, len + inj.appended.len() as u64))
+            let sha1 = copy_then(&file, len, &inj.appended, w, false).map_err(in_input)?;
+            Ok(report(applied, len + inj.appended.len() as u64, sha1))
         }
         Target::File(out) => {
+            let mut sha1 = None;
             write_file_with(out, Some(meta.permissions()), |w| {
-                copy_then(&file, len, &inj.appended, w).map_err(|e| e.into_io())
+                sha1 = copy_then(&file, len, &inj.appended, w, false).map_err(|e| e.into_io())?;
+                Ok(())
             })?;
-            Ok(report(applied, len + inj.appended.len() as u64))
+            Ok(report(applied, len + inj.appended.len() as u64, sha1))
         }
         Target::Staged(out, group) => {
+            let mut sha1 = None;
             group
                 .stage(out, Some(meta.permissions()), |w| {
-                    copy_then(&file, len, &inj.appended, w).map_err(|e| e.into_io())
+                    sha1 =
+                        copy_then(&file, len, &inj.appended, w, true).map_err(|e| e.into_io())?;
+                    Ok(())
                 })
                 .map_err(output_error)?;
-            Ok(report(applied, len + inj.appended.len() as u64))
+            Ok(report(applied, len + inj.appended.len() as u64, sha1))
         }
     }
 }
 
-/// Writes the first `len` bytes of `src`, then `append`, to `w`. Generic, not `dyn`, so that
-/// for a file `w` std's `io::copy` sees two files and uses copy_file_range(2).
+/// The buffer of [`copy_then`]: large enough that a file costs few calls, small enough to
+/// stay in the CPU's cache between its read, its hash and its write.
+const COPY_BUFFER: usize = 256 << 10;
+
+/// Writes the first `len` bytes of `src`, then `append`, to `w`; with `hash`, returns the
+/// SHA-1 of those `len` bytes. Hashed, they pass through pith once, through one buffer, and
+/// are hashed there (no second read of the file for its digest). Otherwise the kernel copies
+/// them: generic, not `dyn`, so that for a file `w` std's `io::copy` sees two files and uses
+/// copy_file_range(2), which shares extents where the file system can.
 fn copy_then<W: Write + ?Sized>(
     src: &File,
     len: u64,
     append: &[u8],
     w: &mut W,
-) -> Result<(), Error> {
-    let mut f = src.try_clone().map_err(|e| Error::io("cannot read", e))?;
-    f.seek(SeekFrom::Start(0))
-        .map_err(|e| Error::io("cannot read", e))?;
-    // File to file, std::io::copy uses copy_file_range(2): the kernel copies (or shares
-    // extents) without the bytes passing through pith.
-    let copied = io::copy(&mut f.take(len), w).map_err(|e| Error::io("cannot copy", e))?;
-    if copied != len {
-        return Err(Error::io(
-            "cannot copy",
-            io::Error::new(
-                io::ErrorKind::UnexpectedEof,
-                "the file shrank while copying",
-            ),
-        ));
+    hash: bool,
+) -> Result<Option<[u8; 20]>, Error> {
+    if !hash {
+        let mut f = src.try_clone().map_err(|e| Error::io("cannot read", e))?;
+        f.seek(SeekFrom::Start(0))
+            .map_err(|e| Error::io("cannot read", e))?;
+        let copied = io::copy(&mut f.take(len), w).map_err(|e| Error::io("cannot copy", e))?;
+        if copied != len {
+            return Err(shrank());
+        }
+        w.write_all(append)
+            .and_then(|_| w.flush())
+            .map_err(|e| Error::io("cannot write", e))?;
+        return Ok(None);
+    }
+    use sha1::Digest;
+    let mut digest = sha1::Sha1::new();
+    let size = usize::try_from(len).map_or(COPY_BUFFER, |l| l.clamp(1, COPY_BUFFER));
+    let mut buf = vec![0u8; size];
+    let mut at = 0u64;
+    while at < len {
+        let want = usize::try_from(len - at).map_or(buf.len(), |l| l.min(buf.len()));
+        let n = match src.read_at(&mut buf[..want], at) {
+            Ok(0) => return Err(shrank()),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::io("cannot copy", e)),
+        };
+        digest.update(&buf[..n]);
+        w.write_all(&buf[..n])
+            .map_err(|e| Error::io("cannot copy", e))?;
+        at += n as u64;
     }
     w.write_all(append)
         .and_then(|_| w.flush())
-        .map_err(|e| Error::io("cannot write", e))
+        .map_err(|e| Error::io("cannot write", e))?;
+    Ok(Some(digest.finalize().into()))
+}
+
+/// The input ended before the length it had when it was read.
+fn shrank() -> Error {
+    Error::io(
+        "cannot copy",
+        io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            "the file shrank while copying",
+        ),
+    )
 }
 
 /// Size of the writes of step 2 of the in-place commit (so a kill can land between them).
