@@ -386,7 +386,11 @@ print(json.dumps(entries))
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v.as_array().map(Vec::len), Some(1), "{v}");
     let e = &v[0];
-    assert_eq!(e["type_of_reference"], "UNPB");
+    // A report (RIS has no preprint type): arXiv the institution, the id its number (`SN`,
+    // which rispy names for a journal's ISSN).
+    assert_eq!(e["type_of_reference"], "RPRT");
+    assert_eq!(e["publisher"], "arXiv");
+    assert_eq!(e["issn"], "arXiv:2402.03791");
     assert_eq!(e["title"], TITLE);
     assert_eq!(e["doi"], DOI);
     assert_eq!(

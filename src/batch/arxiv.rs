@@ -281,6 +281,7 @@ impl Fields {
             submitted_at,
             version_date: None,
             primary_cat,
+            cross_cats: Vec::new(),
         }
     }
 }
@@ -562,6 +563,7 @@ mod tests {
             submitted_at: "2024-02-06T08:14:56Z".into(),
             version_date: None,
             primary_cat: "cs.DC".into(),
+            cross_cats: Vec::new(),
         };
         assert_eq!(Fields::keep(&d).details("2402.03791", 3), d);
         let many = crate::record::Details {

@@ -167,15 +167,21 @@ fn bibtex(number: &PithNumber, d: &Details) -> String {
         let names: Vec<String> = d.authors.iter().map(|a| bib_value(a)).collect();
         fields.push(("author", names.join(" and ")));
     }
-    if let Some((y, m, _)) = d.submitted_date() {
+    if let Some((y, m, day)) = d.submitted_date() {
         fields.push(("year", y.to_string()));
         fields.push(("month", MONTHS[usize::from(m) - 1].to_owned()));
+        // Not a field of BibTeX's styles, which leave it out; reference managers (Zotero's
+        // BibTeX importer) read the whole date from it.
+        fields.push(("day", day.to_string()));
     }
     fields.push(("eprint", d.versioned_id()));
     fields.push(("archivePrefix", "arXiv".to_owned()));
     if !d.primary_cat.is_empty() {
         fields.push(("primaryClass", bib_value(&d.primary_cat)));
     }
+    // Who published it, as arXiv's own listing says: reference managers (Zotero's BibTeX
+    // importer) keep it as the publisher; the bibliography styles' @misc leaves it out.
+    fields.push(("publisher", "arXiv".to_owned()));
     fields.push(("doi", d.doi()));
     fields.push(("url", d.arxiv_url()));
     fields.push(("pith", number.full()));
@@ -230,10 +236,9 @@ fn csl(number: &PithNumber, d: &Details) -> Value {
     }
     item.insert("publisher".into(), json!("arXiv"));
     item.insert("genre".into(), json!("Preprint"));
-    item.insert(
-        "number".into(),
-        json!(format!("arXiv:{}", d.versioned_id())),
-    );
+    // The paper's id, as arXiv numbers it, and the version in `note` (what Zotero reads into
+    // a preprint's Archive ID and Extra, as its arXiv translator fills them).
+    item.insert("number".into(), json!(format!("arXiv:{}", d.arxiv_id)));
     item.insert("DOI".into(), json!(d.doi()));
     item.insert("URL".into(), json!(d.arxiv_url()));
     if !d.primary_cat.is_empty() {
@@ -241,7 +246,12 @@ fn csl(number: &PithNumber, d: &Details) -> Value {
     }
     item.insert(
         "note".into(),
-        json!(format!("Pith Number {} ({})", number.full(), number.url())),
+        json!(format!(
+            "{}\nPith Number {} ({})",
+            d.extra(),
+            number.full(),
+            number.url()
+        )),
     );
     Value::Object(item)
 }
@@ -263,8 +273,12 @@ fn ris_name(name: &str) -> String {
     }
 }
 
+/// RIS has no type for a preprint. A report is the one whose fields are a preprint's: the
+/// institution that issued it (`PB`, arXiv) and its number there (`SN`, `arXiv:2402.03791`),
+/// which Zotero keeps in the fields a preprint's repository and archive ID share; `UNPB` and
+/// `GEN` import as journal articles, with the id in the issue.
 fn ris(number: &PithNumber, d: &Details) -> String {
-    let mut lines: Vec<(&str, String)> = vec![("TY", "UNPB".to_owned())];
+    let mut lines: Vec<(&str, String)> = vec![("TY", "RPRT".to_owned())];
     if !d.title.is_empty() {
         lines.push(("TI", ris_value(&d.title)));
     }
@@ -276,11 +290,15 @@ fn ris(number: &PithNumber, d: &Details) -> String {
         lines.push(("DA", format!("{y:04}/{m:02}/{day:02}/")));
     }
     lines.push(("PB", "arXiv".to_owned()));
-    lines.push(("M1", format!("arXiv:{}", d.versioned_id())));
+    lines.push(("SN", format!("arXiv:{}", d.arxiv_id)));
+    // A report's M1 is read into Extra, one line per M1.
+    for line in d.extra().lines() {
+        lines.push(("M1", ris_value(line)));
+    }
     lines.push(("DO", d.doi()));
     lines.push(("UR", d.arxiv_url()));
-    if !d.primary_cat.is_empty() {
-        lines.push(("KW", ris_value(&d.primary_cat)));
+    for s in d.subjects() {
+        lines.push(("KW", ris_value(&s)));
     }
     lines.push((
         "N1",
@@ -379,9 +397,9 @@ mod tests {
             "@misc{pith:7BMK4ZKT,\n",
             "  title = {ZeroPP: {T}ensor & $\\Phi$},\n",
             "  author = {A. One and B. {van} Two and Jean-Paul Three},\n",
-            "  year = {2024},\n  month = feb,\n",
+            "  year = {2024},\n  month = feb,\n  day = {6},\n",
             "  eprint = {2402.03791v3},\n  archivePrefix = {arXiv},\n  primaryClass = {cs.DC},\n",
-            "  doi = {10.48550/arXiv.2402.03791},\n",
+            "  publisher = {arXiv},\n  doi = {10.48550/arXiv.2402.03791},\n",
             "  pith = {pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5},\n",
         ] {
             assert!(b.contains(want), "{want:?} not in\n{b}");
@@ -403,13 +421,25 @@ mod tests {
         assert_eq!(item["author"][2]["family"], "Three");
         assert_eq!(item["author"][2]["given"], "Jean-Paul");
         assert_eq!(item["issued"]["date-parts"][0][0], 2024);
+        assert_eq!(item["number"], "arXiv:2402.03791");
+        assert!(item["note"]
+            .as_str()
+            .unwrap()
+            .starts_with("arXiv:2402.03791 [cs.DC]\nversion: 3\nPith Number pith:2024:"));
         let r = render(&n, &d, Format::Ris);
         assert!(
-            r.starts_with("TY  - UNPB\n") && r.ends_with("ER  - \n"),
+            r.starts_with("TY  - RPRT\n") && r.ends_with("ER  - \n"),
             "{r}"
         );
         assert!(r.contains("AU  - Three, Jean-Paul\n"), "{r}");
         assert!(r.contains("DO  - 10.48550/arXiv.2402.03791\n"), "{r}");
+        for want in [
+            "PB  - arXiv\nSN  - arXiv:2402.03791\n",
+            "M1  - arXiv:2402.03791 [cs.DC]\nM1  - version: 3\n",
+            "KW  - Computer Science - Distributed, Parallel, and Cluster Computing\n",
+        ] {
+            assert!(r.contains(want), "{want:?} not in\n{r}");
+        }
     }
 
     #[test]

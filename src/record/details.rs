@@ -32,6 +32,9 @@ pub struct Details {
     pub version_date: Option<String>,
     /// Primary category (`cs.DC`).
     pub primary_cat: String,
+    /// Cross-list categories, in byte order; empty when the source gave none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cross_cats: Vec<String>,
 }
 
 impl Details {
@@ -67,6 +70,7 @@ impl Details {
             submitted_at: record.metadata.submitted_at.clone(),
             version_date: None,
             primary_cat: record.metadata.primary_cat.clone(),
+            cross_cats: record.metadata.cross_cats_sorted.clone(),
         }
     }
 
@@ -83,6 +87,50 @@ impl Details {
     /// The abstract page of this version, `https://arxiv.org/abs/2402.03791v3`.
     pub fn arxiv_url(&self) -> String {
         format!("https://arxiv.org/abs/{}", self.versioned_id())
+    }
+
+    /// What reference managers keep in Extra for this version, as Zotero's arXiv translator
+    /// writes it for the version's abstract page: `arXiv:2402.03791 [cs.DC]`, then
+    /// `version: 3` on its own line; an old-style id carries no category
+    /// (`arXiv:hep-th/9901001`), nor does a paper without one.
+    ///
+    /// # Examples
+    /// ```
+    /// let d = pith::record::Details {
+    ///     arxiv_id: "2402.03791".into(), version: 3, primary_cat: "cs.DC".into(),
+    ///     ..Default::default()
+    /// };
+    /// assert_eq!(d.extra(), "arXiv:2402.03791 [cs.DC]\nversion: 3");
+    /// let old = pith::record::Details { arxiv_id: "hep-th/9901001".into(), version: 1,
+    ///     primary_cat: "hep-th".into(), ..Default::default() };
+    /// assert_eq!(old.extra(), "arXiv:hep-th/9901001\nversion: 1");
+    /// ```
+    pub fn extra(&self) -> String {
+        let mut s = format!("arXiv:{}", self.arxiv_id);
+        if !self.arxiv_id.contains('/') && !self.primary_cat.is_empty() {
+            s.push_str(&format!(" [{}]", self.primary_cat));
+        }
+        s.push_str(&format!("\nversion: {}", self.version));
+        s
+    }
+
+    /// The primary category, then the cross-lists.
+    pub fn categories(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.primary_cat.as_str())
+            .chain(self.cross_cats.iter().map(String::as_str))
+            .filter(|c| !c.is_empty())
+    }
+
+    /// The subjects reference managers make tags of, one per category arXiv has
+    /// ([`taxonomy::subject`](super::taxonomy::subject)), in [`Details::categories`] order.
+    pub fn subjects(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for s in self.categories().filter_map(super::taxonomy::subject) {
+            if !out.contains(&s) {
+                out.push(s);
+            }
+        }
+        out
     }
 
     /// The v1 year, month and day (`submitted_at`'s), when it reads as a date.

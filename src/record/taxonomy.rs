@@ -241,6 +241,50 @@ pub fn lookup(id: &str) -> Option<&'static (&'static str, &'static str, bool)> {
         .map(|i| &CATEGORIES[i])
 }
 
+/// The archives whose categories carry the archive's name in front (`cs.DC` is "Computer
+/// Science - Distributed, …"): arXiv's own names of its archives, the ones whose ids are not
+/// categories themselves (`astro-ph`, `cond-mat` and `q-bio` are, in [`CATEGORIES`]).
+const ARCHIVES: &[(&str, &str)] = &[
+    ("cs", "Computer Science"),
+    ("econ", "Economics"),
+    ("eess", "Electrical Engineering and Systems Science"),
+    ("math", "Mathematics"),
+    ("nlin", "Nonlinear Sciences"),
+    ("physics", "Physics"),
+    ("q-fin", "Quantitative Finance"),
+    ("stat", "Statistics"),
+];
+
+/// The subject a reference manager files a paper of category `id` under, as Zotero's arXiv
+/// translator names its tags: `Archive - Category` for a category inside an archive
+/// (`Computer Science - Distributed, Parallel, and Cluster Computing`,
+/// `Astrophysics - Astrophysics of Galaxies`), else the category's name (`High Energy Physics -
+/// Theory`); `None` for a category arXiv does not have.
+///
+/// # Examples
+/// ```
+/// use pith::record::taxonomy::subject;
+/// assert_eq!(subject("cs.DC").as_deref(),
+///            Some("Computer Science - Distributed, Parallel, and Cluster Computing"));
+/// assert_eq!(subject("astro-ph.GA").as_deref(), Some("Astrophysics - Astrophysics of Galaxies"));
+/// assert_eq!(subject("hep-th").as_deref(), Some("High Energy Physics - Theory"));
+/// assert_eq!(subject("cs.XX"), None);
+/// ```
+pub fn subject(id: &str) -> Option<String> {
+    let name = lookup(id)?.1;
+    let archive = id.split_once('.').and_then(|(a, _)| {
+        ARCHIVES
+            .iter()
+            .find(|(x, _)| *x == a)
+            .map(|(_, n)| *n)
+            .or_else(|| lookup(a).map(|c| c.1))
+    });
+    Some(match archive {
+        Some(a) => format!("{a} - {name}"),
+        None => name.to_owned(),
+    })
+}
+
 /// The category whose id equals `id` ignoring ASCII case: the likely meant spelling of a
 /// category that is not found as typed.
 pub fn suggest(id: &str) -> Option<&'static str> {

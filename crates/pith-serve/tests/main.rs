@@ -26,3 +26,4 @@ mod router;
 mod routes;
 mod snippets;
 mod versions;
+mod zotero;

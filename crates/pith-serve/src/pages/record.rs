@@ -244,13 +244,17 @@ struct View {
     abstract_text: Option<String>,
     /// The Internet Archive capture this mirror checked, when it did.
     stored: Option<crate::index::Stored>,
-    /// What reference managers keep in Extra: `arXiv:ID [category]`, as Zotero's arXiv
-    /// translator writes it.
+    /// What reference managers keep in Extra, as Zotero's arXiv translator writes it for the
+    /// version's abstract page ([`pith::record::Details::extra`]).
     arxiv_extra: String,
+    /// The subjects reference managers make tags of (`citation_keywords`), one per category.
+    subjects: Vec<String>,
     authors: String,
     /// How many authors the page does not name (past [`SHOWN_AUTHORS`]).
     more_authors: usize,
-    description: String,
+    /// The abstract, shortened: the page's description only when there is one, since readers
+    /// (and reference managers) take a page's description for the paper's abstract.
+    description: Option<String>,
     page_url: String,
     arxiv_id: String,
     version: u32,
@@ -522,6 +526,7 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
         e.authors.clone()
     };
     let title = shortened(&e.title, SHOWN_TITLE);
+    let paper = pith::record::Details::with_authors(r, &e.title, Vec::new());
     let canonical = serde_json::to_string_pretty(r)?;
     let json_ld = script_json(&facts.json_ld);
     let view = View {
@@ -535,27 +540,14 @@ pub fn render_page(facts: &Facts, site: &Site) -> Result<String, Box<dyn std::er
         known_title: !title.is_empty(),
         abstract_text: facts.abstract_text.clone(),
         stored: facts.stored.clone(),
-        arxiv_extra: format!("arXiv:{} [{}]", r.source.id, r.metadata.primary_cat),
+        arxiv_extra: paper.extra(),
+        subjects: paper.subjects(),
         authors,
         more_authors,
-        // The abstract is what a reader (and a reference manager without citation_abstract)
-        // wants from the description; pith's sentence only where there is none.
-        description: match (&facts.abstract_text, title.is_empty()) {
-            (Some(a), _) => shortened(a, DESCRIPTION),
-            (None, false) => format!(
-                "{} for arXiv:{}v{}: {}",
-                number.full(),
-                r.source.id,
-                r.source.version,
-                title
-            ),
-            (None, true) => format!(
-                "{} for arXiv:{}v{}",
-                number.full(),
-                r.source.id,
-                r.source.version
-            ),
-        },
+        description: facts
+            .abstract_text
+            .as_ref()
+            .map(|a| shortened(a, DESCRIPTION)),
         page_url: format!("{origin}/pith/{code}"),
         arxiv_id: r.source.id.clone(),
         version: r.source.version,
