@@ -2,9 +2,12 @@
 //! ([`grammar`]) in the text of its PDF ([`pith_pdf::text`]) or in the `.bbl` file of its
 //! source, each with where it was read (page and line, or line of the `.bbl`).
 //!
-//! In a PDF only the reference section is read: the text after the last heading that names
-//! it ("References", "Bibliography", "Literature Cited", numbered or not); a paper without
-//! one is read whole. An identifier that a URL break splits across two lines is read whole:
+//! In a PDF only the reference section is read, as [`layout`] finds it: the text after the
+//! last heading that names it ("References", "Bibliography", "Literature Cited", numbered or
+//! not) and has a list after it, running headers and footers and text set sideways (arXiv's
+//! stamp) left out; a paper without a heading is read from its numbered list, or whole. The
+//! link annotations on the list's lines that point to a DOI or an arXiv paper count as what
+//! that entry cites ([`Via::Link`]). An identifier that a URL break splits across two lines is read whole:
 //! a line that ends with a character URLs break after (`/ . - _ :` …), inside a token that
 //! is an identifier's or a link's, and that reaches the column's right edge (or could not
 //! end an identifier there) runs on into the next line without a space. Each identifier is
@@ -15,6 +18,7 @@
 //! files and source tars.
 
 pub mod grammar;
+mod layout;
 
 use std::collections::HashMap;
 
@@ -30,6 +34,17 @@ pub struct Mention {
     pub page: Option<u32>,
     /// The line (from 1) on the page, or in the `.bbl`.
     pub line: u32,
+    /// How it was read.
+    pub via: Via,
+}
+
+/// How an identifier was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Via {
+    /// In the printed text.
+    Text,
+    /// As the target of a link annotation on the line (a DOI's or arXiv's URL).
+    Link,
 }
 
 /// Headings of a reference section, lower case.
@@ -93,8 +108,9 @@ struct Geometry {
 /// ```
 /// use pith::pdf::text::{Line, PageText};
 /// use pith::refs::{from_pages, Cited};
-/// let line = |t: &str, y: f32| Line { text: t.into(), x0: 72.0, x1: 300.0, y, size: 10.0 };
-/// let page = PageText { page: 9, lines: vec![
+/// let line = |t: &str, y: f32| Line { text: t.into(), x0: 72.0, x1: 300.0, y, size: 10.0,
+///     rotated: false };
+/// let page = PageText { page: 9, links: vec![], lines: vec![
 ///     line("We build on 10.1000/not-a-reference.", 700.0),
 ///     line("References", 680.0),
 ///     line("[1] A. Author. Title. arXiv:1706.03762v5, 2017.", 660.0),
@@ -105,12 +121,23 @@ struct Geometry {
 /// assert_eq!((found[0].page, found[0].line), (Some(9), 3));
 /// ```
 pub fn from_pages(pages: &[PageText]) -> Vec<Mention> {
+    let running = layout::running(pages);
     let mut lines = Vec::new();
-    for p in pages {
+    // Where each kept line came from: its page's index and its index there.
+    let mut origin = Vec::new();
+    // A heading printed atop every page of the list is kept where it is first printed.
+    let mut running_heading = false;
+    for (pi, p) in pages.iter().enumerate() {
         let edges = edges(&p.lines);
         for (i, l) in p.lines.iter().enumerate() {
+            let furniture = running.contains(&(pi, i))
+                && !(is_heading(&l.text) && !std::mem::replace(&mut running_heading, true));
+            if l.rotated || furniture {
+                continue;
+            }
             let edge = edges[i];
             let chars = l.text.chars().count().max(1) as f32;
+            origin.push((pi, i));
             lines.push(Src {
                 text: &l.text,
                 page: Some(p.page),
@@ -126,11 +153,67 @@ pub fn from_pages(pages: &[PageText]) -> Vec<Mention> {
             });
         }
     }
-    let start = lines
-        .iter()
-        .rposition(|l| is_heading(l.text))
-        .map_or(0, |i| i + 1);
-    scan(&lines[start..])
+    let texts: Vec<(&str, Option<u32>)> = lines.iter().map(|l| (l.text, l.page)).collect();
+    let start = layout::start(&texts);
+    let mut found = Found::new();
+    scan(&lines[start..], &mut found);
+    links(pages, &origin[start..], &mut found);
+    found.out
+}
+
+/// The identifiers that the links on the list's lines (`listed`: page index, line index, in
+/// reading order) point to, each where its link first sits, after those the text gives.
+fn links(pages: &[PageText], listed: &[(usize, usize)], found: &mut Found) {
+    let mut by_page: HashMap<usize, Vec<usize>> = HashMap::new();
+    for &(pi, i) in listed {
+        by_page.entry(pi).or_default().push(i);
+    }
+    let mut order: Vec<usize> = by_page.keys().copied().collect();
+    order.sort_unstable();
+    for pi in order {
+        let p = &pages[pi];
+        if p.links.is_empty() {
+            continue;
+        }
+        let mut on: Vec<(usize, &crate::pdf::text::Line)> =
+            by_page[&pi].iter().map(|&i| (i, &p.lines[i])).collect();
+        on.sort_by(|a, b| a.1.y.total_cmp(&b.1.y));
+        let mut hits: Vec<(usize, Cited)> = p
+            .links
+            .iter()
+            .filter_map(|l| {
+                let cited = layout::cited_by_uri(&l.uri)?;
+                Some((layout::under(&on, l.rect)?, cited))
+            })
+            .collect();
+        hits.sort_by_key(|h| h.0);
+        for (i, cited) in hits {
+            let m = Mention {
+                cited,
+                page: Some(p.page),
+                line: u32::try_from(i + 1).unwrap_or(u32::MAX),
+                via: Via::Link,
+            };
+            if !found.add(m) {
+                return;
+            }
+        }
+    }
+}
+
+/// The citing paper's arXiv id and version (`2402.03791v3`) as arXiv's stamp prints it up the
+/// margin of the first page, if it does.
+///
+/// # Examples
+/// ```
+/// use pith::pdf::text::{Line, PageText};
+/// let stamp = Line { text: "arXiv:2402.03791v3 [cs.DC] 6 Feb 2024".into(), x0: 20.0,
+///     x1: 20.0, y: 200.0, size: 20.0, rotated: true };
+/// let page = PageText { page: 1, lines: vec![stamp], links: vec![] };
+/// assert_eq!(pith::refs::stamp(&[page]).as_deref(), Some("2402.03791v3"));
+/// ```
+pub fn stamp(pages: &[PageText]) -> Option<String> {
+    layout::stamp(pages)
 }
 
 /// Each line's column's right edge: the farthest any line that starts within 60 points of
@@ -199,7 +282,9 @@ pub fn from_bbl(text: &str) -> Vec<Mention> {
             geometry: None,
         })
         .collect();
-    scan(&lines)
+    let mut found = Found::new();
+    scan(&lines, &mut found);
+    found.out
 }
 
 /// Whether the token at the end of `a` runs on into the next line `b` (a URL broken there).
@@ -265,7 +350,55 @@ fn normalise(s: &str, out: &mut String) {
     }
 }
 
-fn scan(lines: &[Src]) -> Vec<Mention> {
+/// The identifiers read so far, each once, within what one file reports.
+struct Found {
+    out: Vec<Mention>,
+    seen: HashMap<String, usize>,
+    kept: crate::bounded::Output,
+}
+
+impl Found {
+    fn new() -> Self {
+        Found {
+            out: Vec::new(),
+            seen: HashMap::new(),
+            kept: crate::bounded::Output::new(MAX_IDENTIFIER_TEXT),
+        }
+    }
+
+    /// Adds `m` unless its identifier was read before (then only its version, the first one
+    /// a mention gives); `false` once the file's bound is reached.
+    fn add(&mut self, m: Mention) -> bool {
+        let key = m.cited.key();
+        match self.seen.get(&key) {
+            Some(&k) => {
+                if let (
+                    Cited::Arxiv {
+                        version: v @ None, ..
+                    },
+                    Cited::Arxiv {
+                        version: Some(n), ..
+                    },
+                ) = (&mut self.out[k].cited, &m.cited)
+                {
+                    *v = Some(*n);
+                }
+                true
+            }
+            None => {
+                // What a file reports is bounded: past it, the rest of the list is not read.
+                if self.kept.spend(key.len()).is_err() {
+                    return false;
+                }
+                self.seen.insert(key, self.out.len());
+                self.out.push(m);
+                true
+            }
+        }
+    }
+}
+
+fn scan(lines: &[Src], found: &mut Found) {
     let mut text = String::new();
     // Where each line starts in `text`.
     let mut starts: Vec<usize> = Vec::with_capacity(lines.len());
@@ -281,42 +414,19 @@ fn scan(lines: &[Src]) -> Vec<Mention> {
         starts.push(text.len());
         normalise(l.text, &mut text);
     }
-    let mut out: Vec<Mention> = Vec::new();
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    let mut kept = crate::bounded::Output::new(MAX_IDENTIFIER_TEXT);
     for (at, cited) in grammar::find(&text) {
         let i = starts.partition_point(|&s| s <= at).saturating_sub(1);
         let Some(src) = lines.get(i) else { continue };
-        match seen.get(&cited.key()) {
-            Some(&k) => {
-                // The first version a mention gives is the one reported.
-                if let (
-                    Cited::Arxiv {
-                        version: v @ None, ..
-                    },
-                    Cited::Arxiv {
-                        version: Some(n), ..
-                    },
-                ) = (&mut out[k].cited, &cited)
-                {
-                    *v = Some(*n);
-                }
-            }
-            None => {
-                // What a file reports is bounded: past it, the rest of the list is not read.
-                if kept.spend(cited.key().len()).is_err() {
-                    break;
-                }
-                seen.insert(cited.key(), out.len());
-                out.push(Mention {
-                    cited,
-                    page: src.page,
-                    line: src.line,
-                });
-            }
+        let m = Mention {
+            cited,
+            page: src.page,
+            line: src.line,
+            via: Via::Text,
+        };
+        if !found.add(m) {
+            break;
         }
     }
-    out
 }
 
 #[cfg(test)]
@@ -336,8 +446,10 @@ mod tests {
                     x1: *x1,
                     y: 700.0 - 12.0 * i as f32,
                     size: 10.0,
+                    rotated: false,
                 })
                 .collect(),
+            links: vec![],
         }
     }
 
@@ -362,6 +474,7 @@ mod tests {
                     x1: x0 + next() as f32,
                     y: i as f32,
                     size: 10.0,
+                    rotated: false,
                 }
             })
             .collect();
