@@ -15,6 +15,9 @@ use serde_json::Value;
 
 use crate::common::{self, pdfgen, run_pith};
 
+/// One object of a test PDF: its dictionary, and a stream's data.
+type Obj = (String, Option<Vec<u8>>);
+
 /// One page: its content and any more entries of its dictionary (`/Annots [...]`).
 struct Page {
     content: String,
@@ -24,10 +27,10 @@ struct Page {
 /// A PDF of `pages` (objects 4, 5, 6, 7, … : each page and then its content) and `extra`
 /// objects numbered from [`first_extra`]; every page's resources name the font `/F1`
 /// (object 3) and the XObjects `xobjects` (`/Fm1 9 0 R`).
-fn doc(pages: &[Page], xobjects: &str, extra: &[(String, Option<Vec<u8>>)]) -> Vec<u8> {
+fn doc(pages: &[Page], xobjects: &str, extra: &[Obj]) -> Vec<u8> {
     let n = pages.len();
     let kids: Vec<String> = (0..n).map(|i| format!("{} 0 R", 4 + 2 * i)).collect();
-    let mut objs: Vec<(String, Option<Vec<u8>>)> = vec![
+    let mut objs: Vec<Obj> = vec![
         ("<< /Type /Catalog /Pages 2 0 R >>".into(), None),
         (
             format!("<< /Type /Pages /Count {n} /Kids [{}] >>", kids.join(" ")),
@@ -68,7 +71,7 @@ fn text(lines: &[(f32, f32, &str)]) -> String {
 }
 
 /// A form XObject with `content`, drawing the XObjects `xobjects` and the font `/F1`.
-fn form(content: &str, matrix: &str, xobjects: &str) -> (String, Option<Vec<u8>>) {
+fn form(content: &str, matrix: &str, xobjects: &str) -> Obj {
     (
         format!(
             "<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Matrix [{matrix}] \
@@ -200,7 +203,7 @@ fn hostile_forms_cost_a_bounded_count_of_operators() {
         (72.0, 700.0, "References"),
         (72.0, 680.0, "[1] arXiv:1706.03762"),
     ]);
-    let cases: Vec<(&str, Page, String, Vec<(String, Option<Vec<u8>>)>)> = vec![
+    let cases: Vec<(&str, Page, String, Vec<Obj>)> = vec![
         // A form that draws itself, and another that draws the first.
         (
             "cycle",

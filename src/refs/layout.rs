@@ -21,7 +21,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::pdf::text::{Line, PageText};
 
-use super::{is_heading, Cited};
+use super::{heading, is_heading, Cited};
 
 /// How many of a page's highest and lowest lines may be running lines.
 const EDGE_LINES: usize = 3;
@@ -84,6 +84,39 @@ pub(super) fn running(pages: &[PageText]) -> HashSet<(usize, usize)> {
     out
 }
 
+/// The lines (page index, line index) of the box in which a journal tells how to cite the
+/// paper itself (BioMed Central's "Cite this article as: …", with the paper's own DOI on the
+/// line above): the paper's own identifier, never one of its references.
+pub(super) fn own_citation(pages: &[PageText]) -> HashSet<(usize, usize)> {
+    let mut out = HashSet::new();
+    for (pi, p) in pages.iter().enumerate() {
+        for (i, l) in p.lines.iter().enumerate() {
+            let t = l.text.trim_start();
+            let starts = t
+                .get(..17)
+                .is_some_and(|h| h.eq_ignore_ascii_case("cite this article"));
+            if !starts {
+                continue;
+            }
+            out.insert((pi, i));
+            if let Some(prev) = i.checked_sub(1) {
+                let above = p.lines[prev].text.trim_start().to_ascii_lowercase();
+                if above.starts_with("doi") && !above.contains(' ') || above.starts_with("doi ") {
+                    out.insert((pi, prev));
+                }
+            }
+            // The box's own lines below, set where it starts.
+            for (k, below) in p.lines.iter().enumerate().skip(i + 1).take(6) {
+                if (below.x0 - l.x0).abs() > 1.0 {
+                    break;
+                }
+                out.insert((pi, k));
+            }
+        }
+    }
+    out
+}
+
 /// A line's text with digits and spacing aside, lower case: what stays the same of a running
 /// line from page to page.
 fn shape(text: &str) -> String {
@@ -131,7 +164,7 @@ pub(super) fn start(lines: &[(&str, Option<u32>)]) -> usize {
                 (Some(a), Some(b)) => b == a || b == a + 1,
                 _ => false,
             };
-            if !adjacent || !text.trim().eq_ignore_ascii_case(cur_text.trim()) {
+            if !adjacent || heading(text) != heading(cur_text) {
                 break;
             }
             h = prev;
@@ -354,6 +387,29 @@ mod tests {
         ] {
             assert_eq!(c(u), None, "{u}");
         }
+    }
+
+    #[test]
+    fn the_box_that_cites_the_paper_itself() {
+        let mut l = vec![
+            line("[70] A. Author. doi:10.1000/cited", 300.0),
+            line("doi:10.1186/1471-2148-14-70", 228.0),
+            line("Cite this article as: Barnett et al.: Revealing", 219.0),
+            line("history. BMC Evolutionary Biology 2014 14:70.", 210.0),
+        ];
+        l.push(Line {
+            x0: 322.0,
+            ..line("Submit your next manuscript", 178.0)
+        });
+        let pages = [PageText {
+            page: 11,
+            lines: l,
+            links: vec![],
+        }];
+        let own = own_citation(&pages);
+        let mut got: Vec<usize> = own.iter().map(|&(_, i)| i).collect();
+        got.sort_unstable();
+        assert_eq!(got, [1, 2, 3]);
     }
 
     #[test]

@@ -69,6 +69,12 @@ const URL_BREAKS: &[u8] = b"-/._:;,=?&#~@!|+)]>";
 /// Whether `line` is a reference section's heading (`References`, `7 References`,
 /// `VII. REFERENCES`, `Bibliography:`).
 fn is_heading(line: &str) -> bool {
+    heading(line).is_some()
+}
+
+/// The name of the reference section's heading `line` is, lower case, its numbering and a
+/// running header's page number aside (`12 References`, `References 13`).
+fn heading(line: &str) -> Option<String> {
     let t = line.trim().trim_end_matches(':').trim();
     let t = t
         .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
@@ -79,7 +85,9 @@ fn is_heading(line: &str) -> bool {
         }
         _ => t,
     };
-    HEADINGS.contains(&t.to_lowercase().as_str())
+    let t = t.trim_end_matches(|c: char| c.is_ascii_digit()).trim_end();
+    let t = t.to_lowercase();
+    HEADINGS.contains(&t.as_str()).then_some(t)
 }
 
 /// A line as read, with where it came from.
@@ -121,21 +129,29 @@ struct Geometry {
 /// assert_eq!((found[0].page, found[0].line), (Some(9), 3));
 /// ```
 pub fn from_pages(pages: &[PageText]) -> Vec<Mention> {
-    let running = layout::running(pages);
+    let mut running = layout::running(pages);
+    running.extend(layout::own_citation(pages));
     let mut lines = Vec::new();
     // Where each kept line came from: its page's index and its index there.
     let mut origin = Vec::new();
     // A heading printed atop every page of the list is kept where it is first printed.
     let mut running_heading = false;
     for (pi, p) in pages.iter().enumerate() {
-        let edges = edges(&p.lines);
-        for (i, l) in p.lines.iter().enumerate() {
-            let furniture = running.contains(&(pi, i))
-                && !(is_heading(&l.text) && !std::mem::replace(&mut running_heading, true));
-            if l.rotated || furniture {
-                continue;
-            }
-            let edge = edges[i];
+        let kept: Vec<usize> = (0..p.lines.len())
+            .filter(|&i| {
+                let l = &p.lines[i];
+                let run = running.contains(&(pi, i));
+                let first_heading = run && !running_heading && is_heading(&l.text);
+                running_heading |= first_heading;
+                !l.rotated && (!run || first_heading)
+            })
+            .collect();
+        // A column's edge is its list's: a running line across the page is not.
+        let kept_lines: Vec<&crate::pdf::text::Line> = kept.iter().map(|&i| &p.lines[i]).collect();
+        let edges = edges(&kept_lines);
+        for (k, &i) in kept.iter().enumerate() {
+            let l = &p.lines[i];
+            let edge = edges[k];
             let chars = l.text.chars().count().max(1) as f32;
             origin.push((pi, i));
             lines.push(Src {
@@ -148,7 +164,9 @@ pub fn from_pages(pages: &[PageText]) -> Vec<Mention> {
                     y: l.y,
                     size: l.size,
                     edge,
-                    em: (l.x1 - l.x0) / chars,
+                    // Narrow glyphs (digits, no word spaces read) make the average too small
+                    // for the piece of an identifier that did not fit.
+                    em: ((l.x1 - l.x0) / chars).max(0.45 * l.size),
                 }),
             });
         }
@@ -220,7 +238,7 @@ pub fn stamp(pages: &[PageText]) -> Option<String> {
 /// it ends. Read in one sweep of the lines sorted by where they start (a sliding window's
 /// maximum), so a page of a hundred thousand lines costs what sorting them costs, not each
 /// line a pass over every other.
-fn edges(lines: &[crate::pdf::text::Line]) -> Vec<f32> {
+fn edges(lines: &[&crate::pdf::text::Line]) -> Vec<f32> {
     let mut order: Vec<usize> = (0..lines.len()).collect();
     order.sort_by(|&a, &b| lines[a].x0.total_cmp(&lines[b].x0));
     let mut out = vec![0f32; lines.len()];
@@ -293,7 +311,40 @@ fn runs_on(a: &Src, b: &Src, tail: &str) -> bool {
         return false;
     };
     let first = b.text.as_bytes().first().copied().unwrap_or(b' ');
-    if !URL_BREAKS.contains(&last) || !(first.is_ascii_alphanumeric() || b"-_.:/(".contains(&first))
+    // A URL broken before its break character (`…/JACoW⏎-HP071`): the next line starts
+    // with it and goes on with the identifier.
+    let second = b.text.as_bytes().get(1).copied().unwrap_or(b' ');
+    let before =
+        last.is_ascii_alphanumeric() && b"-/.".contains(&first) && second.is_ascii_alphanumeric();
+    // An identifier in parentheses (`(doi:10.1046/j.0902-⏎0055.2001.00093.x)`) goes on until
+    // they close, wherever its line broke.
+    let token_now = tail
+        .rsplit(char::is_whitespace)
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let opened = ["(doi", "(10.", "(http", "(arxiv"]
+        .iter()
+        .filter_map(|p| token_now.rfind(p))
+        .max();
+    let bracketed = opened.is_some_and(|i| {
+        let seg = &token_now[i..];
+        (seg.contains("10.") || seg.contains("://"))
+            && seg.matches('(').count() > seg.matches(')').count()
+    });
+    if bracketed && !b.text.starts_with(char::is_whitespace) && !b.text.is_empty() {
+        return match (a.geometry, b.geometry) {
+            (Some(ga), Some(gb)) => {
+                a.page == b.page
+                    && ga.y > gb.y
+                    && ga.y - gb.y < 2.0 * ga.size.max(1.0)
+                    && gb.x0 >= ga.x0 - 2.0
+            }
+            _ => false,
+        };
+    }
+    if !(URL_BREAKS.contains(&last) || before)
+        || !(first.is_ascii_alphanumeric() || b"-_.:/(".contains(&first))
     {
         return false;
     }
@@ -311,6 +362,19 @@ fn runs_on(a: &Src, b: &Src, tail: &str) -> bool {
             .any(|a| a.len() > token.len() && a.starts_with(&token) && token.ends_with('-'));
     if !linkish {
         return false;
+    }
+    if before {
+        // Only inside an identifier or a URL already begun, and on the line just below.
+        return (token.contains("10.") || token.contains("://"))
+            && match (a.geometry, b.geometry) {
+                (Some(ga), Some(gb)) => {
+                    a.page == b.page
+                        && ga.y > gb.y
+                        && ga.y - gb.y < 2.0 * ga.size.max(1.0)
+                        && gb.x0 >= ga.x0 - 2.0
+                }
+                _ => false,
+            };
     }
     // An identifier cannot end in `/` or `:` (`10.1103/`, `arXiv:`): the next line holds
     // the rest wherever the line ends.
@@ -488,7 +552,8 @@ mod tests {
                     .fold(l.x1, f32::max)
             })
             .collect();
-        assert_eq!(edges(&lines), naive);
+        let refs: Vec<&Line> = lines.iter().collect();
+        assert_eq!(edges(&refs), naive);
     }
 
     #[test]
@@ -544,6 +609,66 @@ mod tests {
             ]
         );
         assert_eq!((m[0].page, m[0].line), (Some(3), 2));
+    }
+
+    #[test]
+    fn a_url_broken_before_its_hyphen_is_joined() {
+        let p = page(
+            3,
+            &[
+                ("References", 150.0),
+                (
+                    "[5] Richmond, VA, USA. https://doi.org/10.18429/JACoW",
+                    300.0,
+                ),
+                ("-HP071-WEPTY035", 120.0),
+                ("[6] A. Author. doi:10.1000/abc", 200.0),
+                ("[7] B. Author. (doi:10.1016/s1388-1981(01)00", 200.0),
+                ("130-5)", 100.0),
+                ("- a dash that starts a line", 200.0),
+            ],
+        );
+        assert_eq!(
+            keys(&from_pages(&[p])),
+            [
+                "doi:10.18429/jacow-hp071-wepty035",
+                "doi:10.1000/abc",
+                "doi:10.1016/s1388-1981(01)00130-5"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_running_references_header_starts_the_list_where_it_is_first_printed() {
+        // The list's own heading, then "12 References" and "References 13" atop the pages
+        // that follow (running lines, with page numbers).
+        let mut pages = vec![page(
+            1,
+            &[
+                ("Body arXiv:1512.03385", 300.0),
+                ("References", 300.0),
+                ("[1] arXiv:1706.03762", 300.0),
+            ],
+        )];
+        for n in 2..=4u32 {
+            let head = if n % 2 == 0 {
+                format!("{n} References")
+            } else {
+                format!("References {n}")
+            };
+            let word = ["", "", "two", "three", "four"][n as usize];
+            let entry = format!("[{n}] doi:10.1000/{word}");
+            pages.push(page(n, &[(head.as_str(), 300.0), (entry.as_str(), 300.0)]));
+        }
+        assert_eq!(
+            keys(&from_pages(&pages)),
+            [
+                "arxiv:1706.03762",
+                "doi:10.1000/two",
+                "doi:10.1000/three",
+                "doi:10.1000/four"
+            ]
+        );
     }
 
     #[test]
