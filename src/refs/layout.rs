@@ -6,7 +6,9 @@
 //! - A **running line** is a line among the three highest or three lowest of its page whose
 //!   text, digits aside (page numbers, the paper's own DOI or id stay the same), is printed
 //!   within 4 points of the same height on at least three pages (two in a paper of at most
-//!   four pages). It is neither searched for a heading nor read for identifiers.
+//!   four pages), has at least four letters besides an identifier's (`arXiv:`, `doi:`, a
+//!   URL's) and is no numbered entry (`[12] …`). It is
+//!   neither searched for a heading nor read for identifiers.
 //! - The **list starts** after the last heading that names it ([`super::is_heading`]) and has
 //!   something after it other than headings; a heading repeated on the pages just before it
 //!   (a "References" printed atop each page of the list) starts it at its first page. A paper
@@ -57,7 +59,19 @@ pub(super) fn running(pages: &[PageText]) -> HashSet<(usize, usize)> {
                 .skip(n.saturating_sub(EDGE_LINES).max(EDGE_LINES)),
         );
         for i in edge {
-            let key = shape(&p.lines[i].text);
+            let text = p.lines[i].text.trim_start();
+            let key = shape(text);
+            // A line of few letters (a page number, the digits of an identifier's broken
+            // end) or a list's entry (`[12] …`) is no page furniture, whatever repeats.
+            // Letters of words other than an identifier's own (`arXiv:`, `doi:`, a URL's).
+            let mut words = key.clone();
+            for w in ["https", "http", "arxiv", "doi", "org", "www"] {
+                words = words.replace(w, "");
+            }
+            let letters = words.chars().filter(|c| c.is_alphabetic()).count();
+            if letters < 4 || (text.starts_with('[') && key.starts_with("[]")) {
+                continue;
+            }
             at.entry(key.clone()).or_default().push((p.lines[i].y, pi));
             candidates.push((pi, i, key));
         }
@@ -321,6 +335,7 @@ mod tests {
                     line(&format!("Body line {n} of its own page"), 700.0),
                     line("A sentence that happens to repeat", 400.0 + n as f32 * 20.0),
                     line(&format!("{n} / 5"), 40.0),
+                    line(&format!("[{n}] A. Author. Title. arXiv:1706.0376{n}"), 60.0),
                 ],
                 links: vec![],
             })
@@ -328,8 +343,10 @@ mod tests {
         let r = running(&pages);
         for p in 0..5 {
             assert!(r.contains(&(p, 0)), "header on page {p}");
-            assert!(r.contains(&(p, 3)), "footer on page {p}");
+            // A page number alone is not worth the name (it holds no identifier).
+            assert!(!r.contains(&(p, 3)), "page number on page {p}");
             assert!(!r.contains(&(p, 2)), "moving line on page {p}");
+            assert!(!r.contains(&(p, 4)), "an entry on page {p}");
         }
         // "Body line N": digits aside the same, and at the same height: running too.
         assert!(r.contains(&(0, 1)));
