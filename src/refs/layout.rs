@@ -23,7 +23,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::pdf::text::{Line, PageText};
 
-use super::{heading, is_heading, Cited};
+use super::{heading, is_heading, Cited, Found, Mention, Via};
 
 /// How many of a page's highest and lowest lines may be running lines.
 const EDGE_LINES: usize = 3;
@@ -198,6 +198,46 @@ pub(super) fn start(lines: &[(&str, Option<u32>)]) -> usize {
                     .any(|l| label(l.0, "[2]"))
         })
         .unwrap_or(0)
+}
+
+/// The identifiers that the links on the list's lines (`listed`: page index, line index, in
+/// reading order) point to, each where its link first sits, after those the text gives.
+pub(super) fn links(pages: &[PageText], listed: &[(usize, usize)], found: &mut Found) {
+    let mut by_page: HashMap<usize, Vec<usize>> = HashMap::new();
+    for &(pi, i) in listed {
+        by_page.entry(pi).or_default().push(i);
+    }
+    let mut order: Vec<usize> = by_page.keys().copied().collect();
+    order.sort_unstable();
+    for pi in order {
+        let p = &pages[pi];
+        if p.links.is_empty() {
+            continue;
+        }
+        let mut on: Vec<(usize, &crate::pdf::text::Line)> =
+            by_page[&pi].iter().map(|&i| (i, &p.lines[i])).collect();
+        on.sort_by(|a, b| a.1.y.total_cmp(&b.1.y));
+        let mut hits: Vec<(usize, Cited)> = p
+            .links
+            .iter()
+            .filter_map(|l| {
+                let cited = cited_by_uri(&l.uri)?;
+                Some((under(&on, l.rect)?, cited))
+            })
+            .collect();
+        hits.sort_by_key(|h| h.0);
+        for (i, cited) in hits {
+            let m = Mention {
+                cited,
+                page: Some(p.page),
+                line: u32::try_from(i + 1).unwrap_or(u32::MAX),
+                via: Via::Link,
+            };
+            if !found.add(m) {
+                return;
+            }
+        }
+    }
 }
 
 /// What a link's URI cites: a DOI's URL or an arXiv abstract's or PDF's.

@@ -175,48 +175,8 @@ pub fn from_pages(pages: &[PageText]) -> Vec<Mention> {
     let start = layout::start(&texts);
     let mut found = Found::new();
     scan(&lines[start..], &mut found);
-    links(pages, &origin[start..], &mut found);
+    layout::links(pages, &origin[start..], &mut found);
     found.out
-}
-
-/// The identifiers that the links on the list's lines (`listed`: page index, line index, in
-/// reading order) point to, each where its link first sits, after those the text gives.
-fn links(pages: &[PageText], listed: &[(usize, usize)], found: &mut Found) {
-    let mut by_page: HashMap<usize, Vec<usize>> = HashMap::new();
-    for &(pi, i) in listed {
-        by_page.entry(pi).or_default().push(i);
-    }
-    let mut order: Vec<usize> = by_page.keys().copied().collect();
-    order.sort_unstable();
-    for pi in order {
-        let p = &pages[pi];
-        if p.links.is_empty() {
-            continue;
-        }
-        let mut on: Vec<(usize, &crate::pdf::text::Line)> =
-            by_page[&pi].iter().map(|&i| (i, &p.lines[i])).collect();
-        on.sort_by(|a, b| a.1.y.total_cmp(&b.1.y));
-        let mut hits: Vec<(usize, Cited)> = p
-            .links
-            .iter()
-            .filter_map(|l| {
-                let cited = layout::cited_by_uri(&l.uri)?;
-                Some((layout::under(&on, l.rect)?, cited))
-            })
-            .collect();
-        hits.sort_by_key(|h| h.0);
-        for (i, cited) in hits {
-            let m = Mention {
-                cited,
-                page: Some(p.page),
-                line: u32::try_from(i + 1).unwrap_or(u32::MAX),
-                via: Via::Link,
-            };
-            if !found.add(m) {
-                return;
-            }
-        }
-    }
 }
 
 /// The citing paper's arXiv id and version (`2402.03791v3`) as arXiv's stamp prints it up the
