@@ -64,6 +64,7 @@ mod pdf_repair;
 mod readers;
 mod readme;
 mod refs;
+mod refs_layout;
 mod requests;
 mod run_reports;
 mod stamp;

@@ -3,8 +3,9 @@
 //! [`Reference`] per identifier, the lines `pith refs` writes and `pith index --refs` reads.
 //!
 //! The citing paper is named by the file's name as arXiv names its files
-//! (`2402.03791v3.pdf`, `2402.03791v3.tar.gz`, [`crate::batch::arxiv::id_from_path`]); a file
-//! named otherwise gives lines without `citing`. Reading one file costs at most
+//! (`2402.03791v3.pdf`, `2402.03791v3.tar.gz`, [`crate::batch::arxiv::id_from_path`]), or else
+//! by the stamp arXiv prints up the first page of a PDF ([`crate::refs::stamp`]), and each
+//! line says which ([`CitingFrom`]); a file that gives neither gives lines without `citing`. Reading one file costs at most
 //! [`Settings::limits`] and stops with [`Settings::stop`]; a source tar is read member by
 //! member through [`crate::bounded`] (its bytes decompressed counted against the decoded
 //! bytes of [`Settings::limits`], the stop token seen as it reads), only its `.bbl` members
@@ -19,7 +20,7 @@ use super::tar::format::{read_wanted, Wanted};
 use super::{Error, ErrorKind, Settings};
 use crate::bounded;
 use crate::pdf;
-use crate::refs::{Cited, Mention};
+use crate::refs::{Cited, Mention, Via};
 use crate::stream::read_full;
 
 /// Largest `.bbl` read (real ones are under a megabyte).
@@ -33,9 +34,12 @@ pub struct Reference {
     /// The `.bbl` member of a source tar it was read from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub member: Option<String>,
-    /// The citing paper's arXiv id with its version (`2402.03791v3`), from the file's name.
+    /// The citing paper's arXiv id with its version (`2402.03791v3`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub citing: Option<String>,
+    /// Where `citing` was read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub citing_from: Option<CitingFrom>,
     /// The arXiv id cited, without version.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arxiv: Option<String>,
@@ -50,10 +54,36 @@ pub struct Reference {
     pub page: Option<u32>,
     /// The line (from 1) on that page, or in the `.bbl`.
     pub line: u32,
+    /// `link` when the identifier is a link's target on that line rather than its text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<ReadVia>,
 }
 
+/// Where a line's citing paper was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum CitingFrom {
+    /// The file's name, as arXiv names its files.
+    Name,
+    /// arXiv's stamp up the first page's margin.
+    Stamp,
+}
+
+/// How an identifier other than by its printed text was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum ReadVia {
+    /// A link annotation's target on the line.
+    Link,
+}
+
+/// The citing paper and where it was read.
+type Citing = Option<(String, CitingFrom)>;
+
 impl Reference {
-    fn new(file: &Path, member: Option<&str>, citing: Option<&str>, m: Mention) -> Self {
+    fn new(file: &Path, member: Option<&str>, citing: &Citing, m: Mention) -> Self {
         let (arxiv, version, doi) = match m.cited {
             Cited::Arxiv { id, version } => (Some(id), version, None),
             Cited::Doi(d) => (None, None, Some(d)),
@@ -61,12 +91,17 @@ impl Reference {
         Reference {
             file: file.display().to_string(),
             member: member.map(str::to_owned),
-            citing: citing.map(str::to_owned),
+            citing: citing.as_ref().map(|c| c.0.clone()),
+            citing_from: citing.as_ref().map(|c| c.1),
             arxiv,
             version,
             doi,
             page: m.page,
             line: m.line,
+            via: match m.via {
+                Via::Text => None,
+                Via::Link => Some(ReadVia::Link),
+            },
         }
     }
 }
@@ -140,7 +175,7 @@ pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
         let file = std::fs::File::open(path).map_err(io("cannot open"))?;
         return of_pdf(file, path, settings);
     }
-    let citing = citing_of(path);
+    let citing = citing_of(path).map(|c| (c, CitingFrom::Name));
     let (_, stream) = crate::decompress::open(path).map_err(io("cannot read"))?;
     // Everything the file decompresses to is counted against the document budget's decoded
     // bytes and read under the file's stop token: a bomb or a slow file ends as one error.
@@ -179,8 +214,8 @@ pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
         let text = read_bbl(&mut rest, &bounds).map_err(bounded_err)?;
         return Ok(crate::refs::from_bbl(&text)
             .into_iter()
-            .filter(|m| !is_self(citing.as_deref(), m))
-            .map(|m| Reference::new(path, None, citing.as_deref(), m))
+            .filter(|m| !is_self(&citing, m))
+            .map(|m| Reference::new(path, None, &citing, m))
             .collect());
     }
     let mut out = Vec::new();
@@ -212,14 +247,15 @@ pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
         out.extend(
             crate::refs::from_bbl(&text)
                 .into_iter()
-                .filter(|m| !is_self(citing.as_deref(), m))
-                .map(|m| Reference::new(path, Some(&name), citing.as_deref(), m)),
+                .filter(|m| !is_self(&citing, m))
+                .map(|m| Reference::new(path, Some(&name), &citing, m)),
         );
     }
     Ok(out)
 }
 
-/// What the PDF `src` cites, read as the file `path` (its name gives `citing`): the lines
+/// What the PDF `src` cites, read as the file `path` (its name, or else arXiv's stamp on its
+/// first page, gives `citing`): the lines
 /// `pith refs` writes for that file, read within [`Settings::limits`] and stopped with
 /// [`Settings::stop`].
 ///
@@ -231,13 +267,16 @@ pub fn of_pdf<R: pdf::ReadAt>(
     path: &Path,
     settings: &Settings,
 ) -> Result<Vec<Reference>, Error> {
-    let citing = citing_of(path);
     let budget = pdf::budget::Budget::new(settings.limits, settings.stop.clone());
     let pages = pdf::text::pages(src, budget).map_err(|e| Error::from(e.in_file(path)))?;
+    let citing = match citing_of(path) {
+        Some(c) => Some((c, CitingFrom::Name)),
+        None => crate::refs::stamp(&pages).map(|c| (c, CitingFrom::Stamp)),
+    };
     Ok(crate::refs::from_pages(&pages)
         .into_iter()
-        .filter(|m| !is_self(citing.as_deref(), m))
-        .map(|m| Reference::new(path, None, citing.as_deref(), m))
+        .filter(|m| !is_self(&citing, m))
+        .map(|m| Reference::new(path, None, &citing, m))
         .collect())
 }
 
@@ -351,9 +390,9 @@ impl super::tar::AlsoRead for RefsSink {
 }
 
 /// Whether `m` names the citing paper itself (arXiv's stamp in the margin of its own PDF).
-fn is_self(citing: Option<&str>, m: &Mention) -> bool {
+fn is_self(citing: &Citing, m: &Mention) -> bool {
     match (citing, &m.cited) {
-        (Some(c), Cited::Arxiv { id, .. }) => crate::record::split_versioned_id(c).0 == *id,
+        (Some((c, _)), Cited::Arxiv { id, .. }) => crate::record::split_versioned_id(c).0 == *id,
         _ => false,
     }
 }

@@ -2,9 +2,12 @@
 //! ([`grammar`]) in the text of its PDF ([`pith_pdf::text`]) or in the `.bbl` file of its
 //! source, each with where it was read (page and line, or line of the `.bbl`).
 //!
-//! In a PDF only the reference section is read: the text after the last heading that names
-//! it ("References", "Bibliography", "Literature Cited", numbered or not); a paper without
-//! one is read whole. An identifier that a URL break splits across two lines is read whole:
+//! In a PDF only the reference section is read, as [`layout`] finds it: the text after the
+//! last heading that names it ("References", "Bibliography", "Literature Cited", numbered or
+//! not) and has a list after it, running headers and footers and text set sideways (arXiv's
+//! stamp) left out; a paper without a heading is read from its numbered list, or whole. The
+//! link annotations on the list's lines that point to a DOI or an arXiv paper count as what
+//! that entry cites ([`Via::Link`]). An identifier that a URL break splits across two lines is read whole:
 //! a line that ends with a character URLs break after (`/ . - _ :` …), inside a token that
 //! is an identifier's or a link's, and that reaches the column's right edge (or could not
 //! end an identifier there) runs on into the next line without a space. Each identifier is
@@ -15,6 +18,7 @@
 //! files and source tars.
 
 pub mod grammar;
+mod layout;
 
 use std::collections::HashMap;
 
@@ -30,6 +34,17 @@ pub struct Mention {
     pub page: Option<u32>,
     /// The line (from 1) on the page, or in the `.bbl`.
     pub line: u32,
+    /// How it was read.
+    pub via: Via,
+}
+
+/// How an identifier was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Via {
+    /// In the printed text.
+    Text,
+    /// As the target of a link annotation on the line (a DOI's or arXiv's URL).
+    Link,
 }
 
 /// Headings of a reference section, lower case.
@@ -54,6 +69,12 @@ const URL_BREAKS: &[u8] = b"-/._:;,=?&#~@!|+)]>";
 /// Whether `line` is a reference section's heading (`References`, `7 References`,
 /// `VII. REFERENCES`, `Bibliography:`).
 fn is_heading(line: &str) -> bool {
+    heading(line).is_some()
+}
+
+/// The name of the reference section's heading `line` is, lower case, its numbering and a
+/// running header's page number aside (`12 References`, `References 13`).
+fn heading(line: &str) -> Option<String> {
     let t = line.trim().trim_end_matches(':').trim();
     let t = t
         .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
@@ -64,7 +85,9 @@ fn is_heading(line: &str) -> bool {
         }
         _ => t,
     };
-    HEADINGS.contains(&t.to_lowercase().as_str())
+    let t = t.trim_end_matches(|c: char| c.is_ascii_digit()).trim_end();
+    let t = t.to_lowercase();
+    HEADINGS.contains(&t.as_str()).then_some(t)
 }
 
 /// A line as read, with where it came from.
@@ -93,8 +116,9 @@ struct Geometry {
 /// ```
 /// use pith::pdf::text::{Line, PageText};
 /// use pith::refs::{from_pages, Cited};
-/// let line = |t: &str, y: f32| Line { text: t.into(), x0: 72.0, x1: 300.0, y, size: 10.0 };
-/// let page = PageText { page: 9, lines: vec![
+/// let line = |t: &str, y: f32| Line { text: t.into(), x0: 72.0, x1: 300.0, y, size: 10.0,
+///     rotated: false };
+/// let page = PageText { page: 9, links: vec![], lines: vec![
 ///     line("We build on 10.1000/not-a-reference.", 700.0),
 ///     line("References", 680.0),
 ///     line("[1] A. Author. Title. arXiv:1706.03762v5, 2017.", 660.0),
@@ -105,12 +129,31 @@ struct Geometry {
 /// assert_eq!((found[0].page, found[0].line), (Some(9), 3));
 /// ```
 pub fn from_pages(pages: &[PageText]) -> Vec<Mention> {
+    let mut running = layout::running(pages);
+    running.extend(layout::own_citation(pages));
     let mut lines = Vec::new();
-    for p in pages {
-        let edges = edges(&p.lines);
-        for (i, l) in p.lines.iter().enumerate() {
-            let edge = edges[i];
+    // Where each kept line came from: its page's index and its index there.
+    let mut origin = Vec::new();
+    // A heading printed atop every page of the list is kept where it is first printed.
+    let mut running_heading = false;
+    for (pi, p) in pages.iter().enumerate() {
+        let kept: Vec<usize> = (0..p.lines.len())
+            .filter(|&i| {
+                let l = &p.lines[i];
+                let run = running.contains(&(pi, i));
+                let first_heading = run && !running_heading && is_heading(&l.text);
+                running_heading |= first_heading;
+                !l.rotated && (!run || first_heading)
+            })
+            .collect();
+        // A column's edge is its list's: a running line across the page is not.
+        let kept_lines: Vec<&crate::pdf::text::Line> = kept.iter().map(|&i| &p.lines[i]).collect();
+        let edges = edges(&kept_lines);
+        for (k, &i) in kept.iter().enumerate() {
+            let l = &p.lines[i];
+            let edge = edges[k];
             let chars = l.text.chars().count().max(1) as f32;
+            origin.push((pi, i));
             lines.push(Src {
                 text: &l.text,
                 page: Some(p.page),
@@ -121,23 +164,41 @@ pub fn from_pages(pages: &[PageText]) -> Vec<Mention> {
                     y: l.y,
                     size: l.size,
                     edge,
-                    em: (l.x1 - l.x0) / chars,
+                    // Narrow glyphs (digits, no word spaces read) make the average too small
+                    // for the piece of an identifier that did not fit.
+                    em: ((l.x1 - l.x0) / chars).max(0.45 * l.size),
                 }),
             });
         }
     }
-    let start = lines
-        .iter()
-        .rposition(|l| is_heading(l.text))
-        .map_or(0, |i| i + 1);
-    scan(&lines[start..])
+    let texts: Vec<(&str, Option<u32>)> = lines.iter().map(|l| (l.text, l.page)).collect();
+    let start = layout::start(&texts);
+    let mut found = Found::new();
+    scan(&lines[start..], &mut found);
+    layout::links(pages, &origin[start..], &mut found);
+    found.out
+}
+
+/// The citing paper's arXiv id and version (`2402.03791v3`) as arXiv's stamp prints it up the
+/// margin of the first page, if it does.
+///
+/// # Examples
+/// ```
+/// use pith::pdf::text::{Line, PageText};
+/// let stamp = Line { text: "arXiv:2402.03791v3 [cs.DC] 6 Feb 2024".into(), x0: 20.0,
+///     x1: 20.0, y: 200.0, size: 20.0, rotated: true };
+/// let page = PageText { page: 1, lines: vec![stamp], links: vec![] };
+/// assert_eq!(pith::refs::stamp(&[page]).as_deref(), Some("2402.03791v3"));
+/// ```
+pub fn stamp(pages: &[PageText]) -> Option<String> {
+    layout::stamp(pages)
 }
 
 /// Each line's column's right edge: the farthest any line that starts within 60 points of
 /// it ends. Read in one sweep of the lines sorted by where they start (a sliding window's
 /// maximum), so a page of a hundred thousand lines costs what sorting them costs, not each
 /// line a pass over every other.
-fn edges(lines: &[crate::pdf::text::Line]) -> Vec<f32> {
+fn edges(lines: &[&crate::pdf::text::Line]) -> Vec<f32> {
     let mut order: Vec<usize> = (0..lines.len()).collect();
     order.sort_by(|&a, &b| lines[a].x0.total_cmp(&lines[b].x0));
     let mut out = vec![0f32; lines.len()];
@@ -199,7 +260,9 @@ pub fn from_bbl(text: &str) -> Vec<Mention> {
             geometry: None,
         })
         .collect();
-    scan(&lines)
+    let mut found = Found::new();
+    scan(&lines, &mut found);
+    found.out
 }
 
 /// Whether the token at the end of `a` runs on into the next line `b` (a URL broken there).
@@ -208,7 +271,40 @@ fn runs_on(a: &Src, b: &Src, tail: &str) -> bool {
         return false;
     };
     let first = b.text.as_bytes().first().copied().unwrap_or(b' ');
-    if !URL_BREAKS.contains(&last) || !(first.is_ascii_alphanumeric() || b"-_.:/(".contains(&first))
+    // A URL broken before its break character (`…/JACoW⏎-HP071`): the next line starts
+    // with it and goes on with the identifier.
+    let second = b.text.as_bytes().get(1).copied().unwrap_or(b' ');
+    let before =
+        last.is_ascii_alphanumeric() && b"-/.".contains(&first) && second.is_ascii_alphanumeric();
+    // An identifier in parentheses (`(doi:10.1046/j.0902-⏎0055.2001.00093.x)`) goes on until
+    // they close, wherever its line broke.
+    let token_now = tail
+        .rsplit(char::is_whitespace)
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let opened = ["(doi", "(10.", "(http", "(arxiv"]
+        .iter()
+        .filter_map(|p| token_now.rfind(p))
+        .max();
+    let bracketed = opened.is_some_and(|i| {
+        let seg = &token_now[i..];
+        (seg.contains("10.") || seg.contains("://"))
+            && seg.matches('(').count() > seg.matches(')').count()
+    });
+    if bracketed && !b.text.starts_with(char::is_whitespace) && !b.text.is_empty() {
+        return match (a.geometry, b.geometry) {
+            (Some(ga), Some(gb)) => {
+                a.page == b.page
+                    && ga.y > gb.y
+                    && ga.y - gb.y < 2.0 * ga.size.max(1.0)
+                    && gb.x0 >= ga.x0 - 2.0
+            }
+            _ => false,
+        };
+    }
+    if !(URL_BREAKS.contains(&last) || before)
+        || !(first.is_ascii_alphanumeric() || b"-_.:/(".contains(&first))
     {
         return false;
     }
@@ -226,6 +322,19 @@ fn runs_on(a: &Src, b: &Src, tail: &str) -> bool {
             .any(|a| a.len() > token.len() && a.starts_with(&token) && token.ends_with('-'));
     if !linkish {
         return false;
+    }
+    if before {
+        // Only inside an identifier or a URL already begun, and on the line just below.
+        return (token.contains("10.") || token.contains("://"))
+            && match (a.geometry, b.geometry) {
+                (Some(ga), Some(gb)) => {
+                    a.page == b.page
+                        && ga.y > gb.y
+                        && ga.y - gb.y < 2.0 * ga.size.max(1.0)
+                        && gb.x0 >= ga.x0 - 2.0
+                }
+                _ => false,
+            };
     }
     // An identifier cannot end in `/` or `:` (`10.1103/`, `arXiv:`): the next line holds
     // the rest wherever the line ends.
@@ -265,7 +374,55 @@ fn normalise(s: &str, out: &mut String) {
     }
 }
 
-fn scan(lines: &[Src]) -> Vec<Mention> {
+/// The identifiers read so far, each once, within what one file reports.
+struct Found {
+    out: Vec<Mention>,
+    seen: HashMap<String, usize>,
+    kept: crate::bounded::Output,
+}
+
+impl Found {
+    fn new() -> Self {
+        Found {
+            out: Vec::new(),
+            seen: HashMap::new(),
+            kept: crate::bounded::Output::new(MAX_IDENTIFIER_TEXT),
+        }
+    }
+
+    /// Adds `m` unless its identifier was read before (then only its version, the first one
+    /// a mention gives); `false` once the file's bound is reached.
+    fn add(&mut self, m: Mention) -> bool {
+        let key = m.cited.key();
+        match self.seen.get(&key) {
+            Some(&k) => {
+                if let (
+                    Cited::Arxiv {
+                        version: v @ None, ..
+                    },
+                    Cited::Arxiv {
+                        version: Some(n), ..
+                    },
+                ) = (&mut self.out[k].cited, &m.cited)
+                {
+                    *v = Some(*n);
+                }
+                true
+            }
+            None => {
+                // What a file reports is bounded: past it, the rest of the list is not read.
+                if self.kept.spend(key.len()).is_err() {
+                    return false;
+                }
+                self.seen.insert(key, self.out.len());
+                self.out.push(m);
+                true
+            }
+        }
+    }
+}
+
+fn scan(lines: &[Src], found: &mut Found) {
     let mut text = String::new();
     // Where each line starts in `text`.
     let mut starts: Vec<usize> = Vec::with_capacity(lines.len());
@@ -281,42 +438,19 @@ fn scan(lines: &[Src]) -> Vec<Mention> {
         starts.push(text.len());
         normalise(l.text, &mut text);
     }
-    let mut out: Vec<Mention> = Vec::new();
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    let mut kept = crate::bounded::Output::new(MAX_IDENTIFIER_TEXT);
     for (at, cited) in grammar::find(&text) {
         let i = starts.partition_point(|&s| s <= at).saturating_sub(1);
         let Some(src) = lines.get(i) else { continue };
-        match seen.get(&cited.key()) {
-            Some(&k) => {
-                // The first version a mention gives is the one reported.
-                if let (
-                    Cited::Arxiv {
-                        version: v @ None, ..
-                    },
-                    Cited::Arxiv {
-                        version: Some(n), ..
-                    },
-                ) = (&mut out[k].cited, &cited)
-                {
-                    *v = Some(*n);
-                }
-            }
-            None => {
-                // What a file reports is bounded: past it, the rest of the list is not read.
-                if kept.spend(cited.key().len()).is_err() {
-                    break;
-                }
-                seen.insert(cited.key(), out.len());
-                out.push(Mention {
-                    cited,
-                    page: src.page,
-                    line: src.line,
-                });
-            }
+        let m = Mention {
+            cited,
+            page: src.page,
+            line: src.line,
+            via: Via::Text,
+        };
+        if !found.add(m) {
+            break;
         }
     }
-    out
 }
 
 #[cfg(test)]
@@ -336,8 +470,10 @@ mod tests {
                     x1: *x1,
                     y: 700.0 - 12.0 * i as f32,
                     size: 10.0,
+                    rotated: false,
                 })
                 .collect(),
+            links: vec![],
         }
     }
 
@@ -362,6 +498,7 @@ mod tests {
                     x1: x0 + next() as f32,
                     y: i as f32,
                     size: 10.0,
+                    rotated: false,
                 }
             })
             .collect();
@@ -375,7 +512,8 @@ mod tests {
                     .fold(l.x1, f32::max)
             })
             .collect();
-        assert_eq!(edges(&lines), naive);
+        let refs: Vec<&Line> = lines.iter().collect();
+        assert_eq!(edges(&refs), naive);
     }
 
     #[test]
@@ -431,6 +569,66 @@ mod tests {
             ]
         );
         assert_eq!((m[0].page, m[0].line), (Some(3), 2));
+    }
+
+    #[test]
+    fn a_url_broken_before_its_hyphen_is_joined() {
+        let p = page(
+            3,
+            &[
+                ("References", 150.0),
+                (
+                    "[5] Richmond, VA, USA. https://doi.org/10.18429/JACoW",
+                    300.0,
+                ),
+                ("-HP071-WEPTY035", 120.0),
+                ("[6] A. Author. doi:10.1000/abc", 200.0),
+                ("[7] B. Author. (doi:10.1016/s1388-1981(01)00", 200.0),
+                ("130-5)", 100.0),
+                ("- a dash that starts a line", 200.0),
+            ],
+        );
+        assert_eq!(
+            keys(&from_pages(&[p])),
+            [
+                "doi:10.18429/jacow-hp071-wepty035",
+                "doi:10.1000/abc",
+                "doi:10.1016/s1388-1981(01)00130-5"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_running_references_header_starts_the_list_where_it_is_first_printed() {
+        // The list's own heading, then "12 References" and "References 13" atop the pages
+        // that follow (running lines, with page numbers).
+        let mut pages = vec![page(
+            1,
+            &[
+                ("Body arXiv:1512.03385", 300.0),
+                ("References", 300.0),
+                ("[1] arXiv:1706.03762", 300.0),
+            ],
+        )];
+        for n in 2..=4u32 {
+            let head = if n % 2 == 0 {
+                format!("{n} References")
+            } else {
+                format!("References {n}")
+            };
+            let word = ["", "", "two", "three", "four"][n as usize];
+            let entry = format!("[{n}] doi:10.1000/{word}");
+            pages.push(page(n, &[(head.as_str(), 300.0), (entry.as_str(), 300.0)]));
+        }
+        assert_eq!(
+            keys(&from_pages(&pages)),
+            [
+                "arxiv:1706.03762",
+                "doi:10.1000/two",
+                "doi:10.1000/three",
+                "doi:10.1000/four"
+            ]
+        );
     }
 
     #[test]

@@ -1,12 +1,15 @@
 //! The text a content stream shows (ISO 32000-2 §9.4), as lines: the text operators
 //! (`BT`, `Tf`, `Td`, `TD`, `Tm`, `T*`, `TL`, `Tc`, `Tw`, `Tz`, `Ts`, `Tj`, `TJ`, `'`, `"`)
-//! and the matrix operators (`cm`, `q`, `Q`) are followed; everything else is read past.
+//! and the matrix operators (`cm`, `q`, `Q`) are followed; `Do` is handed to the caller (who
+//! reads a form's content where it is drawn); everything else is read past.
 //! Tokens come from the engine's object parser ([`crate::syntax::Parser`]); inline image
 //! data is skipped to its `EI`.
 //!
-//! A line ends where the baseline moves by more than half the font's size; a space goes in
-//! where the pen jumps forward by more than a sixth of it (TeX sets word spaces as moves,
-//! not as space characters), which the glyph widths make exact. Lines come in the order the
+//! A line ends where the baseline moves by more than half the font's size, or where the
+//! text's direction turns (arXiv's stamp runs up the margin); a space goes in where the pen
+//! jumps forward by more than a sixth of it (TeX sets word spaces as moves, not as space
+//! characters), which the glyph widths make exact. Positions along and across a line are
+//! taken in the text's own direction, so a line set sideways is one line too. Lines come in the order the
 //! stream draws them, which is reading order for TeX's output.
 
 use std::collections::HashMap;
@@ -43,10 +46,14 @@ pub(crate) struct Lines {
     current: String,
     /// Where the current line starts, in user space, and its font's size there.
     x0: f64,
+    y0: f64,
     size: f64,
-    /// Baseline of the current line and the pen's x at the end of the last glyph, in user
-    /// space.
+    /// The current line's direction (a unit vector in user space).
+    dir: (f64, f64),
+    /// The current line's baseline, across its direction, and the pen's position along it
+    /// and in user space at the end of the last glyph.
     last_y: Option<f64>,
+    pen_along: f64,
     pen_x: f64,
     /// Bytes of text in `lines`.
     held: usize,
@@ -58,8 +65,11 @@ impl Lines {
             lines: Vec::new(),
             current: String::new(),
             x0: 0.0,
+            y0: 0.0,
             size: 0.0,
+            dir: (1.0, 0.0),
             last_y: None,
+            pen_along: 0.0,
             pen_x: 0.0,
             held: 0,
         }
@@ -73,8 +83,9 @@ impl Lines {
                 text: t.to_owned(),
                 x0: self.x0 as f32,
                 x1: self.pen_x as f32,
-                y: self.last_y.unwrap_or(0.0) as f32,
+                y: self.y0 as f32,
                 size: self.size as f32,
+                rotated: !upright(self.dir),
             });
         }
         self.current.clear();
@@ -98,21 +109,34 @@ struct State {
     rise: f64,
 }
 
-/// Reads `content` with the fonts `fonts` names (resource name → font), adding its lines to
-/// `out`. Each operator costs one of [`Resource::Operators`].
+/// Whether text running along `dir` reads left to right (within 45 degrees).
+fn upright(dir: (f64, f64)) -> bool {
+    dir.0 > std::f64::consts::FRAC_1_SQRT_2
+}
+
+/// What a content stream's `Do` asks for: the resource name drawn, the matrix it is drawn
+/// under, and the lines being built.
+pub(crate) type Draw<'a> = dyn FnMut(&[u8], &Matrix, &mut Lines) -> Result<(), Error> + 'a;
+
+/// Reads `content` with the fonts `fonts` names (resource name → font) under the matrix
+/// `ctm`, adding its lines to `out`; each `Do` goes to `draw`. Each operator costs one of
+/// [`Resource::Operators`].
 ///
 /// # Errors
-/// The budget's refusal or a stop. Malformed content is read past, never refused.
+/// The budget's refusal or a stop, or `draw`'s error. Malformed content is read past, never
+/// refused.
 pub(crate) fn show(
     content: &[u8],
     fonts: &HashMap<Vec<u8>, Rc<Font>>,
+    ctm: Matrix,
     budget: &Budget,
     out: &mut Lines,
+    draw_form: &mut Draw,
 ) -> Result<(), Error> {
     let mut p = Parser::new(content, 0, true);
     let mut operands: Vec<Obj> = Vec::new();
     let mut st = State {
-        ctm: IDENTITY,
+        ctm,
         font: None,
         size: 0.0,
         char_space: 0.0,
@@ -243,6 +267,11 @@ pub(crate) fn show(
                     }
                 }
             }
+            b"Do" => {
+                if let Some(Obj::Name(name)) = operands.first() {
+                    draw_form(name, &st.ctm, out)?;
+                }
+            }
             b"ID" => {
                 // Inline image data runs to white space, `EI`, white space (or the end).
                 let rest = &content[p.pos..];
@@ -299,20 +328,29 @@ fn draw(s: &[u8], st: &State, tm: &mut Matrix, out: &mut Lines) {
     let h = (st.size * (trm[2] * trm[2] + trm[3] * trm[3]).sqrt())
         .abs()
         .max(0.1);
+    // Positions along the text's direction and across it (its baseline).
+    let len = (trm[0] * trm[0] + trm[1] * trm[1]).sqrt();
+    let dir = if len > 0.0 && len.is_finite() {
+        (trm[0] / len, trm[1] / len)
+    } else {
+        (1.0, 0.0)
+    };
+    let (along, across) = (x * dir.0 + y * dir.1, y * dir.0 - x * dir.1);
+    let same_dir = (dir.0 - out.dir.0).abs() + (dir.1 - out.dir.1).abs() < 0.1;
     match out.last_y {
-        Some(ly) if (y - ly).abs() <= h * 0.5 => {
-            let gap = x - out.pen_x;
+        Some(ly) if same_dir && (across - ly).abs() <= h * 0.5 => {
+            let gap = along - out.pen_along;
             if gap > h / 6.0 && !out.current.ends_with(' ') {
                 out.current.push(' ');
             }
         }
         Some(_) => {
             out.end_line();
-            (out.x0, out.size) = (x, h);
+            (out.x0, out.y0, out.size, out.dir) = (x, y, h, dir);
         }
-        None => (out.x0, out.size) = (x, h),
+        None => (out.x0, out.y0, out.size, out.dir) = (x, y, h, dir),
     }
-    out.last_y = Some(y);
+    out.last_y = Some(across);
     let mut adv_total = 0.0;
     // Past the longest line kept, glyphs still move the pen but add no text.
     let mut sink = String::new();
@@ -331,4 +369,5 @@ fn draw(s: &[u8], st: &State, tm: &mut Matrix, out: &mut Lines) {
     *tm = mul(&[1.0, 0.0, 0.0, 1.0, adv_total, 0.0], tm);
     let end = mul(tm, &st.ctm);
     out.pen_x = end[4];
+    out.pen_along = end[4] * dir.0 + end[5] * dir.1;
 }

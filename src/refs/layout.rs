@@ -1,0 +1,484 @@
+//! Which of a PDF's printed lines are the reference list: the page furniture left out
+//! (running headers and footers, text set sideways such as arXiv's stamp), where the list
+//! starts, which link annotations sit on its entries, and the citing paper's own id as arXiv
+//! stamps it up the first page's margin.
+//!
+//! - A **running line** is a line among the three highest or three lowest of its page whose
+//!   text, digits aside (page numbers, the paper's own DOI or id stay the same), is printed
+//!   within 4 points of the same height on at least three pages (two in a paper of at most
+//!   four pages), has at least four letters besides an identifier's (`arXiv:`, `doi:`, a
+//!   URL's) and is no numbered entry (`[12] …`). It is
+//!   neither searched for a heading nor read for identifiers.
+//! - The **list starts** after the last heading that names it ([`super::is_heading`]) and has
+//!   something after it other than headings; a heading repeated on the pages just before it
+//!   (a "References" printed atop each page of the list) starts it at its first page. A paper
+//!   without any heading starts at its last `[1]` entry that a `[2]` follows, or is read
+//!   whole.
+//! - A **link** counts when its URI is a DOI's (`doi.org`, `dx.doi.org`) or an arXiv
+//!   abstract's or PDF's and its rectangle overlaps a line of the list.
+//!
+//! Each step costs what sorting the lines costs: no line is compared with every other.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::pdf::text::{Line, PageText};
+
+use super::{heading, is_heading, Cited, Found, Mention, Via};
+
+/// How many of a page's highest and lowest lines may be running lines.
+const EDGE_LINES: usize = 3;
+/// How far apart (points) the same running line may sit on two pages.
+const RUNNING_SLACK: f32 = 4.0;
+/// How many lines below a `[1]` its `[2]` may start.
+const NEXT_ENTRY_WITHIN: usize = 200;
+/// How many lines one link is compared with (lines overlapping its height).
+const LINES_PER_LINK: usize = 64;
+/// Longest DOI read from a link.
+const MAX_LINK_DOI: usize = 512;
+
+/// The lines (page index, line index) of `pages` that are running headers or footers.
+pub(super) fn running(pages: &[PageText]) -> HashSet<(usize, usize)> {
+    let need = if pages.len() <= 4 { 2 } else { 3 };
+    let mut out = HashSet::new();
+    if pages.len() < need {
+        return out;
+    }
+    // Each candidate's shape → where it is printed (height, page), sorted by height.
+    let mut at: HashMap<String, Vec<(f32, usize)>> = HashMap::new();
+    let mut candidates = Vec::new();
+    for (pi, p) in pages.iter().enumerate() {
+        let mut upright: Vec<usize> = (0..p.lines.len())
+            .filter(|&i| !p.lines[i].rotated)
+            .collect();
+        upright.sort_by(|&a, &b| p.lines[b].y.total_cmp(&p.lines[a].y));
+        let n = upright.len();
+        let mut edge: Vec<usize> = upright.iter().take(EDGE_LINES).copied().collect();
+        edge.extend(
+            upright
+                .iter()
+                .skip(n.saturating_sub(EDGE_LINES).max(EDGE_LINES)),
+        );
+        for i in edge {
+            let text = p.lines[i].text.trim_start();
+            let key = shape(text);
+            // A line of few letters (a page number, the digits of an identifier's broken
+            // end) or a list's entry (`[12] …`) is no page furniture, whatever repeats.
+            // Letters of words other than an identifier's own (`arXiv:`, `doi:`, a URL's).
+            let mut words = key.clone();
+            for w in ["https", "http", "arxiv", "doi", "org", "www"] {
+                words = words.replace(w, "");
+            }
+            let letters = words.chars().filter(|c| c.is_alphabetic()).count();
+            if letters < 4 || (text.starts_with('[') && key.starts_with("[]")) {
+                continue;
+            }
+            at.entry(key.clone()).or_default().push((p.lines[i].y, pi));
+            candidates.push((pi, i, key));
+        }
+    }
+    for v in at.values_mut() {
+        v.sort_by(|a, b| a.0.total_cmp(&b.0));
+    }
+    for (pi, i, key) in candidates {
+        let y = pages[pi].lines[i].y;
+        let Some(v) = at.get(&key) else { continue };
+        let from = v.partition_point(|e| e.0 < y - RUNNING_SLACK);
+        // At most EDGE_LINES·2 entries a page: the walk stops once enough pages are seen.
+        let mut seen: Vec<usize> = Vec::with_capacity(need);
+        for e in v[from..].iter().take_while(|e| e.0 <= y + RUNNING_SLACK) {
+            if !seen.contains(&e.1) {
+                seen.push(e.1);
+                if seen.len() >= need {
+                    out.insert((pi, i));
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The lines (page index, line index) of the box in which a journal tells how to cite the
+/// paper itself (BioMed Central's "Cite this article as: …", with the paper's own DOI on the
+/// line above): the paper's own identifier, never one of its references.
+pub(super) fn own_citation(pages: &[PageText]) -> HashSet<(usize, usize)> {
+    let mut out = HashSet::new();
+    for (pi, p) in pages.iter().enumerate() {
+        for (i, l) in p.lines.iter().enumerate() {
+            let t = l.text.trim_start();
+            let starts = t
+                .get(..17)
+                .is_some_and(|h| h.eq_ignore_ascii_case("cite this article"));
+            if !starts {
+                continue;
+            }
+            out.insert((pi, i));
+            if let Some(prev) = i.checked_sub(1) {
+                let above = p.lines[prev].text.trim_start().to_ascii_lowercase();
+                if above.starts_with("doi") && !above.contains(' ') || above.starts_with("doi ") {
+                    out.insert((pi, prev));
+                }
+            }
+            // The box's own lines below, set where it starts.
+            for (k, below) in p.lines.iter().enumerate().skip(i + 1).take(6) {
+                if (below.x0 - l.x0).abs() > 1.0 {
+                    break;
+                }
+                out.insert((pi, k));
+            }
+        }
+    }
+    out
+}
+
+/// A line's text with digits and spacing aside, lower case: what stays the same of a running
+/// line from page to page.
+fn shape(text: &str) -> String {
+    let mut s = String::new();
+    for c in text
+        .chars()
+        .filter(|c| !c.is_ascii_digit() && !c.is_whitespace())
+    {
+        s.extend(c.to_lowercase());
+        if s.len() > 256 {
+            break;
+        }
+    }
+    s
+}
+
+/// Where the reference list starts among `lines` (texts with their pages), by the rules in
+/// the module's docs.
+pub(super) fn start(lines: &[(&str, Option<u32>)]) -> usize {
+    let headings: Vec<usize> = (0..lines.len())
+        .filter(|&i| is_heading(lines[i].0))
+        .collect();
+    let followed = |h: usize| {
+        lines[h + 1..]
+            .iter()
+            .filter(|l| !is_heading(l.0))
+            .take(2)
+            .count()
+            >= 2
+    };
+    let chosen = headings
+        .iter()
+        .rev()
+        .copied()
+        .find(|&h| followed(h))
+        .or(headings.last().copied());
+    if let Some(mut h) = chosen {
+        // The same heading on the pages just before: the list started at the first of them.
+        let mut k = headings.partition_point(|&x| x < h);
+        while k > 0 {
+            let prev = headings[k - 1];
+            let (text, page) = lines[prev];
+            let (cur_text, cur_page) = lines[h];
+            let adjacent = match (page, cur_page) {
+                (Some(a), Some(b)) => b == a || b == a + 1,
+                _ => false,
+            };
+            if !adjacent || heading(text) != heading(cur_text) {
+                break;
+            }
+            h = prev;
+            k -= 1;
+        }
+        return h + 1;
+    }
+    // No heading: the last numbered list that starts at `[1]` and goes on to `[2]`.
+    let label = |t: &str, n: &str| t.trim_start().starts_with(n);
+    (0..lines.len())
+        .rev()
+        .find(|&i| {
+            label(lines[i].0, "[1]")
+                && lines[i + 1..]
+                    .iter()
+                    .take(NEXT_ENTRY_WITHIN)
+                    .any(|l| label(l.0, "[2]"))
+        })
+        .unwrap_or(0)
+}
+
+/// The identifiers that the links on the list's lines (`listed`: page index, line index, in
+/// reading order) point to, each where its link first sits, after those the text gives.
+pub(super) fn links(pages: &[PageText], listed: &[(usize, usize)], found: &mut Found) {
+    let mut by_page: HashMap<usize, Vec<usize>> = HashMap::new();
+    for &(pi, i) in listed {
+        by_page.entry(pi).or_default().push(i);
+    }
+    let mut order: Vec<usize> = by_page.keys().copied().collect();
+    order.sort_unstable();
+    for pi in order {
+        let p = &pages[pi];
+        if p.links.is_empty() {
+            continue;
+        }
+        let mut on: Vec<(usize, &crate::pdf::text::Line)> =
+            by_page[&pi].iter().map(|&i| (i, &p.lines[i])).collect();
+        on.sort_by(|a, b| a.1.y.total_cmp(&b.1.y));
+        let mut hits: Vec<(usize, Cited)> = p
+            .links
+            .iter()
+            .filter_map(|l| {
+                let cited = cited_by_uri(&l.uri)?;
+                Some((under(&on, l.rect)?, cited))
+            })
+            .collect();
+        hits.sort_by_key(|h| h.0);
+        for (i, cited) in hits {
+            let m = Mention {
+                cited,
+                page: Some(p.page),
+                line: u32::try_from(i + 1).unwrap_or(u32::MAX),
+                via: Via::Link,
+            };
+            if !found.add(m) {
+                return;
+            }
+        }
+    }
+}
+
+/// What a link's URI cites: a DOI's URL or an arXiv abstract's or PDF's.
+pub(super) fn cited_by_uri(uri: &str) -> Option<Cited> {
+    let uri = uri.trim();
+    if let Some((id, version, _)) = crate::arxiv_id::of_url(uri) {
+        return Some(Cited::Arxiv { id, version });
+    }
+    let rest = uri
+        .strip_prefix("https://")
+        .or_else(|| uri.strip_prefix("http://"))?;
+    let (host, path) = rest.split_once('/')?;
+    let host = host.to_ascii_lowercase();
+    if !matches!(host.as_str(), "doi.org" | "dx.doi.org" | "www.doi.org") {
+        return None;
+    }
+    let doi = percent_decoded(path.split(['?', '#']).next()?)?;
+    if let Some((id, version)) = crate::arxiv_id::of_text(&doi) {
+        return Some(Cited::Arxiv { id, version });
+    }
+    let ok = doi.starts_with("10.")
+        && doi.len() <= MAX_LINK_DOI
+        && doi.split_once('/').is_some_and(|(p, s)| {
+            p.len() > 3 && p[3..].bytes().all(|b| b.is_ascii_digit() || b == b'.') && !s.is_empty()
+        })
+        && !doi.chars().any(|c| c.is_whitespace() || c.is_control());
+    ok.then(|| Cited::Doi(doi.trim_end_matches(['.', ',', ';']).to_owned()))
+}
+
+/// `s` with its `%XX` escapes undone; `None` when that is not UTF-8.
+fn percent_decoded(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match (
+            b[i],
+            b.get(i + 1).and_then(|&c| hex(c)),
+            b.get(i + 2).and_then(|&c| hex(c)),
+        ) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (c, ..) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// The line (index into `lines`, those of the list on one page, sorted by height) that the
+/// rectangle `rect` overlaps, if any.
+pub(super) fn under(lines: &[(usize, &Line)], rect: [f32; 4]) -> Option<usize> {
+    let [x0, y0, x1, y1] = rect;
+    // A line's glyphs reach from a quarter of its size below its baseline to its size above.
+    let from = lines.partition_point(|(_, l)| l.y + l.size.clamp(0.0, 100.0) < y0);
+    lines[from..]
+        .iter()
+        .take_while(|(_, l)| l.y - l.size.clamp(0.0, 100.0) * 0.25 <= y1)
+        .take(LINES_PER_LINK)
+        .find(|(_, l)| {
+            l.y + l.size * 0.8 > y0
+                && l.y - l.size * 0.25 < y1
+                && l.x0 < x1
+                && l.x1.max(l.x0 + 1.0) > x0
+        })
+        .map(|(i, _)| *i)
+}
+
+/// The citing paper's id and version as arXiv stamps its first page (`arXiv:2402.03791v3
+/// [cs.DC] 6 Feb 2024`, set sideways in the margin).
+pub(super) fn stamp(pages: &[PageText]) -> Option<String> {
+    let first = pages.first()?;
+    first
+        .lines
+        .iter()
+        .filter(|l| l.rotated)
+        .find_map(|l| stamp_id(&l.text))
+}
+
+fn stamp_id(text: &str) -> Option<String> {
+    let at = text.find("arXiv:")?;
+    let rest = &text[at + 6..];
+    let id: String = rest
+        .chars()
+        .take_while(|c| !c.is_whitespace() && *c != '[')
+        .collect();
+    let after = rest[id.len()..].trim_start();
+    // The category in brackets, then the date: what only the stamp prints.
+    let (_, date) = after.strip_prefix('[')?.split_once(']')?;
+    if !date
+        .trim()
+        .bytes()
+        .rev()
+        .take(4)
+        .all(|b| b.is_ascii_digit())
+        || date.trim().len() < 8
+    {
+        return None;
+    }
+    let (bare, version) = crate::arxiv_id::split_version(&id);
+    let version = version?;
+    crate::arxiv_id::is_id(bare).then(|| format!("{bare}v{version}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(text: &str, y: f32) -> Line {
+        Line {
+            text: text.into(),
+            x0: 72.0,
+            x1: 300.0,
+            y,
+            size: 10.0,
+            rotated: false,
+        }
+    }
+
+    #[test]
+    fn running_lines_are_the_same_text_at_the_same_height() {
+        let pages: Vec<PageText> = (1..=5)
+            .map(|n| PageText {
+                page: n,
+                lines: vec![
+                    line(
+                        &format!("PLOS ONE | https://doi.org/10.1371/journal.pone.0{n}"),
+                        780.0,
+                    ),
+                    line(&format!("Body line {n} of its own page"), 700.0),
+                    line("A sentence that happens to repeat", 400.0 + n as f32 * 20.0),
+                    line(&format!("{n} / 5"), 40.0),
+                    line(&format!("[{n}] A. Author. Title. arXiv:1706.0376{n}"), 60.0),
+                ],
+                links: vec![],
+            })
+            .collect();
+        let r = running(&pages);
+        for p in 0..5 {
+            assert!(r.contains(&(p, 0)), "header on page {p}");
+            // A page number alone is not worth the name (it holds no identifier).
+            assert!(!r.contains(&(p, 3)), "page number on page {p}");
+            assert!(!r.contains(&(p, 2)), "moving line on page {p}");
+            assert!(!r.contains(&(p, 4)), "an entry on page {p}");
+        }
+        // "Body line N": digits aside the same, and at the same height: running too.
+        assert!(r.contains(&(0, 1)));
+    }
+
+    #[test]
+    fn the_list_starts_after_the_heading_that_has_a_list() {
+        let l = |t: &'static str, p: u32| (t, Some(p));
+        // "References" atop each page of the list and alone on a last page.
+        let lines = [
+            l("Introduction", 1),
+            l("References", 5),
+            l("[1] A. Author", 5),
+            l("[2] B. Author", 5),
+            l("References", 6),
+            l("[3] C. Author", 6),
+            l("References", 7),
+        ];
+        assert_eq!(start(&lines), 2);
+        // No heading: from the last [1] a [2] follows.
+        let lines = [
+            l("[1] in the body, alone", 1),
+            l("text", 1),
+            l("[1] A. Author", 4),
+            l("[2] B. Author", 4),
+        ];
+        assert_eq!(start(&lines), 2);
+        assert_eq!(start(&[l("text", 1), l("more", 1)]), 0);
+    }
+
+    #[test]
+    fn link_targets() {
+        let c = |u: &str| cited_by_uri(u).map(|c| c.key());
+        assert_eq!(
+            c("https://doi.org/10.1103/PhysRevD.95.062003").as_deref(),
+            Some("doi:10.1103/physrevd.95.062003")
+        );
+        assert_eq!(
+            c("http://dx.doi.org/10.1002/(SICI)1099-1166%3C15::AID%3E3.0.CO;2-5").as_deref(),
+            Some("doi:10.1002/(sici)1099-1166<15::aid>3.0.co;2-5")
+        );
+        assert_eq!(
+            c("https://arxiv.org/pdf/1706.03762v5.pdf").as_deref(),
+            Some("arxiv:1706.03762")
+        );
+        assert_eq!(
+            c("https://doi.org/10.48550/arXiv.2402.03791").as_deref(),
+            Some("arxiv:2402.03791")
+        );
+        for u in [
+            "https://example.org/10.1000/x",
+            "https://doi.org/",
+            "https://doi.org/10.x/abc",
+            "mailto:a@b",
+        ] {
+            assert_eq!(c(u), None, "{u}");
+        }
+    }
+
+    #[test]
+    fn the_box_that_cites_the_paper_itself() {
+        let mut l = vec![
+            line("[70] A. Author. doi:10.1000/cited", 300.0),
+            line("doi:10.1186/1471-2148-14-70", 228.0),
+            line("Cite this article as: Barnett et al.: Revealing", 219.0),
+            line("history. BMC Evolutionary Biology 2014 14:70.", 210.0),
+        ];
+        l.push(Line {
+            x0: 322.0,
+            ..line("Submit your next manuscript", 178.0)
+        });
+        let pages = [PageText {
+            page: 11,
+            lines: l,
+            links: vec![],
+        }];
+        let own = own_citation(&pages);
+        let mut got: Vec<usize> = own.iter().map(|&(_, i)| i).collect();
+        got.sort_unstable();
+        assert_eq!(got, [1, 2, 3]);
+    }
+
+    #[test]
+    fn stamps() {
+        assert_eq!(
+            stamp_id("arXiv:2402.03791v3 [cs.DC] 6 Feb 2024").as_deref(),
+            Some("2402.03791v3")
+        );
+        assert_eq!(
+            stamp_id("arXiv:hep-th/9901001v1 [hep-th] 4 Jan 1999").as_deref(),
+            Some("hep-th/9901001v1")
+        );
+        assert_eq!(stamp_id("see arXiv:2402.03791 for details"), None);
+    }
+}
