@@ -8,7 +8,7 @@ whose printed arXiv ids and DOIs were adjudicated by hand (bench/refs-real/READM
 Recall counts the ids printed in each list; "recall with links" also counts the ids that exist
 only as link targets of the list's entries. A reported id is right when it is printed or linked
 in the list (the paper's own id in a stamp, header or footer is wrong). The held-out part is the
-papers added after the reader was tuned on the rest. refextract and pdfx run in this process
+papers not given to the work on the reader until it was measured. refextract and pdfx run in this process
 (`pip install refextract pdfx`), each paper timed alone (refextract's knowledge bases load once,
 before the first paper, and that load is counted in the first paper's time); `pith refs` runs
 once over every paper, as it would over a folder. A tool that is not installed is left out,
