@@ -44,6 +44,10 @@ def run_pith(binary, papers):
     t = time.perf_counter()
     r = subprocess.run([binary, "refs", *[p["path"] for p in papers]], capture_output=True, text=True)
     secs = time.perf_counter() - t
+    # a file pith refuses is scored as reading nothing; its one-line reason is shown
+    for line in r.stderr.splitlines():
+        if line.startswith("pith: "):
+            print(line, file=sys.stderr)
     got = {p["path"]: set() for p in papers}
     for line in r.stdout.splitlines():
         v = json.loads(line)
