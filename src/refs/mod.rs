@@ -14,6 +14,7 @@
 //! [`crate::bounded::Output`]), the first ones read. It does no I/O: the job layer reads
 //! files and source tars.
 
+mod breaks;
 pub mod grammar;
 
 use std::collections::HashMap;
@@ -202,22 +203,24 @@ pub fn from_bbl(text: &str) -> Vec<Mention> {
     scan(&lines)
 }
 
-/// Whether the token at the end of `a` runs on into the next line `b` (a URL broken there).
+/// Whether the token at the end of `a` runs on into the next line `b` (a URL broken there;
+/// [`breaks`] says which ends and starts cannot be one identifier's).
 fn runs_on(a: &Src, b: &Src, tail: &str) -> bool {
+    let first = b.text.as_bytes().first().copied().unwrap_or(b' ');
+    if a.text.ends_with('\u{AD}') {
+        return first.is_ascii_alphanumeric();
+    }
     let Some(&last) = a.text.as_bytes().last() else {
         return false;
     };
-    let first = b.text.as_bytes().first().copied().unwrap_or(b' ');
-    if !URL_BREAKS.contains(&last) || !(first.is_ascii_alphanumeric() || b"-_.:/(".contains(&first))
+    if !URL_BREAKS.contains(&last)
+        || !(first.is_ascii_alphanumeric() || b"-_.:/(".contains(&first))
+        || breaks::starts_anew(last, b.text)
     {
         return false;
     }
     // The token as read so far: a URL may already run over more than one line.
-    let token = tail
-        .rsplit(char::is_whitespace)
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
+    let token = breaks::last_token(tail).to_ascii_lowercase();
     let linkish = ["10.", "arxiv", "doi", "://", "www.", "/"]
         .iter()
         .any(|p| token.contains(p))
@@ -227,9 +230,9 @@ fn runs_on(a: &Src, b: &Src, tail: &str) -> bool {
     if !linkish {
         return false;
     }
-    // An identifier cannot end in `/` or `:` (`10.1103/`, `arXiv:`): the next line holds
-    // the rest wherever the line ends.
-    if b"/:".contains(&last) {
+    // An identifier cannot end in `/` or `:` (`10.1103/`, `arXiv:`), nor as an unfinished
+    // token: the next line holds the rest wherever the line ends.
+    if b"/:".contains(&last) || breaks::unfinished(&token) {
         return true;
     }
     match (a.geometry, b.geometry) {
@@ -253,7 +256,9 @@ fn runs_on(a: &Src, b: &Src, tail: &str) -> bool {
 fn normalise(s: &str, out: &mut String) {
     for c in s.chars() {
         match c {
-            '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{00AD}' | '\u{2212}' => out.push('-'),
+            '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2212}' => out.push('-'),
+            // A soft hyphen is a place a line may break, not a character ([`breaks`]).
+            '\u{00AD}' => {}
             '\u{FB00}' => out.push_str("ff"),
             '\u{FB01}' => out.push_str("fi"),
             '\u{FB02}' => out.push_str("fl"),
@@ -275,8 +280,12 @@ fn scan(lines: &[Src]) -> Vec<Mention> {
         while !text.is_char_boundary(from) {
             from += 1;
         }
-        if i > 0 && !runs_on(&lines[i - 1], l, &text[from..]) {
-            text.push('\n');
+        if i > 0 {
+            if !runs_on(&lines[i - 1], l, &text[from..]) {
+                text.push('\n');
+            } else if breaks::typeset_hyphen(breaks::last_token(&text[from..]), l.text) {
+                text.pop();
+            }
         }
         starts.push(text.len());
         normalise(l.text, &mut text);
@@ -455,6 +464,48 @@ mod tests {
         assert_eq!(
             keys(&from_pages(&[p])),
             ["doi:10.1000/xyz", "doi:10.1000/uvw"]
+        );
+    }
+
+    #[test]
+    fn soft_hyphens_are_break_opportunities_not_characters() {
+        let p = page(
+            1,
+            &[
+                ("References", 100.0),
+                (
+                    "[1] A. Author, Cell 1 (2009) 2, doi:10.1016/j.\u{AD}cell.2009.01.002.",
+                    300.0,
+                ),
+                (
+                    "[2] B. Author, Nature 550 (2017) 1, doi:10.1038/na\u{AD}",
+                    200.0,
+                ),
+                ("ture34693.", 100.0),
+            ],
+        );
+        assert_eq!(
+            keys(&from_pages(&[p])),
+            ["doi:10.1016/j.cell.2009.01.002", "doi:10.1038/nature34693"]
+        );
+    }
+
+    #[test]
+    fn unfinished_tokens_run_on_wherever_the_line_ends() {
+        // Ragged lines (far from the edge) that cannot end an identifier.
+        let p = page(
+            1,
+            &[
+                ("References", 100.0),
+                ("[1] A. Author, A preprint, https://arxiv.", 150.0),
+                ("org/abs/2402.03791.", 100.0),
+                ("[2] B. Author, Gastroenterology, doi:10.1053/j.", 150.0),
+                ("gastro.2020.01.001.", 100.0),
+            ],
+        );
+        assert_eq!(
+            keys(&from_pages(&[p])),
+            ["arxiv:2402.03791", "doi:10.1053/j.gastro.2020.01.001"]
         );
     }
 
