@@ -86,7 +86,8 @@ pub(super) fn unfinished(token: &str) -> bool {
             return rest.ends_with('.') || rest.ends_with('-');
         }
     }
-    if lower.ends_with("10.") && !lower[..lower.len() - 3].ends_with(|c: char| c.is_ascii_digit()) {
+    // `doi:10.`, `doi.org/10.`: a DOI's prefix alone (a bare `10.` may be a page).
+    if lower.ends_with(":10.") || lower.ends_with("/10.") {
         return true;
     }
     if let Some(s) = doi_suffix(&lower) {
@@ -107,11 +108,12 @@ pub(super) fn unfinished(token: &str) -> bool {
 /// rest: a label, or — after a line ending in `.` or `,` (`last`) — an author's name.
 pub(super) fn starts_anew(last: u8, next: &str) -> bool {
     let next = next.trim_start();
+    // The first word up to a space or colon (`doi.org/…` is a URL's rest, `doi:` a label).
     let word = next
-        .split(|c: char| c.is_whitespace() || c == ':' || c == '.' || c == ',')
+        .split(|c: char| c.is_whitespace() || c == ':')
         .next()
-        .unwrap_or("");
-    let word = word.strip_suffix("://").unwrap_or(word);
+        .unwrap_or("")
+        .trim_end_matches(['.', ',']);
     if LABELS.contains(&word) {
         return true;
     }
@@ -199,6 +201,8 @@ mod tests {
             "https://arxiv.org/abs/1706.03762.",
             "10.1016/j.cell.2009.01.002.",
             "pages 3610.",
+            "10.",
+            "1-10.",
             "arXiv:1706.03762.",
             "https://example.com",
         ] {
@@ -237,6 +241,9 @@ mod tests {
             "Cell.2009.01.002",
             "AID-GPS262>3.0.CO;2-5",
             "j.cell",
+            // A URL's rest after its scheme.
+            "doi.org/10.1000/x",
+            "arXiv.org/abs/1706.03762",
         ] {
             assert!(!starts_anew(b'.', l), "{l}");
         }

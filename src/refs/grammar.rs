@@ -5,7 +5,8 @@
 //!   them. A bare `1503.01234` is as often a page range, a decimal or a report number, so one
 //!   counts only where the entry's shape says it is arXiv's:
 //!   - "arXiv" (`arXiv:`, `arxiv.org/abs/`, `arXiv preprint`, the arXiv DOI, Semantic
-//!     Scholar's `ArXiv, abs/…`) or "eprint" a few characters before it;
+//!     Scholar's `ArXiv, abs/…`), "eprint" or "e-print" (INSPIRE's `e-Print:`) a few
+//!     characters before it;
 //!   - DBLP's `CoRR abs/1706.03762` (`CoRR, abs/…`, `CoRR, vol. abs/…`): `abs/` right before
 //!     it and "CoRR" a few characters before that;
 //!   - a category in brackets after it (`[hep-th]`);
@@ -185,14 +186,14 @@ fn new_style_at(text: &str, i: usize) -> Option<(usize, Cited)> {
     ))
 }
 
-/// Whether "arxiv" or "eprint" stands within [`CONTEXT`] bytes before `i`.
+/// Whether "arxiv", "eprint" or "e-print" (INSPIRE's `e-Print:`) stands within [`CONTEXT`] bytes before `i`.
 fn said_arxiv(text: &str, i: usize) -> bool {
     let mut from = i.saturating_sub(CONTEXT);
     while !text.is_char_boundary(from) {
         from += 1;
     }
     let before = text[from..i].to_ascii_lowercase();
-    before.contains("arxiv") || before.contains("eprint")
+    before.contains("arxiv") || before.contains("eprint") || before.contains("e-print")
 }
 
 /// Whether DBLP's `CoRR abs/` (`CoRR, abs/`, `CoRR, vol. abs/`) stands right before `i`.
@@ -486,6 +487,7 @@ mod tests {
         assert_eq!(ids("CoRR, vol. abs/1412.6980, 2014."), ["1412.6980"]);
         assert_eq!(ids("ArXiv, abs/2005.14165, 2020."), ["2005.14165"]);
         assert_eq!(ids("arXiv preprint arXiv:1706.03762"), ["1706.03762"]);
+        assert_eq!(ids("e-Print: 2001.01234, 2020"), ["2001.01234"]);
         // `abs/` alone, or CoRR far before, is not enough.
         assert!(ids("see abs/1706.03762 here").is_empty());
     }
