@@ -7,7 +7,8 @@
 //! - **Unfinished tokens** run on whatever the geometry says: a URL still in its host
 //!   (`https://arxiv.⏎org/abs/…`, `https://doi.⏎org/…`), a DOI whose suffix so far is one or
 //!   two characters (`10.1053/j.⏎gastro…`: no DOI is `10.1053/j`), a DOI prefix alone
-//!   (`doi:10.⏎1103/…`), an arXiv number cut at its dot (`arXiv:1706.⏎03762`).
+//!   (`doi:10.⏎1103/…`), an arXiv number cut at its dot (`arXiv:1706.⏎03762`,
+//!   `arxiv.org/abs/1706.⏎03762`), an old-style archive cut at its hyphen (`[astro-⏎ph/…]`).
 //! - **A next line that starts anew** is never run into from a line ending in `.` or `,`
 //!   (where an entry may end): one that starts with a label (`URL`, `Available`, `[Online]`,
 //!   `doi:`, `arXiv:`, `http(s)://`, `Retrieved`, `Accessed`, `ISBN`, `PMID` …) or with an
@@ -94,14 +95,19 @@ pub(super) fn unfinished(token: &str) -> bool {
         let suffix = lower[s..].trim_end_matches(['.', '-', '_']);
         return suffix.len() <= 2;
     }
-    // `arXiv:1706.`: a new-style number cut at its dot.
-    if let Some(p) = lower.rfind("arxiv:") {
-        let num = &lower[p + 6..];
-        return num.len() == 5
-            && num.ends_with('.')
-            && num[..4].bytes().all(|c| c.is_ascii_digit());
+    // `arXiv:1706.`, `arxiv.org/abs/1706.`: a new-style number cut at its dot.
+    if let Some(p) = lower.rfind("arxiv") {
+        let num = lower[p..].rsplit([':', '/']).next().unwrap_or("");
+        if num.len() == 5 && num.ends_with('.') && num[..4].bytes().all(|c| c.is_ascii_digit()) {
+            return true;
+        }
     }
-    false
+    // `astro-`, `arXiv:hep-`: an old-style archive cut at its hyphen.
+    let name = lower.rsplit([':', '/']).next().unwrap_or("");
+    name.ends_with('-')
+        && crate::arxiv_id::OLD_ARCHIVES
+            .iter()
+            .any(|a| a.len() > name.len() && a.starts_with(name))
 }
 
 /// Whether `next` (the next line's text) starts with something other than an identifier's
@@ -193,6 +199,9 @@ mod tests {
             "https://doi.org/10.",
             "10.1016/",
             "arXiv:1706.",
+            "https://arxiv.org/abs/1706.",
+            "astro-",
+            "arXiv:hep-",
         ] {
             assert!(unfinished(t), "{t}");
         }
@@ -205,6 +214,8 @@ mod tests {
             "1-10.",
             "arXiv:1706.03762.",
             "https://example.com",
+            "well-",
+            "hep-th",
         ] {
             assert!(!unfinished(t), "{t}");
         }

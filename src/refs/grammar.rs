@@ -33,7 +33,7 @@
 //!   it names.
 //!
 //! Pure: text in, identifiers with their byte offsets out. How lines were joined into this
-//! text (URL breaks, hyphens, soft hyphens) is [`super::breaks`]'s.
+//! text (URL breaks, hyphens, soft hyphens) is the reader's (`refs`' module `breaks`).
 
 use crate::arxiv_id::{archive_as_printed, is_id as is_arxiv_id, NEW_STYLE_FROM};
 

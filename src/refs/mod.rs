@@ -7,8 +7,11 @@
 //! one is read whole. An identifier that a URL break splits across two lines is read whole:
 //! a line that ends with a character URLs break after (`/ . - _ :` …), inside a token that
 //! is an identifier's or a link's, and that reaches the column's right edge (or could not
-//! end an identifier there) runs on into the next line without a space. Each identifier is
-//! reported once, where it is first read, with the first version any mention gives.
+//! end an identifier there) runs on into the next line without a space. The module `breaks`
+//! holds the rules for tokens that cannot end at a line's end, lines that cannot continue
+//! one, soft hyphens (removed) and TeX's hyphens in plain-text DOIs (dropped). Each
+//! identifier is reported once, where it is first read, with the first version any mention
+//! gives.
 //!
 //! At most 4 MiB of identifiers are reported for one file (counted by
 //! [`crate::bounded::Output`]), the first ones read. It does no I/O: the job layer reads
