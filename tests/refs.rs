@@ -323,6 +323,7 @@ A body that quotes 2101.00001 and CoRR abs/2101.00002 before the list.
 \bibitem{sici} F.~Writer, Int. J. Geriatr. Psychiatry 11 (1996) 15, doi:\url{10.1002/(SICI)1099-1166(199601)11:1<15::AID-GPS262>3.0.CO;2-5}.
 \bibitem{tex} G.~Writer, Nature 550 (2017) 1, doi:10.1038/na-\linebreak ture34693.
 \bibitem{kept} H.~Writer, Nature 585 (2020) 357, \url{https://doi.org/10.1038/s41586-}\linebreak\url{020-2649-2}.
+\bibitem{rsos} J.~Writer, J. Dairy Sci. 88 (2005) 3402, (doi:10.3168/jds.S0022-0302\newline (05)73024-1) and (doi:10.1016/j.cbpa\newline .2008.09.013).
 \bibitem{traps} I.~Writer, Report CERN-TH.2001.01235, vol. 1412.6980 of the series, 2001.01236 (2020), doi:10.1000/x.2001.01237.
 \end{thebibliography}
 \end{document}
@@ -366,6 +367,8 @@ fn the_forms_real_bibliographies_print() {
             "doi:10.1002/(sici)1099-1166(199601)11:1<15::aid-gps262>3.0.co;2-5",
             "doi:10.1038/nature34693",
             "doi:10.1038/s41586-020-2649-2",
+            "doi:10.3168/jds.s0022-0302(05)73024-1",
+            "doi:10.1016/j.cbpa.2008.09.013",
             "doi:10.1000/x.2001.01237",
         ],
         "{}",

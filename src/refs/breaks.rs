@@ -9,6 +9,10 @@
 //!   two characters (`10.1053/j.⏎gastro…`: no DOI is `10.1053/j`), a DOI prefix alone
 //!   (`doi:10.⏎1103/…`), an arXiv number cut at its dot (`arXiv:1706.⏎03762`,
 //!   `arxiv.org/abs/1706.⏎03762`), an old-style archive cut at its hyphen (`[astro-⏎ph/…]`).
+//! - **An identifier in a bracket it opened** (`(doi:…`, `[arXiv:…`, `<https://…`) runs on
+//!   into the next line when that line's first word closes the bracket, however the line
+//!   ended (Royal Society Open Science breaks `(doi:10.3168/jds.S0022-0302⏎(05)73024-1)` and
+//!   `(doi:10.1016/j.cbpa⏎.2008.09.013)` where no URL would break).
 //! - **A next line that starts anew** is never run into from a line ending in `.` or `,`
 //!   (where an entry may end): one that starts with a label (`URL`, `Available`, `[Online]`,
 //!   `doi:`, `arXiv:`, `http(s)://`, `Retrieved`, `Accessed`, `ISBN`, `PMID` …) or with an
@@ -108,6 +112,23 @@ pub(super) fn unfinished(token: &str) -> bool {
         && crate::arxiv_id::OLD_ARCHIVES
             .iter()
             .any(|a| a.len() > name.len() && a.starts_with(name))
+}
+
+/// Whether the identifier at the end of `tail` stands in a bracket it opened and has not
+/// closed (`(doi:10.3168/jds.S0022-0302`, `[arXiv:hep-`), and the first word of `next` closes
+/// it (`(05)73024-1)`, `pone.0050312)`): the identifier runs on into `next` wherever and
+/// however the line ended (journals such as Royal Society Open Science break DOIs in
+/// parentheses anywhere, before a dot or between digits).
+pub(super) fn closed_on_next(tail: &str, next: &str) -> bool {
+    let raw = tail.rsplit(char::is_whitespace).next().unwrap_or("");
+    let first = next.split_whitespace().next().unwrap_or("");
+    let lower = raw.to_ascii_lowercase();
+    let names = doi_suffix(&lower).is_some() || lower.contains("arxiv");
+    let count = |t: &str, c: char| t.matches(c).count();
+    names
+        && [('(', ')'), ('[', ']'), ('<', '>')]
+            .iter()
+            .any(|&(o, c)| count(raw, o) > count(raw, c) && count(first, c) > count(first, o))
 }
 
 /// Whether `next` (the next line's text) starts with something other than an identifier's
@@ -221,6 +242,30 @@ mod tests {
         }
         assert_eq!(last_token("see [astro-"), "astro-");
         assert_eq!(last_token("(https://doi."), "https://doi.");
+    }
+
+    #[test]
+    fn an_identifier_in_an_open_bracket_runs_on_to_its_close() {
+        for (tail, next) in [
+            ("3402–3410. (doi:10.3168/jds.S0022-0302", "(05)73024-1)"),
+            ("Acta 1533, 1–28. (doi:10.1016/s1388-1981(01)00", "130-5)"),
+            (
+                "PLoS ONE 7, e50312. (doi:10.1371/journal",
+                ".pone.0050312) 30. Daneshvar",
+            ),
+            ("[arXiv:hep-", "th/9711200]."),
+            ("<https://doi.org/10.1000/ab", "c>."),
+        ] {
+            assert!(closed_on_next(tail, next), "{tail} | {next}");
+        }
+        for (tail, next) in [
+            // Closed on its own line, nothing closes on the next, no identifier.
+            ("(doi:10.1000/abc)", "x)"),
+            ("(doi:10.1000/abc", "Smith, J. (2020)"),
+            ("(see page", "12)"),
+        ] {
+            assert!(!closed_on_next(tail, next), "{tail} | {next}");
+        }
     }
 
     #[test]

@@ -210,6 +210,9 @@ pub fn from_bbl(text: &str) -> Vec<Mention> {
 /// [`breaks`] says which ends and starts cannot be one identifier's).
 fn runs_on(a: &Src, b: &Src, tail: &str) -> bool {
     let first = b.text.as_bytes().first().copied().unwrap_or(b' ');
+    if breaks::closed_on_next(tail, b.text) {
+        return true;
+    }
     if a.text.ends_with('\u{AD}') {
         return first.is_ascii_alphanumeric();
     }
