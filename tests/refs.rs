@@ -3,7 +3,10 @@
 //!
 //! The quick tier reads a committed pdfLaTeX page (`examples/refs.pdf`, compiled once from `examples/refs.tex` with TeX Live 2023 and
 //! `SOURCE_DATE_EPOCH=1700000000`) whose answer is
-//! known, a source tar and a `.bbl`, and refuses what is neither. The full tier compiles
+//! known, a source tar and a `.bbl`, and refuses what is neither; it also compiles one page of
+//! the identifier forms real bibliographies print (DBLP's CoRR, bare HEP eprints, broken and
+//! misprinted archives, URLs and DOIs broken where a line break matters) where pdfLaTeX is
+//! installed. The full tier compiles
 //! generated papers (numbered, author-year with natbib, two columns, DOIs broken at hyphens)
 //! whose reference lists hold known ids, and holds what `pith refs` reads to at least 95% of
 //! them found and 99% of what it reports right; pdftotext, given the same files, shows the
