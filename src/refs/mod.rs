@@ -210,18 +210,19 @@ pub fn from_bbl(text: &str) -> Vec<Mention> {
 /// [`breaks`] says which ends and starts cannot be one identifier's).
 fn runs_on(a: &Src, b: &Src, tail: &str) -> bool {
     let first = b.text.as_bytes().first().copied().unwrap_or(b' ');
+    let Some(&last) = a.text.as_bytes().last() else {
+        return false;
+    };
+    if breaks::starts_anew(last, b.text) {
+        return false;
+    }
     if breaks::closed_on_next(tail, b.text) {
         return true;
     }
     if a.text.ends_with('\u{AD}') {
         return first.is_ascii_alphanumeric();
     }
-    let Some(&last) = a.text.as_bytes().last() else {
-        return false;
-    };
-    if !URL_BREAKS.contains(&last)
-        || !(first.is_ascii_alphanumeric() || b"-_.:/(".contains(&first))
-        || breaks::starts_anew(last, b.text)
+    if !URL_BREAKS.contains(&last) || !(first.is_ascii_alphanumeric() || b"-_.:/(".contains(&first))
     {
         return false;
     }
@@ -493,6 +494,31 @@ mod tests {
         assert_eq!(
             keys(&from_pages(&[p])),
             ["doi:10.1016/j.cell.2009.01.002", "doi:10.1038/nature34693"]
+        );
+    }
+
+    #[test]
+    fn an_open_bracket_runs_on_to_its_close_but_not_into_a_label() {
+        let p = page(
+            1,
+            &[
+                ("References", 100.0),
+                (
+                    "[1] A. Author, J. Dairy Sci. 88, 3402. (doi:10.3168/jds.S0022-0302",
+                    150.0,
+                ),
+                ("(05)73024-1)", 100.0),
+                ("[2] B. Author, Two of them (doi:10.1000/abc;", 150.0),
+                ("doi:10.1000/def).", 100.0),
+            ],
+        );
+        assert_eq!(
+            keys(&from_pages(&[p])),
+            [
+                "doi:10.3168/jds.s0022-0302(05)73024-1",
+                "doi:10.1000/abc",
+                "doi:10.1000/def"
+            ]
         );
     }
 
