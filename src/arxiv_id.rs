@@ -33,6 +33,23 @@ pub fn is_archive(name: &str) -> bool {
     OLD_ARCHIVES.contains(&name)
 }
 
+/// The archive a reference list names, as printed: an archive of [`OLD_ARCHIVES`], or one
+/// printed without its hyphen (`astroph`, `hepth`, `grqc`: BibTeX styles and hand-typed lists
+/// lose it). `None` for any other word.
+///
+/// # Examples
+/// ```
+/// use pith::arxiv_id::archive_as_printed;
+/// assert_eq!(archive_as_printed("astroph"), Some("astro-ph"));
+/// assert_eq!(archive_as_printed("gr-qc"), Some("gr-qc"));
+/// assert_eq!(archive_as_printed("astro"), None);
+/// ```
+pub fn archive_as_printed(name: &str) -> Option<&'static str> {
+    OLD_ARCHIVES.iter().copied().find(|a| {
+        *a == name || (a.contains('-') && a.len() == name.len() + 1 && a.replace('-', "") == name)
+    })
+}
+
 /// Whether `id` is an arXiv identifier as arXiv writes it (no version): new style
 /// `YYMM.NNNN` or `YYMM.NNNNN` by its month, or old style `archive/YYMMNNN` with the archive
 /// in lower case and no subject class.

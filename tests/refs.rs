@@ -3,7 +3,10 @@
 //!
 //! The quick tier reads a committed pdfLaTeX page (`examples/refs.pdf`, compiled once from `examples/refs.tex` with TeX Live 2023 and
 //! `SOURCE_DATE_EPOCH=1700000000`) whose answer is
-//! known, a source tar and a `.bbl`, and refuses what is neither. The full tier compiles
+//! known, a source tar and a `.bbl`, and refuses what is neither; it also compiles one page of
+//! the identifier forms real bibliographies print (DBLP's CoRR, bare HEP eprints, broken and
+//! misprinted archives, URLs and DOIs broken where a line break matters) where pdfLaTeX is
+//! installed. The full tier compiles
 //! generated papers (numbered, author-year with natbib, two columns, DOIs broken at hyphens)
 //! whose reference lists hold known ids, and holds what `pith refs` reads to at least 95% of
 //! them found and 99% of what it reports right; pdftotext, given the same files, shows the
@@ -297,6 +300,83 @@ fn generated_papers_meet_recall_and_precision() {
     }
     assert!(right * 100 >= cited * 95, "recall {right}/{cited}");
     assert!(right * 100 >= found * 99, "precision {right}/{found}");
+}
+
+/// The forms real bibliographies print, each where a line break matters forced by
+/// `\linebreak` (a justified line: it reaches the column's edge, as TeX's own breaks do) or
+/// `\newline` (a ragged line), typeset by pdfLaTeX and read back through `pith refs`.
+const FORMS: &str = r"\documentclass{article}
+\usepackage{url}
+\begin{document}
+A body that quotes 2101.00001 and CoRR abs/2101.00002 before the list.
+\begin{thebibliography}{99}
+\bibitem{dblp} A.~Vaswani et al. Attention is all you need. CoRR abs/1706.03762, 2017.
+\bibitem{s2} T.~Brown et al. Language models are few-shot learners. ArXiv, abs/2005.14165, 2020.
+\bibitem{hep} C.~Alexandrou et al., Phys. Rev. D 108 (2023) 014511 [2209.15546].
+\bibitem{old} J.~Maldacena, Adv. Theor. Math. Phys. 2 (1998) 231 [hep-th/9711200].
+\bibitem{last} A.~Author, JHEP 05 (2020) 123, 2001.01234.
+\bibitem{broken} S.~Perlmutter et al., Astrophys. J. 517 (1999) 565, and more [astro-\linebreak ph/0303455].
+\bibitem{wrong} E.~Komatsu et al. [astroph/0806.0683]; J.~Doe [gr-qc/0806.3093].
+\bibitem{url} T.~Mikolov et al., Efficient estimation, \url{http://arxiv.org/}\linebreak\url{abs/1301.3781}.
+\bibitem{host} A.~Writer, A preprint, \url{https://arxiv.}\newline\url{org/abs/2402.03791}.
+\bibitem{pdf} B.~Writer, \url{https://arxiv.org/pdf/1512.03385v2.pdf}.
+\bibitem{elsevier} C.~Writer, Gastroenterology 158 (2020), doi:10.1053/j.\newline gastro.2020.01.001.
+\bibitem{label} D.~Writer, A report, a title long enough to fill its line, doi:10.1000/xyz123.\linebreak URL https://example.org/report.
+\bibitem{author} E.~Writer, Title, J. 1 (2020) 1, doi:10.1000/abc.def.\linebreak Smith, J., 2021, Second title, Journal.
+\bibitem{sici} F.~Writer, Int. J. Geriatr. Psychiatry 11 (1996) 15, doi:\url{10.1002/(SICI)1099-1166(199601)11:1<15::AID-GPS262>3.0.CO;2-5}.
+\bibitem{tex} G.~Writer, Nature 550 (2017) 1, doi:10.1038/na-\linebreak ture34693.
+\bibitem{kept} H.~Writer, Nature 585 (2020) 357, \url{https://doi.org/10.1038/s41586-}\linebreak\url{020-2649-2}.
+\bibitem{rsos} J.~Writer, J. Dairy Sci. 88 (2005) 3402, (doi:10.3168/jds.S0022-0302\newline (05)73024-1) and (doi:10.1016/j.cbpa\newline .2008.09.013).
+\bibitem{traps} I.~Writer, Report CERN-TH.2001.01235, vol. 1412.6980 of the series, 2001.01236 (2020), doi:10.1000/x.2001.01237.
+\end{thebibliography}
+\end{document}
+";
+
+#[test]
+fn the_forms_real_bibliographies_print() {
+    let test = "refs_forms";
+    if !common::have_tool("pdflatex", test) {
+        return;
+    }
+    let dir = common::tmpdir();
+    let tex = dir.path().join("forms.tex");
+    std::fs::write(&tex, FORMS).unwrap();
+    let mut cmd = tex::timed(120);
+    cmd.current_dir(dir.path())
+        .args(["pdflatex", "-interaction=nonstopmode", "-halt-on-error"])
+        .arg(&tex);
+    let (ok, log) = tex::run_tool(cmd, "pdflatex", 120);
+    assert!(ok, "{log}");
+    let r = run_pith(&["refs", dir.path().join("forms.pdf").to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let got: Vec<String> = lines(&r.stdout).iter().map(key).collect();
+    assert_eq!(
+        got,
+        [
+            "arxiv:1706.03762",
+            "arxiv:2005.14165",
+            "arxiv:2209.15546",
+            "arxiv:hep-th/9711200",
+            "arxiv:2001.01234",
+            "arxiv:astro-ph/0303455",
+            "arxiv:0806.0683",
+            "arxiv:0806.3093",
+            "arxiv:1301.3781",
+            "arxiv:2402.03791",
+            "arxiv:1512.03385v2",
+            "doi:10.1053/j.gastro.2020.01.001",
+            "doi:10.1000/xyz123",
+            "doi:10.1000/abc.def",
+            "doi:10.1002/(sici)1099-1166(199601)11:1<15::aid-gps262>3.0.co;2-5",
+            "doi:10.1038/nature34693",
+            "doi:10.1038/s41586-020-2649-2",
+            "doi:10.3168/jds.s0022-0302(05)73024-1",
+            "doi:10.1016/j.cbpa.2008.09.013",
+            "doi:10.1000/x.2001.01237",
+        ],
+        "{}",
+        r.stdout
+    );
 }
 
 /// The lines of a JSON Lines file or output, as a set (the order files finish in is the

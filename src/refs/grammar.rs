@@ -2,20 +2,40 @@
 //!
 //! - arXiv, new style: `YYMM.NNNN` from April 2007 (`0704`) to December 2014, `YYMM.NNNNN` from
 //!   January 2015, with an optional version `vN`, as [`crate::arxiv_id::is_id`] checks
-//!   them. A bare `1503.01234` is as often a page range or a report number, so one counts
-//!   only where the text says it is arXiv's: "arXiv" (`arXiv:`, `arxiv.org/abs/`, `arXiv
-//!   preprint`, the arXiv DOI) or "eprint" a few characters before it, or a category in
-//!   brackets after it (`[hep-th]`).
-//! - arXiv, old style: `archive(.SC)/YYMMNNN`, the archive one of
-//!   [`crate::arxiv_id::OLD_ARCHIVES`], from August 1991 to March 2007; the subject class is
-//!   dropped as arXiv drops it. The archive names it, so no other context is needed.
-//! - DOIs: Crossref's pattern `10.\d{4,9}/[-._;()/:A-Z0-9]+`, case-insensitive, with trailing
-//!   punctuation (`.,;:`) and an unbalanced closing parenthesis trimmed; an arXiv DOI
-//!   (`10.48550/arXiv.…`) is read as the arXiv id it names.
+//!   them. A bare `1503.01234` is as often a page range, a decimal or a report number, so one
+//!   counts only where the entry's shape says it is arXiv's:
+//!   - "arXiv" (`arXiv:`, `arxiv.org/abs/`, `arXiv preprint`, the arXiv DOI, Semantic
+//!     Scholar's `ArXiv, abs/…`), "eprint" or "e-print" (INSPIRE's `e-Print:`) a few
+//!     characters before it;
+//!   - DBLP's `CoRR abs/1706.03762` (`CoRR, abs/…`, `CoRR, vol. abs/…`): `abs/` right before
+//!     it and "CoRR" a few characters before that;
+//!   - a category in brackets after it (`[hep-th]`);
+//!   - an archive and a slash right before it, the archive as printed, hyphen lost or not
+//!     (`astroph/0806.0683`, `gr-qc/0806.3093`: a new-style number under an old-style
+//!     archive, read as the new-style id it is);
+//!   - brackets around it alone (`Phys. Rev. D 108 (2023) 014511 [2209.15546]`, HEP's
+//!     eprint after a journal reference);
+//!   - the entry's last item: after `, ` or `; `, and nothing but an optional period after it
+//!     before the line ends (`…, JHEP 05 (2020) 123, 2001.01234.`).
 //!
-//! Pure: text in, identifiers with their byte offsets out.
+//!   Elsewhere an id-shaped number is not read: in a sentence, after a page or volume, in a
+//!   DOI's tail (`10.1000/x.2001.01234`), glued to a report number (`CERN-TH.2001.01234`), or
+//!   followed by more of an entry on its line.
+//! - arXiv, old style: `archive(.SC)/YYMMNNN`, the archive one of
+//!   [`crate::arxiv_id::OLD_ARCHIVES`] (or one printed without its hyphen, `astroph/0303455`),
+//!   from August 1991 to March 2007; the subject class is dropped as arXiv drops it. The
+//!   archive names it, so no other context is needed.
+//! - DOIs: Crossref's pattern `10.\d{4,9}/[-._;()/:A-Z0-9]+`, case-insensitive, widened by
+//!   the `<` and `>` of SICI DOIs (`10.1002/(SICI)1099-1166(199601)11:1<15::AID-GPS262>3.0.CO;2-5`).
+//!   The sentence's punctuation after it (`.,;:/`) is trimmed, and a closing `)` or `>` only
+//!   when it closes nothing the DOI opened; so a DOI in parentheses or angle brackets loses
+//!   them and a SICI keeps its own. An arXiv DOI (`10.48550/arXiv.…`) is read as the arXiv id
+//!   it names.
+//!
+//! Pure: text in, identifiers with their byte offsets out. How lines were joined into this
+//! text (URL breaks, hyphens, soft hyphens) is the reader's (`refs`' module `breaks`).
 
-use crate::arxiv_id::{is_id as is_arxiv_id, NEW_STYLE_FROM, OLD_ARCHIVES};
+use crate::arxiv_id::{archive_as_printed, is_id as is_arxiv_id, NEW_STYLE_FROM};
 
 /// What a reference cites.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -148,7 +168,13 @@ fn new_style_at(text: &str, i: usize) -> Option<(usize, Cited)> {
     if b.get(end) == Some(&b'.') && b.get(end + 1).is_some_and(u8::is_ascii_digit) {
         return None;
     }
-    if !(said_arxiv(text, i) || category_after(b, end)) {
+    let shaped = said_arxiv(text, i)
+        || corr_abs(text, i)
+        || category_after(b, end)
+        || archive_before(text, i).is_some()
+        || bracketed(text, i, end)
+        || last_item(b, i, end);
+    if !shaped {
         return None;
     }
     Some((
@@ -160,14 +186,75 @@ fn new_style_at(text: &str, i: usize) -> Option<(usize, Cited)> {
     ))
 }
 
-/// Whether "arxiv" or "eprint" stands within [`CONTEXT`] bytes before `i`.
+/// Whether "arxiv", "eprint" or "e-print" (INSPIRE's `e-Print:`) stands within [`CONTEXT`] bytes before `i`.
 fn said_arxiv(text: &str, i: usize) -> bool {
     let mut from = i.saturating_sub(CONTEXT);
     while !text.is_char_boundary(from) {
         from += 1;
     }
     let before = text[from..i].to_ascii_lowercase();
-    before.contains("arxiv") || before.contains("eprint")
+    before.contains("arxiv") || before.contains("eprint") || before.contains("e-print")
+}
+
+/// Whether DBLP's `CoRR abs/` (`CoRR, abs/`, `CoRR, vol. abs/`) stands right before `i`.
+fn corr_abs(text: &str, i: usize) -> bool {
+    let b = text.as_bytes();
+    if i < 4 || !b[i - 4..i].eq_ignore_ascii_case(b"abs/") {
+        return false;
+    }
+    let mut from = i.saturating_sub(24);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    text[from..i - 4].to_ascii_lowercase().contains("corr")
+}
+
+/// Where an archive and slash right before `i` start (`astro-ph/`, `astroph/`, `math.GT/`),
+/// the archive as printed ([`archive_as_printed`]).
+fn archive_before(text: &str, i: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    if i == 0 || b[i - 1] != b'/' {
+        return None;
+    }
+    let len = b[..i - 1]
+        .iter()
+        .rev()
+        .take(16)
+        .take_while(|c| c.is_ascii_alphabetic() || **c == b'-' || **c == b'.')
+        .count();
+    let start = i - 1 - len;
+    if prev_is(b, start, |c| c.is_ascii_alphanumeric()) {
+        return None;
+    }
+    let word = &text[start..i - 1];
+    // A subject class `.GT`, not part of the archive.
+    let archive = match word.split_once('.') {
+        Some((a, class)) if class.len() == 2 && class.bytes().all(|c| c.is_ascii_uppercase()) => a,
+        _ => word,
+    };
+    archive_as_printed(archive).map(|_| start)
+}
+
+/// Whether brackets enclose the id from `i` to `end` alone (an archive before it allowed):
+/// `[2209.15546]`, `[astroph/0806.0683]`.
+fn bracketed(text: &str, i: usize, end: usize) -> bool {
+    let b = text.as_bytes();
+    let start = archive_before(text, i).unwrap_or(i);
+    start > 0 && b[start - 1] == b'[' && b.get(end) == Some(&b']')
+}
+
+/// Whether the id from `i` to `end` is its entry's last item: after `, ` or `; `, and
+/// nothing but a period after it before its line ends.
+fn last_item(b: &[u8], i: usize, end: usize) -> bool {
+    let after = if b.get(end) == Some(&b'.') {
+        end + 1
+    } else {
+        end
+    };
+    i >= 2
+        && b[i - 1] == b' '
+        && b",;".contains(&b[i - 2])
+        && b.get(after).is_none_or(|&c| c == b'\n' || c == b'\r')
 }
 
 /// Whether a category in brackets follows (`[hep-th]`, `[cs.LG]`, `[astro-ph.CO]`).
@@ -197,10 +284,7 @@ fn old_style_at(text: &str, i: usize) -> Option<(usize, Cited)> {
         .take(12)
         .take_while(|c| c.is_ascii_lowercase() || **c == b'-')
         .count();
-    let archive = &text[i..i + name_len];
-    if !OLD_ARCHIVES.contains(&archive) {
-        return None;
-    }
+    let archive = archive_as_printed(&text[i..i + name_len])?;
     let mut j = i + name_len;
     // A subject class `.GT`, dropped from the id.
     if b.get(j) == Some(&b'.')
@@ -241,7 +325,7 @@ fn old_style_at(text: &str, i: usize) -> Option<(usize, Cited)> {
 }
 
 fn doi_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || b"-._;()/:".contains(&c)
+    c.is_ascii_alphanumeric() || b"-._;()/:<>".contains(&c)
 }
 
 fn doi_at(text: &str, i: usize) -> Option<(usize, Cited)> {
@@ -255,21 +339,22 @@ fn doi_at(text: &str, i: usize) -> Option<(usize, Cited)> {
     }
     let start = i + 4 + reg;
     let mut end = start + b[start..].iter().take_while(|&&c| doi_char(c)).count();
-    // Trailing punctuation is the sentence's; a closing parenthesis is the DOI's only when
-    // it closes one the DOI opened. The parentheses are counted once and the count kept as
-    // the end moves back, so a DOI followed by any run of dots costs one pass.
+    // Trailing punctuation is the sentence's; a closing parenthesis or angle bracket is the
+    // DOI's only when it closes one the DOI opened. The pairs are counted once and the counts
+    // kept as the end moves back, so a DOI followed by any run of dots costs one pass.
     let body = &b[i..end];
-    let open = body.iter().filter(|&&c| c == b'(').count();
-    let mut close = body.iter().filter(|&&c| c == b')').count();
+    let count = |x: u8| body.iter().filter(|&&c| c == x).count();
+    let (open, mut close) = (count(b'('), count(b')'));
+    let (opened, mut closed) = (count(b'<'), count(b'>'));
     while let Some(&last) = b[start..end].last() {
-        if b".,;:/".contains(&last) || (last == b')' && close > open) {
-            end -= 1;
-            if last == b')' {
-                close -= 1;
-            }
-        } else {
+        if last == b')' && close > open {
+            close -= 1;
+        } else if last == b'>' && closed > opened {
+            closed -= 1;
+        } else if !b".,;:/".contains(&last) {
             break;
         }
+        end -= 1;
     }
     if end == start {
         return None;
@@ -363,7 +448,7 @@ mod tests {
         );
         assert_eq!(
             ids("(https://doi.org/10.1002/(SICI)1097-4636(199706)35:4<481::AID>3.0.CO;2-A)"),
-            ["10.1002/(SICI)1097-4636(199706)35:4"]
+            ["10.1002/(SICI)1097-4636(199706)35:4<481::AID>3.0.CO;2-A"]
         );
         assert_eq!(ids("see 10.1000/xyz_123-a; and"), ["10.1000/xyz_123-a"]);
         assert_eq!(ids("(doi: 10.1000/abc)."), ["10.1000/abc"]);
@@ -375,6 +460,95 @@ mod tests {
         assert_eq!(
             ids("https://doi.org/10.48550/arXiv.2402.03791"),
             ["2402.03791"]
+        );
+    }
+
+    #[test]
+    fn sici_dois_are_whole_and_the_sentence_is_not_theirs() {
+        let sici = "10.1002/(SICI)1099-1166(199601)11:1<15::AID-GPS262>3.0.CO;2-5";
+        for text in [
+            format!("doi:{sici}."),
+            format!("({sici})."),
+            format!("<{sici}>;"),
+            format!("[doi: {sici}]"),
+            format!("https://doi.org/{sici}, 1996."),
+        ] {
+            assert_eq!(ids(&text), [sici], "{text}");
+        }
+        // A closing bracket the DOI opened is its own.
+        assert_eq!(ids("(10.1000/a(b)c)."), ["10.1000/a(b)c"]);
+        assert_eq!(ids("10.1000/x<1>."), ["10.1000/x<1>"]);
+    }
+
+    #[test]
+    fn dblp_and_semantic_scholar() {
+        assert_eq!(ids("CoRR abs/1706.03762 (2017)"), ["1706.03762"]);
+        assert_eq!(ids("CoRR, abs/1810.04805, 2018."), ["1810.04805"]);
+        assert_eq!(ids("CoRR, vol. abs/1412.6980, 2014."), ["1412.6980"]);
+        assert_eq!(ids("ArXiv, abs/2005.14165, 2020."), ["2005.14165"]);
+        assert_eq!(ids("arXiv preprint arXiv:1706.03762"), ["1706.03762"]);
+        assert_eq!(ids("e-Print: 2001.01234, 2020"), ["2001.01234"]);
+        // `abs/` alone, or CoRR far before, is not enough.
+        assert!(ids("see abs/1706.03762 here").is_empty());
+    }
+
+    #[test]
+    fn bare_eprints_by_the_entry_shape() {
+        assert_eq!(
+            ids("Phys. Rev. D 108 (2023) 014511 [2209.15546]."),
+            ["2209.15546"]
+        );
+        assert_eq!(
+            ids("Nucl. Phys. B 536 (1998) 199 [hep-th/9711200]."),
+            ["hep-th/9711200"]
+        );
+        assert_eq!(ids("[2209.15546v2]"), ["2209.15546v2"]);
+        assert_eq!(
+            ids("A. B., JHEP 05 (2020) 123, 2001.01234.\nC. D."),
+            ["2001.01234"]
+        );
+        assert_eq!(ids("A. B., JHEP 05 (2020) 123; 2001.01234"), ["2001.01234"]);
+        // Wrong or hyphenless archives before a new-style number; old style without its hyphen.
+        assert_eq!(ids("[astroph/0806.0683]"), ["0806.0683"]);
+        assert_eq!(ids("[gr-qc/0806.3093]"), ["0806.3093"]);
+        assert_eq!(ids("astro-ph/0806.0683, 2008"), ["0806.0683"]);
+        assert_eq!(ids("[astroph/0303455]"), ["astro-ph/0303455"]);
+        assert_eq!(ids("hepth/9711200"), ["hep-th/9711200"]);
+    }
+
+    #[test]
+    fn id_shaped_numbers_elsewhere_are_not_eprints() {
+        for text in [
+            // Followed by more of the entry, or in a sentence.
+            "A. B., 2001.01234, more text",
+            "value of 1203.1234 in",
+            ", 2001.01234 (2020).\n",
+            // A DOI's tail, a report number, a page, a year, a citation label.
+            "doi:10.1000/x.2001.01234.",
+            "CERN-TH.2001.01234, 2020.",
+            "Phys. Rev. 1503.01234 (2015)",
+            "[12] 2015.",
+            // Brackets around more than the number.
+            "[see 2209.15546]",
+            "[2209.15546, 10]",
+            // A word before the slash that is no archive.
+            "[foo/0806.0683]",
+            "https://example.org/files/0806.0683",
+        ] {
+            let found = ids(text);
+            assert!(
+                found.iter().all(|f| f.starts_with("10.")),
+                "{text}: {found:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn arxiv_urls() {
+        assert_eq!(ids("arxiv.org/pdf/1301.3781v2.pdf"), ["1301.3781v2"]);
+        assert_eq!(
+            ids("http://arxiv.org/abs/hep-th/9711200v1."),
+            ["hep-th/9711200v1"]
         );
     }
 

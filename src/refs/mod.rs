@@ -10,13 +10,17 @@
 //! that entry cites ([`Via::Link`]). An identifier that a URL break splits across two lines is read whole:
 //! a line that ends with a character URLs break after (`/ . - _ :` …), inside a token that
 //! is an identifier's or a link's, and that reaches the column's right edge (or could not
-//! end an identifier there) runs on into the next line without a space. Each identifier is
-//! reported once, where it is first read, with the first version any mention gives.
+//! end an identifier there) runs on into the next line without a space. The module `breaks`
+//! holds the rules for tokens that cannot end at a line's end, lines that cannot continue
+//! one, soft hyphens (removed) and TeX's hyphens in plain-text DOIs (dropped). Each
+//! identifier is reported once, where it is first read, with the first version any mention
+//! gives.
 //!
 //! At most 4 MiB of identifiers are reported for one file (counted by
 //! [`crate::bounded::Output`]), the first ones read. It does no I/O: the job layer reads
 //! files and source tars.
 
+mod breaks;
 pub mod grammar;
 mod layout;
 
@@ -265,12 +269,22 @@ pub fn from_bbl(text: &str) -> Vec<Mention> {
     found.out
 }
 
-/// Whether the token at the end of `a` runs on into the next line `b` (a URL broken there).
+/// Whether the token at the end of `a` runs on into the next line `b` (a URL broken there;
+/// [`breaks`] says which ends and starts cannot be one identifier's).
 fn runs_on(a: &Src, b: &Src, tail: &str) -> bool {
+    let first = b.text.as_bytes().first().copied().unwrap_or(b' ');
     let Some(&last) = a.text.as_bytes().last() else {
         return false;
     };
-    let first = b.text.as_bytes().first().copied().unwrap_or(b' ');
+    if breaks::starts_anew(last, b.text) {
+        return false;
+    }
+    if breaks::closed_on_next(tail, b.text) {
+        return true;
+    }
+    if a.text.ends_with('\u{AD}') {
+        return first.is_ascii_alphanumeric();
+    }
     // A URL broken before its break character (`…/JACoW⏎-HP071`): the next line starts
     // with it and goes on with the identifier.
     let second = b.text.as_bytes().get(1).copied().unwrap_or(b' ');
@@ -309,11 +323,7 @@ fn runs_on(a: &Src, b: &Src, tail: &str) -> bool {
         return false;
     }
     // The token as read so far: a URL may already run over more than one line.
-    let token = tail
-        .rsplit(char::is_whitespace)
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
+    let token = breaks::last_token(tail).to_ascii_lowercase();
     let linkish = ["10.", "arxiv", "doi", "://", "www.", "/"]
         .iter()
         .any(|p| token.contains(p))
@@ -336,9 +346,9 @@ fn runs_on(a: &Src, b: &Src, tail: &str) -> bool {
                 _ => false,
             };
     }
-    // An identifier cannot end in `/` or `:` (`10.1103/`, `arXiv:`): the next line holds
-    // the rest wherever the line ends.
-    if b"/:".contains(&last) {
+    // An identifier cannot end in `/` or `:` (`10.1103/`, `arXiv:`), nor as an unfinished
+    // token: the next line holds the rest wherever the line ends.
+    if b"/:".contains(&last) || breaks::unfinished(&token) {
         return true;
     }
     match (a.geometry, b.geometry) {
@@ -362,7 +372,9 @@ fn runs_on(a: &Src, b: &Src, tail: &str) -> bool {
 fn normalise(s: &str, out: &mut String) {
     for c in s.chars() {
         match c {
-            '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{00AD}' | '\u{2212}' => out.push('-'),
+            '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2212}' => out.push('-'),
+            // A soft hyphen is a place a line may break, not a character ([`breaks`]).
+            '\u{00AD}' => {}
             '\u{FB00}' => out.push_str("ff"),
             '\u{FB01}' => out.push_str("fi"),
             '\u{FB02}' => out.push_str("fl"),
@@ -432,8 +444,12 @@ fn scan(lines: &[Src], found: &mut Found) {
         while !text.is_char_boundary(from) {
             from += 1;
         }
-        if i > 0 && !runs_on(&lines[i - 1], l, &text[from..]) {
-            text.push('\n');
+        if i > 0 {
+            if !runs_on(&lines[i - 1], l, &text[from..]) {
+                text.push('\n');
+            } else if breaks::typeset_hyphen(breaks::last_token(&text[from..]), l.text) {
+                text.pop();
+            }
         }
         starts.push(text.len());
         normalise(l.text, &mut text);
@@ -653,6 +669,73 @@ mod tests {
         assert_eq!(
             keys(&from_pages(&[p])),
             ["doi:10.1000/xyz", "doi:10.1000/uvw"]
+        );
+    }
+
+    #[test]
+    fn soft_hyphens_are_break_opportunities_not_characters() {
+        let p = page(
+            1,
+            &[
+                ("References", 100.0),
+                (
+                    "[1] A. Author, Cell 1 (2009) 2, doi:10.1016/j.\u{AD}cell.2009.01.002.",
+                    300.0,
+                ),
+                (
+                    "[2] B. Author, Nature 550 (2017) 1, doi:10.1038/na\u{AD}",
+                    200.0,
+                ),
+                ("ture34693.", 100.0),
+            ],
+        );
+        assert_eq!(
+            keys(&from_pages(&[p])),
+            ["doi:10.1016/j.cell.2009.01.002", "doi:10.1038/nature34693"]
+        );
+    }
+
+    #[test]
+    fn an_open_bracket_runs_on_to_its_close_but_not_into_a_label() {
+        let p = page(
+            1,
+            &[
+                ("References", 100.0),
+                (
+                    "[1] A. Author, J. Dairy Sci. 88, 3402. (doi:10.3168/jds.S0022-0302",
+                    150.0,
+                ),
+                ("(05)73024-1)", 100.0),
+                ("[2] B. Author, Two of them (doi:10.1000/abc;", 150.0),
+                ("doi:10.1000/def).", 100.0),
+            ],
+        );
+        assert_eq!(
+            keys(&from_pages(&[p])),
+            [
+                "doi:10.3168/jds.s0022-0302(05)73024-1",
+                "doi:10.1000/abc",
+                "doi:10.1000/def"
+            ]
+        );
+    }
+
+    #[test]
+    fn unfinished_tokens_run_on_wherever_the_line_ends() {
+        // Ragged lines (far from the edge) that cannot end an identifier.
+        let p = page(
+            1,
+            &[
+                ("References", 100.0),
+                ("[1] A. Author, A preprint, https://arxiv.", 150.0),
+                ("org/abs/2402.03791.", 100.0),
+                ("[2] B. Author, Gastroenterology, doi:10.1053/j.", 150.0),
+                ("gastro.2020.01.001.", 100.0),
+            ],
+        );
+        assert_eq!(
+            keys(&from_pages(&[p])),
+            ["arxiv:2402.03791", "doi:10.1053/j.gastro.2020.01.001"]
         );
     }
 
