@@ -307,15 +307,7 @@ fn runs_on(a: &Src, b: &Src, tail: &str) -> bool {
             && seg.matches('(').count() > seg.matches(')').count()
     });
     if bracketed && !b.text.starts_with(char::is_whitespace) && !b.text.is_empty() {
-        return match (a.geometry, b.geometry) {
-            (Some(ga), Some(gb)) => {
-                a.page == b.page
-                    && ga.y > gb.y
-                    && ga.y - gb.y < 2.0 * ga.size.max(1.0)
-                    && gb.x0 >= ga.x0 - 2.0
-            }
-            _ => false,
-        };
+        return continues_below(a, b);
     }
     if !(URL_BREAKS.contains(&last) || before)
         || !(first.is_ascii_alphanumeric() || b"-_.:/(".contains(&first))
@@ -335,16 +327,7 @@ fn runs_on(a: &Src, b: &Src, tail: &str) -> bool {
     }
     if before {
         // Only inside an identifier or a URL already begun, and on the line just below.
-        return (token.contains("10.") || token.contains("://"))
-            && match (a.geometry, b.geometry) {
-                (Some(ga), Some(gb)) => {
-                    a.page == b.page
-                        && ga.y > gb.y
-                        && ga.y - gb.y < 2.0 * ga.size.max(1.0)
-                        && gb.x0 >= ga.x0 - 2.0
-                }
-                _ => false,
-            };
+        return (token.contains("10.") || token.contains("://")) && continues_below(a, b);
     }
     // An identifier cannot end in `/` or `:` (`10.1103/`, `arXiv:`), nor as an unfinished
     // token: the next line holds the rest wherever the line ends.
@@ -355,17 +338,29 @@ fn runs_on(a: &Src, b: &Src, tail: &str) -> bool {
         // A line broken inside a URL ends where the next piece of it (up to its next break)
         // would not fit; a reference's last line ends anywhere, and the next reference starts
         // further left than a continuation (its label, or a hanging indent).
-        (Some(ga), Some(gb)) => {
+        (Some(ga), Some(_)) => {
             let piece = b
                 .text
                 .bytes()
                 .position(|c| c == b' ' || URL_BREAKS.contains(&c))
                 .map_or(b.text.len(), |p| p + 1) as f32;
-            // The next line is the one below (not a footer, nor the top of another column).
-            let below = a.page == b.page && ga.y > gb.y && ga.y - gb.y < 2.0 * ga.size.max(1.0);
-            below && gb.x0 >= ga.x0 - 2.0 && ga.edge - ga.x1 < (piece + 1.0) * ga.em
+            continues_below(a, b) && ga.edge - ga.x1 < (piece + 1.0) * ga.em
         }
         _ => last == b'-',
+    }
+}
+
+/// Whether `b` is the line just below `a` in the same column: on the same page, less than two
+/// lines' height lower, and not further left (not a footer, nor the top of another column).
+fn continues_below(a: &Src, b: &Src) -> bool {
+    match (a.geometry, b.geometry) {
+        (Some(ga), Some(gb)) => {
+            a.page == b.page
+                && ga.y > gb.y
+                && ga.y - gb.y < 2.0 * ga.size.max(1.0)
+                && gb.x0 >= ga.x0 - 2.0
+        }
+        _ => false,
     }
 }
 
