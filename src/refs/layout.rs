@@ -14,6 +14,9 @@
 //!   (a "References" printed atop each page of the list) starts it at its first page. A paper
 //!   without any heading starts at its last `[1]` entry that a `[2]` follows, or is read
 //!   whole.
+//! - The paper's **own DOI** is one printed in the first page's header or footer (its three
+//!   highest and lowest heights, the list itself aside): a paper never cites itself, so that
+//!   DOI is never reported, wherever else it is printed.
 //! - A **link** counts when its URI is a DOI's (`doi.org`, `dx.doi.org`) or an arXiv
 //!   abstract's or PDF's and its rectangle overlaps a line of the list.
 //!
@@ -47,18 +50,7 @@ pub(super) fn running(pages: &[PageText]) -> HashSet<(usize, usize)> {
     let mut at: HashMap<String, Vec<(f32, usize)>> = HashMap::new();
     let mut candidates = Vec::new();
     for (pi, p) in pages.iter().enumerate() {
-        let mut upright: Vec<usize> = (0..p.lines.len())
-            .filter(|&i| !p.lines[i].rotated)
-            .collect();
-        upright.sort_by(|&a, &b| p.lines[b].y.total_cmp(&p.lines[a].y));
-        let n = upright.len();
-        let mut edge: Vec<usize> = upright.iter().take(EDGE_LINES).copied().collect();
-        edge.extend(
-            upright
-                .iter()
-                .skip(n.saturating_sub(EDGE_LINES).max(EDGE_LINES)),
-        );
-        for i in edge {
+        for i in edge_lines(p) {
             let text = p.lines[i].text.trim_start();
             let key = shape(text);
             // A line of few letters (a page number, the digits of an identifier's broken
@@ -92,6 +84,78 @@ pub(super) fn running(pages: &[PageText]) -> HashSet<(usize, usize)> {
                     out.insert((pi, i));
                     break;
                 }
+            }
+        }
+    }
+    out
+}
+
+/// The indices of a page's upright lines that may be page furniture: its [`EDGE_LINES`]
+/// highest and lowest.
+fn edge_lines(p: &PageText) -> Vec<usize> {
+    let mut upright: Vec<usize> = (0..p.lines.len())
+        .filter(|&i| !p.lines[i].rotated)
+        .collect();
+    upright.sort_by(|&a, &b| p.lines[b].y.total_cmp(&p.lines[a].y));
+    let n = upright.len();
+    let mut edge: Vec<usize> = upright.iter().take(EDGE_LINES).copied().collect();
+    edge.extend(
+        upright
+            .iter()
+            .skip(n.saturating_sub(EDGE_LINES).max(EDGE_LINES)),
+    );
+    edge
+}
+
+/// The DOIs the paper prints as its own: those in the first page's header and footer lines
+/// (the [`EDGE_LINES`] highest and lowest heights at which it prints), where journals print the article's DOI. A paper never
+/// cites itself, so where these are printed again (a running footer the rule above misses, a
+/// "Citation:" box after the list) they are no reference. Lines of the list itself
+/// (`in_list`, indices into the first page's lines) are not read: a list may start on the
+/// first page. Lower case.
+pub(super) fn own_dois(pages: &[PageText], in_list: &HashSet<usize>) -> HashSet<String> {
+    let mut out = HashSet::new();
+    let Some(first) = pages.first().filter(|p| p.page == 1) else {
+        return out;
+    };
+    // By height, not by line: a header set as several pieces side by side (journal, volume,
+    // DOI) is one printed line.
+    let mut heights: Vec<f32> = first
+        .lines
+        .iter()
+        .filter(|l| !l.rotated)
+        .map(|l| l.y.round())
+        .collect();
+    heights.sort_by(|a, b| b.total_cmp(a));
+    heights.dedup();
+    let n = heights.len();
+    // A page of few lines is all edges: nothing there says which DOI is the paper's.
+    if n <= 2 * EDGE_LINES {
+        return out;
+    }
+    let edge: Vec<f32> = heights
+        .iter()
+        .take(EDGE_LINES)
+        .chain(
+            heights
+                .iter()
+                .skip(n.saturating_sub(EDGE_LINES).max(EDGE_LINES)),
+        )
+        .copied()
+        .collect();
+    let at_edge = |l: &Line| !l.rotated && edge.contains(&l.y.round());
+    for i in (0..first.lines.len()).filter(|&i| at_edge(&first.lines[i]) && !in_list.contains(&i)) {
+        let mut found = Found::new();
+        let line = super::Src {
+            text: &first.lines[i].text,
+            page: Some(1),
+            line: 1,
+            geometry: None,
+        };
+        super::scan(std::slice::from_ref(&line), &mut found);
+        for m in found.out {
+            if let Cited::Doi(d) = m.cited {
+                out.insert(d.to_ascii_lowercase());
             }
         }
     }
@@ -480,5 +544,68 @@ mod tests {
             Some("hep-th/9901001v1")
         );
         assert_eq!(stamp_id("see arXiv:2402.03791 for details"), None);
+    }
+
+    #[test]
+    fn the_dois_of_the_first_pages_header_and_footer_are_the_papers_own() {
+        let mut header = line("doi:10.1088/1742-6596/2188/1/012011", 740.0);
+        header.x0 = 400.0;
+        let first = PageText {
+            page: 1,
+            lines: vec![
+                line("IOP Publishing", 760.0),
+                line("JCRAI-2021", 760.0),
+                line("Journal of Physics: Conference Series", 740.0),
+                line("2188 (2022) 012011", 740.0),
+                header,
+                line("Title of the paper", 700.0),
+                line("A. Author, B. Author", 680.0),
+                line("Abstract", 660.0),
+                line("We study what we study.", 640.0),
+                line(
+                    "As shown before (doi:10.1000/body-cited), this works.",
+                    600.0,
+                ),
+                line("More of the body.", 580.0),
+                line("Still more of the body.", 560.0),
+                line("The end of the first page's body.", 540.0),
+                line("1", 40.0),
+            ],
+            links: vec![],
+        };
+        let last = PageText {
+            page: 2,
+            lines: vec![
+                line("References", 700.0),
+                line(
+                    "[1] A. Author, J. Phys. 1 (2020) 2, doi:10.1000/listed",
+                    680.0,
+                ),
+                line("doi:10.1088/1742-6596/2188/1/012011", 60.0),
+            ],
+            links: vec![],
+        };
+        let first_again = first.clone();
+        let first_lines = first.lines.len();
+        let own = own_dois(&[first.clone(), last.clone()], &HashSet::new());
+        assert_eq!(
+            own.into_iter().collect::<Vec<_>>(),
+            ["10.1088/1742-6596/2188/1/012011"]
+        );
+        let keys: Vec<String> = super::super::from_pages(&[first, last])
+            .into_iter()
+            .map(|m| format!("{:?}", m.cited))
+            .collect();
+        assert_eq!(keys, [format!("{:?}", Cited::Doi("10.1000/listed".into()))]);
+        // Only the first page says which DOI is the paper's.
+        let later = PageText {
+            page: 3,
+            lines: vec![line("doi:10.1000/listed", 760.0)],
+            links: vec![],
+        };
+        assert!(own_dois(&[later], &HashSet::new()).is_empty());
+        // Nor where the list itself is printed on the first page.
+        let listed: HashSet<usize> = (0..first_lines).collect();
+        assert!(own_dois(&[first_again], &listed).is_empty());
     }
 }

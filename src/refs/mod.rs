@@ -24,7 +24,7 @@ mod breaks;
 pub mod grammar;
 mod layout;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::pdf::text::PageText;
 pub use grammar::Cited;
@@ -180,7 +180,15 @@ pub fn from_pages(pages: &[PageText]) -> Vec<Mention> {
     let mut found = Found::new();
     scan(&lines[start..], &mut found);
     layout::links(pages, &origin[start..], &mut found);
-    found.out
+    let first_listed: HashSet<usize> = origin[start..]
+        .iter()
+        .filter(|&&(pi, _)| pi == 0)
+        .map(|&(_, i)| i)
+        .collect();
+    let own = layout::own_dois(pages, &first_listed);
+    let mut out = found.out;
+    out.retain(|m| !matches!(&m.cited, Cited::Doi(d) if own.contains(&d.to_ascii_lowercase())));
+    out
 }
 
 /// The citing paper's arXiv id and version (`2402.03791v3`) as arXiv's stamp prints it up the
