@@ -568,3 +568,74 @@ fn batch_refs_never_names_a_file_it_reads() {
     );
     assert!(!out.exists());
 }
+
+/// A PDF not named as arXiv names its files, without arXiv's stamp, takes its citing paper
+/// from its metadata: the arXiv id `pith inject` writes for a known paper, or an arXiv id
+/// another tool (exiftool) wrote in `dc:identifier`; a file with neither names none.
+#[test]
+fn the_citing_paper_from_the_metadata() {
+    let dir = common::tmpdir();
+    let d = dir.path();
+    let s = |p: &Path| p.to_str().unwrap().to_owned();
+    let refs_pdf = common::example("refs.pdf");
+    let atom = common::data("arxiv/vectors.atom.xml");
+    let injected = d.join("paper.pdf");
+    let r = run_pith(&[
+        "inject",
+        &s(&refs_pdf),
+        "--arxiv-atom",
+        &s(&atom),
+        "--id",
+        "2402.03791",
+        "-o",
+        &s(&injected),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = run_pith(&["refs", &s(&injected)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let got = lines(&r.stdout);
+    // The paper's own id, cited on line 17 of the page, is left out as the citing paper.
+    assert_eq!(got.len(), 4, "{}", r.stdout);
+    for v in &got {
+        assert_eq!(v["citing"], "2402.03791v3", "{v}");
+        assert_eq!(v["citing_from"], "metadata", "{v}");
+    }
+    assert!(got.iter().all(|v| v["arxiv"] != "2402.03791"));
+
+    // Nothing names it: no citing paper.
+    let plain = d.join("plain.pdf");
+    std::fs::copy(&refs_pdf, &plain).unwrap();
+    let r = run_pith(&["refs", &s(&plain)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let got = lines(&r.stdout);
+    assert_eq!(got.len(), 5);
+    assert!(
+        got.iter().all(|v| v.get("citing").is_none()),
+        "{}",
+        r.stdout
+    );
+
+    if !common::have_tool("exiftool", "the_citing_paper_from_the_metadata") {
+        return;
+    }
+    let other = d.join("other.pdf");
+    std::fs::copy(&refs_pdf, &other).unwrap();
+    let (ok, out, err) = common::run(
+        "exiftool",
+        &[
+            "-overwrite_original",
+            "-XMP-dc:Identifier=arXiv:1801.00001v2",
+            &s(&other),
+        ],
+        None,
+    );
+    assert!(ok, "{out}{err}");
+    let r = run_pith(&["refs", &s(&other)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let got = lines(&r.stdout);
+    assert_eq!(got.len(), 5);
+    for v in &got {
+        assert_eq!(v["citing"], "1801.00001v2", "{v}");
+        assert_eq!(v["citing_from"], "metadata", "{v}");
+    }
+}

@@ -4,8 +4,10 @@
 //!
 //! The citing paper is named by the file's name as arXiv names its files
 //! (`2402.03791v3.pdf`, `2402.03791v3.tar.gz`, [`crate::batch::arxiv::id_from_path`]), or else
-//! by the stamp arXiv prints up the first page of a PDF ([`crate::refs::stamp`]), and each
-//! line says which ([`CitingFrom`]); a file that gives neither gives lines without `citing`. Reading one file costs at most
+//! by the stamp arXiv prints up the first page of a PDF ([`crate::refs::stamp`]), or else by
+//! the PDF's XMP metadata (the arXiv id `pith inject` writes, `dc:identifier`, `prism:doi`),
+//! and each line says which ([`CitingFrom`]); a file that gives none gives lines without
+//! `citing`. Reading one file costs at most
 //! [`Settings::limits`] and stops with [`Settings::stop`]; a source tar is read member by
 //! member through [`crate::bounded`] (its bytes decompressed counted against the decoded
 //! bytes of [`Settings::limits`], the stop token seen as it reads), only its `.bbl` members
@@ -68,6 +70,10 @@ pub enum CitingFrom {
     Name,
     /// arXiv's stamp up the first page's margin.
     Stamp,
+    /// The PDF's XMP metadata: the arXiv identifier `pith inject` writes for a known paper
+    /// (`xmp:Identifier` of scheme `arxiv`), or `dc:identifier` or `prism:doi` naming an arXiv
+    /// id (`arXiv:2402.03791`, an arxiv.org URL, the DOI `10.48550/arXiv.2402.03791`).
+    Metadata,
 }
 
 /// How an identifier other than by its printed text was read.
@@ -268,16 +274,50 @@ pub fn of_pdf<R: pdf::ReadAt>(
     settings: &Settings,
 ) -> Result<Vec<Reference>, Error> {
     let budget = pdf::budget::Budget::new(settings.limits, settings.stop.clone());
-    let pages = pdf::text::pages(src, budget).map_err(|e| Error::from(e.in_file(path)))?;
+    let pages = pdf::text::pages(&src, budget).map_err(|e| Error::from(e.in_file(path)))?;
     let citing = match citing_of(path) {
         Some(c) => Some((c, CitingFrom::Name)),
-        None => crate::refs::stamp(&pages).map(|c| (c, CitingFrom::Stamp)),
+        None => crate::refs::stamp(&pages)
+            .map(|c| (c, CitingFrom::Stamp))
+            .or_else(|| citing_of_metadata(&src, settings).map(|c| (c, CitingFrom::Metadata))),
     };
     Ok(crate::refs::from_pages(&pages)
         .into_iter()
         .filter(|m| !is_self(&citing, m))
         .map(|m| Reference::new(path, None, &citing, m))
         .collect())
+}
+
+/// The citing paper's arXiv id (with its version when given) that the PDF's XMP metadata
+/// names, read by the reader `pith inspect` uses, within the same limits: the `arxiv`
+/// identifier `pith inject` writes first, then `dc:identifier`, then `prism:doi`. A file whose
+/// metadata cannot be read names none (its references were read; only `citing` is missing).
+fn citing_of_metadata<R: pdf::ReadAt>(src: &R, settings: &Settings) -> Option<String> {
+    let opts = pdf::InspectOptions {
+        limits: settings.limits,
+        stop: settings.stop.clone(),
+        ..pdf::InspectOptions::default()
+    };
+    let x = pdf::inspect_opts(src, &opts).ok()?.xmp?;
+    let schemed = x
+        .schemes
+        .iter()
+        .filter(|(k, _)| k.eq_ignore_ascii_case("arxiv"))
+        .map(|(_, v)| v.as_str());
+    let plain = [x.dc_identifier.as_deref(), x.prism_doi.as_deref()];
+    let found = schemed.chain(plain.into_iter().flatten()).find_map(|v| {
+        let v = v.trim();
+        let v = v
+            .get(..4)
+            .filter(|p| p.eq_ignore_ascii_case("doi:"))
+            .map_or(v, |_| &v[4..]);
+        let (id, version) = crate::arxiv_id::of_text(v)?;
+        Some(match version {
+            Some(n) => format!("{id}v{n}"),
+            None => id,
+        })
+    });
+    found
 }
 
 /// Where a batch writes the references of the PDFs it reads (`pith batch --refs FILE`,
