@@ -112,6 +112,81 @@ impl Reference {
     }
 }
 
+/// A line of `pith refs` as a citation edge: what `pith index --refs` stores, and what
+/// `pith refs` writes ([`edge`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edge {
+    /// The citing paper's arXiv id, without its version.
+    pub citing: String,
+    /// The citing paper's version, when known.
+    pub citing_version: Option<u32>,
+    /// `arxiv` or `doi`.
+    pub kind: &'static str,
+    /// The arXiv id (without version) or the DOI (lower case) cited.
+    pub cited: String,
+    /// The version cited, when the reference names one.
+    pub cited_version: Option<u32>,
+    /// Where it was read: `page 12, line 30`, `main.bbl, line 4`.
+    pub evidence: String,
+}
+
+/// Why a line is no citation edge ([`edge`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum NotAnEdge {
+    /// Neither the file's name, nor arXiv's stamp, nor the PDF's metadata named the paper.
+    #[error(
+        "no citing paper: name the PDF as arXiv does (2402.03791v3.pdf, or the source \
+         2402.03791v3.tar.gz), or give it arXiv's stamp or its arXiv id in its XMP metadata"
+    )]
+    NoCitingPaper,
+    /// The citing paper is named by something other than an arXiv id.
+    #[error("{0:?} is not an arXiv id")]
+    CitingNotArxiv(String),
+    /// The line names neither an arXiv id nor a DOI.
+    #[error("neither an arXiv id nor a DOI")]
+    NoIdentifier,
+    /// The line names the citing paper itself.
+    #[error("arXiv:{0} cites itself: a paper is never its own reference")]
+    CitesItself(String),
+}
+
+/// The one rule for what makes a line a citation edge: a citing paper named by its arXiv
+/// id, a cited arXiv id or DOI (`10.` and a slash), and no paper citing itself.
+///
+/// # Errors
+/// [`NotAnEdge`], saying which part is missing.
+pub fn edge(r: &Reference) -> Result<Edge, NotAnEdge> {
+    let citing = r.citing.as_deref().ok_or(NotAnEdge::NoCitingPaper)?;
+    let (citing, citing_version) = crate::record::split_versioned_id(citing);
+    if !crate::record::is_arxiv_id(&citing) {
+        return Err(NotAnEdge::CitingNotArxiv(citing));
+    }
+    let (kind, cited) = match (&r.arxiv, &r.doi) {
+        (Some(a), None) if crate::record::is_arxiv_id(a) => ("arxiv", a.clone()),
+        (None, Some(d)) if d.starts_with("10.") && d.contains('/') => {
+            ("doi", d.to_ascii_lowercase())
+        }
+        _ => return Err(NotAnEdge::NoIdentifier),
+    };
+    if kind == "arxiv" && cited == citing {
+        return Err(NotAnEdge::CitesItself(citing));
+    }
+    let evidence = match (&r.member, r.page) {
+        (_, Some(p)) => format!("page {p}, line {}", r.line),
+        (Some(m), None) => format!("{m}, line {}", r.line),
+        (None, None) => format!("line {}", r.line),
+    };
+    Ok(Edge {
+        citing,
+        citing_version,
+        kind,
+        cited,
+        cited_version: r.version,
+        evidence,
+    })
+}
+
 /// The arXiv id and version a file's name gives (`2402.03791v3.pdf`, `hep-th9901001v1.tar.gz`).
 pub fn citing_of(path: &Path) -> Option<String> {
     let name = path.file_name()?.to_str()?;
@@ -161,13 +236,27 @@ pub fn inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
 }
 
 /// What the file at `path` cites: a PDF's reference section, every `.bbl` of a source tar
-/// (gzip or not), or a `.bbl` file.
+/// (gzip or not), or a `.bbl` file, as the citation edges of its citing paper: every line
+/// `pith refs` writes passes [`edge`], and a file whose citing paper is named by neither its
+/// name, nor arXiv's stamp, nor its metadata is refused.
 ///
 /// # Errors
 /// [`ErrorKind::Io`] when the file cannot be read, [`ErrorKind::Pdf`] when a PDF is refused
 /// (damaged, encrypted with a password, over the limits, stopped), [`ErrorKind::Request`]
-/// for a file that is none of these.
+/// for a file that is none of these, and for one without a citing paper
+/// ([`NotAnEdge::NoCitingPaper`]).
 pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
+    let (citing, lines) = read_lines(path, settings)?;
+    if citing.is_none() {
+        return Err(
+            Error::new(ErrorKind::Request(NotAnEdge::NoCitingPaper.to_string())).in_file(path),
+        );
+    }
+    Ok(lines.into_iter().filter(|r| edge(r).is_ok()).collect())
+}
+
+/// The file's citing paper and every line read from it ([`read`] before its rule).
+fn read_lines(path: &Path, settings: &Settings) -> Result<(Citing, Vec<Reference>), Error> {
     let io = |what: &str| {
         let what = what.to_owned();
         move |e: std::io::Error| Error::new(ErrorKind::Io(what, e)).in_file(path)
@@ -179,7 +268,7 @@ pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
     };
     if head[..n].windows(5).any(|w| w == b"%PDF-") {
         let file = std::fs::File::open(path).map_err(io("cannot open"))?;
-        return of_pdf(file, path, settings);
+        return pdf_lines(file, path, settings);
     }
     let citing = citing_of(path).map(|c| (c, CitingFrom::Name));
     let (_, stream) = crate::decompress::open(path).map_err(io("cannot read"))?;
@@ -218,11 +307,12 @@ pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
             .in_file(path));
         }
         let text = read_bbl(&mut rest, &bounds).map_err(bounded_err)?;
-        return Ok(crate::refs::from_bbl(&text)
+        let lines = crate::refs::from_bbl(&text)
             .into_iter()
             .filter(|m| !is_self(&citing, m))
             .map(|m| Reference::new(path, None, &citing, m))
-            .collect());
+            .collect();
+        return Ok((citing, lines));
     }
     let mut out = Vec::new();
     let mut offset = 0u64;
@@ -257,7 +347,7 @@ pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
                 .map(|m| Reference::new(path, Some(&name), &citing, m)),
         );
     }
-    Ok(out)
+    Ok((citing, out))
 }
 
 /// What the PDF `src` cites, read as the file `path` (its name, or else arXiv's stamp on its
@@ -273,6 +363,15 @@ pub fn of_pdf<R: pdf::ReadAt>(
     path: &Path,
     settings: &Settings,
 ) -> Result<Vec<Reference>, Error> {
+    pdf_lines(src, path, settings).map(|(_, lines)| lines)
+}
+
+/// [`of_pdf`] with the citing paper it found.
+fn pdf_lines<R: pdf::ReadAt>(
+    src: R,
+    path: &Path,
+    settings: &Settings,
+) -> Result<(Citing, Vec<Reference>), Error> {
     let budget = pdf::budget::Budget::new(settings.limits, settings.stop.clone());
     let pages = pdf::text::pages(&src, budget).map_err(|e| Error::from(e.in_file(path)))?;
     let citing = match citing_of(path) {
@@ -281,11 +380,12 @@ pub fn of_pdf<R: pdf::ReadAt>(
             .map(|c| (c, CitingFrom::Stamp))
             .or_else(|| citing_of_metadata(&src, settings).map(|c| (c, CitingFrom::Metadata))),
     };
-    Ok(crate::refs::from_pages(&pages)
+    let lines = crate::refs::from_pages(&pages)
         .into_iter()
         .filter(|m| !is_self(&citing, m))
         .map(|m| Reference::new(path, None, &citing, m))
-        .collect())
+        .collect();
+    Ok((citing, lines))
 }
 
 /// The citing paper's arXiv id (with its version when given) that the PDF's XMP metadata
