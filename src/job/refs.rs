@@ -566,4 +566,53 @@ mod tests {
         );
         assert_eq!(citing_of(Path::new("paper.pdf")), None);
     }
+
+    fn line(citing: Option<&str>, arxiv: Option<&str>, doi: Option<&str>) -> Reference {
+        Reference {
+            file: "f.pdf".into(),
+            member: None,
+            citing: citing.map(str::to_owned),
+            citing_from: citing.map(|_| CitingFrom::Name),
+            arxiv: arxiv.map(str::to_owned),
+            version: None,
+            doi: doi.map(str::to_owned),
+            page: Some(2),
+            line: 7,
+            via: None,
+        }
+    }
+
+    #[test]
+    fn refs_edge_rule() {
+        let e = edge(&line(Some("2402.03791v3"), None, Some("10.1000/A"))).unwrap();
+        assert_eq!(
+            (
+                e.citing.as_str(),
+                e.citing_version,
+                e.kind,
+                e.cited.as_str()
+            ),
+            ("2402.03791", Some(3), "doi", "10.1000/a")
+        );
+        assert_eq!(e.evidence, "page 2, line 7");
+        assert_eq!(
+            edge(&line(None, Some("1706.03762"), None)),
+            Err(NotAnEdge::NoCitingPaper)
+        );
+        assert!(NotAnEdge::NoCitingPaper
+            .to_string()
+            .starts_with("no citing paper: name the PDF as arXiv does (2402.03791v3.pdf"));
+        assert!(matches!(
+            edge(&line(Some("paper"), Some("1706.03762"), None)),
+            Err(NotAnEdge::CitingNotArxiv(_))
+        ));
+        assert_eq!(
+            edge(&line(Some("1706.03762v5"), Some("1706.03762"), None)),
+            Err(NotAnEdge::CitesItself("1706.03762".into()))
+        );
+        assert_eq!(
+            edge(&line(Some("1706.03762v5"), None, Some("doi"))),
+            Err(NotAnEdge::NoIdentifier)
+        );
+    }
 }

@@ -39,9 +39,9 @@ const MAX_LINE: usize = 64 << 10;
 const MAX_BAD_LINES: u64 = 100;
 
 /// Stores the lines of the references files `files`, read through [`pith::bounded`]; a line
-/// that is no reference, or whose file's name gave no citing paper, goes to `bad` and is
-/// skipped, and so does a file that cannot be read (one line). Returns how many edges were
-/// stored.
+/// that is no citation edge ([`pith::job::refs::edge`], the rule `pith refs` writes by) goes
+/// to `bad` and is skipped, and so does a file that cannot be read (one line). Returns how
+/// many edges were stored.
 ///
 /// # Errors
 /// [`super::ErrorKind::Sqlite`].
