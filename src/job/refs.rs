@@ -6,8 +6,10 @@
 //! (`2402.03791v3.pdf`, `2402.03791v3.tar.gz`, [`crate::batch::arxiv::id_from_path`]), or else
 //! by the stamp arXiv prints up the first page of a PDF ([`crate::refs::stamp`]), or else by
 //! the PDF's XMP metadata (the arXiv id `pith inject` writes, `dc:identifier`, `prism:doi`),
-//! and each line says which ([`CitingFrom`]); a file that gives none gives lines without
-//! `citing`. Reading one file costs at most
+//! and each line says which ([`CitingFrom`]). One rule ([`edge`]) says what makes a line a
+//! citation edge, for `pith refs` ([`read`] refuses a file whose citing paper nothing names)
+//! and `pith index --refs` alike; a batch's references ([`RefsSink`]) keep the lines of such a
+//! file without `citing`. Reading one file costs at most
 //! [`Settings::limits`] and stops with [`Settings::stop`]; a source tar is read member by
 //! member through [`crate::bounded`] (its bytes decompressed counted against the decoded
 //! bytes of [`Settings::limits`], the stop token seen as it reads), only its `.bbl` members
