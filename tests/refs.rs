@@ -609,7 +609,8 @@ fn batch_refs_never_names_a_file_it_reads() {
 
 /// A PDF not named as arXiv names its files, without arXiv's stamp, takes its citing paper
 /// from its metadata: the arXiv id `pith inject` writes for a known paper, or an arXiv id
-/// another tool (exiftool) wrote in `dc:identifier`; a file with neither is refused.
+/// another tool (exiftool) wrote in `dc:identifier` or Info `/Keywords`; a file with none is
+/// refused.
 #[test]
 fn the_citing_paper_from_the_metadata() {
     let dir = common::tmpdir();
@@ -667,6 +668,30 @@ fn the_citing_paper_from_the_metadata() {
     assert_eq!(got.len(), 5);
     for v in &got {
         assert_eq!(v["citing"], "1801.00001v2", "{v}");
+        assert_eq!(v["citing_from"], "metadata", "{v}");
+    }
+
+    // Info `/Keywords` as other tools write it: only a word that says it is arXiv's counts.
+    let info = d.join("info.pdf");
+    std::fs::copy(&refs_pdf, &info).unwrap();
+    let (ok, out, err) = common::run(
+        "exiftool",
+        &[
+            "-overwrite_original",
+            "-PDF:Subject=Vol. 1706.03762 of nothing",
+            "-PDF:Keywords=gravity; https://arxiv.org/abs/hep-th/9901001v2",
+            &s(&info),
+        ],
+        None,
+    );
+    assert!(ok, "{out}{err}");
+    let r = run_pith(&["refs", &s(&info)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let got = lines(&r.stdout);
+    // hep-th/9901001, cited on line 12, is the paper itself: left out.
+    assert_eq!(got.len(), 4, "{}", r.stdout);
+    for v in &got {
+        assert_eq!(v["citing"], "hep-th/9901001v2", "{v}");
         assert_eq!(v["citing_from"], "metadata", "{v}");
     }
 }

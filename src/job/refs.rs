@@ -5,7 +5,8 @@
 //! The citing paper is named by the file's name as arXiv names its files
 //! (`2402.03791v3.pdf`, `2402.03791v3.tar.gz`, [`crate::batch::arxiv::id_from_path`]), or else
 //! by the stamp arXiv prints up the first page of a PDF ([`crate::refs::stamp`]), or else by
-//! the PDF's XMP metadata (the arXiv id `pith inject` writes, `dc:identifier`, `prism:doi`),
+//! the PDF's metadata (the arXiv id `pith inject` writes, XMP `dc:identifier`, `prism:doi`,
+//! an arXiv id in Info `/Subject` or `/Keywords`),
 //! and each line says which ([`CitingFrom`]). One rule ([`edge`]) says what makes a line a
 //! citation edge, for `pith refs` ([`read`] refuses a file whose citing paper nothing names)
 //! and `pith index --refs` alike; a batch's references ([`RefsSink`]) keep the lines of such a
@@ -72,9 +73,10 @@ pub enum CitingFrom {
     Name,
     /// arXiv's stamp up the first page's margin.
     Stamp,
-    /// The PDF's XMP metadata: the arXiv identifier `pith inject` writes for a known paper
-    /// (`xmp:Identifier` of scheme `arxiv`), or `dc:identifier` or `prism:doi` naming an arXiv
-    /// id (`arXiv:2402.03791`, an arxiv.org URL, the DOI `10.48550/arXiv.2402.03791`).
+    /// The PDF's metadata: the arXiv identifier `pith inject` writes for a known paper
+    /// (`xmp:Identifier` of scheme `arxiv`), or XMP `dc:identifier` or `prism:doi`, or Info
+    /// `/Subject` or `/Keywords` naming an arXiv id (`arXiv:2402.03791`, an arxiv.org URL, the
+    /// DOI `10.48550/arXiv.2402.03791`).
     Metadata,
 }
 
@@ -390,9 +392,10 @@ fn pdf_lines<R: pdf::ReadAt>(
     Ok((citing, lines))
 }
 
-/// The citing paper's arXiv id (with its version when given) that the PDF's XMP metadata
-/// names, read by the reader `pith inspect` uses, within the same limits: the `arxiv`
-/// identifier `pith inject` writes first, then `dc:identifier`, then `prism:doi`. A file whose
+/// The citing paper's arXiv id (with its version when given) that the PDF's metadata names,
+/// read by the reader `pith inspect` uses, within the same limits: the `arxiv` identifier
+/// `pith inject` writes first, then XMP `dc:identifier`, then `prism:doi`, then an arXiv id
+/// in Info `/Subject` or `/Keywords`. A file whose
 /// metadata cannot be read names none (its references were read; only `citing` is missing).
 fn citing_of_metadata<R: pdf::ReadAt>(src: &R, settings: &Settings) -> Option<String> {
     let opts = pdf::InspectOptions {
@@ -400,25 +403,45 @@ fn citing_of_metadata<R: pdf::ReadAt>(src: &R, settings: &Settings) -> Option<St
         stop: settings.stop.clone(),
         ..pdf::InspectOptions::default()
     };
-    let x = pdf::inspect_opts(src, &opts).ok()?.xmp?;
+    let ins = pdf::inspect_opts(src, &opts).ok()?;
+    let x = ins.xmp.unwrap_or_default();
     let schemed = x
         .schemes
         .iter()
         .filter(|(k, _)| k.eq_ignore_ascii_case("arxiv"))
         .map(|(_, v)| v.as_str());
     let plain = [x.dc_identifier.as_deref(), x.prism_doi.as_deref()];
-    let found = schemed.chain(plain.into_iter().flatten()).find_map(|v| {
-        let v = v.trim();
-        let v = v
-            .get(..4)
-            .filter(|p| p.eq_ignore_ascii_case("doi:"))
-            .map_or(v, |_| &v[4..]);
-        let (id, version) = crate::arxiv_id::of_text(v)?;
-        Some(match version {
-            Some(n) => format!("{id}v{n}"),
-            None => id,
-        })
+    // Free text (Info `/Subject`, `/Keywords`): only a word that says it is arXiv's counts
+    // (`arXiv:ID`, an arxiv.org URL, arXiv's DOI), read in its first 4 KiB.
+    let described = [ins.info_subject.as_deref(), ins.info_keywords.as_deref()];
+    let words = described.into_iter().flatten().flat_map(|t| {
+        let end = (0..=t.len().min(4096))
+            .rev()
+            .find(|&i| t.is_char_boundary(i))
+            .unwrap_or(0);
+        t[..end]
+            .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';'))
+            .map(|w| w.trim_matches(|c: char| matches!(c, '(' | ')' | '[' | ']' | '.')))
+            .filter(|w| {
+                let l = w.to_ascii_lowercase();
+                l.starts_with("arxiv:") || l.contains("arxiv.org/") || l.contains("10.48550/")
+            })
     });
+    let found = schemed
+        .chain(plain.into_iter().flatten())
+        .chain(words)
+        .find_map(|v| {
+            let v = v.trim();
+            let v = v
+                .get(..4)
+                .filter(|p| p.eq_ignore_ascii_case("doi:"))
+                .map_or(v, |_| &v[4..]);
+            let (id, version) = crate::arxiv_id::of_text(v)?;
+            Some(match version {
+                Some(n) => format!("{id}v{n}"),
+                None => id,
+            })
+        });
     found
 }
 
