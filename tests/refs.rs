@@ -41,7 +41,15 @@ fn key(v: &Value) -> String {
 
 #[test]
 fn the_fixture_gives_its_references_with_page_and_line() {
-    let pdf = common::example("refs.pdf");
+    let example = common::example("refs.pdf");
+    // Nothing names the citing paper of `refs.pdf` (no arXiv name, stamp or metadata): no
+    // line can be a citation, and the file is refused, saying what would name it.
+    let r = run_pith(&["refs", example.to_str().unwrap()]);
+    assert_one_line_error(&r, "refs.pdf: no citing paper: name the PDF as arXiv does");
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+    let named_dir = common::tmpdir();
+    let pdf = named_dir.path().join("0704.0001v1.pdf");
+    std::fs::copy(&example, &pdf).unwrap();
     let r = run_pith(&["refs", pdf.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let got: Vec<(String, u64, u64)> = lines(&r.stdout)
@@ -119,9 +127,13 @@ fn a_source_tar_and_a_bbl_give_their_lines() {
     assert_eq!(got[0]["line"], 5);
     assert_eq!(got[0]["citing"], "1801.00001v2");
     assert_eq!(key(&got[1]), "doi:10.1000/a_b-c");
-    // The .bbl alone.
-    let r = run_pith(&["refs", src.join("main.bbl").to_str().unwrap()]);
+    // The .bbl alone, named as its paper; under a name that gives no paper, refused.
+    let named = dir.path().join("1801.00001v2.bbl");
+    std::fs::copy(src.join("main.bbl"), &named).unwrap();
+    let r = run_pith(&["refs", named.to_str().unwrap()]);
     assert_eq!(lines(&r.stdout).len(), 2, "{}", r.stderr);
+    let r = run_pith(&["refs", src.join("main.bbl").to_str().unwrap()]);
+    assert_one_line_error(&r, "main.bbl: no citing paper");
 }
 
 #[test]
@@ -134,10 +146,25 @@ fn what_is_no_paper_is_one_line_error() {
     // A damaged PDF: named, and the other files' lines still written.
     let bad = dir.path().join("bad.pdf");
     std::fs::write(&bad, b"%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF").unwrap();
-    let pdf = common::example("refs.pdf");
-    let r = run_pith(&["refs", bad.to_str().unwrap(), pdf.to_str().unwrap()]);
+    let pdf = dir.path().join("0704.0001v1.pdf");
+    std::fs::copy(common::example("refs.pdf"), &pdf).unwrap();
+    // A PDF whose citing paper nothing names: refused the same way.
+    let unnamed = dir.path().join("refs.pdf");
+    std::fs::copy(common::example("refs.pdf"), &unnamed).unwrap();
+    let r = run_pith(&[
+        "refs",
+        bad.to_str().unwrap(),
+        pdf.to_str().unwrap(),
+        unnamed.to_str().unwrap(),
+    ]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("bad.pdf"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("refs.pdf: no citing paper"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(r.stderr.lines().count(), 3, "{}", r.stderr);
     assert_eq!(lines(&r.stdout).len(), 5);
 }
 
@@ -237,7 +264,11 @@ fn paper(style: &str, refs: &[Ref]) -> String {
 
 /// (found and right, found, cited) over `pdf` against `want`.
 fn score(pdf: &Path, want: &BTreeSet<String>) -> (usize, usize, usize) {
-    let r = run_pith(&["refs", pdf.to_str().unwrap()]);
+    // Named as arXiv names its PDFs: the name gives the citing paper.
+    let named_dir = common::tmpdir();
+    let named = named_dir.path().join("0704.0001v1.pdf");
+    std::fs::copy(pdf, &named).unwrap();
+    let r = run_pith(&["refs", named.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let got: BTreeSet<String> = lines(&r.stdout).iter().map(key).collect();
     for k in got.symmetric_difference(want) {
@@ -347,7 +378,9 @@ fn the_forms_real_bibliographies_print() {
         .arg(&tex);
     let (ok, log) = tex::run_tool(cmd, "pdflatex", 120);
     assert!(ok, "{log}");
-    let r = run_pith(&["refs", dir.path().join("forms.pdf").to_str().unwrap()]);
+    let named = dir.path().join("0704.0001v1.pdf");
+    std::fs::copy(dir.path().join("forms.pdf"), &named).unwrap();
+    let r = run_pith(&["refs", named.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let got: Vec<String> = lines(&r.stdout).iter().map(key).collect();
     assert_eq!(
@@ -400,8 +433,11 @@ fn batch_writes_the_lines_pith_refs_writes() {
     let number = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\n";
     for (name, from) in [
         ("2402.03791v3", refs_pdf.clone()),
-        ("sub/paper", refs_pdf.clone()),
-        ("plain", common::root().join("tests/fixtures/minimal.pdf")),
+        ("sub/2301.01234v1", refs_pdf.clone()),
+        (
+            "0704.0001v1",
+            common::root().join("tests/fixtures/minimal.pdf"),
+        ),
     ] {
         std::fs::copy(&from, input.join(format!("{name}.pdf"))).unwrap();
         std::fs::write(input.join(format!("{name}.pith")), number).unwrap();
@@ -435,13 +471,15 @@ fn batch_writes_the_lines_pith_refs_writes() {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let alone = line_set(&String::from_utf8_lossy(&o.stdout));
-    // Both copies of the fixture give their references; the one named as arXiv names its
-    // files gives `citing` too.
+    // Both copies of the fixture give their references, each with its own citing paper
+    // (every file is named as arXiv names its files: `pith refs` refuses one that is not).
     assert!(alone.len() >= 8, "{alone:#?}");
     assert!(alone
         .iter()
         .any(|l| l.contains("\"citing\":\"2402.03791v3\"")));
-    assert!(alone.iter().any(|l| l.contains("in/sub/paper.pdf")));
+    assert!(alone.iter().any(
+        |l| l.contains("in/sub/2301.01234v1.pdf") && l.contains("\"citing\":\"2301.01234v1\"")
+    ));
     assert_eq!(batch, alone);
 
     // A tar: the PDF member is read where it lies; `pith refs` in the folder the tar was made
@@ -567,4 +605,93 @@ fn batch_refs_never_names_a_file_it_reads() {
         std::fs::read(&meta).unwrap()
     );
     assert!(!out.exists());
+}
+
+/// A PDF not named as arXiv names its files, without arXiv's stamp, takes its citing paper
+/// from its metadata: the arXiv id `pith inject` writes for a known paper, or an arXiv id
+/// another tool (exiftool) wrote in `dc:identifier` or Info `/Keywords`; a file with none is
+/// refused.
+#[test]
+fn the_citing_paper_from_the_metadata() {
+    let dir = common::tmpdir();
+    let d = dir.path();
+    let s = |p: &Path| p.to_str().unwrap().to_owned();
+    let refs_pdf = common::example("refs.pdf");
+    let atom = common::data("arxiv/vectors.atom.xml");
+    let injected = d.join("paper.pdf");
+    let r = run_pith(&[
+        "inject",
+        &s(&refs_pdf),
+        "--arxiv-atom",
+        &s(&atom),
+        "--id",
+        "2402.03791",
+        "-o",
+        &s(&injected),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = run_pith(&["refs", &s(&injected)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let got = lines(&r.stdout);
+    // The paper's own id, cited on line 17 of the page, is left out as the citing paper.
+    assert_eq!(got.len(), 4, "{}", r.stdout);
+    for v in &got {
+        assert_eq!(v["citing"], "2402.03791v3", "{v}");
+        assert_eq!(v["citing_from"], "metadata", "{v}");
+    }
+    assert!(got.iter().all(|v| v["arxiv"] != "2402.03791"));
+
+    // Nothing names it: refused.
+    let plain = d.join("plain.pdf");
+    std::fs::copy(&refs_pdf, &plain).unwrap();
+    let r = run_pith(&["refs", &s(&plain)]);
+    assert_one_line_error(&r, "plain.pdf: no citing paper");
+
+    if !common::have_tool("exiftool", "the_citing_paper_from_the_metadata") {
+        return;
+    }
+    let other = d.join("other.pdf");
+    std::fs::copy(&refs_pdf, &other).unwrap();
+    let (ok, out, err) = common::run(
+        "exiftool",
+        &[
+            "-overwrite_original",
+            "-XMP-dc:Identifier=arXiv:1801.00001v2",
+            &s(&other),
+        ],
+        None,
+    );
+    assert!(ok, "{out}{err}");
+    let r = run_pith(&["refs", &s(&other)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let got = lines(&r.stdout);
+    assert_eq!(got.len(), 5);
+    for v in &got {
+        assert_eq!(v["citing"], "1801.00001v2", "{v}");
+        assert_eq!(v["citing_from"], "metadata", "{v}");
+    }
+
+    // Info `/Keywords` as other tools write it: only a word that says it is arXiv's counts.
+    let info = d.join("info.pdf");
+    std::fs::copy(&refs_pdf, &info).unwrap();
+    let (ok, out, err) = common::run(
+        "exiftool",
+        &[
+            "-overwrite_original",
+            "-PDF:Subject=Vol. 1706.03762 of nothing",
+            "-PDF:Keywords=gravity; https://arxiv.org/abs/hep-th/9901001v2",
+            &s(&info),
+        ],
+        None,
+    );
+    assert!(ok, "{out}{err}");
+    let r = run_pith(&["refs", &s(&info)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let got = lines(&r.stdout);
+    // hep-th/9901001, cited on line 12, is the paper itself: left out.
+    assert_eq!(got.len(), 4, "{}", r.stdout);
+    for v in &got {
+        assert_eq!(v["citing"], "hep-th/9901001v2", "{v}");
+        assert_eq!(v["citing_from"], "metadata", "{v}");
+    }
 }

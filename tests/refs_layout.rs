@@ -82,6 +82,8 @@ fn form(content: &str, matrix: &str, xobjects: &str) -> Obj {
     )
 }
 
+/// `pdf` written as `name` (named as arXiv names its PDFs, so that the name gives the citing
+/// paper) in a folder of its own.
 fn write(name: &str, pdf: &[u8]) -> (tempfile::TempDir, PathBuf) {
     let dir = common::tmpdir();
     let path = dir.path().join(name);
@@ -177,7 +179,7 @@ fn text_inside_forms_is_read_where_it_is_drawn() {
         &format!("/Stamp {x} 0 R /List {} 0 R", x + 1),
         &[stamp, list, deeper],
     );
-    let (_d, path) = write("acl.pdf", &pdf);
+    let (_d, path) = write("0704.0001v1.pdf", &pdf);
     let got = refs(&path);
     assert_eq!(
         keys(&got),
@@ -274,7 +276,7 @@ fn hostile_forms_cost_a_bounded_count_of_operators() {
     ];
     for (name, page, xobjects, extra) in cases {
         let pdf = doc(&[page], &xobjects, &extra);
-        let (_d, path) = write(&format!("{name}.pdf"), &pdf);
+        let (_d, path) = write("0704.0001v1.pdf", &pdf);
         // Read within the default budget (20 million operators): unbounded, the million
         // drawings alone would be 200 million, the doubling chain 13 million per page.
         let got = refs(&path);
@@ -384,7 +386,7 @@ fn a_list_without_heading_starts_at_its_first_entry() {
         ]),
         extra: String::new(),
     };
-    let (_d, path) = write("noheading.pdf", &doc(&[page], "", &[]));
+    let (_d, path) = write("0704.0002v1.pdf", &doc(&[page], "", &[]));
     assert_eq!(
         keys(&refs(&path)),
         set(&["arxiv:1706.03762", "doi:10.1000/listed"])
@@ -434,7 +436,7 @@ fn links_on_the_list_count_as_what_the_entry_cites() {
         // Not a DOI's or arXiv's URL.
         link("https://example.org/10.1000/elsewhere", "72 627 300 639"),
     ];
-    let (_d, path) = write("links.pdf", &doc(&[page], "", &extra));
+    let (_d, path) = write("0704.0003v1.pdf", &doc(&[page], "", &extra));
     let got = refs(&path);
     assert_eq!(
         keys(&got),
@@ -471,7 +473,7 @@ fn a_million_link_annotations_are_read_within_bounds() {
         ]),
         extra: format!("/Annots [{}]", format!("{x} 0 R ").repeat(1_000_000)),
     };
-    let (_d, path) = write("annots.pdf", &doc(&[page], "", &[annot]));
+    let (_d, path) = write("0704.0004v1.pdf", &doc(&[page], "", &[annot]));
     let got = refs(&path);
     assert_eq!(keys(&got), set(&["doi:10.1000/linked"]));
 }

@@ -233,7 +233,9 @@ def test_refs_writes_the_lines_pith_refs_writes(tmp_path: Path) -> None:
     d = tmp_path / "in"
     d.mkdir()
     paper = (REPO / "examples" / "refs.pdf").read_bytes()
-    for name in ("2402.03791v3", "other"):
+    # Each named as arXiv names its files: ``pith refs`` refuses a file whose citing paper
+    # nothing names.
+    for name in ("2402.03791v3", "2301.01234v1"):
         (d / f"{name}.pdf").write_bytes(paper)
         (d / f"{name}.pith").write_text(SEED + "\n")
     refs = tmp_path / "refs.jsonl"

@@ -18,12 +18,14 @@ use super::{note, Outcome};
     pith refs pdfs/ --output refs.jsonl              every PDF under a folder\n  \
     pith index --refs refs.jsonl …                   Cited by on the mirror\n\
 \n\
-Each line: {\"file\", \"citing\" (the arXiv id the file's name or arXiv's stamp gives) and\n\
-\"citing_from\" (\"name\" or \"stamp\"), \"arxiv\" and \"version\" or \"doi\", \"page\" and \"line\" where it\n\
-was read (\"member\" and \"line\" in a .bbl), \"via\": \"link\" when a link on the entry gave it}.\n\
+Each line: {\"file\", \"citing\" (the paper's arXiv id, from the file's name, arXiv's stamp or\n\
+the PDF's metadata) and \"citing_from\" (\"name\", \"stamp\" or \"metadata\"), \"arxiv\" and\n\
+\"version\" or \"doi\", \"page\" and \"line\" where it was read (\"member\" and \"line\" in a .bbl),\n\
+\"via\": \"link\" when a link on the entry gave it}.\n\
 Only the reference section of a PDF is read (after its References or Bibliography heading),\n\
-without running headers and footers. A file that cannot be read is named on standard error\n\
-and the exit status is 2; the others' lines are written.")]
+without running headers and footers. A file that cannot be read, or whose citing paper\n\
+nothing names, is named on standard error and the exit status is 2; the others' lines are\n\
+written.")]
 pub struct Args {
     /// PDFs, arXiv source tars (.tar.gz) or .bbl files; a folder stands for its PDFs.
     #[arg(value_name = "FILE", required = true)]

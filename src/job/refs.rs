@@ -4,8 +4,13 @@
 //!
 //! The citing paper is named by the file's name as arXiv names its files
 //! (`2402.03791v3.pdf`, `2402.03791v3.tar.gz`, [`crate::batch::arxiv::id_from_path`]), or else
-//! by the stamp arXiv prints up the first page of a PDF ([`crate::refs::stamp`]), and each
-//! line says which ([`CitingFrom`]); a file that gives neither gives lines without `citing`. Reading one file costs at most
+//! by the stamp arXiv prints up the first page of a PDF ([`crate::refs::stamp`]), or else by
+//! the PDF's metadata (the arXiv id `pith inject` writes, XMP `dc:identifier`, `prism:doi`,
+//! an arXiv id in Info `/Subject` or `/Keywords`),
+//! and each line says which ([`CitingFrom`]). One rule ([`edge`]) says what makes a line a
+//! citation edge, for `pith refs` ([`read`] refuses a file whose citing paper nothing names)
+//! and `pith index --refs` alike; a batch's references ([`RefsSink`]) keep the lines of such a
+//! file without `citing`. Reading one file costs at most
 //! [`Settings::limits`] and stops with [`Settings::stop`]; a source tar is read member by
 //! member through [`crate::bounded`] (its bytes decompressed counted against the decoded
 //! bytes of [`Settings::limits`], the stop token seen as it reads), only its `.bbl` members
@@ -68,6 +73,11 @@ pub enum CitingFrom {
     Name,
     /// arXiv's stamp up the first page's margin.
     Stamp,
+    /// The PDF's metadata: the arXiv identifier `pith inject` writes for a known paper
+    /// (`xmp:Identifier` of scheme `arxiv`), or XMP `dc:identifier` or `prism:doi`, or Info
+    /// `/Subject` or `/Keywords` naming an arXiv id (`arXiv:2402.03791`, an arxiv.org URL, the
+    /// DOI `10.48550/arXiv.2402.03791`).
+    Metadata,
 }
 
 /// How an identifier other than by its printed text was read.
@@ -104,6 +114,81 @@ impl Reference {
             },
         }
     }
+}
+
+/// A line of `pith refs` as a citation edge: what `pith index --refs` stores, and what
+/// `pith refs` writes ([`edge`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edge {
+    /// The citing paper's arXiv id, without its version.
+    pub citing: String,
+    /// The citing paper's version, when known.
+    pub citing_version: Option<u32>,
+    /// `arxiv` or `doi`.
+    pub kind: &'static str,
+    /// The arXiv id (without version) or the DOI (lower case) cited.
+    pub cited: String,
+    /// The version cited, when the reference names one.
+    pub cited_version: Option<u32>,
+    /// Where it was read: `page 12, line 30`, `main.bbl, line 4`.
+    pub evidence: String,
+}
+
+/// Why a line is no citation edge ([`edge`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum NotAnEdge {
+    /// Neither the file's name, nor arXiv's stamp, nor the PDF's metadata named the paper.
+    #[error(
+        "no citing paper: name the PDF as arXiv does (2402.03791v3.pdf, or the source \
+         2402.03791v3.tar.gz), or give it arXiv's stamp or its arXiv id in its XMP metadata"
+    )]
+    NoCitingPaper,
+    /// The citing paper is named by something other than an arXiv id.
+    #[error("{0:?} is not an arXiv id")]
+    CitingNotArxiv(String),
+    /// The line names neither an arXiv id nor a DOI.
+    #[error("neither an arXiv id nor a DOI")]
+    NoIdentifier,
+    /// The line names the citing paper itself.
+    #[error("arXiv:{0} cites itself: a paper is never its own reference")]
+    CitesItself(String),
+}
+
+/// The one rule for what makes a line a citation edge: a citing paper named by its arXiv
+/// id, a cited arXiv id or DOI (`10.` and a slash), and no paper citing itself.
+///
+/// # Errors
+/// [`NotAnEdge`], saying which part is missing.
+pub fn edge(r: &Reference) -> Result<Edge, NotAnEdge> {
+    let citing = r.citing.as_deref().ok_or(NotAnEdge::NoCitingPaper)?;
+    let (citing, citing_version) = crate::record::split_versioned_id(citing);
+    if !crate::record::is_arxiv_id(&citing) {
+        return Err(NotAnEdge::CitingNotArxiv(citing));
+    }
+    let (kind, cited) = match (&r.arxiv, &r.doi) {
+        (Some(a), None) if crate::record::is_arxiv_id(a) => ("arxiv", a.clone()),
+        (None, Some(d)) if d.starts_with("10.") && d.contains('/') => {
+            ("doi", d.to_ascii_lowercase())
+        }
+        _ => return Err(NotAnEdge::NoIdentifier),
+    };
+    if kind == "arxiv" && cited == citing {
+        return Err(NotAnEdge::CitesItself(citing));
+    }
+    let evidence = match (&r.member, r.page) {
+        (_, Some(p)) => format!("page {p}, line {}", r.line),
+        (Some(m), None) => format!("{m}, line {}", r.line),
+        (None, None) => format!("line {}", r.line),
+    };
+    Ok(Edge {
+        citing,
+        citing_version,
+        kind,
+        cited,
+        cited_version: r.version,
+        evidence,
+    })
 }
 
 /// The arXiv id and version a file's name gives (`2402.03791v3.pdf`, `hep-th9901001v1.tar.gz`).
@@ -155,13 +240,27 @@ pub fn inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
 }
 
 /// What the file at `path` cites: a PDF's reference section, every `.bbl` of a source tar
-/// (gzip or not), or a `.bbl` file.
+/// (gzip or not), or a `.bbl` file, as the citation edges of its citing paper: every line
+/// `pith refs` writes passes [`edge`], and a file whose citing paper is named by neither its
+/// name, nor arXiv's stamp, nor its metadata is refused.
 ///
 /// # Errors
 /// [`ErrorKind::Io`] when the file cannot be read, [`ErrorKind::Pdf`] when a PDF is refused
 /// (damaged, encrypted with a password, over the limits, stopped), [`ErrorKind::Request`]
-/// for a file that is none of these.
+/// for a file that is none of these, and for one without a citing paper
+/// ([`NotAnEdge::NoCitingPaper`]).
 pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
+    let (citing, lines) = read_lines(path, settings)?;
+    if citing.is_none() {
+        return Err(
+            Error::new(ErrorKind::Request(NotAnEdge::NoCitingPaper.to_string())).in_file(path),
+        );
+    }
+    Ok(lines.into_iter().filter(|r| edge(r).is_ok()).collect())
+}
+
+/// The file's citing paper and every line read from it ([`read`] before its rule).
+fn read_lines(path: &Path, settings: &Settings) -> Result<(Citing, Vec<Reference>), Error> {
     let io = |what: &str| {
         let what = what.to_owned();
         move |e: std::io::Error| Error::new(ErrorKind::Io(what, e)).in_file(path)
@@ -173,7 +272,7 @@ pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
     };
     if head[..n].windows(5).any(|w| w == b"%PDF-") {
         let file = std::fs::File::open(path).map_err(io("cannot open"))?;
-        return of_pdf(file, path, settings);
+        return pdf_lines(file, path, settings);
     }
     let citing = citing_of(path).map(|c| (c, CitingFrom::Name));
     let (_, stream) = crate::decompress::open(path).map_err(io("cannot read"))?;
@@ -212,11 +311,12 @@ pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
             .in_file(path));
         }
         let text = read_bbl(&mut rest, &bounds).map_err(bounded_err)?;
-        return Ok(crate::refs::from_bbl(&text)
+        let lines = crate::refs::from_bbl(&text)
             .into_iter()
             .filter(|m| !is_self(&citing, m))
             .map(|m| Reference::new(path, None, &citing, m))
-            .collect());
+            .collect();
+        return Ok((citing, lines));
     }
     let mut out = Vec::new();
     let mut offset = 0u64;
@@ -251,7 +351,7 @@ pub fn read(path: &Path, settings: &Settings) -> Result<Vec<Reference>, Error> {
                 .map(|m| Reference::new(path, Some(&name), &citing, m)),
         );
     }
-    Ok(out)
+    Ok((citing, out))
 }
 
 /// What the PDF `src` cites, read as the file `path` (its name, or else arXiv's stamp on its
@@ -267,17 +367,82 @@ pub fn of_pdf<R: pdf::ReadAt>(
     path: &Path,
     settings: &Settings,
 ) -> Result<Vec<Reference>, Error> {
+    pdf_lines(src, path, settings).map(|(_, lines)| lines)
+}
+
+/// [`of_pdf`] with the citing paper it found.
+fn pdf_lines<R: pdf::ReadAt>(
+    src: R,
+    path: &Path,
+    settings: &Settings,
+) -> Result<(Citing, Vec<Reference>), Error> {
     let budget = pdf::budget::Budget::new(settings.limits, settings.stop.clone());
-    let pages = pdf::text::pages(src, budget).map_err(|e| Error::from(e.in_file(path)))?;
+    let pages = pdf::text::pages(&src, budget).map_err(|e| Error::from(e.in_file(path)))?;
     let citing = match citing_of(path) {
         Some(c) => Some((c, CitingFrom::Name)),
-        None => crate::refs::stamp(&pages).map(|c| (c, CitingFrom::Stamp)),
+        None => crate::refs::stamp(&pages)
+            .map(|c| (c, CitingFrom::Stamp))
+            .or_else(|| citing_of_metadata(&src, settings).map(|c| (c, CitingFrom::Metadata))),
     };
-    Ok(crate::refs::from_pages(&pages)
+    let lines = crate::refs::from_pages(&pages)
         .into_iter()
         .filter(|m| !is_self(&citing, m))
         .map(|m| Reference::new(path, None, &citing, m))
-        .collect())
+        .collect();
+    Ok((citing, lines))
+}
+
+/// The citing paper's arXiv id (with its version when given) that the PDF's metadata names,
+/// read by the reader `pith inspect` uses, within the same limits: the `arxiv` identifier
+/// `pith inject` writes first, then XMP `dc:identifier`, then `prism:doi`, then an arXiv id
+/// in Info `/Subject` or `/Keywords`. A file whose
+/// metadata cannot be read names none (its references were read; only `citing` is missing).
+fn citing_of_metadata<R: pdf::ReadAt>(src: &R, settings: &Settings) -> Option<String> {
+    let opts = pdf::InspectOptions {
+        limits: settings.limits,
+        stop: settings.stop.clone(),
+        ..pdf::InspectOptions::default()
+    };
+    let ins = pdf::inspect_opts(src, &opts).ok()?;
+    let x = ins.xmp.unwrap_or_default();
+    let schemed = x
+        .schemes
+        .iter()
+        .filter(|(k, _)| k.eq_ignore_ascii_case("arxiv"))
+        .map(|(_, v)| v.as_str());
+    let plain = [x.dc_identifier.as_deref(), x.prism_doi.as_deref()];
+    // Free text (Info `/Subject`, `/Keywords`): only a word that says it is arXiv's counts
+    // (`arXiv:ID`, an arxiv.org URL, arXiv's DOI), read in its first 4 KiB.
+    let described = [ins.info_subject.as_deref(), ins.info_keywords.as_deref()];
+    let words = described.into_iter().flatten().flat_map(|t| {
+        let end = (0..=t.len().min(4096))
+            .rev()
+            .find(|&i| t.is_char_boundary(i))
+            .unwrap_or(0);
+        t[..end]
+            .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';'))
+            .map(|w| w.trim_matches(|c: char| matches!(c, '(' | ')' | '[' | ']' | '.')))
+            .filter(|w| {
+                let l = w.to_ascii_lowercase();
+                l.starts_with("arxiv:") || l.contains("arxiv.org/") || l.contains("10.48550/")
+            })
+    });
+    let found = schemed
+        .chain(plain.into_iter().flatten())
+        .chain(words)
+        .find_map(|v| {
+            let v = v.trim();
+            let v = v
+                .get(..4)
+                .filter(|p| p.eq_ignore_ascii_case("doi:"))
+                .map_or(v, |_| &v[4..]);
+            let (id, version) = crate::arxiv_id::of_text(v)?;
+            Some(match version {
+                Some(n) => format!("{id}v{n}"),
+                None => id,
+            })
+        });
+    found
 }
 
 /// Where a batch writes the references of the PDFs it reads (`pith batch --refs FILE`,
@@ -425,5 +590,54 @@ mod tests {
             Some("hep-th/9901001v1")
         );
         assert_eq!(citing_of(Path::new("paper.pdf")), None);
+    }
+
+    fn line(citing: Option<&str>, arxiv: Option<&str>, doi: Option<&str>) -> Reference {
+        Reference {
+            file: "f.pdf".into(),
+            member: None,
+            citing: citing.map(str::to_owned),
+            citing_from: citing.map(|_| CitingFrom::Name),
+            arxiv: arxiv.map(str::to_owned),
+            version: None,
+            doi: doi.map(str::to_owned),
+            page: Some(2),
+            line: 7,
+            via: None,
+        }
+    }
+
+    #[test]
+    fn refs_edge_rule() {
+        let e = edge(&line(Some("2402.03791v3"), None, Some("10.1000/A"))).unwrap();
+        assert_eq!(
+            (
+                e.citing.as_str(),
+                e.citing_version,
+                e.kind,
+                e.cited.as_str()
+            ),
+            ("2402.03791", Some(3), "doi", "10.1000/a")
+        );
+        assert_eq!(e.evidence, "page 2, line 7");
+        assert_eq!(
+            edge(&line(None, Some("1706.03762"), None)),
+            Err(NotAnEdge::NoCitingPaper)
+        );
+        assert!(NotAnEdge::NoCitingPaper
+            .to_string()
+            .starts_with("no citing paper: name the PDF as arXiv does (2402.03791v3.pdf"));
+        assert!(matches!(
+            edge(&line(Some("paper"), Some("1706.03762"), None)),
+            Err(NotAnEdge::CitingNotArxiv(_))
+        ));
+        assert_eq!(
+            edge(&line(Some("1706.03762v5"), Some("1706.03762"), None)),
+            Err(NotAnEdge::CitesItself("1706.03762".into()))
+        );
+        assert_eq!(
+            edge(&line(Some("1706.03762v5"), None, Some("doi"))),
+            Err(NotAnEdge::NoIdentifier)
+        );
     }
 }

@@ -76,6 +76,15 @@ pub fn read(d: &Dict) -> (Option<String>, Option<String>) {
     (get(KEY_NUMBER), get(KEY_URL))
 }
 
+/// Info `/Subject` and `/Keywords` of `d`, when they are strings.
+pub fn described(d: &Dict) -> (Option<String>, Option<String>) {
+    let get = |k: &[u8]| match d.get(k) {
+        Some(Obj::Str(s)) => Some(decode_text(s)),
+        _ => None,
+    };
+    (get(b"Subject"), get(b"Keywords"))
+}
+
 /// Whether `d` already holds exactly `entries`.
 pub fn carries(d: &Dict, entries: &[Entry]) -> bool {
     entries

@@ -37,6 +37,11 @@ pub struct Inspection {
     pub info_number: Option<String>,
     /// Info `/PithURL`.
     pub info_url: Option<String>,
+    /// Info `/Subject`, as other tools write it (an arXiv id may be named there:
+    /// `arXiv:2402.03791v3`).
+    pub info_subject: Option<String>,
+    /// Info `/Keywords`.
+    pub info_keywords: Option<String>,
     /// Values from XMP, if a packet was read.
     pub xmp: Option<xmp::Values>,
     /// Why the XMP packet could not be read.
@@ -356,6 +361,7 @@ pub fn inspect_opts<R: ReadAt>(src: R, opts: &InspectOptions) -> Result<Inspecti
     if doc.not_opened.is_none() {
         if let Some((d, _)) = &doc.info {
             (ins.info_number, ins.info_url) = info::read(d);
+            (ins.info_subject, ins.info_keywords) = info::described(d);
         }
         if let Some(p) = &doc.packet {
             match xmp::read(p) {

@@ -210,8 +210,11 @@ fn a_deadline_of_zero_is_no_bound_at_every_door() {
         true,
     );
     assert!(cli.ok, "{cli:?}");
-    // pith refs names its file deadline as every command does.
-    let refs = cli_outcome(d, &["refs", "--file-timeout", "0", s(&src)], &[], false);
+    // pith refs names its file deadline as every command does (the file named as arXiv
+    // names its PDFs, which gives its citing paper).
+    let named = d.join("0704.0001v1.pdf");
+    std::fs::copy(&src, &named).unwrap();
+    let refs = cli_outcome(d, &["refs", "--file-timeout", "0", s(&named)], &[], false);
     assert!(refs.ok, "{refs:?}");
     if have_python("a_deadline_of_zero_is_no_bound_at_every_door") {
         let py = python(

@@ -39,9 +39,9 @@ const MAX_LINE: usize = 64 << 10;
 const MAX_BAD_LINES: u64 = 100;
 
 /// Stores the lines of the references files `files`, read through [`pith::bounded`]; a line
-/// that is no reference, or whose file's name gave no citing paper, goes to `bad` and is
-/// skipped, and so does a file that cannot be read (one line). Returns how many edges were
-/// stored.
+/// that is no citation edge ([`pith::job::refs::edge`], the rule `pith refs` writes by) goes
+/// to `bad` and is skipped, and so does a file that cannot be read (one line). Returns how
+/// many edges were stored.
 ///
 /// # Errors
 /// [`super::ErrorKind::Sqlite`].
@@ -111,7 +111,7 @@ pub(crate) fn put_refs(
                         continue;
                     }
                 };
-                match edge(&r) {
+                match pith::job::refs::edge(&r) {
                     Ok(e) => {
                         if replaced.insert(e.citing.clone()) {
                             sql(conn.execute("DELETE FROM cites WHERE citing = ?1", [&e.citing]))?;
@@ -150,53 +150,6 @@ pub(crate) fn put_refs(
         }
     }
     Ok(stored)
-}
-
-/// One stored edge.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Edge {
-    citing: String,
-    citing_version: Option<u32>,
-    kind: &'static str,
-    cited: String,
-    cited_version: Option<u32>,
-    evidence: String,
-}
-
-fn edge(r: &Reference) -> Result<Edge, String> {
-    let citing = r
-        .citing
-        .as_deref()
-        .ok_or("no citing paper (name the PDF or tar as arXiv does: 2402.03791v3.pdf)")?;
-    let (citing, citing_version) = pith::record::split_versioned_id(citing);
-    if !pith::record::is_arxiv_id(&citing) {
-        return Err(format!("{citing:?} is not an arXiv id"));
-    }
-    let (kind, cited) = match (&r.arxiv, &r.doi) {
-        (Some(a), None) if pith::record::is_arxiv_id(a) => ("arxiv", a.clone()),
-        (None, Some(d)) if d.starts_with("10.") && d.contains('/') => {
-            ("doi", d.to_ascii_lowercase())
-        }
-        _ => return Err("neither an arXiv id nor a DOI".into()),
-    };
-    if kind == "arxiv" && cited == citing {
-        return Err(format!(
-            "arXiv:{citing} cites itself: a paper is never its own reference"
-        ));
-    }
-    let evidence = match (&r.member, r.page) {
-        (_, Some(p)) => format!("page {p}, line {}", r.line),
-        (Some(m), None) => format!("{m}, line {}", r.line),
-        (None, None) => format!("line {}", r.line),
-    };
-    Ok(Edge {
-        citing,
-        citing_version,
-        kind,
-        cited,
-        cited_version: r.version,
-        evidence,
-    })
 }
 
 /// A paper of the index, as a link.
