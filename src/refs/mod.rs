@@ -2,10 +2,11 @@
 //! ([`grammar`]) in the text of its PDF ([`pith_pdf::text`]) or in the `.bbl` file of its
 //! source, each with where it was read (page and line, or line of the `.bbl`).
 //!
-//! In a PDF only the reference section is read, as [`layout`] finds it: the text after the
+//! In a PDF only the reference section is read, as its layout shows it: the text after the
 //! last heading that names it ("References", "Bibliography", "Literature Cited", numbered or
 //! not) and has a list after it, running headers and footers and text set sideways (arXiv's
-//! stamp) left out; a paper without a heading is read from its numbered list, or whole. The
+//! stamp) left out, and the paper's own DOI (printed in its first page's header or footer) never
+//! reported; a paper without a heading is read from its numbered list, or whole. The
 //! link annotations on the list's lines that point to a DOI or an arXiv paper count as what
 //! that entry cites ([`Via::Link`]). An identifier that a URL break splits across two lines is read whole:
 //! a line that ends with a character URLs break after (`/ . - _ :` …), inside a token that
