@@ -650,48 +650,41 @@ fn the_citing_paper_from_the_metadata() {
     if !common::have_tool("exiftool", "the_citing_paper_from_the_metadata") {
         return;
     }
-    let other = d.join("other.pdf");
-    std::fs::copy(&refs_pdf, &other).unwrap();
-    let (ok, out, err) = common::run(
-        "exiftool",
-        &[
-            "-overwrite_original",
-            "-XMP-dc:Identifier=arXiv:1801.00001v2",
-            &s(&other),
-        ],
-        None,
+    // `pith refs` on a copy of the example whose metadata exiftool set with `tags`: its lines,
+    // each checked to name `citing`, taken from the metadata.
+    let refs_of_tagged = |name: &str, tags: &[&str], citing: &str| -> Vec<Value> {
+        let copy = d.join(name);
+        std::fs::copy(&refs_pdf, &copy).unwrap();
+        let mut args = vec!["-overwrite_original"];
+        args.extend_from_slice(tags);
+        let path = s(&copy);
+        args.push(&path);
+        let (ok, out, err) = common::run("exiftool", &args, None);
+        assert!(ok, "{out}{err}");
+        let r = run_pith(&["refs", &path]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let got = lines(&r.stdout);
+        for v in &got {
+            assert_eq!(v["citing"], citing, "{v}");
+            assert_eq!(v["citing_from"], "metadata", "{v}");
+        }
+        got
+    };
+    let got = refs_of_tagged(
+        "other.pdf",
+        &["-XMP-dc:Identifier=arXiv:1801.00001v2"],
+        "1801.00001v2",
     );
-    assert!(ok, "{out}{err}");
-    let r = run_pith(&["refs", &s(&other)]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let got = lines(&r.stdout);
     assert_eq!(got.len(), 5);
-    for v in &got {
-        assert_eq!(v["citing"], "1801.00001v2", "{v}");
-        assert_eq!(v["citing_from"], "metadata", "{v}");
-    }
-
     // Info `/Keywords` as other tools write it: only a word that says it is arXiv's counts.
-    let info = d.join("info.pdf");
-    std::fs::copy(&refs_pdf, &info).unwrap();
-    let (ok, out, err) = common::run(
-        "exiftool",
+    let got = refs_of_tagged(
+        "info.pdf",
         &[
-            "-overwrite_original",
             "-PDF:Subject=Vol. 1706.03762 of nothing",
             "-PDF:Keywords=gravity; https://arxiv.org/abs/hep-th/9901001v2",
-            &s(&info),
         ],
-        None,
+        "hep-th/9901001v2",
     );
-    assert!(ok, "{out}{err}");
-    let r = run_pith(&["refs", &s(&info)]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let got = lines(&r.stdout);
     // hep-th/9901001, cited on line 12, is the paper itself: left out.
-    assert_eq!(got.len(), 4, "{}", r.stdout);
-    for v in &got {
-        assert_eq!(v["citing"], "hep-th/9901001v2", "{v}");
-        assert_eq!(v["citing_from"], "metadata", "{v}");
-    }
+    assert_eq!(got.len(), 4, "{got:?}");
 }
