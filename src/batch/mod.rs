@@ -51,7 +51,7 @@ pub enum ErrorKind {
     #[error("its sidecars disagree: {0}")]
     Conflict(String),
     /// Occurs when a shard specification is not `K/N` with `0 <= K < N`.
-    #[error("{0:?} is not K/N with 0 <= K < N (K is 0-based)")]
+    #[error("the shard {0:?} is not K/N with 0 <= K < N (K is 0-based)")]
     Shard(String),
 }
 

@@ -264,7 +264,11 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
         Err(e) => {
-            eprint!("{}", pith::job::usage::usage_error(&e.render().to_string()));
+            let text = pith::job::usage::usage_error(&e.render().to_string());
+            if pith::job::usage::asks_json(std::env::args_os()) {
+                println!("{}", pith::job::usage::usage_json(&text));
+            }
+            eprint!("{text}");
             return ExitCode::from(2);
         }
     };

@@ -437,6 +437,18 @@ pub fn stdin_once<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Result<(), E
     Ok(())
 }
 
+/// Reads a shard as given (`K/N`, 0-based: `0/4` … `3/4`), for every door and command that
+/// runs a slice of its inputs (`pith batch --shard`, `pith batch --tar-dir --shard`, Python's
+/// `batch(shard=…)`); none is every input.
+///
+/// # Errors
+/// [`ErrorKind::Number`] (kind `shard`) unless `0 <= K < N`.
+pub fn shard(text: Option<&str>) -> Result<Option<crate::batch::Shard>, Error> {
+    text.map(crate::batch::Shard::parse)
+        .transpose()
+        .map_err(|e| Error::new(ErrorKind::Number(e)))
+}
+
 /// Whether two paths name the same existing file (same device and inode).
 pub fn same_file(a: &Path, b: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
