@@ -303,36 +303,56 @@ fn where_an_update_goes_is_refused_alike() {
     let d = dir.path();
     let src = minimal(d);
     let before = std::fs::read(&src).unwrap();
-    let rows: [(&str, &[&str], &str); 2] = [
+    let out = d.join("out.pdf");
+    let rows: [(&str, &[&str], &str, &str); 4] = [
         (
             "inject: no output, not in place",
             &["inject", s(&src), "--number", SEED],
             "pn.inject(a[0], a[1])",
+            "say where the result goes",
         ),
         (
             "strip: no output, not in place",
             &["strip", s(&src)],
             "pn.strip(a[0])",
+            "say where the result goes",
+        ),
+        (
+            "inject: an output and in place",
+            &[
+                "inject",
+                s(&src),
+                "--number",
+                SEED,
+                "-o",
+                s(&out),
+                "--in-place",
+            ],
+            "pn.inject(a[0], a[1], a[2], in_place=True)",
+            "an output file or in place, not both",
+        ),
+        (
+            "strip: an output and in place",
+            &["strip", s(&src), "-o", s(&out), "--in-place"],
+            "pn.strip(a[0], a[2], in_place=True)",
+            "an output file or in place, not both",
         ),
     ];
     let python_too = have_python("where_an_update_goes_is_refused_alike");
-    for (row, args, call) in rows {
+    for (row, args, call, says) in rows {
         let cli = cli_outcome(d, args, &[], true);
         assert_eq!(cli.kind.as_deref(), Some("request"), "{row}: {cli:?}");
         assert!(
-            cli.sentence
-                .as_deref()
-                .unwrap()
-                .contains("say where the result goes"),
+            cli.sentence.as_deref().unwrap().contains(says),
             "{row}: {cli:?}"
         );
         if python_too {
-            let py = python(d, call, &[s(&src), SEED], &[]);
+            let py = python(d, call, &[s(&src), SEED, s(&out)], &[]);
             same_refusal(row, &cli, &py);
         }
+        assert!(!out.exists(), "{row}: written");
     }
     // The CLI's flags require --stamp; Python's keywords reach the library's same rule.
-    let out = d.join("out.pdf");
     let cli = cli_outcome(
         d,
         &[
