@@ -266,7 +266,9 @@ fn verify_record<'py>(
         texts.push((TextField::Abstract, a.to_owned()));
     }
     let req = job::VerifyRequest {
-        record: Some(job::Input::Local(record::Input::Record(Box::new(r)))),
+        record: Some(job::RecordSource::Local(record::LocalSource::Record(
+            Box::new(r),
+        ))),
         number: number.map(str::to_owned),
         texts,
         signature: signature.map(str::to_owned),

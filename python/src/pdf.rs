@@ -60,7 +60,7 @@ fn full_number(py: Python<'_>, text: &str) -> PyResult<pith::PithNumber> {
 /// fields: one of ``number``, ``record`` (a dict or JSON text, bare or wrapped with its display
 /// fields) and ``arxiv_atom`` (a path; ``arxiv_id`` picks an entry of a feed), resolved as
 /// ``pith inject --number/--record/--arxiv-atom`` resolves them
-/// ([`job::input::Input::to_write`]).
+/// ([`job::input::RecordSource::to_write`]).
 fn to_write(
     py: Python<'_>,
     number: Option<&str>,
@@ -475,7 +475,7 @@ pub fn batch_item<'py>(
         index: 0,
         pdf,
         relative,
-        source: pith::record::Input::Number(number.to_owned()),
+        source: pith::record::LocalSource::Number(number.to_owned()),
         also: Vec::new(),
         out,
         details: None,

@@ -72,7 +72,7 @@ pub mod verify;
 
 pub use error::{Error, ErrorKind};
 pub use inject::{inject_bytes, Destination, InjectReport, InjectRequest, Injected, Source};
-pub use input::Input;
+pub use input::RecordSource;
 pub use inspect::{InspectReport, InspectRequest};
 pub use item::{ItemReport, ItemRequest};
 pub use kind::ErrorCode;
