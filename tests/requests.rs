@@ -478,6 +478,11 @@ fn requests_round_trip_through_json() {
         full: true,
         ..Default::default()
     });
+    round(pith::job::badge::SnippetRequest {
+        format: Some("html".into()),
+        dark_src: Some("dark.svg".into()),
+        ..Default::default()
+    });
     round(StyRequest {
         date: Some("2026/01/02".into()),
         ..Default::default()
