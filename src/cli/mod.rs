@@ -264,10 +264,9 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
         Err(e) => {
-            let text = pith::job::usage::usage_error(&e.render().to_string());
-            if pith::job::usage::asks_json(std::env::args_os()) {
-                println!("{}", pith::job::usage::usage_json(&text));
-            }
+            let rendered = e.render().to_string();
+            let (json, text) = pith::job::usage::usage_outputs(&rendered, std::env::args_os());
+            json.into_iter().for_each(|j| println!("{j}"));
             eprint!("{text}");
             return ExitCode::from(2);
         }

@@ -173,7 +173,7 @@ impl SnippetRequest {
     /// The snippet that embeds `number`'s badge of `badge` ([`BadgeRequest::options`]).
     ///
     /// # Errors
-    /// What [`SnippetRequest::validate`] refuses; as [`badge::snippet`].
+    /// What [`SnippetRequest::validate`] refuses; as [`badge::snippet()`].
     pub fn render(&self, number: &PithNumber, badge: Options) -> Result<String, badge::Error> {
         badge::snippet(number, self.format()?, &self.options(badge))
     }

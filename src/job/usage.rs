@@ -56,6 +56,18 @@ where
         .any(|a| a == "--json")
 }
 
+/// What a program prints for a usage error of its command line `args`: the `{error, kind}`
+/// object on standard output when the line asks for JSON ([`asks_json`], [`usage_json`]),
+/// and [`usage_error`]'s lines on standard error.
+pub fn usage_outputs<I, S>(rendered: &str, args: I) -> (Option<String>, String)
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let text = usage_error(rendered);
+    (asks_json(args).then(|| usage_json(&text)), text)
+}
+
 /// The JSON object of a usage error ([`usage_error`]'s text): its sentence, kind `request`.
 pub fn usage_json(text: &str) -> String {
     let line = text.lines().next().unwrap_or_default();

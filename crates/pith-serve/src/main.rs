@@ -210,10 +210,9 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             // One line, as every error of pith's (and the JSON asked for).
-            let text = pith::job::usage::usage_error(&e.render().to_string());
-            if pith::job::usage::asks_json(std::env::args_os()) {
-                println!("{}", pith::job::usage::usage_json(&text));
-            }
+            let rendered = e.render().to_string();
+            let (json, text) = pith::job::usage::usage_outputs(&rendered, std::env::args_os());
+            json.into_iter().for_each(|j| println!("{j}"));
             eprint!("{text}");
             return ExitCode::from(2);
         }
