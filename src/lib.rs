@@ -35,7 +35,7 @@
 //!   old-style archives, the forms inside file names, URLs and pasted text).
 //! - [`record`]: the canonical record, its canonical JSON bytes, text canonicalisation, arXiv
 //!   Atom input ([`record::atom`]), arXiv bulk metadata ([`record::arxiv`]: snapshot and
-//!   OAI-PMH), arXiv's category taxonomy ([`record::taxonomy`]) and [`record::Input`], the
+//!   OAI-PMH), arXiv's category taxonomy ([`record::taxonomy`]) and [`record::LocalSource`], the
 //!   local inputs as data (reading them is [`job::input`]'s). It does no I/O.
 //! - [`verify`]: checks of records, texts, signatures and bundles ([`verify::Bundle`]), and the
 //!   verdict ([`verify::Verdict`]: verified, unverified, mismatch) every caller prints.

@@ -79,6 +79,10 @@ const RULES: &[Rule] = &[
         holds: |l| literal_after(l, "default_value_t = ") || l.contains("default_value = \"0"),
     },
     Rule {
+        what: "clap refusing an output with in place (job::outputs::destination refuses it, with the same sentence at every door)",
+        holds: |l| l.contains("conflicts_with = \"in_place\"") || l.contains("conflicts_with = \"output\""),
+    },
+    Rule {
         what: "a deadline made from seconds by hand (job::stop::bound_of_secs is the one rule)",
         holds: |l| l.contains("Duration::from_secs_f64") || l.contains("from_secs(a."),
     },
@@ -214,6 +218,7 @@ fn the_rules_catch_what_they_name() {
         "version: version.unwrap_or(0),",
         "#[arg(long, default_value_t = 120.0)]",
         "let key = Key::registry();",
+        "#[arg(short, long, value_name = \"OUT.pdf\", conflicts_with = \"in_place\")]",
     ] {
         assert!(caught(bad), "not caught: {bad}");
     }

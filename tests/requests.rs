@@ -440,3 +440,90 @@ fn python_leaves_the_librarys_defaults_to_its_requests() {
         format!("{:?}", pith::badge::Options::default())
     );
 }
+
+/// Every request the doors build as data survives JSON unchanged, and a request left empty
+/// takes the library's defaults: what a door leaves out, the library fills.
+#[test]
+fn requests_round_trip_through_json() {
+    use pith::job::badge::BadgeRequest;
+    use pith::job::sty::StyRequest;
+    use pith::job::update::UpdateRequest;
+    use pith::job::StripRequest;
+    use serde::{de::DeserializeOwned, Serialize};
+
+    fn round<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug + Default>(r: T) {
+        let text = serde_json::to_string(&r).unwrap();
+        let back: T = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, r, "{text}");
+        let empty: T = serde_json::from_str("{}").unwrap();
+        assert_eq!(empty, T::default(), "{{}} is the default request");
+    }
+    round(StripRequest {
+        input: Some("in.pdf".into()),
+        output: Some("out/".into()),
+        in_place: false,
+        force: true,
+        repair: true,
+        file_timeout: Some(0.0),
+        no_clobber: true,
+        password: None,
+    });
+    round(UpdateRequest {
+        stamp: true,
+        stamp_size: Some(8.0),
+        file_timeout: Some(3.5),
+        ..Default::default()
+    });
+    round(BadgeRequest {
+        full: true,
+        ..Default::default()
+    });
+    round(pith::job::badge::SnippetRequest {
+        format: Some("html".into()),
+        dark_src: Some("dark.svg".into()),
+        ..Default::default()
+    });
+    round(StyRequest {
+        date: Some("2026/01/02".into()),
+        ..Default::default()
+    });
+    // The password is never written out with a request.
+    let secret = StripRequest {
+        password: Some(b"hunter2".to_vec()),
+        ..Default::default()
+    };
+    assert!(!serde_json::to_string(&secret).unwrap().contains("hunter2"));
+    // An option no request has is refused, not ignored.
+    assert!(serde_json::from_str::<StripRequest>(r#"{"stamp": true}"#).is_err());
+}
+
+/// `pith strip` refuses what its request refuses, with the library's sentence, and writes
+/// nothing: an output and in place; neither.
+#[test]
+fn strip_refuses_what_its_request_refuses() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("in.pdf");
+    copy_writable(&fixture("minimal.pdf"), &src);
+    let out = dir.path().join("out.pdf");
+    let before = std::fs::read(&src).unwrap();
+    for (args, says) in [
+        (
+            vec!["-o", out.to_str().unwrap(), "--in-place"],
+            "an output file or in place, not both",
+        ),
+        (vec![], "say where the result goes"),
+    ] {
+        let o = common::pith()
+            .arg("strip")
+            .arg(&src)
+            .args(&args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("pith: ") && err.contains(says), "{err}");
+        assert!(!out.exists());
+        assert_eq!(std::fs::read(&src).unwrap(), before);
+    }
+}

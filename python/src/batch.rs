@@ -5,7 +5,6 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 
-use pith::batch::Shard;
 use pith::job::{self, ItemReport};
 
 use crate::convert::value_to_py;
@@ -76,10 +75,6 @@ pub fn batch<'py>(
     refs: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let metadata = crate::tar::paths_arg(metadata)?;
-    let shard = shard
-        .map(Shard::parse)
-        .transpose()
-        .map_err(|e| errors::job(py, "shard", &job::Error::new(job::ErrorKind::Number(e))))?;
     let settings = crate::pdf::settings(
         py,
         force,

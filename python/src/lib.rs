@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 use serde_json::{json, Value};
 
-use pith::badge::{self, Format, SnippetOptions};
+use pith::badge;
 use pith::job;
 use pith::number::NumberRef;
 use pith::record::{self, Record};
@@ -266,7 +266,9 @@ fn verify_record<'py>(
         texts.push((TextField::Abstract, a.to_owned()));
     }
     let req = job::VerifyRequest {
-        record: Some(job::Input::Local(record::Input::Record(Box::new(r)))),
+        record: Some(job::RecordSource::Local(record::LocalSource::Record(
+            Box::new(r),
+        ))),
         number: number.map(str::to_owned),
         texts,
         signature: signature.map(str::to_owned),
@@ -439,16 +441,15 @@ fn badge_snippet(
     qr: Option<u32>,
 ) -> PyResult<String> {
     let n = full_number_arg(py, number)?;
-    let format = format
-        .parse::<Format>()
-        .map_err(|e| errors::badge(py, &e))?;
-    let opts = SnippetOptions {
-        badge: badge_options(py, full, status, style, label, qr)?,
+    let request = job::badge::SnippetRequest {
+        format: Some(format.to_owned()),
         src,
         dark_src,
         download: None,
     };
-    badge::snippet(&n, format, &opts).map_err(|e| errors::badge(py, &e))
+    request.validate().map_err(|e| errors::badge(py, &e))?;
+    let badge = badge_options(py, full, status, style, label, qr)?;
+    request.render(&n, badge).map_err(|e| errors::badge(py, &e))
 }
 
 fn sty_options(

@@ -114,7 +114,7 @@ pub fn number_from_arxiv<'py>(
     };
     let want = if next { Want::Next } else { Want::Asked };
     let req = job::NumberRequest {
-        input: job::Input::Arxiv(Box::new(ArxivSource {
+        input: job::RecordSource::Arxiv(Box::new(ArxivSource {
             id,
             want,
             overrides,
@@ -168,9 +168,9 @@ pub fn verify_pdf<'py>(
     }
     let keys = crate::keys_arg(py, keys)?;
     let record = match record {
-        Some(r) => Some(job::Input::Local(pith::record::Input::Record(Box::new(
-            crate::record_arg(py, r)?,
-        )))),
+        Some(r) => Some(job::RecordSource::Local(pith::record::LocalSource::Record(
+            Box::new(crate::record_arg(py, r)?),
+        ))),
         None => None,
     };
     let bundle = match bundle {

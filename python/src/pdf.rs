@@ -60,7 +60,7 @@ fn full_number(py: Python<'_>, text: &str) -> PyResult<pith::PithNumber> {
 /// fields: one of ``number``, ``record`` (a dict or JSON text, bare or wrapped with its display
 /// fields) and ``arxiv_atom`` (a path; ``arxiv_id`` picks an entry of a feed), resolved as
 /// ``pith inject --number/--record/--arxiv-atom`` resolves them
-/// ([`job::input::Input::to_write`]).
+/// ([`job::input::RecordSource::to_write`]).
 fn to_write(
     py: Python<'_>,
     number: Option<&str>,
@@ -387,49 +387,32 @@ pub fn strip<'py>(
     repair: bool,
     file_timeout: Option<f64>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let s = job::update::UpdateRequest {
+    let (path, data) = path_or_bytes(source)?;
+    let name = path
+        .as_ref()
+        .map_or_else(|| "<memory>".to_owned(), |p| p.display().to_string());
+    let req = StripRequest {
+        input: path,
+        output,
+        in_place,
         force,
         repair,
-        password: password.map(Password::into_bytes),
         file_timeout,
-        ..Default::default()
-    }
-    .settings()
-    .map_err(|e| raise(py, "file_timeout", &e))?;
-    let (path, data) = path_or_bytes(source)?;
-    let Some(path) = path else {
-        job::outputs::in_memory(output.as_deref(), in_place)
-            .map_err(|e| raise(py, "<memory>", &e))?;
-        let (r, out) = py
-            .detach(|| {
-                job::strip::run(StripRequest {
-                    source: Source::Bytes {
-                        data: &data,
-                        name: "<memory>",
-                    },
-                    destination: Destination::Memory,
-                    settings: &s,
-                })
-            })
-            .map_err(|e| raise(py, "<memory>", &e))?;
-        let out = PyBytes::new(py, &out.unwrap_or_default()).into_any();
-        return Ok(PyTuple::new(py, [out, report(py, &r)?])?.into_any());
+        no_clobber: false,
+        password: password.map(Password::into_bytes),
     };
-    let out = target(py, output.as_deref(), in_place, &path, false)?;
-    let name = path.display().to_string();
-    let (r, _) = py
-        .detach(|| {
-            job::strip::run(StripRequest {
-                source: Source::File(&path),
-                destination: match &out {
-                    Some(o) => Destination::File(o),
-                    None => Destination::InPlace,
-                },
-                settings: &s,
-            })
-        })
+    req.validate().map_err(|e| raise(py, &name, &e))?;
+    let bytes = req.input.is_none().then_some(data.as_slice());
+    let (r, out) = py
+        .detach(|| req.run(bytes))
         .map_err(|e| raise(py, &name, &e))?;
-    report(py, &r)
+    match out {
+        Some(out) => {
+            let out = PyBytes::new(py, &out).into_any();
+            Ok(PyTuple::new(py, [out, report(py, &r)?])?.into_any())
+        }
+        None => report(py, &r),
+    }
 }
 
 /// One item of a batch, as ``pith batch`` runs it: ``pdf`` gets ``number`` (any form ``pith inject`` takes)
@@ -492,7 +475,7 @@ pub fn batch_item<'py>(
         index: 0,
         pdf,
         relative,
-        source: pith::record::Input::Number(number.to_owned()),
+        source: pith::record::LocalSource::Number(number.to_owned()),
         also: Vec::new(),
         out,
         details: None,

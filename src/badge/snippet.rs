@@ -97,6 +97,29 @@ pub struct SnippetOptions {
     pub download: Option<String>,
 }
 
+impl SnippetOptions {
+    /// Refuses an image option the format cannot carry: `dark_src` beside any format but
+    /// HTML, `download` beside any but LaTeX.
+    ///
+    /// # Errors
+    /// [`ErrorKind::NotForFormat`], naming the option and the format that takes it.
+    pub fn check(&self, format: Format) -> Result<(), Error> {
+        if self.dark_src.is_some() && format != Format::Html {
+            return Err(Error::new(ErrorKind::NotForFormat {
+                option: "dark_src",
+                only: "html",
+            }));
+        }
+        if self.download.is_some() && format != Format::Latex {
+            return Err(Error::new(ErrorKind::NotForFormat {
+                option: "download",
+                only: "tex",
+            }));
+        }
+        Ok(())
+    }
+}
+
 /// The default image name for `number` in `format`: the PDF badge for LaTeX, else the SVG.
 pub fn default_src(number: &PithNumber, format: Format) -> String {
     let image = if format == Format::Latex {
@@ -137,18 +160,7 @@ pub fn snippet(
     format: Format,
     opts: &SnippetOptions,
 ) -> Result<String, Error> {
-    if opts.dark_src.is_some() && format != Format::Html {
-        return Err(Error::new(ErrorKind::NotForFormat {
-            option: "dark_src",
-            only: "html",
-        }));
-    }
-    if opts.download.is_some() && format != Format::Latex {
-        return Err(Error::new(ErrorKind::NotForFormat {
-            option: "download",
-            only: "tex",
-        }));
-    }
+    opts.check(format)?;
     let (width, height) = dimensions(number, &opts.badge)?;
     let src = match &opts.src {
         Some(s) => checked_src("src", s)?.to_owned(),

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::record::{self, Input};
+use crate::record::{self, LocalSource};
 
 /// Error reading a manifest or a directory, or resolving a job's number.
 #[derive(Debug)]
@@ -51,7 +51,7 @@ pub enum ErrorKind {
     #[error("its sidecars disagree: {0}")]
     Conflict(String),
     /// Occurs when a shard specification is not `K/N` with `0 <= K < N`.
-    #[error("{0:?} is not K/N with 0 <= K < N (K is 0-based)")]
+    #[error("the shard {0:?} is not K/N with 0 <= K < N (K is 0-based)")]
     Shard(String),
 }
 
@@ -103,9 +103,9 @@ pub struct Item {
     /// The input PDF's path relative to the batch root, used to mirror the tree.
     pub relative: PathBuf,
     /// Where the number comes from, as the manifest line or sidecar gives it; the caller resolves it.
-    pub source: Input,
+    pub source: LocalSource,
     /// Further sidecars of the same PDF, which must give the same number.
-    pub also: Vec<Input>,
+    pub also: Vec<LocalSource>,
     /// An explicit output path from the manifest.
     pub out: Option<PathBuf>,
     /// The paper's fields when the run found them beside its number (arXiv's bulk metadata):
@@ -194,7 +194,7 @@ pub fn read_manifest(manifest: &Path, text: &str, base: &Path) -> Result<Vec<Ite
         let o = &l.fields;
         let mut sources = Vec::new();
         if let Some(n) = o.get("number") {
-            sources.push(Input::Number(
+            sources.push(LocalSource::Number(
                 n.as_str()
                     .ok_or_else(|| bad("\"number\" must be a string"))?
                     .to_owned(),
@@ -202,13 +202,13 @@ pub fn read_manifest(manifest: &Path, text: &str, base: &Path) -> Result<Vec<Ite
         }
         if let Some(r) = o.get("record") {
             sources.push(match r {
-                Value::String(p) => Input::RecordFile(resolve_path(base, p)),
-                Value::Object(_) => Input::RecordValue(r.clone()),
+                Value::String(p) => LocalSource::RecordFile(resolve_path(base, p)),
+                Value::Object(_) => LocalSource::RecordValue(r.clone()),
                 _ => return Err(bad("\"record\" must be a path or an object")),
             });
         }
         if let Some(a) = o.get("arxiv_atom") {
-            sources.push(Input::Atom {
+            sources.push(LocalSource::Atom {
                 path: resolve_path(
                     base,
                     a.as_str()
@@ -346,9 +346,9 @@ pub fn discover(root: &Path) -> Result<Discovered, Error> {
                 continue;
             }
             sources.push(match suffix {
-                ".pith" => Input::Number(read_sidecar(&p)?),
-                ".record.json" => Input::RecordFile(p),
-                _ => Input::Atom {
+                ".pith" => LocalSource::Number(read_sidecar(&p)?),
+                ".record.json" => LocalSource::RecordFile(p),
+                _ => LocalSource::Atom {
                     path: p,
                     id: None,
                     next: false,
@@ -525,7 +525,10 @@ mod tests {
         let jobs = read_manifest(m, text, Path::new("/base")).unwrap();
         assert_eq!(jobs.len(), 2);
         assert_eq!(jobs[0].pdf, Path::new("/base/a/x.pdf"));
-        assert_eq!(jobs[1].source, Input::RecordFile("/base/r.json".into()));
+        assert_eq!(
+            jobs[1].source,
+            LocalSource::RecordFile("/base/r.json".into())
+        );
         assert_eq!(jobs[1].out.as_deref(), Some(Path::new("/base/o.pdf")));
         for bad in [
             "{\"pdf\":\"x\"}",

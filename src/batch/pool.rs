@@ -122,7 +122,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::Input;
+    use crate::record::LocalSource;
     use std::path::{Path, PathBuf};
 
     /// A report line of the tests' own: the pool knows lines only through [`Line`].
@@ -155,7 +155,7 @@ mod tests {
                 index: i,
                 pdf: format!("/nonexistent/{i}.pdf").into(),
                 relative: format!("{i}.pdf").into(),
-                source: Input::Number("x".into()),
+                source: LocalSource::Number("x".into()),
                 also: Vec::new(),
                 out: out_dir.map(|d| d.join(format!("{i}.out"))),
                 details: None,

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use pith::badge::{self, Format, ImageFormat, Options, RecordStatus, SnippetOptions};
+use pith::badge::{self, ImageFormat, Options, RecordStatus};
 use pith::verify::Bundle;
 use pith::PithNumber;
 
@@ -100,7 +100,7 @@ pub struct SnippetArgs {
     #[command(flatten)]
     look: BadgeLook,
     /// Target format.
-    #[arg(long, value_name = "FORMAT", default_value = "md", value_parser = ["md", "html", "rst", "adoc", "tex"])]
+    #[arg(long, value_name = "FORMAT", default_value = pith::job::defaults::SNIPPET_FORMAT, value_parser = ["md", "html", "rst", "adoc", "tex"])]
     format: String,
     /// URL or path of the badge image (default pith-<8 characters>.svg, .pdf for tex).
     #[arg(long, value_name = "URL")]
@@ -214,14 +214,13 @@ pub fn run_badge(args: BadgeArgs, ui: super::Ui) -> Result<Outcome> {
 /// Runs `pith snippet`.
 pub fn run_snippet(args: SnippetArgs, ui: super::Ui) -> Result<Outcome> {
     let (number, badge) = args.look.resolve(ui)?;
-    let format: Format = args.format.parse()?;
-    let opts = SnippetOptions {
-        badge,
+    let request = pith::job::badge::SnippetRequest {
+        format: Some(args.format),
         src: args.src,
         dark_src: args.dark_src,
         download: args.download,
     };
-    let text = badge::snippet(&number, format, &opts).map_err(|e| match e.kind() {
+    let text = request.render(&number, badge).map_err(|e| match e.kind() {
         // The library names the option; the command line names its flag.
         badge::ErrorKind::NotForFormat { option, only } => {
             anyhow::Error::from(super::Failure::new(

@@ -6,7 +6,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
-use pith::batch::Shard;
 use pith::job::{self, ItemReport, Status};
 
 use super::Outcome;
@@ -154,12 +153,6 @@ fn prepare<'a>(
     settings: &'a job::Settings,
     ui: super::Ui,
 ) -> Result<job::run::RunRequest<'a>> {
-    let shard = args
-        .shard
-        .as_deref()
-        .map(Shard::parse)
-        .transpose()
-        .context("--shard")?;
     let request = job::run::BatchRequest {
         inputs: job::run::Inputs {
             manifest: args.manifest.as_deref(),
@@ -168,7 +161,7 @@ fn prepare<'a>(
             arxiv_metadata: &args.arxiv_metadata,
             any_version: args.arxiv_any_version,
             unmatched: args.arxiv_unmatched.as_deref(),
-            shard,
+            shard: args.shard.as_deref(),
         },
         out_dir: args.out_dir.as_deref(),
         in_place: args.in_place,

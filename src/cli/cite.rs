@@ -5,7 +5,7 @@ use std::io::Write;
 
 use anyhow::Result;
 use pith::job::cite::{self, CiteRequest, Format};
-use pith::job::input::Input;
+use pith::job::input::RecordSource;
 
 use super::input::{hint, RecordInput};
 use super::Outcome;
@@ -49,7 +49,7 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
         "no paper: give an arXiv id, a number, --record FILE or --arxiv-atom FILE",
     )?;
     let input = match given {
-        pith::job::given::TextOrInput::Text(text) => hint(Input::from_text(text))?,
+        pith::job::given::TextOrInput::Text(text) => hint(RecordSource::from_text(text))?,
         pith::job::given::TextOrInput::Input => args.input.to_input()?,
     };
     let report = hint(cite::run(&CiteRequest {

@@ -26,7 +26,7 @@ pub struct Args {
     #[command(flatten)]
     pub number: NumberInput,
     /// Where to write the updated PDF (through a temporary file and an atomic rename).
-    #[arg(short, long, value_name = "OUT.pdf", conflicts_with = "in_place")]
+    #[arg(short, long, value_name = "OUT.pdf")]
     pub output: Option<PathBuf>,
     /// Update IN.pdf itself: the update is appended under a lock in three synced steps. Until
     /// the last one (a single-sector write of the new startxref) readers see the original

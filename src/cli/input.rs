@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use clap::Args;
 use pith::job::given::{Conflict, Given, Text};
-use pith::job::input::{ArxivSource, Input};
+use pith::job::input::{ArxivSource, RecordSource};
 use pith::record::{ErrorKind, Record};
 use pith::PithNumber;
 
@@ -129,7 +129,7 @@ impl RecordInput {
     }
 
     /// The library input these arguments describe.
-    pub fn to_input(&self) -> Result<Input> {
+    pub fn to_input(&self) -> Result<RecordSource> {
         hint(self.given().input())
     }
 
@@ -219,7 +219,7 @@ pub struct NumberInput {
 
 impl NumberInput {
     /// The library input these arguments name: the number as text, or the record input.
-    pub fn to_input(&self) -> Result<Input> {
+    pub fn to_input(&self) -> Result<RecordSource> {
         hint(
             Given {
                 number: self.number.clone(),
@@ -233,7 +233,7 @@ impl NumberInput {
     /// from its record at the resolver, or from the cache with `--offline`: the library's rule,
     /// [`pith::job::input::full_number`]) and, when the input names the paper (anything but
     /// `--number`), its display fields, which `inject` writes beside the number
-    /// ([`pith::job::input::Input::to_write`]).
+    /// ([`pith::job::input::RecordSource::to_write`]).
     pub fn full_described(
         &self,
         ui: super::Ui,

@@ -264,7 +264,10 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
         Err(e) => {
-            eprint!("{}", pith::job::usage::usage_error(&e.render().to_string()));
+            let rendered = e.render().to_string();
+            let (json, text) = pith::job::usage::usage_outputs(&rendered, std::env::args_os());
+            json.into_iter().for_each(|j| println!("{j}"));
+            eprint!("{text}");
             return ExitCode::from(2);
         }
     };

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Result;
-use pith::job::input::{ArxivSource, Input};
+use pith::job::input::{ArxivSource, RecordSource};
 use pith::job::{self, NumberReport, NumberRequest};
 
 use super::input::RecordInput;
@@ -152,7 +152,7 @@ fn from_arxiv(args: &Args, out: &mut impl Write, ui: super::Ui) -> Result<Outcom
     for text in &args.ids {
         let result = (|| -> Result<NumberReport> {
             let src = args.input.arxiv_source(text)?;
-            let input = Input::Arxiv(Box::new(src.clone()));
+            let input = RecordSource::Arxiv(Box::new(src.clone()));
             let mut r = super::input::hint(job::number::run(&NumberRequest {
                 input,
                 net: settings.clone(),

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
-use pith::job::{self, Destination, Settings, Source, Status, StripRequest};
+use pith::job::{Status, StripRequest};
 
 use super::hint::{hinted, By};
 use super::Outcome;
@@ -19,7 +19,7 @@ pub struct Args {
     #[arg(value_name = "IN.pdf")]
     pub input: PathBuf,
     /// Where to write the result (through a temporary file and an atomic rename).
-    #[arg(short, long, value_name = "OUT.pdf", conflicts_with = "in_place")]
+    #[arg(short, long, value_name = "OUT.pdf")]
     pub output: Option<PathBuf>,
     /// Update IN.pdf itself: the update is appended, crash-safe, as for pith inject --in-place.
     #[arg(long)]
@@ -39,37 +39,32 @@ pub struct Args {
     pub deadline: super::inject::FileTimeout,
 }
 
+impl Args {
+    /// The request these arguments make, nothing decided: the library fills what is left out.
+    pub fn request(&self, ui: super::Ui) -> Result<StripRequest> {
+        Ok(StripRequest {
+            input: Some(self.input.clone()),
+            output: self.output.clone(),
+            in_place: self.in_place,
+            force: self.force,
+            repair: self.repair,
+            file_timeout: Some(self.deadline.file_timeout),
+            no_clobber: ui.no_clobber(),
+            password: self.password.bytes()?,
+        })
+    }
+}
+
 /// Runs `pith strip`.
 pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
-    let out = job::outputs::destination(
-        &args.input,
-        args.input.file_name(),
-        args.output.as_deref(),
-        args.in_place,
-        false,
-    )
-    .map_err(|e| super::hint::with(e, super::inject::WHERE))?;
-    let settings = Settings {
-        force: args.force,
-        repair: args.repair,
-        password: args.password.bytes()?,
-        no_clobber: ui.no_clobber(),
-        file_timeout: args.deadline.bound(),
-        ..Settings::default()
-    };
+    let req = args.request(ui)?;
+    req.validate()
+        .map_err(|e| super::hint::with(e, super::inject::WHERE))?;
+    let settings = req.settings()?;
     let to_stdout = args.output.as_deref().is_some_and(pith::output::is_stdio);
-    let mut stdout = std::io::stdout();
-    let destination = match &out {
-        Some(o) if pith::output::is_stdio(o) => Destination::Stream(&mut stdout),
-        Some(o) => Destination::File(o),
-        None => Destination::InPlace,
-    };
-    let (r, _) = job::strip::run(StripRequest {
-        source: Source::File(&args.input),
-        destination,
-        settings: &settings,
-    })
-    .map_err(|e| hinted(e, &settings, false, By::Strip))?;
+    let (r, _) = req
+        .run(None)
+        .map_err(|e| hinted(e, &settings, false, By::Strip))?;
     let mut lines = Vec::new();
     if args.json {
         lines.push(serde_json::to_string_pretty(&r)?);

@@ -9,7 +9,6 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use pith::batch::manifest::Manifest;
-use pith::batch::Shard;
 use pith::job::progress::{Notice, Progress};
 use pith::job::tar::run::{Request, Sink, Source, TarLine};
 use pith::job::tar::{self, Totals};
@@ -97,6 +96,7 @@ fn is_dash(p: &Path) -> bool {
 /// Runs `pith batch --tar` or `--tar-dir`.
 pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
     let threads = pith::job::pass_threads(shared.jobs);
+    let shard = pith::job::shard(shared.shard)?;
     let manifest = match &args.arxiv_manifest {
         Some(p) => Some(Manifest::read(p)?),
         None => None,
@@ -146,7 +146,7 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
         },
     };
     let done = match &args.tar_dir {
-        Some(dir) => run_dir(&shared, &req, dir, stop),
+        Some(dir) => run_dir(&shared, &req, dir, shard, stop),
         None => run_one(args, &shared, &req, stop),
     };
     let written = refs.as_ref().map_or(Ok(()), |r| r.finish());
@@ -226,15 +226,11 @@ fn run_dir(
     shared: &Shared,
     req: &Request<'_>,
     dir: &Path,
+    shard: Option<pith::batch::Shard>,
     stop: Arc<AtomicBool>,
 ) -> Result<Outcome> {
     let terminal = std::io::stderr().is_terminal() && !shared.ui.quiet();
     let out_dir = shared.out_dir.context("--tar-dir needs --out-dir")?;
-    let shard = shared
-        .shard
-        .map(Shard::parse)
-        .transpose()
-        .context("--shard")?;
     let mut lines = Lines {
         report: open_report(shared.report, false)?,
         write_err: None,

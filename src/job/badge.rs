@@ -6,7 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::badge::{self, Options, Style};
+use crate::badge::{self, Format, Options, SnippetOptions, Style};
+use crate::PithNumber;
 
 /// A badge's look as a front end was asked for it; what is left out takes the badge's
 /// default ([`super::defaults`]).
@@ -111,5 +112,69 @@ mod tests {
         // What a door sends as JSON or a query is the same request.
         let r: BadgeRequest = serde_json::from_str(r#"{"qr": true, "qr_module": 3}"#).unwrap();
         assert_eq!(r.options().unwrap().qr, Some(3));
+    }
+}
+
+/// A snippet as a front end was asked for it (`pith snippet`, Python's `badge_snippet`): its
+/// format and the images it names; the badge it shows is a [`BadgeRequest`]'s. What is left
+/// out takes the default ([`super::defaults::SNIPPET_FORMAT`], `pith-<8 characters>.svg`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SnippetRequest {
+    /// `md`, `html`, `rst`, `adoc` or `tex`.
+    pub format: Option<String>,
+    /// URL or path of the badge image.
+    pub src: Option<String>,
+    /// HTML only: the badge image for the dark colour scheme.
+    pub dark_src: Option<String>,
+    /// LaTeX only: where the PDF badge can be downloaded.
+    pub download: Option<String>,
+}
+
+impl SnippetRequest {
+    /// The format asked for, or the default.
+    ///
+    /// # Errors
+    /// [`badge::ErrorKind::UnknownFormat`].
+    pub fn format(&self) -> Result<Format, badge::Error> {
+        self.format
+            .as_deref()
+            .unwrap_or(super::defaults::SNIPPET_FORMAT)
+            .parse()
+    }
+
+    fn options(&self, badge: Options) -> SnippetOptions {
+        SnippetOptions {
+            badge,
+            src: self.src.clone(),
+            dark_src: self.dark_src.clone(),
+            download: self.download.clone(),
+        }
+    }
+
+    /// Refuses a request that does not hold together, once for every door: an unknown
+    /// format, an image option the format cannot carry.
+    ///
+    /// # Errors
+    /// [`badge::ErrorKind::UnknownFormat`], [`badge::ErrorKind::NotForFormat`].
+    ///
+    /// # Examples
+    /// ```
+    /// use pith::job::badge::SnippetRequest;
+    /// let r = SnippetRequest { dark_src: Some("dark.svg".into()), ..Default::default() };
+    /// assert!(r.validate().is_err(), "a dark image is for HTML only");
+    /// let r = SnippetRequest { format: Some("html".into()), ..r };
+    /// assert!(r.validate().is_ok());
+    /// ```
+    pub fn validate(&self) -> Result<(), badge::Error> {
+        self.options(Options::default()).check(self.format()?)
+    }
+
+    /// The snippet that embeds `number`'s badge of `badge` ([`BadgeRequest::options`]).
+    ///
+    /// # Errors
+    /// What [`SnippetRequest::validate`] refuses; as [`badge::snippet()`].
+    pub fn render(&self, number: &PithNumber, badge: Options) -> Result<String, badge::Error> {
+        badge::snippet(number, self.format()?, &self.options(badge))
     }
 }

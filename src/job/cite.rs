@@ -14,7 +14,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::input::Input;
+use super::input::RecordSource;
 use super::{Error, ErrorKind};
 use crate::net;
 use crate::record::Details;
@@ -320,7 +320,7 @@ fn ris(number: &PithNumber, d: &Details) -> String {
 pub struct CiteRequest {
     /// The paper: an arXiv id, a number (its record from the resolver or the cache), a
     /// record file (with its display fields, `title` and `authors`, beside it), an Atom entry.
-    pub input: Input,
+    pub input: RecordSource,
     /// The format.
     pub format: Format,
     /// How to reach arXiv and the resolver (offline: the cache only).
@@ -343,7 +343,7 @@ pub struct CiteReport {
 /// Resolves the input and renders its citation.
 ///
 /// # Errors
-/// As [`Input::described`]: an input that names no record (a short alias), a record that
+/// As [`RecordSource::described`]: an input that names no record (a short alias), a record that
 /// cannot be had (offline without the cache), a file's own errors; [`ErrorKind::Request`]
 /// when the input gives no title (a bare canonical record holds only hashes of its texts),
 /// since a citation without one names no paper a reader could find.

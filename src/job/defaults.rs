@@ -30,6 +30,9 @@ pub const BADGE_LABEL: &str = badge::DEFAULT_LABEL;
 /// `?qr=1`).
 pub const QR_MODULE_PX: u32 = 2;
 
+/// The format of a snippet (`pith snippet --format`, the server's snippets): Markdown.
+pub const SNIPPET_FORMAT: &str = "md";
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,16 +2,16 @@
 //! paper on arXiv, a record (a file or a value), an Atom file, or the paper's own fields. The
 //! command line's flags and Python's keywords fill a [`Given`] and nothing more; [`Given::input`]
 //! refuses every contradiction (more than one source, options that do not go with the one
-//! given, fields missing) with a typed [`Conflict`], and builds the [`Input`] the jobs read.
+//! given, fields missing) with a typed [`Conflict`], and builds the [`RecordSource`] the jobs read.
 
 use std::path::{Path, PathBuf};
 
 pub use super::error::Conflict;
-use super::input::{read_text, ArxivSource, Input, Local};
+use super::input::{read_text, ArxivSource, RecordSource};
 use super::{Error, ErrorKind};
 use crate::net::arxiv::Want;
 use crate::net::{ArxivId, Overrides};
-use crate::record::Paper;
+use crate::record::{LocalSource, Paper};
 
 /// A text given as a value, or in a file (`--title` or `--title-file`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -138,16 +138,16 @@ impl Given {
     /// let both = Given { record: Some("r.json".into()), ..n };
     /// assert!(matches!(both.input().unwrap_err().kind(), pith::job::ErrorKind::Given(Conflict::NumberAndRecord)));
     /// ```
-    pub fn input(&self) -> Result<Input, Error> {
+    pub fn input(&self) -> Result<RecordSource, Error> {
         match (&self.number, self.names_a_record()) {
             (Some(_), true) => Err(refused(Conflict::NumberAndRecord)),
-            (Some(n), false) => Ok(Local::Number(n.clone()).into()),
+            (Some(n), false) => Ok(LocalSource::Number(n.clone()).into()),
             (None, false) => Err(refused(Conflict::Nothing)),
             (None, true) => self.record_input(),
         }
     }
 
-    fn record_input(&self) -> Result<Input, Error> {
+    fn record_input(&self) -> Result<RecordSource, Error> {
         let sources = [
             self.arxiv.is_some(),
             self.record.is_some() || self.record_value.is_some(),
@@ -161,7 +161,7 @@ impl Given {
             return Err(refused(Conflict::Several));
         }
         if let Some(text) = &self.arxiv {
-            return Ok(Input::Arxiv(Box::new(self.arxiv_source(text)?)));
+            return Ok(RecordSource::Arxiv(Box::new(self.arxiv_source(text)?)));
         }
         if self.next && self.arxiv_atom.is_none() {
             return Err(refused(Conflict::NextWithoutLatest));
@@ -170,13 +170,13 @@ impl Given {
             return Err(refused(Conflict::IdWithRecord));
         }
         if let Some(path) = &self.record {
-            return Ok(Local::RecordFile(path.clone()).into());
+            return Ok(LocalSource::RecordFile(path.clone()).into());
         }
         if let Some(v) = &self.record_value {
-            return Ok(Local::RecordValue(v.clone()).into());
+            return Ok(LocalSource::RecordValue(v.clone()).into());
         }
         if let Some(path) = &self.arxiv_atom {
-            return Ok(Local::Atom {
+            return Ok(LocalSource::Atom {
                 path: path.clone(),
                 id: self.id.clone(),
                 next: self.next,
@@ -186,10 +186,10 @@ impl Given {
         self.fields()
     }
 
-    fn fields(&self) -> Result<Input, Error> {
+    fn fields(&self) -> Result<RecordSource, Error> {
         let id = self.id.clone().ok_or(refused(Conflict::NoId))?;
         let need = |t: &Option<Text>, c: Conflict| t.as_ref().ok_or(refused(c))?.read();
-        Ok(Local::Fields(Box::new(Paper {
+        Ok(LocalSource::Fields(Box::new(Paper {
             id,
             version: self.version.unwrap_or(0),
             title: need(&self.title, Conflict::NoTitle)?,

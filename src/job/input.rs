@@ -15,22 +15,20 @@ use super::{Error, ErrorKind};
 use crate::net::arxiv::Want;
 use crate::net::{self, ArxivId, Overrides};
 use crate::number::{NumberRef, PithNumber};
-use crate::record::{self, atom, split_versioned_id, Details, Paper, Record};
-
-pub use crate::record::Input as Local;
+use crate::record::{self, atom, split_versioned_id, Details, LocalSource, Paper, Record};
 
 /// One source of a record or number: local (text, files, values, fields) or a paper on arXiv.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Input {
+pub enum RecordSource {
     /// A number as text, a record file, a record value, an Atom file or a paper's fields.
-    Local(Local),
+    Local(LocalSource),
     /// A paper on arXiv, its metadata fetched from arXiv or read from the cache.
     Arxiv(Box<ArxivSource>),
 }
 
-impl From<Local> for Input {
-    fn from(l: Local) -> Self {
-        Input::Local(l)
+impl From<LocalSource> for RecordSource {
+    fn from(l: LocalSource) -> Self {
+        RecordSource::Local(l)
     }
 }
 
@@ -97,18 +95,18 @@ fn atom_papers(path: &Path, id: Option<&str>, next: bool) -> Result<Vec<Paper>, 
     Ok(papers)
 }
 
-fn local_records(input: &Local) -> Result<Vec<Record>, record::Error> {
+fn local_records(input: &LocalSource) -> Result<Vec<Record>, record::Error> {
     match input {
-        Local::Number(_) => Err(record::ErrorKind::NotARecord.into()),
-        Local::RecordFile(p) => {
+        LocalSource::Number(_) => Err(record::ErrorKind::NotARecord.into()),
+        LocalSource::RecordFile(p) => {
             let text = read_text(p)?;
             let v: serde_json::Value =
                 serde_json::from_str(&text).map_err(|e| record::Error::from(e).at(p))?;
             Ok(vec![record_value(&v).map_err(|e| e.at(p))?.0])
         }
-        Local::RecordValue(v) => Ok(vec![record_value(v)?.0]),
-        Local::Record(r) => Ok(vec![(**r).clone()]),
-        Local::Atom { path, id, next } => atom_papers(path, id.as_deref(), *next)?
+        LocalSource::RecordValue(v) => Ok(vec![record_value(v)?.0]),
+        LocalSource::Record(r) => Ok(vec![(**r).clone()]),
+        LocalSource::Atom { path, id, next } => atom_papers(path, id.as_deref(), *next)?
             .iter()
             .map(|p| {
                 p.to_record().map_err(|e| {
@@ -120,7 +118,7 @@ fn local_records(input: &Local) -> Result<Vec<Record>, record::Error> {
                 })
             })
             .collect(),
-        Local::Fields(paper) => {
+        LocalSource::Fields(paper) => {
             paper.check_categories()?;
             Ok(vec![paper.to_record()?])
         }
@@ -155,7 +153,7 @@ fn record_value(v: &serde_json::Value) -> Result<(Record, String, String), recor
     Ok((r, text("title"), text("authors")))
 }
 
-/// A paper's record with its display fields ([`Input::described`]).
+/// A paper's record with its display fields ([`RecordSource::described`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Described {
     /// The canonical record.
@@ -164,14 +162,14 @@ pub struct Described {
     pub details: Details,
 }
 
-impl Input {
+impl RecordSource {
     /// The one record the input describes, with the display fields its source gives: an Atom
     /// entry's title and authors, arXiv's (through a client of `net`), a wrapped record's
     /// `title` and `authors`, a paper's typed fields. A number is looked up at the resolver
     /// (the cache when offline), whose answer may carry them too.
     ///
     /// # Errors
-    /// As [`Input::record`]; for a number, [`ErrorKind::BadNumber`] and [`ErrorKind::Net`]
+    /// As [`RecordSource::record`]; for a number, [`ErrorKind::BadNumber`] and [`ErrorKind::Net`]
     /// when its record cannot be had.
     pub fn described(&self, net: &net::Settings) -> Result<Described, Error> {
         let one = |v: Vec<Described>, path: Option<&Path>| {
@@ -194,7 +192,7 @@ impl Input {
             })
         };
         match self {
-            Input::Local(Local::Number(text)) => {
+            RecordSource::Local(LocalSource::Number(text)) => {
                 let n = PithNumber::parse(text).map_err(|e| Error::new(ErrorKind::BadNumber(e)))?;
                 let client = net::Client::new(net).map_err(net_error)?;
                 let (r, title, authors) =
@@ -209,15 +207,15 @@ impl Input {
                     record: r.record,
                 })
             }
-            Input::Local(l @ (Local::RecordFile(_) | Local::RecordValue(_))) => {
+            RecordSource::Local(l @ (LocalSource::RecordFile(_) | LocalSource::RecordValue(_))) => {
                 let (v, path) = match l {
-                    Local::RecordFile(p) => {
+                    LocalSource::RecordFile(p) => {
                         let text = read_text(p).map_err(input_error)?;
                         let v = serde_json::from_str(&text)
                             .map_err(|e| input_error(record::Error::from(e).at(p)))?;
                         (v, Some(p.as_path()))
                     }
-                    Local::RecordValue(v) => (v.clone(), None),
+                    LocalSource::RecordValue(v) => (v.clone(), None),
                     _ => unreachable!("matched above"),
                 };
                 let (record, title, authors) = record_value(&v).map_err(|e| {
@@ -231,11 +229,11 @@ impl Input {
                     record,
                 })
             }
-            Input::Local(Local::Record(r)) => Ok(Described {
+            RecordSource::Local(LocalSource::Record(r)) => Ok(Described {
                 details: Details::of(r, "", ""),
                 record: (**r).clone(),
             }),
-            Input::Local(Local::Atom { path, id, next }) => {
+            RecordSource::Local(LocalSource::Atom { path, id, next }) => {
                 let papers = atom_papers(path, id.as_deref(), *next).map_err(input_error)?;
                 let v = papers
                     .iter()
@@ -253,11 +251,11 @@ impl Input {
                     .collect::<Result<Vec<_>, _>>()?;
                 one(v, Some(path))
             }
-            Input::Local(Local::Fields(p)) => {
+            RecordSource::Local(LocalSource::Fields(p)) => {
                 p.check_categories().map_err(input_error)?;
                 paper(p).map_err(input_error)
             }
-            Input::Arxiv(src) => {
+            RecordSource::Arxiv(src) => {
                 let client = net::Client::new(net).map_err(net_error)?;
                 let meta = net::arxiv::fetch(&client, &src.id).map_err(net_error)?;
                 let p = net::arxiv::paper(&meta, &src.id, src.want, &src.overrides)
@@ -277,12 +275,12 @@ impl Input {
     ///
     /// # Errors
     /// [`ErrorKind::BadNumber`] when the text is neither (the number's own reason).
-    pub fn from_text(text: &str) -> Result<Input, Error> {
+    pub fn from_text(text: &str) -> Result<RecordSource, Error> {
         let text = text.trim();
         match PithNumber::parse(text) {
-            Ok(_) => Ok(Local::Number(text.to_owned()).into()),
+            Ok(_) => Ok(LocalSource::Number(text.to_owned()).into()),
             Err(e) => match ArxivId::parse(text) {
-                Ok(id) => Ok(Input::Arxiv(Box::new(ArxivSource {
+                Ok(id) => Ok(RecordSource::Arxiv(Box::new(ArxivSource {
                     id,
                     want: Want::Asked,
                     overrides: Overrides::default(),
@@ -292,15 +290,15 @@ impl Input {
         }
     }
 
-    /// The number to write into metadata ([`Input::full_number`]) and, when the input names
+    /// The number to write into metadata ([`RecordSource::full_number`]) and, when the input names
     /// the paper (anything but a number given as text), its display fields: what `inject`
     /// and `batch` write as the paper's identifiers, title and authors.
     ///
     /// # Errors
-    /// As [`Input::full_number`] and [`Input::described`].
+    /// As [`RecordSource::full_number`] and [`RecordSource::described`].
     pub fn to_write(&self, net: &net::Settings) -> Result<(Resolved, Option<Details>), Error> {
         match self {
-            Input::Local(Local::Number(n)) => Ok((full_number(n, net)?, None)),
+            RecordSource::Local(LocalSource::Number(n)) => Ok((full_number(n, net)?, None)),
             _ => {
                 let d = self.described(net)?;
                 Ok((
@@ -323,8 +321,8 @@ impl Input {
     /// record cannot be had.
     pub fn records(&self, net: &net::Settings) -> Result<Vec<Record>, Error> {
         match self {
-            Input::Local(l) => local_records(l).map_err(input_error),
-            Input::Arxiv(src) => {
+            RecordSource::Local(l) => local_records(l).map_err(input_error),
+            RecordSource::Arxiv(src) => {
                 let client = net::Client::new(net).map_err(net_error)?;
                 let r = net::arxiv::record(&client, &src.id, src.want, &src.overrides)
                     .map_err(net_error)?;
@@ -336,7 +334,7 @@ impl Input {
     /// The one record the input describes.
     ///
     /// # Errors
-    /// As [`Input::records`], and [`record::ErrorKind::Entries`] when a feed has several
+    /// As [`RecordSource::records`], and [`record::ErrorKind::Entries`] when a feed has several
     /// entries.
     pub fn record(&self, net: &net::Settings) -> Result<Record, Error> {
         let mut v = self.records(net)?;
@@ -355,34 +353,35 @@ impl Input {
     ///
     /// # Errors
     /// [`ErrorKind::BadNumber`] for a number that does not parse; otherwise as
-    /// [`Input::record`].
+    /// [`RecordSource::record`].
     ///
     /// # Examples
     /// ```
-    /// use pith::job::input::{Input, Local};
+    /// use pith::job::input::RecordSource;
+    /// use pith::record::LocalSource;
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/2402.03791v3.atom.xml");
     /// let net = pith::net::Settings::default();
-    /// let n = Input::from(Local::Atom { path: path.into(), id: None, next: false }).number(&net)?;
+    /// let n = RecordSource::from(LocalSource::Atom { path: path.into(), id: None, next: false }).number(&net)?;
     /// assert_eq!(n.full(), "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5");
     /// # Ok::<(), pith::job::Error>(())
     /// ```
     pub fn number(&self, net: &net::Settings) -> Result<PithNumber, Error> {
         match self {
-            Input::Local(Local::Number(n)) => {
+            RecordSource::Local(LocalSource::Number(n)) => {
                 PithNumber::parse(n).map_err(|e| Error::new(ErrorKind::BadNumber(e)))
             }
             _ => Ok(self.record(net)?.number()),
         }
     }
 
-    /// The number to write into metadata: [`Input::number`] with its year
+    /// The number to write into metadata: [`RecordSource::number`] with its year
     /// ([`full_number`] for a number given as text).
     ///
     /// # Errors
-    /// As [`Input::number`] and [`full_number`].
+    /// As [`RecordSource::number`] and [`full_number`].
     pub fn full_number(&self, net: &net::Settings) -> Result<Resolved, Error> {
         match self {
-            Input::Local(Local::Number(n)) => full_number(n, net),
+            RecordSource::Local(LocalSource::Number(n)) => full_number(n, net),
             _ => Ok(Resolved {
                 number: self.number(net)?,
                 year_from_resolver: false,
@@ -393,10 +392,10 @@ impl Input {
     /// The number to check against: any form, a short alias included (as printed on page 1).
     ///
     /// # Errors
-    /// As [`Input::number`].
+    /// As [`RecordSource::number`].
     pub fn reference(&self, net: &net::Settings) -> Result<NumberRef, Error> {
         match self {
-            Input::Local(Local::Number(n)) => {
+            RecordSource::Local(LocalSource::Number(n)) => {
                 NumberRef::parse(n).map_err(|e| Error::new(ErrorKind::BadNumber(e)))
             }
             _ => Ok(NumberRef::Full(self.number(net)?)),
@@ -406,8 +405,8 @@ impl Input {
     /// The file the input is read from, if any.
     pub fn path(&self) -> Option<&Path> {
         match self {
-            Input::Local(l) => l.path(),
-            Input::Arxiv(_) => None,
+            RecordSource::Local(l) => l.path(),
+            RecordSource::Arxiv(_) => None,
         }
     }
 }
@@ -457,11 +456,11 @@ pub fn full_number(text: &str, net: &net::Settings) -> Result<Resolved, Error> {
 /// give too. Errors name the file they are about: the record or Atom file, else the PDF.
 ///
 /// # Errors
-/// As [`Input::full_number`]; [`ErrorKind::Number`] ([`crate::batch::ErrorKind::Conflict`])
+/// As [`RecordSource::full_number`]; [`ErrorKind::Number`] ([`crate::batch::ErrorKind::Conflict`])
 /// when two sidecars disagree.
 pub fn item_number(job: &crate::batch::Item, net: &net::Settings) -> Result<PithNumber, Error> {
-    let number = |l: &Local| {
-        Input::Local(l.clone())
+    let number = |l: &LocalSource| {
+        RecordSource::Local(l.clone())
             .full_number(net)
             .map(|r| r.number)
             .map_err(|e| e.in_file(&job.pdf))
@@ -473,7 +472,7 @@ pub fn item_number(job: &crate::batch::Item, net: &net::Settings) -> Result<Pith
             // A number carries no path of its own: it is the `NAME.pith` sidecar's when that
             // file is there, else the manifest line's.
             let sidecar = job.pdf.with_extension("pith");
-            let name = |l: &Local| match l.path() {
+            let name = |l: &LocalSource| match l.path() {
                 Some(p) => p.display().to_string(),
                 None if sidecar.is_file() => sidecar.display().to_string(),
                 None => "the manifest's number".to_owned(),
@@ -501,8 +500,8 @@ pub fn item_details(job: &crate::batch::Item, net: &net::Settings) -> Option<Det
     }
     std::iter::once(&job.source)
         .chain(&job.also)
-        .filter(|l| !matches!(l, Local::Number(_)))
-        .find_map(|l| Input::Local(l.clone()).described(net).ok())
+        .filter(|l| !matches!(l, LocalSource::Number(_)))
+        .find_map(|l| RecordSource::Local(l.clone()).described(net).ok())
         .map(|d| d.details)
 }
 
@@ -532,17 +531,17 @@ mod tests {
         let value: serde_json::Value = serde_json::from_str(&read_text(&rec).unwrap()).unwrap();
         let record = Record::from_value(&value).unwrap();
         for input in [
-            Local::Number(want.to_lowercase()),
-            Local::RecordFile(rec),
-            Local::RecordValue(value),
-            Local::Record(Box::new(record)),
-            Local::Atom {
+            LocalSource::Number(want.to_lowercase()),
+            LocalSource::RecordFile(rec),
+            LocalSource::RecordValue(value),
+            LocalSource::Record(Box::new(record)),
+            LocalSource::Atom {
                 path: example("2402.03791v3.atom.xml"),
                 id: Some("2402.03791v3".into()),
                 next: false,
             },
         ] {
-            let input = Input::from(input);
+            let input = RecordSource::from(input);
             assert_eq!(input.number(&offline()).unwrap().full(), want, "{input:?}");
         }
     }
@@ -550,7 +549,7 @@ mod tests {
     #[test]
     fn typed_fields_are_checked() {
         let paper = |id: &str, version: u32, primary: &str, cross: &[&str]| {
-            Input::from(Local::Fields(Box::new(record::Paper {
+            RecordSource::from(LocalSource::Fields(Box::new(record::Paper {
                 id: id.into(),
                 version,
                 title: "t".into(),
@@ -585,13 +584,13 @@ mod tests {
     #[test]
     fn errors_name_the_file_and_keep_their_cause() {
         let net = offline();
-        let e = Input::from(Local::RecordFile("/nonexistent/r.json".into()))
+        let e = RecordSource::from(LocalSource::RecordFile("/nonexistent/r.json".into()))
             .number(&net)
             .unwrap_err();
         assert_eq!(e.kind_name(), "io");
         assert!(e.to_string().starts_with("/nonexistent/r.json: "), "{e}");
         assert!(std::error::Error::source(&e).is_some());
-        let e = Input::from(Local::Atom {
+        let e = RecordSource::from(LocalSource::Atom {
             path: example("2402.03791v3.atom.xml"),
             id: Some("2401.00001".into()),
             next: false,
@@ -599,7 +598,7 @@ mod tests {
         .number(&net)
         .unwrap_err();
         assert_eq!(e.kind_name(), "no_entry", "{e}");
-        let e = Input::from(Local::Number("pith:7BMK4ZKT".into()))
+        let e = RecordSource::from(LocalSource::Number("pith:7BMK4ZKT".into()))
             .record(&net)
             .unwrap_err();
         assert_eq!(e.kind_name(), "not_a_record");

@@ -72,7 +72,7 @@ pub mod verify;
 
 pub use error::{Error, ErrorKind};
 pub use inject::{inject_bytes, Destination, InjectReport, InjectRequest, Injected, Source};
-pub use input::Input;
+pub use input::RecordSource;
 pub use inspect::{InspectReport, InspectRequest};
 pub use item::{ItemReport, ItemRequest};
 pub use kind::ErrorCode;
@@ -435,6 +435,18 @@ pub fn stdin_once<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Result<(), E
         )));
     }
     Ok(())
+}
+
+/// Reads a shard as given (`K/N`, 0-based: `0/4` … `3/4`), for every door and command that
+/// runs a slice of its inputs (`pith batch --shard`, `pith batch --tar-dir --shard`, Python's
+/// `batch(shard=…)`); none is every input.
+///
+/// # Errors
+/// [`ErrorKind::Number`] (kind `shard`) unless `0 <= K < N`.
+pub fn shard(text: Option<&str>) -> Result<Option<crate::batch::Shard>, Error> {
+    text.map(crate::batch::Shard::parse)
+        .transpose()
+        .map_err(|e| Error::new(ErrorKind::Number(e)))
 }
 
 /// Whether two paths name the same existing file (same device and inode).

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::input::{ArxivSource, Input};
+use super::input::{ArxivSource, RecordSource};
 use super::{Error, ErrorKind};
 use crate::net;
 use crate::record::arxiv::bulk;
@@ -17,7 +17,7 @@ use crate::record::Record;
 #[derive(Debug, Clone)]
 pub struct NumberRequest {
     /// The input.
-    pub input: Input,
+    pub input: RecordSource,
     /// How arXiv is asked (for an arXiv input).
     pub net: net::Settings,
 }
@@ -74,11 +74,11 @@ impl NumberReport {
 /// Numbers every record the input describes.
 ///
 /// # Errors
-/// As [`Input::records`]; for an arXiv input, [`ErrorKind::Net`] with arXiv's refusal (an id
+/// As [`RecordSource::records`]; for an arXiv input, [`ErrorKind::Net`] with arXiv's refusal (an id
 /// that does not exist, an older version without its texts…).
 pub fn run(req: &NumberRequest) -> Result<Vec<NumberReport>, Error> {
     match &req.input {
-        Input::Arxiv(src) => Ok(vec![arxiv(src, &req.net)?]),
+        RecordSource::Arxiv(src) => Ok(vec![arxiv(src, &req.net)?]),
         input => Ok(input
             .records(&req.net)?
             .iter()
@@ -191,7 +191,7 @@ mod tests {
             "/examples/2402.03791v3.atom.xml"
         );
         let r = run(&NumberRequest {
-            input: Input::Local(crate::record::Input::Atom {
+            input: RecordSource::Local(crate::record::LocalSource::Atom {
                 path: path.into(),
                 id: None,
                 next: false,

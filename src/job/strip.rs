@@ -1,14 +1,137 @@
 //! The strip job (`pith strip`): take a Pith Number, its link and its stamp out of
 //! a PDF as an append-only update ([`crate::pdf::strip()`]), to a new file, in place
 //! (crash-safe, [`crate::pdf::commit`]), to a stream or to memory.
+//!
+//! A door fills a [`StripRequest`] (data: what the user asked, each option left out taking
+//! the library's default) and runs it ([`StripRequest::run`]); [`StripRun`] is the run it
+//! becomes, with its source and destination resolved.
+
+use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::update::UpdateRequest;
 use super::{check_output, Destination, Error, ErrorKind, Settings, Source, Status};
 use crate::pdf::{self, commit};
 
-/// One strip.
-pub struct StripRequest<'a> {
+/// `pith strip` and Python's `strip` as data: the PDF, where the result goes and how. Every
+/// door builds this from its arguments and nothing else; what is left out is the library's
+/// default, and [`StripRequest::validate`] refuses what does not hold together.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StripRequest {
+    /// The PDF file; none when its bytes are given to [`StripRequest::run`] (the result is
+    /// then returned).
+    pub input: Option<PathBuf>,
+    /// Where the result goes: a file, a folder (the input's name inside it) or `-` for
+    /// standard output.
+    pub output: Option<PathBuf>,
+    /// Update the input file itself, crash-safe.
+    pub in_place: bool,
+    /// Update certified files that forbid changes.
+    pub force: bool,
+    /// Rebuild the cross-reference table of a file refused as damaged (append-only).
+    pub repair: bool,
+    /// The deadline of the file in seconds, 0 for no bound
+    /// ([`super::defaults::FILE_TIMEOUT_SECS`] when left out).
+    pub file_timeout: Option<f64>,
+    /// Refuse to replace an output file that exists.
+    pub no_clobber: bool,
+    /// The password of an encrypted file (never written out with the request).
+    #[serde(skip)]
+    pub password: Option<Vec<u8>>,
+}
+
+impl StripRequest {
+    /// Refuses a request that does not hold together, once for every door: neither an output
+    /// nor in place for a file, or both; an output or in place for bytes (their result is
+    /// returned); a deadline that is no number of seconds.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Request`] naming the input; what [`UpdateRequest::settings`] refuses.
+    ///
+    /// # Examples
+    /// ```
+    /// use pith::job::StripRequest;
+    /// let r = StripRequest { input: Some("paper.pdf".into()), ..Default::default() };
+    /// assert!(r.validate().is_err(), "where the result goes is not said");
+    /// let r = StripRequest { in_place: true, ..r };
+    /// assert!(r.validate().is_ok());
+    /// ```
+    pub fn validate(&self) -> Result<(), Error> {
+        self.settings()?;
+        self.destination().map(|_| ())
+    }
+
+    /// The settings of the run (force, repair, password, deadline, no clobber).
+    ///
+    /// # Errors
+    /// As [`UpdateRequest::settings`].
+    pub fn settings(&self) -> Result<Settings, Error> {
+        let settings = UpdateRequest {
+            force: self.force,
+            repair: self.repair,
+            password: self.password.clone(),
+            file_timeout: self.file_timeout,
+            ..UpdateRequest::default()
+        }
+        .settings()?;
+        Ok(Settings {
+            no_clobber: self.no_clobber,
+            ..settings
+        })
+    }
+
+    /// Where the result goes: `Some` file, or `None` for in place (a file) or memory (bytes).
+    fn destination(&self) -> Result<Option<PathBuf>, Error> {
+        match &self.input {
+            Some(input) => super::outputs::destination(
+                input,
+                input.file_name(),
+                self.output.as_deref(),
+                self.in_place,
+                false,
+            ),
+            None => super::outputs::in_memory(self.output.as_deref(), self.in_place).map(|()| None),
+        }
+    }
+
+    /// Checks the request and runs it: the file [`StripRequest::input`] names, or `bytes`
+    /// (then the result is returned too).
+    ///
+    /// # Errors
+    /// What [`StripRequest::validate`] refuses; [`ErrorKind::Request`] when neither a file
+    /// nor bytes are given, or both; as [`run`].
+    pub fn run(&self, bytes: Option<&[u8]>) -> Result<(StripReport, Option<Vec<u8>>), Error> {
+        let settings = self.settings()?;
+        let out = self.destination()?;
+        let source = match (&self.input, bytes) {
+            (Some(p), None) => Source::File(p),
+            (None, Some(data)) => Source::Bytes {
+                data,
+                name: "<memory>",
+            },
+            _ => {
+                return Err(Error::new(ErrorKind::Request(
+                    "give the PDF to strip: a file or its bytes, one of them".into(),
+                )))
+            }
+        };
+        let destination = match (&self.input, &out) {
+            (_, Some(o)) => Destination::File(o),
+            (Some(_), None) => Destination::InPlace,
+            (None, None) => Destination::Memory,
+        };
+        run(StripRun {
+            source,
+            destination,
+            settings: &settings,
+        })
+    }
+}
+
+/// One strip, its source and destination resolved ([`StripRequest::run`] makes it).
+pub struct StripRun<'a> {
     /// The PDF.
     pub source: Source<'a>,
     /// Where the result goes ([`Destination::Staged`] is written as a plain new file).
@@ -42,13 +165,14 @@ pub struct StripReport {
 ///
 /// # Examples
 /// ```
-/// use pith::job::{self, strip, Destination, Settings, Source, Status, StripRequest};
+/// use pith::job::strip::{self, StripRun};
+/// use pith::job::{self, Destination, Settings, Source, Status};
 /// let pdf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/minimal.pdf"))?;
 /// let n = pith::PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5")?;
 /// let (numbered, _) = job::inject_bytes(&pdf, &n, &Settings::default())?;
 /// let source = Source::Bytes { data: &numbered, name: "paper.pdf" };
 /// let settings = Settings::default();
-/// let (report, out) = strip::run(StripRequest { source, destination: Destination::Memory, settings: &settings })?;
+/// let (report, out) = strip::run(StripRun { source, destination: Destination::Memory, settings: &settings })?;
 /// assert_eq!((report.status, report.removed), (Status::Stripped, Some(n.full())));
 /// assert!(out.unwrap().starts_with(&numbered));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -56,8 +180,8 @@ pub struct StripReport {
 ///
 /// # Errors
 /// As [`super::inject::run`].
-pub fn run(req: StripRequest<'_>) -> Result<(StripReport, Option<Vec<u8>>), Error> {
-    let StripRequest {
+pub fn run(req: StripRun<'_>) -> Result<(StripReport, Option<Vec<u8>>), Error> {
+    let StripRun {
         source,
         mut destination,
         settings,

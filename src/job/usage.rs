@@ -42,8 +42,51 @@ pub fn usage_error(rendered: &str) -> String {
     out
 }
 
+/// Whether a command line asks for JSON (`--json` before any `--`): its usage errors are then
+/// also printed as the `{"error": …, "kind": "request"}` object every other error is, at every
+/// door that parses a command line.
+pub fn asks_json<I, S>(args: I) -> bool
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    args.into_iter()
+        .map(|a| a.as_ref().to_owned())
+        .take_while(|a| a != "--")
+        .any(|a| a == "--json")
+}
+
+/// What a program prints for a usage error of its command line `args`: the `{error, kind}`
+/// object on standard output when the line asks for JSON ([`asks_json`], [`usage_json`]),
+/// and [`usage_error`]'s lines on standard error.
+pub fn usage_outputs<I, S>(rendered: &str, args: I) -> (Option<String>, String)
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let text = usage_error(rendered);
+    (asks_json(args).then(|| usage_json(&text)), text)
+}
+
+/// The JSON object of a usage error ([`usage_error`]'s text): its sentence, kind `request`.
+pub fn usage_json(text: &str) -> String {
+    let line = text.lines().next().unwrap_or_default();
+    let line = line.strip_prefix("pith: ").unwrap_or(line);
+    let v = serde_json::json!({ "error": line, "kind": super::ErrorCode::Request });
+    serde_json::to_string_pretty(&v).unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn json_is_asked_before_the_end_of_options() {
+        assert!(super::asks_json(["pith", "batch", "--json"]));
+        assert!(!super::asks_json(["pith", "number", "--", "--json"]));
+        let v: serde_json::Value =
+            serde_json::from_str(&super::usage_json("pith: bad\nUsage: pith x\n")).unwrap();
+        assert_eq!(v, serde_json::json!({"error": "bad", "kind": "request"}));
+    }
+
     #[test]
     fn usage_errors_are_one_line_and_the_usage() {
         let rendered = "error: unexpected argument '--bogus' found\n\n  tip: to pass '--bogus' as a value, use '-- --bogus'\n\nUsage: pith number [OPTIONS] [ARXIV_ID]...\n\nFor more information, try '--help'.\n";

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::input::Input;
+use super::input::RecordSource;
 use super::{Error, ErrorKind, Source};
 use crate::net::pdfcheck::{self, Claim};
 use crate::net::resolver::NewerVersion;
@@ -31,7 +31,7 @@ pub struct VerifyRequest<'a> {
     /// The number to check the record against (any form; a short alias by its prefix).
     pub number: Option<String>,
     /// The record (for a PDF: instead of the resolver's).
-    pub record: Option<Input>,
+    pub record: Option<RecordSource>,
     /// A bundle: its record, numbers and receipts (for a PDF: instead of the resolver's).
     pub bundle: Option<Bundle>,
     /// Texts to check against the record's canonical-text hashes.
@@ -475,7 +475,9 @@ fn verify_error(e: verify::Error) -> Error {
 pub fn pdf_against_record(path: &Path, record: Record) -> Result<VerifyReport, Error> {
     run(&VerifyRequest {
         pdf: Some(Source::File(path)),
-        record: Some(Input::Local(crate::record::Input::Record(Box::new(record)))),
+        record: Some(RecordSource::Local(crate::record::LocalSource::Record(
+            Box::new(record),
+        ))),
         ..VerifyRequest::default()
     })
 }
@@ -503,7 +505,9 @@ mod tests {
         let req = |data: &[u8], r: Record| {
             run(&VerifyRequest {
                 pdf: Some(Source::Bytes { data, name: "x" }),
-                record: Some(Input::Local(crate::record::Input::Record(Box::new(r)))),
+                record: Some(RecordSource::Local(crate::record::LocalSource::Record(
+                    Box::new(r),
+                ))),
                 ..VerifyRequest::default()
             })
             .unwrap()
@@ -527,9 +531,9 @@ mod tests {
     #[test]
     fn a_record_is_checked_against_a_number() {
         let input = || {
-            Some(Input::Local(crate::record::Input::Record(Box::new(
-                record(),
-            ))))
+            Some(RecordSource::Local(crate::record::LocalSource::Record(
+                Box::new(record()),
+            )))
         };
         let r = run(&VerifyRequest {
             record: input(),

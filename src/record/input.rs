@@ -10,7 +10,7 @@ use super::{Paper, Record};
 
 /// One local source of a record or number.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Input {
+pub enum LocalSource {
     /// A number as text, in any form ([`crate::PithNumber::parse`]).
     Number(String),
     /// A canonical record JSON file (`-` for standard input).
@@ -35,11 +35,11 @@ pub enum Input {
     Fields(Box<Paper>),
 }
 
-impl Input {
+impl LocalSource {
     /// The file the input is read from, if any.
     pub fn path(&self) -> Option<&Path> {
         match self {
-            Input::RecordFile(p) | Input::Atom { path: p, .. } => Some(p),
+            LocalSource::RecordFile(p) | LocalSource::Atom { path: p, .. } => Some(p),
             _ => None,
         }
     }

@@ -34,7 +34,7 @@ use serde_json::Value;
 use crate::number::{self, PithNumber};
 
 pub use details::{arxiv_doi, split_authors, Details};
-pub use input::Input;
+pub use input::LocalSource;
 
 /// The schema version this crate writes.
 pub const SCHEMA_VERSION: &str = "1.0";

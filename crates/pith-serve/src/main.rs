@@ -210,12 +210,9 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             // One line, as every error of pith's (and the JSON asked for).
-            let text = pith::job::usage::usage_error(&e.render().to_string());
-            if std::env::args().any(|a| a == "--json") {
-                let line = text.lines().next().unwrap_or_default();
-                let line = line.strip_prefix("pith: ").unwrap_or(line);
-                print_json_error(line, pith::job::ErrorCode::Request);
-            }
+            let rendered = e.render().to_string();
+            let (json, text) = pith::job::usage::usage_outputs(&rendered, std::env::args_os());
+            json.into_iter().for_each(|j| println!("{j}"));
             eprint!("{text}");
             return ExitCode::from(2);
         }

@@ -303,36 +303,56 @@ fn where_an_update_goes_is_refused_alike() {
     let d = dir.path();
     let src = minimal(d);
     let before = std::fs::read(&src).unwrap();
-    let rows: [(&str, &[&str], &str); 2] = [
+    let out = d.join("out.pdf");
+    let rows: [(&str, &[&str], &str, &str); 4] = [
         (
             "inject: no output, not in place",
             &["inject", s(&src), "--number", SEED],
             "pn.inject(a[0], a[1])",
+            "say where the result goes",
         ),
         (
             "strip: no output, not in place",
             &["strip", s(&src)],
             "pn.strip(a[0])",
+            "say where the result goes",
+        ),
+        (
+            "inject: an output and in place",
+            &[
+                "inject",
+                s(&src),
+                "--number",
+                SEED,
+                "-o",
+                s(&out),
+                "--in-place",
+            ],
+            "pn.inject(a[0], a[1], a[2], in_place=True)",
+            "an output file or in place, not both",
+        ),
+        (
+            "strip: an output and in place",
+            &["strip", s(&src), "-o", s(&out), "--in-place"],
+            "pn.strip(a[0], a[2], in_place=True)",
+            "an output file or in place, not both",
         ),
     ];
     let python_too = have_python("where_an_update_goes_is_refused_alike");
-    for (row, args, call) in rows {
+    for (row, args, call, says) in rows {
         let cli = cli_outcome(d, args, &[], true);
         assert_eq!(cli.kind.as_deref(), Some("request"), "{row}: {cli:?}");
         assert!(
-            cli.sentence
-                .as_deref()
-                .unwrap()
-                .contains("say where the result goes"),
+            cli.sentence.as_deref().unwrap().contains(says),
             "{row}: {cli:?}"
         );
         if python_too {
-            let py = python(d, call, &[s(&src), SEED], &[]);
+            let py = python(d, call, &[s(&src), SEED, s(&out)], &[]);
             same_refusal(row, &cli, &py);
         }
+        assert!(!out.exists(), "{row}: written");
     }
     // The CLI's flags require --stamp; Python's keywords reach the library's same rule.
-    let out = d.join("out.pdf");
     let cli = cli_outcome(
         d,
         &[
@@ -469,7 +489,8 @@ fn a_qr_module_without_the_qr_is_refused_alike() {
     assert!(body.contains(&sentence), "server: {body}\ncli: {sentence}");
 }
 
-/// Rows: `pith batch --tar` refuses `--check` instead of ignoring it.
+/// Rows: `pith batch --tar` refuses `--check` instead of ignoring it, and a usage error is
+/// the `{error, kind}` object under `--json` as every other error is.
 #[test]
 fn a_tar_batch_refuses_check() {
     let dir = tempfile::tempdir().unwrap();
@@ -478,9 +499,72 @@ fn a_tar_batch_refuses_check() {
         d,
         &["batch", "--tar", "x.tar", "--out-tar", "y.tar", "--check"],
         &[],
-        false,
+        true,
     );
     assert!(!o.ok && o.sentence.unwrap().contains("--check"));
+    assert_eq!(o.kind.as_deref(), Some("request"));
+}
+
+/// Rows: a shard is read by one function of the library: `pith batch --shard`, `pith batch
+/// --tar-dir --shard` and Python's `batch(shard=…)` refuse one that is not `K/N` with the same
+/// kind and sentence, before anything is read or written.
+#[test]
+fn a_bad_shard_is_refused_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("pdfs")).unwrap();
+    let out = d.join("out");
+    let batch = cli_outcome(
+        d,
+        &[
+            "batch",
+            "--dir",
+            "pdfs",
+            "--out-dir",
+            s(&out),
+            "--shard",
+            "4/4",
+        ],
+        &[],
+        true,
+    );
+    assert_eq!(batch.kind.as_deref(), Some("shard"), "{batch:?}");
+    let sentence = batch.sentence.clone().unwrap();
+    assert!(sentence.contains("\"4/4\" is not K/N"), "{sentence}");
+    std::fs::write(d.join("m.xml"), "<arXivPDF></arXivPDF>").unwrap();
+    let tars = cli_outcome(
+        d,
+        &[
+            "batch",
+            "--tar-dir",
+            "pdfs",
+            "--arxiv-manifest",
+            "m.xml",
+            "--arxiv-metadata",
+            "meta.json",
+            "--out-dir",
+            s(&out),
+            "--shard",
+            "4/4",
+        ],
+        &[],
+        true,
+    );
+    assert_eq!(
+        (tars.kind, tars.sentence),
+        (batch.kind.clone(), batch.sentence.clone())
+    );
+    assert!(!out.exists(), "written");
+    if have_python("a_bad_shard_is_refused_alike") {
+        let py = python(
+            d,
+            "pn.batch(a[0], out_dir=a[1], shard='4/4')",
+            &["pdfs", s(&out)],
+            &[],
+        );
+        same_refusal("shard", &batch, &py);
+        assert!(!out.exists(), "written by Python");
+    }
 }
 
 /// Rows: every writing command makes its output's missing folders (index, batch --report,

@@ -68,7 +68,7 @@ pub(super) fn arxiv_jobs(
                     index,
                     pdf: w.pdf,
                     relative: w.relative,
-                    source: crate::record::Input::Number(n.full()),
+                    source: crate::record::LocalSource::Number(n.full()),
                     also: Vec::new(),
                     out: w.out,
                     details: Some(details),

@@ -4,7 +4,6 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::batch;
 use crate::job::{Error, ErrorKind, ItemReport};
 
 /// Where a batch run's PDFs and their numbers come from: what `pith batch --dir/--manifest`
@@ -24,8 +23,8 @@ pub struct Inputs<'a> {
     pub any_version: bool,
     /// With `arxiv_metadata`: where the ids of entries no PDF needed are written.
     pub unmatched: Option<&'a Path>,
-    /// Only this slice of the inputs.
-    pub shard: Option<batch::Shard>,
+    /// Only this slice of the inputs, as given (`K/N`, read by [`crate::job::shard`]).
+    pub shard: Option<&'a str>,
 }
 
 /// Lines decided before a run, each with its input's position (for sharding).

@@ -254,7 +254,7 @@ mod tests {
             index: i,
             pdf: pdf.clone(),
             relative: PathBuf::from(format!("{i}.pdf")),
-            source: crate::record::Input::Number(n.into()),
+            source: crate::record::LocalSource::Number(n.into()),
             also: Vec::new(),
             out: None,
             details: None,

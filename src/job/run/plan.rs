@@ -69,7 +69,7 @@ pub(super) fn plan(
         };
         (after + k, line)
     }));
-    if let Some(s) = inputs.shard {
+    if let Some(s) = crate::job::shard(inputs.shard)? {
         plan.jobs.retain(|j| s.contains(j.index));
         decided.retain(|(i, _)| s.contains(*i));
     }

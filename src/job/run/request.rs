@@ -51,11 +51,12 @@ impl<'a> BatchRequest<'a> {
     /// exactly one of a manifest and a directory; a root only with a manifest; exactly one of
     /// an output folder and in place; a mirror only into an output folder and not with a
     /// check; a check or a dry run, not both; the arXiv options only with arXiv metadata;
-    /// standard input named once; a references file that is none of the files read, no PDF
+    /// a shard that is `K/N` with `0 <= K < N`; standard input named once; a references file that is none of the files read, no PDF
     /// and not standard output.
     ///
     /// # Errors
-    /// [`ErrorKind::Request`], whose sentence says what to give.
+    /// [`ErrorKind::Request`], whose sentence says what to give; [`ErrorKind::Number`] (kind
+    /// `shard`) for a shard that is not `K/N`.
     pub fn validate(&self) -> Result<(), Error> {
         let i = &self.inputs;
         let refuse = |m: &str| Err(Error::new(ErrorKind::Request(m.into())));
@@ -103,6 +104,7 @@ impl<'a> BatchRequest<'a> {
                 "numbering every version and listing the unmatched ids need arXiv metadata",
             );
         }
+        crate::job::shard(i.shard)?;
         let dashes = i
             .manifest
             .into_iter()
