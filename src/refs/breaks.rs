@@ -16,7 +16,9 @@
 //! - **A next line that starts anew** is never run into from a line ending in `.` or `,`
 //!   (where an entry may end): one that starts with a label (`URL`, `Available`, `[Online]`,
 //!   `doi:`, `arXiv:`, `http(s)://`, `Retrieved`, `Accessed`, `ISBN`, `PMID` …) or with an
-//!   author's name (`Smith, J.`, `Smith JA,`, `J. Smith`). A line ending in `/` or `:` still
+//!   author's name (`Smith, J.`, `Smith JA,`, `J. Smith`); nor from a line ending in `.` into
+//!   one that starts a sentence (a capitalised word and a space: PubMed's `Epub 2012 Aug 7.`
+//!   after `doi:10.1038/ijo.2012.129.`). A line ending in `/` or `:` still
 //!   runs on (an identifier cannot end there), but not into a label.
 //! - **Soft hyphens** (U+00AD) are break opportunities a publisher wrote into the text, shown
 //!   only where a line breaks: they are removed wherever they stand, and a line that ends in
@@ -144,7 +146,21 @@ pub(super) fn starts_anew(last: u8, next: &str) -> bool {
     if LABELS.contains(&word) {
         return true;
     }
-    b".,".contains(&last) && author_first(next)
+    (b".,".contains(&last) && author_first(next)) || (last == b'.' && sentence_first(next))
+}
+
+/// Whether `text` starts a sentence: a capitalised word of letters alone and a space after it
+/// (`Epub 2012 Aug 7.`, `Published online …`, `Accessed 3 May`). After a line that ends in `.`
+/// it is the next sentence, never a DOI's rest: no DOI holds a space, and the part of one cut at
+/// its dot that a capital starts carries a digit or another dot (`PhysRevD.95.062003`,
+/// `Cell.2009.01.002`).
+fn sentence_first(text: &str) -> bool {
+    let b = text.as_bytes();
+    let word = b.iter().take_while(|c| c.is_ascii_alphabetic()).count();
+    word >= 3
+        && b[0].is_ascii_uppercase()
+        && b[1..word].iter().all(u8::is_ascii_lowercase)
+        && b.get(word) == Some(&b' ')
 }
 
 /// Whether `text` starts with an author's name: `Smith, J.`, `Smith JA,`, `O'Neil-Smith, K.`,
@@ -290,6 +306,15 @@ mod tests {
             assert!(starts_anew(b'.', l), "{l}");
             // After a slash the rest of an identifier may look like anything.
             assert!(!starts_anew(b'/', l), "{l}");
+        }
+        // The next sentence after a DOI's full stop (PubMed's `Epub` date); not after a
+        // comma or a break character.
+        for l in ["Epub 2012 Aug 7.", "Published online 3 May 2020"] {
+            assert!(starts_anew(b'.', l), "{l}");
+            assert!(!starts_anew(b'-', l), "{l}");
+        }
+        for l in ["Epub", "Cell.2009.01.002", "EPub 2012", "Ab cd"] {
+            assert!(!sentence_first(l), "{l}");
         }
         for l in [
             "gastro.2020.01.001",

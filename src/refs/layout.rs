@@ -14,6 +14,9 @@
 //!   (a "References" printed atop each page of the list) starts it at its first page. A paper
 //!   without any heading starts at its last `[1]` entry that a `[2]` follows, or is read
 //!   whole.
+//! - The **list ends** at the first heading after it of a section real papers print after
+//!   their list (F1000's "Open Peer Review" with its referee reports' DOIs, "Appendix A",
+//!   "Supplementary material", "Figure legends", …), alone on its line, or at the paper's end.
 //! - The paper's **own DOI** is one printed in the first page's header or footer (its three
 //!   highest and lowest heights, the list itself aside): a paper never cites itself, so that
 //!   DOI is never reported, wherever else it is printed.
@@ -264,6 +267,52 @@ pub(super) fn start(lines: &[(&str, Option<u32>)]) -> usize {
         .unwrap_or(0)
 }
 
+/// The headings of what real papers print after their reference list, lower case: referee
+/// reports (F1000's "Open Peer Review"), appendices, supplementary material, figure legends.
+const AFTER_THE_LIST: [&str; 14] = [
+    "open peer review",
+    "referee status",
+    "appendix",
+    "appendices",
+    "supplementary material",
+    "supplementary materials",
+    "supplementary information",
+    "supporting information",
+    "additional files",
+    "figure legends",
+    "figure captions",
+    "figures",
+    "tables",
+    "author contributions",
+];
+
+/// Whether `line` is the heading of a section after the list: one of [`AFTER_THE_LIST`] alone
+/// on its line (a trailing colon aside), or an appendix's (`Appendix A`, `Appendix 1:`).
+fn after_the_list(line: &str) -> bool {
+    let t = line.trim().trim_end_matches(':').trim_end().to_lowercase();
+    if AFTER_THE_LIST.contains(&t.as_str()) {
+        return true;
+    }
+    t.strip_prefix("appendix ").is_some_and(|label| {
+        let label = label.trim_end_matches('.');
+        !label.is_empty() && label.len() <= 2 && label.chars().all(|c| c.is_ascii_alphanumeric())
+    })
+}
+
+/// Where the reference list that starts at `from` ends among `lines`: at the first heading of
+/// a section printed after it ([`after_the_list`]), or at the end. What follows the list
+/// (referee reports and their DOIs, an appendix's text) is not what the list cites. A paper
+/// read whole (no list found, `from` 0) is not cut.
+pub(super) fn end(lines: &[(&str, Option<u32>)], from: usize) -> usize {
+    if from == 0 {
+        return lines.len();
+    }
+    lines[from.min(lines.len())..]
+        .iter()
+        .position(|l| after_the_list(l.0))
+        .map_or(lines.len(), |k| from + k)
+}
+
 /// The identifiers that the links on the list's lines (`listed`: page index, line index, in
 /// reading order) point to, each where its link first sits, after those the text gives.
 pub(super) fn links(pages: &[PageText], listed: &[(usize, usize)], found: &mut Found) {
@@ -424,6 +473,38 @@ mod tests {
             size: 10.0,
             rotated: false,
         }
+    }
+
+    #[test]
+    fn the_list_ends_at_a_section_printed_after_it() {
+        let t = |v: &[&'static str]| -> Vec<(&'static str, Option<u32>)> {
+            v.iter().map(|&s| (s, Some(1))).collect()
+        };
+        let lines = t(&[
+            "Intro",
+            "References",
+            "[1] A",
+            "Open Peer Review",
+            "doi:10.5256/x",
+        ]);
+        assert_eq!(end(&lines, 2), 3);
+        for h in [
+            "Appendix A",
+            "Appendix 1:",
+            "APPENDICES",
+            "Supplementary material",
+        ] {
+            assert_eq!(end(&t(&["References", "[1] A", h, "B"]), 1), 2, "{h}");
+        }
+        // An entry's words, and a paper read whole, are not cut.
+        for l in [
+            "Appendix B of Ref. 3",
+            "Tables.",
+            "[2] Open Peer Review guide",
+        ] {
+            assert_eq!(end(&t(&["References", "[1] A", l, "B"]), 1), 4, "{l}");
+        }
+        assert_eq!(end(&t(&["Appendix A", "[1] A"]), 0), 2);
     }
 
     #[test]

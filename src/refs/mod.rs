@@ -4,7 +4,8 @@
 //!
 //! In a PDF only the reference section is read, as its layout shows it: the text after the
 //! last heading that names it ("References", "Bibliography", "Literature Cited", numbered or
-//! not) and has a list after it, running headers and footers and text set sideways (arXiv's
+//! not) and has a list after it, up to the heading of a section printed after the list
+//! (referee reports, appendices), running headers and footers and text set sideways (arXiv's
 //! stamp) left out, and the paper's own DOI (printed in its first page's header or footer) never
 //! reported; a paper without a heading is read from its numbered list, or whole. The
 //! link annotations on the list's lines that point to a DOI or an arXiv paper count as what
@@ -178,10 +179,11 @@ pub fn from_pages(pages: &[PageText]) -> Vec<Mention> {
     }
     let texts: Vec<(&str, Option<u32>)> = lines.iter().map(|l| (l.text, l.page)).collect();
     let start = layout::start(&texts);
+    let end = layout::end(&texts, start);
     let mut found = Found::new();
-    scan(&lines[start..], &mut found);
-    layout::links(pages, &origin[start..], &mut found);
-    let first_listed: HashSet<usize> = origin[start..]
+    scan(&lines[start..end], &mut found);
+    layout::links(pages, &origin[start..end], &mut found);
+    let first_listed: HashSet<usize> = origin[start..end]
         .iter()
         .filter(|&&(pi, _)| pi == 0)
         .map(|&(_, i)| i)
