@@ -290,8 +290,8 @@ fn runs_on(a: &Src, b: &Src, tail: &str) -> bool {
     if breaks::starts_anew(last, b.text) {
         return false;
     }
-    if breaks::closed_on_next(tail, b.text) {
-        return true;
+    if let Some(on) = breaks::bracket_runs_on(tail, b.text, continues_below(a, b)) {
+        return on;
     }
     if a.text.ends_with('\u{AD}') {
         return first.is_ascii_alphanumeric();
@@ -301,25 +301,6 @@ fn runs_on(a: &Src, b: &Src, tail: &str) -> bool {
     let second = b.text.as_bytes().get(1).copied().unwrap_or(b' ');
     let before =
         last.is_ascii_alphanumeric() && b"-/.".contains(&first) && second.is_ascii_alphanumeric();
-    // An identifier in parentheses (`(doi:10.1046/j.0902-⏎0055.2001.00093.x)`) goes on until
-    // they close, wherever its line broke.
-    let token_now = tail
-        .rsplit(char::is_whitespace)
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    let opened = ["(doi", "(10.", "(http", "(arxiv"]
-        .iter()
-        .filter_map(|p| token_now.rfind(p))
-        .max();
-    let bracketed = opened.is_some_and(|i| {
-        let seg = &token_now[i..];
-        (seg.contains("10.") || seg.contains("://"))
-            && seg.matches('(').count() > seg.matches(')').count()
-    });
-    if bracketed && !b.text.starts_with(char::is_whitespace) && !b.text.is_empty() {
-        return continues_below(a, b);
-    }
     if !(URL_BREAKS.contains(&last) || before)
         || !(first.is_ascii_alphanumeric() || b"-_.:/(".contains(&first))
     {
