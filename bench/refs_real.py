@@ -118,13 +118,14 @@ def main():
                 results[{"refextract": "refextract", "pdfx": "pdfx"}[tool]] = {"refextract": run_refextract, "pdfx": run_pdfx}[tool](papers)
             except ImportError:
                 print(f"{tool} not installed (pip install {tool}): left out", file=sys.stderr)
-    held = [p for p in papers if p["heldout"]]
-    print(f"{len(papers)} papers ({len(held)} held out), "
+    held = [p for p in papers if p["heldout"] and p.get("group", 1) == 1]
+    held2 = [p for p in papers if p.get("group", 1) == 2]
+    print(f"{len(papers)} papers ({len(held)} held out, {len(held2)} in the second held-out group), "
           f"{sum(len(p['printed']) for p in papers)} printed ids, {sum(len(p['links']) for p in papers)} link-only ids\n")
     print("| tool | part | recall | recall with links | precision | seconds per paper |")
     print("|---|---|---:|---:|---:|---:|")
     for tool, (got, secs) in results.items():
-        for part, ps in [("all", papers), ("held out", held)]:
+        for part, ps in [("all", papers), ("held out", held), ("held out, second group", held2)]:
             if not ps:
                 continue
             _, t = score.score(ps, got)

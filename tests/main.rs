@@ -65,6 +65,7 @@ mod readers;
 mod readme;
 mod refs;
 mod refs_layout;
+mod refs_pages;
 mod requests;
 mod run_reports;
 mod stamp;

@@ -536,6 +536,47 @@ fn batch_writes_the_lines_pith_refs_writes() {
     assert_eq!(batch, alone);
 }
 
+/// `pith batch --refs` follows `pith refs`' rule: a PDF whose citing paper nothing names
+/// (neither its name, nor arXiv's stamp, nor its metadata) gives no lines, and its report line
+/// says why, in the words `pith refs` refuses it with.
+#[test]
+fn batch_writes_no_lines_without_a_citing_paper() {
+    let d = common::tmpdir();
+    let d = d.path();
+    std::fs::create_dir_all(d.join("in")).unwrap();
+    std::fs::copy(
+        common::root().join("examples/refs.pdf"),
+        d.join("in/paper.pdf"),
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("in/paper.pith"),
+        "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\n",
+    )
+    .unwrap();
+    let o = common::pith()
+        .current_dir(d)
+        .args(["batch", "--dir", "in", "--out-dir", "out"])
+        .args(["--refs", "refs.jsonl", "--report", "report.jsonl"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read_to_string(d.join("refs.jsonl")).unwrap(), "");
+    let report = std::fs::read_to_string(d.join("report.jsonl")).unwrap();
+    assert!(report.contains("\"status\":\"injected\""), "{report}");
+    assert!(
+        report.contains("references not written: no citing paper"),
+        "{report}"
+    );
+    let o = common::pith()
+        .current_dir(d)
+        .args(["refs", "in/paper.pdf"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no citing paper"));
+}
+
 /// `--refs` never replaces a file the run reads, nor a PDF: refused with one line before
 /// anything is read or written.
 #[test]

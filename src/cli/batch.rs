@@ -102,7 +102,8 @@ pub struct Args {
     file_timeout: f64,
     /// Also write every PDF's references here as it is read: the JSON Lines pith refs writes
     /// (the arXiv ids and DOIs its reference list cites, with page and line), read before the
-    /// file is updated; with --tar each member is named as in the tar.
+    /// file is updated; with --tar each member is named as in the tar. A PDF whose citing paper
+    /// nothing names gets none (as pith refs refuses it), and its report line says why.
     #[arg(long, value_name = "FILE")]
     refs: Option<PathBuf>,
     #[command(flatten)]

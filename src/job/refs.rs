@@ -9,8 +9,8 @@
 //! an arXiv id in Info `/Subject` or `/Keywords`),
 //! and each line says which ([`CitingFrom`]). One rule ([`edge`]) says what makes a line a
 //! citation edge, for `pith refs` ([`read`] refuses a file whose citing paper nothing names)
-//! and `pith index --refs` alike; a batch's references ([`RefsSink`]) keep the lines of such a
-//! file without `citing`. Reading one file costs at most
+//! and `pith index --refs` alike, and for a batch's references ([`RefsSink`]), which write
+//! nothing for such a file and say so in its report line. Reading one file costs at most
 //! [`Settings::limits`] and stops with [`Settings::stop`]; a source tar is read member by
 //! member through [`crate::bounded`] (its bytes decompressed counted against the decoded
 //! bytes of [`Settings::limits`], the stop token seen as it reads), only its `.bbl` members
@@ -447,7 +447,8 @@ fn citing_of_metadata<R: pdf::ReadAt>(src: &R, settings: &Settings) -> Option<St
 
 /// Where a batch writes the references of the PDFs it reads (`pith batch --refs FILE`,
 /// Python's `batch(refs=…)`): the lines `pith refs` writes, each file's lines together and
-/// flushed when that file is done, from any worker. A file whose references cannot be read
+/// flushed when that file is done, from any worker, by the rule `pith refs` follows
+/// ([`edge`]). A file whose references cannot be read, or whose citing paper nothing names,
 /// gives no lines; its batch line says why ([`RefsSink::pdf`]).
 #[derive(Debug)]
 pub struct RefsSink {
@@ -504,12 +505,20 @@ impl RefsSink {
     /// Reads the references of the PDF `src`, named `file` in the lines ([`of_pdf`]), and
     /// writes them. Returns why they could not be read, as a note for the file's report line.
     pub fn pdf<R: pdf::ReadAt>(&self, src: R, file: &Path, settings: &Settings) -> Option<String> {
-        let lines = match of_pdf(src, file, settings) {
+        let (citing, lines) = match pdf_lines(src, file, settings) {
             Ok(l) => l,
             Err(e) => return Some(format!("references not read: {}", pdf::chain(&e))),
         };
+        // The rule `pith refs` follows: a file whose citing paper nothing names gives no
+        // lines, and its report line says why.
+        if citing.is_none() {
+            return Some(format!(
+                "references not written: {}",
+                NotAnEdge::NoCitingPaper
+            ));
+        }
         let mut chunk = Vec::new();
-        for l in &lines {
+        for l in lines.iter().filter(|r| edge(r).is_ok()) {
             // A `Reference` is strings and numbers: it always serialises.
             if serde_json::to_writer(&mut chunk, l).is_ok() {
                 chunk.push(b'\n');

@@ -12,11 +12,14 @@
 //! - **An identifier in a bracket it opened** (`(doi:…`, `[arXiv:…`, `<https://…`) runs on
 //!   into the next line when that line's first word closes the bracket, however the line
 //!   ended (Royal Society Open Science breaks `(doi:10.3168/jds.S0022-0302⏎(05)73024-1)` and
-//!   `(doi:10.1016/j.cbpa⏎.2008.09.013)` where no URL would break).
+//!   `(doi:10.1016/j.cbpa⏎.2008.09.013)` where no URL would break), and else into the line
+//!   just below when that line starts at once with the rest; into no other line.
 //! - **A next line that starts anew** is never run into from a line ending in `.` or `,`
 //!   (where an entry may end): one that starts with a label (`URL`, `Available`, `[Online]`,
 //!   `doi:`, `arXiv:`, `http(s)://`, `Retrieved`, `Accessed`, `ISBN`, `PMID` …) or with an
-//!   author's name (`Smith, J.`, `Smith JA,`, `J. Smith`). A line ending in `/` or `:` still
+//!   author's name (`Smith, J.`, `Smith JA,`, `J. Smith`); nor from a line ending in `.` into
+//!   one that starts a sentence (a capitalised word and a space: PubMed's `Epub 2012 Aug 7.`
+//!   after `doi:10.1038/ijo.2012.129.`). A line ending in `/` or `:` still
 //!   runs on (an identifier cannot end there), but not into a label.
 //! - **Soft hyphens** (U+00AD) are break opportunities a publisher wrote into the text, shown
 //!   only where a line breaks: they are removed wherever they stand, and a line that ends in
@@ -114,21 +117,45 @@ pub(super) fn unfinished(token: &str) -> bool {
             .any(|a| a.len() > name.len() && a.starts_with(name))
 }
 
-/// Whether the identifier at the end of `tail` stands in a bracket it opened and has not
-/// closed (`(doi:10.3168/jds.S0022-0302`, `[arXiv:hep-`), and the first word of `next` closes
-/// it (`(05)73024-1)`, `pone.0050312)`): the identifier runs on into `next` wherever and
-/// however the line ended (journals such as Royal Society Open Science break DOIs in
-/// parentheses anywhere, before a dot or between digits).
-pub(super) fn closed_on_next(tail: &str, next: &str) -> bool {
+/// The bracket the identifier at the end of `tail` stands in, opened and not closed
+/// (`(doi:10.3168/jds.S0022-0302`, `[arXiv:hep-`, `<https://doi.org/10.1000/ab`, a SICI's own
+/// `<15::AID`), as the byte that would close it.
+fn open_bracket(tail: &str) -> Option<u8> {
     let raw = tail.rsplit(char::is_whitespace).next().unwrap_or("");
-    let first = next.split_whitespace().next().unwrap_or("");
     let lower = raw.to_ascii_lowercase();
-    let names = doi_suffix(&lower).is_some() || lower.contains("arxiv");
+    let names = doi_suffix(&lower).is_some()
+        || lower.ends_with(":10.")
+        || lower.contains("arxiv")
+        || lower.contains("://");
     let count = |t: &str, c: char| t.matches(c).count();
-    names
-        && [('(', ')'), ('[', ']'), ('<', '>')]
-            .iter()
-            .any(|&(o, c)| count(raw, o) > count(raw, c) && count(first, c) > count(first, o))
+    [('(', b')'), ('[', b']'), ('<', b'>')]
+        .into_iter()
+        .find(|&(o, c)| names && count(raw, o) > count(raw, char::from(c)))
+        .map(|(_, c)| c)
+}
+
+/// Whether an identifier in a bracket it opened runs on into `next` (the next line's text,
+/// `below` when it is the line just below in the same column): when `next`'s first word
+/// closes the bracket, wherever and however the line ended (journals such as Royal Society
+/// Open Science break DOIs in parentheses anywhere, before a dot or between digits:
+/// `(doi:10.3168/jds.S0022-0302⏎(05)73024-1)`), or else when `next` is the line just below
+/// and starts at once with the rest (`(doi:10.1046/j.0902-⏎0055.2001.00093.x)`), or an
+/// unfinished token's rest wherever it is. `None` when the identifier stands in no open
+/// bracket, or `next` starts with a space: the other rules decide.
+pub(super) fn bracket_runs_on(tail: &str, next: &str, below: bool) -> Option<bool> {
+    let close = open_bracket(tail)?;
+    let first = next.split_whitespace().next().unwrap_or("");
+    let open = match close {
+        b')' => b'(',
+        b']' => b'[',
+        _ => b'<',
+    };
+    let count = |c: u8| first.bytes().filter(|&x| x == c).count();
+    if count(close) > count(open) {
+        return Some(true);
+    }
+    let rest = !next.is_empty() && !next.starts_with(char::is_whitespace);
+    rest.then(|| below || unfinished(last_token(tail)))
 }
 
 /// Whether `next` (the next line's text) starts with something other than an identifier's
@@ -144,7 +171,21 @@ pub(super) fn starts_anew(last: u8, next: &str) -> bool {
     if LABELS.contains(&word) {
         return true;
     }
-    b".,".contains(&last) && author_first(next)
+    (b".,".contains(&last) && author_first(next)) || (last == b'.' && sentence_first(next))
+}
+
+/// Whether `text` starts a sentence: a capitalised word of letters alone and a space after it
+/// (`Epub 2012 Aug 7.`, `Published online …`, `Accessed 3 May`). After a line that ends in `.`
+/// it is the next sentence, never a DOI's rest: no DOI holds a space, and the part of one cut at
+/// its dot that a capital starts carries a digit or another dot (`PhysRevD.95.062003`,
+/// `Cell.2009.01.002`).
+fn sentence_first(text: &str) -> bool {
+    let b = text.as_bytes();
+    let word = b.iter().take_while(|c| c.is_ascii_alphabetic()).count();
+    word >= 3
+        && b[0].is_ascii_uppercase()
+        && b[1..word].iter().all(u8::is_ascii_lowercase)
+        && b.get(word) == Some(&b' ')
 }
 
 /// Whether `text` starts with an author's name: `Smith, J.`, `Smith JA,`, `O'Neil-Smith, K.`,
@@ -256,15 +297,33 @@ mod tests {
             ("[arXiv:hep-", "th/9711200]."),
             ("<https://doi.org/10.1000/ab", "c>."),
         ] {
-            assert!(closed_on_next(tail, next), "{tail} | {next}");
+            // Closed by the next line's first word: wherever that line is.
+            assert_eq!(
+                bracket_runs_on(tail, next, false),
+                Some(true),
+                "{tail} | {next}"
+            );
         }
-        for (tail, next) in [
-            // Closed on its own line, nothing closes on the next, no identifier.
-            ("(doi:10.1000/abc)", "x)"),
-            ("(doi:10.1000/abc", "Smith, J. (2020)"),
-            ("(see page", "12)"),
-        ] {
-            assert!(!closed_on_next(tail, next), "{tail} | {next}");
+        // Not closed there: only into the line just below, starting at once.
+        let tail = "(doi:10.1046/j.0902-";
+        assert_eq!(bracket_runs_on(tail, "0055.2001.00093.x", true), Some(true));
+        assert_eq!(
+            bracket_runs_on(tail, "0055.2001.00093.x", false),
+            Some(false)
+        );
+        assert_eq!(bracket_runs_on(tail, " 0055", true), None);
+        // An unfinished token's rest, at the top of the next column.
+        assert_eq!(
+            bracket_runs_on("(doi:10.", "1103/PhysRevD.1.1, x)", false),
+            Some(true)
+        );
+        assert_eq!(
+            bracket_runs_on("(doi:10.1000/abc", "Smith, J. (2020)", false),
+            Some(false)
+        );
+        // No identifier in an open bracket: the other rules decide.
+        for (tail, next) in [("(doi:10.1000/abc)", "x)"), ("(see page", "12)")] {
+            assert_eq!(bracket_runs_on(tail, next, true), None, "{tail} | {next}");
         }
     }
 
@@ -290,6 +349,15 @@ mod tests {
             assert!(starts_anew(b'.', l), "{l}");
             // After a slash the rest of an identifier may look like anything.
             assert!(!starts_anew(b'/', l), "{l}");
+        }
+        // The next sentence after a DOI's full stop (PubMed's `Epub` date); not after a
+        // comma or a break character.
+        for l in ["Epub 2012 Aug 7.", "Published online 3 May 2020"] {
+            assert!(starts_anew(b'.', l), "{l}");
+            assert!(!starts_anew(b'-', l), "{l}");
+        }
+        for l in ["Epub", "Cell.2009.01.002", "EPub 2012", "Ab cd"] {
+            assert!(!sentence_first(l), "{l}");
         }
         for l in [
             "gastro.2020.01.001",

@@ -26,7 +26,9 @@
 //!   from August 1991 to March 2007; the subject class is dropped as arXiv drops it. The
 //!   archive names it, so no other context is needed.
 //! - DOIs: Crossref's pattern `10.\d{4,9}/[-._;()/:A-Z0-9]+`, case-insensitive, widened by
-//!   the `<` and `>` of SICI DOIs (`10.1002/(SICI)1099-1166(199601)11:1<15::AID-GPS262>3.0.CO;2-5`).
+//!   the `<` and `>` of SICI DOIs (`10.1002/(SICI)1099-1166(199601)11:1<15::AID-GPS262>3.0.CO;2-5`)
+//!   and their square brackets (`10.2981/0909-6396(2005)11[101:EORCCS]2.0.CO;2`: a pair that
+//!   holds a start page and title code, `[page:code]`, and no other bracket).
 //!   The sentence's punctuation after it (`.,;:/`) is trimmed, and a closing `)` or `>` only
 //!   when it closes nothing the DOI opened; so a DOI in parentheses or angle brackets loses
 //!   them and a SICI keeps its own. An arXiv DOI (`10.48550/arXiv.…`) is read as the arXiv id
@@ -325,7 +327,27 @@ fn old_style_at(text: &str, i: usize) -> Option<(usize, Cited)> {
 }
 
 fn doi_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || b"-._;()/:<>".contains(&c)
+    c.is_ascii_alphanumeric() || b"-._;()/:<>[]".contains(&c)
+}
+
+/// Where a DOI's run `body` must end for its square brackets to be its own. SICI's grammar
+/// puts a start page and a title code in them (BioOne's
+/// `10.2981/0909-6396(2005)11[101:EORCCS]2.0.CO;2`): a pair that holds a `:` is the DOI's;
+/// the run ends before any other `[` (a citation mark, `10.1000/abc[1]`, or one left open)
+/// and before a `]` that closes nothing the run opened (`[doi:10.1000/abc]`).
+fn square_end(body: &[u8]) -> usize {
+    let mut open: Option<usize> = None;
+    for (k, &c) in body.iter().enumerate() {
+        match (c, open) {
+            (b'[', None) => open = Some(k),
+            (b'[', Some(o)) => return o,
+            (b']', None) => return k,
+            (b']', Some(o)) if !body[o..k].contains(&b':') => return o,
+            (b']', Some(_)) => open = None,
+            _ => {}
+        }
+    }
+    open.unwrap_or(body.len())
 }
 
 fn doi_at(text: &str, i: usize) -> Option<(usize, Cited)> {
@@ -339,6 +361,7 @@ fn doi_at(text: &str, i: usize) -> Option<(usize, Cited)> {
     }
     let start = i + 4 + reg;
     let mut end = start + b[start..].iter().take_while(|&&c| doi_char(c)).count();
+    end = start + square_end(&b[start..end]);
     // Trailing punctuation is the sentence's; a closing parenthesis or angle bracket is the
     // DOI's only when it closes one the DOI opened. The pairs are counted once and the counts
     // kept as the end moves back, so a DOI followed by any run of dots costs one pass.
@@ -461,6 +484,18 @@ mod tests {
             ids("https://doi.org/10.48550/arXiv.2402.03791"),
             ["2402.03791"]
         );
+    }
+
+    #[test]
+    fn square_brackets_are_a_sici_dois_own_only_in_pairs() {
+        let sici = "10.2981/0909-6396(2005)11[101:EORCCS]2.0.CO;2";
+        assert_eq!(ids(&format!("doi: {sici}")), [sici]);
+        assert_eq!(ids(&format!("doi: {sici}. Next")), [sici]);
+        assert_eq!(ids(&format!("[doi:{sici}]")), [sici]);
+        assert_eq!(ids("[doi:10.1000/abc]."), ["10.1000/abc"]);
+        assert_eq!(ids("10.1000/abc[1] and"), ["10.1000/abc"]);
+        assert_eq!(ids("10.1000/abc[ x"), ["10.1000/abc"]);
+        assert_eq!(ids("10.1000/abc][2]"), ["10.1000/abc"]);
     }
 
     #[test]

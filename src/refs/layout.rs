@@ -6,14 +6,18 @@
 //! - A **running line** is a line among the three highest or three lowest of its page whose
 //!   text, digits aside (page numbers, the paper's own DOI or id stay the same), is printed
 //!   within 4 points of the same height on at least three pages (two in a paper of at most
-//!   four pages), has at least four letters besides an identifier's (`arXiv:`, `doi:`, a
-//!   URL's) and is no numbered entry (`[12] …`). It is
+//!   four pages), its numbers the same there but for one (the page's own), has at least four
+//!   letters besides an identifier's (`arXiv:`, `doi:`, a URL's) and is no numbered entry
+//!   (`[12] …`). It is
 //!   neither searched for a heading nor read for identifiers.
 //! - The **list starts** after the last heading that names it ([`super::is_heading`]) and has
 //!   something after it other than headings; a heading repeated on the pages just before it
 //!   (a "References" printed atop each page of the list) starts it at its first page. A paper
 //!   without any heading starts at its last `[1]` entry that a `[2]` follows, or is read
 //!   whole.
+//! - The **list ends** at the first heading after it of a section real papers print after
+//!   their list (F1000's "Open Peer Review" with its referee reports' DOIs, "Appendix A",
+//!   "Supplementary material", "Figure legends", …), alone on its line, or at the paper's end.
 //! - The paper's **own DOI** is one printed in the first page's header or footer (its three
 //!   highest and lowest heights, the list itself aside): a paper never cites itself, so that
 //!   DOI is never reported, wherever else it is printed.
@@ -46,8 +50,10 @@ pub(super) fn running(pages: &[PageText]) -> HashSet<(usize, usize)> {
     if pages.len() < need {
         return out;
     }
-    // Each candidate's shape → where it is printed (height, page), sorted by height.
-    let mut at: HashMap<String, Vec<(f32, usize)>> = HashMap::new();
+    // Each candidate's shape → where it is printed (height, page, index of its digits in
+    // `numbers`), sorted by height.
+    let mut at: HashMap<String, Vec<(f32, usize, usize)>> = HashMap::new();
+    let mut numbers: Vec<Vec<&str>> = Vec::new();
     let mut candidates = Vec::new();
     for (pi, p) in pages.iter().enumerate() {
         for i in edge_lines(p) {
@@ -64,21 +70,34 @@ pub(super) fn running(pages: &[PageText]) -> HashSet<(usize, usize)> {
             if letters < 4 || (text.starts_with('[') && key.starts_with("[]")) {
                 continue;
             }
-            at.entry(key.clone()).or_default().push((p.lines[i].y, pi));
-            candidates.push((pi, i, key));
+            at.entry(key.clone())
+                .or_default()
+                .push((p.lines[i].y, pi, numbers.len()));
+            candidates.push((pi, i, key, numbers.len()));
+            numbers.push(
+                text.split(|c: char| !c.is_ascii_digit())
+                    .filter(|n| !n.is_empty())
+                    .collect(),
+            );
         }
     }
     for v in at.values_mut() {
         v.sort_by(|a, b| a.0.total_cmp(&b.0));
     }
-    for (pi, i, key) in candidates {
+    // The same furniture differs from page to page in one number at most (the page's own):
+    // lines of a list that read alike but for their numbers (`Phys. Rev. Lett. 10 (2020)
+    // 101,` at the foot of two pages) are no furniture.
+    let one_counter = |a: &[&str], b: &[&str]| {
+        a.len() == b.len() && a.iter().zip(b).filter(|(x, y)| x != y).count() <= 1
+    };
+    for (pi, i, key, n) in candidates {
         let y = pages[pi].lines[i].y;
         let Some(v) = at.get(&key) else { continue };
         let from = v.partition_point(|e| e.0 < y - RUNNING_SLACK);
         // At most EDGE_LINES·2 entries a page: the walk stops once enough pages are seen.
         let mut seen: Vec<usize> = Vec::with_capacity(need);
         for e in v[from..].iter().take_while(|e| e.0 <= y + RUNNING_SLACK) {
-            if !seen.contains(&e.1) {
+            if !seen.contains(&e.1) && one_counter(&numbers[n], &numbers[e.2]) {
                 seen.push(e.1);
                 if seen.len() >= need {
                     out.insert((pi, i));
@@ -264,6 +283,52 @@ pub(super) fn start(lines: &[(&str, Option<u32>)]) -> usize {
         .unwrap_or(0)
 }
 
+/// The headings of what real papers print after their reference list, lower case: referee
+/// reports (F1000's "Open Peer Review"), appendices, supplementary material, figure legends.
+const AFTER_THE_LIST: [&str; 14] = [
+    "open peer review",
+    "referee status",
+    "appendix",
+    "appendices",
+    "supplementary material",
+    "supplementary materials",
+    "supplementary information",
+    "supporting information",
+    "additional files",
+    "figure legends",
+    "figure captions",
+    "figures",
+    "tables",
+    "author contributions",
+];
+
+/// Whether `line` is the heading of a section after the list: one of [`AFTER_THE_LIST`] alone
+/// on its line (a trailing colon aside), or an appendix's (`Appendix A`, `Appendix 1:`).
+fn after_the_list(line: &str) -> bool {
+    let t = line.trim().trim_end_matches(':').trim_end().to_lowercase();
+    if AFTER_THE_LIST.contains(&t.as_str()) {
+        return true;
+    }
+    t.strip_prefix("appendix ").is_some_and(|label| {
+        let label = label.trim_end_matches('.');
+        !label.is_empty() && label.len() <= 2 && label.chars().all(|c| c.is_ascii_alphanumeric())
+    })
+}
+
+/// Where the reference list that starts at `from` ends among `lines`: at the first heading of
+/// a section printed after it ([`after_the_list`]), or at the end. What follows the list
+/// (referee reports and their DOIs, an appendix's text) is not what the list cites. A paper
+/// read whole (no list found, `from` 0) is not cut.
+pub(super) fn end(lines: &[(&str, Option<u32>)], from: usize) -> usize {
+    if from == 0 {
+        return lines.len();
+    }
+    lines[from.min(lines.len())..]
+        .iter()
+        .position(|l| after_the_list(l.0))
+        .map_or(lines.len(), |k| from + k)
+}
+
 /// The identifiers that the links on the list's lines (`listed`: page index, line index, in
 /// reading order) point to, each where its link first sits, after those the text gives.
 pub(super) fn links(pages: &[PageText], listed: &[(usize, usize)], found: &mut Found) {
@@ -412,200 +477,5 @@ fn stamp_id(text: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn line(text: &str, y: f32) -> Line {
-        Line {
-            text: text.into(),
-            x0: 72.0,
-            x1: 300.0,
-            y,
-            size: 10.0,
-            rotated: false,
-        }
-    }
-
-    #[test]
-    fn running_lines_are_the_same_text_at_the_same_height() {
-        let pages: Vec<PageText> = (1..=5)
-            .map(|n| PageText {
-                page: n,
-                lines: vec![
-                    line(
-                        &format!("PLOS ONE | https://doi.org/10.1371/journal.pone.0{n}"),
-                        780.0,
-                    ),
-                    line(&format!("Body line {n} of its own page"), 700.0),
-                    line("A sentence that happens to repeat", 400.0 + n as f32 * 20.0),
-                    line(&format!("{n} / 5"), 40.0),
-                    line(&format!("[{n}] A. Author. Title. arXiv:1706.0376{n}"), 60.0),
-                ],
-                links: vec![],
-            })
-            .collect();
-        let r = running(&pages);
-        for p in 0..5 {
-            assert!(r.contains(&(p, 0)), "header on page {p}");
-            // A page number alone is not worth the name (it holds no identifier).
-            assert!(!r.contains(&(p, 3)), "page number on page {p}");
-            assert!(!r.contains(&(p, 2)), "moving line on page {p}");
-            assert!(!r.contains(&(p, 4)), "an entry on page {p}");
-        }
-        // "Body line N": digits aside the same, and at the same height: running too.
-        assert!(r.contains(&(0, 1)));
-    }
-
-    #[test]
-    fn the_list_starts_after_the_heading_that_has_a_list() {
-        let l = |t: &'static str, p: u32| (t, Some(p));
-        // "References" atop each page of the list and alone on a last page.
-        let lines = [
-            l("Introduction", 1),
-            l("References", 5),
-            l("[1] A. Author", 5),
-            l("[2] B. Author", 5),
-            l("References", 6),
-            l("[3] C. Author", 6),
-            l("References", 7),
-        ];
-        assert_eq!(start(&lines), 2);
-        // No heading: from the last [1] a [2] follows.
-        let lines = [
-            l("[1] in the body, alone", 1),
-            l("text", 1),
-            l("[1] A. Author", 4),
-            l("[2] B. Author", 4),
-        ];
-        assert_eq!(start(&lines), 2);
-        assert_eq!(start(&[l("text", 1), l("more", 1)]), 0);
-    }
-
-    #[test]
-    fn link_targets() {
-        let c = |u: &str| cited_by_uri(u).map(|c| c.key());
-        assert_eq!(
-            c("https://doi.org/10.1103/PhysRevD.95.062003").as_deref(),
-            Some("doi:10.1103/physrevd.95.062003")
-        );
-        assert_eq!(
-            c("http://dx.doi.org/10.1002/(SICI)1099-1166%3C15::AID%3E3.0.CO;2-5").as_deref(),
-            Some("doi:10.1002/(sici)1099-1166<15::aid>3.0.co;2-5")
-        );
-        assert_eq!(
-            c("https://arxiv.org/pdf/1706.03762v5.pdf").as_deref(),
-            Some("arxiv:1706.03762")
-        );
-        assert_eq!(
-            c("https://doi.org/10.48550/arXiv.2402.03791").as_deref(),
-            Some("arxiv:2402.03791")
-        );
-        for u in [
-            "https://example.org/10.1000/x",
-            "https://doi.org/",
-            "https://doi.org/10.x/abc",
-            "mailto:a@b",
-        ] {
-            assert_eq!(c(u), None, "{u}");
-        }
-    }
-
-    #[test]
-    fn the_box_that_cites_the_paper_itself() {
-        let mut l = vec![
-            line("[70] A. Author. doi:10.1000/cited", 300.0),
-            line("doi:10.1186/1471-2148-14-70", 228.0),
-            line("Cite this article as: Barnett et al.: Revealing", 219.0),
-            line("history. BMC Evolutionary Biology 2014 14:70.", 210.0),
-        ];
-        l.push(Line {
-            x0: 322.0,
-            ..line("Submit your next manuscript", 178.0)
-        });
-        let pages = [PageText {
-            page: 11,
-            lines: l,
-            links: vec![],
-        }];
-        let own = own_citation(&pages);
-        let mut got: Vec<usize> = own.iter().map(|&(_, i)| i).collect();
-        got.sort_unstable();
-        assert_eq!(got, [1, 2, 3]);
-    }
-
-    #[test]
-    fn stamps() {
-        assert_eq!(
-            stamp_id("arXiv:2402.03791v3 [cs.DC] 6 Feb 2024").as_deref(),
-            Some("2402.03791v3")
-        );
-        assert_eq!(
-            stamp_id("arXiv:hep-th/9901001v1 [hep-th] 4 Jan 1999").as_deref(),
-            Some("hep-th/9901001v1")
-        );
-        assert_eq!(stamp_id("see arXiv:2402.03791 for details"), None);
-    }
-
-    #[test]
-    fn the_dois_of_the_first_pages_header_and_footer_are_the_papers_own() {
-        let mut header = line("doi:10.1088/1742-6596/2188/1/012011", 740.0);
-        header.x0 = 400.0;
-        let first = PageText {
-            page: 1,
-            lines: vec![
-                line("IOP Publishing", 760.0),
-                line("JCRAI-2021", 760.0),
-                line("Journal of Physics: Conference Series", 740.0),
-                line("2188 (2022) 012011", 740.0),
-                header,
-                line("Title of the paper", 700.0),
-                line("A. Author, B. Author", 680.0),
-                line("Abstract", 660.0),
-                line("We study what we study.", 640.0),
-                line(
-                    "As shown before (doi:10.1000/body-cited), this works.",
-                    600.0,
-                ),
-                line("More of the body.", 580.0),
-                line("Still more of the body.", 560.0),
-                line("The end of the first page's body.", 540.0),
-                line("1", 40.0),
-            ],
-            links: vec![],
-        };
-        let last = PageText {
-            page: 2,
-            lines: vec![
-                line("References", 700.0),
-                line(
-                    "[1] A. Author, J. Phys. 1 (2020) 2, doi:10.1000/listed",
-                    680.0,
-                ),
-                line("doi:10.1088/1742-6596/2188/1/012011", 60.0),
-            ],
-            links: vec![],
-        };
-        let first_again = first.clone();
-        let first_lines = first.lines.len();
-        let own = own_dois(&[first.clone(), last.clone()], &HashSet::new());
-        assert_eq!(
-            own.into_iter().collect::<Vec<_>>(),
-            ["10.1088/1742-6596/2188/1/012011"]
-        );
-        let keys: Vec<String> = super::super::from_pages(&[first, last])
-            .into_iter()
-            .map(|m| format!("{:?}", m.cited))
-            .collect();
-        assert_eq!(keys, [format!("{:?}", Cited::Doi("10.1000/listed".into()))]);
-        // Only the first page says which DOI is the paper's.
-        let later = PageText {
-            page: 3,
-            lines: vec![line("doi:10.1000/listed", 760.0)],
-            links: vec![],
-        };
-        assert!(own_dois(&[later], &HashSet::new()).is_empty());
-        // Nor where the list itself is printed on the first page.
-        let listed: HashSet<usize> = (0..first_lines).collect();
-        assert!(own_dois(&[first_again], &listed).is_empty());
-    }
-}
+#[path = "layout_tests.rs"]
+mod tests;

@@ -4,7 +4,8 @@
 //!
 //! In a PDF only the reference section is read, as its layout shows it: the text after the
 //! last heading that names it ("References", "Bibliography", "Literature Cited", numbered or
-//! not) and has a list after it, running headers and footers and text set sideways (arXiv's
+//! not) and has a list after it, up to the heading of a section printed after the list
+//! (referee reports, appendices), running headers and footers and text set sideways (arXiv's
 //! stamp) left out, and the paper's own DOI (printed in its first page's header or footer) never
 //! reported; a paper without a heading is read from its numbered list, or whole. The
 //! link annotations on the list's lines that point to a DOI or an arXiv paper count as what
@@ -178,10 +179,11 @@ pub fn from_pages(pages: &[PageText]) -> Vec<Mention> {
     }
     let texts: Vec<(&str, Option<u32>)> = lines.iter().map(|l| (l.text, l.page)).collect();
     let start = layout::start(&texts);
+    let end = layout::end(&texts, start);
     let mut found = Found::new();
-    scan(&lines[start..], &mut found);
-    layout::links(pages, &origin[start..], &mut found);
-    let first_listed: HashSet<usize> = origin[start..]
+    scan(&lines[start..end], &mut found);
+    layout::links(pages, &origin[start..end], &mut found);
+    let first_listed: HashSet<usize> = origin[start..end]
         .iter()
         .filter(|&&(pi, _)| pi == 0)
         .map(|&(_, i)| i)
@@ -288,8 +290,8 @@ fn runs_on(a: &Src, b: &Src, tail: &str) -> bool {
     if breaks::starts_anew(last, b.text) {
         return false;
     }
-    if breaks::closed_on_next(tail, b.text) {
-        return true;
+    if let Some(on) = breaks::bracket_runs_on(tail, b.text, continues_below(a, b)) {
+        return on;
     }
     if a.text.ends_with('\u{AD}') {
         return first.is_ascii_alphanumeric();
@@ -299,25 +301,6 @@ fn runs_on(a: &Src, b: &Src, tail: &str) -> bool {
     let second = b.text.as_bytes().get(1).copied().unwrap_or(b' ');
     let before =
         last.is_ascii_alphanumeric() && b"-/.".contains(&first) && second.is_ascii_alphanumeric();
-    // An identifier in parentheses (`(doi:10.1046/j.0902-⏎0055.2001.00093.x)`) goes on until
-    // they close, wherever its line broke.
-    let token_now = tail
-        .rsplit(char::is_whitespace)
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    let opened = ["(doi", "(10.", "(http", "(arxiv"]
-        .iter()
-        .filter_map(|p| token_now.rfind(p))
-        .max();
-    let bracketed = opened.is_some_and(|i| {
-        let seg = &token_now[i..];
-        (seg.contains("10.") || seg.contains("://"))
-            && seg.matches('(').count() > seg.matches(')').count()
-    });
-    if bracketed && !b.text.starts_with(char::is_whitespace) && !b.text.is_empty() {
-        return continues_below(a, b);
-    }
     if !(URL_BREAKS.contains(&last) || before)
         || !(first.is_ascii_alphanumeric() || b"-_.:/(".contains(&first))
     {
