@@ -11,7 +11,7 @@ use crate::output;
 /// At most this many staged outputs per worker before its group is committed: each commit
 /// waits for the disk twice, so a batch of a few hundred small files is one commit per worker.
 /// (An outcome is reported when its group is committed.)
-pub const GROUP_FILES: usize = 512;
+pub const GROUP_FILES: usize = 256;
 
 /// At most about this many staged bytes per worker before its group is committed.
 pub const GROUP_BYTES: u64 = 64 << 20;
