@@ -688,6 +688,9 @@ fn group_commit_lands_every_output_and_a_failing_one_alone() {
     );
 }
 
+/// Inputs of [`terminated_batch_leaves_no_temporary_files_and_whole_outputs`].
+const TERMINATED_INPUTS: usize = 1200;
+
 #[test]
 #[ignore = "full tier (kills processes in a loop): cargo test -- --include-ignored"]
 fn terminated_batch_leaves_no_temporary_files_and_whole_outputs() {
@@ -701,7 +704,9 @@ fn terminated_batch_leaves_no_temporary_files_and_whole_outputs() {
         let dir = tempfile::tempdir().unwrap();
         let inp = dir.path().join("in");
         let out = dir.path().join("out");
-        let (lines, inputs) = many_inputs(&inp, 600);
+        // More inputs than two workers' groups hold (GROUP_FILES each), so that a group
+        // commits, and its lines are reported, well before the run ends.
+        let (lines, inputs) = many_inputs(&inp, TERMINATED_INPUTS);
         let manifest = inp.join("manifest.jsonl");
         std::fs::write(&manifest, lines.join("\n") + "\n").unwrap();
         let mut child = Command::new(assert_cmd::cargo::cargo_bin!("pith"))
@@ -754,7 +759,13 @@ fn terminated_batch_leaves_no_temporary_files_and_whole_outputs() {
         assert!(o.status.success(), "{signal}");
         let s = report_lines(&o.stdout).pop().unwrap();
         assert_eq!(s["unchanged"].as_u64(), Some(present), "{signal}: {s}");
-        assert_eq!(s["injected"].as_u64(), Some(600 - present), "{signal}: {s}");
-        eprintln!("terminated_batch {signal}: {present} of 600 done before the stop");
+        assert_eq!(
+            s["injected"].as_u64(),
+            Some(TERMINATED_INPUTS as u64 - present),
+            "{signal}: {s}"
+        );
+        eprintln!(
+            "terminated_batch {signal}: {present} of {TERMINATED_INPUTS} done before the stop"
+        );
     }
 }

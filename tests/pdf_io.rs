@@ -148,3 +148,146 @@ fn in_place_reads_entries_of_a_large_table_not_the_table() {
     let (ok, o, e) = common::run("qpdf", &["--check", inp], None);
     assert!(ok && !e.contains("WARNING"), "{o}{e}");
 }
+
+/// Runs pith under strace (every thread) and counts the calls of each name in `calls`.
+fn syscall_counts(dir: &Path, calls: &[&str], args: &[&str]) -> Vec<usize> {
+    let log = dir.join("strace-calls.log");
+    let pith = assert_cmd::cargo::cargo_bin("pith");
+    let o = std::process::Command::new("strace")
+        .args([
+            "-f",
+            "-qq",
+            "-e",
+            &format!("trace={}", calls.join(",")),
+            "-o",
+        ])
+        .arg(&log)
+        .arg(&pith)
+        .args(args)
+        .env("SOURCE_DATE_EPOCH", "1700000000")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&log).unwrap();
+    calls
+        .iter()
+        .map(|c| {
+            let open = format!("{c}(");
+            text.lines().filter(|l| l.contains(&open)).count()
+        })
+        .collect()
+}
+
+/// A batch of many small new files waits for the disk a few times per worker, as `cp -r` +
+/// `sync` waits once, not once per file or per folder: one `syncfs` per file system for the
+/// files' data and one for the folders' entries at each worker's commit, and no `fsync` of a
+/// file or a folder (the folders made for the outputs included).
+#[test]
+fn a_batch_of_new_files_syncs_each_file_system_not_each_file() {
+    let t = "batch syncs";
+    if !common::have_tool("strace", t) {
+        return;
+    }
+    let reports_errors = std::fs::read_to_string("/proc/sys/kernel/osrelease")
+        .ok()
+        .and_then(|r| {
+            let mut p = r.trim().split(['.', '-']).map(|x| x.parse::<u64>().ok());
+            Some((p.next()??, p.next()??))
+        })
+        .is_some_and(|v| v >= (5, 8));
+    if !reports_errors {
+        eprintln!(
+            "SKIP {t}: syncfs reports no errors before Linux 5.8 (each file is synced alone)"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    let pdf = std::fs::read(common::fixture("minimal.pdf")).unwrap();
+    let files = 60;
+    for i in 0..files {
+        let f = src.join(format!("d{}", i % 3)).join(format!("f{i:02}.pdf"));
+        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+        std::fs::write(&f, &pdf).unwrap();
+        std::fs::write(f.with_extension("pith"), format!("{A}\n")).unwrap();
+    }
+    let out = dir.path().join("out");
+    let (s, o) = (src.display().to_string(), out.display().to_string());
+    let counts = syscall_counts(
+        dir.path(),
+        &["syncfs", "fsync", "fdatasync"],
+        &["batch", "-j", "2", "--dir", &s, "--out-dir", &o, "-q"],
+    );
+    let written = walkdir_pdfs(&out);
+    assert_eq!(written, files, "every file is written");
+    // Two workers, one commit each (60 files are fewer than a group holds), two syncs each.
+    assert!(counts[0] <= 4, "syncfs {counts:?}");
+    assert_eq!(counts[1] + counts[2], 0, "fsync, fdatasync {counts:?}");
+}
+
+/// The PDFs under `dir`, at any depth.
+fn walkdir_pdfs(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| {
+            if p.is_dir() {
+                walkdir_pdfs(&p)
+            } else {
+                usize::from(p.extension().is_some_and(|x| x == "pdf"))
+            }
+        })
+        .sum()
+}
+
+/// A small input (most papers) is read once, whole, by a batch writing new files: one
+/// `pread` of its length, then planned, hashed and copied from memory, where a larger one is
+/// read object by object and then copied.
+#[test]
+fn a_batch_reads_a_small_input_once() {
+    if !common::have_tool("strace", "batch reads") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    std::fs::create_dir(&src).unwrap();
+    let pdf = std::fs::read(common::fixture("qpdf-object-stream.pdf")).unwrap();
+    std::fs::write(src.join("a.pdf"), &pdf).unwrap();
+    std::fs::write(src.join("a.pith"), format!("{A}\n")).unwrap();
+    let log = dir.path().join("reads.log");
+    let o = std::process::Command::new("strace")
+        .args(["-f", "-qq", "-e", "trace=pread64,read,openat,close", "-o"])
+        .arg(&log)
+        .arg(assert_cmd::cargo::cargo_bin("pith"))
+        .args(["batch", "--dir"])
+        .arg(&src)
+        .arg("--out-dir")
+        .arg(dir.path().join("out"))
+        .arg("-q")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&log).unwrap();
+    // The descriptor the input was opened as, then every read of it until it is closed.
+    let input = format!("{}\"", src.join("a.pdf").display());
+    let opened = text
+        .lines()
+        .find(|l| l.contains("openat(") && l.contains(&input))
+        .expect("the input is opened");
+    let fd = opened.rsplit("= ").next().unwrap().trim();
+    let reads: Vec<&str> = text
+        .lines()
+        .skip_while(|l| *l != opened)
+        .take_while(|l| !l.contains(&format!("close({fd})")))
+        .filter(|l| l.contains(&format!("read64({fd},")) || l.contains(&format!("read({fd},")))
+        .collect();
+    assert_eq!(reads.len(), 1, "{reads:#?}");
+    assert!(
+        reads[0].trim_end().ends_with(&format!("= {}", pdf.len())),
+        "{reads:#?}"
+    );
+    assert_eq!(
+        std::fs::read(dir.path().join("out/a.pdf")).unwrap()[..pdf.len()],
+        pdf[..]
+    );
+}

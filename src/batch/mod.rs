@@ -12,7 +12,8 @@
 //!
 //! New output files are committed in groups: each worker stages its outputs in an
 //! [`crate::output::Group`] (written, their writeback started, not yet synced) and commits the group
-//! every [`GROUP_FILES`] files or [`GROUP_BYTES`] bytes, when it runs out of jobs, and when
+//! every [`GROUP_FILES`] files or [`GROUP_BYTES`] bytes (or when it holds its share of open
+//! files, where each file is synced alone), when it runs out of jobs, and when
 //! the run is stopped. An outcome whose file was staged is reported only after the commit, as
 //! the commit left it: a file reported injected is on disk, under its name. A stopped run
 //! commits what it staged, so an interrupted batch leaves no temporary file behind.

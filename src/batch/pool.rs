@@ -8,14 +8,17 @@ use std::time::{Duration, Instant};
 use super::{Item, Line, Run};
 use crate::output;
 
-/// At most this many staged outputs per worker before its group is committed.
-pub const GROUP_FILES: usize = 32;
+/// At most this many staged outputs per worker before its group is committed: each commit
+/// waits for the disk twice, so a batch of a few hundred small files is one commit per worker.
+/// (An outcome is reported when its group is committed.)
+pub const GROUP_FILES: usize = 256;
 
 /// At most about this many staged bytes per worker before its group is committed.
 pub const GROUP_BYTES: u64 = 64 << 20;
 
 /// Open temporary files allowed across all workers' groups, well under the usual limit of
-/// 1024 open files (each staged output holds one until its group commits).
+/// 1024 open files: a staged output holds one until its group commits where each file is
+/// synced alone ([`output::Group::open_files`]); elsewhere a group holds one per file system.
 const STAGED_FDS: usize = 256;
 
 /// How often the calling thread asks `done` whether to stop while no outcome comes.
@@ -44,7 +47,7 @@ where
     let (tx, rx) = mpsc::channel::<(usize, L)>();
     let mut attempted = vec![false; jobs.len()];
     let workers = threads.max(1).min(jobs.len().max(1));
-    let group_files = (STAGED_FDS / workers).clamp(1, GROUP_FILES);
+    let group_fds = (STAGED_FDS / workers).max(1);
     std::thread::scope(|s| {
         for _ in 0..workers {
             let tx = tx.clone();
@@ -83,7 +86,9 @@ where
                         continue;
                     }
                     waiting.push((i, o, group.len() - staged));
-                    if (group.len() >= group_files || group.bytes() >= GROUP_BYTES)
+                    if (group.len() >= GROUP_FILES
+                        || group.open_files() >= group_fds
+                        || group.bytes() >= GROUP_BYTES)
                         && !commit(&mut group, &mut waiting)
                     {
                         break;

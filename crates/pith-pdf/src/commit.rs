@@ -10,6 +10,10 @@
 //!   passes through one buffer and is hashed there: a batch reports each input's SHA-1, which
 //!   then costs no second read of the file.
 //! - **A stream** (standard output): the copy and the update, in order.
+//!
+//! For a new file or a stream, an input of up to 2 MiB (most papers) is read once, whole, and
+//! planned, hashed and copied from memory: one read of the file instead of one per object
+//! the plan looks at, then the copy's.
 //! - **In place**: the update is appended to the input itself under an exclusive lock, in
 //!   three synced steps, so that a kill at any moment leaves a file that reads as the original
 //!   or as the updated one, and that pith recognises exactly:
@@ -163,39 +167,18 @@ fn commit_file(
         file.lock()
             .map_err(|e| Error::io("cannot lock", e).in_file(input))?;
     }
-    let (inj, len) = match load(&file, opts.password.as_deref(), opts.budget()) {
-        Err(e) if opts.repair && matches!(e.kind(), ErrorKind::Damaged(_)) => {
-            // `--repair`: the whole file, less an uncommitted update of pith's.
-            let mut data = read_all(&file).map_err(in_input)?;
-            let end = &data[data.len().saturating_sub(256)..];
-            if let Some(m) = recognise(end, data.len() as u64).filter(|m| !m.committed) {
-                data.truncate(usize::try_from(m.base).unwrap_or(data.len()));
-                if in_place {
-                    file.set_len(m.base)
-                        .and_then(|_| file.sync_data())
-                        .map_err(|e| {
-                            Error::io("cannot remove an interrupted update", e).in_file(input)
-                        })?;
-                }
-            }
-            let len = data.len() as u64;
-            let doc = load_repaired(data, opts.budget()).map_err(in_input)?;
-            (work.plan(&doc, opts).map_err(in_input)?, len)
-        }
-        doc => {
-            let doc = doc.map_err(in_input)?;
-            if in_place && doc.pdf.uncommitted().is_some() {
-                // An interrupted in-place run left its uncommitted update: restore the
-                // original bytes before anything else (readers never saw those bytes).
-                file.set_len(doc.pdf.len())
-                    .and_then(|_| file.sync_data())
-                    .map_err(|e| {
-                        Error::io("cannot remove an interrupted update", e).in_file(input)
-                    })?;
-            }
-            (work.plan(&doc, opts).map_err(in_input)?, doc.pdf.len())
-        }
+    // A small file to a new file or a stream is read once, whole, and planned and copied from
+    // memory: one read instead of a read per object the plan looks at and then the copy's.
+    let whole = if !in_place && meta.len() <= READ_WHOLE {
+        Some(read_whole(&file, meta.len()).map_err(in_input)?)
+    } else {
+        None
     };
+    let (inj, len) = match &whole {
+        Some(data) => plan_update(&&data[..], None, work, opts),
+        None => plan_update(&&file, in_place.then_some(&file), work, opts),
+    }
+    .map_err(in_input)?;
     // A job stopped while it planned writes nothing.
     opts.stop.check().map_err(in_input)?;
     let report = |applied, bytes_after, sha1: Option<[u8; 20]>| Report {
@@ -207,6 +190,10 @@ fn commit_file(
         notes: inj.notes.clone(),
         // The digest names the file as it is on disk, every byte.
         sha1: sha1.filter(|_| len == meta.len()),
+    };
+    let from = match &whole {
+        Some(data) => From::Bytes(data),
+        None => From::File(&file),
     };
     let applied = match inj.offsets {
         None => Applied::Unchanged,
@@ -222,13 +209,13 @@ fn commit_file(
             Ok(report(Applied::Injected, end, None))
         }
         Target::Stream(w) => {
-            let sha1 = copy_then(&file, len, &inj.appended, w, false).map_err(in_input)?;
+            let sha1 = copy_then(&from, len, &inj.appended, w, false).map_err(in_input)?;
             Ok(report(applied, len + inj.appended.len() as u64, sha1))
         }
         Target::File(out) => {
             let mut sha1 = None;
             write_file_with(out, Some(meta.permissions()), |w| {
-                sha1 = copy_then(&file, len, &inj.appended, w, false).map_err(|e| e.into_io())?;
+                sha1 = copy_then(&from, len, &inj.appended, w, false).map_err(|e| e.into_io())?;
                 Ok(())
             })?;
             Ok(report(applied, len + inj.appended.len() as u64, sha1))
@@ -238,7 +225,7 @@ fn commit_file(
             group
                 .stage(out, Some(meta.permissions()), |w| {
                     sha1 =
-                        copy_then(&file, len, &inj.appended, w, true).map_err(|e| e.into_io())?;
+                        copy_then(&from, len, &inj.appended, w, true).map_err(|e| e.into_io())?;
                     Ok(())
                 })
                 .map_err(output_error)?;
@@ -247,22 +234,103 @@ fn commit_file(
     }
 }
 
+/// The largest input read whole, once, for a new file or a stream (see [`commit_file`]): most
+/// papers are smaller, and a worker holds at most this much of a file in memory.
+const READ_WHOLE: u64 = 2 << 20;
+
+/// The first `len` bytes of `file` (its length when opened), in as few reads as the kernel
+/// allows: one, for a regular file.
+fn read_whole(file: &File, len: u64) -> Result<Vec<u8>, Error> {
+    let mut data = vec![0u8; usize::try_from(len).unwrap_or(0)];
+    let mut at = 0;
+    while at < data.len() {
+        match file.read_at(&mut data[at..], at as u64) {
+            Ok(0) => return Err(shrank()),
+            Ok(n) => at += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(Error::io("cannot read", e)),
+        }
+    }
+    Ok(data)
+}
+
+/// Loads the PDF in `src` and plans `work` on it; returns the plan and the length of the
+/// original it applies to. With `in_place` (the input opened for update), an uncommitted
+/// update of pith's at the file's end is cut off first.
+fn plan_update<R: super::reader::ReadAt>(
+    src: &R,
+    in_place: Option<&File>,
+    work: Work<'_>,
+    opts: &Options,
+) -> Result<(super::Injection, u64), Error> {
+    match load(src, opts.password.as_deref(), opts.budget()) {
+        Err(e) if opts.repair && matches!(e.kind(), ErrorKind::Damaged(_)) => {
+            // `--repair`: the whole file, less an uncommitted update of pith's.
+            let mut data = read_all(src)?;
+            let end = &data[data.len().saturating_sub(256)..];
+            if let Some(m) = recognise(end, data.len() as u64).filter(|m| !m.committed) {
+                data.truncate(usize::try_from(m.base).unwrap_or(data.len()));
+                if let Some(file) = in_place {
+                    file.set_len(m.base)
+                        .and_then(|_| file.sync_data())
+                        .map_err(|e| Error::io("cannot remove an interrupted update", e))?;
+                }
+            }
+            let len = data.len() as u64;
+            let doc = load_repaired(data, opts.budget())?;
+            Ok((work.plan(&doc, opts)?, len))
+        }
+        doc => {
+            let doc = doc?;
+            if let (Some(file), true) = (in_place, doc.pdf.uncommitted().is_some()) {
+                // An interrupted in-place run left its uncommitted update: restore the
+                // original bytes before anything else (readers never saw those bytes).
+                file.set_len(doc.pdf.len())
+                    .and_then(|_| file.sync_data())
+                    .map_err(|e| Error::io("cannot remove an interrupted update", e))?;
+            }
+            Ok((work.plan(&doc, opts)?, doc.pdf.len()))
+        }
+    }
+}
+
+/// Where the original bytes are copied from: the file, or its bytes read whole.
+enum From<'a> {
+    File(&'a File),
+    Bytes(&'a [u8]),
+}
+
 /// The buffer of [`copy_then`]: large enough that a file costs few calls, small enough to
 /// stay in the CPU's cache between its read, its hash and its write.
 const COPY_BUFFER: usize = 256 << 10;
 
 /// Writes the first `len` bytes of `src`, then `append`, to `w`; with `hash`, returns the
-/// SHA-1 of those `len` bytes. Hashed, they pass through pith once, through one buffer, and
-/// are hashed there (no second read of the file for its digest). Otherwise the kernel copies
-/// them: generic, not `dyn`, so that for a file `w` std's `io::copy` sees two files and uses
+/// SHA-1 of those `len` bytes. Bytes read whole are written (and hashed) from memory.
+/// Hashed, a file's bytes pass through pith once, through one buffer, and are hashed there
+/// (no second read of the file for its digest). Otherwise the kernel copies them: generic,
+/// not `dyn`, so that for a file `w` std's `io::copy` sees two files and uses
 /// copy_file_range(2), which shares extents where the file system can.
 fn copy_then<W: Write + ?Sized>(
-    src: &File,
+    src: &From<'_>,
     len: u64,
     append: &[u8],
     w: &mut W,
     hash: bool,
 ) -> Result<Option<[u8; 20]>, Error> {
+    use sha1::Digest;
+    let src = match src {
+        From::File(f) => *f,
+        From::Bytes(data) => {
+            let data = data
+                .get(..usize::try_from(len).unwrap_or(usize::MAX))
+                .ok_or_else(shrank)?;
+            w.write_all(data)
+                .and_then(|_| w.write_all(append))
+                .and_then(|_| w.flush())
+                .map_err(|e| Error::io("cannot write", e))?;
+            return Ok(hash.then(|| sha1::Sha1::digest(data).into()));
+        }
+    };
     if !hash {
         let mut f = src.try_clone().map_err(|e| Error::io("cannot read", e))?;
         f.seek(SeekFrom::Start(0))
@@ -276,7 +344,6 @@ fn copy_then<W: Write + ?Sized>(
             .map_err(|e| Error::io("cannot write", e))?;
         return Ok(None);
     }
-    use sha1::Digest;
     let mut digest = sha1::Sha1::new();
     let size = usize::try_from(len).map_or(COPY_BUFFER, |l| l.clamp(1, COPY_BUFFER));
     let mut buf = vec![0u8; size];
