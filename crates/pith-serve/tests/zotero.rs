@@ -1,4 +1,4 @@
-//! What Zotero saves from a record: Zotero's own translators (vendored in tests/data/zotero with
+//! What Zotero saves from a record: Zotero's own translators (vendored in tests/vendor/zotero with
 //! the zotero/utilities code and the schema they run on), run under node by
 //! `tests/browser/zotero.mjs` on what the server answers: RIS.js on the `.ris`, BibTeX.js on the
 //! `.bib`, and arXiv.org.js on arXiv's API answer for the same paper, the item Zotero saves from
@@ -169,7 +169,7 @@ fn zotero_saves_the_exports_as_it_saves_arxivs_own_page() {
     let out = dir.path().join("items.json");
     std::fs::write(
         &plan,
-        json!({"zotero": common::data("zotero"), "papers": papers}).to_string(),
+        json!({"zotero": common::root().join("tests/vendor/zotero"), "papers": papers}).to_string(),
     )
     .unwrap();
     let ran = Command::new("node")
