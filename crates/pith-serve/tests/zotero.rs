@@ -114,18 +114,9 @@ fn zotero_saves_the_exports_as_it_saves_arxivs_own_page() {
     if !have_tool("node", test) {
         return;
     }
-    let harness = common::root().join("crates/pith-serve/tests/browser");
-    if !harness.join("node_modules/jsdom").is_dir() {
-        assert!(
-            !common::tools_required(),
-            "{test}: npm packages missing: npm ci --prefix crates/pith-serve/tests/browser (PITH_REQUIRE_TOOLS=1)"
-        );
-        common::skips::skip(
-            test,
-            "npm packages of crates/pith-serve/tests/browser not installed (npm ci)",
-        );
+    let Some(harness) = common::browser_harness(test, &["jsdom"]) else {
         return;
-    }
+    };
     let f = Fixture::new();
     let s = Server::start(&f.index, &[]);
     let snapshot: BTreeMap<String, Value> =
