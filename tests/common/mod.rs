@@ -16,10 +16,13 @@ use std::process::Command;
 
 #[allow(unused_imports)]
 pub use pith_testkit::{
-    have_python_module, have_tool, sign_hash, signed_bundle, skips, test_key, tools_required,
+    have_python_module, have_tool, sign_hash, signed_bundle, skips, test_key, tools_required, wait,
 };
 #[allow(unused_imports)]
-pub use run::{assert_one_line_error, inject_seed, leftovers, run_pith, run_pith_with, Run};
+pub use run::{
+    assert_one_line_error, batch_manifest, inject_seed, inject_seed_in_place, inject_seed_with,
+    leftovers, run_pith, run_pith_with, Run,
+};
 
 /// The skips' summary, when the test binary exits ([`skips::print_summary`]).
 #[dtor::dtor(unsafe)]
@@ -121,6 +124,29 @@ pub fn pith() -> assert_cmd::Command {
         .env("PITH_RESOLVER_URL", no_network())
         .env("PITH_WAYBACK_URL", no_network())
         .env("PITH_CACHE_DIR", fresh_cache());
+    c
+}
+
+/// The guides in `docs/` (its Markdown files), in name order.
+pub fn doc_guides() -> Vec<PathBuf> {
+    let mut docs: Vec<_> = std::fs::read_dir(root().join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    docs
+}
+
+/// `pith batch ARGS… FROM --out-dir OUT`, ARGS ending with the flag FROM goes with (`--dir`,
+/// `--manifest`): the command, to add to or run.
+pub fn batch(args: &[&str], from: &Path, out: &Path) -> assert_cmd::Command {
+    let mut c = pith();
+    c.arg("batch")
+        .args(args)
+        .arg(from)
+        .arg("--out-dir")
+        .arg(out);
     c
 }
 
