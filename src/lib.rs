@@ -79,7 +79,8 @@
 
 /// A module's `Error`: its `ErrorKind` (declared beside it) and nothing else, shown as the
 /// kind says it, with `kind()` and `From<ErrorKind>`. The doc comment given becomes the
-/// struct's. Modules whose error carries more (a path, an object) write their own.
+/// struct's. Modules whose error carries more (a path, an object) write their own. Defined
+/// before the modules, so that every one of them names it without a path.
 macro_rules! kind_error {
     ($(#[$doc:meta])*) => {
         $(#[$doc])*
@@ -103,7 +104,6 @@ macro_rules! kind_error {
         }
     };
 }
-pub(crate) use kind_error;
 
 pub mod arxiv_id;
 pub mod badge;

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use super::{Role, MAX_LABEL_CHARS, QR_MODULE_PX};
 
-crate::kind_error! {
+kind_error! {
     /// Error returned when a badge or snippet cannot be built from the given options.
 }
 

@@ -51,7 +51,7 @@ impl Default for Bounds {
     }
 }
 
-crate::kind_error! {
+kind_error! {
     /// An input read past its bounds, stopped, or unreadable.
 }
 

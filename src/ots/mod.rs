@@ -36,7 +36,7 @@ pub use check::{check, Anchor, Expected, Refusal, Verdict};
 pub use header::{BlockHeader, Chain, Headers};
 pub use proof::{Attestation, Op, Proof, Timestamp};
 
-crate::kind_error! {
+kind_error! {
     /// An error reading a proof or block headers.
 }
 

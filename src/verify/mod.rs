@@ -222,7 +222,7 @@ impl Report {
     }
 }
 
-crate::kind_error! {
+kind_error! {
     /// Error for keys, signatures and bundles that cannot even be decoded, and for a bundle that
     /// does not support the status a badge claims.
 }

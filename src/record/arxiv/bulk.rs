@@ -183,7 +183,7 @@ impl Unit {
     }
 }
 
-crate::kind_error! {
+kind_error! {
     /// Error of a bulk run.
 }
 
