@@ -88,6 +88,21 @@ pub fn corpus(test: &str) -> Option<PathBuf> {
     None
 }
 
+/// A corpus file's name as the corpus runs report it: its path under the corpus folder `dir`.
+pub fn corpus_name(dir: &Path, file: &Path) -> String {
+    file.strip_prefix(dir).unwrap_or(file).display().to_string()
+}
+
+/// The label of the first needle `text` holds (`table`: needle, label), else "other": the
+/// reason a corpus run counts a refusal under.
+pub fn refusal_reason(text: &str, table: &[(&str, &str)]) -> String {
+    table
+        .iter()
+        .find(|(needle, _)| text.contains(needle))
+        .map_or("other", |(_, label)| label)
+        .to_string()
+}
+
 /// A base URL on 127.0.0.1 where nothing listens (a port bound, then released): the arXiv and
 /// resolver URLs of every command a test runs unless the test serves them itself, so that no
 /// test can reach the internet, whatever the command does.
