@@ -131,12 +131,7 @@ fn corpus() {
                         if out.exists() {
                             fail("refused but an output exists".into());
                         }
-                        *tally
-                            .refused
-                            .lock()
-                            .unwrap()
-                            .entry(reason(&stderr))
-                            .or_default() += 1;
+                        common::count_in(&tally.refused, reason(&stderr));
                     }
                     c => fail(format!("exit {c}: {stderr}")),
                 }

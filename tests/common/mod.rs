@@ -93,6 +93,11 @@ pub fn corpus_name(dir: &Path, file: &Path) -> String {
     file.strip_prefix(dir).unwrap_or(file).display().to_string()
 }
 
+/// Adds one to `key`'s count in a tally the threads of a corpus run share.
+pub fn count_in(tally: &std::sync::Mutex<std::collections::BTreeMap<String, usize>>, key: String) {
+    *tally.lock().unwrap().entry(key).or_default() += 1;
+}
+
 /// The label of the first needle `text` holds (`table`: needle, label), else "other": the
 /// reason a corpus run counts a refusal under.
 pub fn refusal_reason(text: &str, table: &[(&str, &str)]) -> String {
