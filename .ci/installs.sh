@@ -51,15 +51,7 @@ static() {
     completions/pith.bash completions/_pith completions/pith.fish tex/pith.sty; do
     [[ -f $bin/$f ]] || fail "$f is not in the archives"
   done
-  # An empty environment: no PATH, HOME, locale or proxy; the program needs none of them
-  env -i "$bin/pith" --version
-  env -i "$bin/pith" inject "${example[@]}" -o "$tmp/out.pdf"
-  check_pdf "$tmp/out.pdf"
-  check_serve env -i "$bin/pith"
-  # Static: no program interpreter, no shared library
-  if file "$bin/pith" "$bin/pith-serve" | grep "dynamically linked" >/dev/null; then
-    fail "$(file "$bin/pith" "$bin/pith-serve")"
-  fi
+  programs "$bin"
 }
 
 # The static programs as a build leaves them (CI builds them once with cargo, in the profile and
@@ -69,10 +61,12 @@ programs() {
   local dir=$1 tmp
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' RETURN
+  # An empty environment: no PATH, HOME, locale or proxy; the program needs none of them
   env -i "$dir/pith" --version
   env -i "$dir/pith" inject "${example[@]}" -o "$tmp/out.pdf"
   check_pdf "$tmp/out.pdf"
   check_serve env -i "$dir/pith"
+  # Static: no program interpreter, no shared library
   if file "$dir/pith" "$dir/pith-serve" | grep "dynamically linked" >/dev/null; then
     fail "$(file "$dir/pith" "$dir/pith-serve")"
   fi

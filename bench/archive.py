@@ -31,32 +31,27 @@ EXIF_CONFIG = """%Image::ExifTool::UserDefined = (
 1;
 """
 
-PIKEPDF_ONE = r'''
-import sys, pikepdf
-src, dst, number, url = sys.argv[1:5]
-with pikepdf.open(src) as pdf:
-    pdf.docinfo["/PithNumber"] = number
-    pdf.docinfo["/PithURL"] = url
-    with pdf.open_metadata(set_pikepdf_as_editor=False) as meta:
-        meta["xmp:Identifier"] = [number]
-        meta["dc:relation"] = [url]
-    pdf.save(dst)
+# What pikepdf writes for a number, as pith does: the Info keys and the XMP properties.
+PIKEPDF_WRITE = r'''
+def write(src, dst, number, url):
+    with pikepdf.open(src) as pdf:
+        pdf.docinfo["/PithNumber"] = number
+        pdf.docinfo["/PithURL"] = url
+        with pdf.open_metadata(set_pikepdf_as_editor=False) as meta:
+            meta["xmp:Identifier"] = [number]
+            meta["dc:relation"] = [url]
+        pdf.save(dst)
 '''
 
-PIKEPDF_LOOP = r'''
-import sys, os, pikepdf
+PIKEPDF_ONE = "import sys, pikepdf\n" + PIKEPDF_WRITE + "write(*sys.argv[1:5])\n"
+
+PIKEPDF_LOOP = "import sys, os, pikepdf\n" + PIKEPDF_WRITE + r'''
 listing, outdir, number, url = sys.argv[1:5]
 for line in open(listing):
     src = line.strip()
     dst = os.path.join(outdir, os.path.basename(os.path.dirname(src)) + "__" + os.path.basename(src))
     try:
-        with pikepdf.open(src) as pdf:
-            pdf.docinfo["/PithNumber"] = number
-            pdf.docinfo["/PithURL"] = url
-            with pdf.open_metadata(set_pikepdf_as_editor=False) as meta:
-                meta["xmp:Identifier"] = [number]
-                meta["dc:relation"] = [url]
-            pdf.save(dst)
+        write(src, dst, number, url)
     except Exception as e:
         print("pikepdf failed:", src, e, file=sys.stderr)
 '''

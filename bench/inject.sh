@@ -13,19 +13,13 @@ cd "$(dirname "$0")/.."
 corpus="${1:-../shared/corpus}"
 size_mb="${SIZE_MB:-50}"
 runs="${2:-7}"
-for tool in qpdf exiftool python3 strace; do
-  command -v "$tool" >/dev/null || { echo "bench: $tool is required" >&2; exit 2; }
-done
+source bench/lib.sh
+require qpdf exiftool python3 strace
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 # PITH_BIN=path runs that binary instead of building this tree's.
-if [[ -n "${PITH_BIN:-}" ]]; then
-  pith="$PITH_BIN"
-else
-  cargo build --release --quiet
-  pith="${CARGO_TARGET_DIR:-target}/release/pith"
-fi
+pith_bin
 
 # Inputs: the largest corpus files that qpdf checks cleanly, added one by one until the
 # concatenation (streams uncompressed, as qpdf shares repeated files) reaches SIZE_MB.

@@ -13,19 +13,13 @@ corpus="${1:-../shared/corpus}"
 size_mb="${2:-256}"
 runs="${3:-5}"
 jobs="${4:-$(nproc)}"
-for tool in tar python3 /usr/bin/time; do
-  command -v "$tool" >/dev/null || { echo "bench: $tool is required" >&2; exit 2; }
-done
+source bench/lib.sh
+require tar python3 /usr/bin/time
 work="$(mktemp -d "${TMPDIR:-/var/tmp}/pith-tar-bench.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
 # PITH_BIN=path runs that binary instead of building this tree's.
-if [[ -n "${PITH_BIN:-}" ]]; then
-  pith="$PITH_BIN"
-else
-  cargo build --release --quiet
-  pith="${CARGO_TARGET_DIR:-target}/release/pith"
-fi
+pith_bin
 
 # The tar: corpus PDFs from 100 KB to 5 MB (arXiv's PDFs are about 1 MB on average), cycled
 # until SIZE_MB, each under a new-style id of month 2402; the metadata gives each id one version.

@@ -13,6 +13,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
 use crate::stream::read_full;
+pub use crate::stream::{read_line, LineRead};
 
 /// Buffer size of the readers opened here.
 const BUF: usize = 1 << 18;
@@ -291,62 +292,6 @@ impl<R: BufRead> Read for ZipEntry<R> {
         }
         Ok(n)
     }
-}
-
-/// What [`read_line`] found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LineRead {
-    /// The end of the stream; nothing was read.
-    Eof,
-    /// A line, now in the buffer without its `\n` (nor a `\r` before it).
-    Line,
-    /// A line longer than the limit: skipped to its end without being kept; its length.
-    TooLong(u64),
-}
-
-/// Reads one line into `buf` (cleared first), keeping at most `max` bytes: a longer line is
-/// skipped to its end and reported, so a stream without newlines cannot exhaust memory.
-///
-/// # Errors
-/// The I/O error of the underlying stream (a truncated gzip, an unreadable file).
-pub fn read_line(r: &mut dyn BufRead, buf: &mut Vec<u8>, max: usize) -> io::Result<LineRead> {
-    buf.clear();
-    let mut len: u64 = 0;
-    let mut any = false;
-    loop {
-        let avail = match r.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if avail.is_empty() {
-            break;
-        }
-        any = true;
-        let (take, done) = match memchr::memchr(b'\n', avail) {
-            Some(i) => (i, true),
-            None => (avail.len(), false),
-        };
-        len += take as u64;
-        if len <= max as u64 {
-            buf.extend_from_slice(&avail[..take]);
-        }
-        r.consume(take + usize::from(done));
-        if done {
-            break;
-        }
-    }
-    if !any {
-        return Ok(LineRead::Eof);
-    }
-    if len > max as u64 {
-        buf.clear();
-        return Ok(LineRead::TooLong(len));
-    }
-    if buf.last() == Some(&b'\r') {
-        buf.pop();
-    }
-    Ok(LineRead::Line)
 }
 
 #[cfg(test)]

@@ -77,6 +77,34 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+/// A module's `Error`: its `ErrorKind` (declared beside it) and nothing else, shown as the
+/// kind says it, with `kind()` and `From<ErrorKind>`. The doc comment given becomes the
+/// struct's. Modules whose error carries more (a path, an object) write their own. Defined
+/// before the modules, so that every one of them names it without a path.
+macro_rules! kind_error {
+    ($(#[$doc:meta])*) => {
+        $(#[$doc])*
+        #[derive(Debug, thiserror::Error)]
+        #[error(transparent)]
+        pub struct Error {
+            kind: ErrorKind,
+        }
+
+        impl Error {
+            /// The kind of error.
+            pub fn kind(&self) -> &ErrorKind {
+                &self.kind
+            }
+        }
+
+        impl From<ErrorKind> for Error {
+            fn from(kind: ErrorKind) -> Self {
+                Error { kind }
+            }
+        }
+    };
+}
+
 pub mod arxiv_id;
 pub mod badge;
 pub mod batch;

@@ -9,6 +9,7 @@ use resvg::usvg;
 
 use crate::badge::{
     as_dark, close, dark_rules, hex, render_png, rgb, seed, segments, tree, usvg_options, variants,
+    Seg,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -129,12 +130,7 @@ fn rendered_pixels_match_the_declared_colours_in_both_schemes() {
         for (scheme, doc) in [("light", svg.clone()), ("dark", as_dark(&svg))] {
             let (_, pm) = render_png(&doc, &opt, 1.0, [255, 0, 255]);
             for s in segments(&svg) {
-                let (bg, fg) = if scheme == "light" {
-                    (hex(&s.bg), hex(&s.fg))
-                } else {
-                    let of = |c: &str| hex(&dark.iter().find(|(k, _)| k == c).unwrap().1);
-                    (of(&s.class), of(&format!("{}t", s.class)))
-                };
+                let (bg, fg) = colours(&s, scheme, &dark);
                 // Background at mid-height just inside the segment's left padding (no text).
                 let x = s.x0 as u32 + 2;
                 let got = rgb(&pm, x, 10);
@@ -273,12 +269,7 @@ fn rsvg_convert_draws_every_text_inside_its_segment() {
             assert!(ok, "rsvg-convert: {err}");
             let pm = Pixmap::load_png(&png).unwrap();
             for s in segments(&svg) {
-                let (bg, fg) = if scheme == "light" {
-                    (hex(&s.bg), hex(&s.fg))
-                } else {
-                    let of = |c: &str| hex(&dark.iter().find(|(k, _)| k == c).unwrap().1);
-                    (of(&s.class), of(&format!("{}t", s.class)))
-                };
+                let (bg, fg) = colours(&s, scheme, &dark);
                 let dist = |a: [u8; 3], b: [u8; 3]| -> i32 {
                     a.iter()
                         .zip(b)
@@ -306,4 +297,14 @@ fn rsvg_convert_draws_every_text_inside_its_segment() {
             }
         }
     }
+}
+
+/// A segment's background and text colours in `scheme` ("light": its own; "dark": the dark
+/// rules' for its class).
+fn colours(s: &Seg, scheme: &str, dark: &[(String, String)]) -> ([u8; 3], [u8; 3]) {
+    if scheme == "light" {
+        return (hex(&s.bg), hex(&s.fg));
+    }
+    let of = |c: &str| hex(&dark.iter().find(|(k, _)| k == c).unwrap().1);
+    (of(&s.class), of(&format!("{}t", s.class)))
 }

@@ -71,11 +71,7 @@ fn manifest_run_mirrors_the_tree_and_reruns_as_unchanged() {
         .map(|p| std::fs::read(inp.join(p)).unwrap())
         .collect();
     let out = dir.path().join("out");
-    let o = common::pith()
-        .args(["batch", "--manifest"])
-        .arg(&manifest)
-        .arg("--out-dir")
-        .arg(&out)
+    let o = common::batch(&["--manifest"], &manifest, &out)
         .output()
         .unwrap();
     assert_eq!(
@@ -115,11 +111,7 @@ fn manifest_run_mirrors_the_tree_and_reruns_as_unchanged() {
         "no output for a refused file"
     );
     // A rerun finds everything done.
-    let o = common::pith()
-        .args(["batch", "--manifest"])
-        .arg(&manifest)
-        .arg("--out-dir")
-        .arg(&out)
+    let o = common::batch(&["--manifest"], &manifest, &out)
         .output()
         .unwrap();
     let lines = report_lines(&o.stdout);
@@ -129,11 +121,7 @@ fn manifest_run_mirrors_the_tree_and_reruns_as_unchanged() {
         "{lines:?}"
     );
     // --strict turns the refusal into a non-zero exit.
-    common::pith()
-        .args(["batch", "--strict", "--manifest"])
-        .arg(&manifest)
-        .arg("--out-dir")
-        .arg(&out)
+    common::batch(&["--strict", "--manifest"], &manifest, &out)
         .assert()
         .code(2);
 }
@@ -276,25 +264,11 @@ fn interrupted_batch_leaves_files_whole_and_a_rerun_finishes() {
         copy_writable(src, &f);
         std::fs::write(f.with_extension("pith"), SEED).unwrap();
     }
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin!("pith"))
+    let mut batch = Command::new(assert_cmd::cargo::cargo_bin!("pith"));
+    batch
         .args(["batch", "--in-place", "-j", "2", "--dir"])
-        .arg(dir.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The handler is installed before the run starts, so once the first report line is out an
-    // interrupt reaches the handler rather than ending the process outright.
-    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
-    let mut report = Vec::new();
-    stdout.read_until(b'\n', &mut report).unwrap();
-    assert!(!report.is_empty(), "the batch wrote no report line");
-    let _ = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status();
-    stdout.read_to_end(&mut report).unwrap();
-    let o = child.wait_with_output().unwrap();
-    let lines = report_lines(&report);
+        .arg(dir.path());
+    let (lines, o) = signalled_batch(batch, "-INT");
     let summary = lines.last().unwrap();
     let mut updated = 0;
     for i in 0..n {
@@ -302,25 +276,58 @@ fn interrupted_batch_leaves_files_whole_and_a_rerun_finishes() {
             updated += 1;
         }
     }
-    assert_eq!(
-        summary["injected"].as_u64(),
-        Some(updated),
-        "report agrees with the files: {summary}"
-    );
+    assert_stopped_summary(summary, updated, o.status, "SIGINT");
     if summary["interrupted"] == true {
-        assert_eq!(o.status.code(), Some(2));
         assert!(String::from_utf8_lossy(&o.stderr).contains("interrupted"));
     }
-    // The rerun completes the rest and leaves the done files alone.
-    let o = common::pith()
-        .args(["batch", "--in-place", "--dir"])
-        .arg(dir.path())
-        .output()
+    let mut rerun = common::pith();
+    rerun.args(["batch", "--in-place", "--dir"]).arg(dir.path());
+    assert_rerun_finishes(rerun, updated, n, "SIGINT");
+}
+
+/// Runs `batch` (a `pith batch` reporting on its standard output) and sends it `signal` once
+/// its first report line is out: the run is under way, its handler installed before the run
+/// started, so the signal reaches the handler rather than ending the process outright. The
+/// report's lines, and the whole output.
+fn signalled_batch(mut batch: Command, signal: &str) -> (Vec<Value>, std::process::Output) {
+    let mut child = batch
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .unwrap();
-    assert!(o.status.success());
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut report = Vec::new();
+    stdout.read_until(b'\n', &mut report).unwrap();
+    assert!(!report.is_empty(), "the batch wrote no report line");
+    let _ = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status();
+    stdout.read_to_end(&mut report).unwrap();
+    let o = child.wait_with_output().unwrap();
+    (report_lines(&report), o)
+}
+
+/// A stopped run's summary agrees with the files: `done` of them were updated, and an
+/// interrupted run exits with 2.
+fn assert_stopped_summary(summary: &Value, done: u64, status: std::process::ExitStatus, ctx: &str) {
+    assert_eq!(
+        summary["injected"].as_u64(),
+        Some(done),
+        "{ctx}: the report agrees with the files: {summary}"
+    );
+    if summary["interrupted"] == true {
+        assert_eq!(status.code(), Some(2), "{ctx}");
+    }
+}
+
+/// The rerun `rerun` of a stopped run does the rest of the `total` files and leaves the `done`
+/// ones alone.
+fn assert_rerun_finishes(mut rerun: assert_cmd::Command, done: u64, total: u64, ctx: &str) {
+    let o = rerun.output().unwrap();
+    assert!(o.status.success(), "{ctx}");
     let s = report_lines(&o.stdout).pop().unwrap();
-    assert_eq!(s["unchanged"].as_u64(), Some(updated));
-    assert_eq!(s["injected"].as_u64(), Some(n - updated));
+    assert_eq!(s["unchanged"].as_u64(), Some(done), "{ctx}: {s}");
+    assert_eq!(s["injected"].as_u64(), Some(total - done), "{ctx}: {s}");
 }
 
 #[test]
@@ -399,13 +406,7 @@ fn sidecar_conflicts_failed_lines_and_no_empty_folders() {
         format!("  {}\n", SEED.to_lowercase()),
     )
     .unwrap();
-    let o = common::pith()
-        .args(["batch", "--dir"])
-        .arg(&src)
-        .arg("--out-dir")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let o = common::batch(&["--dir"], &src, &out).output().unwrap();
     assert_eq!(o.status.code(), Some(2), "failures exit 2");
     let lines = report_lines(&o.stdout);
     let twice = line_of(&lines, "twice.pdf");
@@ -546,11 +547,7 @@ fn refusal_hints_name_commands_that_exist() {
         &dir.path().join("in/bad.pdf"),
     );
     std::fs::write(dir.path().join("in/bad.pith"), SEED).unwrap();
-    let o = common::pith()
-        .args(["batch", "--dir"])
-        .arg(dir.path().join("in"))
-        .arg("--out-dir")
-        .arg(dir.path().join("out"))
+    let o = common::batch(&["--dir"], &dir.path().join("in"), &dir.path().join("out"))
         .output()
         .unwrap();
     let lines = report_lines(&o.stdout);
@@ -643,11 +640,7 @@ fn group_commit_lands_every_output_and_a_failing_one_alone() {
     );
     let manifest = inp.join("manifest.jsonl");
     std::fs::write(&manifest, lines.join("\n") + "\n").unwrap();
-    let o = common::pith()
-        .args(["batch", "-j", "2", "--manifest"])
-        .arg(&manifest)
-        .arg("--out-dir")
-        .arg(&out)
+    let o = common::batch(&["-j", "2", "--manifest"], &manifest, &out)
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2), "one file failed");
@@ -699,7 +692,6 @@ fn terminated_batch_leaves_no_temporary_files_and_whole_outputs() {
     {
         return;
     }
-    use std::io::BufRead;
     for signal in ["-TERM", "-INT"] {
         let dir = tempfile::tempdir().unwrap();
         let inp = dir.path().join("in");
@@ -709,26 +701,14 @@ fn terminated_batch_leaves_no_temporary_files_and_whole_outputs() {
         let (lines, inputs) = many_inputs(&inp, TERMINATED_INPUTS);
         let manifest = inp.join("manifest.jsonl");
         std::fs::write(&manifest, lines.join("\n") + "\n").unwrap();
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin!("pith"))
-            .args(["batch", "-j", "2", "--manifest"])
-            .arg(&manifest)
-            .arg("--out-dir")
-            .arg(&out)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
         // The first report line comes after a group commit: the run is under way, with
         // groups staged, when the signal arrives.
-        let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
-        let mut text = String::new();
-        stdout.read_line(&mut text).unwrap();
-        let _ = Command::new("kill")
-            .args([signal, &child.id().to_string()])
-            .status();
-        std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
-        let status = child.wait().unwrap();
-        let report = report_lines(text.as_bytes());
+        let mut batch = Command::new(assert_cmd::cargo::cargo_bin!("pith"));
+        batch
+            .args(["batch", "-j", "2", "--manifest"])
+            .arg(&manifest);
+        batch.arg("--out-dir").arg(&out);
+        let (report, o) = signalled_batch(batch, signal);
         let summary = report.last().unwrap();
         assert_eq!(temporaries(dir.path()), Vec::<PathBuf>::new(), "{signal}");
         let mut present = 0;
@@ -739,31 +719,12 @@ fn terminated_batch_leaves_no_temporary_files_and_whole_outputs() {
                 present += 1;
             }
         }
-        assert_eq!(
-            summary["injected"].as_u64(),
-            Some(present),
-            "{signal}: the report agrees with the files: {summary}"
-        );
+        assert_stopped_summary(summary, present, o.status, signal);
         if summary["interrupted"] == true {
-            assert_eq!(status.code(), Some(2), "{signal}");
             assert!(summary["skipped"].as_u64().unwrap() > 0);
         }
-        // The rerun does the rest and leaves the done files alone.
-        let o = common::pith()
-            .args(["batch", "--manifest"])
-            .arg(&manifest)
-            .arg("--out-dir")
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{signal}");
-        let s = report_lines(&o.stdout).pop().unwrap();
-        assert_eq!(s["unchanged"].as_u64(), Some(present), "{signal}: {s}");
-        assert_eq!(
-            s["injected"].as_u64(),
-            Some(TERMINATED_INPUTS as u64 - present),
-            "{signal}: {s}"
-        );
+        let rerun = common::batch(&["--manifest"], &manifest, &out);
+        assert_rerun_finishes(rerun, present, TERMINATED_INPUTS as u64, signal);
         eprintln!(
             "terminated_batch {signal}: {present} of {TERMINATED_INPUTS} done before the stop"
         );

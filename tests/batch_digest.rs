@@ -54,13 +54,7 @@ fn every_line_names_its_input_by_sha1_new_files_and_in_place() {
     }
 
     let out = dir.path().join("out");
-    let o = common::pith()
-        .args(["batch", "--dir"])
-        .arg(&src)
-        .arg("--out-dir")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let o = common::batch(&["--dir"], &src, &out).output().unwrap();
     let copied = lines(&o.stdout);
     let o2 = common::pith()
         .args(["batch", "--in-place", "--dir"])

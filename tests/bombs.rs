@@ -97,6 +97,19 @@ struct Measured {
     time: Duration,
 }
 
+/// [`measure`] of `pith ARGS…`, its exit, peak memory and time printed under `label`.
+fn measured(label: &str, args: &[std::ffi::OsString], dir: &Path) -> Measured {
+    let a: Vec<&std::ffi::OsStr> = args.iter().map(|s| s.as_os_str()).collect();
+    let m = measure(&a, dir);
+    eprintln!(
+        "{label}: exit {}, peak RSS {:.1} MB, {:.2} s",
+        m.code,
+        m.rss as f64 / 1e6,
+        m.time.as_secs_f64()
+    );
+    m
+}
+
 /// Runs pith with `args` under GNU time (`/usr/bin/time -f %M`), which forks it, waits for it
 /// and reports its peak resident set size (the kernel's `ru_maxrss`, KiB). Reading `wait4`
 /// here instead would count this test process: a child spawned with vfork inherits the
@@ -210,14 +223,7 @@ fn check_shape(name: &str, pdf: &[u8], inject: Expect, stamp: Expect, inspect: E
         ),
     ];
     for (what, args, expect, output) in runs {
-        let a: Vec<&std::ffi::OsStr> = args.iter().map(|s| s.as_os_str()).collect();
-        let m = measure(&a, dir.path());
-        eprintln!(
-            "{name}: {what}: exit {}, peak RSS {:.1} MB, {:.2} s",
-            m.code,
-            m.rss as f64 / 1e6,
-            m.time.as_secs_f64()
-        );
+        let m = measured(&format!("{name}: {what}"), &args, dir.path());
         assert!(
             m.rss < MAX_RSS,
             "{name}: {what} peaked at {} MB (limit {} MB)",
@@ -390,14 +396,7 @@ fn rewrite_refuses_bombs_in_bounded_memory() {
             "-o".into(),
             out.clone().into(),
         ];
-        let a: Vec<&std::ffi::OsStr> = args.iter().map(|s| s.as_os_str()).collect();
-        let m = measure(&a, dir.path());
-        eprintln!(
-            "{name}: inject --rewrite: exit {}, peak RSS {:.1} MB, {:.2} s",
-            m.code,
-            m.rss as f64 / 1e6,
-            m.time.as_secs_f64()
-        );
+        let m = measured(&format!("{name}: inject --rewrite"), &args, dir.path());
         assert!(m.rss < MAX_RSS, "{name}: {} MB", m.rss >> 20);
         assert_eq!(m.code, 2, "{name}: {}", m.stderr);
         for w in words {

@@ -34,11 +34,7 @@ fn bug1_bare_code_is_refused_for_writing_and_accepted_for_checking() {
     let tree = dir.path().join("tree");
     common::copy_writable(&fixture("minimal.pdf"), &tree.join("a.pdf"));
     std::fs::write(tree.join("a.pith"), SEED_CODE).unwrap();
-    let o = pith()
-        .args(["batch", "--dir"])
-        .arg(&tree)
-        .arg("--out-dir")
-        .arg(dir.path().join("stamped"))
+    let o = common::batch(&["--dir"], &tree, &dir.path().join("stamped"))
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
@@ -227,13 +223,13 @@ fn quiet_and_verbose() {
     assert!(o.status.success() && o.stderr.is_empty(), "{o:?}");
     common::copy_writable(&fixture("minimal.pdf"), &dir.path().join("in/a.pdf"));
     std::fs::write(dir.path().join("in/a.pith"), SEED).unwrap();
-    let o = pith()
-        .args(["batch", "-v", "--dry-run", "--dir"])
-        .arg(dir.path().join("in"))
-        .arg("--out-dir")
-        .arg(dir.path().join("out"))
-        .output()
-        .unwrap();
+    let o = common::batch(
+        &["-v", "--dry-run", "--dir"],
+        &dir.path().join("in"),
+        &dir.path().join("out"),
+    )
+    .output()
+    .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains("pith: planned ") && err.contains("a.pdf"),
@@ -368,11 +364,7 @@ fn batch_check_names_outputs_that_differ_or_lack_their_number() {
     }
     let out = dir.path().join("out");
     let batch = |extra: &[&str]| {
-        pith()
-            .args(["batch", "--dir"])
-            .arg(&tree)
-            .arg("--out-dir")
-            .arg(&out)
+        common::batch(&["--dir"], &tree, &out)
             .args(extra)
             .output()
             .unwrap()

@@ -209,13 +209,19 @@ fn qpdf_encrypted_every_revision() {
             a.extend_from_slice(args);
             a.extend(["--", s(&input)]);
             run_ok("qpdf", &a);
-            let out = dir.path().join("out.pdf");
-            let (code, stdout, stderr) = inject(&input, &out, &[]);
-            assert_eq!(code, 0, "{name}: {stdout} {stderr}");
-            check_injected(&name, &input, &out, "", clear);
-            eprintln!("ok {name}");
+            injects_and_checks(&name, &input, dir.path(), clear);
         }
     }
+}
+
+/// Injects `input` (opened with the empty password) into `dir/out.pdf` and checks the output
+/// ([`check_injected`], the metadata left in clear or not as `clear` says).
+fn injects_and_checks(name: &str, input: &Path, dir: &Path, clear: bool) {
+    let out = dir.join("out.pdf");
+    let (code, stdout, stderr) = inject(input, &out, &[]);
+    assert_eq!(code, 0, "{name}: {stdout} {stderr}");
+    check_injected(name, input, &out, "", clear);
+    eprintln!("ok {name}");
 }
 
 #[test]
@@ -247,11 +253,7 @@ fn pikepdf_encrypted() {
              p.save(sys.argv[2], encryption=pikepdf.Encryption(owner='owner', user='', {enc}))"
         );
         run_ok("python3", &["-c", &code, s(&src), s(&input)]);
-        let out = dir.path().join("out.pdf");
-        let (code, stdout, stderr) = inject(&input, &out, &[]);
-        assert_eq!(code, 0, "{name}: {stdout} {stderr}");
-        check_injected(&name, &input, &out, "", clear);
-        eprintln!("ok {name}");
+        injects_and_checks(&name, &input, dir.path(), clear);
     }
 }
 

@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use crate::common::tools::*;
 use crate::common::{
-    assert_one_line_error, copy_writable, fixture, inject_seed, leftovers, run_pith as pith,
-    run_pith_with as pith_run, tmpdir, SEED,
+    assert_one_line_error, batch_manifest, copy_writable, fixture, inject_seed,
+    inject_seed_in_place, leftovers, run_pith as pith, run_pith_with as pith_run, tmpdir, SEED,
 };
 
 #[test]
@@ -102,14 +102,7 @@ fn device_outputs_are_written_to_not_replaced() {
     let r = pith(&["badge", SEED, "-o", null.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(is_char_device(&null), "pith badge replaced the device");
-    let r = pith(&[
-        "inject",
-        fixture("minimal.pdf").to_str().unwrap(),
-        "--number",
-        SEED,
-        "-o",
-        null.to_str().unwrap(),
-    ]);
+    let r = inject_seed(&fixture("minimal.pdf"), &null);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(is_char_device(&null), "pith inject replaced the device");
     let pdf = dir.path().join("a.pdf");
@@ -121,13 +114,7 @@ fn device_outputs_are_written_to_not_replaced() {
     )
     .unwrap();
     let out_dir = dir.path().join("out");
-    let r = pith(&[
-        "batch",
-        "--manifest",
-        m.to_str().unwrap(),
-        "--out-dir",
-        out_dir.to_str().unwrap(),
-    ]);
+    let r = batch_manifest(&m, &out_dir);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("\"injected\""), "{}", r.stdout);
     assert!(is_char_device(&null), "pith batch replaced the device");
@@ -233,13 +220,7 @@ fn unwritable_directory_is_a_one_line_error_without_leftovers() {
     if permissions_bind() {
         std::fs::set_permissions(&input, std::fs::Permissions::from_mode(0o444)).unwrap();
         let before = std::fs::read(&input).unwrap();
-        let r = pith(&[
-            "inject",
-            "--in-place",
-            input.to_str().unwrap(),
-            "--number",
-            SEED,
-        ]);
+        let r = inject_seed_in_place(&input);
         assert_eq!(std::fs::read(&input).unwrap(), before);
         assert_one_line_error(&r, "in.pdf");
     }
@@ -305,13 +286,7 @@ fn full_disk_leaves_no_partial_file_and_the_input_whole() {
     let inplace = fs.path().join("inplace.pdf");
     std::fs::write(&inplace, &big).unwrap();
     fill_up(fs.path());
-    let r = pith(&[
-        "inject",
-        "--in-place",
-        inplace.to_str().unwrap(),
-        "--number",
-        SEED,
-    ]);
+    let r = inject_seed_in_place(&inplace);
     assert_one_line_error(&r, "inplace.pdf");
     assert_eq!(
         std::fs::read(&inplace).unwrap(),
@@ -468,13 +443,7 @@ fn in_place_keeps_permissions_and_the_file() {
             )
             .unwrap();
         let r = if *cmd == "inject" {
-            pith(&[
-                "inject",
-                "--in-place",
-                f.to_str().unwrap(),
-                "--number",
-                SEED,
-            ])
+            inject_seed_in_place(&f)
         } else {
             std::fs::write(d.join("p.pith"), SEED).unwrap();
             pith(&["batch", "--in-place", "--dir", d.to_str().unwrap()])
@@ -506,13 +475,7 @@ fn inject_in_place_appends_to_the_file_itself() {
     let ino = std::fs::metadata(&f).unwrap().ino();
     let link = dir.path().join("link.pdf");
     std::os::unix::fs::symlink(&f, &link).unwrap();
-    let r = pith(&[
-        "inject",
-        "--in-place",
-        link.to_str().unwrap(),
-        "--number",
-        SEED,
-    ]);
+    let r = inject_seed_in_place(&link);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         std::fs::symlink_metadata(&link)
@@ -550,13 +513,7 @@ fn batch_never_writes_over_its_input_or_outside_out_dir() {
     let out = base.join("out");
     std::fs::create_dir(&out).unwrap();
     for out_dir in [&base, &out] {
-        let r = pith(&[
-            "batch",
-            "--manifest",
-            m.to_str().unwrap(),
-            "--out-dir",
-            out_dir.to_str().unwrap(),
-        ]);
+        let r = batch_manifest(&m, out_dir);
         assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
         let lines: Vec<serde_json::Value> = r
             .stdout

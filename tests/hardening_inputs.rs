@@ -11,8 +11,8 @@ use std::time::Duration;
 use crate::common::pdfgen::*;
 use crate::common::run::{assert_scales, least_of_three};
 use crate::common::{
-    assert_one_line_error, fixture, run_pith as pith, run_pith_with as pith_run, tmpdir, ATTACKS,
-    SEED,
+    assert_one_line_error, batch_manifest, fixture, run_pith as pith, run_pith_with as pith_run,
+    tmpdir, ATTACKS, SEED,
 };
 use pith::pdf::xmp;
 
@@ -135,13 +135,7 @@ fn malformed_manifest_lines_name_the_line() {
     ] {
         let m = dir.path().join("m.jsonl");
         std::fs::write(&m, format!("# comment\n\n{line}\n")).unwrap();
-        let r = pith(&[
-            "batch",
-            "--manifest",
-            m.to_str().unwrap(),
-            "--out-dir",
-            dir.path().join("o").to_str().unwrap(),
-        ]);
+        let r = batch_manifest(&m, &dir.path().join("o"));
         assert_one_line_error(&r, "m.jsonl");
         assert!(
             r.stderr.contains('3') && r.stderr.contains(want),
@@ -159,13 +153,7 @@ fn malformed_manifest_lines_name_the_line() {
         ),
     )
     .unwrap();
-    let r = pith(&[
-        "batch",
-        "--manifest",
-        m.to_str().unwrap(),
-        "--out-dir",
-        dir.path().join("o").to_str().unwrap(),
-    ]);
+    let r = batch_manifest(&m, &dir.path().join("o"));
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stdout.contains("\"failed\""), "{}", r.stdout);
     assert!(!r.stderr.contains("panicked"));

@@ -12,8 +12,8 @@ use crate::common::pdfgen::*;
 use crate::common::run::{assert_scales, least_of_three};
 use crate::common::tools::*;
 use crate::common::{
-    assert_one_line_error, fixture, inject_seed, leftovers, run_pith as pith, tmpdir, Run, ATTACKS,
-    DC_NS, OTHER, RDF_NS, SEED, SEED_URL,
+    assert_one_line_error, fixture, inject_seed, inject_seed_in_place, inject_seed_with, leftovers,
+    run_pith as pith, tmpdir, Run, ATTACKS, DC_NS, OTHER, RDF_NS, SEED, SEED_URL,
 };
 use pith::pdf::xmp;
 
@@ -262,25 +262,11 @@ fn inject_refuses_hostile_xmp_and_force_replaces_it() {
         assert!(!out.exists(), "no output after a refusal");
         assert!(leftovers(dir.path()).is_empty());
         // In place: refused the same way, the file is not modified.
-        let r = pith(&[
-            "inject",
-            "--in-place",
-            input.to_str().unwrap(),
-            "--number",
-            SEED,
-        ]);
+        let r = inject_seed_in_place(&input);
         assert_one_line_error(&r, &format!("{name}.pdf"));
         assert_eq!(std::fs::read(&input).unwrap(), pdf);
         // --force replaces the packet: the new one has no DTD and qpdf accepts the file.
-        let r = pith(&[
-            "inject",
-            input.to_str().unwrap(),
-            "--number",
-            SEED,
-            "-o",
-            out.to_str().unwrap(),
-            "--force",
-        ]);
+        let r = inject_seed_with(&input, &out, &["--force"]);
         assert_eq!(r.code, 0, "{}", r.stderr);
         assert!(qpdf_clean(&out), "{name}: qpdf --check");
         let x = String::from_utf8(qpdf_stream(&out, 4)).unwrap();

@@ -32,15 +32,8 @@ pub(crate) fn pdf_with(env: &Env, number: &str) -> std::path::PathBuf {
         .cache
         .path()
         .join(format!("{}.pdf", number.replace(':', "_")));
-    let r = env.run(&[
-        "inject",
-        common::fixture("minimal.pdf").to_str().unwrap(),
-        "--number",
-        number,
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (code, _, err) = common::inject(&common::fixture("minimal.pdf"), number, &out, &[]);
+    assert_eq!(code, 0, "{err}");
     out
 }
 

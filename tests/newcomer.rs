@@ -170,13 +170,7 @@ fn guides() -> Vec<std::path::PathBuf> {
         .iter()
         .map(|f| root().join(f))
         .collect();
-    let mut docs: Vec<_> = std::fs::read_dir(root().join("docs"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "md"))
-        .collect();
-    docs.sort();
-    all.extend(docs);
+    all.extend(crate::common::doc_guides());
     all
 }
 

@@ -35,6 +35,15 @@ fn pith(env: &[(&str, &str)], args: &[&str]) -> Run {
 }
 
 /// Runs `pith ots verify PROOF` and then `args`, as [`pith`] does.
+/// `pith ots verify PROOF --file FILE --headers HEADERS`, FILE one of the test files.
+fn verify_file(proof: &Path, file: &str, headers: &Path) -> Run {
+    verify(
+        &[],
+        proof,
+        &["--file", s(&ots(file)), "--headers", s(headers)],
+    )
+}
+
 fn verify(env: &[(&str, &str)], proof: &Path, args: &[&str]) -> Run {
     let mut a = vec!["ots", "verify", s(proof)];
     a.extend(args);
@@ -87,16 +96,7 @@ fn a_complete_proof_is_anchored_in_its_block() {
     std::fs::write(&raw, [h.clone(), h.clone()].concat()).unwrap();
     let proof = ots("hello-world.txt.ots");
     for headers in [ots("block-358391.hex"), raw] {
-        let r = verify(
-            &[],
-            &proof,
-            &[
-                "--file",
-                s(&ots("hello-world.txt")),
-                "--headers",
-                s(&headers),
-            ],
-        );
+        let r = verify_file(&proof, "hello-world.txt", &headers);
         assert_eq!(r.code, 0, "{r:?}");
         assert_eq!(
             r.stdout,
@@ -131,15 +131,10 @@ fn a_complete_proof_is_anchored_in_its_block() {
 
 #[test]
 fn a_pending_proof_is_pending() {
-    let r = verify(
-        &[],
+    let r = verify_file(
         &ots("incomplete.txt.ots"),
-        &[
-            "--file",
-            s(&ots("incomplete.txt")),
-            "--headers",
-            s(&ots("block-358391.hex")),
-        ],
+        "incomplete.txt",
+        &ots("block-358391.hex"),
     );
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r
@@ -166,11 +161,7 @@ fn a_tampered_header_is_refused() {
         h[at] ^= 0x01;
         let path = dir.path().join(format!("{name}.bin"));
         std::fs::write(&path, &h).unwrap();
-        let r = verify(
-            &[],
-            &proof,
-            &["--file", s(&ots("hello-world.txt")), "--headers", s(&path)],
-        );
+        let r = verify_file(&proof, "hello-world.txt", &path);
         refused(
             &r,
             s(&proof),
@@ -182,11 +173,7 @@ fn a_tampered_header_is_refused() {
     h[72..76].copy_from_slice(&0x2100ffffu32.to_le_bytes());
     let path = dir.path().join("easy.bin");
     std::fs::write(&path, &h).unwrap();
-    let r = verify(
-        &[],
-        &proof,
-        &["--file", s(&ots("hello-world.txt")), "--headers", s(&path)],
-    );
+    let r = verify_file(&proof, "hello-world.txt", &path);
     refused(&r, s(&proof), "fails its proof of work");
 }
 
@@ -194,16 +181,7 @@ fn a_tampered_header_is_refused() {
 fn a_proof_for_another_digest_is_refused() {
     let proof = ots("hello-world.txt.ots");
     let other = Sha256::digest(std::fs::read(ots("bad-stamp.txt")).unwrap());
-    let r = verify(
-        &[],
-        &proof,
-        &[
-            "--file",
-            s(&ots("bad-stamp.txt")),
-            "--headers",
-            s(&ots("block-358391.hex")),
-        ],
-    );
+    let r = verify_file(&proof, "bad-stamp.txt", &ots("block-358391.hex"));
     refused(
         &r,
         s(&proof),
@@ -226,16 +204,7 @@ fn a_proof_for_another_digest_is_refused() {
 fn a_proof_ending_at_another_root_is_refused() {
     // bad-stamp claims block 358391, but its operations arrive elsewhere.
     let proof = ots("bad-stamp.txt.ots");
-    let r = verify(
-        &[],
-        &proof,
-        &[
-            "--file",
-            s(&ots("bad-stamp.txt")),
-            "--headers",
-            s(&ots("block-358391.hex")),
-        ],
-    );
+    let r = verify_file(&proof, "bad-stamp.txt", &ots("block-358391.hex"));
     refused(&r, s(&proof), "for block 358391, which no header given has");
     // Without headers a Bitcoin attestation cannot be checked: refused, never anchored.
     let r = verify(

@@ -435,21 +435,20 @@ fn same_file_is_refused_and_in_place_appends() {
     assert_eq!(code, 2);
     assert_eq!(std::fs::read(&f).unwrap(), before);
 
-    let o = common::pith()
-        .arg("inject")
-        .arg(&f)
-        .args(["--number", A, "--in-place"])
-        .output()
-        .unwrap();
+    // In place, twice: an update appended, then nothing to do.
+    let in_place = || {
+        common::pith()
+            .arg("inject")
+            .arg(&f)
+            .args(["--number", A, "--in-place"])
+            .output()
+            .unwrap()
+    };
+    let o = in_place();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let after = std::fs::read(&f).unwrap();
     assert!(after.len() > before.len() && after[..before.len()] == before[..]);
-    let o = common::pith()
-        .arg("inject")
-        .arg(&f)
-        .args(["--number", A, "--in-place"])
-        .output()
-        .unwrap();
+    let o = in_place();
     assert!(String::from_utf8_lossy(&o.stdout).contains("unchanged"));
     assert_eq!(std::fs::read(&f).unwrap(), after);
 }

@@ -29,19 +29,17 @@ struct Tally {
 }
 
 fn reason(stderr: &str) -> String {
-    for (needle, r) in [
-        ("encrypted", "encrypted"),
-        ("damaged", "damaged"),
-        ("certified", "certified (DocMDP P=1)"),
-        ("XMP", "unusable XMP"),
-        ("not a PDF", "not a PDF"),
-        ("unsupported", "unsupported"),
-    ] {
-        if stderr.contains(needle) {
-            return r.to_string();
-        }
-    }
-    "other".to_string()
+    common::refusal_reason(
+        stderr,
+        &[
+            ("encrypted", "encrypted"),
+            ("damaged", "damaged"),
+            ("certified", "certified (DocMDP P=1)"),
+            ("XMP", "unusable XMP"),
+            ("not a PDF", "not a PDF"),
+            ("unsupported", "unsupported"),
+        ],
+    )
 }
 
 /// Every corpus file goes through `pith inject` (never a panic; a refusal is one line, exit 2,
@@ -73,11 +71,7 @@ fn corpus() {
                 let Some(input) = files.get(i) else { break };
                 let out = out_dir.path().join(format!("{i}.pdf"));
                 let (code, stdout, stderr) = inject(input, A, &out, &[]);
-                let name = input
-                    .strip_prefix(&dir)
-                    .unwrap_or(input)
-                    .display()
-                    .to_string();
+                let name = common::corpus_name(&dir, input);
                 let fail = |m: String| tally.failures.lock().unwrap().push(format!("{name}: {m}"));
                 match code {
                     0 if stdout.contains("unchanged") => {
@@ -127,12 +121,7 @@ fn corpus() {
                         if out.exists() {
                             fail("refused but wrote an output".into());
                         }
-                        *tally
-                            .refused
-                            .lock()
-                            .unwrap()
-                            .entry(reason(&stderr))
-                            .or_default() += 1;
+                        common::count_in(&tally.refused, reason(&stderr));
                     }
                     c => fail(format!("exit {c}: {stderr}")),
                 }
@@ -151,11 +140,7 @@ fn corpus() {
                 let Some((input, out, info, qi, wi)) = checked.get(i) else {
                     break;
                 };
-                let name = input
-                    .strip_prefix(&dir)
-                    .unwrap_or(input)
-                    .display()
-                    .to_string();
+                let name = common::corpus_name(&dir, input);
                 let fail = |m: String| tally.failures.lock().unwrap().push(format!("{name}: {m}"));
                 let (qo, wo) = qpdf_check(out);
                 if qo > *qi || wo > *wi {

@@ -239,12 +239,7 @@ fn compare(got: &str, want: &[String], unordered: bool, no_eol: bool) -> bool {
 
 /// The Markdown files whose console blocks run: the README and the guides in `docs/`.
 fn documents() -> Vec<std::path::PathBuf> {
-    let mut docs: Vec<_> = std::fs::read_dir(root().join("docs"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "md"))
-        .collect();
-    docs.sort();
+    let mut docs = crate::common::doc_guides();
     docs.insert(0, root().join("README.md"));
     docs
 }

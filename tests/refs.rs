@@ -295,12 +295,7 @@ fn generated_papers_meet_recall_and_precision() {
         let refs = references(&mut rng, 60, style);
         let tex = dir.path().join(format!("{style}.tex"));
         std::fs::write(&tex, paper(style, &refs)).unwrap();
-        let mut cmd = tex::timed(120);
-        cmd.current_dir(dir.path())
-            .args(["pdflatex", "-interaction=nonstopmode", "-halt-on-error"])
-            .arg(&tex);
-        let (ok, log) = tex::run_tool(cmd, "pdflatex", 120);
-        assert!(ok, "{log}");
+        pdflatex(dir.path(), &tex);
         let pdf = dir.path().join(format!("{style}.pdf"));
         let want: BTreeSet<String> = refs.iter().map(|r| r.key.clone()).collect();
         let (r, f, c) = score(&pdf, &want);
@@ -372,12 +367,7 @@ fn the_forms_real_bibliographies_print() {
     let dir = common::tmpdir();
     let tex = dir.path().join("forms.tex");
     std::fs::write(&tex, FORMS).unwrap();
-    let mut cmd = tex::timed(120);
-    cmd.current_dir(dir.path())
-        .args(["pdflatex", "-interaction=nonstopmode", "-halt-on-error"])
-        .arg(&tex);
-    let (ok, log) = tex::run_tool(cmd, "pdflatex", 120);
-    assert!(ok, "{log}");
+    pdflatex(dir.path(), &tex);
     let named = dir.path().join("0704.0001v1.pdf");
     std::fs::copy(dir.path().join("forms.pdf"), &named).unwrap();
     let r = run_pith(&["refs", named.to_str().unwrap()]);
@@ -414,10 +404,52 @@ fn the_forms_real_bibliographies_print() {
 
 /// The lines of a JSON Lines file or output, as a set (the order files finish in is the
 /// workers').
+/// Compiles `tex` with pdflatex in `dir` (its PDF beside it), which must succeed.
+fn pdflatex(dir: &Path, tex: &Path) {
+    let mut cmd = tex::timed(120);
+    cmd.current_dir(dir)
+        .args(["pdflatex", "-interaction=nonstopmode", "-halt-on-error"])
+        .arg(tex);
+    let (ok, log) = tex::run_tool(cmd, "pdflatex", 120);
+    assert!(ok, "{log}");
+}
+
 fn line_set(text: &str) -> BTreeSet<String> {
     text.lines()
         .map(|l| serde_json::from_str::<Value>(l).unwrap().to_string())
         .collect()
+}
+
+/// Runs `pith batch ARGS… --report REPORT --refs REFS` in `dir` (`files`: REPORT, REFS) and
+/// checks that it injected `injected` files; the lines of REFS.
+fn batch_refs(dir: &Path, args: &[&str], files: (&str, &str), injected: usize) -> BTreeSet<String> {
+    let o = common::pith()
+        .current_dir(dir)
+        .arg("batch")
+        .args(args)
+        .args(["--report", files.0, "--refs", files.1])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report = std::fs::read_to_string(dir.join(files.0)).unwrap();
+    assert_eq!(
+        report.matches("\"status\":\"injected\"").count(),
+        injected,
+        "{report}"
+    );
+    line_set(&std::fs::read_to_string(dir.join(files.1)).unwrap())
+}
+
+/// The lines `pith refs ARGS…` prints in `dir`, which succeeds.
+fn refs_alone(dir: &Path, args: &[&str]) -> BTreeSet<String> {
+    let o = common::pith()
+        .current_dir(dir)
+        .arg("refs")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    line_set(&String::from_utf8_lossy(&o.stdout))
 }
 
 /// `pith batch --refs FILE` writes, as it reads each PDF, exactly the lines `pith refs`
@@ -442,35 +474,13 @@ fn batch_writes_the_lines_pith_refs_writes() {
         std::fs::copy(&from, input.join(format!("{name}.pdf"))).unwrap();
         std::fs::write(input.join(format!("{name}.pith")), number).unwrap();
     }
-    let o = common::pith()
-        .current_dir(d)
-        .args([
-            "batch",
-            "--dir",
-            "in",
-            "--out-dir",
-            "out",
-            "--refs",
-            "refs.jsonl",
-        ])
-        .args(["--report", "report.jsonl"])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let report = std::fs::read_to_string(d.join("report.jsonl")).unwrap();
-    assert_eq!(
-        report.matches("\"status\":\"injected\"").count(),
+    let batch = batch_refs(
+        d,
+        &["--dir", "in", "--out-dir", "out"],
+        ("report.jsonl", "refs.jsonl"),
         3,
-        "{report}"
     );
-    let batch = line_set(&std::fs::read_to_string(d.join("refs.jsonl")).unwrap());
-    let o = common::pith()
-        .current_dir(d)
-        .args(["refs", "in"])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let alone = line_set(&String::from_utf8_lossy(&o.stdout));
+    let alone = refs_alone(d, &["in"]);
     // Both copies of the fixture give their references, each with its own citing paper
     // (every file is named as arXiv names its files: `pith refs` refuses one that is not).
     assert!(alone.len() >= 8, "{alone:#?}");
@@ -503,35 +513,21 @@ fn batch_writes_the_lines_pith_refs_writes() {
         .unwrap();
     assert!(st.success());
     let meta = common::root().join("tests/data/arxiv/vectors.snapshot.jsonl");
-    let o = common::pith()
-        .current_dir(d)
-        .args([
-            "batch",
+    let meta = meta.to_str().unwrap();
+    let batch = batch_refs(
+        d,
+        &[
             "--tar",
             "in.tar",
             "--out-tar",
             "out.tar",
             "--arxiv-metadata",
-        ])
-        .arg(&meta)
-        .args(["--refs", "tar-refs.jsonl", "--report", "tar-report.jsonl"])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let report = std::fs::read_to_string(d.join("tar-report.jsonl")).unwrap();
-    assert_eq!(
-        report.matches("\"status\":\"injected\"").count(),
+            meta,
+        ],
+        ("tar-report.jsonl", "tar-refs.jsonl"),
         1,
-        "{report}"
     );
-    let batch = line_set(&std::fs::read_to_string(d.join("tar-refs.jsonl")).unwrap());
-    let o = common::pith()
-        .current_dir(&src)
-        .args(["refs", "2402/2402.03791v3.pdf"])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let alone = line_set(&String::from_utf8_lossy(&o.stdout));
+    let alone = refs_alone(&src, &["2402/2402.03791v3.pdf"]);
     assert!(alone.len() >= 4, "{alone:#?}");
     assert_eq!(batch, alone);
 }

@@ -8,9 +8,8 @@ use crate::common;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
-use crate::common::{copy_writable, fixture, have_tool, pith, root, SEED};
+use crate::common::{copy_writable, fixture, have_tool, pith, root, wait, SEED};
 use serde_json::Value;
 
 fn lines_of(text: &str) -> Vec<Value> {
@@ -147,18 +146,10 @@ fn a_killed_run_leaves_every_finished_line() {
         .unwrap();
     // Three lines (a few group commits' worth of work, far less than a buffer's): the lines
     // must be on disk as they are reported.
-    let t = Instant::now();
-    loop {
+    wait::until("three report lines", || {
         let have = std::fs::read_to_string(&report).unwrap_or_default();
-        if have.lines().count() >= 3 || child.try_wait().unwrap().is_some() {
-            break;
-        }
-        assert!(
-            t.elapsed() < Duration::from_secs(120),
-            "no report line after 2 minutes: {have:?}"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
+        have.lines().count() >= 3 || child.try_wait().unwrap().is_some()
+    });
     let _ = child.kill();
     child.wait().unwrap();
     let text = std::fs::read_to_string(&report).unwrap();
@@ -269,23 +260,11 @@ fn an_interrupted_tar_run_ends_its_report_with_its_totals() {
     }
     let d = common::tmpdir();
     let d = d.path();
-    let src = d.join("src");
     let pdf = std::fs::read(fixture("minimal.pdf")).unwrap();
     let names: Vec<String> = (0..6).map(|i| format!("2402/2402.0000{i}v1.pdf")).collect();
-    for n in &names {
-        std::fs::create_dir_all(src.join(n).parent().unwrap()).unwrap();
-        std::fs::write(src.join(n), &pdf).unwrap();
-    }
+    let files: Vec<(&str, Vec<u8>)> = names.iter().map(|n| (n.as_str(), pdf.clone())).collect();
     let tar = d.join("in.tar");
-    let st = Command::new("tar")
-        .args(["--format=gnu", "-cf"])
-        .arg(&tar)
-        .arg("-C")
-        .arg(&src)
-        .args(&names)
-        .status()
-        .unwrap();
-    assert!(st.success());
+    crate::tar::make_tar(d, &tar, "gnu", &files);
     let bytes = std::fs::read(&tar).unwrap();
     // Each member: a header block and its data, padded (GNU tar writes no entry for the
     // folder of members named with it).
@@ -314,20 +293,12 @@ fn an_interrupted_tar_run_ends_its_report_with_its_totals() {
     let first = (2 * member).min(bytes.len());
     stdin.write_all(&bytes[..first]).unwrap();
     stdin.flush().unwrap();
-    let t = Instant::now();
-    while std::fs::read_to_string(&report)
-        .unwrap_or_default()
-        .lines()
-        .count()
-        < 1
-    {
-        assert!(t.elapsed() < Duration::from_secs(60), "no member line");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let _ = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status();
-    std::thread::sleep(Duration::from_millis(300));
+    wait::lines_of(&report, "a member's report line", |t| {
+        t.lines().count() >= 1
+    });
+    // The end of the input only once the handler has run: the run is then interrupted,
+    // whichever it sees first.
+    wait::interrupt_handled(child.id());
     drop(stdin);
     let mut err = String::new();
     std::io::BufReader::new(child.stderr.take().unwrap())

@@ -763,11 +763,7 @@ fn batch_stamps_every_file() {
         std::fs::write(src.join(format!("{n}.pith")), format!("{A}\n")).unwrap();
     }
     let out = dir.path().join("out");
-    let o = common::pith()
-        .args(["batch", "--dir"])
-        .arg(&src)
-        .arg("--out-dir")
-        .arg(&out)
+    let o = common::batch(&["--dir"], &src, &out)
         .arg("--stamp")
         .output()
         .unwrap();

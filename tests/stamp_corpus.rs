@@ -21,8 +21,7 @@ struct Tally {
 }
 
 fn reason(stderr: &str) -> String {
-    let s = stderr.to_lowercase();
-    for k in [
+    let table = [
         "encrypted",
         "certified",
         "signed pdf",
@@ -30,12 +29,9 @@ fn reason(stderr: &str) -> String {
         "not a pdf",
         "xmp",
         "unsupported",
-    ] {
-        if s.contains(k) {
-            return k.to_string();
-        }
-    }
-    "other".into()
+    ]
+    .map(|k| (k, k));
+    common::refusal_reason(&stderr.to_lowercase(), &table)
 }
 
 /// Every sampled corpus file goes through `pith inject --stamp`: stamped files keep qpdf
@@ -75,11 +71,7 @@ fn corpus() {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(input) = files.get(i) else { break };
-                let name = input
-                    .strip_prefix(&dir)
-                    .unwrap_or(input)
-                    .display()
-                    .to_string();
+                let name = common::corpus_name(&dir, input);
                 let out = out_dir.path().join(format!("{i}.pdf"));
                 let (code, stdout, stderr) = stamp(input, A, &out, &[]);
                 let fail = |m: String| tally.failures.lock().unwrap().push(format!("{name}: {m}"));
@@ -139,12 +131,7 @@ fn corpus() {
                         if out.exists() {
                             fail("refused but an output exists".into());
                         }
-                        *tally
-                            .refused
-                            .lock()
-                            .unwrap()
-                            .entry(reason(&stderr))
-                            .or_default() += 1;
+                        common::count_in(&tally.refused, reason(&stderr));
                     }
                     c => fail(format!("exit {c}: {stderr}")),
                 }

@@ -34,6 +34,17 @@ pub(crate) fn tools(test: &str) -> bool {
 
 /// The bulk metadata of the tests: the shared snapshot vectors plus an old-style entry
 /// (hep-th/0001001, one version) made from the first vector.
+/// The folder of a test that needs [`tools`], and the metadata file written in it; `None`
+/// (the test skipped) when a tool is missing.
+pub(crate) fn setup(test: &str) -> Option<(tempfile::TempDir, PathBuf)> {
+    if !tools(test) {
+        return None;
+    }
+    let dir = common::tmpdir();
+    let meta = metadata(dir.path());
+    Some((dir, meta))
+}
+
 pub(crate) fn metadata(dir: &Path) -> PathBuf {
     let text =
         std::fs::read_to_string(root().join("tests/data/arxiv/vectors.snapshot.jsonl")).unwrap();
@@ -172,6 +183,14 @@ pub(crate) fn batch(args: &[&str], stdin: Option<&Path>) -> (i32, Vec<u8>, Strin
     )
 }
 
+/// `pith batch --tar - --out-tar - --arxiv-metadata META EXTRA…`, the tar `input` on its
+/// standard input.
+fn piped(input: &Path, meta: &Path, extra: &[&str]) -> (i32, Vec<u8>, String) {
+    let mut args = vec!["--tar", "-", "--out-tar", "-", "--arxiv-metadata", s(meta)];
+    args.extend_from_slice(extra);
+    batch(&args, Some(input))
+}
+
 /// `pith batch --tar IN --out-tar OUT --arxiv-metadata META [extra]`, files only.
 fn tar_to(input: &Path, out: &Path, meta: &Path, extra: &[&str]) -> (i32, Vec<u8>, String) {
     let mut args = vec![
@@ -204,12 +223,10 @@ pub(crate) fn fixture_bytes(name: &str) -> Vec<u8> {
 
 #[test]
 fn members_are_updated_or_copied_and_headers_kept() {
-    if !tools("members_are_updated_or_copied_and_headers_kept") {
+    let Some((dir, meta)) = setup("members_are_updated_or_copied_and_headers_kept") else {
         return;
-    }
-    let d = common::tmpdir();
-    let d = d.path();
-    let meta = metadata(d);
+    };
+    let d = dir.path();
     let want = numbers(&meta);
     let files = [
         ("2402/", Vec::new()), // a directory entry: copied, not reported
@@ -347,12 +364,10 @@ fn members_are_updated_or_copied_and_headers_kept() {
 
 #[test]
 fn pax_long_names_pipes_and_files_give_the_same_bytes() {
-    if !tools("pax_long_names_pipes_and_files_give_the_same_bytes") {
+    let Some((dir, meta)) = setup("pax_long_names_pipes_and_files_give_the_same_bytes") else {
         return;
-    }
-    let d = common::tmpdir();
-    let d = d.path();
-    let meta = metadata(d);
+    };
+    let d = dir.path();
     let long = format!(
         "2402/{}/2402.03791v3.pdf",
         "a-long-directory-name".repeat(8)
@@ -368,21 +383,7 @@ fn pax_long_names_pipes_and_files_give_the_same_bytes() {
     let (code, _, err) = tar_to(&input, &from_file, &meta, &["-j", "1"]);
     assert_eq!(code, 0, "{err}");
     let report = d.join("pipe.jsonl");
-    let (code, piped, err) = batch(
-        &[
-            "--tar",
-            "-",
-            "--out-tar",
-            "-",
-            "--arxiv-metadata",
-            s(&meta),
-            "--report",
-            s(&report),
-            "-j",
-            "3",
-        ],
-        Some(&input),
-    );
+    let (code, piped, err) = piped(&input, &meta, &["--report", s(&report), "-j", "3"]);
     assert_eq!(code, 0, "{err}");
     assert!(
         piped == std::fs::read(&from_file).unwrap(),
@@ -439,12 +440,10 @@ fn pax_long_names_pipes_and_files_give_the_same_bytes() {
 
 #[test]
 fn a_member_larger_than_the_memory_bound_is_spooled() {
-    if !tools("a_member_larger_than_the_memory_bound_is_spooled") {
+    let Some((dir, meta)) = setup("a_member_larger_than_the_memory_bound_is_spooled") else {
         return;
-    }
-    let d = common::tmpdir();
-    let d = d.path();
-    let meta = metadata(d);
+    };
+    let d = dir.path();
     let big = build_pdf((65 << 20) + 123);
     let files = [
         ("2402/2402.03791v3.pdf", big.clone()),
@@ -454,20 +453,10 @@ fn a_member_larger_than_the_memory_bound_is_spooled() {
     make_tar(d, &input, "gnu", &files);
     let spool = d.join("spool");
     std::fs::create_dir_all(&spool).unwrap();
-    let (code, out, err) = batch(
-        &[
-            "--tar",
-            "-",
-            "--out-tar",
-            "-",
-            "--arxiv-metadata",
-            s(&meta),
-            "--spool-dir",
-            s(&spool),
-            "--report",
-            s(&d.join("r.jsonl")),
-        ],
-        Some(&input),
+    let (code, out, err) = piped(
+        &input,
+        &meta,
+        &["--spool-dir", s(&spool), "--report", s(&d.join("r.jsonl"))],
     );
     assert_eq!(code, 0, "{err}");
     let out_tar = d.join("out.tar");
@@ -622,12 +611,11 @@ pub(crate) fn example_tar(d: &Path) -> PathBuf {
 
 #[test]
 fn out_tar_creates_its_folders_and_a_failed_run_leaves_no_report() {
-    if !tools("out_tar_creates_its_folders_and_a_failed_run_leaves_no_report") {
+    let Some((dir, meta)) = setup("out_tar_creates_its_folders_and_a_failed_run_leaves_no_report")
+    else {
         return;
-    }
-    let d = common::tmpdir();
-    let d = d.path();
-    let meta = metadata(d);
+    };
+    let d = dir.path();
     let input = example_tar(d);
     // Folders that do not exist yet are created, as --out-dir does.
     let out = d.join("out/sub/my.tar");

@@ -35,18 +35,8 @@ fn code_of(v: &Value) -> String {
 /// A PDF carrying `number`, written into `dir`.
 fn pdf_with(dir: &std::path::Path, number: &str) -> std::path::PathBuf {
     let out = dir.join("paper.pdf");
-    let r = pith(
-        &[],
-        &[
-            "inject",
-            common::fixture("minimal.pdf").to_str().unwrap(),
-            "--number",
-            number,
-            "-o",
-            out.to_str().unwrap(),
-        ],
-    );
-    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (code, _, err) = common::inject(&common::fixture("minimal.pdf"), number, &out, &[]);
+    assert_eq!(code, 0, "{err}");
     out
 }
 

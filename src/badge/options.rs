@@ -6,11 +6,8 @@ use std::str::FromStr;
 
 use super::{Role, MAX_LABEL_CHARS, QR_MODULE_PX};
 
-/// Error returned when a badge or snippet cannot be built from the given options.
-#[derive(Debug, thiserror::Error)]
-#[error(transparent)]
-pub struct Error {
-    kind: ErrorKind,
+kind_error! {
+    /// Error returned when a badge or snippet cannot be built from the given options.
 }
 
 /// What was wrong with the options of a badge or snippet.
@@ -103,11 +100,6 @@ pub enum ErrorKind {
 impl Error {
     pub(crate) fn new(kind: ErrorKind) -> Self {
         Error { kind }
-    }
-
-    /// The kind of error.
-    pub fn kind(&self) -> &ErrorKind {
-        &self.kind
     }
 }
 

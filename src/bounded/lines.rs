@@ -1,9 +1,10 @@
 //! Lines read within bounds: each held up to a length, every one counted (empty lines and
 //! folded header lines too), the stop token seen as they are read.
 
-use std::io::{BufRead, ErrorKind as IoKind};
+use std::io::BufRead;
 
 use super::{Bounds, Error, ErrorKind, Meter};
+use crate::stream::{read_line, LineRead};
 
 /// One line as [`Lines::next_line`] read it.
 #[derive(Debug, PartialEq, Eq)]
@@ -56,33 +57,8 @@ impl<R: BufRead> Lines<R> {
     /// errors ([`super::Error::from_io`]: a bound of the bytes under it, a damaged gzip).
     pub fn next_line(&mut self) -> Result<Option<Line<'_>>, Error> {
         self.meter.step()?;
-        self.buf.clear();
-        let mut len: u64 = 0;
-        let mut any = false;
-        loop {
-            let avail = match self.input.fill_buf() {
-                Ok(b) => b,
-                Err(e) if e.kind() == IoKind::Interrupted => continue,
-                Err(e) => return Err(Error::from_io(e)),
-            };
-            if avail.is_empty() {
-                break;
-            }
-            any = true;
-            let (take, done) = match memchr::memchr(b'\n', avail) {
-                Some(i) => (i, true),
-                None => (avail.len(), false),
-            };
-            len += take as u64;
-            if len <= self.max as u64 {
-                self.buf.extend_from_slice(&avail[..take]);
-            }
-            self.input.consume(take + usize::from(done));
-            if done {
-                break;
-            }
-        }
-        if !any {
+        let read = read_line(&mut self.input, &mut self.buf, self.max).map_err(Error::from_io)?;
+        if read == LineRead::Eof {
             return Ok(None);
         }
         self.count += 1;
@@ -93,13 +69,10 @@ impl<R: BufRead> Lines<R> {
             }
             .into());
         }
-        if len > self.max as u64 {
-            return Ok(Some(Line::TooLong(len)));
-        }
-        if self.buf.last() == Some(&b'\r') {
-            self.buf.pop();
-        }
-        Ok(Some(Line::Text(&self.buf)))
+        Ok(Some(match read {
+            LineRead::TooLong(len) => Line::TooLong(len),
+            _ => Line::Text(&self.buf),
+        }))
     }
 
     /// The next line, a line over the bound being an error.

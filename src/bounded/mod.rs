@@ -51,11 +51,8 @@ impl Default for Bounds {
     }
 }
 
-/// An input read past its bounds, stopped, or unreadable.
-#[derive(Debug, thiserror::Error)]
-#[error(transparent)]
-pub struct Error {
-    kind: ErrorKind,
+kind_error! {
+    /// An input read past its bounds, stopped, or unreadable.
 }
 
 /// What went wrong reading an input.
@@ -98,11 +95,6 @@ pub enum ErrorKind {
 }
 
 impl Error {
-    /// The kind of error.
-    pub fn kind(&self) -> &ErrorKind {
-        &self.kind
-    }
-
     /// The bounded error an I/O error carries (one this layer raised inside a reader), else
     /// [`ErrorKind::Io`].
     pub fn from_io(e: io::Error) -> Error {
@@ -126,12 +118,6 @@ impl Error {
     /// Whether the reading was stopped by its token (not refused for its content).
     pub fn is_stopped(&self) -> bool {
         matches!(self.kind, ErrorKind::Stopped(_))
-    }
-}
-
-impl From<ErrorKind> for Error {
-    fn from(kind: ErrorKind) -> Self {
-        Error { kind }
     }
 }
 

@@ -36,11 +36,8 @@ pub use check::{check, Anchor, Expected, Refusal, Verdict};
 pub use header::{BlockHeader, Chain, Headers};
 pub use proof::{Attestation, Op, Proof, Timestamp};
 
-/// An error reading a proof or block headers.
-#[derive(Debug, thiserror::Error)]
-#[error(transparent)]
-pub struct Error {
-    kind: ErrorKind,
+kind_error! {
+    /// An error reading a proof or block headers.
 }
 
 /// What is wrong with a proof or a headers file.
@@ -132,17 +129,4 @@ pub fn read_bounded(
         return Err(ErrorKind::TooLarge { what, limit }.into());
     }
     Ok(bytes)
-}
-
-impl Error {
-    /// The kind of error.
-    pub fn kind(&self) -> &ErrorKind {
-        &self.kind
-    }
-}
-
-impl From<ErrorKind> for Error {
-    fn from(kind: ErrorKind) -> Self {
-        Error { kind }
-    }
 }

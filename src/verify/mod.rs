@@ -222,12 +222,9 @@ impl Report {
     }
 }
 
-/// Error for keys, signatures and bundles that cannot even be decoded, and for a bundle that
-/// does not support the status a badge claims.
-#[derive(Debug, thiserror::Error)]
-#[error(transparent)]
-pub struct Error {
-    kind: ErrorKind,
+kind_error! {
+    /// Error for keys, signatures and bundles that cannot even be decoded, and for a bundle that
+    /// does not support the status a badge claims.
 }
 
 /// What could not be decoded or derived.
@@ -256,19 +253,6 @@ pub enum ErrorKind {
     /// it is another number's bundle, or no receipt verifies with the given keys.
     #[error("cannot derive \"verified\": {0}")]
     NotVerified(String),
-}
-
-impl Error {
-    /// The kind of error.
-    pub fn kind(&self) -> &ErrorKind {
-        &self.kind
-    }
-}
-
-impl From<ErrorKind> for Error {
-    fn from(kind: ErrorKind) -> Self {
-        Error { kind }
-    }
 }
 
 /// An Ed25519 public key with the ids under which receipts may name it.

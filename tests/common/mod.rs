@@ -16,10 +16,13 @@ use std::process::Command;
 
 #[allow(unused_imports)]
 pub use pith_testkit::{
-    have_python_module, have_tool, sign_hash, signed_bundle, skips, test_key, tools_required,
+    have_python_module, have_tool, sign_hash, signed_bundle, skips, test_key, tools_required, wait,
 };
 #[allow(unused_imports)]
-pub use run::{assert_one_line_error, inject_seed, leftovers, run_pith, run_pith_with, Run};
+pub use run::{
+    assert_one_line_error, batch_manifest, inject_seed, inject_seed_in_place, inject_seed_with,
+    leftovers, run_pith, run_pith_with, Run,
+};
 
 /// The skips' summary, when the test binary exits ([`skips::print_summary`]).
 #[dtor::dtor(unsafe)]
@@ -85,6 +88,26 @@ pub fn corpus(test: &str) -> Option<PathBuf> {
     None
 }
 
+/// A corpus file's name as the corpus runs report it: its path under the corpus folder `dir`.
+pub fn corpus_name(dir: &Path, file: &Path) -> String {
+    file.strip_prefix(dir).unwrap_or(file).display().to_string()
+}
+
+/// Adds one to `key`'s count in a tally the threads of a corpus run share.
+pub fn count_in(tally: &std::sync::Mutex<std::collections::BTreeMap<String, usize>>, key: String) {
+    *tally.lock().unwrap().entry(key).or_default() += 1;
+}
+
+/// The label of the first needle `text` holds (`table`: needle, label), else "other": the
+/// reason a corpus run counts a refusal under.
+pub fn refusal_reason(text: &str, table: &[(&str, &str)]) -> String {
+    table
+        .iter()
+        .find(|(needle, _)| text.contains(needle))
+        .map_or("other", |(_, label)| label)
+        .to_string()
+}
+
 /// A base URL on 127.0.0.1 where nothing listens (a port bound, then released): the arXiv and
 /// resolver URLs of every command a test runs unless the test serves them itself, so that no
 /// test can reach the internet, whatever the command does.
@@ -121,6 +144,29 @@ pub fn pith() -> assert_cmd::Command {
         .env("PITH_RESOLVER_URL", no_network())
         .env("PITH_WAYBACK_URL", no_network())
         .env("PITH_CACHE_DIR", fresh_cache());
+    c
+}
+
+/// The guides in `docs/` (its Markdown files), in name order.
+pub fn doc_guides() -> Vec<PathBuf> {
+    let mut docs: Vec<_> = std::fs::read_dir(root().join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    docs
+}
+
+/// `pith batch ARGS… FROM --out-dir OUT`, ARGS ending with the flag FROM goes with (`--dir`,
+/// `--manifest`): the command, to add to or run.
+pub fn batch(args: &[&str], from: &Path, out: &Path) -> assert_cmd::Command {
+    let mut c = pith();
+    c.arg("batch")
+        .args(args)
+        .arg(from)
+        .arg("--out-dir")
+        .arg(out);
     c
 }
 

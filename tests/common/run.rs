@@ -143,12 +143,40 @@ pub fn run_pith(args: &[&str]) -> Run {
 
 /// `pith inject INPUT --number SEED -o OUT`.
 pub fn inject_seed(input: &Path, out: &Path) -> Run {
-    run_pith(&[
+    inject_seed_with(input, out, &[])
+}
+
+/// `pith inject INPUT --number SEED -o OUT EXTRA…`.
+pub fn inject_seed_with(input: &Path, out: &Path, extra: &[&str]) -> Run {
+    let args = [
         "inject",
         input.to_str().unwrap(),
         "--number",
         super::SEED,
         "-o",
+        out.to_str().unwrap(),
+    ];
+    run_pith(&[&args[..], extra].concat())
+}
+
+/// `pith inject --in-place INPUT --number SEED`.
+pub fn inject_seed_in_place(input: &Path) -> Run {
+    run_pith(&[
+        "inject",
+        "--in-place",
+        input.to_str().unwrap(),
+        "--number",
+        super::SEED,
+    ])
+}
+
+/// `pith batch --manifest MANIFEST --out-dir OUT`.
+pub fn batch_manifest(manifest: &Path, out: &Path) -> Run {
+    run_pith(&[
+        "batch",
+        "--manifest",
+        manifest.to_str().unwrap(),
+        "--out-dir",
         out.to_str().unwrap(),
     ])
 }

@@ -228,48 +228,19 @@ fn sizes_are_checked_before_reading() {
         .unwrap();
     let proof = ots("hello-world.txt.ots");
     let file = ots("hello-world.txt");
-    let l = limited(
-        &[],
-        &[
-            "ots",
-            "verify",
-            s(&proof),
-            "--file",
-            s(&file),
-            "--headers",
-            s(&big_headers),
-        ],
-    );
+    let verify_with = |headers: &str| {
+        let args = ["ots", "verify", s(&proof), "--file", s(&file)];
+        limited(&[], &[&args[..], &["--headers", headers]].concat())
+    };
+    let l = verify_with(s(&big_headers));
     refused(&l, &big_headers, "larger than 400 MB, the most pith reads");
     // A device that never ends: its first header carries no work, which decides the check.
-    let l = limited(
-        &[],
-        &[
-            "ots",
-            "verify",
-            s(&proof),
-            "--file",
-            s(&file),
-            "--headers",
-            "/dev/zero",
-        ],
-    );
+    let l = verify_with("/dev/zero");
     refused(&l, &proof, "fails its proof of work");
     // A line of text that never ends is refused at its first kilobyte.
     let long = dir.path().join("long.hex");
     std::fs::write(&long, "0".repeat(1 << 20)).unwrap();
-    let l = limited(
-        &[],
-        &[
-            "ots",
-            "verify",
-            s(&proof),
-            "--file",
-            s(&file),
-            "--headers",
-            s(&long),
-        ],
-    );
+    let l = verify_with(s(&long));
     refused(&l, &long, "line 1 is not a block header");
 }
 

@@ -9,6 +9,8 @@
 //! meet its target) and builds the index through the library, the only way to hold headers to
 //! that chain's rules: the command line holds them to the main chain's.
 
+use std::path::{Path, PathBuf};
+
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -94,17 +96,24 @@ fn served_status(s: &Server, c: &str) -> (String, Value) {
     (status, json)
 }
 
-#[test]
-fn a_proof_that_does_not_verify_raises_nothing() {
+/// The vectors, their records folder and an empty anchors folder in `dir`, and the codes of
+/// the first five records.
+fn five_records(dir: &Path) -> (Vec<Value>, PathBuf, PathBuf, Vec<String>) {
     let all = vectors();
-    let dir = tempfile::tempdir().unwrap();
-    let records = common::records_dir(dir.path());
-    let anchors = dir.path().join("anchors");
+    let records = common::records_dir(dir);
+    let anchors = dir.join("anchors");
     std::fs::create_dir_all(&anchors).unwrap();
-    let c: Vec<String> = all[..5]
+    let c = all[..5]
         .iter()
         .map(|v| code(v["pith_number"].as_str().unwrap()))
         .collect();
+    (all, records, anchors, c)
+}
+
+#[test]
+fn a_proof_that_does_not_verify_raises_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (all, records, anchors, c) = five_records(dir.path());
     let (of_first, root) = proof(&digest_of(&all[0]));
     // Record 1 given record 0's proof; record 2 given OpenTimestamps' proof of hello-world.txt,
     // anchored in block 358391 for real; record 3 its own proof, ending at a root no header
@@ -262,15 +271,8 @@ fn a_proof_that_cannot_be_checked_is_reported_and_the_index_written() {
     if !pith_testkit::have_tool("prlimit", test) {
         return;
     }
-    let all = vectors();
     let dir = tempfile::tempdir().unwrap();
-    let records = common::records_dir(dir.path());
-    let anchors = dir.path().join("anchors");
-    std::fs::create_dir_all(&anchors).unwrap();
-    let c: Vec<String> = all[..5]
-        .iter()
-        .map(|v| code(v["pith_number"].as_str().unwrap()))
-        .collect();
+    let (all, records, anchors, c) = five_records(dir.path());
     let digest = |i: usize| -> [u8; 32] { digest_of(&all[i]).try_into().unwrap() };
     let file = |i: usize| anchors.join(format!("{}.ots", c[i]));
     std::fs::write(

@@ -10,7 +10,7 @@
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -144,6 +144,11 @@ pub(crate) fn peak_rss(pid: u32) -> Option<u64> {
 
 /// `POST /verify` of `pdf` as the raw body, asking for JSON: status and `Retry-After`.
 pub(crate) fn upload(addr: &str, pdf: &[u8]) -> (u16, Option<String>) {
+    upload_then(addr, pdf, || {})
+}
+
+/// [`upload`], calling `sent` once the request is written whole.
+fn upload_then(addr: &str, pdf: &[u8], sent: impl FnOnce()) -> (u16, Option<String>) {
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
     let head = format!(
@@ -152,6 +157,7 @@ pub(crate) fn upload(addr: &str, pdf: &[u8]) -> (u16, Option<String>) {
     );
     let _ = s.write_all(head.as_bytes());
     let _ = s.write_all(pdf);
+    sent();
     let mut buf = Vec::new();
     let _ = s.read_to_end(&mut buf);
     let text = String::from_utf8_lossy(&buf[..buf.len().min(4096)]).into_owned();
@@ -165,6 +171,22 @@ pub(crate) fn upload(addr: &str, pdf: &[u8]) -> (u16, Option<String>) {
         .find(|l| l.to_ascii_lowercase().starts_with("retry-after:"))
         .map(|l| l[12..].trim().to_owned());
     (status, retry)
+}
+
+/// [`upload`] on a thread of its own, returned once the request was written whole, with the
+/// thread that waits for the status: the uploads sent before the next request.
+fn sent_upload(addr: &str, pdf: Vec<u8>) -> std::thread::JoinHandle<u16> {
+    let (sent, is_sent) = std::sync::mpsc::channel();
+    let addr = addr.to_owned();
+    let h = std::thread::spawn(move || {
+        upload_then(&addr, &pdf, || {
+            let _ = sent.send(());
+        })
+        .0
+    });
+    // A closed channel (the thread failed first) ends the wait too; its join says why.
+    let _ = is_sent.recv();
+    h
 }
 
 #[test]
@@ -201,7 +223,9 @@ fn the_server_stays_within_its_memory_budget() {
         .into_iter()
         .map(|path| {
             let (addr, stop) = (s.addr.clone(), Arc::clone(&stop));
-            std::thread::spawn(move || {
+            let answered = Arc::new(AtomicU32::new(0));
+            let count = Arc::clone(&answered);
+            let flooder = std::thread::spawn(move || {
                 let mut n = 0u32;
                 let mut bad = 0u32;
                 let t = Instant::now();
@@ -218,18 +242,26 @@ fn the_server_stays_within_its_memory_budget() {
                         bad += 1;
                     }
                     n += 1;
+                    count.store(n, Ordering::Relaxed);
                 }
                 (n, bad)
-            })
+            });
+            (flooder, answered)
         })
         .collect();
     let mut statuses = Vec::new();
     for u in uploads {
         statuses.push(u.join().unwrap());
     }
-    std::thread::sleep(Duration::from_secs(3));
+    // The flood goes on past the uploads until each of its two kinds was answered more than
+    // 50 times (or gave up).
+    common::wait::until("more than 50 answers to each flood", || {
+        flooders
+            .iter()
+            .all(|(f, n)| f.is_finished() || n.load(Ordering::Relaxed) > 50)
+    });
     stop.store(true, Ordering::Relaxed);
-    for f in flooders {
+    for (f, _) in flooders {
         let (n, bad) = f.join().unwrap();
         assert!(n > 50, "only {n} requests of the flood were answered");
         assert_eq!(bad, 0, "{bad} of {n} flood requests were not 200");
@@ -284,12 +316,8 @@ fn a_check_past_its_deadline_gives_its_turn_back_and_sigterm_ends_checks() {
     let hostile: Vec<_> = heavy
         .iter()
         .cloned()
-        .map(|pdf| {
-            let addr = addr.clone();
-            std::thread::spawn(move || upload(&addr, &pdf).0)
-        })
+        .map(|pdf| sent_upload(&addr, pdf))
         .collect();
-    std::thread::sleep(Duration::from_millis(300));
     let (status, _) = upload(&addr, &good);
     assert_eq!(status, 200, "the good file");
     for h in hostile {
@@ -304,12 +332,8 @@ fn a_check_past_its_deadline_gives_its_turn_back_and_sigterm_ends_checks() {
     // (its own grace bounds the wait; the harness gives up after twice that).
     let hostile: Vec<_> = heavy
         .into_iter()
-        .map(|pdf| {
-            let addr = addr.clone();
-            std::thread::spawn(move || upload(&addr, &pdf).0)
-        })
+        .map(|pdf| sent_upload(&addr, pdf))
         .collect();
-    std::thread::sleep(Duration::from_millis(300));
     assert_eq!(s.terminate(), Some(0));
     for h in hostile {
         let _ = h.join();

@@ -4,6 +4,8 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+use pith_serve::index::Index;
+
 use crate::common::{self, code, have_tool, run, vectors, Fixture, Server};
 
 /// `pith verify PDF` against the resolver at `url`: passes (and with `key`, the receipt
@@ -107,4 +109,52 @@ fn export_holds_the_servers_bytes_and_pith_verify_passes_on_a_static_host() {
     verify_with_resolver(&format!("http://127.0.0.1:{port}"), &pdf, number, &f.key);
     let _ = http.kill();
     let _ = http.wait();
+}
+
+#[test]
+fn the_export_holds_the_pages_and_says_what_needs_the_server() {
+    let index = Index::open(common::snapshot_index()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    pith_serve::export::export(
+        &index,
+        dir.path(),
+        "https://mirror.example.org",
+        &mut |_| {},
+    )
+    .unwrap();
+    let read = |rel: &str| std::fs::read_to_string(dir.path().join(rel)).unwrap();
+    let home = read("index.html");
+    assert!(home.contains("it has no search"), "{home}");
+    assert!(
+        !home.contains("For example"),
+        "no search examples without a search: {home}"
+    );
+    assert!(
+        home.contains("A static copy of a <code>pith serve</code> index"),
+        "{home}"
+    );
+    assert!(
+        !home.contains("<form"),
+        "a static copy cannot search: {home}"
+    );
+    let verify = read("verify/index.html");
+    assert!(verify.contains("cannot take a file"), "{verify}");
+    assert!(
+        verify.contains("PITH_RESOLVER_URL=https://mirror.example.org pith verify paper.pdf"),
+        "{verify}"
+    );
+    assert!(!verify.contains("Choose a PDF"), "{verify}");
+    assert!(!verify.contains("<form"), "{verify}");
+    let record = read("pith/7BMK4ZKTPUTUY3JKWBANNPOFR5/index.html");
+    assert!(record.contains("ZeroPP"));
+    assert!(record.contains("https://mirror.example.org/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5.json \\"));
+    // Only the badge the export writes is offered, with its absolute URL.
+    assert!(record.contains("https://mirror.example.org/badge/7BMK4ZKTPUTUY3JKWBANNPOFR5.svg"));
+    assert!(!record.contains("style=flat-square"), "{record}");
+    let css = pith_serve::assets::CSS.path();
+    assert!(home.contains(&format!("/{css}")));
+    assert_eq!(
+        std::fs::read(dir.path().join(&css)).unwrap(),
+        pith_serve::assets::CSS.bytes
+    );
 }

@@ -81,15 +81,29 @@ fn probe_routes(s: &Server, routes: &[(String, &str)], window: Duration) -> Prob
     p
 }
 
+/// Whether this process may hold `connections` connections (both ends of each, and room
+/// for the rest): the open-file limit raised as far as needed; a skip for `test`, naming
+/// `what`, when it cannot be.
+fn open_files_for(connections: usize, test: &str, what: &str) -> bool {
+    if raise_fd_limit(16_384) < 2 * connections as u64 + 512 {
+        skips::skip(
+            test,
+            &format!("cannot raise the open-file limit (prlimit) for {what}"),
+        );
+        return false;
+    }
+    true
+}
+
 #[test]
 #[ignore = "full tier (4,000 slow uploads for 25 s while probes run, after 5 s of probes alone)"]
 fn slow_uploads_leave_the_other_routes_answering() {
     const SLOW: usize = 4_000;
-    if raise_fd_limit(16_384) < 2 * SLOW as u64 + 512 {
-        skips::skip(
-            "slow_uploads_leave_the_other_routes_answering",
-            "cannot raise the open-file limit (prlimit) for 4,000 connections",
-        );
+    if !open_files_for(
+        SLOW,
+        "slow_uploads_leave_the_other_routes_answering",
+        "4,000 connections",
+    ) {
         return;
     }
     let f = Fixture::new();
@@ -301,11 +315,11 @@ fn a_flood_of_large_record_pages_leaves_the_server_answering() {
 #[ignore = "full tier (4,500 connections held for 10 s from 18 addresses)"]
 fn held_connections_leave_new_clients_answered() {
     const HELD: usize = 4_500;
-    if raise_fd_limit(16_384) < 2 * HELD as u64 + 512 {
-        skips::skip(
-            "held_connections_leave_new_clients_answered",
-            "cannot raise the open-file limit (prlimit) for 4,500 connections",
-        );
+    if !open_files_for(
+        HELD,
+        "held_connections_leave_new_clients_answered",
+        "4,500 connections",
+    ) {
         return;
     }
     let f = Fixture::new();

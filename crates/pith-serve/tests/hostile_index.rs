@@ -3,10 +3,9 @@
 //! writes every record but those whose ids it cannot name.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 use crate::attacks::{ask, big_index};
-use crate::common::{self, code, vectors, Fixture, Server};
+use crate::common::{self, code, vectors, wait, Fixture, Server};
 
 #[test]
 #[ignore = "full tier (an index of 50,000 authors; a few seconds)"]
@@ -97,36 +96,30 @@ fn an_index_overwritten_in_place_is_answered_503() {
         .status()
         .unwrap();
     // SIGHUP is the event: the server looks at its file again when told, so the next
-    // answers say 503. A few asks allow for the signal's delivery; no clock is judged.
-    let mut r = s.get(&path, &[]);
-    for _ in 0..100 {
-        if r.status == 503 {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-        r = s.get(&path, &[]);
-    }
-    assert_eq!(r.status, 503, "{}", r.text());
+    // answers say 503, once the signal was delivered.
+    let r = wait::until_within("a 503 after SIGHUP", wait::CEILING, || {
+        Some(s.get(&path, &[])).filter(|r| r.status == 503)
+    });
     assert!(r.text().contains("overwritten"), "{}", r.text());
     assert!(r.header("retry-after").is_some());
     for p in ["/healthz", &format!("/badge/{c}.svg"), "/"] {
         assert_eq!(s.get(p, &[("Accept", "text/html")]).status, 503, "{p}");
     }
-    std::thread::sleep(Duration::from_millis(1500));
-    let said = std::fs::read_to_string(&log).unwrap();
-    let lines: Vec<&str> = said.lines().filter(|l| l.contains("overwritten")).collect();
-    assert_eq!(lines.len(), 1, "{said}");
-    assert!(!said.contains("malformed"), "{said}");
-    // A new index renamed into place is served again.
+    wait::lines_of(&log, "the overwritten file to be said", |t| {
+        t.contains("overwritten")
+    });
+    // A new index renamed into place is served again, once the watcher looked (it says so).
     let fresh = dir.path().join("fresh.pith-index");
     std::fs::copy(&f.index, &fresh).unwrap();
     std::fs::rename(&fresh, &served).unwrap();
-    let t = Instant::now();
-    let mut r = s.get(&path, &[]);
-    while r.status != 200 && t.elapsed() < Duration::from_secs(5) {
-        std::thread::sleep(Duration::from_millis(100));
-        r = s.get(&path, &[]);
-    }
+    let said = wait::lines_of(&log, "the rebuilt index to be served", |t| {
+        t.contains("rebuilt index served")
+    });
+    // Said once, whoever found it, over every look and answer from the overwrite to the swap.
+    let lines: Vec<&str> = said.lines().filter(|l| l.contains("overwritten")).collect();
+    assert_eq!(lines.len(), 1, "{said}");
+    assert!(!said.contains("malformed"), "{said}");
+    let r = s.get(&path, &[]);
     assert_eq!(r.status, 200, "{}", r.text());
 }
 

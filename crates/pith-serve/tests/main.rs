@@ -19,6 +19,7 @@ mod hostile_inputs;
 mod index;
 mod limits;
 mod pages;
+mod pages_in_process;
 mod parity;
 mod protocol;
 mod readers;

@@ -1,4 +1,4 @@
-//! What Zotero saves from a record: Zotero's own translators (vendored in tests/data/zotero with
+//! What Zotero saves from a record: Zotero's own translators (vendored in tests/vendor/zotero with
 //! the zotero/utilities code and the schema they run on), run under node by
 //! `tests/browser/zotero.mjs` on what the server answers: RIS.js on the `.ris`, BibTeX.js on the
 //! `.bib`, and arXiv.org.js on arXiv's API answer for the same paper, the item Zotero saves from
@@ -114,18 +114,9 @@ fn zotero_saves_the_exports_as_it_saves_arxivs_own_page() {
     if !have_tool("node", test) {
         return;
     }
-    let harness = common::root().join("crates/pith-serve/tests/browser");
-    if !harness.join("node_modules/jsdom").is_dir() {
-        assert!(
-            !common::tools_required(),
-            "{test}: npm packages missing: npm ci --prefix crates/pith-serve/tests/browser (PITH_REQUIRE_TOOLS=1)"
-        );
-        common::skips::skip(
-            test,
-            "npm packages of crates/pith-serve/tests/browser not installed (npm ci)",
-        );
+    let Some(harness) = common::browser_harness(test, &["jsdom"]) else {
         return;
-    }
+    };
     let f = Fixture::new();
     let s = Server::start(&f.index, &[]);
     let snapshot: BTreeMap<String, Value> =
@@ -169,7 +160,7 @@ fn zotero_saves_the_exports_as_it_saves_arxivs_own_page() {
     let out = dir.path().join("items.json");
     std::fs::write(
         &plan,
-        json!({"zotero": common::data("zotero"), "papers": papers}).to_string(),
+        json!({"zotero": common::root().join("tests/vendor/zotero"), "papers": papers}).to_string(),
     )
     .unwrap();
     let ran = Command::new("node")

@@ -6,7 +6,8 @@
 //! ([`python`]), a bundle with a receipt signed by a test key
 //! ([`signed_bundle`]), flate bombs ([`zlib::zeros_after`]) and small PDFs built to be expensive
 //! ([`shapes`]), outside inputs that are not PDFs and PDFs whose text is expensive
-//! ([`inputs`]), OpenTimestamps proofs built to be expensive and a stand-in calendar ([`ots`]).
+//! ([`inputs`]), OpenTimestamps proofs built to be expensive and a stand-in calendar ([`ots`]),
+//! and waits on events rather than the clock ([`wait`]).
 //! It knows nothing of pith's
 //! internals: tests check pith from outside.
 
@@ -18,6 +19,7 @@ pub mod inputs;
 pub mod ots;
 pub mod shapes;
 pub mod skips;
+pub mod wait;
 pub mod zlib;
 
 /// Whether `PITH_REQUIRE_TOOLS=1` is set (CI): a missing tool is then a failure, not a SKIP.

@@ -11,7 +11,11 @@
 use crate::zlib::{pattern_after, zeros_after};
 
 mod chains;
+mod write;
 pub use chains::{filter_chain, many_links, objstm_header, predictor_chain, text_content};
+use write::{
+    base, classic, obj, page, put, start, stream, xref_stream_tail, Objects, HEADER, TEXT,
+};
 
 /// The sizes that make the shapes expensive. [`Knobs::full`] is the size of the files seen
 /// to abort, hang or take gigabytes; [`Knobs::small`] the same shapes a thousand times
@@ -234,81 +238,6 @@ pub fn all(k: &Knobs) -> Vec<Shape> {
     ]
 }
 
-pub(crate) const HEADER: &[u8] = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n";
-const FONT: &str = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>";
-pub(crate) const TEXT: &str = "BT /F1 24 Tf 72 700 Td (An expensive page) Tj ET\n";
-
-/// Objects of a document: `objs[n - 1]` is object n, a dictionary (or any object) and the data
-/// of a stream given apart.
-pub(crate) type Objects = Vec<(String, Option<Vec<u8>>)>;
-
-pub(crate) fn stream(dict: &str, data: Vec<u8>) -> (String, Option<Vec<u8>>) {
-    let d = dict.trim_end_matches(">>").trim_end();
-    (format!("{d} /Length {} >>", data.len()), Some(data))
-}
-
-pub(crate) fn obj(text: impl Into<String>) -> (String, Option<Vec<u8>>) {
-    (text.into(), None)
-}
-
-/// Writes object `n` at the end of `out`; its offset.
-pub(crate) fn put(out: &mut Vec<u8>, n: usize, (dict, data): &(String, Option<Vec<u8>>)) -> usize {
-    let at = out.len();
-    out.extend_from_slice(format!("{n} 0 obj\n{dict}\n").as_bytes());
-    if let Some(d) = data {
-        out.extend_from_slice(b"stream\n");
-        out.extend_from_slice(d);
-        out.extend_from_slice(b"\nendstream\n");
-    }
-    out.extend_from_slice(b"endobj\n");
-    at
-}
-
-/// A classic file: header, the objects, an xref table, a trailer with `/Root 1 0 R` and
-/// `trailer` (more entries).
-pub(crate) fn classic(objs: &Objects, trailer: &str) -> Vec<u8> {
-    let mut out = HEADER.to_vec();
-    let offs: Vec<usize> = objs
-        .iter()
-        .enumerate()
-        .map(|(i, o)| put(&mut out, i + 1, o))
-        .collect();
-    let x = out.len();
-    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f\r\n", objs.len() + 1).as_bytes());
-    for o in offs {
-        out.extend_from_slice(format!("{o:010} 00000 n\r\n").as_bytes());
-    }
-    out.extend_from_slice(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R{trailer} >>\nstartxref\n{x}\n%%EOF\n",
-            objs.len() + 1
-        )
-        .as_bytes(),
-    );
-    out
-}
-
-/// The one page of every shape, object 4, with its content stream (object 5) and font (3);
-/// `extra` goes into the page dictionary.
-fn page(extra: &str) -> String {
-    format!(
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R \
-         /Resources << /Font << /F1 3 0 R >> >>{extra} >>"
-    )
-}
-
-/// Catalog (with `catalog` entries), page tree root, font, page (with `page_extra`), content:
-/// objects 1–5 of an ordinary one-page file.
-pub(crate) fn base(catalog: &str, page_extra: &str) -> Objects {
-    vec![
-        obj(format!("<< /Type /Catalog /Pages 2 0 R{catalog} >>")),
-        obj("<< /Type /Pages /Kids [4 0 R] /Count 1 >>"),
-        obj(FONT),
-        obj(page(page_extra)),
-        stream("<< >>", TEXT.as_bytes().to_vec()),
-    ]
-}
-
 /// Page 1's `/Annots` lists object 6, `refs` times: a link to a record page (as a paper's
 /// number link is), of about `bytes` bytes, most of them its `/QuadPoints` numbers.
 pub fn shared_annot(refs: usize, bytes: usize) -> Vec<u8> {
@@ -335,12 +264,7 @@ pub(crate) const RECORD_URL: &str = "https://pith.science/pith/7BMK4ZKTPUTUY3JKW
 /// take about 24 KB once compressed).
 pub fn xref_free(free: u64, sections: usize) -> Vec<u8> {
     let objs = base("", "");
-    let mut out = HEADER.to_vec();
-    let offs: Vec<usize> = objs
-        .iter()
-        .enumerate()
-        .map(|(i, o)| put(&mut out, i + 1, o))
-        .collect();
+    let (mut out, offs) = start(&objs);
     let first_free = objs.len() as u64 + 2;
     // One free row, then whole MiB of them (the compressor wants a prefix to start from).
     let mib = (free >> 20).max(1);
@@ -365,27 +289,11 @@ pub fn xref_free(free: u64, sections: usize) -> Vec<u8> {
         prev = Some(at);
     }
     // The newest section: the real objects and itself.
-    let x = out.len();
-    let mut raw = vec![0u8, 0, 0, 0, 0, 0xff, 0xff];
-    for o in offs.iter().copied().chain([x]) {
-        raw.push(1);
-        raw.extend_from_slice(&(o as u32).to_be_bytes());
-        raw.extend_from_slice(&[0, 0]);
-    }
-    let n = offs.len() + 1;
+    let rows = std::iter::once((0, 0, 65535))
+        .chain(offs.iter().map(|&o| (1, o as u32, 0)))
+        .collect();
     let link = prev.map(|p| format!(" /Prev {p}")).unwrap_or_default();
-    out.extend_from_slice(
-        format!(
-            "{n} 0 obj\n<< /Type /XRef /Size {size} /Index [0 {}] /W [1 4 2] /Root 1 0 R{link} \
-             /Length {} >>\nstream\n",
-            n + 1,
-            raw.len()
-        )
-        .as_bytes(),
-    );
-    out.extend_from_slice(&raw);
-    out.extend_from_slice(format!("\nendstream\nendobj\nstartxref\n{x}\n%%EOF\n").as_bytes());
-    out
+    xref_stream_tail(out, rows, None, Some(size), &link)
 }
 
 /// The AcroForm's `/Fields` (object 6) holds `fields` dictionaries whose `/Kids` is object 6.
@@ -492,7 +400,7 @@ pub fn objstm_loop() -> Vec<u8> {
     // 6 is free; the xref says 7 is stored in 8 and 8 in 7; 9 (8's length) is in 7 and 10
     // (7's length) in 8.
     rows.extend([(0, 0, 0), (2, 8, 0), (2, 7, 0), (2, 7, 2), (2, 8, 0)]);
-    xref_stream_tail(out, rows, None)
+    xref_stream_tail(out, rows, None, None, "")
 }
 
 /// `depth` levels of alternating arrays and dictionaries, on page 1 (`/PieceInfo`), in the
@@ -656,7 +564,7 @@ pub fn objstm_bomb(total: u64) -> Vec<u8> {
     );
     out.extend_from_slice(&z);
     out.extend_from_slice(b"\nendstream\nendobj\n");
-    xref_stream_tail(out, rows, None)
+    xref_stream_tail(out, rows, None, None, "")
 }
 
 /// The cross-reference stream inflates to `total` (its rows, then zeros).
@@ -667,40 +575,7 @@ pub fn xref_bomb(total: u64) -> Vec<u8> {
     for (i, o) in objs.iter().enumerate() {
         rows.push((1, put(&mut out, i + 1, o) as u32, 0));
     }
-    xref_stream_tail(out, rows, Some(total))
-}
-
-/// Ends `out` with an xref stream of `rows` and itself (compressed as a bomb of `bomb` bytes
-/// when given), `startxref` and `%%EOF`.
-pub(crate) fn xref_stream_tail(
-    mut out: Vec<u8>,
-    mut rows: Vec<(u8, u32, u16)>,
-    bomb: Option<u64>,
-) -> Vec<u8> {
-    let n = rows.len();
-    let x = out.len();
-    rows.push((1, x as u32, 0));
-    let mut raw = Vec::new();
-    for (t, f2, f3) in &rows {
-        raw.push(*t);
-        raw.extend_from_slice(&f2.to_be_bytes());
-        raw.extend_from_slice(&f3.to_be_bytes());
-    }
-    let (filter, data) = match bomb {
-        Some(total) => ("/Filter /FlateDecode ", zeros_after(&raw, total)),
-        None => ("", raw),
-    };
-    out.extend_from_slice(
-        format!(
-            "{n} 0 obj\n<< /Type /XRef /Size {} /W [1 4 2] /Root 1 0 R {filter}/Length {} >>\nstream\n",
-            n + 1,
-            data.len()
-        )
-        .as_bytes(),
-    );
-    out.extend_from_slice(&data);
-    out.extend_from_slice(format!("\nendstream\nendobj\nstartxref\n{x}\n%%EOF\n").as_bytes());
-    out
+    xref_stream_tail(out, rows, Some(total), None, "")
 }
 
 #[cfg(test)]

@@ -183,17 +183,16 @@ impl Unit {
     }
 }
 
-/// Error of a bulk run.
-#[derive(Debug)]
-pub struct Error {
-    kind: ErrorKind,
+kind_error! {
+    /// Error of a bulk run.
 }
 
 /// What stopped a bulk run.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ErrorKind {
     /// Occurs when a file cannot be opened, or is not of the form it was given as.
+    #[error("{}: {reason}", path.display())]
     Open {
         /// The file.
         path: PathBuf,
@@ -201,40 +200,16 @@ pub enum ErrorKind {
         reason: String,
     },
     /// Occurs when the output cannot be written.
-    Write(io::Error),
+    #[error("cannot write the output: {}", crate::pdf::chain(.0))]
+    Write(#[source] io::Error),
     /// Occurs under `strict` at the first bad line or record.
+    #[error("{place}: {reason}")]
     Bad {
         /// Where.
         place: Place,
         /// Why.
         reason: String,
     },
-}
-
-impl Error {
-    /// The kind of error.
-    pub fn kind(&self) -> &ErrorKind {
-        &self.kind
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.kind {
-            ErrorKind::Open { path, reason } => write!(f, "{}: {reason}", path.display()),
-            ErrorKind::Write(e) => write!(f, "cannot write the output: {}", crate::pdf::chain(e)),
-            ErrorKind::Bad { place, reason } => write!(f, "{place}: {reason}"),
-        }
-    }
-}
-
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
-            ErrorKind::Write(e) => Some(e),
-            _ => None,
-        }
-    }
 }
 
 /// Opens an input and recognises its form (after decompression) from its first byte.

@@ -60,7 +60,7 @@ impl Link<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::writer::object::{to_vec, Strings};
+    use crate::writer::object::{assert_bytes, to_vec, Strings};
 
     #[test]
     fn link() {
@@ -74,11 +74,6 @@ mod tests {
         };
         let found = to_vec(&l.to_obj(), Strings::default());
         let expected: &[u8] = b"<< /Type /Annot /Subtype /Link /Rect [12 31.68 22.4766 101] /Border [0 0 0] /F 4 /P 3 0 R /A << /Type /Action /S /URI /URI <68747470733A2F2F782F79> >> /Contents <416C74> /StructParent 7 /PithStamp /Link >>";
-        assert!(
-            found == expected,
-            "\nEXPECTED: {}\nFOUND:    {}",
-            String::from_utf8_lossy(expected),
-            String::from_utf8_lossy(&found)
-        );
+        assert_bytes(&found, expected);
     }
 }

@@ -199,6 +199,7 @@ impl Content {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::writer::object::assert_bytes;
 
     #[test]
     fn every_operator_on_its_line() {
@@ -228,11 +229,6 @@ mod tests {
             .restore_state();
         let found = c.finish();
         let expected: &[u8] = b"q\n/Artifact BMC\n1 0 0 1 12.5 0 cm\n1 g\n0 -1.5 40.25 10 re\nf\n1 2 m\n3 2 l\n4 2 5 3 5 4 c\nh\nf\n0.043 0.4 0.765 rg\n0 Tc 0 Tw 100 Tz 0 Ts 0 Tr\nBT\n/PithStamp 9 Tf\n0 1 -1 0 20 30 Tm\n95.5 Tz\n1 -2 Td\n<002A> Tj\nET\n/Pith#20Badge Do\nEMC\nQ\n";
-        assert!(
-            found == expected,
-            "\nEXPECTED: {}\nFOUND:    {}",
-            String::from_utf8_lossy(expected),
-            String::from_utf8_lossy(&found)
-        );
+        assert_bytes(&found, expected);
     }
 }

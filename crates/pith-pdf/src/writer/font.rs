@@ -137,26 +137,12 @@ pub fn plain_stream() -> Obj {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::writer::object::{to_vec, Strings};
-
-    /// Compares the bytes a writer produced with the expected text, printing both.
-    macro_rules! test {
-        ($obj:expr, $expected:expr) => {{
-            let found = to_vec(&$obj, Strings::default());
-            let expected: &[u8] = $expected;
-            assert!(
-                found == expected,
-                "\nEXPECTED: {}\nFOUND:    {}",
-                String::from_utf8_lossy(expected),
-                String::from_utf8_lossy(&found)
-            );
-        }};
-    }
+    use crate::writer::object::assert_writes;
 
     #[test]
     fn type0() {
-        test!(
-            Type0 {
+        assert_writes(
+            &Type0 {
                 base_font: "PITHST+DejaVuSans",
                 descendant: Ref::new(9, 0),
                 to_unicode: Ref::new(12, 0)
@@ -168,8 +154,8 @@ mod tests {
 
     #[test]
     fn cid_font() {
-        test!(
-            CidFont {
+        assert_writes(
+            &CidFont {
                 base_font: "A+B",
                 descriptor: Ref::new(10, 0),
                 widths: &[0, 600, 1000]
@@ -181,8 +167,8 @@ mod tests {
 
     #[test]
     fn font_descriptor_and_streams() {
-        test!(
-            FontDescriptor {
+        assert_writes(
+            &FontDescriptor {
                 font_name: "A+B",
                 flags: 4,
                 bbox: [-1021, -463, 1793, 1232],
@@ -196,10 +182,10 @@ mod tests {
             .to_obj(),
             b"<< /Type /FontDescriptor /FontName /A+B /Flags 4 /FontBBox [-1021 -463 1793 1232] /ItalicAngle 0 /Ascent 928 /Descent -236 /CapHeight 729 /StemV 80 /FontFile2 11 0 R /CIDSet 13 0 R >>"
         );
-        test!(
-            font_file2(1234),
-            b"<< /Length1 1234 /Filter /FlateDecode >>"
+        assert_writes(
+            &font_file2(1234),
+            b"<< /Length1 1234 /Filter /FlateDecode >>",
         );
-        test!(plain_stream(), b"<< >>");
+        assert_writes(&plain_stream(), b"<< >>");
     }
 }

@@ -214,6 +214,23 @@ pub fn to_vec(o: &Obj, strings: Strings<'_>) -> Vec<u8> {
     v
 }
 
+/// Asserts that a writer produced `expected`, printing both as text when it did not.
+#[cfg(test)]
+pub(crate) fn assert_bytes(found: &[u8], expected: &[u8]) {
+    assert!(
+        found == expected,
+        "\nEXPECTED: {}\nFOUND:    {}",
+        String::from_utf8_lossy(expected),
+        String::from_utf8_lossy(found)
+    );
+}
+
+/// Asserts that `o` is written as `expected` (no encryption).
+#[cfg(test)]
+pub(crate) fn assert_writes(o: &Obj, expected: &[u8]) {
+    assert_bytes(&to_vec(o, Strings::default()), expected);
+}
+
 /// Appends `<…>`, the bytes in hexadecimal.
 fn hex(bytes: &[u8], out: &mut Vec<u8>) {
     out.push(b'<');

@@ -58,17 +58,7 @@ pub fn number_leaf(key: i64, value: Obj) -> Obj {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::writer::object::{to_vec, Strings};
-
-    fn check(o: &Obj, expected: &[u8]) {
-        let found = to_vec(o, Strings::default());
-        assert!(
-            found == expected,
-            "\nEXPECTED: {}\nFOUND:    {}",
-            String::from_utf8_lossy(expected),
-            String::from_utf8_lossy(&found)
-        );
-    }
+    use crate::writer::object::assert_writes;
 
     #[test]
     fn link_element_objr_and_leaf() {
@@ -79,11 +69,11 @@ mod tests {
             kid: objr(Ref::new(20, 0), Ref::new(3, 0)),
             alt: Some("A"),
         };
-        check(
+        assert_writes(
             &e.to_obj(),
             b"<< /Type /StructElem /S /Link /P 9 0 R /Pg 3 0 R /K << /Type /OBJR /Obj 20 0 R /Pg 3 0 R >> /Alt <41> >>",
         );
-        check(
+        assert_writes(
             &number_leaf(5, Obj::Ref(Ref::new(21, 0))),
             b"<< /Limits [5 5] /Nums [5 21 0 R] >>",
         );

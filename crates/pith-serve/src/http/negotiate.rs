@@ -237,50 +237,43 @@ impl<S: Send + Sync> FromRequestParts<S> for Negotiated {
 mod tests {
     use super::*;
 
-    const RECORD: [Media; 6] = [
-        Media::Html,
-        Media::JsonLd,
-        Media::Json,
-        Media::Bibtex,
-        Media::CslJson,
-        Media::Ris,
-    ];
+    use crate::routes::RECORD_OFFERS;
 
     fn pick(accept: &[&str]) -> Media {
-        Negotiated::parse(accept.iter().copied()).choose(&RECORD)
+        Negotiated::parse(accept.iter().copied()).choose(&RECORD_OFFERS)
     }
 
     #[test]
     fn q_values_and_specificity_decide() {
-        assert_eq!(pick(&[]), Media::Html);
-        assert_eq!(pick(&["*/*"]), Media::Html);
-        assert_eq!(pick(&["text/html, application/ld+json;q=0"]), Media::Html);
-        assert_eq!(pick(&["application/ld+json"]), Media::JsonLd);
-        assert_eq!(pick(&["application/json"]), Media::Json);
-        assert_eq!(
-            pick(&["text/html;q=0.5, application/ld+json"]),
-            Media::JsonLd
-        );
-        assert_eq!(pick(&["text/html;q=0, */*"]), Media::JsonLd);
-        assert_eq!(pick(&["application/*"]), Media::JsonLd);
-        assert_eq!(pick(&["application/x-bibtex"]), Media::Bibtex);
-        assert_eq!(
-            pick(&["application/vnd.citationstyles.csl+json"]),
-            Media::CslJson
-        );
-        assert_eq!(pick(&["application/x-research-info-systems"]), Media::Ris);
-        // Nothing offered is acceptable: the route's default.
-        assert_eq!(pick(&["image/png"]), Media::Html);
-        // A browser's header.
-        assert_eq!(
-            pick(&["text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"]),
-            Media::Html
-        );
-        // Two headers are one list; case and spaces do not matter.
-        assert_eq!(
-            pick(&["text/html;q=0.1", "APPLICATION/LD+JSON ; Q=0.9"]),
-            Media::JsonLd
-        );
+        // `Accept` headers and what a record's route answers for them.
+        let cases: &[(&[&str], Media)] = &[
+            (&[], Media::Html),
+            (&["*/*"], Media::Html),
+            (&["text/html, application/ld+json;q=0"], Media::Html),
+            (&["application/ld+json"], Media::JsonLd),
+            (&["application/json"], Media::Json),
+            (&["text/html;q=0.5, application/ld+json"], Media::JsonLd),
+            (&["text/html;q=0, */*"], Media::JsonLd),
+            (&["application/*"], Media::JsonLd),
+            (&["application/x-bibtex"], Media::Bibtex),
+            (&["application/vnd.citationstyles.csl+json"], Media::CslJson),
+            (&["application/x-research-info-systems"], Media::Ris),
+            // Nothing offered is acceptable: the route's default.
+            (&["image/png"], Media::Html),
+            // A browser's header.
+            (
+                &["text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"],
+                Media::Html,
+            ),
+            // Two headers are one list; case and spaces do not matter.
+            (
+                &["text/html;q=0.1", "APPLICATION/LD+JSON ; Q=0.9"],
+                Media::JsonLd,
+            ),
+        ];
+        for (accept, media) in cases {
+            assert_eq!(pick(accept), *media, "{accept:?}");
+        }
         // Errors prefer JSON on a tie.
         let n = Negotiated::parse(["*/*"]);
         assert_eq!(n.choose(&[Media::Json, Media::Html]), Media::Json);

@@ -1,10 +1,10 @@
 // Runs Zotero's own translators, as Zotero runs them, on what `pith serve` answers and on arXiv's
-// API answer for the same papers; prints the items they make. Run by tests/readers.rs:
+// API answer for the same papers; prints the items they make. Run by tests/zotero.rs:
 //
 //   node zotero.mjs PLAN.json OUT.json
 //
 // PLAN: {"zotero": DIR, "papers": [{"id", "url", "atom", "ris", "bib", "csl"}]}: DIR is
-// tests/data/zotero (the vendored translators, zotero/utilities and Zotero's schema, see its
+// tests/vendor/zotero (the vendored translators, zotero/utilities and Zotero's schema, see its
 // README); per paper, the arXiv abstract page Zotero would save (`url`), the file holding arXiv's
 // API answer for it, and the files holding the server's `.ris`, `.bib` and `.csl.json`. OUT: per
 // paper, the items of arXiv.org.js (from the page URL and the API answer), RIS.js, BibTeX.js and

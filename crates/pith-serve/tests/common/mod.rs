@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-pub use pith_testkit::{have_tool, signed_bundle, skips, tools_required};
+pub use pith_testkit::{have_tool, signed_bundle, skips, tools_required, wait};
 
 /// A connection to `addr` from the loopback address `from` (`127.0.0.N`: Linux routes all of
 /// 127/8 to the loopback device), as another client on another machine would open it.
@@ -40,6 +40,27 @@ pub fn root() -> PathBuf {
 /// A file of the main suite's test data (`tests/data/…`).
 pub fn data(rel: &str) -> PathBuf {
     root().join("tests/data").join(rel)
+}
+
+/// `tests/browser`, when the npm packages `packages` are installed there; else `None`, the
+/// test `test` skipped (a failure under `PITH_REQUIRE_TOOLS=1`).
+pub fn browser_harness(test: &str, packages: &[&str]) -> Option<PathBuf> {
+    let harness = root().join("crates/pith-serve/tests/browser");
+    if packages
+        .iter()
+        .all(|p| harness.join("node_modules").join(p).is_dir())
+    {
+        return Some(harness);
+    }
+    assert!(
+        !tools_required(),
+        "{test}: npm packages missing: npm ci --prefix crates/pith-serve/tests/browser (PITH_REQUIRE_TOOLS=1)"
+    );
+    skips::skip(
+        test,
+        "npm packages of crates/pith-serve/tests/browser not installed (npm ci)",
+    );
+    None
 }
 
 /// `pith-serve`.

@@ -56,7 +56,7 @@ pub fn objstm_header(pairs: u64) -> Vec<u8> {
     );
     out.extend_from_slice(&z);
     out.extend_from_slice(b"\nendstream\nendobj\n");
-    xref_stream_tail(out, rows, None)
+    xref_stream_tail(out, rows, None, None, "")
 }
 
 /// Page 1 lists `links` distinct link annotations to a record page, each of about `bytes`
