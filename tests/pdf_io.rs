@@ -56,20 +56,34 @@ fn syscall_bytes(dir: &Path, calls: &str, args: &[&str]) -> u64 {
         .sum()
 }
 
+/// A large PDF written as `name` in a new folder, with the length of its cross-reference
+/// table; `None` (a visible skip) where strace or qpdf is missing.
+fn big_input(
+    test: &str,
+    name: &str,
+    n: usize,
+    size: usize,
+) -> Option<(tempfile::TempDir, std::path::PathBuf, Vec<u8>, u64)> {
+    if !common::have_tool("strace", test) || !common::have_tool("qpdf", test) {
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = big_pdf(n, size);
+    let input = dir.path().join(name);
+    std::fs::write(&input, &bytes).unwrap();
+    let x = bytes.windows(6).rposition(|w| w == b"\nxref\n").unwrap() as u64 + 1;
+    let table = bytes.len() as u64 - x;
+    Some((dir, input, bytes, table))
+}
+
 #[test]
 #[ignore = "full tier (counts system calls under strace on large files): cargo test -- --include-ignored"]
 fn in_place_reads_the_xref_not_the_file_and_new_files_are_kernel_copies() {
     let t = "in_place_reads_the_xref_not_the_file_and_new_files_are_kernel_copies";
-    if !common::have_tool("strace", t) || !common::have_tool("qpdf", t) {
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let bytes = big_pdf(2_000, 8_000); // 16 MB, 4,002 objects
+    let Some((dir, input, bytes, xref_bytes)) = big_input(t, "big.pdf", 2_000, 8_000) else {
+        return; // 16 MB, 4,002 objects
+    };
     let len = bytes.len() as u64;
-    let input = dir.path().join("big.pdf");
-    std::fs::write(&input, &bytes).unwrap();
-    let x = bytes.windows(6).rposition(|w| w == b"\nxref\n").unwrap() as u64 + 1;
-    let xref_bytes = len - x;
     let reads = "read,pread64,readv,preadv,preadv2";
     let inp = input.to_str().unwrap();
 
@@ -118,16 +132,10 @@ fn in_place_reads_the_xref_not_the_file_and_new_files_are_kernel_copies() {
 #[ignore = "full tier (counts system calls under strace on large files): cargo test -- --include-ignored"]
 fn in_place_reads_entries_of_a_large_table_not_the_table() {
     let t = "in_place_reads_entries_of_a_large_table_not_the_table";
-    if !common::have_tool("strace", t) || !common::have_tool("qpdf", t) {
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
     // 120,002 objects: a 2.4 MB table for a 13 MB file.
-    let bytes = big_pdf(60_000, 1);
-    let input = dir.path().join("many.pdf");
-    std::fs::write(&input, &bytes).unwrap();
-    let x = bytes.windows(6).rposition(|w| w == b"\nxref\n").unwrap() as u64 + 1;
-    let table = bytes.len() as u64 - x;
+    let Some((dir, input, bytes, table)) = big_input(t, "many.pdf", 60_000, 1) else {
+        return;
+    };
     let inp = input.to_str().unwrap();
     let reads = "read,pread64,readv,preadv,preadv2";
     let in_place = syscall_bytes(
