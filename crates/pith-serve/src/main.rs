@@ -1,6 +1,10 @@
 //! `pith-serve`: the program `pith index` and `pith serve` run. Arguments → library calls, one
 //! `pith: …` line per problem on standard error, exit 0 (done) or 2 (an error, or bad inputs
 //! reported above).
+// The allocator's setting the `pith` binary makes too (the library forbids unsafe code).
+#[path = "../../../src/arenas.rs"]
+mod arenas;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -197,7 +201,7 @@ fn command() -> clap::Command {
 }
 
 fn main() -> ExitCode {
-    few_arenas();
+    arenas::few_arenas();
     let cli = match command()
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m))
@@ -434,24 +438,3 @@ fn serve(a: ServeArgs, quiet: bool) -> Result<()> {
     rt.shutdown_timeout(Duration::from_millis(500));
     Ok(())
 }
-
-/// The server's memory budget is counted in resident bytes; glibc gives each busy thread an
-/// arena of its own (up to eight a core), and memory freed in one arena is not reused by
-/// another, so concurrent checks on many threads hold more than they use. Two arenas keep
-/// the workers' contention low and the freed memory shared.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn few_arenas() {
-    extern "C" {
-        fn mallopt(param: i32, value: i32) -> i32;
-    }
-    /// glibc's `M_ARENA_MAX` (malloc.h).
-    const M_ARENA_MAX: i32 = -8;
-    // SAFETY: mallopt sets one parameter of the allocator and is called before any thread of
-    // this process starts; glibc documents it as safe to call at any time.
-    unsafe {
-        mallopt(M_ARENA_MAX, 2);
-    }
-}
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn few_arenas() {}
