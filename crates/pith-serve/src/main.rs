@@ -417,6 +417,9 @@ fn serve(a: ServeArgs, quiet: bool) -> Result<()> {
                 _ => {}
             },
         ));
+        // The stop handlers are installed before the address is announced: a SIGTERM from
+        // then on is a graceful stop.
+        let stop = limits::shutdown_signal();
         println!("listening on http://{addr}");
         let _ = std::io::stdout().flush();
         let uploads = state.uploads().clone();
@@ -424,7 +427,7 @@ fn serve(a: ServeArgs, quiet: bool) -> Result<()> {
         // On SIGTERM the checks in flight are stopped too: their clients get a 503 at once,
         // and nothing outlives the grace period.
         let shutdown = async move {
-            limits::shutdown_signal().await;
+            stop.await;
             uploads.stop_all();
         };
         limits::serve(listener, router, limits, shutdown).await?;
