@@ -307,24 +307,26 @@ pub fn main() -> ExitCode {
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,
         Ok(Outcome::Mismatch) => ExitCode::from(1),
-        Err(e) => {
-            if is_broken_pipe(&e) {
-                return ExitCode::SUCCESS;
-            }
-            let line = one_line(&pith::pdf::chain(e.as_ref()));
-            if json && !Failure::reported(&e) {
-                let v = serde_json::json!({ "error": line, "kind": kind_of(&e) });
-                let _ = writeln!(
-                    std::io::stdout(),
-                    "{}",
-                    serde_json::to_string_pretty(&v).unwrap_or_default()
-                );
-            }
-            let _ = std::io::stdout().flush();
-            errln!("pith: {line}");
-            ExitCode::from(2)
-        }
+        Err(e) => fail(&e, json),
     }
+}
+
+/// Prints a command's error (its `pith: …` line, and `{error, kind}` under `--json` unless
+/// the command reported it already) and gives exit 2; a closed standard output is no error
+/// (the reader has all it wanted, as with ripgrep) and exits 0.
+fn fail(e: &anyhow::Error, json: bool) -> ExitCode {
+    if is_broken_pipe(e) {
+        return ExitCode::SUCCESS;
+    }
+    let line = one_line(&pith::pdf::chain(e.as_ref()));
+    if json && !Failure::reported(e) {
+        let v = serde_json::json!({ "error": line, "kind": kind_of(e) });
+        let text = serde_json::to_string_pretty(&v).unwrap_or_default();
+        let _ = writeln!(std::io::stdout(), "{text}");
+    }
+    let _ = std::io::stdout().flush();
+    errln!("pith: {line}");
+    ExitCode::from(2)
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
