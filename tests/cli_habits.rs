@@ -460,3 +460,71 @@ fn strip_works_on_encrypted_files() {
         pith().args(["inspect"]).arg(&b).assert().code(1);
     }
 }
+
+/// `pith … | head -1` closes the pipe before pith is done writing: every command then ends
+/// with its own exit code or 0 (as ripgrep), never with a panic's message or its exit 101,
+/// whether standard output alone or both streams are closed. The pipes here are closed
+/// before pith starts, so every write of pith meets a closed pipe.
+#[test]
+fn a_closed_pipe_is_no_panic() {
+    use std::process::{Command, Stdio};
+    let d = tmpdir();
+    let paper = example("2402.03791v3.pdf");
+    let missing = d.path().join("missing.jsonl");
+    let out = d.path().join("index.sqlite");
+    let s = |p: &std::path::Path| p.display().to_string();
+    let cases: Vec<Vec<String>> = [
+        vec!["index", "--json", "--bogus"],
+        vec!["index", "--json", &s(&missing), "-o", &s(&out)],
+        vec!["number", "--json", "--bogus"],
+        vec!["inspect", "--json", &s(&missing)],
+        vec!["inspect", "--json", &s(&paper)],
+        vec!["sty"],
+        vec!["--help"],
+        vec!["completions", "bash"],
+    ]
+    .iter()
+    .map(|a| a.iter().map(|s| s.to_string()).collect())
+    .collect();
+    let run = |args: &[String], stderr_closed: bool| {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let mut c = Command::new(assert_cmd::cargo::cargo_bin!("pith"));
+        common::run::without_callers_env(&mut c)
+            .current_dir(d.path())
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(writer.try_clone().unwrap());
+        if stderr_closed {
+            c.stderr(writer);
+        } else {
+            c.stderr(Stdio::piped());
+        }
+        c.output().unwrap()
+    };
+    for args in &cases {
+        let mut c = Command::new(assert_cmd::cargo::cargo_bin!("pith"));
+        let open = common::run::without_callers_env(&mut c)
+            .current_dir(d.path())
+            .args(args)
+            .output()
+            .unwrap();
+        let closed = run(args, false);
+        let err = String::from_utf8_lossy(&closed.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        let code = closed.status.code();
+        assert!(
+            code == open.status.code() || code == Some(0),
+            "{args:?}: exit {:?} with standard output closed, {:?} open; {err}",
+            code,
+            open.status.code()
+        );
+        let both = run(args, true);
+        let code = both.status.code();
+        assert!(
+            code == open.status.code() || code == Some(0),
+            "{args:?}: exit {code:?} with both streams closed, {:?} open",
+            open.status.code()
+        );
+    }
+}

@@ -174,7 +174,7 @@ fn prepare<'a>(
         refs: args.refs.as_deref(),
     };
     let prepared = request
-        .prepare(&mut |r| eprintln!("pith: {}", super::one_line(&r.to_string())))
+        .prepare(&mut |r| super::errln!("pith: {}", super::one_line(&r.to_string())))
         .map_err(|e| {
             // Where the outputs go is the one choice with no default: name both flags.
             let unsaid = args.out_dir.is_none() && !args.in_place;
@@ -245,7 +245,7 @@ impl Reporter<'_> {
     fn say(&self, line: String) {
         match &self.bar {
             Some(b) => b.println(line),
-            None => eprintln!("{line}"),
+            None => super::errln!("{line}"),
         }
     }
 }
@@ -359,7 +359,7 @@ fn finish(
     reporter.report.write_all(b"\n")?;
     reporter.report.flush()?;
     if std::io::stderr().is_terminal() && !reporter.ui.quiet() {
-        eprintln!("{}", summary_line(summary, report_path));
+        super::errln!("{}", summary_line(summary, report_path));
     }
     match done.end(args.strict) {
         job::run::End::Ok => Ok(Outcome::Ok),
@@ -371,7 +371,7 @@ fn finish(
                 .map(|p| p.display().to_string())
                 .collect();
             let more = bad.len().saturating_sub(SHOWN);
-            eprintln!(
+            super::errln!(
                 "pith: {} of {} files do not carry their number: {}{}",
                 bad.len(),
                 summary.total,

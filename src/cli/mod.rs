@@ -188,11 +188,22 @@ impl Ui {
 macro_rules! note {
     ($ui:expr, $($t:tt)*) => {
         if !$ui.quiet() {
-            eprintln!("pith: {}", format!($($t)*));
+            $crate::cli::errln!("pith: {}", format!($($t)*));
         }
     };
 }
 pub(crate) use note;
+
+/// Writes a line on standard error as `eprintln!` does, but never panics: a standard error
+/// closed early (`pith … 2>&1 | head -1`) loses the line, and the command goes on to its own
+/// exit code.
+macro_rules! errln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+pub(crate) use errln;
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -266,8 +277,9 @@ pub fn main() -> ExitCode {
         Err(e) => {
             let rendered = e.render().to_string();
             let (json, text) = pith::job::usage::usage_outputs(&rendered, std::env::args_os());
-            json.into_iter().for_each(|j| println!("{j}"));
-            eprint!("{text}");
+            json.into_iter()
+                .for_each(|j| drop(writeln!(std::io::stdout(), "{j}")));
+            let _ = write!(std::io::stderr(), "{text}");
             return ExitCode::from(2);
         }
     };
@@ -295,20 +307,26 @@ pub fn main() -> ExitCode {
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,
         Ok(Outcome::Mismatch) => ExitCode::from(1),
-        Err(e) => {
-            if is_broken_pipe(&e) {
-                return ExitCode::SUCCESS;
-            }
-            let line = one_line(&pith::pdf::chain(e.as_ref()));
-            if json && !Failure::reported(&e) {
-                let v = serde_json::json!({ "error": line, "kind": kind_of(&e) });
-                println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
-            }
-            let _ = std::io::stdout().flush();
-            eprintln!("pith: {line}");
-            ExitCode::from(2)
-        }
+        Err(e) => fail(&e, json),
     }
+}
+
+/// Prints a command's error (its `pith: …` line, and `{error, kind}` under `--json` unless
+/// the command reported it already) and gives exit 2; a closed standard output is no error
+/// (the reader has all it wanted, as with ripgrep) and exits 0.
+fn fail(e: &anyhow::Error, json: bool) -> ExitCode {
+    if is_broken_pipe(e) {
+        return ExitCode::SUCCESS;
+    }
+    let line = one_line(&pith::pdf::chain(e.as_ref()));
+    if json && !Failure::reported(e) {
+        let v = serde_json::json!({ "error": line, "kind": kind_of(e) });
+        let text = serde_json::to_string_pretty(&v).unwrap_or_default();
+        let _ = writeln!(std::io::stdout(), "{text}");
+    }
+    let _ = std::io::stdout().flush();
+    errln!("pith: {line}");
+    ExitCode::from(2)
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
@@ -326,7 +344,7 @@ fn say(lines: &[String], to_stdout: bool) -> std::io::Result<()> {
     use std::io::Write;
     for line in lines {
         if to_stdout {
-            eprintln!("{line}");
+            errln!("{line}");
         } else {
             writeln!(std::io::stdout(), "{line}")?;
         }

@@ -47,7 +47,7 @@ impl NetArgs {
         s.offline = self.offline;
         s.refresh = self.refresh;
         if ui.verbose(1) {
-            s.on_wait = OnWait::new(|w| eprintln!("pith: {}", waiting(w)));
+            s.on_wait = OnWait::new(|w| super::errln!("pith: {}", waiting(w)));
         }
         if let Some(t) = self.timeout {
             s.set_timeout_secs(t).map_err(error)?;

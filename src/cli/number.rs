@@ -165,7 +165,7 @@ fn from_arxiv(args: &Args, out: &mut impl Write, ui: super::Ui) -> Result<Outcom
             Ok(r) => print(out, args, &r, many)?,
             // Several ids: each failure has its line and the others go on.
             Err(e) if many => {
-                eprintln!("pith: {}", super::one_line(&pith::pdf::chain(e.as_ref())));
+                super::errln!("pith: {}", super::one_line(&pith::pdf::chain(e.as_ref())));
                 failed.push(text.as_str());
             }
             Err(e) => return Err(e),

@@ -2,6 +2,7 @@
 //! calendars and checked offline against Bitcoin block headers. Every rule is
 //! `pith::ots`'s (the format, the check) and `pith::net::ots`'s (calendars, headers).
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
@@ -188,14 +189,15 @@ fn stamp(a: StampArgs, ui: Ui) -> Result<Outcome> {
         note!(ui, "calendar {c} did not answer: {e}");
     }
     super::fsutil::write_atomic(&out, &done.proof.to_bytes())?;
-    println!(
+    writeln!(
+        std::io::stdout(),
         "{}: pending at {} calendar{} ({}); `pith ots upgrade {}` completes it once Bitcoin holds it, in a few hours",
         out.display(),
         done.answered.len(),
         if done.answered.len() == 1 { "" } else { "s" },
         done.answered.join(", "),
         out.display()
-    );
+    )?;
     Ok(Outcome::Ok)
 }
 
@@ -212,19 +214,20 @@ fn upgrade(a: UpgradeArgs, ui: Ui) -> Result<Outcome> {
     if report.completed > 0 {
         // The bytes the library read back: the same digest, within every limit.
         super::fsutil::write_atomic(&a.proof, &report.bytes)?;
-        println!(
+        writeln!(
+            std::io::stdout(),
             "{}: completed {} pending attestation{}",
             a.proof.display(),
             report.completed,
             if report.completed == 1 { "" } else { "s" }
-        );
+        )?;
         return Ok(Outcome::Ok);
     }
     if proof.timestamp.has_bitcoin() && report.not_yet.is_empty() && report.untrusted.is_empty() {
-        println!("{}: complete already", a.proof.display());
+        writeln!(std::io::stdout(), "{}: complete already", a.proof.display())?;
         return Ok(Outcome::Ok);
     }
-    println!("{}: pending", a.proof.display());
+    writeln!(std::io::stdout(), "{}: pending", a.proof.display())?;
     Ok(Outcome::Mismatch)
 }
 
@@ -274,18 +277,32 @@ fn verify(a: VerifyArgs, ui: Ui) -> Result<Outcome> {
     let verdict = pith::ots::check(&proof, &expected, &headers)
         .with_context(|| a.proof.display().to_string())?;
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&verdict)?);
+        writeln!(
+            std::io::stdout(),
+            "{}",
+            serde_json::to_string_pretty(&verdict)?
+        )?;
     }
     match verdict {
         Verdict::Anchored(anchor) => {
             if !a.json {
-                println!("{}: {}", a.proof.display(), anchor.sentence());
+                writeln!(
+                    std::io::stdout(),
+                    "{}: {}",
+                    a.proof.display(),
+                    anchor.sentence()
+                )?;
             }
             Ok(Outcome::Ok)
         }
         Verdict::Pending { calendars } => {
             if !a.json {
-                println!("{}: pending ({})", a.proof.display(), calendars.join(", "));
+                writeln!(
+                    std::io::stdout(),
+                    "{}: pending ({})",
+                    a.proof.display(),
+                    calendars.join(", ")
+                )?;
             }
             Ok(Outcome::Mismatch)
         }

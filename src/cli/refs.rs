@@ -68,7 +68,7 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
             Err(e) if files.len() == 1 => return Err(e.into()),
             Err(e) => {
                 failed += 1;
-                eprintln!("pith: {}", pith::pdf::chain(&e));
+                super::errln!("pith: {}", pith::pdf::chain(&e));
             }
         }
     }

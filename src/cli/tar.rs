@@ -158,7 +158,7 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
 /// arXiv metadata's notes, on standard error.
 fn on_note(r: &Notice, ui: super::Ui) {
     if !ui.quiet() {
-        eprintln!("pith: {}", super::one_line(&r.to_string()));
+        super::errln!("pith: {}", super::one_line(&r.to_string()));
     }
 }
 
@@ -196,7 +196,7 @@ impl Progress<tar::MemberReport> for Lines<'_> {
 impl Progress<TarLine> for Lines<'_> {
     fn line(&mut self, line: &TarLine) {
         if self.terminal {
-            eprintln!(
+            super::errln!(
                 "pith: {} {}{}",
                 serde_json::to_value(line.status)
                     .ok()
@@ -267,7 +267,7 @@ fn run_dir(
     }
     if summary.failed_members > 0 {
         // The tars are whole; some PDFs got no number (exit 1, as for "no number").
-        eprintln!(
+        super::errln!(
             "pith: {} members got no number (copied unchanged; see the reports)",
             summary.failed_members
         );
@@ -355,7 +355,7 @@ fn end_report(
 fn end_one(totals: &Totals, terminal: bool) -> Outcome {
     let s = &totals.summary;
     if terminal {
-        eprintln!(
+        super::errln!(
             "pith: {}: {} PDFs injected, {} unchanged, {} refused, {} failed, {} copied as they were, of {} members in {:.1} s",
             totals.tar,
             s.injected,
@@ -369,9 +369,10 @@ fn end_one(totals: &Totals, terminal: bool) -> Outcome {
     }
     if s.failed > 0 {
         // The tar is whole; some PDFs got no number (exit 1, as for "no number").
-        eprintln!(
+        super::errln!(
             "pith: {} of {} members got no number (copied unchanged; see the report)",
-            s.failed, s.total
+            s.failed,
+            s.total
         );
         return Outcome::Mismatch;
     }

@@ -139,25 +139,40 @@ pub async fn deadline(
     }
 }
 
-/// Resolves on SIGTERM or Ctrl-C (SIGINT).
-pub async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// Installs the handlers of SIGTERM and Ctrl-C (SIGINT) now and returns what resolves when
+/// either arrives.
+///
+/// The handlers are in place when this returns, not when the future is first polled: called
+/// before the address is announced, a SIGTERM that follows the announcement at once is a
+/// graceful stop, never the default action that kills the process. Must be called inside the
+/// runtime (it registers with its signal driver).
+pub fn shutdown_signal() -> impl Future<Output = ()> + Send + 'static {
     #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
+    {
+        use tokio::signal::unix::{signal, Signal, SignalKind};
+        let term = signal(SignalKind::terminate()).ok();
+        let int = signal(SignalKind::interrupt()).ok();
+        // A handler that could not be installed never fires; the other still does.
+        async fn first(s: Option<Signal>) {
+            match s {
+                Some(mut s) => {
+                    s.recv().await;
+                }
+                None => std::future::pending::<()>().await,
             }
-            Err(_) => std::future::pending::<()>().await,
         }
-    };
+        async move {
+            tokio::select! {
+                () = first(term) => {},
+                () = first(int) => {},
+            }
+        }
+    }
     #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = term => {},
+    {
+        async {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }
 

@@ -17,6 +17,15 @@ use pith_serve::app::{self, AppState};
 use pith_serve::index::{self, BuildOptions, Index, Sources};
 use pith_serve::limits::{self, Limits};
 
+/// Writes a line on standard error as `eprintln!` does, but never panics: a standard error
+/// closed early (`pith index … 2>&1 | head -1`) loses the line, and the command goes on to
+/// its own exit code.
+macro_rules! errln {
+    ($($t:tt)*) => {{
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
 /// A mirror of the Pith resolver: build an index of numbers, serve it with live badges, or
 /// export it as static files.
 #[derive(Debug, Parser)]
@@ -216,8 +225,9 @@ fn main() -> ExitCode {
             // One line, as every error of pith's (and the JSON asked for).
             let rendered = e.render().to_string();
             let (json, text) = pith::job::usage::usage_outputs(&rendered, std::env::args_os());
-            json.into_iter().for_each(|j| println!("{j}"));
-            eprint!("{text}");
+            json.into_iter()
+                .for_each(|j| drop(writeln!(std::io::stdout(), "{j}")));
+            let _ = write!(std::io::stderr(), "{text}");
             return ExitCode::from(2);
         }
     };
@@ -228,6 +238,9 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of the report went away (`pith index --json … | head -1`): nothing is
+        // left to say, as ripgrep does.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             let line = one_line(&pith::pdf::chain(e.as_ref()));
             if json && e.downcast_ref::<AfterReport>().is_none() {
@@ -242,10 +255,17 @@ fn main() -> ExitCode {
                 print_json_error(&line, kind);
             }
             let _ = std::io::stdout().flush();
-            eprintln!("pith: {line}");
+            errln!("pith: {line}");
             ExitCode::from(2)
         }
     }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// An error after the JSON report was printed: its line goes to standard error alone.
@@ -263,7 +283,11 @@ impl std::error::Error for AfterReport {}
 /// The error as `--json` prints it at every command: `{error, kind}` on standard output.
 fn print_json_error(line: &str, kind: pith::job::ErrorCode) {
     let v = serde_json::json!({ "error": line, "kind": kind });
-    println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+    let _ = writeln!(
+        std::io::stdout(),
+        "{}",
+        serde_json::to_string_pretty(&v).unwrap_or_default()
+    );
 }
 
 /// The Bitcoin headers the proofs in `anchors` are checked against: of the file given, those
@@ -331,10 +355,10 @@ fn run_index(a: IndexArgs, quiet: bool) -> Result<()> {
         let _ = writeln!(err, "pith: {}", one_line(line));
     })?;
     if a.json {
-        println!("{}", serde_json::to_string(&counts)?);
+        writeln!(std::io::stdout(), "{}", serde_json::to_string(&counts)?)?;
     }
     if !quiet {
-        eprintln!("pith: {}: {counts}", a.output.display());
+        errln!("pith: {}: {counts}", a.output.display());
     }
     if counts.bad > 0 {
         // The counts were printed as the JSON report: the error line goes alone.
@@ -353,10 +377,10 @@ fn serve(a: ServeArgs, quiet: bool) -> Result<()> {
     let base = a.base_url.trim_end_matches('/');
     if let Some(dir) = &a.export {
         let done = pith_serve::export::export(&index, dir, base, &mut |line| {
-            eprintln!("pith: {}", one_line(line));
+            errln!("pith: {}", one_line(line));
         })?;
         if !quiet {
-            eprintln!("pith: {}: {done}", dir.display());
+            errln!("pith: {}: {done}", dir.display());
         }
         if done.skipped > 0 {
             bail!(
@@ -403,17 +427,17 @@ fn serve(a: ServeArgs, quiet: bool) -> Result<()> {
             Duration::from_secs(1),
             move |path, r| match r {
                 app::Reload::Reloaded(n) if !quiet => {
-                    eprintln!(
+                    errln!(
                         "pith: {}: rebuilt index served ({n} records)",
                         path.display()
                     );
                 }
-                app::Reload::Overwritten => eprintln!(
+                app::Reload::Overwritten => errln!(
                     "pith: {}: {}; answering 503 until then",
                     path.display(),
                     pith_serve::index::ErrorKind::Overwritten
                 ),
-                app::Reload::Rejected(e) => eprintln!(
+                app::Reload::Rejected(e) => errln!(
                     "pith: {}: the new file is not served, the previous index is: {}",
                     path.display(),
                     one_line(&e.kind().to_string())
@@ -421,14 +445,18 @@ fn serve(a: ServeArgs, quiet: bool) -> Result<()> {
                 _ => {}
             },
         ));
-        println!("listening on http://{addr}");
+        // The stop handlers are installed before the address is announced: a SIGTERM from
+        // then on is a graceful stop.
+        let stop = limits::shutdown_signal();
+        // Nobody may read it: a closed standard output does not stop the server.
+        let _ = writeln!(std::io::stdout(), "listening on http://{addr}");
         let _ = std::io::stdout().flush();
         let uploads = state.uploads().clone();
         let router = app::router(state);
         // On SIGTERM the checks in flight are stopped too: their clients get a 503 at once,
         // and nothing outlives the grace period.
         let shutdown = async move {
-            limits::shutdown_signal().await;
+            stop.await;
             uploads.stop_all();
         };
         limits::serve(listener, router, limits, shutdown).await?;

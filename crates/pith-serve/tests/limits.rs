@@ -118,6 +118,18 @@ fn slow_clients_are_cut_off() {
 }
 
 #[test]
+fn sigterm_at_once_after_the_announcement_is_a_graceful_stop() {
+    // The handlers are installed before "listening on" is printed: a SIGTERM sent the moment
+    // the line is read stops the server with exit 0, never by the signal's default action
+    // (no exit code). Several rounds, so that a handler installed late loses the race.
+    let f = Fixture::new();
+    for round in 0..5 {
+        let s = Server::start(&f.index, &[]);
+        assert_eq!(s.terminate(), Some(0), "round {round}");
+    }
+}
+
+#[test]
 fn sigterm_stops_the_server_gracefully() {
     let f = Fixture::new();
     let s = Server::start(&f.index, &[]);
