@@ -1,15 +1,15 @@
 //! What a request may cost, and how the server stops.
 //!
-//! This module owns the listener loop: every connection is HTTP/1.1 from hyper with a bound on
-//! the request line and headers ([`Limits::max_header_bytes`], answered 431 by hyper), a
-//! deadline for the request head ([`Limits::header_timeout`], against clients that send it a
-//! byte at a time), an idle/stall timeout on reads and writes ([`Limits::idle_timeout`], against
-//! clients that stop reading their answer), a bound on open connections in all and per client
-//! address, the longest idle connection closed to make room when all are open ([`serve`]), and a
-//! deadline for each answer ([`Limits::request_timeout`]). Requests carrying a body larger than
-//! [`Limits::max_body_bytes`] are answered 413 before any handler of the resolver's routes runs
-//! ([`body_limit`]), and an answer that takes longer than [`Limits::request_timeout`] is a 503
-//! ([`deadline`]).
+//! This module owns the accept loops (one per worker thread, [`serve`]): every connection is
+//! HTTP/1.1 from hyper with a bound on the request line and headers ([`Limits::max_header_bytes`],
+//! answered 431 by hyper), a deadline for the request head ([`Limits::header_timeout`], against
+//! clients that send it a byte at a time), an idle/stall timeout on reads and writes
+//! ([`Limits::idle_timeout`], against clients that stop reading their answer), a bound on open
+//! connections in all and per client address, the longest idle connection closed to make room when
+//! all are open ([`serve`]), and a deadline for each answer ([`Limits::request_timeout`]).
+//! Requests carrying a body larger than [`Limits::max_body_bytes`] are answered 413 before any
+//! handler of the resolver's routes runs ([`body_limit`]), and an answer that takes longer than
+//! [`Limits::request_timeout`] is a 503 ([`deadline`]).
 //!
 //! On SIGTERM or Ctrl-C ([`shutdown_signal`]) the server stops accepting, lets requests in
 //! flight finish for [`Limits::grace`], then returns.
