@@ -1,15 +1,15 @@
 //! What a request may cost, and how the server stops.
 //!
-//! This module owns the listener loop: every connection is HTTP/1.1 from hyper with a bound on
-//! the request line and headers ([`Limits::max_header_bytes`], answered 431 by hyper), a
-//! deadline for the request head ([`Limits::header_timeout`], against clients that send it a
-//! byte at a time), an idle/stall timeout on reads and writes ([`Limits::idle_timeout`], against
-//! clients that stop reading their answer), a bound on open connections in all and per client
-//! address, the longest idle connection closed to make room when all are open ([`serve`]), and a
-//! deadline for each answer ([`Limits::request_timeout`]). Requests carrying a body larger than
-//! [`Limits::max_body_bytes`] are answered 413 before any handler of the resolver's routes runs
-//! ([`body_limit`]), and an answer that takes longer than [`Limits::request_timeout`] is a 503
-//! ([`deadline`]).
+//! This module owns the accept loops (one per worker thread, [`serve`]): every connection is
+//! HTTP/1.1 from hyper with a bound on the request line and headers ([`Limits::max_header_bytes`],
+//! answered 431 by hyper), a deadline for the request head ([`Limits::header_timeout`], against
+//! clients that send it a byte at a time), an idle/stall timeout on reads and writes
+//! ([`Limits::idle_timeout`], against clients that stop reading their answer), a bound on open
+//! connections in all and per client address, the longest idle connection closed to make room when
+//! all are open ([`serve`]), and a deadline for each answer ([`Limits::request_timeout`]).
+//! Requests carrying a body larger than [`Limits::max_body_bytes`] are answered 413 before any
+//! handler of the resolver's routes runs ([`body_limit`]), and an answer that takes longer than
+//! [`Limits::request_timeout`] is a 503 ([`deadline`]).
 //!
 //! On SIGTERM or Ctrl-C ([`shutdown_signal`]) the server stops accepting, lets requests in
 //! flight finish for [`Limits::grace`], then returns.
@@ -294,8 +294,49 @@ impl Drop for Busy {
     }
 }
 
-/// Serves `router` on `listener` within `limits` until `shutdown` resolves, then waits up to
+/// Listeners on `addr` for `n` accept loops, one each, all on the same port (`SO_REUSEPORT`:
+/// the kernel spreads new connections over them). Port 0 picks one free port for all.
+///
+/// # Errors
+/// When `addr` is not an address or cannot be listened on.
+pub fn listeners(addr: &str, n: usize) -> std::io::Result<Vec<std::net::TcpListener>> {
+    use socket2::{Domain, Protocol, Socket, Type};
+    let mut at = std::net::ToSocketAddrs::to_socket_addrs(addr)?
+        .next()
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "no address"))?;
+    let mut all = Vec::with_capacity(n.max(1));
+    for _ in 0..n.max(1) {
+        let s = Socket::new(Domain::for_address(at), Type::STREAM, Some(Protocol::TCP))?;
+        s.set_reuse_address(true)?;
+        s.set_reuse_port(true)?;
+        s.set_nonblocking(true)?;
+        s.bind(&at.into())?;
+        s.listen(1024)?;
+        let l: std::net::TcpListener = s.into();
+        // The first one's port (chosen by the kernel when asked for 0) is every other one's.
+        at = l.local_addr()?;
+        all.push(l);
+    }
+    Ok(all)
+}
+
+/// What the accept loops of one server share: the connection slots, the open connections by
+/// client, and the word to stop.
+struct Gate {
+    http: hyper::server::conn::http1::Builder,
+    limits: Limits,
+    slots: Arc<Semaphore>,
+    registry: Arc<Registry>,
+    stopped: tokio::sync::watch::Receiver<bool>,
+}
+
+/// Serves `router` on `listeners` within `limits` until `shutdown` resolves, then waits up to
 /// [`Limits::grace`] for the connections still open.
+///
+/// Each listener ([`listeners`]) has a thread of its own running one event loop that accepts its
+/// connections and answers them to their end, so that a request is read, answered and written
+/// on one thread with no other to wake (as nginx's workers do); the bounds below hold for all
+/// the loops together.
 ///
 /// Every client gets an answer while others hold connections: one address (an IPv6 /64) holds
 /// at most [`Limits::max_connections_per_client`], a further one is closed at once; and when
@@ -303,9 +344,10 @@ impl Drop for Busy {
 /// for a new one (a connection answering a request is never closed for it).
 ///
 /// # Errors
-/// None in practice: a failed `accept` (out of file descriptors) is waited out and retried.
+/// When a loop's thread or runtime cannot be started. A failed `accept` (out of file
+/// descriptors) is waited out and retried.
 pub async fn serve(
-    listener: TcpListener,
+    listeners: Vec<std::net::TcpListener>,
     router: Router,
     limits: Limits,
     shutdown: impl Future<Output = ()>,
@@ -320,13 +362,78 @@ pub async fn serve(
         // A client that shuts its side down after sending a whole request still gets the answer.
         .half_close(true);
     let max = limits.max_connections.max(1);
-    let slots = Arc::new(Semaphore::new(max));
-    let registry = Arc::new(Registry {
-        epoch: Instant::now(),
-        inner: Mutex::new(Open::default()),
-    });
     let (stop, stopped) = tokio::sync::watch::channel(false);
-    let mut shutdown = std::pin::pin!(shutdown);
+    let (end, ended) = tokio::sync::watch::channel(false);
+    let gate = Arc::new(Gate {
+        http,
+        limits,
+        slots: Arc::new(Semaphore::new(max)),
+        registry: Arc::new(Registry {
+            epoch: Instant::now(),
+            inner: Mutex::new(Open::default()),
+        }),
+        stopped,
+    });
+    let mut loops = Vec::with_capacity(listeners.len());
+    let mut failed = None;
+    for (i, listener) in listeners.into_iter().enumerate() {
+        let (gate, router, mut ended) = (Arc::clone(&gate), router.clone(), ended.clone());
+        let rt = match tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        {
+            Ok(rt) => rt,
+            Err(e) => {
+                failed = Some(e);
+                break;
+            }
+        };
+        let spawned = std::thread::Builder::new()
+            .name(format!("pith-serve-{i}"))
+            .spawn(move || {
+                rt.block_on(async {
+                    if let Ok(listener) = TcpListener::from_std(listener) {
+                        accept(&listener, &router, &gate).await;
+                    }
+                    // The connections of this loop are answered until every loop's are done
+                    // or the grace period ends.
+                    let _ = ended.wait_for(|e| *e).await;
+                });
+                rt.shutdown_timeout(Duration::from_millis(500));
+            });
+        match spawned {
+            Ok(t) => loops.push(t),
+            Err(e) => {
+                failed = Some(e);
+                break;
+            }
+        }
+    }
+    if failed.is_none() {
+        shutdown.await;
+    }
+    let _ = stop.send(true);
+    // Every connection gives its slot back when it ends.
+    let all = u32::try_from(max).unwrap_or(u32::MAX);
+    let _ = tokio::time::timeout(limits.grace, gate.slots.acquire_many(all)).await;
+    let _ = end.send(true);
+    let _ = tokio::task::spawn_blocking(move || {
+        for t in loops {
+            let _ = t.join();
+        }
+    })
+    .await;
+    failed.map_or(Ok(()), Err)
+}
+
+/// One loop: accepts on `listener` and answers each connection on this thread until the gate
+/// says stop.
+async fn accept(listener: &TcpListener, router: &Router, gate: &Arc<Gate>) {
+    let limits = gate.limits;
+    let mut stopping = gate.stopped.clone();
+    let mut shutdown = std::pin::pin!(async move {
+        let _ = stopping.wait_for(|s| *s).await;
+    });
     'accept: loop {
         let (stream, peer): (_, SocketAddr) = tokio::select! {
             r = listener.accept() => match r {
@@ -339,6 +446,7 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
+        let registry = &gate.registry;
         let who = client(peer.ip());
         let Some((id, conn)) = registry.admit(who, limits.max_connections_per_client.max(1)) else {
             // This client holds its share: the connection is closed unanswered.
@@ -346,14 +454,14 @@ pub async fn serve(
             continue;
         };
         let permit = loop {
-            if let Ok(p) = Arc::clone(&slots).try_acquire_owned() {
+            if let Ok(p) = Arc::clone(&gate.slots).try_acquire_owned() {
                 break p;
             }
             // Full: the longest idle connection makes room; while every one is answering,
             // look again as they finish.
             registry.close_idle();
             tokio::select! {
-                p = Arc::clone(&slots).acquire_owned() => match p {
+                p = Arc::clone(&gate.slots).acquire_owned() => match p {
                     Ok(p) => break p,
                     Err(_) => break 'accept,
                 },
@@ -369,7 +477,7 @@ pub async fn serve(
         stream.set_read_timeout(Some(limits.idle_timeout));
         stream.set_write_timeout(Some(limits.idle_timeout));
         let io = TokioIo::new(Box::pin(stream));
-        let (router, reg, c) = (router.clone(), Arc::clone(&registry), Arc::clone(&conn));
+        let (router, reg, c) = (router.clone(), Arc::clone(registry), Arc::clone(&conn));
         let service = hyper::service::service_fn(move |req: Request<hyper::body::Incoming>| {
             let busy = Busy::new(&c, &reg);
             let call = router.clone().oneshot(req.map(axum::body::Body::new));
@@ -379,9 +487,9 @@ pub async fn serve(
                 r
             }
         });
-        let mut stopped = stopped.clone();
-        let registry = Arc::clone(&registry);
-        let http = http.clone();
+        let mut stopped = gate.stopped.clone();
+        let registry = Arc::clone(registry);
+        let http = gate.http.clone();
         tokio::spawn(async move {
             let served = http.serve_connection(io, service);
             let mut served = std::pin::pin!(served);
@@ -391,7 +499,7 @@ pub async fn serve(
                     served.as_mut().graceful_shutdown();
                     let _ = served.as_mut().await;
                 }
-                _ = stopped.changed() => {
+                () = async { let _ = stopped.wait_for(|s| *s).await; } => {
                     served.as_mut().graceful_shutdown();
                     let _ = served.as_mut().await;
                 }
@@ -400,10 +508,4 @@ pub async fn serve(
             drop(permit);
         });
     }
-    drop(listener);
-    let _ = stop.send(true);
-    // Every connection gives its slot back when it ends.
-    let all = u32::try_from(max).unwrap_or(u32::MAX);
-    let _ = tokio::time::timeout(limits.grace, slots.acquire_many(all)).await;
-    Ok(())
 }

@@ -410,16 +410,16 @@ fn serve(a: ServeArgs, quiet: bool) -> Result<()> {
         upload_grace: Duration::from_secs(a.upload_grace),
         ..Limits::default()
     };
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(pith::job::pass_threads(a.jobs))
+    // This thread watches the index and the signals; the connections are answered by one
+    // loop per worker, each on a thread of its own ([`limits::serve`]).
+    let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the runtime")?;
     rt.block_on(async {
-        let listener = tokio::net::TcpListener::bind(&a.listen)
-            .await
+        let listeners = limits::listeners(&a.listen, pith::job::pass_threads(a.jobs))
             .with_context(|| format!("cannot listen on {}", a.listen))?;
-        let addr = listener.local_addr()?;
+        let addr = listeners[0].local_addr()?;
         let state = AppState::new(index, base, limits).with_max_upload(a.max_upload);
         // Before the address is printed: from then on SIGHUP reloads, it does not end the server.
         tokio::spawn(app::watch(
@@ -459,7 +459,7 @@ fn serve(a: ServeArgs, quiet: bool) -> Result<()> {
             stop.await;
             uploads.stop_all();
         };
-        limits::serve(listener, router, limits, shutdown).await?;
+        limits::serve(listeners, router, limits, shutdown).await?;
         Ok::<(), anyhow::Error>(())
     })?;
     // A check that has not yet seen its stop is not waited for.

@@ -18,6 +18,7 @@ mod hostile_index;
 mod hostile_inputs;
 mod index;
 mod limits;
+mod loops;
 mod pages;
 mod pages_in_process;
 mod parity;
