@@ -98,8 +98,13 @@ pub struct Args {
     check: bool,
     /// Stop any one file (or tar member) after SECS seconds: it is reported failed (kind
     /// over_time), nothing is written for it, and the run goes on; 0 for no bound.
-    #[arg(long, value_name = "SECS", default_value_t = job::defaults::FILE_TIMEOUT_SECS as f64)]
-    file_timeout: f64,
+    #[arg(long, value_name = "SECS", help = format!(
+        "Stop any one file (or tar member) after SECS seconds: it is reported failed (kind \
+         over_time), nothing is written for it, and the run goes on; 0 for no bound \
+         [default: {}]",
+        job::defaults::FILE_TIMEOUT_SECS
+    ))]
+    file_timeout: Option<f64>,
     /// Also write every PDF's references here as it is read: the JSON Lines pith refs writes
     /// (the arXiv ids and DOIs its reference list cites, with page and line), read before the
     /// file is updated; with --tar each member is named as in the tar. A PDF whose citing paper
@@ -300,8 +305,14 @@ impl job::progress::Progress<ItemReport> for Reporter<'_> {
 
 /// Runs `pith batch`.
 pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
-    let bound = job::stop::bound_of_secs(args.file_timeout);
-    let settings = super::inject::settings(args.force, args.repair, None, &args.stamp, bound, ui)?;
+    let req = super::inject::update_request(
+        args.force,
+        args.repair,
+        None,
+        &args.stamp,
+        args.file_timeout,
+    );
+    let settings = super::inject::settings(&req, ui)?;
     if args.tar.active() {
         let shared = super::tar::Shared {
             out_dir: args.out_dir.as_deref(),

@@ -23,6 +23,9 @@ pub struct UpdateRequest {
     pub stamp: bool,
     /// With `stamp`: `short` or `full` ([`super::defaults::STAMP_FORM`] when left out).
     pub stamp_form: Option<String>,
+    /// With `stamp`: the old spelling of `stamp_form: "full"`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stamp_full: bool,
     /// With `stamp`: the margin ([`super::defaults::STAMP_POSITION`] when left out).
     pub stamp_position: Option<String>,
     /// With `stamp`: the font size in points ([`super::defaults::STAMP_SIZE`] when left
@@ -66,28 +69,36 @@ impl UpdateRequest {
     /// ```
     pub fn settings(&self) -> Result<Settings, Error> {
         use super::defaults as d;
-        let stamp_given =
-            self.stamp_form.is_some() || self.stamp_position.is_some() || self.stamp_size.is_some();
+        let stamp_given = self.stamp_form.is_some()
+            || self.stamp_full
+            || self.stamp_position.is_some()
+            || self.stamp_size.is_some();
         if stamp_given && !self.stamp {
             return Err(Error::new(ErrorKind::Stamp(
                 "the stamp's form, position and size go with the stamp: ask for the stamp too"
                     .into(),
             )));
         }
+        let form = match (self.stamp_full, self.stamp_form.as_deref()) {
+            (true, Some(f)) if f != "full" => {
+                return Err(Error::new(ErrorKind::Stamp(format!(
+                    "stamp_full is stamp_form full: it does not go with stamp_form {f}"
+                ))))
+            }
+            (true, _) => "full",
+            (false, f) => f.unwrap_or(d::STAMP_FORM),
+        };
         let stamp = self
             .stamp
             .then(|| {
                 super::stamp(
-                    self.stamp_form.as_deref().unwrap_or(d::STAMP_FORM),
+                    form,
                     self.stamp_position.as_deref().unwrap_or(d::STAMP_POSITION),
                     self.stamp_size.unwrap_or(d::STAMP_SIZE),
                 )
             })
             .transpose()?;
-        let file_timeout = match self.file_timeout {
-            Some(secs) => super::stop::bound_of_secs(secs),
-            None => Settings::default().file_timeout,
-        };
+        let file_timeout = super::stop::file_bound(self.file_timeout);
         Ok(Settings {
             force: self.force,
             repair: self.repair,
@@ -118,6 +129,12 @@ mod tests {
             UpdateRequest {
                 stamp: true,
                 stamp_size: Some(1000.0),
+                ..Default::default()
+            },
+            UpdateRequest {
+                stamp: true,
+                stamp_full: true,
+                stamp_form: Some("short".into()),
                 ..Default::default()
             },
             UpdateRequest {
