@@ -82,7 +82,7 @@ impl UpdateRequest {
         let form = match (self.stamp_full, self.stamp_form.as_deref()) {
             (true, Some(f)) if f != "full" => {
                 return Err(Error::new(ErrorKind::Stamp(format!(
-                    "stamp_full is stamp_form full: it does not go with stamp_form {f}"
+                    "the full-form switch asks for the full form: it does not go with the form {f}"
                 ))))
             }
             (true, _) => "full",
