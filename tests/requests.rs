@@ -547,12 +547,7 @@ fn contradictions_are_the_requests_at_the_command_line() {
         stamp_size: Some(8.0),
         ..Default::default()
     };
-    let full_and_short = UpdateRequest {
-        stamp: true,
-        stamp_full: true,
-        stamp_form: Some("short".into()),
-        ..Default::default()
-    };
+    let full_and_short = pith::job::update::stamp_form(true, Some("short".into()));
     let keys_alone = BundleRequest {
         key: vec!["k".into()],
         ..Default::default()
@@ -567,9 +562,11 @@ fn contradictions_are_the_requests_at_the_command_line() {
     };
     let title_twice = pith::job::given::text(Some("t".into()), Some("t.txt".into()), "title");
     let password_twice = pith::job::given::text(Some("p".into()), Some("p.txt".into()), "password");
-    let mut offline_refresh = pith::net::Settings::default();
-    offline_refresh.offline = true;
-    offline_refresh.refresh = true;
+    let offline_refresh = pith::net::Settings {
+        offline: true,
+        refresh: true,
+        ..Default::default()
+    };
     // (arguments, the library's sentence, the kind under --json when the command takes it)
     let rows: Vec<(Vec<&str>, String, Option<&str>)> = vec![
         (
@@ -590,7 +587,7 @@ fn contradictions_are_the_requests_at_the_command_line() {
                 "--stamp-form",
                 "short",
             ],
-            said(&full_and_short.validate().unwrap_err()),
+            said(&full_and_short.unwrap_err()),
             Some("stamp"),
         ),
         (

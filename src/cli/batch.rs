@@ -311,7 +311,7 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
         None,
         &args.stamp,
         args.file_timeout,
-    );
+    )?;
     let settings = super::inject::settings(&req, ui)?;
     if args.tar.active() {
         let shared = super::tar::Shared {

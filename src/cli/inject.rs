@@ -211,20 +211,19 @@ pub fn update_request(
     password: Option<Vec<u8>>,
     stamp: &StampArgs,
     file_timeout: Option<f64>,
-) -> UpdateRequest {
-    UpdateRequest {
+) -> Result<UpdateRequest> {
+    Ok(UpdateRequest {
         force,
         repair,
         now: None,
         stamp: stamp.stamp,
-        stamp_form: stamp.stamp_form.clone(),
-        stamp_full: stamp.stamp_full,
+        stamp_form: job::update::stamp_form(stamp.stamp_full, stamp.stamp_form.clone())?,
         stamp_position: stamp.stamp_position.clone(),
         stamp_size: stamp.stamp_size,
         replace: stamp.replace,
         file_timeout,
         password,
-    }
+    })
 }
 
 /// The job settings of an update request, with the command line's no-clobber.
@@ -271,7 +270,7 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
         password,
         &args.stamp,
         args.deadline.file_timeout,
-    );
+    )?;
     let settings = settings(&req, ui)?;
     let data = stdin_bytes(input)?;
     let source = match &data {

@@ -23,9 +23,6 @@ pub struct UpdateRequest {
     pub stamp: bool,
     /// With `stamp`: `short` or `full` ([`super::defaults::STAMP_FORM`] when left out).
     pub stamp_form: Option<String>,
-    /// With `stamp`: the old spelling of `stamp_form: "full"`.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub stamp_full: bool,
     /// With `stamp`: the margin ([`super::defaults::STAMP_POSITION`] when left out).
     pub stamp_position: Option<String>,
     /// With `stamp`: the font size in points ([`super::defaults::STAMP_SIZE`] when left
@@ -69,25 +66,15 @@ impl UpdateRequest {
     /// ```
     pub fn settings(&self) -> Result<Settings, Error> {
         use super::defaults as d;
-        let stamp_given = self.stamp_form.is_some()
-            || self.stamp_full
-            || self.stamp_position.is_some()
-            || self.stamp_size.is_some();
+        let stamp_given =
+            self.stamp_form.is_some() || self.stamp_position.is_some() || self.stamp_size.is_some();
         if stamp_given && !self.stamp {
             return Err(Error::new(ErrorKind::Stamp(
                 "the stamp's form, position and size go with the stamp: ask for the stamp too"
                     .into(),
             )));
         }
-        let form = match (self.stamp_full, self.stamp_form.as_deref()) {
-            (true, Some(f)) if f != "full" => {
-                return Err(Error::new(ErrorKind::Stamp(format!(
-                    "the full-form switch asks for the full form: it does not go with the form {f}"
-                ))))
-            }
-            (true, _) => "full",
-            (false, f) => f.unwrap_or(d::STAMP_FORM),
-        };
+        let form = self.stamp_form.as_deref().unwrap_or(d::STAMP_FORM);
         let stamp = self
             .stamp
             .then(|| {
@@ -112,6 +99,29 @@ impl UpdateRequest {
     }
 }
 
+/// The stamp's form given as a name, or by the full-form switch (the command line's hidden
+/// `--stamp-full`, the old spelling of `--stamp-form full`).
+///
+/// # Errors
+/// [`ErrorKind::Stamp`] for the switch beside another form.
+///
+/// # Examples
+/// ```
+/// use pith::job::update::stamp_form;
+/// assert_eq!(stamp_form(true, None)?.as_deref(), Some("full"));
+/// assert!(stamp_form(true, Some("short".into())).is_err());
+/// # Ok::<(), pith::job::Error>(())
+/// ```
+pub fn stamp_form(full: bool, form: Option<String>) -> Result<Option<String>, Error> {
+    match (full, form) {
+        (true, Some(f)) if f != "full" => Err(Error::new(ErrorKind::Stamp(format!(
+            "the full-form switch asks for the full form: it does not go with the form {f}"
+        )))),
+        (true, _) => Ok(Some("full".into())),
+        (false, f) => Ok(f),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,12 +143,6 @@ mod tests {
             },
             UpdateRequest {
                 stamp: true,
-                stamp_full: true,
-                stamp_form: Some("short".into()),
-                ..Default::default()
-            },
-            UpdateRequest {
-                stamp: true,
                 stamp_position: Some("middle".into()),
                 ..Default::default()
             },
@@ -150,6 +154,8 @@ mod tests {
             sentences.insert(e.to_string());
         }
         assert_eq!(sentences.len(), bad.len(), "{sentences:#?}");
+        assert!(stamp_form(true, Some("short".into())).is_err());
+        assert_eq!(stamp_form(false, None).unwrap(), None);
         let r: UpdateRequest =
             serde_json::from_str(r#"{"stamp": true, "stamp_form": "full", "file_timeout": 0}"#)
                 .unwrap();
