@@ -567,6 +567,17 @@ fn contradictions_are_the_requests_at_the_command_line() {
         refresh: true,
         ..Default::default()
     };
+    let tar_alone = pith::job::tar::request::TarRequest {
+        tar: Some("a.tar".into()),
+        arxiv_metadata: true,
+        ..Default::default()
+    };
+    let tars_without_out = pith::job::tar::request::TarRequest {
+        tar_dir: Some("tars".into()),
+        arxiv_manifest: Some("m.xml".into()),
+        arxiv_metadata: true,
+        ..Default::default()
+    };
     // (arguments, the library's sentence, the kind under --json when the command takes it)
     let rows: Vec<(Vec<&str>, String, Option<&str>)> = vec![
         (
@@ -608,6 +619,24 @@ fn contradictions_are_the_requests_at_the_command_line() {
                 .validate()
                 .unwrap_err(),
             ),
+            None,
+        ),
+        (
+            vec!["batch", "--tar", "a.tar", "--arxiv-metadata", "m.json"],
+            said(&tar_alone.validate().unwrap_err()),
+            None,
+        ),
+        (
+            vec![
+                "batch",
+                "--tar-dir",
+                "tars",
+                "--arxiv-manifest",
+                "m.xml",
+                "--arxiv-metadata",
+                "m.json",
+            ],
+            said(&tars_without_out.validate().unwrap_err()),
             None,
         ),
         (

@@ -303,8 +303,41 @@ impl job::progress::Progress<ItemReport> for Reporter<'_> {
     }
 }
 
+/// The tar options as given, with the names of the folder run's options given beside them,
+/// for the library to check ([`job::tar::request::TarRequest::validate`]).
+fn tar_request(args: &Args) -> job::tar::request::TarRequest {
+    let t = &args.tar;
+    let folder = [
+        ("--dir", args.dir.is_some()),
+        ("--manifest", args.manifest.is_some()),
+        ("--in-place", args.in_place),
+        ("--mirror", args.mirror),
+        ("--dry-run", args.dry_run),
+        ("--check", args.check),
+        ("--arxiv-unmatched", args.arxiv_unmatched.is_some()),
+        ("--strict", args.strict),
+    ];
+    job::tar::request::TarRequest {
+        tar: t.tar.clone(),
+        out_tar: t.out_tar.clone(),
+        tar_dir: t.tar_dir.clone(),
+        arxiv_manifest: t.arxiv_manifest.clone(),
+        any_tar: t.any_tar,
+        tar_name: t.tar_name.clone(),
+        arxiv_metadata: !args.arxiv_metadata.is_empty(),
+        out_dir: args.out_dir.is_some(),
+        shard: args.shard.is_some(),
+        folder_options: folder
+            .iter()
+            .filter(|(_, given)| *given)
+            .map(|(name, _)| (*name).to_owned())
+            .collect(),
+    }
+}
+
 /// Runs `pith batch`.
 pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
+    tar_request(&args).validate()?;
     let req = super::inject::update_request(
         args.force,
         args.repair,
