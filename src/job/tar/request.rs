@@ -74,15 +74,15 @@ impl TarRequest {
         if !self.active() {
             return Ok(());
         }
-        if !self.arxiv_metadata {
-            return refuse(
-                "a tar run numbers its members from arXiv's metadata: give the metadata",
-            );
-        }
         if let Some(o) = self.folder_options.first() {
             return refuse(&format!(
                 "a tar run takes none of a folder run's options ({o} among them): a folder or manifest of PDFs, in place, a mirror, a dry run, a check, unmatched lines, strict"
             ));
+        }
+        if !self.arxiv_metadata {
+            return refuse(
+                "a tar run numbers its members from arXiv's metadata: give the metadata",
+            );
         }
         if one {
             if self.out_tar.is_none() {
