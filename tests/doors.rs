@@ -51,6 +51,24 @@ fn literal_after(line: &str, call: &str) -> bool {
     })
 }
 
+/// clap's attributes that refuse a combination of options or give an option a value: each
+/// is a decision the library's request makes instead.
+const CLAP_RULES: &[&str] = &[
+    "conflicts_with",
+    "requires =",
+    "requires_all",
+    "requires_if",
+    "required_unless",
+    "required_if",
+    "required = true",
+    "default_value",
+    "default_missing_value",
+    "ArgGroup",
+    "group = ",
+    "multiple(false)",
+    "required(true)",
+];
+
 const RULES: &[Rule] = &[
     Rule {
         what: "keys sliced or skipped (the job resolves the registry key and PITH_KEYS)",
@@ -81,6 +99,10 @@ const RULES: &[Rule] = &[
     Rule {
         what: "clap refusing an output with in place (job::outputs::destination refuses it, with the same sentence at every door)",
         holds: |l| l.contains("conflicts_with = \"in_place\"") || l.contains("conflicts_with = \"output\""),
+    },
+    Rule {
+        what: "a clap contradiction or default (conflicts_with, requires, required_unless_present, a group, default_value): the request's validate() and Default hold it, with one sentence at every door",
+        holds: |l| CLAP_RULES.iter().any(|a| l.contains(a)),
     },
     Rule {
         what: "a deadline made from seconds by hand (job::stop::bound_of_secs is the one rule)",
@@ -135,6 +157,16 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "crates/pith-serve/src/routes.rs",
         "named.file.is_some() ||",
         "which paths the server serves (404), not an option of a request",
+    ),
+    (
+        "src/cli/mod.rs",
+        "conflicts_with = \"verbose\"",
+        "how much the command line itself prints: no request carries it",
+    ),
+    (
+        "src/cli/refs.rs",
+        "#[arg(value_name = \"FILE\", required = true)]",
+        "a positional's arity (one file or more), which clap's usage line shows",
     ),
 ];
 
@@ -219,6 +251,13 @@ fn the_rules_catch_what_they_name() {
         "#[arg(long, default_value_t = 120.0)]",
         "let key = Key::registry();",
         "#[arg(short, long, value_name = \"OUT.pdf\", conflicts_with = \"in_place\")]",
+        "#[arg(long, default_value_t = job::defaults::STAMP_SIZE)]",
+        "#[arg(long, value_name = \"KEY\", requires = \"bundle\")]",
+        "#[arg(value_name = \"ID\", conflicts_with_all = [\"record\", \"id\"])]",
+        "#[arg(long, required_unless_present = \"dir\")]",
+        "#[arg(long, default_value = \".\")]",
+        "#[group(required = true, multiple = false)]",
+        "ArgGroup::new(\"input\").multiple(false)",
     ] {
         assert!(caught(bad), "not caught: {bad}");
     }
@@ -244,7 +283,7 @@ fn the_rules_catch_what_they_name() {
     assert_eq!(literal_default("(path, *, force=false, qr=None))]"), None);
     for fine in [
         "(s.differs.unwrap_or(0), \"carry another number\"),",
-        "#[arg(long, default_value_t = job::defaults::STAMP_SIZE)]",
+        "#[arg(long, value_name = \"PT\", help = stamp_size_help())]",
         ".max()",
     ] {
         assert!(!caught(fine), "caught: {fine}");

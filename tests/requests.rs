@@ -527,3 +527,204 @@ fn strip_refuses_what_its_request_refuses() {
         assert_eq!(std::fs::read(&src).unwrap(), before);
     }
 }
+
+/// Each contradiction the command line once left to clap is refused by the library's
+/// request, with the library's sentence, exit 2, one line, nothing on standard output but
+/// `{error, kind}` under `--json`, and nothing written.
+#[test]
+fn contradictions_are_the_requests_at_the_command_line() {
+    use pith::job::badge::{BadgeRequest, BundleRequest};
+    use pith::job::update::UpdateRequest;
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("in.pdf");
+    copy_writable(&fixture("minimal.pdf"), &src);
+    let before = std::fs::read(&src).unwrap();
+    let out = dir.path().join("out.pdf");
+    let (pdf, o) = (src.to_str().unwrap(), out.to_str().unwrap());
+    let n = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
+    let said = |e: &dyn std::fmt::Display| e.to_string();
+    let size_alone = UpdateRequest {
+        stamp_size: Some(8.0),
+        ..Default::default()
+    };
+    let full_and_short = pith::job::update::stamp_form(true, Some("short".into()));
+    let keys_alone = BundleRequest {
+        key: vec!["k".into()],
+        ..Default::default()
+    };
+    let told = BadgeRequest {
+        status: Some("computed".into()),
+        ..Default::default()
+    };
+    let bundle_and_status = BundleRequest {
+        bundle: Some("b.json".into()),
+        ..Default::default()
+    };
+    let title_twice = pith::job::given::text(Some("t".into()), Some("t.txt".into()), "title");
+    let password_twice = pith::job::given::text(Some("p".into()), Some("p.txt".into()), "password");
+    let offline_refresh = pith::net::Settings {
+        offline: true,
+        refresh: true,
+        ..Default::default()
+    };
+    let tar_alone = pith::job::tar::request::TarRequest {
+        tar: Some("a.tar".into()),
+        arxiv_metadata: true,
+        ..Default::default()
+    };
+    let tars_without_out = pith::job::tar::request::TarRequest {
+        tar_dir: Some("tars".into()),
+        arxiv_manifest: Some("m.xml".into()),
+        arxiv_metadata: true,
+        ..Default::default()
+    };
+    // (arguments, the library's sentence, the kind under --json when the command takes it)
+    let rows: Vec<(Vec<&str>, String, Option<&str>)> = vec![
+        (
+            vec!["inject", pdf, "--number", n, "-o", o, "--stamp-size", "8"],
+            said(&size_alone.validate().unwrap_err()),
+            Some("stamp"),
+        ),
+        (
+            vec![
+                "inject",
+                pdf,
+                "--number",
+                n,
+                "-o",
+                o,
+                "--stamp",
+                "--stamp-full",
+                "--stamp-form",
+                "short",
+            ],
+            said(&full_and_short.unwrap_err()),
+            Some("stamp"),
+        ),
+        (
+            vec![
+                "batch",
+                "--dir",
+                dir.path().to_str().unwrap(),
+                "--dry-run",
+                "--in-place",
+                "--stamp-position",
+                "top",
+            ],
+            said(
+                &UpdateRequest {
+                    stamp_position: Some("top".into()),
+                    ..Default::default()
+                }
+                .validate()
+                .unwrap_err(),
+            ),
+            None,
+        ),
+        (
+            vec!["batch", "--tar", "a.tar", "--arxiv-metadata", "m.json"],
+            said(&tar_alone.validate().unwrap_err()),
+            None,
+        ),
+        (
+            vec![
+                "batch",
+                "--tar-dir",
+                "tars",
+                "--arxiv-manifest",
+                "m.xml",
+                "--arxiv-metadata",
+                "m.json",
+            ],
+            said(&tars_without_out.validate().unwrap_err()),
+            None,
+        ),
+        (
+            vec!["badge", n, "--key", "k"],
+            said(&keys_alone.validate(&BadgeRequest::default()).unwrap_err()),
+            None,
+        ),
+        (
+            vec!["badge", n, "--bundle", "b.json", "--status", "computed"],
+            said(&bundle_and_status.validate(&told).unwrap_err()),
+            None,
+        ),
+        (
+            vec![
+                "number",
+                "--id",
+                "2402.03791",
+                "--title",
+                "t",
+                "--title-file",
+                "t.txt",
+            ],
+            said(&title_twice.unwrap_err()),
+            Some("request"),
+        ),
+        (
+            vec![
+                "inspect",
+                pdf,
+                "--password",
+                "p",
+                "--password-file",
+                "p.txt",
+            ],
+            said(&password_twice.unwrap_err()),
+            Some("request"),
+        ),
+        (
+            vec!["number", "2402.03791", "--record", "r.json"],
+            said(&pith::job::given::Conflict::SeveralNumberSources),
+            Some("request"),
+        ),
+        (
+            vec!["number", "--record", "r.json", "--tex", "--json"],
+            said(&pith::job::given::Conflict::TexAndJson),
+            None,
+        ),
+        (
+            vec!["number", "--offline", "--refresh", "2402.03791"],
+            said(&offline_refresh.validate().unwrap_err()),
+            Some("setting"),
+        ),
+        (
+            vec!["cite", "--offline", "--refresh", "2402.03791"],
+            said(&offline_refresh.validate().unwrap_err()),
+            None,
+        ),
+        (
+            vec!["ots", "stamp", "--file", pdf, "--digest", "00"],
+            said(&pith::job::given::Conflict::SeveralSubjects),
+            None,
+        ),
+    ];
+    for (args, sentence, kind) in rows {
+        let r = common::run_pith(&args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.starts_with("pith: ") && r.stderr.contains(&sentence),
+            "{args:?}: {} (the library says {sentence:?})",
+            r.stderr
+        );
+        if !args.contains(&"--json") {
+            assert!(r.stdout.is_empty(), "{args:?}: {}", r.stdout);
+        }
+        if let Some(kind) = kind {
+            let mut json = args.clone();
+            json.push("--json");
+            let r = common::run_pith(&json);
+            assert_eq!(r.code, 2, "{json:?}: {}", r.stderr);
+            let v: Value = serde_json::from_str(&r.stdout).unwrap();
+            assert_eq!(v["kind"], kind, "{json:?}: {v}");
+            assert!(
+                v["error"].as_str().unwrap().contains(&sentence),
+                "{json:?}: {v}"
+            );
+        }
+        assert!(!out.exists(), "{args:?}");
+        assert_eq!(std::fs::read(&src).unwrap(), before, "{args:?}");
+    }
+}

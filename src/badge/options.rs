@@ -57,6 +57,13 @@ pub enum ErrorKind {
     /// `anchored` from a capture or a proof a mirror checked ([`status`]).
     #[error("{}", unchecked_status(*.0))]
     UncheckedStatus(RecordStatus),
+    /// Occurs when a bundle is given beside a stated status: the bundle's checked status is
+    /// the one the badge shows.
+    #[error("a bundle gives the badge its status: give either a bundle or a status, not both")]
+    BundleAndStatus,
+    /// Occurs when keys to trust are given without a bundle whose receipt they would check.
+    #[error("keys check a bundle's receipt signature: give the bundle too")]
+    KeyWithoutBundle,
     /// Occurs when a badge image's format is not `svg` or `pdf`, or contradicts the output's
     /// file name ([`ImageFormat::for_output`]).
     #[error("{0}")]

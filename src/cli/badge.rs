@@ -32,22 +32,28 @@ pub struct BadgeLook {
     /// Add the status pith finds in this bundle JSON of the number: "verified" when a receipt
     /// signature in it verifies with the registry key (or a --key), else "computed". What the
     /// bundle states beyond that (anchored, attested…) is reported, not shown.
-    #[arg(long, value_name = "FILE", conflicts_with = "status")]
+    #[arg(long, value_name = "FILE")]
     bundle: Option<PathBuf>,
     /// With --bundle: an Ed25519 public key (base64 or hex, or a file holding it) to trust
     /// besides the built-in registry key (PITH_KEYS pins keys for every run).
-    #[arg(long, value_name = "KEY", requires = "bundle")]
+    #[arg(long, value_name = "KEY")]
     key: Vec<String>,
     /// Draw the dark colour scheme's colours only: the image for dark pages of an HTML
     /// <picture> (the default badge switches by itself where the viewer applies its CSS).
     #[arg(long)]
     dark: bool,
     /// Style: flat (rounded, gradient) or flat-square.
-    #[arg(long, default_value = pith::job::defaults::BADGE_STYLE, value_parser = ["flat", "flat-square"])]
-    style: String,
+    #[arg(long, value_parser = ["flat", "flat-square"], help = format!(
+        "Style: flat (rounded, gradient) or flat-square [default: {}]",
+        pith::job::defaults::BADGE_STYLE
+    ))]
+    style: Option<String>,
     /// Text of the first segment.
-    #[arg(long, default_value = pith::job::defaults::BADGE_LABEL)]
-    label: String,
+    #[arg(long, help = format!(
+        "Text of the first segment [default: {}]",
+        pith::job::defaults::BADGE_LABEL
+    ))]
+    label: Option<String>,
     /// Draw a QR code of the record URL below the badge (error correction M, 4-module quiet
     /// zone).
     #[arg(long)]
@@ -100,8 +106,11 @@ pub struct SnippetArgs {
     #[command(flatten)]
     look: BadgeLook,
     /// Target format.
-    #[arg(long, value_name = "FORMAT", default_value = pith::job::defaults::SNIPPET_FORMAT, value_parser = ["md", "html", "rst", "adoc", "tex"])]
-    format: String,
+    #[arg(long, value_name = "FORMAT", value_parser = ["md", "html", "rst", "adoc", "tex"], help = format!(
+        "Target format [default: {}]",
+        pith::job::defaults::SNIPPET_FORMAT
+    ))]
+    format: Option<String>,
     /// URL or path of the badge image (default pith-<8 characters>.svg, .pdf for tex).
     #[arg(long, value_name = "URL")]
     src: Option<String>,
@@ -130,12 +139,17 @@ impl BadgeLook {
         let request = pith::job::badge::BadgeRequest {
             full: self.full,
             status: self.status.clone(),
-            style: Some(self.style.clone()),
-            label: Some(self.label.clone()),
+            style: self.style.clone(),
+            label: self.label.clone(),
             qr: self.qr,
             qr_module: self.qr_module,
             dark: self.dark,
         };
+        pith::job::badge::BundleRequest {
+            bundle: self.bundle.clone(),
+            key: self.key.clone(),
+        }
+        .validate(&request)?;
         let opts = request.options().map_err(|e| {
             let hint = match e.kind() {
                 badge::ErrorKind::UncheckedStatus(RecordStatus::Verified) => {
@@ -215,7 +229,7 @@ pub fn run_badge(args: BadgeArgs, ui: super::Ui) -> Result<Outcome> {
 pub fn run_snippet(args: SnippetArgs, ui: super::Ui) -> Result<Outcome> {
     let (number, badge) = args.look.resolve(ui)?;
     let request = pith::job::badge::SnippetRequest {
-        format: Some(args.format),
+        format: args.format,
         src: args.src,
         dark_src: args.dark_src,
         download: args.download,

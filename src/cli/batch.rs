@@ -98,8 +98,13 @@ pub struct Args {
     check: bool,
     /// Stop any one file (or tar member) after SECS seconds: it is reported failed (kind
     /// over_time), nothing is written for it, and the run goes on; 0 for no bound.
-    #[arg(long, value_name = "SECS", default_value_t = job::defaults::FILE_TIMEOUT_SECS as f64)]
-    file_timeout: f64,
+    #[arg(long, value_name = "SECS", help = format!(
+        "Stop any one file (or tar member) after SECS seconds: it is reported failed (kind \
+         over_time), nothing is written for it, and the run goes on; 0 for no bound \
+         [default: {}]",
+        job::defaults::FILE_TIMEOUT_SECS
+    ))]
+    file_timeout: Option<f64>,
     /// Also write every PDF's references here as it is read: the JSON Lines pith refs writes
     /// (the arXiv ids and DOIs its reference list cites, with page and line), read before the
     /// file is updated; with --tar each member is named as in the tar. A PDF whose citing paper
@@ -298,10 +303,49 @@ impl job::progress::Progress<ItemReport> for Reporter<'_> {
     }
 }
 
+/// The tar options as given, with the names of the folder run's options given beside them,
+/// for the library to check ([`job::tar::request::TarRequest::validate`]).
+fn tar_request(args: &Args) -> job::tar::request::TarRequest {
+    let t = &args.tar;
+    let folder = [
+        ("--dir", args.dir.is_some()),
+        ("--manifest", args.manifest.is_some()),
+        ("--in-place", args.in_place),
+        ("--mirror", args.mirror),
+        ("--dry-run", args.dry_run),
+        ("--check", args.check),
+        ("--arxiv-unmatched", args.arxiv_unmatched.is_some()),
+        ("--strict", args.strict),
+    ];
+    job::tar::request::TarRequest {
+        tar: t.tar.clone(),
+        out_tar: t.out_tar.clone(),
+        tar_dir: t.tar_dir.clone(),
+        arxiv_manifest: t.arxiv_manifest.clone(),
+        any_tar: t.any_tar,
+        tar_name: t.tar_name.clone(),
+        arxiv_metadata: !args.arxiv_metadata.is_empty(),
+        out_dir: args.out_dir.is_some(),
+        shard: args.shard.is_some(),
+        folder_options: folder
+            .iter()
+            .filter(|(_, given)| *given)
+            .map(|(name, _)| (*name).to_owned())
+            .collect(),
+    }
+}
+
 /// Runs `pith batch`.
 pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
-    let bound = job::stop::bound_of_secs(args.file_timeout);
-    let settings = super::inject::settings(args.force, args.repair, None, &args.stamp, bound, ui)?;
+    tar_request(&args).validate()?;
+    let req = super::inject::update_request(
+        args.force,
+        args.repair,
+        None,
+        &args.stamp,
+        args.file_timeout,
+    )?;
+    let settings = super::inject::settings(&req, ui)?;
     if args.tar.active() {
         let shared = super::tar::Shared {
             out_dir: args.out_dir.as_deref(),

@@ -28,8 +28,11 @@ pub struct Args {
     #[arg(value_name = "ID|NUMBER")]
     paper: Option<String>,
     /// The citation format.
-    #[arg(long, value_name = "FORMAT", default_value = "bibtex", value_parser = ["bibtex", "csl-json", "ris"])]
-    format: String,
+    #[arg(long, value_name = "FORMAT", value_parser = ["bibtex", "csl-json", "ris"], help = format!(
+        "The citation format [default: {}]",
+        pith::job::defaults::CITE_FORMAT
+    ))]
+    format: Option<String>,
     /// Write the citation to FILE (whole, or not at all; its folders are made) instead of
     /// standard output ("-").
     #[arg(short, long, value_name = "FILE")]
@@ -40,7 +43,12 @@ pub struct Args {
 
 /// Prints the citation.
 pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
-    let format: Format = args.format.parse().map_err(anyhow::Error::msg)?;
+    let format: Format = args
+        .format
+        .as_deref()
+        .unwrap_or(pith::job::defaults::CITE_FORMAT)
+        .parse()
+        .map_err(anyhow::Error::msg)?;
     let given = pith::job::given::text_or_input(
         args.paper.as_deref(),
         args.input.is_given(),

@@ -5,8 +5,8 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
+use pith::job::update::UpdateRequest;
 use pith::job::{self, Destination, InjectReport, InjectRequest, Settings, Source, Status};
-use pith::pdf::stamp::{Form, Position};
 
 use super::hint::{hinted, By};
 use super::input::NumberInput;
@@ -72,19 +72,30 @@ pub struct Args {
 pub struct FileTimeout {
     /// Stop after SECS seconds on a file that costs more (refused with kind over_time,
     /// nothing written, the input untouched); 0 for no bound.
-    #[arg(long, value_name = "SECS", default_value_t = job::defaults::FILE_TIMEOUT_SECS as f64)]
-    pub file_timeout: f64,
+    #[arg(long, value_name = "SECS", help = file_timeout_help())]
+    pub file_timeout: Option<f64>,
+}
+
+/// `--file-timeout`'s help, with the library's default.
+pub fn file_timeout_help() -> String {
+    format!(
+        "Stop after SECS seconds on a file that costs more (refused with kind over_time, \
+         nothing written, the input untouched); 0 for no bound [default: {}]",
+        job::defaults::FILE_TIMEOUT_SECS
+    )
 }
 
 impl FileTimeout {
-    /// The bound given.
+    /// The bound given, or the library's when left out.
     pub fn bound(&self) -> Option<std::time::Duration> {
-        job::stop::bound_of_secs(self.file_timeout)
+        job::stop::file_bound(self.file_timeout)
     }
 }
 
 /// The page-1 options of `pith inject` and `pith batch`: the stamp, and what to do with a
-/// badge that shows another number.
+/// badge that shows another number. Each is passed on as given; the library's
+/// [`UpdateRequest`](pith::job::update::UpdateRequest) fills the defaults and refuses a stamp
+/// setting without the stamp.
 #[derive(Debug, Clone, clap::Args)]
 pub struct StampArgs {
     /// Also print the number on page 1 as real, selectable text with a link to its record
@@ -93,23 +104,28 @@ pub struct StampArgs {
     #[arg(long)]
     pub stamp: bool,
     /// The old spelling of --stamp-form full.
-    #[arg(long, hide = true, requires = "stamp", conflicts_with = "stamp_form")]
+    #[arg(long, hide = true)]
     pub stamp_full: bool,
-    /// Which form of the number the stamp shows.
-    #[arg(long, value_name = "FORM", requires = "stamp", value_parser = form_parser())]
-    pub stamp_form: Option<Form>,
-    /// Where the stamp goes on the page as displayed.
-    #[arg(
-        long,
-        value_name = "WHERE",
-        requires = "stamp",
-        default_value = job::defaults::STAMP_POSITION,
-        value_parser = position_parser()
-    )]
-    pub stamp_position: Position,
-    /// Font size of the stamp in points (it shrinks when it would not fit its margin).
-    #[arg(long, value_name = "PT", requires = "stamp", default_value_t = job::defaults::STAMP_SIZE)]
-    pub stamp_size: f64,
+    /// Which form of the number the stamp shows (with --stamp).
+    #[arg(long, value_name = "FORM", value_parser = form_parser(), help = format!(
+        "Which form of the number the stamp shows (with --stamp) [default: {}]",
+        job::defaults::STAMP_FORM
+    ))]
+    pub stamp_form: Option<String>,
+    /// Where the stamp goes on the page as displayed (with --stamp).
+    #[arg(long, value_name = "WHERE", value_parser = position_parser(), help = format!(
+        "Where the stamp goes on the page as displayed (with --stamp) [default: {}]",
+        job::defaults::STAMP_POSITION
+    ))]
+    pub stamp_position: Option<String>,
+    /// Font size of the stamp in points (with --stamp; it shrinks when it would not fit its
+    /// margin).
+    #[arg(long, value_name = "PT", help = format!(
+        "Font size of the stamp in points (with --stamp; it shrinks when it would not fit its \
+         margin) [default: {}]",
+        job::defaults::STAMP_SIZE
+    ))]
+    pub stamp_size: Option<f64>,
     /// When page 1 prints another number (the badge pith.sty draws, a stamp, links to a
     /// record), redraw the badge in its box and point its links at the new record, in the same
     /// update; without it such a file is refused.
@@ -117,19 +133,18 @@ pub struct StampArgs {
     pub replace: bool,
 }
 
-/// `--stamp-form`, parsed into the engine's [`Form`].
-fn form_parser() -> impl clap::builder::TypedValueParser<Value = Form> {
-    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+/// `--stamp-form`'s values, each shown with an example.
+fn form_parser() -> clap::builder::PossibleValuesParser {
+    use clap::builder::{PossibleValue, PossibleValuesParser};
     PossibleValuesParser::new([
         PossibleValue::new("short").help("pith:7BMK4ZKT"),
         PossibleValue::new("full").help("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5"),
     ])
-    .try_map(|s| s.parse::<Form>())
 }
 
-/// `--stamp-position`, parsed into the engine's [`Position`].
-fn position_parser() -> impl clap::builder::TypedValueParser<Value = Position> {
-    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+/// `--stamp-position`'s values, each shown with where it puts the stamp.
+fn position_parser() -> clap::builder::PossibleValuesParser {
+    use clap::builder::{PossibleValue, PossibleValuesParser};
     PossibleValuesParser::new([
         PossibleValue::new("left").help(
             "Left margin, reading bottom to top, in its lower quarter (clear of arXiv's stamp)",
@@ -139,25 +154,6 @@ fn position_parser() -> impl clap::builder::TypedValueParser<Value = Position> {
         PossibleValue::new("top").help("Centred along the top edge"),
         PossibleValue::new("bottom").help("Centred along the bottom edge"),
     ])
-    .try_map(|s| s.parse::<Position>())
-}
-
-impl StampArgs {
-    /// The library's stamp settings ([`pith::job::stamp_of`]), or `None` without `--stamp`.
-    pub fn to_stamp(&self) -> Result<Option<pith::pdf::stamp::Stamp>> {
-        if !self.stamp {
-            return Ok(None);
-        }
-        let form = match self.stamp_full {
-            true => Form::Full,
-            false => self.stamp_form.unwrap_or_default(),
-        };
-        Ok(Some(job::stamp_of(
-            form,
-            self.stamp_position,
-            self.stamp_size,
-        )?))
-    }
 }
 
 /// Prints the report: text lines, or one JSON object with the keys of
@@ -207,26 +203,34 @@ fn report(args: &Args, r: &InjectReport, to_stdout: bool, ui: super::Ui) -> Resu
     Ok(())
 }
 
-/// The job settings of `pith inject` and `pith batch`.
-pub fn settings(
+/// The update request of `pith inject` and `pith batch`, as given: the library fills the
+/// defaults and refuses what does not hold together.
+pub fn update_request(
     force: bool,
     repair: bool,
     password: Option<Vec<u8>>,
     stamp: &StampArgs,
-    file_timeout: Option<std::time::Duration>,
-    ui: super::Ui,
-) -> Result<Settings> {
-    Ok(Settings {
+    file_timeout: Option<f64>,
+) -> Result<UpdateRequest> {
+    Ok(UpdateRequest {
         force,
         repair,
-        password,
-        stamp: stamp.to_stamp()?,
-        replace: stamp.replace,
         now: None,
-        no_clobber: ui.no_clobber(),
-        net: None,
+        stamp: stamp.stamp,
+        stamp_form: job::update::stamp_form(stamp.stamp_full, stamp.stamp_form.clone())?,
+        stamp_position: stamp.stamp_position.clone(),
+        stamp_size: stamp.stamp_size,
+        replace: stamp.replace,
         file_timeout,
-        ..Settings::default()
+        password,
+    })
+}
+
+/// The job settings of an update request, with the command line's no-clobber.
+pub fn settings(req: &UpdateRequest, ui: super::Ui) -> Result<Settings> {
+    Ok(Settings {
+        no_clobber: ui.no_clobber(),
+        ..req.settings()?
     })
 }
 
@@ -260,8 +264,14 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     )
     .map_err(|e| super::hint::with(e, WHERE))?;
     let password = args.password.bytes()?;
-    let bound = args.deadline.bound();
-    let settings = settings(args.force, args.repair, password, &args.stamp, bound, ui)?;
+    let req = update_request(
+        args.force,
+        args.repair,
+        password,
+        &args.stamp,
+        args.deadline.file_timeout,
+    )?;
+    let settings = settings(&req, ui)?;
     let data = stdin_bytes(input)?;
     let source = match &data {
         Some(data) => Source::Bytes { data, name: "-" },

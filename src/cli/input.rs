@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use clap::Args;
-use pith::job::given::{Conflict, Given, Text};
+use pith::job::given::{Conflict, Given};
 use pith::job::input::{ArxivSource, RecordSource};
 use pith::record::{ErrorKind, Record};
 use pith::PithNumber;
@@ -38,17 +38,13 @@ pub struct RecordInput {
     #[arg(long = "version", value_name = "N", help_heading = "Record input")]
     pub paper_version: Option<u32>,
     /// Title as arXiv publishes it.
-    #[arg(long, conflicts_with = "title_file", help_heading = "Record input")]
+    #[arg(long, help_heading = "Record input")]
     pub title: Option<String>,
     /// Read the title from a file.
     #[arg(long, value_name = "FILE", help_heading = "Record input")]
     pub title_file: Option<PathBuf>,
     /// Abstract of the latest version, as arXiv publishes it.
-    #[arg(
-        long = "abstract",
-        conflicts_with = "abstract_file",
-        help_heading = "Record input"
-    )]
+    #[arg(long = "abstract", help_heading = "Record input")]
     pub abstract_text: Option<String>,
     /// Read the abstract from a file.
     #[arg(long, value_name = "FILE", help_heading = "Record input")]
@@ -79,13 +75,9 @@ pub fn read_text(path: &Path) -> Result<String> {
 
 impl RecordInput {
     /// The record inputs given, for the library to check ([`Given::input`]).
-    pub fn given(&self) -> Given {
-        let text = |value: &Option<String>, file: &Option<PathBuf>| match (value, file) {
-            (Some(t), _) => Some(Text::Value(t.clone())),
-            (None, Some(p)) => Some(Text::File(p.clone())),
-            (None, None) => None,
-        };
-        Given {
+    pub fn given(&self) -> Result<Given, pith::job::Error> {
+        use pith::job::given::text;
+        Ok(Given {
             number: None,
             arxiv: self.arxiv.clone(),
             next: self.next,
@@ -94,23 +86,28 @@ impl RecordInput {
             arxiv_atom: self.arxiv_atom.clone(),
             id: self.id.clone(),
             version: self.paper_version,
-            title: text(&self.title, &self.title_file),
-            abstract_text: text(&self.abstract_text, &self.abstract_file),
+            title: text(self.title.clone(), self.title_file.clone(), "title")?,
+            abstract_text: text(
+                self.abstract_text.clone(),
+                self.abstract_file.clone(),
+                "abstract",
+            )?,
             submitted: self.submitted.clone(),
             primary: self.primary.clone(),
             cross: self.cross.clone(),
             license: self.license.clone(),
-        }
+        })
     }
 
     /// Whether any input was given at all.
     pub fn is_given(&self) -> bool {
-        self.given().names_a_record()
+        // Both a value and its file are given too: the request refuses them.
+        self.given().map_or(true, |g| g.names_a_record())
     }
 
     /// The arXiv source of `text`, with these arguments' overrides.
     pub fn arxiv_source(&self, text: &str) -> Result<ArxivSource> {
-        hint(self.given().arxiv_source(text)).map_err(|e| {
+        hint(self.given().and_then(|g| g.arxiv_source(text))).map_err(|e| {
             // A file where an id goes: the flag that reads it.
             if !std::path::Path::new(text).is_file() {
                 return e;
@@ -130,7 +127,7 @@ impl RecordInput {
 
     /// The library input these arguments describe.
     pub fn to_input(&self) -> Result<RecordSource> {
-        hint(self.given().input())
+        hint(self.given().and_then(|g| g.input()))
     }
 
     /// Builds every record the input describes (one per Atom entry for a multi-entry feed).
@@ -201,6 +198,14 @@ fn flags(c: Conflict) -> &'static str {
         Conflict::NoAbstract => "--abstract or --abstract-file",
         Conflict::NoSubmitted => "--submitted TIME",
         Conflict::NoPrimary => "--primary CAT",
+        Conflict::ValueAndFile("title") => "--title or --title-file",
+        Conflict::ValueAndFile("abstract") => "--abstract or --abstract-file",
+        Conflict::ValueAndFile("password") => "--password or --password-file",
+        Conflict::SeveralNumberSources => {
+            "ARXIV_ID…, a record input, --jsonl, or --arxiv-snapshot/--arxiv-oai"
+        }
+        Conflict::TexAndJson => "--tex or --json",
+        Conflict::SeveralSubjects => "NUMBER|RECORD, --file or --digest",
         _ => "see --help",
     }
 }
@@ -220,13 +225,13 @@ pub struct NumberInput {
 impl NumberInput {
     /// The library input these arguments name: the number as text, or the record input.
     pub fn to_input(&self) -> Result<RecordSource> {
-        hint(
+        hint(self.input.given().and_then(|g| {
             Given {
                 number: self.number.clone(),
-                ..self.input.given()
+                ..g
             }
-            .input(),
-        )
+            .input()
+        }))
     }
 
     /// The number to write into metadata, with its year (a bare code or record URL takes it

@@ -21,7 +21,7 @@ pub struct NetArgs {
     pub mirrors: Option<String>,
     /// Use only answers cached earlier (in $PITH_CACHE_DIR, else ~/.cache/pith); never the
     /// network.
-    #[arg(long, conflicts_with = "refresh", help_heading = "Network")]
+    #[arg(long, help_heading = "Network")]
     pub offline: bool,
     /// Fetch again even when an answer is cached (and cache the new one).
     #[arg(long, help_heading = "Network")]
@@ -52,6 +52,7 @@ impl NetArgs {
         if let Some(t) = self.timeout {
             s.set_timeout_secs(t).map_err(error)?;
         }
+        s.validate().map_err(error)?;
         Ok(s)
     }
 }

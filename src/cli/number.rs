@@ -26,10 +26,10 @@ pub struct Args {
     /// https://arxiv.org/abs/2402.03791): each paper's number, from arXiv's metadata. Without a
     /// version, the latest; an older version needs its --title-file and --abstract-file. With
     /// --arxiv-atom FILE, one id picks that paper's entry of the file (no network).
-    #[arg(value_name = "ARXIV_ID", conflicts_with_all = ["record", "id", "arxiv", "jsonl", "arxiv_snapshot", "arxiv_oai"])]
+    #[arg(value_name = "ARXIV_ID")]
     ids: Vec<String>,
     /// Print the LaTeX line \pithnumber{pith:YYYY:<26>} instead of the number.
-    #[arg(long, conflicts_with = "json")]
+    #[arg(long)]
     tex: bool,
     #[command(flatten)]
     input: RecordInput,
@@ -39,15 +39,15 @@ pub struct Args {
     pub(super) json: bool,
     /// Read canonical records as JSON Lines (one record per line, "-" for stdin) and print one
     /// number per line: the bulk form for archives.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["record", "arxiv_atom", "id"])]
+    #[arg(long, value_name = "FILE")]
     jsonl: Option<PathBuf>,
     /// arXiv metadata snapshot files (JSON Lines; "-" for stdin; gzip, bzip2, xz, zstd or
     /// Kaggle's zip recognised by content): one JSON line per paper, in input order.
-    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["record", "arxiv_atom", "id", "jsonl"])]
+    #[arg(long, value_name = "FILE", num_args = 1..)]
     arxiv_snapshot: Vec<PathBuf>,
     /// OAI-PMH ListRecords pages in arXivRaw format, as harvesters save them (compressed or
     /// not; "-" for stdin): one JSON line per paper, deleted records reported.
-    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["record", "arxiv_atom", "id", "jsonl"])]
+    #[arg(long, value_name = "FILE", num_args = 1..)]
     arxiv_oai: Vec<PathBuf>,
     /// With --arxiv-snapshot/--arxiv-oai: stop at the first bad line or record.
     #[arg(long)]
@@ -68,6 +68,15 @@ fn describe(r: &NumberReport) -> Result<serde_json::Value> {
 
 /// Prints the number of every record the input describes, one per line.
 pub fn run(mut args: Args, ui: super::Ui) -> Result<Outcome> {
+    let sources = job::number::NumberSources {
+        ids: args.ids.clone(),
+        jsonl: args.jsonl.clone(),
+        arxiv_snapshot: args.arxiv_snapshot.clone(),
+        arxiv_oai: args.arxiv_oai.clone(),
+        tex: args.tex,
+        json: args.json,
+    };
+    super::input::hint(args.input.given().and_then(|g| sources.validate(&g)))?;
     if !args.arxiv_snapshot.is_empty() || !args.arxiv_oai.is_empty() {
         super::arxiv::number(
             &job::number::BulkRequest {

@@ -43,19 +43,32 @@ enum Command {
     Verify(VerifyArgs),
 }
 
-/// What a proof is of: a number or record, a file, or a digest.
+/// What a proof is of: a number or record, a file, or a digest
+/// ([`pith::job::ots::ProofSubject`] refuses more than one).
 #[derive(Debug, clap::Args)]
 struct Subject {
     /// A Pith Number (its record's SHA-256, the digest the number is made from) or a record
     /// file (the SHA-256 of its canonical bytes).
-    #[arg(value_name = "NUMBER|RECORD", conflicts_with_all = ["file", "digest"])]
+    #[arg(value_name = "NUMBER|RECORD")]
     subject: Option<String>,
     /// A file: the SHA-256 of its bytes.
-    #[arg(long, value_name = "FILE", conflicts_with = "digest")]
+    #[arg(long, value_name = "FILE")]
     file: Option<PathBuf>,
     /// A SHA-256 digest, 64 hex digits.
     #[arg(long, value_name = "HEX")]
     digest: Option<String>,
+}
+
+impl Subject {
+    /// The library's refusal of more than one subject.
+    fn check(&self) -> Result<()> {
+        let s = pith::job::ots::ProofSubject {
+            subject: self.subject.clone(),
+            file: self.file.clone(),
+            digest: self.digest.clone(),
+        };
+        super::input::hint(s.validate())
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -151,6 +164,7 @@ fn named(text: &str) -> Result<Named> {
 }
 
 fn stamp(a: StampArgs, ui: Ui) -> Result<Outcome> {
+    a.subject.check()?;
     let settings = a.net.settings(ui)?;
     let client = pith::net::Client::new(&settings)?;
     let (digest, default_out) = match (&a.subject.subject, &a.subject.file, &a.subject.digest) {
@@ -259,6 +273,7 @@ fn headers_for(a: &VerifyArgs, proof: &Proof, ui: Ui) -> Result<Headers> {
 }
 
 fn verify(a: VerifyArgs, ui: Ui) -> Result<Outcome> {
+    a.subject.check()?;
     let proof = read_proof(&a.proof)?;
     let expected = match (&a.subject.subject, &a.subject.file, &a.subject.digest) {
         (Some(text), _, _) => match named(text)? {

@@ -4,13 +4,14 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
+use pith::job::given::Text;
 
 /// The password options shared by `inject`, `inspect`, `strip` and `verify`.
 #[derive(Debug, Default, clap::Args)]
 pub struct Password {
     /// The user or owner password of an encrypted PDF that does not open without one
     /// (other users can see it in the process list; prefer --password-file).
-    #[arg(long, value_name = "PASSWORD", conflicts_with = "password_file")]
+    #[arg(long, value_name = "PASSWORD")]
     pub password: Option<String>,
     /// Read that password from the first line of FILE.
     #[arg(long, value_name = "FILE")]
@@ -21,13 +22,17 @@ impl Password {
     /// The password bytes, if one was given: UTF-8 as typed (PDF 2.0 passwords are UTF-8;
     /// older revisions compare bytes, so ASCII passwords work everywhere).
     pub fn bytes(&self) -> Result<Option<Vec<u8>>> {
-        if let Some(p) = &self.password {
-            return Ok(Some(p.as_bytes().to_vec()));
-        }
-        let Some(f) = &self.password_file else {
-            return Ok(None);
+        let given = pith::job::given::text(
+            self.password.clone(),
+            self.password_file.clone(),
+            "password",
+        )?;
+        let f = match given {
+            None => return Ok(None),
+            Some(Text::Value(p)) => return Ok(Some(p.into_bytes())),
+            Some(Text::File(f)) => f,
         };
-        let text = std::fs::read(f)
+        let text = std::fs::read(&f)
             .with_context(|| format!("{}: cannot read the password", f.display()))?;
         let line = text.split(|&b| b == b'\n').next().unwrap_or(&[]);
         Ok(Some(line.strip_suffix(b"\r").unwrap_or(line).to_vec()))

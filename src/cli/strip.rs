@@ -48,7 +48,7 @@ impl Args {
             in_place: self.in_place,
             force: self.force,
             repair: self.repair,
-            file_timeout: Some(self.deadline.file_timeout),
+            file_timeout: self.deadline.file_timeout,
             no_clobber: ui.no_clobber(),
             password: self.password.bytes()?,
         })

@@ -16,40 +16,43 @@ use super::Outcome;
     pith sty -o - > pith.sty")]
 pub struct Args {
     /// Directory to write pith.sty and pith.sty.ltxml (its LaTeXML binding) into, created when
-    /// missing ("-" writes pith.sty alone to standard output).
-    #[arg(short = 'o', long = "output", value_name = "DIR", default_value = ".")]
-    output: PathBuf,
+    /// missing; the current directory when left out ("-" writes pith.sty alone to standard
+    /// output).
+    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    output: Option<PathBuf>,
 }
 
 /// Renders `pith.sty` and `pith.sty.ltxml` and writes them to `DIR` (each atomically), or
 /// `pith.sty` alone to standard output.
 pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
+    let dir = args
+        .output
+        .unwrap_or_else(|| PathBuf::from(pith::job::defaults::STY_DIR));
     let opts = pith::job::sty::StyRequest::default()
         .options()
         .context(pith::sty::STY_FILE)?;
     let sty = pith::sty::render(&opts).context(pith::sty::STY_FILE)?;
-    if pith::output::is_stdio(&args.output) {
-        write_atomic(&args.output, sty.as_bytes())?;
+    if pith::output::is_stdio(&dir) {
+        write_atomic(&dir, sty.as_bytes())?;
         return Ok(Outcome::Ok);
     }
     let ltxml = pith::sty::render_ltxml(&opts).context(pith::sty::LTXML_FILE)?;
     // A folder that does not exist yet is made, as `pith man --dir` does; a file in its
     // place is refused below, and so is a missing path named like the file itself
     // (`-o pith.sty`), which is a file name given where the folder goes.
-    let names_a_file = args
-        .output
+    let names_a_file = dir
         .file_name()
         .and_then(|n| n.to_str())
         .is_some_and(|n| n.ends_with(".sty") || n.ends_with(".ltxml"));
-    if !args.output.exists() && !names_a_file {
-        std::fs::create_dir_all(&args.output)
-            .with_context(|| format!("{}: cannot create", args.output.display()))?;
+    if !dir.exists() && !names_a_file {
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("{}: cannot create", dir.display()))?;
     }
-    if !args.output.is_dir() {
+    if !dir.is_dir() {
         // Say what -o expects, not only what it is not.
         anyhow::bail!(
             "{}: not a directory; -o takes the directory to write {} and {} into (\"-\" writes {} to standard output)",
-            args.output.display(),
+            dir.display(),
             pith::sty::STY_FILE,
             pith::sty::LTXML_FILE,
             pith::sty::STY_FILE
@@ -58,11 +61,11 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     // Both files or neither: each is staged in a temporary file (written and synced) before
     // either is renamed into place, so a full disk leaves no half-written pair behind.
     for name in [pith::sty::STY_FILE, pith::sty::LTXML_FILE] {
-        ui.check_clobber(&args.output.join(name))?;
+        ui.check_clobber(&dir.join(name))?;
     }
     let files = [
-        (args.output.join(pith::sty::STY_FILE), sty.as_bytes()),
-        (args.output.join(pith::sty::LTXML_FILE), ltxml.as_bytes()),
+        (dir.join(pith::sty::STY_FILE), sty.as_bytes()),
+        (dir.join(pith::sty::LTXML_FILE), ltxml.as_bytes()),
     ];
     pith::output::write_files(&files)?;
     for (path, _) in &files {

@@ -21,26 +21,16 @@ pub struct TarArgs {
     /// Stream a tar of PDFs (an arXiv bulk tar, "-" for standard input) to --out-tar: each PDF
     /// member named by arXiv id (YYMM/2402.03791v3.pdf, YYMM/hep-th0001001v1.pdf) gets the
     /// number of its --arxiv-metadata entry; every other member is copied byte for byte.
-    #[arg(
-        long,
-        value_name = "FILE",
-        requires_all = ["out_tar", "arxiv_metadata"],
-        conflicts_with_all = ["dir", "manifest", "in_place", "out_dir", "tar_dir", "mirror", "dry_run", "check", "shard", "arxiv_unmatched", "strict"]
-    )]
+    #[arg(long, value_name = "FILE")]
     pub tar: Option<PathBuf>,
     /// Where --tar's updated tar goes ("-" for standard output); written whole, then renamed
     /// into place.
-    #[arg(long, value_name = "FILE", requires = "tar")]
+    #[arg(long, value_name = "FILE")]
     pub out_tar: Option<PathBuf>,
     /// A directory holding the tars --arxiv-manifest lists: each tar of the --shard is
     /// written under its own name to --out-dir with its report NAME.jsonl, and the output
     /// manifest arXiv_pdf_manifest.xml beside them; tars already done there are skipped.
-    #[arg(
-        long,
-        value_name = "DIR",
-        requires_all = ["out_dir", "arxiv_manifest", "arxiv_metadata"],
-        conflicts_with_all = ["dir", "manifest", "in_place", "mirror", "dry_run", "check", "arxiv_unmatched", "strict"]
-    )]
+    #[arg(long, value_name = "DIR")]
     pub tar_dir: Option<PathBuf>,
     /// arXiv's arXiv_pdf_manifest.xml: each tar's md5 and size are checked while it is read
     /// (a mismatch leaves no output file; on standard output it exits 2), and a tar it does
@@ -48,11 +38,11 @@ pub struct TarArgs {
     #[arg(long, value_name = "FILE")]
     pub arxiv_manifest: Option<PathBuf>,
     /// With --arxiv-manifest: process a tar it does not list too.
-    #[arg(long, requires = "arxiv_manifest")]
+    #[arg(long)]
     pub any_tar: bool,
     /// The file name of the tar read from standard input (arXiv_pdf_2402_001.tar), to find
     /// its manifest entry; without it the entry is found by the tar's md5 and size.
-    #[arg(long, value_name = "NAME", requires = "tar")]
+    #[arg(long, value_name = "NAME")]
     pub tar_name: Option<String>,
     /// Where members larger than 64 MiB are spooled while they are updated (default: the
     /// system's temporary directory).

@@ -82,6 +82,40 @@ impl BadgeRequest {
     }
 }
 
+/// Where a badge's status is found instead of stated: a bundle of the number, its receipt
+/// signature checked with the registry key and the keys given (`--bundle`, `--key`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BundleRequest {
+    /// The bundle JSON of the number.
+    pub bundle: Option<std::path::PathBuf>,
+    /// Ed25519 public keys to trust besides the registry key (base64, hex or a file).
+    pub key: Vec<String>,
+}
+
+impl BundleRequest {
+    /// Refuses a bundle beside a status the badge is told, and keys without a bundle.
+    ///
+    /// # Errors
+    /// [`badge::ErrorKind::BundleAndStatus`], [`badge::ErrorKind::KeyWithoutBundle`].
+    ///
+    /// # Examples
+    /// ```
+    /// use pith::job::badge::{BadgeRequest, BundleRequest};
+    /// let keys = BundleRequest { key: vec!["k".into()], ..Default::default() };
+    /// assert!(keys.validate(&BadgeRequest::default()).is_err());
+    /// ```
+    pub fn validate(&self, look: &BadgeRequest) -> Result<(), badge::Error> {
+        match (&self.bundle, &look.status) {
+            (Some(_), Some(_)) => Err(badge::Error::new(badge::ErrorKind::BundleAndStatus)),
+            (None, _) if !self.key.is_empty() => {
+                Err(badge::Error::new(badge::ErrorKind::KeyWithoutBundle))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,6 +146,16 @@ mod tests {
         // What a door sends as JSON or a query is the same request.
         let r: BadgeRequest = serde_json::from_str(r#"{"qr": true, "qr_module": 3}"#).unwrap();
         assert_eq!(r.options().unwrap().qr, Some(3));
+        let told = BadgeRequest {
+            status: Some("computed".into()),
+            ..Default::default()
+        };
+        let both = BundleRequest {
+            bundle: Some("b.json".into()),
+            ..Default::default()
+        };
+        assert!(both.validate(&told).is_err());
+        assert!(both.validate(&BadgeRequest::default()).is_ok());
     }
 }
 

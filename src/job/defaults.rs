@@ -33,9 +33,22 @@ pub const QR_MODULE_PX: u32 = 2;
 /// The format of a snippet (`pith snippet --format`, the server's snippets): Markdown.
 pub const SNIPPET_FORMAT: &str = "md";
 
+/// The citation format (`pith cite --format`, `format=`): BibTeX.
+pub const CITE_FORMAT: &str = "bibtex";
+
+/// The folder `pith sty` writes its files into (`-o`): the current one.
+pub const STY_DIR: &str = ".";
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_cite_format_is_one() {
+        assert!(super::super::cite::Format::ALL
+            .iter()
+            .any(|f| f.name() == CITE_FORMAT));
+    }
 
     #[test]
     fn the_names_are_the_owners_defaults() {

@@ -262,4 +262,17 @@ pub enum Conflict {
     /// The paper's fields without a primary category.
     #[error("the paper's fields need its primary category")]
     NoPrimary,
+    /// A value and a file holding it, both given (a title, an abstract, a password).
+    #[error("give the {0} or a file that holds it, not both")]
+    ValueAndFile(&'static str),
+    /// More than one source of the numbers a command prints (arXiv ids, a record input,
+    /// records as JSON Lines, arXiv's bulk metadata).
+    #[error("give one source of numbers (arXiv ids, a record input, records as JSON Lines, or arXiv snapshot and OAI files), not several")]
+    SeveralNumberSources,
+    /// A number asked for both as a LaTeX line and as JSON.
+    #[error("print the number as a LaTeX line or as JSON, not both")]
+    TexAndJson,
+    /// More than one thing a timestamp proof is to be of.
+    #[error("a proof is of one thing: give a number or record, a file or a digest, not several")]
+    SeveralSubjects,
 }

@@ -66,6 +66,31 @@ pub struct Given {
     pub license: Option<String>,
 }
 
+/// A text given as a value or a file (`--title` or `--title-file`), refused when both are.
+///
+/// # Errors
+/// [`Conflict::ValueAndFile`] naming `what` when both are given.
+///
+/// # Examples
+/// ```
+/// use pith::job::given::{text, Text};
+/// assert_eq!(text(Some("T".into()), None, "title")?, Some(Text::Value("T".into())));
+/// assert!(text(Some("T".into()), Some("t.txt".into()), "title").is_err());
+/// # Ok::<(), pith::job::Error>(())
+/// ```
+pub fn text(
+    value: Option<String>,
+    file: Option<PathBuf>,
+    what: &'static str,
+) -> Result<Option<Text>, Error> {
+    match (value, file) {
+        (Some(_), Some(_)) => Err(refused(Conflict::ValueAndFile(what))),
+        (Some(t), None) => Ok(Some(Text::Value(t))),
+        (None, Some(p)) => Ok(Some(Text::File(p))),
+        (None, None) => Ok(None),
+    }
+}
+
 fn refused(c: Conflict) -> Error {
     Error::new(ErrorKind::Given(c))
 }

@@ -395,6 +395,7 @@ pub fn of_badge(e: &crate::badge::Error) -> ErrorCode {
         K::EmptySource => ErrorCode::EmptySource,
         K::LatexImage(_) => ErrorCode::LatexImage,
         K::NotForFormat { .. } | K::QrModuleWithoutQr => ErrorCode::Request,
+        K::BundleAndStatus | K::KeyWithoutBundle => ErrorCode::Conflict,
         // The PDF badge's drawing is refused only for a character its font lacks.
         K::Pdf(_) => ErrorCode::UnsupportedCharacter,
         K::Template(_) => ErrorCode::Template,

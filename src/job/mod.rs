@@ -58,6 +58,7 @@ pub mod inspect;
 pub mod item;
 pub mod kind;
 pub mod number;
+pub mod ots;
 pub mod outputs;
 pub mod progress;
 pub mod refs;

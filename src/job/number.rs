@@ -4,9 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::error::Conflict;
+use super::given::Given;
 use super::input::{ArxivSource, RecordSource};
 use super::{Error, ErrorKind};
 use crate::net;
@@ -114,6 +116,65 @@ pub fn jsonl(
             .map_err(|e| Error::new(ErrorKind::Io("cannot write".into(), e)))?;
     }
     Ok(())
+}
+
+/// The sources of numbers `pith number` takes beside a record input, and how it prints them,
+/// as a door was given them: [`NumberSources::validate`] refuses more than one source.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NumberSources {
+    /// arXiv ids or abs URLs; with an Atom file, one id picks its entry.
+    pub ids: Vec<String>,
+    /// Canonical records as JSON Lines.
+    pub jsonl: Option<PathBuf>,
+    /// arXiv metadata snapshot files.
+    pub arxiv_snapshot: Vec<PathBuf>,
+    /// OAI-PMH ListRecords pages in arXivRaw format.
+    pub arxiv_oai: Vec<PathBuf>,
+    /// Print the LaTeX line `\pithnumber{…}`.
+    pub tex: bool,
+    /// Print JSON.
+    pub json: bool,
+}
+
+impl NumberSources {
+    /// Refuses more than one source of numbers (ids, a record input, JSON Lines, the bulk
+    /// metadata; ids may pick an Atom file's entry and take the paper's fields), and both
+    /// LaTeX and JSON.
+    ///
+    /// # Errors
+    /// [`Conflict::SeveralNumberSources`], [`Conflict::TexAndJson`] (kind `request`).
+    ///
+    /// # Examples
+    /// ```
+    /// use pith::job::{given::Given, number::NumberSources};
+    /// let ids = NumberSources { ids: vec!["2402.03791".into()], ..Default::default() };
+    /// assert!(ids.validate(&Given::default()).is_ok());
+    /// let record = Given { record: Some("r.json".into()), ..Given::default() };
+    /// assert!(ids.validate(&record).is_err());
+    /// ```
+    pub fn validate(&self, given: &Given) -> Result<(), Error> {
+        let refused = |c| Err(Error::new(ErrorKind::Given(c)));
+        if self.tex && self.json {
+            return refused(Conflict::TexAndJson);
+        }
+        let bulk = !self.arxiv_snapshot.is_empty() || !self.arxiv_oai.is_empty();
+        let ids = !self.ids.is_empty();
+        let sources = [ids, self.jsonl.is_some(), bulk]
+            .iter()
+            .filter(|s| **s)
+            .count();
+        // An id picks the entry of an Atom file, and the paper's fields stand in for arXiv's.
+        let beside_ids = given.record.is_some()
+            || given.record_value.is_some()
+            || given.id.is_some()
+            || given.arxiv.is_some();
+        let record = beside_ids || given.arxiv_atom.is_some();
+        if sources > 1 || (ids && beside_ids) || ((self.jsonl.is_some() || bulk) && record) {
+            return refused(Conflict::SeveralNumberSources);
+        }
+        Ok(())
+    }
 }
 
 /// A run over arXiv's bulk metadata (`pith number --arxiv-snapshot/--arxiv-oai`).

@@ -31,6 +31,15 @@ pub fn bound_of_secs(secs: f64) -> Option<Duration> {
         .flatten()
 }
 
+/// The deadline of one file as a door was given it: seconds (0 is no bound), or
+/// [`FILE_TIMEOUT_SECS`] when left out.
+pub fn file_bound(secs: Option<f64>) -> Option<Duration> {
+    match secs {
+        Some(secs) => bound_of_secs(secs),
+        None => Some(FILE_TIMEOUT),
+    }
+}
+
 /// The stop tokens of one run: a fresh one per file ([`Stops::file`]), all cancelled at once
 /// by [`Stops::cancel`].
 #[derive(Debug, Default)]

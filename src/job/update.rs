@@ -74,20 +74,18 @@ impl UpdateRequest {
                     .into(),
             )));
         }
+        let form = self.stamp_form.as_deref().unwrap_or(d::STAMP_FORM);
         let stamp = self
             .stamp
             .then(|| {
                 super::stamp(
-                    self.stamp_form.as_deref().unwrap_or(d::STAMP_FORM),
+                    form,
                     self.stamp_position.as_deref().unwrap_or(d::STAMP_POSITION),
                     self.stamp_size.unwrap_or(d::STAMP_SIZE),
                 )
             })
             .transpose()?;
-        let file_timeout = match self.file_timeout {
-            Some(secs) => super::stop::bound_of_secs(secs),
-            None => Settings::default().file_timeout,
-        };
+        let file_timeout = super::stop::file_bound(self.file_timeout);
         Ok(Settings {
             force: self.force,
             repair: self.repair,
@@ -98,6 +96,29 @@ impl UpdateRequest {
             file_timeout,
             ..Settings::default()
         })
+    }
+}
+
+/// The stamp's form given as a name, or by the full-form switch (the command line's hidden
+/// `--stamp-full`, the old spelling of `--stamp-form full`).
+///
+/// # Errors
+/// [`ErrorKind::Stamp`] for the switch beside another form.
+///
+/// # Examples
+/// ```
+/// use pith::job::update::stamp_form;
+/// assert_eq!(stamp_form(true, None)?.as_deref(), Some("full"));
+/// assert!(stamp_form(true, Some("short".into())).is_err());
+/// # Ok::<(), pith::job::Error>(())
+/// ```
+pub fn stamp_form(full: bool, form: Option<String>) -> Result<Option<String>, Error> {
+    match (full, form) {
+        (true, Some(f)) if f != "full" => Err(Error::new(ErrorKind::Stamp(format!(
+            "the full-form switch asks for the full form: it does not go with the form {f}"
+        )))),
+        (true, _) => Ok(Some("full".into())),
+        (false, f) => Ok(f),
     }
 }
 
@@ -133,6 +154,8 @@ mod tests {
             sentences.insert(e.to_string());
         }
         assert_eq!(sentences.len(), bad.len(), "{sentences:#?}");
+        assert!(stamp_form(true, Some("short".into())).is_err());
+        assert_eq!(stamp_form(false, None).unwrap(), None);
         let r: UpdateRequest =
             serde_json::from_str(r#"{"stamp": true, "stamp_form": "full", "file_timeout": 0}"#)
                 .unwrap();

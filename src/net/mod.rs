@@ -275,6 +275,23 @@ impl Settings {
         self.connect_timeout = self.connect_timeout.min(self.read_timeout);
     }
 
+    /// Refuses settings that contradict each other: `refresh` asks the network again, which
+    /// `offline` never does.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Setting`] (`refresh`) for both.
+    pub fn validate(&self) -> Result<(), Error> {
+        if self.offline && self.refresh {
+            return Err(ErrorKind::Setting {
+                name: "refresh",
+                reason: "it asks the network again, which offline never does: give one of them"
+                    .into(),
+            }
+            .into());
+        }
+        Ok(())
+    }
+
     /// [`Settings::set_timeout`] from a number of seconds, as the front ends take it.
     ///
     /// # Errors

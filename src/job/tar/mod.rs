@@ -39,6 +39,7 @@ use crate::job::{ErrorCode, Settings, Status};
 
 pub(crate) mod format;
 mod member;
+pub mod request;
 pub mod run;
 
 pub use format::{member_names, Body};
