@@ -33,8 +33,10 @@ fn big_pdf(n: usize, size: usize) -> Vec<u8> {
     common::pdfgen::classic(&objs)
 }
 
-/// Runs pith under strace and sums the return values of `calls`.
-fn syscall_bytes(dir: &Path, calls: &str, args: &[&str]) -> u64 {
+/// Runs pith under strace (every thread), tracing `calls` (comma-separated), and returns the
+/// log. `pith inspect` may exit 1 (a file that carries no number); any other failure is one
+/// of the run being measured.
+fn strace_log(dir: &Path, calls: &str, args: &[&str]) -> String {
     let log = dir.join("strace.log");
     let pith = assert_cmd::cargo::cargo_bin("pith");
     let o = std::process::Command::new("strace")
@@ -45,12 +47,14 @@ fn syscall_bytes(dir: &Path, calls: &str, args: &[&str]) -> u64 {
         .env("SOURCE_DATE_EPOCH", "1700000000")
         .output()
         .unwrap();
-    // `pith inspect` exits 1 on a file that carries no number; anything else is
-    // a failure of the run being measured.
     let ok = o.status.success() || (args.first() == Some(&"inspect") && o.status.code() == Some(1));
     assert!(ok, "{}", String::from_utf8_lossy(&o.stderr));
-    std::fs::read_to_string(&log)
-        .unwrap()
+    std::fs::read_to_string(&log).unwrap()
+}
+
+/// Runs pith under strace and sums the return values of `calls`.
+fn syscall_bytes(dir: &Path, calls: &str, args: &[&str]) -> u64 {
+    strace_log(dir, calls, args)
         .lines()
         .filter_map(|l| l.rsplit_once("= ")?.1.trim().parse::<u64>().ok())
         .sum()
@@ -159,24 +163,7 @@ fn in_place_reads_entries_of_a_large_table_not_the_table() {
 
 /// Runs pith under strace (every thread) and counts the calls of each name in `calls`.
 fn syscall_counts(dir: &Path, calls: &[&str], args: &[&str]) -> Vec<usize> {
-    let log = dir.join("strace-calls.log");
-    let pith = assert_cmd::cargo::cargo_bin("pith");
-    let o = std::process::Command::new("strace")
-        .args([
-            "-f",
-            "-qq",
-            "-e",
-            &format!("trace={}", calls.join(",")),
-            "-o",
-        ])
-        .arg(&log)
-        .arg(&pith)
-        .args(args)
-        .env("SOURCE_DATE_EPOCH", "1700000000")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let text = std::fs::read_to_string(&log).unwrap();
+    let text = strace_log(dir, &calls.join(","), args);
     calls
         .iter()
         .map(|c| {

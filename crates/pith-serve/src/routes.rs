@@ -328,23 +328,18 @@ pub async fn badge(
     request: BadgeRequest,
     req: HeaderMap,
 ) -> Answer {
-    let (file, options) = badge_request(file, request)?;
-    let (stem, kind, dark) = badge_file(&file)?;
-    let named = Named::parse(stem)?;
-    let code = named.exact_code()?;
-    if named.file.is_some() {
-        return Err(Error::not_found(
-            "a badge is /badge/<26 characters>.svg, .pdf or .json",
-        ));
-    }
-    let opts = options.dark(dark);
-    let index = state.index();
-    let Some(entry) = index.record(code)? else {
-        return Err(Error::not_found(format!(
-            "no record of {code} in this index"
-        )));
-    };
-    badge_answer(&req, &index, &entry, kind, &opts)
+    badge_route(&state, file, request, &req, |stem, index| {
+        let named = Named::parse(stem)?;
+        let code = named.exact_code()?;
+        if named.file.is_some() {
+            return Err(Error::not_found(
+                "a badge is /badge/<26 characters>.svg, .pdf or .json",
+            ));
+        }
+        index
+            .record(code)?
+            .ok_or_else(|| Error::not_found(format!("no record of {code} in this index")))
+    })
 }
 
 /// `GET /badge/arxiv/{id}.svg` (`.pdf`, `-dark.svg`, `.json`): the concept badge of an arXiv
@@ -356,21 +351,35 @@ pub async fn concept_badge(
     request: BadgeRequest,
     req: HeaderMap,
 ) -> Answer {
+    badge_route(&state, file, request, &req, |stem, index| {
+        let paper = Paper::parse(stem)?;
+        if paper.file.is_some() {
+            return Err(Error::not_found(
+                "a concept badge is /badge/arxiv/<arXiv id>.svg, .pdf or .json",
+            ));
+        }
+        let id = &paper.id;
+        index
+            .arxiv(id.id(), id.version())?
+            .ok_or_else(|| Error::not_found(format!("arXiv:{id} is not in this index")))
+    })
+}
+
+/// What every badge route does around finding its record: the file name and the options read
+/// or refused alike, the dark colours taken from the name, and the badge of the entry that
+/// `find` gives for the name's stem.
+fn badge_route(
+    state: &AppState,
+    file: Result<Path<String>, axum::extract::rejection::PathRejection>,
+    request: BadgeRequest,
+    req: &HeaderMap,
+    find: impl FnOnce(&str, &crate::index::Index) -> Result<crate::index::Entry, Error>,
+) -> Answer {
     let (file, options) = badge_request(file, request)?;
     let (stem, kind, dark) = badge_file(&file)?;
-    let paper = Paper::parse(stem)?;
-    if paper.file.is_some() {
-        return Err(Error::not_found(
-            "a concept badge is /badge/arxiv/<arXiv id>.svg, .pdf or .json",
-        ));
-    }
-    let opts = options.dark(dark);
     let index = state.index();
-    let id = &paper.id;
-    let Some(entry) = index.arxiv(id.id(), id.version())? else {
-        return Err(Error::not_found(format!("arXiv:{id} is not in this index")));
-    };
-    badge_answer(&req, &index, &entry, kind, &opts)
+    let entry = find(stem, &index)?;
+    badge_answer(req, &index, &entry, kind, &options.dark(dark))
 }
 
 /// The origin a sitemap names: a sitemap's URLs are absolute, and the only host this server
