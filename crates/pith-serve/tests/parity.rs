@@ -514,42 +514,24 @@ fn a_bad_shard_is_refused_alike() {
     let d = dir.path();
     std::fs::create_dir(d.join("pdfs")).unwrap();
     let out = d.join("out");
-    let batch = cli_outcome(
-        d,
-        &[
-            "batch",
-            "--dir",
-            "pdfs",
-            "--out-dir",
-            s(&out),
-            "--shard",
-            "4/4",
-        ],
-        &[],
-        true,
-    );
+    // The same output and bad shard after each run's own inputs.
+    let with_shard = |inputs: &[&str]| {
+        let tail = ["--out-dir", s(&out), "--shard", "4/4"];
+        cli_outcome(d, &[&["batch"], inputs, &tail[..]].concat(), &[], true)
+    };
+    let batch = with_shard(&["--dir", "pdfs"]);
     assert_eq!(batch.kind.as_deref(), Some("shard"), "{batch:?}");
     let sentence = batch.sentence.clone().unwrap();
     assert!(sentence.contains("\"4/4\" is not K/N"), "{sentence}");
     std::fs::write(d.join("m.xml"), "<arXivPDF></arXivPDF>").unwrap();
-    let tars = cli_outcome(
-        d,
-        &[
-            "batch",
-            "--tar-dir",
-            "pdfs",
-            "--arxiv-manifest",
-            "m.xml",
-            "--arxiv-metadata",
-            "meta.json",
-            "--out-dir",
-            s(&out),
-            "--shard",
-            "4/4",
-        ],
-        &[],
-        true,
-    );
+    let tars = with_shard(&[
+        "--tar-dir",
+        "pdfs",
+        "--arxiv-manifest",
+        "m.xml",
+        "--arxiv-metadata",
+        "meta.json",
+    ]);
     assert_eq!(
         (tars.kind, tars.sentence),
         (batch.kind.clone(), batch.sentence.clone())
