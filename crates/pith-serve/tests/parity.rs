@@ -304,6 +304,8 @@ fn where_an_update_goes_is_refused_alike() {
     let src = minimal(d);
     let before = std::fs::read(&src).unwrap();
     let out = d.join("out.pdf");
+    // `pith inject SRC --number SEED -o OUT` and what follows it.
+    let inject_to = ["inject", s(&src), "--number", SEED, "-o", s(&out)];
     let rows: [(&str, &[&str], &str, &str); 4] = [
         (
             "inject: no output, not in place",
@@ -319,15 +321,7 @@ fn where_an_update_goes_is_refused_alike() {
         ),
         (
             "inject: an output and in place",
-            &[
-                "inject",
-                s(&src),
-                "--number",
-                SEED,
-                "-o",
-                s(&out),
-                "--in-place",
-            ],
+            &[&inject_to[..], &["--in-place"]].concat(),
             "pn.inject(a[0], a[1], a[2], in_place=True)",
             "an output file or in place, not both",
         ),
@@ -355,16 +349,7 @@ fn where_an_update_goes_is_refused_alike() {
     // The CLI's flags require --stamp; Python's keywords reach the library's same rule.
     let cli = cli_outcome(
         d,
-        &[
-            "inject",
-            s(&src),
-            "--number",
-            SEED,
-            "-o",
-            s(&out),
-            "--stamp-size",
-            "8",
-        ],
+        &[&inject_to[..], &["--stamp-size", "8"]].concat(),
         &[],
         false,
     );
