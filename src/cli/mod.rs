@@ -315,7 +315,7 @@ pub fn main() -> ExitCode {
 /// the command reported it already) and gives exit 2; a closed standard output is no error
 /// (the reader has all it wanted, as with ripgrep) and exits 0.
 fn fail(e: &anyhow::Error, json: bool) -> ExitCode {
-    if is_broken_pipe(e) {
+    if pith::job::usage::broken_pipe(e.as_ref()) {
         return ExitCode::SUCCESS;
     }
     let line = one_line(&pith::pdf::chain(e.as_ref()));
@@ -327,13 +327,6 @@ fn fail(e: &anyhow::Error, json: bool) -> ExitCode {
     let _ = std::io::stdout().flush();
     errln!("pith: {line}");
     ExitCode::from(2)
-}
-
-fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| {
-        c.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    })
 }
 
 pub(crate) use pith::job::one_line;

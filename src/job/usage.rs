@@ -1,8 +1,19 @@
 //! How a usage error reads at every door that parses a command line (`pith`, and `pith index`
 //! and `pith serve`, which another program runs): one `pith: …` line, as every other error,
-//! then the usage line and where to read more.
+//! then the usage line and where to read more; and which errors end a command quietly (a reader
+//! that closed the pipe).
 
 use super::one_line;
+
+/// Whether an error comes from a closed standard output or error (a reader such as `head`
+/// that stopped reading): a command ends quietly then, with success, as other Unix filters
+/// do, since the reader asked for no more.
+pub fn broken_pipe(e: &(dyn std::error::Error + 'static)) -> bool {
+    std::iter::successors(Some(e), |c| c.source()).any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
 
 /// A usage error as pith's other errors: one `pith: …` line (clap's message and its tips),
 /// then the usage line and where to read more, from clap's rendered text (`error: …`,

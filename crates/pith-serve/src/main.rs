@@ -240,7 +240,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         // The reader of the report went away (`pith index --json … | head -1`): nothing is
         // left to say, as ripgrep does.
-        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) if pith::job::usage::broken_pipe(e.as_ref()) => ExitCode::SUCCESS,
         Err(e) => {
             let line = one_line(&pith::pdf::chain(e.as_ref()));
             if json && e.downcast_ref::<AfterReport>().is_none() {
@@ -259,13 +259,6 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| {
-        c.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    })
 }
 
 /// An error after the JSON report was printed: its line goes to standard error alone.
