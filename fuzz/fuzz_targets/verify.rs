@@ -24,7 +24,7 @@ fuzz_target!(|data: &[u8]| {
             data,
             name: "fuzz.pdf",
         }),
-        record: Some(job::Input::Local(pith::record::Input::Record(Box::new(
+        record: Some(job::RecordSource::Local(pith::record::LocalSource::Record(Box::new(
             record().clone(),
         )))),
         ..VerifyRequest::default()
