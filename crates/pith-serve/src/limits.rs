@@ -298,12 +298,17 @@ impl Drop for Busy {
 /// the kernel spreads new connections over them). Port 0 picks one free port for all.
 ///
 /// # Errors
-/// When `addr` is not an address or cannot be listened on.
+/// When `addr` is not an address or cannot be listened on, another server's listener on it
+/// included.
 pub fn listeners(addr: &str, n: usize) -> std::io::Result<Vec<std::net::TcpListener>> {
     use socket2::{Domain, Protocol, Socket, Type};
     let mut at = std::net::ToSocketAddrs::to_socket_addrs(addr)?
         .next()
         .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "no address"))?;
+    // A plain listener first: it fails where any server already listens on the address, which
+    // sockets that all ask for SO_REUSEPORT would otherwise share with it, by the same user,
+    // without a word. It also fixes the port that 0 asks the kernel to choose.
+    at = std::net::TcpListener::bind(at)?.local_addr()?;
     let mut all = Vec::with_capacity(n.max(1));
     for _ in 0..n.max(1) {
         let s = Socket::new(Domain::for_address(at), Type::STREAM, Some(Protocol::TCP))?;
@@ -312,10 +317,7 @@ pub fn listeners(addr: &str, n: usize) -> std::io::Result<Vec<std::net::TcpListe
         s.set_nonblocking(true)?;
         s.bind(&at.into())?;
         s.listen(1024)?;
-        let l: std::net::TcpListener = s.into();
-        // The first one's port (chosen by the kernel when asked for 0) is every other one's.
-        at = l.local_addr()?;
-        all.push(l);
+        all.push(s.into());
     }
     Ok(all)
 }
@@ -507,5 +509,21 @@ async fn accept(listener: &TcpListener, router: &Router, gate: &Arc<Gate>) {
             registry.forget(id, who);
             drop(permit);
         });
+    }
+}
+
+#[cfg(test)]
+mod listener_tests {
+    use super::listeners;
+
+    /// A second server on an address the first listens on is refused, as a plain listener
+    /// would be, rather than sharing the port's connections with it.
+    #[test]
+    fn an_address_in_use_is_refused_not_shared() {
+        let first = listeners("127.0.0.1:0", 2).unwrap();
+        let addr = first[0].local_addr().unwrap();
+        assert!(first.iter().all(|l| l.local_addr().unwrap() == addr));
+        let second = listeners(&addr.to_string(), 2).unwrap_err();
+        assert_eq!(second.kind(), std::io::ErrorKind::AddrInUse, "{second}");
     }
 }
