@@ -94,6 +94,27 @@ __all__ = [
     "verify_signature",
     "verify_text",
     "write_tar_manifest",
+    # The exception classes, made from the library's table of kinds (errors.py; a test keeps
+    # this list equal to the table).
+    "KINDS",
+    "PithError",
+    "NumberError",
+    "RecordError",
+    "VerifyError",
+    "BadgeError",
+    "StyError",
+    "OptionError",
+    "OutputError",
+    "ExistsError",
+    "BatchError",
+    "PdfError",
+    "PdfIOError",
+    "NotPdfError",
+    "DamagedPdfError",
+    "EncryptedPdfError",
+    "CertifiedPdfError",
+    "XmpError",
+    "UnsupportedPdfError",
+    "TarError",
+    "NetworkError",
 ]
-# The exception classes, made from the library's table of kinds: errors.py names them once.
-__all__ += errors.__all__
