@@ -487,6 +487,11 @@ fn requests_round_trip_through_json() {
         date: Some("2026/01/02".into()),
         ..Default::default()
     });
+    round(pith::job::refs::request::RefsRequest {
+        paths: vec!["a.pdf".into(), "srcs/".into()],
+        output: Some("refs.jsonl".into()),
+        file_timeout: Some(0.0),
+    });
     // The password is never written out with a request.
     let secret = StripRequest {
         password: Some(b"hunter2".to_vec()),

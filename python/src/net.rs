@@ -40,19 +40,22 @@ fn settings(
     if cache_dir.is_some() {
         s.cache_dir = cache_dir;
     }
+    let setting = |name: &str, e: pith::net::Error| {
+        errors::of_kind(
+            py,
+            pith::job::kind::of_net(&e),
+            pith::pdf::chain(&e),
+            errors::Attrs {
+                field: Some(name.into()),
+                ..errors::Attrs::default()
+            },
+        )
+    };
     if let Some(t) = timeout {
-        s.set_timeout_secs(t).map_err(|e| {
-            errors::of_kind(
-                py,
-                pith::job::kind::of_net(&e),
-                pith::pdf::chain(&e),
-                errors::Attrs {
-                    field: Some("timeout".into()),
-                    ..errors::Attrs::default()
-                },
-            )
-        })?;
+        s.set_timeout_secs(t).map_err(|e| setting("timeout", e))?;
     }
+    // The library's check of settings that contradict each other, as the CLI's.
+    s.validate().map_err(|e| setting("refresh", e))?;
     Ok(s)
 }
 

@@ -23,6 +23,16 @@ enum End<F> {
     File(F),
 }
 
+impl<F> End<F> {
+    /// The path, or `-` for a file object: a stream, as the CLI's standard streams.
+    fn named(&self) -> PathBuf {
+        match self {
+            End::Path(p) => p.clone(),
+            End::File(_) => PathBuf::from("-"),
+        }
+    }
+}
+
 fn end_arg<F>(
     obj: &Bound<'_, PyAny>,
     what: &str,
@@ -210,6 +220,19 @@ pub fn process_tar<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let metadata = paths_arg(Some(metadata))?;
     let mut src = end_arg(src, "src", "read", PyReader)?;
+    let dst = end_arg(dst, "dst", "write", PyWriter)?;
+    // The library's check of a tar run, with the sentences `pith batch --tar` gives.
+    pith::job::tar::request::TarRequest {
+        tar: Some(src.named()),
+        out_tar: Some(dst.named()),
+        arxiv_manifest: manifest.clone(),
+        any_tar,
+        tar_name: name.clone(),
+        arxiv_metadata: !metadata.is_empty(),
+        ..Default::default()
+    }
+    .validate()
+    .map_err(|e| crate::errors::job(py, "", &e))?;
     let refs = refs
         .as_deref()
         .map(|p| {
@@ -227,7 +250,7 @@ pub fn process_tar<'py>(
         })
         .transpose()?
         .map(std::sync::Arc::new);
-    let mut dst = end_arg(dst, "dst", "write", PyWriter)?;
+    let mut dst = dst;
     let settings = crate::pdf::settings(
         py,
         force,

@@ -417,3 +417,23 @@ def test_bad_batch_requests_are_refused_alike(tmp_path: Path, monkeypatch) -> No
     assert len(sentences) >= 8, sentences
     assert not o.exists() and not (tmp_path / "u.txt").exists()
     assert (d / "a.pdf").read_bytes() == (FIXTURES / "minimal.pdf").read_bytes()
+
+
+def test_tar_and_network_requests_are_refused_alike(tmp_path: Path, monkeypatch) -> None:
+    """A tar run without what it needs, and network settings that contradict each other: the
+    library's checks (``TarRequest``, ``net::Settings``) refuse them with the same kind and
+    sentence through ``pith`` and Python, before anything is read or written."""
+    env = Env(tmp_path, monkeypatch, None)
+    tar = tmp_path / "a.tar"
+    tar.write_bytes(b"")
+    out = tmp_path / "b.tar"
+    meta = tmp_path / "meta.jsonl"
+    meta.write_text("")
+    refused(env, ["batch", "--tar", str(tar), "--out-tar", str(out), "--arxiv-metadata", str(meta),
+                  "--any-tar"],
+            lambda: pn.process_tar(tar, out, metadata=meta, any_tar=True), "request")
+    refused(env, ["batch", "--tar", str(tar), "--out-tar", str(out)],
+            lambda: pn.process_tar(tar, out, metadata=[]), "request")
+    refused(env, ["number", "2402.03791", "--offline", "--refresh"],
+            lambda: pn.number_from_arxiv("2402.03791", offline=True, refresh=True), "setting")
+    assert not out.exists()

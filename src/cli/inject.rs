@@ -85,13 +85,6 @@ pub fn file_timeout_help() -> String {
     )
 }
 
-impl FileTimeout {
-    /// The bound given, or the library's when left out.
-    pub fn bound(&self) -> Option<std::time::Duration> {
-        job::stop::file_bound(self.file_timeout)
-    }
-}
-
 /// The page-1 options of `pith inject` and `pith batch`: the stamp, and what to do with a
 /// badge that shows another number. Each is passed on as given; the library's
 /// [`UpdateRequest`](pith::job::update::UpdateRequest) fills the defaults and refuses a stamp

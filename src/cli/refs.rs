@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 use pith::job::refs;
-use pith::job::Settings;
+use pith::job::refs::request::RefsRequest;
 
 use super::{note, Outcome};
 
@@ -39,11 +39,14 @@ pub struct Args {
 
 /// Prints (or writes) the references of every file.
 pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
-    let files = refs::inputs(&args.paths)?;
-    let settings = Settings {
-        file_timeout: args.deadline.bound(),
-        ..Settings::default()
+    let req = RefsRequest {
+        paths: args.paths,
+        output: args.output,
+        file_timeout: args.deadline.file_timeout,
     };
+    req.validate()?;
+    let files = refs::inputs(&req.paths)?;
+    let settings = req.settings();
     let mut text = Vec::new();
     let mut failed = 0usize;
     let mut stdout = std::io::stdout().lock();
@@ -56,7 +59,7 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
                     chunk.push(b'\n');
                 }
                 // Standard output gets each file's lines when its file is done.
-                match &args.output {
+                match req.destination() {
                     Some(_) => text.extend_from_slice(&chunk),
                     None => {
                         stdout.write_all(&chunk)?;
@@ -72,7 +75,8 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
             }
         }
     }
-    if let Some(out) = &args.output {
+    if let Some(out) = req.destination() {
+        req.ready()?;
         super::fsutil::write_atomic(out, &text)?;
         note!(
             ui,

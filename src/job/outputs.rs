@@ -18,13 +18,7 @@ use super::{Error, ErrorKind};
 /// [`ErrorKind::Request`] when `path` is a folder; [`ErrorKind::Io`] when a folder above it
 /// cannot be made.
 pub fn ready_file(path: &Path, what: &str) -> Result<(), Error> {
-    if path.is_dir() {
-        return Err(Error::new(ErrorKind::Request(format!(
-            "is a folder: give the file {what} is written to (a name inside it, say {})",
-            path.join("out").display()
-        )))
-        .in_file(path));
-    }
+    not_a_folder(path, what)?;
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(|e| {
             Error::new(ErrorKind::Io(
@@ -33,6 +27,22 @@ pub fn ready_file(path: &Path, what: &str) -> Result<(), Error> {
             ))
             .in_file(path)
         })?;
+    }
+    Ok(())
+}
+
+/// Refuses a folder where one file is wanted, naming it, before anything is read or made.
+/// `what` names the file in the sentence (`the index`, `the report`).
+///
+/// # Errors
+/// [`ErrorKind::Request`] when `path` is a folder.
+pub fn not_a_folder(path: &Path, what: &str) -> Result<(), Error> {
+    if path.is_dir() {
+        return Err(Error::new(ErrorKind::Request(format!(
+            "is a folder: give the file {what} is written to (a name inside it, say {})",
+            path.join("out").display()
+        )))
+        .in_file(path));
     }
     Ok(())
 }

@@ -16,6 +16,8 @@
 //! bytes of [`Settings::limits`], the stop token seen as it reads), only its `.bbl` members
 //! held, every other member read past without memory or a temporary file.
 
+pub mod request;
+
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 

@@ -14,7 +14,8 @@ use anyhow::{bail, Context, Result};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use pith::job::one_line;
 use pith_serve::app::{self, AppState};
-use pith_serve::index::{self, BuildOptions, Index, Sources};
+use pith_serve::index::request::IndexRequest;
+use pith_serve::index::{self, Index, Sources};
 use pith_serve::limits::{self, Limits};
 
 /// Writes a line on standard error as `eprintln!` does, but never panics: a standard error
@@ -56,7 +57,7 @@ enum Command {
 struct IndexArgs {
     /// The index file to build or update.
     #[arg(short, long, value_name = "INDEX")]
-    output: PathBuf,
+    output: Option<PathBuf>,
     /// arXiv's metadata snapshot files (JSON Lines; gzip, bzip2, xz, zstd or zip): one or
     /// more after the flag, as `pith number` takes them; repeatable.
     #[arg(long, value_name = "FILE", num_args = 1..)]
@@ -78,7 +79,7 @@ struct IndexArgs {
     /// Bitcoin block headers the proofs are checked against: 80-byte headers one after another,
     /// or lines of 160 hex digits [default: asked of $PITH_BITCOIN_URL, a node's REST
     /// interface (…/rest) or an Esplora-style API].
-    #[arg(long, value_name = "FILE", requires = "anchors")]
+    #[arg(long, value_name = "FILE")]
     headers: Option<PathBuf>,
     /// A folder of Internet Archive captures: WARC files, CDX files (lines or the CDX API's
     /// JSON) and batch or tar reports (*.jsonl, giving the PDFs' sha1). A capture pith checks
@@ -306,59 +307,55 @@ fn anchor_headers(
 }
 
 fn run_index(a: IndexArgs, quiet: bool) -> Result<()> {
-    if a.arxiv_snapshot.is_empty()
-        && a.arxiv_oai.is_empty()
-        && a.records.is_empty()
-        && a.bundles.is_empty()
-        && a.anchors.is_empty()
-        && a.captures.is_empty()
-        && a.refs.is_empty()
-        && a.key.is_empty()
-        && !a.drop_keys
-    {
-        bail!("nothing to index: give --arxiv-snapshot, --arxiv-oai, --records, --bundles, --anchors, --captures or --refs (or --key, --drop-keys to change the keys an index trusts)");
-    }
-    // The index file's folder is made, and a folder refused, as for every output.
-    pith::job::outputs::ready_file(&a.output, "the index")?;
-    let keys = a
-        .key
-        .iter()
-        .map(|k| pith::job::read_key(k).with_context(|| format!("--key {k}")))
-        .collect::<Result<Vec<_>>>()?;
-    let keys = pith::job::trusted_keys(&keys);
-    let sources = Sources {
-        snapshots: a.arxiv_snapshot,
-        oai: a.arxiv_oai,
+    let req = IndexRequest {
+        output: a.output,
+        arxiv_snapshot: a.arxiv_snapshot,
+        arxiv_oai: a.arxiv_oai,
         records: a.records,
         bundles: a.bundles,
-        keys,
-        drop_keys: a.drop_keys,
-        headers: anchor_headers(&a.anchors, a.headers.as_deref())?,
         anchors: a.anchors,
+        headers: a.headers,
         captures: a.captures,
         refs: a.refs,
-    };
-    let opts = BuildOptions {
-        threads: pith::job::pass_threads(a.jobs),
-        strict: a.strict,
+        key: a.key,
+        drop_keys: a.drop_keys,
         fresh: a.fresh,
+        strict: a.strict,
+        jobs: a.jobs,
     };
+    req.validate()?;
+    // The index file's folder is made, and a folder refused, as for every output.
+    req.ready()?;
+    let sources = Sources {
+        keys: req.keys()?,
+        headers: anchor_headers(&req.anchors, req.headers.as_deref())?,
+        snapshots: req.arxiv_snapshot.clone(),
+        oai: req.arxiv_oai.clone(),
+        records: req.records.clone(),
+        bundles: req.bundles.clone(),
+        drop_keys: req.drop_keys,
+        anchors: req.anchors.clone(),
+        captures: req.captures.clone(),
+        refs: req.refs.clone(),
+    };
+    let opts = req.options();
+    let output = req.index_file();
     let mut err = std::io::stderr().lock();
-    let counts = index::build(&a.output, &sources, opts, &mut |line| {
+    let counts = index::build(output, &sources, opts, &mut |line| {
         let _ = writeln!(err, "pith: {}", one_line(line));
     })?;
     if a.json {
         writeln!(std::io::stdout(), "{}", serde_json::to_string(&counts)?)?;
     }
     if !quiet {
-        errln!("pith: {}: {counts}", a.output.display());
+        errln!("pith: {}: {counts}", output.display());
     }
     if counts.bad > 0 {
         // The counts were printed as the JSON report: the error line goes alone.
         return Err(AfterReport(format!(
             "{} input(s) could not be indexed (reported above); the rest is in {}",
             counts.bad,
-            a.output.display()
+            output.display()
         ))
         .into());
     }

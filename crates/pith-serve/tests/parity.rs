@@ -600,6 +600,14 @@ fn outputs_make_their_folders_and_refuse_a_folder_in_words() {
     assert!(std::fs::read_to_string(d.join("refs/x.bib"))
         .unwrap()
         .starts_with('@'));
+    // `pith refs -o`: a folder is refused before any file is read, a missing one made.
+    let paper = root().join("examples/2402.03791v3.pdf");
+    let refs_folder = cli_outcome(d, &["refs", s(&paper), "-o", "records"], &[], false);
+    let sentence = refs_folder.sentence.unwrap_or_default();
+    assert!(sentence.starts_with("records: is a folder"), "{sentence}");
+    let refs = cli_outcome(d, &["refs", s(&paper), "-o", "lists/r.jsonl"], &[], false);
+    assert!(refs.ok, "{refs:?}");
+    assert!(d.join("lists/r.jsonl").is_file());
 }
 
 /// Rows: `pith index` fails as every command does: one line, usage errors included, the

@@ -38,6 +38,7 @@ pub mod cites;
 mod keys;
 pub mod open_citations;
 pub mod read;
+pub mod request;
 
 pub use build::{build, BuildOptions, Counts, Sources};
 pub use captures::Stored;
