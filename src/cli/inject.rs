@@ -258,7 +258,10 @@ impl Args {
 pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     let req = args.request(ui)?;
     // Where the result goes is said with this command's flags.
-    req.destination().map_err(|e| super::hint::with(e, WHERE))?;
+    req.destination().map_err(|e| match e.kind() {
+        job::ErrorKind::Request(_) => super::hint::with(e, WHERE),
+        _ => hinted(e, &Settings::default(), args.rewrite, By::Inject),
+    })?;
     req.validate()?;
     let settings = req.settings()?;
     let (number, details) = args.number.full_described(ui)?;
