@@ -211,7 +211,8 @@ fn pdf_requests_round_trip_through_json() {
     let e = bad.validate().unwrap_err();
     assert_eq!(
         e.kind_name(),
-        pith::job::kind::of_number(&pith::NumberRef::parse("pith:not a number").unwrap_err()).name(),
+        pith::job::kind::of_number(&pith::NumberRef::parse("pith:not a number").unwrap_err())
+            .name(),
         "{e}"
     );
 }

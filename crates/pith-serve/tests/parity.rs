@@ -701,12 +701,9 @@ fn inspect_requests_read_alike() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let numbered = d.join("numbered.pdf");
-    let made = cli_in(
-        d,
-        &["inject", "-", "--number", SEED, "-o", s(&numbered)],
-        &[],
-        { Some(&std::fs::read(root().join("tests/fixtures/minimal.pdf")).unwrap()) },
-    );
+    let minimal = std::fs::read(root().join("tests/fixtures/minimal.pdf")).unwrap();
+    let args = ["inject", "-", "--number", SEED, "-o", s(&numbered)];
+    let made = cli_in(d, &args, &[], Some(&minimal));
     assert_eq!(made.code, 0, "{}", made.stderr);
     let bytes = std::fs::read(&numbered).unwrap();
     let r = cli_in(d, &["inspect", "-", "--json"], &[], Some(&bytes));
