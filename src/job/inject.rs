@@ -244,8 +244,8 @@ impl InjectRequest {
     }
 }
 
-/// Standard input's bytes, for a PDF given as `-`.
-fn read_stdin() -> Result<Vec<u8>, Error> {
+/// Standard input's bytes, for a PDF given as `-` (`inject`, `inspect`): held whole.
+pub(super) fn read_stdin() -> Result<Vec<u8>, Error> {
     let mut data = Vec::new();
     std::io::stdin()
         .lock()

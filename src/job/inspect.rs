@@ -4,7 +4,6 @@
 //! A door fills an [`InspectRequest`] (the file or `-`, deep, the number expected) and runs
 //! it ([`InspectRequest::run`]); [`inspect`] reads a source already resolved.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -70,14 +69,7 @@ impl InspectRequest {
         let stdin;
         let source = match (&self.input, bytes) {
             (Some(p), None) if crate::output::is_stdio(p) => {
-                let mut data = Vec::new();
-                std::io::stdin()
-                    .lock()
-                    .read_to_end(&mut data)
-                    .map_err(|e| {
-                        Error::new(ErrorKind::Io("cannot read standard input".into(), e)).in_file(p)
-                    })?;
-                stdin = data;
+                stdin = super::inject::read_stdin()?;
                 Source::Bytes {
                     data: &stdin,
                     name: "-",
