@@ -67,6 +67,7 @@ mod refs;
 mod refs_layout;
 mod refs_pages;
 mod requests;
+mod requests_pdf;
 mod run_reports;
 mod stamp;
 mod stamp_corpus;

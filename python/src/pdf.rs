@@ -2,14 +2,14 @@
 //! reports out as dicts with the keys `pith … --json` prints (docs/reports.md). Nothing is
 //! decided here; the GIL is released while the library reads and writes.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 use serde::Serialize;
 
-use pith::job::{self, Destination, InjectRequest, InspectRequest, Settings, Source, StripRequest};
+use pith::job::{self, InjectRequest, InspectRequest, Settings, StripRequest};
 
 use crate::convert::value_to_py;
 use crate::errors;
@@ -91,6 +91,35 @@ fn to_write(
     .map_err(|e| raise(py, "", &e))
 }
 
+/// The update request of the keyword arguments every writing function takes, as given: the
+/// library fills the defaults and refuses what does not hold together.
+#[allow(clippy::too_many_arguments)]
+fn update_request(
+    force: bool,
+    repair: bool,
+    password: Option<Password>,
+    now: Option<String>,
+    stamp: bool,
+    stamp_form: Option<String>,
+    stamp_position: Option<String>,
+    stamp_size: Option<f64>,
+    replace: bool,
+    file_timeout: Option<f64>,
+) -> job::update::UpdateRequest {
+    job::update::UpdateRequest {
+        force,
+        repair,
+        now,
+        stamp,
+        stamp_form,
+        stamp_position,
+        stamp_size,
+        replace,
+        file_timeout,
+        password: password.map(Password::into_bytes),
+    }
+}
+
 /// The job settings from the keyword arguments every writing function takes.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn settings(
@@ -106,9 +135,10 @@ pub(crate) fn settings(
     replace: bool,
     file_timeout: Option<f64>,
 ) -> PyResult<Settings> {
-    job::update::UpdateRequest {
+    update_request(
         force,
         repair,
+        password,
         now,
         stamp,
         stamp_form,
@@ -116,23 +146,9 @@ pub(crate) fn settings(
         stamp_size,
         replace,
         file_timeout,
-        password: password.map(Password::into_bytes),
-    }
+    )
     .settings()
     .map_err(|e| raise(py, "stamp", &e))
-}
-
-/// The file the result goes to (`output`, or the input's name inside it when `output` is a
-/// folder), or `None` for the input itself: the library's rule ([`job::outputs::destination`]).
-fn target(
-    py: Python<'_>,
-    output: Option<&Path>,
-    in_place: bool,
-    input: &Path,
-    dry_run: bool,
-) -> PyResult<Option<std::path::PathBuf>> {
-    job::outputs::destination(input, input.file_name(), output, in_place, dry_run)
-        .map_err(|e| raise(py, &input.display().to_string(), &e))
 }
 
 /// Reads what a PDF says about its Pith Number, without changing it.
@@ -160,31 +176,20 @@ pub fn inspect<'py>(
     password: Option<Password>,
     number: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let expected = number
-        .map(pith::NumberRef::parse)
-        .transpose()
-        .map_err(|e| errors::number(py, &e))?;
-    let password = password.map(Password::into_bytes);
     let (path, data) = path_or_bytes(source)?;
     let name = path
         .as_ref()
         .map_or_else(|| "<memory>".to_owned(), |p| p.display().to_string());
+    let req = InspectRequest {
+        input: path,
+        deep,
+        expected: number.map(str::to_owned),
+        password: password.map(Password::into_bytes),
+    };
+    req.validate().map_err(|e| raise(py, "number", &e))?;
+    let bytes = req.input.is_none().then_some(data.as_slice());
     let r = py
-        .detach(|| {
-            let source = match (&path, &data) {
-                (Some(p), _) => Source::File(p),
-                (None, d) => Source::Bytes {
-                    data: d,
-                    name: "<memory>",
-                },
-            };
-            job::inspect::run(&InspectRequest {
-                source,
-                deep,
-                password: password.as_deref(),
-                expected,
-            })
-        })
+        .detach(|| req.run(bytes))
         .map_err(|e| raise(py, &name, &e))?;
     report(py, &r)
 }
@@ -278,38 +283,31 @@ pub fn inject<'py>(
     dry_run: bool,
     file_timeout: Option<f64>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let (n, details) = to_write(py, number, record, arxiv_atom, arxiv_id)?;
-    let s = settings(
-        py,
-        force,
-        repair,
-        password,
-        now,
-        stamp,
-        stamp_form,
-        stamp_position,
-        stamp_size,
-        replace,
-        file_timeout,
-    )?;
-    let s = s.bounded();
-    let out = target(py, output.as_deref(), in_place, &path, dry_run)?;
     let name = path.display().to_string();
+    let req = InjectRequest {
+        input: Some(path),
+        output,
+        in_place,
+        rewrite,
+        dry_run,
+        update: update_request(
+            force,
+            repair,
+            password,
+            now,
+            stamp,
+            stamp_form,
+            stamp_position,
+            stamp_size,
+            replace,
+            file_timeout,
+        ),
+        no_clobber: false,
+    };
+    req.validate().map_err(|e| raise(py, &name, &e))?;
+    let (n, details) = to_write(py, number, record, arxiv_atom, arxiv_id)?;
     let done = py
-        .detach(|| {
-            job::inject::run(InjectRequest {
-                source: Source::File(&path),
-                destination: match &out {
-                    Some(o) => Destination::File(o),
-                    None => Destination::InPlace,
-                },
-                number: &n,
-                settings: &s,
-                rewrite,
-                dry_run,
-                paper: details.as_ref(),
-            })
-        })
+        .detach(|| req.run(&n, details.as_ref(), None))
         .map_err(|e| raise(py, &name, &e))?;
     report(py, &done.report)
 }
@@ -342,26 +340,32 @@ pub fn inject_bytes<'py>(
     repair: bool,
     file_timeout: Option<f64>,
 ) -> PyResult<Bound<'py, PyTuple>> {
+    let req = InjectRequest {
+        update: update_request(
+            force,
+            repair,
+            password,
+            now,
+            stamp,
+            stamp_form,
+            stamp_position,
+            stamp_size,
+            replace,
+            file_timeout,
+        ),
+        ..InjectRequest::default()
+    };
+    req.validate().map_err(|e| raise(py, "<memory>", &e))?;
     let n = full_number(py, number)?;
-    let s = settings(
-        py,
-        force,
-        repair,
-        password,
-        now,
-        stamp,
-        stamp_form,
-        stamp_position,
-        stamp_size,
-        replace,
-        file_timeout,
-    )?;
-    let s = s.bounded();
     let bytes = data.as_bytes();
-    let (out, r) = py
-        .detach(|| job::inject_bytes(bytes, &n, &s))
+    let done = py
+        .detach(|| req.run(&n, None, Some(bytes)))
         .map_err(|e| raise(py, "<memory>", &e))?;
-    PyTuple::new(py, [PyBytes::new(py, &out).into_any(), report(py, &r)?])
+    let out = done.bytes.unwrap_or_default();
+    PyTuple::new(
+        py,
+        [PyBytes::new(py, &out).into_any(), report(py, &done.report)?],
+    )
 }
 
 /// Takes the Pith Number, its link and the stamp out of a PDF (``pith strip``): an

@@ -1,10 +1,8 @@
 //! `pith cite`: a paper's citation (BibTeX, CSL-JSON, RIS) from its arXiv id, its number or a
 //! record input; the input is resolved and the citation made by [`pith::job::cite`].
 
-use std::io::Write;
-
 use anyhow::Result;
-use pith::job::cite::{self, CiteRequest, Format};
+use pith::job::cite::{self, CiteRequest};
 use pith::job::input::RecordSource;
 
 use super::input::{hint, RecordInput};
@@ -41,14 +39,8 @@ pub struct Args {
     input: RecordInput,
 }
 
-/// Prints the citation.
+/// Prints the citation, or writes it to -o.
 pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
-    let format: Format = args
-        .format
-        .as_deref()
-        .unwrap_or(pith::job::defaults::CITE_FORMAT)
-        .parse()
-        .map_err(anyhow::Error::msg)?;
     let given = pith::job::given::text_or_input(
         args.paper.as_deref(),
         args.input.is_given(),
@@ -60,21 +52,15 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
         pith::job::given::TextOrInput::Text(text) => hint(RecordSource::from_text(text))?,
         pith::job::given::TextOrInput::Input => args.input.to_input()?,
     };
-    let report = hint(cite::run(&CiteRequest {
+    let req = CiteRequest {
         input,
-        format,
+        format: args.format.clone(),
+        output: args.output.clone(),
+        no_clobber: ui.no_clobber(),
         net: args.input.net.settings(ui)?,
-    }))?;
-    match &args.output {
-        Some(path) => {
-            ui.check_clobber(path)?;
-            super::fsutil::write_atomic(path, report.text.as_bytes())?;
-        }
-        None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(report.text.as_bytes())?;
-            out.flush()?;
-        }
-    }
+    };
+    let report = hint(cite::run(&req))?;
+    req.write(&report)
+        .map_err(|e| super::hint::hinted(e, &Default::default(), false, super::hint::By::Reader))?;
     Ok(Outcome::Ok)
 }

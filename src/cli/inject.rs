@@ -1,12 +1,11 @@
 //! `pith inject`: arguments into a [`pith::job::InjectRequest`], its report into text or JSON.
 //! Every decision (same file, folder, rewrite-then-stamp, replaced numbers) is the job's.
 
-use std::io::Read;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use pith::job::update::UpdateRequest;
-use pith::job::{self, Destination, InjectReport, InjectRequest, Settings, Source, Status};
+use pith::job::{self, InjectReport, InjectRequest, Settings, Status};
 
 use super::hint::{hinted, By};
 use super::input::NumberInput;
@@ -227,77 +226,49 @@ pub fn settings(req: &UpdateRequest, ui: super::Ui) -> Result<Settings> {
     })
 }
 
-/// Runs `pith inject`.
-/// Standard input's bytes when `input` is "-" (the PDF comes through a pipe), else `None`.
-fn stdin_bytes(input: &std::path::Path) -> Result<Option<Vec<u8>>> {
-    if !pith::output::is_stdio(input) {
-        return Ok(None);
+impl Args {
+    /// The request these arguments make, nothing decided: the library fills what is left out.
+    pub fn request(&self, ui: super::Ui) -> Result<InjectRequest> {
+        Ok(InjectRequest {
+            input: Some(self.input.clone()),
+            output: self.output.clone(),
+            in_place: self.in_place,
+            rewrite: self.rewrite,
+            dry_run: self.dry_run,
+            update: update_request(
+                self.force,
+                self.repair,
+                self.password.bytes()?,
+                &self.stamp,
+                self.deadline.file_timeout,
+            )?,
+            no_clobber: ui.no_clobber(),
+        })
     }
-    let mut v = Vec::new();
-    std::io::stdin()
-        .lock()
-        .read_to_end(&mut v)
-        .context("-: cannot read standard input")?;
-    Ok(Some(v))
 }
 
+/// Runs `pith inject`.
 pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
+    let req = args.request(ui)?;
+    // Where the result goes is said with this command's flags.
+    req.destination().map_err(|e| match e.kind() {
+        job::ErrorKind::Request(_) => super::hint::with(e, WHERE),
+        _ => hinted(e, &Settings::default(), args.rewrite, By::Inject),
+    })?;
+    req.validate()?;
+    let settings = req.settings()?;
     let (number, details) = args.number.full_described(ui)?;
-    let input = &args.input;
-    // Standard input has no name to keep inside an output folder.
-    let name = (!pith::output::is_stdio(input))
-        .then(|| input.file_name())
-        .flatten();
-    let out = job::outputs::destination(
-        input,
-        name,
-        args.output.as_deref(),
-        args.in_place,
-        args.dry_run,
-    )
-    .map_err(|e| super::hint::with(e, WHERE))?;
-    let password = args.password.bytes()?;
-    let req = update_request(
-        args.force,
-        args.repair,
-        password,
-        &args.stamp,
-        args.deadline.file_timeout,
-    )?;
-    let settings = settings(&req, ui)?;
-    let data = stdin_bytes(input)?;
-    let source = match &data {
-        Some(data) => Source::Bytes { data, name: "-" },
-        None => Source::File(input),
-    };
-    // With the PDF on standard output, the report goes to standard error.
-    let to_stdout = args.output.as_deref().is_some_and(pith::output::is_stdio);
-    let mut stdout = std::io::stdout();
-    let destination = match &out {
-        Some(o) if pith::output::is_stdio(o) => Destination::Stream(&mut stdout),
-        Some(o) => Destination::File(o),
-        // A dry run without -o plans the update of standard input's bytes in memory.
-        None if matches!(source, Source::Bytes { .. }) => Destination::Memory,
-        None => Destination::InPlace,
-    };
-    let done = job::inject::run(InjectRequest {
-        source,
-        destination,
-        number: &number,
-        settings: &settings,
-        rewrite: args.rewrite,
-        dry_run: args.dry_run,
-        paper: details.as_ref(),
-    })
-    .map_err(|e| hinted(e, &settings, args.rewrite, By::Inject))?;
+    let done = req
+        .run(&number, details.as_ref(), None)
+        .map_err(|e| hinted(e, &settings, args.rewrite, By::Inject))?;
     if let Some(old) = &done.report.replaced_xmp {
         super::note!(
             ui,
             "{}: the old XMP packet was unparsable and is replaced (--force); it began: {old}",
-            input.display()
+            args.input.display()
         );
     }
-    report(&args, &done.report, to_stdout, ui)?;
+    report(&args, &done.report, req.writes_stdout(), ui)?;
     Ok(Outcome::Ok)
 }
 

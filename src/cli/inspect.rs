@@ -7,8 +7,8 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
-use pith::job::{self, InspectReport, InspectRequest, Settings, Source};
+use anyhow::Result;
+use pith::job::{InspectReport, InspectRequest, Settings};
 
 use super::hint::{hinted, By};
 use super::input::NumberInput;
@@ -41,33 +41,20 @@ pub struct Args {
 
 /// Runs `pith inspect`.
 pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
-    let path = &args.file;
     let expected = if args.expect.number.is_some() || args.expect.input.is_given() {
         Some(args.expect.reference(ui)?)
     } else {
         None
     };
-    let password = args.password.bytes()?;
-    let data;
-    let source = if pith::output::is_stdio(path) {
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
-            .context("-: cannot read standard input")?;
-        data = bytes;
-        Source::Bytes {
-            data: &data,
-            name: "-",
-        }
-    } else {
-        Source::File(path)
-    };
-    let r = job::inspect::run(&InspectRequest {
-        source,
+    let req = InspectRequest {
+        input: Some(args.file.clone()),
         deep: args.deep,
-        password: password.as_deref(),
-        expected: expected.clone(),
-    })
-    .map_err(|e| hinted(e, &Settings::default(), false, By::Reader))?;
+        expected: expected.as_ref().map(ToString::to_string),
+        password: args.password.bytes()?,
+    };
+    let r = req
+        .run(None)
+        .map_err(|e| hinted(e, &Settings::default(), false, By::Reader))?;
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?;

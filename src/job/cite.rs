@@ -9,6 +9,7 @@
 //! export does); characters that would break a BibTeX entry (unbalanced braces) are escaped.
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
@@ -315,16 +316,55 @@ fn ris(number: &PithNumber, d: &Details) -> String {
     out
 }
 
-/// One citation to make.
+/// One citation to make: `pith cite` as data. The door fills it from its arguments; what is
+/// left out is the library's default ([`super::defaults::CITE_FORMAT`], standard output).
 #[derive(Debug, Clone)]
 pub struct CiteRequest {
     /// The paper: an arXiv id, a number (its record from the resolver or the cache), a
     /// record file (with its display fields, `title` and `authors`, beside it), an Atom entry.
     pub input: RecordSource,
-    /// The format.
-    pub format: Format,
+    /// The format's name ([`Format::name`]; [`super::defaults::CITE_FORMAT`] when left out).
+    pub format: Option<String>,
+    /// Where the citation goes ([`CiteRequest::write`]): a file (whole, or not at all; its
+    /// missing folders made) or `-`, standard output, when left out.
+    pub output: Option<PathBuf>,
+    /// Refuse to replace an output file that exists.
+    pub no_clobber: bool,
     /// How to reach arXiv and the resolver (offline: the cache only).
     pub net: net::Settings,
+}
+
+impl CiteRequest {
+    /// Refuses a format that is none of [`Format::ALL`] (the network settings are checked
+    /// where they are made, [`net::Settings::validate`]).
+    ///
+    /// # Errors
+    /// [`ErrorKind::Request`] for the format.
+    pub fn validate(&self) -> Result<(), Error> {
+        self.format().map(|_| ())
+    }
+
+    /// The format asked for, or the library's default.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Request`] for a name that is no format.
+    pub fn format(&self) -> Result<Format, Error> {
+        self.format
+            .as_deref()
+            .unwrap_or(super::defaults::CITE_FORMAT)
+            .parse()
+            .map_err(|m| Error::new(ErrorKind::Request(m)))
+    }
+
+    /// Writes the citation of `report` where the request says (standard output when left
+    /// out).
+    ///
+    /// # Errors
+    /// As [`super::outputs::write_whole`].
+    pub fn write(&self, report: &CiteReport) -> Result<(), Error> {
+        let out = self.output.as_deref().unwrap_or(Path::new("-"));
+        super::outputs::write_whole(out, report.text.as_bytes(), self.no_clobber)
+    }
 }
 
 /// What [`run`] made: the number, the fields it was made from and the text.
@@ -348,6 +388,8 @@ pub struct CiteReport {
 /// when the input gives no title (a bare canonical record holds only hashes of its texts),
 /// since a citation without one names no paper a reader could find.
 pub fn run(req: &CiteRequest) -> Result<CiteReport, Error> {
+    req.validate()?;
+    let format = req.format()?;
     let described = req.input.described(&req.net)?;
     let number = described.record.number();
     if number.year().is_none() {
@@ -368,8 +410,8 @@ pub fn run(req: &CiteRequest) -> Result<CiteReport, Error> {
     }
     Ok(CiteReport {
         number: number.full(),
-        format: req.format,
-        text: render(&number, &described.details, req.format),
+        format,
+        text: render(&number, &described.details, format),
         details: described.details,
     })
 }

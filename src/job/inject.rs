@@ -1,11 +1,17 @@
 //! The inject job: write a number into one PDF, from a file or from bytes in memory, to a new
 //! file, in place, to a stream or to memory; an incremental update, or a whole rewrite.
+//!
+//! A door fills an [`InjectRequest`] (data: what the user asked, each option left out taking
+//! the library's default), checks it ([`InjectRequest::validate`]) and runs it with the number
+//! it resolved ([`InjectRequest::run`]); [`InjectRun`] is the run it becomes, with its source
+//! and destination resolved (a batch builds one of its own for each file).
 
-use std::io::Write;
-use std::path::Path;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::update::UpdateRequest;
 use super::{check_output, replaced, Error, ErrorKind, Settings, Status};
 use crate::pdf::{self, commit};
 use crate::record::Details;
@@ -77,8 +83,182 @@ impl Destination<'_> {
     }
 }
 
-/// One inject.
-pub struct InjectRequest<'a> {
+/// `pith inject` and Python's `inject` and `inject_bytes` as data: the PDF, where the result
+/// goes and how. Every door builds this from its arguments and nothing else; what is left out
+/// is the library's default, and [`InjectRequest::validate`] refuses what does not hold
+/// together. The number is resolved by the door's input ([`super::input`]) and given to
+/// [`InjectRequest::run`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct InjectRequest {
+    /// The PDF file, `-` for standard input; none when its bytes are given to
+    /// [`InjectRequest::run`] (the result is then returned).
+    pub input: Option<PathBuf>,
+    /// Where the result goes: a file, a folder (the input's name inside it; its missing
+    /// folders are made) or `-` for standard output.
+    pub output: Option<PathBuf>,
+    /// Update the input file itself, crash-safe.
+    pub in_place: bool,
+    /// A whole rewrite instead of an incremental update (a stamp then goes on top as an
+    /// incremental update).
+    pub rewrite: bool,
+    /// Work out the update and report it ([`Status::Planned`]); write nothing (the output
+    /// may be left out).
+    pub dry_run: bool,
+    /// How the PDF is updated: force, repair, the stamp, replace, the time, the deadline.
+    pub update: UpdateRequest,
+    /// Refuse to replace an output file that exists.
+    pub no_clobber: bool,
+}
+
+impl InjectRequest {
+    /// Refuses a request that does not hold together, once for every door: where the result
+    /// goes ([`InjectRequest::destination`]), the update's settings
+    /// ([`UpdateRequest::settings`]), and a rewrite with a dry run or a repair.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Request`] for where the result goes and for a rewrite with a dry run or a
+    /// repair; [`ErrorKind::NotInPlace`] for standard input in place; [`ErrorKind::Stamp`]
+    /// for the stamp's settings.
+    ///
+    /// # Examples
+    /// ```
+    /// use pith::job::InjectRequest;
+    /// let r = InjectRequest { input: Some("paper.pdf".into()), in_place: true, ..Default::default() };
+    /// assert!(r.validate().is_ok());
+    /// let r = InjectRequest { rewrite: true, dry_run: true, ..r };
+    /// assert!(r.validate().is_err(), "a dry run writes nothing");
+    /// ```
+    pub fn validate(&self) -> Result<(), Error> {
+        self.destination()?;
+        self.settings()?;
+        if self.rewrite && self.dry_run {
+            return Err(Error::new(ErrorKind::Request(
+                "a rewrite and a dry run contradict each other: a dry run writes nothing".into(),
+            )));
+        }
+        if self.rewrite && self.update.repair {
+            return Err(Error::new(ErrorKind::Request(
+                "a repair and a rewrite contradict each other: a repair keeps the original bytes, a rewrite replaces them (and repairs the table itself)".into(),
+            )));
+        }
+        Ok(())
+    }
+
+    /// The settings of the run: the update's ([`UpdateRequest::settings`]) and no clobber.
+    ///
+    /// # Errors
+    /// As [`UpdateRequest::settings`].
+    pub fn settings(&self) -> Result<Settings, Error> {
+        Ok(Settings {
+            no_clobber: self.no_clobber,
+            ..self.update.settings()?
+        })
+    }
+
+    /// Where the result goes: `Some` file (`-` for standard output), or `None` for in place
+    /// (a file), memory (bytes, standard input) or nothing (a dry run).
+    ///
+    /// # Errors
+    /// [`ErrorKind::Request`] for neither an output nor in place (unless a dry run), or both,
+    /// and for an output or in place given with bytes; [`ErrorKind::NotInPlace`] for standard
+    /// input in place.
+    pub fn destination(&self) -> Result<Option<PathBuf>, Error> {
+        match &self.input {
+            Some(input) if crate::output::is_stdio(input) && self.in_place => {
+                Err(Error::new(ErrorKind::NotInPlace).in_file(input))
+            }
+            // Standard input has no name to keep inside an output folder.
+            Some(input) => super::outputs::destination(
+                input,
+                (!crate::output::is_stdio(input))
+                    .then(|| input.file_name())
+                    .flatten(),
+                self.output.as_deref(),
+                self.in_place,
+                self.dry_run,
+            ),
+            None => super::outputs::in_memory(self.output.as_deref(), self.in_place).map(|()| None),
+        }
+    }
+
+    /// Whether the PDF goes to standard output (then a report goes to standard error).
+    pub fn writes_stdout(&self) -> bool {
+        self.output.as_deref().is_some_and(crate::output::is_stdio)
+    }
+
+    /// Checks the request and writes `number` (with the fields of `paper`, when the input
+    /// named the paper) into the file [`InjectRequest::input`] names, standard input's bytes
+    /// for `-`, or `bytes` (then the whole result is returned in [`Injected::bytes`]).
+    ///
+    /// # Errors
+    /// What [`InjectRequest::validate`] refuses; [`ErrorKind::Request`] when neither a file
+    /// nor bytes are given, or both; [`ErrorKind::Io`] when standard input cannot be read; as
+    /// [`run`].
+    pub fn run(
+        &self,
+        number: &PithNumber,
+        paper: Option<&Details>,
+        bytes: Option<&[u8]>,
+    ) -> Result<Injected, Error> {
+        self.validate()?;
+        let settings = self.settings()?;
+        let out = self.destination()?;
+        let stdin;
+        let source = match (&self.input, bytes) {
+            (Some(p), None) if crate::output::is_stdio(p) => {
+                stdin = read_stdin()?;
+                Source::Bytes {
+                    data: &stdin,
+                    name: "-",
+                }
+            }
+            (Some(p), None) => Source::File(p),
+            (None, Some(data)) => Source::Bytes {
+                data,
+                name: "<memory>",
+            },
+            _ => {
+                return Err(Error::new(ErrorKind::Request(
+                    "give the PDF to inject: a file or its bytes, one of them".into(),
+                )))
+            }
+        };
+        let mut stdout = std::io::stdout();
+        let destination = match &out {
+            Some(o) if crate::output::is_stdio(o) => Destination::Stream(&mut stdout),
+            Some(o) => Destination::File(o),
+            // Bytes (given, or standard input's) are updated in memory.
+            None if matches!(source, Source::Bytes { .. }) => Destination::Memory,
+            None => Destination::InPlace,
+        };
+        run(InjectRun {
+            source,
+            destination,
+            number,
+            settings: &settings,
+            rewrite: self.rewrite,
+            dry_run: self.dry_run,
+            paper,
+        })
+    }
+}
+
+/// Standard input's bytes, for a PDF given as `-` (`inject`, `inspect`): held whole.
+pub(super) fn read_stdin() -> Result<Vec<u8>, Error> {
+    let mut data = Vec::new();
+    std::io::stdin()
+        .lock()
+        .read_to_end(&mut data)
+        .map_err(|e| {
+            Error::new(ErrorKind::Io("cannot read standard input".into(), e))
+                .in_file(Path::new("-"))
+        })?;
+    Ok(data)
+}
+
+/// One inject, its source and destination resolved ([`InjectRequest::run`] makes it).
+pub struct InjectRun<'a> {
     /// The PDF.
     pub source: Source<'a>,
     /// Where the result goes.
@@ -161,8 +341,8 @@ fn replaced_xmp(old: Option<&[u8]>) -> Option<String> {
 /// number without its year, and
 /// every refusal and failure of the PDF layer ([`ErrorKind::Pdf`]). On error the input is
 /// untouched and no output file exists.
-pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
-    let InjectRequest {
+pub fn run(req: InjectRun<'_>) -> Result<Injected, Error> {
+    let InjectRun {
         source,
         mut destination,
         number,
@@ -171,16 +351,9 @@ pub fn run(req: InjectRequest<'_>) -> Result<Injected, Error> {
         dry_run,
         paper: details,
     } = req;
-    if rewrite && dry_run {
-        return Err(Error::new(ErrorKind::Request(
-            "a rewrite and a dry run contradict each other: a dry run writes nothing".into(),
-        )));
-    }
-    if rewrite && settings.repair {
-        return Err(Error::new(ErrorKind::Request(
-            "a repair and a rewrite contradict each other: a repair keeps the original bytes, a rewrite replaces them (and repairs the table itself)".into(),
-        )));
-    }
+    // A rewrite with a dry run or a repair is refused by the request
+    // ([`InjectRequest::validate`]); a run given them plans the rewrite, and a rewrite repairs
+    // the table itself.
     // One file alone gets the file deadline here, whichever door it came through; a run's
     // file already has its own token.
     let bounded = settings.bounded();
@@ -375,7 +548,7 @@ pub fn inject_bytes(
     number: &PithNumber,
     settings: &Settings,
 ) -> Result<(Vec<u8>, InjectReport), Error> {
-    let done = run(InjectRequest {
+    let done = run(InjectRun {
         source: Source::Bytes {
             data,
             name: "<memory>",
@@ -428,7 +601,7 @@ mod tests {
         let (three, r) = inject_bytes(&two, &b, &s).unwrap();
         assert_eq!((r.status, r.replaced), (Status::Unchanged, None));
         assert_eq!(three, two);
-        let e = run(InjectRequest {
+        let e = run(InjectRun {
             source: Source::Bytes {
                 data: &pdf,
                 name: "-",

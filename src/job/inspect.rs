@@ -1,7 +1,10 @@
 //! The inspect job: what a PDF says about its Pith Number, as one report with the keys both
 //! front ends print, and the rule for "ok" (a number, consistent, the expected one).
+//!
+//! A door fills an [`InspectRequest`] (the file or `-`, deep, the number expected) and runs
+//! it ([`InspectRequest::run`]); [`inspect`] reads a source already resolved.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -9,17 +12,87 @@ use super::{Error, ErrorKind, Source};
 use crate::pdf;
 use crate::{NumberRef, PithNumber};
 
-/// One inspect.
-#[derive(Debug, Clone)]
-pub struct InspectRequest<'a> {
-    /// The PDF.
-    pub source: Source<'a>,
+/// `pith inspect` and Python's `inspect` as data: the PDF and what to check. Every door
+/// builds this from its arguments and nothing else; [`InspectRequest::validate`] refuses what
+/// cannot be checked.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct InspectRequest {
+    /// The PDF file, `-` for standard input; none when its bytes are given to
+    /// [`InspectRequest::run`].
+    pub input: Option<PathBuf>,
     /// Check every cross-reference entry against the file (reads the whole file).
     pub deep: bool,
-    /// The user or owner password of an encrypted file.
-    pub password: Option<&'a [u8]>,
     /// The number the file should carry (any form, a short alias included).
-    pub expected: Option<NumberRef>,
+    pub expected: Option<String>,
+    /// The user or owner password of an encrypted file (never written out with the request).
+    #[serde(skip)]
+    pub password: Option<Vec<u8>>,
+}
+
+impl InspectRequest {
+    /// Refuses an expected number that is no number.
+    ///
+    /// # Errors
+    /// [`ErrorKind::BadNumber`].
+    pub fn validate(&self) -> Result<(), Error> {
+        self.expected_number().map(|_| ())
+    }
+
+    /// The number expected, parsed.
+    fn expected_number(&self) -> Result<Option<NumberRef>, Error> {
+        self.expected
+            .as_deref()
+            .map(NumberRef::parse)
+            .transpose()
+            .map_err(|e| Error::new(ErrorKind::BadNumber(e)))
+    }
+
+    /// Checks the request and reads the file [`InspectRequest::input`] names, standard
+    /// input's bytes for `-`, or `bytes`.
+    ///
+    /// # Examples
+    /// ```
+    /// use pith::job::InspectRequest;
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/minimal.pdf");
+    /// let r = InspectRequest { input: Some(path.into()), ..Default::default() }.run(None)?;
+    /// assert!(!r.has_number && !r.ok());
+    /// assert_eq!(serde_json::to_value(&r)?["info"]["PithNumber"], serde_json::Value::Null);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// What [`InspectRequest::validate`] refuses; [`ErrorKind::Request`] when neither a file
+    /// nor bytes are given, or both; as [`inspect`].
+    pub fn run(&self, bytes: Option<&[u8]>) -> Result<InspectReport, Error> {
+        let expected = self.expected_number()?;
+        let stdin;
+        let source = match (&self.input, bytes) {
+            (Some(p), None) if crate::output::is_stdio(p) => {
+                stdin = super::inject::read_stdin()?;
+                Source::Bytes {
+                    data: &stdin,
+                    name: "-",
+                }
+            }
+            (Some(p), None) => Source::File(p),
+            (None, Some(data)) => Source::Bytes {
+                data,
+                name: "<memory>",
+            },
+            _ => {
+                return Err(Error::new(ErrorKind::Request(
+                    "give the PDF to inspect: a file or its bytes, one of them".into(),
+                )))
+            }
+        };
+        inspect(
+            source,
+            self.deep,
+            self.password.as_deref(),
+            expected.as_ref(),
+        )
+    }
 }
 
 /// The Info entries pith writes, as read.
@@ -133,39 +206,34 @@ impl InspectReport {
     }
 }
 
-/// Runs an inspect.
-///
-/// # Examples
-/// ```
-/// use pith::job::{inspect, InspectRequest, Source};
-/// let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/minimal.pdf"));
-/// let r = inspect::run(&InspectRequest { source: Source::File(path), deep: false, password: None, expected: None })?;
-/// assert!(!r.has_number && !r.ok());
-/// assert_eq!(serde_json::to_value(&r)?["info"]["PithNumber"], serde_json::Value::Null);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
+/// Reads what the PDF of `source` says about its number (`deep`: every cross-reference
+/// entry checked), against the number `expected` when one is given.
 ///
 /// # Errors
 /// [`ErrorKind::Pdf`] when the file cannot be read as a PDF, [`ErrorKind::Io`] when it
 /// cannot be opened.
-pub fn run(req: &InspectRequest<'_>) -> Result<InspectReport, Error> {
-    let check = if req.deep {
+pub fn inspect(
+    source: Source<'_>,
+    deep: bool,
+    password: Option<&[u8]>,
+    expected: Option<&NumberRef>,
+) -> Result<InspectReport, Error> {
+    let check = if deep {
         pdf::Check::Full
     } else {
         pdf::Check::Sampled
     };
-    let (name, ins) = match req.source {
+    let (name, ins) = match source {
         Source::File(p) => {
             let file = open(p)?;
-            let ins = pdf::inspect_with(&file, check, req.password).map_err(|e| e.in_file(p))?;
+            let ins = pdf::inspect_with(&file, check, password).map_err(|e| e.in_file(p))?;
             (p.display().to_string(), ins)
         }
-        Source::Bytes { data, name } => (
-            name.to_owned(),
-            pdf::inspect_with(data, check, req.password)?,
-        ),
+        Source::Bytes { data, name } => {
+            (name.to_owned(), pdf::inspect_with(data, check, password)?)
+        }
     };
-    Ok(report(name, &ins, req.expected.as_ref()))
+    Ok(report(name, &ins, expected))
 }
 
 fn open(p: &Path) -> Result<std::fs::File, Error> {

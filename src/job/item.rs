@@ -9,7 +9,7 @@ use std::path::{Component, Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::folders::Writing;
-use super::{Destination, Error, ErrorCode, ErrorKind, InjectRequest, Settings, Source, Status};
+use super::{Destination, Error, ErrorCode, ErrorKind, InjectRun, Settings, Source, Status};
 use crate::batch::Item;
 use crate::output::Group;
 use crate::PithNumber;
@@ -346,7 +346,7 @@ fn apply(
         .ok()
         .and_then(|net| super::input::item_details(req.job, &net));
     let run = |destination| {
-        super::inject::run(InjectRequest {
+        super::inject::run(InjectRun {
             source: Source::File(&req.job.pdf),
             destination,
             number,

@@ -72,7 +72,9 @@ pub mod usage;
 pub mod verify;
 
 pub use error::{Error, ErrorKind};
-pub use inject::{inject_bytes, Destination, InjectReport, InjectRequest, Injected, Source};
+pub use inject::{
+    inject_bytes, Destination, InjectReport, InjectRequest, InjectRun, Injected, Source,
+};
 pub use input::RecordSource;
 pub use inspect::{InspectReport, InspectRequest};
 pub use item::{ItemReport, ItemRequest};

@@ -57,6 +57,29 @@ pub fn create_file(path: &Path, what: &str) -> Result<File, Error> {
         .map_err(|e| Error::new(ErrorKind::Io(format!("cannot create {what}"), e)).in_file(path))
 }
 
+/// Writes `bytes`, one whole file, to `path`: `-` is standard output; a file is written
+/// whole or not at all ([`crate::output::write_file_with`], its missing folders made), and
+/// with `no_clobber` one that exists is kept.
+///
+/// # Errors
+/// [`ErrorKind::Exists`] (with `no_clobber`); [`ErrorKind::Io`] when it cannot be written.
+pub fn write_whole(path: &Path, bytes: &[u8], no_clobber: bool) -> Result<(), Error> {
+    use std::io::Write;
+    if crate::output::is_stdio(path) {
+        let mut out = std::io::stdout().lock();
+        return out
+            .write_all(bytes)
+            .and_then(|()| out.flush())
+            .map_err(|e| {
+                Error::new(ErrorKind::Io("cannot write standard output".into(), e)).in_file(path)
+            });
+    }
+    super::check_output(None, path, no_clobber)?;
+    Ok(crate::output::write_file_with(path, None, |f| {
+        f.write_all(bytes)
+    })?)
+}
+
 /// Where an update of the PDF `input` goes (`pith inject`, `pith strip`, Python's `inject`
 /// and `strip`): the file `output` names (the input's `name` inside it when it is a folder,
 /// [`super::output_file`]), or `None` for the input itself, in place. One of the two is

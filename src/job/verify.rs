@@ -193,6 +193,103 @@ impl VerifyReport {
     }
 }
 
+impl VerifyRequest<'_> {
+    /// Refuses a request whose parts contradict each other, once for every door: the
+    /// capture form takes the PDF file alone (a bundle, key, record, number, text or
+    /// signature is refused, not dropped; a capture given as the PDF is named as swapped); a
+    /// PDF is checked against the record it names (no number, texts, signature or sha256); a
+    /// record comes from a bundle or a record input, not both; a number, a text or a
+    /// signature needs something to be checked against; and something must be asked.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Request`], one sentence for each contradiction.
+    pub fn validate(&self) -> Result<(), Error> {
+        if !self.captures.is_empty() {
+            return self.validate_captures();
+        }
+        if self.record.is_some() && self.bundle.is_some() {
+            return Err(request(
+                "a bundle carries its own record: give a bundle or a record, not both",
+            ));
+        }
+        if self.pdf.is_some() {
+            if self.signature.is_some() || self.sha256.is_some() {
+                return Err(request("a signature and a sha256 check a record, not a PDF; the PDF's receipts come with its bundle"));
+            }
+            if self.number.is_some() || !self.texts.is_empty() {
+                return Err(request(
+                    "a PDF is checked against the number it carries: give no number or texts with it",
+                ));
+            }
+            return Ok(());
+        }
+        let has_record = self.record.is_some() || self.bundle.is_some();
+        if self.number.is_some() && !has_record {
+            return Err(request(
+                "a number alone cannot be verified: give its record, bundle or the paper's fields",
+            ));
+        }
+        if !self.texts.is_empty() && !has_record {
+            return Err(request(
+                "a title or abstract needs a record to check against",
+            ));
+        }
+        if self.signature.is_some() && !has_record && self.sha256.is_none() {
+            return Err(request("a signature needs a record or a sha256"));
+        }
+        if !has_record && self.signature.is_none() {
+            return Err(request(
+                "nothing to verify: give a PDF, a record, a bundle or a signature",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The capture form's part of [`VerifyRequest::validate`].
+    fn validate_captures(&self) -> Result<(), Error> {
+        use super::capture::CaptureSource;
+        let Some(Source::File(pdf)) = self.pdf else {
+            return Err(request(
+                "a capture is compared with a PDF: give the PDF before --capture",
+            ));
+        };
+        let named = |p: &std::path::Path| p.to_string_lossy().to_ascii_lowercase();
+        let capture_like = |p: &std::path::Path| {
+            let n = named(p);
+            [".warc", ".warc.gz", ".cdx", ".cdx.json"]
+                .iter()
+                .any(|e| n.ends_with(e))
+        };
+        let pdf_capture = self.captures.iter().find_map(|c| match c {
+            CaptureSource::File(f) if named(f).ends_with(".pdf") => Some(f),
+            _ => None,
+        });
+        if let (true, Some(f)) = (capture_like(pdf), pdf_capture) {
+            return Err(request(&format!(
+                "the PDF and the captures are the wrong way round: pith verify {} --capture {}",
+                f.display(),
+                pdf.display()
+            )));
+        }
+        if self.bundle.is_some() || !self.keys.is_empty() {
+            return Err(request(
+                "a capture is compared with the PDF's bytes alone: give no --bundle or --key with --capture (verify the receipts without --capture)",
+            ));
+        }
+        if self.record.is_some()
+            || self.number.is_some()
+            || !self.texts.is_empty()
+            || self.signature.is_some()
+            || self.sha256.is_some()
+        {
+            return Err(request(
+                "a capture is compared with the PDF's bytes alone: give no record, number, text or signature with --capture",
+            ));
+        }
+        Ok(())
+    }
+}
+
 fn request(m: &str) -> Error {
     Error::new(ErrorKind::Request(m.into()))
 }
@@ -215,6 +312,7 @@ pub fn run(req: &VerifyRequest<'_>) -> Result<VerifyReport, Error> {
             "captures are compared with a PDF by their own check, whose report is another",
         ));
     }
+    req.validate()?;
     match req.pdf {
         Some(pdf) => run_pdf(req, pdf),
         None => run_record(req),
@@ -253,48 +351,12 @@ pub fn pdf_or_number(arg: &str) -> Result<Option<std::path::PathBuf>, Error> {
 pub fn run_captures(
     req: &VerifyRequest<'_>,
 ) -> Result<super::capture::CaptureReport, super::capture::CaptureError> {
-    use super::capture::CaptureSource;
+    req.validate()?;
     let Some(Source::File(pdf)) = req.pdf else {
         return Err(
             request("a capture is compared with a PDF: give the PDF before --capture").into(),
         );
     };
-    let named = |p: &std::path::Path| p.to_string_lossy().to_ascii_lowercase();
-    let capture_like = |p: &std::path::Path| {
-        let n = named(p);
-        [".warc", ".warc.gz", ".cdx", ".cdx.json"]
-            .iter()
-            .any(|e| n.ends_with(e))
-    };
-    let pdf_capture = req.captures.iter().find_map(|c| match c {
-        CaptureSource::File(f) if named(f).ends_with(".pdf") => Some(f),
-        _ => None,
-    });
-    if let (true, Some(f)) = (capture_like(pdf), pdf_capture) {
-        return Err(request(&format!(
-            "the PDF and the captures are the wrong way round: pith verify {} --capture {}",
-            f.display(),
-            pdf.display()
-        ))
-        .into());
-    }
-    if req.bundle.is_some() || !req.keys.is_empty() {
-        return Err(request(
-            "a capture is compared with the PDF's bytes alone: give no --bundle or --key with --capture (verify the receipts without --capture)",
-        )
-        .into());
-    }
-    if req.record.is_some()
-        || req.number.is_some()
-        || !req.texts.is_empty()
-        || req.signature.is_some()
-        || req.sha256.is_some()
-    {
-        return Err(request(
-            "a capture is compared with the PDF's bytes alone: give no record, number, text or signature with --capture",
-        )
-        .into());
-    }
     // A capture file is read within the time one file may take, as every file of a run is:
     // the caller's token when it bounds the work, else the per-file deadline.
     let stop = if req.stop.is_never() {
@@ -310,14 +372,6 @@ pub fn run_captures(
 }
 
 fn run_pdf(req: &VerifyRequest<'_>, source: Source<'_>) -> Result<VerifyReport, Error> {
-    if req.signature.is_some() || req.sha256.is_some() {
-        return Err(request("a signature and a sha256 check a record, not a PDF; the PDF's receipts come with its bundle"));
-    }
-    if req.number.is_some() || !req.texts.is_empty() {
-        return Err(request(
-            "a PDF is checked against the number it carries: give no number or texts with it",
-        ));
-    }
     let keys = keys(&req.keys)?;
     let in_file = |e: pdf::Error| match source {
         Source::File(p) => Error::from(e.in_file(p)),
@@ -355,8 +409,7 @@ fn run_pdf(req: &VerifyRequest<'_>, source: Source<'_>) -> Result<VerifyReport, 
         return Ok(r.finish());
     };
     let against = match (&req.record, &req.bundle) {
-        (Some(_), Some(_)) => return Err(request("give a record or a bundle, not both")),
-        (Some(input), None) => pdfcheck::Source::Record(input.record(&req.net)?),
+        (Some(input), _) => pdfcheck::Source::Record(input.record(&req.net)?),
         (None, Some(b)) => pdfcheck::Source::Bundle(b.clone()),
         (None, None) => {
             let client;
@@ -405,12 +458,7 @@ fn run_record(req: &VerifyRequest<'_>) -> Result<VerifyReport, Error> {
     let keys = keys(&req.keys)?;
     let mut report = Report::default();
     let record = match (&req.bundle, &req.record) {
-        (Some(_), Some(_)) => {
-            return Err(request(
-                "a bundle carries its own record: give a bundle or a record, not both",
-            ))
-        }
-        (Some(bundle), None) => {
+        (Some(bundle), _) => {
             report.checks.extend(bundle.check(&keys).checks);
             Some(bundle.record().clone())
         }
@@ -432,18 +480,14 @@ fn run_record(req: &VerifyRequest<'_>) -> Result<VerifyReport, Error> {
     };
     if let Some(n) = &req.number {
         let claimed = NumberRef::parse(n).map_err(|e| Error::new(ErrorKind::BadNumber(e)))?;
-        match &record {
-            Some(r) => report.push(verify::record_against_number(r, &claimed)),
-            None => return Err(request(
-                "a number alone cannot be verified: give its record, bundle or the paper's fields",
-            )),
+        if let Some(r) = &record {
+            report.push(verify::record_against_number(r, &claimed));
         }
     }
-    for (field, text) in &req.texts {
-        let r = record
-            .as_ref()
-            .ok_or_else(|| request("a title or abstract needs a record to check against"))?;
-        report.push(verify::text_against_record(*field, text, r));
+    if let Some(r) = &record {
+        for (field, text) in &req.texts {
+            report.push(verify::text_against_record(*field, text, r));
+        }
     }
     if let Some(sig) = &req.signature {
         let digest = match (&record, &req.sha256) {

@@ -700,3 +700,52 @@ fn standard_streams_give_the_bytes_of_memory() {
         );
     }
 }
+
+/// Rows: `pith inspect -` and Python's `inspect` of bytes read the same report (the name
+/// aside); an expected number that is none is refused with one kind at both doors; a stamp
+/// size without the stamp is refused by `inject_bytes` as by `inject`.
+#[test]
+fn inspect_requests_read_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let numbered = d.join("numbered.pdf");
+    let minimal = std::fs::read(root().join("tests/fixtures/minimal.pdf")).unwrap();
+    let args = ["inject", "-", "--number", SEED, "-o", s(&numbered)];
+    let made = cli_in(d, &args, &[], Some(&minimal));
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    let bytes = std::fs::read(&numbered).unwrap();
+    let r = cli_in(d, &["inspect", "-", "--json"], &[], Some(&bytes));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let cli: Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(
+        (cli["file"].as_str(), cli["number"].as_str()),
+        (Some("-"), Some(SEED))
+    );
+    if have_python("inspect_requests_read_alike") {
+        let call = "r = pn.inspect(open(a[0], 'rb').read())\n    e = json.loads(a[1])\n    r['file'] = e['file']\n    assert r == e, (r, e)";
+        let text = String::from_utf8_lossy(&r.stdout).into_owned();
+        let py = python(d, call, &[s(&numbered), &text], &[]);
+        assert!(py.ok, "{py:?}");
+        let bad = python(
+            d,
+            "pn.inspect(a[0], number='pith:not a number')",
+            &[s(&numbered)],
+            &[],
+        );
+        let cli = cli_outcome(
+            d,
+            &["inspect", s(&numbered), "--number", "pith:not a number"],
+            &[],
+            true,
+        );
+        assert!(!bad.ok && !cli.ok, "{bad:?} / {cli:?}");
+        assert_eq!(bad.kind, cli.kind, "an expected number that is none");
+        let size = python(
+            d,
+            "pn.inject_bytes(open(a[0], 'rb').read(), a[1], stamp_size=8.0)",
+            &[s(&numbered), SEED],
+            &[],
+        );
+        assert_eq!(size.kind.as_deref(), Some("stamp"), "{size:?}");
+    }
+}
