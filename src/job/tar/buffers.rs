@@ -1,8 +1,6 @@
 //! The buffers a tar stream reads its members into, used again once a member is written
 //! ([`Buffers`]). Nothing else: no tar format, no PDF.
 
-use super::format::Body;
-
 /// Buffers for members' data, used again once a member is written: a fresh buffer for each
 /// member is fresh memory from the system, a page fault for every 4 KiB of every member
 /// (about a tenth of a tar run's CPU), where a buffer used again is already mapped. At most
@@ -36,8 +34,7 @@ impl Buffers {
     }
 
     /// Gives back the buffer of a member that was written.
-    pub(crate) fn give(&self, body: Body) {
-        let Body::Mem(v) = body else { return };
+    pub(crate) fn give(&self, v: Vec<u8>) {
         if v.capacity() > KEEP_BOUND {
             return;
         }

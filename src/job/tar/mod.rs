@@ -504,7 +504,9 @@ pub fn stream<R: Read + Send, W: Write>(
                 }
                 if let Some(e) = done.entry.take() {
                     entries += 1;
-                    buffers.give(e.body);
+                    if let Body::Mem(v) = e.body {
+                        buffers.give(v);
+                    }
                 }
                 if let Some(rep) = &done.report {
                     summary.total += 1;
