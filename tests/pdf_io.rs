@@ -286,3 +286,143 @@ fn a_batch_reads_a_small_input_once() {
         pdf[..]
     );
 }
+
+/// A batch writing new files looks at each input, output and folder a few times, not once
+/// for every check that needs it: no second look at an input when its output does not exist
+/// yet (it cannot be the input), no `mkdir` of a folder that is there. `cp -r` looks about
+/// six times per file.
+#[test]
+fn a_batch_looks_at_each_file_a_few_times() {
+    if !common::have_tool("strace", "batch looks") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    let pdf = std::fs::read(common::fixture("minimal.pdf")).unwrap();
+    let files = 60;
+    for i in 0..files {
+        let f = src.join(format!("d{}", i % 3)).join(format!("f{i:02}.pdf"));
+        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+        std::fs::write(&f, &pdf).unwrap();
+        std::fs::write(f.with_extension("pith"), format!("{A}\n")).unwrap();
+    }
+    let out = dir.path().join("out");
+    let (s, o) = (src.display().to_string(), out.display().to_string());
+    let counts = syscall_counts(
+        dir.path(),
+        &["statx", "mkdir"],
+        &["batch", "-j", "2", "--dir", &s, "--out-dir", &o, "-q"],
+    );
+    assert_eq!(walkdir_pdfs(&out), files, "every file is written");
+    // Three folders are made once each; a file's folder is not made again for each file.
+    assert!(counts[1] <= 2 * 3 + 2, "mkdir {counts:?}");
+    assert!(
+        counts[0] <= LOOKS_PER_FILE * files,
+        "statx {counts:?} for {files} files"
+    );
+}
+
+/// What a batch's file costs in `statx` calls (about 17 before they were counted): the
+/// sidecars looked for, the input's size, whether the output is there and is the input, its
+/// folder, the descriptors of the input and of the new file.
+const LOOKS_PER_FILE: usize = 15;
+
+/// A tar run holds each member in a buffer used again once the member is written, not in
+/// fresh memory from the system for each one (a page fault for every 4 KiB of every member),
+/// and writes the output in large pieces, never a call for a header or a padding alone.
+#[test]
+fn a_tar_run_uses_its_buffers_again_and_writes_in_large_pieces() {
+    let t = "tar buffers";
+    let time = Path::new("/usr/bin/time");
+    if !common::have_tool("strace", t) || !common::have_tool("tar", t) {
+        return;
+    }
+    if !time.exists() {
+        eprintln!("SKIP {t}: GNU time (/usr/bin/time) is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let members = 40usize;
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let names: Vec<String> = (0..members)
+        .map(|i| format!("2402/notes{i:02}.txt"))
+        .collect();
+    let named: Vec<(&str, Vec<u8>)> = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let bytes = (0..(900_000 + 5_000 * i) / 8)
+                .flat_map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    seed.to_le_bytes()
+                })
+                .collect();
+            (name.as_str(), bytes)
+        })
+        .collect();
+    let data: usize = named.iter().map(|(_, b)| b.len()).sum();
+    let input = dir.path().join("in.tar");
+    crate::tar::make_tar(dir.path(), &input, "gnu", &named);
+    drop(named);
+    let meta = crate::tar::metadata(dir.path());
+    let out = dir.path().join("out.tar");
+    let run = |wrapper: &mut std::process::Command| {
+        let o = wrapper
+            .arg(assert_cmd::cargo::cargo_bin("pith"))
+            .args(["batch", "-q", "-j", "2", "--tar"])
+            .arg(&input)
+            .arg("--out-tar")
+            .arg(&out)
+            .arg("--arxiv-metadata")
+            .arg(&meta)
+            .args(["--report", "/dev/null"])
+            .output()
+            .unwrap();
+        // Members that are not PDFs are copied and reported as such (exit 1: none numbered).
+        assert!(
+            matches!(o.status.code(), Some(0 | 1)),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            std::fs::read(&out).unwrap() == std::fs::read(&input).unwrap(),
+            "every member copied byte for byte"
+        );
+        std::fs::remove_file(&out).unwrap();
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let log = dir.path().join("strace.log");
+    run(std::process::Command::new("strace")
+        .args(["-f", "-qq", "-e", "trace=openat,write,writev", "-o"])
+        .arg(&log));
+    let text = std::fs::read_to_string(&log).unwrap();
+    // The descriptor the output was written through (a temporary file beside it).
+    let opened = text
+        .lines()
+        .find(|l| l.contains("openat(") && l.contains(".pith-tmp") && l.contains("O_CREAT"))
+        .expect("the output is written to a temporary file");
+    let fd = opened.rsplit("= ").next().unwrap().trim();
+    let writes = text
+        .lines()
+        .filter(|l| l.contains(&format!("write({fd},")) || l.contains(&format!("writev({fd},")))
+        .count();
+    assert!(
+        writes <= 2 * members + 4,
+        "{writes} writes for {members} members"
+    );
+    // Minor page faults (a count the kernel keeps): the program's own start and the buffers
+    // of the members in flight, far fewer than the pages of data passing through.
+    let faults: usize = run(std::process::Command::new(time).args(["-f", "%R"]))
+        .trim()
+        .lines()
+        .last()
+        .and_then(|l| l.trim().parse().ok())
+        .expect("GNU time's count of minor page faults");
+    let pages = data / 4096;
+    assert!(
+        faults < pages / 3,
+        "{faults} page faults for {pages} pages of data"
+    );
+}

@@ -27,8 +27,15 @@ impl Writing {
     /// other items' removals.
     pub(crate) fn enter(folder: &Path) -> std::io::Result<Writing> {
         let mut users = writing_in();
-        let created = missing_dirs(folder);
-        std::fs::create_dir_all(folder)?;
+        // A folder that is there stays there while this lock is held (items remove folders
+        // under it): one look at it instead of a `mkdir` and a second look for each file.
+        let created = if folder.is_dir() {
+            Vec::new()
+        } else {
+            let created = missing_dirs(folder);
+            std::fs::create_dir_all(folder)?;
+            created
+        };
         *users.entry(folder.to_owned()).or_default() += 1;
         Ok(Writing {
             folder: folder.to_owned(),

@@ -361,7 +361,7 @@ pub fn run(req: InjectRun<'_>) -> Result<Injected, Error> {
     if let Destination::File(o) | Destination::Staged(o, _) = &destination {
         if !dry_run {
             check_output(source.path(), o, settings.no_clobber)?;
-        } else if source.path().is_some_and(|i| super::same_file(i, o)) {
+        } else if source.path().is_some_and(|i| super::same_file(o, i)) {
             return Err(Error::new(ErrorKind::SameFile).in_file(source.path().unwrap_or(o)));
         }
     }

@@ -452,13 +452,15 @@ pub fn shard(text: Option<&str>) -> Result<Option<crate::batch::Shard>, Error> {
         .map_err(|e| Error::new(ErrorKind::Number(e)))
 }
 
-/// Whether two paths name the same existing file (same device and inode).
+/// Whether two paths name the same existing file (same device and inode). `b` is looked at
+/// only when `a` exists: pass the path more likely missing (a new output) as `a`, and a
+/// batch asks the file system once instead of twice for each new file.
 pub fn same_file(a: &Path, b: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
-    match (std::fs::metadata(a), std::fs::metadata(b)) {
-        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
-        _ => false,
-    }
+    let Ok(x) = std::fs::metadata(a) else {
+        return false;
+    };
+    std::fs::metadata(b).is_ok_and(|y| x.dev() == y.dev() && x.ino() == y.ino())
 }
 
 /// The number that was replaced: `previous` when it names another code than `number`. The
@@ -523,7 +525,7 @@ pub fn check_output(input: Option<&Path>, out: &Path, no_clobber: bool) -> Resul
     if crate::output::is_stdio(out) {
         return Ok(());
     }
-    if input.is_some_and(|i| same_file(i, out)) {
+    if input.is_some_and(|i| same_file(out, i)) {
         return Err(Error::new(ErrorKind::SameFile).in_file(input.unwrap_or(out)));
     }
     if no_clobber && kept(out) {

@@ -79,17 +79,20 @@ impl Stops {
     pub fn relaying<T>(&self, on_cancel: &(dyn Fn() + Sync), f: impl FnOnce() -> T) -> T {
         let done = AtomicBool::new(false);
         std::thread::scope(|s| {
-            s.spawn(|| {
+            let relay = s.spawn(|| {
                 while !done.load(Ordering::SeqCst) {
                     if self.relay() {
                         on_cancel();
                         return;
                     }
-                    std::thread::sleep(Duration::from_millis(50));
+                    // Parked, not asleep: the end of the run wakes it at once, so that the
+                    // run does not wait out the rest of a pause for it.
+                    std::thread::park_timeout(Duration::from_millis(50));
                 }
             });
             let out = f();
             done.store(true, Ordering::SeqCst);
+            relay.thread().unpark();
             out
         })
     }

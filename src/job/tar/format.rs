@@ -8,6 +8,7 @@ use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
+use super::buffers::Buffers;
 use super::{Error, ErrorKind, SPOOL_BOUND};
 use crate::stream::read_full;
 
@@ -366,6 +367,7 @@ pub(crate) fn read_entry(
     r: &mut impl Read,
     offset: &mut u64,
     spool_dir: Option<&Path>,
+    buffers: &Buffers,
 ) -> Result<Next, ErrorKind> {
     let Head {
         meta,
@@ -398,7 +400,7 @@ pub(crate) fn read_entry(
         member: name.clone(),
     };
     let body = if size <= SPOOL_BOUND {
-        let mut data = vec![0u8; size as usize];
+        let mut data = buffers.take(size as usize);
         let n = read_full(r, &mut data).map_err(ErrorKind::Read)?;
         *offset += n as u64;
         if n != data.len() {
@@ -610,14 +612,14 @@ mod tests {
     fn what_follows_the_end_of_archive_is_bounded() {
         let mut offset = 0;
         let short = vec![0u8; 10240];
-        match read_entry(&mut &short[..], &mut offset, None) {
+        match read_entry(&mut &short[..], &mut offset, None, &Buffers::default()) {
             Ok(Next::End(end)) => assert_eq!(end.len(), 10240),
             _ => panic!("the end-of-archive and its padding"),
         }
         let long = std::io::repeat(0).take(TRAILER_BOUND + 4096);
         let mut offset = 0;
         assert!(matches!(
-            read_entry(&mut { long }, &mut offset, None),
+            read_entry(&mut { long }, &mut offset, None, &Buffers::default()),
             Err(ErrorKind::Header { .. })
         ));
     }

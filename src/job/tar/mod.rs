@@ -9,7 +9,9 @@
 //!   whatever follows the end-of-archive blocks is copied too.
 //! - **Bounded memory**: a member up to [`SPOOL_BOUND`] is held in memory, a larger one is
 //!   spooled to an unnamed temporary file; at most `threads + 2` members are in flight
-//!   ([`crate::pipeline::ordered`]), and the output keeps the input's order.
+//!   ([`crate::pipeline::ordered`]), and the output keeps the input's order. The buffers of
+//!   written members are used again for the next ones (`buffers`: at most `threads + 2` kept,
+//!   none over 8 MiB).
 //! - **Deterministic**: the output depends only on the input and the options (the update time
 //!   is [`crate::pdf::Options::now`]), not on the number of workers or on timing.
 //! - The input's size, and with [`Options::md5`] its md5, are computed while it is read, the
@@ -37,14 +39,19 @@ use crate::job::item::Summary;
 use crate::job::progress::Progress;
 use crate::job::{ErrorCode, Settings, Status};
 
+mod buffers;
 pub(crate) mod format;
 mod member;
 pub mod request;
 pub mod run;
 
+use buffers::Buffers;
 pub use format::{member_names, Body};
 use format::{read_entry, Entry, Next};
 pub use member::{plan_arxiv, process_member, Action, Planned};
+
+/// The reading and writing buffers of a tar stream.
+const IO_BUFFER: usize = 64 << 10;
 
 /// Members larger than this (64 MiB) are spooled to a temporary file instead of being held in
 /// memory.
@@ -362,12 +369,16 @@ pub fn stream<R: Read + Send, W: Write>(
     let read_sum: Mutex<Option<(Option<String>, u64)>> = Mutex::new(None);
     // Bytes read so far, for the totals of an interrupted run.
     let read_so_far = std::sync::atomic::AtomicU64::new(0);
-    let mut out = Hashing::new(io::BufWriter::with_capacity(1 << 20, output), opts.md5);
+    // Buffers of 64 KiB gather the headers and small members; the data of a larger member
+    // goes between the file and its own buffer directly instead of through these (a copy of
+    // every byte less, in each direction).
+    let mut out = Hashing::new(io::BufWriter::with_capacity(IO_BUFFER, output), opts.md5);
     let mut write_error: Option<io::Error> = None;
     let mut summary = Summary::new(0);
     let mut entries = 0usize;
     let spool = opts.spool_dir.as_deref();
     let threads = opts.threads.max(1);
+    let buffers = Buffers::new(threads + 2);
     // Each PDF member gets its own token: the per-file bound, cancelled when `progress`
     // asks to stop.
     let stops = crate::job::stop::Stops::new(opts.settings.file_timeout, &opts.settings.stop);
@@ -379,7 +390,7 @@ pub fn stream<R: Read + Send, W: Write>(
             threads,
             threads + 2,
             |emit: &mut dyn FnMut(Item) -> bool| {
-                let mut r = Hashing::new(BufReader::with_capacity(1 << 20, input), opts.md5);
+                let mut r = Hashing::new(BufReader::with_capacity(IO_BUFFER, input), opts.md5);
                 let mut offset = 0u64;
                 loop {
                     if stop.load(Ordering::Relaxed) {
@@ -387,7 +398,7 @@ pub fn stream<R: Read + Send, W: Write>(
                             Some(ErrorKind::Interrupted);
                         return;
                     }
-                    let next = read_entry(&mut r, &mut offset, spool);
+                    let next = read_entry(&mut r, &mut offset, spool, &buffers);
                     read_so_far.store(r.n, Ordering::Relaxed);
                     match next {
                         Ok(Next::Entry(e)) => {
@@ -485,14 +496,17 @@ pub fn stream<R: Read + Send, W: Write>(
                     update,
                 }
             },
-            |done: Done| {
+            |mut done: Done| {
                 let r = write_done(&mut out, &done);
                 if let Err(e) = r {
                     write_error = Some(e);
                     return false;
                 }
-                if done.entry.is_some() {
+                if let Some(e) = done.entry.take() {
                     entries += 1;
+                    if let Body::Mem(v) = e.body {
+                        buffers.give(v);
+                    }
                 }
                 if let Some(rep) = &done.report {
                     summary.total += 1;

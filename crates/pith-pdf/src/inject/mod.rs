@@ -244,11 +244,12 @@ fn plan_update<R: ReadAt>(
     let shows = |p: &Printed| p.text.clone().or_else(|| p.url.clone()).unwrap_or_default();
     // Text pith did not draw: refused when the file would name another number beside it,
     // not when it carries this one already (the text then stands as it stood).
-    let carries = doc
-        .packet
-        .as_deref()
-        .and_then(|p| xmp::read(p).ok())
-        .and_then(|v| v.number)
+    // The packet is read once, here, for every question below (parsing it was the dearest
+    // step of an update after the file system's).
+    let parsed = doc.packet.as_deref().map(xmp::read);
+    let read_ok = parsed.as_ref().and_then(|r| r.as_ref().ok());
+    let carries = read_ok
+        .and_then(|v| v.number.clone())
         .or_else(|| doc.info.as_ref().and_then(|(d, _)| info::read(d).0))
         .and_then(|n| code_of(&n))
         .is_some_and(|c| c == code);
@@ -304,11 +305,7 @@ fn plan_update<R: ReadAt>(
             if (sigs > 0 || mdp.is_some()) && !opts.force {
                 return Err(Error::new(ErrorKind::Signed(sigs, mdp.is_some())));
             }
-            let pdfa = doc
-                .packet
-                .as_deref()
-                .and_then(|p| xmp::read(p).ok())
-                .is_some_and(|v| v.pdfa_part.is_some());
+            let pdfa = read_ok.is_some_and(|v| v.pdfa_part.is_some());
             let s = stamp::Stamp {
                 grey: s.grey && stamp::grey_allowed(&cat, pdfa),
                 ..*s
@@ -325,21 +322,17 @@ fn plan_update<R: ReadAt>(
     };
     let mut replaced_xmp = None;
     let mut packet = doc.packet.clone();
-    let previous = packet
-        .as_deref()
-        .and_then(|p| xmp::read(p).ok())
-        .and_then(|v| v.number)
+    let previous = read_ok
+        .and_then(|v| v.number.clone())
         .or_else(|| doc.info.as_ref().and_then(|(d, _)| info::read(d).0));
-    let values = match &packet {
+    let values = match parsed {
         None => None,
-        Some(p) => match xmp::read(p) {
-            Ok(v) => Some(v),
-            Err(_) if opts.force => {
-                replaced_xmp = packet.take();
-                None
-            }
-            Err(e) => return Err(e),
-        },
+        Some(Ok(v)) => Some(v),
+        Some(Err(_)) if opts.force => {
+            replaced_xmp = packet.take();
+            None
+        }
+        Some(Err(e)) => return Err(e),
     };
     let pdfa4 = values.as_ref().and_then(|v| v.pdfa_part.as_deref()) == Some("4");
     let paper_entries = paper_info(

@@ -101,6 +101,16 @@ impl TextScan {
                     }
                     Some(n)
                 }
+                State::Inline { last, have: 3 } => match inline_skip(last, rest) {
+                    n if n >= 3 => {
+                        self.state = State::Inline {
+                            last: [rest[n - 3], rest[n - 2], rest[n - 1]],
+                            have: 3,
+                        };
+                        Some(n)
+                    }
+                    _ => Some(0),
+                },
                 _ => Some(0),
             };
             match run {
@@ -323,6 +333,18 @@ impl TextScan {
             }
         }
     }
+}
+
+/// How many bytes of inline image data at the start of `rest` cannot end it, `last` being
+/// the three bytes read before (0 or fewer than 3: go a byte at a time). The data ends at a
+/// byte that follows white space and `EI`, so every byte before the first `E` of `rest` is
+/// passed over at once (an image's data is most of a page's content where it has one), except
+/// where `last` itself may be the start of its end.
+fn inline_skip(last: [u8; 3], rest: &[u8]) -> usize {
+    if last[2] == b'E' || last[1..] == *b"EI" {
+        return 0;
+    }
+    memchr::memchr(b'E', rest).unwrap_or(rest.len())
 }
 
 /// The number texts (`pith:` and 8 base32 characters, or a full `pith:YYYY:<26>`) in the
@@ -562,6 +584,28 @@ mod tests {
                     String::from_utf8_lossy(&data)
                 );
             }
+        }
+        // Inline image data long enough to be passed over, with `E`s, `EI`s that do not end
+        // it (no white space before, a letter after) and the end at any cut.
+        let mut image = b"BT (pith:AAAAAAAA) Tj ET BI /W 9 ID ".to_vec();
+        for i in 0..5000u32 {
+            image.push((i.wrapping_mul(2_654_435_761) >> 13) as u8);
+            match i % 701 {
+                0 => image.extend_from_slice(b"xEI "),
+                1 => image.extend_from_slice(b" EIx"),
+                2 => image.extend_from_slice(b"EEE (pith:BBBBBBBB) Tj"),
+                _ => {}
+            }
+        }
+        image.extend_from_slice(b"\n EI BT (pith:CCCCCCCC) Tj ET");
+        let want = whole(&image);
+        assert_eq!(want, ["pith:AAAAAAAA", "pith:CCCCCCCC"]);
+        for piece in [1, 2, 3, 4, 5, 64, 4096] {
+            let mut s = TextScan::default();
+            for c in image.chunks(piece) {
+                s.feed(c);
+            }
+            assert_eq!(s.finish(), want, "in pieces of {piece}");
         }
         // Text shown past the window is searched as it comes, with the same result.
         let mut long = b"BT (".to_vec();
