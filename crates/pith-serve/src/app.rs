@@ -37,8 +37,11 @@ pub fn router(state: AppState) -> Router {
         .route("/pith/{segment}", get(routes::pith))
         .route("/pith/{code}/{file}", get(routes::pith_file))
         .route("/arxiv/{*id}", get(routes::arxiv))
-        .route("/badge/{file}", get(routes::badge))
-        .route("/badge/arxiv/{*file}", get(routes::concept_badge))
+        .route("/badge/{file}", get(routes::badge::<routes::NumberBadge>))
+        .route(
+            "/badge/arxiv/{*file}",
+            get(routes::badge::<routes::ConceptBadge>),
+        )
         .route("/sitemap.xml", get(routes::sitemap_index))
         .route("/sitemap/{file}", get(routes::sitemap))
         .route("/healthz", get(routes::healthz))

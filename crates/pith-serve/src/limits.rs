@@ -346,8 +346,11 @@ struct Gate {
 /// for a new one (a connection answering a request is never closed for it).
 ///
 /// # Errors
-/// When a loop's thread or runtime cannot be started. A failed `accept` (out of file
-/// descriptors) is waited out and retried.
+/// When a loop's thread or runtime cannot be started, or a loop cannot take its listener (its
+/// runtime does not take the socket, or `accept` says it is no listening socket): the server
+/// stops as on SIGTERM and returns that loop's error, rather than leave a loop idle. A failed
+/// `accept` that passes (out of file descriptors, a connection reset before it was taken) is
+/// waited out and retried.
 pub async fn serve(
     listeners: Vec<std::net::TcpListener>,
     router: Router,
@@ -378,8 +381,11 @@ pub async fn serve(
     });
     let mut loops = Vec::with_capacity(listeners.len());
     let mut failed = None;
+    // A loop that cannot go on says so here, and the server stops.
+    let (broken, mut broke) = tokio::sync::mpsc::unbounded_channel::<std::io::Error>();
     for (i, listener) in listeners.into_iter().enumerate() {
         let (gate, router, mut ended) = (Arc::clone(&gate), router.clone(), ended.clone());
+        let broken = broken.clone();
         let rt = match tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -394,8 +400,12 @@ pub async fn serve(
             .name(format!("pith-serve-{i}"))
             .spawn(move || {
                 rt.block_on(async {
-                    if let Ok(listener) = TcpListener::from_std(listener) {
-                        accept(&listener, &router, &gate).await;
+                    let served = match TcpListener::from_std(listener) {
+                        Ok(listener) => accept(&listener, &router, &gate).await,
+                        Err(e) => Err(e),
+                    };
+                    if let Err(e) = served {
+                        let _ = broken.send(e);
                     }
                     // The connections of this loop are answered until every loop's are done
                     // or the grace period ends.
@@ -411,8 +421,12 @@ pub async fn serve(
             }
         }
     }
+    drop(broken);
     if failed.is_none() {
-        shutdown.await;
+        tokio::select! {
+            () = shutdown => {}
+            Some(e) = broke.recv() => failed = Some(e),
+        }
     }
     let _ = stop.send(true);
     // Every connection gives its slot back when it ends.
@@ -428,9 +442,29 @@ pub async fn serve(
     failed.map_or(Ok(()), Err)
 }
 
+/// Whether a failed `accept` says that `listener` can give no connection at all (it is not a
+/// listening socket), rather than something that passes: a want of descriptors or memory, or
+/// an error of the connection being taken, which accept(2) says to retry.
+fn listener_broken(e: &std::io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        matches!(
+            e.raw_os_error(),
+            Some(libc::EBADF | libc::EINVAL | libc::ENOTSOCK | libc::EFAULT)
+        )
+    }
+    #[cfg(not(unix))]
+    {
+        e.kind() == std::io::ErrorKind::InvalidInput
+    }
+}
+
 /// One loop: accepts on `listener` and answers each connection on this thread until the gate
 /// says stop.
-async fn accept(listener: &TcpListener, router: &Router, gate: &Arc<Gate>) {
+///
+/// # Errors
+/// When `listener` is no listening socket ([`listener_broken`]).
+async fn accept(listener: &TcpListener, router: &Router, gate: &Arc<Gate>) -> std::io::Result<()> {
     let limits = gate.limits;
     let mut stopping = gate.stopped.clone();
     let mut shutdown = std::pin::pin!(async move {
@@ -440,6 +474,7 @@ async fn accept(listener: &TcpListener, router: &Router, gate: &Arc<Gate>) {
         let (stream, peer): (_, SocketAddr) = tokio::select! {
             r = listener.accept() => match r {
                 Ok(s) => s,
+                Err(e) if listener_broken(&e) => return Err(e),
                 Err(_) => {
                     // Out of descriptors or a connection reset before accept: wait, go on.
                     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -510,11 +545,48 @@ async fn accept(listener: &TcpListener, router: &Router, gate: &Arc<Gate>) {
             drop(permit);
         });
     }
+    Ok(())
 }
 
 #[cfg(test)]
 mod listener_tests {
-    use super::listeners;
+    use super::{listeners, serve, Limits};
+
+    /// A socket that is bound but not listening, as a listener: every `accept` on it fails.
+    fn not_listening() -> std::net::TcpListener {
+        use socket2::{Domain, Socket, Type};
+        let s = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
+        s.bind(
+            &"127.0.0.1:0"
+                .parse::<std::net::SocketAddr>()
+                .unwrap()
+                .into(),
+        )
+        .unwrap();
+        s.set_nonblocking(true).unwrap();
+        s.into()
+    }
+
+    /// A loop whose listener gives no connection ends the server with its error, the other
+    /// loops included, instead of leaving that loop idle while the server looks up.
+    #[tokio::test]
+    async fn a_loop_that_cannot_accept_ends_the_server_with_its_error() {
+        let good = listeners("127.0.0.1:0", 1).unwrap().remove(0);
+        let addr = good.local_addr().unwrap();
+        let router = axum::Router::new();
+        // Never stopped from outside: only the broken loop can end it.
+        let served = serve(
+            vec![good, not_listening()],
+            router,
+            Limits::default(),
+            std::future::pending(),
+        )
+        .await;
+        let e = served.unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput, "{e}");
+        // The good loop stopped with it: its port no longer takes connections.
+        assert!(std::net::TcpStream::connect(addr).is_err());
+    }
 
     /// A second server on an address the first listens on is refused, as a plain listener
     /// would be, rather than sharing the port's connections with it.

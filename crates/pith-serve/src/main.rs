@@ -452,7 +452,10 @@ fn serve(a: ServeArgs, quiet: bool) -> Result<()> {
             stop.await;
             uploads.stop_all();
         };
-        limits::serve(listeners, router, limits, shutdown).await?;
+        // A loop that cannot take its listener ends the server with a line saying why.
+        limits::serve(listeners, router, limits, shutdown)
+            .await
+            .with_context(|| format!("cannot serve on {addr}"))?;
         Ok::<(), anyhow::Error>(())
     })?;
     // A check that has not yet seen its stop is not waited for.
