@@ -89,6 +89,35 @@ pub fn router(state: AppState) -> Router {
     Router::new().fallback_service(hot)
 }
 
+/// The application as the accept loops run it ([`limits::serve`]): a request whose answer is
+/// kept for the index served goes out from memory at once, without the router's routing,
+/// layers and boxed futures (the badge asked again and again, the record page of a link
+/// shared); any other goes through [`router`], which looks the cache up no second time.
+#[derive(Clone)]
+pub struct App {
+    cache: cache::Cache,
+    router: Router,
+}
+
+impl App {
+    /// The application serving `state`.
+    pub fn new(state: AppState) -> Self {
+        App {
+            cache: state.cache().clone(),
+            router: router(state),
+        }
+    }
+}
+
+impl limits::Answers for App {
+    async fn answer(&self, mut req: Request<hyper::body::Incoming>) -> Response {
+        match self.cache.kept(&mut req) {
+            Some(r) => r,
+            None => self.router.answer(req).await,
+        }
+    }
+}
+
 /// Middleware: the request reads the index served when it arrived, to its end, even when a
 /// rebuilt one is swapped in meanwhile ([`state::pinned`]); its generation goes in its
 /// extensions for the cache. While the file served is one written over in place, 503.

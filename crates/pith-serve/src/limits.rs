@@ -322,6 +322,24 @@ pub fn listeners(addr: &str, n: usize) -> std::io::Result<Vec<std::net::TcpListe
     Ok(all)
 }
 
+/// What answers the requests of the accept loops ([`serve`]).
+pub trait Answers: Send + Sync + 'static {
+    /// The answer to `req`.
+    fn answer(
+        &self,
+        req: hyper::Request<hyper::body::Incoming>,
+    ) -> impl Future<Output = Response> + Send;
+}
+
+impl Answers for Router {
+    async fn answer(&self, req: hyper::Request<hyper::body::Incoming>) -> Response {
+        match self.clone().oneshot(req.map(axum::body::Body::new)).await {
+            Ok(r) => r,
+            Err(never) => match never {},
+        }
+    }
+}
+
 /// What the accept loops of one server share: the connection slots, the open connections by
 /// client, and the word to stop.
 struct Gate {
@@ -332,7 +350,7 @@ struct Gate {
     stopped: tokio::sync::watch::Receiver<bool>,
 }
 
-/// Serves `router` on `listeners` within `limits` until `shutdown` resolves, then waits up to
+/// Serves `app` on `listeners` within `limits` until `shutdown` resolves, then waits up to
 /// [`Limits::grace`] for the connections still open.
 ///
 /// Each listener ([`listeners`]) has a thread of its own running one event loop that accepts its
@@ -353,7 +371,7 @@ struct Gate {
 /// waited out and retried.
 pub async fn serve(
     listeners: Vec<std::net::TcpListener>,
-    router: Router,
+    app: impl Answers,
     limits: Limits,
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
@@ -379,12 +397,13 @@ pub async fn serve(
         }),
         stopped,
     });
+    let app = Arc::new(app);
     let mut loops = Vec::with_capacity(listeners.len());
     let mut failed = None;
     // A loop that cannot go on says so here, and the server stops.
     let (broken, mut broke) = tokio::sync::mpsc::unbounded_channel::<std::io::Error>();
     for (i, listener) in listeners.into_iter().enumerate() {
-        let (gate, router, mut ended) = (Arc::clone(&gate), router.clone(), ended.clone());
+        let (gate, app, mut ended) = (Arc::clone(&gate), Arc::clone(&app), ended.clone());
         let broken = broken.clone();
         let rt = match tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -401,7 +420,7 @@ pub async fn serve(
             .spawn(move || {
                 rt.block_on(async {
                     let served = match TcpListener::from_std(listener) {
-                        Ok(listener) => accept(&listener, &router, &gate).await,
+                        Ok(listener) => accept(&listener, &app, &gate).await,
                         Err(e) => Err(e),
                     };
                     if let Err(e) = served {
@@ -464,7 +483,11 @@ fn listener_broken(e: &std::io::Error) -> bool {
 ///
 /// # Errors
 /// When `listener` is no listening socket ([`listener_broken`]).
-async fn accept(listener: &TcpListener, router: &Router, gate: &Arc<Gate>) -> std::io::Result<()> {
+async fn accept<A: Answers>(
+    listener: &TcpListener,
+    app: &Arc<A>,
+    gate: &Arc<Gate>,
+) -> std::io::Result<()> {
     let limits = gate.limits;
     let mut stopping = gate.stopped.clone();
     let mut shutdown = std::pin::pin!(async move {
@@ -514,14 +537,14 @@ async fn accept(listener: &TcpListener, router: &Router, gate: &Arc<Gate>) -> st
         stream.set_read_timeout(Some(limits.idle_timeout));
         stream.set_write_timeout(Some(limits.idle_timeout));
         let io = TokioIo::new(Box::pin(stream));
-        let (router, reg, c) = (router.clone(), Arc::clone(registry), Arc::clone(&conn));
+        let (app, reg, c) = (Arc::clone(app), Arc::clone(registry), Arc::clone(&conn));
         let service = hyper::service::service_fn(move |req: Request<hyper::body::Incoming>| {
             let busy = Busy::new(&c, &reg);
-            let call = router.clone().oneshot(req.map(axum::body::Body::new));
+            let app = Arc::clone(&app);
             async move {
-                let r = call.await;
+                let r = app.answer(req).await;
                 drop(busy);
-                r
+                Ok::<_, std::convert::Infallible>(r)
             }
         });
         let mut stopped = gate.stopped.clone();
