@@ -294,31 +294,31 @@ impl Drop for Busy {
     }
 }
 
-/// Listeners on `addr` for `n` accept loops, one each, all on the same port (`SO_REUSEPORT`:
-/// the kernel spreads new connections over them). Port 0 picks one free port for all.
+/// Listeners on `addr` for `n` accept loops, one each: the same listening socket `n` times, so
+/// that a new connection goes to a loop that is free to take it (the kernel wakes the loops
+/// waiting on it), not to one the connection's address hashes to while it is busy or its
+/// thread waits for a core. Port 0 picks one free port.
 ///
 /// # Errors
 /// When `addr` is not an address or cannot be listened on, another server's listener on it
 /// included.
 pub fn listeners(addr: &str, n: usize) -> std::io::Result<Vec<std::net::TcpListener>> {
     use socket2::{Domain, Protocol, Socket, Type};
-    let mut at = std::net::ToSocketAddrs::to_socket_addrs(addr)?
+    let at = std::net::ToSocketAddrs::to_socket_addrs(addr)?
         .next()
         .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "no address"))?;
-    // A plain listener first: it fails where any server already listens on the address, which
-    // sockets that all ask for SO_REUSEPORT would otherwise share with it, by the same user,
-    // without a word. It also fixes the port that 0 asks the kernel to choose.
-    at = std::net::TcpListener::bind(at)?.local_addr()?;
+    let s = Socket::new(Domain::for_address(at), Type::STREAM, Some(Protocol::TCP))?;
+    // A restarted server takes its port back while the old one's connections wait to close.
+    s.set_reuse_address(true)?;
+    s.set_nonblocking(true)?;
+    s.bind(&at.into())?;
+    s.listen(1024)?;
+    let first: std::net::TcpListener = s.into();
     let mut all = Vec::with_capacity(n.max(1));
-    for _ in 0..n.max(1) {
-        let s = Socket::new(Domain::for_address(at), Type::STREAM, Some(Protocol::TCP))?;
-        s.set_reuse_address(true)?;
-        s.set_reuse_port(true)?;
-        s.set_nonblocking(true)?;
-        s.bind(&at.into())?;
-        s.listen(1024)?;
-        all.push(s.into());
+    for _ in 1..n.max(1) {
+        all.push(first.try_clone()?);
     }
+    all.push(first);
     Ok(all)
 }
 
