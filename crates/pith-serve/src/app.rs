@@ -37,8 +37,11 @@ pub fn router(state: AppState) -> Router {
         .route("/pith/{segment}", get(routes::pith))
         .route("/pith/{code}/{file}", get(routes::pith_file))
         .route("/arxiv/{*id}", get(routes::arxiv))
-        .route("/badge/{file}", get(routes::badge))
-        .route("/badge/arxiv/{*file}", get(routes::concept_badge))
+        .route("/badge/{file}", get(routes::badge::<routes::NumberBadge>))
+        .route(
+            "/badge/arxiv/{*file}",
+            get(routes::badge::<routes::ConceptBadge>),
+        )
         .route("/sitemap.xml", get(routes::sitemap_index))
         .route("/sitemap/{file}", get(routes::sitemap))
         .route("/healthz", get(routes::healthz))
@@ -84,6 +87,35 @@ pub fn router(state: AppState) -> Router {
         ))
         .service(routed);
     Router::new().fallback_service(hot)
+}
+
+/// The application as the accept loops run it ([`limits::serve`]): a request whose answer is
+/// kept for the index served goes out from memory at once, without the router's routing,
+/// layers and boxed futures (the badge asked again and again, the record page of a link
+/// shared); any other goes through [`router`], which looks the cache up no second time.
+#[derive(Clone)]
+pub struct App {
+    cache: cache::Cache,
+    router: Router,
+}
+
+impl App {
+    /// The application serving `state`.
+    pub fn new(state: AppState) -> Self {
+        App {
+            cache: state.cache().clone(),
+            router: router(state),
+        }
+    }
+}
+
+impl limits::Answers for App {
+    async fn answer(&self, mut req: Request<hyper::body::Incoming>) -> Response {
+        match self.cache.kept(&mut req) {
+            Some(r) => r,
+            None => self.router.answer(req).await,
+        }
+    }
 }
 
 /// Middleware: the request reads the index served when it arrived, to its end, even when a

@@ -164,7 +164,7 @@ struct SearchKey {
 /// The key of a request: what kind of document the client asked for (the answers of
 /// `/pith/<26>` depend on it), the path, and for a badge the options its query names; `None`
 /// when the query cannot be read (the route answers 400, which is not kept).
-fn key(req: &mut Request) -> Option<String> {
+fn key<B>(req: &mut axum::http::Request<B>) -> Option<String> {
     let h = req.headers();
     let accept = Negotiated::of(h);
     let path = req.uri().path();
@@ -224,36 +224,47 @@ fn build(kept: &Kept, not_modified: bool) -> Response<Body> {
     r
 }
 
-/// Middleware, outside everything else: a `GET` or `HEAD` whose answer is kept for the index
-/// served now is answered from memory, before routing, negotiation and the layers that make
-/// answers run; any other request goes on. A request with a body goes on too (the body rule
-/// answers it).
-pub async fn hot(State(cache): State<Cache>, mut req: Request, next: Next) -> Response<Body> {
-    let serving = cache.serving.load(Ordering::Acquire);
-    let plain = (req.method() == Method::GET || req.method() == Method::HEAD)
-        && serving != u64::MAX
-        && cache.map.is_some()
-        && !req.headers().contains_key(header::CONTENT_LENGTH)
-        && !req.headers().contains_key(header::TRANSFER_ENCODING);
-    if !plain {
-        return next.run(req).await;
+impl Cache {
+    /// The answer kept for `req` from the index served now, if there is one, for a `GET` or
+    /// `HEAD` without a body; else `None`, and `req` carries the key its answer is kept under
+    /// (for [`layer`]). A request already looked up is not looked up again.
+    pub fn kept<B>(&self, req: &mut axum::http::Request<B>) -> Option<Response<Body>> {
+        let serving = self.serving.load(Ordering::Acquire);
+        let plain = (req.method() == Method::GET || req.method() == Method::HEAD)
+            && serving != u64::MAX
+            && self.map.is_some()
+            && !req.headers().contains_key(header::CONTENT_LENGTH)
+            && !req.headers().contains_key(header::TRANSFER_ENCODING)
+            && req.extensions().get::<Keyed>().is_none();
+        if !plain {
+            return None;
+        }
+        let key = key(req)?;
+        match self.get(&key, Generation(serving)) {
+            Some(kept) => {
+                let nm = kept
+                    .headers
+                    .get(header::ETAG)
+                    .is_some_and(|e| crate::http::etag::matches(req.headers(), e.as_bytes()));
+                Some(build(&kept, nm))
+            }
+            None => {
+                // Made once: the layer that keeps the answer reads it from here.
+                req.extensions_mut().insert(Keyed(key));
+                None
+            }
+        }
     }
-    let Some(key) = key(&mut req) else {
-        return next.run(req).await;
-    };
-    match cache.get(&key, Generation(serving)) {
-        Some(kept) => {
-            let nm = kept
-                .headers
-                .get(header::ETAG)
-                .is_some_and(|e| crate::http::etag::matches(req.headers(), e.as_bytes()));
-            build(&kept, nm)
-        }
-        None => {
-            // Made once: the layer that keeps the answer reads it from here.
-            req.extensions_mut().insert(Keyed(key));
-            next.run(req).await
-        }
+}
+
+/// Middleware, outside everything else: a `GET` or `HEAD` whose answer is kept for the index
+/// served now is answered from memory ([`Cache::kept`]), before routing, negotiation and the
+/// layers that make answers run; any other request goes on. A request with a body goes on too
+/// (the body rule answers it).
+pub async fn hot(State(cache): State<Cache>, mut req: Request, next: Next) -> Response<Body> {
+    match cache.kept(&mut req) {
+        Some(r) => r,
+        None => next.run(req).await,
     }
 }
 

@@ -181,54 +181,39 @@ pub fn status(
     badge::status(bundle.map(|b| &b.flags), anchor.is_some(), stored.is_some())
 }
 
-/// The PDF badge: `pith badge --format pdf`'s bytes for the options and the record's
-/// status.
-///
-/// # Errors
-/// As [`badge::pdf`] (options out of range).
-pub fn badge_pdf(
-    n: &PithNumber,
-    opts: &Options,
-    bundle: Option<&BundleEntry>,
-    anchor: Option<&Anchor>,
-    stored: Option<&Stored>,
-) -> Result<Vec<u8>, badge::Error> {
-    badge::pdf(
-        n,
-        &opts.clone().status(Some(status(bundle, anchor, stored))),
-    )
+/// The files a badge is served and exported as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BadgeFile {
+    /// `pith badge`'s SVG.
+    Svg,
+    /// `pith badge --format pdf`'s PDF.
+    Pdf,
+    /// The shields.io endpoint document.
+    Shields,
 }
 
-/// The SVG badge: `pith badge`'s bytes (the library's document and a final newline) for
-/// the options and the record's status.
+/// The badge of a record of `status` as `file`: `pith badge`'s bytes for `opts` (the SVG with
+/// the final newline the command writes), or the shields.io endpoint document (`schemaVersion`
+/// 1: label `pith`, the badge's value and status as message, the status segment's colour),
+/// which reads only whether `opts` asks for the full number.
 ///
 /// # Errors
-/// As [`badge::svg`] (options out of range).
-pub fn badge_svg(
+/// As [`badge::svg`] and [`badge::pdf`] (options out of range).
+pub fn badge(
     n: &PithNumber,
     opts: &Options,
-    bundle: Option<&BundleEntry>,
-    anchor: Option<&Anchor>,
-    stored: Option<&Stored>,
+    status: RecordStatus,
+    file: BadgeFile,
 ) -> Result<Vec<u8>, badge::Error> {
-    let mut svg = badge::svg(
-        n,
-        &opts.clone().status(Some(status(bundle, anchor, stored))),
-    )?;
-    svg.push('\n');
-    Ok(svg.into_bytes())
+    let opts = opts.clone().status(Some(status));
+    match file {
+        BadgeFile::Svg => badge::svg(n, &opts).map(|svg| (svg + "\n").into_bytes()),
+        BadgeFile::Pdf => badge::pdf(n, &opts),
+        BadgeFile::Shields => Ok(shields(n, opts.get_full(), status)),
+    }
 }
 
-/// The shields.io endpoint document (`schemaVersion` 1): label `pith`, the badge's value
-/// and status as message, the status segment's colour.
-pub fn shields(
-    n: &PithNumber,
-    full: bool,
-    bundle: Option<&BundleEntry>,
-    anchor: Option<&Anchor>,
-    stored: Option<&Stored>,
-) -> Vec<u8> {
-    let st = status(bundle, anchor, stored);
+fn shields(n: &PithNumber, full: bool, st: RecordStatus) -> Vec<u8> {
     let colour = |segment: &str| {
         badge::palette()
             .into_iter()

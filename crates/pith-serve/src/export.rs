@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 
 use pith::badge::Options;
 
-use crate::documents;
+use crate::documents::{self, BadgeFile};
 use crate::index::{Entry, Error, ErrorKind, Index};
 use crate::pages::{self, record::Facts};
 use crate::protocol;
@@ -186,17 +186,17 @@ fn record_files(
         files.extend(protocol_files(code, &bytes, b, keys));
         files.push((format!("pith/{code}/bundle.json"), bytes));
     }
-    let dark = badge.clone().dark(true);
-    for (name, look) in [("", badge), ("-dark", &dark)] {
-        let svg = documents::badge_svg(&e.number, look, b, a, s).map_err(|x| x.to_string())?;
-        files.push((format!("badge/{code}{name}.svg"), svg));
-        let pdf = documents::badge_pdf(&e.number, look, b, a, s).map_err(|x| x.to_string())?;
-        files.push((format!("badge/{code}{name}.pdf"), pdf));
+    let (status, dark) = (documents::status(b, a, s), badge.clone().dark(true));
+    for (name, look, file) in [
+        (".svg", badge, BadgeFile::Svg),
+        (".pdf", badge, BadgeFile::Pdf),
+        ("-dark.svg", &dark, BadgeFile::Svg),
+        ("-dark.pdf", &dark, BadgeFile::Pdf),
+        (".json", badge, BadgeFile::Shields),
+    ] {
+        let bytes = documents::badge(&e.number, look, status, file).map_err(|x| x.to_string())?;
+        files.push((format!("badge/{code}{name}"), bytes));
     }
-    files.push((
-        format!("badge/{code}.json"),
-        documents::shields(&e.number, false, b, a, s),
-    ));
     if !e.superseded {
         files.push((
             format!("arxiv/{}v{}/index.html", e.arxiv_id, e.version),
@@ -344,12 +344,12 @@ pub fn export(
             let b = index.bundle(code)?;
             let a = index.anchor(code)?;
             let s = index.stored(code)?;
-            let (b, a, s) = (b.as_ref(), a.as_ref(), s.as_ref());
-            let svg = documents::badge_svg(&e.number, &badge, b, a, s)
-                .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?;
-            out.write(&format!("badge/arxiv/{id}.svg"), &svg)?;
-            let shields = documents::shields(&e.number, false, b, a, s);
-            out.write(&format!("badge/arxiv/{id}.json"), &shields)?;
+            let status = documents::status(b.as_ref(), a.as_ref(), s.as_ref());
+            for (name, file) in [(".svg", BadgeFile::Svg), (".json", BadgeFile::Shields)] {
+                let bytes = documents::badge(&e.number, &badge, status, file)
+                    .map_err(|x| Error::from(ErrorKind::Input(x.to_string())))?;
+                out.write(&format!("badge/arxiv/{id}{name}"), &bytes)?;
+            }
         }
         Ok(())
     })?;

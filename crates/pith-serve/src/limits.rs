@@ -294,32 +294,50 @@ impl Drop for Busy {
     }
 }
 
-/// Listeners on `addr` for `n` accept loops, one each, all on the same port (`SO_REUSEPORT`:
-/// the kernel spreads new connections over them). Port 0 picks one free port for all.
+/// Listeners on `addr` for `n` accept loops, one each: the same listening socket `n` times, so
+/// that a new connection goes to a loop that is free to take it (the kernel wakes the loops
+/// waiting on it), not to one the connection's address hashes to while it is busy or its
+/// thread waits for a core. Port 0 picks one free port.
 ///
 /// # Errors
 /// When `addr` is not an address or cannot be listened on, another server's listener on it
 /// included.
 pub fn listeners(addr: &str, n: usize) -> std::io::Result<Vec<std::net::TcpListener>> {
     use socket2::{Domain, Protocol, Socket, Type};
-    let mut at = std::net::ToSocketAddrs::to_socket_addrs(addr)?
+    let at = std::net::ToSocketAddrs::to_socket_addrs(addr)?
         .next()
         .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "no address"))?;
-    // A plain listener first: it fails where any server already listens on the address, which
-    // sockets that all ask for SO_REUSEPORT would otherwise share with it, by the same user,
-    // without a word. It also fixes the port that 0 asks the kernel to choose.
-    at = std::net::TcpListener::bind(at)?.local_addr()?;
+    let s = Socket::new(Domain::for_address(at), Type::STREAM, Some(Protocol::TCP))?;
+    // A restarted server takes its port back while the old one's connections wait to close.
+    s.set_reuse_address(true)?;
+    s.set_nonblocking(true)?;
+    s.bind(&at.into())?;
+    s.listen(1024)?;
+    let first: std::net::TcpListener = s.into();
     let mut all = Vec::with_capacity(n.max(1));
-    for _ in 0..n.max(1) {
-        let s = Socket::new(Domain::for_address(at), Type::STREAM, Some(Protocol::TCP))?;
-        s.set_reuse_address(true)?;
-        s.set_reuse_port(true)?;
-        s.set_nonblocking(true)?;
-        s.bind(&at.into())?;
-        s.listen(1024)?;
-        all.push(s.into());
+    for _ in 1..n.max(1) {
+        all.push(first.try_clone()?);
     }
+    all.push(first);
     Ok(all)
+}
+
+/// What answers the requests of the accept loops ([`serve`]).
+pub trait Answers: Send + Sync + 'static {
+    /// The answer to `req`.
+    fn answer(
+        &self,
+        req: hyper::Request<hyper::body::Incoming>,
+    ) -> impl Future<Output = Response> + Send;
+}
+
+impl Answers for Router {
+    async fn answer(&self, req: hyper::Request<hyper::body::Incoming>) -> Response {
+        match self.clone().oneshot(req.map(axum::body::Body::new)).await {
+            Ok(r) => r,
+            Err(never) => match never {},
+        }
+    }
 }
 
 /// What the accept loops of one server share: the connection slots, the open connections by
@@ -332,7 +350,7 @@ struct Gate {
     stopped: tokio::sync::watch::Receiver<bool>,
 }
 
-/// Serves `router` on `listeners` within `limits` until `shutdown` resolves, then waits up to
+/// Serves `app` on `listeners` within `limits` until `shutdown` resolves, then waits up to
 /// [`Limits::grace`] for the connections still open.
 ///
 /// Each listener ([`listeners`]) has a thread of its own running one event loop that accepts its
@@ -346,11 +364,14 @@ struct Gate {
 /// for a new one (a connection answering a request is never closed for it).
 ///
 /// # Errors
-/// When a loop's thread or runtime cannot be started. A failed `accept` (out of file
-/// descriptors) is waited out and retried.
+/// When a loop's thread or runtime cannot be started, or a loop cannot take its listener (its
+/// runtime does not take the socket, or `accept` says it is no listening socket): the server
+/// stops as on SIGTERM and returns that loop's error, rather than leave a loop idle. A failed
+/// `accept` that passes (out of file descriptors, a connection reset before it was taken) is
+/// waited out and retried.
 pub async fn serve(
     listeners: Vec<std::net::TcpListener>,
-    router: Router,
+    app: impl Answers,
     limits: Limits,
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
@@ -376,10 +397,14 @@ pub async fn serve(
         }),
         stopped,
     });
+    let app = Arc::new(app);
     let mut loops = Vec::with_capacity(listeners.len());
     let mut failed = None;
+    // A loop that cannot go on says so here, and the server stops.
+    let (broken, mut broke) = tokio::sync::mpsc::unbounded_channel::<std::io::Error>();
     for (i, listener) in listeners.into_iter().enumerate() {
-        let (gate, router, mut ended) = (Arc::clone(&gate), router.clone(), ended.clone());
+        let (gate, app, mut ended) = (Arc::clone(&gate), Arc::clone(&app), ended.clone());
+        let broken = broken.clone();
         let rt = match tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -394,8 +419,12 @@ pub async fn serve(
             .name(format!("pith-serve-{i}"))
             .spawn(move || {
                 rt.block_on(async {
-                    if let Ok(listener) = TcpListener::from_std(listener) {
-                        accept(&listener, &router, &gate).await;
+                    let served = match TcpListener::from_std(listener) {
+                        Ok(listener) => accept(&listener, &app, &gate).await,
+                        Err(e) => Err(e),
+                    };
+                    if let Err(e) = served {
+                        let _ = broken.send(e);
                     }
                     // The connections of this loop are answered until every loop's are done
                     // or the grace period ends.
@@ -411,8 +440,12 @@ pub async fn serve(
             }
         }
     }
+    drop(broken);
     if failed.is_none() {
-        shutdown.await;
+        tokio::select! {
+            () = shutdown => {}
+            Some(e) = broke.recv() => failed = Some(e),
+        }
     }
     let _ = stop.send(true);
     // Every connection gives its slot back when it ends.
@@ -428,9 +461,33 @@ pub async fn serve(
     failed.map_or(Ok(()), Err)
 }
 
+/// Whether a failed `accept` says that `listener` can give no connection at all (it is not a
+/// listening socket), rather than something that passes: a want of descriptors or memory, or
+/// an error of the connection being taken, which accept(2) says to retry.
+fn listener_broken(e: &std::io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        matches!(
+            e.raw_os_error(),
+            Some(libc::EBADF | libc::EINVAL | libc::ENOTSOCK | libc::EFAULT)
+        )
+    }
+    #[cfg(not(unix))]
+    {
+        e.kind() == std::io::ErrorKind::InvalidInput
+    }
+}
+
 /// One loop: accepts on `listener` and answers each connection on this thread until the gate
 /// says stop.
-async fn accept(listener: &TcpListener, router: &Router, gate: &Arc<Gate>) {
+///
+/// # Errors
+/// When `listener` is no listening socket ([`listener_broken`]).
+async fn accept<A: Answers>(
+    listener: &TcpListener,
+    app: &Arc<A>,
+    gate: &Arc<Gate>,
+) -> std::io::Result<()> {
     let limits = gate.limits;
     let mut stopping = gate.stopped.clone();
     let mut shutdown = std::pin::pin!(async move {
@@ -440,6 +497,7 @@ async fn accept(listener: &TcpListener, router: &Router, gate: &Arc<Gate>) {
         let (stream, peer): (_, SocketAddr) = tokio::select! {
             r = listener.accept() => match r {
                 Ok(s) => s,
+                Err(e) if listener_broken(&e) => return Err(e),
                 Err(_) => {
                     // Out of descriptors or a connection reset before accept: wait, go on.
                     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -479,14 +537,14 @@ async fn accept(listener: &TcpListener, router: &Router, gate: &Arc<Gate>) {
         stream.set_read_timeout(Some(limits.idle_timeout));
         stream.set_write_timeout(Some(limits.idle_timeout));
         let io = TokioIo::new(Box::pin(stream));
-        let (router, reg, c) = (router.clone(), Arc::clone(registry), Arc::clone(&conn));
+        let (app, reg, c) = (Arc::clone(app), Arc::clone(registry), Arc::clone(&conn));
         let service = hyper::service::service_fn(move |req: Request<hyper::body::Incoming>| {
             let busy = Busy::new(&c, &reg);
-            let call = router.clone().oneshot(req.map(axum::body::Body::new));
+            let app = Arc::clone(&app);
             async move {
-                let r = call.await;
+                let r = app.answer(req).await;
                 drop(busy);
-                r
+                Ok::<_, std::convert::Infallible>(r)
             }
         });
         let mut stopped = gate.stopped.clone();
@@ -510,11 +568,48 @@ async fn accept(listener: &TcpListener, router: &Router, gate: &Arc<Gate>) {
             drop(permit);
         });
     }
+    Ok(())
 }
 
 #[cfg(test)]
 mod listener_tests {
-    use super::listeners;
+    use super::{listeners, serve, Limits};
+
+    /// A socket that is bound but not listening, as a listener: every `accept` on it fails.
+    fn not_listening() -> std::net::TcpListener {
+        use socket2::{Domain, Socket, Type};
+        let s = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
+        s.bind(
+            &"127.0.0.1:0"
+                .parse::<std::net::SocketAddr>()
+                .unwrap()
+                .into(),
+        )
+        .unwrap();
+        s.set_nonblocking(true).unwrap();
+        s.into()
+    }
+
+    /// A loop whose listener gives no connection ends the server with its error, the other
+    /// loops included, instead of leaving that loop idle while the server looks up.
+    #[tokio::test]
+    async fn a_loop_that_cannot_accept_ends_the_server_with_its_error() {
+        let good = listeners("127.0.0.1:0", 1).unwrap().remove(0);
+        let addr = good.local_addr().unwrap();
+        let router = axum::Router::new();
+        // Never stopped from outside: only the broken loop can end it.
+        let served = serve(
+            vec![good, not_listening()],
+            router,
+            Limits::default(),
+            std::future::pending(),
+        )
+        .await;
+        let e = served.unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput, "{e}");
+        // The good loop stopped with it: its port no longer takes connections.
+        assert!(std::net::TcpStream::connect(addr).is_err());
+    }
 
     /// A second server on an address the first listens on is refused, as a plain listener
     /// would be, rather than sharing the port's connections with it.

@@ -442,14 +442,17 @@ fn serve(a: ServeArgs, quiet: bool) -> Result<()> {
         let _ = writeln!(std::io::stdout(), "listening on http://{addr}");
         let _ = std::io::stdout().flush();
         let uploads = state.uploads().clone();
-        let router = app::router(state);
+        let app = app::App::new(state);
         // On SIGTERM the checks in flight are stopped too: their clients get a 503 at once,
         // and nothing outlives the grace period.
         let shutdown = async move {
             stop.await;
             uploads.stop_all();
         };
-        limits::serve(listeners, router, limits, shutdown).await?;
+        // A loop that cannot take its listener ends the server with a line saying why.
+        limits::serve(listeners, app, limits, shutdown)
+            .await
+            .with_context(|| format!("cannot serve on {addr}"))?;
         Ok::<(), anyhow::Error>(())
     })?;
     // A check that has not yet seen its stop is not waited for.

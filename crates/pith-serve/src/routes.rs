@@ -16,7 +16,7 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use pith::number::NumberRef;
 
-use crate::documents;
+use crate::documents::{self, BadgeFile};
 use crate::error::Error;
 use crate::extract::{self, Named, Paper};
 use crate::http::badge::BadgeRequest;
@@ -47,15 +47,10 @@ pub async fn healthz(State(state): State<AppState>, req: HeaderMap) -> Answer {
 }
 
 /// The representations of a record at `/pith/<26>`, the page first: a client that does not
-/// prefer another (`Accept: */*`, none at all) gets the page, as DOI resolvers answer.
-pub const RECORD_OFFERS: [Media; 6] = [
-    Media::Html,
-    Media::JsonLd,
-    Media::Json,
-    Media::Bibtex,
-    Media::CslJson,
-    Media::Ris,
-];
+/// prefer another (`Accept: */*`, none at all) gets the page, as DOI resolvers answer. They are
+/// the media types [`Media::ALL`] lists before the badge's: the page, JSON-LD, JSON, then the
+/// citations.
+pub const RECORD_OFFERS: &[Media] = Media::ALL.split_at(6).0;
 
 /// `GET /pith/{segment}`: `<26>` → the record page or, by `Accept`, its JSON-LD, JSON or a
 /// citation (BibTeX, CSL-JSON, RIS); `<26>.json`, `.bib`, `.csl.json`, `.ris` → that
@@ -94,7 +89,7 @@ pub async fn pith(
         NumberRef::Full(n) => n.code().to_owned(),
     };
     let (media, negotiated) = match named.file {
-        None => (accept.choose(&RECORD_OFFERS), true),
+        None => (accept.choose(RECORD_OFFERS), true),
         Some(m) if RECORD_OFFERS[2..].contains(&m) => (m, false),
         Some(_) => {
             return Err(Error::not_found(
@@ -261,13 +256,13 @@ pub async fn arxiv(State(state): State<AppState>, paper: Paper, req: HeaderMap) 
     }
 }
 
-/// What a badge file is: its content type and whether it takes the dark colours, from
-/// `<stem>.svg`, `.pdf` or `.json` and `-dark` before `.svg` or `.pdf`; and the stem.
-fn badge_file(file: &str) -> Result<(&str, &'static str, bool), Error> {
+/// What a badge file is: which file and whether it takes the dark colours, from `<stem>.svg`,
+/// `.pdf` or `.json` and `-dark` before `.svg` or `.pdf`; and the stem.
+fn badge_file(file: &str) -> Result<(&str, BadgeFile, bool), Error> {
     let (stem, kind) = match file.rsplit_once('.') {
-        Some((s, "svg")) => (s, types::SVG),
-        Some((s, "pdf")) => (s, types::PDF),
-        Some((s, "json")) => (s, types::JSON),
+        Some((s, "svg")) => (s, BadgeFile::Svg),
+        Some((s, "pdf")) => (s, BadgeFile::Pdf),
+        Some((s, "json")) => (s, BadgeFile::Shields),
         _ => {
             return Err(Error::not_found(
                 "a badge is /badge/<26 characters>.svg, .pdf or .json (-dark.svg, -dark.pdf: the dark colours)",
@@ -275,60 +270,28 @@ fn badge_file(file: &str) -> Result<(&str, &'static str, bool), Error> {
         }
     };
     Ok(match stem.strip_suffix("-dark") {
-        Some(s) if kind != types::JSON => (s, kind, true),
+        Some(s) if kind != BadgeFile::Shields => (s, kind, true),
         _ => (stem, kind, false),
     })
 }
 
-/// A badge route's file name and options, each read or refused as every badge route refuses
-/// it.
-fn badge_request(
-    file: Result<Path<String>, axum::extract::rejection::PathRejection>,
-    request: BadgeRequest,
-) -> Result<(String, pith::badge::Options), Error> {
-    let Ok(Path(file)) = file else {
-        return Err(Error::bad_path());
-    };
-    Ok((file, request.options.map_err(Error::bad_request)?))
-}
-
-/// The badge of `entry` as `kind` (`pith badge`'s SVG or PDF, or the shields.io document), with
-/// the status of what `index` checked for it: its bundle, OpenTimestamps proof and Internet
-/// Archive capture.
-fn badge_answer(
-    req: &HeaderMap,
-    index: &crate::index::Index,
-    entry: &crate::index::Entry,
-    kind: &'static str,
-    opts: &pith::badge::Options,
-) -> Answer {
-    let n = &entry.number;
-    let code = n.code();
-    let (bundle, anchor, stored) = (
-        index.bundle(code)?,
-        index.anchor(code)?,
-        index.stored(code)?,
-    );
-    let (b, a, s) = (bundle.as_ref(), anchor.as_ref(), stored.as_ref());
-    let body = match kind {
-        types::PDF => documents::badge_pdf(n, opts, b, a, s),
-        types::SVG => documents::badge_svg(n, opts, b, a, s),
-        _ => Ok(documents::shields(n, opts.get_full(), b, a, s)),
-    }
-    .map_err(|e| Error::bad_request(e.to_string()))?;
-    Ok(answer(req, StatusCode::OK, kind, CHANGING, body))
+/// What a badge route's file name stands for: the record whose badge it serves.
+pub trait BadgeOf {
+    /// The record the stem of the file name (the name less `-dark` and its extension) names
+    /// in `index`.
+    ///
+    /// # Errors
+    /// [`Error::not_found`] when the stem names none.
+    fn find(stem: &str, index: &crate::index::Index) -> Result<crate::index::Entry, Error>;
 }
 
 /// `GET /badge/{file}`: `<26>.svg` → the badge (`pith badge`'s bytes for the query's options
 /// and the record's status), `<26>.pdf` → the same as `pith badge --format pdf`, `-dark`
 /// before either → `--dark`; `<26>.json` → the shields.io endpoint document.
-pub async fn badge(
-    State(state): State<AppState>,
-    file: Result<Path<String>, axum::extract::rejection::PathRejection>,
-    request: BadgeRequest,
-    req: HeaderMap,
-) -> Answer {
-    badge_route(&state, file, request, &req, |stem, index| {
+pub struct NumberBadge;
+
+impl BadgeOf for NumberBadge {
+    fn find(stem: &str, index: &crate::index::Index) -> Result<crate::index::Entry, Error> {
         let named = Named::parse(stem)?;
         let code = named.exact_code()?;
         if named.file.is_some() {
@@ -339,19 +302,16 @@ pub async fn badge(
         index
             .record(code)?
             .ok_or_else(|| Error::not_found(format!("no record of {code} in this index")))
-    })
+    }
 }
 
 /// `GET /badge/arxiv/{id}.svg` (`.pdf`, `-dark.svg`, `.json`): the concept badge of an arXiv
 /// paper, that of its latest indexed version (or of the version the id names), so that a
-/// README's badge never goes stale; the same options as [`badge`].
-pub async fn concept_badge(
-    State(state): State<AppState>,
-    file: Result<Path<String>, axum::extract::rejection::PathRejection>,
-    request: BadgeRequest,
-    req: HeaderMap,
-) -> Answer {
-    badge_route(&state, file, request, &req, |stem, index| {
+/// README's badge never goes stale; the same options as [`NumberBadge`].
+pub struct ConceptBadge;
+
+impl BadgeOf for ConceptBadge {
+    fn find(stem: &str, index: &crate::index::Index) -> Result<crate::index::Entry, Error> {
         let paper = Paper::parse(stem)?;
         if paper.file.is_some() {
             return Err(Error::not_found(
@@ -362,24 +322,40 @@ pub async fn concept_badge(
         index
             .arxiv(id.id(), id.version())?
             .ok_or_else(|| Error::not_found(format!("arXiv:{id} is not in this index")))
-    })
+    }
 }
 
-/// What every badge route does around finding its record: the file name and the options read
-/// or refused alike, the dark colours taken from the name, and the badge of the entry that
-/// `find` gives for the name's stem.
-fn badge_route(
-    state: &AppState,
+/// A badge route ([`NumberBadge`], [`ConceptBadge`]): the file name and the options read or
+/// refused alike, the dark colours taken from the name, and the badge of the record that `B`
+/// finds for the name's stem, with the status of what the index checked for it: its bundle,
+/// OpenTimestamps proof and Internet Archive capture.
+pub async fn badge<B: BadgeOf>(
+    State(state): State<AppState>,
     file: Result<Path<String>, axum::extract::rejection::PathRejection>,
     request: BadgeRequest,
-    req: &HeaderMap,
-    find: impl FnOnce(&str, &crate::index::Index) -> Result<crate::index::Entry, Error>,
+    req: HeaderMap,
 ) -> Answer {
-    let (file, options) = badge_request(file, request)?;
+    let Ok(Path(file)) = file else {
+        return Err(Error::bad_path());
+    };
+    let options = request.options.map_err(Error::bad_request)?;
     let (stem, kind, dark) = badge_file(&file)?;
     let index = state.index();
-    let entry = find(stem, &index)?;
-    badge_answer(req, &index, &entry, kind, &options.dark(dark))
+    let entry = B::find(stem, &index)?;
+    let code = entry.number.code();
+    let status = documents::status(
+        index.bundle(code)?.as_ref(),
+        index.anchor(code)?.as_ref(),
+        index.stored(code)?.as_ref(),
+    );
+    let body = documents::badge(&entry.number, &options.dark(dark), status, kind)
+        .map_err(|e| Error::bad_request(e.to_string()))?;
+    let content_type = match kind {
+        BadgeFile::Svg => types::SVG,
+        BadgeFile::Pdf => types::PDF,
+        BadgeFile::Shields => types::JSON,
+    };
+    Ok(answer(&req, StatusCode::OK, content_type, CHANGING, body))
 }
 
 /// The origin a sitemap names: a sitemap's URLs are absolute, and the only host this server

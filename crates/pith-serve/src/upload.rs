@@ -261,11 +261,11 @@ impl Budget {
             .name("pith-check".into())
             .stack_size(CHECK_STACK)
             .spawn(move || {
-                // The turn and the memory are given back when the thread ends, whatever the
-                // client was told meanwhile.
-                let _turn = turn;
-                let _held = held;
+                // The turn and the memory are given back when the check ends, whatever the
+                // client was told meanwhile, and before its answer: a check waiting for the
+                // turn may start as soon as this one is answered.
                 let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(engine)));
+                drop((turn, held));
                 let _ = tx.send(r.map_err(|_| Failure::Panicked));
             });
         if spawned.is_err() {
@@ -544,31 +544,34 @@ mod tests {
         futures_util::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|x| (x, rx)) })
     }
 
-    #[tokio::test]
+    // On tokio's paused clock, with no deadline on the check that holds the turn: the wait of
+    // the one queued runs out while the first still holds it, whatever the machine's load.
+    #[tokio::test(start_paused = true)]
     async fn checks_wait_their_turn_within_bounds() {
         let l = Limits {
             checks: 1,
             check_queue: 1,
             check_wait: Duration::from_millis(200),
-            check_timeout: Some(Duration::from_millis(300)),
+            check_timeout: None,
             ..Limits::default()
         };
         let b = Budget::new(&l);
-        let running = Arc::new(AtomicUsize::new(0));
-        let slow = {
-            let (b, running) = (b.clone(), Arc::clone(&running));
+        // The first check holds the one turn until the test lets it go.
+        let (started, has_started) = tokio::sync::oneshot::channel();
+        let (release, released) = std::sync::mpsc::channel::<()>();
+        let first = {
+            let b = b.clone();
             let held = b.held();
             tokio::spawn(async move {
                 b.check(held, move |_| {
-                    running.fetch_add(1, Ordering::SeqCst);
-                    std::thread::sleep(Duration::from_millis(600))
+                    let _ = started.send(());
+                    let _ = released.recv();
+                    7
                 })
                 .await
             })
         };
-        while running.load(Ordering::SeqCst) == 0 {
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
+        has_started.await.unwrap();
         // One waits (and its turn does not come in time), a second finds the queue full.
         let waiter = {
             let b = b.clone();
@@ -576,11 +579,19 @@ mod tests {
             tokio::spawn(async move { b.check(held, |_| ()).await })
         };
         while b.waiting.load(Ordering::SeqCst) == 0 {
-            tokio::time::sleep(Duration::from_millis(5)).await;
+            tokio::task::yield_now().await;
         }
         assert_eq!(b.check(b.held(), |_| ()).await.err(), Some(Failure::Busy));
         assert_eq!(waiter.await.unwrap().err(), Some(Failure::Busy));
-        assert_eq!(slow.await.unwrap().err(), Some(Failure::TimedOut));
+        assert_eq!(
+            b.waiting.load(Ordering::SeqCst),
+            0,
+            "a place in the queue kept"
+        );
+        // The first is answered, and its turn is free for the next.
+        release.send(()).unwrap();
+        assert_eq!(first.await.unwrap(), Ok(7));
+        assert_eq!(b.check(b.held(), |_| 8).await, Ok(8));
     }
 
     /// Recurses `depth` times with a frame of a kilobyte: 10,000 levels need about 10 MB of
@@ -614,7 +625,9 @@ mod tests {
     async fn a_check_past_its_deadline_is_stopped_and_gives_its_turn_back() {
         let l = Limits {
             checks: 1,
-            check_wait: Duration::from_secs(5),
+            // Far longer than a stopped check takes to end, however loaded the machine: the
+            // turn given back is what is waited for.
+            check_wait: Duration::from_secs(60),
             check_timeout: Some(Duration::from_millis(200)),
             ..Limits::default()
         };

@@ -240,7 +240,7 @@ mod tests {
     use crate::routes::RECORD_OFFERS;
 
     fn pick(accept: &[&str]) -> Media {
-        Negotiated::parse(accept.iter().copied()).choose(&RECORD_OFFERS)
+        Negotiated::parse(accept.iter().copied()).choose(RECORD_OFFERS)
     }
 
     #[test]
