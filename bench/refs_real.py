@@ -3,7 +3,7 @@
 extractor) and pdfx: recall, precision and seconds per paper on the papers of bench/refs-real/,
 whose printed arXiv ids and DOIs were adjudicated by hand (bench/refs-real/README.md).
 
-    python3 bench/refs_real.py [--pith target/release/pith] [--papers N] [--tools pith,refextract,pdfx] [--misses]
+    python3 bench/refs_real.py [--pith target/release/pith] [--papers N] [--tools pith,refextract,pdfx] [--group N] [--misses]
 
 Recall counts the ids printed in each list; "recall with links" also counts the ids that exist
 only as link targets of the list's entries. A reported id is right when it is printed or linked
@@ -18,7 +18,9 @@ Prints a Markdown table (bench/README.md keeps the figures).
 import argparse
 import os
 import re
+import shutil
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "refs-real"))
@@ -67,10 +69,15 @@ def keys_of(strings):
 def run_refextract(papers):
     from refextract import extract_references_from_file
     got, secs = {}, {}
+    # refextract cuts what follows a PDF's last `%%EOF` off the file it is given, in place:
+    # it reads a copy, so that the papers stay as their origins hold them.
+    work = tempfile.mkdtemp(prefix="refs-real-refextract-")
     for p in papers:
+        copy = os.path.join(work, os.path.basename(p["path"]))
+        shutil.copyfile(p["path"], copy)
         t = time.perf_counter()
         try:
-            refs = extract_references_from_file(p["path"])
+            refs = extract_references_from_file(copy)
         except Exception as e:  # a tool's failure on one paper is its result on that paper
             print(f"refextract: {p['name']}: {e}", file=sys.stderr)
             refs = []
@@ -80,6 +87,8 @@ def run_refextract(papers):
             strings += r.get("doi", []) + r.get("url", [])
             strings += [s for s in r.get("reportnumber", []) if "arxiv" in s.lower() or BARE.match(s)]
         got[p["path"]] = keys_of(strings)
+        os.remove(copy)
+    shutil.rmtree(work)
     return got, secs
 
 
@@ -104,9 +113,10 @@ def main():
     ap.add_argument("--pith", default="target/release/pith")
     ap.add_argument("--papers", type=int, default=0, help="only the first N papers (0: all)")
     ap.add_argument("--tools", default="pith,refextract,pdfx")
+    ap.add_argument("--group", type=int, default=0, help="only the papers of this held-out group (1, 2, 3)")
     ap.add_argument("--misses", action="store_true", help="list what each tool missed and reported wrongly")
     a = ap.parse_args()
-    papers = score.load(a.papers)
+    papers = score.load(a.papers, group=a.group)
     results = {}
     for tool in a.tools.split(","):
         if tool == "pith":
@@ -120,12 +130,15 @@ def main():
                 print(f"{tool} not installed (pip install {tool}): left out", file=sys.stderr)
     held = [p for p in papers if p["heldout"] and p.get("group", 1) == 1]
     held2 = [p for p in papers if p.get("group", 1) == 2]
-    print(f"{len(papers)} papers ({len(held)} held out, {len(held2)} in the second held-out group), "
+    held3 = [p for p in papers if p.get("group", 1) == 3]
+    print(f"{len(papers)} papers ({len(held)} held out, {len(held2)} in the second held-out group, "
+          f"{len(held3)} in the third), "
           f"{sum(len(p['printed']) for p in papers)} printed ids, {sum(len(p['links']) for p in papers)} link-only ids\n")
     print("| tool | part | recall | recall with links | precision | seconds per paper |")
     print("|---|---|---:|---:|---:|---:|")
     for tool, (got, secs) in results.items():
-        for part, ps in [("all", papers), ("held out", held), ("held out, second group", held2)]:
+        for part, ps in [("all", papers), ("held out", held), ("held out, second group", held2),
+                         ("held out, third group", held3)]:
             if not ps:
                 continue
             _, t = score.score(ps, got)

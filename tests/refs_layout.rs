@@ -28,6 +28,11 @@ struct Page {
 /// objects numbered from [`first_extra`]; every page's resources name the font `/F1`
 /// (object 3) and the XObjects `xobjects` (`/Fm1 9 0 R`).
 fn doc(pages: &[Page], xobjects: &str, extra: &[Obj]) -> Vec<u8> {
+    doc_fonts(pages, "", xobjects, extra)
+}
+
+/// [`doc`] with more fonts in every page's resources (`/F2 9 0 R`).
+fn doc_fonts(pages: &[Page], fonts: &str, xobjects: &str, extra: &[Obj]) -> Vec<u8> {
     let n = pages.len();
     let kids: Vec<String> = (0..n).map(|i| format!("{} 0 R", 4 + 2 * i)).collect();
     let mut objs: Vec<Obj> = vec![
@@ -45,7 +50,7 @@ fn doc(pages: &[Page], xobjects: &str, extra: &[Obj]) -> Vec<u8> {
         objs.push((
             format!(
                 "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {} 0 R \
-                 /Resources << /Font << /F1 3 0 R >> /XObject << {xobjects} >> >> {} >>",
+                 /Resources << /Font << /F1 3 0 R {fonts} >> /XObject << {xobjects} >> >> {} >>",
                 5 + 2 * i,
                 p.extra
             ),
@@ -476,4 +481,119 @@ fn a_million_link_annotations_are_read_within_bounds() {
     let (_d, path) = write("0704.0004v1.pdf", &doc(&[page], "", &[annot]));
     let got = refs(&path);
     assert_eq!(keys(&got), set(&["doi:10.1000/linked"]));
+}
+
+#[test]
+fn line_numbers_in_the_margin_are_no_part_of_an_identifier() {
+    // A draft's lines as `lineno` numbers them: each line's text, then its number drawn in the
+    // left margin on the same baseline. The ids run to the lines' ends and on into the next
+    // line (a DOI broken after `10.`), where the margin's number would otherwise stick to
+    // them (`10.1086/174719172`, `2209.0493473`).
+    let lines = [
+        "References",
+        "Biro, S. (1994). A variable velocity jet. 434, 221. https://doi.org/10.1086/174719",
+        "Ostriker, E. C. (2001). A ballistic bow shock model. https://doi.org/10.",
+        "1086/321649",
+        "Brandstetter, J. (2023). Clifford layers. https://arxiv.org/abs/2209.04934",
+    ];
+    let content: String = lines
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            format!(
+                "BT /F1 10 Tf 100 {} Td {} Tj -60 0 Td ({}) Tj ET\n",
+                700 - 12 * i,
+                pdfgen::pdf_literal(t),
+                170 + i
+            )
+        })
+        .collect();
+    let page = Page {
+        content,
+        extra: String::new(),
+    };
+    let (_d, path) = write("0704.0003v1.pdf", &doc(&[page], "", &[]));
+    assert_eq!(
+        keys(&refs(&path)),
+        set(&[
+            "doi:10.1086/174719",
+            "doi:10.1086/321649",
+            "arxiv:2209.04934"
+        ])
+    );
+    if let Some(t) = pdftotext(
+        &path,
+        "line_numbers_in_the_margin_are_no_part_of_an_identifier",
+    ) {
+        assert!(t.contains("174719") && t.contains("171"), "{t}");
+    }
+}
+
+#[test]
+fn a_type0_fonts_widths_place_its_words() {
+    // XeTeX and LuaTeX write Identity-H fonts whose widths are in the CIDFont's /W, and place
+    // each word where the last one ended plus a space. Read at a full em a glyph, the pen
+    // would run past the next word, which would then read as a line of its own, and the DOI
+    // broken at the column's edge (`joss.` ⏎ `04503`) as two pieces.
+    let x = first_extra(1);
+    let hex = |t: &str| -> String {
+        let codes: String = t.bytes().map(|b| format!("00{b:02X}")).collect();
+        format!("<{codes}>")
+    };
+    // Each word drawn alone where it stands at 500 thousandths a glyph, size 10.
+    let line = |y: u32, words: &[&str]| -> String {
+        let mut out = format!("BT /F2 10 Tf 100 {y} Td ");
+        let mut at = 0;
+        for w in words {
+            out.push_str(&format!("{at} 0 Td {} Tj ", hex(w)));
+            at = 5 * (w.len() + 1);
+        }
+        out.push_str("ET\n");
+        out
+    };
+    let content = [
+        line(700, &["References"]),
+        line(
+            688,
+            &[
+                "Bell,",
+                "T.",
+                "(2022).",
+                "Eureka!",
+                "https://doi.org/10.21105/joss.",
+            ],
+        ),
+        line(676, &["04503"]),
+    ]
+    .concat();
+    let tounicode = "/CIDInit /ProcSet findresource begin 12 dict begin begincmap \
+        1 begincodespacerange <0000> <FFFF> endcodespacerange \
+        1 beginbfrange <0020> <007E> <0020> endbfrange endcmap end end";
+    let type0 = (
+        format!(
+            "<< /Type /Font /Subtype /Type0 /BaseFont /LMSans10 /Encoding /Identity-H \
+             /DescendantFonts [{} 0 R] /ToUnicode {} 0 R >>",
+            x + 1,
+            x + 2
+        ),
+        None,
+    );
+    let cid = (
+        "<< /Type /Font /Subtype /CIDFontType0 /BaseFont /LMSans10 \
+         /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> \
+         /DW 1000 /W [32 [500 500] 34 126 500] >>"
+            .to_owned(),
+        None,
+    );
+    let cmap = (
+        format!("<< /Length {} >>", tounicode.len()),
+        Some(tounicode.as_bytes().to_vec()),
+    );
+    let page = Page {
+        content,
+        extra: String::new(),
+    };
+    let pdf = doc_fonts(&[page], &format!("/F2 {x} 0 R"), "", &[type0, cid, cmap]);
+    let (_d, path) = write("0704.0004v1.pdf", &pdf);
+    assert_eq!(keys(&refs(&path)), set(&["doi:10.21105/joss.04503"]));
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Scores `pith refs` on the real papers of this folder against their adjudicated truth.
 
-    python3 score.py PITH_BINARY [--papers N] [--heldout-only]
+    python3 score.py PITH_BINARY [--papers N] [--heldout-only] [--group N]
 
 Recall is over the ids printed in each list; "with links" also counts the ids that exist only
 as link targets of entries. Precision counts a reported id right when it is printed or linked
-in the list. Keys: arxiv:ID without version, doi:lowercased.
+in the list. Keys: arxiv:ID without version, doi:lowercased; arXiv's DOI of a paper
+(10.48550/arXiv.ID) is its arXiv id.
 """
 import argparse
 import json
@@ -19,13 +20,15 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def load(papers=0, heldout_only=False):
+def load(papers=0, heldout_only=False, group=0):
     tdir = os.path.join(HERE, "truth")
     out = []
     for f in sorted(os.listdir(tdir)):
         if f.endswith(".json"):
             t = json.load(open(os.path.join(tdir, f)))
             if heldout_only and not t["heldout"]:
+                continue
+            if group and (not t["heldout"] or t.get("group", 1) != group):
                 continue
             t["name"] = f[:-5]
             t["path"] = os.path.join(HERE, t["file"])
@@ -70,11 +73,22 @@ def run_pith(binary, papers):
     return got, secs
 
 
+ARXIV_DOI = "doi:10.48550/arxiv."
+
+
+def same_paper(key):
+    """arXiv's DOI of a paper (`10.48550/arXiv.2504.20428`) and its arXiv id are one
+    identifier: a list that prints both (`arXiv:2504.20428. https://doi.org/10.48550/arXiv.2504.20428`)
+    cites one paper, and a tool may report it either way."""
+    return "arxiv:" + key[len(ARXIV_DOI):] if key.startswith(ARXIV_DOI) else key
+
+
 def score(papers, got):
     rows, tot = [], dict(cited=0, linked=0, found=0, right=0, hit=0, hitl=0)
     for p in papers:
-        printed, links = set(p["printed"]), set(p["links"])
-        g = got.get(p["path"], set())
+        printed = {same_paper(k) for k in p["printed"]}
+        links = {same_paper(k) for k in p["links"]} - printed
+        g = {same_paper(k) for k in got.get(p["path"], set())}
         row = dict(name=p["name"], cited=len(printed), linked=len(links), found=len(g),
                    right=len(g & (printed | links)), hit=len(g & printed), hitl=len(g & (printed | links)),
                    missed=sorted(printed - g), wrong=sorted(g - printed - links))
@@ -93,9 +107,10 @@ def main():
     ap.add_argument("pith")
     ap.add_argument("--papers", type=int, default=0)
     ap.add_argument("--heldout-only", action="store_true")
+    ap.add_argument("--group", type=int, default=0, help="only the papers of this held-out group (1, 2, 3)")
     ap.add_argument("-v", "--verbose", action="store_true", help="list missed and wrong ids")
     a = ap.parse_args()
-    papers = load(a.papers, a.heldout_only)
+    papers = load(a.papers, a.heldout_only, a.group)
     got, secs = run_pith(a.pith, papers)
     rows, tot = score(papers, got)
     print("| paper | printed | links | found | recall | recall with links | precision |")

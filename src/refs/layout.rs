@@ -21,6 +21,10 @@
 //! - The paper's **own DOI** is one printed in the first page's header or footer (its three
 //!   highest and lowest heights, the list itself aside): a paper never cites itself, so that
 //!   DOI is never reported, wherever else it is printed.
+//! - A **line number** (`lineno`'s, in the margin of a review or draft copy) is a line of one
+//!   to five digits alone, printed on the baseline of another line of the page (within a
+//!   quarter of its size) that it does not overlap and that holds more than digits. It is
+//!   not read: a DOI broken after `10.` goes on in the line below, not in the margin's number.
 //! - A **link** counts when its URI is a DOI's (`doi.org`, `dx.doi.org`) or an arXiv
 //!   abstract's or PDF's and its rectangle overlaps a line of the list.
 //!
@@ -103,6 +107,43 @@ pub(super) fn running(pages: &[PageText]) -> HashSet<(usize, usize)> {
                     out.insert((pi, i));
                     break;
                 }
+            }
+        }
+    }
+    out
+}
+
+/// The lines (page index, line index) of `pages` that are line numbers set in the margin.
+pub(super) fn line_numbers(pages: &[PageText]) -> HashSet<(usize, usize)> {
+    let mut out = HashSet::new();
+    for (pi, p) in pages.iter().enumerate() {
+        let bare = |l: &Line| {
+            let t = l.text.trim();
+            (1..=5).contains(&t.len()) && t.bytes().all(|c| c.is_ascii_digit())
+        };
+        if !p.lines.iter().any(|l| !l.rotated && bare(l)) {
+            continue;
+        }
+        let mut by_height: Vec<usize> = (0..p.lines.len())
+            .filter(|&i| !p.lines[i].rotated)
+            .collect();
+        by_height.sort_by(|&a, &b| p.lines[a].y.total_cmp(&p.lines[b].y));
+        for (k, &i) in by_height.iter().enumerate() {
+            let n = &p.lines[i];
+            if !bare(n) {
+                continue;
+            }
+            let slack = n.size.clamp(0.0, 100.0) * 0.25;
+            // The lines on its baseline, on either side of it in height order.
+            let near = |&&j: &&usize| (p.lines[j].y - n.y).abs() <= slack;
+            let below = by_height[..k].iter().rev().take_while(near);
+            let above = by_height[k + 1..].iter().take_while(near);
+            let beside = below.chain(above).take(LINES_PER_LINK).any(|&j| {
+                let l = &p.lines[j];
+                !bare(l) && (l.x0 >= n.x1 || l.x1 <= n.x0)
+            });
+            if beside {
+                out.insert((pi, i));
             }
         }
     }

@@ -5,8 +5,8 @@
 //! In a PDF only the reference section is read, as its layout shows it: the text after the
 //! last heading that names it ("References", "Bibliography", "Literature Cited", numbered or
 //! not) and has a list after it, up to the heading of a section printed after the list
-//! (referee reports, appendices), running headers and footers and text set sideways (arXiv's
-//! stamp) left out, and the paper's own DOI (printed in its first page's header or footer) never
+//! (referee reports, appendices), running headers and footers, line numbers in the margin
+//! and text set sideways (arXiv's stamp) left out, and the paper's own DOI (printed in its first page's header or footer) never
 //! reported; a paper without a heading is read from its numbered list, or whole. The
 //! link annotations on the list's lines that point to a DOI or an arXiv paper count as what
 //! that entry cites ([`Via::Link`]). An identifier that a URL break splits across two lines is read whole:
@@ -137,6 +137,7 @@ struct Geometry {
 pub fn from_pages(pages: &[PageText]) -> Vec<Mention> {
     let mut running = layout::running(pages);
     running.extend(layout::own_citation(pages));
+    running.extend(layout::line_numbers(pages));
     let mut lines = Vec::new();
     // Where each kept line came from: its page's index and its index there.
     let mut origin = Vec::new();

@@ -5,8 +5,11 @@
 //! Tokens come from the engine's object parser ([`crate::syntax::Parser`]); inline image
 //! data is skipped to its `EI`.
 //!
-//! A line ends where the baseline moves by more than half the font's size, or where the
-//! text's direction turns (arXiv's stamp runs up the margin); a space goes in where the pen
+//! A line ends where the baseline moves by more than half the font's size, where the text's
+//! direction turns (arXiv's stamp runs up the margin), or where the pen jumps back along the
+//! baseline by more than the font's size: text drawn again further left is another line (the
+//! line numbers `lineno` sets in the margin after each line's text; an accent or a kern moves
+//! back less than that). A space goes in where the pen
 //! jumps forward by more than a sixth of it (TeX sets word spaces as moves, not as space
 //! characters), which the glyph widths make exact. Positions along and across a line are
 //! taken in the text's own direction, so a line set sideways is one line too. Lines come in the order the
@@ -338,7 +341,7 @@ fn draw(s: &[u8], st: &State, tm: &mut Matrix, out: &mut Lines) {
     let (along, across) = (x * dir.0 + y * dir.1, y * dir.0 - x * dir.1);
     let same_dir = (dir.0 - out.dir.0).abs() + (dir.1 - out.dir.1).abs() < 0.1;
     match out.last_y {
-        Some(ly) if same_dir && (across - ly).abs() <= h * 0.5 => {
+        Some(ly) if same_dir && (across - ly).abs() <= h * 0.5 && along - out.pen_along >= -h => {
             let gap = along - out.pen_along;
             if gap > h / 6.0 && !out.current.ends_with(' ') {
                 out.current.push(' ');

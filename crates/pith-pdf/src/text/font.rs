@@ -2,7 +2,8 @@
 //! text and its advance width. The text comes, in order of trust, from the font's `ToUnicode`
 //! CMap (§9.10.3), its `/Encoding` (a standard encoding with `/Differences` by glyph name,
 //! §9.6.5), the encoding built into an embedded Type 1 program (`dup 65 /A put`, as TeX's
-//! fonts carry theirs), and last the code's ASCII reading. Widths come from `/Widths`.
+//! fonts carry theirs), and last the code's ASCII reading. Widths come from `/Widths`, and for
+//! a Type 0 font from its CIDFont's `/W` and `/DW` (§9.7.4.3).
 //!
 //! Every stream read here is decoded through the reader, inside the document's budget, and
 //! held to a bound of its own; a CMap's ranges are counted, so a range of a million codes
@@ -42,7 +43,9 @@ pub(crate) struct Font {
     /// `/FirstChar` and `/Widths`, in thousandths of text space.
     first_char: u32,
     widths: Vec<f64>,
-    /// The width of a code `/Widths` does not give.
+    /// A Type 0 font's widths by code, from its CIDFont's `/W`.
+    cid_widths: HashMap<u32, f64>,
+    /// The width of a code `/Widths` (or `/W`) does not give.
     missing_width: f64,
 }
 
@@ -65,6 +68,7 @@ impl Font {
             }
         }
         if f.two_byte {
+            f.read_cid_widths(pdf, d)?;
             return Ok(f);
         }
         f.first_char = d
@@ -144,6 +148,83 @@ impl Font {
         Ok(f)
     }
 
+    /// A Type 0 font's widths: its descendant CIDFont's `/DW` for every code, and `/W`'s
+    /// (`c [w1 w2 …]` and `cfirst clast w`) by CID, which under `Identity-H` and `Identity-V`
+    /// (the encodings XeTeX, LuaTeX and office software write) is the code itself; under
+    /// another CMap the codes keep `/DW`. Without them every glyph would advance a full em,
+    /// and the pen would run past the words drawn after it. At most [`MAX_CMAP_CODES`] widths
+    /// are set, counted as they are written: ranges written over the same codes again and
+    /// again cost no more than one table.
+    fn read_cid_widths<R: ReadAt>(&mut self, pdf: &Pdf<R>, d: &Dict) -> Result<(), Error> {
+        let identity = matches!(
+            d.get(b"Encoding").and_then(Obj::as_name),
+            Some(b"Identity-H" | b"Identity-V")
+        );
+        let Obj::Array(descendants) =
+            pdf.resolve(d.get(b"DescendantFonts").unwrap_or(&Obj::Null))?
+        else {
+            return Ok(());
+        };
+        let Some(first) = descendants.first() else {
+            return Ok(());
+        };
+        let cid_font = pdf.resolve(first)?;
+        let Some(cd) = cid_font.as_dict() else {
+            return Ok(());
+        };
+        if let Some(dw) = cd.get(b"DW") {
+            self.missing_width = number(&pdf.resolve(dw)?);
+        }
+        if !identity {
+            return Ok(());
+        }
+        let Obj::Array(w) = pdf.resolve(cd.get(b"W").unwrap_or(&Obj::Null))? else {
+            return Ok(());
+        };
+        let code = |o: &Obj| {
+            o.as_int()
+                .and_then(|v| u32::try_from(v).ok())
+                .filter(|&c| c <= 0xFFFF)
+        };
+        let mut i = 0;
+        let mut written = 0;
+        while i < w.len() && written < MAX_CMAP_CODES {
+            let Some(start) = code(&w[i]) else { break };
+            match w.get(i + 1).map(|o| pdf.resolve(o)).transpose()? {
+                Some(Obj::Array(ws)) => {
+                    for (k, wk) in ws.iter().enumerate().take(MAX_CMAP_CODES) {
+                        let Some(c) = u32::try_from(k).ok().and_then(|k| start.checked_add(k))
+                        else {
+                            break;
+                        };
+                        if c > 0xFFFF || written >= MAX_CMAP_CODES {
+                            break;
+                        }
+                        written += 1;
+                        self.cid_widths.insert(c, number(wk));
+                    }
+                    i += 2;
+                }
+                Some(last) => {
+                    let (Some(end), Some(width)) = (code(&last), w.get(i + 2)) else {
+                        break;
+                    };
+                    let width = number(width);
+                    for c in start..=end {
+                        if written >= MAX_CMAP_CODES {
+                            break;
+                        }
+                        written += 1;
+                        self.cid_widths.insert(c, width);
+                    }
+                    i += 3;
+                }
+                None => break,
+            }
+        }
+        Ok(())
+    }
+
     /// Appends the text of the codes in `bytes` to `out` and gives each code's advance in
     /// thousandths of text space and whether it is the single-byte code 32 (which word
     /// spacing applies to), through `advance`.
@@ -167,11 +248,14 @@ impl Font {
                 },
                 None => {}
             }
-            let w = code
-                .checked_sub(self.first_char)
-                .and_then(|i| self.widths.get(i as usize))
-                .copied()
-                .unwrap_or(self.missing_width);
+            let w = if self.two_byte {
+                self.cid_widths.get(&code).copied()
+            } else {
+                code.checked_sub(self.first_char)
+                    .and_then(|i| self.widths.get(i as usize))
+                    .copied()
+            }
+            .unwrap_or(self.missing_width);
             advance(w, !self.two_byte && code == 32);
         }
     }
