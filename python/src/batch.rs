@@ -75,19 +75,9 @@ pub fn batch<'py>(
     refs: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let metadata = crate::tar::paths_arg(metadata)?;
-    let settings = crate::pdf::settings(
-        py,
-        force,
-        repair,
-        None,
-        now,
-        stamp,
-        stamp_form,
-        stamp_position,
-        stamp_size,
-        replace,
-        file_timeout,
-    )?;
+    let settings = crate::pdf::Update::new(force, repair, None, now, file_timeout)
+        .stamp(stamp, stamp_form, stamp_position, stamp_size, replace)
+        .settings(py)?;
     let request = job::run::BatchRequest {
         inputs: job::run::Inputs {
             manifest: manifest.as_deref(),

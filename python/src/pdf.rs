@@ -91,64 +91,57 @@ fn to_write(
     .map_err(|e| raise(py, "", &e))
 }
 
-/// The update request of the keyword arguments every writing function takes, as given: the
-/// library fills the defaults and refuses what does not hold together.
-#[allow(clippy::too_many_arguments)]
-fn update_request(
-    force: bool,
-    repair: bool,
-    password: Option<Password>,
-    now: Option<String>,
-    stamp: bool,
-    stamp_form: Option<String>,
-    stamp_position: Option<String>,
-    stamp_size: Option<f64>,
-    replace: bool,
-    file_timeout: Option<f64>,
-) -> job::update::UpdateRequest {
-    job::update::UpdateRequest {
-        force,
-        repair,
-        now,
-        stamp,
-        stamp_form,
-        stamp_position,
-        stamp_size,
-        replace,
-        file_timeout,
-        password: password.map(Password::into_bytes),
-    }
-}
+/// The keyword arguments every writing function takes, as given, gathered once into the
+/// library's update request: the library fills the defaults and refuses what does not hold
+/// together.
+pub(crate) struct Update(job::update::UpdateRequest);
 
-/// The job settings from the keyword arguments every writing function takes.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn settings(
-    py: Python<'_>,
-    force: bool,
-    repair: bool,
-    password: Option<Password>,
-    now: Option<String>,
-    stamp: bool,
-    stamp_form: Option<String>,
-    stamp_position: Option<String>,
-    stamp_size: Option<f64>,
-    replace: bool,
-    file_timeout: Option<f64>,
-) -> PyResult<Settings> {
-    update_request(
-        force,
-        repair,
-        password,
-        now,
-        stamp,
-        stamp_form,
-        stamp_position,
-        stamp_size,
-        replace,
-        file_timeout,
-    )
-    .settings()
-    .map_err(|e| raise(py, "stamp", &e))
+impl Update {
+    /// ``force``, ``repair``, ``password``, ``now`` and ``file_timeout``; no stamp.
+    pub(crate) fn new(
+        force: bool,
+        repair: bool,
+        password: Option<Password>,
+        now: Option<String>,
+        file_timeout: Option<f64>,
+    ) -> Self {
+        Update(job::update::UpdateRequest {
+            force,
+            repair,
+            now,
+            file_timeout,
+            password: password.map(Password::into_bytes),
+            ..job::update::UpdateRequest::default()
+        })
+    }
+
+    /// The stamp keywords: ``stamp``, ``stamp_form``, ``stamp_position``, ``stamp_size`` and
+    /// ``replace``.
+    pub(crate) fn stamp(
+        mut self,
+        stamp: bool,
+        form: Option<String>,
+        position: Option<String>,
+        size: Option<f64>,
+        replace: bool,
+    ) -> Self {
+        self.0.stamp = stamp;
+        self.0.stamp_form = form;
+        self.0.stamp_position = position;
+        self.0.stamp_size = size;
+        self.0.replace = replace;
+        self
+    }
+
+    /// The library's update request, checked with the rest of its job.
+    pub(crate) fn request(self) -> job::update::UpdateRequest {
+        self.0
+    }
+
+    /// The job settings, or the library's refusal of the keywords.
+    pub(crate) fn settings(self, py: Python<'_>) -> PyResult<Settings> {
+        self.0.settings().map_err(|e| raise(py, "stamp", &e))
+    }
 }
 
 /// Reads what a PDF says about its Pith Number, without changing it.
@@ -290,18 +283,9 @@ pub fn inject<'py>(
         in_place,
         rewrite,
         dry_run,
-        update: update_request(
-            force,
-            repair,
-            password,
-            now,
-            stamp,
-            stamp_form,
-            stamp_position,
-            stamp_size,
-            replace,
-            file_timeout,
-        ),
+        update: Update::new(force, repair, password, now, file_timeout)
+            .stamp(stamp, stamp_form, stamp_position, stamp_size, replace)
+            .request(),
         no_clobber: false,
     };
     req.validate().map_err(|e| raise(py, &name, &e))?;
@@ -341,18 +325,9 @@ pub fn inject_bytes<'py>(
     file_timeout: Option<f64>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let req = InjectRequest {
-        update: update_request(
-            force,
-            repair,
-            password,
-            now,
-            stamp,
-            stamp_form,
-            stamp_position,
-            stamp_size,
-            replace,
-            file_timeout,
-        ),
+        update: Update::new(force, repair, password, now, file_timeout)
+            .stamp(stamp, stamp_form, stamp_position, stamp_size, replace)
+            .request(),
         ..InjectRequest::default()
     };
     req.validate().map_err(|e| raise(py, "<memory>", &e))?;
@@ -459,19 +434,9 @@ pub fn batch_item<'py>(
     replace: bool,
     file_timeout: Option<f64>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let s = settings(
-        py,
-        force,
-        repair,
-        None,
-        now,
-        stamp,
-        stamp_form,
-        stamp_position,
-        stamp_size,
-        replace,
-        file_timeout,
-    )?;
+    let s = Update::new(force, repair, None, now, file_timeout)
+        .stamp(stamp, stamp_form, stamp_position, stamp_size, replace)
+        .settings(py)?;
     let relative = relative
         .or_else(|| pdf.file_name().map(PathBuf::from))
         .unwrap_or_default();

@@ -251,19 +251,9 @@ pub fn process_tar<'py>(
         .transpose()?
         .map(std::sync::Arc::new);
     let mut dst = dst;
-    let settings = crate::pdf::settings(
-        py,
-        force,
-        repair,
-        None,
-        now,
-        stamp,
-        stamp_form,
-        stamp_position,
-        stamp_size,
-        replace,
-        file_timeout,
-    )?;
+    let settings = crate::pdf::Update::new(force, repair, None, now, file_timeout)
+        .stamp(stamp, stamp_form, stamp_position, stamp_size, replace)
+        .settings(py)?;
     let manifest = manifest
         .map(|p| manifest_arg(py, &p).map(|m| (p, m)))
         .transpose()?;
