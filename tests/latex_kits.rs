@@ -60,6 +60,18 @@ fn kit(
     }
 }
 
+impl KitCell {
+    /// The cell with these options of `\usepackage[...]{pith}`.
+    fn with_pith(self, pith_opts: &'static str) -> Self {
+        KitCell { pith_opts, ..self }
+    }
+
+    /// The cell with these class options (`%%OPTS%%`).
+    fn with_class(self, opts: &'static str) -> Self {
+        KitCell { opts, ..self }
+    }
+}
+
 /// What the CVPR kit's main.tex loads after cvpr.sty (the kit needs hyperref).
 macro_rules! cvpr_hyperref {
     () => {
@@ -102,26 +114,22 @@ pub(crate) fn kit_cells() -> Vec<KitCell> {
             Xe,
             Title,
         ),
-        KitCell {
-            pith_opts: "placement=margin",
-            ..kit(
-                "neurips-final-margin-pdf",
-                "neurips",
-                "\\usepackage[final]{neurips_2025}",
-                Pdf,
-                Page1,
-            )
-        },
-        KitCell {
-            pith_opts: "anonymous=false",
-            ..kit(
-                "neurips-submission-forced-pdf",
-                "neurips",
-                "\\usepackage{neurips_2025}",
-                Pdf,
-                Title,
-            )
-        },
+        kit(
+            "neurips-final-margin-pdf",
+            "neurips",
+            "\\usepackage[final]{neurips_2025}",
+            Pdf,
+            Page1,
+        )
+        .with_pith("placement=margin"),
+        kit(
+            "neurips-submission-forced-pdf",
+            "neurips",
+            "\\usepackage{neurips_2025}",
+            Pdf,
+            Title,
+        )
+        .with_pith("anonymous=false"),
         kit(
             "icml-submission-pdf",
             "icml",
@@ -143,16 +151,14 @@ pub(crate) fn kit_cells() -> Vec<KitCell> {
             Lua,
             Title,
         ),
-        KitCell {
-            pith_opts: "placement=footer",
-            ..kit(
-                "icml-accepted-footer-dvips",
-                "icml",
-                "\\usepackage[accepted]{icml2025}",
-                Dvips,
-                Page1,
-            )
-        },
+        kit(
+            "icml-accepted-footer-dvips",
+            "icml",
+            "\\usepackage[accepted]{icml2025}",
+            Dvips,
+            Page1,
+        )
+        .with_pith("placement=footer"),
         kit(
             "iclr-review-pdf",
             "iclr",
@@ -231,16 +237,14 @@ pub(crate) fn kit_cells() -> Vec<KitCell> {
             Anonymous,
         ),
         // [submission] makes \pdfinfo a no-op: Info must still be written when forced.
-        KitCell {
-            pith_opts: "anonymous=false",
-            ..kit(
-                "aaai-submission-forced-pdf",
-                "aaai",
-                "\\usepackage[submission]{aaai2026}",
-                Pdf,
-                Title,
-            )
-        },
+        kit(
+            "aaai-submission-forced-pdf",
+            "aaai",
+            "\\usepackage[submission]{aaai2026}",
+            Pdf,
+            Title,
+        )
+        .with_pith("anonymous=false"),
         kit(
             "aaai-camera-pdf",
             "aaai",
@@ -300,34 +304,21 @@ pub(crate) fn kit_cells() -> Vec<KitCell> {
             Title,
         ),
         // The kit is pdfTeX-only (microtype's spacing feature): a second placement instead.
-        KitCell {
-            pith_opts: "placement=footer",
-            ..kit(
-                "usenix-footer-pdf",
-                "usenix",
-                "\\usepackage{usenix-2020-09}",
-                Pdf,
-                Page1,
-            )
-        },
+        kit(
+            "usenix-footer-pdf",
+            "usenix",
+            "\\usepackage{usenix-2020-09}",
+            Pdf,
+            Page1,
+        )
+        .with_pith("placement=footer"),
         kit("arxiv-pdf", "arxiv", "\\usepackage{arxiv}", Pdf, Title),
         kit("arxiv-lua", "arxiv", "\\usepackage{arxiv}", Lua, Title),
-        KitCell {
-            pith_opts: "placement=margin",
-            ..kit("arxiv-margin-xe", "arxiv", "\\usepackage{arxiv}", Xe, Page1)
-        },
-        KitCell {
-            opts: "pdflatex,sn-mathphys-num",
-            ..kit("sn-jnl-pdf", "sn-jnl", "", Pdf, Title)
-        },
-        KitCell {
-            opts: "pdflatex,iicol,sn-nature",
-            ..kit("sn-jnl-iicol-pdf", "sn-jnl", "", Pdf, Title)
-        },
-        KitCell {
-            opts: "sn-mathphys-num",
-            ..kit("sn-jnl-lua", "sn-jnl", "", Lua, Title)
-        },
+        kit("arxiv-margin-xe", "arxiv", "\\usepackage{arxiv}", Xe, Page1)
+            .with_pith("placement=margin"),
+        kit("sn-jnl-pdf", "sn-jnl", "", Pdf, Title).with_class("pdflatex,sn-mathphys-num"),
+        kit("sn-jnl-iicol-pdf", "sn-jnl", "", Pdf, Title).with_class("pdflatex,iicol,sn-nature"),
+        kit("sn-jnl-lua", "sn-jnl", "", Lua, Title).with_class("sn-mathphys-num"),
         kit("pnas-pdf", "pnas", "", Pdf, Title),
         kit("pnas-xe", "pnas", "", Xe, Title),
     ]

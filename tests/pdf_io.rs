@@ -197,27 +197,35 @@ fn a_batch_of_new_files_syncs_each_file_system_not_each_file() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("src");
+    let (files, out) = (60, dir.path().join("out"));
+    let counts = batch_syscalls(dir.path(), files, &["syncfs", "fsync", "fdatasync"]);
+    let written = walkdir_pdfs(&out);
+    assert_eq!(written, files, "every file is written");
+    // Two workers, one commit each (60 files are fewer than a group holds), two syncs each.
+    assert!(counts[0] <= 4, "syncfs {counts:?}");
+    assert_eq!(counts[1] + counts[2], 0, "fsync, fdatasync {counts:?}");
+}
+
+/// Writes `files` small PDFs with their sidecars in three folders of `dir`/src, batches them
+/// into `dir`/out with two workers under strace, and counts the calls of each name in `calls`.
+fn batch_syscalls(dir: &Path, files: usize, calls: &[&str]) -> Vec<usize> {
+    let src = dir.join("src");
     let pdf = std::fs::read(common::fixture("minimal.pdf")).unwrap();
-    let files = 60;
     for i in 0..files {
         let f = src.join(format!("d{}", i % 3)).join(format!("f{i:02}.pdf"));
         std::fs::create_dir_all(f.parent().unwrap()).unwrap();
         std::fs::write(&f, &pdf).unwrap();
         std::fs::write(f.with_extension("pith"), format!("{A}\n")).unwrap();
     }
-    let out = dir.path().join("out");
-    let (s, o) = (src.display().to_string(), out.display().to_string());
-    let counts = syscall_counts(
-        dir.path(),
-        &["syncfs", "fsync", "fdatasync"],
-        &["batch", "-j", "2", "--dir", &s, "--out-dir", &o, "-q"],
+    let (s, o) = (
+        src.display().to_string(),
+        dir.join("out").display().to_string(),
     );
-    let written = walkdir_pdfs(&out);
-    assert_eq!(written, files, "every file is written");
-    // Two workers, one commit each (60 files are fewer than a group holds), two syncs each.
-    assert!(counts[0] <= 4, "syncfs {counts:?}");
-    assert_eq!(counts[1] + counts[2], 0, "fsync, fdatasync {counts:?}");
+    syscall_counts(
+        dir,
+        calls,
+        &["batch", "-j", "2", "--dir", &s, "--out-dir", &o, "-q"],
+    )
 }
 
 /// The PDFs under `dir`, at any depth.
@@ -297,22 +305,8 @@ fn a_batch_looks_at_each_file_a_few_times() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("src");
-    let pdf = std::fs::read(common::fixture("minimal.pdf")).unwrap();
-    let files = 60;
-    for i in 0..files {
-        let f = src.join(format!("d{}", i % 3)).join(format!("f{i:02}.pdf"));
-        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
-        std::fs::write(&f, &pdf).unwrap();
-        std::fs::write(f.with_extension("pith"), format!("{A}\n")).unwrap();
-    }
-    let out = dir.path().join("out");
-    let (s, o) = (src.display().to_string(), out.display().to_string());
-    let counts = syscall_counts(
-        dir.path(),
-        &["statx", "mkdir"],
-        &["batch", "-j", "2", "--dir", &s, "--out-dir", &o, "-q"],
-    );
+    let (files, out) = (60, dir.path().join("out"));
+    let counts = batch_syscalls(dir.path(), files, &["statx", "mkdir"]);
     assert_eq!(walkdir_pdfs(&out), files, "every file is written");
     // Three folders are made once each; a file's folder is not made again for each file.
     assert!(counts[1] <= 2 * 3 + 2, "mkdir {counts:?}");

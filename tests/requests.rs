@@ -492,6 +492,30 @@ fn requests_round_trip_through_json() {
         output: Some("refs.jsonl".into()),
         file_timeout: Some(0.0),
     });
+    round(pith::job::number::NumberSources {
+        ids: vec!["2402.03791".into()],
+        strict: true,
+        jobs: Some(2),
+        json: true,
+        ..Default::default()
+    });
+    round(pith::job::number::BulkRequest {
+        snapshot: vec!["s.jsonl.gz".into()],
+        oai: vec!["-".into()],
+        strict: true,
+        jobs: Some(4),
+    });
+    round(pith::job::record::RecordRequest {
+        given: pith::job::given::Given {
+            arxiv_atom: Some("a.atom.xml".into()),
+            id: Some("2402.03791".into()),
+            title: Some(pith::job::given::Text::File("t.txt".into())),
+            record_value: Some(serde_json::json!({"v": 1})),
+            cross: vec!["cs.LG".into()],
+            ..Default::default()
+        },
+        canonical: true,
+    });
     // The password is never written out with a request.
     let secret = StripRequest {
         password: Some(b"hunter2".to_vec()),
@@ -571,6 +595,31 @@ fn contradictions_are_the_requests_at_the_command_line() {
         offline: true,
         refresh: true,
         ..Default::default()
+    };
+    let bulk_alone = pith::job::number::BulkRequest {
+        strict: true,
+        ..Default::default()
+    };
+    let stdin_twice = pith::job::number::BulkRequest {
+        snapshot: vec!["-".into()],
+        oai: vec!["-".into()],
+        ..Default::default()
+    };
+    let record_twice = pith::job::record::RecordRequest {
+        given: pith::job::given::Given {
+            record: Some("r.json".into()),
+            arxiv_atom: Some("a.xml".into()),
+            ..Default::default()
+        },
+        canonical: false,
+    };
+    let next_alone = pith::job::record::RecordRequest {
+        given: pith::job::given::Given {
+            record: Some("r.json".into()),
+            next: true,
+            ..Default::default()
+        },
+        canonical: true,
     };
     let tar_alone = pith::job::tar::request::TarRequest {
         tar: Some("a.tar".into()),
@@ -687,6 +736,26 @@ fn contradictions_are_the_requests_at_the_command_line() {
         (
             vec!["number", "--record", "r.json", "--tex", "--json"],
             said(&pith::job::given::Conflict::TexAndJson),
+            None,
+        ),
+        (
+            vec!["number", "--record", "r.json", "--strict"],
+            said(&bulk_alone.validate().unwrap_err()),
+            Some("request"),
+        ),
+        (
+            vec!["number", "--arxiv-snapshot", "-", "--arxiv-oai", "-"],
+            said(&stdin_twice.validate().unwrap_err()),
+            Some("request"),
+        ),
+        (
+            vec!["record", "--record", "r.json", "--arxiv-atom", "a.xml"],
+            said(&record_twice.validate().unwrap_err()),
+            None,
+        ),
+        (
+            vec!["record", "--record", "r.json", "--next", "--canonical"],
+            said(&next_alone.validate().unwrap_err()),
             None,
         ),
         (

@@ -54,33 +54,16 @@ fn pdf_contradictions_are_the_requests_at_the_command_line() {
     }
     .validate()
     .unwrap_err();
+    let rewrite_and = |flag| vec!["inject", pdf, "--number", SEED, "-o", o, "--rewrite", flag];
     // (arguments, the library's sentence, the kind under --json)
     let rows: Vec<(Vec<&str>, String, &str)> = vec![
         (
-            vec![
-                "inject",
-                pdf,
-                "--number",
-                SEED,
-                "-o",
-                o,
-                "--rewrite",
-                "--dry-run",
-            ],
+            rewrite_and("--dry-run"),
             inject(|r| (r.rewrite, r.dry_run) = (true, true)),
             "request",
         ),
         (
-            vec![
-                "inject",
-                pdf,
-                "--number",
-                SEED,
-                "-o",
-                o,
-                "--rewrite",
-                "--repair",
-            ],
+            rewrite_and("--repair"),
             inject(|r| (r.rewrite, r.update.repair) = (true, true)),
             "request",
         ),

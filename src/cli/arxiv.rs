@@ -12,7 +12,7 @@ use pith::record::arxiv::bulk;
 /// ([`pith::job::number::bulk`]): JSON Lines on standard output, reports and the summary on
 /// standard error. Bad lines do not stop the run unless `strict`, but make it exit non-zero at
 /// its end.
-pub fn number(req: &job::number::BulkRequest<'_>, ui: super::Ui) -> Result<()> {
+pub fn number(req: &job::number::BulkRequest, ui: super::Ui) -> Result<()> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut err = std::io::stderr().lock();

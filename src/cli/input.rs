@@ -130,11 +130,6 @@ impl RecordInput {
         hint(self.given().and_then(|g| g.input()))
     }
 
-    /// Builds every record the input describes (one per Atom entry for a multi-entry feed).
-    pub fn records(&self, ui: super::Ui) -> Result<Vec<Record>> {
-        hint(self.to_input()?.records(&self.net.settings(ui)?))
-    }
-
     /// The single record the input describes.
     pub fn record(&self, ui: super::Ui) -> Result<Record> {
         hint(self.to_input()?.record(&self.net.settings(ui)?))
@@ -205,6 +200,7 @@ fn flags(c: Conflict) -> &'static str {
             "ARXIV_ID…, a record input, --jsonl, or --arxiv-snapshot/--arxiv-oai"
         }
         Conflict::TexAndJson => "--tex or --json",
+        Conflict::BulkOptionsAlone => "--strict and --jobs with --arxiv-snapshot or --arxiv-oai",
         Conflict::SeveralSubjects => "NUMBER|RECORD, --file or --digest",
         _ => "see --help",
     }

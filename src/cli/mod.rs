@@ -275,12 +275,9 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
         Err(e) => {
-            let rendered = e.render().to_string();
-            let (json, text) = pith::job::usage::usage_outputs(&rendered, std::env::args_os());
-            json.into_iter()
-                .for_each(|j| drop(writeln!(std::io::stdout(), "{j}")));
-            let _ = write!(std::io::stderr(), "{text}");
-            return ExitCode::from(2);
+            // One line, as every error of pith's (and the JSON asked for).
+            let status = pith::job::usage::print_usage_error(&e.render().to_string());
+            return ExitCode::from(status);
         }
     };
     let ui = Ui::of(&cli);

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use pith::job::input::{ArxivSource, RecordSource};
+use pith::job::number::NumberRun;
 use pith::job::{self, NumberReport, NumberRequest};
 
 use super::input::RecordInput;
@@ -67,50 +68,37 @@ fn describe(r: &NumberReport) -> Result<serde_json::Value> {
 }
 
 /// Prints the number of every record the input describes, one per line.
-pub fn run(mut args: Args, ui: super::Ui) -> Result<Outcome> {
+pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     let sources = job::number::NumberSources {
         ids: args.ids.clone(),
         jsonl: args.jsonl.clone(),
         arxiv_snapshot: args.arxiv_snapshot.clone(),
         arxiv_oai: args.arxiv_oai.clone(),
+        strict: args.strict,
+        jobs: args.jobs,
         tex: args.tex,
         json: args.json,
     };
-    super::input::hint(args.input.given().and_then(|g| sources.validate(&g)))?;
-    if !args.arxiv_snapshot.is_empty() || !args.arxiv_oai.is_empty() {
-        super::arxiv::number(
-            &job::number::BulkRequest {
-                snapshot: &args.arxiv_snapshot,
-                oai: &args.arxiv_oai,
-                strict: args.strict,
-                jobs: args.jobs,
-            },
-            ui,
-        )?;
-        return Ok(Outcome::Ok);
-    }
+    let run = super::input::hint(args.input.given().and_then(|g| sources.run_of(g)))?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    if let Some(path) = &args.jsonl {
-        job::number::jsonl(path, &mut |r| match args.json {
-            true => writeln!(out, "{}", describe(r).map_err(std::io::Error::other)?),
-            false => writeln!(out, "{}", r.pith_number),
-        })?;
-        out.flush()?;
-        return Ok(Outcome::Ok);
-    }
-    // `pith number ID --arxiv-atom FILE`, as the offline hint suggests: the saved entry is
-    // the source and the id picks it, as --id does.
-    if args.input.arxiv_atom.is_some() {
-        if let Some(id) = job::number::atom_entry(&args.ids)? {
-            args.input.id = Some(id.to_owned());
-            args.ids.clear();
+    let given = match run {
+        NumberRun::Bulk(bulk) => {
+            super::arxiv::number(&bulk, ui)?;
+            return Ok(Outcome::Ok);
         }
-    }
-    if !args.ids.is_empty() {
-        return from_arxiv(&args, &mut out, ui);
-    }
+        NumberRun::Jsonl(path) => {
+            job::number::jsonl(&path, &mut |r| match args.json {
+                true => writeln!(out, "{}", describe(r).map_err(std::io::Error::other)?),
+                false => writeln!(out, "{}", r.pith_number),
+            })?;
+            out.flush()?;
+            return Ok(Outcome::Ok);
+        }
+        NumberRun::Ids(_) => return from_arxiv(&args, &mut out, ui),
+        NumberRun::Input(given) => given,
+    };
     let reports = super::input::hint(job::number::run(&NumberRequest {
-        input: args.input.to_input()?,
+        input: super::input::hint(given.input())?,
         net: args.input.net.settings(ui)?,
     }))?;
     let many = reports.len() > 1;

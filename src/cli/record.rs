@@ -1,10 +1,9 @@
 //! `pith record`: build the canonical record from a paper's metadata and print it.
 
-use std::io::Write;
-
 use anyhow::Result;
+use pith::job::record::{self, RecordRequest};
 
-use super::input::RecordInput;
+use super::input::{hint, RecordInput};
 use super::Outcome;
 
 /// Arguments of `pith record`.
@@ -25,21 +24,12 @@ pub struct Args {
 /// Prints each record: pretty JSON (JSON Lines for several), or the canonical bytes with
 /// `--canonical` (one record per line for several).
 pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
-    let records = args.input.records(ui)?;
-    let mut out = std::io::stdout().lock();
-    for (i, record) in records.iter().enumerate() {
-        if args.canonical {
-            if i > 0 {
-                out.write_all(b"\n")?;
-            }
-            out.write_all(&record.canonical_bytes())?;
-        } else if records.len() > 1 {
-            // Several entries of a feed: JSON Lines, not concatenated pretty objects.
-            writeln!(out, "{}", serde_json::to_string(&record.to_value())?)?;
-        } else {
-            writeln!(out, "{}", serde_json::to_string_pretty(&record.to_value())?)?;
-        }
-    }
-    out.flush()?;
+    let req = RecordRequest {
+        given: hint(args.input.given())?,
+        canonical: args.canonical,
+    };
+    hint(req.validate())?;
+    let records = hint(record::run(&req, &args.input.net.settings(ui)?))?;
+    req.write(&records, &mut std::io::stdout().lock())?;
     Ok(Outcome::Ok)
 }

@@ -272,6 +272,10 @@ pub enum Conflict {
     /// A number asked for both as a LaTeX line and as JSON.
     #[error("print the number as a LaTeX line or as JSON, not both")]
     TexAndJson,
+    /// How bulk metadata is read (stop at the first bad line, worker threads) without arXiv
+    /// snapshot or OAI files to read.
+    #[error("stopping at the first bad line and worker threads go with arXiv snapshot or OAI files: give them, or leave both out")]
+    BulkOptionsAlone,
     /// More than one thing a timestamp proof is to be of.
     #[error("a proof is of one thing: give a number or record, a file or a digest, not several")]
     SeveralSubjects,

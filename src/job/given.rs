@@ -6,6 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
+use serde::{Deserialize, Serialize};
+
 pub use super::error::Conflict;
 use super::input::{read_text, ArxivSource, RecordSource};
 use super::{Error, ErrorKind};
@@ -13,8 +15,10 @@ use crate::net::arxiv::Want;
 use crate::net::{ArxivId, Overrides};
 use crate::record::{LocalSource, Paper};
 
-/// A text given as a value, or in a file (`--title` or `--title-file`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A text given as a value, or in a file (`--title` or `--title-file`); as JSON,
+/// `{"value": "…"}` or `{"file": "…"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Text {
     /// The text itself.
     Value(String),
@@ -33,7 +37,8 @@ impl Text {
 
 /// The record inputs of a request, as the user gave them: every field is optional, and
 /// [`Given::input`] decides which combinations mean something.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Given {
     /// A number as text (any form; `--number`, `number=`).
     pub number: Option<String>,

@@ -62,6 +62,12 @@ impl ItemReport {
     /// A report for `pdf` before anything is done: failed, the sizes of the input.
     pub fn new(pdf: &Path) -> Self {
         let size = std::fs::metadata(pdf).map(|m| m.len()).unwrap_or(0);
+        Self::of_size(pdf, size)
+    }
+
+    /// A report for `pdf`, `size` bytes, before anything is done: failed, that size before
+    /// and after.
+    pub fn of_size(pdf: &Path, size: u64) -> Self {
         ItemReport {
             pdf: pdf.to_owned(),
             out: None,
@@ -503,20 +509,8 @@ pub fn update<R: crate::pdf::ReadAt>(
     settings: &Settings,
 ) -> (Option<(u64, Vec<u8>)>, ItemReport) {
     let mut o = ItemReport {
-        pdf: name.to_owned(),
-        out: None,
-        status: Status::Failed,
-        reason: None,
-        refusal: None,
         number: Some(number.full()),
-        replaced: None,
-        sha1: None,
-        found: None,
-        copied: false,
-        bytes_before: size,
-        bytes_after: size,
-        ms: 0,
-        notes: Vec::new(),
+        ..ItemReport::of_size(name, size)
     };
     let t = std::time::Instant::now();
     let mut opts = settings.options();

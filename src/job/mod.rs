@@ -61,6 +61,7 @@ pub mod number;
 pub mod ots;
 pub mod outputs;
 pub mod progress;
+pub mod record;
 pub mod refs;
 pub mod run;
 pub mod stop;

@@ -131,6 +131,10 @@ pub struct NumberSources {
     pub arxiv_snapshot: Vec<PathBuf>,
     /// OAI-PMH ListRecords pages in arXivRaw format.
     pub arxiv_oai: Vec<PathBuf>,
+    /// With the bulk metadata: stop at the first bad line or record.
+    pub strict: bool,
+    /// With the bulk metadata: worker threads (the available cores when `None`).
+    pub jobs: Option<usize>,
     /// Print the LaTeX line `\pithnumber{…}`.
     pub tex: bool,
     /// Print JSON.
@@ -138,12 +142,23 @@ pub struct NumberSources {
 }
 
 impl NumberSources {
+    /// The run over arXiv's bulk metadata these name (no files when they name none).
+    pub fn bulk(&self) -> BulkRequest {
+        BulkRequest {
+            snapshot: self.arxiv_snapshot.clone(),
+            oai: self.arxiv_oai.clone(),
+            strict: self.strict,
+            jobs: self.jobs,
+        }
+    }
+
     /// Refuses more than one source of numbers (ids, a record input, JSON Lines, the bulk
-    /// metadata; ids may pick an Atom file's entry and take the paper's fields), and both
-    /// LaTeX and JSON.
+    /// metadata; ids may pick an Atom file's entry and take the paper's fields), both LaTeX
+    /// and JSON, and what [`BulkRequest::validate`] refuses.
     ///
     /// # Errors
-    /// [`Conflict::SeveralNumberSources`], [`Conflict::TexAndJson`] (kind `request`).
+    /// [`Conflict::SeveralNumberSources`], [`Conflict::TexAndJson`],
+    /// [`Conflict::BulkOptionsAlone`] (kind `request`).
     ///
     /// # Examples
     /// ```
@@ -158,7 +173,9 @@ impl NumberSources {
         if self.tex && self.json {
             return refused(Conflict::TexAndJson);
         }
-        let bulk = !self.arxiv_snapshot.is_empty() || !self.arxiv_oai.is_empty();
+        let bulk_run = self.bulk();
+        bulk_run.validate()?;
+        let bulk = bulk_run.has_files();
         let ids = !self.ids.is_empty();
         let sources = [ids, self.jsonl.is_some(), bulk]
             .iter()
@@ -177,17 +194,47 @@ impl NumberSources {
     }
 }
 
-/// A run over arXiv's bulk metadata (`pith number --arxiv-snapshot/--arxiv-oai`).
-#[derive(Debug, Clone, Default)]
-pub struct BulkRequest<'a> {
+/// A run over arXiv's bulk metadata (`pith number --arxiv-snapshot/--arxiv-oai`), as a door
+/// was given it; [`BulkRequest::validate`] refuses what does not go together.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BulkRequest {
     /// Metadata snapshot files (JSON Lines; compressed or not; `-` for standard input).
-    pub snapshot: &'a [PathBuf],
+    pub snapshot: Vec<PathBuf>,
     /// OAI-PMH ListRecords pages in arXivRaw format.
-    pub oai: &'a [PathBuf],
+    pub oai: Vec<PathBuf>,
     /// Stop at the first bad line or record.
     pub strict: bool,
     /// Worker threads ([`super::pass_threads`] when `None`).
     pub jobs: Option<usize>,
+}
+
+impl BulkRequest {
+    /// Whether any metadata file is named.
+    pub fn has_files(&self) -> bool {
+        !self.snapshot.is_empty() || !self.oai.is_empty()
+    }
+
+    /// Refuses how metadata is read without metadata to read, and standard input named twice.
+    ///
+    /// # Errors
+    /// [`Conflict::BulkOptionsAlone`]; [`ErrorKind::Request`] when standard input is named
+    /// twice.
+    ///
+    /// # Examples
+    /// ```
+    /// use pith::job::number::BulkRequest;
+    /// let strict = BulkRequest { strict: true, ..Default::default() };
+    /// assert!(strict.validate().is_err());
+    /// let files = BulkRequest { snapshot: vec!["s.jsonl".into()], ..strict };
+    /// assert!(files.validate().is_ok());
+    /// ```
+    pub fn validate(&self) -> Result<(), Error> {
+        if !self.has_files() && (self.strict || self.jobs.is_some()) {
+            return Err(Error::new(ErrorKind::Given(Conflict::BulkOptionsAlone)));
+        }
+        super::stdin_once(self.snapshot.iter().chain(&self.oai).map(PathBuf::as_path))
+    }
 }
 
 /// Numbers every paper of arXiv's bulk metadata: one JSON line per paper to `out`, in input
@@ -195,15 +242,15 @@ pub struct BulkRequest<'a> {
 /// unless `strict`.
 ///
 /// # Errors
-/// [`ErrorKind::Request`] when standard input is named twice; [`ErrorKind::Metadata`] when the
-/// metadata cannot be read or written, or at the first bad line when `strict`.
+/// As [`BulkRequest::validate`]; [`ErrorKind::Metadata`] when the metadata cannot be read or
+/// written, or at the first bad line when `strict`.
 pub fn bulk(
-    req: &BulkRequest<'_>,
+    req: &BulkRequest,
     out: &mut dyn std::io::Write,
     report: &mut dyn FnMut(&bulk::Report),
 ) -> Result<bulk::Summary, Error> {
-    super::stdin_once(req.snapshot.iter().chain(req.oai).map(PathBuf::as_path))?;
-    let inputs = bulk::MetadataFile::of_forms(req.snapshot, req.oai);
+    req.validate()?;
+    let inputs = bulk::MetadataFile::of_forms(&req.snapshot, &req.oai);
     let opts = bulk::Options {
         threads: super::pass_threads(req.jobs),
         strict: req.strict,
@@ -225,19 +272,62 @@ fn arxiv(src: &ArxivSource, settings: &net::Settings) -> Result<NumberReport, Er
     Ok(report)
 }
 
-/// The entry of a saved Atom feed that ids given beside it pick (`pith number ID
-/// --arxiv-atom FILE`, as `id` picks it): none, or one id; more are refused.
-///
-/// # Errors
-/// [`ErrorKind::Request`] for more than one id.
-pub fn atom_entry(ids: &[String]) -> Result<Option<&str>, Error> {
-    match ids {
-        [] => Ok(None),
-        [id] => Ok(Some(id)),
-        more => Err(Error::new(ErrorKind::Request(format!(
-            "a saved Atom feed takes one arXiv id (the entry to number), not {}",
-            more.len()
-        )))),
+/// The one run a `pith number` request asks for ([`NumberSources::run_of`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum NumberRun {
+    /// arXiv's bulk metadata ([`bulk`]).
+    Bulk(BulkRequest),
+    /// Canonical records as JSON Lines ([`jsonl`]).
+    Jsonl(PathBuf),
+    /// Each paper of these arXiv ids or abs URLs, from arXiv, with the fields given in place
+    /// of arXiv's ([`Given::arxiv_source`]).
+    Ids(Vec<String>),
+    /// The record input ([`Given::input`]); an id given beside an Atom file picks its entry.
+    Input(Box<Given>),
+}
+
+impl NumberSources {
+    /// The run these and the record input `given` ask for, once [`NumberSources::validate`]
+    /// holds: the bulk metadata, JSON Lines, the ids, or the record input. An id given with an
+    /// Atom file picks that file's entry (`pith number ID --arxiv-atom FILE`), as `id` does.
+    ///
+    /// # Errors
+    /// As [`NumberSources::validate`]; [`ErrorKind::Request`] for more than one id beside an
+    /// Atom file.
+    ///
+    /// # Examples
+    /// ```
+    /// use pith::job::{given::Given, number::{NumberRun, NumberSources}};
+    /// let ids = NumberSources { ids: vec!["2402.03791".into()], ..Default::default() };
+    /// let atom = Given { arxiv_atom: Some("a.xml".into()), ..Given::default() };
+    /// let NumberRun::Input(g) = ids.run_of(atom)? else { panic!() };
+    /// assert_eq!(g.id.as_deref(), Some("2402.03791"));
+    /// # Ok::<(), pith::job::Error>(())
+    /// ```
+    pub fn run_of(&self, mut given: Given) -> Result<NumberRun, Error> {
+        self.validate(&given)?;
+        let bulk = self.bulk();
+        if bulk.has_files() {
+            return Ok(NumberRun::Bulk(bulk));
+        }
+        if let Some(path) = &self.jsonl {
+            return Ok(NumberRun::Jsonl(path.clone()));
+        }
+        if given.arxiv_atom.is_some() {
+            match self.ids.as_slice() {
+                [] => {}
+                [id] => given.id = Some(id.clone()),
+                more => {
+                    return Err(Error::new(ErrorKind::Request(format!(
+                        "a saved Atom feed takes one arXiv id (the entry to number), not {}",
+                        more.len()
+                    ))))
+                }
+            }
+        } else if !self.ids.is_empty() {
+            return Ok(NumberRun::Ids(self.ids.clone()));
+        }
+        Ok(NumberRun::Input(Box::new(given)))
     }
 }
 

@@ -79,6 +79,18 @@ where
     (asks_json(args).then(|| usage_json(&text)), text)
 }
 
+/// Prints a usage error of this program's own command line from clap's rendered text, as
+/// [`usage_outputs`] says, and gives the exit status of a usage error, 2.
+pub fn print_usage_error(rendered: &str) -> u8 {
+    use std::io::Write;
+    let (json, text) = usage_outputs(rendered, std::env::args_os());
+    if let Some(j) = json {
+        let _ = writeln!(std::io::stdout(), "{j}");
+    }
+    let _ = write!(std::io::stderr(), "{text}");
+    2
+}
+
 /// The JSON object of a usage error ([`usage_error`]'s text): its sentence, kind `request`.
 pub fn usage_json(text: &str) -> String {
     let line = text.lines().next().unwrap_or_default();

@@ -224,12 +224,8 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             // One line, as every error of pith's (and the JSON asked for).
-            let rendered = e.render().to_string();
-            let (json, text) = pith::job::usage::usage_outputs(&rendered, std::env::args_os());
-            json.into_iter()
-                .for_each(|j| drop(writeln!(std::io::stdout(), "{j}")));
-            let _ = write!(std::io::stderr(), "{text}");
-            return ExitCode::from(2);
+            let status = pith::job::usage::print_usage_error(&e.render().to_string());
+            return ExitCode::from(status);
         }
     };
     let json = matches!(&cli.command, Command::Index(a) if a.json);

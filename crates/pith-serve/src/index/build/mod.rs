@@ -94,29 +94,22 @@ pub struct Counts {
 
 impl fmt::Display for Counts {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Anchors, references and stored files are said only when a build has them.
+        let some = |n: u64, what: &str| match n {
+            0 => String::new(),
+            n => format!("{n} {what}, "),
+        };
         write!(
             f,
-            "{} added, {} changed, {} unchanged, {} deleted, {} bundles, {}{}{} bad; {} records",
+            "{} added, {} changed, {} unchanged, {} deleted, {} bundles, {}{}{}{} bad; {} records",
             self.added,
             self.changed,
             self.unchanged,
             self.deleted,
             self.bundles,
-            // Only a build given proofs says how many were anchored.
-            if self.anchors > 0 {
-                format!("{} anchored, ", self.anchors)
-            } else {
-                String::new()
-            } + &if self.refs > 0 {
-                format!("{} references, ", self.refs)
-            } else {
-                String::new()
-            },
-            if self.stored > 0 {
-                format!("{} stored, ", self.stored)
-            } else {
-                String::new()
-            },
+            some(self.anchors, "anchored"),
+            some(self.refs, "references"),
+            some(self.stored, "stored"),
             self.bad,
             self.records
         )
