@@ -246,7 +246,10 @@ fn verify_and_cite_round_trip() {
     };
     let (back, text) = again(&record);
     assert_eq!(back, text);
-    assert!(text.contains(r#""texts":[["abstract","An abstract."]]"#), "{text}");
+    assert!(
+        text.contains(r#""texts":[["abstract","An abstract."]]"#),
+        "{text}"
+    );
     let back: VerifyRequest = serde_json::from_str(&text).unwrap();
     assert_eq!(
         back.bundle.unwrap().record().number(),
@@ -293,7 +296,10 @@ fn verify_and_cite_round_trip() {
         serde_json::from_str(r#"{"input": {"local": {"number": "pith:7BMK4ZKT"}}}"#).unwrap();
     assert_eq!(least.format, None);
     assert!(least.validate().is_ok());
-    assert!(serde_json::from_str::<CiteRequest>(r#"{"input": {"local": {"number": "x"}}, "deep": true}"#).is_err());
+    assert!(serde_json::from_str::<CiteRequest>(
+        r#"{"input": {"local": {"number": "x"}}, "deep": true}"#
+    )
+    .is_err());
 }
 
 /// Standard streams and output folders are the library's: `pith inspect -` reads standard

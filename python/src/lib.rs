@@ -13,7 +13,7 @@ use pith::badge;
 use pith::job;
 use pith::number::NumberRef;
 use pith::record::{self, Record};
-use pith::verify::{self, Bundle, Check, Key, TextField};
+use pith::verify::{self, Bundle, Check, TextField};
 use pith::PithNumber;
 
 mod batch;

@@ -467,7 +467,10 @@ fn verify_requests_are_the_librarys() {
         true,
     );
     assert_eq!(cli.kind.as_deref(), Some("request"), "{cli:?}");
-    assert!(cli.sentence.as_deref().unwrap().contains("not both"), "{cli:?}");
+    assert!(
+        cli.sentence.as_deref().unwrap().contains("not both"),
+        "{cli:?}"
+    );
     let verdict = |args: &[&str]| {
         let r = cli_in(d, args, &[], None);
         let v: Value = serde_json::from_slice(&r.stdout).unwrap();
