@@ -33,13 +33,13 @@ fn pdf_contradictions_are_the_requests_at_the_command_line() {
     let key = key.trim();
     let verify = |r: VerifyRequest| r.validate().unwrap_err().to_string();
     let capture_with_key = verify(VerifyRequest {
-        pdf: Some(pith::job::Source::File(&src)),
+        pdf: Some(src.clone()),
         captures: vec![pith::job::capture::CaptureSource::File(warc.clone())],
-        keys: vec![pith::verify::Key::parse(key).unwrap()],
+        keys: vec![key.to_owned()],
         ..Default::default()
     });
     let pdf_and_signature = verify(VerifyRequest {
-        pdf: Some(pith::job::Source::File(&src)),
+        pdf: Some(src.clone()),
         signature: Some("c2ln".into()),
         ..Default::default()
     });
@@ -186,6 +186,7 @@ fn pdf_requests_round_trip_through_json() {
     assert!(!serde_json::to_string(&secret).unwrap().contains("hunter2"));
     assert!(serde_json::from_str::<InspectRequest>(r#"{"stamp": true}"#).is_err());
     assert!(serde_json::from_str::<InjectRequest>(r#"{"stamp": true}"#).is_err());
+    verify_and_cite_round_trip();
     // An expected number that is no number is the request's refusal, kind and all.
     let bad = InspectRequest {
         expected: Some("pith:not a number".into()),
@@ -198,6 +199,90 @@ fn pdf_requests_round_trip_through_json() {
             .name(),
         "{e}"
     );
+}
+
+/// The requests of verify (with its capture form) and cite survive JSON unchanged (a record
+/// source, a bundle, texts, captures, keys and the deadline included), `{}` is verify's
+/// default request, an option they do not have is refused, and a password is never written.
+fn verify_and_cite_round_trip() {
+    use pith::job::capture::CaptureSource;
+    use pith::job::cite::CiteRequest;
+    use pith::job::{RecordSource, VerifyRequest};
+    use pith::record::LocalSource;
+    use pith::verify::{Bundle, TextField};
+    // Neither request compares (a verification may hold a resolver), so each is compared by
+    // what it writes: read back and written again, the same JSON.
+    fn again<T: serde::Serialize + serde::de::DeserializeOwned>(r: &T) -> (String, String) {
+        let text = serde_json::to_string(r).unwrap();
+        let back: T = serde_json::from_str(&text).unwrap();
+        (serde_json::to_string(&back).unwrap(), text)
+    }
+    let bundle = std::fs::read_to_string(common::example("2402.03791v3.bundle.json")).unwrap();
+    let bundle = Bundle::from_json(&bundle).unwrap();
+    let record = VerifyRequest {
+        bundle: Some(bundle.clone()),
+        number: Some("pith:7BMK4ZKT".into()),
+        texts: vec![(TextField::Abstract, "An abstract.".into())],
+        keys: vec!["11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=".into()],
+        file_timeout: Some(0.0),
+        ..Default::default()
+    };
+    let (back, text) = again(&record);
+    assert_eq!(back, text);
+    assert!(
+        text.contains(r#""texts":[["abstract","An abstract."]]"#),
+        "{text}"
+    );
+    let back: VerifyRequest = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        back.bundle.unwrap().record().number(),
+        bundle.record().number()
+    );
+    let capture = VerifyRequest {
+        pdf: Some("paper.pdf".into()),
+        captures: vec![
+            CaptureSource::File("crawl.warc.gz".into()),
+            CaptureSource::Online("https://arxiv.org/pdf/2402.03791v3".into()),
+        ],
+        ..Default::default()
+    };
+    let (back, text) = again(&capture);
+    assert_eq!(back, text);
+    let arxiv = VerifyRequest {
+        pdf: Some("paper.pdf".into()),
+        record: Some(RecordSource::from_text("2402.03791v3").unwrap()),
+        ..Default::default()
+    };
+    let (back, text) = again(&arxiv);
+    assert_eq!(back, text);
+    assert!(text.contains("2402.03791v3"), "{text}");
+    let empty: VerifyRequest = serde_json::from_str("{}").unwrap();
+    assert_eq!(again(&empty).0, again(&VerifyRequest::default()).0);
+    let secret = VerifyRequest {
+        password: Some(b"hunter2".to_vec()),
+        ..Default::default()
+    };
+    assert!(!serde_json::to_string(&secret).unwrap().contains("hunter2"));
+    assert!(serde_json::from_str::<VerifyRequest>(r#"{"stamp": true}"#).is_err());
+    // A bundle that is no bundle is refused as the request is read.
+    assert!(serde_json::from_str::<VerifyRequest>(r#"{"bundle": {}}"#).is_err());
+    let cite = CiteRequest {
+        input: RecordSource::Local(LocalSource::RecordFile("paper.record.json".into())),
+        format: Some("ris".into()),
+        output: Some("out/paper.ris".into()),
+        no_clobber: true,
+        net: Default::default(),
+    };
+    let text = serde_json::to_string(&cite).unwrap();
+    assert_eq!(serde_json::from_str::<CiteRequest>(&text).unwrap(), cite);
+    let least: CiteRequest =
+        serde_json::from_str(r#"{"input": {"local": {"number": "pith:7BMK4ZKT"}}}"#).unwrap();
+    assert_eq!(least.format, None);
+    assert!(least.validate().is_ok());
+    assert!(serde_json::from_str::<CiteRequest>(
+        r#"{"input": {"local": {"number": "x"}}, "deep": true}"#
+    )
+    .is_err());
 }
 
 /// Standard streams and output folders are the library's: `pith inspect -` reads standard

@@ -331,6 +331,7 @@ def verify_pdf(
     cache_dir: Optional[PathLike] = None,
     timeout: Optional[float] = None,
     mirrors: Optional[str] = None,
+    file_timeout: Optional[float] = None,
 ) -> dict:
     """Verifies the number a PDF carries against its record (the resolver's, or one given)."""
 

@@ -13,7 +13,7 @@ use pith::badge;
 use pith::job;
 use pith::number::NumberRef;
 use pith::record::{self, Record};
-use pith::verify::{self, Bundle, Check, Key, TextField};
+use pith::verify::{self, Bundle, Check, TextField};
 use pith::PithNumber;
 
 mod batch;
@@ -272,7 +272,7 @@ fn verify_record<'py>(
         number: number.map(str::to_owned),
         texts,
         signature: signature.map(str::to_owned),
-        keys: keys_arg(py, keys)?,
+        keys: keys.unwrap_or_default(),
         ..job::VerifyRequest::default()
     };
     let report = job::verify::run(&req).map_err(|e| errors::job(py, "", &e))?;
@@ -302,11 +302,6 @@ fn verify_text<'py>(
     )
 }
 
-/// The keys a caller gave, read; the job adds the registry's and `PITH_KEYS`'.
-fn keys_arg(py: Python<'_>, keys: Option<Vec<String>>) -> PyResult<Vec<Key>> {
-    job::given_keys(&keys.unwrap_or_default()).map_err(|e| errors::job(py, "keys", &e))
-}
-
 /// Verifies a ``pith_open_graph_bundle`` (dict or JSON text): the canonical hash of its
 /// record, every number, short number, hash and record it repeats, and every receipt
 /// signature against the built-in registry key plus ``keys`` (raw Ed25519 public keys, base64
@@ -323,7 +318,6 @@ fn verify_bundle<'py>(
     bundle: &Bound<'py, PyAny>,
     keys: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let keys = keys_arg(py, keys)?;
     let value = value_from_py(bundle)?.map_err(|m| {
         errors::verify_msg(
             py,
@@ -334,7 +328,7 @@ fn verify_bundle<'py>(
     let bundle = Bundle::from_value(value).map_err(|e| errors::verify(py, &e))?;
     let req = job::VerifyRequest {
         bundle: Some(bundle),
-        keys,
+        keys: keys.unwrap_or_default(),
         ..job::VerifyRequest::default()
     };
     let report = py
@@ -359,16 +353,23 @@ fn verify_signature<'py>(
     signature: &str,
     key: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let digest = verify::parse_sha256(sha256).map_err(|e| errors::verify(py, &e))?;
-    let given = match key {
-        None => Vec::new(),
-        Some(k) => vec![Key::parse(k).map_err(|e| errors::verify(py, &e))?],
+    // The request `pith verify --signature … --sha256 …` makes, so the keys trusted are the
+    // same: the registry's, PITH_KEYS' and the one given.
+    let req = job::VerifyRequest {
+        signature: Some(signature.to_owned()),
+        sha256: Some(sha256.to_owned()),
+        keys: key.map(str::to_owned).into_iter().collect(),
+        ..job::VerifyRequest::default()
     };
-    // The same keys as every verification: the registry's, PITH_KEYS' and the one given.
-    let keys = job::run_keys(&given).map_err(|e| errors::job(py, "keys", &e))?;
-    let check =
-        verify::signature(&digest, signature.trim(), &keys).map_err(|e| errors::verify(py, &e))?;
-    value_to_py(py, &check_value(&check))
+    let report = job::verify::run(&req).map_err(|e| errors::job(py, "", &e))?;
+    match report.checks.first() {
+        Some(check) => value_to_py(py, &check_value(check)),
+        None => Err(errors::verify_msg(
+            py,
+            job::ErrorCode::BadSignature,
+            "the signature was not checked".to_owned(),
+        )),
+    }
 }
 
 /// The badge options of a request built from Python's keyword arguments, checked by the

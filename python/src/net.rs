@@ -147,9 +147,10 @@ pub fn number_from_arxiv<'py>(
 /// the mirrors asked, else None). A number the resolver has no record of is
 /// ``unknown`` (it may name a version not yet announced), not a mismatch and not an error. Raises NetworkError (``no_number``, ``pdf``, ``connect``,
 /// ``not_cached``…). The same spacing and cache rules as :func:`number_from_arxiv` apply (one
-/// resolver request a second by default).
+/// resolver request a second by default). ``file_timeout`` bounds reading the PDF, in seconds
+/// (0: no bound; left out, the library's per-file deadline), as ``pith verify --file-timeout``.
 #[pyfunction]
-#[pyo3(signature = (path, *, record=None, bundle=None, keys=None, password=None, offline=false, refresh=false, resolver_url=None, cache_dir=None, timeout=None, mirrors=None))]
+#[pyo3(signature = (path, *, record=None, bundle=None, keys=None, password=None, offline=false, refresh=false, resolver_url=None, cache_dir=None, timeout=None, mirrors=None, file_timeout=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn verify_pdf<'py>(
     py: Python<'py>,
@@ -164,12 +165,12 @@ pub fn verify_pdf<'py>(
     cache_dir: Option<PathBuf>,
     timeout: Option<f64>,
     mirrors: Option<String>,
+    file_timeout: Option<f64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let mut s = settings(py, offline, refresh, None, resolver_url, cache_dir, timeout)?;
     if mirrors.is_some() {
         s.mirrors = mirrors;
     }
-    let keys = crate::keys_arg(py, keys)?;
     let record = match record {
         Some(r) => Some(job::RecordSource::Local(pith::record::LocalSource::Record(
             Box::new(crate::record_arg(py, r)?),
@@ -183,13 +184,13 @@ pub fn verify_pdf<'py>(
         }
         None => None,
     };
-    let password = password.map(crate::pdf::Password::into_bytes);
     let req = job::VerifyRequest {
-        pdf: Some(job::Source::File(&path)),
-        password: password.as_deref(),
+        pdf: Some(path.clone()),
+        password: password.map(crate::pdf::Password::into_bytes),
         record,
         bundle,
-        keys,
+        keys: keys.unwrap_or_default(),
+        file_timeout,
         net: s,
         ..job::VerifyRequest::default()
     };

@@ -10,7 +10,7 @@ use super::Outcome;
 
 /// Compares the request's PDF with its captures ([`pith::job::verify::run_captures`]), prints
 /// the report, and says how to exit.
-pub fn verify(req: &VerifyRequest<'_>, json: bool, ui: super::Ui) -> Result<Outcome> {
+pub fn verify(req: &VerifyRequest, json: bool, ui: super::Ui) -> Result<Outcome> {
     let report = pith::job::verify::run_captures(req)?;
     let mut out = std::io::stdout().lock();
     if json {

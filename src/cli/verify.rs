@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use pith::job::capture::CaptureSource;
-use pith::job::{self, Source, VerifyReport, VerifyRequest};
+use pith::job::{self, VerifyReport, VerifyRequest};
 use pith::verify::{Bundle, CheckKind, CheckStatus, Key, TextField, Verdict};
 
 use super::input::{read_text, RecordInput};
@@ -48,10 +48,21 @@ pub struct Args {
     /// Print the checks as JSON.
     #[arg(long)]
     pub(super) json: bool,
+    #[arg(long, value_name = "SECS", help = file_timeout_help())]
+    file_timeout: Option<f64>,
     #[command(flatten)]
     input: RecordInput,
     #[command(flatten)]
     password: super::password::Password,
+}
+
+/// `--file-timeout`'s help, with the library's default.
+fn file_timeout_help() -> String {
+    format!(
+        "Stop reading the PDF (or a capture) after SECS seconds (refused with kind \
+         over_time); 0 for no bound [default: {}]",
+        job::defaults::FILE_TIMEOUT_SECS
+    )
 }
 
 /// The registry key, the keys given (base64, hex, or a file holding one) and `PITH_KEYS`'.
@@ -83,12 +94,12 @@ fn texts(args: &mut Args) -> Result<Vec<(TextField, String)>> {
 }
 
 /// The arguments as the library's request.
-fn request<'a>(
+fn request(
     mut args: Args,
-    pdf: Option<&'a std::path::Path>,
-    password: Option<&'a [u8]>,
+    pdf: Option<PathBuf>,
+    password: Option<Vec<u8>>,
     ui: super::Ui,
-) -> Result<VerifyRequest<'a>> {
+) -> Result<VerifyRequest> {
     let texts = texts(&mut args)?;
     let bundle = match &args.bundle {
         Some(b) => {
@@ -97,8 +108,6 @@ fn request<'a>(
         None => None,
     };
     Ok(VerifyRequest {
-        pdf: pdf.map(Source::File),
-        password,
         number: if pdf.is_some() {
             None
         } else {
@@ -113,15 +122,17 @@ fn request<'a>(
         texts,
         signature: args.signature.clone(),
         sha256: args.sha256.clone(),
-        keys: job::given_keys(&args.key)?,
+        keys: args.key.clone(),
+        file_timeout: args.file_timeout,
         net: args.input.net.settings(ui)?,
-        resolver: None,
-        stop: Default::default(),
+        pdf,
+        password,
         captures: args
             .capture
             .iter()
             .map(|c| CaptureSource::parse(c))
             .collect(),
+        ..VerifyRequest::default()
     })
 }
 
@@ -133,7 +144,7 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
         None => None,
     };
     let password = args.password.bytes()?;
-    let request = request(args, pdf.as_deref(), password.as_deref(), ui)?;
+    let request = request(args, pdf, password, ui)?;
     if !request.captures.is_empty() {
         return super::capture::verify(&request, json, ui);
     }

@@ -153,7 +153,8 @@ pub fn no_version(c: &Capture) -> Verdict {
 
 /// Where captures come from: a file (WARC or CDX, told by content), or the CDX API asked for
 /// the captures of a URL.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum CaptureSource {
     /// A WARC file (plain or gzip) or a CDX file (lines or JSON).
     File(PathBuf),

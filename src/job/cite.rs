@@ -318,19 +318,25 @@ fn ris(number: &PithNumber, d: &Details) -> String {
 
 /// One citation to make: `pith cite` as data. The door fills it from its arguments; what is
 /// left out is the library's default ([`super::defaults::CITE_FORMAT`], standard output).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CiteRequest {
     /// The paper: an arXiv id, a number (its record from the resolver or the cache), a
     /// record file (with its display fields, `title` and `authors`, beside it), an Atom entry.
     pub input: RecordSource,
     /// The format's name ([`Format::name`]; [`super::defaults::CITE_FORMAT`] when left out).
+    #[serde(default)]
     pub format: Option<String>,
     /// Where the citation goes ([`CiteRequest::write`]): a file (whole, or not at all; its
     /// missing folders made) or `-`, standard output, when left out.
+    #[serde(default)]
     pub output: Option<PathBuf>,
     /// Refuse to replace an output file that exists.
+    #[serde(default)]
     pub no_clobber: bool,
-    /// How to reach arXiv and the resolver (offline: the cache only).
+    /// How to reach arXiv and the resolver (offline: the cache only): the door's environment
+    /// (cache, callbacks), not written out with the request.
+    #[serde(skip)]
     pub net: net::Settings,
 }
 

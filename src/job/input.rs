@@ -18,7 +18,8 @@ use crate::number::{NumberRef, PithNumber};
 use crate::record::{self, atom, split_versioned_id, Details, LocalSource, Paper, Record};
 
 /// One source of a record or number: local (text, files, values, fields) or a paper on arXiv.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum RecordSource {
     /// A number as text, a record file, a record value, an Atom file or a paper's fields.
     Local(LocalSource),
@@ -34,7 +35,8 @@ impl From<LocalSource> for RecordSource {
 
 /// A paper on arXiv as a record input: which paper and version, and the fields the author
 /// gives in place of arXiv's.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ArxivSource {
     /// The paper, with the version when one is asked for.
     pub id: ArxivId,

@@ -7,9 +7,10 @@
 //! front ends exit 1 for it as for a mismatch. The network is used only for a PDF with no
 //! record or bundle given (the resolver, or its cache) and for an arXiv input.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::input::RecordSource;
 use super::{Error, ErrorKind, Source};
@@ -21,13 +22,22 @@ use crate::pdf;
 use crate::record::Record;
 use crate::verify::{self, Bundle, Check, CheckKind, CheckStatus, Key, Report, TextField, Verdict};
 
-/// What to verify. Give a PDF, or a record (or bundle) with what to check against it.
-#[derive(Debug, Default)]
-pub struct VerifyRequest<'a> {
-    /// A PDF whose number is checked against its record.
-    pub pdf: Option<Source<'a>>,
-    /// The password of an encrypted PDF.
-    pub password: Option<&'a [u8]>,
+/// What to verify: `pith verify` (with its capture form) and Python's verify functions as
+/// data. Give a PDF, or a record (or bundle) with what to check against it. Every door builds
+/// this from its arguments and nothing else; [`VerifyRequest::validate`] refuses what does not
+/// hold together, and the job resolves the keys ([`super::pinned_keys`]) and the deadline
+/// ([`super::stop::file_bound`]).
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct VerifyRequest {
+    /// A PDF file whose number is checked against its record.
+    pub pdf: Option<PathBuf>,
+    /// A PDF's bytes instead of a file (a server's upload), with the name reports give it.
+    #[serde(skip)]
+    pub pdf_bytes: Option<PdfBytes>,
+    /// The password of an encrypted PDF (never written out with the request).
+    #[serde(skip)]
+    pub password: Option<Vec<u8>>,
     /// The number to check the record against (any form; a short alias by its prefix).
     pub number: Option<String>,
     /// The record (for a PDF: instead of the resolver's).
@@ -40,21 +50,38 @@ pub struct VerifyRequest<'a> {
     pub signature: Option<String>,
     /// With a signature and no record: the canonical sha256 (hex) that was signed.
     pub sha256: Option<String>,
-    /// Public keys accepted besides the registry's and those `PITH_KEYS` pins (both added by
-    /// the job): `--key`, Python's `keys=`, an index's trusted keys.
-    pub keys: Vec<Key>,
-    /// How arXiv and the resolver are asked.
+    /// Public keys accepted besides the registry's and those `PITH_KEYS` pins, as given
+    /// (base64, hex, or a file holding one): `--key`, Python's `keys=`, an index's trusted
+    /// keys. The job reads them with the others ([`super::pinned_keys`]).
+    pub keys: Vec<String>,
+    /// How long reading the PDF (or a capture) may take, in seconds: 0 is no bound, left out
+    /// the library's per-file deadline ([`super::stop::file_bound`]). A caller's own
+    /// [`VerifyRequest::stop`] that bounds the work is used instead.
+    pub file_timeout: Option<f64>,
+    /// How arXiv and the resolver are asked (the door's environment: cache, callbacks).
+    #[serde(skip)]
     pub net: net::Settings,
     /// For a PDF with no record or bundle given: the resolver to ask instead of the network's
     /// (a server checking an upload against its own index). `None`: the network client, with
     /// `net`'s settings.
-    pub resolver: Option<&'a dyn pdfcheck::Lookup>,
-    /// Stops reading the PDF when cancelled or past its deadline ([`pdf::Stop::never`] by
-    /// default): a server's check that timed out ends, and frees what it held.
+    #[serde(skip)]
+    pub resolver: Option<Arc<dyn pdfcheck::Lookup + Send>>,
+    /// Stops reading the PDF when cancelled or past its deadline: a server's check that timed
+    /// out ends, and frees what it held.
+    #[serde(skip)]
     pub stop: pdf::Stop,
     /// Internet Archive captures to compare the PDF with, byte for byte ([`run_captures`]):
     /// that question takes the PDF alone, nothing to check it against.
     pub captures: Vec<super::capture::CaptureSource>,
+}
+
+/// A PDF given as bytes ([`VerifyRequest::pdf_bytes`]).
+#[derive(Debug, Clone, Default)]
+pub struct PdfBytes {
+    /// The file's bytes.
+    pub data: Vec<u8>,
+    /// The name reports give it (an upload's file name).
+    pub name: String,
 }
 
 /// The report of a verification: `pith verify --json`, Python's verify functions.
@@ -193,7 +220,7 @@ impl VerifyReport {
     }
 }
 
-impl VerifyRequest<'_> {
+impl VerifyRequest {
     /// Refuses a request whose parts contradict each other, once for every door: the
     /// capture form takes the PDF file alone (a bundle, key, record, number, text or
     /// signature is refused, not dropped; a capture given as the PDF is named as swapped); a
@@ -212,7 +239,7 @@ impl VerifyRequest<'_> {
                 "a bundle carries its own record: give a bundle or a record, not both",
             ));
         }
-        if self.pdf.is_some() {
+        if self.pdf.is_some() || self.pdf_bytes.is_some() {
             if self.signature.is_some() || self.sha256.is_some() {
                 return Err(request("a signature and a sha256 check a record, not a PDF; the PDF's receipts come with its bundle"));
             }
@@ -248,7 +275,7 @@ impl VerifyRequest<'_> {
     /// The capture form's part of [`VerifyRequest::validate`].
     fn validate_captures(&self) -> Result<(), Error> {
         use super::capture::CaptureSource;
-        let Some(Source::File(pdf)) = self.pdf else {
+        let Some(pdf) = self.pdf.as_deref() else {
             return Err(request(
                 "a capture is compared with a PDF: give the PDF before --capture",
             ));
@@ -294,8 +321,36 @@ fn request(m: &str) -> Error {
     Error::new(ErrorKind::Request(m.into()))
 }
 
-fn keys(given: &[Key]) -> Result<Vec<Key>, Error> {
-    super::run_keys(given)
+/// The keys of this run: the registry's, those given and those `PITH_KEYS` pins.
+fn keys(given: &[String]) -> Result<Vec<Key>, Error> {
+    super::pinned_keys(given)
+}
+
+impl VerifyRequest {
+    /// The token that bounds reading the PDF and its captures: the caller's when it bounds
+    /// the work, else one with the request's deadline ([`super::stop::file_bound`]: 0 is no
+    /// bound, left out the per-file deadline).
+    fn stop(&self) -> pdf::Stop {
+        if !self.stop.is_never() {
+            return self.stop.clone();
+        }
+        match super::stop::file_bound(self.file_timeout) {
+            Some(bound) => pdf::Stop::after(bound),
+            None => pdf::Stop::never(),
+        }
+    }
+
+    /// The PDF to read, file or bytes.
+    fn source(&self) -> Option<Source<'_>> {
+        match (&self.pdf, &self.pdf_bytes) {
+            (Some(p), _) => Some(Source::File(p)),
+            (None, Some(b)) => Some(Source::Bytes {
+                data: &b.data,
+                name: &b.name,
+            }),
+            (None, None) => None,
+        }
+    }
 }
 
 /// Runs a verification.
@@ -306,14 +361,14 @@ fn keys(given: &[Key]) -> Result<Vec<Key>, Error> {
 /// [`ErrorKind::BadNumber`], [`ErrorKind::Verify`] for inputs that cannot be read or
 /// decoded; [`ErrorKind::Net`] when the resolver or arXiv cannot answer. A mismatch is a
 /// report, never an error.
-pub fn run(req: &VerifyRequest<'_>) -> Result<VerifyReport, Error> {
+pub fn run(req: &VerifyRequest) -> Result<VerifyReport, Error> {
     if !req.captures.is_empty() {
         return Err(request(
             "captures are compared with a PDF by their own check, whose report is another",
         ));
     }
     req.validate()?;
-    match req.pdf {
+    match req.source() {
         Some(pdf) => run_pdf(req, pdf),
         None => run_record(req),
     }
@@ -349,29 +404,23 @@ pub fn pdf_or_number(arg: &str) -> Result<Option<std::path::PathBuf>, Error> {
 /// bytes alone), and when the PDF and a capture are given the wrong way round; then the
 /// errors of [`super::capture::compare`].
 pub fn run_captures(
-    req: &VerifyRequest<'_>,
+    req: &VerifyRequest,
 ) -> Result<super::capture::CaptureReport, super::capture::CaptureError> {
     req.validate()?;
-    let Some(Source::File(pdf)) = req.pdf else {
+    let Some(pdf) = req.pdf.as_deref() else {
         return Err(
             request("a capture is compared with a PDF: give the PDF before --capture").into(),
         );
     };
-    // A capture file is read within the time one file may take, as every file of a run is:
-    // the caller's token when it bounds the work, else the per-file deadline.
-    let stop = if req.stop.is_never() {
-        pdf::Stop::after(super::stop::FILE_TIMEOUT)
-    } else {
-        req.stop.clone()
-    };
+    // A capture file is read within the time one file may take, as every file of a run is.
     let limits = crate::capture::Limits {
-        stop,
+        stop: req.stop(),
         ..Default::default()
     };
     super::capture::compare(pdf, &req.captures, &limits, &req.net)
 }
 
-fn run_pdf(req: &VerifyRequest<'_>, source: Source<'_>) -> Result<VerifyReport, Error> {
+fn run_pdf(req: &VerifyRequest, source: Source<'_>) -> Result<VerifyReport, Error> {
     let keys = keys(&req.keys)?;
     let in_file = |e: pdf::Error| match source {
         Source::File(p) => Error::from(e.in_file(p)),
@@ -379,8 +428,8 @@ fn run_pdf(req: &VerifyRequest<'_>, source: Source<'_>) -> Result<VerifyReport, 
     };
     let opts = pdf::InspectOptions {
         check: pdf::Check::Sampled,
-        password: req.password.map(<[u8]>::to_vec),
-        stop: req.stop.clone(),
+        password: req.password.clone(),
+        stop: req.stop(),
         ..pdf::InspectOptions::default()
     };
     let ins = match source {
@@ -413,8 +462,8 @@ fn run_pdf(req: &VerifyRequest<'_>, source: Source<'_>) -> Result<VerifyReport, 
         (None, Some(b)) => pdfcheck::Source::Bundle(b.clone()),
         (None, None) => {
             let client;
-            let lookup = match req.resolver {
-                Some(l) => l,
+            let lookup: &dyn pdfcheck::Lookup = match &req.resolver {
+                Some(l) => l.as_ref(),
                 None => {
                     client = net::Client::new(&req.net).map_err(net_error)?;
                     &client
@@ -454,7 +503,7 @@ fn pdf_report(
     r
 }
 
-fn run_record(req: &VerifyRequest<'_>) -> Result<VerifyReport, Error> {
+fn run_record(req: &VerifyRequest) -> Result<VerifyReport, Error> {
     let keys = keys(&req.keys)?;
     let mut report = Report::default();
     let record = match (&req.bundle, &req.record) {
@@ -489,18 +538,14 @@ fn run_record(req: &VerifyRequest<'_>) -> Result<VerifyReport, Error> {
             report.push(verify::text_against_record(*field, text, r));
         }
     }
-    if let Some(sig) = &req.signature {
-        let digest = match (&record, &req.sha256) {
-            (_, Some(h)) => verify::parse_sha256(h).map_err(verify_error)?,
-            (Some(r), None) => r.digest(),
-            (None, None) => return Err(request("a signature needs a record or a sha256")),
-        };
+    // What a signature signs: the sha256 given, else the record's hash
+    // ([`VerifyRequest::validate`] refuses a signature with neither).
+    let signed = match &req.sha256 {
+        Some(h) => Some(verify::parse_sha256(h).map_err(verify_error)?),
+        None => record.as_ref().map(Record::digest),
+    };
+    if let (Some(sig), Some(digest)) = (&req.signature, signed) {
         report.push(verify::signature(&digest, sig.trim(), &keys).map_err(verify_error)?);
-    }
-    if report.checks.is_empty() {
-        return Err(request(
-            "nothing to verify: give a PDF, a record, a bundle or a signature",
-        ));
     }
     let mut r = VerifyReport::of(report);
     r.arxiv_id = record.as_ref().map(|r| r.source.id.clone());
@@ -518,7 +563,7 @@ fn verify_error(e: verify::Error) -> Error {
 /// As [`run`].
 pub fn pdf_against_record(path: &Path, record: Record) -> Result<VerifyReport, Error> {
     run(&VerifyRequest {
-        pdf: Some(Source::File(path)),
+        pdf: Some(path.to_path_buf()),
         record: Some(RecordSource::Local(crate::record::LocalSource::Record(
             Box::new(record),
         ))),
@@ -548,7 +593,10 @@ mod tests {
         let (numbered, _) = super::super::inject_bytes(&pdf, &n, &Default::default()).unwrap();
         let req = |data: &[u8], r: Record| {
             run(&VerifyRequest {
-                pdf: Some(Source::Bytes { data, name: "x" }),
+                pdf_bytes: Some(PdfBytes {
+                    data: data.to_vec(),
+                    name: "x".into(),
+                }),
                 record: Some(RecordSource::Local(crate::record::LocalSource::Record(
                     Box::new(r),
                 ))),
@@ -610,7 +658,7 @@ mod tests {
         let stop = pdf::Stop::new();
         stop.cancel();
         let e = run_captures(&VerifyRequest {
-            pdf: Some(Source::File(&pdf)),
+            pdf: Some(pdf.clone()),
             captures: vec![super::super::capture::CaptureSource::File(cdx.clone())],
             stop,
             ..VerifyRequest::default()
@@ -618,7 +666,7 @@ mod tests {
         .unwrap_err();
         assert!(e.to_string().contains("stopped"), "{e}");
         let read = run_captures(&VerifyRequest {
-            pdf: Some(Source::File(&pdf)),
+            pdf: Some(pdf.clone()),
             captures: vec![super::super::capture::CaptureSource::File(cdx)],
             ..VerifyRequest::default()
         })

@@ -26,7 +26,9 @@ use crate::record::arxiv::RawMeta;
 use crate::record::{Paper, Record};
 
 /// An arXiv identifier, with its version when one was given.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+// As text, read as the command line reads it: a request names a paper as its author does.
+#[serde(try_from = "String", into = "String")]
 pub struct ArxivId {
     id: String,
     version: Option<u32>,
@@ -77,6 +79,20 @@ impl ArxivId {
     }
 }
 
+impl TryFrom<String> for ArxivId {
+    type Error = Error;
+
+    fn try_from(text: String) -> Result<Self, Error> {
+        ArxivId::parse(&text)
+    }
+}
+
+impl From<ArxivId> for String {
+    fn from(id: ArxivId) -> String {
+        id.to_string()
+    }
+}
+
 impl fmt::Display for ArxivId {
     /// `2402.03791v3`, or `2402.03791` without a version.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -88,7 +104,8 @@ impl fmt::Display for ArxivId {
 }
 
 /// Fields given by the author in place of arXiv's.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Overrides {
     /// The title.
     pub title: Option<String>,
@@ -110,7 +127,8 @@ impl Overrides {
 }
 
 /// Which version's record is wanted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Want {
     /// The version in the id, else the latest.
     #[default]

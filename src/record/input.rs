@@ -9,7 +9,8 @@ use serde_json::Value;
 use super::{Paper, Record};
 
 /// One local source of a record or number.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum LocalSource {
     /// A number as text, in any form ([`crate::PithNumber::parse`]).
     Number(String),

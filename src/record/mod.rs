@@ -389,7 +389,8 @@ impl Record {
 }
 
 /// A paper's metadata as arXiv publishes it, from which a [`Record`] is built.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Paper {
     /// arXiv identifier without version.
     pub id: String,

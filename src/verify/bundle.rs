@@ -16,10 +16,26 @@ const SIGNATURE_FIELDS: [&str; 4] = ["signature", "signature_b64", "sig", "signa
 /// The record is the top-level `canonical_record`, or that of the first event's payload for
 /// a bundle that is a bare event list. This type owns that layout: callers never look inside
 /// the JSON themselves.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+// As the JSON it was read from: a request carries a bundle as the user gave it.
+#[serde(try_from = "Value", into = "Value")]
 pub struct Bundle {
     value: Value,
     record: Record,
+}
+
+impl TryFrom<Value> for Bundle {
+    type Error = Error;
+
+    fn try_from(value: Value) -> Result<Self, Error> {
+        Bundle::from_value(value)
+    }
+}
+
+impl From<Bundle> for Value {
+    fn from(b: Bundle) -> Value {
+        b.value
+    }
 }
 
 impl Bundle {

@@ -393,7 +393,8 @@ pub fn record_against_number(record: &Record, claimed: &NumberRef) -> Check {
 }
 
 /// Which text of a paper is checked (the title unless a door names the abstract).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum TextField {
     /// The title, against `title_canon_sha256`.
     #[default]

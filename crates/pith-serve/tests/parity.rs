@@ -443,6 +443,59 @@ fn capture_requests_are_the_librarys() {
     assert!(missing.sentence.unwrap().starts_with("missing.warc: "));
 }
 
+/// Rows: a verification's contradiction is the request's, refused alike by the CLI and Python
+/// (a record and a bundle, which carries its own); a file deadline of 0 is no bound at both,
+/// which then read the same verdict. (The server's check takes an upload alone.)
+#[test]
+fn verify_requests_are_the_librarys() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let pdf = minimal(d);
+    let bundle = root().join("examples/2402.03791v3.bundle.json");
+    let record = root().join("examples/2402.03791v3.record.json");
+    let cli = cli_outcome(
+        d,
+        &[
+            "verify",
+            s(&pdf),
+            "--record",
+            s(&record),
+            "--bundle",
+            s(&bundle),
+        ],
+        &[],
+        true,
+    );
+    assert_eq!(cli.kind.as_deref(), Some("request"), "{cli:?}");
+    assert!(
+        cli.sentence.as_deref().unwrap().contains("not both"),
+        "{cli:?}"
+    );
+    let verdict = |args: &[&str]| {
+        let r = cli_in(d, args, &[], None);
+        let v: Value = serde_json::from_slice(&r.stdout).unwrap();
+        v["verdict"].as_str().unwrap().to_owned()
+    };
+    let unbound = [
+        "verify",
+        s(&pdf),
+        "--bundle",
+        s(&bundle),
+        "--file-timeout",
+        "0",
+        "--json",
+    ];
+    assert_eq!(verdict(&unbound), "no_number");
+    if have_python("verify_requests_are_the_librarys") {
+        let both = "pn.verify_pdf(a[0], record=open(a[1]).read(), bundle=open(a[2]).read())";
+        let py = python(d, both, &[s(&pdf), s(&record), s(&bundle)], &[]);
+        same_refusal("record and bundle", &cli, &py);
+        let call = "r = pn.verify_pdf(a[0], bundle=open(a[1]).read(), file_timeout=0)\n    assert r['verdict'] == 'no_number', r";
+        let py = python(d, call, &[s(&pdf), s(&bundle)], &[]);
+        assert!(py.ok, "verify_pdf with file_timeout=0: {py:?}");
+    }
+}
+
 /// Rows: a QR module size without the QR code is refused by the CLI and the server with the
 /// same sentence; with it, both draw the same bytes.
 #[test]

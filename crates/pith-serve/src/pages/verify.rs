@@ -352,14 +352,15 @@ pub async fn check(
         .check(upload.held, move |stop| {
             // Receipts are checked with the keys the index trusts, as its badges were: the
             // library's job decides, as for `pith verify` and Python.
+            // The job adds the registry's and those PITH_KEYS pins, as at every door.
             let keys = lookup.state.index().trusted_keys().unwrap_or_default();
             let req = VerifyRequest {
-                pdf: Some(job::Source::Bytes {
-                    data: &file,
-                    name: &name,
+                pdf_bytes: Some(job::verify::PdfBytes {
+                    data: Vec::from(file),
+                    name,
                 }),
-                resolver: Some(&lookup),
-                keys,
+                keys: keys.iter().map(pith::verify::Key::to_base64).collect(),
+                resolver: Some(std::sync::Arc::new(lookup)),
                 stop,
                 ..VerifyRequest::default()
             };
