@@ -20,9 +20,9 @@ fn record() -> &'static Record {
 
 fuzz_target!(|data: &[u8]| {
     let req = VerifyRequest {
-        pdf: Some(job::Source::Bytes {
-            data,
-            name: "fuzz.pdf",
+        pdf_bytes: Some(job::verify::PdfBytes {
+            data: data.to_vec(),
+            name: "fuzz.pdf".into(),
         }),
         record: Some(job::RecordSource::Local(pith::record::LocalSource::Record(Box::new(
             record().clone(),

@@ -275,7 +275,7 @@ fn arxiv(src: &ArxivSource, settings: &net::Settings) -> Result<NumberReport, Er
 /// The one run a `pith number` request asks for ([`NumberSources::run_of`]).
 #[derive(Debug, Clone, PartialEq)]
 pub enum NumberRun {
-    /// arXiv's bulk metadata ([`bulk`]).
+    /// arXiv's bulk metadata ([`bulk()`]).
     Bulk(BulkRequest),
     /// Canonical records as JSON Lines ([`jsonl`]).
     Jsonl(PathBuf),

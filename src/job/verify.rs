@@ -56,7 +56,7 @@ pub struct VerifyRequest {
     pub keys: Vec<String>,
     /// How long reading the PDF (or a capture) may take, in seconds: 0 is no bound, left out
     /// the library's per-file deadline ([`super::stop::file_bound`]). A caller's own
-    /// [`VerifyRequest::stop`] that bounds the work is used instead.
+    /// stop token (`stop`) that bounds the work is used instead.
     pub file_timeout: Option<f64>,
     /// How arXiv and the resolver are asked (the door's environment: cache, callbacks).
     #[serde(skip)]
