@@ -43,6 +43,34 @@ pub enum Source<'a> {
     },
 }
 
+impl<'a> Source<'a> {
+    /// The PDF a request names: its file, standard input for `-` (read whole into `stdin`,
+    /// which the caller keeps), or the bytes the caller gives; exactly one of them, else
+    /// [`ErrorKind::Request`] saying what to give the command `verb` names.
+    pub(crate) fn of(
+        input: Option<&'a Path>,
+        bytes: Option<&'a [u8]>,
+        stdin: &'a mut Vec<u8>,
+        verb: &str,
+    ) -> Result<Source<'a>, Error> {
+        match (input, bytes) {
+            (Some(p), None) if crate::output::is_stdio(p) => {
+                *stdin = read_stdin()?;
+                let data: &'a [u8] = stdin;
+                Ok(Source::Bytes { data, name: "-" })
+            }
+            (Some(p), None) => Ok(Source::File(p)),
+            (None, Some(data)) => Ok(Source::Bytes {
+                data,
+                name: "<memory>",
+            }),
+            _ => Err(Error::new(ErrorKind::Request(format!(
+                "give the PDF to {verb}: a file or its bytes, one of them"
+            )))),
+        }
+    }
+}
+
 impl Source<'_> {
     fn name(&self) -> String {
         match self {
@@ -204,26 +232,8 @@ impl InjectRequest {
         self.validate()?;
         let settings = self.settings()?;
         let out = self.destination()?;
-        let stdin;
-        let source = match (&self.input, bytes) {
-            (Some(p), None) if crate::output::is_stdio(p) => {
-                stdin = read_stdin()?;
-                Source::Bytes {
-                    data: &stdin,
-                    name: "-",
-                }
-            }
-            (Some(p), None) => Source::File(p),
-            (None, Some(data)) => Source::Bytes {
-                data,
-                name: "<memory>",
-            },
-            _ => {
-                return Err(Error::new(ErrorKind::Request(
-                    "give the PDF to inject: a file or its bytes, one of them".into(),
-                )))
-            }
-        };
+        let mut stdin = Vec::new();
+        let source = Source::of(self.input.as_deref(), bytes, &mut stdin, "inject")?;
         let mut stdout = std::io::stdout();
         let destination = match &out {
             Some(o) if crate::output::is_stdio(o) => Destination::Stream(&mut stdout),

@@ -66,26 +66,8 @@ impl InspectRequest {
     /// nor bytes are given, or both; as [`inspect`].
     pub fn run(&self, bytes: Option<&[u8]>) -> Result<InspectReport, Error> {
         let expected = self.expected_number()?;
-        let stdin;
-        let source = match (&self.input, bytes) {
-            (Some(p), None) if crate::output::is_stdio(p) => {
-                stdin = super::inject::read_stdin()?;
-                Source::Bytes {
-                    data: &stdin,
-                    name: "-",
-                }
-            }
-            (Some(p), None) => Source::File(p),
-            (None, Some(data)) => Source::Bytes {
-                data,
-                name: "<memory>",
-            },
-            _ => {
-                return Err(Error::new(ErrorKind::Request(
-                    "give the PDF to inspect: a file or its bytes, one of them".into(),
-                )))
-            }
-        };
+        let mut stdin = Vec::new();
+        let source = Source::of(self.input.as_deref(), bytes, &mut stdin, "inspect")?;
         inspect(
             source,
             self.deep,
