@@ -6,6 +6,7 @@
 //! of [`super::hostile`] and must end in a result or one `pith: FILE: …` line, never a signal,
 //! within 128 MB of memory. Work is judged by exit codes, lines and bytes, never by the clock.
 
+use std::ffi::OsString;
 use std::path::Path;
 
 use pith_testkit::inputs::{self, Input};
@@ -276,4 +277,59 @@ fn hostile_texts_through_python() {
     assert!(e.signal.is_none(), "{}", e.summary());
     assert_eq!(e.code, Some(0), "{}{}", e.stdout, e.stderr);
     assert!(!e.stderr.contains("panicked"), "{}", e.stderr);
+}
+
+/// A file the user names whole (a record, an Atom feed, a bundle, a sidecar, a password file)
+/// that never ends is refused at its bound, in one line naming it, within the memory promise.
+#[test]
+fn named_files_that_never_end_are_refused_within_memory() {
+    if !have_time("named_files_that_never_end_are_refused_within_memory") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let endless = "/dev/zero";
+    let pdf = common::root().join("tests/fixtures/minimal.pdf");
+    let number = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
+    let doors: [(&str, Vec<OsString>); 5] = [
+        (
+            "number --record",
+            vec![os("number"), os("--record"), os(endless)],
+        ),
+        (
+            "record --arxiv-atom",
+            vec![os("record"), os("--arxiv-atom"), os(endless)],
+        ),
+        (
+            "record --title-file",
+            vec![
+                os("record"),
+                os("--id"),
+                os("2402.03791v3"),
+                os("--title-file"),
+                os(endless),
+                os("--abstract"),
+                os("a"),
+                os("--submitted"),
+                os("2024-02-06T08:14:56Z"),
+                os("--primary"),
+                os("cs.DC"),
+            ],
+        ),
+        (
+            "verify --bundle",
+            vec![os("verify"), os(number), os("--bundle"), os(endless)],
+        ),
+        (
+            "inspect --password-file",
+            vec![os("inspect"), os(&pdf), os("--password-file"), os(endless)],
+        ),
+    ];
+    let mut problems = Vec::new();
+    for (door, args) in doors {
+        let e = limited(pith_bin(), &args, dir.path());
+        println!("{door}: {}", e.summary());
+        problems.extend(judge(endless, door, &e, &[], endless));
+        problems.extend(within_memory(door, &e));
+    }
+    assert_none(&problems);
 }

@@ -379,6 +379,9 @@ pub fn discover(root: &Path) -> Result<Discovered, Error> {
 /// links it did not follow, with why.
 pub type Discovered = (Vec<Item>, Vec<PathBuf>, Vec<(PathBuf, String)>);
 
+/// The most bytes read from a sidecar, which holds one number.
+const SIDECAR_BYTES: u64 = 64 << 10;
+
 /// Reads a `NAME.pith` sidecar: one number in any form the command line takes (the full
 /// number, the bare code whose year comes from its record at the resolver, the record URL),
 /// with surrounding whitespace (a final newline) and any case. The text is checked when the
@@ -387,9 +390,15 @@ pub type Discovered = (Vec<Item>, Vec<PathBuf>, Vec<(PathBuf, String)>);
 /// # Errors
 /// [`ErrorKind::Io`] naming the file when it cannot be read.
 pub fn read_sidecar(path: &Path) -> Result<String, Error> {
-    std::fs::read_to_string(path)
+    // A sidecar holds one number: a few KiB is far more than any real one.
+    let bytes = crate::bounded::read_file(path, SIDECAR_BYTES)
+        .map_err(|e| Error::new(path, None, ErrorKind::Io(e)))?;
+    String::from_utf8(bytes)
         .map(|t| t.trim().to_owned())
-        .map_err(|e| Error::new(path, None, ErrorKind::Io(e)))
+        .map_err(|e| {
+            let e = std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error());
+            Error::new(path, None, ErrorKind::Io(e))
+        })
 }
 
 /// A deterministic slice `K/N` of a manifest: job `i` belongs to shard `i mod N`.

@@ -231,6 +231,31 @@ pub fn read_all(r: impl Read, bounds: &Bounds) -> Result<Vec<u8>, Error> {
     Ok(out)
 }
 
+/// The most bytes read from a file the user names whole, as text or JSON (a record, an Atom
+/// feed, a bundle, a list of mirrors): far above any real one, far below what would exhaust
+/// memory when the name is `/dev/zero`, a FIFO or a disk image.
+pub const FILE_BYTES: u64 = 32 << 20;
+
+/// Reads the file at `path` whole (`-` is standard input), at most `limit` bytes of it: the
+/// one way pith reads a small file a user names, so a name that points at an endless or huge
+/// file ends in an error instead of exhausting memory.
+///
+/// # Errors
+/// The file's own I/O error, or one saying it holds more than `limit` bytes
+/// ([`ErrorKind::Bytes`] inside, for [`Error::from_io`]).
+pub fn read_file(path: &std::path::Path, limit: u64) -> io::Result<Vec<u8>> {
+    let bounds = Bounds {
+        bytes: limit,
+        ..Bounds::default()
+    };
+    let read = if crate::output::is_stdio(path) {
+        read_all(io::stdin().lock(), &bounds)
+    } else {
+        read_all(std::fs::File::open(path)?, &bounds)
+    };
+    read.map_err(io::Error::from)
+}
+
 /// A bound on the text made from an input (decoded strings, identifiers, rows kept): each
 /// piece is counted before it is made.
 #[derive(Debug, Clone)]

@@ -32,7 +32,8 @@ impl Password {
             Some(Text::Value(p)) => return Ok(Some(p.into_bytes())),
             Some(Text::File(f)) => f,
         };
-        let text = std::fs::read(&f)
+        // A password file holds one line: a few KiB is far more than any real one.
+        let text = pith::bounded::read_file(&f, 64 << 10)
             .with_context(|| format!("{}: cannot read the password", f.display()))?;
         let line = text.split(|&b| b == b'\n').next().unwrap_or(&[]);
         Ok(Some(line.strip_suffix(b"\r").unwrap_or(line).to_vec()))

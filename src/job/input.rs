@@ -8,7 +8,6 @@
 //! offline ([`full_number`]). A short alias names no single record and is refused for writing.
 //! Files are read whole; `-` names standard input.
 
-use std::io::Read;
 use std::path::Path;
 
 use super::{Error, ErrorKind};
@@ -52,15 +51,8 @@ pub struct ArxivSource {
 /// [`record::ErrorKind::Io`] or [`record::ErrorKind::Utf8`], with the path.
 pub fn read_text(path: &Path) -> Result<String, record::Error> {
     let at = |k: record::ErrorKind| record::Error::from(k).at(path);
-    let bytes = if crate::output::is_stdio(path) {
-        let mut v = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut v)
-            .map_err(|e| at(record::ErrorKind::Io(e)))?;
-        v
-    } else {
-        std::fs::read(path).map_err(|e| at(record::ErrorKind::Io(e)))?
-    };
+    let bytes = crate::bounded::read_file(path, crate::bounded::FILE_BYTES)
+        .map_err(|e| at(record::ErrorKind::Io(e)))?;
     String::from_utf8(bytes).map_err(|e| {
         at(record::ErrorKind::Utf8 {
             valid_up_to: e.utf8_error().valid_up_to(),

@@ -308,7 +308,7 @@ impl Client {
         file.lock().map_err(err)?;
         let mut text = String::new();
         // A damaged timestamp counts as none.
-        let _ = file.read_to_string(&mut text);
+        let _ = (&mut file).take(64).read_to_string(&mut text);
         let last = text.trim().parse::<u64>().ok();
         if let Some(last) = last {
             let due = Duration::from_millis(last) + spacing;

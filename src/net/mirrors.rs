@@ -136,7 +136,9 @@ fn manifest(client: &Client, source: &str) -> Result<Vec<Mirror>, Error> {
         })
     };
     if !is_url(source) {
-        let bytes = std::fs::read(source).map_err(|e| setting(format!("{source}: {e}")))?;
+        let bytes =
+            crate::bounded::read_file(std::path::Path::new(source), crate::bounded::FILE_BYTES)
+                .map_err(|e| setting(format!("{source}: {e}")))?;
         return parse(&bytes, "").map_err(|m| setting(format!("{source}: {m}")));
     }
     let s = client.settings();
