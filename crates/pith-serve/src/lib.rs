@@ -67,6 +67,7 @@ pub mod pages;
 pub mod protocol;
 pub mod rendered;
 pub mod routes;
+pub mod stall;
 pub mod state;
 pub mod upload;
 pub mod view;

@@ -29,7 +29,6 @@ use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
 use tokio::sync::{Notify, Semaphore};
-use tokio_io_timeout::TimeoutStream;
 use tower::ServiceExt;
 
 /// The bounds a request and a connection must keep.
@@ -277,19 +276,22 @@ impl Registry {
     }
 }
 
-/// A request being answered on a connection: the connection is busy until it is dropped.
-struct Busy(Arc<Conn>, Arc<Registry>);
+/// A request being answered on a connection: the connection is busy until it is dropped. It
+/// holds the connection and the registry's epoch, not the registry, which every request of every
+/// loop would otherwise count in and out of one shared place.
+struct Busy(Arc<Conn>, Instant);
 
 impl Busy {
-    fn new(c: &Arc<Conn>, r: &Arc<Registry>) -> Busy {
+    fn new(c: &Arc<Conn>, epoch: Instant) -> Busy {
         c.busy.fetch_add(1, Ordering::AcqRel);
-        Busy(Arc::clone(c), Arc::clone(r))
+        Busy(Arc::clone(c), epoch)
     }
 }
 
 impl Drop for Busy {
     fn drop(&mut self) {
-        self.0.idle_since.store(self.1.now(), Ordering::Release);
+        let idle = u64::try_from(self.1.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.0.idle_since.store(idle, Ordering::Release);
         self.0.busy.fetch_sub(1, Ordering::AcqRel);
     }
 }
@@ -322,8 +324,9 @@ pub fn listeners(addr: &str, n: usize) -> std::io::Result<Vec<std::net::TcpListe
     Ok(all)
 }
 
-/// What answers the requests of the accept loops ([`serve`]).
-pub trait Answers: Send + Sync + 'static {
+/// What answers the requests of the accept loops ([`serve`]); each loop answers with a copy of
+/// its own.
+pub trait Answers: Clone + Send + Sync + 'static {
     /// The answer to `req`.
     fn answer(
         &self,
@@ -341,13 +344,39 @@ impl Answers for Router {
 }
 
 /// What the accept loops of one server share: the connection slots, the open connections by
-/// client, and the word to stop.
+/// client and by loop, and the word to stop.
 struct Gate {
     http: hyper::server::conn::http1::Builder,
     limits: Limits,
     slots: Arc<Semaphore>,
     registry: Arc<Registry>,
     stopped: tokio::sync::watch::Receiver<bool>,
+    /// The connections each loop answers.
+    loads: Vec<AtomicUsize>,
+    /// Told whenever a loop's connections change in number.
+    moved: Notify,
+}
+
+impl Gate {
+    /// Whether loop `i` may take a connection now: it answers no more than any other loop.
+    /// The kernel wakes every loop waiting on the shared listener, and the first awake took
+    /// every connection waiting, so that connections opened together (a client's pool, a
+    /// load generator's) all landed on one loop and thread while the other idled, differently
+    /// at each run; a loop over its share leaves them to the others.
+    fn may_take(&self, i: usize) -> bool {
+        let mine = self.loads[i].load(Ordering::Acquire);
+        self.loads.iter().all(|l| mine <= l.load(Ordering::Acquire))
+    }
+
+    /// Loop `i` answers one more connection (`true`) or one fewer.
+    fn count(&self, i: usize, more: bool) {
+        if more {
+            self.loads[i].fetch_add(1, Ordering::AcqRel);
+        } else {
+            self.loads[i].fetch_sub(1, Ordering::AcqRel);
+        }
+        self.moved.notify_waiters();
+    }
 }
 
 /// Serves `app` on `listeners` within `limits` until `shutdown` resolves, then waits up to
@@ -355,8 +384,9 @@ struct Gate {
 ///
 /// Each listener ([`listeners`]) has a thread of its own running one event loop that accepts its
 /// connections and answers them to their end, so that a request is read, answered and written
-/// on one thread with no other to wake (as nginx's workers do); the bounds below hold for all
-/// the loops together.
+/// on one thread with no other to wake (as nginx's workers do). A loop takes a connection only
+/// while it answers no more than any other ([`Gate::may_take`]), so the connections are shared
+/// evenly among the threads; the bounds below hold for all the loops together.
 ///
 /// Every client gets an answer while others hold connections: one address (an IPv6 /64) holds
 /// at most [`Limits::max_connections_per_client`], a further one is closed at once; and when
@@ -396,14 +426,16 @@ pub async fn serve(
             inner: Mutex::new(Open::default()),
         }),
         stopped,
+        loads: (0..listeners.len()).map(|_| AtomicUsize::new(0)).collect(),
+        moved: Notify::new(),
     });
-    let app = Arc::new(app);
     let mut loops = Vec::with_capacity(listeners.len());
     let mut failed = None;
     // A loop that cannot go on says so here, and the server stops.
     let (broken, mut broke) = tokio::sync::mpsc::unbounded_channel::<std::io::Error>();
     for (i, listener) in listeners.into_iter().enumerate() {
-        let (gate, app, mut ended) = (Arc::clone(&gate), Arc::clone(&app), ended.clone());
+        // A copy per loop: what one loop's requests count in and out is its own.
+        let (gate, app, mut ended) = (Arc::clone(&gate), Arc::new(app.clone()), ended.clone());
         let broken = broken.clone();
         let rt = match tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -420,7 +452,7 @@ pub async fn serve(
             .spawn(move || {
                 rt.block_on(async {
                     let served = match TcpListener::from_std(listener) {
-                        Ok(listener) => accept(&listener, &app, &gate).await,
+                        Ok(listener) => accept(i, &listener, &app, &gate).await,
                         Err(e) => Err(e),
                     };
                     if let Err(e) = served {
@@ -478,12 +510,13 @@ fn listener_broken(e: &std::io::Error) -> bool {
     }
 }
 
-/// One loop: accepts on `listener` and answers each connection on this thread until the gate
-/// says stop.
+/// Loop `i`: accepts on `listener` while it holds no more than its share of the connections
+/// ([`Gate::may_take`]) and answers each on this thread until the gate says stop.
 ///
 /// # Errors
 /// When `listener` is no listening socket ([`listener_broken`]).
 async fn accept<A: Answers>(
+    i: usize,
     listener: &TcpListener,
     app: &Arc<A>,
     gate: &Arc<Gate>,
@@ -494,6 +527,18 @@ async fn accept<A: Answers>(
         let _ = stopping.wait_for(|s| *s).await;
     });
     'accept: loop {
+        loop {
+            let moved = gate.moved.notified();
+            let mut moved = std::pin::pin!(moved);
+            moved.as_mut().enable();
+            if gate.may_take(i) {
+                break;
+            }
+            tokio::select! {
+                () = moved => {},
+                () = &mut shutdown => break 'accept,
+            }
+        }
         let (stream, peer): (_, SocketAddr) = tokio::select! {
             r = listener.accept() => match r {
                 Ok(s) => s,
@@ -533,13 +578,10 @@ async fn accept<A: Answers>(
             }
         };
         let _ = stream.set_nodelay(true);
-        let mut stream = TimeoutStream::new(stream);
-        stream.set_read_timeout(Some(limits.idle_timeout));
-        stream.set_write_timeout(Some(limits.idle_timeout));
-        let io = TokioIo::new(Box::pin(stream));
-        let (app, reg, c) = (Arc::clone(app), Arc::clone(registry), Arc::clone(&conn));
+        let io = TokioIo::new(crate::stall::Stall::new(stream, limits.idle_timeout));
+        let (app, epoch, c) = (Arc::clone(app), registry.epoch, Arc::clone(&conn));
         let service = hyper::service::service_fn(move |req: Request<hyper::body::Incoming>| {
-            let busy = Busy::new(&c, &reg);
+            let busy = Busy::new(&c, epoch);
             let app = Arc::clone(&app);
             async move {
                 let r = app.answer(req).await;
@@ -550,6 +592,8 @@ async fn accept<A: Answers>(
         let mut stopped = gate.stopped.clone();
         let registry = Arc::clone(registry);
         let http = gate.http.clone();
+        gate.count(i, true);
+        let gate = Arc::clone(gate);
         tokio::spawn(async move {
             let served = http.serve_connection(io, service);
             let mut served = std::pin::pin!(served);
@@ -565,6 +609,7 @@ async fn accept<A: Answers>(
                 }
             }
             registry.forget(id, who);
+            gate.count(i, false);
             drop(permit);
         });
     }
