@@ -28,6 +28,9 @@ use axum::response::{IntoResponse, Response};
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
+
+mod settings;
+pub use settings::LimitSettings;
 use tokio::sync::{Notify, Semaphore};
 use tokio_io_timeout::TimeoutStream;
 use tower::ServiceExt;
