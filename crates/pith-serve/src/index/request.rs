@@ -112,7 +112,7 @@ impl IndexRequest {
             .iter()
             .map(|k| job::read_key(k).map_err(|e| e.in_file(Path::new(k))))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(job::run_keys(&given)?)
+        job::run_keys(&given)
     }
 
     /// How the build runs.
