@@ -31,6 +31,9 @@ use tokio::net::TcpListener;
 
 mod settings;
 pub use settings::LimitSettings;
+
+/// The default bound on a PDF sent to `/verify`: 100 MB.
+pub const MAX_UPLOAD: u64 = 100_000_000;
 use tokio::sync::{Notify, Semaphore};
 use tokio_io_timeout::TimeoutStream;
 use tower::ServiceExt;

@@ -65,7 +65,7 @@ impl Default for LimitSettings {
             upload_memory: l.upload_memory,
             upload_rate: l.upload_rate,
             upload_grace: l.upload_grace.as_secs(),
-            max_upload: crate::app::MAX_UPLOAD,
+            max_upload: super::MAX_UPLOAD,
         }
     }
 }
