@@ -227,15 +227,23 @@ mod tests {
     fn run_reports_every_job_once_and_stops() {
         let jobs = jobs(50, None);
         let mut seen = Vec::new();
-        // Each job takes a while, so that most have not started when the stop is asked.
+        // The jobs past the tenth wait until the stop is asked, so that the four threads
+        // have started at most four of them then, however they are scheduled.
+        let asked = std::sync::atomic::AtomicBool::new(false);
         let work = |j: &Item, _: &mut output::Group| {
-            std::thread::sleep(std::time::Duration::from_millis(10));
+            if j.index >= 10 {
+                while !asked.load(std::sync::atomic::Ordering::SeqCst) {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+            }
             done(j, None)
         };
         // Asked to stop at the tenth outcome: the pool reports every job all the same.
         let r = run(&jobs, 4, work, |o: Option<&Seen>| {
             seen.extend(o.cloned());
-            seen.len() >= 10
+            let stop = seen.len() >= 10;
+            asked.fetch_or(stop, std::sync::atomic::Ordering::SeqCst);
+            stop
         });
         assert_eq!(seen.len(), 50);
         let skipped = seen.iter().filter(|o| o.what == "not started").count();

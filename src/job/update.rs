@@ -70,7 +70,7 @@ impl UpdateRequest {
             self.stamp_form.is_some() || self.stamp_position.is_some() || self.stamp_size.is_some();
         if stamp_given && !self.stamp {
             return Err(Error::new(ErrorKind::Stamp(
-                "the stamp's form, position and size go with the stamp: ask for the stamp too"
+                "form, position and size are the stamp's: ask for the stamp too (--stamp, stamp=True)"
                     .into(),
             )));
         }

@@ -26,6 +26,9 @@ pub fn usage_error(rendered: &str) -> String {
             message.push(m.to_owned());
         } else if let Some(u) = line.strip_prefix("Usage: ") {
             usage.get_or_insert(u.to_owned());
+        } else if line.starts_with("tip: to pass '") && line.contains("as a value, use '--") {
+            // clap's tip for an option it does not know: pith takes no value starting with
+            // `-` after `--`, so it would only mislead; the usage line says where to read more.
         } else if !line.is_empty() && usage.is_none() {
             message.push(line.to_owned());
         }
@@ -115,7 +118,7 @@ mod tests {
         let rendered = "error: unexpected argument '--bogus' found\n\n  tip: to pass '--bogus' as a value, use '-- --bogus'\n\nUsage: pith number [OPTIONS] [ARXIV_ID]...\n\nFor more information, try '--help'.\n";
         assert_eq!(
             super::usage_error(rendered),
-            "pith: unexpected argument '--bogus' found; tip: to pass '--bogus' as a value, use '-- --bogus'\nUsage: pith number [OPTIONS] [ARXIV_ID]... (more: pith number --help)\n"
+            "pith: unexpected argument '--bogus' found\nUsage: pith number [OPTIONS] [ARXIV_ID]... (more: pith number --help)\n"
         );
     }
 }

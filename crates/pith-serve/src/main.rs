@@ -16,7 +16,7 @@ use pith::job::one_line;
 use pith_serve::app::{self, AppState};
 use pith_serve::index::request::IndexRequest;
 use pith_serve::index::{self, Index, Sources};
-use pith_serve::limits::{self, Limits};
+use pith_serve::limits::{self, LimitSettings};
 
 /// Writes a line on standard error as `eprintln!` does, but never panics: a standard error
 /// closed early (`pith index … 2>&1 | head -1`) loses the line, and the command goes on to
@@ -92,10 +92,11 @@ struct IndexArgs {
     refs: Vec<PathBuf>,
     /// An Ed25519 public key (base64 or hex, or a file holding it) whose receipt signatures
     /// make a record "verified", besides the built-in registry key and the keys INDEX trusts.
+    /// The keys PITH_KEYS pins count as given here, and are kept in INDEX the same way.
     #[arg(long, value_name = "KEY")]
     key: Vec<String>,
     /// Forget the keys INDEX trusted before (given to earlier builds with --key): trust only the
-    /// registry key and the --key given now. Without it, the keys are kept.
+    /// registry key and the --key (and PITH_KEYS) given now. Without it, the keys are kept.
     #[arg(long)]
     drop_keys: bool,
     /// Start from an empty index instead of updating INDEX.
@@ -142,60 +143,60 @@ struct ServeArgs {
     base_url: String,
     /// Connections open at once; when they are, the one idle the longest is closed to make
     /// room for a new one.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_connections)]
+    #[arg(long, value_name = "N", default_value_t = LimitSettings::default().max_connections)]
     max_connections: usize,
     /// Connections one client address (an IPv6 /64) may hold open; a further one is closed.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_connections_per_client)]
+    #[arg(long, value_name = "N", default_value_t = LimitSettings::default().max_connections_per_client)]
     max_connections_per_client: usize,
     /// Seconds a client has to send its request head.
-    #[arg(long, value_name = "SECS", default_value_t = Limits::default().header_timeout.as_secs())]
+    #[arg(long, value_name = "SECS", default_value_t = LimitSettings::default().header_timeout)]
     header_timeout: u64,
     /// Seconds a connection may stall reading or writing before it is closed.
-    #[arg(long, value_name = "SECS", default_value_t = Limits::default().idle_timeout.as_secs())]
+    #[arg(long, value_name = "SECS", default_value_t = LimitSettings::default().idle_timeout)]
     idle_timeout: u64,
     /// Seconds an answer may take before 503.
-    #[arg(long, value_name = "SECS", default_value_t = Limits::default().request_timeout.as_secs())]
+    #[arg(long, value_name = "SECS", default_value_t = LimitSettings::default().request_timeout)]
     request_timeout: u64,
     /// Bytes of answers kept in memory (badges, records, redirects; 64 MiB by default); 0
     /// keeps none. A record's page, JSON and citations are made once per index; one over
     /// 256 KiB is kept in a file beside the index and streamed.
-    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().cache_bytes)]
+    #[arg(long, value_name = "BYTES", default_value_t = LimitSettings::default().cache_bytes)]
     cache_bytes: u64,
     /// The bound in answers of earlier versions, read as N answers of 4 KiB (0 keeps none).
     #[arg(long, value_name = "N", hide = true, conflicts_with = "cache_bytes")]
     cache_entries: Option<u64>,
     /// PDFs checked at once (/verify); others wait their turn.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().checks)]
+    #[arg(long, value_name = "N", default_value_t = LimitSettings::default().checks)]
     checks: usize,
     /// Checks that may wait for their turn; one more is answered 503 with Retry-After.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().check_queue)]
+    #[arg(long, value_name = "N", default_value_t = LimitSettings::default().check_queue)]
     check_queue: usize,
     /// Seconds a check may wait for its turn before 503.
-    #[arg(long, value_name = "SECS", default_value_t = Limits::default().check_wait.as_secs())]
+    #[arg(long, value_name = "SECS", default_value_t = LimitSettings::default().check_wait)]
     check_wait: u64,
     /// Seconds a check may take before 503 (0: no bound, as --file-timeout 0 of pith inject).
-    #[arg(long, value_name = "SECS", default_value_t = Limits::default().check_timeout.map_or(0.0, |d| d.as_secs_f64()))]
+    #[arg(long, value_name = "SECS", default_value_t = LimitSettings::default().check_timeout)]
     check_timeout: f64,
     /// Uploads to /verify received at once; one more is answered 503 with Retry-After.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().upload_slots)]
+    #[arg(long, value_name = "N", default_value_t = LimitSettings::default().upload_slots)]
     upload_slots: usize,
     /// Bytes all uploads being received or checked may hold in memory together (128 MB by
     /// default; at least --max-upload); one that would pass it is answered 503.
-    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().upload_memory)]
+    #[arg(long, value_name = "BYTES", default_value_t = LimitSettings::default().upload_memory)]
     upload_memory: u64,
     /// Bytes per second an upload must keep up on average after --upload-grace; a slower
     /// one is cut off (408).
-    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().upload_rate)]
+    #[arg(long, value_name = "BYTES", default_value_t = LimitSettings::default().upload_rate)]
     upload_rate: u64,
     /// Seconds an upload may take before --upload-rate is asked of it.
-    #[arg(long, value_name = "SECS", default_value_t = Limits::default().upload_grace.as_secs())]
+    #[arg(long, value_name = "SECS", default_value_t = LimitSettings::default().upload_grace)]
     upload_grace: u64,
     /// Worker threads answering requests (default: one per core).
     #[arg(short, long, value_name = "N")]
     jobs: Option<usize>,
     /// Largest PDF, in bytes, that /verify checks (default 100 MB); a larger one is answered
     /// 413 with a page that says so.
-    #[arg(long, value_name = "BYTES", default_value_t = app::MAX_UPLOAD)]
+    #[arg(long, value_name = "BYTES", default_value_t = LimitSettings::default().max_upload)]
     max_upload: u64,
 }
 
@@ -377,25 +378,25 @@ fn serve(a: ServeArgs, quiet: bool) -> Result<()> {
         }
         return Ok(());
     }
-    let limits = Limits {
-        max_connections: a.max_connections.max(1),
-        max_connections_per_client: a.max_connections_per_client.max(1),
-        header_timeout: Duration::from_secs(a.header_timeout.max(1)),
-        idle_timeout: Duration::from_secs(a.idle_timeout.max(1)),
-        request_timeout: Duration::from_secs(a.request_timeout.max(1)),
-        cache_bytes: a
-            .cache_entries
-            .map_or(a.cache_bytes, |n| n.saturating_mul(4096)),
-        checks: a.checks.max(1),
+    let limits = LimitSettings {
+        max_connections: a.max_connections,
+        max_connections_per_client: a.max_connections_per_client,
+        header_timeout: a.header_timeout,
+        idle_timeout: a.idle_timeout,
+        request_timeout: a.request_timeout,
+        cache_bytes: a.cache_bytes,
+        cache_entries: a.cache_entries,
+        checks: a.checks,
         check_queue: a.check_queue,
-        check_wait: Duration::from_secs(a.check_wait),
-        check_timeout: pith::job::stop::bound_of_secs(a.check_timeout),
-        upload_slots: a.upload_slots.max(1),
-        upload_memory: a.upload_memory.max(a.max_upload),
-        upload_rate: a.upload_rate.max(1),
-        upload_grace: Duration::from_secs(a.upload_grace),
-        ..Limits::default()
-    };
+        check_wait: a.check_wait,
+        check_timeout: a.check_timeout,
+        upload_slots: a.upload_slots,
+        upload_memory: a.upload_memory,
+        upload_rate: a.upload_rate,
+        upload_grace: a.upload_grace,
+        max_upload: a.max_upload,
+    }
+    .limits();
     // This thread watches the index and the signals; the connections are answered by one
     // loop per worker, each on a thread of its own ([`limits::serve`]).
     let rt = tokio::runtime::Builder::new_current_thread()

@@ -59,8 +59,8 @@ pub enum Reload {
     Ignored,
 }
 
-/// The default bound on a PDF sent to `/verify`: 100 MB.
-pub const MAX_UPLOAD: u64 = 100_000_000;
+/// The default bound on a PDF sent to `/verify` (a limit, kept with the others).
+pub use crate::limits::MAX_UPLOAD;
 
 impl AppState {
     /// State serving `index` within `limits`. `base_url` (`https://mirror.example.org`, no

@@ -4,12 +4,13 @@
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::attacks::{ask, big_index};
 use crate::common::{self, code, skips, vectors, Fixture, Server};
+use pith_testkit::wait;
 
 /// Raises this process's limit of open files to `want` (children inherit it); the limit
 /// reached.
@@ -208,21 +209,53 @@ fn slow_uploads_leave_the_other_routes_answering() {
     assert!(refused > 0, "no slow upload was refused or cut off");
 }
 
-/// `/healthz` asked from another client, one probe after another (50 ms apart), while `busy`
-/// runs: how many were answered 200 before `busy` returned. A server that keeps new clients
-/// waiting until the attack ends answers none of them in time; one merely slowed by a busy
-/// machine still answers several. The count, not a wait in milliseconds, is what the tests
+/// The probes of a new client a flood must leave answered, counted while the flood is under
+/// way.
+const PROBES: usize = 3;
+
+/// An attack's view of the probes: it goes on until they were answered [`PROBES`] times
+/// while it was under way (or the ceiling of any wait, [`wait::CEILING`], passed).
+#[derive(Clone)]
+struct Attack {
+    under_way: Arc<AtomicBool>,
+    answered: Arc<AtomicUsize>,
+    start: Instant,
+}
+
+impl Attack {
+    /// Says the attack is in full force: probes answered from now on count.
+    fn under_way(&self) {
+        self.under_way.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether the attack goes on.
+    fn goes_on(&self) -> bool {
+        self.answered.load(Ordering::SeqCst) < PROBES && self.start.elapsed() < wait::CEILING
+    }
+}
+
+/// `/healthz` asked from another client, one probe after another (50 ms apart), while
+/// `attack` runs: how many were answered 200 while it was under way. The attack goes on
+/// until [`PROBES`] were ([`Attack::goes_on`]): a server that keeps new clients waiting until
+/// the attack ends answers none of them, and the attack runs to the ceiling; one merely slowed
+/// by a busy machine answers them sooner or later. The count, never a time, is what the tests
 /// judge, so that a loaded machine cannot fail them.
-fn probes_answered_while(addr: &str, busy: impl FnOnce()) -> usize {
+fn probes_answered_while(addr: &str, attack: impl FnOnce(&Attack)) -> usize {
     let stop = Arc::new(AtomicBool::new(false));
+    let a = Attack {
+        under_way: Arc::new(AtomicBool::new(false)),
+        answered: Arc::new(AtomicUsize::new(0)),
+        start: Instant::now(),
+    };
     let probe = {
-        let (addr, stop) = (addr.to_owned(), Arc::clone(&stop));
+        let (addr, stop, a) = (addr.to_owned(), Arc::clone(&stop), a.clone());
         std::thread::spawn(move || {
-            let mut answered = 0;
             while !stop.load(Ordering::SeqCst) {
+                // Only a probe asked once the attack is under way counts.
+                let counts = a.under_way.load(Ordering::SeqCst);
                 let mut c = common::connect_from("127.0.0.3", &addr).unwrap();
-                // Only stops a hung test: the attacks last seconds.
-                c.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+                // Only stops a hung test.
+                c.set_read_timeout(Some(wait::CEILING)).unwrap();
                 c.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
                     .unwrap();
                 let mut b = Vec::new();
@@ -233,21 +266,21 @@ fn probes_answered_while(addr: &str, busy: impl FnOnce()) -> usize {
                     String::from_utf8_lossy(&b)
                 );
                 // An answer that came after the attack ended does not count.
-                if !stop.load(Ordering::SeqCst) {
-                    answered += 1;
+                if counts && !stop.load(Ordering::SeqCst) {
+                    a.answered.fetch_add(1, Ordering::SeqCst);
                 }
                 std::thread::sleep(Duration::from_millis(50));
             }
-            answered
         })
     };
-    busy();
+    attack(&a);
     stop.store(true, Ordering::SeqCst);
-    probe.join().unwrap()
+    probe.join().unwrap();
+    a.answered.load(Ordering::SeqCst)
 }
 
 #[test]
-#[ignore = "full tier (an index of 50,000 authors and 64 clients asking for its pages for 5 s)"]
+#[ignore = "full tier (an index of 50,000 authors and 64 clients asking for its pages until a new client is answered)"]
 fn a_flood_of_large_record_pages_leaves_the_server_answering() {
     let dir = tempfile::tempdir().unwrap();
     let (index, page_code, big_code) = big_index(dir.path());
@@ -271,9 +304,11 @@ fn a_flood_of_large_record_pages_leaves_the_server_answering() {
         json.text().contains("Author044999"),
         "the JSON lost authors"
     );
-    let answered = probes_answered_while(&s.addr, || {
-        let until = Instant::now() + Duration::from_secs(5);
-        let clients: Vec<_> = (0..64)
+    const CLIENTS: usize = 64;
+    let answered = probes_answered_while(&s.addr, |attack| {
+        // Under way once every client has been answered once.
+        let started = Arc::new(AtomicUsize::new(0));
+        let clients: Vec<_> = (0..CLIENTS)
             .map(|i| {
                 let (addr, path) = (
                     s.addr.clone(),
@@ -284,9 +319,10 @@ fn a_flood_of_large_record_pages_leaves_the_server_answering() {
                         _ => format!("/pith/{big_code}"),
                     },
                 );
+                let (attack, started) = (attack.clone(), Arc::clone(&started));
                 std::thread::spawn(move || {
                     let mut n = 0;
-                    while Instant::now() < until {
+                    while attack.goes_on() {
                         let Ok(mut c) = common::connect_from("127.0.0.2", &addr) else {
                             continue;
                         };
@@ -297,22 +333,25 @@ fn a_flood_of_large_record_pages_leaves_the_server_answering() {
                         let mut b = Vec::new();
                         let _ = c.read_to_end(&mut b);
                         n += 1;
+                        if n == 1 && started.fetch_add(1, Ordering::SeqCst) + 1 == CLIENTS {
+                            attack.under_way();
+                        }
                     }
                     n
                 })
             })
             .collect();
         let served: usize = clients.into_iter().map(|c| c.join().unwrap()).sum();
-        eprintln!("large pages: {served} answered in 5 s");
+        eprintln!("large pages: {served} answered while the probes were");
     });
     assert!(
-        answered >= 3,
+        answered >= PROBES,
         "/healthz was answered {answered} times while the large pages were asked for"
     );
 }
 
 #[test]
-#[ignore = "full tier (4,500 connections held for 10 s from 18 addresses)"]
+#[ignore = "full tier (4,500 connections held from 18 addresses until a new client is answered)"]
 fn held_connections_leave_new_clients_answered() {
     const HELD: usize = 4_500;
     if !open_files_for(
@@ -343,9 +382,10 @@ fn held_connections_leave_new_clients_answered() {
         conns.iter().flatten().count(),
         t.elapsed()
     );
-    let answered = probes_answered_while(&s.addr, || {
-        let until = Instant::now() + Duration::from_secs(10);
-        while Instant::now() < until {
+    let answered = probes_answered_while(&s.addr, |attack| {
+        // The connections are all open, and held from the first round on.
+        attack.under_way();
+        while attack.goes_on() {
             for slot in conns.iter_mut() {
                 let Some((_, c)) = slot else { continue };
                 let mut b = [0u8; 4096];
@@ -356,20 +396,23 @@ fn held_connections_leave_new_clients_answered() {
                     *slot = None;
                 }
             }
-            std::thread::sleep(
-                Duration::from_secs(4).min(until.saturating_duration_since(Instant::now())),
-            );
+            // The next round in 4 s (none of the server's idle timeouts passes), looking at
+            // the probes meanwhile.
+            let next = Instant::now() + Duration::from_secs(4);
+            while attack.goes_on() && Instant::now() < next {
+                std::thread::sleep(Duration::from_millis(50));
+            }
         }
     });
     drop(extra);
     eprintln!(
-        "held: {} still open after 10 s",
+        "held: {} still open at the end",
         conns.iter().flatten().count()
     );
     // The held connections ask every 4 s, so no idle timeout frees a slot: a new client is
     // answered only if the server makes room for it while they are held.
     assert!(
-        answered >= 3,
+        answered >= PROBES,
         "a new client was answered {answered} times while 4,500 connections were held"
     );
 }

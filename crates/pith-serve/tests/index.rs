@@ -3,9 +3,9 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 use pith_serve::index::Index;
+use pith_testkit::wait;
 use serde_json::Value;
 
 use crate::common::{self, data, have_tool, run, Server};
@@ -240,23 +240,20 @@ fn kill_9_during_index_leaves_the_old_index_readable() {
         .spawn()
         .unwrap();
     // Kill it once the new index is being written beside the old one.
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let temp = loop {
+    let temp = wait::until_within("a temporary index to grow", wait::CEILING, || {
         let growing = std::fs::read_dir(dir.path()).unwrap().flatten().find(|e| {
             e.file_name().to_string_lossy().contains(".pith-index-")
                 && e.metadata()
                     .is_ok_and(|m| m.len() > before.len() as u64 + 64 * 1024)
         });
-        if let Some(e) = growing {
-            break e.path();
+        if growing.is_none() {
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "pith index ended before it could be killed"
+            );
         }
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "pith index ended before it could be killed"
-        );
-        assert!(Instant::now() < deadline, "no temporary index appeared");
-        std::thread::sleep(Duration::from_millis(5));
-    };
+        growing.map(|e| e.path())
+    });
     child.kill().unwrap();
     let status = child.wait().unwrap();
     assert!(!status.success());
@@ -347,15 +344,6 @@ fn a_new_index_with_a_version_met_twice_keeps_both_records() {
     }
 }
 
-/// Polls `f` until it holds, for at most `secs` seconds.
-fn within(secs: u64, what: &str, mut f: impl FnMut() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(secs);
-    while !f() {
-        assert!(Instant::now() < deadline, "not within {secs} s: {what}");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
 #[test]
 fn a_served_index_rebuilt_in_place_is_served_and_a_broken_one_is_not() {
     let dir = tempfile::tempdir().unwrap();
@@ -395,7 +383,7 @@ fn a_served_index_rebuilt_in_place_is_served_and_a_broken_one_is_not() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let second = counts(&r)["records"].as_u64().unwrap();
     assert_eq!(second, first + 1);
-    within(10, "the rebuilt index is served", || {
+    wait::until("the rebuilt index is served", || {
         s.get("/arxiv/2412.14374", &[]).status == 303
     });
     assert_eq!(health(&s), format!("ok {second} records\n"));
@@ -420,7 +408,7 @@ fn a_served_index_rebuilt_in_place_is_served_and_a_broken_one_is_not() {
     let broken = dir.path().join("broken");
     std::fs::write(&broken, b"SQLite format 3\0 but not really an index").unwrap();
     std::fs::rename(&broken, &out).unwrap();
-    within(10, "the server refuses the broken file", || {
+    wait::until("the server refuses the broken file", || {
         std::fs::read_to_string(&log)
             .is_ok_and(|l| l.contains("the new file is not served, the previous index is"))
     });
@@ -440,7 +428,7 @@ fn a_served_index_rebuilt_in_place_is_served_and_a_broken_one_is_not() {
         .args(["-HUP", &s.pid().to_string()])
         .status()
         .unwrap();
-    within(10, "the third index is served", || {
+    wait::until("the third index is served", || {
         s.get("/arxiv/2412.14374", &[]).status == 404
     });
     assert_eq!(health(&s), format!("ok {first} records\n"));

@@ -353,7 +353,11 @@ fn where_an_update_goes_is_refused_alike() {
         &[],
         false,
     );
-    assert!(!cli.ok, "{cli:?}");
+    let said = cli.sentence.unwrap_or_default();
+    assert!(
+        said.starts_with("stamp form, position and size are the stamp's"),
+        "{said}"
+    );
     if python_too {
         let py = python(
             d,
@@ -405,6 +409,51 @@ fn pinned_keys_count_at_every_door() {
         let pinned = python(d, call, &[hash, sig, "ok"], &[("PITH_KEYS", key.as_str())]);
         assert!(pinned.ok, "verify_signature with PITH_KEYS: {pinned:?}");
     }
+}
+
+/// Rows: the server's keys are the library's too: an index built with a key pinned in
+/// `PITH_KEYS` serves what one built with the same key as `--key` serves (the badge, the
+/// record's status, the keys it lists), and differs from one built with neither.
+#[test]
+fn the_server_takes_pinned_keys_as_every_door() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let v = &vectors()[0];
+    let (bundle, key) = pith_testkit::signed_bundle(v);
+    let bundles = d.join("bundles");
+    std::fs::create_dir(&bundles).unwrap();
+    std::fs::write(bundles.join("b.json"), bundle.to_string()).unwrap();
+    let records = common::records_dir(d);
+    let c = common::code(v["pith_number"].as_str().unwrap());
+    let served = |name: &str, env: &[(&str, &str)], extra: &[&str]| {
+        let index = d.join(name);
+        let mut args = vec![
+            "index",
+            "-o",
+            s(&index),
+            "--records",
+            s(&records),
+            "--bundles",
+            s(&bundles),
+        ];
+        args.extend_from_slice(extra);
+        let r = common::run(&pith(), &args, env);
+        assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+        let server = Server::start(&index, &[]);
+        let badge = server.get(&format!("/badge/{c}.json"), &[]).json()["message"].clone();
+        let status = server.get(&format!("/pith/{c}.json"), &[]).json()["status"].clone();
+        let lists = server
+            .get("/pith-signing-key.json", &[])
+            .text()
+            .contains(&key);
+        (badge, status, lists)
+    };
+    let pinned = served("pinned.pith-index", &[("PITH_KEYS", &key)], &[]);
+    let given = served("given.pith-index", &[], &["--key", &key]);
+    let neither = served("neither.pith-index", &[], &[]);
+    assert_eq!(pinned, given, "PITH_KEYS and --key");
+    assert!(pinned.2, "the pinned key is not listed");
+    assert_ne!(neither, given, "a key made no difference");
 }
 
 /// Rows: `verify --capture` takes the PDF alone (a bundle or key is refused, not dropped),
@@ -688,6 +737,40 @@ fn index_errors_are_one_line_and_json() {
             "{row}: {sentence}"
         );
         assert!(!d.join("a.pith-index").exists(), "{row}: an index was left");
+    }
+}
+
+/// Rows: `pith serve` fails as every command does: one line naming the file and what to do
+/// (a missing index, a folder given as the index, an address it cannot listen on), and a
+/// usage error without clap's tip to pass the option after `--`.
+#[test]
+fn serve_errors_are_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("records")).unwrap();
+    let rows: [(&[&str], &str); 4] = [
+        (
+            &["serve", "missing.pith-index"],
+            "missing.pith-index: no such index file (pith index -o INDEX builds one)",
+        ),
+        (
+            &["serve", "records"],
+            "records: is a folder: give the index file (pith index -o INDEX builds one)",
+        ),
+        (
+            &["serve", "x.pith-index", "--addr", "nonsense"],
+            "unexpected argument '--addr' found",
+        ),
+        (
+            &["serve", "x.pith-index", "--json"],
+            "unexpected argument '--json' found",
+        ),
+    ];
+    for (args, says) in rows {
+        let o = cli_outcome(d, args, &[], false);
+        let sentence = o.sentence.unwrap_or_default();
+        assert!(sentence.starts_with(says), "{args:?}: {sentence}");
+        assert!(!sentence.contains("'-- "), "{args:?}: {sentence}");
     }
 }
 

@@ -147,7 +147,12 @@ impl Index {
     /// ```
     pub fn open(path: &Path) -> Result<Index, Error> {
         if !path.is_file() {
-            return Err(Error::from(ErrorKind::Input("no such index file".into())).at(path));
+            let why = if path.is_dir() {
+                "is a folder: give the index file (pith index -o INDEX builds one)"
+            } else {
+                "no such index file (pith index -o INDEX builds one)"
+            };
+            return Err(Error::from(ErrorKind::Input(why.into())).at(path));
         }
         // The file checked must be the file kept: a rebuild may rename another one into place
         // meanwhile, and is then read at the next open.

@@ -101,17 +101,18 @@ impl IndexRequest {
         job::outputs::ready_file(self.index_file(), "the index")
     }
 
-    /// The keys the index trusts: those given, read, after the registry key.
+    /// The keys the index trusts: the registry key, those given, and those `PITH_KEYS` pins
+    /// ([`job::run_keys`]), as at every other door; kept in the index as `--key`'s are.
     ///
     /// # Errors
-    /// What [`job::read_key`] refuses, naming the key as given.
+    /// What [`job::read_key`] refuses, naming the key as given (or `PITH_KEYS`).
     pub fn keys(&self) -> Result<Vec<pith::verify::Key>, Error> {
         let given = self
             .key
             .iter()
             .map(|k| job::read_key(k).map_err(|e| e.in_file(Path::new(k))))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(job::trusted_keys(&given))
+        job::run_keys(&given)
     }
 
     /// How the build runs.

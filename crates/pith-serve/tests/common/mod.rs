@@ -315,17 +315,12 @@ impl Server {
     pub fn terminate(mut self) -> Option<i32> {
         let pid = self.child.id().to_string();
         Command::new("kill").args(["-TERM", &pid]).status().unwrap();
-        let deadline = std::time::Instant::now() + Duration::from_secs(20);
-        loop {
-            if let Some(s) = self.child.try_wait().unwrap() {
-                return s.code();
-            }
-            assert!(
-                std::time::Instant::now() < deadline,
-                "pith serve did not stop on SIGTERM"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        let status = pith_testkit::wait::until_within(
+            "pith serve to stop on SIGTERM",
+            pith_testkit::wait::CEILING,
+            || self.child.try_wait().unwrap(),
+        );
+        status.code()
     }
 
     /// `GET path` with extra header lines.

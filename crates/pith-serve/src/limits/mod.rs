@@ -28,6 +28,12 @@ use axum::response::{IntoResponse, Response};
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
+
+mod settings;
+pub use settings::LimitSettings;
+
+/// The default bound on a PDF sent to `/verify`: 100 MB.
+pub const MAX_UPLOAD: u64 = 100_000_000;
 use tokio::sync::{Notify, Semaphore};
 use tower::ServiceExt;
 
