@@ -23,6 +23,9 @@
 //! A crash or SIGKILL before the commit leaves the group's temporary files (`.pith-tmp-*`) and
 //! no output; dropping a group uncommitted removes its temporary files.
 //!
+//! A large file written as a stream (a tar) goes through [`Writeback`], which starts the
+//! writeback of each stretch written while the next is being written.
+//!
 //! This module owns the commit of whole files; appending an incremental update to a PDF in
 //! place is the `commit` module's. It prints nothing and knows no command-line flags.
 //!
@@ -42,8 +45,10 @@ use std::path::{Path, PathBuf};
 use tempfile::NamedTempFile;
 
 mod group;
+mod writeback;
 
 pub use group::Group;
+pub use writeback::Writeback;
 
 /// An output that could not be written: the file, what failed, and the I/O error as its cause.
 #[derive(Debug, thiserror::Error)]
