@@ -138,10 +138,13 @@ pub fn is_stdio(path: &Path) -> bool {
 /// directly; a temporary file renamed over it would replace the device node itself (as root,
 /// `-o /dev/null` turned /dev/null into a regular file).
 pub fn is_special(path: &Path) -> bool {
-    std::fs::symlink_metadata(path).is_ok_and(|m| {
-        let t = m.file_type();
-        !t.is_file() && !t.is_dir() && !t.is_symlink()
-    })
+    std::fs::symlink_metadata(path).is_ok_and(|m| is_special_type(m.file_type()))
+}
+
+/// [`is_special`] on a type already read (`symlink_metadata`): neither a file, a folder nor a
+/// symbolic link.
+pub fn is_special_type(t: std::fs::FileType) -> bool {
+    !t.is_file() && !t.is_dir() && !t.is_symlink()
 }
 
 /// Makes the folders `dir` lacks, as `mkdir -p` does: the folders of an output are made when

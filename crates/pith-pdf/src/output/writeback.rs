@@ -81,7 +81,12 @@ mod tests {
             w.write_all(chunk).unwrap();
         }
         w.flush().unwrap();
-        assert_eq!(w.started, STRETCH * 2, "two stretches started");
+        // Started at the first write past each stretch: two of them, the tail left to the sync.
+        assert!(
+            (STRETCH * 2..STRETCH * 2 + 100_000).contains(&w.started),
+            "two stretches started: {}",
+            w.started
+        );
         let mut back = Vec::new();
         f.rewind().unwrap();
         f.read_to_end(&mut back).unwrap();
