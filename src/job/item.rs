@@ -607,8 +607,11 @@ fn is_special(p: &Path) -> bool {
 /// It is read within `settings`' limits and stop token, as the update would be.
 pub fn already_done(out: &Path, number: &PithNumber, settings: &Settings) -> Option<u64> {
     use crate::pdf::stamp::printed::Kind;
-    if is_special(out) {
-        return None; // a FIFO would block the open; a device holds no PDF
+    // Nothing there (a new output, the usual case): nothing to open. A FIFO would block the
+    // open; a device holds no PDF.
+    let kind = std::fs::symlink_metadata(out).ok()?.file_type();
+    if crate::output::is_special_type(kind) {
+        return None;
     }
     let f = std::fs::File::open(out).ok()?;
     let found =

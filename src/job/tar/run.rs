@@ -259,7 +259,10 @@ fn stream_checked(
             // The writer makes the folders the tar needs (`out/my.tar` in a fresh directory).
             let mut result = None;
             let committed = crate::output::write_file_with(out, None, |f| {
-                let r = tar::stream(input, &mut *f, &plan, &opts, progress)
+                // Its writeback runs while the rest is read and updated: the sync before the
+                // rename then waits for the last stretch only.
+                let to = crate::output::Writeback::new(f);
+                let r = tar::stream(input, to, &plan, &opts, progress)
                     .and_then(|t| check(&t).map(|_| t));
                 let ok = r.is_ok();
                 result = Some(r);

@@ -125,7 +125,7 @@ impl Group {
         let meta = tmp.as_file().metadata().ok();
         let size = meta.as_ref().map_or(0, |m| m.len());
         if size >= WRITEBACK_FROM {
-            start_writeback(tmp.as_file());
+            super::writeback::start(tmp.as_file(), 0, 0);
         }
         self.bytes += size;
         let dev = meta.map(|m| std::os::unix::fs::MetadataExt::dev(&m));
@@ -302,18 +302,6 @@ fn linux_at_least(release: &str, (major, minor): (u64, u64)) -> bool {
         (Some(a), Some(b)) => (a, b) >= (major, minor),
         _ => false,
     }
-}
-
-/// Asks the kernel to start writing `file`'s dirty pages to disk now, without waiting; the
-/// sync at the commit then mostly finds them written. Only a hint: nothing depends on it but
-/// speed. On Linux `POSIX_FADV_DONTNEED` starts the writeback (and drops pages already clean,
-/// so a batch does not fill the page cache with its outputs); `sync_file_range` would do the
-/// same but has no safe wrapper in our dependencies.
-fn start_writeback(file: &File) {
-    #[cfg(any(target_os = "linux", target_os = "android"))]
-    let _ = rustix::fs::fadvise(file, 0, None, rustix::fs::Advice::DontNeed);
-    #[cfg(not(any(target_os = "linux", target_os = "android")))]
-    let _ = file;
 }
 
 #[cfg(test)]

@@ -23,6 +23,9 @@
 //! A crash or SIGKILL before the commit leaves the group's temporary files (`.pith-tmp-*`) and
 //! no output; dropping a group uncommitted removes its temporary files.
 //!
+//! A large file written as a stream (a tar) goes through [`Writeback`], which starts the
+//! writeback of each stretch written while the next is being written.
+//!
 //! This module owns the commit of whole files; appending an incremental update to a PDF in
 //! place is the `commit` module's. It prints nothing and knows no command-line flags.
 //!
@@ -42,8 +45,10 @@ use std::path::{Path, PathBuf};
 use tempfile::NamedTempFile;
 
 mod group;
+mod writeback;
 
 pub use group::Group;
+pub use writeback::Writeback;
 
 /// An output that could not be written: the file, what failed, and the I/O error as its cause.
 #[derive(Debug, thiserror::Error)]
@@ -133,10 +138,13 @@ pub fn is_stdio(path: &Path) -> bool {
 /// directly; a temporary file renamed over it would replace the device node itself (as root,
 /// `-o /dev/null` turned /dev/null into a regular file).
 pub fn is_special(path: &Path) -> bool {
-    std::fs::symlink_metadata(path).is_ok_and(|m| {
-        let t = m.file_type();
-        !t.is_file() && !t.is_dir() && !t.is_symlink()
-    })
+    std::fs::symlink_metadata(path).is_ok_and(|m| is_special_type(m.file_type()))
+}
+
+/// [`is_special`] on a type already read (`symlink_metadata`): neither a file, a folder nor a
+/// symbolic link.
+pub fn is_special_type(t: std::fs::FileType) -> bool {
+    !t.is_file() && !t.is_dir() && !t.is_symlink()
 }
 
 /// Makes the folders `dir` lacks, as `mkdir -p` does: the folders of an output are made when
