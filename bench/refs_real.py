@@ -113,7 +113,7 @@ def main():
     ap.add_argument("--pith", default="target/release/pith")
     ap.add_argument("--papers", type=int, default=0, help="only the first N papers (0: all)")
     ap.add_argument("--tools", default="pith,refextract,pdfx")
-    ap.add_argument("--group", type=int, default=0, help="only the papers of this held-out group (1, 2, 3)")
+    ap.add_argument("--group", type=int, default=0, help="only the papers of this held-out group (1, 2, 3, 4, 5)")
     ap.add_argument("--misses", action="store_true", help="list what each tool missed and reported wrongly")
     a = ap.parse_args()
     papers = score.load(a.papers, group=a.group)
@@ -131,14 +131,17 @@ def main():
     held = [p for p in papers if p["heldout"] and p.get("group", 1) == 1]
     held2 = [p for p in papers if p.get("group", 1) == 2]
     held3 = [p for p in papers if p.get("group", 1) == 3]
+    held4 = [p for p in papers if p.get("group", 1) == 4]
+    held5 = [p for p in papers if p.get("group", 1) == 5]
     print(f"{len(papers)} papers ({len(held)} held out, {len(held2)} in the second held-out group, "
-          f"{len(held3)} in the third), "
+          f"{len(held3)} in the third, {len(held4)} in the fourth, {len(held5)} in the fifth), "
           f"{sum(len(p['printed']) for p in papers)} printed ids, {sum(len(p['links']) for p in papers)} link-only ids\n")
     print("| tool | part | recall | recall with links | precision | seconds per paper |")
     print("|---|---|---:|---:|---:|---:|")
     for tool, (got, secs) in results.items():
         for part, ps in [("all", papers), ("held out", held), ("held out, second group", held2),
-                         ("held out, third group", held3)]:
+                         ("held out, third group", held3), ("held out, fourth group", held4),
+                         ("held out, fifth group", held5)]:
             if not ps:
                 continue
             _, t = score.score(ps, got)

@@ -107,7 +107,7 @@ def main():
     ap.add_argument("pith")
     ap.add_argument("--papers", type=int, default=0)
     ap.add_argument("--heldout-only", action="store_true")
-    ap.add_argument("--group", type=int, default=0, help="only the papers of this held-out group (1, 2, 3)")
+    ap.add_argument("--group", type=int, default=0, help="only the papers of this held-out group (1, 2, 3, 4, 5)")
     ap.add_argument("-v", "--verbose", action="store_true", help="list missed and wrong ids")
     a = ap.parse_args()
     papers = load(a.papers, a.heldout_only, a.group)

@@ -25,8 +25,12 @@
 //!   to five digits alone, printed on the baseline of another line of the page (within a
 //!   quarter of its size) that it does not overlap and that holds more than digits. It is
 //!   not read: a DOI broken after `10.` goes on in the line below, not in the margin's number.
-//! - A **link** counts when its URI is a DOI's (`doi.org`, `dx.doi.org`) or an arXiv
-//!   abstract's or PDF's and its rectangle overlaps a line of the list.
+//! - A **link** counts when its URI is a DOI's (`doi.org`, `dx.doi.org`), a publisher's
+//!   page that names its DOI in its path or query (`…/doi/abs/10.1002/…`,
+//!   `link.springer.com/book/10.1007/…`, `…/article?id=10.1371/…`) or an arXiv
+//!   abstract's or PDF's and its rectangle overlaps a line of the list, or, thinner than a
+//!   quarter of a line (a link split by a line break, written as one strip from its start to
+//!   its end), lies within half a line of one that it spans across.
 //!
 //! Each step costs what sorting the lines costs: no line is compared with every other.
 
@@ -410,7 +414,8 @@ pub(super) fn links(pages: &[PageText], listed: &[(usize, usize)], found: &mut F
     }
 }
 
-/// What a link's URI cites: a DOI's URL or an arXiv abstract's or PDF's.
+/// What a link's URI cites: a DOI's URL, a publisher's page that names its DOI (see
+/// [`landing_doi`]), or an arXiv abstract's or PDF's.
 pub(super) fn cited_by_uri(uri: &str) -> Option<Cited> {
     let uri = uri.trim();
     if let Some((id, version, _)) = crate::arxiv_id::of_url(uri) {
@@ -421,10 +426,11 @@ pub(super) fn cited_by_uri(uri: &str) -> Option<Cited> {
         .or_else(|| uri.strip_prefix("http://"))?;
     let (host, path) = rest.split_once('/')?;
     let host = host.to_ascii_lowercase();
-    if !matches!(host.as_str(), "doi.org" | "dx.doi.org" | "www.doi.org") {
-        return None;
-    }
-    let doi = percent_decoded(path.split(['?', '#']).next()?)?;
+    let doi = if matches!(host.as_str(), "doi.org" | "dx.doi.org" | "www.doi.org") {
+        percent_decoded(path.split(['?', '#']).next()?)?
+    } else {
+        landing_doi(path)?
+    };
     if let Some((id, version)) = crate::arxiv_id::of_text(&doi) {
         return Some(Cited::Arxiv { id, version });
     }
@@ -435,6 +441,58 @@ pub(super) fn cited_by_uri(uri: &str) -> Option<Cited> {
         })
         && !doi.chars().any(|c| c.is_whitespace() || c.is_control());
     ok.then(|| Cited::Doi(doi.trim_end_matches(['.', ',', ';']).to_owned()))
+}
+
+/// Path segments after which publishers' pages print the DOI they stand for
+/// (`/doi/10.…`, `/doi/abs/10.…`: Wiley, Taylor & Francis, SAGE, ACS, APS; `/article/10.…`,
+/// `/chapter/10.…`, `/book/10.…`, `/content/pdf/10.…`: Springer; `content` only before a
+/// view).
+const LANDING_BEFORE: [&str; 5] = ["doi", "article", "chapter", "book", "referenceworkentry"];
+/// Views a publisher names between that segment and the DOI, or after the DOI.
+const LANDING_VIEWS: [&str; 8] = [
+    "abs", "full", "pdf", "epdf", "epub", "fulltext", "abstract", "summary",
+];
+
+/// The DOI a publisher's page names in its URL (`path`, after the host): in its path after
+/// a segment of [`LANDING_BEFORE`] (a view of [`LANDING_VIEWS`] between them; views and
+/// `.pdf` after it left out), or as the value of its query's `doi` or `id`
+/// (`journals.plos.org/plosone/article?id=10.1371/…`). Only a value that starts with `10.`
+/// is taken; the caller checks the DOI's grammar.
+fn landing_doi(path: &str) -> Option<String> {
+    let path = path.split('#').next()?;
+    let (path, query) = path.split_once('?').unwrap_or((path, ""));
+    for pair in query.split('&') {
+        if let Some(v) = pair
+            .strip_prefix("doi=")
+            .or_else(|| pair.strip_prefix("id="))
+        {
+            let v = percent_decoded(v)?;
+            if v.starts_with("10.") {
+                return Some(v);
+            }
+        }
+    }
+    let segs: Vec<&str> = path.split('/').collect();
+    let at = segs.iter().position(|s| s.starts_with("10."))?;
+    let before = &segs[..at];
+    let named = match before {
+        [.., b, v] if LANDING_VIEWS.contains(v) => LANDING_BEFORE.contains(b) || *b == "content",
+        [.., b] => LANDING_BEFORE.contains(b),
+        [] => false,
+    };
+    if !named {
+        return None;
+    }
+    let mut tail = &segs[at..];
+    while let [rest @ .., last] = tail {
+        if rest.len() > 1 && (LANDING_VIEWS.contains(last) || last.is_empty()) {
+            tail = rest;
+        } else {
+            break;
+        }
+    }
+    let doi = percent_decoded(&tail.join("/"))?;
+    Some(doi.strip_suffix(".pdf").map(str::to_owned).unwrap_or(doi))
 }
 
 /// `s` with its `%XX` escapes undone; `None` when that is not UTF-8.
@@ -463,7 +521,8 @@ fn percent_decoded(s: &str) -> Option<String> {
 }
 
 /// The line (index into `lines`, those of the list on one page, sorted by height) that the
-/// rectangle `rect` overlaps, if any.
+/// rectangle `rect` overlaps, if any; or, for a rectangle thinner than a quarter of a line
+/// (see [`between`]), the line it touches.
 pub(super) fn under(lines: &[(usize, &Line)], rect: [f32; 4]) -> Option<usize> {
     let [x0, y0, x1, y1] = rect;
     // A line's glyphs reach from a quarter of its size below its baseline to its size above.
@@ -472,13 +531,46 @@ pub(super) fn under(lines: &[(usize, &Line)], rect: [f32; 4]) -> Option<usize> {
         .iter()
         .take_while(|(_, l)| l.y - l.size.clamp(0.0, 100.0) * 0.25 <= y1)
         .take(LINES_PER_LINK)
-        .find(|(_, l)| {
-            l.y + l.size * 0.8 > y0
-                && l.y - l.size * 0.25 < y1
-                && l.x0 < x1
-                && l.x1.max(l.x0 + 1.0) > x0
-        })
+        .find(|(_, l)| l.y + l.size * 0.8 > y0 && l.y - l.size * 0.25 < y1 && across(l, x0, x1))
         .map(|(i, _)| *i)
+        .or_else(|| between(lines, rect))
+}
+
+/// A line's size, as far as its geometry is trusted.
+fn size(l: &Line) -> f32 {
+    l.size.clamp(0.0, 100.0)
+}
+
+/// Whether `l` reaches into the span from `x0` to `x1`.
+fn across(l: &Line, x0: f32, x1: f32) -> bool {
+    l.x0 < x1 && l.x1.max(l.x0 + 1.0) > x0
+}
+
+/// The line a link rectangle thinner than a quarter of a line belongs to: some producers
+/// write a link that a line break splits as one rectangle from where it starts (at the
+/// first line's right) to where it ends (at the next line's left), a strip in the leading
+/// between the two lines that overlaps neither. Such a strip counts for the nearest line it
+/// spans across, within half that line's size of its glyphs; both lines are the same entry's.
+fn between(lines: &[(usize, &Line)], rect: [f32; 4]) -> Option<usize> {
+    let [x0, y0, x1, y1] = rect;
+    let from = lines.partition_point(|(_, l)| l.y + size(l) * 1.3 < y0);
+    let mut best: Option<(f32, usize)> = None;
+    for (i, l) in lines[from..]
+        .iter()
+        .take_while(|(_, l)| l.y - size(l) * 0.75 <= y1)
+        .take(LINES_PER_LINK)
+    {
+        let s = size(l);
+        if y1 - y0 >= s * 0.25 || !across(l, x0, x1) {
+            continue;
+        }
+        let gap = ((l.y - s * 0.25) - y1).max(y0 - (l.y + s * 0.8)).max(0.0);
+        // On a tie the higher line (the link's start, read first) wins.
+        if gap <= s * 0.5 && best.is_none_or(|(g, _)| gap <= g) {
+            best = Some((gap, *i));
+        }
+    }
+    best.map(|(_, i)| i)
 }
 
 /// The citing paper's id and version as arXiv stamps its first page (`arXiv:2402.03791v3

@@ -141,8 +141,48 @@ fn link_targets() {
         c("https://doi.org/10.48550/arXiv.2402.03791").as_deref(),
         Some("arxiv:2402.03791")
     );
+    // Publishers' pages that name their DOI.
+    for (u, key) in [
+        (
+            "https://onlinelibrary.wiley.com/doi/abs/10.1002/asi.23256",
+            "doi:10.1002/asi.23256",
+        ),
+        (
+            "http://onlinelibrary.wiley.com/doi/10.1002/asi.23256/full",
+            "doi:10.1002/asi.23256",
+        ),
+        (
+            "https://link.springer.com/book/10.1007/978-3-030-70578-7",
+            "doi:10.1007/978-3-030-70578-7",
+        ),
+        (
+            "https://link.springer.com/article/10.1007/s11192-018-2920-6",
+            "doi:10.1007/s11192-018-2920-6",
+        ),
+        (
+            "https://link.springer.com/content/pdf/10.1007/s11192-018-2920-6.pdf",
+            "doi:10.1007/s11192-018-2920-6",
+        ),
+        (
+            "https://journals.plos.org/plosone/article?id=10.1371/journal.pone.0197260",
+            "doi:10.1371/journal.pone.0197260",
+        ),
+        (
+            "https://www.tandfonline.com/doi/full/10.1080/00031305.2016.1154108#abstract",
+            "doi:10.1080/00031305.2016.1154108",
+        ),
+        (
+            "https://iopscience.iop.org/article/10.1088/1475-7516/2014/01/007",
+            "doi:10.1088/1475-7516/2014/01/007",
+        ),
+    ] {
+        assert_eq!(c(u).as_deref(), Some(key), "{u}");
+    }
     for u in [
         "https://example.org/10.1000/x",
+        "https://example.org/files/10.5/report.pdf",
+        "https://example.org/doi/",
+        "https://example.org/article?page=10.1000/x",
         "https://doi.org/",
         "https://doi.org/10.x/abc",
         "mailto:a@b",
@@ -248,4 +288,40 @@ fn the_dois_of_the_first_pages_header_and_footer_are_the_papers_own() {
     // Nor where the list itself is printed on the first page.
     let listed: HashSet<usize> = (0..first_lines).collect();
     assert!(own_dois(&[first_again], &listed).is_empty());
+}
+
+#[test]
+fn a_link_split_by_a_line_break_as_a_strip_between_its_lines() {
+    // PTEP's list: `[42] … Nucl. Phys. B 775, 120 (2007); 836, 127 (2010)⏎[erratum].`, whose
+    // second reference is linked by a 1-point strip from the link's start (x 429, first line)
+    // to its end (x 154, after `[erratum]`), in the leading between the two lines.
+    let at = |text: &str, x0: f32, x1: f32, y: f32| Line {
+        text: text.into(),
+        x0,
+        x1,
+        y,
+        size: 9.96,
+        rotated: false,
+    };
+    let entry = at(
+        "[42] F. Feruglio, … Nucl. Phys. B 775, 120 (2007); 836, 127 (2010)",
+        89.5,
+        494.4,
+        312.1,
+    );
+    let erratum = at("[erratum].", 113.0, 153.4, 300.1);
+    let next = at(
+        "[43] Y. Kajiyama, … Phys. Rev. D 75, 033001 (2007).",
+        89.5,
+        392.6,
+        288.2,
+    );
+    let lines = [(7, &next), (6, &erratum), (5, &entry)];
+    assert_eq!(under(&lines, [154.4, 308.0, 429.5, 309.0]), Some(5));
+    // A link drawn over a line as usual still finds it.
+    assert_eq!(under(&lines, [315.2, 286.0, 393.6, 297.0]), Some(7));
+    // A strip farther than half a line from any line's glyphs, or a rectangle as tall as a
+    // line's glyphs lying in the leading, belongs to no line.
+    assert_eq!(under(&lines, [154.4, 326.0, 429.5, 327.0]), None);
+    assert_eq!(under(&[(5, &entry)], [154.4, 296.0, 429.5, 308.0]), None);
 }
