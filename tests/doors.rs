@@ -108,6 +108,27 @@ const RULES: &[Rule] = &[
         what: "a deadline made from seconds by hand (job::stop::bound_of_secs is the one rule)",
         holds: |l| l.contains("Duration::from_secs_f64") || l.contains("from_secs(a."),
     },
+    Rule {
+        what: "an option required or paired in a door's error context (the request's validate() refuses it, and its plan gives the run what it needs)",
+        holds: |l| l.contains(".context(\"--") || l.contains(".context(\"with --"),
+    },
+    Rule {
+        what: "a request's rule run by a door (standard input once, the tar and its report on standard output, the references file, the workers, the shard): the request's validate() and its run apply it",
+        holds: |l| {
+            DOOR_RUN_RULES.iter().any(|r| l.contains(r))
+        },
+    },
+];
+
+/// The library's rules a request applies itself, named by a door that would apply them
+/// again (or in another order) on its own.
+const DOOR_RUN_RULES: &[&str] = &[
+    "stdin_once(",
+    "tar_stdout_once(",
+    "check_target(",
+    "pass_threads(",
+    "worker_threads(",
+    "job::shard(",
 ];
 
 /// A contradiction refused by a door: a condition joining two options (`if a && b`, `if a ||
@@ -228,6 +249,21 @@ fn front_ends_hold_no_default_clamp_key_or_contradiction_rule() {
     );
 }
 
+/// Every door of `pith batch` is read: the command line's batch and tar flags, Python's
+/// `batch` and `process_tar`.
+#[test]
+fn the_batch_doors_are_read() {
+    let files = door_files();
+    for f in [
+        "src/cli/batch.rs",
+        "src/cli/tar.rs",
+        "python/src/batch.rs",
+        "python/src/tar.rs",
+    ] {
+        assert!(files.contains(&root().join(f)), "{f} is not read");
+    }
+}
+
 #[test]
 fn every_allowed_place_is_still_there() {
     // An allowance outlives its line only by mistake: each must still match a line.
@@ -258,6 +294,11 @@ fn the_rules_catch_what_they_name() {
         "#[arg(long, default_value = \".\")]",
         "#[group(required = true, multiple = false)]",
         "ArgGroup::new(\"input\").multiple(false)",
+        "let output = args.out_tar.as_deref().context(\"--tar needs --out-tar\")?;",
+        "pith::job::stdin_once(inputs).context(\"--tar and --arxiv-metadata\")?;",
+        "let threads = pith::job::pass_threads(jobs);",
+        "pith::job::refs::RefsSink::check_target(p, read)",
+        "let shard = pith::job::shard(shared.shard)?;",
     ] {
         assert!(caught(bad), "not caught: {bad}");
     }

@@ -516,6 +516,48 @@ fn requests_round_trip_through_json() {
         },
         canonical: true,
     });
+    round(pith::job::run::BatchRequest {
+        dir: Some("papers".into()),
+        arxiv_metadata: vec!["-".into(), "oai.xml.gz".into()],
+        unmatched: Some("unmatched.txt".into()),
+        shard: Some("1/4".into()),
+        out_dir: Some("numbered".into()),
+        mirror: true,
+        strict: true,
+        jobs: Some(8),
+        report: Some("reports/r.jsonl".into()),
+        refs: Some("refs.jsonl".into()),
+        update: UpdateRequest {
+            stamp: true,
+            file_timeout: Some(0.0),
+            ..Default::default()
+        },
+        no_clobber: true,
+        ..Default::default()
+    });
+    round(pith::job::run::BatchRequest {
+        arxiv_metadata: vec!["meta.jsonl".into()],
+        tar: pith::job::tar::request::TarRequest {
+            tar: Some("-".into()),
+            out_tar: Some("out.tar".into()),
+            arxiv_manifest: Some("arXiv_pdf_manifest.xml".into()),
+            tar_name: Some("arXiv_pdf_2402_001.tar".into()),
+            spool_dir: Some("/var/tmp".into()),
+            ..Default::default()
+        },
+        ..Default::default()
+    });
+    // A batch's password, like every update's, stays out of the text; an option no batch
+    // has (a tar option outside its section) is refused.
+    let locked = pith::job::run::BatchRequest {
+        update: UpdateRequest {
+            password: Some(b"hunter2".to_vec()),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    assert!(!serde_json::to_string(&locked).unwrap().contains("hunter2"));
+    assert!(serde_json::from_str::<pith::job::run::BatchRequest>(r#"{"out_tar": "x"}"#).is_err());
     // The password is never written out with a request.
     let secret = StripRequest {
         password: Some(b"hunter2".to_vec()),
@@ -621,15 +663,21 @@ fn contradictions_are_the_requests_at_the_command_line() {
         },
         canonical: true,
     };
-    let tar_alone = pith::job::tar::request::TarRequest {
-        tar: Some("a.tar".into()),
-        arxiv_metadata: true,
+    let tar_alone = pith::job::run::BatchRequest {
+        arxiv_metadata: vec!["m.json".into()],
+        tar: pith::job::tar::request::TarRequest {
+            tar: Some("a.tar".into()),
+            ..Default::default()
+        },
         ..Default::default()
     };
-    let tars_without_out = pith::job::tar::request::TarRequest {
-        tar_dir: Some("tars".into()),
-        arxiv_manifest: Some("m.xml".into()),
-        arxiv_metadata: true,
+    let tars_without_out = pith::job::run::BatchRequest {
+        arxiv_metadata: vec!["m.json".into()],
+        tar: pith::job::tar::request::TarRequest {
+            tar_dir: Some("tars".into()),
+            arxiv_manifest: Some("m.xml".into()),
+            ..Default::default()
+        },
         ..Default::default()
     };
     // (arguments, the library's sentence, the kind under --json when the command takes it)
@@ -673,12 +721,12 @@ fn contradictions_are_the_requests_at_the_command_line() {
                 .validate()
                 .unwrap_err(),
             ),
-            None,
+            Some("stamp"),
         ),
         (
             vec!["batch", "--tar", "a.tar", "--arxiv-metadata", "m.json"],
             said(&tar_alone.validate().unwrap_err()),
-            None,
+            Some("request"),
         ),
         (
             vec![
@@ -691,7 +739,7 @@ fn contradictions_are_the_requests_at_the_command_line() {
                 "m.json",
             ],
             said(&tars_without_out.validate().unwrap_err()),
-            None,
+            Some("request"),
         ),
         (
             vec!["badge", n, "--key", "k"],

@@ -33,11 +33,13 @@ use crate::progress::Callback;
 ///
 /// Returns a dict: ``lines`` (the report lines, as ``pith batch --json`` prints them) and
 /// ``summary`` (its last line). Raises OptionError (kind ``request``) for arguments that do
-/// not go together, with the sentence ``pith batch`` prints for the same request (neither or
-/// both of ``dir`` and ``manifest``, neither or both of ``out_dir`` and ``in_place``, ``mirror``
-/// without ``out_dir`` or with ``check``, ``check`` with ``dry_run``, ``any_version`` or
-/// ``unmatched`` without ``metadata``, ``"-"`` twice); BatchError and its kin when the inputs
-/// cannot be read; a file that is refused or fails is a line, not an exception.
+/// not go together, with the sentence ``pith batch`` prints for the same request (the
+/// library's ``BatchRequest`` checks them: neither or both of ``dir`` and ``manifest``,
+/// neither or both of ``out_dir`` and ``in_place``, ``mirror`` without ``out_dir`` or with
+/// ``check``, ``check`` with ``dry_run``, ``any_version`` or ``unmatched`` without
+/// ``metadata``, ``"-"`` twice, ``jobs=0``, ``refs`` naming a folder, a PDF or a file read);
+/// BatchError and its kin when the inputs cannot be read; a file that is refused or fails is a
+/// line, not an exception.
 #[pyfunction]
 #[pyo3(signature = (
     dir=None, *, manifest=None, root=None, out_dir=None, in_place=false, dry_run=false,
@@ -57,7 +59,7 @@ pub fn batch<'py>(
     dry_run: bool,
     check: bool,
     mirror: bool,
-    shard: Option<&str>,
+    shard: Option<String>,
     jobs: Option<usize>,
     metadata: Option<&Bound<'py, PyAny>>,
     any_version: bool,
@@ -74,39 +76,36 @@ pub fn batch<'py>(
     progress: Option<Py<PyAny>>,
     refs: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let metadata = crate::tar::paths_arg(metadata)?;
-    let settings = crate::pdf::Update::new(force, repair, None, now, file_timeout)
-        .stamp(stamp, stamp_form, stamp_position, stamp_size, replace)
-        .settings(py)?;
+    // The keywords as the library's request, nothing decided here: it fills what is left out
+    // and refuses what does not hold together, with the sentence `pith batch` prints.
     let request = job::run::BatchRequest {
-        inputs: job::run::Inputs {
-            manifest: manifest.as_deref(),
-            root: root.as_deref(),
-            dir: dir.as_deref(),
-            arxiv_metadata: &metadata,
-            any_version,
-            unmatched: unmatched.as_deref(),
-            shard,
-        },
-        out_dir: out_dir.as_deref(),
+        dir,
+        manifest,
+        root,
+        arxiv_metadata: crate::tar::paths_arg(metadata)?,
+        any_version,
+        unmatched,
+        shard,
+        out_dir,
         in_place,
         dry_run,
         mirror,
         check,
         jobs,
-        settings: &settings,
-        refs: refs.as_deref(),
+        refs,
+        update: crate::pdf::Update::new(force, repair, None, now, file_timeout)
+            .stamp(stamp, stamp_form, stamp_position, stamp_size, replace)
+            .request(),
+        ..Default::default()
     };
     let mut lines: Callback<ItemReport> = Callback::new(progress);
     let done = py.detach(|| {
         let prepared = request.prepare(&mut |_| {})?;
         job::run::run(prepared.run, &mut lines)
     });
-    let name = dir
-        .as_ref()
-        .or(manifest.as_ref())
-        .map(|p| p.display().to_string());
-    let done = done.map_err(|e| errors::job(py, &name.unwrap_or_default(), &e))?;
+    let name = request.dir.as_ref().or(request.manifest.as_ref());
+    let name = name.map(|p| p.display().to_string()).unwrap_or_default();
+    let done = done.map_err(|e| errors::job(py, &name, &e))?;
     let lines = lines.finish()?;
     let v = serde_json::json!({ "lines": lines, "summary": done.summary });
     value_to_py(py, &v)

@@ -10,7 +10,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyModule};
 
 use pith::batch::manifest::Manifest;
-use pith::job::tar::run::{Request, Sink, Source};
+use pith::job;
+use pith::job::run::TarPlan;
+use pith::job::tar::request::TarRequest;
+use pith::job::tar::run::{Sink, Source};
 use pith::job::tar::{self, ErrorKind, MemberReport};
 
 use crate::convert::value_to_py;
@@ -141,19 +144,10 @@ fn tar_error(py: Python<'_>, e: &tar::Error) -> PyErr {
     )
 }
 
+/// arXiv's manifest at `path`, or the library's error (kind ``manifest``, ``io`` when it
+/// cannot be read), as ``process_tar`` raises it.
 fn manifest_arg(py: Python<'_>, path: &Path) -> PyResult<Manifest> {
-    Manifest::read(path).map_err(|e| {
-        errors::raise(
-            py,
-            "TarError",
-            "manifest",
-            pith::pdf::chain(&e),
-            errors::Attrs {
-                path: Some(path.display().to_string()),
-                ..Default::default()
-            },
-        )
-    })
+    Manifest::read(path).map_err(|e| errors::job(py, "", &job::Error::from(e)))
 }
 
 /// Streams the tar ``src`` to ``dst``, updating each PDF member named by arXiv id
@@ -163,11 +157,13 @@ fn manifest_arg(py: Python<'_>, path: &Path) -> PyResult<Manifest> {
 /// kept, everything else copied byte for byte. The GIL is released while the tar streams.
 ///
 /// ``src`` and ``dst`` are paths or binary file objects (``open(…, "rb")``, fsspec/s3fs
-/// files): a path output is written whole and renamed into place; a file object is written
-/// as the tar streams. ``manifest`` (arXiv_pdf_manifest.xml) checks the tar's md5 and size
-/// against its entry, found by ``src``'s file name, or for a file object by ``name`` (the
-/// tar's file name) or else by content; ``any_tar`` accepts a tar it does not list. ``report``
-/// writes the report lines and totals to that path (the CLI's ``NAME.jsonl``). ``jobs``
+/// files; ``"-"`` is standard input or output, as at the command line): a path output is
+/// written whole and renamed into place; a file object is written as the tar streams.
+/// ``manifest`` (arXiv_pdf_manifest.xml) checks the tar's md5 and size against its entry,
+/// found by ``src``'s file name, or for a file object by ``name`` (the tar's file name, for a
+/// stream only) or else by content; ``any_tar`` accepts a tar it does not list. ``report``
+/// writes the report lines and totals to that path (the CLI's ``NAME.jsonl``; its missing
+/// folders made, ``"-"`` standard output), with the md5s when ``manifest`` is given. ``jobs``
 /// workers update PDFs (default: the cores); ``now`` is the update time (default:
 /// ``SOURCE_DATE_EPOCH`` or now). ``progress``, if given, is called with each member's line (a
 /// dict) as it is written; returning ``False`` stops the run before the next member, as does
@@ -183,8 +179,12 @@ fn manifest_arg(py: Python<'_>, path: &Path) -> PyResult<Manifest> {
 /// Returns a dict: ``members`` (a dict per regular file: ``pdf`` its name, ``id``,
 /// ``version``, ``status``, ``reason``, ``number``, ``copied``, ``bytes_before``,
 /// ``bytes_after``, ``ms``) and ``totals`` (the counts, ``md5_in``, ``size_in``, ``md5``,
-/// ``size``). Raises TarError (kinds ``header``, ``truncated``, ``io``, ``metadata``,
-/// ``mismatch``, ``unlisted``, ``same_file``, ``manifest``); a PDF that cannot be updated is a
+/// ``size``). Raises OptionError (kind ``request``) for keywords that do not go together, with
+/// the sentence ``pith batch --tar`` gives (the library's ``BatchRequest`` checks them: no
+/// metadata, ``any_tar`` without ``manifest``, ``name`` with a tar file, ``jobs=0``, ``refs``
+/// naming a folder, a PDF or a file read); BatchError (kind ``manifest``, or ``io`` when it
+/// cannot be read) for ``manifest``; TarError (kinds ``header``, ``truncated``, ``io``,
+/// ``metadata``, ``mismatch``, ``unlisted``, ``same_file``); a PDF that cannot be updated is a
 /// member with status ``refused`` or ``failed``, copied unchanged, not an exception.
 #[pyfunction]
 #[pyo3(signature = (
@@ -218,82 +218,69 @@ pub fn process_tar<'py>(
     progress: Option<Py<PyAny>>,
     refs: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let metadata = paths_arg(Some(metadata))?;
     let mut src = end_arg(src, "src", "read", PyReader)?;
-    let dst = end_arg(dst, "dst", "write", PyWriter)?;
-    // The library's check of a tar run, with the sentences `pith batch --tar` gives.
-    pith::job::tar::request::TarRequest {
-        tar: Some(src.named()),
-        out_tar: Some(dst.named()),
-        arxiv_manifest: manifest.clone(),
-        any_tar,
-        tar_name: name.clone(),
-        arxiv_metadata: !metadata.is_empty(),
-        ..Default::default()
-    }
-    .validate()
-    .map_err(|e| crate::errors::job(py, "", &e))?;
-    let refs = refs
-        .as_deref()
-        .map(|p| {
-            let read = match &src {
-                End::Path(s) => Some(s.as_path()),
-                End::File(_) => None,
-            };
-            let read = read
-                .into_iter()
-                .chain(manifest.as_deref())
-                .chain(metadata.iter().map(|m| m.as_path()));
-            pith::job::refs::RefsSink::check_target(p, read)
-                .and_then(|()| pith::job::refs::RefsSink::create(p))
-                .map_err(|e| crate::errors::job(py, &p.display().to_string(), &e))
-        })
-        .transpose()?
-        .map(std::sync::Arc::new);
-    let mut dst = dst;
-    let settings = crate::pdf::Update::new(force, repair, None, now, file_timeout)
-        .stamp(stamp, stamp_form, stamp_position, stamp_size, replace)
-        .settings(py)?;
-    let manifest = manifest
-        .map(|p| manifest_arg(py, &p).map(|m| (p, m)))
-        .transpose()?;
-    let threads = pith::job::pass_threads(jobs);
-    let req = Request {
-        metadata: &metadata,
+    let mut dst = end_arg(dst, "dst", "write", PyWriter)?;
+    // The keywords as the library's request (a file object is a stream, as the CLI's `-`):
+    // it refuses what does not hold together, with the sentences `pith batch --tar` gives,
+    // and makes the run ready (the manifest read, the references file created).
+    let request = job::run::BatchRequest {
+        update: crate::pdf::Update::new(force, repair, None, now, file_timeout)
+            .stamp(stamp, stamp_form, stamp_position, stamp_size, replace)
+            .request(),
+        arxiv_metadata: paths_arg(Some(metadata))?,
         any_version,
-        manifest: manifest.as_ref().map(|(p, m)| (p.as_path(), m)),
-        any_tar,
-        tar: tar::Options {
-            settings,
-            threads,
+        jobs,
+        report,
+        refs,
+        tar: TarRequest {
+            tar: Some(src.named()),
+            out_tar: Some(dst.named()),
+            arxiv_manifest: manifest,
+            any_tar,
+            tar_name: name,
             spool_dir,
-            name: String::new(),
-            md5: report.is_some(),
-            also: refs.clone().map(|r| r as std::sync::Arc<dyn tar::AlsoRead>),
+            tar_dir: None,
         },
+        ..Default::default()
     };
+    let (input, output, name) = match request.tar_plan() {
+        Ok(Some(TarPlan::One {
+            input,
+            output,
+            name,
+        })) => (input, output, name),
+        Ok(_) => unreachable!("a request with a tar and where it goes is one tar's"),
+        Err(e) => return Err(errors::job(py, "", &e)),
+    };
+    let run = py
+        .detach(|| request.tar_run(pith::pdf::Stop::never()))
+        .map_err(|e| errors::job(py, "", &e))?;
     let mut members: Callback<MemberReport> = Callback::new(progress);
     let result = py.detach(|| {
-        let source = match &mut src {
-            End::Path(p) => Source::Path(p),
-            End::File(r) => Source::Reader(Box::new(r), name.as_deref()),
+        // `-` (a path, or a file object's name) is a standard stream, as at the command line.
+        let source = match (input, &mut src) {
+            (Some(p), _) => Source::Path(p),
+            (None, End::File(r)) => Source::Reader(Box::new(r), name),
+            (None, End::Path(_)) => Source::Reader(Box::new(io::stdin()), name),
         };
-        let sink = match &mut dst {
-            End::Path(p) => Sink::Path(p),
-            End::File(w) => Sink::Writer(w),
+        let mut stdout = io::stdout();
+        let sink = match (output, &mut dst) {
+            (Some(p), _) => Sink::Path(p),
+            (None, End::File(w)) => Sink::Writer(w),
+            (None, End::Path(_)) => Sink::Writer(&mut stdout),
         };
-        let totals = tar::run::run_one(&req, source, sink, &mut members)?;
-        if let Some(r) = &report {
+        let totals = tar::run::run_one(&run.request(), source, sink, &mut members)?;
+        if let Some(r) = &request.report {
             tar::run::write_report(r, &members.lines, &totals)?;
         }
         Ok::<_, tar::Error>(totals)
     });
-    let written = py.detach(|| refs.as_ref().map_or(Ok(()), |r| r.finish()));
+    let written = py.detach(|| run.finish());
     // A KeyboardInterrupt or the callback's exception first: the tar's error is then that it
     // was interrupted.
     let members = members.finish()?;
     let totals = result.map_err(|e| tar_error(py, &e))?;
-    written.map_err(|e| crate::errors::job(py, "refs", &e))?;
+    written.map_err(|e| errors::job(py, "refs", &e))?;
     let v = serde_json::json!({
         "members": members,
         "totals": totals,

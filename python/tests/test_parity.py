@@ -406,6 +406,12 @@ def test_bad_batch_requests_are_refused_alike(tmp_path: Path, monkeypatch) -> No
          lambda: pn.batch(d, out_dir=o, metadata=["-", "-"])),
         (["--manifest", "-", "--out-dir", str(o), "--arxiv-metadata", "-", str(meta)],
          lambda: pn.batch(manifest="-", out_dir=o, metadata=["-", meta])),
+        (["--dir", str(d), "--out-dir", str(o), "--jobs", "0"],
+         lambda: pn.batch(d, out_dir=o, jobs=0)),
+        (["--dir", str(d), "--out-dir", str(o), "--refs", str(tmp_path / "x.pdf")],
+         lambda: pn.batch(d, out_dir=o, refs=tmp_path / "x.pdf")),
+        (["--dir", str(d), "--out-dir", str(o), "--refs", str(d)],
+         lambda: pn.batch(d, out_dir=o, refs=d)),
     ]
     sentences = set()
     for args, py in table:
@@ -421,7 +427,7 @@ def test_bad_batch_requests_are_refused_alike(tmp_path: Path, monkeypatch) -> No
 
 def test_tar_and_network_requests_are_refused_alike(tmp_path: Path, monkeypatch) -> None:
     """A tar run without what it needs, and network settings that contradict each other: the
-    library's checks (``TarRequest``, ``net::Settings``) refuse them with the same kind and
+    library's checks (``BatchRequest``, ``net::Settings``) refuse them with the same kind and
     sentence through ``pith`` and Python, before anything is read or written."""
     env = Env(tmp_path, monkeypatch, None)
     tar = tmp_path / "a.tar"
@@ -434,6 +440,14 @@ def test_tar_and_network_requests_are_refused_alike(tmp_path: Path, monkeypatch)
             lambda: pn.process_tar(tar, out, metadata=meta, any_tar=True), "request")
     refused(env, ["batch", "--tar", str(tar), "--out-tar", str(out)],
             lambda: pn.process_tar(tar, out, metadata=[]), "request")
+    # A stream's name beside a tar file, which has its own; a report that is a folder.
+    refused(env, ["batch", "--tar", str(tar), "--out-tar", str(out), "--arxiv-metadata", str(meta),
+                  "--tar-name", "arXiv_pdf_2402_001.tar"],
+            lambda: pn.process_tar(tar, out, metadata=meta, name="arXiv_pdf_2402_001.tar"),
+            "request")
+    refused(env, ["batch", "--tar", str(tar), "--out-tar", str(out), "--arxiv-metadata", str(meta),
+                  "--report", str(tmp_path)],
+            lambda: pn.process_tar(tar, out, metadata=meta, report=tmp_path), "request")
     refused(env, ["number", "2402.03791", "--offline", "--refresh"],
             lambda: pn.number_from_arxiv("2402.03791", offline=True, refresh=True), "setting")
     assert not out.exists()

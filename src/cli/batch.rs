@@ -150,53 +150,49 @@ fn summary_line(s: &job::item::Summary, report: Option<&Path>) -> String {
     line
 }
 
-/// The request of the arguments, checked and read by the library: the jobs of the inputs,
-/// the orphans of a directory and the lines arXiv matching decided, sharded; the metadata
-/// pass's notices and its counts on standard error. (The combinations of these flags are the
-/// library's to refuse, so that the CLI and Python refuse them alike.)
-fn prepare<'a>(
-    args: &'a Args,
-    settings: &'a job::Settings,
-    ui: super::Ui,
-) -> Result<job::run::RunRequest<'a>> {
-    let request = job::run::BatchRequest {
-        inputs: job::run::Inputs {
-            manifest: args.manifest.as_deref(),
-            root: args.root.as_deref(),
-            dir: args.dir.as_deref(),
-            arxiv_metadata: &args.arxiv_metadata,
-            any_version: args.arxiv_any_version,
-            unmatched: args.arxiv_unmatched.as_deref(),
-            shard: args.shard.as_deref(),
-        },
-        out_dir: args.out_dir.as_deref(),
-        in_place: args.in_place,
-        dry_run: args.dry_run,
-        mirror: args.mirror,
-        check: args.check,
-        jobs: args.jobs,
-        settings,
-        refs: args.refs.as_deref(),
-    };
-    let prepared = request
-        .prepare(&mut |r| super::errln!("pith: {}", super::one_line(&r.to_string())))
-        .map_err(|e| {
-            // Where the outputs go is the one choice with no default: name both flags.
-            let unsaid = args.out_dir.is_none() && !args.in_place;
-            let given = args.dir.is_some() || args.manifest.is_some();
-            super::hint::with(
-                e,
-                if unsaid && given {
-                    "; give --out-dir DIR for numbered copies, or --in-place to update the files themselves"
-                } else {
-                    ""
-                },
-            )
-        })?;
-    if let Some(a) = &prepared.arxiv {
-        super::arxiv::note_pass(a, ui);
+impl Args {
+    /// The request these arguments make, nothing decided: the library fills what is left
+    /// out, checks what goes together and says which run it is.
+    fn request(&self, ui: super::Ui) -> Result<job::run::BatchRequest> {
+        Ok(job::run::BatchRequest {
+            dir: self.dir.clone(),
+            manifest: self.manifest.clone(),
+            root: self.root.clone(),
+            arxiv_metadata: self.arxiv_metadata.clone(),
+            any_version: self.arxiv_any_version,
+            unmatched: self.arxiv_unmatched.clone(),
+            shard: self.shard.clone(),
+            out_dir: self.out_dir.clone(),
+            in_place: self.in_place,
+            dry_run: self.dry_run,
+            mirror: self.mirror,
+            check: self.check,
+            strict: self.strict,
+            jobs: self.jobs,
+            report: self.report.clone(),
+            refs: self.refs.clone(),
+            update: super::inject::update_request(
+                self.force,
+                self.repair,
+                None,
+                &self.stamp,
+                self.file_timeout,
+            )?,
+            no_clobber: ui.no_clobber(),
+            tar: self.tar.request(),
+        })
     }
-    Ok(prepared.run)
+}
+
+/// How to say where the outputs go with this command's flags.
+const WHERE: &str =
+    "; give --out-dir DIR for numbered copies, or --in-place to update the files themselves";
+
+/// The library's refusal of `req`, where the outputs go said with this command's flags.
+fn where_hint(req: &job::run::BatchRequest, e: job::Error) -> anyhow::Error {
+    let said = e.to_string();
+    let about_where = req.destination().is_err_and(|d| d.to_string() == said);
+    super::hint::with(e, if about_where { WHERE } else { "" })
 }
 
 /// Ctrl-C and SIGTERM set the flag the run polls: the files in flight are stopped where
@@ -236,17 +232,18 @@ fn progress_bar(report_to_stdout: bool, ui: super::Ui) -> Option<indicatif::Prog
 
 /// The run's progress as the CLI shows it: report lines (with the command line's hints), the
 /// bar, and notes on standard error.
-struct Reporter<'a> {
-    report: Box<dyn Write + 'a>,
+struct Reporter {
+    report: Box<dyn Write>,
     write_err: Option<std::io::Error>,
     bar: Option<indicatif::ProgressBar>,
-    settings: &'a job::Settings,
+    /// The settings whose hints a refused file's reason gets.
+    settings: job::Settings,
     /// Set by Ctrl-C.
     stop: Arc<AtomicBool>,
     ui: super::Ui,
 }
 
-impl Reporter<'_> {
+impl Reporter {
     fn say(&self, line: String) {
         match &self.bar {
             Some(b) => b.println(line),
@@ -255,7 +252,7 @@ impl Reporter<'_> {
     }
 }
 
-impl job::progress::Progress<ItemReport> for Reporter<'_> {
+impl job::progress::Progress<ItemReport> for Reporter {
     fn start(&mut self, total: usize) {
         if let Some(b) = &self.bar {
             b.set_length(total as u64);
@@ -264,7 +261,7 @@ impl job::progress::Progress<ItemReport> for Reporter<'_> {
 
     fn line(&mut self, line: &ItemReport) {
         let mut o = line.clone();
-        super::hint::add_batch_hint(o.refusal, &mut o.reason, self.settings);
+        super::hint::add_batch_hint(o.refusal, &mut o.reason, &self.settings);
         if let Some(b) = &self.bar {
             b.inc(1);
             if matches!(o.status, Status::Failed | Status::Refused) {
@@ -303,92 +300,45 @@ impl job::progress::Progress<ItemReport> for Reporter<'_> {
     }
 }
 
-/// The tar options as given, with the names of the folder run's options given beside them,
-/// for the library to check ([`job::tar::request::TarRequest::validate`]).
-fn tar_request(args: &Args) -> job::tar::request::TarRequest {
-    let t = &args.tar;
-    let folder = [
-        ("--dir", args.dir.is_some()),
-        ("--manifest", args.manifest.is_some()),
-        ("--in-place", args.in_place),
-        ("--mirror", args.mirror),
-        ("--dry-run", args.dry_run),
-        ("--check", args.check),
-        ("--arxiv-unmatched", args.arxiv_unmatched.is_some()),
-        ("--strict", args.strict),
-    ];
-    job::tar::request::TarRequest {
-        tar: t.tar.clone(),
-        out_tar: t.out_tar.clone(),
-        tar_dir: t.tar_dir.clone(),
-        arxiv_manifest: t.arxiv_manifest.clone(),
-        any_tar: t.any_tar,
-        tar_name: t.tar_name.clone(),
-        arxiv_metadata: !args.arxiv_metadata.is_empty(),
-        out_dir: args.out_dir.is_some(),
-        shard: args.shard.is_some(),
-        folder_options: folder
-            .iter()
-            .filter(|(_, given)| *given)
-            .map(|(name, _)| (*name).to_owned())
-            .collect(),
+/// Runs `pith batch`: the run of PDFs or the tar run the library plans from the request.
+pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
+    let req = args.request(ui)?;
+    match req.tar_plan().map_err(|e| where_hint(&req, e))? {
+        Some(plan) => super::tar::run(&req, plan, ui),
+        None => run_files(&req, ui),
     }
 }
 
-/// Runs `pith batch`.
-pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
-    tar_request(&args).validate()?;
-    let req = super::inject::update_request(
-        args.force,
-        args.repair,
-        None,
-        &args.stamp,
-        args.file_timeout,
-    )?;
-    let settings = super::inject::settings(&req, ui)?;
-    if args.tar.active() {
-        let shared = super::tar::Shared {
-            out_dir: args.out_dir.as_deref(),
-            shard: args.shard.as_deref(),
-            jobs: args.jobs,
-            report: args.report.as_deref(),
-            metadata: &args.arxiv_metadata,
-            any_version: args.arxiv_any_version,
-            settings,
-            refs: args.refs.as_deref(),
-            ui,
-        };
-        return super::tar::run(&args.tar, shared);
-    }
+/// A run of PDFs: its inputs read by the library (the metadata pass's notices and its counts
+/// on standard error), every line to the report as its file is done, then the summary.
+fn run_files(req: &job::run::BatchRequest, ui: super::Ui) -> Result<Outcome> {
     let stop = stop_flag()?;
-    let request = prepare(&args, &settings, ui)?;
-    let report_path = args
-        .report
-        .as_deref()
-        .filter(|p| !pith::output::is_stdio(p));
-    let report: Box<dyn Write> = match report_path {
-        Some(p) => Box::new(std::io::BufWriter::new(pith::job::outputs::create_file(
-            p,
-            "the report",
-        )?)),
-        None => Box::new(std::io::stdout().lock()),
-    };
+    let prepared =
+        req.prepare(&mut |r| super::errln!("pith: {}", super::one_line(&r.to_string())))?;
+    if let Some(a) = &prepared.arxiv {
+        super::arxiv::note_pass(a, ui);
+    }
+    let to = req.report_to();
     let mut reporter = Reporter {
-        report,
+        report: to.open()?,
         write_err: None,
-        bar: progress_bar(report_path.is_none(), ui),
-        settings: &settings,
+        bar: progress_bar(to == job::run::ReportTo::Stdout, ui),
+        settings: prepared.run.settings.clone(),
         stop,
         ui,
     };
-    let done = job::run::run(request, &mut reporter)?;
-    finish(&args, reporter, &done, report_path)
+    let done = job::run::run(prepared.run, &mut reporter)?;
+    let report_path = match to {
+        job::run::ReportTo::File(p) => Some(p),
+        _ => None,
+    };
+    finish(req.strict, reporter, &done, report_path)
 }
 
 /// Ends the report with its summary and says how the run ended.
 fn finish(
-    args: &Args,
-    mut reporter: Reporter<'_>,
+    strict: bool,
+    mut reporter: Reporter,
     done: &job::run::RunReport,
     report_path: Option<&Path>,
 ) -> Result<Outcome> {
@@ -405,7 +355,7 @@ fn finish(
     if std::io::stderr().is_terminal() && !reporter.ui.quiet() {
         super::errln!("{}", summary_line(summary, report_path));
     }
-    match done.end(args.strict) {
+    match done.end(strict) {
         job::run::End::Ok => Ok(Outcome::Ok),
         job::run::End::Differs => {
             const SHOWN: usize = 20;

@@ -218,14 +218,6 @@ pub fn update_request(
     })
 }
 
-/// The job settings of an update request, with the command line's no-clobber.
-pub fn settings(req: &UpdateRequest, ui: super::Ui) -> Result<Settings> {
-    Ok(Settings {
-        no_clobber: ui.no_clobber(),
-        ..req.settings()?
-    })
-}
-
 impl Args {
     /// The request these arguments make, nothing decided: the library fills what is left out.
     pub fn request(&self, ui: super::Ui) -> Result<InjectRequest> {

@@ -1,6 +1,6 @@
-//! `pith batch --tar/--tar-dir`: the flags, and the report lines printed. The runs
-//! are [`pith::job::tar::run`]; the tar format and the members' updates are
-//! [`pith::job::tar`].
+//! `pith batch --tar/--tar-dir`: the flags, and the report lines printed. Which run, and
+//! what it needs, is the library's plan ([`pith::job::run::TarPlan`], its run made ready by
+//! [`pith::job::run::BatchRequest::tar_run`]); the runs are [`pith::job::tar::run`].
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -8,9 +8,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
-use pith::batch::manifest::Manifest;
 use pith::job::progress::{Notice, Progress};
-use pith::job::tar::run::{Request, Sink, Source, TarLine};
+use pith::job::run::{BatchRequest, ReportTo, TarPlan, TarRun};
+use pith::job::tar::request::TarRequest;
+use pith::job::tar::run::{Sink, Source, TarLine};
 use pith::job::tar::{self, Totals};
 
 use super::Outcome;
@@ -51,46 +52,23 @@ pub struct TarArgs {
 }
 
 impl TarArgs {
-    /// Whether a tar run was asked for.
-    pub fn active(&self) -> bool {
-        self.tar.is_some() || self.tar_dir.is_some()
+    /// The tar options as given, for the library's request: it decides what they need and
+    /// which run they make ([`pith::job::run::BatchRequest::tar_plan`]).
+    pub fn request(&self) -> TarRequest {
+        TarRequest {
+            tar: self.tar.clone(),
+            out_tar: self.out_tar.clone(),
+            tar_dir: self.tar_dir.clone(),
+            arxiv_manifest: self.arxiv_manifest.clone(),
+            any_tar: self.any_tar,
+            tar_name: self.tar_name.clone(),
+            spool_dir: self.spool_dir.clone(),
+        }
     }
 }
 
-/// The `pith batch` arguments a tar run shares with a directory run.
-pub struct Shared<'a> {
-    /// `--out-dir`.
-    pub out_dir: Option<&'a Path>,
-    /// `--shard`.
-    pub shard: Option<&'a str>,
-    /// `--jobs`.
-    pub jobs: Option<usize>,
-    /// `--report`.
-    pub report: Option<&'a Path>,
-    /// `--arxiv-metadata`.
-    pub metadata: &'a [PathBuf],
-    /// `--arxiv-any-version`.
-    pub any_version: bool,
-    /// `--force`, `--repair`, `--stamp` and its settings, as for `pith batch` on files.
-    pub settings: pith::job::Settings,
-    /// `--refs`.
-    pub refs: Option<&'a Path>,
-    /// The global options.
-    pub ui: super::Ui,
-}
-
-fn is_dash(p: &Path) -> bool {
-    pith::output::is_stdio(p)
-}
-
-/// Runs `pith batch --tar` or `--tar-dir`.
-pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
-    let threads = pith::job::pass_threads(shared.jobs);
-    let shard = pith::job::shard(shared.shard)?;
-    let manifest = match &args.arxiv_manifest {
-        Some(p) => Some(Manifest::read(p)?),
-        None => None,
-    };
+/// Runs `pith batch --tar` or `--tar-dir`: the run the library planned from the request.
+pub fn run(req: &BatchRequest, plan: TarPlan<'_>, ui: super::Ui) -> Result<Outcome> {
     // Ctrl-C or SIGTERM: stop before the next member; the output file is then not written
     // (its temporary file is removed), and a --tar-dir run starts no further tar. A second one
     // exits at once (a pipe that stalls never reaches the next member).
@@ -107,39 +85,35 @@ pub fn run(args: &TarArgs, shared: Shared) -> Result<Outcome> {
         })
         .context("cannot install the Ctrl-C handler")?;
     }
-    let mut settings = shared.settings.clone();
-    settings.stop = run_stop;
-    let refs = match shared.refs {
-        Some(p) => {
-            let read = [args.tar.as_deref(), args.arxiv_manifest.as_deref()];
-            let read = read
-                .into_iter()
-                .flatten()
-                .chain(shared.metadata.iter().map(|m| m.as_path()));
-            pith::job::refs::RefsSink::check_target(p, read)?;
-            Some(Arc::new(pith::job::refs::RefsSink::create(p)?))
-        }
-        None => None,
+    let run = req.tar_run(run_stop).map_err(|e| {
+        super::hint::hinted(
+            e,
+            &pith::job::Settings::default(),
+            false,
+            super::hint::By::Reader,
+        )
+    })?;
+    let lines = Lines {
+        report: req.report_to().open()?,
+        write_err: None,
+        settings: None,
+        terminal: std::io::stderr().is_terminal() && !ui.quiet(),
+        stop,
+        ui,
     };
-    let req = Request {
-        metadata: shared.metadata,
-        any_version: shared.any_version,
-        manifest: args.arxiv_manifest.as_deref().zip(manifest.as_ref()),
-        any_tar: args.any_tar,
-        tar: tar::Options {
-            settings,
-            threads,
-            spool_dir: args.spool_dir.clone(),
-            name: String::new(),
-            md5: false,
-            also: refs.clone().map(|r| r as Arc<dyn tar::AlsoRead>),
-        },
+    let done = match plan {
+        TarPlan::Dir {
+            dir,
+            out_dir,
+            shard,
+        } => run_dir(&run, lines, dir, out_dir, shard, req.report_to()),
+        TarPlan::One {
+            input,
+            output,
+            name,
+        } => run_one(&run, lines, (input, name), output, req.report_to()),
     };
-    let done = match &args.tar_dir {
-        Some(dir) => run_dir(&shared, &req, dir, shard, stop),
-        None => run_one(args, &shared, &req, stop),
-    };
-    let written = refs.as_ref().map_or(Ok(()), |r| r.finish());
+    let written = run.finish();
     let outcome = done?;
     written?;
     Ok(outcome)
@@ -213,34 +187,25 @@ impl Progress<TarLine> for Lines<'_> {
 
 /// `--tar-dir`: every tar of a folder, each to the output folder with its report.
 fn run_dir(
-    shared: &Shared,
-    req: &Request<'_>,
+    run: &TarRun,
+    mut lines: Lines<'_>,
     dir: &Path,
+    out_dir: &Path,
     shard: Option<pith::batch::Shard>,
-    stop: Arc<AtomicBool>,
+    to: ReportTo<'_>,
 ) -> Result<Outcome> {
-    let terminal = std::io::stderr().is_terminal() && !shared.ui.quiet();
-    let out_dir = shared.out_dir.context("--tar-dir needs --out-dir")?;
-    let mut lines = Lines {
-        report: open_report(shared.report, false)?,
-        write_err: None,
-        settings: None,
-        terminal,
-        stop,
-        ui: shared.ui,
-    };
-    let summary = tar::run::run_dir(req, dir, out_dir, shard, &mut lines);
+    let summary = tar::run::run_dir(&run.request(), dir, out_dir, shard, &mut lines);
     let Lines {
         mut report,
         mut write_err,
         ..
     } = lines;
-    let summary = summary.inspect_err(|_| discard_empty_report(&mut report, shared.report))?;
+    let summary = summary.inspect_err(|_| discard_empty_report(&mut report, to))?;
     json_line(&mut report, &summary, &mut write_err);
     if let Some(e) = write_err {
-        return Err(e).context(cannot_write(shared.report, false));
+        return Err(e).context(cannot_write(to));
     }
-    report.flush().context(cannot_write(shared.report, false))?;
+    report.flush().context(cannot_write(to))?;
     if summary.interrupted {
         bail!(
             "interrupted: {} of {} tars done, the others not started (rerun the same command to continue)",
@@ -266,46 +231,37 @@ fn run_dir(
     Ok(Outcome::Ok)
 }
 
-/// `--tar`: one tar to `--out-tar`.
+/// `--tar`: one tar (a file, or standard input with its name) to `--out-tar` (a file, or
+/// standard output).
 fn run_one(
-    args: &TarArgs,
-    shared: &Shared,
-    req: &Request<'_>,
-    stop: Arc<AtomicBool>,
+    run: &TarRun,
+    lines: Lines<'_>,
+    (input, name): (Option<&Path>, Option<&str>),
+    output: Option<&Path>,
+    to: ReportTo<'_>,
 ) -> Result<Outcome> {
-    let terminal = std::io::stderr().is_terminal() && !shared.ui.quiet();
-    let input = args.tar.as_deref().context("--tar")?;
-    let output = args.out_tar.as_deref().context("--tar needs --out-tar")?;
-    let inputs = std::iter::once(input).chain(shared.metadata.iter().map(PathBuf::as_path));
-    pith::job::stdin_once(inputs).context("--tar and --arxiv-metadata")?;
-    pith::job::outputs::tar_stdout_once(output, shared.report)?;
-    if !is_dash(output) {
-        shared.ui.check_clobber(output)?;
-    }
-    // With the tar on standard output, the report goes to a file or standard error.
+    // A refused member's reason gets the hints of the flags that get past it.
     let mut lines = Lines {
-        report: open_report(shared.report, is_dash(output))?,
-        write_err: None,
-        settings: Some(&shared.settings),
+        settings: Some(run.settings()),
         terminal: false,
-        stop,
-        ui: shared.ui,
+        ..lines
     };
-    let src = if is_dash(input) {
-        Source::Reader(Box::new(std::io::stdin()), args.tar_name.as_deref())
-    } else {
-        Source::Path(input)
+    let terminal = std::io::stderr().is_terminal() && !lines.ui.quiet();
+    let src = match input {
+        Some(p) => Source::Path(p),
+        None => Source::Reader(Box::new(std::io::stdin()), name),
     };
     let stdout = std::io::stdout();
     let mut lock;
-    let sink = if is_dash(output) {
-        lock = stdout.lock();
-        Sink::Writer(&mut lock)
-    } else {
-        Sink::Path(output)
+    let sink = match output {
+        Some(p) => Sink::Path(p),
+        None => {
+            lock = stdout.lock();
+            Sink::Writer(&mut lock)
+        }
     };
-    let totals: Result<Totals, _> = tar::run::run_one(req, src, sink, &mut lines);
-    let totals = end_report(lines, totals, shared.report, is_dash(output))?;
+    let totals: Result<Totals, _> = tar::run::run_one(&run.request(), src, sink, &mut lines);
+    let totals = end_report(lines, totals, to)?;
     Ok(end_one(&totals, terminal))
 }
 
@@ -315,8 +271,7 @@ fn run_one(
 fn end_report(
     lines: Lines<'_>,
     totals: Result<Totals, tar::Error>,
-    path: Option<&Path>,
-    stdout_taken: bool,
+    to: ReportTo<'_>,
 ) -> Result<Totals> {
     let Lines {
         mut report,
@@ -329,15 +284,15 @@ fn end_report(
             if let Some(t) = e.partial() {
                 json_line(&mut report, t, &mut write_err);
             }
-            discard_empty_report(&mut report, path);
+            discard_empty_report(&mut report, to);
             return Err(e.into());
         }
     };
     json_line(&mut report, &totals, &mut write_err);
     if let Some(e) = write_err {
-        return Err(e).context(cannot_write(path, stdout_taken));
+        return Err(e).context(cannot_write(to));
     }
-    report.flush().context(cannot_write(path, stdout_taken))?;
+    report.flush().context(cannot_write(to))?;
     Ok(totals)
 }
 
@@ -369,35 +324,22 @@ fn end_one(totals: &Totals, terminal: bool) -> Outcome {
     Outcome::Ok
 }
 
-/// The report's destination: `--report FILE`, else standard output (standard error when the
-/// tar itself goes to standard output).
-fn open_report(report: Option<&Path>, stdout_taken: bool) -> Result<Box<dyn Write>> {
-    Ok(match report.filter(|p| !is_dash(p)) {
-        Some(p) => Box::new(std::io::BufWriter::new(pith::job::outputs::create_file(
-            p,
-            "the report",
-        )?)),
-        None if stdout_taken => Box::new(std::io::stderr()),
-        None => Box::new(std::io::BufWriter::new(std::io::stdout())),
-    })
-}
-
 /// The error line's start when the report cannot be written: the report's file, or the
-/// standard stream it goes to (as [`open_report`] chooses).
-fn cannot_write(report: Option<&Path>, stdout_taken: bool) -> String {
-    match report.filter(|p| !is_dash(p)) {
-        Some(p) => format!("{}: cannot write the report", p.display()),
-        None if stdout_taken => "cannot write the report to standard error".to_owned(),
-        None => "cannot write the report to standard output".to_owned(),
+/// standard stream it goes to ([`BatchRequest::report_to`]).
+fn cannot_write(to: ReportTo<'_>) -> String {
+    match to {
+        ReportTo::File(p) => format!("{}: cannot write the report", p.display()),
+        ReportTo::Stderr => "cannot write the report to standard error".to_owned(),
+        ReportTo::Stdout => "cannot write the report to standard output".to_owned(),
     }
 }
 
 /// After a failed run: writes out what the report holds, and removes the report file if it is
 /// still empty (the run failed before its first line), so that no empty report is left behind.
 /// The file is created before the run, to refuse an unwritable one before any work.
-fn discard_empty_report(w: &mut Box<dyn Write>, report: Option<&Path>) {
+fn discard_empty_report(w: &mut Box<dyn Write>, to: ReportTo<'_>) {
     let _ = w.flush();
-    if let Some(p) = report.filter(|p| !is_dash(p)) {
+    if let ReportTo::File(p) = to {
         if std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() == 0) {
             let _ = std::fs::remove_file(p);
         }

@@ -81,6 +81,10 @@ pub enum ErrorKind {
     /// Occurs when arXiv bulk metadata cannot be read.
     #[error(transparent)]
     Metadata(crate::record::arxiv::bulk::Error),
+    /// Occurs when arXiv's manifest of bulk tars cannot be read or is not one (which names its
+    /// file).
+    #[error(transparent)]
+    Manifest(crate::batch::manifest::Error),
     /// Occurs when a line of a JSON Lines input (one record a line) is no record.
     #[error("line {line}: {source}")]
     Line {
@@ -152,6 +156,10 @@ impl Error {
                 _ => ErrorCode::Manifest,
             },
             ErrorKind::Metadata(_) => ErrorCode::Metadata,
+            ErrorKind::Manifest(e) => match e.kind() {
+                crate::batch::manifest::ErrorKind::Read(_) => ErrorCode::Io,
+                _ => ErrorCode::Manifest,
+            },
             ErrorKind::Line { source, .. } => kind::of_record(source),
         }
     }
@@ -175,6 +183,7 @@ impl Error {
             | ErrorKind::Verify(_)
             | ErrorKind::Arxiv(_)
             | ErrorKind::Metadata(_)
+            | ErrorKind::Manifest(_)
             | ErrorKind::Line { .. } => false,
             _ => true,
         }
@@ -214,6 +223,12 @@ impl std::error::Error for Error {
 impl From<pdf::Error> for Error {
     fn from(e: pdf::Error) -> Self {
         Error::new(ErrorKind::Pdf(e))
+    }
+}
+
+impl From<crate::batch::manifest::Error> for Error {
+    fn from(e: crate::batch::manifest::Error) -> Self {
+        Error::new(ErrorKind::Manifest(e))
     }
 }
 

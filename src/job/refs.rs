@@ -458,10 +458,13 @@ pub struct RefsSink {
     out: std::sync::Mutex<(std::io::BufWriter<std::fs::File>, Option<std::io::Error>)>,
 }
 
+/// What the references file is called in a sentence.
+const WHAT: &str = "the list of references";
+
 impl RefsSink {
     /// Refuses `path` as a references file where creating it would destroy a file the run
-    /// reads (one of `inputs`, or a PDF), or where it names standard output, which a report
-    /// may share.
+    /// reads (one of `inputs`, or a PDF), where it names standard output, which a report
+    /// may share, or where it is a folder.
     ///
     /// # Errors
     /// [`ErrorKind::Request`], whose sentence says what to give.
@@ -487,17 +490,17 @@ impl RefsSink {
         if inputs.into_iter().any(|i| super::same_file(i, path)) {
             return refuse("is a file the run reads");
         }
-        Ok(())
+        super::outputs::not_a_folder(path, WHAT)
     }
 
-    /// Creates (or empties) the file at `path`.
+    /// Creates (or empties) the file at `path`, its missing folders made as every writer
+    /// makes them.
     ///
     /// # Errors
+    /// As [`super::outputs::create_file`]: a folder at `path` is refused in words,
     /// [`ErrorKind::Io`] when it cannot be created.
     pub fn create(path: &Path) -> Result<RefsSink, Error> {
-        let f = std::fs::File::create(path).map_err(|e| {
-            Error::new(ErrorKind::Io("cannot create the references file".into(), e)).in_file(path)
-        })?;
+        let f = super::outputs::create_file(path, WHAT)?;
         Ok(RefsSink {
             path: path.to_owned(),
             out: std::sync::Mutex::new((std::io::BufWriter::new(f), None)),

@@ -592,6 +592,181 @@ fn a_tar_batch_refuses_check() {
     assert_eq!(o.kind.as_deref(), Some("request"));
 }
 
+/// Rows: every contradiction of a batch is its request's (`job::run::BatchRequest`), refused
+/// once with one kind and sentence by `pith batch` (with and without `--json`) and, where
+/// Python's `batch` or `process_tar` takes the options, by Python; nothing is read or
+/// written. Python's arguments `a`: the folder of PDFs, the output folder, the metadata, a tar,
+/// where the tar goes.
+#[test]
+fn batch_contradictions_are_refused_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("pdfs")).unwrap();
+    minimal(&d.join("pdfs"));
+    std::fs::write(d.join("pdfs/in.pith"), SEED).unwrap();
+    std::fs::write(d.join("meta.jsonl"), "").unwrap();
+    std::fs::write(d.join("a.tar"), "").unwrap();
+    let files = ["--dir", "pdfs", "--out-dir", "out"];
+    let tar = [
+        "--tar",
+        "a.tar",
+        "--out-tar",
+        "b.tar",
+        "--arxiv-metadata",
+        "meta.jsonl",
+    ];
+    let (f, t) = (&files[..], &tar[..]);
+    // (row, pith batch's arguments, Python's call or none, kind)
+    let rows: Vec<(&str, Vec<&str>, Option<&str>, &str)> = vec![
+        (
+            "no output folder, not in place",
+            vec!["--dir", "pdfs"],
+            Some("pn.batch(a[0])"),
+            "request",
+        ),
+        (
+            "an output folder and in place",
+            [f, &["--in-place"]].concat(),
+            Some("pn.batch(a[0], out_dir=a[1], in_place=True)"),
+            "request",
+        ),
+        (
+            "a mirror without an output folder",
+            vec!["--dir", "pdfs", "--in-place", "--mirror"],
+            Some("pn.batch(a[0], in_place=True, mirror=True)"),
+            "request",
+        ),
+        (
+            "a check with a dry run",
+            [f, &["--check", "--dry-run"]].concat(),
+            Some("pn.batch(a[0], out_dir=a[1], check=True, dry_run=True)"),
+            "request",
+        ),
+        (
+            "no worker",
+            [f, &["--jobs", "0"]].concat(),
+            Some("pn.batch(a[0], out_dir=a[1], jobs=0)"),
+            "request",
+        ),
+        (
+            "standard input twice",
+            vec![
+                "--manifest",
+                "-",
+                "--out-dir",
+                "out",
+                "--arxiv-metadata",
+                "-",
+            ],
+            Some("pn.batch(manifest='-', out_dir=a[1], metadata='-')"),
+            "request",
+        ),
+        (
+            "references over a PDF",
+            [f, &["--refs", "x.pdf"]].concat(),
+            Some("pn.batch(a[0], out_dir=a[1], refs='x.pdf')"),
+            "request",
+        ),
+        (
+            "references into a folder",
+            [f, &["--refs", "pdfs"]].concat(),
+            Some("pn.batch(a[0], out_dir=a[1], refs=a[0])"),
+            "request",
+        ),
+        (
+            "a spool folder without a tar",
+            [f, &["--spool-dir", "pdfs"]].concat(),
+            None,
+            "request",
+        ),
+        (
+            "arXiv's manifest without a tar",
+            [f, &["--arxiv-manifest", "m.xml"]].concat(),
+            None,
+            "request",
+        ),
+        (
+            "a tar with a check",
+            [t, &["--check"]].concat(),
+            None,
+            "request",
+        ),
+        (
+            "a tar without metadata",
+            vec!["--tar", "a.tar", "--out-tar", "b.tar"],
+            Some("pn.process_tar(a[3], a[4], metadata=[])"),
+            "request",
+        ),
+        (
+            "any tar without the manifest",
+            [t, &["--any-tar"]].concat(),
+            Some("pn.process_tar(a[3], a[4], metadata=a[2], any_tar=True)"),
+            "request",
+        ),
+        (
+            "a tar file's name",
+            [t, &["--tar-name", "arXiv_pdf_2402_001.tar"]].concat(),
+            Some("pn.process_tar(a[3], a[4], metadata=a[2], name='arXiv_pdf_2402_001.tar')"),
+            "request",
+        ),
+        (
+            "the report into a folder",
+            [t, &["--report", "pdfs"]].concat(),
+            Some("pn.process_tar(a[3], a[4], metadata=a[2], report=a[0])"),
+            "request",
+        ),
+        (
+            "the tar and its report on standard output",
+            vec![
+                "--tar",
+                "a.tar",
+                "--out-tar",
+                "-",
+                "--arxiv-metadata",
+                "meta.jsonl",
+                "--report",
+                "-",
+            ],
+            Some("pn.process_tar(a[3], '-', metadata=a[2], report='-')"),
+            "request",
+        ),
+        (
+            "no worker for a tar",
+            [t, &["-j", "0"]].concat(),
+            Some("pn.process_tar(a[3], a[4], metadata=a[2], jobs=0)"),
+            "request",
+        ),
+    ];
+    let python_too = have_python("batch_contradictions_are_refused_alike");
+    let mut sentences = std::collections::BTreeSet::new();
+    for (row, args, call, kind) in rows {
+        let args = [&["batch"], &args[..]].concat();
+        let json = cli_outcome(d, &args, &[], true);
+        assert_eq!(json.kind.as_deref(), Some(kind), "{row}: {json:?}");
+        let plain = cli_outcome(d, &args, &[], false);
+        assert_eq!(
+            plain.sentence, json.sentence,
+            "{row}: with and without --json"
+        );
+        if let (true, Some(call)) = (python_too, call) {
+            let py = python(
+                d,
+                call,
+                &["pdfs", "out", "meta.jsonl", "a.tar", "b.tar"],
+                &[],
+            );
+            same_refusal(row, &json, &py);
+        }
+        sentences.insert(json.sentence.unwrap());
+        for written in ["out", "b.tar", "x.pdf"] {
+            assert!(!d.join(written).exists(), "{row}: {written} written");
+        }
+    }
+    // Each rule has its own sentence (the workers' rule for both runs, and the tar options
+    // without a tar, are one rule each).
+    assert_eq!(sentences.len(), 15, "{sentences:#?}");
+}
+
 /// Rows: a shard is read by one function of the library: `pith batch --shard`, `pith batch
 /// --tar-dir --shard` and Python's `batch(shard=…)` refuse one that is not `K/N` with the same
 /// kind and sentence, before anything is read or written.
@@ -685,12 +860,15 @@ fn outputs_make_their_folders_and_refuse_a_folder_in_words() {
             "--dry-run",
             "--report",
             "deep/r.jsonl",
+            "--refs",
+            "lists/batch/refs.jsonl",
         ],
         &[],
         None,
     );
     assert_eq!(batch.code, 0, "{}", batch.stderr);
     assert!(d.join("deep/r.jsonl").is_file());
+    assert!(d.join("lists/batch/refs.jsonl").is_file());
     let atom = root().join("examples/2402.03791v3.atom.xml");
     let cite = cli_outcome(
         d,

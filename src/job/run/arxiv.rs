@@ -114,9 +114,11 @@ pub(super) fn arxiv_plan(
     };
     let ids: std::collections::HashSet<String> = wanted.iter().map(|w| w.id.clone()).collect();
     let metadata = MetadataFile::recognised(inputs.arxiv_metadata);
+    // Its missing folders are made, as every writer makes them.
     let mut list = match inputs.unmatched {
-        Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(
-            |e| Error::new(ErrorKind::Io("cannot create".into(), e)).in_file(p),
+        Some(p) => Some(std::io::BufWriter::new(crate::job::outputs::create_file(
+            p,
+            "the list of unmatched ids",
         )?)),
         None => None,
     };

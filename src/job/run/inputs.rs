@@ -1,15 +1,15 @@
-//! What a batch reads: where its PDFs and their numbers come from ([`Inputs`]), and the
-//! shapes of what its plan decides before the run (lines with their input's position, links
-//! a folder's walk did not follow).
+//! What a batch reads: where its PDFs and their numbers come from ([`Inputs`], the part of a
+//! [`super::BatchRequest`] its plan reads), and the shapes of what its plan decides before the
+//! run (lines with their input's position, links a folder's walk did not follow).
 
 use std::path::{Path, PathBuf};
 
 use crate::job::{Error, ErrorKind, ItemReport};
 
-/// Where a batch run's PDFs and their numbers come from: what `pith batch --dir/--manifest`
-/// and Python's `batch` are given.
+/// Where a batch run's PDFs and their numbers come from, as its request holds them
+/// ([`super::BatchRequest::inputs`]).
 #[derive(Debug, Clone, Default)]
-pub struct Inputs<'a> {
+pub(super) struct Inputs<'a> {
     /// A JSON Lines manifest: one object per PDF with `pdf` and its number source.
     pub manifest: Option<&'a Path>,
     /// The base of the manifest's relative paths (default: the manifest's directory).

@@ -1,22 +1,26 @@
 //! The batch run job: many PDFs (a manifest's or a directory's, or those arXiv metadata
 //! matched) on a pool of workers, one report line each ([`ItemReport`]), then the summary
-//! ([`Summary`]). A front end turns its arguments into a [`BatchRequest`]; the request checks
-//! itself ([`BatchRequest::validate`]: one refusal, with one sentence, whichever front end
-//! built it) and reads its inputs into a [`RunRequest`] ([`BatchRequest::prepare`]). The
-//! front end watches the lines and stops the run through [`Progress`] (the CLI writes the
-//! report and draws the bar; a Python caller may pass a callback); what ends a run badly
-//! ([`RunReport::end`]) is decided here, and so is how one item runs alone ([`item()`]).
+//! ([`Summary`]); and, through the same request, the tar runs ([`TarRun`]). A door fills a
+//! [`BatchRequest`] from its arguments (data: each option left out takes the library's
+//! default); the request checks itself ([`BatchRequest::validate`]: one refusal, with one
+//! sentence, whichever door built it), says which run it is ([`BatchRequest::tar_plan`]), and
+//! reads its inputs into a [`BatchRun`] ([`BatchRequest::prepare`]) or makes its tar run ready
+//! ([`BatchRequest::tar_run`]). The door watches the lines and stops the run through
+//! [`Progress`] (the CLI writes the report and draws the bar; a Python caller may pass a
+//! callback); what ends a run badly ([`RunReport::end`]) is decided here, and so is how one
+//! item runs alone ([`item()`]).
 
 mod arxiv;
 mod inputs;
 mod plan;
 mod request;
+mod tars;
 
 use std::path::{Path, PathBuf};
 
 pub use arxiv::{ArxivPass, Matched};
-pub use inputs::Inputs;
-pub use request::{BatchRequest, Prepared};
+pub use request::{BatchRequest, Prepared, ReportTo, TarPlan};
+pub use tars::TarRun;
 
 use super::item::{self, ItemRequest, Summary};
 use super::progress::Progress;
@@ -24,8 +28,8 @@ use super::{Error, ErrorKind, ItemReport, Status};
 use crate::batch::{self, Item};
 use crate::job::Settings;
 
-/// One batch run.
-pub struct RunRequest<'a> {
+/// A run of PDFs as [`run()`] takes it, its inputs read ([`BatchRequest::prepare`] makes it).
+pub struct BatchRun<'a> {
     /// The PDFs to update (or check), each with where its number comes from.
     pub jobs: Vec<Item>,
     /// PDFs a directory run found no number source for, under `root`: reported `unmatched`
@@ -44,7 +48,7 @@ pub struct RunRequest<'a> {
     /// Change nothing: report whether each output carries its number.
     pub check: bool,
     /// How each file is updated.
-    pub settings: &'a Settings,
+    pub settings: Settings,
     /// Worker threads.
     pub threads: usize,
     /// Where the references of every PDF read go (created, or emptied, when the run starts):
@@ -106,24 +110,18 @@ impl RunReport {
 /// A directory of PDFs with `NAME.pith` sidecars, as `pith batch --dir in --out-dir out`
 /// runs it; the lines are gathered in a list (a [`Progress`] that never stops the run).
 /// ```
-/// use pith::job::{run, ItemReport, Settings, Status};
+/// use pith::job::{run, ItemReport, Status};
 /// let dir = tempfile::tempdir()?;
 /// let input = dir.path().join("in");
 /// std::fs::create_dir(&input)?;
 /// std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/minimal.pdf"), input.join("a.pdf"))?;
 /// std::fs::write(input.join("a.pith"), "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5\n")?;
 /// let out = dir.path().join("out");
-/// let settings = Settings::default();
 /// let batch = run::BatchRequest {
-///     inputs: run::Inputs { dir: Some(&input), ..Default::default() },
-///     out_dir: Some(&out),
-///     in_place: false,
-///     dry_run: false,
-///     mirror: false,
-///     check: false,
+///     dir: Some(input),
+///     out_dir: Some(out.clone()),
 ///     jobs: Some(2),
-///     settings: &settings,
-///     refs: None,
+///     ..Default::default()
 /// };
 /// let prepared = batch.prepare(&mut |_| {})?;
 /// let mut lines: Vec<ItemReport> = Vec::new();
@@ -133,10 +131,7 @@ impl RunReport {
 /// assert!(out.join("a.pdf").is_file());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn run(
-    req: RunRequest<'_>,
-    progress: &mut dyn Progress<ItemReport>,
-) -> Result<RunReport, Error> {
+pub fn run(req: BatchRun<'_>, progress: &mut dyn Progress<ItemReport>) -> Result<RunReport, Error> {
     if let Some(d) = req.out_dir.filter(|_| !req.dry_run && !req.check) {
         std::fs::create_dir_all(d)
             .map_err(|e| Error::new(ErrorKind::Io("cannot create".into(), e)).in_file(d))?;
@@ -260,10 +255,9 @@ mod tests {
             details: None,
         };
         let out = dir.path().join("out");
-        let settings = Settings::default();
         let mut lines = Vec::new();
         let r = run(
-            RunRequest {
+            BatchRun {
                 jobs: vec![
                     job(0, "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5"),
                     job(1, "nonsense"),
@@ -275,7 +269,7 @@ mod tests {
                 dry_run: false,
                 mirror: false,
                 check: false,
-                settings: &settings,
+                settings: Settings::default(),
                 threads: 2,
                 refs: None,
             },

@@ -1,6 +1,8 @@
-//! Which tar run a batch asks for, as a door was given it ([`TarRequest`]): one tar streamed
-//! to another, or a folder of tars listed by arXiv's manifest, and the folder run's options
-//! neither takes. [`TarRequest::validate`] refuses every contradiction once, with one sentence.
+//! The tar options of a batch, as a door was given them ([`TarRequest`]): one tar streamed to
+//! another, or a folder of tars listed by arXiv's manifest. [`TarRequest::validate`] refuses
+//! what the tar options contradict among themselves; what a tar run needs beside them (the
+//! metadata, an output folder) and what of a run of PDFs it does not take are checked with the
+//! rest of the batch ([`crate::job::run::BatchRequest::validate`]).
 
 use std::path::PathBuf;
 
@@ -8,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::job::{Error, ErrorKind};
 
-/// The tar options of a batch, and which of the folder run's options were given beside them.
+/// The tar options of a batch; none given is a run of PDFs.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct TarRequest {
@@ -22,17 +24,11 @@ pub struct TarRequest {
     pub arxiv_manifest: Option<PathBuf>,
     /// Take a tar the manifest does not list too.
     pub any_tar: bool,
-    /// The file name of a tar read from standard input.
+    /// The file name of a tar read from standard input (to find its manifest entry).
     pub tar_name: Option<String>,
-    /// arXiv metadata files were given (every tar run numbers its members from them).
-    pub arxiv_metadata: bool,
-    /// An output folder was given.
-    pub out_dir: bool,
-    /// A shard was given.
-    pub shard: bool,
-    /// The folder run's own options given (a folder or manifest of PDFs, in place, a mirror,
-    /// a dry run, a check, unmatched lines, strict), by name.
-    pub folder_options: Vec<String>,
+    /// Where members larger than [`super::SPOOL_BOUND`] are spooled (the system's temporary
+    /// directory when left out).
+    pub spool_dir: Option<PathBuf>,
 }
 
 impl TarRequest {
@@ -41,10 +37,10 @@ impl TarRequest {
         self.tar.is_some() || self.tar_dir.is_some()
     }
 
-    /// Refuses what does not hold together: one tar and a folder of tars; a tar run without
-    /// its metadata, one tar without where it goes, a folder of tars without its manifest or
-    /// output folder; options of one tar without it; the manifest's option without the
-    /// manifest; the folder run's options beside a tar run.
+    /// Refuses what the tar options contradict among themselves: one tar and a folder of
+    /// tars; where the updated tar goes, or the tar's name, without the one tar; the tar's
+    /// name beside a tar file (which has its own); a tar the manifest does not list without
+    /// the manifest; the manifest or a spool folder without a tar run.
     ///
     /// # Errors
     /// [`ErrorKind::Request`] with the sentence of the first contradiction.
@@ -52,55 +48,29 @@ impl TarRequest {
     /// # Examples
     /// ```
     /// use pith::job::tar::request::TarRequest;
-    /// let no_out = TarRequest { tar: Some("a.tar".into()), arxiv_metadata: true, ..Default::default() };
-    /// assert!(no_out.validate().is_err());
-    /// assert!(TarRequest { out_tar: Some("b.tar".into()), ..no_out }.validate().is_ok());
+    /// let one = TarRequest { tar: Some("a.tar".into()), out_tar: Some("b.tar".into()), ..Default::default() };
+    /// assert!(one.validate().is_ok());
+    /// assert!(TarRequest { tar_dir: Some("tars".into()), ..one }.validate().is_err());
     /// ```
     pub fn validate(&self) -> Result<(), Error> {
         let refuse = |m: &str| Err(Error::new(ErrorKind::Request(m.into())));
-        let one = self.tar.is_some();
-        let folder = self.tar_dir.is_some();
-        if one && folder {
+        let one = self.tar.as_deref();
+        if one.is_some() && self.tar_dir.is_some() {
             return refuse("a tar run reads one tar or a folder of tars, not both");
         }
-        if (self.out_tar.is_some() || self.tar_name.is_some()) && !one {
+        if (self.out_tar.is_some() || self.tar_name.is_some()) && one.is_none() {
             return refuse("where the updated tar goes and the tar's name go with the one tar read: give the tar");
+        }
+        if self.tar_name.is_some() && one.is_some_and(|t| !crate::output::is_stdio(t)) {
+            return refuse("the tar's name is that of a tar read from standard input: a tar file is found in the manifest by its own name");
         }
         if self.any_tar && self.arxiv_manifest.is_none() {
             return refuse(
                 "taking a tar the manifest does not list needs arXiv's manifest: give it",
             );
         }
-        if !self.active() {
-            return Ok(());
-        }
-        if let Some(o) = self.folder_options.first() {
-            return refuse(&format!(
-                "a tar run takes none of a folder run's options ({o} among them): a folder or manifest of PDFs, in place, a mirror, a dry run, a check, unmatched lines, strict"
-            ));
-        }
-        if !self.arxiv_metadata {
-            return refuse(
-                "a tar run numbers its members from arXiv's metadata: give the metadata",
-            );
-        }
-        if one {
-            if self.out_tar.is_none() {
-                return refuse("a tar run writes the updated tar whole: give where it goes");
-            }
-            if self.out_dir || self.shard {
-                return refuse("one tar is written to one tar: an output folder and a shard go with a folder of tars");
-            }
-        }
-        if folder {
-            if !self.out_dir {
-                return refuse("a folder of tars is written into an output folder: give one");
-            }
-            if self.arxiv_manifest.is_none() {
-                return refuse(
-                    "a folder of tars is read as arXiv's manifest lists it: give the manifest",
-                );
-            }
+        if !self.active() && (self.arxiv_manifest.is_some() || self.spool_dir.is_some()) {
+            return refuse("arXiv's manifest and a folder to spool large members to go with a tar run: give a tar or a folder of tars");
         }
         Ok(())
     }
@@ -115,19 +85,15 @@ mod tests {
         let tar = TarRequest {
             tar: Some("a.tar".into()),
             out_tar: Some("b.tar".into()),
-            arxiv_metadata: true,
             ..Default::default()
         };
         assert!(tar.validate().is_ok());
-        let dir = TarRequest {
-            tar_dir: Some("tars".into()),
-            arxiv_manifest: Some("m.xml".into()),
-            out_dir: true,
-            shard: true,
-            arxiv_metadata: true,
-            ..Default::default()
+        let piped = TarRequest {
+            tar: Some("-".into()),
+            tar_name: Some("arXiv_pdf_2402_001.tar".into()),
+            ..tar.clone()
         };
-        assert!(dir.validate().is_ok());
+        assert!(piped.validate().is_ok());
         assert!(TarRequest::default().validate().is_ok());
         let bad = [
             TarRequest {
@@ -139,32 +105,16 @@ mod tests {
                 ..Default::default()
             },
             TarRequest {
+                tar_name: Some("a.tar".into()),
+                ..tar.clone()
+            },
+            TarRequest {
                 any_tar: true,
+                ..tar.clone()
+            },
+            TarRequest {
+                spool_dir: Some("spool".into()),
                 ..Default::default()
-            },
-            TarRequest {
-                arxiv_metadata: false,
-                ..tar.clone()
-            },
-            TarRequest {
-                folder_options: vec!["check".into()],
-                ..tar.clone()
-            },
-            TarRequest {
-                out_tar: None,
-                ..tar.clone()
-            },
-            TarRequest {
-                shard: true,
-                ..tar.clone()
-            },
-            TarRequest {
-                out_dir: false,
-                ..dir.clone()
-            },
-            TarRequest {
-                arxiv_manifest: None,
-                ..dir.clone()
             },
         ];
         let mut sentences = std::collections::BTreeSet::new();

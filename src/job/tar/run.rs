@@ -513,11 +513,12 @@ fn emit(summary: &mut DirSummary, line: &TarLine, progress: &mut dyn Progress<Ta
     progress.line(line);
 }
 
-/// Writes the report of one tar to `path`: its member lines, then its totals (what
-/// [`manifest::done`] reads back from `NAME.jsonl` in an output directory).
+/// Writes the report of one tar to `path` (`-` is standard output; a file is written whole,
+/// its missing folders made): its member lines, then its totals (what [`manifest::done`]
+/// reads back from `NAME.jsonl` in an output directory).
 ///
 /// # Errors
-/// [`ErrorKind::Commit`] when it cannot be written.
+/// [`ErrorKind::Commit`] when it cannot be written ([`ErrorKind::Write`] on standard output).
 pub fn write_report(path: &Path, members: &[MemberReport], t: &Totals) -> Result<(), Error> {
     let mut text = Vec::new();
     for m in members {
@@ -527,6 +528,13 @@ pub fn write_report(path: &Path, members: &[MemberReport], t: &Totals) -> Result
     }
     let _ = serde_json::to_writer(&mut text, t);
     text.push(b'\n');
+    if crate::output::is_stdio(path) {
+        let mut out = std::io::stdout().lock();
+        return out
+            .write_all(&text)
+            .and_then(|()| out.flush())
+            .map_err(|e| Error::new("standard output", ErrorKind::Write(e)));
+    }
     crate::output::write_file_with(path, None, |f| f.write_all(&text))
         .map_err(|e| Error::new(path.display().to_string(), ErrorKind::Commit(e)))
 }
