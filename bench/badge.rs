@@ -5,7 +5,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use pith::badge::{svg, Options, RecordStatus, Style};
+use pith::badge::{svg, Look, RecordStatus, Style};
 use pith::PithNumber;
 
 fn main() {
@@ -15,24 +15,24 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(2.0);
     let cases = [
-        ("short flat", Options::default()),
+        ("short flat", Look::default()),
         (
             "short flat-square",
-            Options::default().style(Style::FlatSquare),
+            Look::default().style(Style::FlatSquare),
         ),
-        ("full flat", Options::default().full(true)),
+        ("full flat", Look::default().full(true)),
         (
             "short+status flat",
-            Options::default().status(Some(RecordStatus::Verified)),
+            Look::default().status(Some(RecordStatus::Verified)),
         ),
         (
             "full+status flat-square",
-            Options::default()
+            Look::default()
                 .full(true)
                 .status(Some(RecordStatus::Anchored))
                 .style(Style::FlatSquare),
         ),
-        ("short flat + QR", Options::default().qr(Some(2))),
+        ("short flat + QR", Look::default().qr(Some(2))),
     ];
     for (name, o) in cases {
         let bytes = svg(&n, &o).expect("badge").len();

@@ -12,7 +12,7 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 
-use pith::badge::{self, Format, Options, RecordStatus, SnippetOptions, Style};
+use pith::badge::{self, Format, Look, RecordStatus, SnippetOptions, Style};
 use pith::PithNumber;
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;
@@ -26,7 +26,7 @@ pub(crate) fn seed() -> PithNumber {
 }
 
 /// Every combination of style, status, long/short value, QR, and a few labels.
-pub(crate) fn variants() -> Vec<Options> {
+pub(crate) fn variants() -> Vec<Look> {
     let mut v = Vec::new();
     for style in Style::ALL {
         for status in [
@@ -45,7 +45,7 @@ pub(crate) fn variants() -> Vec<Options> {
                         "ÄÖÜ 漢字 pith",
                     ] {
                         v.push(
-                            Options::default()
+                            Look::default()
                                 .style(style)
                                 .status(status)
                                 .full(full)
@@ -323,7 +323,7 @@ fn control_characters_are_rejected_everywhere() {
     for c in [
         '\0', '\u{7}', '\n', '\r', '\t', '\u{1b}', '\u{7f}', '\u{85}',
     ] {
-        let e = badge::svg(&n, &Options::default().label(format!("pi{c}th"))).unwrap_err();
+        let e = badge::svg(&n, &Look::default().label(format!("pi{c}th"))).unwrap_err();
         assert!(
             matches!(
                 e.kind(),
@@ -383,32 +383,32 @@ pub(crate) fn check_golden(name: &str, got: &str) {
 }
 
 /// (golden name, options) for each style, plus status, full and QR variants.
-pub(crate) fn golden_cases() -> Vec<(&'static str, Options)> {
+pub(crate) fn golden_cases() -> Vec<(&'static str, Look)> {
     vec![
-        ("badge-flat.svg", Options::default()),
+        ("badge-flat.svg", Look::default()),
         (
             "badge-flat-square.svg",
-            Options::default().style(Style::FlatSquare),
+            Look::default().style(Style::FlatSquare),
         ),
         (
             "badge-flat-full-verified.svg",
-            Options::default()
+            Look::default()
                 .full(true)
                 .status(Some(RecordStatus::Verified)),
         ),
         (
             "badge-flat-square-anchored.svg",
-            Options::default()
+            Look::default()
                 .style(Style::FlatSquare)
                 .status(Some(RecordStatus::Anchored)),
         ),
         (
             "badge-flat-stored.svg",
-            Options::default().status(Some(RecordStatus::Stored)),
+            Look::default().status(Some(RecordStatus::Stored)),
         ),
         (
             "badge-flat-computed-qr.svg",
-            Options::default()
+            Look::default()
                 .status(Some(RecordStatus::Computed))
                 .qr(Some(2)),
         ),
@@ -465,22 +465,22 @@ fn the_cli_writes_the_library_bytes() {
 fn no_larger_than_shields_flat_for_the_same_text() {
     // (ours, shields.io badge-maker 5 flat with the same texts; see bench/badge-shields-fixtures.mjs)
     let cases = [
-        (Options::default(), "badge-shields-short.svg"),
+        (Look::default(), "badge-shields-short.svg"),
         (
-            Options::default().style(Style::FlatSquare),
+            Look::default().style(Style::FlatSquare),
             "badge-shields-short.svg",
         ),
-        (Options::default().full(true), "badge-shields-full.svg"),
+        (Look::default().full(true), "badge-shields-full.svg"),
         (
-            Options::default().style(Style::FlatSquare).full(true),
+            Look::default().style(Style::FlatSquare).full(true),
             "badge-shields-full.svg",
         ),
         (
-            Options::default().status(Some(RecordStatus::Verified)),
+            Look::default().status(Some(RecordStatus::Verified)),
             "badge-shields-short-verified.svg",
         ),
         (
-            Options::default()
+            Look::default()
                 .full(true)
                 .status(Some(RecordStatus::Anchored)),
             "badge-shields-full-anchored.svg",
@@ -520,7 +520,7 @@ proptest::proptest! {
     /// enough for the table's width, or is refused with a typed error; nothing panics.
     #[test]
     fn any_label_is_escaped_or_refused(label in "\\PC{0,70}|[<>&\"'\\]\\x00-\\x1f]{0,8}") {
-        match badge::svg(&seed(), &Options::default().label(label.clone())) {
+        match badge::svg(&seed(), &Look::default().label(label.clone())) {
             Ok(svg) => {
                 let doc = roxmltree::Document::parse(&svg).unwrap();
                 let t = doc.descendants().find(|n| n.has_tag_name("text")).unwrap();

@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use pith::badge::{self, Options, RecordStatus, Style};
+use pith::badge::{self, Look, RecordStatus, Style};
 
 use crate::common::SEED_URL as URL;
 
@@ -15,7 +15,7 @@ use crate::badge::{render_png, rgb, seed, usvg_options};
 fn qr_svg(style: Style, module: u32) -> String {
     badge::svg(
         &seed(),
-        &Options::default()
+        &Look::default()
             .style(style)
             .status(Some(RecordStatus::Computed))
             .qr(Some(module)),

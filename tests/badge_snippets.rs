@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use pith::badge::{self, Format, Options, RecordStatus, SnippetOptions};
+use pith::badge::{self, Format, Look, RecordStatus, SnippetOptions};
 use resvg::tiny_skia::Pixmap;
 
 use crate::common::{SEED, SEED_URL as URL};
@@ -46,7 +46,7 @@ fn a_snippet_option_for_another_format_is_refused() {
 
 fn tricky() -> SnippetOptions {
     SnippetOptions {
-        badge: Options::default()
+        badge: Look::default()
             .label("a]b&c_d#e%f")
             .status(Some(RecordStatus::Verified)),
         src: Some("https://example.org/b adge.svg?x=1&y=2".into()),
@@ -498,7 +498,7 @@ fn example_pngs_are_current() {
 fn snippet_sizes_follow_the_badge_options() {
     let (w, h) = badge::dimensions(
         &seed(),
-        &Options::default()
+        &Look::default()
             .full(true)
             .status(Some(RecordStatus::Computed))
             .qr(Some(3)),

@@ -55,7 +55,7 @@ pub(crate) fn tex_dir(prefix: &str) -> tempfile::TempDir {
 /// Writes the `pith.sty` that `pith sty` renders (the same bytes as `latex/pith.sty`, see
 /// `committed_sty_matches_generator`) into `dir`.
 pub(crate) fn install_sty(dir: &Path) {
-    let sty = pith::sty::render(&pith::sty::Options::default()).expect("render pith.sty");
+    let sty = pith::sty::render(&pith::sty::Release::default()).expect("render pith.sty");
     std::fs::write(dir.join("pith.sty"), sty).unwrap();
 }
 

@@ -122,7 +122,7 @@ fn ctan_bundle() {
         std::fs::copy(latex.join(f), d.join(f)).unwrap();
     }
     install_sty(d);
-    let ltxml = pith::sty::render_ltxml(&pith::sty::Options::default()).unwrap();
+    let ltxml = pith::sty::render_ltxml(&pith::sty::Release::default()).unwrap();
     std::fs::write(d.join("pith.sty.ltxml"), ltxml).unwrap();
     std::fs::create_dir(d.join("testfiles")).unwrap();
     for e in std::fs::read_dir(latex.join("testfiles")).unwrap() {

@@ -9,7 +9,7 @@ use crate::latex::sty_path;
 #[test]
 fn committed_sty_matches_generator() {
     let committed = std::fs::read_to_string(sty_path()).expect("latex/pith.sty");
-    let rendered = pith::sty::render(&pith::sty::Options::default()).expect("render");
+    let rendered = pith::sty::render(&pith::sty::Release::default()).expect("render");
     assert!(
         committed == rendered,
         "latex/pith.sty drifted from templates/pith.sty.tera; regenerate it with \
@@ -23,7 +23,7 @@ fn committed_sty_matches_generator() {
 fn committed_ltxml_matches_generator() {
     let path = common::root().join("latex/pith.sty.ltxml");
     let committed = std::fs::read_to_string(&path).expect("latex/pith.sty.ltxml");
-    let rendered = pith::sty::render_ltxml(&pith::sty::Options::default()).expect("render");
+    let rendered = pith::sty::render_ltxml(&pith::sty::Release::default()).expect("render");
     assert!(
         committed == rendered,
         "latex/pith.sty.ltxml drifted from templates/pith.sty.ltxml.tera; regenerate it with \

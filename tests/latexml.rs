@@ -84,7 +84,7 @@ fn run_in(dir: &Path, program: &str, args: &[&str]) -> (bool, String) {
 /// The HTML of `doc.tex` in `dir` after LaTeXML, with the generated `pith.sty` and
 /// `pith.sty.ltxml` next to it (as `pith sty -o DIR` writes them); (html, latexml log).
 fn convert(dir: &Path, tex: &str) -> Result<(String, String), String> {
-    let opts = pith::sty::Options::default();
+    let opts = pith::sty::Release::default();
     std::fs::write(dir.join("pith.sty"), pith::sty::render(&opts).unwrap()).unwrap();
     std::fs::write(
         dir.join("pith.sty.ltxml"),

@@ -437,7 +437,7 @@ fn python_leaves_the_librarys_defaults_to_its_requests() {
     let badge = pith::job::badge::BadgeRequest::default().options().unwrap();
     assert_eq!(
         format!("{badge:?}"),
-        format!("{:?}", pith::badge::Options::default())
+        format!("{:?}", pith::badge::Look::default())
     );
 }
 

@@ -1,5 +1,5 @@
 //! Fuzz target: arXiv Atom XML. Any bytes, as text, through
-//! `pith::record::atom::parse` and every resulting paper through `Paper::to_record`; neither may
+//! `pith::record::atom::parse` and every resulting paper through `ArxivPaper::to_record`; neither may
 //! panic, and a record built from a feed must hash (its number is computed).
 #![no_main]
 

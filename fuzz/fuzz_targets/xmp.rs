@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pith::pdf::xmp::{merge, read, Paper, Props};
+use pith::pdf::xmp::{merge, read, PaperFacts, Props};
 
 fuzz_target!(|data: &[u8]| {
     let _ = read(data);
@@ -11,7 +11,7 @@ fuzz_target!(|data: &[u8]| {
         number: "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5".into(),
         short: "pith:7BMK4ZKT".into(),
         url: "https://pith.science/pith/7BMK4ZKTPUTUY3JKWBANNPOFR5".into(),
-        paper: Paper {
+        paper: PaperFacts {
             doi: Some("10.48550/arXiv.2402.03791".into()),
             arxiv: Some("2402.03791v3".into()),
             title: Some("A title".into()),

@@ -381,7 +381,7 @@ fn badge_options(
     style: Option<String>,
     label: Option<String>,
     qr: Option<u32>,
-) -> PyResult<badge::Options> {
+) -> PyResult<badge::Look> {
     job::badge::BadgeRequest {
         full,
         status: status.map(str::to_owned),
@@ -457,7 +457,7 @@ fn sty_options(
     py: Python<'_>,
     version: Option<String>,
     date: Option<String>,
-) -> PyResult<pith::sty::Options> {
+) -> PyResult<pith::sty::Release> {
     job::sty::StyRequest { version, date }
         .options()
         .map_err(|e| errors::sty(py, &e))

@@ -13,7 +13,7 @@ use pith::batch::manifest::Manifest;
 use pith::job;
 use pith::job::run::TarPlan;
 use pith::job::tar::request::TarRequest;
-use pith::job::tar::run::{Sink, Source};
+use pith::job::tar::run::{TarInput, TarOutput};
 use pith::job::tar::{self, ErrorKind, MemberReport};
 
 use crate::convert::value_to_py;
@@ -259,15 +259,15 @@ pub fn process_tar<'py>(
     let result = py.detach(|| {
         // `-` (a path, or a file object's name) is a standard stream, as at the command line.
         let source = match (input, &mut src) {
-            (Some(p), _) => Source::Path(p),
-            (None, End::File(r)) => Source::Reader(Box::new(r), name),
-            (None, End::Path(_)) => Source::Reader(Box::new(io::stdin()), name),
+            (Some(p), _) => TarInput::Path(p),
+            (None, End::File(r)) => TarInput::Reader(Box::new(r), name),
+            (None, End::Path(_)) => TarInput::Reader(Box::new(io::stdin()), name),
         };
         let mut stdout = io::stdout();
         let sink = match (output, &mut dst) {
-            (Some(p), _) => Sink::Path(p),
-            (None, End::File(w)) => Sink::Writer(w),
-            (None, End::Path(_)) => Sink::Writer(&mut stdout),
+            (Some(p), _) => TarOutput::Path(p),
+            (None, End::File(w)) => TarOutput::Writer(w),
+            (None, End::Path(_)) => TarOutput::Writer(&mut stdout),
         };
         let totals = tar::run::run_one(&run.request(), source, sink, &mut members)?;
         if let Some(r) = &request.report {

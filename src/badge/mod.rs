@@ -19,7 +19,7 @@
 //!
 //! ```
 //! let n = pith::PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5")?;
-//! let svg = pith::badge::svg(&n, &pith::badge::Options::default())?;
+//! let svg = pith::badge::svg(&n, &pith::badge::Look::default())?;
 //! assert!(svg.contains(">7BMK4ZKT</text>"));
 //! assert!(svg.contains(r#"aria-label="Pith Number pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5""#));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -38,8 +38,8 @@ mod widths;
 
 pub(crate) use options::check_text;
 pub use options::{
-    stated_status, status, status_from_bundle, BundleStatus, Error, ErrorKind, ImageFormat,
-    Options, RecordStatus, Style,
+    stated_status, status, status_from_bundle, BundleStatus, Error, ErrorKind, ImageFormat, Look,
+    RecordStatus, Style,
 };
 
 pub use pdf::pdf;
@@ -84,27 +84,27 @@ pub fn value_text(number: &PithNumber, full: bool) -> String {
 ///
 /// # Examples
 /// ```
-/// use pith::badge::{accessible_name, Options, RecordStatus};
+/// use pith::badge::{accessible_name, Look, RecordStatus};
 /// let n = pith::PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5")?;
 /// assert_eq!(
-///     accessible_name(&n, &Options::default().status(Some(RecordStatus::Verified))),
+///     accessible_name(&n, &Look::default().status(Some(RecordStatus::Verified))),
 ///     "Pith Number pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5, verified"
 /// );
 /// assert_eq!(
-///     accessible_name(&n, &Options::default().label("paper")),
+///     accessible_name(&n, &Look::default().label("paper")),
 ///     "paper: pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5"
 /// );
 /// let bare = pith::PithNumber::parse("7BMK4ZKTPUTUY3JKWBANNPOFR5")?;
 /// assert_eq!(
-///     accessible_name(&bare, &Options::default()),
+///     accessible_name(&bare, &Look::default()),
 ///     "Pith Number 7BMK4ZKTPUTUY3JKWBANNPOFR5"
 /// );
 /// # Ok::<(), pith::number::Error>(())
 /// ```
-pub fn accessible_name(number: &PithNumber, opts: &Options) -> String {
+pub fn accessible_name(number: &PithNumber, opts: &Look) -> String {
     // A bare code stays bare: `pith:` + 26 characters is not a form a number is written in.
     let full = number.full();
-    let name = if opts.label == Options::default().label {
+    let name = if opts.label == Look::default().label {
         format!("Pith Number {full}")
     } else {
         format!("{}: {full}", opts.label)
@@ -268,7 +268,7 @@ struct Layout {
     qr: Option<(QrCode, u32, u32)>, // code, module px, y
 }
 
-fn layout(number: &PithNumber, opts: &Options) -> Result<Layout, Error> {
+fn layout(number: &PithNumber, opts: &Look) -> Result<Layout, Error> {
     opts.check()?;
     let mut texts = vec![
         (opts.label.clone(), Role::Label),
@@ -318,7 +318,7 @@ fn layout(number: &PithNumber, opts: &Options) -> Result<Layout, Error> {
 ///
 /// # Errors
 /// As [`svg()`].
-pub fn dimensions(number: &PithNumber, opts: &Options) -> Result<(u32, u32), Error> {
+pub fn dimensions(number: &PithNumber, opts: &Look) -> Result<(u32, u32), Error> {
     let l = layout(number, opts)?;
     Ok((l.width, l.height))
 }
@@ -336,13 +336,13 @@ const QUOTE_MARK: char = '\u{1}';
 ///
 /// # Examples
 /// ```
-/// use pith::badge::{svg, Options, RecordStatus};
+/// use pith::badge::{svg, Look, RecordStatus};
 /// let n = pith::PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5")?;
-/// let out = svg(&n, &Options::default().status(Some(RecordStatus::Computed)).qr(Some(2)))?;
+/// let out = svg(&n, &Look::default().status(Some(RecordStatus::Computed)).qr(Some(2)))?;
 /// assert!(out.starts_with("<svg") && out.contains("<path"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn svg(number: &PithNumber, opts: &Options) -> Result<String, Error> {
+pub fn svg(number: &PithNumber, opts: &Look) -> Result<String, Error> {
     let l = layout(number, opts)?;
     let name = accessible_name(number, opts).replace('"', &QUOTE_MARK.to_string());
     let w = l.badge_width;
@@ -565,7 +565,7 @@ mod tests {
     #[test]
     fn label_checks() {
         let n = seed();
-        let e = svg(&n, &Options::default().label("a\u{7}b")).unwrap_err();
+        let e = svg(&n, &Look::default().label("a\u{7}b")).unwrap_err();
         assert!(matches!(
             e.kind(),
             ErrorKind::ControlCharacter {
@@ -574,16 +574,16 @@ mod tests {
             }
         ));
         assert!(matches!(
-            svg(&n, &Options::default().label("  ")).unwrap_err().kind(),
+            svg(&n, &Look::default().label("  ")).unwrap_err().kind(),
             ErrorKind::EmptyLabel
         ));
         let long = "x".repeat(MAX_LABEL_CHARS + 1);
         assert!(matches!(
-            svg(&n, &Options::default().label(long)).unwrap_err().kind(),
+            svg(&n, &Look::default().label(long)).unwrap_err().kind(),
             ErrorKind::LabelTooLong { .. }
         ));
         assert!(matches!(
-            svg(&n, &Options::default().qr(Some(1))).unwrap_err().kind(),
+            svg(&n, &Look::default().qr(Some(1))).unwrap_err().kind(),
             ErrorKind::QrModuleSize { found: 1 }
         ));
     }
@@ -591,7 +591,7 @@ mod tests {
     #[test]
     fn quotes_and_markup_are_escaped() {
         let label = r#"a"<b>&'c"#;
-        let s = svg(&seed(), &Options::default().label(label)).unwrap();
+        let s = svg(&seed(), &Look::default().label(label)).unwrap();
         assert!(!s.contains('\u{1}'));
         let doc = roxmltree::Document::parse(&s).unwrap();
         let root = doc.root_element();

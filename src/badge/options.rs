@@ -1,4 +1,4 @@
-//! What a badge shows and how ([`Options`], [`Style`], [`RecordStatus`]) and what can be wrong with
+//! What a badge shows and how ([`Look`], [`Style`], [`RecordStatus`]) and what can be wrong with
 //! it ([`Error`]); the checks every caller-given text goes through.
 
 use std::fmt;
@@ -433,12 +433,12 @@ impl FromStr for RecordStatus {
 ///
 /// # Examples
 /// ```
-/// use pith::badge::{Options, RecordStatus, Style};
-/// let o = Options::default().full(true).status(Some(RecordStatus::Verified)).style(Style::FlatSquare);
+/// use pith::badge::{Look, RecordStatus, Style};
+/// let o = Look::default().full(true).status(Some(RecordStatus::Verified)).style(Style::FlatSquare);
 /// assert_eq!(o.get_style(), Style::FlatSquare);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Options {
+pub struct Look {
     pub(crate) label: String,
     pub(crate) full: bool,
     pub(crate) status: Option<RecordStatus>,
@@ -447,9 +447,9 @@ pub struct Options {
     pub(crate) dark: bool,
 }
 
-impl Default for Options {
+impl Default for Look {
     fn default() -> Self {
-        Options {
+        Look {
             label: super::DEFAULT_LABEL.into(),
             full: false,
             status: None,
@@ -460,7 +460,7 @@ impl Default for Options {
     }
 }
 
-impl Options {
+impl Look {
     /// Sets the label of the first segment (default `pith`). Checked when the badge is built.
     pub fn label(mut self, label: impl Into<String>) -> Self {
         self.label = label.into();

@@ -4,12 +4,12 @@
 //! embedded, so text extraction reads the number), and a link annotation to the record.
 //!
 //! A PDF has no colour-scheme query: it draws the light colours, or the dark ones with
-//! [`Options::dark`]. The flat style's faint gradient is left out.
+//! [`Look::dark`]. The flat style's faint gradient is left out.
 
 use qrcode::Color;
 
 use super::{
-    accessible_name, layout, Error, ErrorKind, Options, Role, Style, FONT_SIZE, HEIGHT, QR_COLOURS,
+    accessible_name, layout, Error, ErrorKind, Look, Role, Style, FONT_SIZE, HEIGHT, QR_COLOURS,
     QR_QUIET_MODULES,
 };
 use crate::number::PithNumber;
@@ -32,7 +32,7 @@ fn rgb(hex: &str) -> Rgb {
 }
 
 /// Renders the badge of `number` as a one-page PDF whose page is the badge (and its QR code
-/// below it, with [`Options::qr`]): same options, same bytes.
+/// below it, with [`Look::qr`]): same options, same bytes.
 ///
 /// # Errors
 /// As [`super::svg`]; [`ErrorKind::UnsupportedCharacter`] for a label outside printable
@@ -41,11 +41,11 @@ fn rgb(hex: &str) -> Rgb {
 /// # Examples
 /// ```
 /// let n = pith::PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5")?;
-/// let pdf = pith::badge::pdf(&n, &pith::badge::Options::default())?;
+/// let pdf = pith::badge::pdf(&n, &pith::badge::Look::default())?;
 /// assert!(pdf.starts_with(b"%PDF-"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn pdf(number: &PithNumber, opts: &Options) -> Result<Vec<u8>, Error> {
+pub fn pdf(number: &PithNumber, opts: &Look) -> Result<Vec<u8>, Error> {
     if let Some(c) = opts.label.chars().find(|c| !(' '..='~').contains(c)) {
         return Err(Error::new(ErrorKind::UnsupportedCharacter {
             field: "label",
@@ -156,15 +156,15 @@ mod tests {
     #[test]
     fn a_label_outside_the_font_is_refused() {
         let n = PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
-        let e = pdf(&n, &Options::default().label("papier é")).unwrap_err();
+        let e = pdf(&n, &Look::default().label("papier é")).unwrap_err();
         assert!(matches!(
             e.kind(),
             ErrorKind::UnsupportedCharacter {
                 character: 'é', ..
             }
         ));
-        let a = pdf(&n, &Options::default()).unwrap();
-        assert_eq!(a, pdf(&n, &Options::default()).unwrap());
-        assert_ne!(a, pdf(&n, &Options::default().dark(true)).unwrap());
+        let a = pdf(&n, &Look::default()).unwrap();
+        assert_eq!(a, pdf(&n, &Look::default()).unwrap());
+        assert_ne!(a, pdf(&n, &Look::default().dark(true)).unwrap());
     }
 }

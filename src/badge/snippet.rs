@@ -15,7 +15,7 @@ use crate::escape::{
 };
 use crate::number::PithNumber;
 
-use super::{accessible_name, check_text, dimensions, Error, ErrorKind, ImageFormat, Options};
+use super::{accessible_name, check_text, dimensions, Error, ErrorKind, ImageFormat, Look};
 
 /// Target format of a snippet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,7 +86,7 @@ impl FromStr for Format {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SnippetOptions {
     /// The badge the snippet shows; its label, status and size go into the snippet.
-    pub badge: Options,
+    pub badge: Look,
     /// URL or path of the badge image; `None` means `pith-<8 characters>.svg` (`.pdf` for
     /// LaTeX, which cannot include SVG), the name `pith badge -o` is suggested to write.
     pub src: Option<String>,
@@ -252,7 +252,7 @@ fn latex_image(src: &str) -> Result<(), Error> {
 
 /// The `pith badge` command that writes the PDF badge `out` with `opts`' look; `None` for a
 /// label TeX would read as markup even in a comment's copy (the caller's own badge, then).
-fn badge_command(number: &PithNumber, opts: &Options, out: &str) -> Option<String> {
+fn badge_command(number: &PithNumber, opts: &Look, out: &str) -> Option<String> {
     if opts
         .label
         .contains(['\\', '{', '}', '%', '$', '&', '#', '^', '~', '_', '\''])
@@ -266,7 +266,7 @@ fn badge_command(number: &PithNumber, opts: &Options, out: &str) -> Option<Strin
     if opts.style != super::Style::default() {
         c.push_str(&format!(" --style {}", opts.style.name()));
     }
-    if opts.label != Options::default().label {
+    if opts.label != Look::default().label {
         c.push_str(&format!(" --label '{}'", opts.label));
     }
     match opts.status {

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use pith::badge::{self, ImageFormat, Options, RecordStatus};
+use pith::badge::{self, ImageFormat, Look, RecordStatus};
 use pith::verify::Bundle;
 use pith::PithNumber;
 
@@ -124,7 +124,7 @@ pub struct SnippetArgs {
 }
 
 impl BadgeLook {
-    fn resolve(&self, ui: super::Ui) -> Result<(PithNumber, Options)> {
+    fn resolve(&self, ui: super::Ui) -> Result<(PithNumber, Look)> {
         let given = pith::job::given::text_or_input(
             self.number.as_deref(),
             self.input.is_given(),

@@ -11,7 +11,7 @@ use anyhow::{bail, Context, Result};
 use pith::job::progress::{Notice, Progress};
 use pith::job::run::{BatchRequest, ReportTo, TarPlan, TarRun};
 use pith::job::tar::request::TarRequest;
-use pith::job::tar::run::{Sink, Source, TarLine};
+use pith::job::tar::run::{TarInput, TarLine, TarOutput};
 use pith::job::tar::{self, Totals};
 
 use super::Outcome;
@@ -248,16 +248,16 @@ fn run_one(
     };
     let terminal = std::io::stderr().is_terminal() && !lines.ui.quiet();
     let src = match input {
-        Some(p) => Source::Path(p),
-        None => Source::Reader(Box::new(std::io::stdin()), name),
+        Some(p) => TarInput::Path(p),
+        None => TarInput::Reader(Box::new(std::io::stdin()), name),
     };
     let stdout = std::io::stdout();
     let mut lock;
     let sink = match output {
-        Some(p) => Sink::Path(p),
+        Some(p) => TarOutput::Path(p),
         None => {
             lock = stdout.lock();
-            Sink::Writer(&mut lock)
+            TarOutput::Writer(&mut lock)
         }
     };
     let totals: Result<Totals, _> = tar::run::run_one(&run.request(), src, sink, &mut lines);

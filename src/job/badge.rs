@@ -1,12 +1,12 @@
 //! What a badge (and the snippet that embeds it) is asked to show, as every door asks it:
 //! `pith badge` and `pith snippet`, Python's `badge_svg` and `badge_snippet`, the server's
 //! `?style=…&full=1&qr=1&qr_module=3`. One [`BadgeRequest`], its defaults, and the one check
-//! ([`BadgeRequest::options`]) that turns it into the badge's [`Options`] or refuses it with
+//! ([`BadgeRequest::options`]) that turns it into the badge's [`Look`] or refuses it with
 //! the badge's typed error and one sentence.
 
 use serde::{Deserialize, Serialize};
 
-use crate::badge::{self, Format, Options, SnippetOptions, Style};
+use crate::badge::{self, Format, Look, SnippetOptions, Style};
 use crate::PithNumber;
 
 /// A badge's look as a front end was asked for it; what is left out takes the badge's
@@ -52,13 +52,13 @@ impl BadgeRequest {
     /// ```
     /// use pith::job::badge::BadgeRequest;
     /// let ok = BadgeRequest { qr: true, ..Default::default() }.options()?;
-    /// let asked = pith::badge::Options::default().qr(Some(pith::job::defaults::QR_MODULE_PX));
+    /// let asked = pith::badge::Look::default().qr(Some(pith::job::defaults::QR_MODULE_PX));
     /// assert_eq!(format!("{ok:?}"), format!("{asked:?}"));
     /// // A module size without the QR code is refused, never taken as asking for it.
     /// assert!(BadgeRequest { qr_module: Some(4), ..Default::default() }.options().is_err());
     /// # Ok::<(), pith::badge::Error>(())
     /// ```
-    pub fn options(&self) -> Result<Options, badge::Error> {
+    pub fn options(&self) -> Result<Look, badge::Error> {
         let status = self
             .status
             .as_deref()
@@ -72,7 +72,7 @@ impl BadgeRequest {
             .label
             .clone()
             .unwrap_or_else(|| super::defaults::BADGE_LABEL.to_owned());
-        Ok(Options::default()
+        Ok(Look::default()
             .label(label)
             .full(self.full)
             .status(status)
@@ -123,7 +123,7 @@ mod tests {
     #[test]
     fn a_request_left_empty_is_the_badge_default_and_contradictions_are_refused() {
         let d = BadgeRequest::default().options().unwrap();
-        assert_eq!(format!("{d:?}"), format!("{:?}", Options::default()));
+        assert_eq!(format!("{d:?}"), format!("{:?}", Look::default()));
         let bad = [
             BadgeRequest {
                 qr_module: Some(4),
@@ -187,7 +187,7 @@ impl SnippetRequest {
             .parse()
     }
 
-    fn options(&self, badge: Options) -> SnippetOptions {
+    fn options(&self, badge: Look) -> SnippetOptions {
         SnippetOptions {
             badge,
             src: self.src.clone(),
@@ -211,14 +211,14 @@ impl SnippetRequest {
     /// assert!(r.validate().is_ok());
     /// ```
     pub fn validate(&self) -> Result<(), badge::Error> {
-        self.options(Options::default()).check(self.format()?)
+        self.options(Look::default()).check(self.format()?)
     }
 
     /// The snippet that embeds `number`'s badge of `badge` ([`BadgeRequest::options`]).
     ///
     /// # Errors
     /// What [`SnippetRequest::validate`] refuses; as [`badge::snippet()`].
-    pub fn render(&self, number: &PithNumber, badge: Options) -> Result<String, badge::Error> {
+    pub fn render(&self, number: &PithNumber, badge: Look) -> Result<String, badge::Error> {
         badge::snippet(number, self.format()?, &self.options(badge))
     }
 }

@@ -13,7 +13,7 @@ use super::input::{read_text, ArxivSource, RecordSource};
 use super::{Error, ErrorKind};
 use crate::net::arxiv::Want;
 use crate::net::{ArxivId, Overrides};
-use crate::record::{LocalSource, Paper};
+use crate::record::{ArxivPaper, LocalSource};
 
 /// A text given as a value, or in a file (`--title` or `--title-file`); as JSON,
 /// `{"value": "…"}` or `{"file": "…"}`.
@@ -219,7 +219,7 @@ impl Given {
     fn fields(&self) -> Result<RecordSource, Error> {
         let id = self.id.clone().ok_or(refused(Conflict::NoId))?;
         let need = |t: &Option<Text>, c: Conflict| t.as_ref().ok_or(refused(c))?.read();
-        Ok(LocalSource::Fields(Box::new(Paper {
+        Ok(LocalSource::Fields(Box::new(ArxivPaper {
             id,
             version: self.version.unwrap_or(0),
             title: need(&self.title, Conflict::NoTitle)?,

@@ -20,8 +20,8 @@ use crate::PithNumber;
 /// What the PDF layer writes for a paper: its arXiv DOI and versioned id as qualified
 /// `xmp:Identifier` items (and `dc:identifier`, `prism:doi`), its title and authors where the
 /// file has none.
-pub fn paper(d: &Details) -> pdf::xmp::Paper {
-    pdf::xmp::Paper {
+pub fn paper(d: &Details) -> pdf::xmp::PaperFacts {
+    pdf::xmp::PaperFacts {
         doi: Some(d.doi()),
         arxiv: Some(d.versioned_id()),
         title: Some(d.title.clone()).filter(|t| !t.is_empty()),

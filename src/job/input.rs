@@ -14,7 +14,7 @@ use super::{Error, ErrorKind};
 use crate::net::arxiv::Want;
 use crate::net::{self, ArxivId, Overrides};
 use crate::number::{NumberRef, PithNumber};
-use crate::record::{self, atom, split_versioned_id, Details, LocalSource, Paper, Record};
+use crate::record::{self, atom, split_versioned_id, ArxivPaper, Details, LocalSource, Record};
 
 /// One source of a record or number: local (text, files, values, fields) or a paper on arXiv.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -71,7 +71,11 @@ fn net_error(e: net::Error) -> Error {
 /// The papers of an Atom file (`id` picks those with that arXiv id, and version when it
 /// carries one); with `next`, each as its next version will be announced: version N+1, the
 /// v1 date and the latest metadata, as [`net::arxiv::paper`] makes it from arXiv's answer.
-fn atom_papers(path: &Path, id: Option<&str>, next: bool) -> Result<Vec<Paper>, record::Error> {
+fn atom_papers(
+    path: &Path,
+    id: Option<&str>,
+    next: bool,
+) -> Result<Vec<ArxivPaper>, record::Error> {
     let text = read_text(path)?;
     let mut papers = atom::parse(&text).map_err(|e| e.at(path))?;
     if let Some(want) = id {
@@ -178,7 +182,7 @@ impl RecordSource {
             }
             Ok(v.remove(0))
         };
-        let paper = |p: &record::Paper| -> Result<Described, record::Error> {
+        let paper = |p: &record::ArxivPaper| -> Result<Described, record::Error> {
             let record = p.to_record()?;
             Ok(Described {
                 details: p.details(&record),
@@ -543,7 +547,7 @@ mod tests {
     #[test]
     fn typed_fields_are_checked() {
         let paper = |id: &str, version: u32, primary: &str, cross: &[&str]| {
-            RecordSource::from(LocalSource::Fields(Box::new(record::Paper {
+            RecordSource::from(LocalSource::Fields(Box::new(record::ArxivPaper {
                 id: id.into(),
                 version,
                 title: "t".into(),

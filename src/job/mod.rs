@@ -184,7 +184,7 @@ pub fn stamp_of(
     })
 }
 
-/// The QR code a badge asks for ([`crate::badge::Options::qr`]): none unless `qr`, then with `module_px`
+/// The QR code a badge asks for ([`crate::badge::Look::qr`]): none unless `qr`, then with `module_px`
 /// pixels a module ([`defaults::QR_MODULE_PX`] unless given). The same rule at
 /// every door: a module size without the QR code is refused, never taken as asking for it.
 ///

@@ -251,7 +251,7 @@ pub fn bulk(
 ) -> Result<bulk::Summary, Error> {
     req.validate()?;
     let inputs = bulk::MetadataFile::of_forms(&req.snapshot, &req.oai);
-    let opts = bulk::Options {
+    let opts = bulk::Pass {
         threads: super::pass_threads(req.jobs),
         strict: req.strict,
     };

@@ -4,9 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::sty::{self, Options};
+use crate::sty::{self, Release};
 
-/// The package as a front end asks for it; what is left out is [`Options::default`]'s.
+/// The package as a front end asks for it; what is left out is [`Release::default`]'s.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct StyRequest {
@@ -23,9 +23,9 @@ impl StyRequest {
     ///
     /// # Errors
     /// [`sty::ErrorKind::InvalidDate`] or [`sty::ErrorKind::InvalidVersion`].
-    pub fn options(&self) -> Result<Options, sty::Error> {
-        let d = Options::default();
-        let o = Options {
+    pub fn options(&self) -> Result<Release, sty::Error> {
+        let d = Release::default();
+        let o = Release {
             version: self.version.clone().unwrap_or(d.version),
             date: self.date.clone().unwrap_or(d.date),
         };
@@ -48,7 +48,7 @@ mod tests {
 
     #[test]
     fn left_out_is_the_package_default_and_a_bad_date_or_version_is_refused_once() {
-        assert_eq!(StyRequest::default().options().unwrap(), Options::default());
+        assert_eq!(StyRequest::default().options().unwrap(), Release::default());
         let date = StyRequest {
             date: Some("2024-01-01".into()),
             ..Default::default()

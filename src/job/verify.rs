@@ -458,8 +458,8 @@ fn run_pdf(req: &VerifyRequest, source: Source<'_>) -> Result<VerifyReport, Erro
         return Ok(r.finish());
     };
     let against = match (&req.record, &req.bundle) {
-        (Some(input), _) => pdfcheck::Source::Record(input.record(&req.net)?),
-        (None, Some(b)) => pdfcheck::Source::Bundle(b.clone()),
+        (Some(input), _) => pdfcheck::Against::Record(input.record(&req.net)?),
+        (None, Some(b)) => pdfcheck::Against::Bundle(b.clone()),
         (None, None) => {
             let client;
             let lookup: &dyn pdfcheck::Lookup = match &req.resolver {
@@ -469,7 +469,7 @@ fn run_pdf(req: &VerifyRequest, source: Source<'_>) -> Result<VerifyReport, Erro
                     &client
                 }
             };
-            let found = pdfcheck::verify(&ins, pdfcheck::Source::Resolver(lookup), &keys)
+            let found = pdfcheck::verify(&ins, pdfcheck::Against::Resolver(lookup), &keys)
                 .map_err(net_error)?;
             let mut r = pdf_report(file, &found.claim, found.record.as_ref(), found.report);
             r.newer_version = found.newer_version;

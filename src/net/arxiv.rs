@@ -23,7 +23,7 @@ use super::client::{Client, Service};
 use super::{Error, ErrorKind};
 use crate::record::arxiv::oai::{Body, OaiReader};
 use crate::record::arxiv::RawMeta;
-use crate::record::{Paper, Record};
+use crate::record::{ArxivPaper, Record};
 
 /// An arXiv identifier, with its version when one was given.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -252,7 +252,7 @@ fn fetch_inner(client: &Client, id: &ArxivId) -> Result<Meta, Error> {
 /// [`ErrorKind::NoSuchVersion`], [`ErrorKind::OlderVersion`], [`ErrorKind::NotLatest`];
 /// [`ErrorKind::BadAnswer`] when arXiv's fields do not make a paper; [`ErrorKind::Record`]
 /// when an overridden category is not an arXiv category.
-pub fn paper(meta: &Meta, id: &ArxivId, want: Want, ov: &Overrides) -> Result<Paper, Error> {
+pub fn paper(meta: &Meta, id: &ArxivId, want: Want, ov: &Overrides) -> Result<ArxivPaper, Error> {
     let about = |e: Error| e.about(id.to_string());
     let mut p = meta
         .raw
@@ -298,7 +298,7 @@ pub fn paper(meta: &Meta, id: &ArxivId, want: Want, ov: &Overrides) -> Result<Pa
     Ok(p)
 }
 
-/// The record of `id` ([`fetch`], [`paper`], then [`Paper::to_record`]).
+/// The record of `id` ([`fetch`], [`paper`], then [`ArxivPaper::to_record`]).
 ///
 /// # Errors
 /// As those functions.

@@ -139,7 +139,7 @@ impl Lookup for Client {
 
 /// Where the record to check against comes from.
 #[derive(Debug)]
-pub enum Source<'a> {
+pub enum Against<'a> {
     /// A resolver: the network client (and its cache), or a server's own index.
     Resolver(&'a dyn Lookup),
     /// A record given by the caller.
@@ -179,7 +179,7 @@ impl PdfReport {
 /// [`ErrorKind::NoNumber`] when the PDF carries none; from the resolver, as
 /// [`resolver::record`] and [`resolver::bundle`] (a 404 for the record is an unmade
 /// [`CheckKind::Lookup`] check, not an error).
-pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfReport, Error> {
+pub fn verify(ins: &Inspection, source: Against<'_>, keys: &[Key]) -> Result<PdfReport, Error> {
     let claim = claim(ins).ok_or_else(|| Error::from(ErrorKind::NoNumber))?;
     let code = claim.number.code().to_owned();
     let claimed = NumberRef::Full(claim.number.clone());
@@ -188,13 +188,13 @@ pub fn verify(ins: &Inspection, source: Source<'_>, keys: &[Key]) -> Result<PdfR
     let mut newer_version = None;
     let mut mirror = None;
     let record = match source {
-        Source::Record(r) => Some(r),
-        Source::Bundle(b) => {
+        Against::Record(r) => Some(r),
+        Against::Bundle(b) => {
             let r = b.record().clone();
             bundle = Some(b);
             Some(r)
         }
-        Source::Resolver(lookup) => match lookup.record_from(&code) {
+        Against::Resolver(lookup) => match lookup.record_from(&code) {
             Ok((res, from)) => {
                 mirror = from;
                 let hash = res.record.canonical_sha256();
@@ -374,7 +374,7 @@ mod tests {
         let mut ins = crate::pdf::inspect(out).unwrap();
         let keys = [Key::registry()];
         let holds = |ins: &Inspection| {
-            verify(ins, Source::Record(record.clone()), &keys)
+            verify(ins, Against::Record(record.clone()), &keys)
                 .unwrap()
                 .report
                 .holds()

@@ -1,4 +1,4 @@
-//! arXiv API Atom feeds → [`Paper`]s.
+//! arXiv API Atom feeds → [`ArxivPaper`]s.
 //!
 //! Parses what `export.arxiv.org/api/query` returns: an Atom `<feed>` of `<entry>` elements, or a
 //! lone `<entry>`. Each entry gives the versioned id (`<id>http://arxiv.org/abs/2402.03791v3</id>`),
@@ -11,7 +11,7 @@
 
 use roxmltree::{Document, Node, ParsingOptions};
 
-use super::{Error, ErrorKind, Paper};
+use super::{ArxivPaper, Error, ErrorKind};
 
 /// The deepest element nesting [`parse`] accepts (an arXiv feed nests 4 levels).
 pub const MAX_DEPTH: usize = 256;
@@ -49,7 +49,7 @@ fn text_of(entry: &Node, ns: &str, name: &str) -> Option<String> {
 /// assert_eq!(papers[0].id, "2402.03791");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn parse(xml: &str) -> Result<Vec<Paper>, Error> {
+pub fn parse(xml: &str) -> Result<Vec<ArxivPaper>, Error> {
     let depth = element_depth(xml);
     if depth > MAX_DEPTH {
         return Err(Error::atom(format!(
@@ -105,7 +105,7 @@ pub fn element_depth(xml: &str) -> usize {
     crate::xml::shape(xml).depth
 }
 
-fn parse_entry(entry: &Node) -> Result<Paper, String> {
+fn parse_entry(entry: &Node) -> Result<ArxivPaper, String> {
     let id_url = text_of(entry, ATOM_NS, "id").ok_or("no <id>")?;
     let id_url = id_url.trim();
     // arXiv's API reports a missing paper as an entry titled "Error".
@@ -146,7 +146,7 @@ fn parse_entry(entry: &Node) -> Result<Paper, String> {
         .map(|n| n.split_whitespace().collect::<Vec<_>>().join(" "))
         .filter(|n| !n.is_empty())
         .collect();
-    Ok(Paper {
+    Ok(ArxivPaper {
         authors,
         id,
         version,

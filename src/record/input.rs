@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{Paper, Record};
+use super::{ArxivPaper, Record};
 
 /// One local source of a record or number.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -32,8 +32,8 @@ pub enum LocalSource {
         next: bool,
     },
     /// The paper's explicit fields, typed by hand: their categories are checked against
-    /// arXiv's taxonomy ([`Paper::check_categories`]).
-    Fields(Box<Paper>),
+    /// arXiv's taxonomy ([`ArxivPaper::check_categories`]).
+    Fields(Box<ArxivPaper>),
 }
 
 impl LocalSource {

@@ -1,7 +1,7 @@
 //! The canonical record: the paper metadata whose canonical JSON is hashed into a Pith Number.
 //!
 //! This module owns and validates the record (`SPEC.md`, "The canonical record"), builds it from
-//! a paper's metadata ([`Paper`], [`atom`]) and canonicalises titles and abstracts ([`canon`]).
+//! a paper's metadata ([`ArxivPaper`], [`atom`]) and canonicalises titles and abstracts ([`canon`]).
 //! It knows no output format beyond the canonical JSON itself.
 //!
 //! ## Text canonicalisation
@@ -391,7 +391,7 @@ impl Record {
 /// A paper's metadata as arXiv publishes it, from which a [`Record`] is built.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Paper {
+pub struct ArxivPaper {
     /// arXiv identifier without version.
     pub id: String,
     /// Latest version number.
@@ -412,7 +412,7 @@ pub struct Paper {
     pub authors: Vec<String>,
 }
 
-impl Paper {
+impl ArxivPaper {
     /// Checks the primary and cross-list categories against arXiv's taxonomy
     /// ([`taxonomy::CATEGORIES`], old archive names included): for metadata typed by hand,
     /// where `cs.dc` for `cs.DC` would silently give another number. Metadata
@@ -452,7 +452,7 @@ pub fn split_versioned_id(text: &str) -> (String, Option<u32>) {
     (id.to_owned(), version)
 }
 
-impl Paper {
+impl ArxivPaper {
     /// Builds the canonical record.
     ///
     /// # Errors
@@ -527,7 +527,7 @@ impl Paper {
         Ok(record)
     }
 
-    /// The display fields of the paper's record `record` (the one [`Paper::to_record`] built).
+    /// The display fields of the paper's record `record` (the one [`ArxivPaper::to_record`] built).
     pub fn details(&self, record: &Record) -> Details {
         Details::with_authors(record, &self.title, self.authors.clone())
     }
@@ -594,7 +594,7 @@ mod tests {
 
     #[test]
     fn paper_to_record_normalises() {
-        let p = Paper {
+        let p = ArxivPaper {
             id: "2402.03791v3".into(),
             version: 0,
             title: "T".into(),

@@ -2,7 +2,7 @@
 //! same: a record's JSON-LD, a bundle's merged state, badges and their shields.io endpoint
 //! document.
 
-use pith::badge::{self, Options, RecordStatus};
+use pith::badge::{self, Look, RecordStatus};
 use pith::job::cite;
 use pith::number::ALIAS_LENS;
 use pith::record::Details;
@@ -201,7 +201,7 @@ pub enum BadgeFile {
 /// As [`badge::svg`] and [`badge::pdf`] (options out of range).
 pub fn badge(
     n: &PithNumber,
-    opts: &Options,
+    opts: &Look,
     status: RecordStatus,
     file: BadgeFile,
 ) -> Result<Vec<u8>, badge::Error> {

@@ -30,7 +30,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use pith::badge::Options;
+use pith::badge::Look;
 
 use crate::documents::{self, BadgeFile};
 use crate::index::{Entry, Error, ErrorKind, Index};
@@ -153,7 +153,7 @@ fn record_files(
     b: Option<&crate::index::BundleEntry>,
     base: &str,
     site: &pages::Site,
-    badge: &Options,
+    badge: &Look,
     keys: &[pith::verify::Key],
 ) -> Result<Vec<(String, Vec<u8>)>, String> {
     let code = e.number.code();
@@ -230,7 +230,7 @@ pub fn export(
         files: 0,
     };
     let mut done = Exported::default();
-    let badge = Options::default();
+    let badge = Look::default();
     // The pages: home, the verify page (which says it needs the server), the assets.
     let site = pages::export::site(base, index.len().ok());
     for (path, bytes) in

@@ -1,5 +1,5 @@
 //! The extractors that read what a path names, through the library's own readers: a number or
-//! short alias ([`Named`], by [`NumberRef::parse_segment`]) and an arXiv id ([`Paper`], by
+//! short alias ([`Named`], by [`NumberRef::parse_segment`]) and an arXiv id ([`ArxivPath`], by
 //! [`ArxivId::parse`]), each with the file suffix it ends in. A path they cannot read is an
 //! [`Error`] (400 for a path that is not text, 404 for one that names nothing).
 
@@ -106,34 +106,34 @@ impl<S: Send + Sync> FromRequestParts<S> for Named {
 /// An arXiv paper named by the path, with its version when one is given, then a file suffix
 /// (`/arxiv/2402.03791v3`, `/badge/arxiv/hep-th/9901001.svg`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Paper {
+pub struct ArxivPath {
     /// The paper.
     pub id: ArxivId,
     /// The representation the suffix names, if any.
     pub file: Option<Media>,
 }
 
-impl Paper {
+impl ArxivPath {
     /// Reads a path.
     ///
     /// # Errors
     /// A 404 saying what an arXiv id looks like.
-    pub fn parse(path: &str) -> Result<Paper, Error> {
+    pub fn parse(path: &str) -> Result<ArxivPath, Error> {
         let (stem, file) = split(path);
         let id = ArxivId::parse(stem).map_err(|_| {
             Error::not_found(
                 "not an arXiv id (YYMM.NNNNN or archive/YYMMNNN, with vN for a version)",
             )
         })?;
-        Ok(Paper { id, file })
+        Ok(ArxivPath { id, file })
     }
 }
 
-impl<S: Send + Sync> FromRequestParts<S> for Paper {
+impl<S: Send + Sync> FromRequestParts<S> for ArxivPath {
     type Rejection = Error;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Error> {
-        Paper::parse(&param(parts, state).await?)
+        ArxivPath::parse(&param(parts, state).await?)
     }
 }
 
@@ -166,11 +166,11 @@ mod tests {
         }
         assert_eq!(suffix(Some(Media::Bibtex)), ".bib");
         assert_eq!(suffix(None), "");
-        let p = Paper::parse("math/0406128v1.svg").unwrap();
+        let p = ArxivPath::parse("math/0406128v1.svg").unwrap();
         assert_eq!(
             (p.id.id(), p.id.version(), p.file),
             ("math/0406128", Some(1), Some(Media::Svg))
         );
-        assert!(Paper::parse("2402.3791").is_err());
+        assert!(ArxivPath::parse("2402.3791").is_err());
     }
 }

@@ -18,7 +18,7 @@ use pith::number::NumberRef;
 
 use crate::documents::{self, BadgeFile};
 use crate::error::Error;
-use crate::extract::{self, Named, Paper};
+use crate::extract::{self, ArxivPath, Named};
 use crate::http::badge::BadgeRequest;
 use crate::http::negotiate::{Media, Negotiated};
 use crate::http::reply::{self, answer, types, CHANGING, MISSING};
@@ -238,7 +238,7 @@ fn cites_page(
 
 /// `GET /arxiv/{id}`: 303 to the number of the latest indexed version, or of the version the
 /// id names (`2402.03791v3`, `math/0406128v1`).
-pub async fn arxiv(State(state): State<AppState>, paper: Paper, req: HeaderMap) -> Answer {
+pub async fn arxiv(State(state): State<AppState>, paper: ArxivPath, req: HeaderMap) -> Answer {
     let id = &paper.id;
     if paper.file.is_some() {
         return Err(Error::not_found(
@@ -312,7 +312,7 @@ pub struct ConceptBadge;
 
 impl BadgeOf for ConceptBadge {
     fn find(stem: &str, index: &crate::index::Index) -> Result<crate::index::Entry, Error> {
-        let paper = Paper::parse(stem)?;
+        let paper = ArxivPath::parse(stem)?;
         if paper.file.is_some() {
             return Err(Error::not_found(
                 "a concept badge is /badge/arxiv/<arXiv id>.svg, .pdf or .json",

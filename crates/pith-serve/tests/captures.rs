@@ -155,7 +155,7 @@ fn the_badge_says_stored_only_where_a_capture_checks() {
         // The mirror's badge is the library's badge of the status the page shows.
         let n = pith::PithNumber::parse(full).unwrap();
         let status = want.parse::<pith::badge::RecordStatus>().unwrap();
-        let lib = pith::badge::svg(&n, &pith::badge::Options::default().status(Some(status)));
+        let lib = pith::badge::svg(&n, &pith::badge::Look::default().status(Some(status)));
         let svg = s.get(&format!("/badge/{c}.svg"), &[]);
         assert_eq!(svg.status, 200, "{i}");
         assert_eq!(svg.text(), lib.unwrap() + "\n", "{i}");

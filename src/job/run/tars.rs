@@ -19,7 +19,7 @@ pub struct TarRun {
     any_version: bool,
     manifest: Option<(PathBuf, Manifest)>,
     any_tar: bool,
-    options: tar::Options,
+    options: tar::StreamSettings,
     refs: Option<Arc<RefsSink>>,
 }
 
@@ -90,7 +90,7 @@ impl BatchRequest {
             any_version: self.any_version,
             manifest,
             any_tar: self.tar.any_tar,
-            options: tar::Options {
+            options: tar::StreamSettings {
                 settings,
                 threads: crate::job::pass_threads(self.jobs),
                 spool_dir: self.tar.spool_dir.clone(),

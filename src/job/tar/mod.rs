@@ -14,7 +14,7 @@
 //!   none over 8 MiB).
 //! - **Deterministic**: the output depends only on the input and the options (the update time
 //!   is [`crate::pdf::Options::now`]), not on the number of workers or on timing.
-//! - The input's size, and with [`Options::md5`] its md5, are computed while it is read, the
+//! - The input's size, and with [`StreamSettings::md5`] its md5, are computed while it is read, the
 //!   output's while it is written ([`Totals`]), for the manifest checks of [`crate::batch::manifest`].
 //!
 //! What happens to one PDF is [`process_member`]; which number a member gets is the caller's
@@ -291,12 +291,12 @@ pub struct Totals {
     pub tar: String,
     /// Entries in the archive (regular files and others: directories, links).
     pub entries: usize,
-    /// md5 of the input (hex), when [`Options::md5`].
+    /// md5 of the input (hex), when [`StreamSettings::md5`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub md5_in: Option<String>,
     /// Size of the input.
     pub size_in: u64,
-    /// md5 of the output (hex), when [`Options::md5`].
+    /// md5 of the output (hex), when [`StreamSettings::md5`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub md5: Option<String>,
     /// Size of the output.
@@ -305,7 +305,7 @@ pub struct Totals {
 
 /// How [`stream`] runs.
 #[derive(Debug, Clone)]
-pub struct Options {
+pub struct StreamSettings {
     /// The update's settings (time, stamp, repair, force, password), as for one PDF.
     pub settings: Settings,
     /// Worker threads for the PDF updates (at least 1).
@@ -359,7 +359,7 @@ pub fn stream<R: Read + Send, W: Write>(
     input: R,
     output: W,
     plan: &(dyn Fn(&str) -> Planned + Sync),
-    opts: &Options,
+    opts: &StreamSettings,
     progress: &mut dyn Progress<MemberReport>,
 ) -> Result<Totals, Error> {
     let start = Instant::now();

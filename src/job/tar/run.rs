@@ -43,11 +43,11 @@ pub struct Request<'a> {
     pub any_tar: bool,
     /// The tar stream's options (`name` is set per tar); its `threads` also read the
     /// metadata.
-    pub tar: tar::Options,
+    pub tar: tar::StreamSettings,
 }
 
 /// Where a tar comes from.
-pub enum Source<'a> {
+pub enum TarInput<'a> {
     /// A file.
     Path(&'a Path),
     /// A stream (standard input, a Python file object) and, when known, the tar's file name
@@ -56,7 +56,7 @@ pub enum Source<'a> {
 }
 
 /// Where the updated tar goes.
-pub enum Sink<'a> {
+pub enum TarOutput<'a> {
     /// A new file, renamed into place once whole and checked.
     Path(&'a Path),
     /// A stream (standard output, a Python file object).
@@ -164,16 +164,16 @@ fn entry_of<'m>(
 /// the errors of [`tar::stream`].
 pub fn run_one(
     req: &Request,
-    src: Source,
-    sink: Sink,
+    src: TarInput,
+    sink: TarOutput,
     progress: &mut dyn Progress<MemberReport>,
 ) -> Result<Totals, Error> {
     let (shown, file_name) = match &src {
-        Source::Path(p) => (
+        TarInput::Path(p) => (
             p.display().to_string(),
             p.file_name().map(|n| n.to_string_lossy().into_owned()),
         ),
-        Source::Reader(_, n) => (
+        TarInput::Reader(_, n) => (
             n.map_or_else(|| "standard input".to_owned(), str::to_owned),
             n.map(str::to_owned),
         ),
@@ -183,7 +183,7 @@ pub fn run_one(
         None => None,
     };
     let wanted = match (&src, entry) {
-        (Source::Path(p), _) => wanted_in_file(p, &shown)?,
+        (TarInput::Path(p), _) => wanted_in_file(p, &shown)?,
         (_, Some(e)) if e.get("yymm").is_some() => {
             Wanted::Months(e.get("yymm").into_iter().map(str::to_owned).collect())
         }
@@ -205,8 +205,8 @@ pub fn run_one(
 fn stream_checked(
     req: &Request,
     collected: &Collected,
-    src: Source,
-    sink: Sink,
+    src: TarInput,
+    sink: TarOutput,
     shown: &str,
     entry: Option<&TarEntry>,
     by_content: bool,
@@ -240,22 +240,22 @@ fn stream_checked(
         }
         Ok(())
     };
-    if let (Source::Path(i), Sink::Path(o)) = (&src, &sink) {
+    if let (TarInput::Path(i), TarOutput::Path(o)) = (&src, &sink) {
         if crate::job::same_file(i, o) {
             return Err(err(ErrorKind::SameFile));
         }
     }
     let input: Box<dyn Read + Send> = match src {
-        Source::Path(p) => Box::new(std::fs::File::open(p).map_err(|e| err(ErrorKind::Read(e)))?),
-        Source::Reader(r, _) => r,
+        TarInput::Path(p) => Box::new(std::fs::File::open(p).map_err(|e| err(ErrorKind::Read(e)))?),
+        TarInput::Reader(r, _) => r,
     };
     match sink {
-        Sink::Writer(w) => {
+        TarOutput::Writer(w) => {
             let t = tar::stream(input, w, &plan, &opts, progress)?;
             check(&t)?;
             Ok(t)
         }
-        Sink::Path(out) => {
+        TarOutput::Path(out) => {
             // The writer makes the folders the tar needs (`out/my.tar` in a fresh directory).
             let mut result = None;
             let committed = crate::output::write_file_with(out, None, |f| {
@@ -431,8 +431,8 @@ pub fn run_dir(
         let r = stream_checked(
             req,
             &collected,
-            Source::Path(&input),
-            Sink::Path(&output),
+            TarInput::Path(&input),
+            TarOutput::Path(&output),
             &input.display().to_string(),
             Some(e),
             false,

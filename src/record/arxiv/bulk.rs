@@ -16,7 +16,7 @@ use super::oai::{Body, OaiReader, OaiRecord};
 use super::{snapshot, RawMeta};
 use crate::decompress::{self as input, LineRead};
 use crate::number::{self, PithNumber};
-use crate::record::{canonical, Paper};
+use crate::record::{canonical, ArxivPaper};
 
 /// The longest snapshot line accepted (a real line is a few kB; the longest about 100 kB).
 pub const MAX_LINE: usize = 8 << 20;
@@ -449,9 +449,9 @@ fn read_units(
     chunk.is_empty() || emit(chunk)
 }
 
-/// Options of [`number()`].
+/// Pass of [`number()`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Options {
+pub struct Pass {
     /// Worker threads.
     pub threads: usize,
     /// Stop at the first bad line or record.
@@ -518,8 +518,8 @@ impl fmt::Display for Report {
 /// The record, digest and number of a paper.
 ///
 /// # Errors
-/// The one-line reason [`Paper::to_record`] gives.
-pub fn number_paper(paper: &Paper) -> Result<(crate::Record, [u8; 32], PithNumber), String> {
+/// The one-line reason [`ArxivPaper::to_record`] gives.
+pub fn number_paper(paper: &ArxivPaper) -> Result<(crate::Record, [u8; 32], PithNumber), String> {
     let record = paper.to_record().map_err(|e| e.to_string())?;
     let digest = record.digest();
     let n = PithNumber::from_digest(&digest, Some(record.year()));
@@ -561,7 +561,7 @@ enum Numbered {
 ///
 /// # Examples
 /// ```
-/// use pith::record::arxiv::bulk::{number, MetadataFile, Options};
+/// use pith::record::arxiv::bulk::{number, MetadataFile, Pass};
 /// let dir = std::env::temp_dir().join(format!("pith-doc-bulk-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir)?;
 /// let path = dir.join("snap.jsonl");
@@ -569,7 +569,7 @@ enum Numbered {
 ///     r#""categories":"hep-ph","license":null,"#,
 ///     r#""versions":[{"version":"v1","created":"Mon, 2 Apr 2007 19:18:42 GMT"}]}"#, "\n"))?;
 /// let mut out = Vec::new();
-/// let s = number(&[MetadataFile { path, format: None }], Options { threads: 2, strict: false },
+/// let s = number(&[MetadataFile { path, format: None }], Pass { threads: 2, strict: false },
 ///                &mut out, &mut |_| {})?;
 /// assert_eq!(s.numbered, 1);
 /// assert!(String::from_utf8(out)?.starts_with(r#"{"id":"0704.0001","version":1,"number":"pith:2007:"#));
@@ -578,7 +578,7 @@ enum Numbered {
 /// ```
 pub fn number(
     inputs: &[MetadataFile],
-    opts: Options,
+    opts: Pass,
     out: &mut dyn Write,
     report: &mut dyn FnMut(&Report),
 ) -> Result<Summary, Error> {

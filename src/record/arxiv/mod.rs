@@ -1,8 +1,8 @@
 //! arXiv's bulk metadata: the OAI-PMH `ListRecords` pages harvesters save and the
-//! metadata snapshot distributed as JSON Lines, read as streams and mapped to [`Paper`]s.
+//! metadata snapshot distributed as JSON Lines, read as streams and mapped to [`ArxivPaper`]s.
 //!
 //! This module owns the mapping from arXiv's bulk fields to a paper ([`RawMeta::to_paper`]);
-//! [`Paper::to_record`] then builds the canonical record exactly as for an Atom entry, so the
+//! [`ArxivPaper::to_record`] then builds the canonical record exactly as for an Atom entry, so the
 //! same paper gives the same number whichever form it was read from. The mapping rules:
 //! - `source.version`: the highest `vN` among the versions (not the last listed);
 //! - `submitted_at`: the date of `v1`, RFC 2822 converted to UTC `YYYY-MM-DDTHH:MM:SSZ`
@@ -25,7 +25,7 @@ pub mod date;
 pub mod oai;
 pub mod snapshot;
 
-use super::Paper;
+use super::ArxivPaper;
 
 /// A paper's fields as arXiv's bulk forms give them, before mapping.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -74,7 +74,7 @@ impl RawMeta {
         Ok(latest)
     }
 
-    /// Maps the fields to a [`Paper`] by the rules in the module docs.
+    /// Maps the fields to a [`ArxivPaper`] by the rules in the module docs.
     ///
     /// # Errors
     /// A one-line reason naming the missing or malformed field.
@@ -99,7 +99,7 @@ impl RawMeta {
     /// assert_eq!(record.metadata.license, "");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn to_paper(&self) -> Result<Paper, String> {
+    pub fn to_paper(&self) -> Result<ArxivPaper, String> {
         self.clone().into_paper()
     }
 
@@ -107,7 +107,7 @@ impl RawMeta {
     ///
     /// # Errors
     /// As [`RawMeta::to_paper`].
-    pub fn into_paper(self) -> Result<Paper, String> {
+    pub fn into_paper(self) -> Result<ArxivPaper, String> {
         let id = self.id.trim();
         if id.is_empty() {
             return Err("no id".into());
@@ -127,7 +127,7 @@ impl RawMeta {
             .map(str::trim)
             .filter(|l| !l.is_empty())
             .map(str::to_owned);
-        Ok(Paper {
+        Ok(ArxivPaper {
             id: id.to_owned(),
             version,
             title: self.title,

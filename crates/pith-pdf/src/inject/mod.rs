@@ -41,8 +41,8 @@ pub struct Options {
     /// prefix. A file that is not damaged is updated as without it.
     pub repair: bool,
     /// What is known of the paper: its identifiers are written beside the number, its title
-    /// and authors where the file has none ([`xmp::Paper`]).
-    pub paper: xmp::Paper,
+    /// and authors where the file has none ([`xmp::PaperFacts`]).
+    pub paper: xmp::PaperFacts,
     /// When page 1 prints another number in pith's badge, stamp or record links, redraw
     /// them with the number written (in the same box, in the same update) instead of
     /// refusing the file ([`ErrorKind::Printed`]).
@@ -62,7 +62,7 @@ impl Options {
             password: None,
             stamp: None,
             repair: false,
-            paper: xmp::Paper::default(),
+            paper: xmp::PaperFacts::default(),
             replace: false,
             limits: Limits::default(),
             stop: Stop::never(),
@@ -541,7 +541,7 @@ fn paper_info(
     values: Option<&xmp::Values>,
     packet: Option<&[u8]>,
     info: Option<&crate::syntax::Dict>,
-    paper: &xmp::Paper,
+    paper: &xmp::PaperFacts,
 ) -> Vec<info::Entry> {
     if values.is_some_and(|v| v.pdfa_part.is_some()) {
         return Vec::new();

@@ -10,7 +10,7 @@ use super::read::{is, rdf_root, read, scheme_value, values};
 use super::strip::strip_text;
 use super::text::{parse, text_of};
 use super::{
-    apply, needs_extension_schema, xmp_err, Paper, Props, Values, DC_NS, PADDING, PDFAEXT_NS,
+    apply, needs_extension_schema, xmp_err, PaperFacts, Props, Values, DC_NS, PADDING, PDFAEXT_NS,
     PDFAPROPERTY_NS, PDFASCHEMA_NS, PITH_NS, PRISM_NS, RDF_NS, XMPIDQ_NS, XMP_NS,
 };
 use crate::vocab::{self, added};
@@ -175,9 +175,9 @@ pub(super) fn xml_text(s: &str) -> Option<String> {
 }
 
 impl Plan {
-    fn new(v: &Values, p: &Paper) -> Plan {
+    fn new(v: &Values, p: &PaperFacts) -> Plan {
         let clean = |o: &Option<String>| o.as_deref().and_then(xml_text);
-        let p = &Paper {
+        let p = &PaperFacts {
             doi: clean(&p.doi),
             arxiv: clean(&p.arxiv),
             title: clean(&p.title),

@@ -10,7 +10,7 @@
 //!   calibre, which shows an identifier as `scheme:value`, shows the full number once; added
 //!   beside the other identifiers (an item holding the whole number, as `pith.sty` writes it,
 //!   is read as the same number);
-//!   when the paper is known ([`Paper`]), its DOI (scheme `doi`) and arXiv id (scheme `arxiv`)
+//!   when the paper is known ([`PaperFacts`]), its DOI (scheme `doi`) and arXiv id (scheme `arxiv`)
 //!   unless the bag already has an item of that scheme;
 //! - `dc:relation` (bag): the verification URL, added beside the other relations;
 //! - `pith:number`, `pith:shortNumber`, `pith:url` in [`PITH_NS`] (the properties `pith.sty`
@@ -65,7 +65,7 @@ const PADDING: usize = 2048;
 /// What is known of the paper a number is of, written where reader tools look for it. Each
 /// field is optional; nothing is written for what is absent.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Paper {
+pub struct PaperFacts {
     /// Its DOI, `10.48550/arXiv.2402.03791`.
     pub doi: Option<String>,
     /// Its arXiv id with the version, `2402.03791v3`.
@@ -86,7 +86,7 @@ pub struct Props {
     /// Verification URL.
     pub url: String,
     /// The paper, when known.
-    pub paper: Paper,
+    pub paper: PaperFacts,
 }
 
 /// What a packet says about Pith Numbers and PDF/A.

@@ -26,7 +26,7 @@ fn props(code: &str) -> Props {
         number: format!("pith:2024:{code}"),
         short: format!("pith:{}", &code[..8]),
         url: format!("{URL_BASE}{code}"),
-        paper: Paper::default(),
+        paper: PaperFacts::default(),
     }
 }
 const A: &str = "7BMK4ZKTPUTUY3JKWBANNPOFR5";
@@ -129,8 +129,8 @@ fn pdfa_gets_an_extension_schema_once() {
     );
 }
 
-fn paper() -> Paper {
-    Paper {
+fn paper() -> PaperFacts {
+    PaperFacts {
         doi: Some("10.48550/arXiv.2402.03791".into()),
         arxiv: Some("2402.03791v3".into()),
         title: Some("A & B".into()),
@@ -244,7 +244,7 @@ fn a_known_paper_gets_qualified_identifiers_and_strip_takes_exactly_them_out() {
 #[test]
 fn texts_xml_cannot_hold_are_cleaned_not_refused() {
     let p = Props {
-        paper: Paper {
+        paper: PaperFacts {
             title: Some("a\u{1}b\u{fffe}  c".into()),
             creators: vec!["\u{7}".into(), "D. E".into()],
             ..paper()

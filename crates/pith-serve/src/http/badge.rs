@@ -7,7 +7,7 @@ use std::convert::Infallible;
 use axum::extract::{FromRequestParts, Query};
 use axum::http::request::Parts;
 use axum::http::Uri;
-use pith::badge::Options;
+use pith::badge::Look;
 use serde::Deserialize;
 
 /// A badge request's options, read once from its query: the cache reads it for its key and
@@ -15,7 +15,7 @@ use serde::Deserialize;
 #[derive(Debug, Clone)]
 pub struct BadgeRequest {
     /// The options, or the sentence saying why the query cannot be read (answered 400).
-    pub options: Result<Options, String>,
+    pub options: Result<Look, String>,
 }
 
 impl BadgeRequest {
@@ -70,7 +70,7 @@ impl BadgeQuery {
     ///
     /// # Errors
     /// A sentence saying which value is wrong.
-    pub fn options(&self) -> Result<Options, String> {
+    pub fn options(&self) -> Result<Look, String> {
         let qr_module = match &self.qr_module {
             Some(m) => Some(
                 m.parse::<u32>()

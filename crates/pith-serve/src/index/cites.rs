@@ -154,7 +154,7 @@ pub(crate) fn put_refs(
 
 /// A paper of the index, as a link.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Paper {
+pub struct PaperLink {
     /// Its number's 26 characters.
     pub code: String,
     /// Its number, full form.
@@ -167,9 +167,9 @@ pub struct Paper {
     pub title: String,
 }
 
-impl Paper {
-    fn of(e: &Entry) -> Paper {
-        Paper {
+impl PaperLink {
+    fn of(e: &Entry) -> PaperLink {
+        PaperLink {
             code: e.number.code().to_owned(),
             pith_number: e.number.full(),
             arxiv_id: e.arxiv_id.clone(),
@@ -191,7 +191,7 @@ pub struct Cited {
     /// Where it was read in the citing paper.
     pub evidence: String,
     /// The paper of the index it is, when it is one.
-    pub paper: Option<Paper>,
+    pub paper: Option<PaperLink>,
 }
 
 impl Cited {
@@ -237,7 +237,7 @@ pub struct Cites {
     /// How many of them are papers of this index.
     pub resolved: u64,
     /// The first papers of this index whose reference lists cite it, by arXiv id.
-    pub cited_by: Vec<Paper>,
+    pub cited_by: Vec<PaperLink>,
     /// How many papers of this index cite it.
     pub cited_by_count: u64,
 }
@@ -334,7 +334,7 @@ impl Index {
                 "arxiv" => self.arxiv(&id, version)?.or(self.arxiv(&id, None)?),
                 _ => None,
             }
-            .map(|e| Paper::of(&e));
+            .map(|e| PaperLink::of(&e));
             out.push(Cited {
                 kind,
                 id,
@@ -356,7 +356,7 @@ impl Index {
         e: &Entry,
         limit: usize,
         offset: u64,
-    ) -> Result<(u64, Vec<Paper>), Error> {
+    ) -> Result<(u64, Vec<PaperLink>), Error> {
         let rows = self.tolerant(|c| {
             let count = c
                 .prepare_cached(&format!("SELECT count(*) {CITING_FROM}"))?
@@ -381,7 +381,7 @@ impl Index {
                 None => self.arxiv(&id, None)?,
             };
             if let Some(found) = found {
-                out.push(Paper::of(&found));
+                out.push(PaperLink::of(&found));
             }
         }
         Ok((count, out))
@@ -420,7 +420,7 @@ pub fn sentence(c: &Cites) -> Option<String> {
 /// Adds `citation`, `references` and `cited_by` to a record's JSON-LD `doc` (see
 /// `documents::with_cites`); `base` prefixes the links to indexed papers.
 pub fn describe(doc: &mut serde_json::Value, c: &Cites, base: &str) {
-    let paper = |p: &Paper| {
+    let paper = |p: &PaperLink| {
         serde_json::json!({
             "@type": "ScholarlyArticle",
             "@id": format!("{base}/pith/{}", p.code),

@@ -6,7 +6,7 @@
 
 use axum::http::HeaderMap;
 use axum::response::Response;
-use pith::badge::{self, Format, Options, RecordStatus, SnippetOptions, Style};
+use pith::badge::{self, Format, Look, RecordStatus, SnippetOptions, Style};
 use pith::job::cite;
 use pith::{PithNumber, Record};
 use serde::Serialize;
@@ -216,7 +216,7 @@ pub struct BadgeView {
     pub snippets: Vec<Snippet>,
     /// The badge options, for the `pith snippet` line that gives the same text.
     #[serde(skip)]
-    pub options: Options,
+    pub options: Look,
     /// The image's absolute URL, as the snippets give it.
     #[serde(skip)]
     pub src: String,
@@ -311,8 +311,8 @@ pub fn badge_variants(
     origin: &str,
     all: bool,
 ) -> Result<Vec<BadgeView>, badge::Error> {
-    let base = Options::default().status(status);
-    let variants: [(&str, &str, Options, &str); 4] = [
+    let base = Look::default().status(status);
+    let variants: [(&str, &str, Look, &str); 4] = [
         ("flat", "Flat", base.clone(), ""),
         (
             "flat-square",
