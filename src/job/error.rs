@@ -81,6 +81,10 @@ pub enum ErrorKind {
     /// Occurs when arXiv bulk metadata cannot be read.
     #[error(transparent)]
     Metadata(crate::record::arxiv::bulk::Error),
+    /// Occurs when an OpenTimestamps proof or a headers file cannot be read or is refused
+    /// (which the job names).
+    #[error(transparent)]
+    Ots(crate::ots::Error),
     /// Occurs when a line of a JSON Lines input (one record a line) is no record.
     #[error("line {line}: {source}")]
     Line {
@@ -152,6 +156,10 @@ impl Error {
                 _ => ErrorCode::Manifest,
             },
             ErrorKind::Metadata(_) => ErrorCode::Metadata,
+            ErrorKind::Ots(e) => match e.kind() {
+                crate::ots::ErrorKind::Io(_) => ErrorCode::Io,
+                _ => ErrorCode::Invalid,
+            },
             ErrorKind::Line { source, .. } => kind::of_record(source),
         }
     }
@@ -175,6 +183,7 @@ impl Error {
             | ErrorKind::Verify(_)
             | ErrorKind::Arxiv(_)
             | ErrorKind::Metadata(_)
+            | ErrorKind::Ots(_)
             | ErrorKind::Line { .. } => false,
             _ => true,
         }
@@ -279,4 +288,7 @@ pub enum Conflict {
     /// More than one thing a timestamp proof is to be of.
     #[error("a proof is of one thing: give a number or record, a file or a digest, not several")]
     SeveralSubjects,
+    /// Nothing a timestamp proof is to be of.
+    #[error("say what the proof is of: a number or record, a file or a digest")]
+    NoSubject,
 }
