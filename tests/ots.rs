@@ -444,22 +444,7 @@ fn stamp_upgrade_verify_with_a_calendar() {
 
 #[test]
 fn a_calendar_that_has_nothing_yet_leaves_the_proof_pending() {
-    let url = Arc::new(Mutex::new(String::new()));
-    let me = url.clone();
-    let calendar = Server::start(move |r: &Request, _| {
-        let uri = me.lock().unwrap().clone();
-        match (r.method.as_str(), r.target.as_str()) {
-            ("POST", "/digest") => {
-                let mut t = vec![0x08, 0x00, 0x83, 0xdf, 0xe3, 0x0d, 0x2e, 0xf9, 0x0c, 0x8e];
-                t.push(uri.len() as u8 + 1);
-                t.push(uri.len() as u8);
-                t.extend(uri.as_bytes());
-                Reply::ok(t)
-            }
-            _ => Reply::status(404),
-        }
-    });
-    *url.lock().unwrap() = calendar.url();
+    let calendar = pending_calendar();
     let env = [("PITH_OTS_CALENDARS", calendar.url())];
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let dir = common::tmpdir();
@@ -550,4 +535,125 @@ fn a_number_or_a_record_is_stamped_as_its_records_sha256() {
         serde_json::from_str::<Value>(&r.stdout).unwrap()["status"],
         "pending"
     );
+}
+
+/// A calendar on 127.0.0.1 that puts every digest it is sent pending at itself, and has no
+/// completion for any: the proofs it makes are pending.
+fn pending_calendar() -> Server {
+    let url = Arc::new(Mutex::new(String::new()));
+    let me = url.clone();
+    let calendar = Server::start(move |r: &Request, _| {
+        let uri = me.lock().unwrap().clone();
+        match (r.method.as_str(), r.target.as_str()) {
+            ("POST", "/digest") => {
+                let mut t = vec![0x00, 0x83, 0xdf, 0xe3, 0x0d, 0x2e, 0xf9, 0x0c, 0x8e];
+                t.push(uri.len() as u8 + 1);
+                t.push(uri.len() as u8);
+                t.extend(uri.as_bytes());
+                Reply::ok(t)
+            }
+            _ => Reply::status(404),
+        }
+    });
+    *url.lock().unwrap() = calendar.url();
+    calendar
+}
+
+/// Where a proof goes and where it comes from are the request's (`job::ots`): `-o FOLDER/`
+/// takes the default name inside it (its missing folders made), `-o -` is standard output
+/// (the line then on standard error), `--file -` hashes standard input, `verify -` and
+/// `--headers -` read it; `--json` prints each report. The same digest, stamped as a digest
+/// or as a file's bytes, gives the same proof.
+#[test]
+fn proofs_go_to_folders_and_standard_streams() {
+    let calendar = pending_calendar();
+    let cal = calendar.url();
+    let file = ots("hello-world.txt");
+    let text = std::fs::read(&file).unwrap();
+    let digest = data_encoding::HEXLOWER.encode(&Sha256::digest(&text));
+    let dir = common::tmpdir();
+    let run = |args: &[&str], stdin: Option<&[u8]>| {
+        let mut c = common::pith();
+        c.current_dir(dir.path())
+            .env("PITH_OTS_CALENDARS", &cal)
+            .env("PITH_OTS_SPACING_MS", "0")
+            .args(args);
+        if let Some(b) = stdin {
+            c.write_stdin(b.to_vec());
+        }
+        c.output().unwrap()
+    };
+    let into = run(
+        &["ots", "stamp", "--digest", &digest, "-o", "deep/er/"],
+        None,
+    );
+    assert!(into.status.success(), "{into:?}");
+    let named = dir.path().join(format!("deep/er/{digest}.ots"));
+    let proof = std::fs::read(&named).unwrap();
+    let piped = run(&["ots", "stamp", "--file", "-", "-o", "-"], Some(&text));
+    assert!(piped.status.success(), "{piped:?}");
+    assert_eq!(piped.stdout, proof, "the proof on standard output");
+    let said = String::from_utf8_lossy(&piped.stderr);
+    assert!(said.starts_with("-: pending at 1 calendar ("), "{said}");
+    let json = run(
+        &["ots", "stamp", "--json", "--file", s(&file), "-o", "p.ots"],
+        None,
+    );
+    assert!(json.status.success(), "{json:?}");
+    let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["proof"], "p.ots");
+    assert_eq!(v["digest"], digest.as_str());
+    assert_eq!(v["calendars"], serde_json::json!([cal]));
+    assert_eq!(v["failed"], serde_json::json!([]));
+    assert_eq!(std::fs::read(dir.path().join("p.ots")).unwrap(), proof);
+    // Read back from standard input: the proof, the file, the headers.
+    let headers = std::fs::read(ots("block-358391.hex")).unwrap();
+    for (args, stdin) in [
+        (vec!["ots", "verify", "-", "--digest", &digest], &proof),
+        (vec!["ots", "verify", "p.ots", "--file", "-"], &text),
+        (
+            vec![
+                "ots",
+                "verify",
+                "p.ots",
+                "--digest",
+                &digest,
+                "--headers",
+                "-",
+            ],
+            &headers,
+        ),
+    ] {
+        let r = run(&args, Some(stdin));
+        assert_eq!(r.status.code(), Some(1), "{args:?}: {r:?}");
+        let out = String::from_utf8_lossy(&r.stdout);
+        assert!(out.contains(&format!("pending ({cal})")), "{args:?}: {out}");
+    }
+    let up = run(&["ots", "upgrade", "p.ots", "--json"], None);
+    assert_eq!(up.status.code(), Some(1), "{up:?}");
+    let v: Value = serde_json::from_slice(&up.stdout).unwrap();
+    assert_eq!(
+        (v["status"].as_str(), v["completed"].as_u64()),
+        (Some("pending"), Some(0))
+    );
+    // The file hashed is bounded in time as every file read is: past it, kind over_time and
+    // nothing written.
+    let slow = run(
+        &[
+            "ots",
+            "stamp",
+            "--file",
+            "/dev/zero",
+            "--file-timeout",
+            "0.2",
+            "-o",
+            "z.ots",
+            "--json",
+        ],
+        None,
+    );
+    assert_eq!(slow.status.code(), Some(2), "{slow:?}");
+    let v: Value = serde_json::from_slice(&slow.stdout).unwrap();
+    assert_eq!(v["kind"], "over_time", "{v}");
+    assert!(!dir.path().join("z.ots").exists());
 }

@@ -446,6 +446,7 @@ fn python_leaves_the_librarys_defaults_to_its_requests() {
 #[test]
 fn requests_round_trip_through_json() {
     use pith::job::badge::BadgeRequest;
+    use pith::job::pdf_input::PdfInput;
     use pith::job::sty::StyRequest;
     use pith::job::update::UpdateRequest;
     use pith::job::StripRequest;
@@ -459,14 +460,16 @@ fn requests_round_trip_through_json() {
         assert_eq!(empty, T::default(), "{{}} is the default request");
     }
     round(StripRequest {
-        input: Some("in.pdf".into()),
+        pdf: PdfInput {
+            input: Some("in.pdf".into()),
+            file_timeout: Some(0.0),
+            password: None,
+        },
         output: Some("out/".into()),
         in_place: false,
         force: true,
         repair: true,
-        file_timeout: Some(0.0),
         no_clobber: true,
-        password: None,
     });
     round(UpdateRequest {
         stamp: true,
@@ -558,9 +561,38 @@ fn requests_round_trip_through_json() {
     };
     assert!(!serde_json::to_string(&locked).unwrap().contains("hunter2"));
     assert!(serde_json::from_str::<pith::job::run::BatchRequest>(r#"{"out_tar": "x"}"#).is_err());
+    // `pith ots`: each question's request, what a proof is of flattened beside the rest.
+    use pith::job::ots::{OtsStampRequest, OtsUpgradeRequest, OtsVerifyRequest, ProofSubject};
+    round(OtsStampRequest {
+        subject: ProofSubject {
+            file: Some("-".into()),
+            ..Default::default()
+        },
+        output: Some("proofs/".into()),
+        file_timeout: Some(0.0),
+        no_clobber: true,
+        net: Default::default(),
+    });
+    round(OtsUpgradeRequest {
+        proof: Some("a.ots".into()),
+        net: Default::default(),
+    });
+    round(OtsVerifyRequest {
+        proof: Some("-".into()),
+        subject: ProofSubject {
+            subject: Some("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5".into()),
+            ..Default::default()
+        },
+        headers: Some("headers.hex".into()),
+        file_timeout: Some(3.5),
+        net: Default::default(),
+    });
     // The password is never written out with a request.
     let secret = StripRequest {
-        password: Some(b"hunter2".to_vec()),
+        pdf: PdfInput {
+            password: Some(b"hunter2".to_vec()),
+            ..Default::default()
+        },
         ..Default::default()
     };
     assert!(!serde_json::to_string(&secret).unwrap().contains("hunter2"));

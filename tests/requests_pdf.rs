@@ -11,6 +11,7 @@ use serde_json::Value;
 /// Each contradiction of these commands, at the command line, is the request's refusal.
 #[test]
 fn pdf_contradictions_are_the_requests_at_the_command_line() {
+    use pith::job::pdf_input::PdfInput;
     use pith::job::{InjectRequest, VerifyRequest};
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path().join("in.pdf");
@@ -22,7 +23,10 @@ fn pdf_contradictions_are_the_requests_at_the_command_line() {
     let (pdf, o) = (src.to_str().unwrap(), out.to_str().unwrap());
     let inject = |f: fn(&mut InjectRequest)| {
         let mut r = InjectRequest {
-            input: Some(src.clone()),
+            pdf: PdfInput {
+                input: Some(src.clone()),
+                ..Default::default()
+            },
             output: Some(out.clone()),
             ..Default::default()
         };
@@ -48,12 +52,27 @@ fn pdf_contradictions_are_the_requests_at_the_command_line() {
         ..Default::default()
     });
     let stdin_in_place = InjectRequest {
-        input: Some("-".into()),
+        pdf: PdfInput {
+            input: Some("-".into()),
+            ..Default::default()
+        },
         in_place: true,
         ..Default::default()
     }
     .validate()
     .unwrap_err();
+    let strip_stdin = |in_place: bool| {
+        pith::job::StripRequest {
+            pdf: PdfInput {
+                input: Some("-".into()),
+                ..Default::default()
+            },
+            in_place,
+            ..Default::default()
+        }
+        .validate()
+        .unwrap_err()
+    };
     let rewrite_and = |flag| vec!["inject", pdf, "--number", SEED, "-o", o, "--rewrite", flag];
     // (arguments, the library's sentence, the kind under --json)
     let rows: Vec<(Vec<&str>, String, &str)> = vec![
@@ -71,6 +90,23 @@ fn pdf_contradictions_are_the_requests_at_the_command_line() {
             vec!["inject", "-", "--number", SEED, "--in-place"],
             stdin_in_place.to_string(),
             stdin_in_place.kind_name(),
+        ),
+        // strip takes standard input as inject does: in place is inject's refusal, and its
+        // result goes to -o FILE or -o -.
+        (
+            vec!["strip", "-", "--in-place"],
+            stdin_in_place.to_string(),
+            strip_stdin(true).kind_name(),
+        ),
+        (
+            vec!["strip", "-"],
+            strip_stdin(false).to_string(),
+            strip_stdin(false).kind_name(),
+        ),
+        (
+            vec!["inject", "-", "--number", SEED],
+            strip_stdin(false).to_string(),
+            "request",
         ),
         (
             vec![
@@ -122,26 +158,38 @@ fn pdf_contradictions_are_the_requests_at_the_command_line() {
         inject(|r| (r.rewrite, r.update.repair) = (true, true)),
         inject(|r| r.in_place = true),
         inject(|r| r.update.stamp_size = Some(8.0)),
+        inject(|r| r.update.file_timeout = Some(1.0)),
+        strip_stdin(false).to_string(),
     ]
     .into_iter()
     .collect();
-    assert_eq!(sentences.len(), 4, "{sentences:#?}");
+    assert_eq!(sentences.len(), 6, "{sentences:#?}");
+    // Standard input in place: one kind and sentence, whichever command.
+    let (a, b) = (strip_stdin(true), stdin_in_place);
+    assert_eq!(
+        (a.kind_name(), a.to_string()),
+        (b.kind_name(), b.to_string())
+    );
 }
 
 /// The requests of inject and inspect survive JSON unchanged, `{}` is the default request,
 /// an option they do not have is refused, and a password is never written out.
 #[test]
 fn pdf_requests_round_trip_through_json() {
+    use pith::job::pdf_input::PdfInput;
     use pith::job::update::UpdateRequest;
     use pith::job::{InjectRequest, InspectRequest};
     let inject = InjectRequest {
-        input: Some("in.pdf".into()),
+        pdf: PdfInput {
+            input: Some("in.pdf".into()),
+            file_timeout: Some(0.0),
+            password: None,
+        },
         output: Some("out/".into()),
         rewrite: true,
         update: UpdateRequest {
             stamp: true,
             stamp_size: Some(8.0),
-            file_timeout: Some(0.0),
             ..Default::default()
         },
         no_clobber: true,
@@ -153,10 +201,13 @@ fn pdf_requests_round_trip_through_json() {
         inject
     );
     let inspect = InspectRequest {
-        input: Some("-".into()),
+        pdf: PdfInput {
+            input: Some("-".into()),
+            file_timeout: Some(2.5),
+            password: None,
+        },
         deep: true,
         expected: Some("pith:7BMK4ZKT".into()),
-        password: None,
     };
     let text = serde_json::to_string(&inspect).unwrap();
     assert_eq!(
@@ -172,12 +223,15 @@ fn pdf_requests_round_trip_through_json() {
         InspectRequest::default()
     );
     let secret = InspectRequest {
-        password: Some(b"hunter2".to_vec()),
+        pdf: PdfInput {
+            password: Some(b"hunter2".to_vec()),
+            ..Default::default()
+        },
         ..Default::default()
     };
     assert!(!serde_json::to_string(&secret).unwrap().contains("hunter2"));
     let secret = InjectRequest {
-        update: UpdateRequest {
+        pdf: PdfInput {
             password: Some(b"hunter2".to_vec()),
             ..Default::default()
         },
@@ -186,6 +240,38 @@ fn pdf_requests_round_trip_through_json() {
     assert!(!serde_json::to_string(&secret).unwrap().contains("hunter2"));
     assert!(serde_json::from_str::<InspectRequest>(r#"{"stamp": true}"#).is_err());
     assert!(serde_json::from_str::<InjectRequest>(r#"{"stamp": true}"#).is_err());
+    // The PDF's keys (PdfInput, flattened) sit beside each request's own, one level, in the
+    // three requests alike; a key none of them has is still refused.
+    let flat = r#"{"input": "a.pdf", "file_timeout": 0, "in_place": true}"#;
+    let inject: InjectRequest = serde_json::from_str(flat).unwrap();
+    let strip: pith::job::StripRequest = serde_json::from_str(flat).unwrap();
+    assert_eq!(inject.pdf, strip.pdf);
+    assert_eq!(inject.pdf.file_timeout, Some(0.0));
+    assert!(inject.validate().is_ok() && strip.validate().is_ok());
+    let inspect: InspectRequest =
+        serde_json::from_str(r#"{"input": "-", "file_timeout": 0, "deep": true}"#).unwrap();
+    assert!(inspect.pdf.is_stdin());
+    for bad in [
+        r#"{"input": "a.pdf", "pdf": {}}"#,
+        r#"{"input": "a.pdf", "passwrd": "x"}"#,
+    ] {
+        assert!(serde_json::from_str::<InjectRequest>(bad).is_err(), "{bad}");
+        assert!(
+            serde_json::from_str::<pith::job::StripRequest>(bad).is_err(),
+            "{bad}"
+        );
+        assert!(
+            serde_json::from_str::<InspectRequest>(bad).is_err(),
+            "{bad}"
+        );
+    }
+    // The deadline is the PDF's: given with the update as well, it is refused, not dropped.
+    let twice: InjectRequest = serde_json::from_str(
+        r#"{"input": "a.pdf", "in_place": true, "update": {"file_timeout": 1}}"#,
+    )
+    .unwrap();
+    assert_eq!(twice.validate().unwrap_err().kind_name(), "request");
+    ots_requests_round_trip();
     verify_and_cite_round_trip();
     // An expected number that is no number is the request's refusal, kind and all.
     let bad = InspectRequest {
@@ -199,6 +285,49 @@ fn pdf_requests_round_trip_through_json() {
             .name(),
         "{e}"
     );
+}
+
+/// `pith ots` as data: each question tagged by its name, its subject's keys beside its own;
+/// a key another question takes, or no question's, is refused.
+fn ots_requests_round_trip() {
+    use pith::job::ots::{OtsRequest, OtsStampRequest, OtsVerifyRequest, ProofSubject};
+    let verify = OtsRequest::Verify(OtsVerifyRequest {
+        proof: Some("-".into()),
+        subject: ProofSubject {
+            digest: Some("ab".repeat(32)),
+            ..Default::default()
+        },
+        headers: Some("headers.hex".into()),
+        file_timeout: Some(0.0),
+        ..Default::default()
+    });
+    let text = serde_json::to_string(&verify).unwrap();
+    assert!(text.starts_with(r#"{"verify":{"proof":"-","#), "{text}");
+    assert_eq!(serde_json::from_str::<OtsRequest>(&text).unwrap(), verify);
+    let stamp: OtsRequest = serde_json::from_str(r#"{"stamp": {"file": "paper.pdf"}}"#).unwrap();
+    let OtsRequest::Stamp(s) = &stamp else {
+        panic!("{stamp:?}")
+    };
+    assert_eq!(
+        (
+            s.subject.file.as_deref(),
+            s.output.as_deref(),
+            s.file_timeout
+        ),
+        (Some(std::path::Path::new("paper.pdf")), None, None)
+    );
+    assert_eq!(
+        serde_json::from_str::<OtsRequest>(r#"{"stamp": {}}"#).unwrap(),
+        OtsRequest::Stamp(OtsStampRequest::default())
+    );
+    for bad in [
+        r#"{"stamp": {"file": "a", "headers": "h"}}"#,
+        r#"{"upgrade": {"proof": "a.ots", "file": "a"}}"#,
+        r#"{"verify": {"proof": "a.ots", "output": "b.ots"}}"#,
+        r#"{"sign": {}}"#,
+    ] {
+        assert!(serde_json::from_str::<OtsRequest>(bad).is_err(), "{bad}");
+    }
 }
 
 /// The requests of verify (with its capture form) and cite survive JSON unchanged (a record
@@ -343,4 +472,63 @@ fn inspect_and_cite_streams_and_folders() {
         .unwrap();
     assert_eq!(kept.status.code(), Some(2), "{kept:?}");
     assert_eq!(std::fs::read_to_string(&written).unwrap(), "kept");
+}
+
+/// `pith strip -` reads standard input as `inject -` and `inspect -` do: `-o -` writes the
+/// stripped PDF to standard output (the report on standard error), `-o FILE` the same bytes
+/// to a file, both a clean PDF to qpdf with the original bytes first and no number left; a
+/// folder has no name to take from standard input, and is refused.
+#[test]
+fn strip_reads_standard_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let numbered = dir.path().join("numbered.pdf");
+    let (code, _, err) = common::inject(&fixture("minimal.pdf"), SEED, &numbered, &[]);
+    assert_eq!(code, 0, "{err}");
+    let bytes = std::fs::read(&numbered).unwrap();
+    let piped = common::pith()
+        .args(["strip", "-", "-o", "-"])
+        .write_stdin(bytes.clone())
+        .output()
+        .unwrap();
+    assert!(piped.status.success(), "{piped:?}");
+    let err = String::from_utf8_lossy(&piped.stderr);
+    assert!(err.starts_with(&format!("-: removed {SEED}")), "{err}");
+    assert!(piped.stdout.starts_with(&bytes) && piped.stdout.len() > bytes.len());
+    let out = dir.path().join("out.pdf");
+    let to_file = common::pith()
+        .args(["strip", "-", "--json", "-o"])
+        .arg(&out)
+        .write_stdin(bytes.clone())
+        .output()
+        .unwrap();
+    assert!(to_file.status.success(), "{to_file:?}");
+    let v: Value = serde_json::from_slice(&to_file.stdout).unwrap();
+    assert_eq!(
+        (v["input"].as_str(), v["status"].as_str()),
+        (Some("-"), Some("stripped"))
+    );
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        piped.stdout,
+        "-o - and -o FILE differ"
+    );
+    if common::have_tool("qpdf", "strip_reads_standard_input") {
+        assert!(crate::common::tools::qpdf_clean(&out), "qpdf --check");
+    }
+    let inspect = common::pith()
+        .args(["inspect", "--json"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&inspect.stdout).unwrap();
+    assert_eq!(v["has_number"], false, "{v}");
+    let folder = common::pith()
+        .args(["strip", "-", "-o"])
+        .arg(dir.path())
+        .write_stdin(bytes)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&folder.stderr);
+    assert_eq!(folder.status.code(), Some(2), "{err}");
+    assert!(err.contains("standard input has no name"), "{err}");
 }

@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 use serde::Serialize;
 
+use pith::job::pdf_input::PdfInput;
 use pith::job::{self, InjectRequest, InspectRequest, Settings, StripRequest};
 
 use crate::convert::value_to_py;
@@ -174,13 +175,16 @@ pub fn inspect<'py>(
         .as_ref()
         .map_or_else(|| "<memory>".to_owned(), |p| p.display().to_string());
     let req = InspectRequest {
-        input: path,
+        pdf: PdfInput {
+            input: path,
+            password: password.map(Password::into_bytes),
+            ..PdfInput::default()
+        },
         deep,
         expected: number.map(str::to_owned),
-        password: password.map(Password::into_bytes),
     };
     req.validate().map_err(|e| raise(py, "number", &e))?;
-    let bytes = req.input.is_none().then_some(data.as_slice());
+    let bytes = req.pdf.input.is_none().then_some(data.as_slice());
     let r = py
         .detach(|| req.run(bytes))
         .map_err(|e| raise(py, &name, &e))?;
@@ -278,12 +282,16 @@ pub fn inject<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let name = path.display().to_string();
     let req = InjectRequest {
-        input: Some(path),
+        pdf: PdfInput {
+            input: Some(path),
+            file_timeout,
+            password: password.map(Password::into_bytes),
+        },
         output,
         in_place,
         rewrite,
         dry_run,
-        update: Update::new(force, repair, password, now, file_timeout)
+        update: Update::new(force, repair, None, now, None)
             .stamp(stamp, stamp_form, stamp_position, stamp_size, replace)
             .request(),
         no_clobber: false,
@@ -325,7 +333,12 @@ pub fn inject_bytes<'py>(
     file_timeout: Option<f64>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let req = InjectRequest {
-        update: Update::new(force, repair, password, now, file_timeout)
+        pdf: PdfInput {
+            input: None,
+            file_timeout,
+            password: password.map(Password::into_bytes),
+        },
+        update: Update::new(force, repair, None, now, None)
             .stamp(stamp, stamp_form, stamp_position, stamp_size, replace)
             .request(),
         ..InjectRequest::default()
@@ -371,17 +384,19 @@ pub fn strip<'py>(
         .as_ref()
         .map_or_else(|| "<memory>".to_owned(), |p| p.display().to_string());
     let req = StripRequest {
-        input: path,
+        pdf: PdfInput {
+            input: path,
+            file_timeout,
+            password: password.map(Password::into_bytes),
+        },
         output,
         in_place,
         force,
         repair,
-        file_timeout,
         no_clobber: false,
-        password: password.map(Password::into_bytes),
     };
     req.validate().map_err(|e| raise(py, &name, &e))?;
-    let bytes = req.input.is_none().then_some(data.as_slice());
+    let bytes = req.pdf.input.is_none().then_some(data.as_slice());
     let (r, out) = py
         .detach(|| req.run(bytes))
         .map_err(|e| raise(py, &name, &e))?;

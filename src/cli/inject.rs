@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
+use pith::job::pdf_input::PdfInput;
 use pith::job::update::UpdateRequest;
 use pith::job::{self, InjectReport, InjectRequest, Settings, Status};
 
@@ -73,6 +74,22 @@ pub struct FileTimeout {
     /// nothing written, the input untouched); 0 for no bound.
     #[arg(long, value_name = "SECS", help = file_timeout_help())]
     pub file_timeout: Option<f64>,
+}
+
+impl FileTimeout {
+    /// The PDF `input` as the library's requests name it, with its password and this
+    /// deadline, as given.
+    pub fn pdf(
+        &self,
+        input: &std::path::Path,
+        password: &super::password::Password,
+    ) -> Result<PdfInput> {
+        Ok(PdfInput {
+            input: Some(input.to_owned()),
+            file_timeout: self.file_timeout,
+            password: password.bytes()?,
+        })
+    }
 }
 
 /// `--file-timeout`'s help, with the library's default.
@@ -222,18 +239,12 @@ impl Args {
     /// The request these arguments make, nothing decided: the library fills what is left out.
     pub fn request(&self, ui: super::Ui) -> Result<InjectRequest> {
         Ok(InjectRequest {
-            input: Some(self.input.clone()),
+            pdf: self.deadline.pdf(&self.input, &self.password)?,
             output: self.output.clone(),
             in_place: self.in_place,
             rewrite: self.rewrite,
             dry_run: self.dry_run,
-            update: update_request(
-                self.force,
-                self.repair,
-                self.password.bytes()?,
-                &self.stamp,
-                self.deadline.file_timeout,
-            )?,
+            update: update_request(self.force, self.repair, None, &self.stamp, None)?,
             no_clobber: ui.no_clobber(),
         })
     }
@@ -243,10 +254,8 @@ impl Args {
 pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     let req = args.request(ui)?;
     // Where the result goes is said with this command's flags.
-    req.destination().map_err(|e| match e.kind() {
-        job::ErrorKind::Request(_) => super::hint::with(e, WHERE),
-        _ => hinted(e, &Settings::default(), args.rewrite, By::Inject),
-    })?;
+    req.destination()
+        .map_err(|e| where_hinted(e, &req.pdf, By::Inject))?;
     req.validate()?;
     let settings = req.settings()?;
     let (number, details) = args.number.full_described(ui)?;
@@ -264,5 +273,14 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     Ok(Outcome::Ok)
 }
 
-/// How to say where the result goes with the flags of `pith inject` and `pith strip`.
-pub(super) const WHERE: &str = " (-o OUT.pdf, or --in-place)";
+/// A refusal of where the result goes, said with the flags of `pith inject` and `pith strip`
+/// (`by`): `-o` or `--in-place` for a file, `-o` alone for standard input.
+pub(super) fn where_hinted(e: job::Error, pdf: &PdfInput, by: By) -> anyhow::Error {
+    match e.kind() {
+        job::ErrorKind::Request(_) if pdf.is_stdin() => {
+            super::hint::with(e, " (-o OUT.pdf, or -o -)")
+        }
+        job::ErrorKind::Request(_) => super::hint::with(e, " (-o OUT.pdf, or --in-place)"),
+        _ => hinted(e, &Settings::default(), false, by),
+    }
+}

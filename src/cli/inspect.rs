@@ -47,10 +47,13 @@ pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
         None
     };
     let req = InspectRequest {
-        input: Some(args.file.clone()),
+        pdf: pith::job::pdf_input::PdfInput {
+            input: Some(args.file.clone()),
+            password: args.password.bytes()?,
+            ..Default::default()
+        },
         deep: args.deep,
         expected: expected.as_ref().map(ToString::to_string),
-        password: args.password.bytes()?,
     };
     let r = req
         .run(None)

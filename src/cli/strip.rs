@@ -13,9 +13,10 @@ use super::Outcome;
 #[command(after_help = "Examples:\n  \
     pith strip paper.pdf -o clean.pdf\n  \
     pith strip --in-place paper.pdf\n  \
-    pith strip --json paper.pdf -o clean.pdf && pith inspect clean.pdf   (exit 1: no number)")]
+    pith strip --json paper.pdf -o clean.pdf && pith inspect clean.pdf   (exit 1: no number)\n  \
+    cat paper.pdf | pith strip - -o - > clean.pdf")]
 pub struct Args {
-    /// The PDF to take the number out of.
+    /// The PDF to take the number out of ("-" reads standard input; then give -o).
     #[arg(value_name = "IN.pdf")]
     pub input: PathBuf,
     /// Where to write the result (through a temporary file and an atomic rename).
@@ -43,14 +44,12 @@ impl Args {
     /// The request these arguments make, nothing decided: the library fills what is left out.
     pub fn request(&self, ui: super::Ui) -> Result<StripRequest> {
         Ok(StripRequest {
-            input: Some(self.input.clone()),
+            pdf: self.deadline.pdf(&self.input, &self.password)?,
             output: self.output.clone(),
             in_place: self.in_place,
             force: self.force,
             repair: self.repair,
-            file_timeout: self.deadline.file_timeout,
             no_clobber: ui.no_clobber(),
-            password: self.password.bytes()?,
         })
     }
 }
@@ -59,9 +58,9 @@ impl Args {
 pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     let req = args.request(ui)?;
     req.validate()
-        .map_err(|e| super::hint::with(e, super::inject::WHERE))?;
+        .map_err(|e| super::inject::where_hinted(e, &req.pdf, By::Strip))?;
     let settings = req.settings()?;
-    let to_stdout = args.output.as_deref().is_some_and(pith::output::is_stdio);
+    let to_stdout = req.writes_stdout();
     let (r, _) = req
         .run(None)
         .map_err(|e| hinted(e, &settings, false, By::Strip))?;

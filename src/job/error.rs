@@ -85,6 +85,10 @@ pub enum ErrorKind {
     /// file).
     #[error(transparent)]
     Manifest(crate::batch::manifest::Error),
+    /// Occurs when an OpenTimestamps proof or a headers file cannot be read or is refused
+    /// (which the job names).
+    #[error(transparent)]
+    Ots(crate::ots::Error),
     /// Occurs when a line of a JSON Lines input (one record a line) is no record.
     #[error("line {line}: {source}")]
     Line {
@@ -160,6 +164,10 @@ impl Error {
                 crate::batch::manifest::ErrorKind::Read(_) => ErrorCode::Io,
                 _ => ErrorCode::Manifest,
             },
+            ErrorKind::Ots(e) => match e.kind() {
+                crate::ots::ErrorKind::Io(_) => ErrorCode::Io,
+                _ => ErrorCode::Invalid,
+            },
             ErrorKind::Line { source, .. } => kind::of_record(source),
         }
     }
@@ -184,6 +192,7 @@ impl Error {
             | ErrorKind::Arxiv(_)
             | ErrorKind::Metadata(_)
             | ErrorKind::Manifest(_)
+            | ErrorKind::Ots(_)
             | ErrorKind::Line { .. } => false,
             _ => true,
         }
@@ -294,4 +303,7 @@ pub enum Conflict {
     /// More than one thing a timestamp proof is to be of.
     #[error("a proof is of one thing: give a number or record, a file or a digest, not several")]
     SeveralSubjects,
+    /// Nothing a timestamp proof is to be of.
+    #[error("say what the proof is of: a number or record, a file or a digest")]
+    NoSubject,
 }

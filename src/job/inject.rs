@@ -6,11 +6,12 @@
 //! it resolved ([`InjectRequest::run`]); [`InjectRun`] is the run it becomes, with its source
 //! and destination resolved (a batch builds one of its own for each file).
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::pdf_input::{PdfInput, Source};
 use super::update::UpdateRequest;
 use super::{check_output, replaced, Error, ErrorKind, Settings, Status};
 use crate::pdf::{self, commit};
@@ -26,63 +27,6 @@ pub fn paper(d: &Details) -> pdf::xmp::PaperFacts {
         arxiv: Some(d.versioned_id()),
         title: Some(d.title.clone()).filter(|t| !t.is_empty()),
         creators: d.authors.clone(),
-    }
-}
-
-/// Where the PDF comes from.
-#[derive(Debug, Clone, Copy)]
-pub enum Source<'a> {
-    /// A file, read as needed (never modified unless the destination is in place).
-    File(&'a Path),
-    /// Bytes in memory; `name` is what reports call it (`-` for standard input).
-    Bytes {
-        /// The PDF.
-        data: &'a [u8],
-        /// The name reports give it.
-        name: &'a str,
-    },
-}
-
-impl<'a> Source<'a> {
-    /// The PDF a request names: its file, standard input for `-` (read whole into `stdin`,
-    /// which the caller keeps), or the bytes the caller gives; exactly one of them, else
-    /// [`ErrorKind::Request`] saying what to give the command `verb` names.
-    pub(crate) fn of(
-        input: Option<&'a Path>,
-        bytes: Option<&'a [u8]>,
-        stdin: &'a mut Vec<u8>,
-        verb: &str,
-    ) -> Result<Source<'a>, Error> {
-        match (input, bytes) {
-            (Some(p), None) if crate::output::is_stdio(p) => {
-                *stdin = read_stdin()?;
-                let data: &'a [u8] = stdin;
-                Ok(Source::Bytes { data, name: "-" })
-            }
-            (Some(p), None) => Ok(Source::File(p)),
-            (None, Some(data)) => Ok(Source::Bytes {
-                data,
-                name: "<memory>",
-            }),
-            _ => Err(Error::new(ErrorKind::Request(format!(
-                "give the PDF to {verb}: a file or its bytes, one of them"
-            )))),
-        }
-    }
-}
-
-impl Source<'_> {
-    fn name(&self) -> String {
-        match self {
-            Source::File(p) => p.display().to_string(),
-            Source::Bytes { name, .. } => (*name).to_owned(),
-        }
-    }
-    fn path(&self) -> Option<&Path> {
-        match self {
-            Source::File(p) => Some(p),
-            Source::Bytes { .. } => None,
-        }
     }
 }
 
@@ -119,9 +63,10 @@ impl Destination<'_> {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct InjectRequest {
-    /// The PDF file, `-` for standard input; none when its bytes are given to
-    /// [`InjectRequest::run`] (the result is then returned).
-    pub input: Option<PathBuf>,
+    /// The PDF (a file, `-` for standard input; none when its bytes are given to
+    /// [`InjectRequest::run`], whose result is then returned), its password and deadline.
+    #[serde(flatten)]
+    pub pdf: PdfInput,
     /// Where the result goes: a file, a folder (the input's name inside it; its missing
     /// folders are made) or `-` for standard output.
     pub output: Option<PathBuf>,
@@ -133,7 +78,8 @@ pub struct InjectRequest {
     /// Work out the update and report it ([`Status::Planned`]); write nothing (the output
     /// may be left out).
     pub dry_run: bool,
-    /// How the PDF is updated: force, repair, the stamp, replace, the time, the deadline.
+    /// How the PDF is updated: force, repair, the stamp, replace, the time. (Its password and
+    /// deadline are the PDF's, [`InjectRequest::pdf`]: given here too, they are refused.)
     pub update: UpdateRequest,
     /// Refuse to replace an output file that exists.
     pub no_clobber: bool,
@@ -145,14 +91,16 @@ impl InjectRequest {
     /// ([`UpdateRequest::settings`]), and a rewrite with a dry run or a repair.
     ///
     /// # Errors
-    /// [`ErrorKind::Request`] for where the result goes and for a rewrite with a dry run or a
-    /// repair; [`ErrorKind::NotInPlace`] for standard input in place; [`ErrorKind::Stamp`]
-    /// for the stamp's settings.
+    /// [`ErrorKind::Request`] for where the result goes, for a rewrite with a dry run or a
+    /// repair and for a deadline or password given with the update instead of the PDF;
+    /// [`ErrorKind::NotInPlace`] for standard input in place; [`ErrorKind::Stamp`] for the
+    /// stamp's settings.
     ///
     /// # Examples
     /// ```
-    /// use pith::job::InjectRequest;
-    /// let r = InjectRequest { input: Some("paper.pdf".into()), in_place: true, ..Default::default() };
+    /// use pith::job::{InjectRequest, pdf_input::PdfInput};
+    /// let pdf = PdfInput { input: Some("paper.pdf".into()), ..Default::default() };
+    /// let r = InjectRequest { pdf, in_place: true, ..Default::default() };
     /// assert!(r.validate().is_ok());
     /// let r = InjectRequest { rewrite: true, dry_run: true, ..r };
     /// assert!(r.validate().is_err(), "a dry run writes nothing");
@@ -160,6 +108,11 @@ impl InjectRequest {
     pub fn validate(&self) -> Result<(), Error> {
         self.destination()?;
         self.settings()?;
+        if self.update.file_timeout.is_some() || self.update.password.is_some() {
+            return Err(Error::new(ErrorKind::Request(
+                "the deadline and the password go with the PDF, once: not with the update".into(),
+            )));
+        }
         if self.rewrite && self.dry_run {
             return Err(Error::new(ErrorKind::Request(
                 "a rewrite and a dry run contradict each other: a dry run writes nothing".into(),
@@ -173,41 +126,29 @@ impl InjectRequest {
         Ok(())
     }
 
-    /// The settings of the run: the update's ([`UpdateRequest::settings`]) and no clobber.
+    /// The settings of the run: the update's ([`UpdateRequest::settings`]), the PDF's
+    /// password and deadline ([`PdfInput::settings`]) and no clobber.
     ///
     /// # Errors
     /// As [`UpdateRequest::settings`].
     pub fn settings(&self) -> Result<Settings, Error> {
+        let read = self.pdf.settings();
         Ok(Settings {
             no_clobber: self.no_clobber,
+            password: read.password,
+            file_timeout: read.file_timeout,
             ..self.update.settings()?
         })
     }
 
-    /// Where the result goes: `Some` file (`-` for standard output), or `None` for in place
-    /// (a file), memory (bytes, standard input) or nothing (a dry run).
+    /// Where the result goes ([`PdfInput::destination`]): `Some` file (`-` for standard
+    /// output), or `None` for in place (a file), memory (bytes) or nothing (a dry run).
     ///
     /// # Errors
-    /// [`ErrorKind::Request`] for neither an output nor in place (unless a dry run), or both,
-    /// and for an output or in place given with bytes; [`ErrorKind::NotInPlace`] for standard
-    /// input in place.
+    /// As [`PdfInput::destination`].
     pub fn destination(&self) -> Result<Option<PathBuf>, Error> {
-        match &self.input {
-            Some(input) if crate::output::is_stdio(input) && self.in_place => {
-                Err(Error::new(ErrorKind::NotInPlace).in_file(input))
-            }
-            // Standard input has no name to keep inside an output folder.
-            Some(input) => super::outputs::destination(
-                input,
-                (!crate::output::is_stdio(input))
-                    .then(|| input.file_name())
-                    .flatten(),
-                self.output.as_deref(),
-                self.in_place,
-                self.dry_run,
-            ),
-            None => super::outputs::in_memory(self.output.as_deref(), self.in_place).map(|()| None),
-        }
+        self.pdf
+            .destination(self.output.as_deref(), self.in_place, self.dry_run)
     }
 
     /// Whether the PDF goes to standard output (then a report goes to standard error).
@@ -216,7 +157,7 @@ impl InjectRequest {
     }
 
     /// Checks the request and writes `number` (with the fields of `paper`, when the input
-    /// named the paper) into the file [`InjectRequest::input`] names, standard input's bytes
+    /// named the paper) into the file [`PdfInput::input`] names, standard input's bytes
     /// for `-`, or `bytes` (then the whole result is returned in [`Injected::bytes`]).
     ///
     /// # Errors
@@ -233,7 +174,7 @@ impl InjectRequest {
         let settings = self.settings()?;
         let out = self.destination()?;
         let mut stdin = Vec::new();
-        let source = Source::of(self.input.as_deref(), bytes, &mut stdin, "inject")?;
+        let source = self.pdf.source(bytes, &mut stdin, "inject")?;
         let mut stdout = std::io::stdout();
         let destination = match &out {
             Some(o) if crate::output::is_stdio(o) => Destination::Stream(&mut stdout),
@@ -252,19 +193,6 @@ impl InjectRequest {
             paper,
         })
     }
-}
-
-/// Standard input's bytes, for a PDF given as `-` (`inject`, `inspect`): held whole.
-pub(super) fn read_stdin() -> Result<Vec<u8>, Error> {
-    let mut data = Vec::new();
-    std::io::stdin()
-        .lock()
-        .read_to_end(&mut data)
-        .map_err(|e| {
-            Error::new(ErrorKind::Io("cannot read standard input".into(), e))
-                .in_file(Path::new("-"))
-        })?;
-    Ok(data)
 }
 
 /// One inject, its source and destination resolved ([`InjectRequest::run`] makes it).

@@ -4,11 +4,12 @@
 //! A door fills an [`InspectRequest`] (the file or `-`, deep, the number expected) and runs
 //! it ([`InspectRequest::run`]); [`inspect`] reads a source already resolved.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Error, ErrorKind, Source};
+use super::pdf_input::PdfInput;
+use super::{Error, ErrorKind, Settings, Source};
 use crate::pdf;
 use crate::{NumberRef, PithNumber};
 
@@ -18,16 +19,14 @@ use crate::{NumberRef, PithNumber};
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct InspectRequest {
-    /// The PDF file, `-` for standard input; none when its bytes are given to
-    /// [`InspectRequest::run`].
-    pub input: Option<PathBuf>,
+    /// The PDF (a file, `-` for standard input; none when its bytes are given to
+    /// [`InspectRequest::run`]), its password and deadline.
+    #[serde(flatten)]
+    pub pdf: PdfInput,
     /// Check every cross-reference entry against the file (reads the whole file).
     pub deep: bool,
     /// The number the file should carry (any form, a short alias included).
     pub expected: Option<String>,
-    /// The user or owner password of an encrypted file (never written out with the request).
-    #[serde(skip)]
-    pub password: Option<Vec<u8>>,
 }
 
 impl InspectRequest {
@@ -48,14 +47,15 @@ impl InspectRequest {
             .map_err(|e| Error::new(ErrorKind::BadNumber(e)))
     }
 
-    /// Checks the request and reads the file [`InspectRequest::input`] names, standard
-    /// input's bytes for `-`, or `bytes`.
+    /// Checks the request and reads the file [`PdfInput::input`] names, standard input's
+    /// bytes for `-`, or `bytes`, within the PDF's deadline.
     ///
     /// # Examples
     /// ```
-    /// use pith::job::InspectRequest;
+    /// use pith::job::{InspectRequest, pdf_input::PdfInput};
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/minimal.pdf");
-    /// let r = InspectRequest { input: Some(path.into()), ..Default::default() }.run(None)?;
+    /// let pdf = PdfInput { input: Some(path.into()), ..Default::default() };
+    /// let r = InspectRequest { pdf, ..Default::default() }.run(None)?;
     /// assert!(!r.has_number && !r.ok());
     /// assert_eq!(serde_json::to_value(&r)?["info"]["PithNumber"], serde_json::Value::Null);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -67,13 +67,8 @@ impl InspectRequest {
     pub fn run(&self, bytes: Option<&[u8]>) -> Result<InspectReport, Error> {
         let expected = self.expected_number()?;
         let mut stdin = Vec::new();
-        let source = Source::of(self.input.as_deref(), bytes, &mut stdin, "inspect")?;
-        inspect(
-            source,
-            self.deep,
-            self.password.as_deref(),
-            expected.as_ref(),
-        )
+        let source = self.pdf.source(bytes, &mut stdin, "inspect")?;
+        inspect(source, self.deep, &self.pdf.settings(), expected.as_ref())
     }
 }
 
@@ -189,15 +184,16 @@ impl InspectReport {
 }
 
 /// Reads what the PDF of `source` says about its number (`deep`: every cross-reference
-/// entry checked), against the number `expected` when one is given.
+/// entry checked) with the password, limits and deadline of `settings` (the deadline from
+/// now, [`Settings::bounded`]), against the number `expected` when one is given.
 ///
 /// # Errors
-/// [`ErrorKind::Pdf`] when the file cannot be read as a PDF, [`ErrorKind::Io`] when it
-/// cannot be opened.
+/// [`ErrorKind::Pdf`] when the file cannot be read as a PDF (or not in time),
+/// [`ErrorKind::Io`] when it cannot be opened.
 pub fn inspect(
     source: Source<'_>,
     deep: bool,
-    password: Option<&[u8]>,
+    settings: &Settings,
     expected: Option<&NumberRef>,
 ) -> Result<InspectReport, Error> {
     let check = if deep {
@@ -205,15 +201,14 @@ pub fn inspect(
     } else {
         pdf::Check::Sampled
     };
+    let opts = settings.bounded().inspect_options(check);
     let (name, ins) = match source {
         Source::File(p) => {
             let file = open(p)?;
-            let ins = pdf::inspect_with(&file, check, password).map_err(|e| e.in_file(p))?;
+            let ins = pdf::inspect_opts(&file, &opts).map_err(|e| e.in_file(p))?;
             (p.display().to_string(), ins)
         }
-        Source::Bytes { data, name } => {
-            (name.to_owned(), pdf::inspect_with(data, check, password)?)
-        }
+        Source::Bytes { data, name } => (name.to_owned(), pdf::inspect_opts(data, &opts)?),
     };
     Ok(report(name, &ins, expected))
 }

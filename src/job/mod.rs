@@ -15,8 +15,10 @@
 //!   ([`run::BatchRequest`]);
 //! - the requests the doors fill from their arguments, each with its defaults and one check:
 //!   a badge's look ([`badge::BadgeRequest`]), how a PDF is updated
-//!   ([`update::UpdateRequest`]), the LaTeX package ([`sty::StyRequest`]), where an update
-//!   goes ([`outputs::destination`]), a number given as text or as a record input
+//!   ([`update::UpdateRequest`]), the PDF one file's request reads, its standard input and
+//!   deadline, and where its update goes ([`pdf_input::PdfInput`], shared by inject, strip and
+//!   inspect), the LaTeX package ([`sty::StyRequest`]), OpenTimestamps proofs
+//!   ([`ots::OtsRequest`]), a number given as text or as a record input
 //!   ([`given::text_or_input`]);
 //! - the thread counts when none is given ([`worker_threads`], [`pass_threads`]), the keys a
 //!   receipt may be signed with ([`trusted_keys`]), and how an error becomes one line
@@ -60,6 +62,7 @@ pub mod kind;
 pub mod number;
 pub mod ots;
 pub mod outputs;
+pub mod pdf_input;
 pub mod progress;
 pub mod record;
 pub mod refs;
@@ -73,14 +76,13 @@ pub mod usage;
 pub mod verify;
 
 pub use error::{Error, ErrorKind};
-pub use inject::{
-    inject_bytes, Destination, InjectReport, InjectRequest, InjectRun, Injected, Source,
-};
+pub use inject::{inject_bytes, Destination, InjectReport, InjectRequest, InjectRun, Injected};
 pub use input::RecordSource;
 pub use inspect::{InspectReport, InspectRequest};
 pub use item::{ItemReport, ItemRequest};
 pub use kind::ErrorCode;
 pub use number::{NumberReport, NumberRequest};
+pub use pdf_input::{PdfInput, Source};
 pub use strip::{StripReport, StripRequest};
 pub use verify::{VerifyReport, VerifyRequest};
 

@@ -123,14 +123,16 @@ pub fn destination(
 /// result is returned, so there is no output file and nothing in place.
 ///
 /// # Errors
-/// [`ErrorKind::Request`] when an output or in place is given.
+/// [`ErrorKind::NotInPlace`] for in place, as for standard input; [`ErrorKind::Request`] for
+/// an output.
 pub fn in_memory(output: Option<&Path>, in_place: bool) -> Result<(), Error> {
-    if output.is_none() && !in_place {
-        return Ok(());
+    match (output, in_place) {
+        (_, true) => Err(Error::new(ErrorKind::NotInPlace)),
+        (Some(_), false) => Err(Error::new(ErrorKind::Request(
+            "bytes are updated in memory and returned: give no output".into(),
+        ))),
+        (None, false) => Ok(()),
     }
-    Err(Error::new(ErrorKind::Request(
-        "bytes are updated in memory and returned: give no output and no in place".into(),
-    )))
 }
 
 /// Refuses a tar written to standard output (`-`) with its report there too: the two would

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::pdf_input::PdfInput;
 use super::update::UpdateRequest;
 use super::{check_output, Destination, Error, ErrorKind, Settings, Source, Status};
 use crate::pdf::{self, commit};
@@ -20,11 +21,13 @@ use crate::pdf::{self, commit};
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct StripRequest {
-    /// The PDF file; none when its bytes are given to [`StripRequest::run`] (the result is
-    /// then returned).
-    pub input: Option<PathBuf>,
+    /// The PDF (a file, `-` for standard input; none when its bytes are given to
+    /// [`StripRequest::run`], whose result is then returned), its password and deadline.
+    #[serde(flatten)]
+    pub pdf: PdfInput,
     /// Where the result goes: a file, a folder (the input's name inside it) or `-` for
-    /// standard output.
+    /// standard output; standard input's goes to a file or to standard output, never in
+    /// place ([`PdfInput::destination`]).
     pub output: Option<PathBuf>,
     /// Update the input file itself, crash-safe.
     pub in_place: bool,
@@ -32,28 +35,25 @@ pub struct StripRequest {
     pub force: bool,
     /// Rebuild the cross-reference table of a file refused as damaged (append-only).
     pub repair: bool,
-    /// The deadline of the file in seconds, 0 for no bound
-    /// ([`super::defaults::FILE_TIMEOUT_SECS`] when left out).
-    pub file_timeout: Option<f64>,
     /// Refuse to replace an output file that exists.
     pub no_clobber: bool,
-    /// The password of an encrypted file (never written out with the request).
-    #[serde(skip)]
-    pub password: Option<Vec<u8>>,
 }
 
 impl StripRequest {
-    /// Refuses a request that does not hold together, once for every door: neither an output
-    /// nor in place for a file, or both; an output or in place for bytes (their result is
-    /// returned); a deadline that is no number of seconds.
+    /// Refuses a request that does not hold together, once for every door: where the result
+    /// goes ([`PdfInput::destination`]: neither an output nor in place for a file, or both;
+    /// standard input in place or without an output; an output or in place for bytes, whose
+    /// result is returned).
     ///
     /// # Errors
-    /// [`ErrorKind::Request`] naming the input; what [`UpdateRequest::settings`] refuses.
+    /// [`ErrorKind::Request`] naming the input; [`ErrorKind::NotInPlace`] for standard input
+    /// or bytes in place; what [`UpdateRequest::settings`] refuses.
     ///
     /// # Examples
     /// ```
-    /// use pith::job::StripRequest;
-    /// let r = StripRequest { input: Some("paper.pdf".into()), ..Default::default() };
+    /// use pith::job::{StripRequest, pdf_input::PdfInput};
+    /// let pdf = PdfInput { input: Some("paper.pdf".into()), ..Default::default() };
+    /// let r = StripRequest { pdf, ..Default::default() };
     /// assert!(r.validate().is_err(), "where the result goes is not said");
     /// let r = StripRequest { in_place: true, ..r };
     /// assert!(r.validate().is_ok());
@@ -63,64 +63,58 @@ impl StripRequest {
         self.destination().map(|_| ())
     }
 
-    /// The settings of the run (force, repair, password, deadline, no clobber).
+    /// The settings of the run: force, repair, the PDF's password and deadline
+    /// ([`PdfInput::settings`]), no clobber.
     ///
     /// # Errors
     /// As [`UpdateRequest::settings`].
     pub fn settings(&self) -> Result<Settings, Error> {
+        let read = self.pdf.settings();
         let settings = UpdateRequest {
             force: self.force,
             repair: self.repair,
-            password: self.password.clone(),
-            file_timeout: self.file_timeout,
             ..UpdateRequest::default()
         }
         .settings()?;
         Ok(Settings {
             no_clobber: self.no_clobber,
+            password: read.password,
+            file_timeout: read.file_timeout,
             ..settings
         })
     }
 
-    /// Where the result goes: `Some` file, or `None` for in place (a file) or memory (bytes).
-    fn destination(&self) -> Result<Option<PathBuf>, Error> {
-        match &self.input {
-            Some(input) => super::outputs::destination(
-                input,
-                input.file_name(),
-                self.output.as_deref(),
-                self.in_place,
-                false,
-            ),
-            None => super::outputs::in_memory(self.output.as_deref(), self.in_place).map(|()| None),
-        }
+    /// Where the result goes ([`PdfInput::destination`]): `Some` file (`-` for standard
+    /// output), or `None` for in place (a file) or memory (bytes).
+    ///
+    /// # Errors
+    /// As [`PdfInput::destination`].
+    pub fn destination(&self) -> Result<Option<PathBuf>, Error> {
+        self.pdf
+            .destination(self.output.as_deref(), self.in_place, false)
     }
 
-    /// Checks the request and runs it: the file [`StripRequest::input`] names, or `bytes`
-    /// (then the result is returned too).
+    /// Whether the PDF goes to standard output (then a report goes to standard error).
+    pub fn writes_stdout(&self) -> bool {
+        self.output.as_deref().is_some_and(crate::output::is_stdio)
+    }
+
+    /// Checks the request and runs it: the file [`PdfInput::input`] names, standard input's
+    /// bytes for `-`, or `bytes` (then the result is returned too).
     ///
     /// # Errors
     /// What [`StripRequest::validate`] refuses; [`ErrorKind::Request`] when neither a file
-    /// nor bytes are given, or both; as [`run`].
+    /// nor bytes are given, or both; [`ErrorKind::Io`] when standard input cannot be read;
+    /// as [`run`].
     pub fn run(&self, bytes: Option<&[u8]>) -> Result<(StripReport, Option<Vec<u8>>), Error> {
         let settings = self.settings()?;
         let out = self.destination()?;
-        let source = match (&self.input, bytes) {
-            (Some(p), None) => Source::File(p),
-            (None, Some(data)) => Source::Bytes {
-                data,
-                name: "<memory>",
-            },
-            _ => {
-                return Err(Error::new(ErrorKind::Request(
-                    "give the PDF to strip: a file or its bytes, one of them".into(),
-                )))
-            }
-        };
-        let destination = match (&self.input, &out) {
+        let mut stdin = Vec::new();
+        let source = self.pdf.source(bytes, &mut stdin, "strip")?;
+        let destination = match (&source, &out) {
             (_, Some(o)) => Destination::File(o),
-            (Some(_), None) => Destination::InPlace,
-            (None, None) => Destination::Memory,
+            (Source::File(_), None) => Destination::InPlace,
+            (Source::Bytes { .. }, None) => Destination::Memory,
         };
         run(StripRun {
             source,

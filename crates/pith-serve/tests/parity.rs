@@ -980,12 +980,9 @@ fn hints_name_the_door_that_takes_the_option() {
     assert!(number.sentence.unwrap().contains("--arxiv-atom"));
 }
 
-/// Rows: standard streams are decided once — `pith inject - -o -` writes to standard output
-/// the bytes Python's `inject_bytes` returns.
-#[test]
-fn standard_streams_give_the_bytes_of_memory() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
+/// `pith inject - --number SEED -o -` of the minimal PDF, run in `d`: the PDF given and the
+/// run, which succeeded.
+fn inject_piped(d: &Path) -> (Vec<u8>, Cli) {
     let whole = std::fs::read(root().join("tests/fixtures/minimal.pdf")).unwrap();
     let r = cli_in(
         d,
@@ -994,6 +991,16 @@ fn standard_streams_give_the_bytes_of_memory() {
         Some(&whole),
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
+    (whole, r)
+}
+
+/// Rows: standard streams are decided once — `pith inject - -o -` writes to standard output
+/// the bytes Python's `inject_bytes` returns.
+#[test]
+fn standard_streams_give_the_bytes_of_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (whole, r) = inject_piped(d);
     assert!(
         r.stdout.starts_with(&whole),
         "an incremental update keeps the bytes first"
@@ -1061,5 +1068,245 @@ fn inspect_requests_read_alike() {
             &[],
         );
         assert_eq!(size.kind.as_deref(), Some("stamp"), "{size:?}");
+    }
+}
+
+/// Rows: every contradiction of `pith ots` is its request's (`pith::job::ots`), refused with
+/// the library's kind and sentence, with and without `--json`, before anything is read, asked
+/// or written: several subjects or none, a digest that is none, standard input's proof without
+/// an output or into a folder, standard input upgraded in place or read twice, a proof's
+/// file that is the file stamped, an existing proof under `--no-clobber`, offline with
+/// refresh. (Python offers no ots: the CLI's rows are compared with the library's request.)
+#[test]
+fn ots_contradictions_are_the_requests() {
+    use pith::job::ots::{
+        OtsRequest, OtsStampRequest, OtsUpgradeRequest, OtsVerifyRequest, ProofSubject,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let file = minimal(d);
+    let kept = d.join("kept.ots");
+    std::fs::write(&kept, b"kept").unwrap();
+    let hex = "ab".repeat(32);
+    let subject = |subject: Option<&str>, file: Option<&str>, digest: Option<&str>| ProofSubject {
+        subject: subject.map(str::to_owned),
+        file: file.map(PathBuf::from),
+        digest: digest.map(str::to_owned),
+    };
+    let stamp = |subject: ProofSubject, output: Option<&Path>| OtsStampRequest {
+        subject,
+        output: output.map(Path::to_path_buf),
+        ..Default::default()
+    };
+    let verify = |proof: &str, subject: ProofSubject, headers: Option<&str>| OtsVerifyRequest {
+        proof: Some(proof.into()),
+        subject,
+        headers: headers.map(PathBuf::from),
+        ..Default::default()
+    };
+    let library = |r: OtsRequest| r.validate().unwrap_err();
+    let same_file = pith::job::check_output(Some(&file), &file, false).unwrap_err();
+    let exists = pith::job::check_output(None, &kept, true).unwrap_err();
+    let offline_refresh = library(OtsRequest::Upgrade(OtsUpgradeRequest {
+        proof: Some("a.ots".into()),
+        net: pith::net::Settings {
+            offline: true,
+            refresh: true,
+            ..Default::default()
+        },
+    }));
+    // (row, arguments, the library's refusal)
+    let rows: Vec<(&str, Vec<&str>, pith::job::Error)> = vec![
+        (
+            "stamp: a file and a digest",
+            vec!["ots", "stamp", "--file", s(&file), "--digest", &hex],
+            library(OtsRequest::Stamp(stamp(
+                subject(None, Some(s(&file)), Some(&hex)),
+                None,
+            ))),
+        ),
+        (
+            "stamp: nothing",
+            vec!["ots", "stamp"],
+            library(OtsRequest::Stamp(stamp(ProofSubject::default(), None))),
+        ),
+        (
+            "stamp: a digest that is none",
+            vec!["ots", "stamp", "--digest", "00"],
+            library(OtsRequest::Stamp(stamp(
+                subject(None, None, Some("00")),
+                None,
+            ))),
+        ),
+        (
+            "stamp: standard input without an output",
+            vec!["ots", "stamp", "--file", "-"],
+            library(OtsRequest::Stamp(stamp(
+                subject(None, Some("-"), None),
+                None,
+            ))),
+        ),
+        (
+            "stamp: standard input into a folder",
+            vec!["ots", "stamp", "--file", "-", "-o", s(d)],
+            library(OtsRequest::Stamp(stamp(
+                subject(None, Some("-"), None),
+                Some(d),
+            ))),
+        ),
+        (
+            "stamp: the file stamped as its own proof",
+            vec!["ots", "stamp", "--file", s(&file), "-o", s(&file)],
+            same_file,
+        ),
+        (
+            "stamp: an existing proof, --no-clobber",
+            vec!["-n", "ots", "stamp", "--digest", &hex, "-o", s(&kept)],
+            exists,
+        ),
+        (
+            "upgrade: standard input in place",
+            vec!["ots", "upgrade", "-"],
+            library(OtsRequest::Upgrade(OtsUpgradeRequest {
+                proof: Some("-".into()),
+                ..Default::default()
+            })),
+        ),
+        (
+            "upgrade: offline and refresh",
+            vec!["ots", "upgrade", "a.ots", "--offline", "--refresh"],
+            offline_refresh,
+        ),
+        (
+            "verify: nothing it is of",
+            vec!["ots", "verify", "a.ots"],
+            library(OtsRequest::Verify(verify(
+                "a.ots",
+                ProofSubject::default(),
+                None,
+            ))),
+        ),
+        (
+            "verify: a number and a digest",
+            vec!["ots", "verify", "a.ots", SEED, "--digest", &hex],
+            library(OtsRequest::Verify(verify(
+                "a.ots",
+                subject(Some(SEED), None, Some(&hex)),
+                None,
+            ))),
+        ),
+        (
+            "verify: standard input twice",
+            vec!["ots", "verify", "-", "--file", "-"],
+            library(OtsRequest::Verify(verify(
+                "-",
+                subject(None, Some("-"), None),
+                None,
+            ))),
+        ),
+        (
+            "verify: standard input as the record and the headers",
+            vec!["ots", "verify", "a.ots", "-", "--headers", "-"],
+            library(OtsRequest::Verify(verify(
+                "a.ots",
+                subject(Some("-"), None, None),
+                Some("-"),
+            ))),
+        ),
+    ];
+    let calendars = [("PITH_OTS_CALENDARS", "http://127.0.0.1:9")];
+    for (row, args, e) in &rows {
+        let sentence = e.to_string();
+        let mut said = None;
+        for json in [false, true] {
+            let o = cli_outcome(d, args, &calendars, json);
+            assert!(!o.ok, "{row}: {o:?}");
+            let line = o.sentence.clone().unwrap();
+            assert!(
+                line.starts_with(&sentence),
+                "{row}: {line} (the library says {sentence:?})"
+            );
+            if json {
+                assert_eq!(o.kind.as_deref(), Some(e.kind_name()), "{row}");
+            }
+            // The same line with and without --json.
+            assert_eq!(said.get_or_insert_with(|| line.clone()), &line, "{row}");
+        }
+    }
+    assert_eq!(std::fs::read(&kept).unwrap(), b"kept");
+    let proofs = std::fs::read_dir(d)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "ots")
+        })
+        .count();
+    assert_eq!(proofs, 1, "a proof was written");
+}
+
+/// Rows: `pith strip -` reads standard input as `inject -` does: `-o -` writes the bytes
+/// Python's `strip` of the same bytes returns; in place is refused with inject's kind and
+/// sentence at the CLI (Python's bytes in place alike), and no output with one sentence for
+/// both commands, with and without `--json`.
+#[test]
+fn strip_reads_standard_input_as_inject_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (_, numbered) = inject_piped(d);
+    let stripped = cli_in(d, &["strip", "-", "-o", "-"], &[], Some(&numbered.stdout));
+    assert_eq!(stripped.code, 0, "{}", stripped.stderr);
+    assert!(stripped.stdout.starts_with(&numbered.stdout));
+    let python_too = have_python("strip_reads_standard_input_as_inject_does");
+    if python_too {
+        let input = d.join("numbered.pdf");
+        std::fs::write(&input, &numbered.stdout).unwrap();
+        let out = d.join("py.pdf");
+        let py = python(
+            d,
+            "open(a[1], 'wb').write(pn.strip(open(a[0], 'rb').read())[0])",
+            &[s(&input), s(&out)],
+            &[],
+        );
+        assert!(py.ok, "{py:?}");
+        assert_eq!(
+            std::fs::read(&out).unwrap(),
+            stripped.stdout,
+            "stdout and memory differ"
+        );
+    }
+    for json in [false, true] {
+        let strip = cli_outcome(d, &["strip", "-", "--in-place"], &[], json);
+        let inject = cli_outcome(
+            d,
+            &["inject", "-", "--number", SEED, "--in-place"],
+            &[],
+            json,
+        );
+        assert_eq!(strip, inject, "in place");
+        if json {
+            assert_eq!(strip.kind.as_deref(), Some("not_in_place"));
+        }
+        if python_too {
+            let py = python(d, "pn.strip(b'%PDF-1.4', in_place=True)", &[], &[]);
+            assert_eq!(py.kind.as_deref(), Some("not_in_place"), "{py:?}");
+            assert!(strip
+                .sentence
+                .as_deref()
+                .unwrap()
+                .contains(py.sentence.as_deref().unwrap()));
+        }
+        let strip = cli_outcome(d, &["strip", "-"], &[], json);
+        let inject = cli_outcome(d, &["inject", "-", "--number", SEED], &[], json);
+        assert_eq!(strip, inject, "no output");
+        assert!(
+            strip
+                .sentence
+                .unwrap()
+                .contains("standard input is not updated in place"),
+            "no output"
+        );
     }
 }
