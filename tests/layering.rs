@@ -808,14 +808,11 @@ const WHOLE_READS_ALLOWED: &[(&str, &str)] = &[
     // Proofs and their headers: read within `take(MAX_PROOF)` and `take(MAX_LINE)`.
     ("src/ots/mod.rs", "bounded by take()"),
     ("src/ots/header.rs", "bounded by take()"),
-    // Not bounded yet: a record, Atom feed or text given on standard input is held whole.
-    ("src/job/input.rs", "standard input, held whole"),
     // A tar's bytes after its end-of-archive, written back as they are by the tar run:
     // within take(TRAILER_BOUND).
     ("src/job/tar/format.rs", "bounded by take()"),
-    // Not bounded yet: a sidecar (NAME.pith beside NAME.pdf) is read whole. The manifest's
-    // text is read within take(MAX_BYTES), and a tar run reads back its own report.
-    ("src/batch/mod.rs", "a sidecar, held whole"),
+    // The manifest's text is read within take(MAX_BYTES), and a tar run reads back its own
+    // report.
     ("src/batch/manifest.rs", "bounded by take()"),
     // The server's own index: documents it stored, and rendered pages it wrote.
     ("crates/pith-serve/src/documents.rs", "our own index"),
@@ -823,11 +820,6 @@ const WHOLE_READS_ALLOWED: &[(&str, &str)] = &[
     (
         "crates/pith-serve/src/rendered.rs",
         "our own files, in chunks",
-    ),
-    // Not bounded yet: a record or bundle file given to a build is read whole.
-    (
-        "crates/pith-serve/src/index/build/mod.rs",
-        "a record file, held whole",
     ),
 ];
 

@@ -26,7 +26,7 @@
 //! 7. `state`
 //! 8. `upload`
 //! 9. `limits`
-//! 10. `rendered`, `documents`, `assets`
+//! 10. `rendered`, `documents`, `assets`, `stall`
 //! 11. `cache`, `protocol`
 //! 12. `http`, `index`
 //!

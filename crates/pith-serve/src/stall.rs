@@ -1,4 +1,4 @@
-//! A connection's bound on stalls ([`crate::limits::Limits::idle_timeout`]): a read or a write
+//! A connection's bound on stalls (the idle timeout of the limits): a read or a write
 //! that waits longer than the bound ends the connection with [`std::io::ErrorKind::TimedOut`]
 //! (a client that sends nothing more, or stops reading its answer).
 //!

@@ -8,7 +8,7 @@
 //! and never rewritten in place, a proof's output (its default name, a folder, `-` for standard
 //! output). The run ([`OtsRequest::run`]) resolves the rest: the digest of a file within its
 //! deadline ([`super::stop::file_bound`]: 0 is no bound), the calendars
-//! ([`Calendars::from_env`]) and the headers (a file, else [`crate::net::ots::ENV_BITCOIN_URL`],
+//! ([`crate::net::ots::Calendars::from_env`]) and the headers (a file, else [`crate::net::ots::ENV_BITCOIN_URL`],
 //! else none). The formats and the check are [`crate::ots`]'s, the network
 //! [`crate::net::ots`]'s.
 

@@ -224,7 +224,7 @@ impl OtsUpgradeRequest {
 impl OtsVerifyRequest {
     /// Checks the request, reads the proof (`-`: standard input) and what it is of (a file
     /// hashed as the proof hashes its file, within its deadline), and gives the verdict
-    /// ([`crate::ots::check`]) against the headers ([`OtsVerifyRequest::headers`]).
+    /// ([`crate::ots::check()`]) against the headers ([`OtsVerifyRequest::headers`]).
     ///
     /// # Errors
     /// What [`OtsVerifyRequest::validate`] refuses; the proof's and the headers' errors,

@@ -11,7 +11,7 @@ use std::io::{self, Write};
 const STRETCH: u64 = 8 << 20;
 
 /// A writer to a file being written from its start (a staged file: see
-/// [`super::write_file_with`]) that starts the writeback of every [`STRETCH`] written as the
+/// [`super::write_file_with`]) that starts the writeback of every 8 MiB written as the
 /// next is being written: the disk writes a long stream while pith works on what follows,
 /// and the sync at the commit finds most of it on disk already (a tar of hundreds of
 /// megabytes otherwise waits for all of it there, at the end).

@@ -391,7 +391,7 @@ impl Gate {
 /// Each listener ([`listeners`]) has a thread of its own running one event loop that accepts its
 /// connections and answers them to their end, so that a request is read, answered and written
 /// on one thread with no other to wake (as nginx's workers do). A loop takes a connection only
-/// while it answers no more than any other ([`Gate::may_take`]), so the connections are shared
+/// while it answers no more than any other (its gate), so the connections are shared
 /// evenly among the threads; the bounds below hold for all the loops together.
 ///
 /// Every client gets an answer while others hold connections: one address (an IPv6 /64) holds
