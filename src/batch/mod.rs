@@ -391,14 +391,9 @@ const SIDECAR_BYTES: u64 = 64 << 10;
 /// [`ErrorKind::Io`] naming the file when it cannot be read.
 pub fn read_sidecar(path: &Path) -> Result<String, Error> {
     // A sidecar holds one number: a few KiB is far more than any real one.
-    let bytes = crate::bounded::read_file(path, SIDECAR_BYTES)
-        .map_err(|e| Error::new(path, None, ErrorKind::Io(e)))?;
-    String::from_utf8(bytes)
+    crate::bounded::read_text_file(path, SIDECAR_BYTES)
         .map(|t| t.trim().to_owned())
-        .map_err(|e| {
-            let e = std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error());
-            Error::new(path, None, ErrorKind::Io(e))
-        })
+        .map_err(|e| Error::new(path, None, ErrorKind::Io(e)))
 }
 
 /// A deterministic slice `K/N` of a manifest: job `i` belongs to shard `i mod N`.

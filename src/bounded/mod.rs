@@ -256,6 +256,16 @@ pub fn read_file(path: &std::path::Path, limit: u64) -> io::Result<Vec<u8>> {
     read.map_err(io::Error::from)
 }
 
+/// [`read_file`], as UTF-8 text.
+///
+/// # Errors
+/// As [`read_file`], and [`io::ErrorKind::InvalidData`] saying where the text stops being
+/// UTF-8.
+pub fn read_text_file(path: &std::path::Path, limit: u64) -> io::Result<String> {
+    String::from_utf8(read_file(path, limit)?)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.utf8_error()))
+}
+
 /// A bound on the text made from an input (decoded strings, identifiers, rows kept): each
 /// piece is counted before it is made.
 #[derive(Debug, Clone)]

@@ -297,12 +297,8 @@ pub fn build(
         .chain(sources.bundles.iter().map(|d| (d, true)));
     for (dir, bundles) in folders {
         for file in json_files(dir)? {
-            let bytes = pith::bounded::read_file(&file, pith::bounded::FILE_BYTES)
+            let text = pith::bounded::read_text_file(&file, pith::bounded::FILE_BYTES)
                 .map_err(|e| Error::from(e).at(&file))?;
-            let text = String::from_utf8(bytes).map_err(|e| {
-                let e = std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error());
-                Error::from(e).at(&file)
-            })?;
             let items: Vec<Result<Item, String>> = if bundles {
                 vec![bundle_in(&text, &trusted).map(Item::Bundle)]
             } else {
