@@ -2,10 +2,10 @@
 # Benchmark for `pith batch --tar`: an arXiv-like bulk tar (real PDFs from the
 # shared corpus, as many as fit in SIZE_MB, named YYMM/<id>v1.pdf with a bulk-metadata line per
 # id) streamed through pith against copying it (`cat IN.tar > OUT.tar && sync`, the floor).
-# Prints the median wall time of RUNS runs, the ratio to the copy (target: 1.5x or less), the
-# rate in MB/s, the CPU time (user + sys) and MB per CPU second (what a core costs), and GNU
-# time's peak RSS; also the run with --arxiv-manifest, which adds an md5 of the input and of the
-# output, and md5sum alone for scale. Not a timed test; run by hand:
+# Prints the median wall time of RUNS alternating rounds, the ratio to the copy (target: 1.2x
+# or less), the rate in MB/s, the CPU time (user + sys) and MB per CPU second (what a core
+# costs), and GNU time's peak RSS; also the run with --arxiv-manifest, which adds an md5 of
+# the input and of the output, and md5sum alone for scale. Not a timed test; run by hand:
 #   bench/tar.sh [CORPUS_DIR] [SIZE_MB] [RUNS] [JOBS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,23 +55,31 @@ rm -rf "$work/src"
 in_mb=$(( $(stat -c %s "$work/in.tar") / 1048576 ))
 sync
 
-# Runs a command RUNS times; prints "median_wall_s median_cpu_s peak_rss_kb" (CPU: user + sys).
-measure() {
-  local times=() cpus=() rss=0
-  for _ in $(seq "$runs"); do
-    rm -f "$work/out.tar"
-    sync
-    /usr/bin/time -f '%e %U %S %M' -o "$work/time" bash -c "$1"
-    read -r t u s m < "$work/time"
-    times+=("$t")
-    cpus+=("$(awk -v u="$u" -v s="$s" 'BEGIN {print u + s}')")
-    [ "$m" -gt "$rss" ] && rss=$m
+# The commands timed, by name; each round runs every one once, the first one in turn (so no
+# command always runs right after the same other one), each after a sync and with no output
+# left over. `measure NAME` then prints "median_wall_s median_cpu_s peak_rss_kb" (CPU: user +
+# sys) over the rounds.
+declare -A cmd wall cpu peak
+names=()
+add() { names+=("$1"); cmd[$1]="$2"; wall[$1]=""; cpu[$1]=""; peak[$1]=0; }
+rounds() {
+  local r i n k
+  n=${#names[@]}
+  for r in $(seq 0 $((runs - 1))); do
+    for i in $(seq 0 $((n - 1))); do
+      k=${names[$(( (i + r) % n ))]}
+      rm -f "$work/out.tar"
+      sync
+      /usr/bin/time -f '%e %U %S %M' -o "$work/time" bash -c "${cmd[$k]}"
+      read -r t u s m < "$work/time"
+      wall[$k]+="$t "
+      cpu[$k]+="$(awk -v u="$u" -v s="$s" 'BEGIN {print u + s}') "
+      if [ "$m" -gt "${peak[$k]}" ]; then peak[$k]=$m; fi
+    done
   done
-  local tm cm
-  tm=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-  cm=$(printf '%s\n' "${cpus[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-  echo "$tm $cm $rss"
 }
+median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+measure() { echo "$(median <<< "${wall[$1]}") $(median <<< "${cpu[$1]}") ${peak[$1]}"; }
 
 # A manifest listing the tar, for the run that checks it (md5 of the input and the output).
 python3 - "$work" <<'EOF2'
@@ -88,15 +96,21 @@ open(os.path.join(work, "manifest.xml"), "w").write(
 EOF2
 
 export SOURCE_DATE_EPOCH=1700000000
-read -r t_cat c_cat r_cat < <(measure "cat '$work/in.tar' > '$work/out.tar' && sync")
-read -r t_file c_file r_file < <(measure "'$pith' -q batch --tar '$work/in.tar' --out-tar '$work/out.tar' --arxiv-metadata '$work/meta.jsonl' --report /dev/null -j $jobs && sync")
-read -r t_pipe c_pipe r_pipe < <(measure "cat '$work/in.tar' | '$pith' -q batch --tar - --out-tar - --arxiv-metadata '$work/meta.jsonl' --report /dev/null -j $jobs > '$work/out.tar' && sync")
-read -r t_man c_man r_man < <(measure "'$pith' -q batch --tar '$work/in.tar' --out-tar '$work/out.tar' --arxiv-metadata '$work/meta.jsonl' --arxiv-manifest '$work/manifest.xml' --report /dev/null -j $jobs && sync")
-read -r t_md5 c_md5 r_md5 < <(measure "md5sum '$work/in.tar' > /dev/null")
+add cat "cat '$work/in.tar' > '$work/out.tar' && sync"
+add file "'$pith' -q batch --tar '$work/in.tar' --out-tar '$work/out.tar' --arxiv-metadata '$work/meta.jsonl' --report /dev/null -j $jobs && sync"
+add pipe "cat '$work/in.tar' | '$pith' -q batch --tar - --out-tar - --arxiv-metadata '$work/meta.jsonl' --report /dev/null -j $jobs > '$work/out.tar' && sync"
+add man "'$pith' -q batch --tar '$work/in.tar' --out-tar '$work/out.tar' --arxiv-metadata '$work/meta.jsonl' --arxiv-manifest '$work/manifest.xml' --report /dev/null -j $jobs && sync"
+add md5 "md5sum '$work/in.tar' > /dev/null"
+rounds
+read -r t_cat c_cat r_cat < <(measure cat)
+read -r t_file c_file r_file < <(measure file)
+read -r t_pipe c_pipe r_pipe < <(measure pipe)
+read -r t_man c_man r_man < <(measure man)
+read -r t_md5 c_md5 r_md5 < <(measure md5)
 summary=$("$pith" -q batch --tar "$work/in.tar" --out-tar "$work/check.tar" --arxiv-metadata "$work/meta.jsonl" -j "$jobs" | tail -n 1)
 rm -f "$work/check.tar"
 
-echo "bench: $in_mb MB tar, median of $runs runs, $jobs workers, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
+echo "bench: $in_mb MB tar, median of $runs alternating rounds, $jobs workers, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
 echo "bench: pith's totals: $summary"
 printf '| run | median s | vs cat + sync | MB/s | CPU s | MB per CPU s | peak RSS MB |\n|---|---:|---:|---:|---:|---:|---:|\n'
 row() {
