@@ -333,3 +333,51 @@ fn named_files_that_never_end_are_refused_within_memory() {
     }
     assert_none(&problems);
 }
+
+/// A PDF held whole (one given on standard input, or a file rewritten whole) stops at the
+/// engine's bound on a file held whole, in one line saying so, however long the input runs:
+/// `/dev/zero` as the file and as standard input, under an address-space limit that the
+/// bound fits in and an endless read does not.
+#[test]
+fn pdfs_held_whole_stop_at_their_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let number = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
+    let limit_kib = (pith::pdf::MAX_READ_WHOLE >> 10) * 3;
+    let doors = [
+        (
+            "inject --rewrite of /dev/zero",
+            "/dev/zero",
+            "/dev/null",
+            &["--rewrite"][..],
+        ),
+        ("inject of standard input", "-", "/dev/zero", &[][..]),
+    ];
+    let mut problems = Vec::new();
+    for (door, input, stdin, extra) in doors {
+        let out = dir.path().join("out.pdf");
+        let mut c = std::process::Command::new("sh");
+        common::run::isolate(&mut c)
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v {limit_kib}; exec \"$0\" \"$@\" < {stdin}"
+            ))
+            .arg(pith_bin())
+            .args(["inject", input, "--number", number, "-o"])
+            .arg(&out)
+            .args(extra);
+        let w = common::run::spawn_within(&mut c, None, std::time::Duration::from_secs(300));
+        let lines: Vec<&str> = w.stderr.trim_end().lines().collect();
+        println!("{door}: {:?}: {lines:?}", w.status);
+        let bound = format!("{}", pith::pdf::MAX_READ_WHOLE);
+        let said = lines.len() == 1
+            && lines[0].starts_with("pith: ")
+            && (lines[0].contains(&bound) || lines[0].contains("512 MiB"));
+        if w.status.and_then(|s| s.code()) != Some(2) || !said {
+            problems.push(format!("{door}: {:?}, {lines:?}", w.status));
+        }
+        if out.exists() {
+            problems.push(format!("{door}: left an output"));
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+}

@@ -4,7 +4,6 @@
 //! one rule, and the result of an update goes where one rule says ([`PdfInput::destination`]).
 //! [`Source`] is the PDF once resolved: a file, or bytes (standard input's, or given).
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -149,17 +148,21 @@ impl PdfInput {
     }
 }
 
-/// Standard input's bytes, for a PDF given as `-`: held whole.
+/// Standard input's bytes, for a PDF given as `-`: held whole, up to the engine's bound on a
+/// file held whole ([`crate::pdf::MAX_READ_WHOLE`]), so an endless stream ends in an error
+/// instead of exhausting memory.
 fn read_stdin() -> Result<Vec<u8>, Error> {
-    let mut data = Vec::new();
-    std::io::stdin()
-        .lock()
-        .read_to_end(&mut data)
-        .map_err(|e| {
-            Error::new(ErrorKind::Io("cannot read standard input".into(), e))
-                .in_file(Path::new("-"))
-        })?;
-    Ok(data)
+    let bounds = crate::bounded::Bounds {
+        bytes: crate::pdf::MAX_READ_WHOLE,
+        ..Default::default()
+    };
+    crate::bounded::read_all(std::io::stdin().lock(), &bounds).map_err(|e| {
+        Error::new(ErrorKind::Io(
+            "cannot read standard input".into(),
+            std::io::Error::from(e),
+        ))
+        .in_file(Path::new("-"))
+    })
 }
 
 #[cfg(test)]
