@@ -299,7 +299,7 @@ pub struct Done {
 /// a run on an input with the entry's md5 and size, and the output is there with the size
 /// that line gives.
 pub fn done(out_dir: &Path, entry: &TarEntry) -> Option<Done> {
-    let text = std::fs::read_to_string(report_path(out_dir, entry.name())).ok()?;
+    let text = report_tail(&report_path(out_dir, entry.name()))?;
     let last = text.lines().rev().find(|l| !l.trim().is_empty())?;
     let v: serde_json::Value = serde_json::from_str(last).ok()?;
     if v.get("summary")?.as_str()? != "summary"
@@ -312,6 +312,24 @@ pub fn done(out_dir: &Path, entry: &TarEntry) -> Option<Done> {
     let md5 = v.get("md5")?.as_str()?.to_owned();
     let meta = std::fs::metadata(out_dir.join(entry.name())).ok()?;
     (meta.is_file() && meta.len() == size).then_some(Done { md5, size })
+}
+
+/// The most of a report's end read to find its last line: the totals line is a few hundred
+/// bytes, and a report of a tar of a hundred thousand members is tens of megabytes that a
+/// resumed run need not read.
+const REPORT_TAIL: u64 = 64 << 10;
+
+/// The last [`REPORT_TAIL`] bytes of the report at `path`, as text (a line cut at the start
+/// is not the last one, which is all [`done`] reads); `None` when it cannot be read.
+fn report_tail(path: &Path) -> Option<String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = std::fs::File::open(path).ok()?;
+    let len = f.metadata().ok()?.len();
+    f.seek(SeekFrom::Start(len.saturating_sub(REPORT_TAIL)))
+        .ok()?;
+    let mut tail = Vec::new();
+    f.take(REPORT_TAIL).read_to_end(&mut tail).ok()?;
+    Some(String::from_utf8_lossy(&tail).into_owned())
 }
 
 #[cfg(test)]
@@ -347,5 +365,36 @@ mod tests {
         }
         assert!(counts.iter().all(|&c| c > 50), "{counts:?}");
         assert_eq!(shard_key("pdf/a.tar"), shard_key("a.tar"));
+    }
+
+    /// A report far longer than the tail read is judged by its last line alone; one whose
+    /// last line is cut, or is not the totals of this input, is not done.
+    #[test]
+    fn a_long_report_is_judged_by_its_last_line() {
+        let m = Manifest::parse(Path::new("m.xml"), XML).unwrap();
+        let e = m.find("pdf/arXiv_pdf_0001_001.tar").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path();
+        std::fs::write(out.join(e.name()), vec![0u8; 512]).unwrap();
+        let member = format!(
+            "{{\"pdf\":\"{}\",\"status\":\"injected\"}}\n",
+            "x".repeat(200)
+        );
+        let mut report = member.repeat(((REPORT_TAIL as usize) * 4) / member.len());
+        let totals = format!(
+            "{{\"summary\":\"summary\",\"md5_in\":\"{}\",\"size_in\":20480,\"md5\":\"ab\",\"size\":512}}\n",
+            e.md5()
+        );
+        report.push_str(&totals);
+        std::fs::write(report_path(out, e.name()), &report).unwrap();
+        let done = done(out, e).unwrap();
+        assert_eq!((done.md5.as_str(), done.size), ("ab", 512));
+        // Cut in its last line: a run that stopped while writing its totals.
+        std::fs::write(report_path(out, e.name()), &report[..report.len() - 10]).unwrap();
+        assert!(super::done(out, e).is_none());
+        // The last line as long as the whole tail: never taken for the totals.
+        let long = format!("{report}{}\n", "y".repeat(REPORT_TAIL as usize));
+        std::fs::write(report_path(out, e.name()), long).unwrap();
+        assert!(super::done(out, e).is_none());
     }
 }
