@@ -328,26 +328,26 @@ fn print_json_error(line: &str, kind: pith::job::ErrorCode) {
     );
 }
 
-/// The Bitcoin headers the proofs in `anchors` are checked against: of the file given, those
-/// whose merkle root a proof arrives at (the file is read as a stream, never held); else those
-/// of the blocks the proofs claim, from `PITH_BITCOIN_URL` (a block it cannot give is marked
-/// missing, and the proofs claiming it are reported by the build); none without either.
+/// The Bitcoin headers the proofs in `anchors` are checked against, from where the library's
+/// rule says ([`pith::job::ots::HeadersSource`], as `pith ots verify`): of the file given,
+/// those whose merkle root a proof arrives at; else those of the blocks the proofs claim, from
+/// `PITH_BITCOIN_URL` (a block it cannot give is marked missing, and the proofs claiming it
+/// are reported by the build); none without either. The proofs are read only when headers
+/// come from somewhere.
 fn anchor_headers(
     anchors: &[PathBuf],
     file: Option<&std::path::Path>,
 ) -> Result<pith::ots::Headers> {
-    let main = pith::ots::Chain::Main;
-    let url = std::env::var(pith::net::ots::ENV_BITCOIN_URL).unwrap_or_default();
-    if anchors.is_empty() || (file.is_none() && url.trim().is_empty()) {
+    // No proofs, no header to check them against.
+    if anchors.is_empty() {
         return Ok(pith::ots::Headers::default());
     }
-    let (heights, roots) = index::build::anchor_claims(anchors)?;
-    if let Some(f) = file {
-        return pith::ots::file::read_headers(f, pith::ots::Headers::keeping(main, roots))
-            .with_context(|| f.display().to_string());
-    }
-    let client = pith::net::Client::new(&pith::net::Settings::from_env()?)?;
-    Ok(pith::net::ots::headers(&client, url.trim(), &heights))
+    let claims = || index::build::anchor_claims(anchors);
+    pith::job::ots::HeadersSource::of(file).headers(
+        || Ok(claims()?.1),
+        || Ok(claims()?.0),
+        || Ok(pith::net::Settings::from_env()?),
+    )
 }
 
 fn run_index(a: IndexArgs, quiet: bool) -> Result<()> {
