@@ -558,6 +558,40 @@ fn refusal_hints_name_commands_that_exist() {
     assert!(reason.contains("pith inject --rewrite"), "{reason}");
 }
 
+/// A run that does not say where its outputs go, or says both, is refused with the flags that
+/// say it; any other refusal of the request goes without them. Nothing is written.
+#[test]
+fn where_the_outputs_go_is_hinted_with_the_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let inp = dir.path().join("in");
+    copy_writable(&fixture("minimal.pdf"), &inp.join("a.pdf"));
+    std::fs::write(inp.join("a.pith"), SEED).unwrap();
+    let out = dir.path().join("out");
+    let (i, o) = (inp.to_str().unwrap(), out.to_str().unwrap());
+    let hint =
+        "give --out-dir DIR for numbered copies, or --in-place to update the files themselves";
+    for (args, hinted) in [
+        (vec!["--dir", i], true),
+        (vec!["--dir", i, "--out-dir", o, "--in-place"], true),
+        (vec!["--dir", i, "--in-place", "--mirror"], false),
+        (vec!["--dir", i, "--out-dir", o, "--jobs", "0"], false),
+    ] {
+        let run = common::pith()
+            .arg("batch")
+            .args(&args)
+            .arg("--json")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert_eq!(err.contains(hint), hinted, "{args:?}: {err}");
+        let v: Value = serde_json::from_slice(&run.stdout).unwrap();
+        assert_eq!(v["kind"], "request", "{args:?}: {v}");
+        assert!(!out.exists(), "{args:?}");
+    }
+}
+
 /// Every file under `dir`, recursively.
 fn files_under(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();

@@ -805,8 +805,7 @@ const WHOLE_READS_ALLOWED: &[(&str, &str)] = &[
     // they are parsed.
     ("src/net/mirrors.rs", "bounded by the client's MAX_BODY"),
     ("src/net/resolver.rs", "bounded by the client's MAX_BODY"),
-    // Proofs and their headers: read within `take(MAX_PROOF)` and `take(MAX_LINE)`.
-    ("src/ots/mod.rs", "bounded by take()"),
+    // Headers files: read within `take(MAX_HEADERS_BYTES)`, by lines within `take(MAX_LINE)`.
     ("src/ots/header.rs", "bounded by take()"),
     // A tar's bytes after its end-of-archive, written back as they are by the tar run:
     // within take(TRAILER_BOUND).

@@ -251,9 +251,20 @@ pub fn read_file(path: &std::path::Path, limit: u64) -> io::Result<Vec<u8>> {
     let read = if crate::output::is_stdio(path) {
         read_all(io::stdin().lock(), &bounds)
     } else {
-        read_all(std::fs::File::open(path)?, &bounds)
+        read_path(path, &bounds)
     };
     read.map_err(io::Error::from)
+}
+
+/// Reads the file at `path` whole within `bounds` (its bytes, and its stop token seen at every
+/// read): [`read_file`] for a reader that keeps the errors of this layer and the time one file
+/// may take. `-` is a file's name here, not standard input.
+///
+/// # Errors
+/// [`ErrorKind::Io`] when it cannot be opened or read, [`ErrorKind::Bytes`] past the bound,
+/// [`ErrorKind::Stopped`].
+pub fn read_path(path: &std::path::Path, bounds: &Bounds) -> Result<Vec<u8>, Error> {
+    read_all(std::fs::File::open(path).map_err(ErrorKind::Io)?, bounds)
 }
 
 /// [`read_file`], as UTF-8 text.
@@ -330,6 +341,37 @@ mod tests {
         assert!(matches!(e.kind(), ErrorKind::Bytes(_)), "{e}");
         let mut out = Output::new(4);
         assert!(out.spend(3).is_ok() && out.spend(2).is_err());
+    }
+
+    #[test]
+    fn a_named_file_is_read_within_its_bounds() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("ten");
+        std::fs::write(&p, b"0123456789").unwrap();
+        let ten = Bounds {
+            bytes: 10,
+            ..Bounds::default()
+        };
+        assert_eq!(read_path(&p, &ten).unwrap(), b"0123456789");
+        let nine = Bounds { bytes: 9, ..ten };
+        assert!(matches!(
+            read_path(&p, &nine).unwrap_err().kind(),
+            ErrorKind::Bytes(9)
+        ));
+        let e = read_file(&p, 9).unwrap_err();
+        assert!(matches!(Error::from_io(e).kind(), ErrorKind::Bytes(9)));
+        let stop = Stop::new();
+        stop.cancel();
+        let stopped = Bounds {
+            stop,
+            ..Bounds::default()
+        };
+        assert!(read_path(&p, &stopped).unwrap_err().is_stopped());
+        let e = read_path(&dir.path().join("absent"), &Bounds::default()).unwrap_err();
+        assert!(matches!(
+            e.into_io().map(|e| e.kind()),
+            Some(io::ErrorKind::NotFound)
+        ));
     }
 
     #[test]

@@ -188,10 +188,9 @@ impl Args {
 const WHERE: &str =
     "; give --out-dir DIR for numbered copies, or --in-place to update the files themselves";
 
-/// The library's refusal of `req`, where the outputs go said with this command's flags.
-fn where_hint(req: &job::run::BatchRequest, e: job::Error) -> anyhow::Error {
-    let said = e.to_string();
-    let about_where = req.destination().is_err_and(|d| d.to_string() == said);
+/// The library's refusal, where the outputs go said with this command's flags.
+fn where_hint(e: job::Error) -> anyhow::Error {
+    let about_where = matches!(e.kind(), job::ErrorKind::Placement(_));
     super::hint::with(e, if about_where { WHERE } else { "" })
 }
 
@@ -303,7 +302,7 @@ impl job::progress::Progress<ItemReport> for Reporter {
 /// Runs `pith batch`: the run of PDFs or the tar run the library plans from the request.
 pub fn run(args: Args, ui: super::Ui) -> Result<Outcome> {
     let req = args.request(ui)?;
-    match req.tar_plan().map_err(|e| where_hint(&req, e))? {
+    match req.tar_plan().map_err(where_hint)? {
         Some(plan) => super::tar::run(&req, plan, ui),
         None => run_files(&req, ui),
     }

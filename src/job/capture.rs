@@ -469,17 +469,22 @@ pub fn read_text(p: &Path, limits: &Limits) -> Result<String, capture::Error> {
 /// # Errors
 /// [`capture::ErrorKind::Io`] and [`capture::ErrorKind::Limit`], naming the file.
 fn read_bounded(p: &Path, limits: &Limits) -> Result<Vec<u8>, capture::Error> {
-    let f = std::fs::File::open(p)
-        .map_err(|e| capture::Error::from(capture::ErrorKind::Io(e)).in_file(p))?;
     let bounds = crate::bounded::Bounds {
         bytes: limits.record_bytes,
         ..limits.bounds()
     };
-    crate::bounded::read_all(f, &bounds).map_err(|e| match e.kind() {
-        crate::bounded::ErrorKind::Bytes(n) => capture::Error::from(capture::ErrorKind::Limit(
-            format!("it is larger than {n} bytes"),
-        ))
-        .in_file(p),
-        _ => capture::Error::from(e).in_file(p),
+    crate::bounded::read_path(p, &bounds).map_err(|e| {
+        let kind = match e.kind() {
+            crate::bounded::ErrorKind::Bytes(n) => {
+                capture::ErrorKind::Limit(format!("it is larger than {n} bytes"))
+            }
+            // A file that cannot be opened or read says so, never as damaged compression.
+            crate::bounded::ErrorKind::Io(_) => match e.into_io() {
+                Some(io) => capture::ErrorKind::Io(io),
+                None => capture::ErrorKind::Limit("it cannot be read".into()),
+            },
+            _ => return capture::Error::from(e).in_file(p),
+        };
+        capture::Error::from(kind).in_file(p)
     })
 }

@@ -71,6 +71,9 @@ pub enum ErrorKind {
     /// Occurs when the record inputs of a request contradict each other or are incomplete.
     #[error(transparent)]
     Given(Conflict),
+    /// Occurs when a run of PDFs does not say where its outputs go, or says two places.
+    #[error(transparent)]
+    Placement(Placement),
     /// Occurs when a signature, key or bundle cannot be decoded.
     #[error(transparent)]
     Verify(crate::verify::Error),
@@ -153,7 +156,9 @@ impl Error {
             ErrorKind::Net(e) => kind::of_net(e),
             ErrorKind::BadNumber(e) => kind::of_number(e),
             ErrorKind::NoYear { .. } => ErrorCode::NoYear,
-            ErrorKind::Request(_) | ErrorKind::Given(_) => ErrorCode::Request,
+            ErrorKind::Request(_) | ErrorKind::Given(_) | ErrorKind::Placement(_) => {
+                ErrorCode::Request
+            }
             ErrorKind::Verify(e) => kind::of_verify(e),
             ErrorKind::Arxiv(e) => match e.kind() {
                 crate::batch::arxiv::ErrorKind::Io(_) => ErrorCode::Io,
@@ -246,6 +251,21 @@ impl From<crate::output::Error> for Error {
         let (path, what, source) = e.into_parts();
         Error::new(ErrorKind::Io(what, source)).in_file(&path)
     }
+}
+
+/// Why a run of PDFs cannot be told where its outputs go: an output folder (numbered copies)
+/// or in place (the files themselves updated), exactly one of them. The message says it in
+/// words; a front end may name its own spelling of the two (the command line's flags) by the
+/// variant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Placement {
+    /// Neither an output folder nor in place: where the outputs go is not said.
+    #[error("a batch needs an output folder, or to update the files themselves in place")]
+    Unsaid,
+    /// An output folder and in place together.
+    #[error("a batch writes into an output folder or in place, not both")]
+    Both,
 }
 
 /// Why the inputs given cannot name one record. The message names the inputs in words; a

@@ -75,7 +75,7 @@ pub mod update;
 pub mod usage;
 pub mod verify;
 
-pub use error::{Error, ErrorKind};
+pub use error::{Error, ErrorKind, Placement};
 pub use inject::{inject_bytes, Destination, InjectReport, InjectRequest, InjectRun, Injected};
 pub use input::RecordSource;
 pub use inspect::{InspectReport, InspectRequest};

@@ -110,8 +110,9 @@ pub fn size(n: u64) -> String {
     }
 }
 
-/// Reads all of `r` when it holds at most `limit` bytes; reads no more than `limit` + 1 bytes
-/// of it otherwise, so a device or a pipe that never ends is refused at once.
+/// Reads all of `r` when it holds at most `limit` bytes, through [`crate::bounded::read_all`]:
+/// no more than `limit` + 1 bytes of it are read otherwise, so a device or a pipe that never
+/// ends is refused at once.
 ///
 /// # Errors
 /// [`ErrorKind::TooLarge`] (naming `what`) past `limit`; [`ErrorKind::Io`].
@@ -120,13 +121,12 @@ pub fn read_bounded(
     limit: u64,
     what: &'static str,
 ) -> Result<Vec<u8>, Error> {
-    use std::io::Read as _;
-    let mut bytes = Vec::new();
-    r.take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(ErrorKind::Io)?;
-    if bytes.len() as u64 > limit {
-        return Err(ErrorKind::TooLarge { what, limit }.into());
-    }
-    Ok(bytes)
+    let bounds = crate::bounded::Bounds {
+        bytes: limit,
+        ..Default::default()
+    };
+    crate::bounded::read_all(r, &bounds).map_err(|e| match e.kind() {
+        crate::bounded::ErrorKind::Bytes(_) => ErrorKind::TooLarge { what, limit }.into(),
+        _ => ErrorKind::Io(e.into()).into(),
+    })
 }

@@ -160,10 +160,10 @@ struct ServeArgs {
     /// Bytes of answers kept in memory (badges, records, redirects; 64 MiB by default); 0
     /// keeps none. A record's page, JSON and citations are made once per index; one over
     /// 256 KiB is kept in a file beside the index and streamed.
-    #[arg(long, value_name = "BYTES", default_value_t = LimitSettings::default().cache_bytes)]
-    cache_bytes: u64,
+    #[arg(long, value_name = "BYTES")]
+    cache_bytes: Option<u64>,
     /// The bound in answers of earlier versions, read as N answers of 4 KiB (0 keeps none).
-    #[arg(long, value_name = "N", hide = true, conflicts_with = "cache_bytes")]
+    #[arg(long, value_name = "N", hide = true)]
     cache_entries: Option<u64>,
     /// PDFs checked at once (/verify); others wait their turn.
     #[arg(long, value_name = "N", default_value_t = LimitSettings::default().checks)]
@@ -200,6 +200,48 @@ struct ServeArgs {
     max_upload: u64,
 }
 
+impl ServeArgs {
+    /// The limits as given, for the library to check ([`LimitSettings::validate`]) and turn
+    /// into the server's.
+    fn limit_settings(&self) -> LimitSettings {
+        LimitSettings {
+            max_connections: self.max_connections,
+            max_connections_per_client: self.max_connections_per_client,
+            header_timeout: self.header_timeout,
+            idle_timeout: self.idle_timeout,
+            request_timeout: self.request_timeout,
+            cache_bytes: self.cache_bytes,
+            cache_entries: self.cache_entries,
+            checks: self.checks,
+            check_queue: self.check_queue,
+            check_wait: self.check_wait,
+            check_timeout: self.check_timeout,
+            upload_slots: self.upload_slots,
+            upload_memory: self.upload_memory,
+            upload_rate: self.upload_rate,
+            upload_grace: self.upload_grace,
+            max_upload: self.max_upload,
+        }
+    }
+}
+
+/// The library's refusal of `pith serve`'s limits, said with this command's flags as a usage
+/// error (one line and the usage, exit 2), before the index is opened.
+fn refused_arguments(e: limits::SettingsError) -> ExitCode {
+    let said = match e {
+        limits::SettingsError::CacheTwice => {
+            "the argument '--cache-entries <N>' cannot be used with '--cache-bytes <BYTES>'"
+                .to_owned()
+        }
+        e => e.to_string(),
+    };
+    let mut cmd = command();
+    cmd.build();
+    let serve = cmd.find_subcommand_mut("serve").expect("the serve command");
+    let e = serve.error(clap::error::ErrorKind::ArgumentConflict, said);
+    ExitCode::from(pith::job::usage::print_usage_error(&e.render().to_string()))
+}
+
 /// The command line this program reads, named as it was run: `pith` when pith runs it for
 /// `pith index` and `pith serve` (and says so in `PITH_SERVE_AS`), so that its help and usage
 /// lines show what the user typed; `pith-serve` when run on its own.
@@ -229,6 +271,11 @@ fn main() -> ExitCode {
             return ExitCode::from(status);
         }
     };
+    if let Command::Serve(a) = &cli.command {
+        if let Err(e) = a.limit_settings().validate() {
+            return refused_arguments(e);
+        }
+    }
     let json = matches!(&cli.command, Command::Index(a) if a.json);
     let result = match cli.command {
         Command::Index(a) => run_index(a, cli.quiet),
@@ -281,26 +328,26 @@ fn print_json_error(line: &str, kind: pith::job::ErrorCode) {
     );
 }
 
-/// The Bitcoin headers the proofs in `anchors` are checked against: of the file given, those
-/// whose merkle root a proof arrives at (the file is read as a stream, never held); else those
-/// of the blocks the proofs claim, from `PITH_BITCOIN_URL` (a block it cannot give is marked
-/// missing, and the proofs claiming it are reported by the build); none without either.
+/// The Bitcoin headers the proofs in `anchors` are checked against, from where the library's
+/// rule says ([`pith::job::ots::HeadersSource`], as `pith ots verify`): of the file given,
+/// those whose merkle root a proof arrives at; else those of the blocks the proofs claim, from
+/// `PITH_BITCOIN_URL` (a block it cannot give is marked missing, and the proofs claiming it
+/// are reported by the build); none without either. The proofs are read only when headers
+/// come from somewhere.
 fn anchor_headers(
     anchors: &[PathBuf],
     file: Option<&std::path::Path>,
 ) -> Result<pith::ots::Headers> {
-    let main = pith::ots::Chain::Main;
-    let url = std::env::var(pith::net::ots::ENV_BITCOIN_URL).unwrap_or_default();
-    if anchors.is_empty() || (file.is_none() && url.trim().is_empty()) {
+    // No proofs, no header to check them against.
+    if anchors.is_empty() {
         return Ok(pith::ots::Headers::default());
     }
-    let (heights, roots) = index::build::anchor_claims(anchors)?;
-    if let Some(f) = file {
-        return pith::ots::file::read_headers(f, pith::ots::Headers::keeping(main, roots))
-            .with_context(|| f.display().to_string());
-    }
-    let client = pith::net::Client::new(&pith::net::Settings::from_env()?)?;
-    Ok(pith::net::ots::headers(&client, url.trim(), &heights))
+    let claims = || index::build::anchor_claims(anchors);
+    pith::job::ots::HeadersSource::of(file).headers(
+        || Ok(claims()?.1),
+        || Ok(claims()?.0),
+        || Ok(pith::net::Settings::from_env()?),
+    )
 }
 
 fn run_index(a: IndexArgs, quiet: bool) -> Result<()> {
@@ -378,25 +425,7 @@ fn serve(a: ServeArgs, quiet: bool) -> Result<()> {
         }
         return Ok(());
     }
-    let limits = LimitSettings {
-        max_connections: a.max_connections,
-        max_connections_per_client: a.max_connections_per_client,
-        header_timeout: a.header_timeout,
-        idle_timeout: a.idle_timeout,
-        request_timeout: a.request_timeout,
-        cache_bytes: a.cache_bytes,
-        cache_entries: a.cache_entries,
-        checks: a.checks,
-        check_queue: a.check_queue,
-        check_wait: a.check_wait,
-        check_timeout: a.check_timeout,
-        upload_slots: a.upload_slots,
-        upload_memory: a.upload_memory,
-        upload_rate: a.upload_rate,
-        upload_grace: a.upload_grace,
-        max_upload: a.max_upload,
-    }
-    .limits();
+    let limits = a.limit_settings().limits();
     // This thread watches the index and the signals; the connections are answered by one
     // loop per worker, each on a thread of its own ([`limits::serve`]).
     let rt = tokio::runtime::Builder::new_current_thread()

@@ -21,7 +21,10 @@ use super::{Error, ErrorKind};
 use crate::net;
 use crate::ots::Verdict;
 
+mod headers;
 mod run;
+
+pub use headers::HeadersSource;
 
 /// The thing a proof is made of or checked against, as given: flattened into
 /// [`OtsStampRequest`] and [`OtsVerifyRequest`], its keys beside theirs.

@@ -6,13 +6,13 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::{
-    CalendarFailure, OtsStampReport, OtsStampRequest, OtsUpgradeReport, OtsUpgradeRequest,
-    OtsVerifyRequest, ProofSubject, UpgradeStatus,
+    CalendarFailure, HeadersSource, OtsStampReport, OtsStampRequest, OtsUpgradeReport,
+    OtsUpgradeRequest, OtsVerifyRequest, ProofSubject, UpgradeStatus,
 };
 use crate::job::{check_output, outputs, stop, Error, ErrorKind};
-use crate::net::ots::{Calendars, ENV_BITCOIN_URL};
+use crate::net::ots::Calendars;
 use crate::ots::proof::HashOp;
-use crate::ots::{Chain, Expected, Headers, Proof, Verdict};
+use crate::ots::{Expected, Headers, Proof, Verdict};
 use crate::pdf::Stop;
 use crate::{PithNumber, Record};
 
@@ -249,37 +249,20 @@ impl OtsVerifyRequest {
         crate::ots::check(&proof, &expected, &headers).map_err(ots(path))
     }
 
-    /// The headers `proof` is checked against: of [`OtsVerifyRequest::headers`], only those
-    /// it may need (the file read as a stream; `-` standard input); else those of the blocks
-    /// it claims, asked of [`ENV_BITCOIN_URL`] when it is set; else none.
+    /// The headers `proof` is checked against, from where [`HeadersSource::of`] says: of
+    /// [`OtsVerifyRequest::headers`], only those it may need (the file read as a stream; `-`
+    /// standard input); else those of the blocks it claims, asked of
+    /// [`crate::net::ots::ENV_BITCOIN_URL`] when it is set; else none.
     ///
     /// # Errors
     /// The proof's errors, named by it; the headers file's, named by it.
     pub fn headers(&self, proof: &Proof) -> Result<Headers, Error> {
-        let url = std::env::var(ENV_BITCOIN_URL)
-            .ok()
-            .filter(|u| !u.trim().is_empty());
         let at = self.proof.as_deref().unwrap_or(Path::new(""));
-        match (&self.headers, url) {
-            (Some(path), _) => {
-                let keep = Headers::keeping(Chain::Main, proof.bitcoin_roots().map_err(ots(at))?);
-                if crate::output::is_stdio(path) {
-                    keep.read(std::io::stdin().lock())
-                } else {
-                    crate::ots::file::read_headers(path, keep)
-                }
-                .map_err(ots(path))
-            }
-            (None, Some(url)) => {
-                let client = crate::net::Client::new(&self.net).map_err(net)?;
-                Ok(crate::net::ots::headers(
-                    &client,
-                    url.trim(),
-                    &proof.bitcoin_heights(),
-                ))
-            }
-            (None, None) => Ok(Headers::default()),
-        }
+        HeadersSource::of(self.headers.as_deref()).headers(
+            || proof.bitcoin_roots().map_err(ots(at)),
+            || Ok(proof.bitcoin_heights()),
+            || Ok(self.net.clone()),
+        )
     }
 }
 

@@ -17,7 +17,7 @@ use super::plan::plan;
 use super::BatchRun;
 use crate::job::tar::request::TarRequest;
 use crate::job::update::UpdateRequest;
-use crate::job::{outputs, Error, ErrorKind, Settings};
+use crate::job::{outputs, Error, ErrorKind, Placement, Settings};
 
 /// A batch as a door is asked for it: every door builds this from its arguments and nothing
 /// else; what is left out is the library's default, and [`BatchRequest::validate`] refuses what
@@ -217,18 +217,18 @@ impl BatchRequest {
     /// them (a tar run writes where its tar options say).
     ///
     /// # Errors
-    /// [`ErrorKind::Request`] for neither or both.
+    /// [`ErrorKind::Placement`] for neither ([`Placement::Unsaid`]) or both
+    /// ([`Placement::Both`]).
     pub fn destination(&self) -> Result<(), Error> {
         if self.tar.active() {
             return Ok(());
         }
-        match (&self.out_dir, self.in_place) {
-            (None, false) => {
-                refuse("a batch needs an output folder, or to update the files themselves in place")
-            }
-            (Some(_), true) => refuse("a batch writes into an output folder or in place, not both"),
-            _ => Ok(()),
-        }
+        let placement = match (&self.out_dir, self.in_place) {
+            (None, false) => Placement::Unsaid,
+            (Some(_), true) => Placement::Both,
+            _ => return Ok(()),
+        };
+        Err(Error::new(ErrorKind::Placement(placement)))
     }
 
     /// The checks of a run of PDFs.
@@ -500,6 +500,37 @@ mod tests {
         ];
         // A check's two contradictions share one sentence, as do the two arXiv options.
         assert_eq!(refused(&bad).len(), bad.len() - 2);
+    }
+
+    #[test]
+    fn where_the_outputs_go_is_refused_by_its_own_kind() {
+        let placement = |out_dir: Option<&str>, in_place| {
+            let r = BatchRequest {
+                dir: Some("in".into()),
+                out_dir: out_dir.map(PathBuf::from),
+                in_place,
+                ..Default::default()
+            };
+            let e = r.validate().err()?;
+            assert_eq!(e.kind_of(), crate::job::ErrorCode::Request, "{e}");
+            match e.kind() {
+                ErrorKind::Placement(p) => Some(*p),
+                _ => None,
+            }
+        };
+        assert_eq!(placement(None, false), Some(Placement::Unsaid));
+        assert_eq!(placement(Some("out"), true), Some(Placement::Both));
+        assert_eq!(placement(Some("out"), false), None);
+        assert_eq!(placement(None, true), None);
+        // Another refusal of a run of PDFs is no placement's.
+        let mirror = BatchRequest {
+            dir: Some("in".into()),
+            in_place: true,
+            mirror: true,
+            ..Default::default()
+        };
+        let e = mirror.validate().unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::Request(_)), "{e:?}");
     }
 
     #[test]

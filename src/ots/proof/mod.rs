@@ -374,6 +374,22 @@ mod tests {
     }
 
     #[test]
+    fn a_reader_past_the_bound_is_refused_by_its_size() {
+        let p = sample();
+        let bytes = p.to_bytes();
+        assert_eq!(Proof::read(&bytes[..]).unwrap(), (p, bytes));
+        let e = Proof::read(std::io::Read::take(
+            std::io::repeat(0),
+            MAX_PROOF as u64 + 1,
+        ))
+        .unwrap_err();
+        assert!(
+            matches!(e.kind(), ErrorKind::TooLarge { what: "the proof", limit } if *limit == MAX_PROOF as u64),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn writes_what_it_reads() {
         let p = sample();
         let bytes = p.to_bytes();

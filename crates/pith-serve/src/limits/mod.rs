@@ -30,7 +30,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
 
 mod settings;
-pub use settings::LimitSettings;
+pub use settings::{LimitSettings, SettingsError};
 
 /// The default bound on a PDF sent to `/verify`: 100 MB.
 pub const MAX_UPLOAD: u64 = 100_000_000;

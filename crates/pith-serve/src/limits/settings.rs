@@ -22,9 +22,10 @@ pub struct LimitSettings {
     pub idle_timeout: u64,
     /// [`Limits::request_timeout`], in seconds.
     pub request_timeout: u64,
-    /// [`Limits::cache_bytes`].
-    pub cache_bytes: u64,
-    /// The cache's size as a count of answers (the older spelling), 4 KiB each.
+    /// [`Limits::cache_bytes`]; left out, the server's (64 MiB).
+    pub cache_bytes: Option<u64>,
+    /// The cache's size as a count of answers (the older spelling), 4 KiB each; refused
+    /// beside [`LimitSettings::cache_bytes`] ([`SettingsError::CacheTwice`]).
     pub cache_entries: Option<u64>,
     /// [`Limits::checks`].
     pub checks: usize,
@@ -55,7 +56,7 @@ impl Default for LimitSettings {
             header_timeout: l.header_timeout.as_secs(),
             idle_timeout: l.idle_timeout.as_secs(),
             request_timeout: l.request_timeout.as_secs(),
-            cache_bytes: l.cache_bytes,
+            cache_bytes: None,
             cache_entries: None,
             checks: l.checks,
             check_queue: l.check_queue,
@@ -70,8 +71,38 @@ impl Default for LimitSettings {
     }
 }
 
+/// Why limit settings are refused before the server starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SettingsError {
+    /// The cache's size given twice: in bytes and as a count of answers (the older
+    /// spelling), which would say two sizes.
+    #[error("the cache's size is given both in bytes and as a count of answers: give it in bytes")]
+    CacheTwice,
+}
+
 impl LimitSettings {
-    /// The limits these settings give.
+    /// Refuses settings that contradict each other, before anything is served.
+    ///
+    /// # Errors
+    /// [`SettingsError::CacheTwice`] for the cache's size in bytes and as a count of answers.
+    ///
+    /// # Examples
+    /// ```
+    /// use pith_serve::limits::{LimitSettings, SettingsError};
+    /// let twice = LimitSettings { cache_bytes: Some(1 << 20), cache_entries: Some(8), ..Default::default() };
+    /// assert_eq!(twice.validate(), Err(SettingsError::CacheTwice));
+    /// assert!(LimitSettings { cache_entries: Some(8), ..Default::default() }.validate().is_ok());
+    /// ```
+    pub fn validate(&self) -> Result<(), SettingsError> {
+        match (self.cache_bytes, self.cache_entries) {
+            (Some(_), Some(_)) => Err(SettingsError::CacheTwice),
+            _ => Ok(()),
+        }
+    }
+
+    /// The limits these settings give ([`LimitSettings::validate`] first: the cache's size
+    /// as a count of answers is taken over its size in bytes here).
     ///
     /// # Examples
     /// ```
@@ -88,9 +119,11 @@ impl LimitSettings {
             header_timeout: secs(self.header_timeout),
             idle_timeout: secs(self.idle_timeout),
             request_timeout: secs(self.request_timeout),
-            cache_bytes: self
-                .cache_entries
-                .map_or(self.cache_bytes, |n| n.saturating_mul(4096)),
+            cache_bytes: match (self.cache_entries, self.cache_bytes) {
+                (Some(n), _) => n.saturating_mul(4096),
+                (None, Some(b)) => b,
+                (None, None) => Limits::default().cache_bytes,
+            },
             checks: self.checks.max(1),
             check_queue: self.check_queue,
             check_wait: Duration::from_secs(self.check_wait),
@@ -106,7 +139,7 @@ impl LimitSettings {
 
 #[cfg(test)]
 mod tests {
-    use super::LimitSettings;
+    use super::{LimitSettings, SettingsError};
 
     #[test]
     fn a_check_of_0_seconds_has_no_bound_and_counts_are_at_least_one() {
@@ -135,5 +168,33 @@ mod tests {
             LimitSettings::default().limits().check_timeout,
             super::Limits::default().check_timeout
         );
+        assert_eq!(
+            LimitSettings::default().limits().cache_bytes,
+            super::Limits::default().cache_bytes
+        );
+    }
+
+    #[test]
+    fn the_cache_is_sized_one_way() {
+        let bytes = LimitSettings {
+            cache_bytes: Some(1 << 20),
+            ..LimitSettings::default()
+        };
+        let entries = LimitSettings {
+            cache_entries: Some(8),
+            ..LimitSettings::default()
+        };
+        assert_eq!(bytes.validate(), Ok(()));
+        assert_eq!(entries.validate(), Ok(()));
+        assert_eq!(bytes.limits().cache_bytes, 1 << 20);
+        assert_eq!(entries.limits().cache_bytes, 8 * 4096);
+        // Both, even the default size given by hand, say two sizes.
+        for b in [1 << 20, super::Limits::default().cache_bytes] {
+            let twice = LimitSettings {
+                cache_bytes: Some(b),
+                ..entries.clone()
+            };
+            assert_eq!(twice.validate(), Err(SettingsError::CacheTwice));
+        }
     }
 }
