@@ -247,7 +247,8 @@ pub fn read_prefix(r: impl Read, want: u64) -> Result<Vec<u8>, FilterError> {
 /// how much its reader asks for at once (flate2 drops what one read decoded before an error).
 struct Tolerant<R> {
     inner: R,
-    out: Box<[u8; TOLERANT_BUF]>,
+    /// Allocated at the first read that needs it (a reader of whole buffers never does).
+    out: Vec<u8>,
     pos: usize,
     len: usize,
     done: bool,
@@ -260,7 +261,7 @@ impl<R: Read> Tolerant<R> {
     fn new(inner: R) -> Self {
         Tolerant {
             inner,
-            out: Box::new([0; TOLERANT_BUF]),
+            out: Vec::new(),
             pos: 0,
             len: 0,
             done: false,
@@ -271,7 +272,22 @@ impl<R: Read> Tolerant<R> {
 impl<R: Read> Read for Tolerant<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if self.pos == self.len && !self.done {
+            // A reader asking for a whole buffer or more is given one read of the decoder,
+            // made into its own memory (what one read decodes depends only on the space
+            // given, so the stream ends where it would through the buffer), a copy less.
+            if buf.len() >= TOLERANT_BUF {
+                let n = loop {
+                    match self.inner.read(&mut buf[..TOLERANT_BUF]) {
+                        Ok(n) => break n,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(_) => break 0,
+                    }
+                };
+                self.done = n == 0;
+                return Ok(n);
+            }
             self.pos = 0;
+            self.out.resize(TOLERANT_BUF, 0);
             self.len = loop {
                 match self.inner.read(&mut self.out[..]) {
                     Ok(n) => break n,

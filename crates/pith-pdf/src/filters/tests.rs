@@ -140,18 +140,26 @@ fn a_broken_flate_stream_ends_alike_however_it_is_read() {
     let d = dict("<< /Filter /FlateDecode >>");
     let l = Limits::default();
     let whole = decode(&d, &z, MAX_DECODED, &l).unwrap();
-    for piece in [1usize, 7, 4096, 100_000] {
+    // Reads smaller than the decoder's buffer, larger (made into the reader's own memory),
+    // and the two in turn.
+    for pieces in [
+        &[1usize][..],
+        &[7],
+        &[4096],
+        &[100_000],
+        &[40_000, 7, 32 << 10, 3],
+    ] {
         let mut dec = Decoder::new(&d, &z[..], &l).unwrap();
         let mut got = Vec::new();
-        let mut buf = vec![0u8; piece];
-        loop {
-            let n = dec.read(&mut buf).unwrap();
+        let mut buf = vec![0u8; 100_000];
+        for piece in pieces.iter().cycle() {
+            let n = dec.read(&mut buf[..*piece]).unwrap();
             if n == 0 {
                 break;
             }
             got.extend_from_slice(&buf[..n]);
         }
-        assert_eq!(got, whole, "reads of {piece}");
+        assert_eq!(got, whole, "reads of {pieces:?}");
     }
 }
 

@@ -124,8 +124,14 @@ pub(crate) fn parse_growing<R: ReadAt + ?Sized, T>(
     let mut size = 4096usize;
     let mut buf = Vec::new();
     loop {
-        let more = read_window(src, pos + buf.len() as u64, size - buf.len())?;
-        buf.extend_from_slice(&more);
+        // Read into the window itself, not through a buffer of its own (a copy less).
+        let have = buf.len();
+        let avail = src.len().saturating_sub(pos + have as u64);
+        buf.resize(have + ((size - have) as u64).min(avail) as usize, 0);
+        let got = src
+            .read_at(pos + have as u64, &mut buf[have..])
+            .map_err(io_err)?;
+        buf.truncate(have + got);
         let at_eof = pos + buf.len() as u64 >= src.len();
         let mut p = Parser::new(&buf, 0, at_eof).nesting(nesting);
         match f(&mut p) {

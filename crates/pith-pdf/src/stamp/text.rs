@@ -91,10 +91,8 @@ impl TextScan {
                     Some(n)
                 }
                 State::Str { esc: Esc::None, .. } => {
-                    let n = rest
-                        .iter()
-                        .position(|&b| matches!(b, b'\\' | b'(' | b')'))
-                        .unwrap_or(rest.len());
+                    // Most of a page's content is the letters of its strings.
+                    let n = memchr::memchr3(b'\\', b'(', b')', rest).unwrap_or(rest.len());
                     if n > 0 {
                         self.text.extend_from_slice(&rest[..n]);
                         self.push_done();
@@ -366,14 +364,17 @@ fn is_b32(c: u8) -> bool {
 /// in pieces finds what searching it whole does.
 fn find_numbers(text: &[u8], out: &mut Vec<String>, all: bool) -> usize {
     let p = NUMBER_SCHEME.as_bytes();
+    // The first position searching stops at: where the scheme no longer fits, or where a
+    // number might still run past the end.
+    let mut end = (text.len() + 1).saturating_sub(p.len());
+    if !all {
+        end = end.min((text.len() + 1).saturating_sub(LOOKAHEAD));
+    }
     let mut i = 0;
-    while i + p.len() <= text.len() {
-        if !all && i + LOOKAHEAD > text.len() {
-            break;
-        }
-        if &text[i..i + p.len()] != p {
-            i += 1;
-            continue;
+    while i < end {
+        match memchr::memmem::find(&text[i..], p) {
+            Some(k) if i + k < end => i += k,
+            _ => return end,
         }
         let rest = &text[i + p.len()..];
         let full = rest.len() >= 31
@@ -529,6 +530,87 @@ mod tests {
         }
         flush(&mut text, &mut out);
         out
+    }
+
+    /// The search for numbers as it was, a position at a time: the oracle of [`find_numbers`]
+    /// (which the whole read above shares), results and where it stops.
+    fn find_numbers_bytewise(text: &[u8], out: &mut Vec<String>, all: bool) -> usize {
+        let p = NUMBER_SCHEME.as_bytes();
+        let mut i = 0;
+        while i + p.len() <= text.len() {
+            if !all && i + LOOKAHEAD > text.len() {
+                break;
+            }
+            if &text[i..i + p.len()] != p {
+                i += 1;
+                continue;
+            }
+            let rest = &text[i + p.len()..];
+            let full = rest.len() >= 31
+                && rest[..4].iter().all(u8::is_ascii_digit)
+                && rest[4] == b':'
+                && rest[5..31].iter().all(|&c| is_b32(c))
+                && rest.get(31).is_none_or(|&c| !is_b32(c));
+            let short = rest.len() >= 8
+                && rest[..8].iter().all(|&c| is_b32(c))
+                && rest.get(8).is_none_or(|&c| !is_b32(c));
+            let len = if full {
+                31
+            } else if short {
+                8
+            } else {
+                0
+            };
+            if len > 0 && out.len() < MAX_TEXTS {
+                out.push(String::from_utf8_lossy(&text[i..i + p.len() + len]).into_owned());
+            }
+            i += p.len() + len;
+        }
+        i
+    }
+
+    /// Numbers are found, and the search stops, where the position-at-a-time search finds
+    /// and stops, at every length around the lookahead and with numbers at the ends.
+    #[test]
+    fn the_search_for_numbers_agrees_with_a_bytewise_search() {
+        let pieces: [&[u8]; 9] = [
+            b"pith:",
+            b"7BMK4ZKT",
+            b"2024:",
+            b"7BMK4ZKTPUTUY3JKWBANNPOFR5",
+            b"pi",
+            b"th:",
+            b"x",
+            b" ",
+            b"AB",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..5000 {
+            let mut text = Vec::new();
+            for _ in 0..(next() % 24) {
+                text.extend_from_slice(pieces[(next() % pieces.len() as u64) as usize]);
+            }
+            for cut in 0..=text.len().min(80) {
+                let t = &text[..text.len() - cut];
+                for all in [false, true] {
+                    let (mut a, mut b) = (Vec::new(), Vec::new());
+                    let stop = find_numbers(t, &mut a, all);
+                    let want = find_numbers_bytewise(t, &mut b, all);
+                    assert_eq!(
+                        (stop, a),
+                        (want, b),
+                        "{:?} all={all}",
+                        String::from_utf8_lossy(t)
+                    );
+                }
+            }
+        }
     }
 
     /// Fed in pieces of every size, the scanner finds what the whole read finds, on content
