@@ -249,6 +249,10 @@ pub struct Walk {
     pub pdfs: Vec<PathBuf>,
     /// `*.pdf` symbolic links not followed, sorted, with why.
     pub refused: Vec<(PathBuf, String)>,
+    /// The entries named like a sidecar ([`SIDECARS`]) in the folders walked, with their type
+    /// as the listing gave it (a link not followed): [`discover`] finds a PDF's sidecars here
+    /// instead of looking up each name it might have.
+    pub sidecars: Sidecars,
 }
 
 /// Every `*.pdf` entry (any case) under `root`, sorted ([`Walk`]). Directories are walked
@@ -274,6 +278,8 @@ pub fn pdfs_under(root: &Path) -> Result<Walk, (PathBuf, std::io::Error)> {
                 .is_some_and(|e| e.eq_ignore_ascii_case("pdf"));
             if ft.is_dir() {
                 stack.push(path);
+            } else if is_sidecar_name(&entry.file_name()) {
+                walk.sidecars.insert(path, ft);
             } else if ft.is_file() && pdf {
                 walk.pdfs.push(path);
             } else if ft.is_symlink() && pdf {
@@ -295,6 +301,30 @@ pub fn pdfs_under(root: &Path) -> Result<Walk, (PathBuf, std::io::Error)> {
     walk.pdfs.sort();
     walk.refused.sort();
     Ok(walk)
+}
+
+/// Entries named like a sidecar, each with its type as its folder's listing gave it.
+pub type Sidecars = std::collections::HashMap<PathBuf, std::fs::FileType>;
+
+/// Whether a folder entry's name ends like a sidecar's ([`SIDECARS`]); never a `*.pdf`.
+fn is_sidecar_name(name: &std::ffi::OsStr) -> bool {
+    let name = name.as_encoded_bytes();
+    SIDECARS.iter().any(|s| name.ends_with(s.as_bytes()))
+}
+
+/// Whether the sidecar `p` of `pdf` is a file (a link to one counts), as `p.is_file()` says:
+/// from the listing of `pdf`'s folder when `p` is in it (nothing listed there is no file), by
+/// a look at `p` itself for a link, or when `p` names another folder (a name the listing
+/// does not cover).
+fn sidecar_is_file(listed: &Sidecars, pdf: &Path, p: &Path) -> bool {
+    if p.parent() != pdf.parent() {
+        return p.is_file();
+    }
+    match listed.get(p) {
+        None => false,
+        Some(ft) if ft.is_symlink() => p.is_file(),
+        Some(ft) => ft.is_file(),
+    }
 }
 
 /// Whether the symbolic link `link` may be followed: `Ok` when it leads to a regular file
@@ -343,7 +373,7 @@ pub fn discover(root: &Path) -> Result<Discovered, Error> {
         let mut sources = Vec::new();
         for suffix in SIDECARS {
             let p = PathBuf::from(format!("{}{suffix}", stem.display()));
-            if !p.is_file() {
+            if !sidecar_is_file(&walk.sidecars, &pdf, &p) {
                 continue;
             }
             sources.push(match suffix {

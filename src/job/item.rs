@@ -284,21 +284,30 @@ fn inject(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
         // A dry run plans the update (reading the PDF) and writes nothing.
         return apply(&mut o, req, &number, To::InPlace, None, group);
     };
+    // Nothing at the output, not even a link (a new tree: the usual case): it is not the
+    // input, carries no number and is no file to keep. One look answers all three.
+    let empty =
+        std::fs::symlink_metadata(p).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound);
     // The input is never modified except in place.
-    if super::same_file(p, &job.pdf) {
+    if !empty && super::same_file(p, &job.pdf) {
         o.error(&Error::new(ErrorKind::SameFile).in_file(&job.pdf));
         return o;
     }
     // Restartable: an output that already carries this number is done. (An output with the
     // number but without the stamp asked for is not done: with a stamp, page 1 must print
     // the number too, as pith's stamp or badge.)
-    if let Some(size) = already_done(p, &number, req.settings) {
+    let done = if empty {
+        None
+    } else {
+        already_done(p, &number, req.settings)
+    };
+    if let Some(size) = done {
         o.status = Status::Unchanged;
         o.bytes_after = size;
         o.reason = Some(format!("{} already carries {}", p.display(), number.full()));
         return o;
     }
-    if req.settings.no_clobber && super::kept(p) {
+    if req.settings.no_clobber && !empty && super::kept(p) {
         o.error(&Error::new(ErrorKind::Exists).in_file(p));
         return o;
     }
@@ -311,7 +320,11 @@ fn inject(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
         return apply(&mut o, req, &number, To::Stdout, None, group);
     }
     let mut writing = None;
-    if let Some(parent) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+    // A folder that holds a file this worker staged is there until its commit.
+    let parent = p
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty() && !group.holds_files_in(d));
+    if let Some(parent) = parent {
         match Writing::enter(parent) {
             Ok(w) => writing = Some(w),
             Err(e) => {
@@ -323,6 +336,7 @@ fn inject(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
             }
         }
     }
+    group.looked_at(p, empty);
     apply(&mut o, req, &number, To::File(p), writing.as_ref(), group)
 }
 

@@ -72,6 +72,9 @@ pub enum Applied {
 pub struct Report {
     /// What was done.
     pub applied: Applied,
+    /// Size of the input file as it was opened (what a report gives as the size before,
+    /// read once with the file, not looked up again by name).
+    pub bytes_before: u64,
     /// Size of the result.
     pub bytes_after: u64,
     /// What was written.
@@ -183,6 +186,7 @@ fn commit_file(
     opts.stop.check().map_err(in_input)?;
     let report = |applied, bytes_after, sha1: Option<[u8; 20]>| Report {
         applied,
+        bytes_before: meta.len(),
         bytes_after,
         written: inj.written.clone(),
         replaced_xmp: inj.replaced_xmp.clone(),
