@@ -553,6 +553,41 @@ mod tests {
         }
     }
 
+    /// A sidecar counts when it is a file, or a link to one, wherever it points (as
+    /// `is_file` says); a folder or a dangling link named like one does not.
+    #[cfg(unix)]
+    #[test]
+    fn sidecars_are_files_or_links_to_files() {
+        use std::os::unix::fs::symlink;
+        const N: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("papers");
+        std::fs::create_dir_all(root.join("sub")).unwrap();
+        let number = dir.path().join("number.txt");
+        std::fs::write(&number, N).unwrap();
+        for name in ["a", "b", "c", "d", "sub/e"] {
+            std::fs::write(root.join(format!("{name}.pdf")), b"%PDF-1.4").unwrap();
+        }
+        std::fs::write(root.join("a.pith"), N).unwrap();
+        symlink(&number, root.join("b.pith")).unwrap();
+        std::fs::create_dir(root.join("c.pith")).unwrap();
+        symlink(root.join("gone"), root.join("d.pith")).unwrap();
+        std::fs::write(root.join("sub/e.record.json"), b"{}").unwrap();
+        let (jobs, orphans, _) = discover(&root).unwrap();
+        let found: Vec<(&str, bool)> = jobs
+            .iter()
+            .map(|j| {
+                let name = j.relative.to_str().unwrap();
+                (name, matches!(&j.source, LocalSource::Number(n) if n == N))
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [("a.pdf", true), ("b.pdf", true), ("sub/e.pdf", false)]
+        );
+        assert_eq!(orphans, [root.join("c.pdf"), root.join("d.pdf")]);
+    }
+
     #[test]
     fn manifest_lines_and_errors() {
         let m = Path::new("m.jsonl");

@@ -146,7 +146,10 @@ impl Group {
         if let Some(p) = permissions {
             // Created with this mode, less the umask: set again when the umask took bits.
             let mode = |p: &Permissions| p.mode() & 0o7777;
-            if meta.as_ref().is_none_or(|m| mode(&m.permissions()) != mode(&p)) {
+            if meta
+                .as_ref()
+                .is_none_or(|m| mode(&m.permissions()) != mode(&p))
+            {
                 let _ = tmp.as_file().set_permissions(p);
             }
         }
@@ -476,7 +479,9 @@ mod tests {
         let b = sub.join("b.txt");
         group.looked_at(&b, true);
         let read_only = Permissions::from_mode(0o444);
-        group.stage(&b, Some(read_only), |f| f.write_all(b"b")).unwrap();
+        group
+            .stage(&b, Some(read_only), |f| f.write_all(b"b"))
+            .unwrap();
         // What it was told of one path says nothing of another: a device is still found.
         group.looked_at(&a, true);
         group
