@@ -248,9 +248,12 @@ pub fn run(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
 /// The start every item shares, run or checked: its line names where the result goes (the
 /// input itself in place) and, once resolved, the number; an item whose number cannot be
 /// resolved, or whose output would leave its output folder, ends here: no number comes back.
-fn start(req: &ItemRequest<'_>) -> (ItemReport, Option<PithNumber>) {
+fn start(req: &ItemRequest<'_>, size: Option<u64>) -> (ItemReport, Option<PithNumber>) {
     let job = req.job;
-    let mut o = ItemReport::new(&job.pdf);
+    let mut o = match size {
+        Some(size) => ItemReport::of_size(&job.pdf, size),
+        None => ItemReport::new(&job.pdf),
+    };
     // Every line says where the result goes, and the number once it is known.
     o.out = Some(req.output().unwrap_or_else(|| job.pdf.clone()));
     let number = match req
@@ -275,10 +278,26 @@ fn start(req: &ItemRequest<'_>) -> (ItemReport, Option<PithNumber>) {
     (o, Some(number))
 }
 
+/// A size not read yet (no file is that large): an update reads the input's size from the
+/// file it opens, so the line looks it up by name only when the update did not.
+const UNREAD: u64 = u64::MAX;
+
 fn inject(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
+    let mut o = update_file(req, group);
+    if o.bytes_before == UNREAD {
+        o.bytes_before = std::fs::metadata(&req.job.pdf).map_or(0, |m| m.len());
+    }
+    if o.bytes_after == UNREAD {
+        // Nothing was written: the size after is the size before.
+        o.bytes_after = o.bytes_before;
+    }
+    o
+}
+
+fn update_file(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
     let job = req.job;
     let out_path = req.output();
-    let (mut o, number) = start(req);
+    let (mut o, number) = start(req, Some(UNREAD));
     let Some(number) = number else { return o };
     let Some(p) = &out_path else {
         // A dry run plans the update (reading the PDF) and writes nothing.
@@ -393,6 +412,7 @@ fn apply(
             }
             o.status = done.report.status;
             o.sha1 = done.sha1.or_else(|| file_sha1(&req.job.pdf));
+            o.bytes_before = done.report.bytes_before.unwrap_or(o.bytes_before);
             o.bytes_after = done.report.bytes_after.unwrap_or(o.bytes_before);
             o.replaced = done.report.replaced;
             o.notes = done.report.notes;
@@ -429,7 +449,7 @@ fn file_sha1(path: &Path) -> Option<String> {
 pub fn check(req: &ItemRequest<'_>) -> ItemReport {
     let job = req.job;
     let out = req.output().unwrap_or_else(|| job.pdf.clone());
-    let (mut o, number) = start(req);
+    let (mut o, number) = start(req, None);
     let Some(number) = number else { return o };
     if !out.exists() {
         o.status = Status::Missing;
