@@ -294,6 +294,8 @@ fn inject(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
     o
 }
 
+/// The item's update, as [`inject`] words it; the line's sizes are [`UNREAD`] where no update
+/// measured the input.
 fn update_file(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
     let job = req.job;
     let out_path = req.output();
