@@ -249,6 +249,10 @@ pub struct Walk {
     pub pdfs: Vec<PathBuf>,
     /// `*.pdf` symbolic links not followed, sorted, with why.
     pub refused: Vec<(PathBuf, String)>,
+    /// The entries named like a sidecar ([`SIDECARS`]) in the folders walked, with their type
+    /// as the listing gave it (a link not followed): [`discover`] finds a PDF's sidecars here
+    /// instead of looking up each name it might have.
+    pub sidecars: Sidecars,
 }
 
 /// Every `*.pdf` entry (any case) under `root`, sorted ([`Walk`]). Directories are walked
@@ -274,6 +278,8 @@ pub fn pdfs_under(root: &Path) -> Result<Walk, (PathBuf, std::io::Error)> {
                 .is_some_and(|e| e.eq_ignore_ascii_case("pdf"));
             if ft.is_dir() {
                 stack.push(path);
+            } else if is_sidecar_name(&entry.file_name()) {
+                walk.sidecars.insert(path, ft);
             } else if ft.is_file() && pdf {
                 walk.pdfs.push(path);
             } else if ft.is_symlink() && pdf {
@@ -295,6 +301,30 @@ pub fn pdfs_under(root: &Path) -> Result<Walk, (PathBuf, std::io::Error)> {
     walk.pdfs.sort();
     walk.refused.sort();
     Ok(walk)
+}
+
+/// Entries named like a sidecar, each with its type as its folder's listing gave it.
+pub type Sidecars = std::collections::HashMap<PathBuf, std::fs::FileType>;
+
+/// Whether a folder entry's name ends like a sidecar's ([`SIDECARS`]); never a `*.pdf`.
+fn is_sidecar_name(name: &std::ffi::OsStr) -> bool {
+    let name = name.as_encoded_bytes();
+    SIDECARS.iter().any(|s| name.ends_with(s.as_bytes()))
+}
+
+/// Whether the sidecar `p` of `pdf` is a file (a link to one counts), as `p.is_file()` says:
+/// from the listing of `pdf`'s folder when `p` is in it (nothing listed there is no file), by
+/// a look at `p` itself for a link, or when `p` names another folder (a name the listing
+/// does not cover).
+fn sidecar_is_file(listed: &Sidecars, pdf: &Path, p: &Path) -> bool {
+    if p.parent() != pdf.parent() {
+        return p.is_file();
+    }
+    match listed.get(p) {
+        None => false,
+        Some(ft) if ft.is_symlink() => p.is_file(),
+        Some(ft) => ft.is_file(),
+    }
 }
 
 /// Whether the symbolic link `link` may be followed: `Ok` when it leads to a regular file
@@ -343,7 +373,7 @@ pub fn discover(root: &Path) -> Result<Discovered, Error> {
         let mut sources = Vec::new();
         for suffix in SIDECARS {
             let p = PathBuf::from(format!("{}{suffix}", stem.display()));
-            if !p.is_file() {
+            if !sidecar_is_file(&walk.sidecars, &pdf, &p) {
                 continue;
             }
             sources.push(match suffix {
@@ -521,6 +551,41 @@ mod tests {
             let why = refused.iter().find(|r| r.0 == name).unwrap().1;
             assert!(why.contains(want), "{name}: {why}");
         }
+    }
+
+    /// A sidecar counts when it is a file, or a link to one, wherever it points (as
+    /// `is_file` says); a folder or a dangling link named like one does not.
+    #[cfg(unix)]
+    #[test]
+    fn sidecars_are_files_or_links_to_files() {
+        use std::os::unix::fs::symlink;
+        const N: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("papers");
+        std::fs::create_dir_all(root.join("sub")).unwrap();
+        let number = dir.path().join("number.txt");
+        std::fs::write(&number, N).unwrap();
+        for name in ["a", "b", "c", "d", "sub/e"] {
+            std::fs::write(root.join(format!("{name}.pdf")), b"%PDF-1.4").unwrap();
+        }
+        std::fs::write(root.join("a.pith"), N).unwrap();
+        symlink(&number, root.join("b.pith")).unwrap();
+        std::fs::create_dir(root.join("c.pith")).unwrap();
+        symlink(root.join("gone"), root.join("d.pith")).unwrap();
+        std::fs::write(root.join("sub/e.record.json"), b"{}").unwrap();
+        let (jobs, orphans, _) = discover(&root).unwrap();
+        let found: Vec<(&str, bool)> = jobs
+            .iter()
+            .map(|j| {
+                let name = j.relative.to_str().unwrap();
+                (name, matches!(&j.source, LocalSource::Number(n) if n == N))
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [("a.pdf", true), ("b.pdf", true), ("sub/e.pdf", false)]
+        );
+        assert_eq!(orphans, [root.join("c.pdf"), root.join("d.pdf")]);
     }
 
     #[test]

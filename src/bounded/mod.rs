@@ -224,12 +224,19 @@ impl<R: Read> Read for Reader<R> {
 /// # Errors
 /// [`ErrorKind::Bytes`] past the bound, [`ErrorKind::Stopped`], [`ErrorKind::Io`].
 pub fn read_all(r: impl Read, bounds: &Bounds) -> Result<Vec<u8>, Error> {
-    let mut out = Vec::new();
+    // Room for a small input's first read: a sidecar or a record is read in one call and
+    // its end found by the next (an empty vector starts with a probe of 32 bytes).
+    let first =
+        usize::try_from(bounds.bytes.saturating_add(1)).map_or(FIRST_READ, |b| b.min(FIRST_READ));
+    let mut out = Vec::with_capacity(first);
     let mut r = Reader::new(r, bounds);
     // The one place the layer reads an input whole: within its bound.
     r.read_to_end(&mut out).map_err(Error::from_io)?;
     Ok(out)
 }
+
+/// The room [`read_all`] starts with.
+const FIRST_READ: usize = 8 << 10;
 
 /// The most bytes read from a file the user names whole, as text or JSON (a record, an Atom
 /// feed, a bundle, a list of mirrors): far above any real one, far below what would exhaust

@@ -40,7 +40,9 @@ pub enum Destination<'a> {
     Stream(&'a mut dyn Write),
     /// Memory: the whole updated PDF is returned in [`Injected::bytes`].
     Memory,
-    /// A new file staged in a group of a batch, committed by the group.
+    /// A new file staged in a group of a batch, committed by the group. Its caller (the batch
+    /// item, [`super::item`]) has checked it as it chose it: never the input, nor a file
+    /// `no_clobber` keeps.
     Staged(&'a Path, &'a mut crate::output::Group),
 }
 
@@ -296,7 +298,7 @@ pub fn run(req: InjectRun<'_>) -> Result<Injected, Error> {
     // file already has its own token.
     let bounded = settings.bounded();
     let settings = &bounded;
-    if let Destination::File(o) | Destination::Staged(o, _) = &destination {
+    if let Destination::File(o) = &destination {
         if !dry_run {
             check_output(source.path(), o, settings.no_clobber)?;
         } else if source.path().is_some_and(|i| super::same_file(o, i)) {
@@ -322,7 +324,9 @@ pub fn run(req: InjectRun<'_>) -> Result<Injected, Error> {
         number: number.full(),
         url: number.url(),
         replaced: None,
+        // An incremental update of a file takes the size from the file it opens.
         bytes_before: match source {
+            Source::File(_) if !rewrite && !dry_run => None,
             Source::File(p) => std::fs::metadata(p).ok().map(|m| m.len()),
             Source::Bytes { data, .. } => Some(data.len() as u64),
         },
@@ -376,6 +380,7 @@ pub fn run(req: InjectRun<'_>) -> Result<Injected, Error> {
             commit::Applied::Injected => Status::Injected,
             commit::Applied::Unchanged => Status::Unchanged,
         };
+        report.bytes_before = Some(r.bytes_before);
         report.bytes_after = Some(r.bytes_after);
         report.replaced = replaced(r.previous.as_deref(), number);
         report.written = if r.applied == commit::Applied::Unchanged {

@@ -248,9 +248,12 @@ pub fn run(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
 /// The start every item shares, run or checked: its line names where the result goes (the
 /// input itself in place) and, once resolved, the number; an item whose number cannot be
 /// resolved, or whose output would leave its output folder, ends here: no number comes back.
-fn start(req: &ItemRequest<'_>) -> (ItemReport, Option<PithNumber>) {
+fn start(req: &ItemRequest<'_>, size: Option<u64>) -> (ItemReport, Option<PithNumber>) {
     let job = req.job;
-    let mut o = ItemReport::new(&job.pdf);
+    let mut o = match size {
+        Some(size) => ItemReport::of_size(&job.pdf, size),
+        None => ItemReport::new(&job.pdf),
+    };
     // Every line says where the result goes, and the number once it is known.
     o.out = Some(req.output().unwrap_or_else(|| job.pdf.clone()));
     let number = match req
@@ -275,30 +278,57 @@ fn start(req: &ItemRequest<'_>) -> (ItemReport, Option<PithNumber>) {
     (o, Some(number))
 }
 
+/// A size not read yet (no file is that large): an update reads the input's size from the
+/// file it opens, so the line looks it up by name only when the update did not.
+const UNREAD: u64 = u64::MAX;
+
 fn inject(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
+    let mut o = update_file(req, group);
+    if o.bytes_before == UNREAD {
+        o.bytes_before = std::fs::metadata(&req.job.pdf).map_or(0, |m| m.len());
+    }
+    if o.bytes_after == UNREAD {
+        // Nothing was written: the size after is the size before.
+        o.bytes_after = o.bytes_before;
+    }
+    o
+}
+
+/// The item's update, as [`inject`] words it; the line's sizes are [`UNREAD`] where no update
+/// measured the input.
+fn update_file(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
     let job = req.job;
     let out_path = req.output();
-    let (mut o, number) = start(req);
+    let (mut o, number) = start(req, Some(UNREAD));
     let Some(number) = number else { return o };
     let Some(p) = &out_path else {
         // A dry run plans the update (reading the PDF) and writes nothing.
         return apply(&mut o, req, &number, To::InPlace, None, group);
     };
+    // Nothing at the output, not even a link (a new tree: the usual case): it is not the
+    // input, carries no number and is no file to keep. One look answers all three.
+    let empty =
+        std::fs::symlink_metadata(p).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound);
     // The input is never modified except in place.
-    if super::same_file(p, &job.pdf) {
+    if !empty && super::same_file(p, &job.pdf) {
         o.error(&Error::new(ErrorKind::SameFile).in_file(&job.pdf));
         return o;
     }
     // Restartable: an output that already carries this number is done. (An output with the
     // number but without the stamp asked for is not done: with a stamp, page 1 must print
     // the number too, as pith's stamp or badge.)
-    if let Some(size) = already_done(p, &number, req.settings) {
+    let done = if empty {
+        None
+    } else {
+        already_done(p, &number, req.settings)
+    };
+    if let Some(size) = done {
         o.status = Status::Unchanged;
         o.bytes_after = size;
         o.reason = Some(format!("{} already carries {}", p.display(), number.full()));
         return o;
     }
-    if req.settings.no_clobber && super::kept(p) {
+    if req.settings.no_clobber && !empty && super::kept(p) {
         o.error(&Error::new(ErrorKind::Exists).in_file(p));
         return o;
     }
@@ -311,7 +341,11 @@ fn inject(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
         return apply(&mut o, req, &number, To::Stdout, None, group);
     }
     let mut writing = None;
-    if let Some(parent) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+    // A folder that holds a file this worker staged is there until its commit.
+    let parent = p
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty() && !group.holds_files_in(d));
+    if let Some(parent) = parent {
         match Writing::enter(parent) {
             Ok(w) => writing = Some(w),
             Err(e) => {
@@ -323,6 +357,7 @@ fn inject(req: &ItemRequest<'_>, group: &mut Group) -> ItemReport {
             }
         }
     }
+    group.looked_at(p, empty);
     apply(&mut o, req, &number, To::File(p), writing.as_ref(), group)
 }
 
@@ -379,6 +414,7 @@ fn apply(
             }
             o.status = done.report.status;
             o.sha1 = done.sha1.or_else(|| file_sha1(&req.job.pdf));
+            o.bytes_before = done.report.bytes_before.unwrap_or(o.bytes_before);
             o.bytes_after = done.report.bytes_after.unwrap_or(o.bytes_before);
             o.replaced = done.report.replaced;
             o.notes = done.report.notes;
@@ -415,7 +451,7 @@ fn file_sha1(path: &Path) -> Option<String> {
 pub fn check(req: &ItemRequest<'_>) -> ItemReport {
     let job = req.job;
     let out = req.output().unwrap_or_else(|| job.pdf.clone());
-    let (mut o, number) = start(req);
+    let (mut o, number) = start(req, None);
     let Some(number) = number else { return o };
     if !out.exists() {
         o.status = Status::Missing;

@@ -72,6 +72,9 @@ pub enum Applied {
 pub struct Report {
     /// What was done.
     pub applied: Applied,
+    /// Size of the input file as it was opened (what a report gives as the size before,
+    /// read once with the file, not looked up again by name).
+    pub bytes_before: u64,
     /// Size of the result.
     pub bytes_after: u64,
     /// What was written.
@@ -183,6 +186,7 @@ fn commit_file(
     opts.stop.check().map_err(in_input)?;
     let report = |applied, bytes_after, sha1: Option<[u8; 20]>| Report {
         applied,
+        bytes_before: meta.len(),
         bytes_after,
         written: inj.written.clone(),
         replaced_xmp: inj.replaced_xmp.clone(),
@@ -324,8 +328,7 @@ fn copy_then<W: Write + ?Sized>(
             let data = data
                 .get(..usize::try_from(len).unwrap_or(usize::MAX))
                 .ok_or_else(shrank)?;
-            w.write_all(data)
-                .and_then(|_| w.write_all(append))
+            write_both(w, data, append)
                 .and_then(|_| w.flush())
                 .map_err(|e| Error::io("cannot write", e))?;
             return Ok(hash.then(|| sha1::Sha1::digest(data).into()));
@@ -365,6 +368,27 @@ fn copy_then<W: Write + ?Sized>(
         .and_then(|_| w.flush())
         .map_err(|e| Error::io("cannot write", e))?;
     Ok(Some(digest.finalize().into()))
+}
+
+/// Writes `a` then `b`, in one call where `w` takes both at once (`writev(2)` to a file),
+/// else as two `write_all`s.
+fn write_both<W: Write + ?Sized>(w: &mut W, a: &[u8], b: &[u8]) -> io::Result<()> {
+    let n = loop {
+        match w.write_vectored(&[io::IoSlice::new(a), io::IoSlice::new(b)]) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            r => break r?,
+        }
+    };
+    if n == 0 && a.len() + b.len() > 0 {
+        return Err(io::Error::new(
+            io::ErrorKind::WriteZero,
+            "failed to write whole buffer",
+        ));
+    }
+    match n.checked_sub(a.len()) {
+        Some(past) => w.write_all(&b[past..]),
+        None => w.write_all(&a[n..]).and_then(|_| w.write_all(b)),
+    }
 }
 
 /// The input ended before the length it had when it was read.
@@ -519,6 +543,38 @@ mod tests {
         assert!(write_bytes(b"x", Target::InPlace, None).is_err());
         // Nothing but the output: no temporary file is left beside it.
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn two_buffers_land_whole_and_in_order_however_the_writer_takes_them() {
+        /// Takes at most three bytes a call, and only the first buffer of a vectored write.
+        struct Trickle(Vec<u8>);
+        impl Write for Trickle {
+            fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+                let n = buf.len().min(3);
+                self.0.extend_from_slice(&buf[..n]);
+                Ok(n)
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        for (a, b) in [
+            (&b"head"[..], &b"tail!"[..]),
+            (b"", b"tail"),
+            (b"head", b""),
+            (b"", b""),
+        ] {
+            let mut t = Trickle(Vec::new());
+            write_both(&mut t, a, b).unwrap();
+            let mut v = Vec::new();
+            write_both(&mut v, a, b).unwrap();
+            assert_eq!((t.0, v), ([a, b].concat(), [a, b].concat()));
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let mut f = File::create(dir.path().join("f")).unwrap();
+        write_both(&mut f, b"%PDF", b" update").unwrap();
+        assert_eq!(std::fs::read(dir.path().join("f")).unwrap(), b"%PDF update");
     }
 
     fn setup(name: &str) -> (tempfile::TempDir, std::path::PathBuf, Vec<u8>) {

@@ -10,11 +10,12 @@
 
 use std::fs::{File, Permissions};
 use std::io;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use tempfile::TempPath;
 
-use super::{create, parent_dir, sync_dir, write_file_with, Error};
+use super::{create, parent_dir, sync_dir, write_file_with, Error, Place};
 
 /// Outputs written now and made durable together: a group commit.
 ///
@@ -48,6 +49,13 @@ pub struct Group {
     bytes: u64,
     /// Staged files whose descriptor is still open.
     open: usize,
+    /// The folders that hold a staged file: there until the commit (none is removed while a
+    /// file is in it), so a file staged in one of them has no folder to look at or make.
+    holding: Vec<PathBuf>,
+    /// The current directory, read at the first file staged under a relative folder.
+    cwd: Option<PathBuf>,
+    /// The output [`Group::looked_at`] found empty: nothing was there when its caller looked.
+    empty: Option<PathBuf>,
 }
 
 /// Files from this size (1 MiB) have their writeback started as soon as they are staged, so
@@ -112,17 +120,42 @@ impl Group {
         permissions: Option<Permissions>,
         fill: impl FnOnce(&mut File) -> io::Result<()>,
     ) -> Result<(), Error> {
-        if super::is_special(path) {
+        // Nothing at `path` when the caller looked: no device there to write to directly.
+        let empty = self.empty.take().is_some_and(|e| e == path);
+        if !empty && super::is_special(path) {
             write_file_with(path, permissions, fill)?;
             self.entries.push(None);
             return Ok(());
         }
-        // The folders made for it are synced at the commit, with the renames.
-        let (tmp, made) = create(path, permissions, fill, false)?;
+        let dir = parent_dir(path);
+        if dir.is_relative() && self.cwd.is_none() {
+            self.cwd = std::env::current_dir().ok();
+        }
+        let place = Place {
+            // The folders made for it are synced at the commit, with the renames.
+            sync_folders: false,
+            folder_there: self.holds_files_in(dir),
+            cwd: self.cwd.as_deref(),
+            exact_mode: true,
+        };
+        let (tmp, made, permissions) = create(path, permissions, fill, &place)?;
         for folder in &made {
             self.sync_dir(parent_dir(folder));
         }
         let meta = tmp.as_file().metadata().ok();
+        if let Some(p) = permissions {
+            // Created with this mode, less the umask: set again when the umask took bits.
+            let mode = |p: &Permissions| p.mode() & 0o7777;
+            if meta
+                .as_ref()
+                .is_none_or(|m| mode(&m.permissions()) != mode(&p))
+            {
+                let _ = tmp.as_file().set_permissions(p);
+            }
+        }
+        if !self.holds_files_in(dir) {
+            self.holding.push(dir.to_path_buf());
+        }
         let size = meta.as_ref().map_or(0, |m| m.len());
         if size >= WRITEBACK_FROM {
             super::writeback::start(tmp.as_file(), 0, 0);
@@ -146,6 +179,22 @@ impl Group {
             dev,
         }));
         Ok(())
+    }
+
+    /// Whether a file staged in this group has its temporary file in `dir`: that folder is
+    /// there until the commit (a folder is removed only while empty), so an output into it
+    /// needs no folder made nor looked at.
+    pub fn holds_files_in(&self, dir: &Path) -> bool {
+        self.holding.iter().any(|d| d == dir)
+    }
+
+    /// Tells the group what its caller found at `path` as it chose to stage it: `empty` when
+    /// nothing was there, not even a symbolic link (`symlink_metadata` found no entry). The
+    /// next [`Group::stage`] of an empty `path` does not look again for a device or FIFO to
+    /// write to directly; something made there meanwhile is replaced by the commit's rename,
+    /// as a file made after that look would be.
+    pub fn looked_at(&mut self, path: &Path, empty: bool) {
+        self.empty = empty.then(|| path.to_path_buf());
     }
 
     /// Also syncs `dir` at the commit: a directory created for this group's files, whose own
@@ -411,6 +460,39 @@ mod tests {
             .unwrap();
         assert!(is_special(Path::new("/dev/null")));
         assert!(group.commit().iter().all(Result::is_ok));
+    }
+
+    #[test]
+    fn what_a_group_was_told_or_holds_spares_it_a_look_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let sub = dir.path().join("made");
+        let mut group = Group::new();
+        assert!(!group.holds_files_in(&sub));
+        // Told empty: staged (the folder made as ever), with the mode asked for exactly,
+        // whatever the umask takes away at creation.
+        let a = sub.join("a.txt");
+        group.looked_at(&a, true);
+        let all = Permissions::from_mode(0o666);
+        group.stage(&a, Some(all), |f| f.write_all(b"a")).unwrap();
+        assert!(group.holds_files_in(&sub) && !group.holds_files_in(dir.path()));
+        // A read-only mode too.
+        let b = sub.join("b.txt");
+        group.looked_at(&b, true);
+        let read_only = Permissions::from_mode(0o444);
+        group
+            .stage(&b, Some(read_only), |f| f.write_all(b"b"))
+            .unwrap();
+        // What it was told of one path says nothing of another: a device is still found.
+        group.looked_at(&a, true);
+        group
+            .stage(Path::new("/dev/null"), None, |f| f.write_all(b"x"))
+            .unwrap();
+        assert_eq!(group.len(), 3);
+        assert!(group.commit().iter().all(Result::is_ok));
+        assert!(is_special(Path::new("/dev/null")));
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().mode() & 0o7777;
+        assert_eq!((mode(&a), mode(&b)), (0o666, 0o444));
+        assert_eq!(names(&sub), ["a.txt", "b.txt"]);
     }
 
     #[test]

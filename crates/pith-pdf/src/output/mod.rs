@@ -222,7 +222,15 @@ fn stage(
     permissions: Option<Permissions>,
     fill: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> Result<Staged, Error> {
-    let (tmp, _) = create(path, permissions, fill, true)?;
+    let place = Place {
+        sync_folders: true,
+        ..Place::default()
+    };
+    let (tmp, _, permissions) = create(path, permissions, fill, &place)?;
+    if let Some(p) = permissions {
+        // The umask applied at creation; an existing file's exact mode is set again.
+        let _ = tmp.as_file().set_permissions(p);
+    }
     tmp.as_file()
         .sync_all()
         .map_err(|e| Error::new(path, "cannot write", e))?;
@@ -232,15 +240,31 @@ fn stage(
     })
 }
 
-/// A temporary file in `path`'s directory, filled by `fill`, with `permissions` (when set;
-/// else an existing file's own, else 0666 less the umask); not synced. With the folders made
-/// for it, whose entries are synced now with `sync_folders` (see [`make_folders`]).
+/// What [`create`] is told of the folder its temporary file goes in.
+#[derive(Default)]
+struct Place<'a> {
+    /// Sync the entries of the folders made now (a group syncs them at its commit instead).
+    sync_folders: bool,
+    /// The folder is there (a group holds a file staged in it): nothing to look at or make.
+    folder_there: bool,
+    /// The current directory, read once by the caller, that a relative folder is in
+    /// (`tempfile` would read it again for each file); `None` leaves that to `tempfile`.
+    cwd: Option<&'a Path>,
+    /// Create the file with the permissions it is to get rather than 0666; the caller still
+    /// sets them when the umask took bits away.
+    exact_mode: bool,
+}
+
+/// A temporary file in `path`'s directory (as [`Place`] says), filled by `fill`, not synced,
+/// with the folders made for it, whose entries are synced now with `sync_folders` (see
+/// [`make_folders`]), and the permissions it is to get: `permissions` when set, else an
+/// existing file's own; `None` keeps the 0666 less the umask it was created with.
 fn create(
     path: &Path,
     permissions: Option<Permissions>,
     fill: impl FnOnce(&mut File) -> io::Result<()>,
-    sync_folders: bool,
-) -> Result<(NamedTempFile, Vec<PathBuf>), Error> {
+    place: &Place<'_>,
+) -> Result<(NamedTempFile, Vec<PathBuf>, Option<Permissions>), Error> {
     let dir = parent_dir(path);
     let permissions = permissions.or_else(|| {
         std::fs::metadata(path)
@@ -248,19 +272,37 @@ fn create(
             .filter(|m| m.is_file())
             .map(|m| m.permissions())
     });
-    let made = make_folders(dir, sync_folders).map_err(|(folder, e)| {
-        Error::new(
-            path,
-            format!("cannot create the output folder {}", folder.display()),
-            e,
-        )
-    })?;
+    let made = if place.folder_there {
+        Vec::new()
+    } else {
+        make_folders(dir, place.sync_folders).map_err(|(folder, e)| {
+            Error::new(
+                path,
+                format!("cannot create the output folder {}", folder.display()),
+                e,
+            )
+        })?
+    };
+    let absolute;
+    let tmp_dir = match place.cwd {
+        Some(cwd) if dir.is_relative() => {
+            absolute = cwd.join(dir);
+            &absolute
+        }
+        _ => dir,
+    };
     // Created with 0666 the kernel applies the umask, as for any new file; tempfile's own
-    // default (0600) made `pith sty -o` and `pith badge -o` unreadable to others.
+    // default (0600) made `pith sty -o` and `pith badge -o` unreadable to others. With
+    // `exact_mode`, created with the mode it is to get, which the umask most often leaves
+    // whole: no change of mode afterwards.
+    let mode = match &permissions {
+        Some(p) if place.exact_mode => p.mode() & 0o7777,
+        _ => 0o666,
+    };
     let tmp = tempfile::Builder::new()
         .prefix(".pith-tmp-")
-        .permissions(Permissions::from_mode(0o666))
-        .tempfile_in(dir)
+        .permissions(Permissions::from_mode(mode))
+        .tempfile_in(tmp_dir)
         .map_err(|e| {
             // tempfile's error names the random temporary file; the user knows the folder.
             // (Unix error numbers: ENOENT, EACCES; this module is Unix-only.)
@@ -287,11 +329,7 @@ fn create(
         unmake_folders(&made);
         return Err(Error::new(path, "cannot write", e));
     }
-    if let Some(p) = permissions {
-        // The umask applied at creation; an existing file's exact mode is set again.
-        let _ = tmp.as_file().set_permissions(p);
-    }
-    Ok((tmp, made))
+    Ok((tmp, made, permissions))
 }
 
 #[cfg(test)]
