@@ -599,11 +599,13 @@ fn mirror_copy(o: &mut ItemReport, dir: &Path, relative: &Path) {
         Ok(w) => (w, Ok(())),
         Err(e) => (None, Err(e)),
     };
+    // Copied file to file (the kernel's copy where it can), never held: a refused file may
+    // be as large as any.
     let copied = made
-        .and_then(|()| std::fs::read(&o.pdf))
+        .and_then(|()| std::fs::File::open(&o.pdf))
         .map_err(|e| e.to_string())
-        .and_then(|bytes| {
-            crate::output::write_file_with(&dst, None, |f| std::io::Write::write_all(f, &bytes))
+        .and_then(|mut src| {
+            crate::output::write_file_with(&dst, None, |f| std::io::copy(&mut src, f).map(|_| ()))
                 .map_err(|e| chain(&e))
         });
     drop(writing);
