@@ -444,7 +444,7 @@ fn a_member_larger_than_the_memory_bound_is_spooled() {
         return;
     };
     let d = dir.path();
-    let big = build_pdf((65 << 20) + 123);
+    let big = build_pdf(pith::job::tar::SPOOL_BOUND as usize + (1 << 20) + 123);
     let files = [
         ("2402/2402.03791v3.pdf", big.clone()),
         ("0001/hep-th0001001v1.pdf", fixture_bytes("minimal.pdf")),

@@ -45,7 +45,7 @@ pub struct TarArgs {
     /// its manifest entry; without it the entry is found by the tar's md5 and size.
     #[arg(long, value_name = "NAME")]
     pub tar_name: Option<String>,
-    /// Where members larger than 64 MiB are spooled while they are updated (default: the
+    /// Where members larger than 16 MiB are spooled while they are updated (default: the
     /// system's temporary directory).
     #[arg(long, value_name = "DIR")]
     pub spool_dir: Option<PathBuf>,

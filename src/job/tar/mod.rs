@@ -8,10 +8,10 @@
 //!   checksum with it). ustar, GNU (`L`/`K` long names) and pax (`x`/`g`) headers are read;
 //!   whatever follows the end-of-archive blocks is copied too.
 //! - **Bounded memory**: a member up to [`SPOOL_BOUND`] is held in memory, a larger one is
-//!   spooled to an unnamed temporary file; at most `threads + 2` members are in flight
-//!   ([`crate::pipeline::ordered`]), and the output keeps the input's order. The buffers of
-//!   written members are used again for the next ones (`buffers`: at most `threads + 2` kept,
-//!   none over 8 MiB).
+//!   spooled to an unnamed temporary file; at most [`IN_FLIGHT_PER_WORKER`] members per worker
+//!   and two more are in flight ([`crate::pipeline::ordered`]), and the output keeps the
+//!   input's order. The buffers of written members are used again for the next ones
+//!   (`buffers`: at most `threads + 2` kept, none over 8 MiB).
 //! - **Deterministic**: the output depends only on the input and the options (the update time
 //!   is [`crate::pdf::Options::now`]), not on the number of workers or on timing.
 //! - The input's size, and with [`StreamSettings::md5`] its md5, are computed while it is read, the
@@ -53,9 +53,15 @@ pub use member::{plan_arxiv, process_member, Action, Planned};
 /// The reading and writing buffers of a tar stream.
 const IO_BUFFER: usize = 64 << 10;
 
-/// Members larger than this (64 MiB) are spooled to a temporary file instead of being held in
-/// memory.
-pub const SPOOL_BOUND: u64 = 64 << 20;
+/// Members larger than this (16 MiB) are spooled to a temporary file instead of being held in
+/// memory. Far above arXiv's PDFs (about 1 MB on average), and small enough that the members
+/// in flight ([`IN_FLIGHT_PER_WORKER`]) hold little: 160 MiB at most with two workers.
+pub const SPOOL_BOUND: u64 = 16 << 20;
+
+/// Members in flight per worker (two more for the reader and the writer): enough that a
+/// member slow to update does not leave the other worker idle while the writer waits for it
+/// (with one per worker, a 256 MB tar took 1.2x as long on two cores).
+pub const IN_FLIGHT_PER_WORKER: usize = 4;
 
 /// Error reading or writing a tar stream.
 #[derive(Debug)]
@@ -92,7 +98,7 @@ pub enum ErrorKind {
     #[error("cannot write the output")]
     Write(#[source] io::Error),
     /// Occurs when a large member cannot be spooled to a temporary file.
-    #[error("cannot spool a member larger than 64 MiB to a temporary file")]
+    #[error("cannot spool a member larger than 16 MiB to a temporary file")]
     Spool(#[source] io::Error),
     /// Occurs when the input's md5 or size differs from what its manifest entry says.
     #[error(
@@ -353,7 +359,8 @@ struct Done {
 /// no further member is read and the run fails with [`ErrorKind::Interrupted`]. The output is
 /// flushed, not synced.
 ///
-/// Memory: at most `threads + 2` members in flight, each at most [`SPOOL_BOUND`] in memory.
+/// Memory: at most `threads` × [`IN_FLIGHT_PER_WORKER`] + 2 members in flight, each at most
+/// [`SPOOL_BOUND`] in memory.
 ///
 /// # Errors
 /// [`ErrorKind::Header`], [`ErrorKind::Truncated`], [`ErrorKind::Read`] for the input,
@@ -392,7 +399,7 @@ pub fn stream<R: Read + Send, W: Write>(
     stops.relaying(&on_cancel, || {
         crate::pipeline::ordered(
             threads,
-            threads + 2,
+            threads * IN_FLIGHT_PER_WORKER + 2,
             |emit: &mut dyn FnMut(Item) -> bool| {
                 let mut r = Hashing::new(BufReader::with_capacity(IO_BUFFER, input), opts.md5);
                 let mut offset = 0u64;
