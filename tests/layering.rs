@@ -798,7 +798,6 @@ const WHOLE_READS_ALLOWED: &[(&str, &str)] = &[
     ("src/record/arxiv/snapshot.rs", "lines within MAX_LINE"),
     // Not bounded yet: a PDF given on standard input is held whole by the job's one reader
     // of it (a PDF given as a file is read where it lies, within the engine's budget).
-    ("src/job/pdf_input.rs", "standard input, held whole"),
     // The spacing file pith writes in its own cache (a timestamp).
     ("src/net/client.rs", "our own file"),
     // Answers of the resolver and the mirrors: held within the client's MAX_BODY before

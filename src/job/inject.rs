@@ -6,7 +6,7 @@
 //! it resolved ([`InjectRequest::run`]); [`InjectRun`] is the run it becomes, with its source
 //! and destination resolved (a batch builds one of its own for each file).
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -407,21 +407,18 @@ pub fn run(req: InjectRun<'_>) -> Result<Injected, Error> {
     let data: &[u8] = match source {
         Source::Bytes { data, .. } => data,
         Source::File(p) => {
-            // One byte past the engine's bound is enough for `rewrite` to refuse the file in
-            // its own words; a name that points at an endless file (a FIFO, `/dev/zero`) is
-            // never read further.
-            let mut whole = Vec::new();
-            std::fs::File::open(p)
-                .and_then(|f| f.take(pdf::MAX_READ_WHOLE + 1).read_to_end(&mut whole))
+            // The engine's whole read: refused past its bound in its own words, and as long as
+            // the file says it is, so a name that points at an endless file (a FIFO,
+            // `/dev/zero`) is never read on.
+            let file = std::fs::File::open(p)
                 .map_err(|e| Error::new(ErrorKind::Io("cannot read".into(), e)).in_file(p))?;
-            owned = whole;
+            owned = pdf::read_all(&file).map_err(in_source)?;
             &owned
         }
     };
     let out = if rewrite {
-        let before = (data.len() as u64 <= pdf::MAX_READ_WHOLE)
-            .then(|| pdf::inspect_opts(data, &settings.inspect_options(pdf::Check::Sampled)))
-            .and_then(Result::ok)
+        let before = pdf::inspect_opts(data, &settings.inspect_options(pdf::Check::Sampled))
+            .ok()
             .and_then(|i| i.found());
         let mut out = pdf::rewrite(data, number, &opts).map_err(in_source)?;
         if opts.stamp.is_some() {

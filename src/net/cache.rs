@@ -113,14 +113,15 @@ impl Cache {
         self.dir.join(format!("{service}.lock"))
     }
 
-    /// Reads a cached file, if there is one: at most the largest answer pith stores
-    /// ([`super::client::MAX_BODY`]), so a file put in the cache's place that never ends (a
-    /// FIFO, a device) or is far larger is refused, not held.
+    /// Reads a cached file, if there is one: within the bound of a small file read whole
+    /// ([`crate::bounded::FILE_BYTES`], above the largest answer pith stores), so a file put
+    /// in the cache's place that never ends (a FIFO, a device) or is far larger is refused,
+    /// not held.
     ///
     /// # Errors
     /// [`ErrorKind::Cache`] when it exists but cannot be read, or is larger than any answer.
     pub fn read(&self, path: &Path) -> Result<Option<Vec<u8>>, Error> {
-        match crate::bounded::read_file(path, super::client::MAX_BODY) {
+        match crate::bounded::read_file(path, crate::bounded::FILE_BYTES) {
             Ok(b) => Ok(Some(b)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(cache_err(path, e)),

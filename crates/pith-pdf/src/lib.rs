@@ -117,7 +117,7 @@ mod shapes;
 
 pub use budget::{Halt, Limits, Resource, Stop};
 pub use error::{chain, Error, ErrorKind, PrintedNumber};
-pub use inject::{inject, rewrite, Injection, Item, Options, Written, MAX_READ_WHOLE};
+pub use inject::{inject, read_all, rewrite, Injection, Item, Options, Written, MAX_READ_WHOLE};
 pub use inspect::{
     inspect, inspect_checked, inspect_opts, inspect_with, inspect_with_password, InspectOptions,
     Inspection, Place, PlaceKind,

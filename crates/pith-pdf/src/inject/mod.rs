@@ -189,8 +189,13 @@ pub fn inject<R: ReadAt>(
 /// needs and has no such limit.
 pub const MAX_READ_WHOLE: u64 = 512 << 20;
 
-/// The whole of `src` (for a rewrite or a repair), refused past [`MAX_READ_WHOLE`].
-pub(crate) fn read_all<R: ReadAt>(src: &R) -> Result<Vec<u8>, Error> {
+/// The whole of `src` (for a rewrite or a repair), refused past [`MAX_READ_WHOLE`]: as long
+/// as `src` says it is and no longer, so a device that never ends (`/dev/zero`, whose length
+/// is 0) is read as empty, never on.
+///
+/// # Errors
+/// [`ErrorKind::Unsupported`] past the bound, [`ErrorKind::Io`].
+pub fn read_all<R: ReadAt>(src: &R) -> Result<Vec<u8>, Error> {
     if src.len() > MAX_READ_WHOLE {
         return Err(Error::new(ErrorKind::Unsupported(format!(
             "rebuilding or rewriting a file of more than {} MiB, which is read whole for that",
