@@ -357,6 +357,27 @@ fn is_b32(c: u8) -> bool {
     c.is_ascii_uppercase() || (b'2'..=b'7').contains(&c)
 }
 
+/// How long the number after a scheme is in `rest` (what follows `pith:`): 31 for a full
+/// `YYYY:<26 base32>`, 8 for a short `<8 base32>`, each ending where the base32 characters
+/// do; 0 for neither.
+fn number_after(rest: &[u8]) -> usize {
+    let full = rest.len() >= 31
+        && rest[..4].iter().all(u8::is_ascii_digit)
+        && rest[4] == b':'
+        && rest[5..31].iter().all(|&c| is_b32(c))
+        && rest.get(31).is_none_or(|&c| !is_b32(c));
+    let short = rest.len() >= 8
+        && rest[..8].iter().all(|&c| is_b32(c))
+        && rest.get(8).is_none_or(|&c| !is_b32(c));
+    if full {
+        31
+    } else if short {
+        8
+    } else {
+        0
+    }
+}
+
 /// Appends the number texts in `text` to `out`; where it stopped. Words are often not
 /// separated by spaces in the strings (a kern in a `TJ` array stands for the space), so a
 /// number ends where the base32 characters do. With `all` false, it stops where a number
@@ -376,22 +397,7 @@ fn find_numbers(text: &[u8], out: &mut Vec<String>, all: bool) -> usize {
             Some(k) if i + k < end => i += k,
             _ => return end,
         }
-        let rest = &text[i + p.len()..];
-        let full = rest.len() >= 31
-            && rest[..4].iter().all(u8::is_ascii_digit)
-            && rest[4] == b':'
-            && rest[5..31].iter().all(|&c| is_b32(c))
-            && rest.get(31).is_none_or(|&c| !is_b32(c));
-        let short = rest.len() >= 8
-            && rest[..8].iter().all(|&c| is_b32(c))
-            && rest.get(8).is_none_or(|&c| !is_b32(c));
-        let len = if full {
-            31
-        } else if short {
-            8
-        } else {
-            0
-        };
+        let len = number_after(&text[i + p.len()..]);
         if len > 0 && out.len() < MAX_TEXTS {
             out.push(String::from_utf8_lossy(&text[i..i + p.len() + len]).into_owned());
         }
@@ -532,8 +538,9 @@ mod tests {
         out
     }
 
-    /// The search for numbers as it was, a position at a time: the oracle of [`find_numbers`]
-    /// (which the whole read above shares), results and where it stops.
+    /// The search for numbers as it was, a position at a time: the oracle of [`find_numbers`]'s
+    /// scanning (which the whole read above shares), results and where it stops; both measure
+    /// a number with [`number_after`].
     fn find_numbers_bytewise(text: &[u8], out: &mut Vec<String>, all: bool) -> usize {
         let p = NUMBER_SCHEME.as_bytes();
         let mut i = 0;
@@ -545,22 +552,7 @@ mod tests {
                 i += 1;
                 continue;
             }
-            let rest = &text[i + p.len()..];
-            let full = rest.len() >= 31
-                && rest[..4].iter().all(u8::is_ascii_digit)
-                && rest[4] == b':'
-                && rest[5..31].iter().all(|&c| is_b32(c))
-                && rest.get(31).is_none_or(|&c| !is_b32(c));
-            let short = rest.len() >= 8
-                && rest[..8].iter().all(|&c| is_b32(c))
-                && rest.get(8).is_none_or(|&c| !is_b32(c));
-            let len = if full {
-                31
-            } else if short {
-                8
-            } else {
-                0
-            };
+            let len = number_after(&text[i + p.len()..]);
             if len > 0 && out.len() < MAX_TEXTS {
                 out.push(String::from_utf8_lossy(&text[i..i + p.len() + len]).into_owned());
             }
