@@ -122,20 +122,6 @@ impl ReportTo<'_> {
             ReportTo::Stderr => Box::new(std::io::stderr()),
         })
     }
-
-    /// Whether the lines are thrown away: the file is the null device (`--report
-    /// /dev/null`, under any name). What only a report line would carry then need not be
-    /// computed.
-    pub fn discards(self) -> bool {
-        use std::os::unix::fs::{FileTypeExt, MetadataExt};
-        let ReportTo::File(p) = self else {
-            return false;
-        };
-        match (std::fs::metadata(p), std::fs::metadata("/dev/null")) {
-            (Ok(m), Ok(null)) => m.file_type().is_char_device() && m.rdev() == null.rdev(),
-            _ => false,
-        }
-    }
 }
 
 /// A run of PDFs ready to run: the run for [`super::run()`] and, with arXiv metadata, what

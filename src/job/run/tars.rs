@@ -62,12 +62,7 @@ impl BatchRequest {
     /// [`ErrorKind::Manifest`] (kind `io` when it cannot be read) for arXiv's manifest;
     /// [`ErrorKind::Io`] when the references file cannot be created.
     pub fn tar_run(&self, stop: crate::pdf::Stop) -> Result<TarRun, Error> {
-        let plan = self.tar_plan()?;
-        // A member's SHA-1 is read from its report line only (by the checks of captures):
-        // a tar whose lines are thrown away skips it. A folder of tars writes each tar's
-        // lines beside its output, always kept.
-        let digests = !matches!(plan, Some(TarPlan::One { .. })) || !self.report_to().discards();
-        match plan {
+        match self.tar_plan()? {
             None => {
                 return Err(Error::new(ErrorKind::Request(
                     "a run of PDFs reads no tar: give a tar or a folder of tars".into(),
@@ -102,56 +97,9 @@ impl BatchRequest {
                 name: String::new(),
                 // The manifest's checks compute the md5s ([`tar::run`]); nothing else needs them.
                 md5: false,
-                digests,
                 also: refs.clone().map(|r| r as Arc<dyn tar::AlsoRead>),
             },
             refs,
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::job::tar::request::TarRequest;
-
-    /// A member's SHA-1 is computed for its report line unless the lines are thrown away:
-    /// the null device by any name.
-    #[test]
-    fn members_are_hashed_unless_the_report_is_thrown_away() {
-        let dir = tempfile::tempdir().unwrap();
-        let base = BatchRequest {
-            arxiv_metadata: vec!["meta.jsonl".into()],
-            tar: TarRequest {
-                tar: Some("-".into()),
-                out_tar: Some(dir.path().join("out.tar")),
-                ..Default::default()
-            },
-            ..Default::default()
-        };
-        let digests = |r: &BatchRequest| {
-            r.tar_run(crate::pdf::Stop::never())
-                .unwrap()
-                .options
-                .digests
-        };
-        let to = |p: PathBuf| BatchRequest {
-            report: Some(p),
-            ..base.clone()
-        };
-        assert!(digests(&base));
-        assert!(digests(&to(dir.path().join("report.jsonl"))));
-        assert!(!digests(&to("/dev/null".into())));
-        let link = dir.path().join("null");
-        std::os::unix::fs::symlink("/dev/null", &link).unwrap();
-        assert!(!digests(&to(link)));
-        // A FIFO is read by someone: its lines are kept.
-        let fifo = dir.path().join("fifo");
-        assert!(std::process::Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success());
-        assert!(digests(&to(fifo)));
     }
 }

@@ -323,10 +323,6 @@ pub struct StreamSettings {
     /// Compute the md5 of the input and of the output (for a manifest); it costs about as
     /// much CPU as the rest of the run.
     pub md5: bool,
-    /// Compute each updated PDF member's SHA-1 for its report line ([`MemberReport::sha1`]);
-    /// off only when the report is thrown away, where it costs about a fifth of the run's
-    /// CPU for nothing.
-    pub digests: bool,
     /// What else reads each PDF member the run updates, before it is updated (the references
     /// of `pith batch --refs`, [`crate::job::refs::RefsSink`]).
     pub also: Option<std::sync::Arc<dyn AlsoRead>>,
@@ -488,7 +484,7 @@ pub fn stream<R: Read + Send, W: Write>(
                         report.number = o.number;
                         // A member held in memory is hashed where it lies; one spooled to disk
                         // (past the memory bound) was hashed as it was spooled.
-                        report.sha1 = opts.digests.then(|| entry.body.sha1());
+                        report.sha1 = Some(entry.body.sha1());
                         report.status = o.status;
                         report.refusal = o.refusal;
                         report.replaced = o.replaced;
