@@ -342,3 +342,42 @@ fn a_number_whose_fifth_byte_splits_a_character_is_an_error() {
     assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
     assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
 }
+
+/// Fuzz regression (refs_text target): page content that opens a string it never closes, again
+/// and again, is read past in one pass. Each failed object used to be read again from its next
+/// byte, so the work grew with the square of the stretch (15 KB took 1.8 s). Judged against
+/// well-formed content of the same size in the same run: at most a few times its cost.
+#[test]
+fn malformed_page_content_is_read_past_in_one_pass() {
+    let pdf = |content: Vec<u8>| {
+        classic(&[
+            ("<< /Type /Catalog /Pages 2 0 R >>".into(), None),
+            ("<< /Type /Pages /Kids [3 0 R] /Count 1 >>".into(), None),
+            (
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>".into(),
+                None,
+            ),
+            (format!("<< /Length {} >>", content.len()), Some(content)),
+        ])
+    };
+    let n = 16 << 10;
+    let well = pdf(b"1 ".repeat(n / 2));
+    let open = pdf(b"( ".repeat(n / 2));
+    let cost = |data: &[u8]| {
+        (0..3)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                let pages =
+                    pith::pdf::text::pages(data, pith::pdf::budget::Budget::default()).unwrap();
+                assert_eq!(pages.len(), 1);
+                t.elapsed()
+            })
+            .min()
+            .unwrap()
+    };
+    let (well, open) = (cost(&well), cost(&open));
+    assert!(
+        open <= well * 20 + std::time::Duration::from_millis(20),
+        "16 KB of unclosed strings took {open:?}, the same size of numbers {well:?}"
+    );
+}

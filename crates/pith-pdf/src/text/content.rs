@@ -173,8 +173,10 @@ pub(crate) fn show(
                     }
                 }
                 Err(_) => {
-                    // Not an object: read past one byte and forget the operands.
-                    p.pos = start + 1;
+                    // Not an object: read past what the parser read (at least a byte) and
+                    // forget the operands. Going back to the next byte would read the same
+                    // stretch again from each of its bytes: quadratic in a long malformed run.
+                    p.pos = p.pos.max(start + 1);
                     operands.clear();
                 }
             }
