@@ -317,8 +317,9 @@ fn array(p: &mut Parser, budget: &Budget) -> Result<Vec<Obj>, Error> {
         match p.object() {
             Ok(o) if items.len() < MAX_TJ_ITEMS => items.push(o),
             Ok(_) => {}
-            // Not an object: read past one byte.
-            Err(_) => p.pos = start + 1,
+            // Not an object: read past what the parser read (at least a byte), never again
+            // from the next byte (see `show`).
+            Err(_) => p.pos = p.pos.max(start + 1),
         }
     }
     Ok(items)
