@@ -648,3 +648,90 @@ fn out_tar_creates_its_folders_and_a_failed_run_leaves_no_report() {
         );
     }
 }
+
+/// Lines that go nowhere cost no digest: a run whose progress keeps no lines (`--report
+/// /dev/null`) writes the same tar, its lines without the members' SHA-1; a run that keeps
+/// them gets each injected member's SHA-1 (hashed here by the sha1 crate).
+#[test]
+fn members_are_hashed_only_for_lines_that_are_kept() {
+    use pith::job::progress::Progress;
+    use pith::job::tar::{stream, Action, MemberReport, Planned, StreamSettings};
+    let Some((dir, meta)) = setup("members_are_hashed_only_for_lines_that_are_kept") else {
+        return;
+    };
+    let d = dir.path();
+    let pdf = example_pdf();
+    let input = d.join("in.tar");
+    make_tar(
+        d,
+        &input,
+        "gnu",
+        &[
+            ("2402/2402.03791v3.pdf", pdf.clone()),
+            ("2402/README.txt", b"read me\n".to_vec()),
+        ],
+    );
+    struct Discard(Vec<MemberReport>);
+    impl Progress<MemberReport> for Discard {
+        fn line(&mut self, l: &MemberReport) {
+            self.0.push(l.clone());
+        }
+        fn keeps_lines(&self) -> bool {
+            false
+        }
+    }
+    let number = pith::PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
+    let plan = |name: &str| Planned {
+        id: None,
+        version: None,
+        action: if name.ends_with(".pdf") {
+            Action::Inject(number.clone(), Box::default())
+        } else {
+            Action::Copy(pith::job::Status::Unmatched, "not a PDF".into())
+        },
+    };
+    let opts = StreamSettings {
+        settings: pith::job::Settings::default(),
+        threads: 2,
+        spool_dir: None,
+        name: "in.tar".into(),
+        md5: false,
+        also: None,
+    };
+    let run = |p: &mut dyn Progress<MemberReport>| {
+        let mut out = Vec::new();
+        let f = std::fs::File::open(&input).unwrap();
+        stream(f, &mut out, &plan, &opts, p).unwrap();
+        out
+    };
+    let mut kept: Vec<MemberReport> = Vec::new();
+    let with = run(&mut kept);
+    let mut discard = Discard(Vec::new());
+    let without = run(&mut discard);
+    assert!(with == without, "the same tar either way");
+    use sha1::Digest;
+    let want = data_encoding::BASE32.encode(&sha1::Sha1::digest(&pdf));
+    assert_eq!(kept.len(), 2);
+    assert_eq!(
+        kept[0].sha1.as_deref(),
+        Some(want.as_str()),
+        "{:?}",
+        kept[0]
+    );
+    assert_eq!(format!("{:?}", kept[0].status), "Injected");
+    assert_eq!(discard.0.len(), 2);
+    assert!(
+        discard.0.iter().all(|l| l.sha1.is_none()),
+        "{:?}",
+        discard.0
+    );
+    // At the command line: the null device as the report, the same tar.
+    let (a, b) = (d.join("a.tar"), d.join("b.tar"));
+    let (code, _, err) = tar_to(&input, &a, &meta, &["--report", "/dev/null"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = tar_to(&input, &b, &meta, &["--report", s(&d.join("r.jsonl"))]);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap());
+    let r = by_name(&json_lines(&std::fs::read(d.join("r.jsonl")).unwrap()));
+    assert_eq!(r["2402/2402.03791v3.pdf"]["sha1"], want.as_str(), "{r:?}");
+}

@@ -95,6 +95,7 @@ pub fn run(req: &BatchRequest, plan: TarPlan<'_>, ui: super::Ui) -> Result<Outco
     })?;
     let lines = Lines {
         report: req.report_to().open()?,
+        kept: !req.report_to().discards(),
         write_err: None,
         settings: None,
         terminal: std::io::stderr().is_terminal() && !ui.quiet(),
@@ -137,6 +138,8 @@ struct Lines<'a> {
     terminal: bool,
     stop: Arc<AtomicBool>,
     ui: super::Ui,
+    /// Whether the report goes somewhere (not to the null device).
+    kept: bool,
 }
 
 impl Progress<tar::MemberReport> for Lines<'_> {
@@ -154,6 +157,10 @@ impl Progress<tar::MemberReport> for Lines<'_> {
 
     fn stopped(&mut self) -> bool {
         self.stop.load(Ordering::SeqCst)
+    }
+
+    fn keeps_lines(&self) -> bool {
+        self.kept
     }
 }
 

@@ -107,6 +107,12 @@ pub enum ReportTo<'a> {
 }
 
 impl ReportTo<'_> {
+    /// Whether the lines go nowhere: a report written to the null device (`--report
+    /// /dev/null`). What only the lines need (each member's SHA-1) is then not computed.
+    pub fn discards(&self) -> bool {
+        matches!(self, ReportTo::File(p) if crate::job::same_file(p, std::path::Path::new("/dev/null")))
+    }
+
     /// Opens the report's destination: the file created ([`outputs::create_file`]) or the
     /// standard stream.
     ///

@@ -11,7 +11,7 @@
 //!   spooled to an unnamed temporary file; at most [`IN_FLIGHT_PER_WORKER`] members per worker
 //!   and two more are in flight ([`crate::pipeline::ordered`]), and the output keeps the
 //!   input's order. The buffers of written members are used again for the next ones
-//!   (`buffers`: at most `threads + 2` kept, none over 8 MiB).
+//!   (`buffers`: at most as many kept as may be in flight, none over 8 MiB).
 //! - **Deterministic**: the output depends only on the input and the options (the update time
 //!   is [`crate::pdf::Options::now`]), not on the number of workers or on timing.
 //! - The input's size, and with [`StreamSettings::md5`] its md5, are computed while it is read, the
@@ -351,7 +351,8 @@ struct Done {
 /// Streams the tar read from `input` to `output`: each regular-file member is planned by
 /// `plan` from its name, PDFs to inject go to [`process_member`] on `opts.threads` workers,
 /// and every member is written in the input's order (updated, or byte for byte);
-/// `progress` receives each member's report line in that order. When `progress` asks to stop,
+/// `progress` receives each member's report line in that order (without the members' SHA-1
+/// when it keeps no lines: [`Progress::keeps_lines`]). When `progress` asks to stop,
 /// no further member is read and the run fails with [`ErrorKind::Interrupted`]. The output is
 /// flushed, not synced.
 ///
@@ -385,7 +386,11 @@ pub fn stream<R: Read + Send, W: Write>(
     let mut entries = 0usize;
     let spool = opts.spool_dir.as_deref();
     let threads = opts.threads.max(1);
-    let buffers = Buffers::new(threads + 2);
+    // As many kept as may be in flight: in a steady run every member's buffer is one used
+    // before (a fresh one costs a page fault per 4 KiB).
+    let buffers = Buffers::new(threads * IN_FLIGHT_PER_WORKER + 2);
+    // The SHA-1 is for the report's lines only.
+    let digests = progress.keeps_lines();
     // Each PDF member gets its own token: the per-file bound, cancelled when `progress`
     // asks to stop.
     let stops = crate::job::stop::Stops::new(opts.settings.file_timeout, &opts.settings.stop);
@@ -484,7 +489,7 @@ pub fn stream<R: Read + Send, W: Write>(
                         report.number = o.number;
                         // A member held in memory is hashed where it lies; one spooled to disk
                         // (past the memory bound) was hashed as it was spooled.
-                        report.sha1 = Some(entry.body.sha1());
+                        report.sha1 = digests.then(|| entry.body.sha1());
                         report.status = o.status;
                         report.refusal = o.refusal;
                         report.replaced = o.replaced;
