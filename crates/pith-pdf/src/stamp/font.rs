@@ -11,7 +11,6 @@
 //! drawing (the `page` module); each is a [`Font`].
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 
 use super::geometry::Extent;
 use crate::syntax::{Obj, Ref};
@@ -239,12 +238,7 @@ impl Font {
             cid_set: r.cid_set,
         }
         .to_obj();
-        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
-        z.write_all(font)
-            .map_err(|e| Error::new(ErrorKind::Io).with_source(e))?;
-        let packed = z
-            .finish()
-            .map_err(|e| Error::new(ErrorKind::Io).with_source(e))?;
+        let packed = miniz_oxide::deflate::compress_to_vec_zlib(font, 9);
         let file = Body::Stream(wf::font_file2(font.len()), packed);
         let cmap = Body::Stream(wf::plain_stream(), to_unicode(&mapped(&face)).into_bytes());
         // Every glyph of the subset is a CID (Identity mapping): bits 0..glyphs set, high bit first.
