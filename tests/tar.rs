@@ -735,3 +735,127 @@ fn members_are_hashed_only_for_lines_that_are_kept() {
     let r = by_name(&json_lines(&std::fs::read(d.join("r.jsonl")).unwrap()));
     assert_eq!(r["2402/2402.03791v3.pdf"]["sha1"], want.as_str(), "{r:?}");
 }
+
+/// A tar named by its path is read where it lies: the same output and report as the tar read
+/// through a pipe, to a file or to standard output, while its members' bytes pass through the
+/// process only where the update parses them (strace counts the bytes read and copied).
+#[test]
+fn a_tar_file_is_read_where_it_lies_with_the_same_bytes() {
+    let test = "a_tar_file_is_read_where_it_lies_with_the_same_bytes";
+    let Some((dir, meta)) = setup(test) else {
+        return;
+    };
+    let d = dir.path();
+    let big: Vec<u8> = (0..3_000_000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
+        .collect();
+    let files = [
+        ("2402/2402.03791v3.pdf", example_pdf()),
+        ("2402/README.txt", b"read me\n".to_vec()),
+        ("2402/figures.bin", big),
+        ("0001/hep-th0001001v1.pdf", fixture_bytes("minimal.pdf")),
+    ];
+    let input = d.join("in.tar");
+    make_tar(d, &input, "pax", &files);
+    let report = |name: &str| {
+        let mut lines = json_lines(&std::fs::read(d.join(name)).unwrap());
+        // The time taken and the tar's name (a path, or standard input) aside.
+        for l in &mut lines {
+            let o = l.as_object_mut().unwrap();
+            o.remove("ms");
+            o.remove("tar");
+        }
+        lines
+    };
+    let a = d.join("a.tar");
+    let (code, _, err) = tar_to(&input, &a, &meta, &["--report", s(&d.join("a.jsonl"))]);
+    assert_eq!(code, 0, "{err}");
+    let (code, b, err) = batch(
+        &[
+            "--tar",
+            s(&input),
+            "--out-tar",
+            "-",
+            "--arxiv-metadata",
+            s(&meta),
+            "--report",
+            s(&d.join("b.jsonl")),
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, c, err) = piped(&input, &meta, &["--report", s(&d.join("c.jsonl"))]);
+    assert_eq!(code, 0, "{err}");
+    let a_bytes = std::fs::read(&a).unwrap();
+    assert!(
+        a_bytes == b && b == c,
+        "file to file, file to a pipe, pipe to a pipe: the same bytes"
+    );
+    assert_eq!(report("a.jsonl"), report("c.jsonl"));
+    assert_eq!(report("b.jsonl"), report("c.jsonl"));
+    assert_eq!(listing(&input), listing(&a));
+    let x = d.join("x");
+    extract(&a, &x);
+    assert_eq!(
+        std::fs::read(x.join("2402/figures.bin")).unwrap(),
+        files[2].1
+    );
+    assert!(common::tools::qpdf_clean(&x.join("2402/2402.03791v3.pdf")));
+    // What passed through the process: strace's record of the reads of the tar and of the
+    // kernel's copies into the output.
+    if !have_tool("strace", test) {
+        return;
+    }
+    let log = d.join("strace.log");
+    let out = d.join("s.tar");
+    let st = Command::new("strace")
+        .args([
+            "-f",
+            "-qq",
+            "-e",
+            "trace=openat,read,pread64,copy_file_range",
+            "-o",
+        ])
+        .arg(&log)
+        .arg(env!("CARGO_BIN_EXE_pith"))
+        .args(["batch", "-q", "--tar", s(&input), "--out-tar", s(&out)])
+        .args(["--arxiv-metadata", s(&meta), "--report", "/dev/null"])
+        .env("SOURCE_DATE_EPOCH", EPOCH)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    assert!(std::fs::read(&out).unwrap() == a_bytes);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let fds: Vec<String> = text
+        .lines()
+        .filter(|l| l.contains("openat(") && l.contains(s(&input)))
+        .map(|l| l.rsplit("= ").next().unwrap().trim().to_owned())
+        .collect();
+    assert!(!fds.is_empty(), "the tar is opened: {text}");
+    let result = |l: &str| {
+        l.rsplit("= ")
+            .next()
+            .and_then(|n| n.trim().parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    let on_tar = |l: &str, call: &str| fds.iter().any(|fd| l.contains(&format!("{call}({fd},")));
+    let read: u64 = text
+        .lines()
+        .filter(|l| on_tar(l, "read") || on_tar(l, "pread64"))
+        .map(result)
+        .sum();
+    let copied: u64 = text
+        .lines()
+        .filter(|l| on_tar(l, "copy_file_range"))
+        .map(result)
+        .sum();
+    let size = std::fs::metadata(&input).unwrap().len();
+    assert!(
+        copied >= files[2].1.len() as u64,
+        "the members are copied by the kernel: {copied} of {size} bytes"
+    );
+    assert!(
+        read < size / 2,
+        "{read} of the tar's {size} bytes read into the process"
+    );
+}

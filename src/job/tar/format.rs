@@ -1,12 +1,13 @@
 //! The tar format: reading header blocks (ustar, GNU long names, pax extended
-//! headers), member data (in memory, or spooled past [`SPOOL_BOUND`]) and padding exactly as they
-//! are, and writing an entry back either byte for byte or with a new size: the size field and the
+//! headers), member data (in memory, or spooled past [`SPOOL_BOUND`], or left where it lies in a
+//! tar that is a regular file) and padding exactly as they are, and writing an entry back either byte for byte or with a new size: the size field and the
 //! checksum rewritten, and the `size` record of a pax header (with that header's own size and
 //! checksum). Nothing else of a header is re-encoded. No PDF knowledge here.
 
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::Path;
+use std::sync::Arc;
 
 use super::buffers::Buffers;
 use super::{Error, ErrorKind, SPOOL_BOUND};
@@ -22,7 +23,7 @@ const TRAILER_BOUND: u64 = 16 << 20;
 const META_BOUND: u64 = 1 << 20;
 
 /// A member's data: in memory, or spooled to a temporary file when larger than
-/// [`SPOOL_BOUND`].
+/// [`SPOOL_BOUND`], or where it lies in the tar when the tar is a regular file.
 #[derive(Debug)]
 pub enum Body {
     /// Held in memory.
@@ -30,6 +31,72 @@ pub enum Body {
     /// In an unnamed temporary file (removed when dropped), with the base32 SHA-1 of its
     /// bytes, computed as they were spooled (so the file is not read again for it).
     Spool(File, String),
+    /// In the tar itself, a regular file: `len` bytes at `offset`, read where they lie by
+    /// whoever needs them (the update reads what it parses; the writer has the kernel copy the
+    /// rest).
+    At(Arc<File>, u64, u64),
+}
+
+/// A stretch of a file read as a file of its own: a member where it lies in its tar.
+#[derive(Debug, Clone, Copy)]
+pub struct Window<'a> {
+    file: &'a File,
+    offset: u64,
+    len: u64,
+}
+
+impl crate::pdf::ReadAt for Window<'_> {
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
+        let left = self.len.saturating_sub(offset);
+        let n = usize::try_from(left).unwrap_or(usize::MAX).min(buf.len());
+        let got = crate::pdf::ReadAt::read_at(self.file, self.offset + offset, &mut buf[..n])?;
+        if got < n {
+            return Err(changed());
+        }
+        Ok(got)
+    }
+}
+
+/// The error of a tar that is shorter than when its headers were read.
+fn changed() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::UnexpectedEof,
+        "the tar changed while it was read: a member ends past its end",
+    )
+}
+
+/// Copies `len` bytes of `from` at `offset` to `to`, through a buffer.
+pub(crate) fn copy_range(
+    from: &File,
+    offset: u64,
+    len: u64,
+    to: &mut (impl Write + ?Sized),
+) -> io::Result<()> {
+    let mut buf = vec![0u8; usize::try_from(len).unwrap_or(usize::MAX).min(256 << 10)];
+    let mut done = 0u64;
+    while done < len {
+        let n = usize::try_from(len - done)
+            .unwrap_or(usize::MAX)
+            .min(buf.len());
+        let got = crate::pdf::ReadAt::read_at(from, offset + done, &mut buf[..n])?;
+        if got < n {
+            return Err(changed());
+        }
+        to.write_all(&buf[..n])?;
+        done += n as u64;
+    }
+    Ok(())
+}
+
+/// Where entries are written: a writer that can also be given a stretch of a file (a member
+/// where it lies in its tar), which the kernel may copy without it passing through memory.
+pub(crate) trait TarOut: Write {
+    /// Writes `len` bytes of `from` at `offset`.
+    fn range(&mut self, from: &File, offset: u64, len: u64) -> io::Result<()>;
 }
 
 impl Body {
@@ -38,15 +105,40 @@ impl Body {
         match self {
             Body::Mem(v) => v.len() as u64,
             Body::Spool(f, _) => f.metadata().map_or(0, |m| m.len()),
+            Body::At(_, _, len) => *len,
+        }
+    }
+
+    /// The data where it lies in its tar, when it lies there.
+    pub fn window(&self) -> Option<Window<'_>> {
+        match self {
+            Body::At(file, offset, len) => Some(Window {
+                file,
+                offset: *offset,
+                len: *len,
+            }),
+            _ => None,
         }
     }
 
     /// The base32 SHA-1 of the data, as the Internet Archive writes digests: computed here for
-    /// data in memory, kept from the spooling for a spooled member.
-    pub fn sha1(&self) -> String {
+    /// data in memory or in its tar (read in pieces), kept from the spooling for a spooled
+    /// member.
+    ///
+    /// # Errors
+    /// The error reading a member where it lies.
+    pub fn sha1(&self) -> io::Result<String> {
         match self {
-            Body::Mem(v) => crate::capture::sha1_base32(v),
-            Body::Spool(_, sha1) => sha1.clone(),
+            Body::Mem(v) => Ok(crate::capture::sha1_base32(v)),
+            Body::Spool(_, sha1) => Ok(sha1.clone()),
+            Body::At(file, offset, len) => {
+                let mut to = Hashed {
+                    file: None,
+                    hash: sha1::Sha1::default(),
+                };
+                copy_range(file, *offset, *len, &mut to)?;
+                Ok(data_encoding::BASE32.encode(&sha1::Digest::finalize(to.hash)))
+            }
         }
     }
 
@@ -56,13 +148,14 @@ impl Body {
     }
 
     /// Writes the first `len` bytes to `w`.
-    pub(super) fn write_prefix(&self, len: u64, w: &mut dyn Write) -> io::Result<()> {
+    fn write_prefix(&self, len: u64, w: &mut impl TarOut) -> io::Result<()> {
         match self {
+            Body::At(file, offset, n) => w.range(file, *offset, len.min(*n)),
             Body::Mem(v) => w.write_all(&v[..usize::try_from(len).unwrap_or(v.len()).min(v.len())]),
             Body::Spool(f, _) => {
                 let mut f = f;
                 f.seek(SeekFrom::Start(0))?;
-                let n = io::copy(&mut f.take(len), w)?;
+                let n = io::copy(&mut f.take(len), &mut *w)?;
                 if n != len {
                     return Err(io::Error::new(
                         io::ErrorKind::UnexpectedEof,
@@ -344,21 +437,24 @@ fn read_head(r: &mut impl Read, offset: &mut u64) -> Result<Result<Head, Vec<u8>
     }
 }
 
-/// A writer that hashes (SHA-1) what it passes on to a file.
+/// A writer that hashes (SHA-1) what it passes on to a file, or what it is given.
 struct Hashed<'a> {
-    file: &'a mut File,
+    file: Option<&'a mut File>,
     hash: sha1::Sha1,
 }
 
 impl Write for Hashed<'_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.file.write(buf)?;
+        let n = match &mut self.file {
+            Some(f) => f.write(buf)?,
+            None => buf.len(),
+        };
         sha1::Digest::update(&mut self.hash, &buf[..n]);
         Ok(n)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.file.flush()
+        self.file.as_mut().map_or(Ok(()), |f| f.flush())
     }
 }
 
@@ -376,25 +472,7 @@ pub(crate) fn read_entry(
         size,
     } = match read_head(r, offset)? {
         Ok(h) => h,
-        Err(mut end) => {
-            // What follows the end-of-archive is kept to be written back as it was: zero
-            // blocks up to the archive's record size, real tars a few KiB. More than
-            // [`TRAILER_BOUND`] is refused rather than held.
-            let at = *offset;
-            r.take(TRAILER_BOUND + 1)
-                .read_to_end(&mut end)
-                .map_err(ErrorKind::Read)?;
-            if end.len() as u64 > TRAILER_BOUND {
-                return Err(ErrorKind::Header {
-                    offset: at,
-                    reason: format!(
-                        "more than {} MiB follow the end-of-archive",
-                        TRAILER_BOUND >> 20
-                    ),
-                });
-            }
-            return Ok(Next::End(end));
-        }
+        Err(end) => return read_trailer(r, offset, end),
     };
     let truncated = || ErrorKind::Truncated {
         member: name.clone(),
@@ -415,7 +493,7 @@ pub(crate) fn read_entry(
         .map_err(ErrorKind::Spool)?;
         // Hashed as the bytes go to the file: a large member is read from the archive once.
         let mut to = Hashed {
-            file: &mut f,
+            file: Some(&mut f),
             hash: sha1::Sha1::default(),
         };
         let n = io::copy(&mut r.take(size), &mut to).map_err(|e| match e.kind() {
@@ -442,6 +520,70 @@ pub(crate) fn read_entry(
         body,
         pad,
     }))
+}
+
+/// Reads the next entry of a tar that is a regular file of `len` bytes, read through `r`
+/// (at `offset`): headers and padding are read, a member's data is left where it lies
+/// ([`Body::At`] in `file`) and read past. A member that ends past `len` is cut off, as a
+/// stream that ends inside it is.
+pub(crate) fn read_entry_at(
+    r: &mut BufReader<File>,
+    file: &Arc<File>,
+    len: u64,
+    offset: &mut u64,
+) -> Result<Next, ErrorKind> {
+    let Head {
+        meta,
+        header,
+        name,
+        size,
+    } = match read_head(r, offset)? {
+        Ok(h) => h,
+        Err(end) => return read_trailer(r, offset, end),
+    };
+    let at = *offset;
+    if len.saturating_sub(at) < size {
+        return Err(ErrorKind::Truncated { member: name });
+    }
+    let skip = i64::try_from(size).map_err(|_| ErrorKind::Truncated {
+        member: name.clone(),
+    })?;
+    r.seek_relative(skip).map_err(ErrorKind::Read)?;
+    *offset += size;
+    let mut pad = vec![0u8; padding(size)];
+    let n = read_full(r, &mut pad).map_err(ErrorKind::Read)?;
+    *offset += n as u64;
+    if n != pad.len() {
+        return Err(ErrorKind::Truncated { member: name });
+    }
+    Ok(Next::Entry(Entry {
+        meta,
+        header,
+        name,
+        body: Body::At(Arc::clone(file), at, size),
+        pad,
+    }))
+}
+
+/// What follows the end-of-archive, kept to be written back as it was: zero blocks up to
+/// the archive's record size, real tars a few KiB. More than [`TRAILER_BOUND`] is refused
+/// rather than held.
+fn read_trailer(r: &mut impl Read, offset: &mut u64, mut end: Vec<u8>) -> Result<Next, ErrorKind> {
+    let at = *offset;
+    *offset += r
+        .take(TRAILER_BOUND + 1)
+        .read_to_end(&mut end)
+        .map_err(ErrorKind::Read)? as u64;
+    if end.len() as u64 > TRAILER_BOUND {
+        return Err(ErrorKind::Header {
+            offset: at,
+            reason: format!(
+                "more than {} MiB follow the end-of-archive",
+                TRAILER_BOUND >> 20
+            ),
+        });
+    }
+    Ok(Next::End(end))
 }
 
 /// What [`read_wanted`] found next.
@@ -556,7 +698,7 @@ pub fn member_names(file: &File, tar: &str) -> Result<Vec<String>, Error> {
 /// Writes an entry: as read, or with its new size and `update` (the length of the data to
 /// keep, the bytes to append) applied.
 pub(super) fn write_entry(
-    out: &mut impl Write,
+    out: &mut impl TarOut,
     e: &Entry,
     update: Option<&(u64, Vec<u8>)>,
 ) -> io::Result<()> {

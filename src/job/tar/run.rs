@@ -245,13 +245,17 @@ fn stream_checked(
             return Err(err(ErrorKind::SameFile));
         }
     }
-    let input: Box<dyn Read + Send> = match src {
-        TarInput::Path(p) => Box::new(std::fs::File::open(p).map_err(|e| err(ErrorKind::Read(e)))?),
-        TarInput::Reader(r, _) => r,
+    // A tar named by its path is read where it lies (its members are not read through).
+    let input: Result<std::fs::File, Box<dyn Read + Send>> = match src {
+        TarInput::Path(p) => Ok(std::fs::File::open(p).map_err(|e| err(ErrorKind::Read(e)))?),
+        TarInput::Reader(r, _) => Err(r),
     };
     match sink {
         TarOutput::Writer(w) => {
-            let t = tar::stream(input, w, &plan, &opts, progress)?;
+            let t = match input {
+                Ok(f) => tar::stream_file(f, w, &plan, &opts, progress)?,
+                Err(r) => tar::stream(r, w, &plan, &opts, progress)?,
+            };
             check(&t)?;
             Ok(t)
         }
@@ -262,8 +266,11 @@ fn stream_checked(
                 // Its writeback runs while the rest is read and updated: the sync before the
                 // rename then waits for the last stretch only.
                 let to = crate::output::Writeback::new(f);
-                let r = tar::stream(input, to, &plan, &opts, progress)
-                    .and_then(|t| check(&t).map(|_| t));
+                let r = match input {
+                    Ok(file) => tar::stream_file(file, to, &plan, &opts, progress),
+                    Err(r) => tar::stream(r, to, &plan, &opts, progress),
+                }
+                .and_then(|t| check(&t).map(|_| t));
                 let ok = r.is_ok();
                 result = Some(r);
                 if ok {

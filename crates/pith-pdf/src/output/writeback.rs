@@ -32,14 +32,79 @@ impl<'a> Writeback<'a> {
     }
 }
 
-impl Write for Writeback<'_> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.file.write(buf)?;
-        self.written += n as u64;
+impl Writeback<'_> {
+    /// Counts `n` bytes more written, and starts the writeback of a full stretch.
+    fn wrote(&mut self, n: u64) {
+        self.written += n;
         if self.written - self.started >= STRETCH {
             start(self.file, self.started, self.written - self.started);
             self.started = self.written;
         }
+    }
+
+    /// Writes `len` bytes of `from` at `offset` (a member where it lies in its tar), copied
+    /// by the kernel (`copy_file_range`: the bytes do not pass through this process's memory)
+    /// where the two files allow it, else read and written.
+    ///
+    /// # Errors
+    /// The error reading `from` (`UnexpectedEof` when it ends before `offset + len`) or
+    /// writing the file.
+    pub fn copy_range(&mut self, from: &File, offset: u64, len: u64) -> io::Result<()> {
+        #[cfg(not(any(target_os = "linux", target_os = "android")))]
+        return self.copy_by_reading(from, offset, len);
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        self.copy_by_kernel(from, offset, len)
+    }
+
+    /// [`Writeback::copy_range`] by `copy_file_range`.
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    fn copy_by_kernel(&mut self, from: &File, offset: u64, len: u64) -> io::Result<()> {
+        use rustix::io::Errno;
+        let mut at = offset;
+        let end = offset.saturating_add(len);
+        while at < end {
+            let want = usize::try_from(end - at).unwrap_or(usize::MAX).min(1 << 30);
+            match rustix::fs::copy_file_range(from, Some(&mut at), &*self.file, None, want) {
+                Ok(0) => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::UnexpectedEof,
+                        "the file copied from ends before the stretch does",
+                    ))
+                }
+                Ok(n) => self.wrote(n as u64),
+                Err(Errno::INTR) => {}
+                // Files the kernel cannot copy between (other file systems on older kernels,
+                // special files): read and written.
+                Err(Errno::XDEV | Errno::INVAL | Errno::NOSYS | Errno::OPNOTSUPP | Errno::BADF) => {
+                    return self.copy_by_reading(from, at, end - at)
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Writeback::copy_range`] through a buffer.
+    fn copy_by_reading(&mut self, from: &File, offset: u64, len: u64) -> io::Result<()> {
+        use std::os::unix::fs::FileExt;
+        let mut buf = vec![0u8; usize::try_from(len).unwrap_or(usize::MAX).min(256 << 10)];
+        let mut done = 0u64;
+        while done < len {
+            let n = usize::try_from(len - done)
+                .unwrap_or(usize::MAX)
+                .min(buf.len());
+            from.read_exact_at(&mut buf[..n], offset + done)?;
+            self.write_all(&buf[..n])?;
+            done += n as u64;
+        }
+        Ok(())
+    }
+}
+
+impl Write for Writeback<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.file.write(buf)?;
+        self.wrote(n as u64);
         Ok(n)
     }
 
