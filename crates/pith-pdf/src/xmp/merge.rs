@@ -7,7 +7,7 @@ use std::ops::Range;
 use roxmltree::Node;
 
 use super::read::{is, rdf_root, read, scheme_value, values};
-use super::strip::strip_text;
+use super::strip::strip_doc;
 use super::text::{parse, text_of};
 use super::{
     apply, needs_extension_schema, xmp_err, PaperFacts, Props, Values, DC_NS, PADDING, PDFAEXT_NS,
@@ -267,13 +267,17 @@ pub fn merge_with(
                 "<?xpacket begin=\"\u{feff}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">\n <rdf:RDF xmlns:rdf=\"{RDF_NS}\">\n </rdf:RDF>\n</x:xmpmeta>\n<?xpacket end=\"w\"?>"
         )),
     };
-    // pith's older values out first: what remains is the publisher's, never touched.
-    let s = match strip_text(&s)? {
-        Some(t) => Cow::Owned(t),
-        None => s,
+    // pith's older values out first: what remains is the publisher's, never touched. A packet
+    // with none of them (most) is parsed once for both.
+    let first = parse(&s)?;
+    let stripped;
+    let (s, doc) = match strip_doc(&first, &s)? {
+        Some(t) => {
+            stripped = t;
+            (stripped.as_str(), parse(&stripped)?)
+        }
+        None => (&*s, first),
     };
-    let s = &*s;
-    let doc = parse(s)?;
     let rdf = rdf_root(&doc).ok_or_else(|| xmp_err("no rdf:RDF element"))?;
     let values = values(&doc);
     let plan = Plan::new(&values, &p.paper);

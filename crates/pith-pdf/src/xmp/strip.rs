@@ -40,11 +40,15 @@ pub fn strip(packet: &[u8]) -> Result<Option<Vec<u8>>, Error> {
 }
 
 pub(super) fn strip_text(s: &str) -> Result<Option<String>, Error> {
-    let doc = parse(s)?;
-    let Some(rdf) = rdf_root(&doc) else {
+    strip_doc(&parse(s)?, s)
+}
+
+/// [`strip_text`] of `s` parsed already as `doc`.
+pub(super) fn strip_doc(doc: &roxmltree::Document<'_>, s: &str) -> Result<Option<String>, Error> {
+    let Some(rdf) = rdf_root(doc) else {
         return Ok(None);
     };
-    let listed = values(&doc);
+    let listed = values(doc);
     let ours_whole = |ns: Option<&str>, name: &str| match (ns, name) {
         (Some(DC_NS), "identifier") => listed.added(added::DC_IDENTIFIER),
         (Some(PRISM_NS), "doi") => listed.added(added::PRISM_DOI),
