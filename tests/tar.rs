@@ -859,3 +859,66 @@ fn a_tar_file_is_read_where_it_lies_with_the_same_bytes() {
         "{read} of the tar's {size} bytes read into the process"
     );
 }
+
+/// A tar read where it lies that changes during the run (here its modification time, set when
+/// the first line comes) is an error, not an output that mixes two versions of it.
+#[test]
+fn a_tar_that_changes_while_it_is_read_is_an_error() {
+    use pith::job::progress::Progress;
+    use pith::job::tar::{stream_file, Action, MemberReport, Planned, StreamSettings};
+    let Some((dir, _meta)) = setup("a_tar_that_changes_while_it_is_read_is_an_error") else {
+        return;
+    };
+    let d = dir.path();
+    let input = d.join("in.tar");
+    make_tar(
+        d,
+        &input,
+        "gnu",
+        &[
+            ("2402/a.txt", b"one\n".to_vec()),
+            ("2402/b.txt", b"two\n".to_vec()),
+        ],
+    );
+    struct Touch(PathBuf, usize);
+    impl Progress<MemberReport> for Touch {
+        fn line(&mut self, _: &MemberReport) {
+            self.1 += 1;
+            if self.1 == 1 {
+                let f = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&self.0)
+                    .unwrap();
+                f.set_modified(std::time::SystemTime::UNIX_EPOCH).unwrap();
+            }
+        }
+    }
+    let plan = |_: &str| Planned {
+        id: None,
+        version: None,
+        action: Action::Copy(pith::job::Status::Unmatched, "not a PDF".into()),
+    };
+    let opts = StreamSettings {
+        settings: pith::job::Settings::default(),
+        threads: 1,
+        spool_dir: None,
+        name: "in.tar".into(),
+        md5: false,
+        also: None,
+    };
+    let mut out = Vec::new();
+    let f = std::fs::File::open(&input).unwrap();
+    let same = stream_file(f, &mut out, &plan, &opts, &mut Vec::<MemberReport>::new()).unwrap();
+    assert_eq!(same.entries, 2);
+    let f = std::fs::File::open(&input).unwrap();
+    let e = stream_file(
+        f,
+        &mut Vec::new(),
+        &plan,
+        &opts,
+        &mut Touch(input.clone(), 0),
+    )
+    .expect_err("a tar changed during the run");
+    let why = std::error::Error::source(&e).map(|s| s.to_string()).unwrap_or_default();
+    assert!(why.contains("changed while it was read"), "{e}: {why}");
+}

@@ -479,8 +479,8 @@ pub fn stream<R: Read + Send, W: RangeWrite>(
 /// for, its members are not read through but left where they lie, read by the update where it
 /// parses them (and whole only for their SHA-1), and copied to the output by the kernel when
 /// the output is a file ([`crate::output::Writeback`]). The output is the same, byte for
-/// byte. A tar that changes while it is read gives [`ErrorKind::Read`] or
-/// [`ErrorKind::Write`], never a silently different member.
+/// byte. A tar that changes while it is read (its size or modification time) is an error
+/// ([`ErrorKind::Read`]), not an output of neither version.
 ///
 /// # Errors
 /// As [`stream`].
@@ -495,17 +495,36 @@ pub fn stream_file<W: RangeWrite>(
         Ok(m) if m.is_file() && !opts.md5 => m.len(),
         _ => return stream(input, output, plan, opts, progress),
     };
-    let reader = input
-        .try_clone()
-        .map_err(|e| Error::new(opts.name.clone(), ErrorKind::Read(e)))?;
+    let err = |e| Error::new(opts.name.clone(), ErrorKind::Read(e));
+    let reader = input.try_clone().map_err(err)?;
+    let file = Arc::new(input);
+    // Its members are read twice (where the update parses them, and when they are copied):
+    // a tar changed in between would give an output of neither, so a change is an error.
+    let stamp = |f: &File| {
+        use std::os::unix::fs::MetadataExt;
+        f.metadata().map(|m| {
+            (
+                m.len(),
+                m.mtime(),
+                m.mtime_nsec(),
+                m.ctime(),
+                m.ctime_nsec(),
+            )
+        })
+    };
+    let before = stamp(&file).map_err(err)?;
     let source: Source<File> = Source::File {
         // Headers and padding only: a small buffer, read again after each member skipped.
         r: BufReader::with_capacity(16 << 10, reader),
-        file: Arc::new(input),
+        file: Arc::clone(&file),
         len,
         offset: 0,
     };
-    run_stream(source, output, plan, opts, progress)
+    let totals = run_stream(source, output, plan, opts, progress)?;
+    if stamp(&file).map_err(err)? != before {
+        return Err(err(io::Error::other("the tar changed while it was read")));
+    }
+    Ok(totals)
 }
 
 fn run_stream<R: Read + Send, W: RangeWrite>(
