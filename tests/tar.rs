@@ -794,6 +794,46 @@ fn a_tar_file_is_read_where_it_lies_with_the_same_bytes() {
     assert_eq!(report("a.jsonl"), report("c.jsonl"));
     assert_eq!(report("b.jsonl"), report("c.jsonl"));
     assert_eq!(listing(&input), listing(&a));
+    // Standard output redirected to a file (written as a file is), from the tar's path and
+    // from standard input, and appended after what the file held (`>>`).
+    for (from_stdin, append) in [(false, false), (true, false), (false, true)] {
+        let to = d.join("stdout.tar");
+        std::fs::write(&to, if append { &b"held"[..] } else { &b""[..] }).unwrap();
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_pith"));
+        cmd.args([
+            "batch",
+            "-q",
+            "--tar",
+            if from_stdin { "-" } else { s(&input) },
+        ])
+        .args([
+            "--out-tar",
+            "-",
+            "--arxiv-metadata",
+            s(&meta),
+            "--report",
+            "/dev/null",
+        ])
+        .env("SOURCE_DATE_EPOCH", EPOCH)
+        .stdout(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .append(append)
+                .open(&to)
+                .unwrap(),
+        );
+        if from_stdin {
+            cmd.stdin(std::fs::File::open(&input).unwrap());
+        }
+        let st = cmd.status().unwrap();
+        assert!(st.success());
+        let got = std::fs::read(&to).unwrap();
+        let want = [if append { &b"held"[..] } else { &b""[..] }, &a_bytes[..]].concat();
+        assert!(
+            got == want,
+            "standard output a file: stdin {from_stdin}, append {append}"
+        );
+    }
     let x = d.join("x");
     extract(&a, &x);
     assert_eq!(
@@ -919,6 +959,8 @@ fn a_tar_that_changes_while_it_is_read_is_an_error() {
         &mut Touch(input.clone(), 0),
     )
     .expect_err("a tar changed during the run");
-    let why = std::error::Error::source(&e).map(|s| s.to_string()).unwrap_or_default();
+    let why = std::error::Error::source(&e)
+        .map(|s| s.to_string())
+        .unwrap_or_default();
     assert!(why.contains("changed while it was read"), "{e}: {why}");
 }

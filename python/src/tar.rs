@@ -263,11 +263,10 @@ pub fn process_tar<'py>(
             (None, End::File(r)) => TarInput::Reader(Box::new(r), name),
             (None, End::Path(_)) => TarInput::Reader(Box::new(io::stdin()), name),
         };
-        let mut stdout = io::stdout();
         let sink = match (output, &mut dst) {
             (Some(p), _) => TarOutput::Path(p),
             (None, End::File(w)) => TarOutput::Writer(w),
-            (None, End::Path(_)) => TarOutput::Writer(&mut stdout),
+            (None, End::Path(_)) => TarOutput::Stdout,
         };
         let totals = tar::run::run_one(&run.request(), source, sink, &mut members)?;
         if let Some(r) = &request.report {

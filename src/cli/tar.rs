@@ -258,14 +258,9 @@ fn run_one(
         Some(p) => TarInput::Path(p),
         None => TarInput::Reader(Box::new(std::io::stdin()), name),
     };
-    let stdout = std::io::stdout();
-    let mut lock;
     let sink = match output {
         Some(p) => TarOutput::Path(p),
-        None => {
-            lock = stdout.lock();
-            TarOutput::Writer(&mut lock)
-        }
+        None => TarOutput::Stdout,
     };
     let totals: Result<Totals, _> = tar::run::run_one(&run.request(), src, sink, &mut lines);
     let totals = end_report(lines, totals, to)?;

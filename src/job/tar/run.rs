@@ -59,8 +59,11 @@ pub enum TarInput<'a> {
 pub enum TarOutput<'a> {
     /// A new file, renamed into place once whole and checked.
     Path(&'a Path),
-    /// A stream (standard output, a Python file object).
+    /// A stream (a Python file object).
     Writer(&'a mut dyn Write),
+    /// Standard output: when it is a regular file (`> out.tar`), written as a file is (its
+    /// writeback started as it grows, members copied by the kernel), else as a stream.
+    Stdout,
 }
 
 /// Which metadata entries a run keeps.
@@ -251,14 +254,25 @@ fn stream_checked(
         TarInput::Reader(r, _) => Err(r),
     };
     match sink {
-        TarOutput::Writer(w) => {
-            let t = match input {
-                Ok(f) => tar::stream_file(f, w, &plan, &opts, progress)?,
-                Err(r) => tar::stream(r, w, &plan, &opts, progress)?,
-            };
-            check(&t)?;
-            Ok(t)
+        TarOutput::Stdout => {
+            let stdout = std::io::stdout();
+            let mut lock = stdout.lock();
+            let _ = lock.flush();
+            match stdout_file() {
+                Some(mut f) => {
+                    let to = crate::output::Writeback::from_here(&mut f)
+                        .map_err(|e| err(ErrorKind::Write(e)))?;
+                    let t = match input {
+                        Ok(file) => tar::stream_file(file, to, &plan, &opts, progress)?,
+                        Err(r) => tar::stream(r, to, &plan, &opts, progress)?,
+                    };
+                    check(&t)?;
+                    Ok(t)
+                }
+                None => stream_checked_to(input, &mut lock, &plan, &opts, progress, &check),
+            }
         }
+        TarOutput::Writer(w) => stream_checked_to(input, w, &plan, &opts, progress, &check),
         TarOutput::Path(out) => {
             // The writer makes the folders the tar needs (`out/my.tar` in a fresh directory).
             let mut result = None;
@@ -290,6 +304,32 @@ fn stream_checked(
             }
         }
     }
+}
+
+/// [`tar::stream`] (or [`tar::stream_file`]) to a writer, then the manifest checks.
+fn stream_checked_to(
+    input: Result<std::fs::File, Box<dyn Read + Send + '_>>,
+    w: &mut dyn Write,
+    plan: &(dyn Fn(&str) -> tar::Planned + Sync),
+    opts: &tar::StreamSettings,
+    progress: &mut dyn Progress<MemberReport>,
+    check: &dyn Fn(&Totals) -> Result<(), Error>,
+) -> Result<Totals, Error> {
+    let t = match input {
+        Ok(f) => tar::stream_file(f, w, plan, opts, progress)?,
+        Err(r) => tar::stream(r, w, plan, opts, progress)?,
+    };
+    check(&t)?;
+    Ok(t)
+}
+
+/// Standard output as a file of its own (a duplicate of its descriptor), when it is a regular
+/// file.
+fn stdout_file() -> Option<std::fs::File> {
+    use std::os::fd::AsFd;
+    let fd = std::io::stdout().as_fd().try_clone_to_owned().ok()?;
+    let f = std::fs::File::from(fd);
+    f.metadata().ok()?.is_file().then_some(f)
 }
 
 /// What happened to one tar of a [`run_dir`].

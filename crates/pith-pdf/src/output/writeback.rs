@@ -30,6 +30,21 @@ impl<'a> Writeback<'a> {
             started: 0,
         }
     }
+
+    /// A writer to `file` from where it stands (standard output redirected to a file, perhaps
+    /// after other output).
+    ///
+    /// # Errors
+    /// The error asking the file where it stands.
+    pub fn from_here(file: &'a mut File) -> io::Result<Self> {
+        use std::io::Seek;
+        let at = file.stream_position()?;
+        Ok(Writeback {
+            file,
+            written: at,
+            started: at,
+        })
+    }
 }
 
 impl Writeback<'_> {
