@@ -366,7 +366,8 @@ pub struct MemberReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replaced: Option<String>,
     /// The member's SHA-1 in base32, as the Internet Archive writes digests, for a PDF pith
-    /// read: what a capture (a CDX line) of the version's PDF is checked against.
+    /// read: what a capture (a CDX line) of the version's PDF is checked against. Not computed
+    /// for a run that keeps no lines ([`Progress::keeps_lines`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sha1: Option<String>,
     /// Whether the member was copied unchanged.
