@@ -655,7 +655,7 @@ fn out_tar_creates_its_folders_and_a_failed_run_leaves_no_report() {
 #[test]
 fn members_are_hashed_only_for_lines_that_are_kept() {
     use pith::job::progress::Progress;
-    use pith::job::tar::{stream, Action, MemberReport, Planned, StreamSettings};
+    use pith::job::tar::{stream, Action, MemberReport, Planned};
     let Some((dir, meta)) = setup("members_are_hashed_only_for_lines_that_are_kept") else {
         return;
     };
@@ -690,14 +690,7 @@ fn members_are_hashed_only_for_lines_that_are_kept() {
             Action::Copy(pith::job::Status::Unmatched, "not a PDF".into())
         },
     };
-    let opts = StreamSettings {
-        settings: pith::job::Settings::default(),
-        threads: 2,
-        spool_dir: None,
-        name: "in.tar".into(),
-        md5: false,
-        also: None,
-    };
+    let opts = library_opts(2);
     let run = |p: &mut dyn Progress<MemberReport>| {
         let mut out = Vec::new();
         let f = std::fs::File::open(&input).unwrap();
@@ -850,10 +843,11 @@ fn a_tar_file_is_read_where_it_lies_with_the_same_bytes() {
     let out = d.join("s.tar");
     let st = Command::new("strace")
         .args([
-            "-f",
+            // A file per thread: no call is cut into an unfinished and a resumed line.
+            "-ff",
             "-qq",
             "-e",
-            "trace=openat,read,pread64,copy_file_range",
+            "trace=openat,fcntl,read,pread64,copy_file_range",
             "-o",
         ])
         .arg(&log)
@@ -865,13 +859,37 @@ fn a_tar_file_is_read_where_it_lies_with_the_same_bytes() {
         .unwrap();
     assert!(st.success());
     assert!(std::fs::read(&out).unwrap() == a_bytes);
-    let text = std::fs::read_to_string(&log).unwrap();
-    let fds: Vec<String> = text
+    let text: String = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("strace.log.")
+        })
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    let mut fds: Vec<String> = text
         .lines()
         .filter(|l| l.contains("openat(") && l.contains(s(&input)))
         .map(|l| l.rsplit("= ").next().unwrap().trim().to_owned())
         .collect();
     assert!(!fds.is_empty(), "the tar is opened: {text}");
+    // Its duplicates too (the reader's own descriptor).
+    let dups: Vec<String> = text
+        .lines()
+        .filter(|l| {
+            fds.iter()
+                .any(|fd| l.contains(&format!("fcntl({fd}, F_DUPFD")))
+        })
+        .map(|l| l.rsplit("= ").next().unwrap().trim().to_owned())
+        .collect();
+    assert!(
+        !dups.is_empty(),
+        "the reader reads through a duplicate: {text}"
+    );
+    fds.extend(dups);
     let result = |l: &str| {
         l.rsplit("= ")
             .next()
@@ -905,7 +923,7 @@ fn a_tar_file_is_read_where_it_lies_with_the_same_bytes() {
 #[test]
 fn a_tar_that_changes_while_it_is_read_is_an_error() {
     use pith::job::progress::Progress;
-    use pith::job::tar::{stream_file, Action, MemberReport, Planned, StreamSettings};
+    use pith::job::tar::{stream_file, Action, MemberReport, Planned};
     let Some((dir, _meta)) = setup("a_tar_that_changes_while_it_is_read_is_an_error") else {
         return;
     };
@@ -938,14 +956,7 @@ fn a_tar_that_changes_while_it_is_read_is_an_error() {
         version: None,
         action: Action::Copy(pith::job::Status::Unmatched, "not a PDF".into()),
     };
-    let opts = StreamSettings {
-        settings: pith::job::Settings::default(),
-        threads: 1,
-        spool_dir: None,
-        name: "in.tar".into(),
-        md5: false,
-        also: None,
-    };
+    let opts = library_opts(1);
     let mut out = Vec::new();
     let f = std::fs::File::open(&input).unwrap();
     let same = stream_file(f, &mut out, &plan, &opts, &mut Vec::<MemberReport>::new()).unwrap();
@@ -963,4 +974,16 @@ fn a_tar_that_changes_while_it_is_read_is_an_error() {
         .map(|s| s.to_string())
         .unwrap_or_default();
     assert!(why.contains("changed while it was read"), "{e}: {why}");
+}
+
+/// What the library tests stream a tar with: the default settings, `threads` workers, no md5.
+fn library_opts(threads: usize) -> pith::job::tar::StreamSettings {
+    pith::job::tar::StreamSettings {
+        settings: pith::job::Settings::default(),
+        threads,
+        spool_dir: None,
+        name: "in.tar".into(),
+        md5: false,
+        also: None,
+    }
 }

@@ -69,29 +69,6 @@ fn changed() -> io::Error {
     )
 }
 
-/// Copies `len` bytes of `from` at `offset` to `to`, through a buffer.
-pub(crate) fn copy_range(
-    from: &File,
-    offset: u64,
-    len: u64,
-    to: &mut (impl Write + ?Sized),
-) -> io::Result<()> {
-    let mut buf = vec![0u8; usize::try_from(len).unwrap_or(usize::MAX).min(256 << 10)];
-    let mut done = 0u64;
-    while done < len {
-        let n = usize::try_from(len - done)
-            .unwrap_or(usize::MAX)
-            .min(buf.len());
-        let got = crate::pdf::ReadAt::read_at(from, offset + done, &mut buf[..n])?;
-        if got < n {
-            return Err(changed());
-        }
-        to.write_all(&buf[..n])?;
-        done += n as u64;
-    }
-    Ok(())
-}
-
 /// Where entries are written: a writer that can also be given a stretch of a file (a member
 /// where it lies in its tar), which the kernel may copy without it passing through memory.
 pub(crate) trait TarOut: Write {
@@ -136,7 +113,7 @@ impl Body {
                     file: None,
                     hash: sha1::Sha1::default(),
                 };
-                copy_range(file, *offset, *len, &mut to)?;
+                crate::output::copy_stretch(file, *offset, *len, &mut to)?;
                 Ok(data_encoding::BASE32.encode(&sha1::Digest::finalize(to.hash)))
             }
         }
@@ -470,9 +447,9 @@ pub(crate) fn read_entry(
         header,
         name,
         size,
-    } = match read_head(r, offset)? {
+    } = match next_head(r, offset)? {
         Ok(h) => h,
-        Err(end) => return read_trailer(r, offset, end),
+        Err(end) => return Ok(end),
     };
     let truncated = || ErrorKind::Truncated {
         member: name.clone(),
@@ -507,12 +484,7 @@ pub(crate) fn read_entry(
         let sha1 = data_encoding::BASE32.encode(&sha1::Digest::finalize(to.hash));
         Body::Spool(f, sha1)
     };
-    let mut pad = vec![0u8; padding(size)];
-    let n = read_full(r, &mut pad).map_err(ErrorKind::Read)?;
-    *offset += n as u64;
-    if n != pad.len() {
-        return Err(truncated());
-    }
+    let pad = read_pad(r, offset, size, &name)?;
     Ok(Next::Entry(Entry {
         meta,
         header,
@@ -532,15 +504,11 @@ pub(crate) fn read_entry_at(
     len: u64,
     offset: &mut u64,
 ) -> Result<Next, ErrorKind> {
-    let Head {
-        meta,
-        header,
-        name,
-        size,
-    } = match read_head(r, offset)? {
+    let h = match next_head(r, offset)? {
         Ok(h) => h,
-        Err(end) => return read_trailer(r, offset, end),
+        Err(end) => return Ok(end),
     };
+    let (meta, header, name, size) = (h.meta, h.header, h.name, h.size);
     let at = *offset;
     if len.saturating_sub(at) < size {
         return Err(ErrorKind::Truncated { member: name });
@@ -550,12 +518,7 @@ pub(crate) fn read_entry_at(
     })?;
     r.seek_relative(skip).map_err(ErrorKind::Read)?;
     *offset += size;
-    let mut pad = vec![0u8; padding(size)];
-    let n = read_full(r, &mut pad).map_err(ErrorKind::Read)?;
-    *offset += n as u64;
-    if n != pad.len() {
-        return Err(ErrorKind::Truncated { member: name });
-    }
+    let pad = read_pad(r, offset, size, &name)?;
     Ok(Next::Entry(Entry {
         meta,
         header,
@@ -563,6 +526,32 @@ pub(crate) fn read_entry_at(
         body: Body::At(Arc::clone(file), at, size),
         pad,
     }))
+}
+
+/// The next entry's head, or the end-of-archive with what follows it.
+fn next_head(r: &mut impl Read, offset: &mut u64) -> Result<Result<Head, Next>, ErrorKind> {
+    Ok(match read_head(r, offset)? {
+        Ok(h) => Ok(h),
+        Err(end) => Err(read_trailer(r, offset, end)?),
+    })
+}
+
+/// The padding after a member of `size` bytes named `name`, as it is.
+fn read_pad(
+    r: &mut impl Read,
+    offset: &mut u64,
+    size: u64,
+    name: &str,
+) -> Result<Vec<u8>, ErrorKind> {
+    let mut pad = vec![0u8; padding(size)];
+    let n = read_full(r, &mut pad).map_err(ErrorKind::Read)?;
+    *offset += n as u64;
+    if n != pad.len() {
+        return Err(ErrorKind::Truncated {
+            member: name.to_owned(),
+        });
+    }
+    Ok(pad)
 }
 
 /// What follows the end-of-archive, kept to be written back as it was: zero blocks up to

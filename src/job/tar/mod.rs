@@ -259,7 +259,7 @@ impl<W: RangeWrite> TarOut for Hashing<io::BufWriter<W>> {
     fn range(&mut self, from: &File, offset: u64, len: u64) -> io::Result<()> {
         if self.md5.is_some() {
             // Hashed as it passes.
-            return format::copy_range(from, offset, len, self);
+            return crate::output::copy_stretch(from, offset, len, self);
         }
         self.inner.flush()?;
         self.inner.get_mut().write_range(from, offset, len)?;
@@ -276,7 +276,7 @@ pub trait RangeWrite: Write {
     /// # Errors
     /// The error reading `from` or writing.
     fn write_range(&mut self, from: &File, offset: u64, len: u64) -> io::Result<()> {
-        format::copy_range(from, offset, len, self)
+        crate::output::copy_stretch(from, offset, len, self)
     }
 }
 

@@ -48,7 +48,7 @@ mod group;
 mod writeback;
 
 pub use group::Group;
-pub use writeback::Writeback;
+pub use writeback::{copy_stretch, Writeback};
 
 /// An output that could not be written: the file, what failed, and the I/O error as its cause.
 #[derive(Debug, thiserror::Error)]

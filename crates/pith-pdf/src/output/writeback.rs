@@ -101,18 +101,7 @@ impl Writeback<'_> {
 
     /// [`Writeback::copy_range`] through a buffer.
     fn copy_by_reading(&mut self, from: &File, offset: u64, len: u64) -> io::Result<()> {
-        use std::os::unix::fs::FileExt;
-        let mut buf = vec![0u8; usize::try_from(len).unwrap_or(usize::MAX).min(256 << 10)];
-        let mut done = 0u64;
-        while done < len {
-            let n = usize::try_from(len - done)
-                .unwrap_or(usize::MAX)
-                .min(buf.len());
-            from.read_exact_at(&mut buf[..n], offset + done)?;
-            self.write_all(&buf[..n])?;
-            done += n as u64;
-        }
-        Ok(())
+        copy_stretch(from, offset, len, self)
     }
 }
 
@@ -126,6 +115,38 @@ impl Write for Writeback<'_> {
     fn flush(&mut self) -> io::Result<()> {
         self.file.flush()
     }
+}
+
+/// Copies `len` bytes of `from` at `offset` to `to` through a buffer (at most 256 KiB).
+///
+/// # Errors
+/// The error reading `from` (`UnexpectedEof` when it ends before `offset + len`) or writing
+/// `to`.
+pub fn copy_stretch(
+    from: &File,
+    offset: u64,
+    len: u64,
+    to: &mut (impl Write + ?Sized),
+) -> io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    let mut buf = vec![0u8; usize::try_from(len).unwrap_or(usize::MAX).min(256 << 10)];
+    let mut done = 0u64;
+    while done < len {
+        let n = usize::try_from(len - done)
+            .unwrap_or(usize::MAX)
+            .min(buf.len());
+        from.read_exact_at(&mut buf[..n], offset + done)
+            .map_err(|e| match e.kind() {
+                io::ErrorKind::UnexpectedEof => io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "the file copied from ends before the stretch does",
+                ),
+                _ => e,
+            })?;
+        to.write_all(&buf[..n])?;
+        done += n as u64;
+    }
+    Ok(())
 }
 
 /// Asks the kernel to start writing `len` bytes of `file` from `offset` to disk now (all of
