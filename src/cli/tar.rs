@@ -45,8 +45,9 @@ pub struct TarArgs {
     /// its manifest entry; without it the entry is found by the tar's md5 and size.
     #[arg(long, value_name = "NAME")]
     pub tar_name: Option<String>,
-    /// Where members larger than 16 MiB are spooled while they are updated (default: the
-    /// system's temporary directory).
+    /// Where members larger than 16 MiB are spooled while they are updated, for a tar read
+    /// through (standard input, or with --arxiv-manifest); a tar named by its path is read
+    /// where it lies (default: the system's temporary directory).
     #[arg(long, value_name = "DIR")]
     pub spool_dir: Option<PathBuf>,
 }
