@@ -655,7 +655,7 @@ fn out_tar_creates_its_folders_and_a_failed_run_leaves_no_report() {
 #[test]
 fn members_are_hashed_only_for_lines_that_are_kept() {
     use pith::job::progress::Progress;
-    use pith::job::tar::{stream, Action, MemberReport, Planned};
+    use pith::job::tar::{stream, MemberReport};
     let Some((dir, meta)) = setup("members_are_hashed_only_for_lines_that_are_kept") else {
         return;
     };
@@ -680,16 +680,7 @@ fn members_are_hashed_only_for_lines_that_are_kept() {
             false
         }
     }
-    let number = pith::PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
-    let plan = |name: &str| Planned {
-        id: None,
-        version: None,
-        action: if name.ends_with(".pdf") {
-            Action::Inject(number.clone(), Box::default())
-        } else {
-            Action::Copy(pith::job::Status::Unmatched, "not a PDF".into())
-        },
-    };
+    let plan = library_plan;
     let opts = library_opts(2);
     let run = |p: &mut dyn Progress<MemberReport>| {
         let mut out = Vec::new();
@@ -923,7 +914,7 @@ fn a_tar_file_is_read_where_it_lies_with_the_same_bytes() {
 #[test]
 fn a_tar_that_changes_while_it_is_read_is_an_error() {
     use pith::job::progress::Progress;
-    use pith::job::tar::{stream_file, Action, MemberReport, Planned};
+    use pith::job::tar::{stream_file, MemberReport};
     let Some((dir, _meta)) = setup("a_tar_that_changes_while_it_is_read_is_an_error") else {
         return;
     };
@@ -951,11 +942,7 @@ fn a_tar_that_changes_while_it_is_read_is_an_error() {
             }
         }
     }
-    let plan = |_: &str| Planned {
-        id: None,
-        version: None,
-        action: Action::Copy(pith::job::Status::Unmatched, "not a PDF".into()),
-    };
+    let plan = library_plan;
     let opts = library_opts(1);
     let mut out = Vec::new();
     let f = std::fs::File::open(&input).unwrap();
@@ -974,6 +961,21 @@ fn a_tar_that_changes_while_it_is_read_is_an_error() {
         .map(|s| s.to_string())
         .unwrap_or_default();
     assert!(why.contains("changed while it was read"), "{e}: {why}");
+}
+
+/// What the library tests plan for a member: a number for a PDF, a copy for anything else.
+fn library_plan(name: &str) -> pith::job::tar::Planned {
+    use pith::job::tar::{Action, Planned};
+    let number = pith::PithNumber::parse("pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5").unwrap();
+    Planned {
+        id: None,
+        version: None,
+        action: if name.ends_with(".pdf") {
+            Action::Inject(number, Box::default())
+        } else {
+            Action::Copy(pith::job::Status::Unmatched, "not a PDF".into())
+        },
+    }
 }
 
 /// What the library tests stream a tar with: the default settings, `threads` workers, no md5.

@@ -564,10 +564,9 @@ impl super::tar::AlsoRead for RefsSink {
         match body {
             super::tar::Body::Mem(v) => self.pdf(v.as_slice(), name, settings),
             super::tar::Body::Spool(f, _) => self.pdf(f, name, settings),
-            super::tar::Body::At(..) => match body.window() {
-                Some(w) => self.pdf(w, name, settings),
-                None => None,
-            },
+            super::tar::Body::At(f, offset, len) => {
+                self.pdf(super::tar::Window::new(f, *offset, *len), name, settings)
+            }
         }
     }
 }

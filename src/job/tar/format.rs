@@ -45,6 +45,13 @@ pub struct Window<'a> {
     len: u64,
 }
 
+impl<'a> Window<'a> {
+    /// The `len` bytes of `file` at `offset` (a [`Body::At`]'s fields).
+    pub fn new(file: &'a File, offset: u64, len: u64) -> Self {
+        Window { file, offset, len }
+    }
+}
+
 impl crate::pdf::ReadAt for Window<'_> {
     fn len(&self) -> u64 {
         self.len
@@ -86,18 +93,6 @@ impl Body {
         }
     }
 
-    /// The data where it lies in its tar, when it lies there.
-    pub fn window(&self) -> Option<Window<'_>> {
-        match self {
-            Body::At(file, offset, len) => Some(Window {
-                file,
-                offset: *offset,
-                len: *len,
-            }),
-            _ => None,
-        }
-    }
-
     /// The base32 SHA-1 of the data, as the Internet Archive writes digests: computed here for
     /// data in memory or in its tar (read in pieces), kept from the spooling for a spooled
     /// member.
@@ -109,12 +104,9 @@ impl Body {
             Body::Mem(v) => Ok(crate::capture::sha1_base32(v)),
             Body::Spool(_, sha1) => Ok(sha1.clone()),
             Body::At(file, offset, len) => {
-                let mut to = Hashed {
-                    file: None,
-                    hash: sha1::Sha1::default(),
-                };
-                crate::output::copy_stretch(file, *offset, *len, &mut to)?;
-                Ok(data_encoding::BASE32.encode(&sha1::Digest::finalize(to.hash)))
+                let mut hash = sha1::Sha1::default();
+                crate::output::copy_stretch(file, *offset, *len, &mut hash)?;
+                Ok(data_encoding::BASE32.encode(&sha1::Digest::finalize(hash)))
             }
         }
     }
@@ -414,24 +406,21 @@ fn read_head(r: &mut impl Read, offset: &mut u64) -> Result<Result<Head, Vec<u8>
     }
 }
 
-/// A writer that hashes (SHA-1) what it passes on to a file, or what it is given.
+/// A writer that hashes (SHA-1) what it passes on to a file.
 struct Hashed<'a> {
-    file: Option<&'a mut File>,
+    file: &'a mut File,
     hash: sha1::Sha1,
 }
 
 impl Write for Hashed<'_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = match &mut self.file {
-            Some(f) => f.write(buf)?,
-            None => buf.len(),
-        };
+        let n = self.file.write(buf)?;
         sha1::Digest::update(&mut self.hash, &buf[..n]);
         Ok(n)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.file.as_mut().map_or(Ok(()), |f| f.flush())
+        self.file.flush()
     }
 }
 
@@ -470,7 +459,7 @@ pub(crate) fn read_entry(
         .map_err(ErrorKind::Spool)?;
         // Hashed as the bytes go to the file: a large member is read from the archive once.
         let mut to = Hashed {
-            file: Some(&mut f),
+            file: &mut f,
             hash: sha1::Sha1::default(),
         };
         let n = io::copy(&mut r.take(size), &mut to).map_err(|e| match e.kind() {

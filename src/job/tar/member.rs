@@ -123,10 +123,10 @@ pub fn process_member(
             job::item::update(name, v.as_slice(), v.len() as u64, number, paper, settings)
         }
         Body::Spool(f, _) => job::item::update(name, f, body.len(), number, paper, settings),
-        Body::At(..) => match body.window() {
-            Some(w) => job::item::update(name, w, body.len(), number, paper, settings),
-            None => unreachable!("a member in its tar has a window"),
-        },
+        Body::At(f, offset, len) => {
+            let w = super::Window::new(f, *offset, *len);
+            job::item::update(name, w, *len, number, paper, settings)
+        }
     }
 }
 

@@ -556,8 +556,11 @@ fn run_stream<R: Read + Send, W: RangeWrite>(
         Source::File { .. } => threads * IN_FLIGHT_WHERE_THEY_LIE + 2,
     };
     // As many kept as may be in flight: in a steady run every member's buffer is one used
-    // before (a fresh one costs a page fault per 4 KiB).
-    let buffers = Buffers::new(threads * IN_FLIGHT_PER_WORKER + 2);
+    // before (a fresh one costs a page fault per 4 KiB). Members read where they lie need none.
+    let buffers = Buffers::new(match source {
+        Source::Stream { .. } => in_flight,
+        Source::File { .. } => 0,
+    });
     // The SHA-1 is for the report's lines only.
     let digests = progress.keeps_lines();
     // Each PDF member gets its own token: the per-file bound, cancelled when `progress`

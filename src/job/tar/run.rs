@@ -249,9 +249,11 @@ fn stream_checked(
         }
     }
     // A tar named by its path is read where it lies (its members are not read through).
-    let input: Result<std::fs::File, Box<dyn Read + Send>> = match src {
-        TarInput::Path(p) => Ok(std::fs::File::open(p).map_err(|e| err(ErrorKind::Read(e)))?),
-        TarInput::Reader(r, _) => Err(r),
+    let input = match src {
+        TarInput::Path(p) => {
+            Opened::File(std::fs::File::open(p).map_err(|e| err(ErrorKind::Read(e)))?)
+        }
+        TarInput::Reader(r, _) => Opened::Reader(r),
     };
     match sink {
         TarOutput::Stdout => {
@@ -262,12 +264,7 @@ fn stream_checked(
                 Some(mut f) => {
                     let to = crate::output::Writeback::from_here(&mut f)
                         .map_err(|e| err(ErrorKind::Write(e)))?;
-                    let t = match input {
-                        Ok(file) => tar::stream_file(file, to, &plan, &opts, progress)?,
-                        Err(r) => tar::stream(r, to, &plan, &opts, progress)?,
-                    };
-                    check(&t)?;
-                    Ok(t)
+                    stream_checked_to(input, to, &plan, &opts, progress, &check)
                 }
                 None => stream_checked_to(input, &mut lock, &plan, &opts, progress, &check),
             }
@@ -280,11 +277,7 @@ fn stream_checked(
                 // Its writeback runs while the rest is read and updated: the sync before the
                 // rename then waits for the last stretch only.
                 let to = crate::output::Writeback::new(f);
-                let r = match input {
-                    Ok(file) => tar::stream_file(file, to, &plan, &opts, progress),
-                    Err(r) => tar::stream(r, to, &plan, &opts, progress),
-                }
-                .and_then(|t| check(&t).map(|_| t));
+                let r = stream_checked_to(input, to, &plan, &opts, progress, &check);
                 let ok = r.is_ok();
                 result = Some(r);
                 if ok {
@@ -306,18 +299,24 @@ fn stream_checked(
     }
 }
 
-/// [`tar::stream`] (or [`tar::stream_file`]) to a writer, then the manifest checks.
-fn stream_checked_to(
-    input: Result<std::fs::File, Box<dyn Read + Send + '_>>,
-    w: &mut dyn Write,
+/// A tar opened for a run: a file (read where it lies when it is a regular one), or a stream.
+enum Opened<'a> {
+    File(std::fs::File),
+    Reader(Box<dyn Read + Send + 'a>),
+}
+
+/// [`tar::stream_file`] or [`tar::stream`] to `w`, then the manifest checks.
+fn stream_checked_to<W: tar::RangeWrite>(
+    input: Opened<'_>,
+    w: W,
     plan: &(dyn Fn(&str) -> tar::Planned + Sync),
     opts: &tar::StreamSettings,
     progress: &mut dyn Progress<MemberReport>,
     check: &dyn Fn(&Totals) -> Result<(), Error>,
 ) -> Result<Totals, Error> {
     let t = match input {
-        Ok(f) => tar::stream_file(f, w, plan, opts, progress)?,
-        Err(r) => tar::stream(r, w, plan, opts, progress)?,
+        Opened::File(f) => tar::stream_file(f, w, plan, opts, progress)?,
+        Opened::Reader(r) => tar::stream(r, w, plan, opts, progress)?,
     };
     check(&t)?;
     Ok(t)

@@ -66,7 +66,7 @@ impl Writeback<'_> {
     /// writing the file.
     pub fn copy_range(&mut self, from: &File, offset: u64, len: u64) -> io::Result<()> {
         #[cfg(not(any(target_os = "linux", target_os = "android")))]
-        return self.copy_by_reading(from, offset, len);
+        return copy_stretch(from, offset, len, self);
         #[cfg(any(target_os = "linux", target_os = "android"))]
         self.copy_by_kernel(from, offset, len)
     }
@@ -80,28 +80,18 @@ impl Writeback<'_> {
         while at < end {
             let want = usize::try_from(end - at).unwrap_or(usize::MAX).min(1 << 30);
             match rustix::fs::copy_file_range(from, Some(&mut at), &*self.file, None, want) {
-                Ok(0) => {
-                    return Err(io::Error::new(
-                        io::ErrorKind::UnexpectedEof,
-                        "the file copied from ends before the stretch does",
-                    ))
-                }
+                Ok(0) => return Err(ends_early()),
                 Ok(n) => self.wrote(n as u64),
                 Err(Errno::INTR) => {}
                 // Files the kernel cannot copy between (other file systems on older kernels,
                 // special files): read and written.
                 Err(Errno::XDEV | Errno::INVAL | Errno::NOSYS | Errno::OPNOTSUPP | Errno::BADF) => {
-                    return self.copy_by_reading(from, at, end - at)
+                    return copy_stretch(from, at, end - at, self)
                 }
                 Err(e) => return Err(e.into()),
             }
         }
         Ok(())
-    }
-
-    /// [`Writeback::copy_range`] through a buffer.
-    fn copy_by_reading(&mut self, from: &File, offset: u64, len: u64) -> io::Result<()> {
-        copy_stretch(from, offset, len, self)
     }
 }
 
@@ -137,16 +127,21 @@ pub fn copy_stretch(
             .min(buf.len());
         from.read_exact_at(&mut buf[..n], offset + done)
             .map_err(|e| match e.kind() {
-                io::ErrorKind::UnexpectedEof => io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    "the file copied from ends before the stretch does",
-                ),
+                io::ErrorKind::UnexpectedEof => ends_early(),
                 _ => e,
             })?;
         to.write_all(&buf[..n])?;
         done += n as u64;
     }
     Ok(())
+}
+
+/// The error of a file copied from that is shorter than the stretch asked of it.
+fn ends_early() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::UnexpectedEof,
+        "the file copied from ends before the stretch does",
+    )
 }
 
 /// Asks the kernel to start writing `len` bytes of `file` from `offset` to disk now (all of
