@@ -31,14 +31,12 @@ pub fn shape(s: &str) -> Shape {
     let b = s.as_bytes();
     // The position just past the next `pat` at or after `from` (or the end of the text).
     let past = |from: usize, pat: &[u8]| {
-        b[from.min(b.len())..]
-            .windows(pat.len())
-            .position(|w| w == pat)
-            .map_or(b.len(), |p| from + p + pat.len())
+        let from = from.min(b.len());
+        memchr::memmem::find(&b[from..], pat).map_or(b.len(), |p| from + p + pat.len())
     };
     let (mut depth, mut max, mut attrs, mut elements) = (0usize, 0usize, 0usize, 0usize);
     let mut i = 0;
-    while let Some(k) = b[i..].iter().position(|&c| c == b'<') {
+    while let Some(k) = memchr::memchr(b'<', &b[i..]) {
         i += k;
         let rest = &b[i..];
         if rest.starts_with(b"<!--") {
@@ -54,17 +52,28 @@ pub fn shape(s: &str) -> Shape {
             i = past(i + 2, b">");
         } else {
             // A start tag, to its first `>` outside quotes; `=` outside quotes counts attributes.
-            let (mut j, mut quote, mut eq) = (i + 1, None, 0usize);
-            while j < b.len() {
-                match (quote, b[j]) {
-                    (Some(q), c) if c == q => quote = None,
-                    (Some(_), _) => {}
-                    (None, c @ (b'"' | b'\'')) => quote = Some(c),
-                    (None, b'=') => eq += 1,
-                    (None, b'>') => break,
-                    (None, _) => {}
+            // Outside quotes only `"`, `'`, `=` and `>` matter, inside only the closing quote:
+            // the tag runs to the first `>` from `j`, unless a quote opened before it closes
+            // after it, and the search starts again past that quote.
+            let (mut j, mut eq) = (i + 1, 0usize);
+            'tag: loop {
+                let end = memchr::memchr(b'>', &b[j..]).map_or(b.len(), |e| j + e);
+                let mut k = j;
+                while let Some(at) = memchr::memchr3(b'"', b'\'', b'=', &b[k..end]).map(|o| k + o) {
+                    if b[at] == b'=' {
+                        eq += 1;
+                        k = at + 1;
+                        continue;
+                    }
+                    let close = memchr::memchr(b[at], &b[at + 1..]).map_or(b.len(), |e| at + 2 + e);
+                    if close > end {
+                        j = close;
+                        continue 'tag;
+                    }
+                    k = close;
                 }
-                j += 1;
+                j = end;
+                break;
             }
             attrs = attrs.max(eq);
             elements += 1;
@@ -110,4 +119,86 @@ pub fn push_escaped(out: &mut String, c: char) -> bool {
         _ => return false,
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`shape`] one byte at a time: the reading the searches above must agree with.
+    fn shape_bytewise(s: &str) -> Shape {
+        let b = s.as_bytes();
+        let past = |from: usize, pat: &[u8]| {
+            b[from.min(b.len())..]
+                .windows(pat.len())
+                .position(|w| w == pat)
+                .map_or(b.len(), |p| from + p + pat.len())
+        };
+        let (mut depth, mut max, mut attrs, mut elements) = (0, 0, 0, 0);
+        let mut i = 0;
+        while let Some(k) = b[i..].iter().position(|&c| c == b'<') {
+            i += k;
+            let rest = &b[i..];
+            if rest.starts_with(b"<!--") {
+                i = past(i + 4, b"-->");
+            } else if rest.starts_with(b"<![CDATA[") {
+                i = past(i + 9, b"]]>");
+            } else if rest.starts_with(b"<?") {
+                i = past(i + 2, b"?>");
+            } else if rest.starts_with(b"</") {
+                depth = usize::saturating_sub(depth, 1);
+                i = past(i + 2, b">");
+            } else if rest.starts_with(b"<!") {
+                i = past(i + 2, b">");
+            } else {
+                let (mut j, mut quote, mut eq) = (i + 1, None, 0);
+                while j < b.len() {
+                    match (quote, b[j]) {
+                        (Some(q), c) if c == q => quote = None,
+                        (Some(_), _) => {}
+                        (None, c @ (b'"' | b'\'')) => quote = Some(c),
+                        (None, b'=') => eq += 1,
+                        (None, b'>') => break,
+                        (None, _) => {}
+                    }
+                    j += 1;
+                }
+                attrs = usize::max(attrs, eq);
+                elements += 1;
+                if !(j < b.len() && b[j - 1] == b'/') {
+                    depth += 1;
+                    max = usize::max(max, depth);
+                }
+                i = (j + 1).min(b.len());
+            }
+        }
+        Shape {
+            depth: max,
+            attributes: attrs,
+            elements,
+        }
+    }
+
+    #[test]
+    fn shape_agrees_with_a_bytewise_scan() {
+        // Short texts over the bytes the scan looks at, from a fixed xorshift sequence.
+        const ALPHABET: &[u8] = b"<>/=\"'!-?[]CDATa x";
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..50_000 {
+            let len = (next() % 40) as usize;
+            let s: String = (0..len)
+                .map(|_| ALPHABET[(next() % ALPHABET.len() as u64) as usize] as char)
+                .collect();
+            assert_eq!(shape(&s), shape_bytewise(&s), "{s:?}");
+        }
+        let packet =
+            "<x:xmpmeta a='>' b=\"x'\"><r c=\"1\"/><!-- <q> --><![CDATA[<z>]]></x:xmpmeta>";
+        assert_eq!(shape(packet), shape_bytewise(packet));
+    }
 }

@@ -249,10 +249,14 @@ fn plan_update<R: ReadAt>(
     let shows = |p: &Printed| p.text.clone().or_else(|| p.url.clone()).unwrap_or_default();
     // Text pith did not draw: refused when the file would name another number beside it,
     // not when it carries this one already (the text then stands as it stood).
-    // The packet is read once, here, for every question below (parsing it was the dearest
-    // step of an update after the file system's).
-    let parsed = doc.packet.as_deref().map(xmp::read);
-    let read_ok = parsed.as_ref().and_then(|r| r.as_ref().ok());
+    // The packet is parsed once, here, for every question below and for the merge (parsing
+    // it was the dearest step of an update after the file system's).
+    let text = doc.packet.as_deref().map(xmp::Text::of);
+    let parsed = text.as_ref().map(xmp::Text::parse);
+    let read_ok = parsed
+        .as_ref()
+        .and_then(|r| r.as_ref().ok())
+        .map(xmp::Parsed::values);
     let carries = read_ok
         .and_then(|v| v.number.clone())
         .or_else(|| doc.info.as_ref().and_then(|(d, _)| info::read(d).0))
@@ -326,23 +330,24 @@ fn plan_update<R: ReadAt>(
         paper: opts.paper.clone(),
     };
     let mut replaced_xmp = None;
-    let mut packet = doc.packet.clone();
     let previous = read_ok
         .and_then(|v| v.number.clone())
         .or_else(|| doc.info.as_ref().and_then(|(d, _)| info::read(d).0));
-    let values = match parsed {
+    // The packet merged into below, parsed; none when there is none, or when it is not XMP
+    // and `force` replaces it.
+    let parsed = match parsed {
         None => None,
         Some(Ok(v)) => Some(v),
         Some(Err(_)) if opts.force => {
-            replaced_xmp = packet.take();
+            replaced_xmp = doc.packet.clone();
             None
         }
         Some(Err(e)) => return Err(e),
     };
-    let pdfa4 = values.as_ref().and_then(|v| v.pdfa_part.as_deref()) == Some("4");
+    let values = parsed.as_ref().map(xmp::Parsed::values);
+    let pdfa4 = values.and_then(|v| v.pdfa_part.as_deref()) == Some("4");
     let paper_entries = paper_info(
-        values.as_ref(),
-        packet.as_deref(),
+        parsed.as_ref(),
         doc.info.as_ref().map(|(d, _)| d),
         &opts.paper,
     );
@@ -357,7 +362,7 @@ fn plan_update<R: ReadAt>(
     // Info entries pith wrote for a paper before that this update does not write again (the
     // number is now another paper's, or none is known): they go.
     let stale_info: Vec<&str> = info::paper_keys_held(doc.info.as_ref().map(|(d, _)| d), |name| {
-        values.as_ref().is_some_and(|v| v.added(name))
+        values.is_some_and(|v| v.added(name))
     })
     .into_iter()
     .filter(|key| !entries.iter().any(|e| e.key == *key))
@@ -367,14 +372,11 @@ fn plan_update<R: ReadAt>(
             Some((d, _)) => info::carries(d, &entries) && (!pdfa4 || info::read(d) == (None, None)),
             None => entries.is_empty(),
         };
-    let xmp_ok = match (&values, &packet) {
-        (Some(v), Some(p)) => {
-            v.carries(&props)
-                && info_added.iter().all(|a| v.added(a))
-                && xmp::current(p, &props, &info_added).unwrap_or(false)
-        }
-        _ => false,
-    };
+    let xmp_ok = parsed.as_ref().is_some_and(|p| {
+        p.values().carries(&props)
+            && info_added.iter().all(|a| p.values().added(a))
+            && p.current(&props, &info_added).unwrap_or(false)
+    });
     let stamp_ok = stamp.as_ref().is_none_or(stamp::Plan::is_current);
     if info_ok && xmp_ok && stamp_ok && redraw.is_empty() {
         return Ok(Injection::nothing_to_write(previous, notes));
@@ -384,13 +386,17 @@ fn plan_update<R: ReadAt>(
     let (mut up, mut written) = start_update(doc)?;
 
     // XMP: a new version of the existing metadata stream, or a new stream and catalog.
-    let new_packet = match xmp::merge_with(packet.as_deref(), &props, &opts.now, &info_added) {
-        Ok(p) => p,
-        Err(_) if opts.force && packet.is_some() => {
-            replaced_xmp = packet.take();
-            xmp::merge_with(None, &props, &opts.now, &info_added)?
+    let merged = match parsed
+        .as_ref()
+        .map(|p| p.merge(&props, &opts.now, &info_added))
+    {
+        Some(Ok(m)) => m,
+        None => xmp::merge_new(&props, &opts.now, &info_added)?,
+        Some(Err(_)) if opts.force => {
+            replaced_xmp = doc.packet.clone();
+            xmp::merge_new(&props, &opts.now, &info_added)?
         }
-        Err(e) => return Err(e),
+        Some(Err(e)) => return Err(e),
     };
     let meta = match doc.metadata_ref {
         Some(r) => r,
@@ -410,12 +416,13 @@ fn plan_update<R: ReadAt>(
             m
         }
     };
-    up.metadata(meta, &new_packet);
-    let also = xmp::read(&new_packet)
-        .map(|v| v.added)
-        .unwrap_or_default()
-        .into_iter()
+    up.metadata(meta, &merged.bytes);
+    let also = merged
+        .values
+        .added
+        .iter()
         .filter(|a| !a.starts_with("Info/"))
+        .map(String::as_str)
         .collect::<Vec<_>>();
     let also = if also.is_empty() {
         String::new()
@@ -543,16 +550,19 @@ fn plan_update<R: ReadAt>(
 /// none of the publisher's, neither in Info nor in XMP (what pith added before counts as
 /// pith's), and never on PDF/A, whose Info and XMP must agree entry by entry.
 fn paper_info(
-    values: Option<&xmp::Values>,
-    packet: Option<&[u8]>,
+    parsed: Option<&xmp::Parsed>,
     info: Option<&crate::syntax::Dict>,
     paper: &xmp::PaperFacts,
 ) -> Vec<info::Entry> {
+    let values = parsed.map(xmp::Parsed::values);
     if values.is_some_and(|v| v.pdfa_part.is_some()) {
         return Vec::new();
     }
-    let (xmp_title, xmp_creator) = packet
-        .and_then(|p| xmp::publisher_has(p).ok())
+    if paper.title.as_ref().is_none_or(|t| t.is_empty()) && paper.creators.is_empty() {
+        return Vec::new();
+    }
+    let (xmp_title, xmp_creator) = parsed
+        .and_then(|p| p.publisher_has().ok())
         .unwrap_or((false, false));
     let was_ours = |name: &str| values.is_some_and(|v| v.added(name));
     let info_has = |key: &str, name: &str| {

@@ -63,20 +63,23 @@ pub fn rewrite<R: ReadAt>(
         paper: opts.paper.clone(),
     };
     let out = repair::rewrite_document(&data, |old| {
-        let values = old.as_deref().map(xmp::read);
-        let old = match values {
+        let text = old.as_deref().map(xmp::Text::of);
+        // The old packet parsed; a packet that is not XMP is replaced under `force`.
+        let parsed = match text.as_ref().map(xmp::Text::parse) {
             Some(Err(e)) if !opts.force => return Err(e),
-            Some(Err(_)) => None,
-            _ => old,
+            Some(Err(_)) | None => None,
+            Some(Ok(p)) => Some(p),
         };
-        let read = match values {
-            Some(Ok(ref v)) => Some(v),
-            _ => None,
-        };
-        let pdfa4 = read.is_some_and(|v| v.pdfa_part.as_deref() == Some("4"));
-        let paper_entries = paper_info(read, old.as_deref(), old_info.as_ref(), &opts.paper);
+        let pdfa4 = parsed
+            .as_ref()
+            .is_some_and(|p| p.values().pdfa_part.as_deref() == Some("4"));
+        let paper_entries = paper_info(parsed.as_ref(), old_info.as_ref(), &opts.paper);
         let info_added: Vec<&str> = paper_entries.iter().map(info::added_name).collect();
-        let packet = xmp::merge_with(old.as_deref(), &props, &opts.now, &info_added)?;
+        let packet = match &parsed {
+            Some(p) => p.merge(&props, &opts.now, &info_added)?,
+            None => xmp::merge_new(&props, &opts.now, &info_added)?,
+        }
+        .bytes;
         let entries = if pdfa4 {
             vec![]
         } else {

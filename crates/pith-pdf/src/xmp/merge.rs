@@ -1,14 +1,13 @@
 //! Merging pith's values into a packet (or a new one): the items, properties and PDF/A
 //! extension schemas written, as byte-range edits that keep everything else as it was.
 
-use std::borrow::Cow;
 use std::ops::Range;
 
-use roxmltree::Node;
+use roxmltree::{Document, Node};
 
-use super::read::{is, rdf_root, read, scheme_value, values};
+use super::read::{is, rdf_root, scheme_value, values};
 use super::strip::strip_doc;
-use super::text::{parse, text_of};
+use super::text::{parse, Parsed, Text};
 use super::{
     apply, needs_extension_schema, xmp_err, PaperFacts, Props, Values, DC_NS, PADDING, PDFAEXT_NS,
     PDFAPROPERTY_NS, PDFASCHEMA_NS, PITH_NS, PRISM_NS, RDF_NS, XMPIDQ_NS, XMP_NS,
@@ -22,12 +21,37 @@ use crate::Error;
 /// # Errors
 /// As [`merge`].
 pub fn current(packet: &[u8], p: &Props, info_added: &[&str]) -> Result<bool, Error> {
-    let before = read(packet)?;
-    if !before.carries(p) {
-        return Ok(false);
+    Text::of(packet).parse()?.current(p, info_added)
+}
+
+/// A merged packet and what it says, as read back to check it.
+pub(crate) struct Merged {
+    pub(crate) bytes: Vec<u8>,
+    pub(crate) values: Values,
+}
+
+impl Parsed<'_> {
+    /// [`current`] of this packet.
+    pub(crate) fn current(&self, p: &Props, info_added: &[&str]) -> Result<bool, Error> {
+        if !self.values.carries(p) {
+            return Ok(false);
+        }
+        Ok(self.values.key() == self.merge(p, "", info_added)?.values.key())
     }
-    let after = read(&merge_with(Some(packet), p, "", info_added)?)?;
-    Ok(before.key() == after.key())
+
+    /// [`merge_with`] into this packet.
+    pub(crate) fn merge(&self, p: &Props, now: &str, info_added: &[&str]) -> Result<Merged, Error> {
+        merge_parsed(self.s, &self.doc, &self.values, p, now, info_added)
+    }
+}
+
+/// [`merge_with`] into no packet: a new one.
+pub(crate) fn merge_new(p: &Props, now: &str, info_added: &[&str]) -> Result<Merged, Error> {
+    let s = format!(
+        "<?xpacket begin=\"\u{feff}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">\n <rdf:RDF xmlns:rdf=\"{RDF_NS}\">\n </rdf:RDF>\n</x:xmpmeta>\n<?xpacket end=\"w\"?>"
+    );
+    let doc = parse(&s)?;
+    merge_parsed(&s, &doc, &values(&doc), p, now, info_added)
 }
 
 use crate::xml::escape as esc;
@@ -261,35 +285,45 @@ pub fn merge_with(
     now: &str,
     info_added: &[&str],
 ) -> Result<Vec<u8>, Error> {
-    let s: Cow<str> = match packet {
-        Some(b) => text_of(b)?,
-        None => Cow::Owned(format!(
-                "<?xpacket begin=\"\u{feff}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">\n <rdf:RDF xmlns:rdf=\"{RDF_NS}\">\n </rdf:RDF>\n</x:xmpmeta>\n<?xpacket end=\"w\"?>"
-        )),
+    let merged = match packet {
+        Some(b) => Text::of(b).parse()?.merge(p, now, info_added)?,
+        None => merge_new(p, now, info_added)?,
     };
+    Ok(merged.bytes)
+}
+
+/// [`merge_with`] into the text `s`, parsed already as `first`, which says `said`.
+fn merge_parsed(
+    s: &str,
+    first: &Document,
+    said: &Values,
+    p: &Props,
+    now: &str,
+    info_added: &[&str],
+) -> Result<Merged, Error> {
     // pith's older values out first: what remains is the publisher's, never touched. A packet
-    // with none of them (most) is parsed once for both.
-    let first = parse(&s)?;
-    let stripped;
-    let (s, doc) = match strip_doc(&first, &s)? {
+    // with none of them (most) is merged into as it was parsed.
+    let (stripped, reparsed, fresh);
+    let (s, doc, known) = match strip_doc(first, s, said)? {
         Some(t) => {
             stripped = t;
-            (stripped.as_str(), parse(&stripped)?)
+            reparsed = parse(&stripped)?;
+            fresh = values(&reparsed);
+            (stripped.as_str(), &reparsed, &fresh)
         }
-        None => (&*s, first),
+        None => (s, first, said),
     };
-    let rdf = rdf_root(&doc).ok_or_else(|| xmp_err("no rdf:RDF element"))?;
-    let values = values(&doc);
-    let plan = Plan::new(&values, &p.paper);
+    let rdf = rdf_root(doc).ok_or_else(|| xmp_err("no rdf:RDF element"))?;
+    let plan = Plan::new(known, &p.paper);
     let mut added_names: Vec<&str> = plan.added();
     added_names.extend(info_added.iter().copied());
-    let pdfa = needs_extension_schema(values.pdfa_part.as_deref());
-    let want_schema = pdfa && !values.pith_schema_declared;
+    let pdfa = needs_extension_schema(known.pdfa_part.as_deref());
+    let want_schema = pdfa && !known.pith_schema_declared;
     let want_added_prop = pdfa
-        && values.pith_schema_declared
+        && known.pith_schema_declared
         && !added_names.is_empty()
-        && !values.pith_declared.iter().any(|n| n == vocab::XMP_ADDED);
-    let want_prism_schema = pdfa && plan.prism_doi.is_some() && values.prism_declared.is_none();
+        && !known.pith_declared.iter().any(|n| n == vocab::XMP_ADDED);
+    let want_prism_schema = pdfa && plan.prism_doi.is_some() && known.prism_declared.is_none();
     let mut edits: Vec<(Range<usize>, String)> = Vec::new();
     let mut have_identifier = false;
     let mut have_relation = false;
@@ -472,13 +506,16 @@ pub fn merge_with(
         }
     };
     // The result must still be well-formed, and must carry what we wrote.
-    let check = read(out.as_bytes())?;
+    let check = values(&parse(&out)?);
     if !check.carries(p) || added_names.iter().any(|a| !check.added(a)) {
         return Err(xmp_err(
             "merged packet does not carry the new values (conflicting properties in the packet)",
         ));
     }
-    Ok(out.into_bytes())
+    Ok(Merged {
+        bytes: out.into_bytes(),
+        values: check,
+    })
 }
 
 /// Adds the `pith:added` property to the `pith` extension schema in `schemas`, which declares

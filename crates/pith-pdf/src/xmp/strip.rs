@@ -1,14 +1,13 @@
 //! Taking pith's values out of a packet, and what the publisher's metadata holds once they
 //! are out.
 
-use std::borrow::Cow;
 use std::ops::Range;
 
 use roxmltree::Node;
 
 use super::read::{is, items, li_scheme, rdf_root, read, values};
-use super::text::{parse, text_of};
-use super::{apply, xmp_err, DC_NS, PITH_NS, PRISM_NS, RDF_NS, XMP_NS};
+use super::text::{parse, Parsed, Text};
+use super::{apply, xmp_err, Values, DC_NS, PITH_NS, PRISM_NS, RDF_NS, XMP_NS};
 use crate::vocab::{self, added, URL_BASE};
 use crate::Error;
 
@@ -19,10 +18,18 @@ use crate::Error;
 /// # Errors
 /// As [`read`].
 pub fn publisher_has(packet: &[u8]) -> Result<(bool, bool), Error> {
-    let s = text_of(packet)?;
-    let s = strip_text(&s)?.map_or(s, Cow::Owned);
-    let v = values(&parse(&s)?);
-    Ok((v.title.is_some(), !v.creators.is_empty()))
+    Text::of(packet).parse()?.publisher_has()
+}
+
+impl Parsed<'_> {
+    /// [`publisher_has`] of this packet.
+    pub(crate) fn publisher_has(&self) -> Result<(bool, bool), Error> {
+        let has = |v: &Values| (v.title.is_some(), !v.creators.is_empty());
+        Ok(match strip_doc(&self.doc, self.s, &self.values)? {
+            Some(t) => has(&values(&parse(&t)?)),
+            None => has(&self.values),
+        })
+    }
 }
 
 /// Takes pith's values out of a packet (`pith strip`): every property and
@@ -35,20 +42,20 @@ pub fn publisher_has(packet: &[u8]) -> Result<(bool, bool), Error> {
 /// # Errors
 /// [`ErrorKind::Xmp`](crate::ErrorKind::Xmp) when the packet is not UTF-8 or not well-formed XML.
 pub fn strip(packet: &[u8]) -> Result<Option<Vec<u8>>, Error> {
-    let s = text_of(packet)?;
-    Ok(strip_text(&s)?.map(String::into_bytes))
+    let text = Text::of(packet);
+    let p = text.parse()?;
+    Ok(strip_doc(&p.doc, p.s, &p.values)?.map(String::into_bytes))
 }
 
-pub(super) fn strip_text(s: &str) -> Result<Option<String>, Error> {
-    strip_doc(&parse(s)?, s)
-}
-
-/// [`strip_text`] of `s` parsed already as `doc`.
-pub(super) fn strip_doc(doc: &roxmltree::Document<'_>, s: &str) -> Result<Option<String>, Error> {
+/// [`strip`] of the text `s`, parsed already as `doc`, which says `listed`.
+pub(super) fn strip_doc(
+    doc: &roxmltree::Document<'_>,
+    s: &str,
+    listed: &Values,
+) -> Result<Option<String>, Error> {
     let Some(rdf) = rdf_root(doc) else {
         return Ok(None);
     };
-    let listed = values(doc);
     let ours_whole = |ns: Option<&str>, name: &str| match (ns, name) {
         (Some(DC_NS), "identifier") => listed.added(added::DC_IDENTIFIER),
         (Some(PRISM_NS), "doi") => listed.added(added::PRISM_DOI),
