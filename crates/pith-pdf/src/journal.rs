@@ -43,7 +43,7 @@ pub struct Marked {
 /// length `file_len`. `None` when the file does not end that way (any other writer, or a
 /// file pith never updated in place).
 pub fn recognise(end: &[u8], file_len: u64) -> Option<Marked> {
-    let at = end.windows(KEYWORD.len()).rposition(|w| w == KEYWORD)?;
+    let at = memchr::memmem::rfind(end, KEYWORD)?;
     let text = std::str::from_utf8(&end[at + 1..]).ok()?;
     let mut lines = text.split('\n');
     let words: Vec<&str> = lines.next()?.split(' ').collect();

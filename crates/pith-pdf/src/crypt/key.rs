@@ -172,14 +172,18 @@ fn key_r6(prm: &Params<'_>, password: &[u8]) -> Option<(Vec<u8>, Auth)> {
     if prm.o.len() < 48 || prm.u.len() < 48 || prm.oe.len() < 32 || prm.ue.len() < 32 {
         return None;
     }
+    // The user password first, though Algorithm 2.A checks the owner's first: a file opened
+    // without a password is opened with the empty user password, and the user check hashes
+    // 64 copies of 32 bytes a round where the owner's hashes 80. A password that is both
+    // gives the same file key either way; only the `Auth` reported differs.
+    if hash_r6(prm.revision, pw, &prm.u[32..40], &[]) == prm.u[..32] {
+        let ik = hash_r6(prm.revision, pw, &prm.u[40..48], &[]);
+        return Some((aes256_cbc_nopad_decrypt(&ik, &prm.ue[..32]), Auth::User));
+    }
     let u48 = &prm.u[..48];
     if hash_r6(prm.revision, pw, &prm.o[32..40], u48) == prm.o[..32] {
         let ik = hash_r6(prm.revision, pw, &prm.o[40..48], u48);
         return Some((aes256_cbc_nopad_decrypt(&ik, &prm.oe[..32]), Auth::Owner));
-    }
-    if hash_r6(prm.revision, pw, &prm.u[32..40], &[]) == prm.u[..32] {
-        let ik = hash_r6(prm.revision, pw, &prm.u[40..48], &[]);
-        return Some((aes256_cbc_nopad_decrypt(&ik, &prm.ue[..32]), Auth::User));
     }
     None
 }
@@ -200,7 +204,7 @@ pub fn authenticate(prm: &Params<'_>, password: &[u8]) -> Option<(Vec<u8>, Auth)
                 .map(|k| (k, Auth::User))
                 .or_else(|| owner_r4(prm, password).map(|k| (k, Auth::Owner)))
         }
-        // Algorithm 2.A checks the owner password first; the file key is the same either way.
+        // Algorithm 2.A, the user password checked first (see `key_r6`).
         5 | 6 => key_r6(prm, password),
         _ => None,
     }

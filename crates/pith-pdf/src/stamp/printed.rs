@@ -220,7 +220,12 @@ pub fn read<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<PageOne, Error> {
         };
         // Searched as it is decoded, a window at a time; a stream that breaks off or goes
         // past what is left to search gives nothing, as if it had been decoded whole.
-        match search(pdf, &f, budget) {
+        // A window of a few times the encoded length, within 4 and 64 KiB: a first page's
+        // content is most often a few KiB, and a window is zeroed before it is read into.
+        let window = usize::try_from(len.unwrap_or(0).saturating_mul(4))
+            .unwrap_or(usize::MAX)
+            .clamp(4 << 10, 64 << 10);
+        match search(pdf, &f, budget, window) {
             Some((read, found)) => {
                 budget = budget.saturating_sub(read);
                 texts.extend(found);
@@ -281,11 +286,17 @@ pub fn read<R: ReadAt>(pdf: &Pdf<R>, catalog: &Dict) -> Result<PageOne, Error> {
 }
 
 /// The number texts of content stream `f` and the bytes it decoded to, reading at most
-/// `bound` bytes of it through a small window; `None` when it does not decode or is longer.
-fn search<R: ReadAt>(pdf: &Pdf<R>, f: &Fetched, bound: u64) -> Option<(u64, Vec<String>)> {
+/// `bound` bytes of it through a window of `window` bytes; `None` when it does not decode or
+/// is longer.
+fn search<R: ReadAt>(
+    pdf: &Pdf<R>,
+    f: &Fetched,
+    bound: u64,
+    window: usize,
+) -> Option<(u64, Vec<String>)> {
     let mut dec = pdf.decoder(f).ok()?.take(bound.saturating_add(1));
     let mut scan = TextScan::default();
-    let mut window = vec![0u8; 64 << 10];
+    let mut window = vec![0u8; window];
     let mut read = 0u64;
     loop {
         let n = match dec.read(&mut window) {

@@ -487,6 +487,15 @@ fn merge_parsed(
     }
 
     let out = apply(s, edits);
+    // The result must still be well-formed, and must carry what we wrote. Checked before the
+    // padding and the wrapper, which add only white space and processing instructions outside
+    // the root element (parsing the padding cost as much as the rest).
+    let check = values(&parse(&out)?);
+    if !check.carries(p) || added_names.iter().any(|a| !check.added(a)) {
+        return Err(xmp_err(
+            "merged packet does not carry the new values (conflicting properties in the packet)",
+        ));
+    }
 
     // Padding and the xpacket wrapper.
     let pad = padding();
@@ -505,13 +514,6 @@ fn merge_parsed(
             format!("{begin}{body}\n{pad}<?xpacket end=\"w\"?>")
         }
     };
-    // The result must still be well-formed, and must carry what we wrote.
-    let check = values(&parse(&out)?);
-    if !check.carries(p) || added_names.iter().any(|a| !check.added(a)) {
-        return Err(xmp_err(
-            "merged packet does not carry the new values (conflicting properties in the packet)",
-        ));
-    }
     Ok(Merged {
         bytes: out.into_bytes(),
         values: check,
