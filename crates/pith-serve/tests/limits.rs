@@ -24,6 +24,13 @@ fn only_get_and_head_within_the_limits() {
         "a".repeat(20_000)
     );
     assert_eq!(s.raw(big.as_bytes()).status, 431);
+    // More than 100 headers, each small; 99 besides Host and Connection pass.
+    let many = |n: usize| {
+        let h: String = (0..n).map(|i| format!("X-H{i}: v\r\n")).collect();
+        format!("GET /healthz HTTP/1.1\r\nHost: x\r\n{h}Connection: close\r\n\r\n")
+    };
+    assert_eq!(s.raw(many(150).as_bytes()).status, 431);
+    assert_eq!(s.raw(many(98).as_bytes()).status, 200);
     // A body beyond the limit, even on GET.
     let r = s.raw(b"GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 10000000\r\nConnection: close\r\n\r\n");
     assert_eq!(r.status, 413);
