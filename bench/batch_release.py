@@ -20,6 +20,12 @@ PDFs come from --corpus, else $PITH_CORPUS, else the shared corpus (/work/shared
 the TeX Live documentation (/usr/share/doc/texlive-doc, /usr/share/texlive/texmf-dist/doc).
 PITH_OLD_BIN and PITH_BIN use already built binaries instead of building.
 
+Leave a minute between runs, and delete nothing on the same file system meanwhile: ext4
+without a journal (this project's development machines) passes over every inode freed in the
+last minute (five, while unsynced) each time it creates a file, at a cost per inode passed, and
+this bench frees its outputs as it ends. Right after a deletion `cp -r` + `sync` took 35-55 ms
+here instead of 15-18 ms (it creates twice as many files as pith: it copies the sidecars too).
+
 Requirements: git, cargo, GNU time (/usr/bin/time). Not a timed test; run by hand:
     python3 bench/batch_release.py [REF] [--count 200] [--runs 5] [--corpus DIR] [--work DIR]
 """

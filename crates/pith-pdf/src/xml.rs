@@ -125,58 +125,59 @@ pub fn push_escaped(out: &mut String, c: char) -> bool {
 mod tests {
     use super::*;
 
-    /// [`shape`] one byte at a time: the reading the searches above must agree with.
+    /// [`shape`] one byte at a time, table-driven: the reading the searches above must agree
+    /// with.
     fn shape_bytewise(s: &str) -> Shape {
+        const SKIPPED: [(&[u8], &[u8]); 5] = [
+            (b"<!--", b"-->"),
+            (b"<![CDATA[", b"]]>"),
+            (b"<?", b"?>"),
+            (b"</", b">"),
+            (b"<!", b">"),
+        ];
         let b = s.as_bytes();
-        let past = |from: usize, pat: &[u8]| {
-            b[from.min(b.len())..]
-                .windows(pat.len())
-                .position(|w| w == pat)
-                .map_or(b.len(), |p| from + p + pat.len())
+        let mut found = Shape {
+            depth: 0,
+            attributes: 0,
+            elements: 0,
         };
-        let (mut depth, mut max, mut attrs, mut elements) = (0, 0, 0, 0);
+        let mut depth = 0usize;
         let mut i = 0;
-        while let Some(k) = b[i..].iter().position(|&c| c == b'<') {
-            i += k;
-            let rest = &b[i..];
-            if rest.starts_with(b"<!--") {
-                i = past(i + 4, b"-->");
-            } else if rest.starts_with(b"<![CDATA[") {
-                i = past(i + 9, b"]]>");
-            } else if rest.starts_with(b"<?") {
-                i = past(i + 2, b"?>");
-            } else if rest.starts_with(b"</") {
-                depth = usize::saturating_sub(depth, 1);
-                i = past(i + 2, b">");
-            } else if rest.starts_with(b"<!") {
-                i = past(i + 2, b">");
-            } else {
-                let (mut j, mut quote, mut eq) = (i + 1, None, 0);
-                while j < b.len() {
-                    match (quote, b[j]) {
-                        (Some(q), c) if c == q => quote = None,
-                        (Some(_), _) => {}
-                        (None, c @ (b'"' | b'\'')) => quote = Some(c),
-                        (None, b'=') => eq += 1,
-                        (None, b'>') => break,
-                        (None, _) => {}
-                    }
+        while i < b.len() {
+            if b[i] != b'<' {
+                i += 1;
+                continue;
+            }
+            if let Some((open, close)) = SKIPPED.iter().find(|(o, _)| b[i..].starts_with(o)) {
+                if *open == b"</" {
+                    depth = depth.saturating_sub(1);
+                }
+                let mut j = i + open.len();
+                while j < b.len() && !b[j..].starts_with(close) {
                     j += 1;
                 }
-                attrs = usize::max(attrs, eq);
-                elements += 1;
-                if !(j < b.len() && b[j - 1] == b'/') {
-                    depth += 1;
-                    max = usize::max(max, depth);
-                }
-                i = (j + 1).min(b.len());
+                i = (j + close.len()).min(b.len());
+                continue;
             }
+            let (mut j, mut quote, mut eq) = (i + 1, 0u8, 0);
+            while j < b.len() && (quote != 0 || b[j] != b'>') {
+                match b[j] {
+                    c if c == quote => quote = 0,
+                    b'"' | b'\'' if quote == 0 => quote = b[j],
+                    b'=' if quote == 0 => eq += 1,
+                    _ => {}
+                }
+                j += 1;
+            }
+            found.attributes = found.attributes.max(eq);
+            found.elements += 1;
+            if j >= b.len() || b[j - 1] != b'/' {
+                depth += 1;
+                found.depth = found.depth.max(depth);
+            }
+            i = j + 1;
         }
-        Shape {
-            depth: max,
-            attributes: attrs,
-            elements,
-        }
+        found
     }
 
     #[test]
