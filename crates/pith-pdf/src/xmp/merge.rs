@@ -6,8 +6,9 @@ use std::ops::Range;
 use roxmltree::{Document, Node};
 
 use super::read::{is, rdf_root, scheme_value, values};
+use super::read::{Parsed, Text};
 use super::strip::strip_doc;
-use super::text::{parse, Parsed, Text};
+use super::text::parse;
 use super::{
     apply, needs_extension_schema, xmp_err, PaperFacts, Props, Values, DC_NS, PADDING, PDFAEXT_NS,
     PDFAPROPERTY_NS, PDFASCHEMA_NS, PITH_NS, PRISM_NS, RDF_NS, XMPIDQ_NS, XMP_NS,

@@ -45,8 +45,8 @@ mod text;
 pub(crate) use merge::merge_new;
 pub use merge::{current, merge, merge_with};
 pub use read::{read, scheme_value};
+pub(crate) use read::{Parsed, Text};
 pub use strip::{publisher_has, strip};
-pub(crate) use text::{Parsed, Text};
 
 /// Namespace of the `pith` XMP properties (the same as `pith.sty` writes).
 pub use crate::vocab::XMP_NS as PITH_NS;

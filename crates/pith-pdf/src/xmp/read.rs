@@ -1,5 +1,8 @@
 //! Reading a packet's values back: the RDF tree walked for pith's properties, the identifiers
-//! and relations, PDF/A's part and extension schemas, and the paper's metadata.
+//! and relations, PDF/A's part and extension schemas, and the paper's metadata; and a packet
+//! decoded and parsed once ([`Text`], [`Parsed`]) for all of an update's questions and its merge.
+
+use std::borrow::Cow;
 
 use roxmltree::{Document, Node};
 
@@ -9,7 +12,7 @@ use super::{
     RDF_NS, XMPIDQ_NS, XMP_NS,
 };
 use crate::vocab::{self, URL_BASE};
-use crate::Error;
+use crate::{Error, ErrorKind};
 
 pub(super) fn rdf_root<'a, 'i>(doc: &'a Document<'i>) -> Option<Node<'a, 'i>> {
     doc.descendants().find(|n| {
@@ -70,6 +73,44 @@ pub(super) fn li_scheme(li: Node) -> Option<String> {
         .and_then(|c| c.text())
         .or_else(|| holder.attribute((XMPIDQ_NS, "Scheme")))
         .map(|s| s.trim().to_ascii_lowercase())
+}
+
+/// A packet's text, decoded once; [`Text::parse`] parses it once. An update asks every
+/// question of that one parse and merges into it: a packet decoded and parsed for each step
+/// cost an update more than anything but the file system.
+pub(crate) struct Text<'a>(Result<Cow<'a, str>, ErrorKind>);
+
+impl<'a> Text<'a> {
+    /// Decodes `packet` ([`text_of`]); an error is kept for [`Text::parse`] to return.
+    pub(crate) fn of(packet: &'a [u8]) -> Self {
+        Text(text_of(packet).map_err(|e| e.kind().clone()))
+    }
+
+    /// The packet parsed, with what it says.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Xmp`] when the packet is not UTF-8 (or UTF-16, UTF-32) or not
+    /// well-formed XML within the bounds [`parse`] sets.
+    pub(crate) fn parse(&self) -> Result<Parsed<'_>, Error> {
+        let s = self.0.as_deref().map_err(|k| Error::new(k.clone()))?;
+        let doc = parse(s)?;
+        let values = values(&doc);
+        Ok(Parsed { s, doc, values })
+    }
+}
+
+/// A packet parsed once: its text, its tree and what it says.
+pub(crate) struct Parsed<'t> {
+    pub(super) s: &'t str,
+    pub(super) doc: Document<'t>,
+    pub(super) values: Values,
+}
+
+impl Parsed<'_> {
+    /// What the packet says about Pith Numbers and PDF/A ([`super::read`]'s answer).
+    pub(crate) fn values(&self) -> &Values {
+        &self.values
+    }
 }
 
 /// Reads the Pith values and the PDF/A claim from a packet.

@@ -6,7 +6,8 @@ use std::ops::Range;
 use roxmltree::Node;
 
 use super::read::{is, items, li_scheme, rdf_root, read, values};
-use super::text::{parse, Parsed, Text};
+use super::read::{Parsed, Text};
+use super::text::parse;
 use super::{apply, xmp_err, Values, DC_NS, PITH_NS, PRISM_NS, RDF_NS, XMP_NS};
 use crate::vocab::{self, added, URL_BASE};
 use crate::Error;

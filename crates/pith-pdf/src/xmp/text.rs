@@ -5,47 +5,8 @@ use std::borrow::Cow;
 
 use roxmltree::Document;
 
-use super::read::values;
-use super::{xmp_err, Values};
-use crate::{Error, ErrorKind};
-
-/// A packet's text, decoded once; [`Text::parse`] parses it once. An update asks every
-/// question of that one parse and merges into it: a packet decoded and parsed for each step
-/// cost an update more than anything but the file system.
-pub(crate) struct Text<'a>(Result<Cow<'a, str>, ErrorKind>);
-
-impl<'a> Text<'a> {
-    /// Decodes `packet` ([`text_of`]); an error is kept for [`Text::parse`] to return.
-    pub(crate) fn of(packet: &'a [u8]) -> Self {
-        Text(text_of(packet).map_err(|e| e.kind().clone()))
-    }
-
-    /// The packet parsed, with what it says.
-    ///
-    /// # Errors
-    /// [`ErrorKind::Xmp`] when the packet is not UTF-8 (or UTF-16, UTF-32) or not
-    /// well-formed XML within the bounds [`parse`] sets.
-    pub(crate) fn parse(&self) -> Result<Parsed<'_>, Error> {
-        let s = self.0.as_deref().map_err(|k| Error::new(k.clone()))?;
-        let doc = parse(s)?;
-        let values = values(&doc);
-        Ok(Parsed { s, doc, values })
-    }
-}
-
-/// A packet parsed once: its text, its tree and what it says.
-pub(crate) struct Parsed<'t> {
-    pub(super) s: &'t str,
-    pub(super) doc: Document<'t>,
-    pub(super) values: Values,
-}
-
-impl Parsed<'_> {
-    /// What the packet says about Pith Numbers and PDF/A ([`super::read`]'s answer).
-    pub(crate) fn values(&self) -> &Values {
-        &self.values
-    }
-}
+use super::xmp_err;
+use crate::Error;
 
 /// Decodes a packet to text: UTF-8 (with or without BOM), UTF-16 or UTF-32 (by BOM or by
 /// the zero bytes of `<?`), as XMP allows (ISO 16684-1 §7.1). A mangled BOM inside the
