@@ -283,6 +283,12 @@ fn fuzz_regressions() {
         replayed += 1;
         match name.split('-').next().unwrap() {
             "pdf" => {
+                // A file the full check reads, the sampled check reads too, with the same
+                // number (the inspect fuzz target's rule).
+                if let Ok(deep) = pith::pdf::inspect_checked(&data[..], pith::pdf::Check::Full) {
+                    let sampled = pith::pdf::inspect(&data[..]).expect(&name);
+                    assert_eq!(sampled.found(), deep.found(), "{name}");
+                }
                 let readable = pith::pdf::inspect(&data[..]).is_ok();
                 if let Ok(inj) = pith::pdf::inject(&data[..], &number, &opts) {
                     if readable && !inj.unchanged {

@@ -123,9 +123,15 @@ impl<R: ReadAt> Pdf<R> {
             for k in ranks(n, ends, spread) {
                 for k in k..(k + PROBES).min(n) {
                     let Some((num, pos)) = t.nth(k) else { break };
-                    let Entry::Offset(off, gen) = t.read(&mut win, &self.src, pos, num)? else {
+                    let e = t.read(&mut win, &self.src, pos, num)?;
+                    let Entry::Offset(off, gen) = e else {
                         continue;
                     };
+                    // An entry another subsection overrides is not the object's: the full
+                    // check, which reads the table whole, does not look at it either.
+                    if t.may_repeat() && t.get(&self.src, num)? != Some(e) {
+                        continue;
+                    }
                     if !self.xref_streams.contains(&num) && !newer.iter().any(|l| l.covers(num)) {
                         out.push(self.inside(num, off, gen)?);
                     }

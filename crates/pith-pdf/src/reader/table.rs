@@ -146,6 +146,13 @@ impl Indexed {
         self.hybrid.covers(num) || self.subs_of(num).next().is_some()
     }
 
+    /// Whether an object may have entries in two subsections: they are not in increasing,
+    /// non-overlapping order. Then the entry read at a position may be one that an earlier
+    /// subsection's entry overrides ([`Indexed::get`] decides).
+    pub(crate) fn may_repeat(&self) -> bool {
+        !self.sorted
+    }
+
     /// The object numbers of the subsections, `start..end`.
     pub(crate) fn ranges(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
         self.subs.iter().map(|s| (s.first, s.first + s.count))
