@@ -372,7 +372,10 @@ pub fn discover(root: &Path) -> Result<Discovered, Error> {
         let stem = pdf.with_extension("");
         let mut sources = Vec::new();
         for suffix in SIDECARS {
-            let p = PathBuf::from(format!("{}{suffix}", stem.display()));
+            // Built from the name's bytes: a name that is not UTF-8 finds its sidecars too.
+            let mut p = stem.clone().into_os_string();
+            p.push(suffix);
+            let p = PathBuf::from(p);
             if !sidecar_is_file(&walk.sidecars, &pdf, &p) {
                 continue;
             }
@@ -586,6 +589,27 @@ mod tests {
             [("a.pdf", true), ("b.pdf", true), ("sub/e.pdf", false)]
         );
         assert_eq!(orphans, [root.join("c.pdf"), root.join("d.pdf")]);
+    }
+
+    /// A PDF whose name is not UTF-8 finds its sidecar: the name is taken as bytes, never
+    /// through a lossy display form.
+    #[cfg(unix)]
+    #[test]
+    fn a_name_that_is_not_utf8_finds_its_sidecar() {
+        use std::os::unix::ffi::OsStrExt;
+        const N: &str = "pith:2024:7BMK4ZKTPUTUY3JKWBANNPOFR5";
+        let dir = tempfile::tempdir().unwrap();
+        let stem = std::ffi::OsStr::from_bytes(b"caf\xe9");
+        let mut pdf = stem.to_os_string();
+        pdf.push(".pdf");
+        let mut sidecar = stem.to_os_string();
+        sidecar.push(".pith");
+        std::fs::write(dir.path().join(&pdf), b"%PDF-1.4").unwrap();
+        std::fs::write(dir.path().join(&sidecar), N).unwrap();
+        let (jobs, orphans, _) = discover(dir.path()).unwrap();
+        assert!(orphans.is_empty(), "{orphans:?}");
+        assert_eq!(jobs.len(), 1);
+        assert!(matches!(&jobs[0].source, LocalSource::Number(n) if n == N));
     }
 
     #[test]
