@@ -433,6 +433,40 @@ fn sidecar_conflicts_failed_lines_and_no_empty_folders() {
     assert!(!out.join("a").exists() && !out.join("b").exists());
 }
 
+/// A sidecar that cannot be read (larger than any number, or not text) fails its own PDF
+/// with a reason naming the sidecar; the PDF beside it is injected all the same, and the
+/// input is left as it was.
+#[test]
+fn an_unreadable_sidecar_fails_its_own_pdf_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let (src, out) = (dir.path().join("in"), dir.path().join("out"));
+    for name in ["good", "huge", "binary"] {
+        copy_writable(&fixture("minimal.pdf"), &src.join(format!("{name}.pdf")));
+    }
+    std::fs::write(src.join("good.pith"), format!("{SEED}\n")).unwrap();
+    let mut huge = SEED.as_bytes().to_vec();
+    huge.resize(100 << 10, b' ');
+    std::fs::write(src.join("huge.pith"), &huge).unwrap();
+    std::fs::write(src.join("binary.pith"), b"pith:2024:\xff\xfe\n").unwrap();
+    let o = common::batch(&["--dir"], &src, &out).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "a failed file exits 2");
+    let lines = report_lines(&o.stdout);
+    assert_eq!(lines.iter().filter(|l| l["pdf"].is_string()).count(), 3);
+    assert_eq!(line_of(&lines, "good.pdf")["status"], "injected");
+    assert!(out.join("good.pdf").is_file());
+    for name in ["huge", "binary"] {
+        let line = line_of(&lines, &format!("{name}.pdf"));
+        assert_eq!(line["status"], "failed", "{line}");
+        let reason = line["reason"].as_str().unwrap();
+        assert!(reason.contains(&format!("{name}.pith")), "{reason}");
+        assert!(!out.join(format!("{name}.pdf")).exists());
+    }
+    assert_eq!(
+        std::fs::read(src.join("huge.pdf")).unwrap(),
+        std::fs::read(fixture("minimal.pdf")).unwrap()
+    );
+}
+
 /// `--report -` is standard output (bug 5), `--dry-run` writes nothing and says
 /// what it would do, and `--mirror` copies refused and unmatched files unchanged.
 #[test]

@@ -357,10 +357,10 @@ fn link_target(link: &Path, root: &Path) -> Result<(), String> {
 }
 
 /// Walks a directory tree for `*.pdf` files (sorted, symlinks not followed) and pairs each
-/// with its sidecars: `NAME.pith` (one number as text, [`read_sidecar`]), `NAME.record.json`
-/// or `NAME.atom.xml`. The first in that order is the job's source, the others must agree
-/// with it. PDFs without a sidecar are returned in the second list, links not followed
-/// ([`pdfs_under`]) in the third.
+/// with its sidecars: `NAME.pith` (one number as text, read by its job:
+/// [`LocalSource::NumberFile`]), `NAME.record.json` or `NAME.atom.xml`. The first in that
+/// order is the job's source, the others must agree with it. PDFs without a sidecar are
+/// returned in the second list, links not followed ([`pdfs_under`]) in the third.
 ///
 /// # Errors
 /// [`ErrorKind::Io`] when a directory cannot be read.
@@ -380,7 +380,7 @@ pub fn discover(root: &Path) -> Result<Discovered, Error> {
                 continue;
             }
             sources.push(match suffix {
-                ".pith" => LocalSource::Number(read_sidecar(&p)?),
+                ".pith" => LocalSource::NumberFile(p),
                 ".record.json" => LocalSource::RecordFile(p),
                 _ => LocalSource::Atom {
                     path: p,
@@ -411,23 +411,6 @@ pub fn discover(root: &Path) -> Result<Discovered, Error> {
 /// What [`discover`] found: the jobs, the PDFs without a number source, and the `*.pdf`
 /// links it did not follow, with why.
 pub type Discovered = (Vec<Item>, Vec<PathBuf>, Vec<(PathBuf, String)>);
-
-/// The most bytes read from a sidecar, which holds one number.
-const SIDECAR_BYTES: u64 = 64 << 10;
-
-/// Reads a `NAME.pith` sidecar: one number in any form the command line takes (the full
-/// number, the bare code whose year comes from its record at the resolver, the record URL),
-/// with surrounding whitespace (a final newline) and any case. The text is checked when the
-/// job resolves, so one bad sidecar fails its own file, not the run.
-///
-/// # Errors
-/// [`ErrorKind::Io`] naming the file when it cannot be read.
-pub fn read_sidecar(path: &Path) -> Result<String, Error> {
-    // A sidecar holds one number: a few KiB is far more than any real one.
-    crate::bounded::read_text_file(path, SIDECAR_BYTES)
-        .map(|t| t.trim().to_owned())
-        .map_err(|e| Error::new(path, None, ErrorKind::Io(e)))
-}
 
 /// A deterministic slice `K/N` of a manifest: job `i` belongs to shard `i mod N`.
 ///
@@ -581,7 +564,11 @@ mod tests {
             .iter()
             .map(|j| {
                 let name = j.relative.to_str().unwrap();
-                (name, matches!(&j.source, LocalSource::Number(n) if n == N))
+                let sidecar = root.join(name).with_extension("pith");
+                (
+                    name,
+                    matches!(&j.source, LocalSource::NumberFile(p) if *p == sidecar),
+                )
             })
             .collect();
         assert_eq!(
@@ -609,7 +596,8 @@ mod tests {
         let (jobs, orphans, _) = discover(dir.path()).unwrap();
         assert!(orphans.is_empty(), "{orphans:?}");
         assert_eq!(jobs.len(), 1);
-        assert!(matches!(&jobs[0].source, LocalSource::Number(n) if n == N));
+        let want = dir.path().join(sidecar);
+        assert!(matches!(&jobs[0].source, LocalSource::NumberFile(p) if *p == want));
     }
 
     #[test]

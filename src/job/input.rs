@@ -50,9 +50,17 @@ pub struct ArxivSource {
 /// # Errors
 /// [`record::ErrorKind::Io`] or [`record::ErrorKind::Utf8`], with the path.
 pub fn read_text(path: &Path) -> Result<String, record::Error> {
+    read_text_within(path, crate::bounded::FILE_BYTES)
+}
+
+/// The most bytes read from a number file ([`LocalSource::NumberFile`], a `NAME.pith`
+/// sidecar), which holds one number: a few KiB is far more than any real one.
+const NUMBER_FILE_BYTES: u64 = 64 << 10;
+
+/// [`read_text`] of a file of at most `limit` bytes.
+fn read_text_within(path: &Path, limit: u64) -> Result<String, record::Error> {
     let at = |k: record::ErrorKind| record::Error::from(k).at(path);
-    let bytes = crate::bounded::read_file(path, crate::bounded::FILE_BYTES)
-        .map_err(|e| at(record::ErrorKind::Io(e)))?;
+    let bytes = crate::bounded::read_file(path, limit).map_err(|e| at(record::ErrorKind::Io(e)))?;
     String::from_utf8(bytes).map_err(|e| {
         at(record::ErrorKind::Utf8 {
             valid_up_to: e.utf8_error().valid_up_to(),
@@ -95,7 +103,9 @@ fn atom_papers(
 
 fn local_records(input: &LocalSource) -> Result<Vec<Record>, record::Error> {
     match input {
-        LocalSource::Number(_) => Err(record::ErrorKind::NotARecord.into()),
+        LocalSource::Number(_) | LocalSource::NumberFile(_) => {
+            Err(record::ErrorKind::NotARecord.into())
+        }
         LocalSource::RecordFile(p) => {
             let text = read_text(p)?;
             let v: serde_json::Value =
@@ -190,8 +200,10 @@ impl RecordSource {
             })
         };
         match self {
-            RecordSource::Local(LocalSource::Number(text)) => {
-                let n = PithNumber::parse(text).map_err(|e| Error::new(ErrorKind::BadNumber(e)))?;
+            RecordSource::Local(LocalSource::Number(_) | LocalSource::NumberFile(_)) => {
+                let text = self.number_text()?.unwrap_or_default();
+                let n =
+                    PithNumber::parse(&text).map_err(|e| Error::new(ErrorKind::BadNumber(e)))?;
                 let client = net::Client::new(net).map_err(net_error)?;
                 let (r, title, authors) =
                     net::resolver::described(&client, n.code()).map_err(net_error)?;
@@ -295,18 +307,32 @@ impl RecordSource {
     /// # Errors
     /// As [`RecordSource::full_number`] and [`RecordSource::described`].
     pub fn to_write(&self, net: &net::Settings) -> Result<(Resolved, Option<Details>), Error> {
+        if let Some(n) = self.number_text()? {
+            return Ok((full_number(&n, net)?, None));
+        }
+        let d = self.described(net)?;
+        Ok((
+            Resolved {
+                number: d.record.number(),
+                year_from_resolver: false,
+            },
+            Some(d.details),
+        ))
+    }
+
+    /// The number as text when the input is one: given as text, or read from its file (at
+    /// most 64 KiB, trimmed); `None` for any other input.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Input`] naming the number file when it cannot be read or is not UTF-8.
+    fn number_text(&self) -> Result<Option<std::borrow::Cow<'_, str>>, Error> {
         match self {
-            RecordSource::Local(LocalSource::Number(n)) => Ok((full_number(n, net)?, None)),
-            _ => {
-                let d = self.described(net)?;
-                Ok((
-                    Resolved {
-                        number: d.record.number(),
-                        year_from_resolver: false,
-                    },
-                    Some(d.details),
-                ))
+            RecordSource::Local(LocalSource::Number(n)) => Ok(Some(n.as_str().into())),
+            RecordSource::Local(LocalSource::NumberFile(p)) => {
+                let text = read_text_within(p, NUMBER_FILE_BYTES).map_err(input_error)?;
+                Ok(Some(text.trim().to_owned().into()))
             }
+            _ => Ok(None),
         }
     }
 
@@ -364,11 +390,9 @@ impl RecordSource {
     /// # Ok::<(), pith::job::Error>(())
     /// ```
     pub fn number(&self, net: &net::Settings) -> Result<PithNumber, Error> {
-        match self {
-            RecordSource::Local(LocalSource::Number(n)) => {
-                PithNumber::parse(n).map_err(|e| Error::new(ErrorKind::BadNumber(e)))
-            }
-            _ => Ok(self.record(net)?.number()),
+        match self.number_text()? {
+            Some(n) => PithNumber::parse(&n).map_err(|e| Error::new(ErrorKind::BadNumber(e))),
+            None => Ok(self.record(net)?.number()),
         }
     }
 
@@ -378,9 +402,9 @@ impl RecordSource {
     /// # Errors
     /// As [`RecordSource::number`] and [`full_number`].
     pub fn full_number(&self, net: &net::Settings) -> Result<Resolved, Error> {
-        match self {
-            RecordSource::Local(LocalSource::Number(n)) => full_number(n, net),
-            _ => Ok(Resolved {
+        match self.number_text()? {
+            Some(n) => full_number(&n, net),
+            None => Ok(Resolved {
                 number: self.number(net)?,
                 year_from_resolver: false,
             }),
@@ -392,11 +416,9 @@ impl RecordSource {
     /// # Errors
     /// As [`RecordSource::number`].
     pub fn reference(&self, net: &net::Settings) -> Result<NumberRef, Error> {
-        match self {
-            RecordSource::Local(LocalSource::Number(n)) => {
-                NumberRef::parse(n).map_err(|e| Error::new(ErrorKind::BadNumber(e)))
-            }
-            _ => Ok(NumberRef::Full(self.number(net)?)),
+        match self.number_text()? {
+            Some(n) => NumberRef::parse(&n).map_err(|e| Error::new(ErrorKind::BadNumber(e))),
+            None => Ok(NumberRef::Full(self.number(net)?)),
         }
     }
 
@@ -467,12 +489,9 @@ pub fn item_number(job: &crate::batch::Item, net: &net::Settings) -> Result<Pith
     for other in &job.also {
         let m = number(other)?;
         if !n.matches(&NumberRef::Full(m.clone())) {
-            // A number carries no path of its own: it is the `NAME.pith` sidecar's when that
-            // file is there, else the manifest line's.
-            let sidecar = job.pdf.with_extension("pith");
+            // A number given as text is the manifest line's.
             let name = |l: &LocalSource| match l.path() {
                 Some(p) => p.display().to_string(),
-                None if sidecar.is_file() => sidecar.display().to_string(),
                 None => "the manifest's number".to_owned(),
             };
             return Err(Error::new(ErrorKind::Number(crate::batch::Error::new(
@@ -498,7 +517,7 @@ pub fn item_details(job: &crate::batch::Item, net: &net::Settings) -> Option<Det
     }
     std::iter::once(&job.source)
         .chain(&job.also)
-        .filter(|l| !matches!(l, LocalSource::Number(_)))
+        .filter(|l| !matches!(l, LocalSource::Number(_) | LocalSource::NumberFile(_)))
         .find_map(|l| RecordSource::Local(l.clone()).described(net).ok())
         .map(|d| d.details)
 }

@@ -14,6 +14,10 @@ use super::{ArxivPaper, Record};
 pub enum LocalSource {
     /// A number as text, in any form ([`crate::PithNumber::parse`]).
     Number(String),
+    /// A file holding one number as text, in any form, with surrounding whitespace (a
+    /// `NAME.pith` sidecar): read when the number is asked for, so that a batch reads each
+    /// sidecar in its worker and one unreadable sidecar fails its own PDF, not the run.
+    NumberFile(PathBuf),
     /// A canonical record JSON file (`-` for standard input).
     RecordFile(PathBuf),
     /// A canonical record given as a JSON value (inline in a manifest).
@@ -40,7 +44,9 @@ impl LocalSource {
     /// The file the input is read from, if any.
     pub fn path(&self) -> Option<&Path> {
         match self {
-            LocalSource::RecordFile(p) | LocalSource::Atom { path: p, .. } => Some(p),
+            LocalSource::NumberFile(p)
+            | LocalSource::RecordFile(p)
+            | LocalSource::Atom { path: p, .. } => Some(p),
             _ => None,
         }
     }
