@@ -323,7 +323,14 @@ impl<R: ReadAt> Pdf<R> {
     /// As [`Pdf::get`].
     pub fn resolve(&self, o: &Obj) -> Result<Obj, Error> {
         match o {
-            Obj::Ref(r) => Ok(self.get(r.num)?.map(|f| f.obj).unwrap_or(Obj::Null)),
+            Obj::Ref(r) => {
+                // A cached object lends its tree alone: its text and stream stay in the cache.
+                self.budget.check()?;
+                if let Some(f) = self.cache.borrow().get(r.num) {
+                    return Ok(f.obj.clone());
+                }
+                Ok(self.get(r.num)?.map(|f| f.obj).unwrap_or(Obj::Null))
+            }
             other => Ok(other.clone()),
         }
     }
@@ -341,9 +348,12 @@ impl<R: ReadAt> Pdf<R> {
     pub fn get_dict(&self, num: u32) -> Result<Option<Fetched>, Error> {
         self.budget.check()?;
         if let Some(f) = self.cache.borrow().get(num) {
+            // The stream's data is not copied only to be dropped.
             return Ok(Some(Fetched {
+                id: f.id,
+                obj: f.obj.clone(),
+                raw: f.raw.clone(),
                 stream: None,
-                ..f.clone()
             }));
         }
         match self.entry(num)? {
